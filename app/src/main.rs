@@ -1,0 +1,13 @@
+//! The `ferry` binary: a subcommand runs headless, no subcommand opens the window.
+
+fn main() {
+    match ferry_app::cli::run_args(std::env::args_os()) {
+        Ok(code) => std::process::exit(code),
+        Err(path) => {
+            if let Err(err) = ferry_app::gui::run(path) {
+                eprintln!("ferry: {err}");
+                std::process::exit(1);
+            }
+        }
+    }
+}
