@@ -1,0 +1,22 @@
+//! # ferry-core
+//!
+//! Everything Ferry does to files, with no GUI: the compact directory [`entry`] table, the
+//! [`lister`] that fills it (getdents + statx relative to a directory fd, in batches over a
+//! crossbeam channel), natural [`sort`]ing, the three-entry expiring [`cache`] kept current by
+//! the [`watch`]er, and the background job [`jobs`] engine (copy, move, delete).
+//!
+//! The app talks to this crate only through typed events on crossbeam channels; nothing here
+//! blocks a caller's thread for long or knows about iced.
+#![deny(missing_docs)]
+
+pub mod cache;
+pub mod dirs;
+pub mod entry;
+pub mod error;
+pub mod fs;
+pub mod jobs;
+pub mod lister;
+pub mod sort;
+pub mod watch;
+
+pub use error::{Error, Result};

@@ -1,0 +1,451 @@
+//! Lists one folder: `getdents` + `statx` relative to the folder's fd, in batches over a channel.
+//!
+//! The folder is opened once; every entry is stat'ed by name relative to that fd, without
+//! following symlinks (a symlink gets one more stat, following it, only to learn the kind of its
+//! target). Names are read in chunks; each chunk is stat'ed by the reading thread and a helper
+//! thread in parallel (half each), then sent as one [`ListMsg::Batch`]. Chunks start small so
+//! the first batch arrives within a few milliseconds, and grow to keep the message count low.
+//!
+//! Entries are never dropped: a failed stat (the file vanished, or access was refused) yields
+//! an entry flagged [`EntryRef::stat_failed`](crate::entry::EntryRef::stat_failed) with the kind
+//! from `d_type`; broken symlinks get target kind [`Kind::Unknown`]; names are raw bytes.
+
+use std::ffi::OsStr;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, StatxFlags};
+use rustix::io::Errno;
+
+use crate::entry::{Kind, Listing, Meta};
+use crate::error::Error;
+
+/// Messages of a streaming listing, in order: any number of batches, then exactly one `Done`
+/// (unless the receiver was dropped).
+#[derive(Debug)]
+pub enum ListMsg {
+    /// More entries, in directory order: at most ~1000 in the first batch (so a view can draw
+    /// early), up to a few thousand in later ones.
+    Batch(Listing),
+    /// The listing is complete (`Ok`), was cancelled (`Err(Error::Cancelled)`), or failed.
+    Done(Result<(), Error>),
+}
+
+/// Entries in the first chunk; small so the first batch is quick even on a slow file system.
+const FIRST_CHUNK: usize = 128;
+/// Largest chunk: few enough messages for a huge folder, small enough to stay responsive.
+const MAX_CHUNK: usize = 4096;
+/// A chunk that took longer than this halves the next one (slow or network file systems).
+const CHUNK_TIME: Duration = Duration::from_millis(16);
+/// Smallest chunk after slow ones halve it.
+const MIN_CHUNK: usize = 64;
+/// Below this many entries in the second half of a chunk, handing the first half to the helper
+/// thread costs more than it saves.
+const MIN_PARALLEL_HALF: usize = 32;
+/// getdents buffer: ~1000 short names per system call.
+const DIRENT_BUF: usize = 32 * 1024;
+
+/// What `statx` is asked for: only what a [`Meta`] holds.
+fn statx_mask() -> StatxFlags {
+    StatxFlags::TYPE
+        | StatxFlags::MODE
+        | StatxFlags::NLINK
+        | StatxFlags::INO
+        | StatxFlags::SIZE
+        | StatxFlags::MTIME
+}
+
+/// Opens `dir` for listing: read-only, must be a folder, final symlink not followed, closed on
+/// exec. Cheap (one `openat`), so callers can report a bad path before streaming.
+///
+/// A missing or unreadable path gives [`Error::Io`] with op `"open folder"`; a file (or a
+/// symlink, which is not followed) gives [`Error::NotADirectory`].
+pub fn open_dir(dir: &Path) -> Result<OwnedFd, Error> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    rustix::fs::openat(rustix::fs::CWD, dir, flags, Mode::empty()).map_err(|e| match e {
+        // ELOOP: the last component is a symlink, which O_NOFOLLOW refuses to open.
+        Errno::NOTDIR | Errno::LOOP => Error::NotADirectory {
+            path: dir.to_owned(),
+        },
+        e => Error::io("open folder", dir, e),
+    })
+}
+
+/// Stats `name` relative to the open folder `dir`, without following symlinks; for a symlink,
+/// a second stat (following it) fills [`Meta::target`], left `Unknown` if the link is broken.
+///
+/// A failed stat (the entry vanished, or access was refused) gives
+/// `Meta { stat_failed: true, kind: Kind::Unknown, .. }` with everything else zero.
+pub fn stat_at(dir: BorrowedFd<'_>, name: &OsStr) -> Meta {
+    stat_entry(dir, name.as_bytes(), Kind::Unknown)
+}
+
+/// [`stat_at`], with the kind to report on failure (the lister knows it from `d_type`).
+fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
+    let Ok(st) = rustix::fs::statx(dir, name, AtFlags::SYMLINK_NOFOLLOW, statx_mask()) else {
+        return Meta {
+            kind: kind_hint,
+            stat_failed: true,
+            ..Meta::default()
+        };
+    };
+    let kind = Kind::from_mode(u32::from(st.stx_mode));
+    let target = if kind == Kind::Symlink {
+        rustix::fs::statx(dir, name, AtFlags::empty(), StatxFlags::TYPE)
+            .map_or(Kind::Unknown, |t| Kind::from_mode(u32::from(t.stx_mode)))
+    } else {
+        Kind::Unknown
+    };
+    Meta {
+        kind,
+        target,
+        size: st.stx_size,
+        ino: st.stx_ino,
+        mode: st.stx_mode,
+        nlink: st.stx_nlink,
+        mtime_sec: st.stx_mtime.tv_sec,
+        mtime_nsec: st.stx_mtime.tv_nsec,
+        stat_failed: false,
+    }
+}
+
+/// The kind `getdents` reported (`d_type`), used until the stat says otherwise.
+fn kind_of(file_type: FileType) -> Kind {
+    match file_type {
+        FileType::RegularFile => Kind::File,
+        FileType::Directory => Kind::Dir,
+        FileType::Symlink => Kind::Symlink,
+        FileType::Fifo => Kind::Fifo,
+        FileType::Socket => Kind::Socket,
+        FileType::BlockDevice => Kind::BlockDevice,
+        FileType::CharacterDevice => Kind::CharDevice,
+        FileType::Unknown => Kind::Unknown,
+    }
+}
+
+/// Lists `dir` on a background thread; batches come over the returned receiver, the first one
+/// quickly. Setting `cancel` or dropping the receiver stops the work early. Errors, including
+/// failing to open `dir`, arrive as [`ListMsg::Done`].
+pub fn list_streaming(dir: PathBuf, cancel: Arc<AtomicBool>) -> Receiver<ListMsg> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    spawn_named(move || {
+        let result = open_dir(&dir).and_then(|fd| stream(fd, &dir, &cancel, &tx));
+        // The receiver may be gone (it stops us); then nobody wants the result either.
+        let _ = tx.send(ListMsg::Done(result));
+    });
+    rx
+}
+
+/// Like [`list_streaming`], for a folder already opened with [`open_dir`].
+pub fn list_streaming_fd(fd: OwnedFd, dir: PathBuf, cancel: Arc<AtomicBool>) -> Receiver<ListMsg> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    spawn_named(move || {
+        let result = stream(fd, &dir, &cancel, &tx);
+        let _ = tx.send(ListMsg::Done(result));
+    });
+    rx
+}
+
+/// The whole listing of `dir`, blocking the calling thread (the helper thread still stats half).
+/// Spare capacity is released, so the result is as small as it gets.
+pub fn list_all(dir: &Path) -> Result<Listing, Error> {
+    let fd = open_dir(dir)?;
+    let mut all = Listing::new(dir.to_owned());
+    let never = AtomicBool::new(false);
+    list_fd(fd, dir, &never, |batch| {
+        if all.is_empty() {
+            all = batch;
+        } else {
+            all.append(&batch);
+        }
+        true
+    })?;
+    all.shrink_to_fit();
+    Ok(all)
+}
+
+fn spawn_named(f: impl FnOnce() + Send + 'static) {
+    thread::Builder::new()
+        .name("ferry-lister".into())
+        .spawn(f)
+        .expect("cannot spawn the lister thread");
+}
+
+fn stream(fd: OwnedFd, dir: &Path, cancel: &AtomicBool, tx: &Sender<ListMsg>) -> Result<(), Error> {
+    list_fd(fd, dir, cancel, |batch| {
+        tx.send(ListMsg::Batch(batch)).is_ok()
+    })
+}
+
+/// Reads `fd` chunk by chunk, stats each chunk (in parallel when worth it) and hands it to
+/// `sink`, which returns false to stop (its receiver is gone).
+fn list_fd(
+    fd: OwnedFd,
+    dir: &Path,
+    cancel: &AtomicBool,
+    mut sink: impl FnMut(Listing) -> bool,
+) -> Result<(), Error> {
+    let fd = Arc::new(fd);
+    let mut helper: Option<Helper> = None;
+    let mut buf = Vec::with_capacity(DIRENT_BUF);
+    let mut entries = RawDir::new(fd.as_fd(), buf.spare_capacity_mut());
+    let mut chunk_len = FIRST_CHUNK;
+    let mut at_end = false;
+    while !at_end {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let started = Instant::now();
+        // The first half goes to the helper thread (its result is needed last), the second
+        // half is stat'ed here meanwhile.
+        let mut first = Listing::with_capacity(dir.to_owned(), chunk_len / 2, chunk_len * 8);
+        let mut second = Listing::with_capacity(dir.to_owned(), chunk_len / 2, chunk_len * 8);
+        while first.len() + second.len() < chunk_len {
+            let Some(entry) = entries.next() else {
+                at_end = true;
+                break;
+            };
+            let entry = entry.map_err(|e| Error::io("read folder", dir, e))?;
+            let name = entry.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let half = if first.len() < chunk_len / 2 {
+                &mut first
+            } else {
+                &mut second
+            };
+            // Stat pending: the d_type kind is what a failed stat will report.
+            let pending = Meta {
+                kind: kind_of(entry.file_type()),
+                ..Meta::default()
+            };
+            half.push(OsStr::from_bytes(name), pending);
+        }
+        let batch = if second.len() >= MIN_PARALLEL_HALF && std::env::var_os("TMP_SERIAL").is_none() {
+            let helper = helper.get_or_insert_with(|| Helper::spawn(Arc::clone(&fd)));
+            helper.start(first);
+            stat_all(fd.as_fd(), &mut second, cancel);
+            let mut first = helper.finish();
+            first.append(&second);
+            first
+        } else {
+            first.append(&second);
+            stat_all(fd.as_fd(), &mut first, cancel);
+            first
+        };
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        if !batch.is_empty() && !sink(batch) {
+            return Ok(());
+        }
+        chunk_len = if started.elapsed() > CHUNK_TIME {
+            (chunk_len / 2).max(MIN_CHUNK)
+        } else {
+            (chunk_len * 2).min(MAX_CHUNK)
+        };
+    }
+    Ok(())
+}
+
+/// Stats every entry of `part` in place; stops early (leaving entries pending) on cancel.
+fn stat_all(dir: BorrowedFd<'_>, part: &mut Listing, cancel: &AtomicBool) {
+    for i in 0..part.len() {
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let entry = part.entry(i);
+        let meta = stat_entry(dir, entry.name_bytes(), entry.kind());
+        part.set_meta(i, meta);
+    }
+}
+
+/// The second core's share: a thread that stats the halves it is sent, for one listing.
+struct Helper {
+    jobs: Sender<Listing>,
+    done: Receiver<Listing>,
+}
+
+impl Helper {
+    fn spawn(fd: Arc<OwnedFd>) -> Helper {
+        let (jobs, job_rx) = crossbeam_channel::bounded::<Listing>(1);
+        let (done_tx, done) = crossbeam_channel::bounded(1);
+        // The helper never sees the cancel flag: a half is at most MAX_CHUNK / 2 entries, and
+        // the thread ends when `jobs` is dropped with the lister's stack.
+        let never = AtomicBool::new(false);
+        spawn_named(move || {
+            for mut part in job_rx {
+                stat_all(fd.as_fd(), &mut part, &never);
+                if done_tx.send(part).is_err() {
+                    return;
+                }
+            }
+        });
+        Helper { jobs, done }
+    }
+
+    /// Hands `part` to the helper thread; collect it with [`Helper::finish`].
+    fn start(&self, part: Listing) {
+        self.jobs
+            .send(part)
+            .expect("lister helper thread ended early");
+    }
+
+    /// Waits for the part given to [`Helper::start`], stat'ed.
+    fn finish(&self) -> Listing {
+        self.done.recv().expect("lister helper thread ended early")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::ffi::OsString;
+    use std::fs;
+    use std::os::unix::fs::symlink;
+
+    fn names(listing: &Listing) -> BTreeSet<OsString> {
+        listing.iter().map(|e| e.name().to_owned()).collect()
+    }
+
+    #[test]
+    fn stat_at_reports_kinds_and_failures() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("f"), b"12345").unwrap();
+        fs::create_dir(tmp.path().join("d")).unwrap();
+        symlink("d", tmp.path().join("to-dir")).unwrap();
+        symlink("nowhere", tmp.path().join("broken")).unwrap();
+        let fd = open_dir(tmp.path()).unwrap();
+        let fd = fd.as_fd();
+
+        let f = stat_at(fd, OsStr::new("f"));
+        assert_eq!(
+            (f.kind, f.size, f.nlink, f.stat_failed),
+            (Kind::File, 5, 1, false)
+        );
+        assert_eq!(u32::from(f.mode) & 0o170_000, 0o100_000);
+        assert_ne!(f.ino, 0);
+        assert!(f.mtime_sec > 0);
+        assert_eq!(stat_at(fd, OsStr::new("d")).kind, Kind::Dir);
+        let to_dir = stat_at(fd, OsStr::new("to-dir"));
+        assert_eq!((to_dir.kind, to_dir.target), (Kind::Symlink, Kind::Dir));
+        let broken = stat_at(fd, OsStr::new("broken"));
+        assert_eq!(
+            (broken.kind, broken.target, broken.stat_failed),
+            (Kind::Symlink, Kind::Unknown, false)
+        );
+        let missing = stat_at(fd, OsStr::new("missing"));
+        assert_eq!(
+            missing,
+            Meta {
+                stat_failed: true,
+                ..Meta::default()
+            }
+        );
+    }
+
+    #[test]
+    fn open_dir_errors_name_the_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("file");
+        fs::write(&file, b"").unwrap();
+        let link = tmp.path().join("link");
+        symlink(tmp.path(), &link).unwrap();
+        let missing = tmp.path().join("missing");
+
+        assert!(matches!(open_dir(&file), Err(Error::NotADirectory { path }) if path == file));
+        assert!(matches!(open_dir(&link), Err(Error::NotADirectory { path }) if path == link));
+        let err = open_dir(&missing).unwrap_err();
+        assert!(err.is_not_found());
+        assert!(matches!(&err, Error::Io { op: "open folder", path, .. } if *path == missing));
+        assert!(err.to_string().contains("missing"));
+    }
+
+    #[test]
+    fn lists_everything_in_batches_across_chunk_sizes() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Enough entries for several chunks, including parallel ones.
+        let count = FIRST_CHUNK + 2 * FIRST_CHUNK + 4 * FIRST_CHUNK + 17;
+        let mut want = BTreeSet::new();
+        for i in 0..count {
+            let name = format!("f{i}");
+            fs::write(tmp.path().join(&name), vec![b'x'; i % 3]).unwrap();
+            want.insert(OsString::from(name));
+        }
+        fs::create_dir(tmp.path().join("sub")).unwrap();
+        want.insert("sub".into());
+
+        let rx = list_streaming(tmp.path().to_owned(), Arc::default());
+        let mut all = Listing::default();
+        let mut batches = Vec::new();
+        let mut done = None;
+        for msg in rx {
+            match msg {
+                ListMsg::Batch(b) => {
+                    assert!(done.is_none(), "batch after Done");
+                    batches.push(b.len());
+                    all.append(&b);
+                }
+                ListMsg::Done(r) => done = Some(r),
+            }
+        }
+        assert!(matches!(done, Some(Ok(()))));
+        assert_eq!(batches[0], FIRST_CHUNK);
+        assert!(batches.len() > 2);
+        assert_eq!(all.len(), count + 1, "no duplicates");
+        assert_eq!(names(&all), want);
+        for e in all.iter() {
+            assert!(!e.stat_failed());
+            if e.name() == "sub" {
+                assert_eq!(e.kind(), Kind::Dir);
+            } else {
+                let i: u64 = e.name().to_str().unwrap()[1..].parse().unwrap();
+                assert_eq!((e.kind(), e.size()), (Kind::File, i % 3));
+            }
+        }
+        let blocking = list_all(tmp.path()).unwrap();
+        assert_eq!(names(&blocking), want);
+        assert_eq!(
+            blocking.heap_bytes(),
+            blocking.iter().map(|e| 48 + e.name_bytes().len()).sum()
+        );
+    }
+
+    #[test]
+    fn empty_folder_sends_only_done() {
+        let tmp = tempfile::tempdir().unwrap();
+        let msgs: Vec<_> = list_streaming(tmp.path().to_owned(), Arc::default())
+            .iter()
+            .collect();
+        assert!(matches!(msgs.as_slice(), [ListMsg::Done(Ok(()))]));
+        assert!(list_all(tmp.path()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn errors_and_cancellation_arrive_as_done() {
+        let tmp = tempfile::tempdir().unwrap();
+        let missing = tmp.path().join("missing");
+        let msgs: Vec<_> = list_streaming(missing.clone(), Arc::default())
+            .iter()
+            .collect();
+        assert!(matches!(msgs.as_slice(), [ListMsg::Done(Err(e))] if e.path() == Some(&*missing)));
+
+        fs::write(tmp.path().join("f"), b"").unwrap();
+        let cancel = Arc::new(AtomicBool::new(true));
+        let msgs: Vec<_> = list_streaming(tmp.path().to_owned(), cancel)
+            .iter()
+            .collect();
+        assert!(matches!(
+            msgs.as_slice(),
+            [ListMsg::Done(Err(Error::Cancelled))]
+        ));
+    }
+}
