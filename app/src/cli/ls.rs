@@ -1,0 +1,306 @@
+//! `ferry ls`: lists a folder through exactly the path the window uses: a [`DirService`]
+//! `open`, answered by `Loaded` with the listing and its sorted order (folders first).
+//!
+//! Human output is one line per entry, `ls -l` style: kind and permissions, size in bytes,
+//! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name written as its raw bytes.
+//!
+//! `--json` prints one array of objects with `"name"`, `"kind"` (`"file"`, `"dir"`,
+//! `"symlink"`, `"fifo"`, `"socket"`, `"block_device"`, `"char_device"`, `"unknown"`),
+//! `"size"` (bytes), `"mtime"` (seconds since the epoch) and `"mtime_nsec"`, `"mode"`
+//! (permission bits as a number, e.g. 420 for 0644), `"mode_string"` (`"-rw-r--r--"`),
+//! `"nlink"`, `"ino"`, `"hidden"` and `"stat_failed"`; metadata fields are `null` when the stat
+//! failed. Symlinks add `"target_kind"` (`null` when broken). A name that is not UTF-8 adds
+//! `"name_bytes"`, its exact bytes as an array of numbers, since `"name"` is then lossy.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use ferry_core::dirs::{DirEvent, DirService};
+use ferry_core::entry::{EntryRef, Kind};
+use ferry_core::sort::{Direction, SortKey, SortSpec};
+use serde::Serialize;
+
+use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
+
+/// Arguments of `ferry ls`.
+#[derive(Debug, Args)]
+pub struct LsArgs {
+    /// Also show hidden entries (names starting with a dot).
+    #[arg(short = 'a', long = "all")]
+    pub all: bool,
+    /// What to sort by (folders always come first, as in the window).
+    #[arg(long, value_enum, default_value_t = SortBy::Name)]
+    pub sort: SortBy,
+    /// Reverse the order.
+    #[arg(long)]
+    pub reverse: bool,
+    /// Print a JSON array of entries instead of lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Folder to list.
+    pub dir: PathBuf,
+}
+
+/// Sort keys of `ferry ls --sort`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// Natural name order.
+    Name,
+    /// Size in bytes.
+    Size,
+    /// Modification time.
+    Mtime,
+    /// Extension, then name.
+    Type,
+}
+
+impl LsArgs {
+    fn sort_spec(&self) -> SortSpec {
+        let key = match self.sort {
+            SortBy::Name => SortKey::Name,
+            SortBy::Size => SortKey::Size,
+            SortBy::Mtime => SortKey::Modified,
+            SortBy::Type => SortKey::Type,
+        };
+        let direction = if self.reverse {
+            Direction::Descending
+        } else {
+            Direction::Ascending
+        };
+        SortSpec {
+            key,
+            direction,
+            ..SortSpec::default()
+        }
+    }
+}
+
+/// Runs `ferry ls`; returns the exit status.
+pub fn run(args: &LsArgs) -> i32 {
+    let (dirs, events) = DirService::start();
+    let generation = dirs.open(0, args.dir.clone(), args.sort_spec());
+    let (listing, order) = loop {
+        match events.recv() {
+            Ok(DirEvent::Loaded {
+                generation: g,
+                listing,
+                order,
+                ..
+            }) if g == generation => {
+                break (listing, order);
+            }
+            Ok(DirEvent::Failed { error, .. }) => {
+                eprintln!("ferry ls: {error}");
+                return EXIT_REFUSED;
+            }
+            Ok(DirEvent::Gone { path, .. }) => {
+                eprintln!(
+                    "ferry ls: {} disappeared while being listed",
+                    path.display()
+                );
+                return EXIT_REFUSED;
+            }
+            Ok(_) => {}
+            Err(_) => {
+                eprintln!("ferry ls: the listing service stopped unexpectedly");
+                return EXIT_PARTIAL;
+            }
+        }
+    };
+    // Stop the service (and its watch) before printing: the listing is a snapshot.
+    drop(dirs);
+    let entries = order
+        .iter()
+        .map(|&i| listing.entry(i as usize))
+        .filter(|e| args.all || !e.is_hidden());
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let written = if args.json {
+        write_json(&mut out, entries)
+    } else {
+        write_lines(&mut out, entries)
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => EXIT_OK,
+        // `ferry ls | head`: the reader has all it wanted.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("ferry ls: cannot write the listing: {e}");
+            EXIT_PARTIAL
+        }
+    }
+}
+
+fn write_lines<'a>(
+    out: &mut impl Write,
+    entries: impl Iterator<Item = EntryRef<'a>>,
+) -> io::Result<()> {
+    for entry in entries {
+        if entry.stat_failed() {
+            write!(
+                out,
+                "{}?????????  {:>12}  {:16}  ",
+                kind_char(entry.kind()),
+                "?",
+                "?"
+            )?;
+        } else {
+            let (sec, _) = entry.mtime();
+            write!(
+                out,
+                "{}  {:>12}  {}  ",
+                mode_string(entry.kind(), entry.mode()),
+                entry.size(),
+                utc_minute(sec)
+            )?;
+        }
+        out.write_all(entry.name_bytes())?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// One entry of `ferry ls --json`.
+#[derive(Serialize)]
+struct JsonEntry<'a> {
+    name: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name_bytes: Option<&'a [u8]>,
+    kind: &'static str,
+    /// Present for symlinks only: what the link points to, `null` if broken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_kind: Option<Option<&'static str>>,
+    size: Option<u64>,
+    mtime: Option<i64>,
+    mtime_nsec: Option<u32>,
+    mode: Option<u16>,
+    mode_string: Option<String>,
+    nlink: Option<u32>,
+    ino: Option<u64>,
+    hidden: bool,
+    stat_failed: bool,
+}
+
+fn write_json<'a>(
+    out: &mut impl Write,
+    entries: impl Iterator<Item = EntryRef<'a>>,
+) -> io::Result<()> {
+    let entries: Vec<JsonEntry<'a>> = entries.map(json_entry).collect();
+    serde_json::to_writer(&mut *out, &entries)?;
+    out.write_all(b"\n")
+}
+
+fn json_entry(entry: EntryRef<'_>) -> JsonEntry<'_> {
+    let bytes = entry.name_bytes();
+    let name = String::from_utf8_lossy(bytes);
+    let stat = (!entry.stat_failed()).then_some(entry);
+    JsonEntry {
+        name_bytes: matches!(name, Cow::Owned(_)).then_some(bytes),
+        name,
+        kind: kind_name(entry.kind()),
+        target_kind: (entry.kind() == Kind::Symlink).then(|| {
+            Some(entry.target_kind())
+                .filter(|&k| k != Kind::Unknown)
+                .map(kind_name)
+        }),
+        size: stat.map(|e| e.size()),
+        mtime: stat.map(|e| e.mtime().0),
+        mtime_nsec: stat.map(|e| e.mtime().1),
+        mode: stat.map(|e| e.mode() & 0o7777),
+        mode_string: stat.map(|e| mode_string(e.kind(), e.mode())),
+        nlink: stat.map(|e| e.nlink()),
+        ino: stat.map(|e| e.ino()),
+        hidden: entry.is_hidden(),
+        stat_failed: entry.stat_failed(),
+    }
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Unknown => "unknown",
+        Kind::File => "file",
+        Kind::Dir => "dir",
+        Kind::Symlink => "symlink",
+        Kind::Fifo => "fifo",
+        Kind::Socket => "socket",
+        Kind::BlockDevice => "block_device",
+        Kind::CharDevice => "char_device",
+    }
+}
+
+fn kind_char(kind: Kind) -> char {
+    match kind {
+        Kind::Unknown => '?',
+        Kind::File => '-',
+        Kind::Dir => 'd',
+        Kind::Symlink => 'l',
+        Kind::Fifo => 'p',
+        Kind::Socket => 's',
+        Kind::BlockDevice => 'b',
+        Kind::CharDevice => 'c',
+    }
+}
+
+/// `ls -l`'s mode column: the kind, then rwx for user, group and others, with the set-id and
+/// sticky bits shown as `s`/`S` and `t`/`T`.
+fn mode_string(kind: Kind, mode: u16) -> String {
+    let mut s = String::with_capacity(10);
+    s.push(kind_char(kind));
+    for (shift, special, special_char) in [(6, 0o4000, 's'), (3, 0o2000, 's'), (0, 0o1000, 't')] {
+        let bits = (mode >> shift) & 0o7;
+        s.push(if bits & 0o4 != 0 { 'r' } else { '-' });
+        s.push(if bits & 0o2 != 0 { 'w' } else { '-' });
+        s.push(match (bits & 0o1 != 0, mode & special != 0) {
+            (true, true) => special_char,
+            (false, true) => special_char.to_ascii_uppercase(),
+            (true, false) => 'x',
+            (false, false) => '-',
+        });
+    }
+    s
+}
+
+/// `YYYY-MM-DD HH:MM` in UTC for seconds since the epoch (days to civil date: Howard
+/// Hinnant's algorithm, valid for any `i64` day count in range).
+fn utc_minute(sec: i64) -> String {
+    let days = sec.div_euclid(86_400);
+    let minute_of_day = sec.rem_euclid(86_400) / 60;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mode_strings_match_ls() {
+        assert_eq!(mode_string(Kind::File, 0o100_644), "-rw-r--r--");
+        assert_eq!(mode_string(Kind::Dir, 0o041_777), "drwxrwxrwt");
+        assert_eq!(mode_string(Kind::File, 0o106_644), "-rwSr-Sr--");
+        assert_eq!(mode_string(Kind::File, 0o104_755), "-rwsr-xr-x");
+        assert_eq!(mode_string(Kind::Symlink, 0o120_777), "lrwxrwxrwx");
+        assert_eq!(mode_string(Kind::Fifo, 0o010_600), "prw-------");
+    }
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc_minute(0), "1970-01-01 00:00");
+        assert_eq!(utc_minute(951_782_400 + 86_399), "2000-02-29 23:59");
+        assert_eq!(utc_minute(1_700_000_000), "2023-11-14 22:13");
+        assert_eq!(utc_minute(-1), "1969-12-31 23:59");
+    }
+}

@@ -1,0 +1,717 @@
+//! The watcher: keeps cached listings current from inotify events, incrementally.
+//!
+//! [`DirWatcher`] wraps a non-recursive `notify` inotify watcher. Raw events are only *noted*:
+//! each folder collects the set of names that changed ([`Pending`]) for [`COALESCE`], then the
+//! owner applies the whole set at once with [`apply_changes`], which stats only those names
+//! (relative to the folder's fd) and makes one pass over the listing. A burst of k events on a
+//! folder of N entries costs O(N + k), never a rescan per event. Applying is state-based (it
+//! compares the disk with the listing), so replaying a name twice, or one the listing already
+//! reflects, is harmless; that is what lets events that arrive while a folder is still being
+//! listed be applied afterwards.
+//!
+//! A queue overflow (`IN_Q_OVERFLOW`, notify's rescan flag) marks every watched folder for one
+//! rescan. An event on a watched folder itself (deleted, renamed) marks it to be checked: if its
+//! path no longer leads to the same folder (device and inode), it is gone.
+//!
+//! The same folder reached by two paths (a symlink) has one inotify watch (inotify hands out one
+//! watch per inode, and notify keys by path), shared by both paths as aliases.
+//!
+//! Limits, as in every inotify-based file manager: a change *inside* a subfolder (which updates
+//! that subfolder's mtime and link count) is not seen, since watches are not recursive.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use notify::event::{AccessKind, AccessMode};
+use notify::{EventKind, INotifyWatcher, RecursiveMode, Watcher as _};
+use rustix::fs::AtFlags;
+use rustix::io::Errno;
+
+use crate::entry::{Listing, Meta};
+use crate::error::Error;
+use crate::lister;
+
+/// How long events on one folder are collected before they are applied as one batch.
+pub const COALESCE: Duration = Duration::from_millis(75);
+
+/// What changed in a listing, by name. Sent with every change event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangeSummary {
+    /// Entries that appeared.
+    pub added: Vec<OsString>,
+    /// Entries that disappeared (a rename is a removal plus an addition).
+    pub removed: Vec<OsString>,
+    /// Entries whose metadata changed.
+    pub modified: Vec<OsString>,
+    /// The listing was read again in full (after an event-queue overflow or a refresh); the
+    /// three lists are then empty and anything may have changed.
+    pub rescanned: bool,
+}
+
+impl ChangeSummary {
+    /// True when nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.modified.is_empty()
+            && !self.rescanned
+    }
+}
+
+/// A raw event from the watcher's backend thread, to be handed back to [`DirWatcher::note`]
+/// on the owner's thread.
+#[derive(Debug)]
+pub struct WatchEvent(notify::Result<notify::Event>);
+
+impl WatchEvent {
+    /// An event-queue overflow, as inotify reports it (for tests).
+    #[cfg(test)]
+    pub(crate) fn overflow() -> Self {
+        WatchEvent(Ok(
+            notify::Event::new(EventKind::Other).set_flag(notify::event::Flag::Rescan)
+        ))
+    }
+}
+
+/// What the watcher learned about one folder during one coalescing window.
+#[derive(Debug)]
+pub struct Pending {
+    /// Names created, deleted, renamed from or to, or modified.
+    pub names: HashSet<OsString>,
+    /// Events were lost (queue overflow): read the folder again.
+    pub rescan: bool,
+    /// The folder itself was deleted or renamed: check that its path still leads to it.
+    pub check_self: bool,
+    /// When the first event of this window arrived.
+    since: Instant,
+}
+
+impl Pending {
+    fn new(since: Instant) -> Self {
+        Pending {
+            names: HashSet::new(),
+            rescan: false,
+            check_self: false,
+            since,
+        }
+    }
+}
+
+/// A folder's identity: the same path may later lead to another folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct DirId {
+    dev: u64,
+    ino: u64,
+}
+
+impl DirId {
+    /// The identity of the folder `path` leads to (a final symlink is followed, as the listing
+    /// and inotify do).
+    fn of(path: &Path) -> io::Result<DirId> {
+        let st = rustix::fs::stat(path)?;
+        Ok(DirId {
+            dev: st.st_dev,
+            ino: st.st_ino,
+        })
+    }
+}
+
+/// One inotify watch and the paths (cache keys) that lead to its folder.
+#[derive(Debug)]
+struct Watched {
+    /// The path notify watches and reports events under.
+    registered: PathBuf,
+    /// Every watched path leading to this folder, `registered` included.
+    aliases: Vec<PathBuf>,
+}
+
+/// Where a watched folder stands when its pending changes are about to be applied.
+#[derive(Debug)]
+pub enum DirCheck {
+    /// The path still leads to the watched folder, opened here for [`apply_changes`].
+    Same(OwnedFd),
+    /// The path no longer leads to the watched folder: deleted, renamed away or replaced.
+    Gone,
+    /// The folder cannot be opened right now (e.g. its permissions changed); skip this batch.
+    Unreadable,
+}
+
+/// Non-recursive inotify watches on the cached folders, with per-folder coalescing.
+pub struct DirWatcher {
+    inner: INotifyWatcher,
+    /// Watched path (cache key) -> folder identity.
+    by_path: HashMap<PathBuf, DirId>,
+    /// Registered path (as notify reports it) -> folder identity.
+    registered: HashMap<PathBuf, DirId>,
+    dirs: HashMap<DirId, Watched>,
+    /// Collected, not yet applied changes per watched path.
+    pending: HashMap<PathBuf, Pending>,
+}
+
+impl std::fmt::Debug for DirWatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirWatcher")
+            .field("watched", &self.by_path.keys().collect::<Vec<_>>())
+            .field("pending", &self.pending)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DirWatcher {
+    /// Starts the inotify backend; `sink` is called on its thread with every event that can
+    /// matter (opens and reads are filtered out there) and should forward it to the owner.
+    pub fn new(mut sink: impl FnMut(WatchEvent) + Send + 'static) -> Result<Self, Error> {
+        let handler = move |event: notify::Result<notify::Event>| {
+            if is_relevant(&event) {
+                sink(WatchEvent(event));
+            }
+        };
+        let inner = INotifyWatcher::new(handler, notify::Config::default())
+            .map_err(|e| Error::io("start watching", PathBuf::new(), to_io(e)))?;
+        Ok(DirWatcher {
+            inner,
+            by_path: HashMap::new(),
+            registered: HashMap::new(),
+            dirs: HashMap::new(),
+            pending: HashMap::new(),
+        })
+    }
+
+    /// Number of watched paths.
+    pub fn len(&self) -> usize {
+        self.by_path.len()
+    }
+
+    /// True when nothing is watched.
+    pub fn is_empty(&self) -> bool {
+        self.by_path.is_empty()
+    }
+
+    /// True when `path` is watched.
+    pub fn is_watched(&self, path: &Path) -> bool {
+        self.by_path.contains_key(path)
+    }
+
+    /// Starts watching the folder `path` (absolute). Watching a watched path again is a no-op
+    /// unless the path now leads to another folder.
+    pub fn watch(&mut self, path: &Path) -> Result<(), Error> {
+        let id = DirId::of(path).map_err(|e| Error::io("watch", path, e))?;
+        match self.by_path.get(path) {
+            Some(&old) if old == id => return Ok(()),
+            Some(_) => self.unwatch(path),
+            None => {}
+        }
+        if let Some(watched) = self.dirs.get_mut(&id) {
+            watched.aliases.push(path.to_owned());
+        } else {
+            self.inner
+                .watch(path, RecursiveMode::NonRecursive)
+                .map_err(|e| Error::io("watch", path, to_io(e)))?;
+            self.registered.insert(path.to_owned(), id);
+            let watched = Watched {
+                registered: path.to_owned(),
+                aliases: vec![path.to_owned()],
+            };
+            self.dirs.insert(id, watched);
+        }
+        self.by_path.insert(path.to_owned(), id);
+        Ok(())
+    }
+
+    /// Stops watching `path` and forgets its pending changes. Unknown paths are ignored.
+    pub fn unwatch(&mut self, path: &Path) {
+        self.pending.remove(path);
+        let Some(id) = self.by_path.remove(path) else {
+            return;
+        };
+        let Some(watched) = self.dirs.get_mut(&id) else {
+            return;
+        };
+        watched.aliases.retain(|p| p != path);
+        if watched.registered != path {
+            return;
+        }
+        // The watch is reported under this path: end it, and re-register under an alias if any.
+        // An error means inotify already dropped it (folder deleted); nothing left to end.
+        let _ = self.inner.unwatch(path);
+        self.registered.remove(path);
+        let Some(next) = watched.aliases.first().cloned() else {
+            self.dirs.remove(&id);
+            return;
+        };
+        watched.registered.clone_from(&next);
+        let moved = self.inner.watch(&next, RecursiveMode::NonRecursive).is_ok();
+        if moved {
+            self.registered.insert(next, id);
+        }
+        // Events between the two watches are lost: read the aliases again; if the watch could
+        // not be moved, the folder probably went away meanwhile: check it.
+        let now = Instant::now();
+        mark(&self.dirs, &mut self.pending, id, now, |pending| {
+            if moved {
+                pending.rescan = true;
+            } else {
+                pending.check_self = true;
+            }
+        });
+    }
+
+    /// Re-creates the watch of `path` (notify drops a watch when its folder is renamed, even if
+    /// it is renamed back) and marks it for a rescan, since events may have been missed.
+    pub fn rewatch(&mut self, path: &Path) -> Result<(), Error> {
+        self.unwatch(path);
+        self.watch(path)?;
+        self.pending
+            .entry(path.to_owned())
+            .or_insert_with(|| Pending::new(Instant::now()))
+            .rescan = true;
+        Ok(())
+    }
+
+    /// Records one raw event in the pending changes of the folders it concerns.
+    pub fn note(&mut self, event: WatchEvent, now: Instant) {
+        let event = match event.0 {
+            Ok(event) if !event.need_rescan() => event,
+            // Lost events (overflow), or the backend failed to read them: rescan everything.
+            _ => {
+                for path in self.by_path.keys() {
+                    self.pending
+                        .entry(path.clone())
+                        .or_insert_with(|| Pending::new(now))
+                        .rescan = true;
+                }
+                return;
+            }
+        };
+        let about_self = matches!(
+            event.kind,
+            EventKind::Remove(_) | EventKind::Modify(notify::event::ModifyKind::Name(_))
+        );
+        for path in &event.paths {
+            // The path may be a watched folder itself (notify reports self events with the bare
+            // folder path) as well as an entry of its watched parent: both are noted.
+            if about_self && let Some(&id) = self.registered.get(path.as_path()) {
+                mark(&self.dirs, &mut self.pending, id, now, |p| {
+                    p.check_self = true;
+                });
+            }
+            let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+                continue;
+            };
+            if let Some(&id) = self.registered.get(parent) {
+                mark(&self.dirs, &mut self.pending, id, now, |p| {
+                    // Checked first: a burst repeats names (create, modify, close) many times.
+                    if !p.names.contains(name) {
+                        p.names.insert(name.to_owned());
+                    }
+                });
+            }
+        }
+    }
+
+    /// When the oldest pending batch is due, if any (the owner's timer deadline), leaving out
+    /// paths held as in [`DirWatcher::take_due`].
+    pub fn next_due(&self, hold: impl Fn(&Path) -> bool) -> Option<Instant> {
+        self.pending
+            .iter()
+            .filter(|(path, _)| !hold(path))
+            .map(|(_, p)| p.since + COALESCE)
+            .min()
+    }
+
+    /// Takes every batch due at `now`, except for paths where `hold` is true (a folder being
+    /// listed again keeps collecting until that listing is complete).
+    pub fn take_due(
+        &mut self,
+        now: Instant,
+        hold: impl Fn(&Path) -> bool,
+    ) -> Vec<(PathBuf, Pending)> {
+        let due: Vec<PathBuf> = self
+            .pending
+            .iter()
+            .filter(|(path, p)| now >= p.since + COALESCE && !hold(path))
+            .map(|(path, _)| path.clone())
+            .collect();
+        due.into_iter()
+            .filter_map(|path| self.pending.remove_entry(&path))
+            .collect()
+    }
+
+    /// Takes the pending batch of `path` whether due or not.
+    pub fn take(&mut self, path: &Path) -> Option<Pending> {
+        self.pending.remove(path)
+    }
+
+    /// Opens the watched folder `path` and checks that it is still the folder being watched.
+    pub fn check(&self, path: &Path) -> DirCheck {
+        let Some(&id) = self.by_path.get(path) else {
+            return DirCheck::Gone;
+        };
+        let fd = match lister::open_dir(&followed(path)) {
+            Ok(fd) => fd,
+            Err(e) if e.is_not_found() || matches!(e, Error::NotADirectory { .. }) => {
+                return DirCheck::Gone;
+            }
+            Err(_) => return DirCheck::Unreadable,
+        };
+        match rustix::fs::fstat(&fd) {
+            Ok(st)
+                if (DirId {
+                    dev: st.st_dev,
+                    ino: st.st_ino,
+                }) == id =>
+            {
+                DirCheck::Same(fd)
+            }
+            Ok(_) => DirCheck::Gone,
+            Err(_) => DirCheck::Unreadable,
+        }
+    }
+}
+
+/// Applies `f` to the pending batch of every path leading to the folder `id`, starting batches
+/// as needed (without allocating for batches that already exist: bursts come here per event).
+fn mark(
+    dirs: &HashMap<DirId, Watched>,
+    pending: &mut HashMap<PathBuf, Pending>,
+    id: DirId,
+    now: Instant,
+    mut f: impl FnMut(&mut Pending),
+) {
+    let Some(watched) = dirs.get(&id) else { return };
+    for alias in &watched.aliases {
+        match pending.get_mut(alias) {
+            Some(batch) => f(batch),
+            None => f(pending
+                .entry(alias.clone())
+                .or_insert_with(|| Pending::new(now))),
+        }
+    }
+}
+
+/// `path` with a trailing slash, so opening it follows a final symlink: a folder the user
+/// navigated to through a symlink is listed (entries inside are still never followed).
+pub fn followed(path: &Path) -> PathBuf {
+    let mut bytes = path.as_os_str().as_bytes().to_vec();
+    if bytes.last() != Some(&b'/') {
+        bytes.push(b'/');
+    }
+    PathBuf::from(OsString::from_vec(bytes))
+}
+
+/// Applies the changes to `names` in the folder `dir` to `listing`: stats each name once, then
+/// makes one pass over the listing to update, remove, and finally append entries. O(N + k).
+pub fn apply_changes(
+    listing: &mut Listing,
+    dir: BorrowedFd<'_>,
+    names: &HashSet<OsString>,
+) -> ChangeSummary {
+    // What the disk says now about each affected name: `None` = absent.
+    let mut disk: HashMap<&OsStr, Option<Meta>> = names
+        .iter()
+        .map(|name| (name.as_os_str(), probe(dir, name)))
+        .collect();
+    let mut summary = ChangeSummary::default();
+    let mut updates = Vec::new();
+    let mut removals = Vec::new();
+    for (index, entry) in listing.iter().enumerate() {
+        match disk.remove(entry.name()) {
+            None => {}
+            Some(None) => {
+                removals.push(index);
+                summary.removed.push(entry.name().to_owned());
+            }
+            Some(Some(meta)) if meta != entry.meta() => {
+                updates.push((index, meta));
+                summary.modified.push(entry.name().to_owned());
+            }
+            Some(Some(_)) => {}
+        }
+    }
+    for (index, meta) in updates {
+        listing.set_meta(index, meta);
+    }
+    // Highest index first: each removal swaps in the current last entry, which is then always
+    // one not marked for removal.
+    for &index in removals.iter().rev() {
+        listing.remove(index);
+    }
+    for (name, meta) in disk {
+        if let Some(meta) = meta {
+            listing.push(name, meta);
+            summary.added.push(name.to_owned());
+        }
+    }
+    summary
+}
+
+/// The current metadata of `name` in `dir`, or `None` when it no longer exists. An entry that
+/// exists but cannot be stat'ed (EACCES) is present, flagged as the lister flags it.
+fn probe(dir: BorrowedFd<'_>, name: &OsStr) -> Option<Meta> {
+    let bytes = name.as_bytes();
+    if bytes.is_empty() || bytes == b"." || bytes == b".." || bytes.contains(&b'/') {
+        return None;
+    }
+    let meta = lister::stat_at(dir, name);
+    if !meta.stat_failed {
+        return Some(meta);
+    }
+    match rustix::fs::statat(dir.as_fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
+        Err(Errno::NOENT | Errno::NOTDIR) => None,
+        _ => Some(meta),
+    }
+}
+
+/// Opens, reads and closes do not change a listing; dropping them on the backend's thread keeps
+/// the owner's channel quiet while files are read. A close after writing does (final size).
+fn is_relevant(event: &notify::Result<notify::Event>) -> bool {
+    match event {
+        Ok(event) => match event.kind {
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+            EventKind::Access(_) => false,
+            _ => true,
+        },
+        Err(_) => true,
+    }
+}
+
+fn to_io(err: notify::Error) -> io::Error {
+    match err.kind {
+        notify::ErrorKind::Io(e) => e,
+        notify::ErrorKind::PathNotFound => io::ErrorKind::NotFound.into(),
+        notify::ErrorKind::MaxFilesWatch => {
+            io::Error::other("too many watches (raise fs.inotify.max_user_watches)")
+        }
+        kind => io::Error::other(format!("{kind:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn set(names: &[&str]) -> HashSet<OsString> {
+        names.iter().map(OsString::from).collect()
+    }
+
+    fn sorted_names(listing: &Listing) -> Vec<OsString> {
+        let mut names: Vec<_> = listing.iter().map(|e| e.name().to_owned()).collect();
+        names.sort();
+        names
+    }
+
+    /// Asserts `listing` holds exactly what a fresh listing of its folder holds.
+    fn assert_fresh(listing: &Listing, dir: &Path) {
+        let fresh = lister::list_all(dir).unwrap();
+        assert_eq!(sorted_names(listing), sorted_names(&fresh));
+        for entry in fresh.iter() {
+            let i = listing.position(entry.name()).unwrap();
+            assert_eq!(listing.entry(i).meta(), entry.meta(), "{:?}", entry.name());
+        }
+    }
+
+    #[test]
+    fn apply_adds_removes_and_modifies_only_the_named_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        for name in ["keep", "gone", "grow", "old"] {
+            fs::write(dir.join(name), b"x").unwrap();
+        }
+        let mut listing = lister::list_all(dir).unwrap();
+        fs::remove_file(dir.join("gone")).unwrap();
+        fs::write(dir.join("grow"), b"longer").unwrap();
+        fs::rename(dir.join("old"), dir.join("new")).unwrap();
+        fs::write(dir.join("made"), b"").unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.join("broken")).unwrap();
+        // "keep" is named but unchanged; "ghost" was created and deleted within the window.
+        let names = set(&[
+            "gone", "grow", "old", "new", "made", "broken", "keep", "ghost",
+        ]);
+        let fd = lister::open_dir(dir).unwrap();
+        let mut summary = apply_changes(&mut listing, fd.as_fd(), &names);
+        summary.added.sort();
+        summary.removed.sort();
+        assert_eq!(summary.added, ["broken", "made", "new"]);
+        assert_eq!(summary.removed, ["gone", "old"]);
+        assert_eq!(summary.modified, ["grow"]);
+        assert!(!summary.rescanned);
+        assert_fresh(&listing, dir);
+        // Replaying the same names changes nothing.
+        assert!(apply_changes(&mut listing, fd.as_fd(), &names).is_empty());
+    }
+
+    #[test]
+    fn apply_handles_a_large_burst() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        for i in 0..500 {
+            fs::write(dir.join(format!("old{i}")), b"").unwrap();
+        }
+        let mut listing = lister::list_all(dir).unwrap();
+        let mut names = HashSet::new();
+        for i in 0..500 {
+            if i % 2 == 0 {
+                fs::remove_file(dir.join(format!("old{i}"))).unwrap();
+                names.insert(OsString::from(format!("old{i}")));
+            }
+            fs::write(dir.join(format!("new{i}")), b"").unwrap();
+            names.insert(OsString::from(format!("new{i}")));
+        }
+        let fd = lister::open_dir(dir).unwrap();
+        let summary = apply_changes(&mut listing, fd.as_fd(), &names);
+        assert_eq!((summary.added.len(), summary.removed.len()), (500, 250));
+        assert_fresh(&listing, dir);
+    }
+
+    #[test]
+    fn apply_keeps_non_utf8_names_exact() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let mut listing = lister::list_all(dir).unwrap();
+        let name = OsString::from_vec(b"caf\xe9".to_vec());
+        fs::write(dir.join(&name), b"").unwrap();
+        let fd = lister::open_dir(dir).unwrap();
+        let summary = apply_changes(&mut listing, fd.as_fd(), &HashSet::from([name.clone()]));
+        assert_eq!(summary.added, [name]);
+        assert_eq!(listing.entry(0).name_bytes(), b"caf\xe9");
+    }
+
+    fn watcher() -> DirWatcher {
+        DirWatcher::new(|_| {}).unwrap()
+    }
+
+    fn event(kind: EventKind, paths: &[&Path]) -> WatchEvent {
+        let mut event = notify::Event::new(kind);
+        event.paths = paths.iter().map(|p| p.to_path_buf()).collect();
+        WatchEvent(Ok(event))
+    }
+
+    #[test]
+    fn notes_coalesce_per_folder_and_come_due_together() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        fs::create_dir(&a).unwrap();
+        fs::create_dir(&b).unwrap();
+        let mut w = watcher();
+        w.watch(&a).unwrap();
+        w.watch(&b).unwrap();
+        let t0 = Instant::now();
+        let create = EventKind::Create(notify::event::CreateKind::File);
+        for i in 0..1000 {
+            w.note(event(create, &[&a.join(format!("f{i}"))]), t0);
+        }
+        w.note(event(create, &[&b.join("x")]), t0 + COALESCE / 2);
+        w.note(event(create, &[&tmp.path().join("unwatched/y")]), t0);
+        assert_eq!(w.next_due(|_| false), Some(t0 + COALESCE));
+        assert_eq!(w.next_due(|p| p == a), Some(t0 + COALESCE / 2 + COALESCE));
+        assert!(w.take_due(t0, |_| false).is_empty());
+        let due = w.take_due(t0 + COALESCE, |_| false);
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].0, a);
+        assert_eq!(due[0].1.names.len(), 1000);
+        // A folder being listed again keeps collecting.
+        assert!(w.take_due(t0 + COALESCE * 2, |p| p == b).is_empty());
+        assert_eq!(w.take(&b).unwrap().names, set(&["x"]));
+        assert_eq!(w.next_due(|_| false), None);
+    }
+
+    #[test]
+    fn overflow_marks_every_folder_for_a_rescan() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        fs::create_dir(&a).unwrap();
+        fs::create_dir(&b).unwrap();
+        let mut w = watcher();
+        w.watch(&a).unwrap();
+        w.watch(&b).unwrap();
+        let now = Instant::now();
+        w.note(WatchEvent::overflow(), now);
+        let mut due = w.take_due(now + COALESCE, |_| false);
+        due.sort_by(|x, y| x.0.cmp(&y.0));
+        assert_eq!(
+            due.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(),
+            [a, b]
+        );
+        assert!(due.iter().all(|(_, p)| p.rescan && !p.check_self));
+    }
+
+    #[test]
+    fn self_events_and_aliases() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real");
+        let link = tmp.path().join("link");
+        fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut w = watcher();
+        w.watch(&real).unwrap();
+        w.watch(&link).unwrap();
+        assert_eq!(w.dirs.len(), 1, "one inotify watch for one folder");
+        let now = Instant::now();
+        // Reported under the registered path, noted for both.
+        w.note(
+            event(
+                EventKind::Create(notify::event::CreateKind::File),
+                &[&real.join("n")],
+            ),
+            now,
+        );
+        w.note(
+            event(
+                EventKind::Remove(notify::event::RemoveKind::Folder),
+                &[&real],
+            ),
+            now,
+        );
+        let due = w.take_due(now + COALESCE, |_| false);
+        assert_eq!(due.len(), 2);
+        assert!(
+            due.iter()
+                .all(|(_, p)| p.check_self && p.names == set(&["n"]))
+        );
+        assert!(matches!(w.check(&real), DirCheck::Same(_)));
+        assert!(matches!(w.check(&link), DirCheck::Same(_)));
+
+        // Ending the registered path's watch moves it to the alias, which is rescanned.
+        w.unwatch(&real);
+        assert!(w.is_watched(&link) && !w.is_watched(&real));
+        assert!(w.take(&link).unwrap().rescan);
+        w.note(
+            event(
+                EventKind::Create(notify::event::CreateKind::File),
+                &[&link.join("m")],
+            ),
+            now,
+        );
+        assert_eq!(w.take(&link).unwrap().names, set(&["m"]));
+
+        // Replaced by another folder at the same path: gone.
+        fs::remove_file(&link).unwrap();
+        fs::create_dir(&link).unwrap();
+        assert!(matches!(w.check(&link), DirCheck::Gone));
+        fs::remove_dir(&link).unwrap();
+        assert!(matches!(w.check(&link), DirCheck::Gone));
+        w.unwatch(&link);
+        assert!(w.is_empty() && w.dirs.is_empty() && w.registered.is_empty());
+    }
+
+    #[test]
+    fn watching_a_missing_folder_fails_with_its_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let missing = tmp.path().join("missing");
+        let err = watcher().watch(&missing).unwrap_err();
+        assert!(err.is_not_found());
+        assert_eq!(err.path(), Some(missing.as_path()));
+    }
+
+    #[test]
+    fn followed_appends_one_slash() {
+        assert_eq!(followed(Path::new("/a/b")).as_os_str(), "/a/b/");
+        assert_eq!(followed(Path::new("/a/b/")).as_os_str(), "/a/b/");
+    }
+}

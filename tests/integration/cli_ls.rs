@@ -1,0 +1,274 @@
+//! `ferry ls` as a process: output, options, errors and exit codes.
+
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Output;
+use std::time::{Duration, SystemTime};
+
+use ferry_tests::TempTree;
+
+use super::{ferry, run_ferry, run_ferry_unprivileged};
+
+/// Exit status of a command refused before doing anything (`ferry_app::cli::EXIT_REFUSED`).
+const REFUSED: i32 = 2;
+
+fn stdout_lines(out: &Output) -> Vec<&[u8]> {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+        .strip_suffix(b"\n")
+        .unwrap_or(&out.stdout)
+        .split(|&b| b == b'\n')
+        .collect()
+}
+
+/// The name column of the human output (the last field; names here have no spaces).
+fn listed_names(out: &Output) -> Vec<Vec<u8>> {
+    stdout_lines(out)
+        .iter()
+        .map(|line| line.rsplit(|&b| b == b' ').next().unwrap().to_vec())
+        .collect()
+}
+
+fn json(out: &Output) -> Vec<serde_json::Value> {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice::<serde_json::Value>(&out.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn assert_refused(out: &Output, path: &Path, reason: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(REFUSED), "stderr: {stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains(&*path.to_string_lossy()),
+        "names the path: {stderr}"
+    );
+    assert!(stderr.contains(reason), "says why ({reason}): {stderr}");
+}
+
+fn set_mtime(path: &Path, secs_ago: u64) {
+    let when = SystemTime::now() - Duration::from_secs(secs_ago);
+    File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+/// A folder with a subfolder, files of distinct sizes, ages and extensions, and a dotfile.
+fn sample() -> TempTree {
+    let tree = TempTree::new();
+    tree.dir("s/zfolder");
+    for (name, size, age) in [("b.txt", 30, 100), ("a.rs", 10, 300), ("c.md", 20, 200)] {
+        set_mtime(&tree.file(format!("s/{name}"), vec![b'x'; size]), age);
+    }
+    tree.file("s/.hidden", "");
+    tree
+}
+
+fn ls(tree: &TempTree, args: &[&str]) -> Vec<Vec<u8>> {
+    let mut all: Vec<OsString> = vec!["ls".into()];
+    all.extend(args.iter().map(OsString::from));
+    all.push(tree.join("s").into_os_string());
+    listed_names(&run_ferry(all))
+}
+
+#[test]
+fn lists_folders_first_then_natural_name_order_hiding_dotfiles() {
+    let tree = sample();
+    tree.file("s/file10", "");
+    tree.file("s/file9", "");
+    let names = ls(&tree, &[]);
+    assert_eq!(
+        names,
+        [
+            &b"zfolder"[..],
+            b"a.rs",
+            b"b.txt",
+            b"c.md",
+            b"file9",
+            b"file10"
+        ]
+    );
+    let out = run_ferry(["ls".as_ref(), tree.join("s").as_os_str()]);
+    let first = String::from_utf8_lossy(stdout_lines(&out)[0]).into_owned();
+    assert!(first.starts_with("drwx"), "{first}");
+    let second = String::from_utf8_lossy(stdout_lines(&out)[1]).into_owned();
+    assert!(
+        second.starts_with("-rw-") && second.contains(" 10 "),
+        "mode and size: {second}"
+    );
+}
+
+#[test]
+fn all_shows_dotfiles() {
+    let tree = sample();
+    assert!(!ls(&tree, &[]).contains(&b".hidden".to_vec()));
+    assert!(ls(&tree, &["-a"]).contains(&b".hidden".to_vec()));
+    assert!(ls(&tree, &["--all"]).contains(&b".hidden".to_vec()));
+}
+
+#[test]
+fn sort_keys_and_reverse() {
+    let tree = sample();
+    let order = |args: &[&str]| -> Vec<String> {
+        ls(&tree, args)
+            .into_iter()
+            .map(|n| String::from_utf8(n).unwrap())
+            .collect()
+    };
+    assert_eq!(
+        order(&["--sort", "size"]),
+        ["zfolder", "a.rs", "c.md", "b.txt"]
+    );
+    assert_eq!(
+        order(&["--sort", "size", "--reverse"]),
+        ["zfolder", "b.txt", "c.md", "a.rs"]
+    );
+    assert_eq!(
+        order(&["--sort", "mtime"]),
+        ["zfolder", "a.rs", "c.md", "b.txt"]
+    );
+    assert_eq!(
+        order(&["--sort", "type"]),
+        ["zfolder", "c.md", "a.rs", "b.txt"]
+    );
+    assert_eq!(order(&["--reverse"]), ["zfolder", "c.md", "b.txt", "a.rs"]);
+}
+
+#[test]
+fn json_output_parses_and_keeps_non_utf8_names() {
+    let tree = sample();
+    tree.file_bytes_name("s", b"caf\xe9", b"");
+    tree.symlink("s/broken", "nowhere");
+    let out = run_ferry([
+        "ls".as_ref(),
+        "--json".as_ref(),
+        "-a".as_ref(),
+        tree.join("s").as_os_str(),
+    ]);
+    let entries = json(&out);
+    assert_eq!(entries.len(), 7);
+    let by_name = |name: &str| entries.iter().find(|e| e["name"] == name).unwrap();
+    let folder = by_name("zfolder");
+    assert_eq!(folder["kind"], "dir");
+    assert_eq!(folder["mode_string"].as_str().unwrap().as_bytes()[0], b'd');
+    let file = by_name("b.txt");
+    assert_eq!(
+        (file["kind"].as_str(), file["size"].as_u64()),
+        (Some("file"), Some(30))
+    );
+    assert!(file["mtime"].as_i64().unwrap() > 0);
+    assert_eq!(file["mode"].as_u64(), Some(0o644));
+    assert!(
+        file.get("name_bytes").is_none(),
+        "only for names that are not UTF-8"
+    );
+    assert_eq!(by_name(".hidden")["hidden"], true);
+    let link = by_name("broken");
+    assert_eq!(link["kind"], "symlink");
+    assert!(link["target_kind"].is_null());
+    let odd = entries
+        .iter()
+        .find(|e| e.get("name_bytes").is_some())
+        .unwrap();
+    let bytes: Vec<u8> = odd["name_bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect();
+    assert_eq!(bytes, b"caf\xe9");
+}
+
+#[test]
+fn names_are_written_as_their_bytes() {
+    let tree = sample();
+    tree.file_bytes_name("s", b"caf\xe9", b"");
+    let names = ls(&tree, &[]);
+    assert!(names.contains(&b"caf\xe9".to_vec()), "{names:?}");
+}
+
+#[test]
+fn a_relative_folder_and_a_symlinked_folder_are_listed() {
+    let tree = sample();
+    let link = tree.symlink("link", "s");
+    let out = ferry()
+        .current_dir(tree.path())
+        .args(["ls", "s"])
+        .output()
+        .unwrap();
+    assert_eq!(listed_names(&out).len(), 4);
+    assert_eq!(
+        listed_names(&run_ferry(["ls".as_ref(), link.as_os_str()])).len(),
+        4
+    );
+}
+
+#[test]
+fn a_missing_path_is_refused() {
+    let tree = TempTree::new();
+    let missing = tree.join("no-such-folder");
+    let out = run_ferry(["ls".as_ref(), missing.as_os_str()]);
+    assert_refused(&out, &missing, "No such file or directory");
+}
+
+#[test]
+fn a_file_is_refused() {
+    let tree = TempTree::new();
+    let file = tree.file("plain.txt", "hello");
+    let out = run_ferry(["ls".as_ref(), file.as_os_str()]);
+    assert_refused(&out, &file, "not a folder");
+}
+
+#[test]
+fn an_unreadable_folder_is_refused_for_another_user() {
+    // Root ignores permissions, so the command runs as user 65534, who can reach the folder
+    // (the tree is 0755) but not read it (0700, owned by root).
+    let tree = TempTree::new();
+    fs::set_permissions(tree.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let private = tree.dir("private");
+    tree.file("private/secret", "");
+    fs::set_permissions(&private, fs::Permissions::from_mode(0o700)).unwrap();
+    let out = run_ferry_unprivileged(["ls".as_ref(), private.as_os_str()]);
+    assert_refused(&out, &private, "Permission denied");
+    // The same user can list the readable parent.
+    let parent = run_ferry_unprivileged(["ls".as_ref(), tree.path().as_os_str()]);
+    assert_eq!(listed_names(&parent), [b"private".to_vec()]);
+}
+
+#[test]
+fn bad_usage_is_refused() {
+    let out = run_ferry(["ls", "--sort", "colour", "/"]);
+    assert_eq!(out.status.code(), Some(REFUSED));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("colour"));
+    assert_eq!(run_ferry(["ls"]).status.code(), Some(REFUSED));
+}
+
+#[test]
+fn names_with_spaces_are_written_whole() {
+    let tree = TempTree::new();
+    tree.file("d/two words", "");
+    let out = run_ferry(["ls".as_ref(), tree.join("d").as_os_str()]);
+    assert!(
+        out.stdout.ends_with(b"  two words\n"),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

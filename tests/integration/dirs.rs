@@ -1,0 +1,508 @@
+//! The listing service end to end: cache hits, bounds and expiry, live updates from the
+//! watcher, vanished folders, and clean shutdown.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Receiver;
+use ferry_core::cache::{EXPIRY, ManualClock};
+use ferry_core::dirs::{ChangeSummary, DirEvent, DirService, ViewId};
+use ferry_core::entry::{Listing, Meta};
+use ferry_core::lister;
+use ferry_core::sort::{self, Direction, SortKey, SortSpec};
+use ferry_tests::TempTree;
+
+/// Generous: events normally arrive within ~100 ms; this only bounds a failing test.
+const DEADLINE: Duration = Duration::from_secs(20);
+
+/// The next event for `view` other than a batch, waiting up to the deadline.
+fn next(events: &Receiver<DirEvent>, view: ViewId) -> DirEvent {
+    let end = Instant::now() + DEADLINE;
+    loop {
+        let left = end.saturating_duration_since(Instant::now());
+        let event = events
+            .recv_timeout(left)
+            .expect("no event before the deadline");
+        if event.view() == view && !matches!(event, DirEvent::Batch { .. }) {
+            return event;
+        }
+    }
+}
+
+/// Opens `path` in `view` and waits for its listing.
+fn open(dirs: &DirService, events: &Receiver<DirEvent>, view: ViewId, path: &Path) -> Loaded {
+    let generation = dirs.open(view, path.to_owned(), SortSpec::default());
+    match next(events, view) {
+        DirEvent::Loaded {
+            generation: g,
+            listing,
+            order,
+            from_cache,
+            ..
+        } => {
+            assert_eq!(g, generation);
+            assert_eq!(listing.dir(), path);
+            Loaded {
+                listing,
+                order,
+                from_cache,
+            }
+        }
+        other => panic!("expected Loaded for {}, got {other:?}", path.display()),
+    }
+}
+
+struct Loaded {
+    listing: Arc<Listing>,
+    order: Arc<[u32]>,
+    from_cache: bool,
+}
+
+fn names(listing: &Listing) -> Vec<OsString> {
+    let mut names: Vec<_> = listing.iter().map(|e| e.name().to_owned()).collect();
+    names.sort();
+    names
+}
+
+/// True when `listing` holds exactly the names and metadata of a fresh listing of `dir`.
+fn matches_fresh(listing: &Listing, dir: &Path) -> bool {
+    let entries = |l: &Listing| -> HashMap<OsString, Meta> {
+        l.iter().map(|e| (e.name().to_owned(), e.meta())).collect()
+    };
+    let fresh = lister::list_all(dir).unwrap();
+    listing.len() == fresh.len() && entries(listing) == entries(&fresh)
+}
+
+/// Waits for `Changed` events on `view` until `done` holds for the listing; returns the last
+/// listing and every change seen.
+fn changed_until(
+    events: &Receiver<DirEvent>,
+    view: ViewId,
+    mut done: impl FnMut(&Listing) -> bool,
+) -> (Arc<Listing>, Vec<ChangeSummary>) {
+    let mut changes = Vec::new();
+    loop {
+        match next(events, view) {
+            DirEvent::Changed {
+                listing,
+                order,
+                change,
+                ..
+            } => {
+                assert_eq!(
+                    &order[..],
+                    &sort::sorted_order(&listing, SortSpec::default())[..]
+                );
+                changes.push(change);
+                if done(&listing) {
+                    return (listing, changes);
+                }
+            }
+            other => panic!("expected Changed, got {other:?}"),
+        }
+    }
+}
+
+fn four_folders(tree: &TempTree) -> Vec<PathBuf> {
+    ["a", "b", "c", "d"]
+        .iter()
+        .map(|d| {
+            tree.file(format!("{d}/file"), d);
+            tree.join(d)
+        })
+        .collect()
+}
+
+#[test]
+fn reopening_a_cached_folder_is_answered_from_memory() {
+    let tree = TempTree::new();
+    tree.many_files("big", "f", 500, 0);
+    tree.dir("other");
+    let (dirs, events) = DirService::start();
+    let first = open(&dirs, &events, 1, &tree.join("big"));
+    assert!(!first.from_cache);
+    assert_eq!(first.listing.len(), 500);
+    assert_eq!(
+        &first.order[..],
+        &sort::sorted_order(&first.listing, SortSpec::default())[..]
+    );
+    open(&dirs, &events, 1, &tree.join("other"));
+    let again = open(&dirs, &events, 1, &tree.join("big"));
+    assert!(again.from_cache);
+    assert!(
+        Arc::ptr_eq(&first.listing, &again.listing),
+        "the very same snapshot"
+    );
+    // A second view on the same folder is answered from the cache too.
+    assert!(open(&dirs, &events, 2, &tree.join("big")).from_cache);
+}
+
+#[test]
+fn the_cache_keeps_the_three_most_recent_folders_and_their_watches() {
+    let tree = TempTree::new();
+    let folders = four_folders(&tree);
+    let (dirs, events) = DirService::start();
+    for folder in &folders {
+        assert!(!open(&dirs, &events, 1, folder).from_cache);
+    }
+    let stats = dirs.stats();
+    assert_eq!(
+        stats.paths,
+        [folders[3].clone(), folders[2].clone(), folders[1].clone()]
+    );
+    assert_eq!(
+        stats.watched, 3,
+        "the watch ends when the listing leaves the cache"
+    );
+    assert_eq!(stats.entries, 3);
+    assert!(stats.heap_bytes > 0);
+    // b is used again, so c is now the least recently used and goes when a comes back.
+    assert!(open(&dirs, &events, 1, &folders[1]).from_cache);
+    assert!(!open(&dirs, &events, 1, &folders[0]).from_cache);
+    let stats = dirs.stats();
+    assert_eq!(
+        stats.paths,
+        [folders[0].clone(), folders[1].clone(), folders[3].clone()]
+    );
+}
+
+#[test]
+fn shown_folders_are_never_evicted_so_four_views_hold_four() {
+    let tree = TempTree::new();
+    let folders = four_folders(&tree);
+    let (dirs, events) = DirService::start();
+    for (view, folder) in (1..).zip(&folders) {
+        open(&dirs, &events, view, folder);
+    }
+    assert_eq!(dirs.stats().paths.len(), 4);
+    for view in 1..=4 {
+        assert!(open(&dirs, &events, 10 + view, &folders[view as usize - 1]).from_cache);
+    }
+    // Views 4 and 14 show d: once both close, the surplus listing goes.
+    dirs.close(4);
+    dirs.close(14);
+    let stats = dirs.stats();
+    assert_eq!(stats.paths.len(), 3);
+    assert!(
+        !stats.paths.contains(&folders[3]),
+        "the surplus goes once released"
+    );
+}
+
+#[test]
+fn a_released_listing_expires_after_three_minutes_but_a_shown_one_never() {
+    let tree = TempTree::new();
+    let folders = four_folders(&tree);
+    let clock = Arc::new(ManualClock::new());
+    let (dirs, events) = DirService::start_with_clock(clock.clone());
+    open(&dirs, &events, 1, &folders[0]);
+    open(&dirs, &events, 2, &folders[1]);
+    dirs.close(1);
+    // Commands are asynchronous: let the release happen before time moves.
+    assert_eq!(dirs.stats().paths.len(), 2);
+    clock.advance(EXPIRY - Duration::from_secs(1));
+    assert_eq!(dirs.stats().paths.len(), 2);
+    clock.advance(Duration::from_secs(1));
+    // `stats` only wakes the service; the expiry itself is the service's own doing.
+    let stats = dirs.stats();
+    assert_eq!(stats.paths, [folders[1].clone()]);
+    assert_eq!(stats.watched, 1);
+    clock.advance(EXPIRY * 10);
+    assert_eq!(
+        dirs.stats().paths,
+        [folders[1].clone()],
+        "still shown by view 2"
+    );
+    assert!(!open(&dirs, &events, 1, &folders[0]).from_cache);
+}
+
+#[test]
+fn live_changes_are_applied_incrementally_and_match_a_fresh_listing() {
+    let tree = TempTree::new();
+    let dir = tree.dir("live");
+    for name in ["keep", "delete-me", "rename-me", "grow"] {
+        tree.file(format!("live/{name}"), "x");
+    }
+    let (dirs, events) = DirService::start();
+    let shown = open(&dirs, &events, 1, &dir);
+    fs::remove_file(dir.join("delete-me")).unwrap();
+    fs::rename(dir.join("rename-me"), dir.join("renamed")).unwrap();
+    fs::write(dir.join("grow"), "longer").unwrap();
+    tree.file("live/new-file", "");
+    tree.dir("live/new-folder");
+    std::os::unix::fs::symlink("nowhere", dir.join("new-link")).unwrap();
+    let (listing, changes) = changed_until(&events, 1, |l| matches_fresh(l, &dir));
+    assert_eq!(
+        names(&listing),
+        [
+            "grow",
+            "keep",
+            "new-file",
+            "new-folder",
+            "new-link",
+            "renamed"
+        ]
+    );
+    let all = |pick: fn(&ChangeSummary) -> &Vec<OsString>| {
+        let mut v: Vec<_> = changes
+            .iter()
+            .flat_map(|c| pick(c).iter().cloned())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    assert_eq!(
+        all(|c| &c.added),
+        ["new-file", "new-folder", "new-link", "renamed"]
+    );
+    assert_eq!(all(|c| &c.removed), ["delete-me", "rename-me"]);
+    assert!(all(|c| &c.modified).contains(&OsString::from("grow")));
+    assert!(
+        changes.iter().all(|c| !c.rescanned),
+        "applied incrementally"
+    );
+    // The snapshot the view was first given did not change under it.
+    assert_eq!(
+        names(&shown.listing),
+        ["delete-me", "grow", "keep", "rename-me"]
+    );
+    // And re-opening gets the updated listing from the cache.
+    let again = open(&dirs, &events, 2, &dir);
+    assert!(again.from_cache && matches_fresh(&again.listing, &dir));
+}
+
+#[test]
+fn a_burst_of_creations_is_coalesced() {
+    let tree = TempTree::new();
+    let dir = tree.dir("burst");
+    let (dirs, events) = DirService::start();
+    open(&dirs, &events, 1, &dir);
+    tree.many_files("burst", "n", 3000, 1);
+    let (listing, changes) = changed_until(&events, 1, |l| l.len() == 3000);
+    assert!(matches_fresh(&listing, &dir));
+    // One event per coalescing window, not per file; the bound allows a very slow machine.
+    assert!(
+        changes.len() < 300,
+        "{} change events for 3000 files",
+        changes.len()
+    );
+}
+
+#[test]
+fn changes_while_loading_are_not_lost() {
+    let tree = TempTree::new();
+    let dir = tree.many_files("busy", "f", 5000, 0);
+    let (dirs, events) = DirService::start();
+    dirs.open(1, dir.clone(), SortSpec::default());
+    // Race the listing: some of these land before it reads them, some after.
+    for i in 0..200 {
+        fs::remove_file(dir.join(format!("f{i}"))).unwrap();
+        fs::write(dir.join(format!("g{i}")), "").unwrap();
+    }
+    let DirEvent::Loaded { listing, .. } = next(&events, 1) else {
+        panic!()
+    };
+    if !matches_fresh(&listing, &dir) {
+        changed_until(&events, 1, |l| matches_fresh(l, &dir));
+    }
+}
+
+#[test]
+fn resort_and_refresh_answer_with_changed() {
+    let tree = TempTree::new();
+    tree.file("s/small", "1");
+    tree.file("s/large", "12345");
+    tree.file("s/medium", "123");
+    let dir = tree.join("s");
+    let (dirs, events) = DirService::start();
+    let shown = open(&dirs, &events, 1, &dir);
+    let by_size = SortSpec {
+        key: SortKey::Size,
+        direction: Direction::Descending,
+        folders_first: true,
+    };
+    dirs.resort(1, by_size);
+    let DirEvent::Changed {
+        listing,
+        order,
+        change,
+        ..
+    } = next(&events, 1)
+    else {
+        panic!()
+    };
+    assert!(change.is_empty());
+    assert!(Arc::ptr_eq(&listing, &shown.listing));
+    let sorted: Vec<_> = order
+        .iter()
+        .map(|&i| listing.entry(i as usize).name().to_owned())
+        .collect();
+    assert_eq!(sorted, ["large", "medium", "small"]);
+    dirs.refresh(1);
+    let DirEvent::Changed {
+        listing,
+        order,
+        change,
+        ..
+    } = next(&events, 1)
+    else {
+        panic!()
+    };
+    assert!(change.rescanned);
+    assert!(matches_fresh(&listing, &dir));
+    assert_eq!(
+        &order[..],
+        &sort::sorted_order(&listing, by_size)[..],
+        "keeps the view's sort"
+    );
+}
+
+#[test]
+fn a_deleted_folder_is_reported_gone_and_forgotten() {
+    let tree = TempTree::new();
+    tree.file("doomed/inner", "");
+    let dir = tree.join("doomed");
+    let (dirs, events) = DirService::start();
+    let generation = dirs.open(1, dir.clone(), SortSpec::default());
+    assert!(matches!(next(&events, 1), DirEvent::Loaded { .. }));
+    fs::remove_dir_all(&dir).unwrap();
+    loop {
+        match next(&events, 1) {
+            // The entry's removal may be seen first.
+            DirEvent::Changed { .. } => {}
+            DirEvent::Gone {
+                path,
+                generation: g,
+                ..
+            } => {
+                assert_eq!((&path, g), (&dir, generation));
+                break;
+            }
+            other => panic!("expected Gone, got {other:?}"),
+        }
+    }
+    let stats = dirs.stats();
+    assert!(stats.paths.is_empty() && stats.watched == 0);
+}
+
+#[test]
+fn a_folder_renamed_away_is_reported_gone() {
+    let tree = TempTree::new();
+    tree.file("parent/moving/inner", "");
+    let (parent, dir) = (tree.join("parent"), tree.join("parent/moving"));
+    let (dirs, events) = DirService::start();
+    // The parent is watched too: the rename shows there as an entry change.
+    open(&dirs, &events, 1, &parent);
+    open(&dirs, &events, 2, &dir);
+    fs::rename(&dir, tree.join("parent/moved")).unwrap();
+    // Both views hear of it, in either order.
+    let (mut gone, mut parent_listing) = (false, None);
+    let end = Instant::now() + DEADLINE;
+    while !gone || parent_listing.is_none() {
+        let left = end.saturating_duration_since(Instant::now());
+        match events
+            .recv_timeout(left)
+            .expect("no event before the deadline")
+        {
+            DirEvent::Gone { view: 2, path, .. } if path == dir => gone = true,
+            DirEvent::Changed {
+                view: 1, listing, ..
+            } if matches_fresh(&listing, &parent) => {
+                parent_listing = Some(listing);
+            }
+            DirEvent::Changed { view: 1, .. } => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(names(&parent_listing.unwrap()), ["moved"]);
+    // A refresh of the gone view tries again and fails cleanly.
+    dirs.refresh(2);
+    assert!(matches!(next(&events, 2), DirEvent::Failed { error, .. } if error.is_not_found()));
+}
+
+#[test]
+fn a_folder_reached_through_a_symlink_is_listed_and_watched() {
+    let tree = TempTree::new();
+    tree.file("real/one", "");
+    let link = tree.symlink("link", "real");
+    let (dirs, events) = DirService::start();
+    let shown = open(&dirs, &events, 1, &link);
+    assert_eq!(names(&shown.listing), ["one"]);
+    tree.file("real/two", "");
+    changed_until(&events, 1, |l| names(l) == ["one", "two"]);
+}
+
+#[test]
+fn failures_name_the_path() {
+    let tree = TempTree::new();
+    let file = tree.file("file", "");
+    let missing = tree.join("missing");
+    let (dirs, events) = DirService::start();
+    for (path, not_found) in [(&missing, true), (&file, false)] {
+        let generation = dirs.open(1, path.clone(), SortSpec::default());
+        match next(&events, 1) {
+            DirEvent::Failed {
+                path: p,
+                generation: g,
+                error,
+                ..
+            } => {
+                assert_eq!((&p, g), (path, generation));
+                assert_eq!(error.path(), Some(path.as_path()));
+                assert_eq!(error.is_not_found(), not_found);
+            }
+            other => panic!("expected Failed, got {other:?}"),
+        }
+    }
+    assert_eq!(dirs.stats().watched, 0, "no watch is left behind");
+}
+
+#[test]
+fn a_view_that_moves_on_gets_only_its_new_generation() {
+    let tree = TempTree::new();
+    tree.many_files("slow", "f", 5000, 0);
+    tree.file("fast/x", "");
+    let (dirs, events) = DirService::start();
+    let old = dirs.open(1, tree.join("slow"), SortSpec::default());
+    let new = dirs.open(1, tree.join("fast"), SortSpec::default());
+    assert_ne!(old, new);
+    // Batches of the old generation may already be on their way; the completed listing is the
+    // new folder's, with the new generation.
+    let DirEvent::Loaded {
+        generation,
+        listing,
+        ..
+    } = next(&events, 1)
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (generation, names(&listing)),
+        (new, vec![OsString::from("x")])
+    );
+}
+
+#[test]
+fn dropping_the_service_stops_its_thread() {
+    let tree = TempTree::new();
+    tree.file("d/f", "");
+    let (dirs, events) = DirService::start();
+    open(&dirs, &events, 1, &tree.join("d"));
+    drop(dirs);
+    // Every sender is gone once the thread has ended: the channel disconnects.
+    let end = Instant::now() + DEADLINE;
+    loop {
+        match events.recv_timeout(end.saturating_duration_since(Instant::now())) {
+            Ok(_) => {}
+            Err(e) => {
+                assert!(e.is_disconnected(), "the service thread did not stop");
+                break;
+            }
+        }
+    }
+}
