@@ -46,12 +46,76 @@ pub enum Error {
     /// The operation was cancelled by the user.
     #[error("cancelled")]
     Cancelled,
+    /// The item changed (replaced, moved, different type) between planning and doing.
+    #[error("{} changed during the operation", path.display())]
+    Changed {
+        /// The item that changed.
+        path: PathBuf,
+    },
+    /// A file and a folder of one name: neither replaces the other without an explicit choice.
+    #[error("{} already exists as a {existing}; not replaced", path.display())]
+    KindConflict {
+        /// The destination path.
+        path: PathBuf,
+        /// What is there ("folder", "file", ...).
+        existing: &'static str,
+    },
+    /// Two sources of one job have the same name and would land on each other.
+    #[error("{} has the same name as another item of this operation", path.display())]
+    DuplicateName {
+        /// The second source of that name.
+        path: PathBuf,
+    },
+    /// A folder is a mount point of another file system; a delete does not go into it.
+    #[error("{} is a mount point of another file system; left alone", path.display())]
+    OtherFilesystem {
+        /// The mount point.
+        path: PathBuf,
+    },
+    /// The operation is refused on this path (`/`, `..`).
+    #[error("refusing to {op} {}", path.display())]
+    Refused {
+        /// "copy", "move" or "delete".
+        op: &'static str,
+        /// The path.
+        path: PathBuf,
+    },
+    /// The file is larger than the destination file system allows (FAT: 4 GiB).
+    #[error("{} is too large for the destination ({size} bytes, at most {limit})", path.display())]
+    TooLarge {
+        /// The source file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The largest size the destination takes.
+        limit: u64,
+    },
+    /// Not enough free space for the job, found before writing anything.
+    #[error("not enough free space in {}: {needed} bytes needed, {available} available", path.display())]
+    NoSpace {
+        /// The destination folder.
+        path: PathBuf,
+        /// Bytes the job would allocate.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
+    /// A job has more items than a plan can index (about four billion).
+    #[error("too many items ({items}) for one operation")]
+    PlanTooLarge {
+        /// Items planned when the limit was hit.
+        items: u64,
+    },
 }
 
 impl Error {
     /// Builds an [`Error::Io`] from a verb, a path and an OS error.
     pub fn io(op: &'static str, path: impl Into<PathBuf>, source: impl Into<io::Error>) -> Self {
-        Error::Io { op, path: path.into(), source: source.into() }
+        Error::Io {
+            op,
+            path: path.into(),
+            source: source.into(),
+        }
     }
 
     /// The path this error is about, if any.
@@ -59,7 +123,14 @@ impl Error {
         match self {
             Error::Io { path, .. } | Error::NotADirectory { path } => Some(path),
             Error::IntoItself { path, .. } | Error::SameFile { path, .. } => Some(path),
-            Error::Cancelled => None,
+            Error::Changed { path }
+            | Error::KindConflict { path, .. }
+            | Error::DuplicateName { path }
+            | Error::OtherFilesystem { path }
+            | Error::Refused { path, .. }
+            | Error::TooLarge { path, .. }
+            | Error::NoSpace { path, .. } => Some(path),
+            Error::Cancelled | Error::PlanTooLarge { .. } => None,
         }
     }
 
@@ -84,11 +155,12 @@ impl Error {
     /// True for errors that should stop a whole job rather than one item:
     /// no space (ENOSPC), quota exceeded (EDQUOT) or an I/O error (EIO).
     pub fn is_terminal(&self) -> bool {
-        matches!(
-            self.raw_os_error(),
-            Some(e) if e == rustix::io::Errno::NOSPC.raw_os_error()
-                || e == rustix::io::Errno::DQUOT.raw_os_error()
-                || e == rustix::io::Errno::IO.raw_os_error()
-        )
+        matches!(self, Error::NoSpace { .. })
+            || matches!(
+                self.raw_os_error(),
+                Some(e) if e == rustix::io::Errno::NOSPC.raw_os_error()
+                    || e == rustix::io::Errno::DQUOT.raw_os_error()
+                    || e == rustix::io::Errno::IO.raw_os_error()
+            )
     }
 }

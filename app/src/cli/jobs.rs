@@ -1,0 +1,259 @@
+//! `ferry cp|mv|rm`: the same engine and code path as the window, with a progress bar on
+//! stderr when it is a terminal and a summary naming every item that was not done.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use crossbeam_channel::RecvTimeoutError;
+use ferry_core::jobs::{
+    ConflictPolicy, Engine, Event, Job, Phase, Progress, SkipReason, Summary, Totals,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+use signal_hook::consts::{SIGINT, SIGTERM};
+
+use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
+
+/// What to do when a name already exists in the destination folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnConflict {
+    /// Keep the existing file; the source is reported as skipped.
+    Skip,
+    /// Replace the existing file once the new one is complete.
+    Replace,
+}
+
+/// Arguments of `ferry cp` and `ferry mv`.
+#[derive(Debug, Args)]
+pub struct TransferArgs {
+    /// What to do when a name already exists in DEST_DIR (folders are always merged).
+    #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
+    pub on_conflict: OnConflict,
+    /// Sources, then the destination folder (SRC... DEST_DIR).
+    #[arg(required = true, num_args = 2.., value_name = "SRC... DEST_DIR")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `ferry rm`.
+#[derive(Debug, Args)]
+pub struct RmArgs {
+    /// Paths to delete permanently (folders with everything in them; links are not followed).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Runs `ferry cp`.
+pub fn run_copy(args: &TransferArgs) -> i32 {
+    transfer(args, false)
+}
+
+/// Runs `ferry mv`.
+pub fn run_move(args: &TransferArgs) -> i32 {
+    transfer(args, true)
+}
+
+/// Runs `ferry rm`.
+pub fn run_remove(args: &RmArgs) -> i32 {
+    run(
+        Job::Delete {
+            paths: args.paths.clone(),
+        },
+        "deleted",
+    )
+}
+
+fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
+    let Some((dest_dir, sources)) = args.paths.split_last() else {
+        return EXIT_REFUSED;
+    };
+    if !dest_dir.is_dir() {
+        eprintln!("ferry: {}: not an existing folder", dest_dir.display());
+        return EXIT_REFUSED;
+    }
+    let on_conflict = match args.on_conflict {
+        OnConflict::Skip => ConflictPolicy::Skip,
+        OnConflict::Replace => ConflictPolicy::Replace,
+    };
+    let (sources, dest_dir) = (sources.to_vec(), dest_dir.clone());
+    if is_move {
+        run(
+            Job::Move {
+                sources,
+                dest_dir,
+                on_conflict,
+            },
+            "moved",
+        )
+    } else {
+        run(
+            Job::Copy {
+                sources,
+                dest_dir,
+                on_conflict,
+            },
+            "copied",
+        )
+    }
+}
+
+/// Submits `job`, shows its progress, prints its summary and returns the exit status.
+///
+/// A first Ctrl-C (or SIGTERM) cancels the job through the engine, so temporaries are removed,
+/// what was moved stays moved and the summary is printed; a second one exits at once.
+fn run(job: Job, verb: &str) -> i32 {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // Registration order matters: the shutdown check must see the flag before it is set.
+        let _ =
+            signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&interrupted));
+        let _ = signal_hook::flag::register(signal, Arc::clone(&interrupted));
+    }
+    let (engine, events) = Engine::start();
+    let job = engine.submit(job);
+    let mut bar = Bar::new(std::io::stderr().is_terminal());
+    loop {
+        let event = match events.recv_timeout(Duration::from_millis(100)) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => {
+                if interrupted.load(Ordering::Relaxed) {
+                    engine.cancel(job);
+                }
+                continue;
+            }
+            // The engine hung up without a summary: cannot claim success.
+            Err(RecvTimeoutError::Disconnected) => return EXIT_PARTIAL,
+        };
+        match event {
+            Event::Planned { totals, .. } => bar.planned(totals),
+            Event::Progress { progress, .. } => bar.progress(&progress),
+            Event::ItemFailed { .. } => {} // all named in the summary, once
+            Event::Finished { job: j, summary } | Event::Cancelled { job: j, summary }
+                if j == job =>
+            {
+                bar.finish();
+                return report(&summary, verb, bar.enabled());
+            }
+            Event::Finished { .. } | Event::Cancelled { .. } => {}
+        }
+    }
+}
+
+fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
+    for failed in &summary.failed {
+        eprintln!("ferry: {}", failed.error);
+    }
+    for skipped in &summary.skipped {
+        eprintln!(
+            "ferry: skipped {}: {}",
+            skipped.path.display(),
+            skipped.reason
+        );
+    }
+    if let Some(error) = &summary.stopped_by {
+        eprintln!("ferry: stopped: {error}");
+    }
+    if !summary.not_done.is_empty() {
+        eprintln!(
+            "ferry: {} item(s) not {verb}: {}",
+            summary.not_done.len(),
+            list(&summary.not_done)
+        );
+    }
+    if interactive {
+        match summary.bytes_done {
+            0 => eprintln!("ferry: {} item(s) {verb}", summary.items_done),
+            b => eprintln!("ferry: {} item(s) {verb} ({b} bytes)", summary.items_done),
+        }
+    }
+    let refused_up_front =
+        summary.stopped_by.is_some() && summary.items_done == 0 && summary.failed.is_empty();
+    let skipped_for_errors = summary
+        .skipped
+        .iter()
+        .any(|s| s.reason == SkipReason::Duplicate);
+    if refused_up_front {
+        EXIT_REFUSED
+    } else if !summary.is_complete() || skipped_for_errors {
+        EXIT_PARTIAL
+    } else {
+        EXIT_OK
+    }
+}
+
+fn list(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The terminal progress bar (absent when stderr is not a terminal).
+struct Bar {
+    bar: Option<ProgressBar>,
+    by_items: bool,
+}
+
+impl Bar {
+    fn new(enabled: bool) -> Self {
+        Bar {
+            bar: enabled.then(ProgressBar::hidden),
+            by_items: false,
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    fn planned(&mut self, totals: Totals) {
+        let Some(bar) = &self.bar else { return };
+        self.by_items = totals.bytes == 0;
+        let template = if self.by_items {
+            "{spinner} [{bar:30}] {pos}/{len} items  {wide_msg}"
+        } else {
+            "{spinner} [{bar:30}] {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}  {wide_msg}"
+        };
+        let style =
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style.progress_chars("=> "));
+        bar.set_length(if self.by_items {
+            totals.items
+        } else {
+            totals.bytes
+        });
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    }
+
+    fn progress(&self, p: &Progress) {
+        let Some(bar) = &self.bar else { return };
+        bar.set_position(if self.by_items {
+            p.items_done
+        } else {
+            p.bytes_done
+        });
+        let phase = match p.phase {
+            _ if p.paused => "paused",
+            Phase::Planning => "planning",
+            Phase::Copying => "",
+            Phase::FinishingWrites => "finishing writes",
+            Phase::Deleting => "deleting",
+        };
+        let name = p
+            .current
+            .as_deref()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned());
+        let message = [phase, name.as_deref().unwrap_or_default()].join(" ");
+        bar.set_message(message.trim().to_owned());
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

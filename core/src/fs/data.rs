@@ -1,0 +1,325 @@
+//! Moving a file's bytes: reflink, then `copy_file_range`, then read/write; holes kept.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use rustix::fd::{AsFd, OwnedFd};
+use rustix::fs::SeekFrom;
+use rustix::io::Errno;
+
+use super::{Meta, stat_fd};
+
+/// Bytes moved between two checks of the cancel flag: small enough that cancel lands within
+/// ~100 ms on slow media, large enough that the check costs nothing.
+const CHUNK: usize = 2 << 20;
+
+/// How a file's contents were copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyMethod {
+    /// Shared extents (`FICLONE`): no data moved.
+    Reflink,
+    /// In-kernel copy (`copy_file_range`).
+    CopyFileRange,
+    /// Through a user-space buffer.
+    ReadWrite,
+}
+
+/// Why a copy of contents stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataError {
+    /// The progress callback asked to stop (cancel or a job-wide error).
+    Stopped,
+    /// A system call failed.
+    Io {
+        /// "read", "write" or "copy" (the kernel does not say which side of a
+        /// `copy_file_range` failed).
+        op: &'static str,
+        /// The error.
+        errno: Errno,
+    },
+}
+
+fn io(op: &'static str) -> impl Fn(Errno) -> DataError {
+    move |errno| DataError::Io { op, errno }
+}
+
+/// Copies file contents, remembering across files of one job which methods the file systems
+/// involved support, so a failing method is tried once per job rather than once per file.
+pub struct DataCopier<'a> {
+    try_reflink: &'a AtomicBool,
+    try_copy_range: &'a AtomicBool,
+    buf: Vec<u8>,
+}
+
+impl<'a> DataCopier<'a> {
+    /// A copier sharing the job-wide method flags (start both `true`, or `try_reflink`
+    /// `false` when the destination cannot reflink).
+    pub fn new(try_reflink: &'a AtomicBool, try_copy_range: &'a AtomicBool) -> Self {
+        DataCopier {
+            try_reflink,
+            try_copy_range,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Copies everything `src` holds to EOF (which may differ from `meta.size` if the file
+    /// changed) into the empty `dst`. `tick(bytes)` is called after every chunk and returns
+    /// false to stop. Returns the bytes copied and the method used.
+    pub fn copy(
+        &mut self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        meta: &Meta,
+        tick: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<(u64, CopyMethod), DataError> {
+        if meta.size > 0 && self.try_reflink.load(Relaxed) {
+            match rustix::fs::ioctl_ficlone(dst, src) {
+                Ok(()) => {
+                    let size = stat_fd(dst).map_err(io("stat"))?.size;
+                    return if tick(size) {
+                        Ok((size, CopyMethod::Reflink))
+                    } else {
+                        Err(DataError::Stopped)
+                    };
+                }
+                // Another file system (EXDEV) may still clone the next file; these cannot.
+                Err(Errno::OPNOTSUPP | Errno::NOTTY | Errno::INVAL | Errno::NOSYS) => {
+                    self.try_reflink.store(false, Relaxed);
+                }
+                Err(_) => {}
+            }
+        }
+        if meta.is_sparse() {
+            match self.copy_sparse(src, dst, tick) {
+                Err(DataError::Io {
+                    op: "seek",
+                    errno: Errno::INVAL | Errno::NXIO | Errno::OPNOTSUPP,
+                }) => {}
+                other => return other,
+            }
+        }
+        if self.try_copy_range.load(Relaxed) {
+            let mut done = 0u64;
+            loop {
+                match rustix::fs::copy_file_range(src, None, dst, None, CHUNK) {
+                    Ok(0) => return Ok((done, CopyMethod::CopyFileRange)),
+                    Ok(n) => {
+                        done += n as u64;
+                        if !tick(n as u64) {
+                            return Err(DataError::Stopped);
+                        }
+                    }
+                    Err(Errno::XDEV | Errno::NOSYS | Errno::OPNOTSUPP | Errno::INVAL)
+                        if done == 0 =>
+                    {
+                        self.try_copy_range.store(false, Relaxed);
+                        break;
+                    }
+                    Err(errno) => return Err(DataError::Io { op: "copy", errno }),
+                }
+            }
+        }
+        self.copy_read_write(src, dst, tick)
+            .map(|n| (n, CopyMethod::ReadWrite))
+    }
+
+    fn copy_read_write(
+        &mut self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        tick: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<u64, DataError> {
+        if self.buf.is_empty() {
+            self.buf = vec![0; CHUNK / 2];
+        }
+        let mut done = 0u64;
+        loop {
+            let n = retry_intr(|| rustix::io::read(src, &mut self.buf[..])).map_err(io("read"))?;
+            if n == 0 {
+                return Ok(done);
+            }
+            write_all(dst, &self.buf[..n], None)?;
+            done += n as u64;
+            if !tick(n as u64) {
+                return Err(DataError::Stopped);
+            }
+        }
+    }
+
+    /// Copies only the data regions (`SEEK_DATA`/`SEEK_HOLE`), then sets the size, so holes
+    /// stay holes even where `copy_file_range` would fill them with zeros (ext4, tmpfs).
+    fn copy_sparse(
+        &mut self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        tick: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<(u64, CopyMethod), DataError> {
+        let mut pos = 0u64;
+        let mut done = 0u64;
+        let mut method = CopyMethod::CopyFileRange;
+        loop {
+            let data = match rustix::fs::seek(src, SeekFrom::Data(pos)) {
+                Ok(d) => d,
+                Err(Errno::NXIO) => break, // only a hole (or nothing) is left
+                Err(errno) => return Err(DataError::Io { op: "seek", errno }),
+            };
+            let hole = rustix::fs::seek(src, SeekFrom::Hole(data)).map_err(io("seek"))?;
+            let (n, m) = self.copy_range(src, dst, data, hole, tick)?;
+            done += n;
+            method = m;
+            pos = hole;
+        }
+        let end = rustix::fs::seek(src, SeekFrom::End(0)).map_err(io("seek"))?;
+        rustix::fs::ftruncate(dst, end).map_err(io("write"))?;
+        Ok((done, method))
+    }
+
+    fn copy_range(
+        &mut self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        start: u64,
+        end: u64,
+        tick: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<(u64, CopyMethod), DataError> {
+        let (mut off_in, mut off_out) = (start, start);
+        while off_in < end && self.try_copy_range.load(Relaxed) {
+            let len = usize::try_from(end - off_in).unwrap_or(CHUNK).min(CHUNK);
+            match rustix::fs::copy_file_range(src, Some(&mut off_in), dst, Some(&mut off_out), len)
+            {
+                Ok(0) => return Ok((off_in - start, CopyMethod::CopyFileRange)), // shrank
+                Ok(n) => {
+                    if !tick(n as u64) {
+                        return Err(DataError::Stopped);
+                    }
+                }
+                Err(Errno::XDEV | Errno::NOSYS | Errno::OPNOTSUPP | Errno::INVAL) => {
+                    self.try_copy_range.store(false, Relaxed);
+                }
+                Err(errno) => return Err(DataError::Io { op: "copy", errno }),
+            }
+        }
+        if off_in >= end {
+            return Ok((end - start, CopyMethod::CopyFileRange));
+        }
+        if self.buf.is_empty() {
+            self.buf = vec![0; CHUNK / 2];
+        }
+        while off_in < end {
+            let len = usize::try_from(end - off_in)
+                .unwrap_or(usize::MAX)
+                .min(self.buf.len());
+            let n = retry_intr(|| rustix::io::pread(src, &mut self.buf[..len], off_in))
+                .map_err(io("read"))?;
+            if n == 0 {
+                break;
+            }
+            write_all(dst, &self.buf[..n], Some(off_in))?;
+            off_in += n as u64;
+            if !tick(n as u64) {
+                return Err(DataError::Stopped);
+            }
+        }
+        Ok((off_in - start, CopyMethod::ReadWrite))
+    }
+}
+
+fn retry_intr<T>(mut f: impl FnMut() -> rustix::io::Result<T>) -> rustix::io::Result<T> {
+    loop {
+        match f() {
+            Err(Errno::INTR) => {}
+            other => return other,
+        }
+    }
+}
+
+fn write_all(dst: impl AsFd, mut data: &[u8], mut offset: Option<u64>) -> Result<(), DataError> {
+    while !data.is_empty() {
+        let n = match offset {
+            Some(off) => retry_intr(|| rustix::io::pwrite(&dst, data, off)),
+            None => retry_intr(|| rustix::io::write(&dst, data)),
+        }
+        .map_err(io("write"))?;
+        if n == 0 {
+            return Err(DataError::Io {
+                op: "write",
+                errno: Errno::NOSPC,
+            });
+        }
+        data = &data[n..];
+        offset = offset.map(|o| o + n as u64);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::{create_private_at, open_dir_path, open_file_at, stat_path};
+    use std::io::{Seek, Write};
+
+    fn copy_with(
+        src_path: &std::path::Path,
+        reflink: bool,
+        range: bool,
+    ) -> (Vec<u8>, Meta, CopyMethod) {
+        let dir = src_path.parent().unwrap();
+        let fd = open_dir_path(dir).unwrap();
+        let src = open_file_at(&fd, src_path.file_name().unwrap()).unwrap();
+        let meta = stat_fd(&src).unwrap();
+        let _ = std::fs::remove_file(dir.join("out"));
+        let dst = create_private_at(&fd, "out").unwrap();
+        let (r, c) = (AtomicBool::new(reflink), AtomicBool::new(range));
+        let mut ticks = 0u64;
+        let (n, method) = DataCopier::new(&r, &c)
+            .copy(&src, &dst, &meta, &mut |b| {
+                ticks += b;
+                true
+            })
+            .unwrap();
+        assert_eq!(n, ticks);
+        (
+            std::fs::read(dir.join("out")).unwrap(),
+            stat_path(&dir.join("out")).unwrap(),
+            method,
+        )
+    }
+
+    #[test]
+    fn sparse_files_keep_their_holes_with_every_method() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("sparse");
+        let mut f = std::fs::File::create(&path).unwrap();
+        f.write_all(&[7u8; 4096]).unwrap();
+        f.seek(std::io::SeekFrom::Start(64 << 20)).unwrap();
+        f.write_all(&[9u8; 4096]).unwrap();
+        f.set_len(80 << 20).unwrap();
+        drop(f);
+        let original = std::fs::read(&path).unwrap();
+        for range in [true, false] {
+            let (data, meta, _) = copy_with(&path, false, range);
+            assert!(
+                data == original,
+                "contents differ (copy_file_range: {range})"
+            );
+            assert!(
+                meta.blocks * 512 < 1 << 20,
+                "holes were filled: {} blocks",
+                meta.blocks
+            );
+        }
+    }
+
+    #[test]
+    fn plain_files_copy_to_eof_with_every_method() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("plain");
+        let body: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &body).unwrap();
+        let (data, _, method) = copy_with(&path, false, true);
+        assert!(data == body);
+        assert_eq!(method, CopyMethod::CopyFileRange);
+        let (data, _, method) = copy_with(&path, false, false);
+        assert!(data == body);
+        assert_eq!(method, CopyMethod::ReadWrite);
+    }
+}

@@ -1,0 +1,441 @@
+//! Thin wrappers over the Linux calls the job engine is built on (through `rustix`, no `unsafe`).
+//!
+//! Everything works relative to directory file descriptors: names are single path components
+//! passed as bytes, never joined into long paths, so trees deeper than `PATH_MAX` work and a
+//! symlink swapped in during a job is never followed (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`).
+//! [`DirStack`] keeps the chain of open folders of a walk bounded in file descriptors;
+//! [`MountTable`] is the mount table, read once per job; [`DataCopier`] moves file contents
+//! (reflink, `copy_file_range`, hole-preserving, or read/write).
+
+mod data;
+mod mounts;
+mod stack;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use rustix::fd::{AsFd, OwnedFd};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxFlags, Timespec};
+use rustix::io::{Errno, Result};
+
+pub use data::{CopyMethod, DataCopier, DataError};
+pub use mounts::{Mount, MountTable, is_removable};
+pub use stack::DirStack;
+
+/// Identity of a file: the device it lives on and its inode number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct FileId {
+    /// Device number (`st_dev`).
+    pub dev: u64,
+    /// Inode number (`st_ino`).
+    pub ino: u64,
+}
+
+/// A time stamp as the kernel keeps it: seconds since the epoch and nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Timestamp {
+    /// Seconds since 1970-01-01 UTC (may be negative).
+    pub sec: i64,
+    /// Nanoseconds, `0..1_000_000_000`.
+    pub nsec: u32,
+}
+
+impl Timestamp {
+    fn timespec(self) -> Timespec {
+        Timespec {
+            tv_sec: self.sec,
+            tv_nsec: i64::from(self.nsec),
+        }
+    }
+}
+
+/// The type of a directory entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum FileKind {
+    /// A regular file.
+    File,
+    /// A folder.
+    Dir,
+    /// A symbolic link (never followed).
+    Symlink,
+    /// A named pipe; recreated, never opened.
+    Fifo,
+    /// A Unix socket; cannot be copied.
+    Socket,
+    /// A character device; not copied.
+    CharDevice,
+    /// A block device; not copied.
+    BlockDevice,
+    /// The file system did not say.
+    Unknown,
+}
+
+impl FileKind {
+    /// Maps a `rustix` file type.
+    pub fn from_file_type(t: FileType) -> Self {
+        match t {
+            FileType::RegularFile => FileKind::File,
+            FileType::Directory => FileKind::Dir,
+            FileType::Symlink => FileKind::Symlink,
+            FileType::Fifo => FileKind::Fifo,
+            FileType::Socket => FileKind::Socket,
+            FileType::CharacterDevice => FileKind::CharDevice,
+            FileType::BlockDevice => FileKind::BlockDevice,
+            FileType::Unknown => FileKind::Unknown,
+        }
+    }
+
+    /// A short noun for messages ("file", "folder", "link", ...).
+    pub fn noun(self) -> &'static str {
+        match self {
+            FileKind::File => "file",
+            FileKind::Dir => "folder",
+            FileKind::Symlink => "link",
+            FileKind::Fifo => "named pipe",
+            FileKind::Socket => "socket",
+            FileKind::CharDevice => "character device",
+            FileKind::BlockDevice => "block device",
+            FileKind::Unknown => "item of unknown type",
+        }
+    }
+}
+
+/// What `statx` reports about one file, reduced to what jobs use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meta {
+    /// File type.
+    pub kind: FileKind,
+    /// Device and inode.
+    pub id: FileId,
+    /// Mount id (`stx_mnt_id`): differs across mounts even of one device (bind mounts).
+    pub mnt_id: u64,
+    /// Permission bits, `0o7777`.
+    pub mode: u32,
+    /// Owner.
+    pub uid: u32,
+    /// Size in bytes.
+    pub size: u64,
+    /// Allocated 512-byte blocks (less than `size / 512` for sparse files).
+    pub blocks: u64,
+    /// Last access.
+    pub atime: Timestamp,
+    /// Last modification.
+    pub mtime: Timestamp,
+}
+
+impl Meta {
+    /// True when the file has holes worth preserving.
+    pub fn is_sparse(&self) -> bool {
+        self.kind == FileKind::File && self.blocks.saturating_mul(512) < self.size
+    }
+}
+
+fn meta_of(st: &rustix::fs::Statx) -> Meta {
+    let ts = |t: rustix::fs::StatxTimestamp| Timestamp {
+        sec: t.tv_sec,
+        nsec: t.tv_nsec,
+    };
+    Meta {
+        kind: FileKind::from_file_type(FileType::from_raw_mode(u32::from(st.stx_mode))),
+        id: FileId {
+            dev: rustix::fs::makedev(st.stx_dev_major, st.stx_dev_minor),
+            ino: st.stx_ino,
+        },
+        mnt_id: st.stx_mnt_id,
+        mode: u32::from(st.stx_mode) & 0o7777,
+        uid: st.stx_uid,
+        size: st.stx_size,
+        blocks: st.stx_blocks,
+        atime: ts(st.stx_atime),
+        mtime: ts(st.stx_mtime),
+    }
+}
+
+const STATX_WANT: StatxFlags = StatxFlags::BASIC_STATS.union(StatxFlags::MNT_ID);
+
+/// `statx` of `name` inside `dir`, not following a final symlink.
+pub fn stat_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Meta> {
+    let st = rustix::fs::statx(dir, name.as_ref(), AtFlags::SYMLINK_NOFOLLOW, STATX_WANT)?;
+    Ok(meta_of(&st))
+}
+
+/// `statx` of an open file.
+pub fn stat_fd(fd: impl AsFd) -> Result<Meta> {
+    let st = rustix::fs::statx(fd, c"", AtFlags::EMPTY_PATH, STATX_WANT)?;
+    Ok(meta_of(&st))
+}
+
+/// `statx` of a path given by the user, following symlinks (as a shell would).
+pub fn stat_path(path: &Path) -> Result<Meta> {
+    let st = rustix::fs::statx(rustix::fs::CWD, path, AtFlags::empty(), STATX_WANT)?;
+    Ok(meta_of(&st))
+}
+
+const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
+/// Opens the folder `name` inside `dir`; fails (`ELOOP`/`ENOTDIR`) on a symlink or non-folder.
+pub fn open_dir_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<OwnedFd> {
+    rustix::fs::openat(dir, name.as_ref(), DIR_FLAGS, Mode::empty())
+}
+
+/// Opens a folder by a path the user gave; symlinks in it are followed like a shell would.
+pub fn open_dir_path(path: &Path) -> Result<OwnedFd> {
+    let path: &Path = if path.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        path
+    };
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        path,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+}
+
+/// Opens `name` in `dir` for reading: never follows a symlink, never blocks on a FIFO that
+/// replaced a file since planning (`O_NONBLOCK`), never becomes a controlling terminal.
+pub fn open_file_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<OwnedFd> {
+    let flags =
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    rustix::fs::openat(dir, name.as_ref(), flags, Mode::empty())
+}
+
+/// Creates `name` in `dir` exclusively, private (0600), for writing.
+pub fn create_private_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<OwnedFd> {
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    rustix::fs::openat(dir, name.as_ref(), flags, Mode::from_raw_mode(0o600))
+}
+
+/// Creates an unnamed file in `dir` (`O_TMPFILE`), private (0600). It has no name until
+/// [`link_unnamed`] gives it one, takes no lock on `dir` to create, and vanishes with its
+/// descriptor on error, cancel or crash: nothing is ever left to clean up.
+pub fn create_unnamed_in(dir: impl AsFd) -> Result<OwnedFd> {
+    let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
+    rustix::fs::openat(dir, c".", flags, Mode::from_raw_mode(0o600))
+}
+
+/// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`; fails
+/// with `EEXIST` rather than replace anything, like `RENAME_NOREPLACE`.
+pub fn link_unnamed(fd: impl AsFd, dir: impl AsFd, name: &OsStr) -> Result<()> {
+    match rustix::fs::linkat(&fd, c"", &dir, name, AtFlags::EMPTY_PATH) {
+        // Kernels before 6.10 want CAP_DAC_READ_SEARCH for this; /proc does it for anyone.
+        Err(Errno::NOENT | Errno::PERM) => {}
+        other => return other,
+    }
+    let proc = format!(
+        "/proc/self/fd/{}",
+        std::os::fd::AsRawFd::as_raw_fd(&fd.as_fd())
+    );
+    rustix::fs::linkat(
+        rustix::fs::CWD,
+        proc.as_str(),
+        &dir,
+        name,
+        AtFlags::SYMLINK_FOLLOW,
+    )
+}
+
+/// Reads every entry of the open folder `dir` (except `.` and `..`), calling `f(name, type)`.
+/// `buf` is reused between calls. A read error is returned, never taken for the end.
+pub fn read_dir(
+    dir: impl AsFd,
+    buf: &mut Vec<u8>,
+    mut f: impl FnMut(&OsStr, FileType) -> Result<()>,
+) -> Result<()> {
+    if buf.capacity() < 32 * 1024 {
+        buf.reserve(32 * 1024);
+    }
+    let mut raw = RawDir::new(dir, buf.spare_capacity_mut());
+    while let Some(entry) = raw.next() {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        f(OsStr::from_bytes(name), entry.file_type())?;
+    }
+    Ok(())
+}
+
+/// Identities of `dir` and each of its ancestors up to `/`, found through `..`.
+/// Used for the "into itself" check; bounded by the folder depth, read once per job.
+pub fn ancestors(dir: impl AsFd) -> Result<Vec<FileId>> {
+    let mut ids = Vec::new();
+    let mut cur = rustix::fs::openat(dir, c".", DIR_FLAGS, Mode::empty())?;
+    loop {
+        let id = stat_fd(&cur)?.id;
+        if ids.last() == Some(&id) {
+            return Ok(ids); // `..` of `/` is `/`
+        }
+        ids.push(id);
+        cur = open_dir_at(&cur, "..")?;
+    }
+}
+
+/// Renames without ever replacing an existing entry (`RENAME_NOREPLACE`). On file systems
+/// without it, falls back to link + unlink (which also fails on an existing name), and last
+/// to check-then-rename (the only racy path, for file systems that have neither).
+pub fn rename_noreplace(
+    from_dir: impl AsFd,
+    from: &OsStr,
+    to_dir: impl AsFd,
+    to: &OsStr,
+) -> Result<()> {
+    match rustix::fs::renameat_with(&from_dir, from, &to_dir, to, RenameFlags::NOREPLACE) {
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
+        other => return other,
+    }
+    match rustix::fs::linkat(&from_dir, from, &to_dir, to, AtFlags::empty()) {
+        Ok(()) => return rustix::fs::unlinkat(&from_dir, from, AtFlags::empty()),
+        Err(Errno::PERM | Errno::OPNOTSUPP | Errno::MLINK) => {}
+        Err(e) => return Err(e),
+    }
+    match rustix::fs::statx(&to_dir, to, AtFlags::SYMLINK_NOFOLLOW, StatxFlags::TYPE) {
+        Ok(_) => Err(Errno::EXIST),
+        Err(Errno::NOENT) => rustix::fs::renameat(&from_dir, from, &to_dir, to),
+        Err(e) => Err(e),
+    }
+}
+
+/// Plain rename, replacing a non-folder at the destination atomically.
+pub fn rename_replace(
+    from_dir: impl AsFd,
+    from: &OsStr,
+    to_dir: impl AsFd,
+    to: &OsStr,
+) -> Result<()> {
+    rustix::fs::renameat(from_dir, from, to_dir, to)
+}
+
+/// Sets access and modification times of an open file.
+pub fn set_times_fd(fd: impl AsFd, atime: Timestamp, mtime: Timestamp) -> Result<()> {
+    let times = rustix::fs::Timestamps {
+        last_access: atime.timespec(),
+        last_modification: mtime.timespec(),
+    };
+    rustix::fs::futimens(fd, &times)
+}
+
+/// Sets access and modification times of `name` in `dir` without following a symlink.
+pub fn set_times_at(
+    dir: impl AsFd,
+    name: &OsStr,
+    atime: Timestamp,
+    mtime: Timestamp,
+) -> Result<()> {
+    let times = rustix::fs::Timestamps {
+        last_access: atime.timespec(),
+        last_modification: mtime.timespec(),
+    };
+    rustix::fs::utimensat(dir, name, &times, AtFlags::SYMLINK_NOFOLLOW)
+}
+
+/// Sets permission bits of an open file or folder.
+pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
+    rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
+}
+
+/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: returns the
+/// first error other than "not supported"; a caller records it as a note, not a failure.
+pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
+    let len = match rustix::fs::flistxattr_query(&src) {
+        Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(()),
+        Ok(n) => n,
+        Err(e) => return Err(e),
+    };
+    let mut names = vec![0u8; len];
+    let len = rustix::fs::flistxattr(&src, &mut names[..])?;
+    let mut value = Vec::new();
+    for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let name = OsStr::from_bytes(name);
+        let size = match rustix::fs::fgetxattr_query(&src, name) {
+            Ok(n) => n,
+            Err(Errno::NODATA) => continue,
+            Err(e) => return Err(e),
+        };
+        value.resize(size, 0);
+        let size = rustix::fs::fgetxattr(&src, name, &mut value[..])?;
+        match rustix::fs::fsetxattr(&dst, name, &value[..size], rustix::fs::XattrFlags::empty()) {
+            Ok(()) | Err(Errno::OPNOTSUPP) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Free bytes for an unprivileged writer on the file system of `fd`.
+pub fn available_bytes(fd: impl AsFd) -> Result<u64> {
+    let st = rustix::fs::fstatvfs(fd)?;
+    Ok(st.f_bavail.saturating_mul(st.f_frsize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancestors_end_at_root_and_include_self() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("a/b")).unwrap();
+        let fd = open_dir_path(&tmp.path().join("a/b")).unwrap();
+        let ids = ancestors(&fd).unwrap();
+        assert_eq!(ids[0], stat_path(&tmp.path().join("a/b")).unwrap().id);
+        assert_eq!(ids[1], stat_path(&tmp.path().join("a")).unwrap().id);
+        assert_eq!(*ids.last().unwrap(), stat_path(Path::new("/")).unwrap().id);
+    }
+
+    #[test]
+    fn rename_noreplace_never_clobbers() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("a"), "a").unwrap();
+        std::fs::write(tmp.path().join("b"), "b").unwrap();
+        let fd = open_dir_path(tmp.path()).unwrap();
+        let err = rename_noreplace(&fd, OsStr::new("a"), &fd, OsStr::new("b")).unwrap_err();
+        assert_eq!(err, Errno::EXIST);
+        assert_eq!(std::fs::read(tmp.path().join("b")).unwrap(), b"b");
+        rename_noreplace(&fd, OsStr::new("a"), &fd, OsStr::new("c")).unwrap();
+        assert_eq!(std::fs::read(tmp.path().join("c")).unwrap(), b"a");
+    }
+
+    #[test]
+    fn extended_attributes_are_copied() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        let src = std::fs::File::create(&a).unwrap();
+        rustix::fs::fsetxattr(&src, "user.one", b"1", rustix::fs::XattrFlags::empty()).unwrap();
+        rustix::fs::fsetxattr(&src, "user.two", b"22", rustix::fs::XattrFlags::empty()).unwrap();
+        let dst = std::fs::File::create(&b).unwrap();
+        copy_xattrs(&src, &dst).unwrap();
+        let mut value = [0u8; 8];
+        let n = rustix::fs::getxattr(&b, "user.two", &mut value[..]).unwrap();
+        assert_eq!(&value[..n], b"22");
+    }
+
+    #[test]
+    fn read_dir_lists_names_as_bytes() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(OsStr::from_bytes(b"x\xff")), "").unwrap();
+        std::fs::create_dir(tmp.path().join("d")).unwrap();
+        let fd = open_dir_path(tmp.path()).unwrap();
+        let mut seen = Vec::new();
+        read_dir(&fd, &mut Vec::new(), |name, t| {
+            seen.push((name.as_bytes().to_vec(), FileKind::from_file_type(t)));
+            Ok(())
+        })
+        .unwrap();
+        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            seen,
+            vec![
+                (b"d".to_vec(), FileKind::Dir),
+                (b"x\xff".to_vec(), FileKind::File)
+            ]
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! The mount table (`/proc/self/mountinfo`), read once per job, never per file.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// One mounted file system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mount {
+    /// Mount id, as in `statx`'s `stx_mnt_id`.
+    pub id: u64,
+    /// Device number (`st_dev` of files on it).
+    pub dev: u64,
+    /// Where it is mounted.
+    pub mount_point: PathBuf,
+    /// File system type ("ext4", "btrfs", "vfat", ...).
+    pub fs_type: String,
+}
+
+impl Mount {
+    /// True for file systems that clone file contents (`FICLONE`) instead of copying them.
+    pub fn can_reflink(&self) -> bool {
+        matches!(
+            self.fs_type.as_str(),
+            "btrfs" | "xfs" | "bcachefs" | "ocfs2"
+        )
+    }
+
+    /// False for file systems without Unix permissions (FAT, exFAT), where setting a mode
+    /// fails with `EPERM`: a copy there keeps contents and times only.
+    pub fn keeps_permissions(&self) -> bool {
+        !matches!(self.fs_type.as_str(), "vfat" | "msdos" | "fat" | "exfat")
+    }
+
+    /// The largest file the file system can hold, when it is small enough to matter (FAT).
+    pub fn max_file_size(&self) -> Option<u64> {
+        matches!(self.fs_type.as_str(), "vfat" | "msdos" | "fat").then_some(u64::from(u32::MAX))
+    }
+}
+
+/// A snapshot of the mount table.
+#[derive(Debug, Clone, Default)]
+pub struct MountTable {
+    mounts: Vec<Mount>,
+}
+
+impl MountTable {
+    /// Reads `/proc/self/mountinfo` (an empty table if it cannot be read: every lookup is
+    /// then answered conservatively).
+    pub fn read() -> Self {
+        std::fs::read("/proc/self/mountinfo")
+            .map(|text| Self::parse(&text))
+            .unwrap_or_default()
+    }
+
+    /// Parses the text of a `mountinfo` file.
+    pub fn parse(text: &[u8]) -> Self {
+        let mounts = text.split(|&b| b == b'\n').filter_map(parse_line).collect();
+        MountTable { mounts }
+    }
+
+    /// The mount with id `mnt_id`.
+    pub fn by_id(&self, mnt_id: u64) -> Option<&Mount> {
+        self.mounts.iter().find(|m| m.id == mnt_id)
+    }
+}
+
+// Fields: id parent major:minor root mount_point options [optional...] - fstype source super
+fn parse_line(line: &[u8]) -> Option<Mount> {
+    let mut fields = line.split(|&b| b == b' ');
+    let id = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
+    let _parent = fields.next()?;
+    let (major, minor) = std::str::from_utf8(fields.next()?).ok()?.split_once(':')?;
+    let dev = rustix::fs::makedev(major.parse().ok()?, minor.parse().ok()?);
+    let _root = fields.next()?;
+    let mount_point = PathBuf::from(OsStr::from_bytes(&unescape(fields.next()?)));
+    let fs_type = fields.by_ref().skip_while(|f| *f != b"-").nth(1)?;
+    Some(Mount {
+        id,
+        dev,
+        mount_point,
+        fs_type: String::from_utf8_lossy(fs_type).into_owned(),
+    })
+}
+
+/// `mountinfo` escapes space, tab, newline and backslash as `\ooo`.
+fn unescape(field: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(field.len());
+    let mut i = 0;
+    while i < field.len() {
+        let octal = field
+            .get(i + 1..i + 4)
+            .filter(|d| field[i] == b'\\' && d.iter().all(|c| (b'0'..=b'7').contains(c)));
+        match octal {
+            Some(d) => {
+                out.push((d[0] - b'0') << 6 | (d[1] - b'0') << 3 | (d[2] - b'0'));
+                i += 4;
+            }
+            None => {
+                out.push(field[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// True when the block device `dev` (or the disk it is a partition of) is removable media,
+/// such as a USB stick or an SD card: jobs then flush their writes before reporting done.
+pub fn is_removable(dev: u64) -> bool {
+    let sys = PathBuf::from(format!(
+        "/sys/dev/block/{}:{}",
+        rustix::fs::major(dev),
+        rustix::fs::minor(dev)
+    ));
+    let Ok(real) = std::fs::canonicalize(&sys) else {
+        return false;
+    };
+    let flag = |p: &Path| std::fs::read(p.join("removable")).is_ok_and(|v| v.starts_with(b"1"));
+    let on_usb = real
+        .components()
+        .any(|c| c.as_os_str().as_bytes().starts_with(b"usb"));
+    on_usb || flag(&real) || real.parent().is_some_and(flag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mountinfo_with_escapes_and_optional_fields() {
+        let text = b"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n\
+                     40 22 0:35 / /media/my\\040stick rw - vfat /dev/sdb1 rw\n";
+        let table = MountTable::parse(text);
+        let root = table.by_id(22).unwrap();
+        assert_eq!(
+            (root.fs_type.as_str(), root.mount_point.as_path()),
+            ("ext4", Path::new("/"))
+        );
+        assert_eq!(root.dev, rustix::fs::makedev(8, 1));
+        let stick = table.by_id(40).unwrap();
+        assert_eq!(stick.mount_point, Path::new("/media/my stick"));
+        assert_eq!(stick.max_file_size(), Some(u64::from(u32::MAX)));
+        assert!(!stick.can_reflink() && !stick.keeps_permissions());
+        assert!(root.keeps_permissions());
+    }
+
+    #[test]
+    fn the_live_table_knows_the_root_mount() {
+        let table = MountTable::read();
+        let meta = crate::fs::stat_path(Path::new("/")).unwrap();
+        assert_eq!(
+            table.by_id(meta.mnt_id).unwrap().mount_point,
+            Path::new("/")
+        );
+    }
+}

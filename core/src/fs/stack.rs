@@ -1,0 +1,147 @@
+//! The chain of open folders of a depth-first walk, bounded in file descriptors.
+
+use std::sync::Arc;
+
+use rustix::fd::OwnedFd;
+use rustix::io::{Errno, Result};
+
+use super::{FileId, open_dir_at, stat_fd};
+
+/// A stack of open folders, each a child of the one below it.
+///
+/// Only the deepest `max_open` levels keep their descriptor; shallower ones are closed and
+/// reopened through `..` when the walk climbs back to them, checked against the identity they
+/// had. The walk therefore needs a fixed number of descriptors at any depth, and a folder
+/// moved away mid-walk is noticed (`ESTALE`) rather than silently followed.
+pub struct DirStack {
+    levels: Vec<Level>,
+    /// Index of the shallowest level that is open; all deeper ones are open too.
+    first_open: usize,
+    max_open: usize,
+}
+
+struct Level {
+    fd: Option<Arc<OwnedFd>>,
+    id: FileId,
+}
+
+impl DirStack {
+    /// An empty stack keeping at most `max_open` (at least 2) descriptors.
+    pub fn new(max_open: usize) -> Self {
+        DirStack {
+            levels: Vec::new(),
+            first_open: 0,
+            max_open: max_open.max(2),
+        }
+    }
+
+    /// Pushes an open folder whose identity is `id`.
+    pub fn push(&mut self, fd: impl Into<Arc<OwnedFd>>, id: FileId) {
+        self.levels.push(Level {
+            fd: Some(fd.into()),
+            id,
+        });
+        if self.levels.len() - self.first_open > self.max_open {
+            self.levels[self.first_open].fd = None;
+            self.first_open += 1;
+        }
+    }
+
+    /// The deepest folder. Panics on an empty stack.
+    pub fn top(&self) -> &Arc<OwnedFd> {
+        self.levels
+            .last()
+            .and_then(|l| l.fd.as_ref())
+            .expect("top of an empty DirStack")
+    }
+
+    /// Identity of the deepest folder.
+    pub fn top_id(&self) -> Option<FileId> {
+        self.levels.last().map(|l| l.id)
+    }
+
+    /// Number of levels.
+    pub fn len(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// True when nothing is pushed.
+    pub fn is_empty(&self) -> bool {
+        self.levels.is_empty()
+    }
+
+    /// Removes the deepest level and returns its descriptor. If the new deepest level had been
+    /// closed, it is reopened through `..` and must still be the same folder; if it cannot be
+    /// (`ESTALE` when it is another folder now), the error comes with the descriptor and the
+    /// stack is left empty, as nothing below can be reached any more.
+    pub fn pop(&mut self) -> (Arc<OwnedFd>, Result<()>) {
+        let level = self.levels.pop().expect("pop of an empty DirStack");
+        let fd = level.fd.expect("the deepest level is always open");
+        if self.first_open == 0 || self.first_open < self.levels.len() {
+            return (fd, Ok(()));
+        }
+        let expected = self.levels[self.first_open - 1].id;
+        let parent = open_dir_at(&fd, "..").and_then(|p| match stat_fd(&p)?.id == expected {
+            true => Ok(p),
+            false => Err(Errno::STALE),
+        });
+        match parent {
+            Ok(p) => {
+                self.first_open -= 1;
+                self.levels[self.first_open].fd = Some(Arc::new(p));
+                (fd, Ok(()))
+            }
+            Err(e) => {
+                self.levels.clear();
+                self.first_open = 0;
+                (fd, Err(e))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::{open_dir_path, stat_path};
+
+    #[test]
+    fn reopens_evicted_levels_through_dotdot() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep = tmp.path().join("a/b/c/d/e");
+        std::fs::create_dir_all(&deep).unwrap();
+        let mut stack = DirStack::new(2);
+        let root = open_dir_path(tmp.path()).unwrap();
+        stack.push(root, stat_path(tmp.path()).unwrap().id);
+        let mut path = tmp.path().to_path_buf();
+        for name in ["a", "b", "c", "d", "e"] {
+            path.push(name);
+            let fd = open_dir_at(stack.top(), name).unwrap();
+            stack.push(fd, stat_path(&path).unwrap().id);
+        }
+        while stack.len() > 1 {
+            stack.pop().1.unwrap();
+            path.pop();
+            assert_eq!(
+                stat_fd(stack.top().as_ref()).unwrap().id,
+                stat_path(&path).unwrap().id
+            );
+        }
+    }
+
+    #[test]
+    fn a_moved_folder_is_stale() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("a/b/c")).unwrap();
+        let mut stack = DirStack::new(2);
+        for rel in ["", "a", "a/b", "a/b/c"] {
+            let p = tmp.path().join(rel);
+            stack.push(open_dir_path(&p).unwrap(), stat_path(&p).unwrap().id);
+        }
+        std::fs::create_dir(tmp.path().join("x")).unwrap();
+        std::fs::rename(tmp.path().join("a/b"), tmp.path().join("x/b")).unwrap();
+        stack.pop().1.unwrap(); // back to b: still open
+        assert_eq!(stack.pop().1.unwrap_err(), Errno::STALE); // b's `..` is x now, not a
+        assert!(stack.is_empty());
+    }
+}

@@ -1,0 +1,277 @@
+//! Per-job control (pause, cancel, stop on a terminal error), the per-device job queue, and
+//! the context every part of a running job shares.
+
+use std::collections::{BTreeMap, HashSet};
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::Duration;
+
+use crossbeam_channel::Sender;
+
+use super::progress::Counters;
+use super::{Event, Job, JobId, SkipReason, lock};
+use crate::error::Error;
+
+/// How often a waiting thread looks at the cancel flag even without a wake-up.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Flags a job's threads check at every checkpoint.
+#[derive(Default)]
+pub(crate) struct Control {
+    cancelled: AtomicBool,
+    paused: AtomicBool,
+    /// The error that stopped the job (no space, quota, I/O error).
+    halted: OnceLock<Arc<Error>>,
+    wake: (Mutex<()>, Condvar),
+}
+
+impl Control {
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, SeqCst);
+        self.wake.1.notify_all();
+    }
+
+    pub(crate) fn pause(&self) {
+        self.paused.store(true, SeqCst);
+    }
+
+    pub(crate) fn resume(&self) {
+        self.paused.store(false, SeqCst);
+        self.wake.1.notify_all();
+    }
+
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.cancelled.load(SeqCst)
+    }
+
+    pub(crate) fn is_paused(&self) -> bool {
+        self.paused.load(SeqCst)
+    }
+
+    /// Stops the job because of `error`; the first such error wins.
+    pub(crate) fn halt(&self, error: Arc<Error>) {
+        let _ = self.halted.set(error);
+        self.wake.1.notify_all();
+    }
+
+    pub(crate) fn halted_by(&self) -> Option<&Arc<Error>> {
+        self.halted.get()
+    }
+
+    /// True once the job must stop (cancelled or halted).
+    pub(crate) fn stopped(&self) -> bool {
+        self.is_cancelled() || self.halted.get().is_some()
+    }
+
+    /// Waits while paused; returns false when the job must stop.
+    pub(crate) fn checkpoint(&self) -> bool {
+        if self.paused.load(SeqCst) {
+            let mut guard = lock(&self.wake.0);
+            while self.paused.load(SeqCst) && !self.stopped() {
+                guard = self
+                    .wake
+                    .1
+                    .wait_timeout(guard, POLL)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        }
+        !self.stopped()
+    }
+}
+
+/// Devices a job reads or writes, for the queue; paths that cannot be read are left to the
+/// job to report.
+pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
+    let dev = |p: &PathBuf, follow: bool| {
+        let m = if follow {
+            std::fs::metadata(p)
+        } else {
+            std::fs::symlink_metadata(p)
+        };
+        m.map(|m| m.dev()).ok()
+    };
+    let mut devs: Vec<u64> = match job {
+        Job::Copy {
+            sources, dest_dir, ..
+        }
+        | Job::Move {
+            sources, dest_dir, ..
+        } => sources
+            .iter()
+            .filter_map(|s| dev(s, false))
+            .chain(dev(dest_dir, true))
+            .collect(),
+        Job::Delete { paths } => paths.iter().filter_map(|p| dev(p, false)).collect(),
+        // A single rename or mkdir never waits behind a long copy.
+        Job::Rename { .. } | Job::CreateFolder { .. } => Vec::new(),
+    };
+    devs.sort_unstable();
+    devs.dedup();
+    devs
+}
+
+/// Lets a job run only when no running job uses one of its devices and no earlier waiting job
+/// wants one of them (first come, first served per device; no deadlock, as the earliest
+/// waiting job can always start once its devices are free).
+#[derive(Default)]
+pub(crate) struct DeviceQueue {
+    state: Mutex<QueueState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    busy: HashSet<u64>,
+    waiting: BTreeMap<JobId, Vec<u64>>,
+}
+
+impl DeviceQueue {
+    /// Blocks until `job` may use `devices`; false if it was cancelled while waiting.
+    pub(crate) fn acquire(&self, job: JobId, devices: &[u64], control: &Control) -> bool {
+        if devices.is_empty() {
+            return !control.is_cancelled();
+        }
+        let mut state = lock(&self.state);
+        state.waiting.insert(job, devices.to_vec());
+        loop {
+            if control.is_cancelled() {
+                state.waiting.remove(&job);
+                self.changed.notify_all();
+                return false;
+            }
+            let free = devices.iter().all(|d| !state.busy.contains(d));
+            let first = state
+                .waiting
+                .range(..job)
+                .all(|(_, theirs)| theirs.iter().all(|d| !devices.contains(d)));
+            if free && first {
+                state.waiting.remove(&job);
+                state.busy.extend(devices.iter().copied());
+                return true;
+            }
+            state = self
+                .changed
+                .wait_timeout(state, POLL)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Frees `devices` for the next jobs.
+    pub(crate) fn release(&self, devices: &[u64]) {
+        let mut state = lock(&self.state);
+        for d in devices {
+            state.busy.remove(d);
+        }
+        self.changed.notify_all();
+    }
+}
+
+/// Items that did not get done, with why; `item` indexes the job's plan.
+#[derive(Default)]
+pub(crate) struct Problems {
+    pub(crate) skipped: Vec<(u32, PathBuf, SkipReason)>,
+    pub(crate) failed: Vec<(u32, PathBuf, Arc<Error>)>,
+}
+
+/// What every thread of a running job shares.
+pub(crate) struct JobCtx {
+    pub(crate) id: JobId,
+    pub(crate) control: Arc<Control>,
+    pub(crate) events: Sender<Event>,
+    pub(crate) counters: Counters,
+    problems: Mutex<Problems>,
+}
+
+impl JobCtx {
+    pub(crate) fn new(id: JobId, control: Arc<Control>, events: Sender<Event>) -> Self {
+        JobCtx {
+            id,
+            control,
+            events,
+            counters: Counters::default(),
+            problems: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn emit(&self, event: Event) {
+        // Nobody listening is not an error: the job still runs to its end.
+        let _ = self.events.send(event);
+    }
+
+    /// Records that `item` (source path `path`) failed; a terminal error also stops the job.
+    pub(crate) fn fail(&self, item: u32, path: PathBuf, error: Error) {
+        let error = Arc::new(error);
+        if error.is_terminal() {
+            self.control.halt(Arc::clone(&error));
+        }
+        self.emit(Event::ItemFailed {
+            job: self.id,
+            path: path.clone(),
+            error: Arc::clone(&error),
+        });
+        lock(&self.problems).failed.push((item, path, error));
+    }
+
+    /// Records that `item` was skipped.
+    pub(crate) fn skip(&self, item: u32, path: PathBuf, reason: SkipReason) {
+        lock(&self.problems).skipped.push((item, path, reason));
+    }
+
+    pub(crate) fn take_problems(&self) -> Problems {
+        std::mem::take(&mut *lock(&self.problems))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_sharing_a_device_wait_in_submission_order() {
+        let queue = Arc::new(DeviceQueue::default());
+        let c = Control::default();
+        assert!(queue.acquire(JobId(1), &[7], &c));
+        assert!(
+            queue.acquire(JobId(3), &[8], &c),
+            "another device runs in parallel"
+        );
+        let (q, done) = (Arc::clone(&queue), Arc::new(AtomicBool::new(false)));
+        let d = Arc::clone(&done);
+        let waiter = std::thread::spawn(move || {
+            assert!(q.acquire(JobId(2), &[7, 8], &Control::default()));
+            d.store(true, SeqCst);
+        });
+        std::thread::sleep(Duration::from_millis(120));
+        assert!(!done.load(SeqCst));
+        queue.release(&[7]);
+        queue.release(&[8]);
+        waiter.join().unwrap();
+        assert!(done.load(SeqCst));
+    }
+
+    #[test]
+    fn a_cancelled_waiting_job_gives_up() {
+        let queue = DeviceQueue::default();
+        let c = Control::default();
+        assert!(queue.acquire(JobId(1), &[7], &c));
+        let cancelled = Control::default();
+        cancelled.cancel();
+        assert!(!queue.acquire(JobId(2), &[7], &cancelled));
+    }
+
+    #[test]
+    fn checkpoint_blocks_while_paused_and_releases_on_cancel() {
+        let c = Arc::new(Control::default());
+        c.pause();
+        let c2 = Arc::clone(&c);
+        let t = std::thread::spawn(move || c2.checkpoint());
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(!t.is_finished());
+        c.cancel();
+        assert!(!t.join().unwrap());
+    }
+}

@@ -1,0 +1,348 @@
+//! The job engine: copy, move, delete, rename and create-folder jobs on background threads.
+//!
+//! ```text
+//! Engine::submit(Job) ──> job thread: wait for its devices ──> plan (one walk, dir fds)
+//!                                       ──> workers pull batches ──> summary + undo record
+//!        <── Event: Planned, Progress (≤ 10/s), ItemFailed, Finished | Cancelled
+//! ```
+//!
+//! A job first builds a plan with one walk over its sources using directory file
+//! descriptors, reading the mount table and the destination's file system once. It then runs
+//! the plan with worker threads fed in batches: no per-file round trip to anyone, progress in
+//! shared counters turned into at most ten events a second. One bad item never stops the
+//! batch; it is recorded with its reason and the rest goes on, except for no space, quota or
+//! I/O errors, which stop the job after cleaning up. Every file is written as an unnamed file
+//! (`O_TMPFILE`), or under a hidden temporary name (`.ferry-tmp-…`) where that is not possible,
+//! and only then linked or renamed into place, never replacing anything unless asked to: no
+//! cancel, error or crash leaves a truncated file under a real name.
+//!
+//! Each job ends with a [`Summary`] that accounts for every source, and a [`Record`] of what
+//! it created or moved, with identities, for undo.
+//!
+//! Jobs touching the same devices run one after another in submission order; jobs on other
+//! devices run in parallel. Rename and create-folder jobs are single calls and never wait.
+
+mod control;
+mod copy;
+mod moves;
+mod plan;
+mod progress;
+mod remove;
+mod single;
+mod summary;
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender};
+
+use crate::error::Error;
+use control::{Control, DeviceQueue, JobCtx};
+
+pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
+
+/// Identifies one submitted job; ids grow in submission order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JobId(pub u64);
+
+impl fmt::Display for JobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "job {}", self.0)
+    }
+}
+
+/// What to do when a destination name is already taken by a file.
+///
+/// A folder onto an existing folder always merges into it ("write into"); a file and a folder
+/// of one name never replace each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConflictPolicy {
+    /// Leave the existing file and report the item as skipped.
+    #[default]
+    Skip,
+    /// Replace the existing file, atomically, once the new one is complete.
+    Replace,
+}
+
+/// A unit of work for the [`Engine`].
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// Copy `sources` into the existing folder `dest_dir`.
+    Copy {
+        /// Files and folders to copy (symlinks are copied as links).
+        sources: Vec<PathBuf>,
+        /// The folder they land in.
+        dest_dir: PathBuf,
+        /// What to do with names that already exist.
+        on_conflict: ConflictPolicy,
+    },
+    /// Move `sources` into the existing folder `dest_dir`.
+    Move {
+        /// Files and folders to move.
+        sources: Vec<PathBuf>,
+        /// The folder they land in.
+        dest_dir: PathBuf,
+        /// What to do with names that already exist.
+        on_conflict: ConflictPolicy,
+    },
+    /// Delete `paths` permanently (folders with their contents).
+    Delete {
+        /// What to delete; symlinks are deleted, never followed.
+        paths: Vec<PathBuf>,
+    },
+    /// Rename `path` to `new_name` within its folder.
+    Rename {
+        /// The item to rename.
+        path: PathBuf,
+        /// Its new name (one path component).
+        new_name: OsString,
+    },
+    /// Create the folder `name` inside `parent`.
+    CreateFolder {
+        /// Existing parent folder.
+        parent: PathBuf,
+        /// Name of the new folder (one path component).
+        name: OsString,
+    },
+}
+
+/// What a job found when planning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Items to process (files, folders, links...).
+    pub items: u64,
+    /// Bytes of file contents to copy (0 for deletes and same-file-system moves of folders).
+    pub bytes: u64,
+    /// Folders among the items.
+    pub folders: u64,
+    /// Whether data crosses from one file system to another.
+    pub cross_device: bool,
+}
+
+/// What a job is doing right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Walking the sources.
+    Planning,
+    /// Copying or moving.
+    Copying,
+    /// Flushing written data to the device.
+    FinishingWrites,
+    /// Deleting (a delete job, or the sources of a move across file systems).
+    Deleting,
+}
+
+/// A coalesced progress report (at most about ten a second per job).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Current phase.
+    pub phase: Phase,
+    /// Bytes copied so far.
+    pub bytes_done: u64,
+    /// Bytes to copy in all.
+    pub bytes_total: u64,
+    /// Items finished so far (while planning: items found so far).
+    pub items_done: u64,
+    /// Items in all (while planning: 0).
+    pub items_total: u64,
+    /// An item being worked on (source path).
+    pub current: Option<PathBuf>,
+    /// Smoothed speed in bytes per second (items per second for deletes).
+    pub speed: f64,
+    /// Estimated time left, once the speed is known.
+    pub eta: Option<Duration>,
+    /// Whether the job is paused.
+    pub paused: bool,
+}
+
+/// What the engine reports, in order, for each job.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// Planning finished.
+    Planned {
+        /// The job.
+        job: JobId,
+        /// What it will do.
+        totals: Totals,
+    },
+    /// Coalesced progress.
+    Progress {
+        /// The job.
+        job: JobId,
+        /// Where it is.
+        progress: Progress,
+    },
+    /// One item failed; the job goes on (unless the error is terminal, see
+    /// [`Error::is_terminal`]).
+    ItemFailed {
+        /// The job.
+        job: JobId,
+        /// Source path of the item.
+        path: PathBuf,
+        /// Why.
+        error: Arc<Error>,
+    },
+    /// The job ended (possibly with failures, or stopped by a terminal error).
+    Finished {
+        /// The job.
+        job: JobId,
+        /// Exactly what was done.
+        summary: Summary,
+    },
+    /// The job was cancelled; what was done before stays done.
+    Cancelled {
+        /// The job.
+        job: JobId,
+        /// Exactly what was done before the cancel.
+        summary: Summary,
+    },
+}
+
+struct Shared {
+    events: Sender<Event>,
+    controls: Mutex<HashMap<JobId, Arc<Control>>>,
+    devices: DeviceQueue,
+}
+
+/// Runs jobs on background threads. Dropping it cancels every job and waits for them to
+/// finish cleaning up.
+pub struct Engine {
+    shared: Arc<Shared>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+    next_id: AtomicU64,
+}
+
+impl Engine {
+    /// Starts an engine; every job's events arrive on the returned receiver.
+    pub fn start() -> (Engine, Receiver<Event>) {
+        let (events, rx) = crossbeam_channel::unbounded();
+        let shared = Arc::new(Shared {
+            events,
+            controls: Mutex::new(HashMap::new()),
+            devices: DeviceQueue::default(),
+        });
+        let engine = Engine {
+            shared,
+            threads: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(1),
+        };
+        (engine, rx)
+    }
+
+    /// Queues `job`; it starts as soon as no earlier job uses its devices.
+    pub fn submit(&self, job: Job) -> JobId {
+        self.spawn(job, false)
+    }
+
+    /// Queues `job` paused: it plans (and reports [`Event::Planned`]) but writes nothing
+    /// until [`resume`](Self::resume)d. For jobs the user is asked about first, such as one
+    /// interrupted by a crash. While paused it keeps its devices.
+    pub fn submit_paused(&self, job: Job) -> JobId {
+        self.spawn(job, true)
+    }
+
+    fn spawn(&self, job: Job, paused: bool) -> JobId {
+        let id = JobId(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let control = Arc::new(Control::default());
+        if paused {
+            control.pause();
+        }
+        lock(&self.shared.controls).insert(id, Arc::clone(&control));
+        let shared = Arc::clone(&self.shared);
+        let handle = std::thread::Builder::new()
+            .name(format!("ferry-{id}"))
+            .spawn(move || run_job(&shared, id, job, control))
+            .expect("cannot spawn a job thread");
+        let mut threads = lock(&self.threads);
+        threads.retain(|t| !t.is_finished());
+        threads.push(handle);
+        id
+    }
+
+    /// Pauses a job at its next checkpoint (between files, or between chunks of a large one).
+    pub fn pause(&self, job: JobId) {
+        if let Some(c) = lock(&self.shared.controls).get(&job) {
+            c.pause();
+        }
+    }
+
+    /// Resumes a paused job.
+    pub fn resume(&self, job: JobId) {
+        if let Some(c) = lock(&self.shared.controls).get(&job) {
+            c.resume();
+        }
+    }
+
+    /// Cancels a job: it stops within about 100 ms, removes its temporary file and reports
+    /// [`Event::Cancelled`] with what was done.
+    pub fn cancel(&self, job: JobId) {
+        if let Some(c) = lock(&self.shared.controls).get(&job) {
+            c.cancel();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        for c in lock(&self.shared.controls).values() {
+            c.cancel();
+        }
+        for t in lock(&self.threads).drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>) {
+    let ctx = JobCtx::new(id, control, shared.events.clone());
+    let control = &ctx.control;
+    let devices = control::devices_of(&job);
+    let summary = if shared.devices.acquire(id, &devices, control) {
+        let summary = match job {
+            Job::Copy {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => copy::run_job(&ctx, &sources, &dest_dir, on_conflict),
+            Job::Move {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => moves::run_job(&ctx, &sources, &dest_dir, on_conflict),
+            Job::Delete { paths } => remove::run_job(&ctx, &paths),
+            Job::Rename { path, new_name } => single::rename(&ctx, &path, &new_name),
+            Job::CreateFolder { parent, name } => single::create_folder(&ctx, &parent, &name),
+        };
+        shared.devices.release(&devices);
+        summary
+    } else {
+        // Cancelled while waiting for its devices: nothing was touched.
+        let not_done = match job {
+            Job::Copy { sources, .. } | Job::Move { sources, .. } => sources,
+            Job::Delete { paths } => paths,
+            Job::Rename { path, .. } => vec![path],
+            Job::CreateFolder { parent, name } => vec![parent.join(name)],
+        };
+        Summary {
+            not_done,
+            ..Summary::default()
+        }
+    };
+    lock(&shared.controls).remove(&id);
+    let event = if control.is_cancelled() {
+        Event::Cancelled { job: id, summary }
+    } else {
+        Event::Finished { job: id, summary }
+    };
+    let _ = shared.events.send(event);
+}

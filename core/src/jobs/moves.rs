@@ -1,0 +1,83 @@
+//! Moving: a rename per item where source and destination share a mount; elsewhere a copy,
+//! made durable with one `syncfs`, then removal of exactly the sources that made it.
+//!
+//! A folder moved across file systems is removed from the source only when every child made
+//! it. Cancel or a terminal error mid-move: what was copied is flushed and its source removed
+//! (it is moved), the file in flight is rolled back (its temporary removed), the rest stays.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::control::JobCtx;
+use super::copy::{Copier, not_done, not_started, preflight};
+use super::plan::{Action, Dest, Mode, NO_ITEM, Planner};
+use super::progress::Reporter;
+use super::remove::{Remover, Select};
+use super::summary::{self, Operation};
+use super::{ConflictPolicy, Phase, Summary};
+use crate::error::Error;
+
+/// Runs a move job from start to end.
+pub(crate) fn run_job(
+    ctx: &JobCtx,
+    sources: &[PathBuf],
+    dest_dir: &Path,
+    policy: ConflictPolicy,
+) -> Summary {
+    let dest = match Dest::open(dest_dir) {
+        Ok(d) => d,
+        Err(e) => return not_started(ctx, sources, e),
+    };
+    let planned = match Planner::new(ctx, Mode::Move, policy, Some(&dest)).run(sources) {
+        Ok(p) => p,
+        Err(e) => return not_started(ctx, sources, e),
+    };
+    let done = not_done(&planned);
+    let plan = &planned.plan;
+    if preflight(ctx, &planned, &dest) {
+        std::thread::scope(|s| {
+            let _reporter = Reporter::start(s, ctx, plan, planned.totals);
+            ctx.counters.set_phase(Phase::Copying);
+            Copier::new(ctx, plan, &dest, &done).run();
+            let copied = |i: u32| {
+                let action = plan.item(i).action;
+                matches!(action, Action::Create | Action::Replace)
+                    && done[i as usize].load(Relaxed) != 0
+            };
+            let all = || 0..plan.items.len() as u32;
+            if all().any(copied) {
+                // Nothing leaves the source before its copy is on disk.
+                ctx.counters.set_phase(Phase::FinishingWrites);
+                if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
+                    ctx.fail(
+                        NO_ITEM,
+                        dest.path.clone(),
+                        Error::io("flush", &dest.path, e),
+                    );
+                    return;
+                }
+            } else if !all().any(|i| plan.item(i).action == Action::Merge) {
+                return; // only renames: nothing left behind
+            }
+            ctx.counters.set_phase(Phase::Deleting);
+            let select = |i: u32| match plan.item(i).action {
+                Action::Rename | Action::RenameOver if done[i as usize].load(Relaxed) != 0 => {
+                    Select::Gone
+                }
+                Action::Merge => Select::Remove,
+                _ if copied(i) => Select::Remove,
+                _ => Select::Keep,
+            };
+            let removed: Vec<AtomicU64> = not_done(&planned);
+            Remover {
+                ctx,
+                plan,
+                removed: &removed,
+                select: &select,
+                is_delete_job: false,
+            }
+            .run();
+        });
+    }
+    summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev)
+}

@@ -1,0 +1,269 @@
+//! What a job did: the exact [`Summary`] and the [`Record`] kept for undo.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::control::JobCtx;
+use super::plan::{Action, NO_ITEM, Plan};
+use crate::error::Error;
+use crate::fs::{FileId, FileKind, Timestamp};
+
+/// Why an item was skipped (not an error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The destination name exists and the policy is [`Skip`](super::ConflictPolicy::Skip).
+    Exists,
+    /// Sockets and devices are not copied.
+    Special(FileKind),
+    /// The same item was given twice.
+    Duplicate,
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::Exists => f.write_str("already exists at the destination"),
+            SkipReason::Special(kind) => write!(f, "a {} cannot be copied", kind.noun()),
+            SkipReason::Duplicate => f.write_str("given twice"),
+        }
+    }
+}
+
+/// A skipped item.
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    /// Source path.
+    pub path: PathBuf,
+    /// Why.
+    pub reason: SkipReason,
+}
+
+/// A failed item.
+#[derive(Debug, Clone)]
+pub struct Failed {
+    /// Source path.
+    pub path: PathBuf,
+    /// Why (the error names the exact path concerned, source or destination).
+    pub error: Arc<Error>,
+}
+
+/// Exactly what a job did. Every source given to the job is in `done` or `not_done`, or it or
+/// something inside it is in `skipped` or `failed`.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Sources done completely (a folder with everything in it).
+    pub done: Vec<PathBuf>,
+    /// Items skipped, at any depth.
+    pub skipped: Vec<Skipped>,
+    /// Items that failed, at any depth.
+    pub failed: Vec<Failed>,
+    /// Sources left untouched or unfinished because the job was cancelled or stopped.
+    pub not_done: Vec<PathBuf>,
+    /// Items (files, folders, links...) done.
+    pub items_done: u64,
+    /// Bytes copied.
+    pub bytes_done: u64,
+    /// The terminal error (no space, quota, I/O error) that stopped the job early.
+    pub stopped_by: Option<Arc<Error>>,
+    /// What was created or moved, for undo.
+    pub record: Record,
+}
+
+impl Summary {
+    /// True when nothing failed and nothing was left undone (skips by choice do not count).
+    pub fn is_complete(&self) -> bool {
+        self.failed.is_empty() && self.not_done.is_empty() && self.stopped_by.is_none()
+    }
+}
+
+/// The kind of job a [`Record`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Operation {
+    /// A copy.
+    #[default]
+    Copy,
+    /// A move.
+    Move,
+    /// A permanent delete (nothing to undo).
+    Delete,
+    /// A rename.
+    Rename,
+    /// A new folder.
+    CreateFolder,
+}
+
+/// How a recorded item came to be at its destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// Newly created (copied, or copied then its source removed by a move).
+    Created,
+    /// An existing folder that items were written into; not created by the job.
+    Merged,
+    /// Created, replacing an existing file.
+    Replaced,
+    /// Renamed: the same inode, now at the destination.
+    Moved,
+    /// Renamed over an existing file.
+    MovedOver,
+}
+
+/// One created or moved item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordEntry {
+    /// Where it came from.
+    pub source: PathBuf,
+    /// Where it is now.
+    pub dest: PathBuf,
+    /// File type.
+    pub kind: FileKind,
+    /// How it got there.
+    pub how: How,
+    /// Identity of the item at `dest`, to tell later whether it is still the same one.
+    pub id: FileId,
+    /// Size at the time (files).
+    pub size: u64,
+    /// Modification time given to it.
+    pub mtime: Timestamp,
+    /// Its parent was not created by the job: undoing this entry undoes everything below it.
+    pub top_level: bool,
+}
+
+/// Everything a job created or moved, with identities, kept compactly (the job's plan plus
+/// one inode number per item) and expanded into [`RecordEntry`]s on demand.
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    operation: Operation,
+    inner: Option<Arc<RecordData>>,
+}
+
+#[derive(Debug)]
+struct RecordData {
+    plan: Plan,
+    /// Inode at the destination per plan item; 0 = not done.
+    inodes: Vec<u64>,
+    dest_dev: u64,
+}
+
+impl Record {
+    /// What kind of job this was.
+    pub fn operation(&self) -> Operation {
+        self.operation
+    }
+
+    /// True when the job created or moved nothing.
+    pub fn is_empty(&self) -> bool {
+        self.entries().next().is_none()
+    }
+
+    /// Every created, merged or moved item, parents before children.
+    pub fn entries(&self) -> impl Iterator<Item = RecordEntry> + '_ {
+        let data = self.inner.as_deref();
+        let count = data.map_or(0, |d| d.inodes.len());
+        (0..count as u32).filter_map(move |i| {
+            let d = data?;
+            let ino = d.inodes[i as usize];
+            let item = d.plan.item(i);
+            let how = match item.action {
+                _ if ino == 0 => return None,
+                Action::Create => How::Created,
+                Action::Merge => How::Merged,
+                Action::Replace => How::Replaced,
+                Action::Rename => How::Moved,
+                Action::RenameOver => How::MovedOver,
+                Action::Skip => return None,
+            };
+            let top_level =
+                item.parent == NO_ITEM || d.plan.item(item.parent).action == Action::Merge;
+            Some(RecordEntry {
+                source: d.plan.source_path(i),
+                dest: d.plan.dest_path(i),
+                kind: item.kind,
+                how,
+                id: FileId {
+                    dev: if how == How::Moved {
+                        item.id.dev
+                    } else {
+                        d.dest_dev
+                    },
+                    ino,
+                },
+                size: item.size,
+                mtime: item.mtime,
+                top_level,
+            })
+        })
+    }
+}
+
+/// Builds the summary of a job from its plan and the per-item results (`done[i]`: destination
+/// inode, or 1 for a removed item; 0 = not done).
+pub(crate) fn build(
+    ctx: &JobCtx,
+    operation: Operation,
+    plan: Plan,
+    done: Vec<AtomicU64>,
+    dest_dev: u64,
+) -> Summary {
+    let done: Vec<u64> = done.into_iter().map(AtomicU64::into_inner).collect();
+    let problems = ctx.take_problems();
+    let mut troubled = vec![false; plan.roots.len()];
+    for &(item, ..) in &problems.skipped {
+        troubled[plan.root_of(item)] = true;
+    }
+    for &(item, ..) in &problems.failed {
+        if item == NO_ITEM {
+            // A job-wide failure (the final flush): nothing can be called done.
+            troubled.fill(true);
+        } else {
+            troubled[plan.root_of(item)] = true;
+        }
+    }
+    let mut summary = Summary {
+        items_done: ctx.counters.items.load(Relaxed),
+        bytes_done: ctx.counters.bytes.load(Relaxed),
+        stopped_by: ctx.control.halted_by().cloned(),
+        ..Summary::default()
+    };
+    for (r, root) in plan.roots.iter().enumerate() {
+        if troubled[r] {
+            continue;
+        }
+        let complete = (root.item..root.end)
+            .all(|i| plan.item(i).action == Action::Skip || done[i as usize] != 0);
+        let list = if complete {
+            &mut summary.done
+        } else {
+            &mut summary.not_done
+        };
+        list.push(root.source.clone());
+    }
+    let mut skipped = problems.skipped;
+    skipped.sort_by_key(|s| s.0);
+    summary.skipped = skipped
+        .into_iter()
+        .map(|(_, path, reason)| Skipped { path, reason })
+        .collect();
+    let mut failed = problems.failed;
+    failed.sort_by_key(|f| f.0);
+    summary.failed = failed
+        .into_iter()
+        .map(|(_, path, error)| Failed { path, error })
+        .collect();
+    summary.record = match operation {
+        Operation::Delete => Record {
+            operation,
+            inner: None,
+        },
+        _ => Record {
+            operation,
+            inner: Some(Arc::new(RecordData {
+                plan,
+                inodes: done,
+                dest_dev,
+            })),
+        },
+    };
+    summary
+}

@@ -1,0 +1,137 @@
+//! Pause, resume and cancel of running jobs, and dropping the engine.
+
+use std::fs;
+
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job};
+use ferry_tests::TempTree;
+
+use crate::jobs_copy::sample_tree;
+use crate::jobs_support::{assert_no_temporaries, collect, snapshot};
+
+#[test]
+fn a_paused_job_writes_nothing_until_resumed() {
+    let t = TempTree::new();
+    let src = sample_tree(&t, "src");
+    let dest = t.dir("dest");
+    let (engine, events) = Engine::start();
+    let id = engine.submit_paused(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    let mut planned = false;
+    loop {
+        match events.recv().unwrap() {
+            Event::Planned { totals, .. } => {
+                assert_eq!(totals.items, snapshot(&src).len() as u64 + 1);
+                planned = true;
+            }
+            Event::Progress { progress, .. } if progress.paused && planned => break,
+            Event::Finished { .. } | Event::Cancelled { .. } => panic!("a paused job ended"),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        fs::read_dir(&dest).unwrap().count(),
+        0,
+        "a paused job wrote something"
+    );
+    engine.resume(id);
+    let out = collect(&events, id);
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(snapshot(&dest.join("src")), snapshot(&src));
+}
+
+/// Starts copying one large file and returns the engine, its events, the job and paths.
+fn large_copy(
+    t: &TempTree,
+    shm: &TempTree,
+) -> (
+    Engine,
+    crossbeam_channel::Receiver<Event>,
+    ferry_core::jobs::JobId,
+) {
+    let big = shm.file("big", vec![1u8; 512 << 20]);
+    let dest = t.dir("dest");
+    let (engine, events) = Engine::start();
+    let id = engine.submit(Job::Copy {
+        sources: vec![big],
+        dest_dir: dest,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    loop {
+        match events.recv().unwrap() {
+            Event::Progress { progress, .. } if progress.bytes_done > 0 => break,
+            Event::Finished { .. } | Event::Cancelled { .. } => {
+                panic!("512 MiB copied within one progress tick")
+            }
+            _ => {}
+        }
+    }
+    (engine, events, id)
+}
+
+#[test]
+fn cancel_inside_a_large_file_removes_its_temporary() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let (engine, events, id) = large_copy(&t, &shm);
+    engine.cancel(id);
+    let out = collect(&events, id);
+    assert!(out.cancelled);
+    assert_eq!(out.summary.not_done, vec![shm.join("big")]);
+    assert!(out.summary.bytes_done < 512 << 20);
+    assert_eq!(fs::read_dir(t.join("dest")).unwrap().count(), 0);
+    assert_eq!(fs::metadata(shm.join("big")).unwrap().len(), 512 << 20);
+}
+
+#[test]
+fn dropping_the_engine_cancels_and_cleans_up() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let (engine, events, id) = large_copy(&t, &shm);
+    drop(engine);
+    let cancelled = events
+        .iter()
+        .any(|e| matches!(e, Event::Cancelled { job, .. } if job == id));
+    assert!(cancelled);
+    assert_eq!(fs::read_dir(t.join("dest")).unwrap().count(), 0);
+    assert_no_temporaries(t.path());
+}
+
+#[test]
+fn jobs_on_one_device_queue_and_other_devices_run_in_parallel() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let (src_a, src_b, src_c) = (t.file("a/f", "a"), t.file("b/f", "b"), shm.file("c/f", "c"));
+    let copy = |src: &std::path::Path, dest: std::path::PathBuf| Job::Copy {
+        sources: vec![src.parent().unwrap().to_path_buf()],
+        dest_dir: dest,
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let (engine, events) = Engine::start();
+    let a = engine.submit_paused(copy(&src_a, t.dir("dest-a")));
+    while !matches!(events.recv().unwrap(), Event::Planned { job, .. } if job == a) {}
+    // `a` now holds the work tree's device; `b` waits behind it, `c` (tmpfs) does not.
+    let b = engine.submit(copy(&src_b, t.dir("dest-b")));
+    let c = engine.submit(copy(&src_c, shm.dir("dest-c")));
+    loop {
+        match events.recv().unwrap() {
+            Event::Finished { job, .. } if job == c => break,
+            Event::Planned { job, .. } if job == b => panic!("b started while a held its device"),
+            Event::Finished { job, .. } | Event::Cancelled { job, .. } => {
+                panic!("{job} ended early")
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(fs::read(shm.join("dest-c/c/f")).unwrap(), b"c");
+    engine.cancel(b);
+    let out = collect(&events, b);
+    assert!(out.cancelled);
+    assert_eq!(
+        out.summary.not_done,
+        vec![src_b.parent().unwrap().to_path_buf()]
+    );
+    assert!(!t.join("dest-b/b").exists());
+    engine.resume(a);
+    assert!(collect(&events, a).summary.is_complete());
+    assert_eq!(fs::read(t.join("dest-a/a/f")).unwrap(), b"a");
+}

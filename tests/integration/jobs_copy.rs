@@ -1,0 +1,416 @@
+//! `ferry cp` and copy jobs: fidelity, same file, into itself, conflicts, special files,
+//! non-UTF-8 names, reflinks.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+
+use ferry_core::Error;
+use ferry_core::jobs::{ConflictPolicy, How, Job, SkipReason};
+use ferry_tests::TempTree;
+
+use crate::jobs_support::{
+    Mounted, Node, assert_accounts_for, assert_no_temporaries, chmod, non_utf8, run_job, set_mtime,
+    snapshot,
+};
+use crate::run_ferry;
+
+/// A source tree with every kind of item a copy must keep.
+pub fn sample_tree(t: &TempTree, rel: &str) -> PathBuf {
+    let root = t.dir(rel);
+    t.file(format!("{rel}/a.txt"), "alpha");
+    t.file(format!("{rel}/empty"), "");
+    let big: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
+    t.file(format!("{rel}/sub/b.bin"), &big);
+    t.file_bytes_name(
+        format!("{rel}/sub"),
+        non_utf8("name").as_encoded_bytes(),
+        b"not utf-8",
+    );
+    t.symlink(format!("{rel}/link"), "a.txt");
+    t.symlink(format!("{rel}/sub/broken"), "/nonexistent/target");
+    t.fifo(format!("{rel}/pipe"));
+    t.file(format!("{rel}/ro/inside"), "read-only folder");
+    chmod(&root.join("a.txt"), 0o640);
+    chmod(&root.join("sub/b.bin"), 0o755);
+    for (i, p) in [
+        "a.txt",
+        "empty",
+        "sub/b.bin",
+        "pipe",
+        "ro/inside",
+        "link",
+        "sub",
+        "ro",
+    ]
+    .iter()
+    .enumerate()
+    {
+        set_mtime(&root.join(p), 1_000_000_000 + i as i64 * 1000);
+    }
+    chmod(&root.join("ro"), 0o555);
+    set_mtime(&root.join("ro"), 1_200_000_000);
+    chmod(&root, 0o750);
+    set_mtime(&root, 1_300_000_000);
+    root
+}
+
+#[test]
+fn cp_copies_every_kind_of_item_identically() {
+    let t = TempTree::new();
+    let src = sample_tree(&t, "src");
+    let dest = t.dir("dest");
+    let before = snapshot(&src);
+    let out = run_ferry(["cp".as_ref(), src.as_os_str(), dest.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        snapshot(&dest.join("src")),
+        before,
+        "the copy differs from the source"
+    );
+    assert_eq!(snapshot(&src), before, "the source changed");
+    let (a, b) = (
+        fs::metadata(&src).unwrap(),
+        fs::metadata(dest.join("src")).unwrap(),
+    );
+    assert_eq!(
+        (a.mode(), a.mtime(), a.mtime_nsec()),
+        (b.mode(), b.mtime(), b.mtime_nsec())
+    );
+    assert_no_temporaries(&dest);
+}
+
+#[test]
+fn copy_job_records_what_it_created() {
+    let t = TempTree::new();
+    let src = sample_tree(&t, "src");
+    let dest = t.dir("dest");
+    let out = run_job(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.done, vec![src.clone()]);
+    let entries: Vec<_> = out.summary.record.entries().collect();
+    assert_eq!(entries.len(), snapshot(&src).len() + 1);
+    for e in &entries {
+        let meta = fs::symlink_metadata(&e.dest).unwrap();
+        assert_eq!(
+            (e.id.dev, e.id.ino),
+            (meta.dev(), meta.ino()),
+            "{}",
+            e.dest.display()
+        );
+        assert_eq!(e.how, How::Created);
+        assert_eq!(e.top_level, e.dest == dest.join("src"));
+    }
+    assert_eq!(out.summary.items_done, entries.len() as u64);
+}
+
+#[test]
+fn a_file_onto_itself_is_refused_and_kept_whole() {
+    let t = TempTree::new();
+    let a = t.file("dir/a", "precious");
+    // Same path, and a hard link of the same file under the same name elsewhere.
+    t.dir("other");
+    fs::hard_link(&a, t.join("other/a")).unwrap();
+    for dest in [t.join("dir"), t.join("other")] {
+        let out = run_job(Job::Copy {
+            sources: vec![a.clone()],
+            dest_dir: dest,
+            on_conflict: ConflictPolicy::Replace,
+        });
+        assert!(
+            matches!(*out.summary.failed[0].error, Error::SameFile { .. }),
+            "{:#?}",
+            out.summary
+        );
+        assert_accounts_for(&out.summary, std::slice::from_ref(&a));
+        assert_eq!(fs::read(&a).unwrap(), b"precious");
+    }
+    let out = run_ferry(["cp".as_ref(), a.as_os_str(), t.join("dir").as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("are the same file"));
+    assert_no_temporaries(t.path());
+}
+
+#[test]
+fn a_folder_into_itself_is_refused_and_the_rest_still_copies() {
+    let t = TempTree::new();
+    let src = t
+        .file("src/sub/f", "f")
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let other = t.file("other.txt", "other");
+    let into = src.join("sub");
+    let out = run_ferry([
+        "cp".as_ref(),
+        src.as_os_str(),
+        other.as_os_str(),
+        into.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("into itself"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(fs::read(into.join("other.txt")).unwrap(), b"other");
+    assert!(!into.join("src").exists());
+    let out = run_job(Job::Copy {
+        sources: vec![src.clone(), other.clone()],
+        dest_dir: src.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(matches!(
+        *out.summary.failed[0].error,
+        Error::IntoItself { .. }
+    ));
+    assert_eq!(out.summary.done, vec![other.clone()]);
+    assert_accounts_for(&out.summary, &[src.clone(), other]);
+    assert_eq!(fs::read(src.join("sub/f")).unwrap(), b"f");
+}
+
+#[test]
+fn conflicts_skip_replace_merge_and_never_swap_files_for_folders() {
+    let t = TempTree::new();
+    let src = t.dir("src");
+    t.file("src/same", "new");
+    t.file("src/folder/inner", "new inner");
+    t.file("src/was-dir", "a file");
+    t.dir("src/was-file");
+    let dest = t.dir("dest");
+    t.file("dest/same", "old");
+    t.file("dest/src/same", "old");
+    t.file("dest/src/folder/keep-me", "destination only");
+    t.dir("dest/src/was-dir");
+    t.file("dest/src/was-file", "a file");
+    let sources = vec![src];
+
+    let skip = run_job(Job::Copy {
+        sources: sources.clone(),
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(skip.summary.failed.is_empty(), "{:#?}", skip.summary);
+    let skipped: Vec<_> = skip
+        .summary
+        .skipped
+        .iter()
+        .map(|s| (s.path.clone(), s.reason))
+        .collect();
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert!(skipped.iter().all(|(_, r)| *r == SkipReason::Exists));
+    assert_eq!(fs::read(dest.join("src/same")).unwrap(), b"old");
+    assert_eq!(
+        fs::read(dest.join("src/folder/inner")).unwrap(),
+        b"new inner"
+    );
+    assert_eq!(
+        fs::read(dest.join("src/folder/keep-me")).unwrap(),
+        b"destination only"
+    );
+
+    let replace = run_job(Job::Copy {
+        sources: sources.clone(),
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Replace,
+    });
+    assert_eq!(fs::read(dest.join("src/same")).unwrap(), b"new");
+    assert_eq!(
+        fs::read(dest.join("src/folder/keep-me")).unwrap(),
+        b"destination only"
+    );
+    assert!(
+        dest.join("src/was-dir").is_dir() && dest.join("src/was-file").is_file(),
+        "a file and a folder swapped"
+    );
+    let kinds = replace
+        .summary
+        .failed
+        .iter()
+        .filter(|f| matches!(*f.error, Error::KindConflict { .. }))
+        .count();
+    assert_eq!(kinds, 2, "{:#?}", replace.summary);
+    let reported = replace
+        .events
+        .iter()
+        .filter(|e| matches!(e, ferry_core::jobs::Event::ItemFailed { .. }))
+        .count();
+    assert_eq!(reported, replace.summary.failed.len());
+    assert_accounts_for(&replace.summary, &sources);
+    assert_no_temporaries(&dest);
+}
+
+#[test]
+fn two_sources_with_one_name_never_overwrite_each_other() {
+    let t = TempTree::new();
+    let a = t.file("a/x", "first");
+    let b = t.file("b/x", "second");
+    let dest = t.dir("dest");
+    let out = run_job(Job::Copy {
+        sources: vec![a.clone(), b.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Replace,
+    });
+    assert_eq!(fs::read(dest.join("x")).unwrap(), b"first");
+    assert!(matches!(
+        *out.summary.failed[0].error,
+        Error::DuplicateName { .. }
+    ));
+    assert_eq!(out.summary.failed[0].path, b);
+    assert_accounts_for(&out.summary, &[a, b]);
+}
+
+#[test]
+fn sockets_are_skipped_with_a_note_and_names_stay_bytes() {
+    let t = TempTree::new();
+    let src = t.dir("src");
+    let _listener = std::os::unix::net::UnixListener::bind(src.join("sock")).unwrap();
+    t.file_bytes_name("src", non_utf8("odd").as_encoded_bytes(), b"bytes");
+    let dest = t.dir("dest");
+    let out = run_job(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert_eq!(out.summary.skipped.len(), 1);
+    assert_eq!(out.summary.skipped[0].path, src.join("sock"));
+    assert!(matches!(
+        out.summary.skipped[0].reason,
+        SkipReason::Special(_)
+    ));
+    assert_eq!(
+        fs::read(dest.join("src").join(non_utf8("odd"))).unwrap(),
+        b"bytes"
+    );
+    assert!(!dest.join("src/sock").exists());
+    let out = run_ferry([
+        "cp".as_ref(),
+        src.as_os_str(),
+        t.join("dest").join("src").as_os_str(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a socket is a note, not an error"
+    );
+}
+
+#[test]
+fn reflink_on_btrfs_shares_extents() {
+    let t = TempTree::new();
+    let img = t.join("btrfs.img");
+    fs::File::create(&img).unwrap().set_len(300 << 20).unwrap();
+    let made = std::process::Command::new("mkfs.btrfs")
+        .arg("-q")
+        .arg(&img)
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        eprintln!("note: mkfs.btrfs unavailable; reflink test skipped");
+        return;
+    }
+    let Some(mnt) = Mounted::new(&t.join("mnt"), &["-o", "loop", img.to_str().unwrap()]) else {
+        return;
+    };
+    let big: Vec<u8> = (0..(8u32 << 20)).map(|i| (i >> 12) as u8).collect();
+    fs::create_dir(mnt.dir.join("src")).unwrap();
+    fs::write(mnt.dir.join("src/big"), &big).unwrap();
+    fs::create_dir(mnt.dir.join("dest")).unwrap();
+    std::process::Command::new("sync").status().unwrap();
+    let used = |p: &std::path::Path| {
+        rustix::fs::statvfs(p)
+            .map(|s| (s.f_blocks - s.f_bfree) * s.f_frsize)
+            .unwrap()
+    };
+    let before = used(&mnt.dir);
+    let src = mnt.dir.join("src");
+    let out = run_job(Job::Copy {
+        sources: vec![src],
+        dest_dir: mnt.dir.join("dest"),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    std::process::Command::new("sync").status().unwrap();
+    assert_eq!(fs::read(mnt.dir.join("dest/src/big")).unwrap(), big);
+    assert!(
+        used(&mnt.dir) < before + (4 << 20),
+        "8 MiB were copied, not cloned"
+    );
+    let snap = snapshot(&mnt.dir.join("dest/src"));
+    assert!(matches!(snap.values().next(), Some(Node::File { .. })));
+}
+
+#[test]
+fn holes_and_extended_attributes_survive_a_copy() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    let sparse = shm.join("sparse");
+    let f = fs::File::create(&sparse).unwrap();
+    f.set_len(64 << 20).unwrap();
+    rustix::io::pwrite(&f, b"middle", 32 << 20).unwrap();
+    rustix::fs::fsetxattr(&f, "user.ferry", b"kept", rustix::fs::XattrFlags::empty()).unwrap();
+    drop(f);
+    for dest in [t.dir("ext4"), shm.dir("tmpfs")] {
+        let out = run_job(Job::Copy {
+            sources: vec![sparse.clone()],
+            dest_dir: dest.clone(),
+            on_conflict: ConflictPolicy::Skip,
+        });
+        assert!(out.summary.is_complete(), "{:#?}", out.summary);
+        let copy = dest.join("sparse");
+        let meta = fs::metadata(&copy).unwrap();
+        assert_eq!(meta.len(), 64 << 20);
+        assert!(
+            meta.blocks() * 512 < 1 << 20,
+            "holes filled in {}",
+            dest.display()
+        );
+        assert!(fs::read(&copy).unwrap() == fs::read(&sparse).unwrap());
+        let mut value = [0u8; 16];
+        let n = rustix::fs::getxattr(&copy, "user.ferry", &mut value[..]).unwrap();
+        assert_eq!(&value[..n], b"kept");
+    }
+}
+
+#[test]
+fn a_source_replaced_after_planning_is_reported_not_copied() {
+    let t = TempTree::new();
+    let src = t.dir("src");
+    t.file("src/steady", "steady");
+    let swapped = t.file("src/swapped", "planned version");
+    let dest = t.dir("dest");
+    let (engine, events) = ferry_core::jobs::Engine::start();
+    let id = engine.submit_paused(Job::Copy {
+        sources: vec![src],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    while !matches!(
+        events.recv().unwrap(),
+        ferry_core::jobs::Event::Planned { .. }
+    ) {}
+    // Replaced the way editors save: a new file renamed over the old one.
+    fs::write(t.join("src/.new"), "another file now").unwrap();
+    fs::rename(t.join("src/.new"), &swapped).unwrap();
+    engine.resume(id);
+    let out = crate::jobs_support::collect(&events, id);
+    assert_eq!(out.summary.failed.len(), 1, "{:#?}", out.summary);
+    assert!(matches!(
+        *out.summary.failed[0].error,
+        Error::Changed { .. }
+    ));
+    assert_eq!(out.summary.failed[0].path, swapped);
+    assert_eq!(fs::read(dest.join("src/steady")).unwrap(), b"steady");
+    assert!(!dest.join("src/swapped").exists());
+    assert_no_temporaries(&dest);
+}

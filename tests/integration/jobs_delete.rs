@@ -1,0 +1,112 @@
+//! `ferry rm` and delete jobs: never follows links, never leaves its file system, refuses `/`,
+//! works at any depth; and copies deeper than `PATH_MAX`.
+
+use std::fs;
+
+use ferry_core::Error;
+use ferry_core::jobs::{ConflictPolicy, Job};
+use ferry_tests::TempTree;
+
+use crate::jobs_copy::sample_tree;
+use crate::jobs_support::{Mounted, assert_accounts_for, chain_depth, deep_chain, run_job};
+use crate::run_ferry;
+
+#[test]
+fn rm_deletes_a_tree_but_never_what_its_links_point_to() {
+    let t = TempTree::new();
+    let victim = sample_tree(&t, "victim");
+    let outside = t.file("outside/keep.txt", "keep");
+    t.symlink("victim/to-outside-dir", t.join("outside"));
+    t.symlink("victim/to-outside-file", &outside);
+    let lone = t.file("lone.txt", "bye");
+    let out = run_ferry(["rm".as_ref(), victim.as_os_str(), lone.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!victim.exists() && !lone.exists());
+    assert_eq!(fs::read(&outside).unwrap(), b"keep");
+}
+
+#[test]
+fn rm_of_a_missing_path_fails_alone() {
+    let t = TempTree::new();
+    let here = t.file("here", "here");
+    let missing = t.join("missing");
+    let out = run_ferry(["rm".as_ref(), missing.as_os_str(), here.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing"));
+    assert!(!here.exists());
+}
+
+#[test]
+fn rm_refuses_the_root_folder() {
+    let out = run_ferry(["rm", "/"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to delete /"));
+    assert!(std::path::Path::new("/proc").exists());
+}
+
+#[test]
+fn a_delete_never_enters_another_mount_even_of_the_same_device() {
+    let t = TempTree::new();
+    let keep = t.file("elsewhere/precious", "precious");
+    let victim = t.dir("victim");
+    t.file("victim/a", "a");
+    let bind_args = ["--bind", keep.parent().unwrap().to_str().unwrap()];
+    let Some(_bind) = Mounted::new(&victim.join("bound"), &bind_args) else {
+        return;
+    };
+    let out = run_job(Job::Delete {
+        paths: vec![victim.clone()],
+    });
+    assert_eq!(fs::read(&keep).unwrap(), b"precious");
+    assert!(!victim.join("a").exists());
+    assert!(
+        matches!(*out.summary.failed[0].error, Error::OtherFilesystem { .. }),
+        "{:#?}",
+        out.summary
+    );
+    assert_eq!(out.summary.failed[0].path, victim.join("bound"));
+    assert_accounts_for(&out.summary, std::slice::from_ref(&victim));
+}
+
+#[test]
+fn copy_and_delete_trees_deeper_than_path_max() {
+    let t = TempTree::new();
+    let src = t.dir("src");
+    let depth = 2100; // "d/" * 2100 is longer than PATH_MAX (4096)
+    deep_chain(&src, "d", depth);
+    let dest = t.dir("dest");
+    let out = run_job(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(
+        out.summary.is_complete(),
+        "{:#?}",
+        out.summary.failed.first()
+    );
+    assert_eq!(
+        chain_depth(&dest.join("src"), "d"),
+        (depth, b"bottom".to_vec())
+    );
+    for tree in [src, dest] {
+        let out = run_job(Job::Delete {
+            paths: vec![tree.clone()],
+        });
+        assert!(
+            out.summary.is_complete(),
+            "{:#?}",
+            out.summary.failed.first()
+        );
+        assert_eq!(
+            out.summary.items_done,
+            depth as u64 + 2 + u64::from(tree.ends_with("dest"))
+        );
+        assert!(!tree.exists());
+    }
+}

@@ -1,0 +1,117 @@
+//! Errors a job must survive: permissions (as another user: root ignores them), no space left
+//! before and during a copy.
+
+use std::fs;
+
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job};
+use ferry_tests::TempTree;
+
+use crate::jobs_support::{Mounted, assert_accounts_for, assert_no_temporaries, chmod, collect};
+use crate::{run_ferry, run_ferry_unprivileged};
+
+/// A tree the unprivileged user 65534 can enter and write into.
+fn open_tree() -> TempTree {
+    let t = TempTree::new();
+    chmod(t.path(), 0o777);
+    t
+}
+
+#[test]
+fn an_unreadable_file_fails_alone_and_is_named() {
+    let t = open_tree();
+    let src = t.dir("src");
+    t.file("src/readable", "yes");
+    chmod(&t.file("src/secret", "no"), 0o000);
+    let dest = t.dir("dest");
+    chmod(&dest, 0o777);
+    let out = run_ferry_unprivileged(["cp".as_ref(), src.as_os_str(), dest.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("src/secret") && stderr.contains("ermission denied"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read(dest.join("src/readable")).unwrap(), b"yes");
+    assert!(!dest.join("src/secret").exists());
+    assert_eq!(fs::read(src.join("secret")).unwrap(), b"no");
+    assert_no_temporaries(&dest);
+}
+
+#[test]
+fn an_unreadable_folder_is_an_error_not_an_empty_folder() {
+    let t = open_tree();
+    let victim = t.dir("victim");
+    chmod(&victim, 0o777);
+    t.file("victim/gone", "gone");
+    let locked = t.dir("victim/locked");
+    t.file("victim/locked/kept", "kept");
+    chmod(&locked, 0o000);
+    let out = run_ferry_unprivileged(["rm".as_ref(), victim.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("victim/locked"), "{stderr}");
+    assert!(!victim.join("gone").exists());
+    assert_eq!(fs::read(locked.join("kept")).unwrap(), b"kept");
+}
+
+#[test]
+fn not_enough_space_is_refused_before_writing() {
+    let t = TempTree::new();
+    let Some(small) = Mounted::tmpfs(&t.join("small"), "2m") else {
+        return;
+    };
+    let big = t.file("big", vec![7u8; 3 << 20]);
+    let out = run_ferry(["cp".as_ref(), big.as_os_str(), small.dir.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not enough free space"));
+    assert_eq!(fs::read_dir(&small.dir).unwrap().count(), 0);
+}
+
+#[test]
+fn running_out_of_space_mid_copy_stops_cleanly() {
+    let t = TempTree::new();
+    let Some(small) = Mounted::tmpfs(&t.join("small"), "2m") else {
+        return;
+    };
+    let src = t.many_files("src", "f", 3, 600 << 10);
+    let (engine, events) = Engine::start();
+    let id = engine.submit_paused(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: small.dir.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    // The plan fits; then something else takes the space before the copy starts.
+    loop {
+        if let Event::Planned { .. } = events.recv().unwrap() {
+            break;
+        }
+    }
+    fs::write(small.dir.join("filler"), vec![0u8; 1 << 20]).unwrap();
+    engine.resume(id);
+    let out = collect(&events, id);
+    assert!(!out.cancelled);
+    let stopped = out
+        .summary
+        .stopped_by
+        .as_ref()
+        .expect("the job must stop on ENOSPC");
+    assert!(stopped.is_terminal(), "{stopped}");
+    assert!(out.summary.failed.iter().any(|f| f.error.is_terminal()));
+    assert_accounts_for(&out.summary, std::slice::from_ref(&src));
+    for entry in fs::read_dir(small.dir.join("src")).unwrap() {
+        let len = entry.unwrap().metadata().unwrap().len();
+        assert_eq!(len, 600 << 10, "a partial file is left under a real name");
+    }
+    assert_no_temporaries(&small.dir);
+    for i in 0..3 {
+        assert_eq!(
+            fs::metadata(src.join(format!("f{i}"))).unwrap().len(),
+            600 << 10
+        );
+    }
+}

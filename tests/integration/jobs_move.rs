@@ -1,0 +1,148 @@
+//! `ferry mv` and move jobs: renames on one file system, copy-then-remove across file
+//! systems, merging, cancel mid-move.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, How, Job};
+use ferry_tests::TempTree;
+
+use crate::jobs_copy::sample_tree;
+use crate::jobs_support::{assert_accounts_for, assert_no_temporaries, run_job, snapshot};
+use crate::run_ferry;
+
+#[test]
+fn mv_on_one_file_system_renames_and_keeps_inodes() {
+    let t = TempTree::new();
+    let src = sample_tree(&t, "src");
+    let file = t.file("file.txt", "file");
+    let dest = t.dir("dest");
+    let (before, ino) = (snapshot(&src), fs::metadata(&src).unwrap().ino());
+    let out = run_job(Job::Move {
+        sources: vec![src.clone(), file.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.done, vec![src.clone(), file.clone()]);
+    assert!(!src.exists() && !file.exists());
+    assert_eq!(snapshot(&dest.join("src")), before);
+    assert_eq!(fs::metadata(dest.join("src")).unwrap().ino(), ino);
+    let entries: Vec<_> = out.summary.record.entries().collect();
+    assert_eq!(entries.len(), 2);
+    assert!(entries.iter().all(|e| e.how == How::Moved && e.top_level));
+    assert_eq!(entries[0].id.ino, ino);
+}
+
+#[test]
+fn mv_across_file_systems_copies_then_removes_the_source() {
+    let shm = TempTree::new_in("/dev/shm");
+    let src = sample_tree(&shm, "src");
+    let t = TempTree::new();
+    let dest = t.dir("dest");
+    let before = snapshot(&src);
+    let out = run_ferry(["mv".as_ref(), src.as_os_str(), dest.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!src.exists(), "the source survived a completed move");
+    assert_eq!(snapshot(&dest.join("src")), before);
+    assert_no_temporaries(&dest);
+}
+
+#[test]
+fn a_move_merges_into_an_existing_folder_and_keeps_what_it_skipped() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    for (tree, label) in [(&t, "same fs"), (&shm, "across fs")] {
+        let src = tree
+            .file("src/d/new", "new")
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        tree.file("src/d/clash", "source version");
+        let dest = t.dir(format!("dest-{}", label.replace(' ', "-")));
+        t.file(dest.join("src/d/clash"), "destination version");
+        t.file(dest.join("src/d/only-here"), "destination only");
+        let out = run_job(Job::Move {
+            sources: vec![src.clone()],
+            dest_dir: dest.clone(),
+            on_conflict: ConflictPolicy::Skip,
+        });
+        assert_eq!(out.summary.skipped.len(), 1, "{label}: {:#?}", out.summary);
+        assert_accounts_for(&out.summary, std::slice::from_ref(&src));
+        assert_eq!(fs::read(dest.join("src/d/new")).unwrap(), b"new", "{label}");
+        assert_eq!(
+            fs::read(dest.join("src/d/clash")).unwrap(),
+            b"destination version",
+            "{label}"
+        );
+        assert_eq!(
+            fs::read(dest.join("src/d/only-here")).unwrap(),
+            b"destination only",
+            "{label}"
+        );
+        // The skipped file stays, so its folders stay; what moved is gone from the source.
+        assert_eq!(
+            fs::read(src.join("d/clash")).unwrap(),
+            b"source version",
+            "{label}"
+        );
+        assert!(!src.join("d/new").exists(), "{label}");
+        assert_no_temporaries(&dest);
+    }
+}
+
+const FILES: usize = 1000;
+
+#[test]
+fn cancel_mid_move_leaves_every_file_whole_in_exactly_one_place() {
+    let shm = TempTree::new_in("/dev/shm");
+    let src = shm.many_files("src", "f", FILES, 128 << 10);
+    let t = TempTree::new();
+    let dest = t.dir("dest");
+    let (engine, events) = Engine::start();
+    let id = engine.submit(Job::Move {
+        sources: vec![src.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    // Cancel as soon as some files have moved.
+    let (was_cancelled, summary) = loop {
+        match events.recv().unwrap() {
+            Event::Progress { progress, .. } if progress.items_done > 1 => engine.cancel(id),
+            Event::Finished { summary, .. } => break (false, summary),
+            Event::Cancelled { summary, .. } => break (true, summary),
+            _ => {}
+        }
+    };
+    assert!(
+        was_cancelled,
+        "the move finished before the cancel: make the fixture larger"
+    );
+    assert_eq!(summary.not_done, vec![src.clone()]);
+    let mut moved = 0;
+    for i in 0..FILES {
+        let name = format!("f{i}");
+        let (in_src, in_dest) = (src.join(&name), dest.join("src").join(&name));
+        match (in_src.exists(), in_dest.exists()) {
+            (true, false) => assert_eq!(fs::metadata(&in_src).unwrap().len(), 128 << 10),
+            (false, true) => {
+                assert_eq!(fs::metadata(&in_dest).unwrap().len(), 128 << 10);
+                moved += 1;
+            }
+            other => panic!("{name} is in source/destination: {other:?}"),
+        }
+    }
+    assert!(moved > 0 && moved < FILES, "moved {moved}");
+    assert!(
+        src.exists(),
+        "the source folder must stay: not all of it moved"
+    );
+    assert_no_temporaries(&dest);
+}

@@ -1,0 +1,249 @@
+//! Helpers for the job tests: run a job through the engine, snapshot and compare trees, check
+//! that summaries account for every source and that no temporary is left, mount scratch file
+//! systems.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ferry_core::jobs::{Engine, Event, Job, Summary};
+
+/// What a job reported.
+pub struct Outcome {
+    pub summary: Summary,
+    pub cancelled: bool,
+    pub events: Vec<Event>,
+}
+
+/// Runs `job` on a fresh engine and waits for its end.
+pub fn run_job(job: Job) -> Outcome {
+    let (engine, events) = Engine::start();
+    let id = engine.submit(job);
+    collect(&events, id)
+}
+
+/// Collects the events of `id` until it ends.
+pub fn collect(
+    events: &crossbeam_channel::Receiver<Event>,
+    id: ferry_core::jobs::JobId,
+) -> Outcome {
+    let mut seen = Vec::new();
+    for event in events.iter() {
+        match &event {
+            Event::Finished { job, summary } if *job == id => {
+                return Outcome {
+                    summary: summary.clone(),
+                    cancelled: false,
+                    events: seen,
+                };
+            }
+            Event::Cancelled { job, summary } if *job == id => {
+                return Outcome {
+                    summary: summary.clone(),
+                    cancelled: true,
+                    events: seen,
+                };
+            }
+            _ => seen.push(event),
+        }
+    }
+    panic!("the engine hung up before the job ended");
+}
+
+/// One item of a tree, as far as a copy must preserve it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    File {
+        mode: u32,
+        mtime: (i64, i64),
+        data: Vec<u8>,
+    },
+    Dir {
+        mode: u32,
+        mtime: (i64, i64),
+    },
+    Link(PathBuf),
+    Fifo {
+        mode: u32,
+        mtime: (i64, i64),
+    },
+    Other,
+}
+
+/// Everything below `root` (not `root` itself), keyed by relative path; never follows links.
+pub fn snapshot(root: &Path) -> BTreeMap<PathBuf, Node> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        for entry in fs::read_dir(root.join(&rel)).unwrap() {
+            let entry = entry.unwrap();
+            let rel = rel.join(entry.file_name());
+            let path = root.join(&rel);
+            let meta = fs::symlink_metadata(&path).unwrap();
+            let (mode, mtime) = (meta.mode() & 0o7777, (meta.mtime(), meta.mtime_nsec()));
+            let t = meta.file_type();
+            let node = if t.is_symlink() {
+                Node::Link(fs::read_link(&path).unwrap())
+            } else if t.is_dir() {
+                stack.push(rel.clone());
+                Node::Dir { mode, mtime }
+            } else if t.is_file() {
+                Node::File {
+                    mode,
+                    mtime,
+                    data: fs::read(&path).unwrap(),
+                }
+            } else if t.is_fifo() {
+                Node::Fifo { mode, mtime }
+            } else {
+                Node::Other
+            };
+            out.insert(rel, node);
+        }
+    }
+    out
+}
+
+/// Asserts that no `.ferry-tmp-` temporary is left anywhere below `root`.
+pub fn assert_no_temporaries(root: &Path) {
+    for rel in snapshot(root).keys() {
+        let name = rel.file_name().unwrap().as_bytes();
+        assert!(
+            !name.starts_with(b".ferry-tmp-"),
+            "temporary left behind: {}",
+            rel.display()
+        );
+    }
+}
+
+/// Asserts the summary accounts for every source: done, not done, or it or something inside
+/// it skipped or failed.
+pub fn assert_accounts_for(summary: &Summary, sources: &[PathBuf]) {
+    for source in sources {
+        let listed = summary.done.contains(source)
+            || summary.not_done.contains(source)
+            || summary.skipped.iter().any(|s| s.path.starts_with(source))
+            || summary.failed.iter().any(|f| f.path.starts_with(source));
+        assert!(
+            listed,
+            "the summary does not account for {}: {summary:#?}",
+            source.display()
+        );
+    }
+}
+
+/// A file system mounted for one test, unmounted when dropped.
+pub struct Mounted {
+    pub dir: PathBuf,
+}
+
+impl Mounted {
+    /// Mounts with `mount ARGS... DIR`; `None` (with a note) where mounting is not possible.
+    pub fn new(dir: &Path, args: &[&str]) -> Option<Mounted> {
+        fs::create_dir_all(dir).unwrap();
+        let ok = Command::new("mount")
+            .args(args)
+            .arg(dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!(
+                "note: cannot mount {args:?} on {} here; test skipped",
+                dir.display()
+            );
+            return None;
+        }
+        Some(Mounted {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// A tmpfs of `size` (e.g. "2m").
+    pub fn tmpfs(dir: &Path, size: &str) -> Option<Mounted> {
+        Mounted::new(
+            dir,
+            &["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"],
+        )
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
+    }
+}
+
+/// Creates a chain of `depth` folders named `name` below `root` through directory
+/// descriptors (the path is longer than `PATH_MAX`), with a file `leaf` at the bottom.
+pub fn deep_chain(root: &Path, name: &str, depth: usize) {
+    use rustix::fs::{Mode, OFlags, mkdirat, openat};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut fd = openat(rustix::fs::CWD, root, flags, Mode::empty()).unwrap();
+    for _ in 0..depth {
+        mkdirat(&fd, name, Mode::from_raw_mode(0o755)).unwrap();
+        fd = openat(&fd, name, flags, Mode::empty()).unwrap();
+    }
+    let leaf = openat(
+        &fd,
+        "leaf",
+        OFlags::WRONLY | OFlags::CREATE,
+        Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&leaf, b"bottom").unwrap();
+}
+
+/// Depth of the chain of `name` folders below `root`, and the contents of its `leaf`.
+pub fn chain_depth(root: &Path, name: &str) -> (usize, Vec<u8>) {
+    use rustix::fs::{Mode, OFlags, openat};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut fd = openat(rustix::fs::CWD, root, flags, Mode::empty()).unwrap();
+    let mut depth = 0;
+    while let Ok(next) = openat(&fd, name, flags, Mode::empty()) {
+        fd = next;
+        depth += 1;
+    }
+    let leaf = openat(&fd, "leaf", OFlags::RDONLY, Mode::empty()).unwrap();
+    let mut buf = vec![0; 64];
+    let n = rustix::io::read(&leaf, &mut buf[..]).unwrap();
+    buf.truncate(n);
+    (depth, buf)
+}
+
+/// A name that is not UTF-8.
+pub fn non_utf8(prefix: &str) -> &'static OsStr {
+    let mut bytes = prefix.as_bytes().to_vec();
+    bytes.extend_from_slice(b"-\xff\xfe");
+    OsStr::from_bytes(Box::leak(bytes.into_boxed_slice()))
+}
+
+/// Sets the modification time of `path` (not following links).
+pub fn set_mtime(path: &Path, sec: i64) {
+    let times = rustix::fs::Timestamps {
+        last_access: rustix::fs::Timespec {
+            tv_sec: sec,
+            tv_nsec: 0,
+        },
+        last_modification: rustix::fs::Timespec {
+            tv_sec: sec,
+            tv_nsec: 123_456_789,
+        },
+    };
+    rustix::fs::utimensat(
+        rustix::fs::CWD,
+        path,
+        &times,
+        rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+    )
+    .unwrap();
+}
+
+/// Sets the permission bits of `path`.
+pub fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
