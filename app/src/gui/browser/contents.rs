@@ -1,0 +1,199 @@
+//! What a browser shows for its folder: the [`Listing`] state and the rows derived from it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::entry::{self, EntryRef};
+
+use super::selection::index_u32;
+
+/// The state of the shown folder.
+#[derive(Debug, Clone)]
+pub enum Listing {
+    /// Entries are arriving in batches; shown in arrival order until the sorted listing comes.
+    Loading(Contents),
+    /// Complete and sorted; kept current by the watcher.
+    Loaded(Contents),
+    /// The folder could not be listed (permission denied, not found, ...).
+    Failed(Arc<Error>),
+}
+
+impl Listing {
+    /// The entries shown, unless listing failed.
+    pub fn contents(&self) -> Option<&Contents> {
+        match self {
+            Listing::Loading(contents) | Listing::Loaded(contents) => Some(contents),
+            Listing::Failed(_) => None,
+        }
+    }
+}
+
+/// A folder's entries, their display order and the rows actually shown (the order minus
+/// hidden entries unless they are shown), with counters kept so `view` never walks them.
+#[derive(Debug, Clone)]
+pub struct Contents {
+    entries: Arc<entry::Listing>,
+    /// The sorted order from the core; `None` while loading (arrival order).
+    order: Option<Arc<[u32]>>,
+    rows: Vec<u32>,
+    /// Folders among `rows`.
+    folders: usize,
+    /// Entries left out of `rows` because they are hidden.
+    hidden: usize,
+}
+
+impl Contents {
+    /// Nothing yet: the start of a load.
+    pub fn empty(dir: PathBuf) -> Self {
+        Self::unsorted(Arc::new(entry::Listing::new(dir)), true)
+    }
+
+    /// A partial listing in arrival order.
+    pub fn unsorted(entries: Arc<entry::Listing>, show_hidden: bool) -> Self {
+        let mut contents = Self {
+            entries,
+            order: None,
+            rows: Vec::new(),
+            folders: 0,
+            hidden: 0,
+        };
+        contents.set_show_hidden(show_hidden);
+        contents
+    }
+
+    /// A complete listing in the core's sorted `order`.
+    pub fn sorted(entries: Arc<entry::Listing>, order: Arc<[u32]>, show_hidden: bool) -> Self {
+        let mut contents = Self {
+            entries,
+            order: Some(order),
+            rows: Vec::new(),
+            folders: 0,
+            hidden: 0,
+        };
+        contents.set_show_hidden(show_hidden);
+        contents
+    }
+
+    /// Appends a batch of a streaming listing; existing rows keep their positions.
+    pub fn append(&mut self, batch: &entry::Listing, show_hidden: bool) {
+        debug_assert!(self.order.is_none(), "only partial listings grow");
+        let start = self.entries.len();
+        Arc::make_mut(&mut self.entries).append(batch);
+        for index in start..self.entries.len() {
+            self.admit(index_u32(index), show_hidden);
+        }
+    }
+
+    /// Rebuilds the rows with or without hidden entries (one pass over the order).
+    pub fn set_show_hidden(&mut self, show_hidden: bool) {
+        self.rows.clear();
+        self.folders = 0;
+        self.hidden = 0;
+        let order = self.order.clone();
+        match order {
+            Some(order) => order.iter().for_each(|&e| self.admit(e, show_hidden)),
+            None => (0..self.entries.len()).for_each(|e| self.admit(index_u32(e), show_hidden)),
+        }
+    }
+
+    fn admit(&mut self, index: u32, show_hidden: bool) {
+        let entry = self.entries.entry(index as usize);
+        if !show_hidden && entry.is_hidden() {
+            self.hidden += 1;
+        } else {
+            self.folders += usize::from(entry.is_dir_like());
+            self.rows.push(index);
+        }
+    }
+
+    /// The core's listing behind the rows.
+    pub fn entries(&self) -> &entry::Listing {
+        &self.entries
+    }
+
+    /// Shown entries as indices into [`Contents::entries`], in display order.
+    pub fn rows(&self) -> &[u32] {
+        &self.rows
+    }
+
+    /// The entry shown at `row`, with its index.
+    pub fn row(&self, row: usize) -> Option<(u32, EntryRef<'_>)> {
+        let index = *self.rows.get(row)?;
+        Some((index, self.entries.entry(index as usize)))
+    }
+
+    /// The row showing entry `index`, if shown (a linear search: call on input, not per frame).
+    pub fn row_of(&self, index: u32) -> Option<usize> {
+        self.rows.iter().position(|&e| e == index)
+    }
+
+    /// The row showing the entry called `name`, if shown.
+    pub fn row_named(&self, name: &[u8]) -> Option<usize> {
+        self.rows
+            .iter()
+            .position(|&e| self.entries.entry(e as usize).name_bytes() == name)
+    }
+
+    /// Folders among the shown rows.
+    pub fn folders(&self) -> usize {
+        self.folders
+    }
+
+    /// Entries not shown because they are hidden.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferry_core::entry::{Kind, Meta};
+    use std::ffi::OsStr;
+
+    fn batch(names: &[&str]) -> entry::Listing {
+        let mut listing = entry::Listing::new(PathBuf::from("/x"));
+        for name in names {
+            let kind = if name.ends_with('/') {
+                Kind::Dir
+            } else {
+                Kind::File
+            };
+            listing.push(
+                OsStr::new(name.trim_end_matches('/')),
+                Meta {
+                    kind,
+                    ..Meta::default()
+                },
+            );
+        }
+        listing
+    }
+
+    #[test]
+    fn batches_append_and_hidden_entries_are_counted_not_shown() {
+        let mut contents = Contents::empty(PathBuf::from("/x"));
+        contents.set_show_hidden(false);
+        contents.append(&batch(&["b", ".hidden", "dir/"]), false);
+        contents.append(&batch(&["a"]), false);
+        assert_eq!(contents.rows(), &[0, 2, 3]);
+        assert_eq!((contents.folders(), contents.hidden()), (1, 1));
+        contents.set_show_hidden(true);
+        assert_eq!(contents.rows(), &[0, 1, 2, 3]);
+        assert_eq!(contents.hidden(), 0);
+    }
+
+    #[test]
+    fn sorted_rows_follow_the_order() {
+        let entries = Arc::new(batch(&["b", ".h", "a/"]));
+        let contents = Contents::sorted(entries, Arc::from([2, 1, 0]), false);
+        assert_eq!(contents.rows(), &[2, 0]);
+        assert_eq!(contents.row_of(0), Some(1));
+        assert_eq!(contents.row_named(b"a"), Some(0));
+        assert_eq!(
+            contents.row(1).map(|(i, e)| (i, e.name_bytes())),
+            Some((0, &b"b"[..]))
+        );
+    }
+}

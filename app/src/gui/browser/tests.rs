@@ -1,0 +1,648 @@
+//! Browser tests: UI flows through `iced_test`'s simulator (messages fed back to `update`), and
+//! `update` driven directly with the events a `DirService` would send.
+
+use std::cell::{Cell, RefCell};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ferry_core::dirs::{ChangeSummary, DirEvent, ViewId};
+use ferry_core::entry::{self, Kind, Meta};
+use ferry_core::sort::{Direction, SortKey, SortSpec};
+use iced::keyboard::Modifiers;
+use iced_test::simulator;
+
+use super::{Browser, Dirs, Event, Listing, Message};
+use crate::gui::list::top_of;
+use crate::gui::shortcut::{Action, Step};
+
+const VIEW: ViewId = 7;
+
+/// What the browser asked of the listing service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Call {
+    Open(PathBuf, SortSpec),
+    Resort(SortSpec),
+    Refresh,
+}
+
+/// A `Dirs` that records calls and hands out increasing generations.
+#[derive(Default)]
+struct Recorder {
+    calls: RefCell<Vec<Call>>,
+    generation: Cell<u64>,
+}
+
+impl Dirs for Recorder {
+    fn open(&self, view: ViewId, path: PathBuf, sort: SortSpec) -> u64 {
+        assert_eq!(view, VIEW);
+        self.calls.borrow_mut().push(Call::Open(path, sort));
+        self.generation.set(self.generation.get() + 1);
+        self.generation.get()
+    }
+    fn resort(&self, view: ViewId, sort: SortSpec) {
+        assert_eq!(view, VIEW);
+        self.calls.borrow_mut().push(Call::Resort(sort));
+    }
+    fn refresh(&self, view: ViewId) {
+        assert_eq!(view, VIEW);
+        self.calls.borrow_mut().push(Call::Refresh);
+    }
+}
+
+impl Recorder {
+    fn last(&self) -> Option<Call> {
+        self.calls.borrow().last().cloned()
+    }
+}
+
+/// A listing of `dir`; names ending in '/' are folders, sizes are the position.
+fn listing(dir: &str, names: &[&str]) -> Arc<entry::Listing> {
+    let mut listing = entry::Listing::new(PathBuf::from(dir));
+    for (i, name) in names.iter().enumerate() {
+        let (name, kind) = match name.strip_suffix('/') {
+            Some(name) => (name, Kind::Dir),
+            None => (*name, Kind::File),
+        };
+        let size = u64::try_from(i).unwrap() * 1000;
+        listing.push(
+            OsStr::new(name),
+            Meta {
+                kind,
+                size,
+                mtime_sec: 1_700_000_000,
+                ..Meta::default()
+            },
+        );
+    }
+    Arc::new(listing)
+}
+
+/// The identity order (the test listings are built already sorted).
+fn order(listing: &entry::Listing) -> Arc<[u32]> {
+    (0..u32::try_from(listing.len()).unwrap()).collect()
+}
+
+fn loaded(browser: &Browser, listing: Arc<entry::Listing>) -> DirEvent {
+    let order = order(&listing);
+    DirEvent::Loaded {
+        view: VIEW,
+        generation: browser.generation(),
+        listing,
+        order,
+        from_cache: false,
+    }
+}
+
+fn changed(browser: &Browser, listing: Arc<entry::Listing>) -> DirEvent {
+    let order = order(&listing);
+    let change = ChangeSummary::default();
+    DirEvent::Changed {
+        view: VIEW,
+        generation: browser.generation(),
+        listing,
+        order,
+        change,
+    }
+}
+
+/// A browser on `dir` showing `names`.
+fn browser_with(dirs: &Recorder, dir: &str, names: &[&str]) -> Browser {
+    let mut browser = Browser::new(VIEW, PathBuf::from(dir), None, dirs);
+    let event = loaded(&browser, listing(dir, names));
+    let _ = browser.update(Message::Dir(event), dirs);
+    browser
+}
+
+/// Feeds every message to `update`, collecting the events it raises.
+fn feed(browser: &mut Browser, dirs: &Recorder, messages: Vec<Message>) -> Vec<Event> {
+    messages
+        .into_iter()
+        .filter_map(|m| browser.update(m, dirs).1)
+        .collect()
+}
+
+/// Clicks each target in turn on one frame, returning the messages produced.
+fn click(browser: &Browser, targets: &[&str]) -> Vec<Message> {
+    let mut ui = simulator(browser.view());
+    for target in targets {
+        ui.click(*target).unwrap();
+    }
+    ui.into_messages().collect()
+}
+
+/// True when some widget's whole text is `text`.
+fn shows(browser: &Browser, text: &str) -> bool {
+    simulator(browser.view()).find(text).is_ok()
+}
+
+fn selected_names(browser: &Browser) -> Vec<String> {
+    let entries = browser.listing().contents().unwrap().entries();
+    let mut names: Vec<String> = browser
+        .selection()
+        .iter()
+        .map(|e| {
+            entries
+                .entry(e as usize)
+                .name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["docs/", "notes.txt"]);
+
+    let messages = click(&browser, &["docs"]);
+    assert!(
+        messages
+            .iter()
+            .any(|m| matches!(m, Message::RowPressed(at) if at.row == 0))
+    );
+    assert!(
+        !messages
+            .iter()
+            .any(|m| matches!(m, Message::RowDoubleClicked(_)))
+    );
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(selected_names(&browser), ["docs"]);
+    assert!(shows(&browser, "2 items, 1 folder, 1 selected"));
+
+    let messages = click(&browser, &["docs", "docs"]);
+    assert!(
+        messages
+            .iter()
+            .any(|m| matches!(m, Message::RowDoubleClicked(at) if at.row == 0))
+    );
+    let events = feed(&mut browser, &dirs, messages);
+    assert!(events.is_empty(), "a folder opens in place");
+    assert_eq!(browser.path(), Path::new("/x/docs"));
+    assert_eq!(
+        dirs.last(),
+        Some(Call::Open(PathBuf::from("/x/docs"), SortSpec::default()))
+    );
+    assert!(matches!(browser.listing(), Listing::Loading(_)));
+
+    // The breadcrumb leads back up.
+    let messages = click(&browser, &["x"]);
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(browser.path(), Path::new("/x"));
+}
+
+#[test]
+fn double_clicking_a_file_asks_the_window_to_open_it() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["docs/", "notes.txt"]);
+    let messages = click(&browser, &["notes.txt", "notes.txt"]);
+    let events = feed(&mut browser, &dirs, messages);
+    assert_eq!(events, [Event::OpenFile(PathBuf::from("/x/notes.txt"))]);
+    assert_eq!(browser.path(), Path::new("/x"));
+}
+
+#[test]
+fn clicking_a_column_header_requests_a_resort() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
+    let messages = click(&browser, &["Size"]);
+    feed(&mut browser, &dirs, messages);
+    let by_size = SortSpec {
+        key: SortKey::Size,
+        direction: Direction::Ascending,
+        ..SortSpec::default()
+    };
+    assert_eq!(dirs.last(), Some(Call::Resort(by_size)));
+
+    // The same header again reverses the order.
+    let messages = click(&browser, &["Size"]);
+    feed(&mut browser, &dirs, messages);
+    let reversed = SortSpec {
+        direction: Direction::Descending,
+        ..by_size
+    };
+    assert_eq!(dirs.last(), Some(Call::Resort(reversed)));
+    assert_eq!(browser.sort(), reversed);
+}
+
+#[test]
+fn only_visible_rows_are_built() {
+    let dirs = Recorder::default();
+    let names: Vec<String> = (0..50_000).map(|i| format!("file-{i:05}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(&dirs, "/big", &names);
+    assert!(shows(&browser, "file-00000"));
+    assert!(!shows(&browser, "file-40000"));
+    assert!(shows(&browser, "50,000 items, 0 folders"));
+
+    let offset_y = top_of(40_000) - 100.0;
+    let _ = browser.update(
+        Message::Scrolled {
+            offset_y,
+            viewport_h: 600.0,
+        },
+        &dirs,
+    );
+    assert!(shows(&browser, "file-40000"));
+    assert!(!shows(&browser, "file-00000"));
+    assert!(!shows(&browser, "file-39000"));
+}
+
+#[test]
+fn stale_events_are_dropped() {
+    let dirs = Recorder::default();
+    let mut browser = Browser::new(VIEW, PathBuf::from("/x"), None, &dirs);
+    let current = browser.generation();
+    let stale = |generation, view| DirEvent::Loaded {
+        view,
+        generation,
+        listing: listing("/old", &["old"]),
+        order: Arc::from([0]),
+        from_cache: true,
+    };
+    let _ = browser.update(Message::Dir(stale(current - 1, VIEW)), &dirs);
+    let _ = browser.update(Message::Dir(stale(current, VIEW + 1)), &dirs);
+    assert!(matches!(browser.listing(), Listing::Loading(c) if c.rows().is_empty()));
+
+    // Moving on makes the previous folder's events stale too.
+    let _ = browser.update(Message::Navigate(PathBuf::from("/y")), &dirs);
+    let _ = browser.update(Message::Dir(stale(current, VIEW)), &dirs);
+    assert!(matches!(browser.listing(), Listing::Loading(c) if c.rows().is_empty()));
+    let _ = browser.update(Message::Dir(stale(browser.generation(), VIEW)), &dirs);
+    assert!(matches!(browser.listing(), Listing::Loaded(c) if c.rows().len() == 1));
+}
+
+#[test]
+fn selection_is_kept_by_name_across_changes() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d"]);
+    let messages = click(&browser, &["b"]);
+    feed(&mut browser, &dirs, messages);
+    let _ = browser.update(Message::ModifiersChanged(Modifiers::CTRL), &dirs);
+    let messages = click(&browser, &["d"]);
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(selected_names(&browser), ["b", "d"]);
+
+    // "d" deleted, "a0" created: "b" is now at another index and stays selected alone.
+    let event = changed(&browser, listing("/x", &["a", "a0", "b", "c"]));
+    let _ = browser.update(Message::Dir(event), &dirs);
+    assert_eq!(selected_names(&browser), ["b"]);
+    assert_eq!(browser.selection().iter().collect::<Vec<_>>(), [2]);
+}
+
+#[test]
+fn shift_click_selects_a_range() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d", "e"]);
+    let messages = click(&browser, &["b"]);
+    feed(&mut browser, &dirs, messages);
+    let _ = browser.update(Message::ModifiersChanged(Modifiers::SHIFT), &dirs);
+    let messages = click(&browser, &["d"]);
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(selected_names(&browser), ["b", "c", "d"]);
+}
+
+#[test]
+fn batches_show_entries_before_the_folder_completes() {
+    let dirs = Recorder::default();
+    let mut browser = Browser::new(VIEW, PathBuf::from("/x"), None, &dirs);
+    let generation = browser.generation();
+    for names in [&["one", "two"][..], &["three"]] {
+        let entries = listing("/x", names);
+        let _ = browser.update(
+            Message::Dir(DirEvent::Batch {
+                view: VIEW,
+                generation,
+                entries,
+            }),
+            &dirs,
+        );
+    }
+    assert!(shows(&browser, "three"));
+    assert!(shows(&browser, "Loading…"));
+    assert!(shows(&browser, "3 items, 0 folders"));
+
+    let event = loaded(&browser, listing("/x", &["one", "three", "two"]));
+    let _ = browser.update(Message::Dir(event), &dirs);
+    assert!(!shows(&browser, "Loading…"));
+    assert!(shows(&browser, "two"));
+}
+
+#[test]
+fn failure_is_shown_in_place_of_the_list() {
+    let dirs = Recorder::default();
+    let mut browser = Browser::new(VIEW, PathBuf::from("/root/secret"), None, &dirs);
+    let error = ferry_core::Error::io(
+        "open folder",
+        "/root/secret",
+        std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+    );
+    let event = DirEvent::Failed {
+        view: VIEW,
+        generation: browser.generation(),
+        path: PathBuf::from("/root/secret"),
+        error: Arc::new(error),
+    };
+    let _ = browser.update(Message::Dir(event), &dirs);
+    assert!(shows(
+        &browser,
+        "You don't have permission to view “secret”."
+    ));
+    assert!(!shows(&browser, "Name"), "no column headers over an error");
+
+    // Refreshing a failed folder opens it again.
+    let _ = browser.update(Message::Action(Action::Refresh), &dirs);
+    assert!(matches!(dirs.last(), Some(Call::Open(p, _)) if p == Path::new("/root/secret")));
+    assert!(matches!(browser.listing(), Listing::Loading(_)));
+}
+
+#[test]
+fn a_gone_folder_is_replaced_by_its_nearest_existing_parent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gone = tmp.path().join("a/b/c");
+    std::fs::create_dir(tmp.path().join("a")).unwrap();
+    let dirs = Recorder::default();
+    let mut browser = Browser::new(VIEW, gone.clone(), None, &dirs);
+    let event = DirEvent::Gone {
+        view: VIEW,
+        generation: browser.generation(),
+        path: gone,
+    };
+    let _ = browser.update(Message::Dir(event), &dirs);
+    assert_eq!(browser.path(), tmp.path().join("a"));
+    assert_eq!(
+        dirs.last(),
+        Some(Call::Open(tmp.path().join("a"), SortSpec::default()))
+    );
+    let notice = browser.notice.clone().unwrap();
+    assert!(notice.contains("“c” was moved or deleted"), "{notice}");
+    assert!(
+        browser.back.is_empty(),
+        "the gone folder is not kept in history"
+    );
+}
+
+#[test]
+fn keyboard_moves_keep_the_focus_visible() {
+    let dirs = Recorder::default();
+    let names: Vec<String> = (0..100).map(|i| format!("f{i:03}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(&dirs, "/x", &names);
+    let _ = browser.update(
+        Message::Scrolled {
+            offset_y: 0.0,
+            viewport_h: 300.0,
+        },
+        &dirs,
+    );
+    let down = |extend| {
+        Message::Action(Action::Move {
+            step: Step::Down,
+            extend,
+        })
+    };
+
+    let _ = browser.update(down(false), &dirs);
+    assert_eq!(selected_names(&browser), ["f000"]);
+    for _ in 0..12 {
+        let _ = browser.update(down(false), &dirs);
+    }
+    assert_eq!(selected_names(&browser), ["f012"]);
+    // Row 12 ends at 390 px; a 300 px viewport must have scrolled to show it.
+    assert!(
+        (browser.scroll.offset_y - 90.0).abs() < f32::EPSILON,
+        "{}",
+        browser.scroll.offset_y
+    );
+
+    let _ = browser.update(down(true), &dirs);
+    let _ = browser.update(down(true), &dirs);
+    assert_eq!(selected_names(&browser), ["f012", "f013", "f014"]);
+    let _ = browser.update(
+        Message::Action(Action::Move {
+            step: Step::Last,
+            extend: false,
+        }),
+        &dirs,
+    );
+    assert_eq!(selected_names(&browser), ["f099"]);
+    assert!(browser.scroll.offset_y >= top_of(100) - 300.0);
+}
+
+#[test]
+fn enter_opens_and_up_focuses_the_folder_we_came_from() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a/", "b/", "c"]);
+    let _ = browser.update(
+        Message::Action(Action::Move {
+            step: Step::Down,
+            extend: false,
+        }),
+        &dirs,
+    );
+    let _ = browser.update(
+        Message::Action(Action::Move {
+            step: Step::Down,
+            extend: false,
+        }),
+        &dirs,
+    );
+    let _ = browser.update(Message::Action(Action::Open), &dirs);
+    assert_eq!(browser.path(), Path::new("/x/b"));
+
+    let _ = browser.update(Message::Action(Action::Up), &dirs);
+    assert_eq!(browser.path(), Path::new("/x"));
+    let event = loaded(&browser, listing("/x", &["a/", "b/", "c"]));
+    let _ = browser.update(Message::Dir(event), &dirs);
+    assert_eq!(selected_names(&browser), ["b"]);
+
+    let _ = browser.update(Message::Action(Action::Back), &dirs);
+    assert_eq!(browser.path(), Path::new("/x/b"));
+    let _ = browser.update(Message::Action(Action::Forward), &dirs);
+    assert_eq!(browser.path(), Path::new("/x"));
+}
+
+#[test]
+fn going_back_focuses_the_entry_we_left_from() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a/", "b", "c"]);
+    let messages = click(&browser, &["c"]);
+    feed(&mut browser, &dirs, messages);
+    let _ = browser.update(Message::Navigate(PathBuf::from("/elsewhere")), &dirs);
+    let _ = browser.update(Message::Action(Action::Back), &dirs);
+    assert_eq!(browser.path(), Path::new("/x"));
+    let event = loaded(&browser, listing("/x", &["a/", "b", "c"]));
+    let _ = browser.update(Message::Dir(event), &dirs);
+    assert_eq!(selected_names(&browser), ["c"]);
+}
+
+#[test]
+fn hidden_files_are_filtered_and_counted() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &[".cache/", ".profile", "docs/", "a.txt"]);
+    assert!(shows(&browser, "2 items, 1 folder"));
+    assert!(shows(&browser, "2 hidden"));
+    assert!(!shows(&browser, ".profile"));
+
+    let _ = browser.update(Message::Action(Action::ToggleHidden), &dirs);
+    assert!(shows(&browser, ".profile"));
+    assert!(shows(&browser, "4 items, 2 folders"));
+
+    // A selected hidden file is deselected when hidden files are hidden again.
+    let messages = click(&browser, &[".profile"]);
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(selected_names(&browser), [".profile"]);
+    let _ = browser.update(Message::ShowHidden(false), &dirs);
+    assert!(selected_names(&browser).is_empty());
+}
+
+#[test]
+fn clicks_drawn_before_a_change_are_ignored_after_it() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
+    let messages = click(&browser, &["b"]);
+    // A live update lands between the frame and the click: row 1 is now another file.
+    let event = changed(&browser, listing("/x", &["a", "aa", "b"]));
+    let _ = browser.update(Message::Dir(event), &dirs);
+    feed(&mut browser, &dirs, messages);
+    assert!(selected_names(&browser).is_empty());
+}
+
+/// Pumps the service's events into `browser` until `done` holds.
+fn pump(
+    browser: &mut Browser,
+    dirs: &ferry_core::dirs::DirService,
+    events: &crossbeam_channel::Receiver<DirEvent>,
+    done: impl Fn(&Browser) -> bool,
+) {
+    while !done(browser) {
+        // A generous bound so a broken service fails the test instead of hanging it.
+        let event = events
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the listing service answers");
+        let _ = browser.update(Message::Dir(event), dirs);
+    }
+}
+
+fn row_names(browser: &Browser) -> Vec<String> {
+    let Some(contents) = browser.listing().contents() else {
+        return Vec::new();
+    };
+    (0..contents.rows().len())
+        .map(|row| {
+            contents
+                .row(row)
+                .unwrap()
+                .1
+                .name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}
+
+fn is_loaded(browser: &Browser) -> bool {
+    matches!(browser.listing(), Listing::Loaded(_))
+}
+
+#[test]
+fn a_real_folder_resorts_follows_changes_and_survives_deletion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("folder");
+    std::fs::create_dir(&dir).unwrap();
+    for (name, size) in [("big", 3000), ("mid", 200), ("small", 1)] {
+        std::fs::write(dir.join(name), vec![b'x'; size]).unwrap();
+    }
+    let (dirs, events) = ferry_core::dirs::DirService::start();
+    let mut browser = Browser::new(VIEW, dir.clone(), None, &dirs);
+    pump(&mut browser, &dirs, &events, is_loaded);
+    assert_eq!(row_names(&browser), ["big", "mid", "small"]);
+
+    let messages = click(&browser, &["Size"]);
+    feed_real(&mut browser, &dirs, messages);
+    pump(&mut browser, &dirs, &events, |b| {
+        row_names(b).first().is_some_and(|n| n == "small")
+    });
+    assert_eq!(row_names(&browser), ["small", "mid", "big"]);
+
+    let messages = click(&browser, &["mid"]);
+    feed_real(&mut browser, &dirs, messages);
+    std::fs::write(dir.join("new"), b"").unwrap();
+    pump(&mut browser, &dirs, &events, |b| row_names(b).len() == 4);
+    assert_eq!(row_names(&browser), ["new", "small", "mid", "big"]);
+    assert_eq!(selected_names(&browser), ["mid"]);
+
+    std::fs::remove_dir_all(&dir).unwrap();
+    pump(&mut browser, &dirs, &events, |b| {
+        b.path() == tmp.path() && is_loaded(b)
+    });
+    assert!(
+        browser
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("“folder” was moved or deleted"))
+    );
+}
+
+fn feed_real(browser: &mut Browser, dirs: &ferry_core::dirs::DirService, messages: Vec<Message>) {
+    for message in messages {
+        let _ = browser.update(message, dirs);
+    }
+}
+
+#[test]
+fn typing_a_path_opens_it() {
+    let dirs = Recorder::default();
+    let home = Some(PathBuf::from("/home/ann"));
+    let mut browser = Browser::new(VIEW, PathBuf::from("/x/y"), home, &dirs);
+    let _ = browser.update(Message::Action(Action::EditPath), &dirs);
+    assert!(
+        shows(&browser, "/x/y"),
+        "the field starts with the current path"
+    );
+    let mut ui = simulator(browser.view());
+    ui.click(iced_test::selector::id(super::PATH_INPUT))
+        .unwrap();
+    ui.typewrite("/z");
+    ui.tap_key(iced::keyboard::key::Named::Enter);
+    let messages: Vec<Message> = ui.into_messages().collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| matches!(m, Message::PathEdited(text) if text.ends_with("/z")))
+    );
+    assert!(matches!(messages.last(), Some(Message::PathSubmitted)));
+
+    let mut go = |typed: &str| {
+        let _ = browser.update(Message::EditPath, &dirs);
+        let _ = browser.update(Message::PathEdited(typed.to_owned()), &dirs);
+        let _ = browser.update(Message::PathSubmitted, &dirs);
+        browser.path().to_path_buf()
+    };
+    assert_eq!(go("~/docs"), Path::new("/home/ann/docs"));
+    assert_eq!(go("../music/./old/.."), Path::new("/home/ann/music"));
+    assert_eq!(go("/etc "), Path::new("/etc"));
+    assert_eq!(go("~"), Path::new("/home/ann"));
+    assert_eq!(
+        dirs.last(),
+        Some(Call::Open(PathBuf::from("/home/ann"), SortSpec::default()))
+    );
+}
+
+#[test]
+fn escape_leaves_the_path_field_before_clearing_the_selection() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
+    let messages = click(&browser, &["a"]);
+    feed(&mut browser, &dirs, messages);
+    let _ = browser.update(Message::Action(Action::EditPath), &dirs);
+    assert!(!shows(&browser, "x"), "no breadcrumbs while typing");
+    let _ = browser.update(Message::Action(Action::ClearSelection), &dirs);
+    assert!(shows(&browser, "x"));
+    assert_eq!(selected_names(&browser), ["a"]);
+    let _ = browser.update(Message::Action(Action::ClearSelection), &dirs);
+    assert!(selected_names(&browser).is_empty());
+}
