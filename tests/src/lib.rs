@@ -21,13 +21,17 @@ impl Default for TempTree {
 impl TempTree {
     /// A fresh tree under the system temp folder (the work tree's filesystem on CI, not tmpfs).
     pub fn new() -> Self {
-        let base = std::env::var_os("FERRY_TEST_TMP").map_or_else(std::env::temp_dir, PathBuf::from);
+        let base =
+            std::env::var_os("FERRY_TEST_TMP").map_or_else(std::env::temp_dir, PathBuf::from);
         Self::new_in(base)
     }
 
     /// A fresh tree under `base` (e.g. `/dev/shm` for cross-filesystem tests).
     pub fn new_in(base: impl AsRef<Path>) -> Self {
-        let dir = tempfile::Builder::new().prefix("ferry-test-").tempdir_in(base).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("ferry-test-")
+            .tempdir_in(base)
+            .unwrap();
         TempTree { dir }
     }
 
@@ -47,12 +51,20 @@ impl TempTree {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).unwrap();
         }
-        fs::File::create(&path).unwrap().write_all(contents.as_ref()).unwrap();
+        fs::File::create(&path)
+            .unwrap()
+            .write_all(contents.as_ref())
+            .unwrap();
         path
     }
 
     /// Creates a file whose name is arbitrary bytes (e.g. not UTF-8) inside `dir_rel`.
-    pub fn file_bytes_name(&self, dir_rel: impl AsRef<Path>, name: &[u8], contents: &[u8]) -> PathBuf {
+    pub fn file_bytes_name(
+        &self,
+        dir_rel: impl AsRef<Path>,
+        name: &[u8],
+        contents: &[u8],
+    ) -> PathBuf {
         let path = self.join(dir_rel).join(OsStr::from_bytes(name));
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(&path, contents).unwrap();
@@ -91,7 +103,13 @@ impl TempTree {
     }
 
     /// Creates `count` files named `{prefix}{i}` of `size` bytes each inside `dir_rel`.
-    pub fn many_files(&self, dir_rel: impl AsRef<Path>, prefix: &str, count: usize, size: usize) -> PathBuf {
+    pub fn many_files(
+        &self,
+        dir_rel: impl AsRef<Path>,
+        prefix: &str,
+        count: usize,
+        size: usize,
+    ) -> PathBuf {
         let dir = self.dir(dir_rel);
         let body = vec![b'x'; size];
         for i in 0..count {

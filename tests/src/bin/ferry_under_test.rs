@@ -1,1 +1,3 @@
-fn main() { std::process::exit(ferry_app::cli::main()) }
+fn main() {
+    std::process::exit(ferry_app::cli::main())
+}

@@ -1,0 +1,413 @@
+//! The benchmark's output: a table on stdout and, with `--json FILE`, the same results with
+//! every sample, the machine and the method.
+
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use serde_json::{Map, Value, json};
+
+use super::BenchArgs;
+use super::harness::{Area, Measured};
+
+/// How Ferry and the peers are run, for the output (the module docs say why).
+const METHOD: &[(&str, &str)] = &[
+    (
+        "order",
+        "interleaved rounds: Ferry, then the peer, on identical inputs; medians over rounds",
+    ),
+    (
+        "ratio",
+        "median of the per-round ratios Ferry / peer (below 1: Ferry is faster)",
+    ),
+    (
+        "ferry",
+        "in-process through ferry-core, as the window runs it: DirService open until Loaded for \
+         listings, Engine start until Finished for jobs",
+    ),
+    (
+        "peer",
+        "spawned process, output to /dev/null, timed from spawn to exit (includes a process start)",
+    ),
+    (
+        "caches",
+        "page and inode caches warm for both tools; 'cold' means not in Ferry's cache; \
+         'warm' re-opens a folder Ferry's cache holds",
+    ),
+    (
+        "fixtures",
+        "built untimed, all ahead except move sources (built for both tools before each \
+         round); delete trees hold empty files; outputs moved aside and deleted at the end \
+         (except on tmpfs); the written filesystem synced before each timed job",
+    ),
+    (
+        "move",
+        "fs=work moves /dev/shm -> work tree, fs=shm moves work tree -> /dev/shm",
+    ),
+];
+
+/// Creating a small file slower than this (microseconds) means the filesystem is busy with
+/// something else (a healthy ext4 here takes about 30, tmpfs about 10).
+const SLOW_CREATE_US: f64 = 200.0;
+
+/// Everything about the run that is not a result.
+pub(super) struct Context {
+    quick: bool,
+    rounds: usize,
+    spawn_ms: f64,
+    areas: Vec<Value>,
+    area_lines: Vec<String>,
+    /// Areas whose file creation probe was far slower than a healthy filesystem's.
+    slow_areas: Vec<(&'static str, f64)>,
+    machine: Value,
+}
+
+impl Context {
+    /// Gathers the run's settings and the machine's description.
+    pub(super) fn new(args: &BenchArgs, rounds: usize, spawn_ms: f64, areas: &[&Area]) -> Self {
+        Context {
+            quick: args.quick,
+            rounds,
+            spawn_ms,
+            areas: areas.iter().map(|a| a.to_json()).collect(),
+            area_lines: areas
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{:<5} {} ({}, {}); creating a 4 KiB file takes {:.0} us",
+                        a.label,
+                        a.root.display(),
+                        a.fs_type,
+                        a.mount_options,
+                        a.create_us
+                    )
+                })
+                .collect(),
+            slow_areas: areas
+                .iter()
+                .filter(|a| a.create_us > SLOW_CREATE_US)
+                .map(|a| (a.label, a.create_us))
+                .collect(),
+            machine: machine(spawn_ms),
+        }
+    }
+
+    /// Prints what is about to be measured, to stderr (the table goes to stdout).
+    pub(super) fn print_header(&self) {
+        eprintln!(
+            "ferry bench: {} rounds{}, Ferry in-process vs peer processes (a bare process spawn costs {:.2} ms here)",
+            self.rounds,
+            if self.quick { ", quick sizes" } else { "" },
+            self.spawn_ms
+        );
+        for line in &self.area_lines {
+            eprintln!("  {line}");
+        }
+        for (label, us) in &self.slow_areas {
+            eprintln!(
+                "  warning: creating files on {label} is slow right now ({us:.0} us per file), as on \
+                 ext4 with `discard` shortly after mass deletion: its results will be distorted; \
+                 waiting a few minutes helps"
+            );
+        }
+        if cfg!(debug_assertions) {
+            eprintln!("  warning: this is a debug build; measure with `cargo build --release`");
+        }
+    }
+}
+
+/// What `/proc` says about this machine, plus the spawn cost.
+fn machine(spawn_ms: f64) -> Value {
+    let read = |path: &str| fs::read_to_string(path).unwrap_or_default();
+    let cpuinfo = read("/proc/cpuinfo");
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|v| v.trim_start_matches([' ', '\t', ':']));
+    let meminfo = read("/proc/meminfo");
+    let mem_kb = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+    let env = |name: &str| std::env::var(name).ok();
+    json!({
+        "cpu": cpu,
+        "cpus": std::thread::available_parallelism().map(usize::from).ok(),
+        "mem_total_bytes": mem_kb.map(|kb| kb * 1024),
+        "kernel": read("/proc/sys/kernel/osrelease").trim(),
+        "locale": { "LANG": env("LANG"), "LC_ALL": env("LC_ALL"), "LC_COLLATE": env("LC_COLLATE") },
+        "spawn_ms": spawn_ms,
+        "ferry_version": env!("CARGO_PKG_VERSION"),
+        "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+    })
+}
+
+/// One workload on one filesystem: its measurement, or why it failed.
+pub(super) struct Row {
+    workload: &'static str,
+    fs: &'static str,
+    fs_type: String,
+    peer: Option<&'static str>,
+    measured: Option<Measured>,
+    error: Option<String>,
+    wall: Duration,
+}
+
+impl Row {
+    /// Wraps a workload's outcome.
+    pub(super) fn new(
+        workload: &'static str,
+        area: &Area,
+        peer: Option<&'static str>,
+        outcome: Result<Measured>,
+        wall: Duration,
+    ) -> Self {
+        let (measured, error) = match outcome {
+            Ok(m) => (Some(m), None),
+            Err(err) => (None, Some(format!("{err:#}"))),
+        };
+        Row {
+            workload,
+            fs: area.label,
+            fs_type: area.fs_type.clone(),
+            peer,
+            measured,
+            error,
+            wall,
+        }
+    }
+
+    /// One line for the progress log.
+    pub(super) fn summary(&self) -> String {
+        let Some(m) = &self.measured else {
+            return format!("failed: {}", self.error.as_deref().unwrap_or("?"));
+        };
+        let mut line = match (m.value, m.ferry_ms(), m.peer_ms(), m.ratio()) {
+            (Some((v, unit)), ..) => format!("{} {unit}", num(v)),
+            (None, Some(f), Some(p), Some(r)) => {
+                format!(
+                    "ferry {} ms, {} {} ms, ratio {r:.2}x",
+                    num(f),
+                    self.peer.unwrap_or("peer"),
+                    num(p)
+                )
+            }
+            _ => String::from("no samples"),
+        };
+        if let Some(goal) = m.goal_text() {
+            let verdict = if m.meets_goal() == Some(true) {
+                "met"
+            } else {
+                "missed"
+            };
+            line.push_str(&format!(" (goal {goal}: {verdict})"));
+        }
+        line
+    }
+
+    fn to_json(&self, spawn_ms: f64) -> Value {
+        let mut obj = Map::new();
+        obj.insert("workload".into(), json!(self.workload));
+        obj.insert("fs".into(), json!(self.fs));
+        obj.insert("fs_type".into(), json!(self.fs_type));
+        obj.insert("peer".into(), json!(self.peer));
+        let m = self.measured.as_ref();
+        obj.insert("ferry_ms".into(), json!(m.and_then(Measured::ferry_ms)));
+        obj.insert("peer_ms".into(), json!(m.and_then(Measured::peer_ms)));
+        obj.insert("ratio".into(), json!(m.and_then(Measured::ratio)));
+        obj.insert("value".into(), json!(m.and_then(|m| m.value).map(|v| v.0)));
+        obj.insert("unit".into(), json!(m.and_then(|m| m.value).map(|v| v.1)));
+        obj.insert("goal".into(), json!(m.and_then(|m| m.goal_text())));
+        obj.insert("meets_goal".into(), json!(m.and_then(Measured::meets_goal)));
+        obj.insert("error".into(), json!(self.error));
+        // Everything this workload took, fixtures and checks included.
+        obj.insert("wall_s".into(), json!(self.wall.as_secs_f64()));
+        if let Some(m) = m {
+            obj.insert("params".into(), m.params.clone());
+            obj.insert("ferry_samples_ms".into(), json!(m.samples.ferry_ms));
+            obj.insert("peer_samples_ms".into(), json!(m.samples.peer_ms));
+            obj.insert("ratios".into(), json!(m.ratios()));
+            if let Some(less) = m.ratio_less(spawn_ms) {
+                // What the ratio would be if the peer paid no process start.
+                obj.insert("ratio_less_spawn".into(), json!(less));
+            }
+            for (k, v) in &m.extra {
+                obj.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        Value::Object(obj)
+    }
+}
+
+/// A number with three significant digits or so.
+fn num(v: f64) -> String {
+    match v.abs() {
+        a if a >= 100.0 => format!("{v:.0}"),
+        a if a >= 10.0 => format!("{v:.1}"),
+        a if a >= 1.0 => format!("{v:.2}"),
+        _ => format!("{v:.3}"),
+    }
+}
+
+/// A cross-workload goal: one value derived from two results.
+struct Check {
+    name: String,
+    value: f64,
+    goal: &'static str,
+    met: bool,
+}
+
+/// The whole run.
+pub(super) struct Report {
+    /// Settings and machine.
+    pub context: Context,
+    /// One row per workload and filesystem, in the order they ran.
+    pub results: Vec<Row>,
+}
+
+impl Report {
+    fn ferry_ms(&self, workload: &str, fs: &str) -> Option<f64> {
+        self.results
+            .iter()
+            .find(|r| r.workload == workload && r.fs == fs)
+            .and_then(|r| r.measured.as_ref()?.ferry_ms())
+    }
+
+    fn files(&self, workload: &str, fs: &str) -> Option<f64> {
+        let r = self
+            .results
+            .iter()
+            .find(|r| r.workload == workload && r.fs == fs)?;
+        r.measured.as_ref()?.params["files"].as_f64()
+    }
+
+    /// Goals that compare workloads: deleting is independent of depth, listing is linear.
+    fn checks(&self) -> Vec<Check> {
+        let mut checks = Vec::new();
+        for fs in ["work", "shm"] {
+            if let (Some(deep), Some(flat)) = (
+                self.ferry_ms("delete-15000-depth800", fs),
+                self.ferry_ms("delete-15000-depth10", fs),
+            ) {
+                let value = deep / flat;
+                checks.push(Check {
+                    name: format!("delete time, depth 800 / depth 10 ({fs})"),
+                    value,
+                    goal: "<= 1.1",
+                    met: value <= 1.1,
+                });
+            }
+            let per_entry = |w| Some(self.ferry_ms(w, fs)? / self.files(w, fs)?);
+            if let (Some(large), Some(small)) =
+                (per_entry("list-50k-cold"), per_entry("list-5k-cold"))
+            {
+                let value = large / small;
+                checks.push(Check {
+                    name: format!("cold listing cost per entry, 50k / 5k ({fs})"),
+                    value,
+                    goal: "<= 1.2 (linear)",
+                    met: value <= 1.2,
+                });
+            }
+        }
+        checks
+    }
+
+    /// Prints the results table to stdout.
+    pub(super) fn print_table(&self) {
+        println!(
+            "\n{:<24} {:<4} {:>14}   {:<34} {:>10} {:>7}   goal",
+            "workload", "fs", "ferry", "peer", "peer", "ratio"
+        );
+        for row in &self.results {
+            let fs = row.fs;
+            let Some(m) = &row.measured else {
+                println!(
+                    "{:<24} {fs:<4} failed: {}",
+                    row.workload,
+                    row.error.as_deref().unwrap_or("?")
+                );
+                continue;
+            };
+            let ferry = match (m.value, m.ferry_ms()) {
+                (Some((v, unit)), _) => format!("{} {unit}", num(v)),
+                (None, Some(t)) => format!("{} ms", num(t)),
+                (None, None) => String::from("-"),
+            };
+            let peer_ms = m
+                .peer_ms()
+                .map_or_else(String::new, |t| format!("{} ms", num(t)));
+            let ratio = m.ratio().map_or_else(String::new, |r| format!("{r:.2}x"));
+            let goal = match (m.goal_text(), m.meets_goal()) {
+                (Some(g), Some(true)) => format!("{g}  met"),
+                (Some(g), _) => format!("{g}  MISSED"),
+                (None, _) => String::new(),
+            };
+            println!(
+                "{:<24} {fs:<4} {ferry:>14}   {:<34} {peer_ms:>10} {ratio:>7}   {goal}",
+                row.workload,
+                row.peer.unwrap_or("-"),
+            );
+        }
+        let checks = self.checks();
+        if !checks.is_empty() {
+            println!();
+            for c in &checks {
+                let verdict = if c.met { "met" } else { "MISSED" };
+                println!(
+                    "{:<52} {:>6.2}   goal {}  {verdict}",
+                    c.name, c.value, c.goal
+                );
+            }
+        }
+        let quick = if self.context.quick {
+            " (quick sizes)"
+        } else {
+            ""
+        };
+        println!(
+            "\n{} rounds{quick}, medians; fs work = the work tree's filesystem, fs shm = /dev/shm:",
+            self.context.rounds
+        );
+        for line in &self.context.area_lines {
+            println!("  {line}");
+        }
+        for (key, text) in METHOD {
+            println!("  {key}: {text}");
+        }
+        println!(
+            "  a bare process spawn costs {:.2} ms here (included in every peer time)",
+            self.context.spawn_ms
+        );
+    }
+
+    /// Writes the JSON report to `path`.
+    pub(super) fn write_json(&self, path: &Path) -> Result<()> {
+        let checks: Vec<Value> = self
+            .checks()
+            .into_iter()
+            .map(|c| json!({ "name": c.name, "value": c.value, "goal": c.goal, "meets_goal": c.met }))
+            .collect();
+        let method: Map<String, Value> = METHOD
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), json!(v)))
+            .collect();
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let doc = json!({
+            "tool": "ferry bench",
+            "finished_unix": started,
+            "rounds": self.context.rounds,
+            "quick": self.context.quick,
+            "method": method,
+            "machine": self.context.machine,
+            "filesystems": self.context.areas,
+            "results": self.results.iter().map(|r| r.to_json(self.context.spawn_ms)).collect::<Vec<_>>(),
+            "checks": checks,
+        });
+        let text = serde_json::to_string_pretty(&doc)?;
+        fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
+    }
+}

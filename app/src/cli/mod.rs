@@ -1,0 +1,90 @@
+//! The headless command line: `ferry ls|cp|mv|rm|bench`, running the same core the window uses.
+//!
+//! Exit status convention for every subcommand: 0 = everything done, 1 = some items failed or
+//! were skipped for errors, 2 = refused before doing anything (usage, bad path, nothing to do).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+pub mod bench;
+pub mod jobs;
+pub mod ls;
+
+/// Exit status: everything succeeded.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: some items failed or were skipped because of errors.
+pub const EXIT_PARTIAL: i32 = 1;
+/// Exit status: refused before doing anything.
+pub const EXIT_REFUSED: i32 = 2;
+
+/// Ferry, a fast file manager. Without a subcommand it opens the window.
+#[derive(Debug, Parser)]
+#[command(name = "ferry", version, about)]
+pub struct Cli {
+    /// What to do; none opens the window.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Folder to open in the window (default: the home folder).
+    pub path: Option<PathBuf>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List a folder through the same lister and sort the window uses.
+    Ls(ls::LsArgs),
+    /// Copy SRC... into the existing folder DEST_DIR.
+    Cp(jobs::TransferArgs),
+    /// Move SRC... into the existing folder DEST_DIR.
+    Mv(jobs::TransferArgs),
+    /// Delete PATH... permanently.
+    Rm(jobs::RmArgs),
+    /// Benchmark Ferry against cp, mv, rm and ls in the same run.
+    Bench(bench::BenchArgs),
+}
+
+/// Shared by subcommands that take nothing else.
+#[derive(Debug, Args)]
+pub struct NoArgs {}
+
+/// Parses `args` (including the program name) and runs the chosen subcommand.
+/// Returns `None` when no subcommand was given, i.e. the window should open.
+pub fn run_args<I, T>(args: I) -> Result<i32, Option<PathBuf>>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() {
+                EXIT_REFUSED
+            } else {
+                EXIT_OK
+            };
+            let _ = err.print();
+            return Ok(code);
+        }
+    };
+    match cli.command {
+        Some(Command::Ls(args)) => Ok(ls::run(&args)),
+        Some(Command::Cp(args)) => Ok(jobs::run_copy(&args)),
+        Some(Command::Mv(args)) => Ok(jobs::run_move(&args)),
+        Some(Command::Rm(args)) => Ok(jobs::run_remove(&args)),
+        Some(Command::Bench(args)) => Ok(bench::run(&args)),
+        None => Err(cli.path),
+    }
+}
+
+/// Entry point for a binary that only runs subcommands (used by the test harness).
+pub fn main() -> i32 {
+    match run_args(std::env::args_os()) {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("ferry: a subcommand is required here");
+            EXIT_REFUSED
+        }
+    }
+}
