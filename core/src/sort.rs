@@ -76,10 +76,7 @@ const PARALLEL_MIN: usize = 4096;
 pub fn sorted_order(listing: &Listing, spec: SortSpec) -> Vec<u32> {
     let n = listing.len();
     u32::try_from(n).expect("more than 4 billion entries");
-    if n < PARALLEL_MIN
-        || thread::available_parallelism().map_or(1, |p| p.get()) < 2
-        || std::env::var_os("TMP_SEQ").is_some()
-    {
+    if n < PARALLEL_MIN || thread::available_parallelism().map_or(1, |p| p.get()) < 2 {
         let run = Run::sorted(listing, spec, 0..n);
         return run.items.iter().map(|item| item.idx).collect();
     }
