@@ -32,6 +32,7 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::cache::{Clock, SystemClock};
 use crate::entry::Listing;
 use crate::error::Error;
+use crate::memory;
 use crate::sort::SortSpec;
 use crate::watch::{DirWatcher, WatchEvent};
 
@@ -162,8 +163,12 @@ impl DirService {
     /// Without inotify (e.g. the per-user instance limit is reached) listings still work, but
     /// are not kept current.
     ///
+    /// Also tells the allocator to return freed memory promptly
+    /// ([`memory::return_memory_promptly`]): a listing the cache drops must leave the process.
+    ///
     /// [`ManualClock`]: crate::cache::ManualClock
     pub fn start_with_clock(clock: Arc<dyn Clock>) -> (DirService, Receiver<DirEvent>) {
+        memory::return_memory_promptly();
         let (tx, rx) = crossbeam_channel::unbounded();
         let (events, events_rx) = crossbeam_channel::unbounded();
         let sink = tx.clone();

@@ -16,6 +16,7 @@ pub mod error;
 pub mod fs;
 pub mod jobs;
 pub mod lister;
+pub mod memory;
 pub mod sort;
 pub mod watch;
 

@@ -228,7 +228,7 @@ fn list_fd(
             };
             half.push(OsStr::from_bytes(name), pending);
         }
-        let batch = if second.len() >= MIN_PARALLEL_HALF && std::env::var_os("TMP_SERIAL").is_none() {
+        let batch = if second.len() >= MIN_PARALLEL_HALF {
             let helper = helper.get_or_insert_with(|| Helper::spawn(Arc::clone(&fd)));
             helper.start(first);
             stat_all(fd.as_fd(), &mut second, cancel);
@@ -415,7 +415,10 @@ mod tests {
         assert_eq!(names(&blocking), want);
         assert_eq!(
             blocking.heap_bytes(),
-            blocking.iter().map(|e| 48 + e.name_bytes().len()).sum()
+            blocking
+                .iter()
+                .map(|e| 48 + e.name_bytes().len())
+                .sum::<usize>()
         );
     }
 

@@ -15,6 +15,7 @@ use crate::cache::{Clock, DirCache};
 use crate::entry::Listing;
 use crate::error::Error;
 use crate::lister::{self, ListMsg};
+use crate::memory;
 use crate::sort::{self, SortSpec};
 use crate::watch::{self, DirCheck, DirWatcher, Pending};
 
@@ -530,15 +531,21 @@ impl Service {
         }
     }
 
-    /// Ends the watches, orders and reloads of listings that left the cache.
+    /// Ends the watches, orders and reloads of listings that left the cache, then hands the
+    /// memory they held back to the system (the allocator would keep it otherwise).
     fn drop_evicted(&mut self) {
-        for path in self.cache.take_evicted() {
+        let evicted = self.cache.take_evicted();
+        if evicted.is_empty() {
+            return;
+        }
+        for path in evicted {
             if let Some(watcher) = self.watcher.as_mut() {
                 watcher.unwatch(&path);
             }
             self.orders.remove(&path);
             self.loads.retain(|l| !(l.reload && l.path == path));
         }
+        memory::release_free_memory();
     }
 
     /// The order of `listing` under `sort`, computed once per snapshot and sort.

@@ -1,16 +1,21 @@
 //! Deleting by directory descriptors (`openat` + `unlinkat`), iteratively, at any depth.
 //!
-//! Two passes over the plan's folders, each a [`DirStack`] replay: the first hands every
-//! non-folder to worker threads in per-folder batches (unlinks in different folders do not
-//! contend for one folder's lock); the second removes folders deepest first, each only if all
-//! of its planned children are gone. Folders are reopened with `O_NOFOLLOW` and checked
-//! against their planned identity, so a folder swapped for a symlink or another folder since
-//! planning is never entered; the plan never entered another mount.
+//! One [`DirStack`] replay of the plan's folders: on the way down, the non-folders of each
+//! folder go to worker threads in batches; on the way back up, each folder is removed once its
+//! children are gone, the walker unlinking queued files itself rather than idling while it
+//! waits for them. Small folders share a batch (a deep chain of folders holding a few files
+//! each would otherwise cost a hand-over per level), so a level costs one `openat`, one
+//! `statx`, one `rmdir` and, deeper than the stack keeps open, one reopen through `..`.
+//!
+//! Folders are reopened with `O_NOFOLLOW` and checked against their planned identity, so a
+//! folder swapped for a symlink or another folder since planning is never entered; the plan
+//! never entered another mount.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::thread::Thread;
 
 use crossbeam_channel::{Receiver, Sender};
 use rustix::fd::OwnedFd;
@@ -29,6 +34,11 @@ use crate::fs::{self, DirStack, FileKind};
 /// Names per batch: a whole folder as a rule, so that two workers unlink in two folders
 /// rather than contend for the lock of one.
 const BATCH_ITEMS: usize = 1024;
+/// Most folders one batch covers; with [`QUEUED_BATCHES`] per worker, this bounds the
+/// descriptors that queued batches hold open (beyond the walk's own [`MAX_OPEN_DIRS`]).
+const BATCH_DIRS: usize = 8;
+/// Batches queued per worker.
+const QUEUED_BATCHES: usize = 2;
 
 /// Runs a delete job from start to end.
 pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
@@ -88,32 +98,63 @@ pub(crate) struct Remover<'a> {
     pub(crate) is_delete_job: bool,
 }
 
+/// Files to unlink, in one or more folders: `parts[k]` covers `items[parts[k-1].end..end]`.
+#[derive(Default)]
 struct Batch {
-    dir: Arc<OwnedFd>,
     items: Vec<u32>,
+    parts: Vec<Part>,
 }
 
-#[derive(Clone, Copy)]
+struct Part {
+    dir: Arc<OwnedFd>,
+    end: usize,
+    /// The files of the part's folder still to unlink: its [`Frame`] waits for zero.
+    pending: Arc<AtomicUsize>,
+}
+
 struct Frame {
     item: u32,
     start: u32,
     end: u32,
+    pending: Arc<AtomicUsize>,
+}
+
+/// The walk's side of the workers: where batches go, where they can be taken back from while
+/// waiting, and how a worker wakes the walker up.
+struct Queue<'q> {
+    tx: &'q Sender<Batch>,
+    rx: &'q Receiver<Batch>,
+    walker: Thread,
+    /// The batch being filled.
+    open: Batch,
 }
 
 impl Remover<'_> {
     pub(crate) fn run(&self) {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
-        let (tx, rx) = crossbeam_channel::bounded::<Batch>(workers * 4);
+        let (tx, rx) = crossbeam_channel::bounded::<Batch>(workers * QUEUED_BATCHES);
+        let walker = std::thread::current();
         std::thread::scope(|s| {
             for _ in 0..workers {
                 let rx = rx.clone();
-                s.spawn(move || self.worker(&rx));
+                let walker = walker.clone();
+                s.spawn(move || {
+                    for batch in &rx {
+                        self.unlink(batch, &walker);
+                    }
+                });
             }
-            drop(rx);
-            self.pass(Some(&tx));
+            let mut queue = Queue {
+                tx: &tx,
+                rx: &rx,
+                walker: walker.clone(),
+                open: Batch::default(),
+            };
+            self.walk(&mut queue);
+            let rest = std::mem::take(&mut queue.open);
+            self.unlink(rest, &walker);
             drop(tx);
         });
-        self.pass(None);
     }
 
     fn go_on(&self) -> bool {
@@ -121,31 +162,29 @@ impl Remover<'_> {
     }
 
     fn gone(&self, i: u32) -> bool {
-        self.removed[i as usize].load(Relaxed) != 0 || (self.select)(i) == Select::Gone
+        self.removed[i as usize].load(Ordering::Relaxed) != 0 || (self.select)(i) == Select::Gone
     }
 
     fn mark_removed(&self, i: u32) {
-        self.removed[i as usize].store(1, Relaxed);
+        self.removed[i as usize].store(1, Ordering::Relaxed);
         if self.is_delete_job {
             self.ctx.counters.add_item();
         }
     }
 
-    /// One replay of the plan: with `tx`, sends non-folders to the workers; without, removes
-    /// folders on the way back up.
-    fn pass(&self, tx: Option<&Sender<Batch>>) {
+    /// The replay of the plan: files to the workers on the way down, folders removed on the
+    /// way back up.
+    fn walk(&self, queue: &mut Queue<'_>) {
         // Sources given one by one often share a folder: open it once.
         let mut cache: Option<(&std::path::Path, Arc<OwnedFd>, crate::fs::FileId)> = None;
+        // Files given as sources: counted, though no folder waits for them.
+        let loose = Arc::new(AtomicUsize::new(0));
         for root in &self.plan.roots {
             if !self.go_on() {
                 return;
             }
             if (self.select)(root.item) != Select::Remove {
                 continue;
-            }
-            let is_dir = self.plan.item(root.item).kind == FileKind::Dir;
-            if tx.is_none() && !is_dir {
-                continue; // the second pass only removes folders
             }
             let parent = root.parent();
             let opened = match &cache {
@@ -159,24 +198,17 @@ impl Remover<'_> {
                     (id, fd)
                 }
                 Err(e) => {
-                    if tx.is_some() {
-                        self.ctx
-                            .fail(root.item, root.source.clone(), Error::io("open", parent, e));
-                    }
+                    self.ctx
+                        .fail(root.item, root.source.clone(), Error::io("open", parent, e));
                     continue;
                 }
             };
-            let mut stack = DirStack::new(MAX_OPEN_DIRS);
-            stack.push(pfd, pid);
-            if !is_dir {
-                if let Some(tx) = tx {
-                    let _ = tx.send(Batch {
-                        dir: Arc::clone(stack.top()),
-                        items: vec![root.item],
-                    });
-                }
+            if self.plan.item(root.item).kind != FileKind::Dir {
+                queue.add(&pfd, &loose, std::iter::once(root.item));
                 continue;
             }
+            let mut stack = DirStack::new(MAX_OPEN_DIRS);
+            stack.push(pfd, pid);
             let mut frames: Vec<Frame> = Vec::new();
             let mut dead = HashSet::new();
             for b in root.blocks.0..root.blocks.1 {
@@ -192,7 +224,7 @@ impl Remover<'_> {
                 }
                 let parent = (parent != NO_ITEM).then_some(parent);
                 while frames.last().map(|f| f.item) != parent {
-                    if frames.is_empty() || !self.pop(&mut stack, &mut frames, tx.is_none()) {
+                    if frames.is_empty() || !self.pop(&mut stack, &mut frames, queue) {
                         break;
                     }
                 }
@@ -202,42 +234,24 @@ impl Remover<'_> {
                 match self.open(&stack, p) {
                     Ok(fd) => stack.push(fd, self.plan.item(p).id),
                     Err(e) => {
-                        if tx.is_some() {
-                            self.ctx.fail(p, self.plan.source_path(p), e);
-                        }
+                        self.ctx.fail(p, self.plan.source_path(p), e);
                         dead.insert(p);
                         continue;
                     }
                 }
+                let pending = Arc::new(AtomicUsize::new(0));
+                let files = (block.start..block.end).filter(|&c| {
+                    self.plan.item(c).kind != FileKind::Dir && (self.select)(c) == Select::Remove
+                });
+                queue.add(stack.top(), &pending, files);
                 frames.push(Frame {
                     item: p,
                     start: block.start,
                     end: block.end,
+                    pending,
                 });
-                if let Some(tx) = tx {
-                    let files = (block.start..block.end).filter(|&c| {
-                        self.plan.item(c).kind != FileKind::Dir
-                            && (self.select)(c) == Select::Remove
-                    });
-                    let mut items = Vec::new();
-                    for c in files {
-                        items.push(c);
-                        if items.len() == BATCH_ITEMS {
-                            let _ = tx.send(Batch {
-                                dir: Arc::clone(stack.top()),
-                                items: std::mem::take(&mut items),
-                            });
-                        }
-                    }
-                    if !items.is_empty() {
-                        let _ = tx.send(Batch {
-                            dir: Arc::clone(stack.top()),
-                            items,
-                        });
-                    }
-                }
             }
-            while !frames.is_empty() && self.pop(&mut stack, &mut frames, tx.is_none()) {}
+            while !frames.is_empty() && self.pop(&mut stack, &mut frames, queue) {}
         }
     }
 
@@ -252,24 +266,23 @@ impl Remover<'_> {
         }
     }
 
-    /// Leaves the deepest folder, removing it if asked (`rmdir`) and all its children are
-    /// gone. False if the way back up is lost.
-    fn pop(&self, stack: &mut DirStack, frames: &mut Vec<Frame>, rmdir: bool) -> bool {
+    /// Leaves the deepest folder, once its files are unlinked, and removes it (`rmdir`) if all
+    /// its children are gone. False if the way back up is lost.
+    fn pop(&self, stack: &mut DirStack, frames: &mut Vec<Frame>, queue: &mut Queue<'_>) -> bool {
         let frame = frames.pop().expect("pop with a frame");
+        self.wait(&frame.pending, queue);
         let (_, up) = stack.pop();
         if let Err(e) = up {
-            if rmdir {
-                let path = self.plan.source_path(frame.item);
-                self.ctx.fail(
-                    frame.item,
-                    path.clone(),
-                    Error::io("go back up from", path, e),
-                );
-            }
+            let path = self.plan.source_path(frame.item);
+            self.ctx.fail(
+                frame.item,
+                path.clone(),
+                Error::io("go back up from", path, e),
+            );
             frames.clear();
             return false;
         }
-        if rmdir && (frame.start..frame.end).all(|c| self.gone(c)) {
+        if (frame.start..frame.end).all(|c| self.gone(c)) {
             match rustix::fs::unlinkat(
                 &**stack.top(),
                 self.plan.name(frame.item),
@@ -286,28 +299,163 @@ impl Remover<'_> {
         true
     }
 
-    fn worker(&self, rx: &Receiver<Batch>) {
-        for batch in rx {
-            for &i in &batch.items {
-                if !self.go_on() {
-                    continue;
-                }
-                self.ctx.counters.current.store(i, Relaxed);
-                match rustix::fs::unlinkat(&*batch.dir, self.plan.name(i), AtFlags::empty()) {
-                    Ok(()) | Err(Errno::NOENT) => self.mark_removed(i),
-                    Err(Errno::ISDIR) => self.ctx.fail(
-                        i,
-                        self.plan.source_path(i),
-                        Error::Changed {
-                            path: self.plan.source_path(i),
-                        },
-                    ),
-                    Err(e) => {
-                        let path = self.plan.source_path(i);
-                        self.ctx.fail(i, path.clone(), Error::io("delete", path, e));
-                    }
-                }
+    /// Returns once no file counted in `pending` is left to unlink: unlinks the batch being
+    /// filled and queued ones itself, then sleeps until a worker finishes the last.
+    fn wait(&self, pending: &AtomicUsize, queue: &mut Queue<'_>) {
+        if pending.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let open = std::mem::take(&mut queue.open);
+        self.unlink(open, &queue.walker);
+        while pending.load(Ordering::Acquire) != 0 {
+            match queue.rx.try_recv() {
+                Ok(batch) => self.unlink(batch, &queue.walker),
+                // A worker has the rest; it unparks this thread when done (a wake-up that
+                // comes before the park is not lost: `park` then returns at once).
+                Err(_) => std::thread::park(),
             }
         }
+    }
+
+    /// Unlinks the files of `batch` (on a worker, or on the walker while it waits).
+    fn unlink(&self, batch: Batch, walker: &Thread) {
+        let mut start = 0;
+        for part in batch.parts {
+            for &i in &batch.items[start..part.end] {
+                if self.go_on() {
+                    self.unlink_one(&part.dir, i);
+                }
+            }
+            let n = part.end - start;
+            start = part.end;
+            // AcqRel: the waiter that sees zero also sees the `removed` marks.
+            if part.pending.fetch_sub(n, Ordering::AcqRel) == n {
+                walker.unpark();
+            }
+        }
+    }
+
+    fn unlink_one(&self, dir: &OwnedFd, i: u32) {
+        self.ctx.counters.current.store(i, Ordering::Relaxed);
+        match rustix::fs::unlinkat(dir, self.plan.name(i), AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => self.mark_removed(i),
+            Err(Errno::ISDIR) => self.ctx.fail(
+                i,
+                self.plan.source_path(i),
+                Error::Changed {
+                    path: self.plan.source_path(i),
+                },
+            ),
+            Err(e) => {
+                let path = self.plan.source_path(i);
+                self.ctx.fail(i, path.clone(), Error::io("delete", path, e));
+            }
+        }
+    }
+}
+
+impl Queue<'_> {
+    /// Adds the files `items` of the open folder `dir` to the batch being filled, counting
+    /// them in `pending`, and hands full batches to the workers.
+    fn add(
+        &mut self,
+        dir: &Arc<OwnedFd>,
+        pending: &Arc<AtomicUsize>,
+        items: impl Iterator<Item = u32>,
+    ) {
+        for i in items {
+            let same_part = self
+                .open
+                .parts
+                .last()
+                .is_some_and(|p| Arc::ptr_eq(&p.dir, dir) && Arc::ptr_eq(&p.pending, pending));
+            if !same_part {
+                if self.open.parts.len() == BATCH_DIRS {
+                    self.flush();
+                }
+                self.open.parts.push(Part {
+                    dir: Arc::clone(dir),
+                    end: self.open.items.len(),
+                    pending: Arc::clone(pending),
+                });
+            }
+            self.open.items.push(i);
+            pending.fetch_add(1, Ordering::Relaxed);
+            self.open.parts.last_mut().expect("a part was pushed").end += 1;
+            if self.open.items.len() == BATCH_ITEMS {
+                self.flush();
+            }
+        }
+    }
+
+    /// Hands the batch being filled to the workers.
+    fn flush(&mut self) {
+        let batch = std::mem::take(&mut self.open);
+        // Fails only once every worker is gone, which the walk outlives.
+        let _ = self.tx.send(batch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+
+    use super::{BATCH_DIRS, BATCH_ITEMS, MAX_OPEN_DIRS};
+    use crate::jobs::{Engine, Event, Job, Summary};
+
+    fn delete(paths: Vec<std::path::PathBuf>) -> Summary {
+        let (engine, events) = Engine::start();
+        let id = engine.submit(Job::Delete { paths });
+        for event in events.iter() {
+            if let Event::Finished { job, summary } = event
+                && job == id
+            {
+                return summary;
+            }
+        }
+        panic!("the engine stopped without finishing the job");
+    }
+
+    fn files(dir: &Path, count: usize) {
+        for i in 0..count {
+            fs::write(dir.join(format!("f{i}")), b"").unwrap();
+        }
+    }
+
+    /// Small folders share batches (more of them than a batch covers, deeper than the open
+    /// descriptors reach), a wide folder fills several, and loose files from two folders
+    /// must each be unlinked in their own.
+    #[test]
+    fn deletes_chains_of_small_folders_wide_folders_and_loose_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let tree = tmp.path().join("tree");
+        let mut dir = tree.clone();
+        for _ in 0..(MAX_OPEN_DIRS + 3 * BATCH_DIRS) {
+            dir.push("d");
+            fs::create_dir_all(&dir).unwrap();
+            files(&dir, 3);
+        }
+        let wide = tree.join("wide");
+        fs::create_dir(&wide).unwrap();
+        files(&wide, 2 * BATCH_ITEMS + 7);
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        fs::create_dir(&a).unwrap();
+        fs::create_dir(&b).unwrap();
+        files(&a, 2);
+        files(&b, 2);
+        let loose = [a.join("f0"), b.join("f0"), a.join("f1"), b.join("f1")];
+        let mut paths = vec![tree.clone()];
+        paths.extend(loose.iter().cloned());
+
+        let summary = delete(paths);
+        assert!(summary.is_complete(), "{:#?}", summary.failed.first());
+        let folders = MAX_OPEN_DIRS + 3 * BATCH_DIRS + 2;
+        let expected = folders + 3 * (folders - 2) + 2 * BATCH_ITEMS + 7 + loose.len();
+        assert_eq!(summary.items_done, expected as u64);
+        assert!(!tree.exists());
+        assert!(loose.iter().all(|p| !p.exists()));
+        assert_eq!(fs::read_dir(&a).unwrap().count(), 0);
+        assert_eq!(fs::read_dir(&b).unwrap().count(), 0);
     }
 }

@@ -410,12 +410,23 @@ impl Measured {
 
 /// Resident set size of this process in bytes (`VmRSS` of `/proc/self/status`).
 pub(super) fn rss_bytes() -> Result<u64> {
+    status_bytes("VmRSS")
+}
+
+/// The part of [`rss_bytes`] that is anonymous memory (heap, stacks), in bytes: what a
+/// program's data costs, without the pages of its executable it happened to read.
+pub(super) fn rss_anon_bytes() -> Result<u64> {
+    status_bytes("RssAnon")
+}
+
+/// A `kB` field of `/proc/self/status`, in bytes.
+fn status_bytes(field: &str) -> Result<u64> {
     let status = fs::read_to_string("/proc/self/status")?;
     let kb = status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .context("no VmRSS in /proc/self/status")?;
+        .with_context(|| format!("no {field} in /proc/self/status"))?;
     Ok(kb * 1024)
 }
 

@@ -21,6 +21,9 @@ use serde_json::{Value, json};
 use super::fixtures;
 use super::harness::{self, Area, Comparison, Goal, Measured};
 
+/// Files in the memory probe's big warm-up folder: enough for the lister's helper thread and
+/// the two-thread sort.
+const WARMUP_FILES: usize = 5_000;
 /// The view id the benchmark uses; it is the only view of its service.
 const VIEW: ViewId = 1;
 /// Longest wait for one listing before the benchmark gives up.
@@ -218,7 +221,10 @@ pub(super) fn bytes_per_entry(area: &Area, files: usize) -> Result<Measured> {
 pub(super) fn memory_after_walk(area: &Area, folders: usize, files: usize) -> Result<Measured> {
     let root = area.path("walk");
     fixtures::flat_many(&root, folders, files, 0)?;
-    fixtures::flat(&root.join("warmup"), 10, 0)?;
+    fixtures::flat(&root.join("warmup-big"), WARMUP_FILES, 0)?;
+    for i in 0..3 {
+        fixtures::flat(&root.join(format!("warmup-{i}")), 10, 0)?;
+    }
     let exe = std::env::current_exe().context("cannot find this executable")?;
     let output = Command::new(exe)
         .arg("bench")
@@ -253,8 +259,10 @@ pub(super) fn memory_after_walk(area: &Area, folders: usize, files: usize) -> Re
 /// another in one view (open, wait for the listing, close), as a user leaving each folder for
 /// the next, and returns the memory report.
 ///
-/// The resident set is read after a warm-up listing (which loads the collator and starts the
-/// watcher) and again after the walk; the difference is what walking cost. The cache's own
+/// The resident set is read after a warm-up (a big listing, which loads the collator and starts
+/// the watcher and every helper thread, so that their one-time costs are not counted, then three
+/// small ones, which push it out of the cache) and again after the walk; the difference is what
+/// walking cost. The cache's own
 /// account and a re-open of the last four folders (the last three must come from memory, the
 /// fourth must not) show what is still held.
 pub(super) fn memory_probe(root: &Path) -> Result<Value> {
@@ -271,10 +279,16 @@ pub(super) fn memory_probe(root: &Path) -> Result<Value> {
         root.display()
     );
     let (service, events) = DirService::start();
-    open_and_wait(&service, &events, &root.join("warmup"))?;
-    service.close(VIEW);
+    // The big warm-up starts every thread a big listing uses; the small ones push it out of the
+    // cache, so that its memory is not counted as free on the way.
+    let warmups = ["warmup-big", "warmup-0", "warmup-1", "warmup-2"];
+    for name in warmups {
+        open_and_wait(&service, &events, &root.join(name))?;
+        service.close(VIEW);
+    }
     let mut stats = service.stats();
     let before = harness::rss_bytes()?;
+    let anon_before = harness::rss_anon_bytes()?;
     let mut listing_bytes = Vec::with_capacity(folders.len());
     // The resident set after leaving each folder: a plateau is allocator slack, a slope a leak.
     let mut rss_steps = Vec::with_capacity(folders.len());
@@ -288,6 +302,10 @@ pub(super) fn memory_probe(root: &Path) -> Result<Value> {
         rss_steps.push(harness::rss_bytes()?);
     }
     let after = harness::rss_bytes()?;
+    let anon_after = harness::rss_anon_bytes()?;
+    // Diagnostic: what is left once the allocator is asked to return every free page.
+    ferry_core::memory::release_free_memory();
+    let anon_after_trim = harness::rss_anon_bytes()?;
     let three: usize = listing_bytes.iter().rev().take(3).sum();
     let mut from_cache = Vec::new();
     for (_, dir) in folders.iter().rev().take(4) {
@@ -298,6 +316,8 @@ pub(super) fn memory_probe(root: &Path) -> Result<Value> {
         "rss_before_bytes": before,
         "rss_after_bytes": after,
         "rss_growth_bytes": after.saturating_sub(before),
+        "rss_anon_growth_bytes": anon_after.saturating_sub(anon_before),
+        "rss_anon_growth_after_trim_bytes": anon_after_trim.saturating_sub(anon_before),
         "three_listings_bytes": three,
         "listing_bytes": listing_bytes,
         "rss_after_each_folder_bytes": rss_steps,
