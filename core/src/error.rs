@@ -66,6 +66,21 @@ pub enum Error {
         /// The second source of that name.
         path: PathBuf,
     },
+    /// The name cannot exist on the destination file system (characters FAT or NTFS refuse,
+    /// or longer than its name limit).
+    #[error("{} is not a valid name on the destination file system", path.display())]
+    NameNotAllowed {
+        /// The destination path it would have had.
+        path: PathBuf,
+    },
+    /// The item to be replaced could not be kept aside (no staging folder): not replaced.
+    #[error("cannot keep {} aside to replace it: {error}", path.display())]
+    Staging {
+        /// The item that would have been replaced.
+        path: PathBuf,
+        /// Why the staging folder could not be used.
+        error: std::sync::Arc<Error>,
+    },
     /// A folder is a mount point of another file system; a delete does not go into it.
     #[error("{} is a mount point of another file system; left alone", path.display())]
     OtherFilesystem {
@@ -100,6 +115,21 @@ pub enum Error {
         /// Bytes free.
         available: u64,
     },
+    /// Undo found the item changed since the job (edited, replaced, moved): it is kept.
+    #[error("{} has changed since; kept", path.display())]
+    ChangedSince {
+        /// The item.
+        path: PathBuf,
+    },
+    /// An item cannot be moved to the trash (no usable trash on its file system, ...); it can
+    /// still be deleted permanently, which the UI offers.
+    #[error("cannot move {} to the trash: {reason}; it can be deleted permanently instead", path.display())]
+    CannotTrash {
+        /// The item.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
     /// A job has more items than a plan can index (about four billion).
     #[error("too many items ({items}) for one operation")]
     PlanTooLarge {
@@ -126,10 +156,14 @@ impl Error {
             Error::Changed { path }
             | Error::KindConflict { path, .. }
             | Error::DuplicateName { path }
+            | Error::NameNotAllowed { path }
+            | Error::Staging { path, .. }
             | Error::OtherFilesystem { path }
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
-            | Error::NoSpace { path, .. } => Some(path),
+            | Error::NoSpace { path, .. }
+            | Error::ChangedSince { path }
+            | Error::CannotTrash { path, .. } => Some(path),
             Error::Cancelled | Error::PlanTooLarge { .. } => None,
         }
     }

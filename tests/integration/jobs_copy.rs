@@ -117,24 +117,23 @@ fn copy_job_records_what_it_created() {
 fn a_file_onto_itself_is_refused_and_kept_whole() {
     let t = TempTree::new();
     let a = t.file("dir/a", "precious");
-    // Same path, and a hard link of the same file under the same name elsewhere.
+    // A hard link of the same file under the same name elsewhere (the same path is a
+    // duplicate: see jobs_conflicts).
     t.dir("other");
     fs::hard_link(&a, t.join("other/a")).unwrap();
-    for dest in [t.join("dir"), t.join("other")] {
-        let out = run_job(Job::Copy {
-            sources: vec![a.clone()],
-            dest_dir: dest,
-            on_conflict: ConflictPolicy::Replace,
-        });
-        assert!(
-            matches!(*out.summary.failed[0].error, Error::SameFile { .. }),
-            "{:#?}",
-            out.summary
-        );
-        assert_accounts_for(&out.summary, std::slice::from_ref(&a));
-        assert_eq!(fs::read(&a).unwrap(), b"precious");
-    }
-    let out = run_ferry(["cp".as_ref(), a.as_os_str(), t.join("dir").as_os_str()]);
+    let out = run_job(Job::Copy {
+        sources: vec![a.clone()],
+        dest_dir: t.join("other"),
+        on_conflict: ConflictPolicy::Replace,
+    });
+    assert!(
+        matches!(*out.summary.failed[0].error, Error::SameFile { .. }),
+        "{:#?}",
+        out.summary
+    );
+    assert_accounts_for(&out.summary, std::slice::from_ref(&a));
+    assert_eq!(fs::read(&a).unwrap(), b"precious");
+    let out = run_ferry(["cp".as_ref(), a.as_os_str(), t.join("other").as_os_str()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("are the same file"));
     assert_no_temporaries(t.path());
@@ -389,7 +388,8 @@ fn a_source_replaced_after_planning_is_reported_not_copied() {
     t.file("src/steady", "steady");
     let swapped = t.file("src/swapped", "planned version");
     let dest = t.dir("dest");
-    let (engine, events) = ferry_core::jobs::Engine::start();
+    let (engine, events) =
+        ferry_core::jobs::Engine::start_with(crate::jobs_support::staging_in_tree());
     let id = engine.submit_paused(Job::Copy {
         sources: vec![src],
         dest_dir: dest.clone(),

@@ -10,7 +10,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ferry_core::jobs::{Engine, Event, Job, Summary};
+use ferry_core::jobs::{Engine, Event, Job, StagingRoots, Summary};
 
 /// What a job reported.
 pub struct Outcome {
@@ -19,9 +19,26 @@ pub struct Outcome {
     pub events: Vec<Event>,
 }
 
+/// Where the test engines keep replaced items: in the destination folder, which is in the
+/// test's own tree, never in the user's data folder or at a mount's root.
+pub fn staging_in_tree() -> StagingRoots {
+    StagingRoots {
+        home: None,
+        volumes: false,
+    }
+}
+
 /// Runs `job` on a fresh engine and waits for its end.
 pub fn run_job(job: Job) -> Outcome {
-    let (engine, events) = Engine::start();
+    let (engine, events) = Engine::start_with(staging_in_tree());
+    let id = engine.submit(job);
+    collect(&events, id)
+}
+
+/// Runs `job` on a fresh engine that keeps replaced items under `staging` (`…/ferry/replaced`
+/// in the test's own folder, so that nothing is written outside it).
+pub fn run_job_staged(job: Job, staging: &Path) -> Outcome {
+    let (engine, events) = Engine::start_with(StagingRoots::home_only(staging));
     let id = engine.submit(job);
     collect(&events, id)
 }

@@ -10,30 +10,43 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
-    ConflictPolicy, Engine, Event, Job, Phase, Progress, SkipReason, Summary, Totals,
+    ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, Phase, Progress, SkipReason,
+    Summary, Totals,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
 
+use super::prompt::{Prompt, describe};
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
 
 /// What to do when a name already exists in the destination folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OnConflict {
+    /// Ask about each conflict (needs a terminal; without one, list them and exit 2 before
+    /// writing anything).
+    Ask,
     /// Keep the existing file; the source is reported as skipped.
     Skip,
-    /// Replace the existing file once the new one is complete.
+    /// Replace the existing file once the new one is complete (the old one is kept aside
+    /// for undo).
     Replace,
+    /// Replace only files older than the source.
+    ReplaceIfNewer,
+    /// Give the source a new name: `name (copy).ext`.
+    KeepBoth,
+    /// Merge folders, skip existing files.
+    Merge,
 }
 
 /// Arguments of `ferry cp` and `ferry mv`.
 #[derive(Debug, Args)]
 pub struct TransferArgs {
-    /// What to do when a name already exists in DEST_DIR (folders are always merged).
+    /// What to do when a name already exists in DEST_DIR (folders are merged unless
+    /// `ask` or `keep-both`).
     #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
     pub on_conflict: OnConflict,
     /// Sources, then the destination folder (SRC... DEST_DIR).
-    #[arg(required = true, num_args = 2.., value_name = "SRC... DEST_DIR")]
+    #[arg(required = true, num_args = 2.., value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
 
@@ -74,8 +87,12 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
         return EXIT_REFUSED;
     }
     let on_conflict = match args.on_conflict {
+        OnConflict::Ask => ConflictPolicy::Ask,
         OnConflict::Skip => ConflictPolicy::Skip,
         OnConflict::Replace => ConflictPolicy::Replace,
+        OnConflict::ReplaceIfNewer => ConflictPolicy::ReplaceIfNewer,
+        OnConflict::KeepBoth => ConflictPolicy::KeepBoth,
+        OnConflict::Merge => ConflictPolicy::Merge,
     };
     let (sources, dest_dir) = (sources.to_vec(), dest_dir.clone());
     if is_move {
@@ -103,7 +120,25 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
 ///
 /// A first Ctrl-C (or SIGTERM) cancels the job through the engine, so temporaries are removed,
 /// what was moved stays moved and the summary is printed; a second one exits at once.
-fn run(job: Job, verb: &str) -> i32 {
+pub(crate) fn run(job: Job, verb: &str) -> i32 {
+    let journal = super::undo::Journaled::begin(&job);
+    run_journaled(job, verb, journal)
+}
+
+/// Like [`run`], telling `journal` how the job ended (the undo journal's record of it).
+pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journaled) -> i32 {
+    let asks_conflicts = matches!(
+        job,
+        Job::Copy {
+            on_conflict: ConflictPolicy::Ask,
+            ..
+        } | Job::Move {
+            on_conflict: ConflictPolicy::Ask,
+            ..
+        }
+    );
+    // Questions need someone to answer them: stdin and stderr both terminals.
+    let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let interrupted = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
         // Registration order matters: the shutdown check must see the flag before it is set.
@@ -112,10 +147,25 @@ fn run(job: Job, verb: &str) -> i32 {
         let _ = signal_hook::flag::register(signal, Arc::clone(&interrupted));
     }
     let (engine, events) = Engine::start();
-    let job = engine.submit(job);
+    let options = JobOptions {
+        // Without a terminal, `ask` only looks: nothing is written unless there is no conflict.
+        paused: asks_conflicts && !terminal,
+        on_error: if terminal {
+            ErrorPolicy::Ask
+        } else {
+            ErrorPolicy::Skip
+        },
+    };
+    let job = engine.submit_with(job, options);
+    let mut prompt = Prompt::default();
     let mut bar = Bar::new(std::io::stderr().is_terminal());
+    let (mut next, mut refused) = (None, false);
     loop {
-        let event = match events.recv_timeout(Duration::from_millis(100)) {
+        let received = match next.take() {
+            Some(event) => Ok(event),
+            None => events.recv_timeout(Duration::from_millis(100)),
+        };
+        let event = match received {
             Ok(event) => event,
             Err(RecvTimeoutError::Timeout) => {
                 if interrupted.load(Ordering::Relaxed) {
@@ -126,14 +176,56 @@ fn run(job: Job, verb: &str) -> i32 {
             // The engine hung up without a summary: cannot claim success.
             Err(RecvTimeoutError::Disconnected) => return EXIT_PARTIAL,
         };
+        let cancelled = matches!(event, Event::Cancelled { .. });
         match event {
-            Event::Planned { totals, .. } => bar.planned(totals),
+            Event::Planned { totals, .. } => {
+                bar.planned(totals);
+                if options.paused {
+                    // Conflicts, if any, are reported right after the plan, before anything
+                    // is written: list them and stop, or go on.
+                    match events.recv() {
+                        Ok(Event::Conflicts { conflicts, .. }) => {
+                            engine.cancel(job);
+                            refused = true;
+                            eprintln!("ferry: conflicts (use --on-conflict); nothing written:");
+                            for c in &conflicts {
+                                eprintln!("ferry:   {}", describe(c));
+                            }
+                        }
+                        Ok(event) => {
+                            engine.resume(job);
+                            next = Some(event);
+                        }
+                        Err(_) => return EXIT_PARTIAL,
+                    }
+                }
+            }
+            Event::Conflicts { conflicts, .. } => bar.suspend(|| {
+                for c in &conflicts {
+                    if let Some((resolution, scope)) = prompt.conflict(c) {
+                        engine.resolve(job, c.id, resolution, scope);
+                    }
+                }
+            }),
+            Event::ItemError {
+                request,
+                path,
+                error,
+                ..
+            } => {
+                let action = bar.suspend(|| prompt.error(&path, &error));
+                engine.resolve_error(job, request, action);
+            }
             Event::Progress { progress, .. } => bar.progress(&progress),
             Event::ItemFailed { .. } => {} // all named in the summary, once
             Event::Finished { job: j, summary } | Event::Cancelled { job: j, summary }
                 if j == job =>
             {
                 bar.finish();
+                journal.finish(&summary, cancelled);
+                if refused {
+                    return EXIT_REFUSED;
+                }
                 return report(&summary, verb, bar.enabled());
             }
             Event::Finished { .. } | Event::Cancelled { .. } => {}
@@ -230,6 +322,12 @@ impl Bar {
 
     fn progress(&self, p: &Progress) {
         let Some(bar) = &self.bar else { return };
+        // Answered conflicts add to the plan as the job goes.
+        bar.set_length(if self.by_items {
+            p.items_total
+        } else {
+            p.bytes_total
+        });
         bar.set_position(if self.by_items {
             p.items_done
         } else {
@@ -254,6 +352,14 @@ impl Bar {
     fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+        }
+    }
+
+    /// Runs `f` with the bar hidden (for a question).
+    fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
         }
     }
 }

@@ -63,6 +63,11 @@ impl MountTable {
     pub fn by_id(&self, mnt_id: u64) -> Option<&Mount> {
         self.mounts.iter().find(|m| m.id == mnt_id)
     }
+
+    /// Every mount, in the table's order.
+    pub fn mounts(&self) -> &[Mount] {
+        &self.mounts
+    }
 }
 
 // Fields: id parent major:minor root mount_point options [optional...] - fstype source super

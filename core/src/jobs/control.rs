@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use crossbeam_channel::Sender;
 
+use super::conflict::{Asks, ErrorAction, ErrorPolicy};
 use super::progress::Counters;
+use super::staging::StagingRoots;
 use super::{Event, Job, JobId, SkipReason, lock};
 use crate::error::Error;
 
@@ -25,12 +27,25 @@ pub(crate) struct Control {
     /// The error that stopped the job (no space, quota, I/O error).
     halted: OnceLock<Arc<Error>>,
     wake: (Mutex<()>, Condvar),
+    /// Conflicts and error requests waiting for answers.
+    pub(crate) asks: Asks,
+    /// Whether failing items ask before being skipped.
+    pub(crate) on_error: ErrorPolicy,
 }
 
 impl Control {
+    /// A control block for a job with error policy `on_error`.
+    pub(crate) fn new(on_error: ErrorPolicy) -> Self {
+        Control {
+            on_error,
+            ..Control::default()
+        }
+    }
+
     pub(crate) fn cancel(&self) {
         self.cancelled.store(true, SeqCst);
         self.wake.1.notify_all();
+        self.asks.wake();
     }
 
     pub(crate) fn pause(&self) {
@@ -107,6 +122,10 @@ pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
         Job::Delete { paths } => paths.iter().filter_map(|p| dev(p, false)).collect(),
         // A single rename or mkdir never waits behind a long copy.
         Job::Rename { .. } | Job::CreateFolder { .. } => Vec::new(),
+        Job::Undo { record, .. } | Job::Resume { record } => super::undo::devices_of(record),
+        Job::Trash { .. } | Job::Restore { .. } | Job::EmptyTrash { .. } => {
+            super::trash::devices_of(job)
+        }
     };
     devs.sort_unstable();
     devs.dedup();
@@ -183,15 +202,23 @@ pub(crate) struct JobCtx {
     pub(crate) control: Arc<Control>,
     pub(crate) events: Sender<Event>,
     pub(crate) counters: Counters,
+    /// Where Replace keeps what it replaces.
+    pub(crate) staging: Arc<StagingRoots>,
     problems: Mutex<Problems>,
 }
 
 impl JobCtx {
-    pub(crate) fn new(id: JobId, control: Arc<Control>, events: Sender<Event>) -> Self {
+    pub(crate) fn new(
+        id: JobId,
+        control: Arc<Control>,
+        events: Sender<Event>,
+        staging: Arc<StagingRoots>,
+    ) -> Self {
         JobCtx {
             id,
             control,
             events,
+            staging,
             counters: Counters::default(),
             problems: Mutex::default(),
         }
@@ -204,7 +231,10 @@ impl JobCtx {
 
     /// Records that `item` (source path `path`) failed; a terminal error also stops the job.
     pub(crate) fn fail(&self, item: u32, path: PathBuf, error: Error) {
-        let error = Arc::new(error);
+        self.record_failure(item, path, Arc::new(error));
+    }
+
+    fn record_failure(&self, item: u32, path: PathBuf, error: Arc<Error>) {
         if error.is_terminal() {
             self.control.halt(Arc::clone(&error));
         }
@@ -214,6 +244,33 @@ impl JobCtx {
             error: Arc::clone(&error),
         });
         lock(&self.problems).failed.push((item, path, error));
+    }
+
+    /// Like [`fail`](Self::fail), but when the job asks about errors, first offers the item
+    /// to the user ([`Event::ItemError`]) and waits for the answer; true when the item should
+    /// be tried again (nothing recorded). Terminal errors stop the job and are never offered.
+    pub(crate) fn fail_or_retry(&self, item: u32, path: PathBuf, error: Error) -> bool {
+        let error = Arc::new(error);
+        let ask = self.control.on_error == ErrorPolicy::Ask
+            && !error.is_terminal()
+            && !matches!(*error, Error::Cancelled)
+            && !self.control.stopped();
+        let errno = error.raw_os_error();
+        if let Some(request) = ask.then(|| self.control.asks.add_error(errno)).flatten() {
+            self.emit(Event::ItemError {
+                job: self.id,
+                request,
+                path: path.clone(),
+                error: Arc::clone(&error),
+            });
+            let stop = || self.control.stopped();
+            // Cancel was carried out by `Engine::resolve_error` itself.
+            if self.control.asks.wait_error(request, stop) == ErrorAction::Retry {
+                return true;
+            }
+        }
+        self.record_failure(item, path, error);
+        false
     }
 
     /// Records that `item` was skipped.

@@ -11,15 +11,21 @@
 //! is written to `.ferry-tmp-<pid>-<job>-<item>` and renamed into place, with
 //! `RENAME_NOREPLACE` unless replacing.
 //!
+//! Replace never overwrites: the old item is first renamed into the job's staging folder
+//! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
+//! replacing. A name that appeared since planning is a new conflict (asked again with
+//! [`ConflictPolicy::Ask`], else skipped), never clobbered.
+//!
 //! A folder is created 0700 and gets its final mode and times from whichever thread finishes
 //! its last child, so that its contents can be written first and its time stamp is not
 //! disturbed after.
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crossbeam_channel::{Receiver, Sender};
 use rustix::fd::OwnedFd;
@@ -27,8 +33,9 @@ use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
 use super::control::JobCtx;
+use super::passes;
 use super::plan::{Action, Dest, MAX_OPEN_DIRS, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
-use super::progress::Reporter;
+use super::staging::Staging;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Failed, Phase, SkipReason, Skipped, Summary};
 use crate::error::Error;
@@ -55,24 +62,23 @@ pub(crate) fn run_job(
         Err(e) => return not_started(ctx, sources, e),
     };
     let done = not_done(&planned);
-    if preflight(ctx, &planned, &dest) {
-        std::thread::scope(|s| {
-            let _reporter = Reporter::start(s, ctx, &planned.plan, planned.totals);
-            ctx.counters.set_phase(Phase::Copying);
-            Copier::new(ctx, &planned.plan, &dest, &done).run();
-            if fs::is_removable(dest.meta.id.dev) {
-                ctx.counters.set_phase(Phase::FinishingWrites);
-                if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
-                    ctx.fail(
-                        NO_ITEM,
-                        dest.path.clone(),
-                        Error::io("flush", &dest.path, e),
-                    );
-                }
+    let (plan, done) = if preflight(ctx, &planned, &dest) {
+        let (plan, done, _) = passes::run(ctx, PlanMode::Copy, policy, &dest, planned, done);
+        if fs::is_removable(dest.meta.id.dev) {
+            ctx.counters.set_phase(Phase::FinishingWrites);
+            if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
+                ctx.fail(
+                    NO_ITEM,
+                    dest.path.clone(),
+                    Error::io("flush", &dest.path, e),
+                );
             }
-        });
-    }
-    summary::build(ctx, Operation::Copy, planned.plan, done, dest.meta.id.dev)
+        }
+        (plan, done)
+    } else {
+        (planned.plan, done)
+    };
+    summary::build(ctx, Operation::Copy, plan, done, dest.meta.id.dev)
 }
 
 /// Per-item results, all "not done".
@@ -119,12 +125,19 @@ pub(crate) fn not_started(ctx: &JobCtx, sources: &[PathBuf], error: Error) -> Su
     summary
 }
 
-/// Announces the plan and checks free space; false (job halted) when it cannot fit.
+/// Announces the plan and its conflicts, and checks free space; false (job halted) when it
+/// cannot fit.
 pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest) -> bool {
     ctx.emit(Event::Planned {
         job: ctx.id,
         totals: planned.totals,
     });
+    if !planned.conflicts.is_empty() {
+        ctx.emit(Event::Conflicts {
+            job: ctx.id,
+            conflicts: planned.conflicts.clone(),
+        });
+    }
     if ctx.control.stopped() {
         return false;
     }
@@ -178,17 +191,19 @@ struct Cursor {
     dead: HashSet<u32>,
 }
 
-enum Outcome {
+pub(super) enum Outcome {
     Done(u64),
     Skipped(SkipReason),
+    /// The name was taken since planning: asked again.
+    Asked,
     Stopped,
 }
 
 /// Executes the copy (and same-mount rename) part of a copy or move plan.
 pub(crate) struct Copier<'a> {
-    ctx: &'a JobCtx,
-    plan: &'a Plan,
-    dest: &'a Dest,
+    pub(super) ctx: &'a JobCtx,
+    pub(super) plan: &'a Plan,
+    pub(super) dest: &'a Dest,
     done: &'a [AtomicU64],
     try_reflink: AtomicBool,
     try_copy_range: AtomicBool,
@@ -198,6 +213,12 @@ pub(crate) struct Copier<'a> {
     euid: u32,
     /// The destination stores permission bits (not FAT).
     keeps_modes: bool,
+    /// Conflicts found while writing are asked about (policy Ask), else skipped.
+    pub(super) asking: bool,
+    /// Where replaced items go, opened at the first Replace.
+    pub(super) staging: OnceLock<Result<Staging, Arc<Error>>>,
+    /// Items replaced, and where the old ones went.
+    pub(crate) staged: Mutex<Vec<(u32, PathBuf)>>,
 }
 
 impl<'a> Copier<'a> {
@@ -206,6 +227,7 @@ impl<'a> Copier<'a> {
         plan: &'a Plan,
         dest: &'a Dest,
         done: &'a [AtomicU64],
+        policy: ConflictPolicy,
     ) -> Self {
         Copier {
             ctx,
@@ -218,11 +240,15 @@ impl<'a> Copier<'a> {
             temp_prefix: format!(".ferry-tmp-{}-{}-", std::process::id(), ctx.id.0),
             euid: rustix::process::geteuid().as_raw(),
             keeps_modes: dest.mount.as_ref().is_none_or(fs::Mount::keeps_permissions),
+            asking: policy == ConflictPolicy::Ask,
+            staging: OnceLock::new(),
+            staged: Mutex::new(Vec::new()),
         }
     }
 
-    /// Copies everything; returns when every worker has finished (or drained after a stop).
-    pub(crate) fn run(&self) {
+    /// Copies the plan's `roots`; returns when every worker has finished (or drained after a
+    /// stop).
+    pub(crate) fn run(&self, roots: Range<usize>) {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
         let (tx, rx) = crossbeam_channel::bounded::<Batch>(workers * 4);
         std::thread::scope(|s| {
@@ -231,14 +257,14 @@ impl<'a> Copier<'a> {
                 s.spawn(move || self.worker(&rx));
             }
             drop(rx);
-            self.dispatch(&tx);
+            self.dispatch(&tx, roots);
             drop(tx);
         });
     }
 
-    fn dispatch(&self, tx: &Sender<Batch>) {
+    fn dispatch(&self, tx: &Sender<Batch>, roots: Range<usize>) {
         let mut parent_cache: Option<(&Path, Arc<OwnedFd>, FileId)> = None;
-        for root in &self.plan.roots {
+        for root in &self.plan.roots[roots] {
             if !self.ctx.control.checkpoint() {
                 return;
             }
@@ -275,7 +301,19 @@ impl<'a> Copier<'a> {
                 dead: HashSet::new(),
             };
             cur.src.push(pfd, pid);
-            cur.dst.push(Arc::clone(&self.dest.fd), self.dest.meta.id);
+            match &root.dest_dir {
+                None => cur.dst.push(Arc::clone(&self.dest.fd), self.dest.meta.id),
+                Some(dir) => {
+                    match fs::open_dir_path(dir).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
+                        Ok((meta, fd)) => cur.dst.push(Arc::new(fd), meta.id),
+                        Err(e) => {
+                            let error = Error::io("open", dir, e);
+                            self.ctx.fail(root.item, root.source.clone(), error);
+                            continue;
+                        }
+                    }
+                }
+            }
             self.child(&mut cur, tx, root.item);
             for b in root.blocks.0..root.blocks.1 {
                 if !self.ctx.control.checkpoint() || !self.enter(&mut cur, tx, b) {
@@ -304,7 +342,7 @@ impl<'a> Copier<'a> {
                 return false;
             }
         }
-        let name = self.plan.name(p);
+        let (name, dest_name) = (self.plan.name(p), self.plan.dest_name(p));
         let opened = fs::open_dir_at(cur.src.top(), name)
             .map_err(|e| Error::io("open", self.plan.source_path(p), e));
         let src = opened.and_then(|fd| match fs::stat_fd(&fd) {
@@ -315,7 +353,8 @@ impl<'a> Copier<'a> {
             Err(e) => Err(Error::io("stat", self.plan.source_path(p), e)),
         });
         let dst = src.and_then(|s| {
-            let d = fs::open_dir_at(cur.dst.top(), name).and_then(|d| Ok((fs::stat_fd(&d)?.id, d)));
+            let d = fs::open_dir_at(cur.dst.top(), dest_name)
+                .and_then(|d| Ok((fs::stat_fd(&d)?.id, d)));
             d.map(|d| (s, d))
                 .map_err(|e| Error::io("open", self.plan.dest_path(p), e))
         });
@@ -331,7 +370,8 @@ impl<'a> Copier<'a> {
         self.ctx.counters.add_item();
         cur.src.push(src, self.plan.item(p).id);
         cur.dst.push(dst, dst_id);
-        let done = (self.plan.item(p).action == Action::Create).then(|| {
+        let created = matches!(self.plan.item(p).action, Action::Create | Action::Replace);
+        let done = created.then(|| {
             Arc::new(DirDone {
                 item: p,
                 pending: AtomicUsize::new(1),
@@ -370,19 +410,36 @@ impl<'a> Copier<'a> {
     fn child(&self, cur: &mut Cursor, tx: &Sender<Batch>, c: u32) {
         let item = self.plan.item(c);
         match (item.action, item.kind) {
-            (Action::Skip | Action::Merge, _) => {}
+            (Action::Skip | Action::Merge | Action::Ask, _) => {}
             (Action::Rename | Action::RenameOver, _) => self.rename(cur, c),
-            (_, FileKind::Dir) => {
-                let created = rustix::fs::mkdirat(
-                    &**cur.dst.top(),
-                    self.plan.name(c),
-                    Mode::from_raw_mode(0o700),
-                );
-                match created {
+            (action, FileKind::Dir) => {
+                let dir = &**cur.dst.top();
+                let name = self.plan.dest_name(c);
+                let staged = match action {
+                    Action::Replace => self.stash(dir, c),
+                    _ => Ok(None),
+                };
+                let staged = match staged {
+                    Ok(staged) => staged,
+                    Err(e) => {
+                        self.ctx.fail(c, self.plan.source_path(c), e);
+                        cur.dead.insert(c);
+                        return;
+                    }
+                };
+                let made = rustix::fs::mkdirat(dir, name, Mode::from_raw_mode(0o700));
+                if let Err(e) = self.settle(staged, made, dir, c) {
+                    self.ctx.fail(c, self.plan.source_path(c), e);
+                    cur.dead.insert(c);
+                    return;
+                }
+                match made {
                     Ok(()) => {}
                     Err(Errno::EXIST) => {
-                        self.ctx
-                            .skip(c, self.plan.source_path(c), SkipReason::Exists);
+                        if !self.ask_again(dir, c) {
+                            self.ctx
+                                .skip(c, self.plan.source_path(c), SkipReason::Exists);
+                        }
                         cur.dead.insert(c);
                     }
                     Err(e) => {
@@ -405,12 +462,20 @@ impl<'a> Copier<'a> {
     /// A move within one mount: one rename, done by the job thread (it is a single call).
     fn rename(&self, cur: &Cursor, c: u32) {
         let item = self.plan.item(c);
-        let name = self.plan.name(c);
+        let (name, dest_name) = (self.plan.name(c), self.plan.dest_name(c));
         let (from, to) = (&**cur.src.top(), &**cur.dst.top());
-        let renamed = match item.action {
-            Action::RenameOver => fs::rename_replace(from, name, to, name),
-            _ => fs::rename_noreplace(from, name, to, name),
+        let staged = match item.action {
+            Action::RenameOver => self.stash(to, c),
+            _ => Ok(None),
         };
+        let staged = match staged {
+            Ok(staged) => staged,
+            Err(e) => return self.ctx.fail(c, self.plan.source_path(c), e),
+        };
+        let renamed = fs::rename_noreplace(from, name, to, dest_name);
+        if let Err(e) = self.settle(staged, renamed, to, c) {
+            return self.ctx.fail(c, self.plan.source_path(c), e);
+        }
         match renamed {
             Ok(()) => {
                 self.done[c as usize].store(item.id.ino, Relaxed);
@@ -422,8 +487,10 @@ impl<'a> Copier<'a> {
                 });
             }
             Err(Errno::EXIST | Errno::NOTEMPTY) => {
-                self.ctx
-                    .skip(c, self.plan.source_path(c), SkipReason::Exists);
+                if !self.ask_again(to, c) {
+                    self.ctx
+                        .skip(c, self.plan.source_path(c), SkipReason::Exists);
+                }
             }
             Err(e) => {
                 let path = self.plan.source_path(c);
@@ -460,16 +527,23 @@ impl<'a> Copier<'a> {
                     continue; // drain: the job is stopping
                 }
                 self.ctx.counters.current.store(i, Relaxed);
-                match self.copy_item(&mut copier, &batch, i) {
-                    Ok(Outcome::Done(ino)) => {
-                        self.done[i as usize].store(ino, Relaxed);
-                        self.ctx.counters.add_item();
+                loop {
+                    match self.copy_item(&mut copier, &batch, i) {
+                        Ok(Outcome::Done(ino)) => {
+                            self.done[i as usize].store(ino, Relaxed);
+                            self.ctx.counters.add_item();
+                        }
+                        Ok(Outcome::Skipped(reason)) => {
+                            self.ctx.skip(i, self.plan.source_path(i), reason);
+                        }
+                        Ok(Outcome::Asked | Outcome::Stopped) => {}
+                        Err(e) => {
+                            if self.ctx.fail_or_retry(i, self.plan.source_path(i), e) {
+                                continue;
+                            }
+                        }
                     }
-                    Ok(Outcome::Skipped(reason)) => {
-                        self.ctx.skip(i, self.plan.source_path(i), reason);
-                    }
-                    Ok(Outcome::Stopped) => {}
-                    Err(e) => self.ctx.fail(i, self.plan.source_path(i), e),
+                    break;
                 }
             }
             if let Some(d) = &batch.dir {
@@ -577,9 +651,9 @@ impl<'a> Copier<'a> {
         fs::set_times_fd(&dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
         let ino = fs::stat_fd(&dst).map_err(dest_err("stat"))?.id.ino;
         let Some(temp) = temp else {
-            return match fs::link_unnamed(&dst, &*batch.dst, self.plan.name(i)) {
+            return match fs::link_unnamed(&dst, &*batch.dst, self.plan.dest_name(i)) {
                 Ok(()) => Ok(Outcome::Done(ino)),
-                Err(Errno::EXIST) => Ok(Outcome::Skipped(SkipReason::Exists)),
+                Err(Errno::EXIST) => Ok(self.taken(&batch.dst, i)),
                 // No /proc on a kernel that wants it, or no hard links on this file system:
                 // name files the classic way from now on, this one included.
                 Err(Errno::NOENT | Errno::PERM | Errno::OPNOTSUPP | Errno::MLINK) => {
@@ -681,8 +755,9 @@ impl<'a> Copier<'a> {
         Err(Error::io("create", self.plan.dest_path(i), Errno::EXIST))
     }
 
-    /// Renames the finished temporary into place without replacing anything (unless the plan
-    /// chose Replace); a name that appeared since planning means Skip, never clobber.
+    /// Renames the finished temporary into place without replacing anything (for Replace,
+    /// the old item is moved to the staging folder first); a name that appeared since
+    /// planning is a new conflict, never clobbered.
     fn commit(
         &self,
         batch: &Batch,
@@ -690,17 +765,19 @@ impl<'a> Copier<'a> {
         i: u32,
         ino: u64,
     ) -> Result<Outcome, Error> {
-        let name = self.plan.name(i);
-        let renamed = match self.plan.item(i).action {
-            Action::Replace => fs::rename_replace(&*batch.dst, &temp.name, &*batch.dst, name),
-            _ => fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name),
+        let name = self.plan.dest_name(i);
+        let staged = match self.plan.item(i).action {
+            Action::Replace => self.stash(&batch.dst, i)?,
+            _ => None,
         };
+        let renamed = fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name);
+        self.settle(staged, renamed, &batch.dst, i)?;
         match renamed {
             Ok(()) => {
                 temp.armed = false;
                 Ok(Outcome::Done(ino))
             }
-            Err(Errno::EXIST) => Ok(Outcome::Skipped(SkipReason::Exists)),
+            Err(Errno::EXIST) => Ok(self.taken(&batch.dst, i)),
             Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
         }
     }

@@ -3,7 +3,9 @@
 //! ```text
 //! Engine::submit(Job) ──> job thread: wait for its devices ──> plan (one walk, dir fds)
 //!                                       ──> workers pull batches ──> summary + undo record
-//!        <── Event: Planned, Progress (≤ 10/s), ItemFailed, Finished | Cancelled
+//!        <── Event: Planned, Conflicts, Progress (≤ 10/s), ItemError, ItemFailed,
+//!                   Finished | Cancelled
+//! Engine::resolve / resolve_error ──> answers ──> answered conflicts planned and run
 //! ```
 //!
 //! A job first builds a plan with one walk over its sources using directory file
@@ -16,20 +18,35 @@
 //! and only then linked or renamed into place, never replacing anything unless asked to: no
 //! cancel, error or crash leaves a truncated file under a real name.
 //!
+//! Conflicts are found in the same plan walk and reported together ([`Event::Conflicts`]);
+//! with [`ConflictPolicy::Ask`] the rest of the batch runs while they wait for
+//! [`Engine::resolve`]. Replace moves the old item into a staging folder on the same file
+//! system (see [`StagingRoots`]) before putting the new one in place, so it can be undone.
+//! With [`ErrorPolicy::Ask`] a failing item waits for [`Engine::resolve_error`].
+//!
 //! Each job ends with a [`Summary`] that accounts for every source, and a [`Record`] of what
 //! it created or moved, with identities, for undo.
 //!
 //! Jobs touching the same devices run one after another in submission order; jobs on other
 //! devices run in parallel. Rename and create-folder jobs are single calls and never wait.
 
+mod conflict;
 mod control;
 mod copy;
+mod decide;
+mod journal;
 mod moves;
+mod passes;
 mod plan;
 mod progress;
+mod recovery;
 mod remove;
+mod replacing;
 mod single;
+mod staging;
 mod summary;
+mod trash;
+mod undo;
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -45,7 +62,17 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::error::Error;
 use control::{Control, DeviceQueue, JobCtx};
 
+pub use conflict::{
+    Conflict, ConflictId, ConflictKind, EntryInfo, ErrorAction, ErrorId, ErrorPolicy, Resolution,
+    Scope, keep_both_name, name_allowed,
+};
+pub use journal::{Counts, DEFAULT_LIMIT, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal};
+pub use staging::{
+    Pruned, STAGING_GRACE, STAGING_MAX_AGE, STAGING_MAX_BYTES, StagingRoots, prune_staging,
+    staging_folder_name,
+};
 pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
+pub use trash::{TrashRecord, TrashRoots, TrashedItem, Volumes, list_trash, list_trash_in};
 
 /// Identifies one submitted job; ids grow in submission order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,17 +84,40 @@ impl fmt::Display for JobId {
     }
 }
 
-/// What to do when a destination name is already taken by a file.
+/// What to do with conflicts (see [`ConflictKind`]), decided for the whole job.
 ///
-/// A folder onto an existing folder always merges into it ("write into"); a file and a folder
-/// of one name never replace each other.
+/// Except with `Ask` and `KeepBoth`, a folder onto an existing folder merges into it ("write
+/// into"); a file and a folder of one name never replace each other (skipped with `Skip` and
+/// `Merge`, failed with [`Error::KindConflict`] with `Replace` and `ReplaceIfNewer`); two
+/// sources of one name fail the second ([`Error::DuplicateName`]). A name the destination
+/// cannot hold fails ([`Error::NameNotAllowed`]) unless asked about. Copying a file into its
+/// own folder always makes a duplicate (`name (copy).ext`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ConflictPolicy {
+    /// Report every conflict ([`Event::Conflicts`]) and let the rest go on; each conflicting
+    /// item waits for [`Engine::resolve`].
+    Ask,
     /// Leave the existing file and report the item as skipped.
     #[default]
     Skip,
-    /// Replace the existing file, atomically, once the new one is complete.
+    /// Replace the existing file once the new one is complete; the old one is kept in a
+    /// staging folder for undo.
     Replace,
+    /// Replace files older than the source (modification time); skip the others.
+    ReplaceIfNewer,
+    /// Give the source a free name (`name (copy).ext`); folders too.
+    KeepBoth,
+    /// Merge folders; skip existing files.
+    Merge,
+}
+
+/// Options of a submitted job beyond the job itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JobOptions {
+    /// Start paused (see [`Engine::submit_paused`]).
+    pub paused: bool,
+    /// What to do when an item fails.
+    pub on_error: ErrorPolicy,
 }
 
 /// A unit of work for the [`Engine`].
@@ -109,6 +159,40 @@ pub enum Job {
         parent: PathBuf,
         /// Name of the new folder (one path component).
         name: OsString,
+    },
+    /// Move `paths` to the trash of their file system; an item that cannot be trashed fails
+    /// with [`Error::CannotTrash`] (offer permanent delete). [`Summary::trash`] says where
+    /// each item went.
+    Trash {
+        /// What to trash; symlinks are trashed, never followed.
+        paths: Vec<PathBuf>,
+        /// The trash folders to use.
+        roots: TrashRoots,
+    },
+    /// Put trashed items back where they were (recreating missing parent folders), never
+    /// replacing anything there.
+    Restore {
+        /// Items as listed by [`list_trash`].
+        items: Vec<TrashedItem>,
+    },
+    /// Delete everything in the trash permanently.
+    EmptyTrash {
+        /// The trash folders to empty.
+        roots: TrashRoots,
+    },
+    /// Undo a journaled job (see [`UndoJournal`]), never deleting anything permanently:
+    /// copies go to `trash`, moved items go back, renames are reversed.
+    Undo {
+        /// The job to undo.
+        record: Box<JournalRecord>,
+        /// The trash folders copies go to.
+        trash: TrashRoots,
+    },
+    /// Finish a job interrupted by a crash (see [`UndoJournal::recover`]), skipping what it
+    /// already did.
+    Resume {
+        /// The interrupted job.
+        record: Box<JournalRecord>,
     },
 }
 
@@ -178,6 +262,28 @@ pub enum Event {
         /// Where it is.
         progress: Progress,
     },
+    /// Conflicts found, all of them at once when planning (and one at a time when a name is
+    /// taken between planning and writing). With [`ConflictPolicy::Ask`] each waits for
+    /// [`Engine::resolve`]; the rest of the job goes on.
+    Conflicts {
+        /// The job.
+        job: JobId,
+        /// What is in the way.
+        conflicts: Vec<Conflict>,
+    },
+    /// An item failed and the job's error policy is [`ErrorPolicy::Ask`]: the item waits for
+    /// [`Engine::resolve_error`] (the rest of the job goes on). An
+    /// [`ItemFailed`](Event::ItemFailed) follows if it is skipped.
+    ItemError {
+        /// The job.
+        job: JobId,
+        /// The request to answer.
+        request: ErrorId,
+        /// Source path of the item.
+        path: PathBuf,
+        /// Why.
+        error: Arc<Error>,
+    },
     /// One item failed; the job goes on (unless the error is terminal, see
     /// [`Error::is_terminal`]).
     ItemFailed {
@@ -208,6 +314,7 @@ struct Shared {
     events: Sender<Event>,
     controls: Mutex<HashMap<JobId, Arc<Control>>>,
     devices: DeviceQueue,
+    staging: Arc<StagingRoots>,
 }
 
 /// Runs jobs on background threads. Dropping it cancels every job and waits for them to
@@ -219,13 +326,20 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts an engine; every job's events arrive on the returned receiver.
+    /// Starts an engine; every job's events arrive on the returned receiver. Replace keeps
+    /// what it replaces where [`StagingRoots::from_env`] says.
     pub fn start() -> (Engine, Receiver<Event>) {
+        Self::start_with(StagingRoots::from_env())
+    }
+
+    /// Starts an engine whose Replace keeps what it replaces under `staging`.
+    pub fn start_with(staging: StagingRoots) -> (Engine, Receiver<Event>) {
         let (events, rx) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             events,
             controls: Mutex::new(HashMap::new()),
             devices: DeviceQueue::default(),
+            staging: Arc::new(staging),
         });
         let engine = Engine {
             shared,
@@ -237,20 +351,29 @@ impl Engine {
 
     /// Queues `job`; it starts as soon as no earlier job uses its devices.
     pub fn submit(&self, job: Job) -> JobId {
-        self.spawn(job, false)
+        self.submit_with(job, JobOptions::default())
+    }
+
+    /// Queues `job` with `options`.
+    pub fn submit_with(&self, job: Job, options: JobOptions) -> JobId {
+        self.spawn(job, options)
     }
 
     /// Queues `job` paused: it plans (and reports [`Event::Planned`]) but writes nothing
     /// until [`resume`](Self::resume)d. For jobs the user is asked about first, such as one
     /// interrupted by a crash. While paused it keeps its devices.
     pub fn submit_paused(&self, job: Job) -> JobId {
-        self.spawn(job, true)
+        let options = JobOptions {
+            paused: true,
+            ..JobOptions::default()
+        };
+        self.spawn(job, options)
     }
 
-    fn spawn(&self, job: Job, paused: bool) -> JobId {
+    fn spawn(&self, job: Job, options: JobOptions) -> JobId {
         let id = JobId(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let control = Arc::new(Control::default());
-        if paused {
+        let control = Arc::new(Control::new(options.on_error));
+        if options.paused {
             control.pause();
         }
         lock(&self.shared.controls).insert(id, Arc::clone(&control));
@@ -279,6 +402,43 @@ impl Engine {
         }
     }
 
+    /// Answers conflict `conflict` of `job` (and, with [`Scope::AllOfKind`], every other
+    /// conflict of its kind in the job, now and later). False when the job has ended, the
+    /// conflict is not waiting, or the answer does not fit it (see
+    /// [`Resolution::applies_to`]; a [`Resolution::RenameTo`] is for one conflict only).
+    pub fn resolve(
+        &self,
+        job: JobId,
+        conflict: ConflictId,
+        resolution: Resolution,
+        scope: Scope,
+    ) -> bool {
+        let Some(c) = lock(&self.shared.controls).get(&job).cloned() else {
+            return false;
+        };
+        if resolution == Resolution::Cancel {
+            // Cancel first, so that the job stops rather than carry out the answer.
+            if !c.asks.is_waiting(conflict) {
+                return false;
+            }
+            c.cancel();
+        }
+        c.asks.resolve(conflict, resolution, scope)
+    }
+
+    /// Answers error request `request` of `job`. False when the job has ended or the request
+    /// is not waiting.
+    pub fn resolve_error(&self, job: JobId, request: ErrorId, action: ErrorAction) -> bool {
+        let Some(c) = lock(&self.shared.controls).get(&job).cloned() else {
+            return false;
+        };
+        let accepted = c.asks.resolve_error(request, action);
+        if accepted && action == ErrorAction::Cancel {
+            c.cancel();
+        }
+        accepted
+    }
+
     /// Cancels a job: it stops within about 100 ms, removes its temporary file and reports
     /// [`Event::Cancelled`] with what was done.
     pub fn cancel(&self, job: JobId) {
@@ -304,7 +464,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>) {
-    let ctx = JobCtx::new(id, control, shared.events.clone());
+    let staging = Arc::clone(&shared.staging);
+    let ctx = JobCtx::new(id, control, shared.events.clone(), staging);
     let control = &ctx.control;
     let devices = control::devices_of(&job);
     let summary = if shared.devices.acquire(id, &devices, control) {
@@ -322,6 +483,14 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>) {
             Job::Delete { paths } => remove::run_job(&ctx, &paths),
             Job::Rename { path, new_name } => single::rename(&ctx, &path, &new_name),
             Job::CreateFolder { parent, name } => single::create_folder(&ctx, &parent, &name),
+            Job::Trash { paths, roots } => trash::run_trash(&ctx, &paths, &roots),
+            Job::Restore { items } => trash::run_restore(&ctx, &items),
+            Job::EmptyTrash { roots } => trash::run_empty(&ctx, &roots),
+            Job::Undo {
+                record,
+                trash: roots,
+            } => undo::run_job(&ctx, &record, &roots),
+            Job::Resume { record } => recovery::resume(&ctx, &record),
         };
         shared.devices.release(&devices);
         summary
@@ -332,6 +501,10 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>) {
             Job::Delete { paths } => paths,
             Job::Rename { path, .. } => vec![path],
             Job::CreateFolder { parent, name } => vec![parent.join(name)],
+            Job::Trash { paths, .. } => paths,
+            Job::Restore { items } => items.into_iter().map(|i| i.original).collect(),
+            Job::EmptyTrash { roots } => vec![roots.home],
+            Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
         };
         Summary {
             not_done,

@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::control::JobCtx;
-use super::copy::{Copier, not_done, not_started, preflight};
-use super::plan::{Action, Dest, Mode, NO_ITEM, Planner};
+use super::copy::{not_done, not_started, preflight};
+use super::passes;
+use super::plan::{Action, Dest, Mode, NO_ITEM, Plan, Planner};
 use super::progress::Reporter;
 use super::remove::{Remover, Select};
 use super::summary::{self, Operation};
-use super::{ConflictPolicy, Phase, Summary};
+use super::{ConflictPolicy, Phase, Summary, Totals};
 use crate::error::Error;
 
 /// Runs a move job from start to end.
@@ -33,51 +34,59 @@ pub(crate) fn run_job(
         Err(e) => return not_started(ctx, sources, e),
     };
     let done = not_done(&planned);
-    let plan = &planned.plan;
-    if preflight(ctx, &planned, &dest) {
-        std::thread::scope(|s| {
-            let _reporter = Reporter::start(s, ctx, plan, planned.totals);
-            ctx.counters.set_phase(Phase::Copying);
-            Copier::new(ctx, plan, &dest, &done).run();
-            let copied = |i: u32| {
-                let action = plan.item(i).action;
-                matches!(action, Action::Create | Action::Replace)
-                    && done[i as usize].load(Relaxed) != 0
-            };
-            let all = || 0..plan.items.len() as u32;
-            if all().any(copied) {
-                // Nothing leaves the source before its copy is on disk.
-                ctx.counters.set_phase(Phase::FinishingWrites);
-                if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
-                    ctx.fail(
-                        NO_ITEM,
-                        dest.path.clone(),
-                        Error::io("flush", &dest.path, e),
-                    );
-                    return;
-                }
-            } else if !all().any(|i| plan.item(i).action == Action::Merge) {
-                return; // only renames: nothing left behind
-            }
-            ctx.counters.set_phase(Phase::Deleting);
-            let select = |i: u32| match plan.item(i).action {
-                Action::Rename | Action::RenameOver if done[i as usize].load(Relaxed) != 0 => {
-                    Select::Gone
-                }
-                Action::Merge => Select::Remove,
-                _ if copied(i) => Select::Remove,
-                _ => Select::Keep,
-            };
-            let removed: Vec<AtomicU64> = not_done(&planned);
-            Remover {
-                ctx,
-                plan,
-                removed: &removed,
-                select: &select,
-                is_delete_job: false,
-            }
-            .run();
-        });
+    if !preflight(ctx, &planned, &dest) {
+        return summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev);
     }
-    summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev)
+    let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
+    remove_sources(ctx, &plan, &done, totals, &dest);
+
+    summary::build(ctx, Operation::Move, plan, done, dest.meta.id.dev)
+}
+
+/// Removes the sources that were copied (after making the copies durable), and the folders
+/// merged into, when all their children made it.
+fn remove_sources(ctx: &JobCtx, plan: &Plan, done: &[AtomicU64], totals: Totals, dest: &Dest) {
+    std::thread::scope(|s| {
+        let _reporter = Reporter::start(s, ctx, plan, totals);
+        let copied = |i: u32| {
+            let action = plan.item(i).action;
+            matches!(action, Action::Create | Action::Replace)
+                && done[i as usize].load(Relaxed) != 0
+        };
+        let all = || 0..plan.items.len() as u32;
+        if all().any(copied) {
+            // Nothing leaves the source before its copy is on disk.
+            ctx.counters.set_phase(Phase::FinishingWrites);
+            if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
+                ctx.fail(
+                    NO_ITEM,
+                    dest.path.clone(),
+                    Error::io("flush", &dest.path, e),
+                );
+                return;
+            }
+        } else if !all().any(|i| plan.item(i).action == Action::Merge) {
+            return; // only renames: nothing left behind
+        }
+        ctx.counters.set_phase(Phase::Deleting);
+        let select = |i: u32| match plan.item(i).action {
+            Action::Rename | Action::RenameOver if done[i as usize].load(Relaxed) != 0 => {
+                Select::Gone
+            }
+            Action::Merge => Select::Remove,
+            _ if copied(i) => Select::Remove,
+            _ => Select::Keep,
+        };
+        let removed: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
+            .take(plan.items.len())
+            .collect();
+        Remover {
+            ctx,
+            plan,
+            removed: &removed,
+            select: &select,
+            is_delete_job: false,
+        }
+        .run();
+    });
 }

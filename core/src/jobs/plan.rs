@@ -7,10 +7,12 @@
 //! executor replays with a [`DirStack`].
 //!
 //! Conflicts with the destination, same-file and into-itself cases, special files and file
-//! system limits are all decided here, before anything is written; the executors re-check only
-//! what can change (the source's identity at open, the destination name at commit).
+//! system limits are all decided here, before anything is written (the decisions themselves
+//! are in `decide.rs`); the executors re-check only what can change (the source's identity at
+//! open, the destination name at commit). A conflict answered later becomes a new root of the
+//! same plan, planned by [`Planner::extend`] with the answer applied.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -19,9 +21,10 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
+use super::conflict::Conflict;
 use super::control::JobCtx;
 use super::progress::PlanningTicker;
-use super::{ConflictPolicy, SkipReason, Totals};
+use super::{ConflictPolicy, Resolution, SkipReason, Totals};
 use crate::error::Error;
 use crate::fs::{self, DirStack, FileId, FileKind, Meta, Timestamp};
 
@@ -39,12 +42,15 @@ pub(crate) enum Action {
     Create,
     /// A folder that exists at the destination: write into it, leave its own metadata alone.
     Merge,
-    /// A non-folder that exists at the destination: replace it once the copy is complete.
+    /// An item exists at the destination: replace it once the copy is complete (the old one
+    /// goes to the staging folder).
     Replace,
     /// Move within one mount: a single rename, nothing below it walked.
     Rename,
-    /// Like `Rename`, replacing an existing non-folder.
+    /// Like `Rename`, putting what was there in the staging folder first.
     RenameOver,
+    /// A conflict waiting for an answer, or answered by a later root of the plan.
+    Ask,
     /// Not done; the reason is recorded (or covered by a failure of an ancestor).
     Skip,
 }
@@ -68,7 +74,11 @@ pub(crate) struct Item {
 impl Item {
     /// A folder the walk descended into (and so has a block).
     fn walkable(&self) -> bool {
-        self.kind == FileKind::Dir && matches!(self.action, Action::Create | Action::Merge)
+        self.kind == FileKind::Dir
+            && matches!(
+                self.action,
+                Action::Create | Action::Merge | Action::Replace
+            )
     }
 }
 
@@ -88,8 +98,15 @@ pub(crate) struct Root {
     pub(crate) blocks: (u32, u32),
     /// The path as the user gave it.
     pub(crate) source: PathBuf,
-    /// Name at the destination when it differs (rename).
+    /// Name at the destination when it differs (rename, keep both).
     pub(crate) dest_name: Option<OsString>,
+    /// Folder it lands in when not the job's destination (an answered conflict below it).
+    pub(crate) dest_dir: Option<PathBuf>,
+    /// The item of an earlier root this root stands for (an answered conflict), or
+    /// [`NO_ITEM`] for a source the job was given.
+    pub(crate) origin: u32,
+    /// The answer this root carries out (Replace, Replace if newer, Merge).
+    pub(crate) force: Option<Resolution>,
 }
 
 impl Root {
@@ -108,6 +125,10 @@ pub(crate) struct Plan {
     pub(crate) roots: Vec<Root>,
     /// Destination folder of a copy or move.
     pub(crate) dest: Option<PathBuf>,
+    /// Where replaced items were put, per item.
+    pub(crate) staged: HashMap<u32, PathBuf>,
+    /// Destination paths given to roots, so that two answers never pick one new name.
+    pub(crate) claimed: HashSet<PathBuf>,
 }
 
 impl Plan {
@@ -144,9 +165,10 @@ impl Plan {
 
     pub(crate) fn dest_path(&self, i: u32) -> PathBuf {
         let root = &self.roots[self.root_of(i)];
-        let mut path = self
-            .dest
+        let mut path = root
+            .dest_dir
             .clone()
+            .or_else(|| self.dest.clone())
             .unwrap_or_else(|| root.parent().to_path_buf());
         path.push(
             root.dest_name
@@ -155,6 +177,16 @@ impl Plan {
         );
         path.extend(self.rel_names(i));
         path
+    }
+
+    /// The name of item `i` at its destination.
+    pub(crate) fn dest_name(&self, i: u32) -> &OsStr {
+        if self.item(i).parent == NO_ITEM
+            && let Some(name) = &self.roots[self.root_of(i)].dest_name
+        {
+            return name;
+        }
+        self.name(i)
     }
 
     fn push(&mut self, parent: u32, name: &OsStr, kind: FileKind) -> Result<u32, Error> {
@@ -227,6 +259,9 @@ impl Plan {
             blocks: (0, 0),
             source,
             dest_name,
+            dest_dir: None,
+            origin: NO_ITEM,
+            force: None,
         });
         Ok(plan)
     }
@@ -248,6 +283,8 @@ pub(crate) struct Dest {
     /// The folder and its ancestors, for the into-itself check.
     pub(crate) ancestors: Vec<FileId>,
     pub(crate) mount: Option<fs::Mount>,
+    /// Longest name the destination takes, in bytes (`f_namelen`).
+    pub(crate) name_max: usize,
 }
 
 impl Dest {
@@ -263,13 +300,20 @@ impl Dest {
         let ancestors =
             fs::ancestors(&fd).map_err(|e| Error::io("read the parents of", path, e))?;
         let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
+        let name_max = rustix::fs::fstatfs(&fd).map_or(255, |s| s.f_namelen as usize);
         Ok(Dest {
             fd: Arc::new(fd),
             path: path.to_path_buf(),
             meta,
             ancestors,
             mount,
+            name_max,
         })
+    }
+
+    /// The destination's file system type ("" when unknown).
+    pub(crate) fn fs_type(&self) -> &str {
+        self.mount.as_ref().map_or("", |m| m.fs_type.as_str())
     }
 }
 
@@ -279,6 +323,8 @@ pub(crate) struct Planned {
     pub(crate) totals: Totals,
     /// Bytes the destination must have free (allocated blocks of what is copied).
     pub(crate) needed_bytes: u64,
+    /// Conflicts to ask about (policy Ask).
+    pub(crate) conflicts: Vec<Conflict>,
 }
 
 struct Frame {
@@ -291,20 +337,22 @@ struct Frame {
 
 /// Builds a plan; see the module documentation.
 pub(crate) struct Planner<'a> {
-    ctx: &'a JobCtx,
-    mode: Mode,
-    policy: ConflictPolicy,
-    dest: Option<&'a Dest>,
-    plan: Plan,
-    needed_bytes: u64,
+    pub(super) ctx: &'a JobCtx,
+    pub(super) mode: Mode,
+    pub(super) policy: ConflictPolicy,
+    pub(super) dest: Option<&'a Dest>,
+    pub(super) plan: Plan,
+    pub(super) needed_bytes: u64,
     buf: Vec<u8>,
-    names_seen: HashSet<OsString>,
+    /// First source of each name (copy and move).
+    pub(super) names_seen: HashMap<OsString, u32>,
     ids_seen: HashSet<FileId>,
     /// Mount of the current delete root: a delete never leaves it.
     root_mnt: u64,
     /// The last source's folder, open.
     parent: Option<(PathBuf, Arc<OwnedFd>, Meta)>,
     ticker: PlanningTicker,
+    pub(super) conflicts: Vec<Conflict>,
 }
 
 impl<'a> Planner<'a> {
@@ -326,11 +374,26 @@ impl<'a> Planner<'a> {
             plan,
             needed_bytes: 0,
             buf: Vec::new(),
-            names_seen: HashSet::new(),
+            names_seen: HashMap::new(),
             ids_seen: HashSet::new(),
             root_mnt: 0,
             parent: None,
             ticker: PlanningTicker::new(),
+            conflicts: Vec::new(),
+        }
+    }
+
+    /// A planner that goes on with `plan` (see [`extend`](Self::extend)).
+    pub(crate) fn resume(
+        ctx: &'a JobCtx,
+        mode: Mode,
+        policy: ConflictPolicy,
+        dest: &'a Dest,
+        plan: Plan,
+    ) -> Self {
+        Planner {
+            plan,
+            ..Planner::new(ctx, mode, policy, Some(dest))
         }
     }
 
@@ -338,30 +401,53 @@ impl<'a> Planner<'a> {
     /// problems with single items are recorded in the job context.
     pub(crate) fn run(mut self, sources: &[PathBuf]) -> Result<Planned, Error> {
         for source in sources {
-            let (item, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
-            self.plan.roots.push(Root {
-                item,
-                end: item,
-                blocks: (blocks, blocks),
-                source: source.clone(),
-                dest_name: None,
-            });
-            self.source(source)?;
-            let (items, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
-            let root = self.plan.roots.last_mut().expect("pushed above");
-            (root.end, root.blocks.1) = (items, blocks);
+            self.add_root(source, None, None, NO_ITEM, None)?;
         }
+        Ok(self.finish())
+    }
+
+    /// Plans one more root: `source` into `dest_dir` (the job's destination if `None`) as
+    /// `dest_name`, standing for item `origin` of an earlier root, carrying out `force`.
+    pub(super) fn add_root(
+        &mut self,
+        source: &Path,
+        dest_dir: Option<PathBuf>,
+        dest_name: Option<OsString>,
+        origin: u32,
+        force: Option<Resolution>,
+    ) -> Result<(), Error> {
+        let (item, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
+        self.plan.roots.push(Root {
+            item,
+            end: item,
+            blocks: (blocks, blocks),
+            source: source.to_path_buf(),
+            dest_name,
+            dest_dir,
+            origin,
+            force,
+        });
+        self.source(source)?;
+        let (items, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
+        let root = self.plan.roots.last_mut().expect("pushed above");
+        (root.end, root.blocks.1) = (items, blocks);
+        Ok(())
+    }
+
+    pub(super) fn finish(self) -> Planned {
         let totals = self.totals();
-        Ok(Planned {
+        Planned {
             plan: self.plan,
             totals,
             needed_bytes: self.needed_bytes,
-        })
+            conflicts: self.conflicts,
+        }
     }
 
     fn totals(&self) -> Totals {
         let mut t = Totals::default();
-        for item in self.plan.items.iter().filter(|i| i.action != Action::Skip) {
+        let counted = |i: &&Item| !matches!(i.action, Action::Skip | Action::Ask);
+        for item in self.plan.items.iter().filter(counted) {
             t.items += 1;
             t.folders += u64::from(item.kind == FileKind::Dir);
             if item.kind == FileKind::File && self.mode != Mode::Delete {
@@ -377,12 +463,12 @@ impl<'a> Planner<'a> {
         t
     }
 
-    fn fail(&mut self, i: u32, error: Error) {
+    pub(super) fn fail(&mut self, i: u32, error: Error) {
         self.plan.set_action(i, Action::Skip);
         self.ctx.fail(i, self.plan.source_path(i), error);
     }
 
-    fn skip(&mut self, i: u32, reason: SkipReason) {
+    pub(super) fn skip(&mut self, i: u32, reason: SkipReason) {
         self.plan.set_action(i, Action::Skip);
         self.ctx.skip(i, self.plan.source_path(i), reason);
     }
@@ -431,10 +517,12 @@ impl<'a> Planner<'a> {
             }
         };
         self.plan.set_meta(i, &meta);
-        if !self.ids_seen.insert(meta.id) {
+        let derived = self.plan.roots.last().expect("pushed by run").origin != NO_ITEM;
+        if !derived && !self.ids_seen.insert(meta.id) {
             self.skip(i, SkipReason::Duplicate);
             return Ok(());
         }
+        let mut dest_fd = None;
         if self.mode == Mode::Delete {
             self.root_mnt = meta.mnt_id;
             if meta.kind == FileKind::Dir && meta.mnt_id != parent_meta.mnt_id {
@@ -447,15 +535,6 @@ impl<'a> Planner<'a> {
             }
         } else {
             let dest = self.dest.expect("copy and move have a destination");
-            if !self.names_seen.insert(name.to_owned()) {
-                self.fail(
-                    i,
-                    Error::DuplicateName {
-                        path: source.to_path_buf(),
-                    },
-                );
-                return Ok(());
-            }
             if meta.kind == FileKind::Dir && dest.ancestors.contains(&meta.id) {
                 self.fail(
                     i,
@@ -466,13 +545,42 @@ impl<'a> Planner<'a> {
                 );
                 return Ok(());
             }
-            self.decide(i, &meta, Some(&*dest.fd), dest.meta.mnt_id);
+            let (fd, dmeta) = match self.root_dest() {
+                Ok(pair) => pair,
+                Err(e) => {
+                    self.fail(i, e);
+                    return Ok(());
+                }
+            };
+            let dest_name = self.plan.dest_name(i).to_owned();
+            if !derived && let Some(&first) = self.names_seen.get(&dest_name) {
+                self.duplicate(i, first, &meta, &parent, &fd);
+                return Ok(());
+            }
+            self.names_seen.entry(dest_name).or_insert(i);
+            let force = self.plan.roots.last().and_then(|r| r.force.clone());
+            self.decide(i, &meta, &parent, Some(&*fd), dmeta.mnt_id, force.as_ref());
+            dest_fd = Some((fd, dmeta));
         }
         if self.plan.item(i).walkable() {
             let merged = self.plan.item(i).action == Action::Merge;
-            self.walk(i, parent, parent_meta.id, merged)?;
+            let dest = dest_fd.filter(|_| merged);
+            self.walk(i, parent, parent_meta.id, dest)?;
         }
         Ok(())
+    }
+
+    /// The open destination folder of the current root.
+    fn root_dest(&self) -> Result<(Arc<OwnedFd>, Meta), Error> {
+        let dest = self.dest.expect("copy and move have a destination");
+        match &self.plan.roots.last().expect("a root").dest_dir {
+            None => Ok((Arc::clone(&dest.fd), dest.meta)),
+            Some(dir) => {
+                let fd = fs::open_dir_path(dir).map_err(|e| Error::io("open", dir, e))?;
+                let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", dir, e))?;
+                Ok((Arc::new(fd), meta))
+            }
+        }
     }
 
     /// The folder holding a source, opened once for all the sources it holds (a selection of
@@ -489,79 +597,19 @@ impl<'a> Planner<'a> {
         Ok((fd, meta))
     }
 
-    /// Chooses what to do with item `i` (copy or move) given what its destination folder
-    /// holds under the same name (`dest_dir` is `None` when that folder is being created).
-    /// A move renames whatever lands in an existing folder of its own mount.
-    fn decide(&mut self, i: u32, meta: &Meta, dest_dir: Option<&OwnedFd>, dest_mnt: u64) {
-        let same_mount = self.mode == Mode::Move && dest_dir.is_some() && meta.mnt_id == dest_mnt;
-        let special = matches!(
-            meta.kind,
-            FileKind::Socket | FileKind::CharDevice | FileKind::BlockDevice
-        );
-        if special && !same_mount {
-            return self.skip(i, SkipReason::Special(meta.kind));
-        }
-        if let Some(limit) = self.dest.and_then(|d| d.mount.as_ref()?.max_file_size())
-            && meta.kind == FileKind::File
-            && meta.size > limit
-            && !same_mount
-        {
-            let error = Error::TooLarge {
-                path: self.plan.source_path(i),
-                size: meta.size,
-                limit,
-            };
-            return self.fail(i, error);
-        }
-        let existing = match dest_dir.map(|d| fs::stat_at(d, self.plan.name(i))) {
-            None | Some(Err(Errno::NOENT)) => None,
-            Some(Ok(m)) => Some(m),
-            Some(Err(e)) => return self.fail(i, Error::io("stat", self.plan.dest_path(i), e)),
-        };
-        let action = match existing {
-            None if same_mount => Action::Rename,
-            None => Action::Create,
-            Some(d) if d.id == meta.id => {
-                let error = Error::SameFile {
-                    path: self.plan.source_path(i),
-                    dest: self.plan.dest_path(i),
-                };
-                return self.fail(i, error);
-            }
-            Some(d) if d.kind == FileKind::Dir && meta.kind == FileKind::Dir => Action::Merge,
-            Some(_) if self.policy == ConflictPolicy::Skip => {
-                return self.skip(i, SkipReason::Exists);
-            }
-            Some(d) if d.kind == FileKind::Dir || meta.kind == FileKind::Dir => {
-                let error = Error::KindConflict {
-                    path: self.plan.dest_path(i),
-                    existing: d.kind.noun(),
-                };
-                return self.fail(i, error);
-            }
-            Some(_) if same_mount => Action::RenameOver,
-            Some(_) => Action::Replace,
-        };
-        if meta.kind == FileKind::File && matches!(action, Action::Create | Action::Replace) {
-            self.needed_bytes += meta.blocks * 512;
-        }
-        self.plan.set_action(i, action);
-    }
-
     /// Depth-first walk below the folder `root` (whose parent folder is `parent`).
     fn walk(
         &mut self,
         root: u32,
         parent: Arc<OwnedFd>,
         parent_id: FileId,
-        merged: bool,
+        merged_into: Option<(Arc<OwnedFd>, Meta)>,
     ) -> Result<(), Error> {
         let mut src = DirStack::new(MAX_OPEN_DIRS);
         src.push(parent, parent_id);
         let mut dst = DirStack::new(MAX_OPEN_DIRS);
-        if merged {
-            let dest = self.dest.expect("merge has a destination");
-            dst.push(Arc::clone(&dest.fd), dest.meta.id);
+        if let Some((fd, meta)) = merged_into {
+            dst.push(fd, meta.id);
         }
         let mut frames = Vec::new();
         self.enter(root, &mut src, &mut dst, &mut frames)?;
@@ -630,7 +678,8 @@ impl<'a> Planner<'a> {
         }
         let merged = self.plan.item(i).action == Action::Merge;
         let dest_fd = if merged {
-            match fs::open_dir_at(dst.top(), &name).and_then(|d| Ok((fs::stat_fd(&d)?, d))) {
+            let dest_name = self.plan.dest_name(i).to_owned();
+            match fs::open_dir_at(dst.top(), &dest_name).and_then(|d| Ok((fs::stat_fd(&d)?, d))) {
                 Ok(pair) => Some(pair),
                 Err(e) => {
                     self.fail(i, Error::io("open", self.plan.dest_path(i), e));
@@ -728,7 +777,7 @@ impl<'a> Planner<'a> {
             }
         } else {
             let dest_mnt = dest.map_or(0, |(m, _)| m.mnt_id);
-            self.decide(c, &meta, dest.map(|(_, fd)| fd), dest_mnt);
+            self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), dest_mnt, None);
         }
         Ok(())
     }

@@ -19,6 +19,8 @@ pub enum SkipReason {
     Special(FileKind),
     /// The same item was given twice.
     Duplicate,
+    /// Its name cannot exist on the destination, and the answer was to skip it.
+    NameNotAllowed,
 }
 
 impl fmt::Display for SkipReason {
@@ -27,6 +29,7 @@ impl fmt::Display for SkipReason {
             SkipReason::Exists => f.write_str("already exists at the destination"),
             SkipReason::Special(kind) => write!(f, "a {} cannot be copied", kind.noun()),
             SkipReason::Duplicate => f.write_str("given twice"),
+            SkipReason::NameNotAllowed => f.write_str("name not allowed at the destination"),
         }
     }
 }
@@ -69,6 +72,8 @@ pub struct Summary {
     pub stopped_by: Option<Arc<Error>>,
     /// What was created or moved, for undo.
     pub record: Record,
+    /// Trash and restore jobs: where each item done went, for undo (empty for other jobs).
+    pub trash: Vec<super::TrashRecord>,
 }
 
 impl Summary {
@@ -128,6 +133,9 @@ pub struct RecordEntry {
     pub mtime: Timestamp,
     /// Its parent was not created by the job: undoing this entry undoes everything below it.
     pub top_level: bool,
+    /// Where the item it replaced was put (`Replaced`, `MovedOver`): moving it back from
+    /// there undoes the replace. Under the staging folder of the destination's file system.
+    pub staged: Option<PathBuf>,
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
@@ -172,7 +180,7 @@ impl Record {
                 Action::Replace => How::Replaced,
                 Action::Rename => How::Moved,
                 Action::RenameOver => How::MovedOver,
-                Action::Skip => return None,
+                Action::Skip | Action::Ask => return None,
             };
             let top_level =
                 item.parent == NO_ITEM || d.plan.item(item.parent).action == Action::Merge;
@@ -192,6 +200,7 @@ impl Record {
                 size: item.size,
                 mtime: item.mtime,
                 top_level,
+                staged: d.plan.staged.get(&i).cloned(),
             })
         })
     }
@@ -226,13 +235,33 @@ pub(crate) fn build(
         stopped_by: ctx.control.halted_by().cloned(),
         ..Summary::default()
     };
+    // An answered conflict is carried out by a later root standing for it: fold its outcome
+    // into the root the user gave.
+    let covered: std::collections::HashSet<u32> = plan.roots.iter().map(|r| r.origin).collect();
+    let mut complete: Vec<bool> = plan
+        .roots
+        .iter()
+        .map(|root| {
+            (root.item..root.end).all(|i| match plan.item(i).action {
+                Action::Skip => true,
+                Action::Ask => covered.contains(&i),
+                _ => done[i as usize] != 0,
+            })
+        })
+        .collect();
+    for r in (0..plan.roots.len()).rev() {
+        let origin = plan.roots[r].origin;
+        if origin != NO_ITEM {
+            let o = plan.root_of(origin);
+            troubled[o] |= troubled[r];
+            complete[o] &= complete[r];
+        }
+    }
     for (r, root) in plan.roots.iter().enumerate() {
-        if troubled[r] {
+        if troubled[r] || root.origin != NO_ITEM {
             continue;
         }
-        let complete = (root.item..root.end)
-            .all(|i| plan.item(i).action == Action::Skip || done[i as usize] != 0);
-        let list = if complete {
+        let list = if complete[r] {
             &mut summary.done
         } else {
             &mut summary.not_done

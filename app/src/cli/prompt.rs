@@ -1,0 +1,117 @@
+//! Questions on the terminal for `ferry cp|mv --on-conflict ask` and for failed items: one
+//! line per question on stderr, one answer per line on stdin.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use ferry_core::Error;
+use ferry_core::jobs::{Conflict, ConflictKind, ErrorAction, Resolution, Scope};
+
+/// What was answered "for all" so far.
+#[derive(Default)]
+pub struct Prompt {
+    answered_kinds: HashSet<ConflictKind>,
+}
+
+/// One line naming a conflict, for the prompt and for the list printed without a terminal.
+pub fn describe(c: &Conflict) -> String {
+    let what = match c.kind {
+        ConflictKind::FileExists => "already exists",
+        ConflictKind::FolderExists => "is an existing folder",
+        ConflictKind::FileVsFolder if c.source.kind == ferry_core::fs::FileKind::Dir => {
+            "is a file, the source a folder"
+        }
+        ConflictKind::FileVsFolder => "is a folder, the source a file",
+        ConflictKind::DuplicateSource => "has the same name as another source",
+        ConflictKind::NameNotAllowed => "is not a valid name there",
+    };
+    let same = if c.likely_identical {
+        " (likely identical)"
+    } else {
+        ""
+    };
+    format!(
+        "{} -> {} {what}{same} ({} vs {} bytes)",
+        c.source.path.display(),
+        c.dest.path.display(),
+        c.source.size,
+        c.dest.size
+    )
+}
+
+fn ask(question: &str) -> Option<String> {
+    eprint!("{question} ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None, // end of input: treated as cancel
+        Ok(_) => Some(line.trim().to_owned()),
+    }
+}
+
+impl Prompt {
+    /// Asks about `c`; `None` when an earlier "all" answer already covers it.
+    pub fn conflict(&mut self, c: &Conflict) -> Option<(Resolution, Scope)> {
+        if self.answered_kinds.contains(&c.kind) {
+            return None;
+        }
+        eprintln!("ferry: {}", describe(c));
+        let folders = c.kind == ConflictKind::FolderExists;
+        let menu = if folders {
+            "[m]erge, [M]erge all, [r]eplace, [R]eplace all, [s]kip, [S]kip all, [k]eep both, [K]eep both all, re[n]ame, [c]ancel?"
+        } else {
+            "[r]eplace, [R]eplace all, [s]kip, [S]kip all, [k]eep both, [K]eep both all, re[n]ame, [c]ancel?"
+        };
+        loop {
+            let Some(answer) = ask(menu) else {
+                return Some((Resolution::Cancel, Scope::This));
+            };
+            let (resolution, all) = match answer.as_str() {
+                "r" => (Resolution::Replace, false),
+                "R" => (Resolution::Replace, true),
+                "s" => (Resolution::Skip, false),
+                "S" => (Resolution::Skip, true),
+                "k" => (Resolution::KeepBoth, false),
+                "K" => (Resolution::KeepBoth, true),
+                "m" if folders => (Resolution::Merge, false),
+                "M" if folders => (Resolution::Merge, true),
+                "c" => (Resolution::Cancel, false),
+                "n" => match ask("new name:") {
+                    Some(name) if !name.is_empty() => {
+                        (Resolution::RenameTo(OsString::from(name)), false)
+                    }
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if !resolution.applies_to(c.kind) {
+                eprintln!("ferry: not possible here");
+                continue;
+            }
+            if all {
+                self.answered_kinds.insert(c.kind);
+            }
+            let scope = if all { Scope::AllOfKind } else { Scope::This };
+            return Some((resolution, scope));
+        }
+    }
+
+    /// Asks what to do about an item that failed.
+    pub fn error(&mut self, path: &Path, error: &Error) -> ErrorAction {
+        eprintln!("ferry: {}: {error}", path.display());
+        loop {
+            let Some(answer) = ask("[r]etry, [s]kip, [S]kip all like this, [c]ancel?") else {
+                return ErrorAction::Cancel;
+            };
+            return match answer.as_str() {
+                "r" => ErrorAction::Retry,
+                "s" => ErrorAction::Skip,
+                "S" => ErrorAction::SkipAllOfKind,
+                "c" => ErrorAction::Cancel,
+                _ => continue,
+            };
+        }
+    }
+}

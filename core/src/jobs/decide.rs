@@ -1,0 +1,357 @@
+//! What the planner does with an item whose destination is taken: the conflict kinds, the
+//! job's policy, and answers given later ([`Planner::extend`]).
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
+use rustix::fd::OwnedFd;
+use rustix::io::Errno;
+
+use super::conflict::{self, Conflict, ConflictKind, EntryInfo, Waiting, same_samples};
+use super::plan::{Action, Mode, NO_ITEM, Planned, Planner};
+use super::{ConflictPolicy, Resolution, SkipReason};
+use crate::error::Error;
+use crate::fs::{self, FileKind, Meta};
+
+/// What the policy says about a conflict, when it does not ask.
+enum Choice {
+    Do(Resolution),
+    Fail,
+    Ask,
+}
+
+fn policy_choice(policy: ConflictPolicy, kind: ConflictKind) -> Choice {
+    use ConflictKind as K;
+    use Resolution as R;
+    match (policy, kind) {
+        (ConflictPolicy::Ask, _) => Choice::Ask,
+        (_, K::NameNotAllowed) => Choice::Fail,
+        (ConflictPolicy::KeepBoth, _) => Choice::Do(R::KeepBoth),
+        (_, K::FolderExists) => Choice::Do(R::Merge),
+        (ConflictPolicy::Skip | ConflictPolicy::Merge, K::FileVsFolder) => Choice::Do(R::Skip),
+        (_, K::FileVsFolder | K::DuplicateSource) => Choice::Fail,
+        (ConflictPolicy::Replace, K::FileExists) => Choice::Do(R::Replace),
+        (ConflictPolicy::ReplaceIfNewer, K::FileExists) => Choice::Do(R::ReplaceIfNewer),
+        (ConflictPolicy::Skip | ConflictPolicy::Merge, K::FileExists) => Choice::Do(R::Skip),
+    }
+}
+
+fn kind_of(source: FileKind, existing: FileKind) -> ConflictKind {
+    match (source == FileKind::Dir, existing == FileKind::Dir) {
+        (true, true) => ConflictKind::FolderExists,
+        (false, false) => ConflictKind::FileExists,
+        _ => ConflictKind::FileVsFolder,
+    }
+}
+
+impl Planner<'_> {
+    /// Chooses what to do with item `i` (copy or move; its source folder is `src_dir`) given
+    /// what its destination folder holds under its name (`dest_dir` is `None` when that folder
+    /// is being created). A move renames whatever lands in an existing folder of its own
+    /// mount. `force` is an answer given for this very item.
+    pub(super) fn decide(
+        &mut self,
+        i: u32,
+        meta: &Meta,
+        src_dir: &OwnedFd,
+        dest_dir: Option<&OwnedFd>,
+        dest_mnt: u64,
+        force: Option<&Resolution>,
+    ) {
+        let same_mount = self.mode == Mode::Move && dest_dir.is_some() && meta.mnt_id == dest_mnt;
+        let special = matches!(
+            meta.kind,
+            FileKind::Socket | FileKind::CharDevice | FileKind::BlockDevice
+        );
+        if special && !same_mount {
+            return self.skip(i, SkipReason::Special(meta.kind));
+        }
+        let dest = self.dest.expect("copy and move have a destination");
+        if let Some(limit) = dest.mount.as_ref().and_then(fs::Mount::max_file_size)
+            && meta.kind == FileKind::File
+            && meta.size > limit
+            && !same_mount
+        {
+            let error = Error::TooLarge {
+                path: self.plan.source_path(i),
+                size: meta.size,
+                limit,
+            };
+            return self.fail(i, error);
+        }
+        let name = self.plan.dest_name(i);
+        if !conflict::name_allowed(name, dest.fs_type(), dest.name_max) {
+            let kind = ConflictKind::NameNotAllowed;
+            return match policy_choice(self.policy, kind) {
+                Choice::Ask => self.ask(i, kind, meta, None, src_dir, dest_dir),
+                _ => self.fail(
+                    i,
+                    Error::NameNotAllowed {
+                        path: self.plan.dest_path(i),
+                    },
+                ),
+            };
+        }
+        let existing = match dest_dir.map(|d| fs::stat_at(d, name)) {
+            None | Some(Err(Errno::NOENT)) => None,
+            Some(Ok(m)) => Some(m),
+            Some(Err(e)) => return self.fail(i, Error::io("stat", self.plan.dest_path(i), e)),
+        };
+        let Some(existing) = existing else {
+            let action = if same_mount {
+                Action::Rename
+            } else {
+                Action::Create
+            };
+            return self.set(i, meta, action);
+        };
+        if existing.id == meta.id {
+            // Pasting a file into its own folder makes a duplicate; anything else onto itself
+            // is refused (Replace would destroy it).
+            let same_folder = self.plan.item(i).parent == NO_ITEM
+                && dest_dir.is_some_and(|d| {
+                    fs::stat_fd(d).ok().map(|m| m.id) == fs::stat_fd(src_dir).ok().map(|m| m.id)
+                });
+            if same_folder && self.mode == Mode::Copy {
+                return self.defer(i, ConflictKind::FileExists, Resolution::KeepBoth);
+            }
+            let error = Error::SameFile {
+                path: self.plan.source_path(i),
+                dest: self.plan.dest_path(i),
+            };
+            return self.fail(i, error);
+        }
+        let kind = kind_of(meta.kind, existing.kind);
+        let choice = match force {
+            Some(r) => Choice::Do(r.clone()),
+            None => policy_choice(self.policy, kind),
+        };
+        let resolution = match choice {
+            Choice::Do(r) => r,
+            Choice::Ask => return self.ask(i, kind, meta, Some(&existing), src_dir, dest_dir),
+            Choice::Fail => {
+                let error = Error::KindConflict {
+                    path: self.plan.dest_path(i),
+                    existing: existing.kind.noun(),
+                };
+                return self.fail(i, error);
+            }
+        };
+        let replace = if same_mount {
+            Action::RenameOver
+        } else {
+            Action::Replace
+        };
+        match resolution {
+            Resolution::Skip | Resolution::Cancel => self.skip(i, SkipReason::Exists),
+            Resolution::Merge if kind == ConflictKind::FolderExists => {
+                self.set(i, meta, Action::Merge);
+            }
+            Resolution::Merge => self.skip(i, SkipReason::Exists),
+            Resolution::Replace => self.set(i, meta, replace),
+            Resolution::ReplaceIfNewer if meta.mtime > existing.mtime => {
+                self.set(i, meta, replace);
+            }
+            Resolution::ReplaceIfNewer => self.skip(i, SkipReason::Exists),
+            r @ (Resolution::KeepBoth | Resolution::RenameTo(_)) => self.defer(i, kind, r),
+        }
+    }
+
+    fn set(&mut self, i: u32, meta: &Meta, action: Action) {
+        if meta.kind == FileKind::File && matches!(action, Action::Create | Action::Replace) {
+            self.needed_bytes += meta.blocks * 512;
+        }
+        self.plan.set_action(i, action);
+    }
+
+    /// Answered without asking: carried out by a later root.
+    fn defer(&mut self, i: u32, kind: ConflictKind, resolution: Resolution) {
+        self.plan.set_action(i, Action::Ask);
+        self.ctx.control.asks.decided(i, kind, resolution);
+    }
+
+    /// The second source of one name: a conflict of its own.
+    pub(super) fn duplicate(
+        &mut self,
+        i: u32,
+        first: u32,
+        meta: &Meta,
+        src_dir: &OwnedFd,
+        dest_dir: &OwnedFd,
+    ) {
+        let kind = ConflictKind::DuplicateSource;
+        match policy_choice(self.policy, kind) {
+            Choice::Ask => {
+                let f = *self.plan.item(first);
+                let first_meta = Meta {
+                    kind: f.kind,
+                    size: f.size,
+                    mtime: f.mtime,
+                    ..*meta
+                };
+                let first_path = self.plan.source_path(first);
+                self.ask_with(
+                    i,
+                    kind,
+                    meta,
+                    Some(&first_meta),
+                    first_path,
+                    src_dir,
+                    dest_dir,
+                );
+            }
+            Choice::Do(r @ Resolution::KeepBoth) => self.defer(i, kind, r),
+            _ => self.fail(
+                i,
+                Error::DuplicateName {
+                    path: self.plan.source_path(i),
+                },
+            ),
+        }
+    }
+
+    fn ask(
+        &mut self,
+        i: u32,
+        kind: ConflictKind,
+        meta: &Meta,
+        existing: Option<&Meta>,
+        src_dir: &OwnedFd,
+        dest_dir: Option<&OwnedFd>,
+    ) {
+        let dest_path = self.plan.dest_path(i);
+        match dest_dir {
+            Some(d) => self.ask_with(i, kind, meta, existing, dest_path, src_dir, d),
+            // No destination folder yet (it is being created): nothing can be in the way
+            // but a name the file system refuses; nothing to sample.
+            None => {
+                self.plan.set_action(i, Action::Ask);
+                if let Some(id) = self.ctx.control.asks.add(i, kind) {
+                    let conflict = self.conflict_data(i, kind, meta, existing, dest_path, false);
+                    self.conflicts.push(Conflict { id, ..conflict });
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // one call site each, all facts of one conflict
+    fn ask_with(
+        &mut self,
+        i: u32,
+        kind: ConflictKind,
+        meta: &Meta,
+        existing: Option<&Meta>,
+        other: PathBuf,
+        src_dir: &OwnedFd,
+        dest_dir: &OwnedFd,
+    ) {
+        self.plan.set_action(i, Action::Ask);
+        let Some(id) = self.ctx.control.asks.add(i, kind) else {
+            return; // answered by an earlier "all of this kind"
+        };
+        let identical = kind == ConflictKind::FileExists
+            && meta.kind == FileKind::File
+            && existing.is_some_and(|e| e.kind == FileKind::File && e.size == meta.size)
+            && likely_identical(
+                src_dir,
+                self.plan.name(i),
+                dest_dir,
+                self.plan.dest_name(i),
+                meta.size,
+            );
+        let conflict = self.conflict_data(i, kind, meta, existing, other, identical);
+        self.conflicts.push(Conflict { id, ..conflict });
+    }
+
+    fn conflict_data(
+        &self,
+        i: u32,
+        kind: ConflictKind,
+        meta: &Meta,
+        existing: Option<&Meta>,
+        other: PathBuf,
+        likely_identical: bool,
+    ) -> Conflict {
+        let info = |path: PathBuf, m: Option<&Meta>| EntryInfo {
+            name: path.file_name().unwrap_or_default().to_owned(),
+            path,
+            size: m.map_or(0, |m| m.size),
+            mtime: m.map(|m| m.mtime).unwrap_or_default(),
+            kind: m.map_or(FileKind::Unknown, |m| m.kind),
+        };
+        Conflict {
+            id: conflict::ConflictId(0),
+            kind,
+            source: info(self.plan.source_path(i), Some(meta)),
+            dest: info(other, existing),
+            likely_identical,
+        }
+    }
+
+    /// Plans the answered conflicts as new roots after the existing ones (skips are recorded
+    /// at once). Returns the extended plan, and the error that stopped planning early, if any
+    /// (cancelled, or the plan outgrew its indexes).
+    pub(crate) fn extend(
+        mut self,
+        answers: Vec<(Waiting, Resolution)>,
+    ) -> (Planned, Option<Error>) {
+        for (w, resolution) in answers {
+            let i = w.item;
+            let (source, dest) = (self.plan.source_path(i), self.plan.dest_path(i));
+            let dest_dir = dest.parent().map(PathBuf::from);
+            let name = self.plan.dest_name(i).to_owned();
+            let (dest_name, force) = match resolution {
+                // The job is being cancelled: the item stays not done.
+                Resolution::Cancel => continue,
+                Resolution::Skip => {
+                    let reason = match w.kind {
+                        ConflictKind::NameNotAllowed => SkipReason::NameNotAllowed,
+                        _ => SkipReason::Exists,
+                    };
+                    self.skip(i, reason);
+                    continue;
+                }
+                Resolution::KeepBoth => {
+                    let dir = dest_dir.clone().unwrap_or_default();
+                    let name_max = self.dest.map_or(255, |d| d.name_max);
+                    let claimed = &self.plan.claimed;
+                    let fresh = conflict::keep_both_name(&name, name_max, |n| {
+                        claimed.contains(&dir.join(n))
+                            || std::fs::symlink_metadata(dir.join(n)).is_ok()
+                    });
+                    (Some(fresh), None)
+                }
+                Resolution::RenameTo(n) => (Some(n), None),
+                r => (None, Some(r)),
+            };
+            if let Some(n) = &dest_name {
+                self.plan
+                    .claimed
+                    .insert(dest_dir.clone().unwrap_or_default().join(n));
+            }
+            // The item is now carried out by the new root.
+            self.plan.set_action(i, Action::Ask);
+            if let Err(e) = self.add_root(&source, dest_dir, dest_name, i, force) {
+                return (self.finish(), Some(e));
+            }
+        }
+        (self.finish(), None)
+    }
+}
+
+/// Same size and same head, middle and tail samples.
+fn likely_identical(
+    src_dir: &OwnedFd,
+    src: &OsStr,
+    dest_dir: &OwnedFd,
+    dest: &OsStr,
+    size: u64,
+) -> bool {
+    match (
+        fs::open_file_at(src_dir, src),
+        fs::open_file_at(dest_dir, dest),
+    ) {
+        (Ok(a), Ok(b)) => same_samples(&a, &b, size),
+        _ => false,
+    }
+}

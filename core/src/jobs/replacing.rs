@@ -1,0 +1,115 @@
+//! Replacing and re-asking at commit time: the old item goes to the staging folder before
+//! the new one is put in place (and comes back if that fails); a name taken since planning
+//! becomes a new conflict.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rustix::fd::OwnedFd;
+use rustix::io::Errno;
+
+use super::conflict::{Conflict, ConflictKind, EntryInfo};
+use super::copy::{Copier, Outcome};
+use super::staging::Staging;
+use super::{Event, SkipReason, lock};
+use crate::error::Error;
+use crate::fs::{self, FileKind};
+
+impl Copier<'_> {
+    /// Moves what is at item `i`'s destination in `dir` into the staging folder; returns
+    /// where it went (`None`: nothing was there any more).
+    pub(super) fn stash(&self, dir: &OwnedFd, i: u32) -> Result<Option<PathBuf>, Error> {
+        let staging = self.staging.get_or_init(|| {
+            let mount = self.dest.mount.as_ref().map(|m| m.mount_point.as_path());
+            let roots = &self.ctx.staging;
+            Staging::open(self.ctx.id.0, roots, mount, &self.dest.path, &self.dest.fd)
+                .map_err(Arc::new)
+        });
+        let staging = staging.as_ref().map_err(|e| Error::Staging {
+            path: self.plan.dest_path(i),
+            error: Arc::clone(e),
+        })?;
+        match staging.stash(dir, self.plan.dest_name(i)) {
+            Ok(path) => Ok(Some(path)),
+            // Gone since planning: nothing to keep.
+            Err(Errno::NOENT) => Ok(None),
+            Err(e) => Err(Error::io("move aside", self.plan.dest_path(i), e)),
+        }
+    }
+
+    /// After putting item `i` in place (`placed`) with the old one `staged`: record it for
+    /// undo, or, if the new one did not make it, put the old one back. An old item that
+    /// cannot go back (its name was taken meanwhile) is an error naming where it is kept.
+    pub(super) fn settle(
+        &self,
+        staged: Option<PathBuf>,
+        placed: rustix::io::Result<()>,
+        dir: &OwnedFd,
+        i: u32,
+    ) -> Result<(), Error> {
+        let Some(staged) = staged else {
+            return Ok(());
+        };
+        if placed.is_ok() {
+            lock(&self.staged).push((i, staged));
+            return Ok(());
+        }
+        let staging = self.staging.get().and_then(|s| s.as_ref().ok());
+        match staging.map(|s| s.unstash(&staged, dir, self.plan.dest_name(i))) {
+            Some(Ok(())) => Ok(()),
+            Some(Err(e)) => Err(Error::io("put back", staged, e)),
+            None => Ok(()),
+        }
+    }
+
+    /// The destination name of file `i` was taken since planning: ask again or skip.
+    pub(super) fn taken(&self, dir: &OwnedFd, i: u32) -> Outcome {
+        if self.ask_again(dir, i) {
+            Outcome::Asked
+        } else {
+            Outcome::Skipped(SkipReason::Exists)
+        }
+    }
+
+    /// Reports a conflict found while writing item `i` into `dir`; false when the job does
+    /// not ask (the caller skips the item).
+    pub(super) fn ask_again(&self, dir: &OwnedFd, i: u32) -> bool {
+        if !self.asking {
+            return false;
+        }
+        let item = self.plan.item(i);
+        let existing = fs::stat_at(dir, self.plan.dest_name(i)).ok();
+        let kind = match existing.map(|m| m.kind) {
+            Some(FileKind::Dir) if item.kind == FileKind::Dir => ConflictKind::FolderExists,
+            Some(FileKind::Dir) => ConflictKind::FileVsFolder,
+            _ if item.kind == FileKind::Dir => ConflictKind::FileVsFolder,
+            _ => ConflictKind::FileExists,
+        };
+        if let Some(id) = self.ctx.control.asks.add(i, kind) {
+            let info = |path: PathBuf, size, mtime, kind| EntryInfo {
+                name: path.file_name().unwrap_or_default().to_owned(),
+                path,
+                size,
+                mtime,
+                kind,
+            };
+            let conflict = Conflict {
+                id,
+                kind,
+                source: info(self.plan.source_path(i), item.size, item.mtime, item.kind),
+                dest: info(
+                    self.plan.dest_path(i),
+                    existing.map_or(0, |m| m.size),
+                    existing.map(|m| m.mtime).unwrap_or_default(),
+                    existing.map_or(FileKind::Unknown, |m| m.kind),
+                ),
+                likely_identical: false,
+            };
+            self.ctx.emit(Event::Conflicts {
+                job: self.ctx.id,
+                conflicts: vec![conflict],
+            });
+        }
+        true
+    }
+}

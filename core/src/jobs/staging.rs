@@ -1,0 +1,316 @@
+//! Where replaced items go: a staging folder on the destination's file system, so that
+//! Replace is a rename (never a copy, never a delete) and can be undone.
+//!
+//! The folder is chosen the way the freedesktop trash chooses its trash folder, so that
+//! nothing unexpected shows up among the user's own files:
+//!
+//! 1. `$XDG_DATA_HOME/ferry/replaced` (`~/.local/share/ferry/replaced`), when the destination
+//!    is on the same mount as it: the usual case, files under the home folder;
+//! 2. else `.ferry-replaced-<uid>` at the root of the destination's mount (like
+//!    `.Trash-<uid>`), when it can be created there: removable drives, other partitions;
+//! 3. else `.ferry-replaced-<uid>` in the job's destination folder: a mount whose root the
+//!    user cannot write to.
+//!
+//! Each is on the destination's mount, so moving an item there is one `rename`. Each is
+//! created 0700 and must be a folder owned by us, never a symlink. Each staged item is named
+//! `<unix seconds>-<pid>-<job>-<n>`; the journal keeps its original path.
+//! [`StagingRoots::from_env`] is the user's choice; tests point it at a temporary folder.
+//!
+//! Staging is bounded: [`UndoJournal::prune_staging`](super::UndoJournal::prune_staging),
+//! called when the journal is opened at start, applies [`prune_staging`] with
+//! [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the folders its records name (sparing
+//! what was staged in the last [`STAGING_GRACE`]). Undoing a
+//! Replace whose old item was pruned reports that item as failed (not found) and puts back
+//! the rest.
+
+use std::ffi::OsStr;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rustix::fd::{AsFd, OwnedFd};
+use rustix::fs::Mode;
+use rustix::io::Errno;
+
+use crate::error::Error;
+use crate::fs::{self, FileKind};
+
+/// Replaced items older than this are removed by pruning (a week: long enough to notice a
+/// mistake, short enough not to hoard).
+pub const STAGING_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Pruning removes the oldest replaced items until a staging folder holds at most this
+/// (1 GiB).
+pub const STAGING_MAX_BYTES: u64 = 1 << 30;
+
+/// Pruning for size spares what was staged less than this ago (an hour).
+pub const STAGING_GRACE: Duration = Duration::from_secs(3600);
+
+/// Where Replace may keep the items it replaces (see the module docs for the order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StagingRoots {
+    /// The staging folder for destinations on its mount, `$XDG_DATA_HOME/ferry/replaced`
+    /// (`None`: the home folder is unknown).
+    pub home: Option<PathBuf>,
+    /// Whether `.ferry-replaced-<uid>` at the root of other mounts may be used; if not,
+    /// items not on the home folder's mount are kept in the destination folder.
+    pub volumes: bool,
+}
+
+impl StagingRoots {
+    /// The user's: `$XDG_DATA_HOME/ferry/replaced` (or `~/.local/share/ferry/replaced`) and
+    /// the root of every other mount.
+    pub fn from_env() -> Self {
+        let home =
+            directories::BaseDirs::new().map(|d| d.data_local_dir().join("ferry").join("replaced"));
+        StagingRoots {
+            home,
+            volumes: true,
+        }
+    }
+
+    /// Only the staging folder `home` (created if needed), else the destination folder:
+    /// nothing is written at a mount's root.
+    pub fn home_only(home: impl Into<PathBuf>) -> Self {
+        StagingRoots {
+            home: Some(home.into()),
+            volumes: false,
+        }
+    }
+}
+
+/// A job's staging folder, open.
+pub(crate) struct Staging {
+    fd: Arc<OwnedFd>,
+    path: PathBuf,
+    prefix: String,
+    next: AtomicU64,
+}
+
+/// Name of the staging folder at a mount's root or in a destination folder, for the
+/// current user.
+pub fn staging_folder_name() -> String {
+    format!(".ferry-replaced-{}", rustix::process::geteuid().as_raw())
+}
+
+impl Staging {
+    /// Opens (creating if needed) the staging folder for a job writing into `dest`, whose
+    /// mount is at `mount_point` (if known).
+    pub(crate) fn open(
+        job: u64,
+        roots: &StagingRoots,
+        mount_point: Option<&Path>,
+        dest: &Path,
+        dest_fd: &OwnedFd,
+    ) -> Result<Staging, Error> {
+        let name = staging_folder_name();
+        let in_home = roots
+            .home
+            .as_deref()
+            .and_then(|home| Some((open_home(home, dest_fd)?, home.to_path_buf())));
+        let at_root = || {
+            let m = mount_point.filter(|_| roots.volumes)?;
+            let fd = fs::open_dir_path(m).ok()?;
+            Some((open_or_create(&fd, OsStr::new(&name)).ok()?, m.join(&name)))
+        };
+        let (fd, path) = match in_home.or_else(at_root) {
+            Some(found) => found,
+            None => {
+                let fd = open_or_create(dest_fd, OsStr::new(&name))
+                    .map_err(|e| Error::io("create the staging folder", dest.join(&name), e))?;
+                (fd, dest.join(&name))
+            }
+        };
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Ok(Staging {
+            fd: Arc::new(fd),
+            path,
+            prefix: format!("{secs}-{}-{job}-", std::process::id()),
+            next: AtomicU64::new(0),
+        })
+    }
+
+    /// Moves `name` out of `dir` into the staging folder; returns where it went.
+    pub(crate) fn stash(&self, dir: impl AsFd, name: &OsStr) -> rustix::io::Result<PathBuf> {
+        loop {
+            let staged = format!("{}{}", self.prefix, self.next.fetch_add(1, Relaxed));
+            match fs::rename_noreplace(&dir, name, &*self.fd, OsStr::new(&staged)) {
+                Ok(()) => return Ok(self.path.join(staged)),
+                Err(Errno::EXIST) => {} // a name from a crashed run with our pid: next one
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Puts a stashed item back (its replacement could not be put in place).
+    pub(crate) fn unstash(
+        &self,
+        staged: &Path,
+        dir: impl AsFd,
+        name: &OsStr,
+    ) -> rustix::io::Result<()> {
+        let file = staged.file_name().unwrap_or_default();
+        fs::rename_noreplace(&*self.fd, file, dir, name)
+    }
+}
+
+/// The home staging folder `home`, if it is (or would be) on the mount of `dest_fd`.
+fn open_home(home: &Path, dest_fd: &OwnedFd) -> Option<OwnedFd> {
+    let dest = fs::stat_fd(dest_fd).ok()?;
+    // Nothing is created unless the nearest existing ancestor is on the right device.
+    let existing = home.ancestors().find(|a| a.symlink_metadata().is_ok())?;
+    if fs::stat_path(existing).ok()?.id.dev != dest.id.dev {
+        return None;
+    }
+    let (parent, name) = (home.parent()?, home.file_name()?);
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(parent)
+        .ok()?;
+    let fd = open_or_create(fs::open_dir_path(parent).ok()?, name).ok()?;
+    // One device may be mounted twice (bind mounts): rename needs the same mount.
+    let meta = fs::stat_fd(&fd).ok()?;
+    (meta.id.dev == dest.id.dev && meta.mnt_id == dest.mnt_id).then_some(fd)
+}
+
+fn open_or_create(parent: impl AsFd, name: &OsStr) -> rustix::io::Result<OwnedFd> {
+    match rustix::fs::mkdirat(&parent, name, Mode::from_raw_mode(0o700)) {
+        Ok(()) | Err(Errno::EXIST) => {}
+        Err(e) => return Err(e),
+    }
+    let fd = fs::open_dir_at(&parent, name)?; // never through a symlink
+    let meta = fs::stat_fd(&fd)?;
+    if meta.kind != FileKind::Dir || meta.uid != rustix::process::geteuid().as_raw() {
+        return Err(Errno::PERM);
+    }
+    // Writable by us? A read-only mount root is refused here, not at the first stash.
+    rustix::fs::accessat(
+        &fd,
+        ".",
+        rustix::fs::Access::WRITE_OK,
+        rustix::fs::AtFlags::empty(),
+    )?;
+    Ok(fd)
+}
+
+/// What [`prune_staging`] removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Staged items removed.
+    pub items: u64,
+    /// Their apparent size in bytes.
+    pub bytes: u64,
+}
+
+/// Bounds the staging folder `dir`: removes staged items as old as `max_age` or older, then
+/// the oldest ones until the rest takes at most `max_bytes`, but never for size one staged
+/// less than [`STAGING_GRACE`] (or `max_age`, if shorter) ago: a large file replaced a
+/// moment ago, perhaps by another Ferry process, can still be put back. Items are dated by
+/// their name (the time they were staged). A missing folder is nothing to do.
+pub fn prune_staging(dir: &Path, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Pruned::default()),
+        Err(e) => return Err(Error::io("read folder", dir, e)),
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut items = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io("read folder", dir, e))?;
+        let name = entry.file_name();
+        let staged_at = name
+            .to_str()
+            .and_then(|n| n.split('-').next()?.parse::<u64>().ok())
+            .unwrap_or(0);
+        items.push((staged_at, entry.path(), tree_size(&entry.path())));
+    }
+    items.sort();
+    let grace = max_age.min(STAGING_GRACE).as_secs();
+    let mut total: u64 = items.iter().map(|i| i.2).sum();
+    let mut pruned = Pruned::default();
+    for (staged_at, path, size) in items {
+        let age = now.saturating_sub(staged_at);
+        let expired = age >= max_age.as_secs();
+        // Oldest first: once one is spared, every later one is too.
+        if !expired && (total <= max_bytes || age < grace) {
+            break;
+        }
+        let removed = if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.map_err(|e| Error::io("remove", &path, e))?;
+        total -= size;
+        pruned.items += 1;
+        pruned.bytes += size;
+    }
+    Ok(pruned)
+}
+
+/// Apparent size of a tree, not following symlinks.
+fn tree_size(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    std::fs::read_dir(path).map_or(0, |entries| {
+        entries
+            .filter_map(Result::ok)
+            .map(|e| tree_size(&e.path()))
+            .sum()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_drops_old_items_then_the_oldest_over_the_size_bound() {
+        let dir = std::env::temp_dir().join(format!("ferry-prune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("200-1-1-0")).unwrap();
+        std::fs::write(dir.join("200-1-1-0/inner"), [0u8; 100]).unwrap();
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let hours_ago = |h: u64| format!("{}-1-{h}-0", now - h * 3600);
+        std::fs::write(dir.join(hours_ago(3)), [0u8; 300]).unwrap();
+        std::fs::write(dir.join(hours_ago(2)), [0u8; 300]).unwrap();
+        std::fs::write(dir.join(format!("{now}-1-0-0")), [0u8; 300]).unwrap();
+        let day = Duration::from_secs(86_400);
+        let p = prune_staging(&dir, day, 1 << 20).unwrap();
+        assert_eq!(
+            p,
+            Pruned {
+                items: 1,
+                bytes: 100
+            }
+        );
+        // Down to 400 bytes: both older items go; the one just staged stays, over the bound.
+        let p = prune_staging(&dir, day, 400).unwrap();
+        assert_eq!(
+            p,
+            Pruned {
+                items: 2,
+                bytes: 600
+            }
+        );
+        assert!(dir.join(format!("{now}-1-0-0")).exists());
+        // A zero age bound takes everything.
+        let p = prune_staging(&dir, Duration::ZERO, 1 << 20).unwrap();
+        assert_eq!(p.items, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
