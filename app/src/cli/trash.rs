@@ -1,0 +1,143 @@
+//! `ferry trash|restore|empty-trash`: the freedesktop.org trash (home trash and each volume's
+//! `.Trash-$uid`), through the same engine jobs as the window.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use ferry_core::jobs::{Job, TrashRoots, TrashedItem, keep_both_name, list_trash};
+
+use super::{EXIT_OK, EXIT_REFUSED, jobs};
+
+/// The name length limit of Linux file systems (`NAME_MAX`).
+const NAME_MAX: usize = 255;
+
+/// Arguments of `ferry trash`.
+#[derive(Debug, Args)]
+pub struct TrashArgs {
+    /// Paths to move to the trash (links are trashed, not followed).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `ferry restore`; without any, the trash is listed.
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// Restore everything in the trash.
+    #[arg(long, conflicts_with_all = ["index", "paths"])]
+    pub all: bool,
+    /// Restore the item listed under number N (repeatable).
+    #[arg(long, value_name = "N")]
+    pub index: Vec<usize>,
+    /// When the original name is taken, restore under a free name (`name (copy).ext`)
+    /// instead of failing.
+    #[arg(long)]
+    pub keep_both: bool,
+    /// Restore the item that was at ORIGINAL_PATH (the most recently trashed of that path).
+    #[arg(value_name = "ORIGINAL_PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Runs `ferry trash`.
+pub fn run_trash(args: &TrashArgs) -> i32 {
+    let roots = match TrashRoots::from_env() {
+        Ok(roots) => roots,
+        Err(e) => {
+            eprintln!("ferry: {e}");
+            return EXIT_REFUSED;
+        }
+    };
+    let paths = args.paths.clone();
+    jobs::run(Job::Trash { paths, roots }, "moved to the trash")
+}
+
+/// Runs `ferry empty-trash`.
+pub fn run_empty() -> i32 {
+    match TrashRoots::from_env() {
+        Ok(roots) => jobs::run(Job::EmptyTrash { roots }, "deleted from the trash"),
+        Err(e) => {
+            eprintln!("ferry: {e}");
+            EXIT_REFUSED
+        }
+    }
+}
+
+/// Runs `ferry restore`: lists the trash, or restores the chosen items.
+pub fn run_restore(args: &RestoreArgs) -> i32 {
+    let items = match list_trash() {
+        Ok(items) => items,
+        Err(e) => {
+            eprintln!("ferry: {e}");
+            return EXIT_REFUSED;
+        }
+    };
+    if !args.all && args.index.is_empty() && args.paths.is_empty() {
+        for (i, item) in items.iter().enumerate() {
+            println!(
+                "{:>4}  {:<19}  {}",
+                i + 1,
+                item.deletion_date,
+                item.original.display()
+            );
+        }
+        return EXIT_OK;
+    }
+    let chosen = match choose(args, &items) {
+        Ok(chosen) if args.keep_both => chosen.into_iter().map(free_name).collect(),
+        Ok(chosen) => chosen,
+        Err(message) => {
+            eprintln!("ferry: {message}");
+            return EXIT_REFUSED;
+        }
+    };
+    jobs::run(Job::Restore { items: chosen }, "restored")
+}
+
+/// The items `args` names; a message when one of them is not in the trash.
+fn choose(args: &RestoreArgs, items: &[TrashedItem]) -> Result<Vec<TrashedItem>, String> {
+    if args.all {
+        return Ok(items.to_vec());
+    }
+    let mut chosen: Vec<TrashedItem> = Vec::new();
+    for &n in &args.index {
+        let item = n
+            .checked_sub(1)
+            .and_then(|i| items.get(i))
+            .ok_or_else(|| format!("no item {n} in the trash ({} items)", items.len()))?;
+        chosen.push(item.clone());
+    }
+    for path in &args.paths {
+        let (lexical, resolved) = absolute(path);
+        // Listed oldest first: the last match is the most recent.
+        let item = items
+            .iter()
+            .rev()
+            .find(|i| i.original == lexical || i.original == resolved)
+            .ok_or_else(|| format!("{}: not in the trash", path.display()))?;
+        chosen.push(item.clone());
+    }
+    chosen.dedup_by(|a, b| a.info == b.info);
+    Ok(chosen)
+}
+
+/// `item` to be restored under a free name in its original folder when its name is taken.
+fn free_name(mut item: TrashedItem) -> TrashedItem {
+    let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    if let Some(parent) = item.original.parent().filter(|_| taken(&item.original)) {
+        let name = keep_both_name(&item.name, NAME_MAX, |n| taken(&parent.join(n)));
+        item.original = parent.join(&name);
+        item.name = name;
+    }
+    item
+}
+
+/// `path` made absolute as given, and with its parent's links resolved (as trashing
+/// recorded it) when the parent still exists.
+fn absolute(path: &Path) -> (PathBuf, PathBuf) {
+    let lexical = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let resolved = match (lexical.parent(), lexical.file_name()) {
+        (Some(parent), Some(name)) => std::fs::canonicalize(parent).map(|p| p.join(name)).ok(),
+        _ => None,
+    };
+    let resolved = resolved.unwrap_or_else(|| lexical.clone());
+    (lexical, resolved)
+}

@@ -1,0 +1,572 @@
+//! The freedesktop.org trash (Trash specification 1.0): trashing, listing, restoring and
+//! emptying, each a job of the engine.
+//!
+//! Trashing follows the specification as the `trash` crate does (home trash for items on the
+//! home trash's file system; `$topdir/.Trash/$uid` or `$topdir/.Trash-$uid` elsewhere; the
+//! `.trashinfo` file written first with `O_EXCL`, then the item renamed next to it; names
+//! `name`, `name.2`, ...), but is done here on directory descriptors because the crate's
+//! `delete` cannot serve a file manager: it does not say where an item went (undo needs the
+//! exact trash entry), it reads the trash location only from the environment (tests must
+//! never touch the user's trash), it creates `.Trash-$uid` with the umask's mode (0755, not
+//! the 0700 the specification asks for), and when a volume has no usable trash it copies the
+//! item into the home trash with `std::fs::copy`, following a symlink to a folder and
+//! flushing nothing. Here an item that cannot be renamed into a trash on its own file system
+//! fails with [`Error::CannotTrash`], which the UI answers with "Delete permanently".
+//!
+//! Which trash an item goes to: the home trash when the item's device (`st_dev`) is the home
+//! trash's; otherwise the trash at the top of the item's mount (from `mountinfo`). A tmpfs
+//! such as `/dev/shm` is its own mount, so items there go to `/dev/shm/.Trash-$uid` (the
+//! crate would use it too, created with the umask's mode). Trash folders and their `files/`
+//! and `info/` are created 0700 and must belong to the user. A bind mount or btrfs subvolume
+//! where the rename into the chosen trash fails with `EXDEV` gets [`Error::CannotTrash`].
+//!
+//! Restoring is a rename where the trash and the original place share a mount; elsewhere the
+//! trashed tree is copied by the engine's copier into a hidden staging folder next to the
+//! original place, flushed (`syncfs`), renamed into place without replacing anything, and
+//! only then removed from the trash with its info file. Emptying deletes with the engine's
+//! remover. Names stay bytes throughout; `Path=` is percent-encoded bytewise.
+
+mod info;
+mod restore;
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rustix::fd::OwnedFd;
+use rustix::fs::{AtFlags, Mode};
+use rustix::io::Errno;
+
+use super::control::JobCtx;
+use super::progress::TICK;
+use super::{Event, Failed, Job, Phase, Progress, Skipped, Summary, Totals, remove};
+use crate::error::{Error, Result};
+use crate::fs::{self, FileId, FileKind, Meta, MountTable, Timestamp};
+
+pub use info::{TrashedItem, list_trash, list_trash_in};
+pub(crate) use restore::run_job as run_restore;
+
+/// Where the trash folders are. [`TrashRoots::from_env`] is the user's trash; tests point
+/// [`home`](Self::home) at a temporary folder and restrict [`volumes`](Self::volumes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrashRoots {
+    /// The home trash, `$XDG_DATA_HOME/Trash` (`~/.local/share/Trash`).
+    pub home: PathBuf,
+    /// Which file systems' own trash folders may be used and are listed.
+    pub volumes: Volumes,
+}
+
+/// File systems whose own trash folder (`$topdir/.Trash/$uid` or `$topdir/.Trash-$uid`) is
+/// used for items not on the home trash's file system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Volumes {
+    /// Every mounted file system.
+    All,
+    /// Only the file systems mounted at these folders (none: home trash only).
+    Only(Vec<PathBuf>),
+}
+
+impl TrashRoots {
+    /// The user's trash: `$XDG_DATA_HOME/Trash` (or `~/.local/share/Trash`) and every volume.
+    pub fn from_env() -> Result<Self> {
+        let dirs = directories::BaseDirs::new().ok_or_else(|| Error::CannotTrash {
+            path: PathBuf::from("~"),
+            reason: "the home folder is unknown (HOME is not set)".into(),
+        })?;
+        Ok(TrashRoots {
+            home: dirs.data_dir().join("Trash"),
+            volumes: Volumes::All,
+        })
+    }
+
+    /// Only the home trash at `home` (a `…/Trash` folder); items elsewhere cannot be trashed.
+    pub fn home_only(home: impl Into<PathBuf>) -> Self {
+        TrashRoots {
+            home: home.into(),
+            volumes: Volumes::Only(Vec::new()),
+        }
+    }
+
+    fn allows_volume(&self, top: &Path) -> bool {
+        match &self.volumes {
+            Volumes::All => true,
+            Volumes::Only(tops) => tops.iter().any(|t| t == top),
+        }
+    }
+}
+
+/// Where one item went, or came back from, with its identity for undo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrashRecord {
+    /// The item's path outside the trash.
+    pub original: PathBuf,
+    /// Its entry in a trash `files/` folder (for a restore: where it was).
+    pub file: PathBuf,
+    /// Its `.trashinfo` file in the trash's `info/` folder (for a restore: removed).
+    pub info: PathBuf,
+    /// File type.
+    pub kind: FileKind,
+    /// Identity of the item where the job left it: in the trash for a trash job, at the
+    /// original path for a restore (a new inode when it was copied across file systems).
+    pub id: FileId,
+    /// Size in bytes (of the item itself; folders: as `stat` reports).
+    pub size: u64,
+    /// Modification time.
+    pub mtime: Timestamp,
+}
+
+/// One trash folder (holding `files/` and `info/`), opened.
+struct TrashDir {
+    path: PathBuf,
+    files: OwnedFd,
+    info: OwnedFd,
+}
+
+/// Creates folder `name` in `dir` as 0700 if missing, then opens it without following a
+/// symlink and checks it belongs to `uid` (a folder planted by someone else is refused).
+fn private_dir_at(dir: &OwnedFd, name: &OsStr, uid: u32) -> rustix::io::Result<OwnedFd> {
+    match rustix::fs::mkdirat(dir, name, Mode::from_raw_mode(0o700)) {
+        Ok(()) | Err(Errno::EXIST) => {}
+        Err(e) => return Err(e),
+    }
+    let fd = fs::open_dir_at(dir, name)?;
+    if fs::stat_fd(&fd)?.uid != uid {
+        return Err(Errno::PERM);
+    }
+    Ok(fd)
+}
+
+impl TrashDir {
+    /// Opens (creating as needed) the trash folder `name` inside the open folder `parent`.
+    fn open(parent: &OwnedFd, parent_path: &Path, name: &OsStr, uid: u32) -> Result<Self> {
+        let path = parent_path.join(name);
+        let io = |e| Error::io("use the trash folder", &path, e);
+        let root = private_dir_at(parent, name, uid).map_err(io)?;
+        let files = private_dir_at(&root, OsStr::new("files"), uid).map_err(io)?;
+        let info = private_dir_at(&root, OsStr::new("info"), uid).map_err(io)?;
+        Ok(TrashDir { path, files, info })
+    }
+
+    /// The home trash, created (0700) with its parents if missing, and its device.
+    fn home(roots: &TrashRoots, uid: u32) -> Result<(Self, u64)> {
+        let home = &roots.home;
+        let (Some(name), Some(parent)) = (home.file_name(), home.parent()) else {
+            return Err(Error::Refused {
+                op: "use as the trash",
+                path: home.clone(),
+            });
+        };
+        std::fs::create_dir_all(parent).map_err(|e| Error::io("create folder", parent, e))?;
+        let pfd = fs::open_dir_path(parent).map_err(|e| Error::io("open", parent, e))?;
+        let dir = TrashDir::open(&pfd, parent, name, uid)?;
+        let dev = fs::stat_fd(&dir.files)
+            .map_err(|e| Error::io("stat", &dir.path, e))?
+            .id
+            .dev;
+        Ok((dir, dev))
+    }
+
+    /// The trash of the file system mounted at `top`: `.Trash/$uid` when an administrator
+    /// prepared a valid `.Trash` (a sticky folder, not a link), else `.Trash-$uid`.
+    fn volume(top: &Path, uid: u32) -> Result<Self> {
+        let tfd = fs::open_dir_path(top).map_err(|e| Error::io("open", top, e))?;
+        if let Ok(shared) = fs::open_dir_at(&tfd, ".Trash")
+            && fs::stat_fd(&shared).is_ok_and(|m| m.mode & 0o1000 != 0)
+        {
+            let uid_name = OsString::from(uid.to_string());
+            if let Ok(dir) = TrashDir::open(&shared, &top.join(".Trash"), &uid_name, uid) {
+                return Ok(dir);
+            }
+        }
+        TrashDir::open(&tfd, top, &volume_trash_name(uid), uid)
+    }
+}
+
+fn volume_trash_name(uid: u32) -> OsString {
+    OsString::from(format!(".Trash-{uid}"))
+}
+
+/// The name in the trash for attempt `n` (1, 2, ...): `name`, `name.2`, ..., shortened so
+/// that the info file's name (`.trashinfo` added) fits the usual 255-byte limit.
+fn trash_name(name: &OsStr, n: u32) -> OsString {
+    let suffix = if n == 1 {
+        String::new()
+    } else {
+        format!(".{n}")
+    };
+    let keep = (255 - ".trashinfo".len() - suffix.len()).min(name.len());
+    let mut out = OsStr::from_bytes(&name.as_bytes()[..keep]).to_owned();
+    out.push(suffix);
+    out
+}
+
+/// Runs a trash job: each path is moved into the trash of its own file system.
+pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> Summary {
+    ctx.emit(Event::Planned {
+        job: ctx.id,
+        totals: Totals {
+            items: paths.len() as u64,
+            ..Totals::default()
+        },
+    });
+    let mut run = Run::new(ctx, paths.len());
+    let uid = rustix::process::getuid().as_raw();
+    let mounts = MountTable::read();
+    let mut home: Option<(TrashDir, u64)> = None;
+    for (i, path) in paths.iter().enumerate() {
+        if !run.step(i, path) {
+            run.summary.not_done.extend_from_slice(&paths[i..]);
+            break;
+        }
+        match trash_one(path, roots, &mut home, &mounts, uid) {
+            Ok(record) => run.done(path.clone(), record),
+            Err(e) => run.fail(path.clone(), e),
+        }
+    }
+    run.finish()
+}
+
+fn trash_one(
+    path: &Path,
+    roots: &TrashRoots,
+    home: &mut Option<(TrashDir, u64)>,
+    mounts: &MountTable,
+    uid: u32,
+) -> Result<TrashRecord> {
+    let refused = || Error::Refused {
+        op: "trash",
+        path: path.to_path_buf(),
+    };
+    let name = path.file_name().ok_or_else(refused)?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // The info file needs the absolute path; the parent's links are resolved as a shell
+    // would, the item itself is never followed.
+    let parent = std::fs::canonicalize(parent).map_err(|e| Error::io("open", parent, e))?;
+    let original = parent.join(name);
+    let pfd = fs::open_dir_path(&parent).map_err(|e| Error::io("open", &parent, e))?;
+    let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
+    if home.is_none() {
+        let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
+        *home = Some(opened?);
+    }
+    let (home_dir, home_dev) = home.as_ref().expect("set above");
+    let volume;
+    let trash = if meta.id.dev == *home_dev {
+        home_dir
+    } else {
+        let top = mounts
+            .by_id(meta.mnt_id)
+            .map(|m| m.mount_point.clone())
+            .ok_or_else(|| cannot(&original, "its file system is not in the mount table"))?;
+        if !roots.allows_volume(&top) {
+            return Err(cannot(
+                &original,
+                "its file system has no trash folder in use",
+            ));
+        }
+        volume = TrashDir::volume(&top, uid).map_err(|e| cannot(&original, e.to_string()))?;
+        &volume
+    };
+    if original.starts_with(&trash.path) || trash.path.starts_with(&original) {
+        return Err(refused());
+    }
+    let deleted = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S");
+    let body = format!(
+        "[Trash Info]\nPath={}\nDeletionDate={deleted}\n",
+        info::encode_path(&original)
+    );
+    for n in 1..=10_000 {
+        let in_trash = trash_name(name, n);
+        let mut info_name = in_trash.clone();
+        info_name.push(".trashinfo");
+        let info_path = trash.path.join("info").join(&info_name);
+        let info_fd = match fs::create_private_at(&trash.info, &info_name) {
+            Ok(fd) => fd,
+            Err(Errno::EXIST) => continue,
+            Err(e) => return Err(Error::io("create", info_path, e)),
+        };
+        // The info file is complete and on disk before the item moves: a crash in between
+        // leaves an info file without an item, which listing ignores, never the reverse.
+        let mut file = std::fs::File::from(info_fd);
+        if let Err(e) = file
+            .write_all(body.as_bytes())
+            .and_then(|()| file.sync_all())
+        {
+            let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
+            return Err(Error::io("write", info_path, e));
+        }
+        match fs::rename_noreplace(&pfd, name, &trash.files, &in_trash) {
+            Ok(()) => {}
+            Err(e) => {
+                let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
+                match e {
+                    Errno::EXIST | Errno::NOTEMPTY => continue,
+                    Errno::XDEV => {
+                        return Err(cannot(&original, "the trash is on another file system"));
+                    }
+                    Errno::INVAL => return Err(refused()),
+                    e => return Err(Error::io("move to the trash", original, e)),
+                }
+            }
+        }
+        let file = trash.path.join("files").join(&in_trash);
+        let m = fs::stat_at(&trash.files, &in_trash).unwrap_or(meta);
+        return Ok(record(original, file, info_path, &m));
+    }
+    Err(cannot(
+        &original,
+        "too many items of this name in the trash",
+    ))
+}
+
+fn cannot(path: &Path, reason: impl Into<String>) -> Error {
+    Error::CannotTrash {
+        path: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+fn record(original: PathBuf, file: PathBuf, info: PathBuf, m: &Meta) -> TrashRecord {
+    TrashRecord {
+        original,
+        file,
+        info,
+        kind: m.kind,
+        id: m.id,
+        size: m.size,
+        mtime: m.mtime,
+    }
+}
+
+/// Every existing trash folder of `roots` (the home trash first).
+fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
+    let uid = rustix::process::getuid().as_raw();
+    let mut dirs = vec![roots.home.clone()];
+    let tops: Vec<PathBuf> = match &roots.volumes {
+        Volumes::All => MountTable::read()
+            .mounts()
+            .iter()
+            // Looking into an automount point would mount it.
+            .filter(|m| m.fs_type != "autofs")
+            .map(|m| m.mount_point.clone())
+            .collect(),
+        Volumes::Only(tops) => tops.clone(),
+    };
+    for top in tops {
+        let shared = top.join(".Trash");
+        let valid = std::fs::symlink_metadata(&shared).is_ok_and(|m| {
+            use std::os::unix::fs::PermissionsExt;
+            m.is_dir() && m.permissions().mode() & 0o1000 != 0
+        });
+        let mut candidates = vec![top.join(volume_trash_name(uid))];
+        if valid {
+            candidates.push(shared.join(uid.to_string()));
+        }
+        for dir in candidates {
+            let is_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
+            if is_dir && !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+    }
+    dirs
+}
+
+/// Runs an empty-trash job: every entry of every trash folder is deleted by the engine's
+/// remover, then the info files of what is gone.
+pub(crate) fn run_empty(ctx: &JobCtx, roots: &TrashRoots) -> Summary {
+    let dirs = trash_dirs(roots);
+    let mut entries = Vec::new();
+    let mut failed = Vec::new();
+    let mut buf = Vec::new();
+    for dir in &dirs {
+        let files = dir.join("files");
+        let listed = fs::open_dir_path(&files).and_then(|fd| {
+            fs::read_dir(&fd, &mut buf, |name, _| {
+                entries.push(files.join(name));
+                Ok(())
+            })
+        });
+        match listed {
+            Ok(()) | Err(Errno::NOENT) => {}
+            Err(e) => failed.push((files.clone(), Error::io("read folder", &files, e))),
+        }
+    }
+    let mut summary = remove::run_job(ctx, &entries);
+    for dir in &dirs {
+        if let Err(e) = remove_orphan_infos(dir) {
+            failed.push((dir.join("info"), e));
+        }
+    }
+    for (path, error) in failed {
+        let error = Arc::new(error);
+        ctx.emit(Event::ItemFailed {
+            job: ctx.id,
+            path: path.clone(),
+            error: Arc::clone(&error),
+        });
+        summary.failed.push(Failed { path, error });
+    }
+    summary
+}
+
+/// Removes every info file whose item is gone, and the `directorysizes` cache.
+fn remove_orphan_infos(dir: &Path) -> Result<()> {
+    let info_path = dir.join("info");
+    let (Ok(info), Ok(files)) = (
+        fs::open_dir_path(&info_path),
+        fs::open_dir_path(&dir.join("files")),
+    ) else {
+        return Ok(());
+    };
+    let mut names = Vec::new();
+    fs::read_dir(&info, &mut Vec::new(), |name, _| {
+        names.push(name.to_owned());
+        Ok(())
+    })
+    .map_err(|e| Error::io("read folder", &info_path, e))?;
+    for name in names {
+        let Some(item) = name.as_bytes().strip_suffix(b".trashinfo") else {
+            continue;
+        };
+        if fs::stat_at(&files, OsStr::from_bytes(item)) == Err(Errno::NOENT) {
+            match rustix::fs::unlinkat(&info, &name, AtFlags::empty()) {
+                Ok(()) | Err(Errno::NOENT) => {}
+                Err(e) => return Err(Error::io("delete", info_path.join(&name), e)),
+            }
+        }
+    }
+    if let Ok(dfd) = fs::open_dir_path(dir) {
+        let _ = rustix::fs::unlinkat(&dfd, "directorysizes", AtFlags::empty());
+    }
+    Ok(())
+}
+
+/// Devices a trash job reads or writes, for the engine's queue.
+pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
+    let dev = |p: &Path| {
+        std::fs::symlink_metadata(p).ok().map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            m.dev()
+        })
+    };
+    match job {
+        Job::Trash { paths, .. } => paths.iter().filter_map(|p| dev(p)).collect(),
+        Job::Restore { items } => items
+            .iter()
+            .flat_map(|i| [Some(i.id.dev), i.original.parent().and_then(dev)])
+            .flatten()
+            .collect(),
+        Job::EmptyTrash { roots } => dev(&roots.home).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Per-item bookkeeping shared by the trash and restore jobs: progress events at most once
+/// a tick, the summary, and failures reported as they happen.
+struct Run<'a> {
+    ctx: &'a JobCtx,
+    total: u64,
+    done: u64,
+    last: Option<Instant>,
+    summary: Summary,
+}
+
+impl<'a> Run<'a> {
+    fn new(ctx: &'a JobCtx, total: usize) -> Self {
+        ctx.counters.set_phase(Phase::Copying);
+        Run {
+            ctx,
+            total: total as u64,
+            done: 0,
+            last: None,
+            summary: Summary::default(),
+        }
+    }
+
+    /// Before item `i`: reports progress; false when the job must stop.
+    fn step(&mut self, i: usize, current: &Path) -> bool {
+        if self.last.is_none_or(|t| t.elapsed() >= TICK) {
+            self.last = Some(Instant::now());
+            self.progress(i as u64, Some(current.to_path_buf()));
+        }
+        self.ctx.control.checkpoint()
+    }
+
+    fn progress(&self, items_done: u64, current: Option<PathBuf>) {
+        let progress = Progress {
+            phase: self.ctx.counters.phase(),
+            bytes_done: self
+                .ctx
+                .counters
+                .bytes
+                .load(std::sync::atomic::Ordering::Relaxed),
+            bytes_total: 0,
+            items_done,
+            items_total: self.total,
+            current,
+            speed: 0.0,
+            eta: None,
+            paused: self.ctx.control.is_paused(),
+        };
+        self.ctx.emit(Event::Progress {
+            job: self.ctx.id,
+            progress,
+        });
+    }
+
+    fn done(&mut self, path: PathBuf, record: TrashRecord) {
+        self.done += 1;
+        self.summary.done.push(path);
+        self.summary.trash.push(record);
+    }
+
+    /// Reports a failure (a terminal one stops the job).
+    fn fail(&mut self, path: PathBuf, error: Error) {
+        self.ctx.fail(0, path, error);
+    }
+
+    fn finish(mut self) -> Summary {
+        self.progress(self.done, None);
+        let problems = self.ctx.take_problems();
+        self.summary.failed = problems
+            .failed
+            .into_iter()
+            .map(|(_, path, error)| Failed { path, error })
+            .collect();
+        self.summary.skipped = problems
+            .skipped
+            .into_iter()
+            .map(|(_, path, reason)| Skipped { path, reason })
+            .collect();
+        self.summary.items_done = self.done;
+        self.summary.bytes_done = self
+            .ctx
+            .counters
+            .bytes
+            .load(std::sync::atomic::Ordering::Relaxed);
+        self.summary.stopped_by = self.ctx.control.halted_by().cloned();
+        self.summary
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trash_names_count_up_and_fit_the_name_limit() {
+        assert_eq!(trash_name(OsStr::new("a.txt"), 1), "a.txt");
+        assert_eq!(trash_name(OsStr::new("a.txt"), 3), "a.txt.3");
+        let long = OsString::from("x".repeat(255));
+        let name = trash_name(&long, 12);
+        assert_eq!(name.len() + ".trashinfo".len(), 255);
+        assert!(name.as_bytes().ends_with(b"x.12"));
+    }
+}
