@@ -3,6 +3,7 @@
 mod bench;
 mod cli_ls;
 mod dirs;
+mod jobs_conflicts;
 mod jobs_control;
 mod jobs_copy;
 mod jobs_delete;
@@ -12,18 +13,53 @@ mod jobs_prop;
 mod jobs_single;
 mod jobs_support;
 mod listing;
+mod trash;
+mod undo;
 
 use std::ffi::OsStr;
+use std::path::Path;
 use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// A private home for every `ferry` process the tests start, so that no test reads or writes
+/// the real user's undo journal or trash. Tests that need their own set these again.
+fn test_home() -> &'static Path {
+    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let home = tempfile::Builder::new()
+            .prefix("ferry-test-home-")
+            .tempdir()
+            .unwrap();
+        // World-writable (sticky), so processes run as the unprivileged user can keep their
+        // journal there too.
+        std::fs::set_permissions(
+            home.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o1777),
+        )
+        .unwrap();
+        home
+    })
+    .path()
+}
+
+/// Points a `ferry` process at the private test home.
+fn isolate(command: &mut Command) -> &mut Command {
+    let home = test_home();
+    command
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+}
 
 /// The `ferry` command line, built inside this package, ready to run as a process.
-#[allow(dead_code)]
 fn ferry() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ferry-under-test"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ferry-under-test"));
+    isolate(&mut command);
+    command
 }
 
 /// Runs `ferry` with `args` and returns its output.
-#[allow(dead_code)]
 fn run_ferry<I, S>(args: I) -> Output
 where
     I: IntoIterator<Item = S>,
@@ -34,13 +70,13 @@ where
 
 /// Runs `ferry` as the unprivileged user 65534 (root ignores permissions, so permission tests
 /// must drop them).
-#[allow(dead_code)]
 fn run_ferry_unprivileged<I, S>(args: I) -> Output
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    Command::new("setpriv")
+    let mut command = Command::new("setpriv");
+    isolate(&mut command)
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
         .args(args)

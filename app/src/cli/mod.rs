@@ -11,6 +11,9 @@ use clap::{Args, Parser, Subcommand};
 pub mod bench;
 pub mod jobs;
 pub mod ls;
+pub mod prompt;
+pub mod trash;
+pub mod undo;
 
 /// Exit status: everything succeeded.
 pub const EXIT_OK: i32 = 0;
@@ -41,8 +44,22 @@ pub enum Command {
     Mv(jobs::TransferArgs),
     /// Delete PATH... permanently.
     Rm(jobs::RmArgs),
+    /// Undo the last job (copies go to the trash; nothing is deleted permanently).
+    Undo,
+    /// Redo the job undone last.
+    Redo,
+    /// List the jobs in the undo journal, newest first.
+    History(undo::HistoryArgs),
+    /// Finish a job a crash interrupted.
+    Resume(undo::ResumeArgs),
     /// Benchmark Ferry against cp, mv, rm and ls in the same run.
     Bench(bench::BenchArgs),
+    /// Move PATH... to the trash.
+    Trash(trash::TrashArgs),
+    /// List the trash, or restore items from it (by original path, --index N or --all).
+    Restore(trash::RestoreArgs),
+    /// Delete everything in the trash permanently.
+    EmptyTrash(NoArgs),
 }
 
 /// Shared by subcommands that take nothing else.
@@ -73,7 +90,14 @@ where
         Some(Command::Cp(args)) => Ok(jobs::run_copy(&args)),
         Some(Command::Mv(args)) => Ok(jobs::run_move(&args)),
         Some(Command::Rm(args)) => Ok(jobs::run_remove(&args)),
+        Some(Command::Undo) => Ok(undo::run_undo()),
+        Some(Command::Redo) => Ok(undo::run_redo()),
+        Some(Command::History(args)) => Ok(undo::run_history(&args)),
+        Some(Command::Resume(args)) => Ok(undo::run_resume(&args)),
         Some(Command::Bench(args)) => Ok(bench::run(&args)),
+        Some(Command::Trash(args)) => Ok(trash::run_trash(&args)),
+        Some(Command::Restore(args)) => Ok(trash::run_restore(&args)),
+        Some(Command::EmptyTrash(_)) => Ok(trash::run_empty()),
         None => Err(cli.path),
     }
 }

@@ -1,0 +1,337 @@
+//! `ferry undo|redo|history|resume`: the undo journal from the command line, the same
+//! journal the window uses (`$XDG_STATE_HOME/ferry/journal.jsonl`).
+//!
+//! Undo, redo and resume run as jobs of the engine with the same progress bar, Ctrl-C and
+//! summary as `ferry cp`. Every start first cleans up after jobs a crash interrupted (their
+//! named temporaries) and says how to resume or roll them back.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use ferry_core::jobs::{
+    ConflictPolicy, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary,
+    TrashRoots, UndoJournal,
+};
+
+use super::jobs::run_journaled;
+use super::{EXIT_OK, EXIT_REFUSED};
+
+/// Arguments of `ferry history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Show at most this many records (newest first).
+    #[arg(long, short = 'n', default_value_t = 20)]
+    pub limit: usize,
+}
+
+/// Arguments of `ferry resume`.
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The record to resume (see `ferry history`); default: the newest interrupted job.
+    pub record: Option<u64>,
+}
+
+/// How a job run from the command line is kept in the journal.
+pub struct Journaled {
+    journal: Option<UndoJournal>,
+    seq: Option<u64>,
+    end: End,
+}
+
+enum End {
+    /// Record what the job did.
+    Record,
+    /// Mark the record undone (the job was its undo).
+    Undone,
+}
+
+fn warn(e: &ferry_core::Error) {
+    eprintln!("ferry: undo journal: {e}");
+}
+
+fn open_journal() -> Option<UndoJournal> {
+    UndoJournal::open_default().map_err(|e| warn(&e)).ok()
+}
+
+/// Cleans up after interrupted jobs and returns them; bounds the folders replaced files
+/// are kept in.
+fn recover(journal: &UndoJournal) -> Vec<JournalRecord> {
+    if let Err(e) = journal.prune_staging(STAGING_MAX_AGE, STAGING_MAX_BYTES) {
+        warn(&e);
+    }
+    journal.recover().unwrap_or_else(|e| {
+        warn(&e);
+        Vec::new()
+    })
+}
+
+impl Journaled {
+    /// Journals a new job before it starts (nothing for jobs that are not journaled). A journal
+    /// that cannot be written is reported and the job runs anyway.
+    pub fn begin(job: &Job) -> Journaled {
+        let journal = open_journal();
+        let seq = journal.as_ref().and_then(|j| {
+            let seq = j.begin(job).unwrap_or_else(|e| {
+                warn(&e);
+                None
+            });
+            if seq.is_some() {
+                let interrupted = recover(j).len();
+                if interrupted > 0 {
+                    eprintln!(
+                        "ferry: {interrupted} interrupted job(s) found: `ferry resume` finishes, \
+                         `ferry undo` rolls back"
+                    );
+                }
+            }
+            seq
+        });
+        Journaled {
+            journal,
+            seq,
+            end: End::Record,
+        }
+    }
+
+    /// Records the end of the job.
+    pub fn finish(self, summary: &Summary, cancelled: bool) {
+        let (Some(journal), Some(seq)) = (self.journal, self.seq) else {
+            return;
+        };
+        let result = match self.end {
+            End::Record => journal.finish(seq, summary, cancelled),
+            // A cancelled undo did part of its work; the record stays for another try.
+            End::Undone if cancelled => Ok(()),
+            End::Undone => journal.mark_undone(seq, summary),
+        };
+        if let Err(e) = result {
+            warn(&e);
+        }
+    }
+}
+
+fn describe(r: &JournalRecord) -> String {
+    let list = |paths: &[PathBuf]| {
+        let first = paths.first().map(|p| p.display().to_string());
+        match paths.len() {
+            0 => String::new(),
+            1 => first.unwrap_or_default(),
+            n => format!("{} and {} more", first.unwrap_or_default(), n - 1),
+        }
+    };
+    match &r.job {
+        Job::Copy {
+            sources, dest_dir, ..
+        }
+        | Job::Move {
+            sources, dest_dir, ..
+        } => format!("{} -> {}", list(sources), dest_dir.display()),
+        Job::Rename { path, new_name } => {
+            format!("{} -> {}", path.display(), new_name.to_string_lossy())
+        }
+        Job::CreateFolder { parent, name } => parent.join(name).display().to_string(),
+        Job::Trash { paths, .. } => list(paths),
+        Job::Restore { .. } => {
+            let originals: Vec<PathBuf> = r.trash.iter().map(|t| t.original.clone()).collect();
+            list(&originals)
+        }
+        _ => String::new(),
+    }
+}
+
+fn state_word(state: RecordState) -> &'static str {
+    match state {
+        RecordState::Running => "running",
+        RecordState::Interrupted => "INTERRUPTED",
+        RecordState::Finished => "done",
+        RecordState::Cancelled => "cancelled",
+        RecordState::Undone => "undone",
+    }
+}
+
+/// Runs `ferry history`: records newest first, with kind, time, state and counts.
+pub fn run_history(args: &HistoryArgs) -> i32 {
+    let Some(journal) = open_journal() else {
+        return EXIT_REFUSED;
+    };
+    recover(&journal);
+    let records = match journal.records() {
+        Ok(r) => r,
+        Err(e) => {
+            warn(&e);
+            return EXIT_REFUSED;
+        }
+    };
+    for r in records.iter().rev().take(args.limit) {
+        let time = chrono::DateTime::<chrono::Local>::from(r.started).format("%Y-%m-%d %H:%M:%S");
+        let c = r.counts;
+        let counts = match r.state {
+            RecordState::Running | RecordState::Interrupted => String::new(),
+            _ => format!(
+                "{} done, {} skipped, {} failed, {} not done",
+                c.done, c.skipped, c.failed, c.not_done
+            ),
+        };
+        println!(
+            "{:>4}  {time}  {:<13}  {:<11}  {}  {counts}",
+            r.seq,
+            r.kind(),
+            state_word(r.state),
+            describe(r)
+        );
+    }
+    EXIT_OK
+}
+
+/// Runs `ferry undo`: undoes the newest job not undone yet (rolls back an interrupted one).
+pub fn run_undo() -> i32 {
+    let Some(journal) = open_journal() else {
+        return EXIT_REFUSED;
+    };
+    recover(&journal);
+    let record = match journal.undo_candidate() {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            eprintln!("ferry: nothing to undo");
+            return EXIT_REFUSED;
+        }
+        Err(e) => {
+            warn(&e);
+            return EXIT_REFUSED;
+        }
+    };
+    let trash = match TrashRoots::from_env() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("ferry: {e}");
+            return EXIT_REFUSED;
+        }
+    };
+    eprintln!("ferry: undoing {} {}", r_kind(&record), describe(&record));
+    let pruned = record
+        .entries
+        .iter()
+        .filter_map(|e| e.staged.as_deref())
+        .filter(|staged| staged.symlink_metadata().is_err())
+        .count();
+    if pruned > 0 {
+        eprintln!(
+            "ferry: {pruned} replaced item(s) can no longer be put back: replaced items are kept \
+             for {} days and up to {} MiB",
+            STAGING_MAX_AGE.as_secs() / 86_400,
+            STAGING_MAX_BYTES >> 20
+        );
+    }
+    let seq = record.seq;
+    let job = Job::Undo {
+        record: Box::new(record),
+        trash,
+    };
+    let journaled = Journaled {
+        journal: Some(journal),
+        seq: Some(seq),
+        end: End::Undone,
+    };
+    run_journaled(job, "undone", journaled)
+}
+
+fn r_kind(r: &JournalRecord) -> String {
+    match r.state {
+        RecordState::Interrupted => format!("(roll back) the interrupted {}", r.kind()),
+        _ => format!("the {}", r.kind()),
+    }
+}
+
+/// Without a terminal to ask on, a replayed job never asks: conflicts are skipped.
+fn unattended(job: Job) -> Job {
+    let quiet = |p| match p {
+        ConflictPolicy::Ask => ConflictPolicy::Skip,
+        p => p,
+    };
+    match job {
+        Job::Copy {
+            sources,
+            dest_dir,
+            on_conflict,
+        } => Job::Copy {
+            sources,
+            dest_dir,
+            on_conflict: quiet(on_conflict),
+        },
+        Job::Move {
+            sources,
+            dest_dir,
+            on_conflict,
+        } => Job::Move {
+            sources,
+            dest_dir,
+            on_conflict: quiet(on_conflict),
+        },
+        job => job,
+    }
+}
+
+/// Runs `ferry redo`: replays the job undone last, if nothing was done since.
+pub fn run_redo() -> i32 {
+    let Some(journal) = open_journal() else {
+        return EXIT_REFUSED;
+    };
+    let record = match journal.redo_candidate() {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            eprintln!("ferry: nothing to redo");
+            return EXIT_REFUSED;
+        }
+        Err(e) => {
+            warn(&e);
+            return EXIT_REFUSED;
+        }
+    };
+    eprintln!("ferry: redoing the {} {}", record.kind(), describe(&record));
+    let job = unattended(record.redo_job());
+    if let Err(e) = journal.restart(record.seq, &job) {
+        warn(&e);
+    }
+    let journaled = Journaled {
+        journal: Some(journal),
+        seq: Some(record.seq),
+        end: End::Record,
+    };
+    run_journaled(job, "redone", journaled)
+}
+
+/// Runs `ferry resume`: finishes a job a crash interrupted, skipping what it already did.
+pub fn run_resume(args: &ResumeArgs) -> i32 {
+    let Some(journal) = open_journal() else {
+        return EXIT_REFUSED;
+    };
+    let interrupted = recover(&journal);
+    let found = match args.record {
+        Some(seq) => interrupted.into_iter().find(|r| r.seq == seq),
+        None => interrupted.into_iter().last(),
+    };
+    let Some(record) = found else {
+        eprintln!("ferry: no interrupted job to resume");
+        return EXIT_REFUSED;
+    };
+    eprintln!(
+        "ferry: resuming the {} {}",
+        record.kind(),
+        describe(&record)
+    );
+    let seq = record.seq;
+    let mut record = record;
+    record.job = unattended(record.job.clone());
+    if let Err(e) = journal.resume(seq, &record.job) {
+        warn(&e);
+    }
+    let journaled = Journaled {
+        journal: Some(journal),
+        seq: Some(seq),
+        end: End::Record,
+    };
+    let job = Job::Resume {
+        record: Box::new(record),
+    };
+    run_journaled(job, "resumed", journaled)
+}

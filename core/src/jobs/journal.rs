@@ -1,0 +1,651 @@
+//! The undo journal: what every copy, move, rename and new-folder job did, kept on disk so
+//! that undo, redo and crash recovery work across restarts.
+//!
+//! Format: an append-only log of JSON lines in `$XDG_STATE_HOME/ferry/journal.jsonl`. A job
+//! costs two appends, each followed by `fdatasync`: `begin` before it writes anything (its job,
+//! process and which top-level destination names already existed), and `end` after it finished
+//! (counts and one [`RecordEntry`] per created or moved item). An `undone` line marks a record
+//! undone; a later `begin` with the same number (redo, resume) starts it over. A record with a
+//! `begin` and no `end` whose process is gone is [`RecordState::Interrupted`]. A torn last line
+//! (a crash mid-append) is ignored. When the log holds more than three times the bound, it is
+//! rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of the
+//! folder), so it never grows without bound and is never half-written. All access is under an
+//! `flock` on `journal.lock`, so several Ferry processes can share it.
+//!
+//! Paths are stored absolute and exactly: a UTF-8 path as a JSON string, any other as an array
+//! of bytes.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+mod stored;
+
+use super::{
+    Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem, prune_staging, staging_folder_name,
+};
+use crate::error::Error;
+use stored::{Line, StoredEntry, StoredJob, StoredPath, StoredTrashRecord};
+
+/// True for `…/ferry/replaced` and `.ferry-replaced-<uid>` (see [`StagingRoots`]).
+///
+/// [`StagingRoots`]: super::StagingRoots
+fn is_staging_folder(dir: &Path) -> bool {
+    let name = dir.file_name();
+    name == Some(staging_folder_name().as_ref())
+        || (name == Some("replaced".as_ref())
+            && dir.parent().and_then(Path::file_name) == Some("ferry".as_ref()))
+}
+
+/// Records kept by default.
+pub const DEFAULT_LIMIT: usize = 100;
+
+/// Most entries one record keeps (about 150 bytes each). A larger job keeps none and is
+/// undone by comparing sources and destinations, as an interrupted one is, so that the log
+/// stays small enough to read at every start.
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// Prefix of the named temporaries a job of process `pid` may leave after a crash.
+pub(crate) fn temp_prefix(pid: u32) -> String {
+    format!(".ferry-tmp-{pid}-")
+}
+
+/// Where a journaled job stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordState {
+    /// Started by a process that is still running.
+    Running,
+    /// Started by a process that ended without finishing it (killed, crashed, power loss).
+    Interrupted,
+    /// Finished (possibly with failed or skipped items).
+    Finished,
+    /// Cancelled by the user; what was done before stays done, and undoable.
+    Cancelled,
+    /// Undone; can be redone.
+    Undone,
+}
+
+/// Counts of a finished job, for listings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Items done.
+    pub done: u64,
+    /// Items skipped.
+    pub skipped: u64,
+    /// Items failed.
+    pub failed: u64,
+    /// Sources not done (cancelled or stopped).
+    pub not_done: u64,
+}
+
+/// One journaled job.
+#[derive(Debug, Clone)]
+pub struct JournalRecord {
+    /// Number of the record; grows with every new job.
+    pub seq: u64,
+    /// When the job (or its latest redo or resume) started.
+    pub started: SystemTime,
+    /// The job as submitted; what redo and resume submit again.
+    pub job: Job,
+    /// Where it stands.
+    pub state: RecordState,
+    /// What it created or moved, with identities (empty until it finished).
+    pub entries: Vec<RecordEntry>,
+    /// Counts, once finished.
+    pub counts: Counts,
+    /// Trash and restore jobs: where each item went, with identities.
+    pub trash: Vec<TrashRecord>,
+    /// Once undone: where the undo of a restore put the items back in the trash (for redo).
+    pub undo_trash: Vec<TrashRecord>,
+    /// Top-level destination paths that existed before the job started (copy and move).
+    pub preexisting: Vec<PathBuf>,
+    /// It was resumed after an interruption: its entries cover only what the resumed run did,
+    /// so undo rolls it back by comparing sources and destinations instead.
+    pub resumed: bool,
+    /// The job created or moved more than [`MAX_ENTRIES`] items, so they were not kept.
+    pub entries_dropped: bool,
+    /// Process that ran it, and its start time (to tell it from a later one of that number).
+    pub(crate) pid: u32,
+    pub(crate) pid_start: u64,
+}
+
+impl JournalRecord {
+    /// True when undo must compare sources and destinations, for want of per-item
+    /// identities: the job was interrupted, resumed, or too large to list.
+    pub fn undo_by_comparison(&self) -> bool {
+        self.state == RecordState::Interrupted || self.resumed || self.entries_dropped
+    }
+
+    /// The job that redoes this one: the job itself, except for a restore, which restores
+    /// the items from where its undo put them in the trash.
+    pub fn redo_job(&self) -> Job {
+        match &self.job {
+            Job::Restore { .. } => Job::Restore {
+                items: self
+                    .undo_trash
+                    .iter()
+                    .filter_map(|r| TrashedItem::read(&r.info).ok())
+                    .collect(),
+            },
+            job => job.clone(),
+        }
+    }
+
+    /// A short name of the job kind ("copy", "move", "rename", "create folder").
+    pub fn kind(&self) -> &'static str {
+        match &self.job {
+            Job::Copy { .. } => "copy",
+            Job::Move { .. } => "move",
+            Job::Rename { .. } => "rename",
+            Job::CreateFolder { .. } => "create folder",
+            Job::Delete { .. } => "delete",
+            Job::Trash { .. } => "trash",
+            Job::Restore { .. } => "restore",
+            Job::EmptyTrash { .. } => "empty trash",
+            Job::Undo { .. } => "undo",
+            Job::Resume { .. } => "resume",
+        }
+    }
+}
+
+/// The persistent, bounded journal of finished and running jobs.
+#[derive(Debug, Clone)]
+pub struct UndoJournal {
+    file: PathBuf,
+    limit: usize,
+}
+
+impl UndoJournal {
+    /// The journal in the user's state folder (`$XDG_STATE_HOME/ferry`, or the local data
+    /// folder where there is no state folder).
+    pub fn open_default() -> Result<UndoJournal, Error> {
+        let dirs = directories::ProjectDirs::from("", "", "ferry").ok_or_else(|| {
+            Error::io(
+                "find the state folder for",
+                "journal",
+                std::io::ErrorKind::NotFound,
+            )
+        })?;
+        let dir = dirs.state_dir().unwrap_or(dirs.data_local_dir());
+        Ok(UndoJournal::at(dir.join("journal.jsonl")))
+    }
+
+    /// A journal in the file `file` (its folder is created on first write).
+    pub fn at(file: PathBuf) -> UndoJournal {
+        UndoJournal {
+            file,
+            limit: DEFAULT_LIMIT,
+        }
+    }
+
+    /// Keeps at most `limit` records (at least one).
+    pub fn with_limit(mut self, limit: usize) -> UndoJournal {
+        self.limit = limit.max(1);
+        self
+    }
+
+    /// The journal file.
+    pub fn path(&self) -> &Path {
+        &self.file
+    }
+
+    /// Every record, oldest first (at most the bound).
+    pub fn records(&self) -> Result<Vec<JournalRecord>, Error> {
+        let _lock = self.lock()?;
+        Ok(self.load()?.0)
+    }
+
+    /// Persists that `job` is about to start and returns its record number, before it writes
+    /// anything. `None` for jobs that are not journaled (delete, undo, resume).
+    pub fn begin(&self, job: &Job) -> Result<Option<u64>, Error> {
+        if StoredJob::of(job).is_none() {
+            return Ok(None);
+        }
+        let _lock = self.lock()?;
+        let (records, _) = self.load()?;
+        let seq = records.last().map_or(1, |r| r.seq + 1);
+        self.append_begin(seq, job, false)?;
+        Ok(Some(seq))
+    }
+
+    /// Persists that record `seq` starts over with `job` (redo).
+    pub fn restart(&self, seq: u64, job: &Job) -> Result<(), Error> {
+        let _lock = self.lock()?;
+        self.append_begin(seq, job, false)
+    }
+
+    /// Persists that the interrupted record `seq` is being resumed.
+    pub fn resume(&self, seq: u64, job: &Job) -> Result<(), Error> {
+        let _lock = self.lock()?;
+        self.append_begin(seq, job, true)
+    }
+
+    /// Persists the end of record `seq` with what the job did.
+    pub fn finish(&self, seq: u64, summary: &Summary, cancelled: bool) -> Result<(), Error> {
+        let mut entries: Vec<StoredEntry> = summary
+            .record
+            .entries()
+            .take(MAX_ENTRIES + 1)
+            .map(StoredEntry::of)
+            .collect();
+        let dropped = entries.len() > MAX_ENTRIES;
+        if dropped {
+            entries = Vec::new();
+        }
+        let line = Line::End {
+            seq,
+            time: now(),
+            cancelled,
+            done: summary.items_done,
+            skipped: summary.skipped.len() as u64,
+            failed: summary.failed.len() as u64,
+            not_done: summary.not_done.len() as u64,
+            entries,
+            dropped,
+            trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+        };
+        let _lock = self.lock()?;
+        self.append(&line)?;
+        self.compact_if_long()
+    }
+
+    /// Persists that record `seq` was undone by a job that ended with `summary`.
+    pub fn mark_undone(&self, seq: u64, summary: &Summary) -> Result<(), Error> {
+        let _lock = self.lock()?;
+        self.append(&Line::Undone {
+            seq,
+            time: now(),
+            trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+        })
+    }
+
+    /// The newest record that undo applies to: finished, cancelled or interrupted.
+    pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
+        Ok(self.records()?.into_iter().rev().find(|r| {
+            matches!(
+                r.state,
+                RecordState::Finished | RecordState::Cancelled | RecordState::Interrupted
+            )
+        }))
+    }
+
+    /// The record redo applies to: the last one undone, if no job was recorded since.
+    pub fn redo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
+        let records = self.records()?;
+        let after_last_done = records
+            .iter()
+            .rposition(|r| r.state != RecordState::Undone)
+            .map_or(0, |i| i + 1);
+        Ok(records.into_iter().nth(after_last_done))
+    }
+
+    /// Interrupted records, after removing the named temporaries their processes left in
+    /// their destination folders. Cheap when nothing was interrupted; call it at start.
+    pub fn recover(&self) -> Result<Vec<JournalRecord>, Error> {
+        let interrupted: Vec<JournalRecord> = self
+            .records()?
+            .into_iter()
+            .filter(|r| r.state == RecordState::Interrupted)
+            .collect();
+        for record in &interrupted {
+            super::recovery::remove_temporaries(record)?;
+        }
+        Ok(interrupted)
+    }
+
+    /// Bounds the staging folders that the records' replaced items are kept in (see
+    /// [`prune_staging`]): in each, removes what is older than `max_age`, then the oldest
+    /// until it holds at most `max_bytes`. At start, with [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE)
+    /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging folder are touched, whatever
+    /// the journal says.
+    pub fn prune_staging(&self, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
+        let mut folders: Vec<PathBuf> = self
+            .records()?
+            .iter()
+            .flat_map(|r| &r.entries)
+            .filter_map(|e| e.staged.as_deref()?.parent())
+            .filter(|dir| is_staging_folder(dir))
+            .map(Path::to_path_buf)
+            .collect();
+        folders.sort();
+        folders.dedup();
+        let mut pruned = Pruned::default();
+        for dir in folders {
+            let p = prune_staging(&dir, max_age, max_bytes)?;
+            pruned.items += p.items;
+            pruned.bytes += p.bytes;
+        }
+        Ok(pruned)
+    }
+
+    fn append_begin(&self, seq: u64, job: &Job, resumed: bool) -> Result<(), Error> {
+        let Some(stored) = StoredJob::of(job) else {
+            return Ok(());
+        };
+        let pid = std::process::id();
+        let preexisting = match job {
+            Job::Copy {
+                sources, dest_dir, ..
+            }
+            | Job::Move {
+                sources, dest_dir, ..
+            } => sources
+                .iter()
+                .filter_map(|s| s.file_name().map(|n| dest_dir.join(n)))
+                .filter(|d| d.symlink_metadata().is_ok())
+                .map(|d| StoredPath::path(&d))
+                .collect(),
+            _ => Vec::new(),
+        };
+        self.append(&Line::Begin {
+            seq,
+            time: now(),
+            pid,
+            pid_start: process_start(pid).unwrap_or(0),
+            job: stored,
+            preexisting,
+            resumed,
+        })
+    }
+
+    fn lock(&self) -> Result<File, Error> {
+        let dir = self.file.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+        let path = self.file.with_extension("lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io("open", &path, e))?;
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+            .map_err(|e| Error::io("lock", &path, e))?;
+        Ok(file) // unlocked when closed
+    }
+
+    fn append(&self, line: &Line) -> Result<(), Error> {
+        let mut text = serde_json::to_vec(line).map_err(|e| Error::io("encode", &self.file, e))?;
+        text.push(b'\n');
+        let created = !self.file.exists();
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.file)
+            .map_err(|e| Error::io("open", &self.file, e))?;
+        file.write_all(&text)
+            .and_then(|()| file.sync_data())
+            .map_err(|e| Error::io("write", &self.file, e))?;
+        if created {
+            sync_dir(&self.file)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the log: the newest records (at most the bound) and the number of lines read.
+    fn load(&self) -> Result<(Vec<JournalRecord>, usize), Error> {
+        let file = match File::open(&self.file) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+            Err(e) => return Err(Error::io("open", &self.file, e)),
+        };
+        let mut records: Vec<JournalRecord> = Vec::new();
+        let mut lines = 0;
+        for line in BufReader::new(file).split(b'\n') {
+            let line = line.map_err(|e| Error::io("read", &self.file, e))?;
+            lines += 1;
+            // A torn line from a crash mid-append carries nothing that was promised.
+            let Ok(line) = serde_json::from_slice::<Line>(&line) else {
+                continue;
+            };
+            apply(&mut records, line);
+        }
+        let excess = records.len().saturating_sub(self.limit);
+        records.drain(..excess);
+        for r in &mut records {
+            if r.state == RecordState::Running && !is_alive(r.pid, r.pid_start) {
+                r.state = RecordState::Interrupted;
+            }
+        }
+        Ok((records, lines))
+    }
+
+    /// Rewrites the log with only the newest records once it is three times the bound.
+    fn compact_if_long(&self) -> Result<(), Error> {
+        let (records, lines) = self.load_raw()?;
+        if lines <= 3 * self.limit {
+            return Ok(());
+        }
+        let keep = &records[records.len().saturating_sub(self.limit)..];
+        let temp = self.file.with_extension("jsonl.tmp");
+        let mut text = Vec::new();
+        for r in keep {
+            for line in &r.lines {
+                serde_json::to_writer(&mut text, line)
+                    .map_err(|e| Error::io("encode", &temp, e))?;
+                text.push(b'\n');
+            }
+        }
+        let mut file = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
+        file.write_all(&text)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| Error::io("write", &temp, e))?;
+        std::fs::rename(&temp, &self.file).map_err(|e| Error::io("rename", &self.file, e))?;
+        sync_dir(&self.file)
+    }
+
+    /// The log as raw lines grouped by record, for compaction.
+    fn load_raw(&self) -> Result<(Vec<RawRecord>, usize), Error> {
+        let file = File::open(&self.file).map_err(|e| Error::io("open", &self.file, e))?;
+        let mut records: Vec<RawRecord> = Vec::new();
+        let mut count = 0;
+        for line in BufReader::new(file).split(b'\n') {
+            let line = line.map_err(|e| Error::io("read", &self.file, e))?;
+            count += 1;
+            let Ok(line) = serde_json::from_slice::<Line>(&line) else {
+                continue;
+            };
+            let seq = line.seq();
+            match records.iter_mut().rev().find(|r| r.seq == seq) {
+                Some(r) => r.lines.push(line),
+                None => records.push(RawRecord {
+                    seq,
+                    lines: vec![line],
+                }),
+            }
+        }
+        Ok((records, count))
+    }
+}
+
+struct RawRecord {
+    seq: u64,
+    lines: Vec<Line>,
+}
+
+fn apply(records: &mut Vec<JournalRecord>, line: Line) {
+    let seq = line.seq();
+    let index = records.iter().rposition(|r| r.seq == seq);
+    match (line, index) {
+        (
+            Line::Begin {
+                time,
+                pid,
+                pid_start,
+                job,
+                preexisting,
+                resumed,
+                ..
+            },
+            index,
+        ) => {
+            let record = JournalRecord {
+                seq,
+                started: UNIX_EPOCH + Duration::from_secs(time),
+                job: job.into_job(),
+                state: RecordState::Running,
+                entries: Vec::new(),
+                counts: Counts::default(),
+                trash: Vec::new(),
+                undo_trash: Vec::new(),
+                preexisting: preexisting.into_iter().map(StoredPath::into_path).collect(),
+                resumed,
+                entries_dropped: false,
+                pid,
+                pid_start,
+            };
+            match index {
+                Some(i) => records[i] = record,
+                None => records.push(record),
+            }
+        }
+        (
+            Line::End {
+                cancelled,
+                done,
+                skipped,
+                failed,
+                not_done,
+                entries,
+                dropped,
+                trash,
+                ..
+            },
+            Some(i),
+        ) => {
+            let r = &mut records[i];
+            r.entries_dropped = dropped;
+            r.state = if cancelled {
+                RecordState::Cancelled
+            } else {
+                RecordState::Finished
+            };
+            r.counts = Counts {
+                done,
+                skipped,
+                failed,
+                not_done,
+            };
+            r.entries = entries
+                .into_iter()
+                .filter_map(StoredEntry::into_entry)
+                .collect();
+            r.trash = trash
+                .into_iter()
+                .filter_map(StoredTrashRecord::into_record)
+                .collect();
+        }
+        (Line::Undone { trash, .. }, Some(i)) => {
+            let r = &mut records[i];
+            r.state = RecordState::Undone;
+            r.undo_trash = trash
+                .into_iter()
+                .filter_map(StoredTrashRecord::into_record)
+                .collect();
+        }
+        // An end or undo of a record already dropped by compaction.
+        (Line::End { .. } | Line::Undone { .. }, None) => {}
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+fn sync_dir(file: &Path) -> Result<(), Error> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::io("flush", dir, e))
+}
+
+/// Start time of process `pid` in clock ticks since boot (field 22 of `/proc/PID/stat`), which
+/// tells a live process from a later one that reused its number.
+fn process_start(pid: u32) -> Option<u64> {
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
+    std::str::from_utf8(after_name)
+        .ok()?
+        .split_ascii_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()
+}
+
+fn is_alive(pid: u32, start: u64) -> bool {
+    process_start(pid).is_some_and(|s| start == 0 || s == start)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+    use super::*;
+
+    #[test]
+    fn only_staging_folders_are_pruned_whatever_the_journal_says() {
+        let uid = rustix::process::geteuid().as_raw();
+        assert!(is_staging_folder(Path::new(
+            "/h/.local/share/ferry/replaced"
+        )));
+        assert!(is_staging_folder(
+            &Path::new("/media/usb").join(format!(".ferry-replaced-{uid}"))
+        ));
+        assert!(!is_staging_folder(Path::new("/h/Documents")));
+        assert!(!is_staging_folder(Path::new("/h/replaced")));
+        assert!(!is_staging_folder(Path::new(
+            "/media/usb/.ferry-replaced-x"
+        )));
+    }
+
+    #[test]
+    fn exact_names_and_a_torn_last_line_survive_a_reload() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+        let odd = PathBuf::from(OsString::from_vec(b"/tmp/n\xffme".to_vec()));
+        let job = Job::Rename {
+            path: odd.clone(),
+            new_name: OsString::from_vec(b"\xfe".to_vec()),
+        };
+        let seq = journal.begin(&job).unwrap().unwrap();
+        journal.finish(seq, &Summary::default(), false).unwrap();
+        // A crash in the middle of the next append.
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(journal.path())
+            .unwrap();
+        file.write_all(br#"{"begin":{"seq":2,"ti"#).unwrap();
+        let records = journal.records().unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].state, RecordState::Finished);
+        match &records[0].job {
+            Job::Rename { path, new_name } => {
+                assert_eq!(path, &odd);
+                assert_eq!(new_name.as_bytes(), b"\xfe");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_job_begun_by_a_dead_process_is_interrupted() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+        let job = Job::CreateFolder {
+            parent: dir.path().to_path_buf(),
+            name: "x".into(),
+        };
+        journal.begin(&job).unwrap();
+        assert_eq!(journal.records().unwrap()[0].state, RecordState::Running);
+        // The same record as begun by a process that has ended (pid 0 never has a /proc entry).
+        let text = std::fs::read_to_string(journal.path()).unwrap();
+        let dead = text.replace(&format!("\"pid\":{}", std::process::id()), "\"pid\":0");
+        std::fs::write(journal.path(), dead).unwrap();
+        let interrupted = journal.recover().unwrap();
+        assert_eq!(interrupted.len(), 1);
+        assert_eq!(journal.undo_candidate().unwrap().unwrap().seq, 1);
+    }
+}

@@ -1,0 +1,372 @@
+//! The stored form of the journal: one JSON object per line, with paths kept exactly.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::fs::{FileId, FileKind, Timestamp};
+use crate::jobs::{
+    ConflictPolicy, How, Job, RecordEntry, TrashRecord, TrashRoots, TrashedItem, Volumes,
+};
+/// One line of the log.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum Line {
+    Begin {
+        seq: u64,
+        time: u64,
+        pid: u32,
+        pid_start: u64,
+        job: StoredJob,
+        preexisting: Vec<StoredPath>,
+        #[serde(default)]
+        resumed: bool,
+    },
+    End {
+        seq: u64,
+        time: u64,
+        cancelled: bool,
+        done: u64,
+        skipped: u64,
+        failed: u64,
+        not_done: u64,
+        entries: Vec<StoredEntry>,
+        /// More than [`MAX_ENTRIES`](super::MAX_ENTRIES): none kept.
+        #[serde(default)]
+        dropped: bool,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        trash: Vec<StoredTrashRecord>,
+    },
+    Undone {
+        seq: u64,
+        time: u64,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        trash: Vec<StoredTrashRecord>,
+    },
+}
+
+impl Line {
+    pub(super) fn seq(&self) -> u64 {
+        match self {
+            Line::Begin { seq, .. } | Line::End { seq, .. } | Line::Undone { seq, .. } => *seq,
+        }
+    }
+}
+
+/// A path or name, exactly: UTF-8 as a string, anything else as bytes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(super) enum StoredPath {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl StoredPath {
+    pub(super) fn of(s: &OsStr) -> StoredPath {
+        match s.to_str() {
+            Some(t) => StoredPath::Text(t.to_owned()),
+            None => StoredPath::Bytes(s.as_bytes().to_vec()),
+        }
+    }
+
+    /// A path, made absolute against the current folder, so that a record stays true for a
+    /// process started elsewhere (symlinks are kept as given).
+    pub(super) fn path(p: &Path) -> StoredPath {
+        StoredPath::of(std::path::absolute(p).as_deref().unwrap_or(p).as_os_str())
+    }
+
+    fn into_os(self) -> OsString {
+        match self {
+            StoredPath::Text(t) => t.into(),
+            StoredPath::Bytes(b) => OsString::from_vec(b),
+        }
+    }
+
+    pub(super) fn into_path(self) -> PathBuf {
+        self.into_os().into()
+    }
+}
+
+fn paths(list: &[PathBuf]) -> Vec<StoredPath> {
+    list.iter().map(|p| StoredPath::path(p)).collect()
+}
+
+fn unpaths(list: Vec<StoredPath>) -> Vec<PathBuf> {
+    list.into_iter().map(StoredPath::into_path).collect()
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub(super) enum StoredJob {
+    Copy {
+        sources: Vec<StoredPath>,
+        dest_dir: StoredPath,
+        on_conflict: String,
+    },
+    Move {
+        sources: Vec<StoredPath>,
+        dest_dir: StoredPath,
+        on_conflict: String,
+    },
+    Rename {
+        path: StoredPath,
+        new_name: StoredPath,
+    },
+    CreateFolder {
+        parent: StoredPath,
+        name: StoredPath,
+    },
+    Trash {
+        paths: Vec<StoredPath>,
+        home: StoredPath,
+        /// `None`: every volume.
+        volumes: Option<Vec<StoredPath>>,
+    },
+    /// The items by their info files (read again when needed).
+    Restore { infos: Vec<StoredPath> },
+}
+
+/// Policies are stored by name; one this version does not know is read as Skip, which never
+/// overwrites anything.
+fn policy_name(p: ConflictPolicy) -> String {
+    format!("{p:?}")
+}
+
+fn policy_of(name: &str) -> ConflictPolicy {
+    match name {
+        "Ask" => ConflictPolicy::Ask,
+        "Replace" => ConflictPolicy::Replace,
+        "ReplaceIfNewer" => ConflictPolicy::ReplaceIfNewer,
+        "KeepBoth" => ConflictPolicy::KeepBoth,
+        "Merge" => ConflictPolicy::Merge,
+        _ => ConflictPolicy::Skip,
+    }
+}
+
+impl StoredJob {
+    pub(super) fn of(job: &Job) -> Option<StoredJob> {
+        Some(match job {
+            Job::Copy {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => StoredJob::Copy {
+                sources: paths(sources),
+                dest_dir: StoredPath::path(dest_dir),
+                on_conflict: policy_name(*on_conflict),
+            },
+            Job::Move {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => StoredJob::Move {
+                sources: paths(sources),
+                dest_dir: StoredPath::path(dest_dir),
+                on_conflict: policy_name(*on_conflict),
+            },
+            Job::Rename { path, new_name } => StoredJob::Rename {
+                path: StoredPath::path(path),
+                new_name: StoredPath::of(new_name),
+            },
+            Job::CreateFolder { parent, name } => StoredJob::CreateFolder {
+                parent: StoredPath::path(parent),
+                name: StoredPath::of(name),
+            },
+            Job::Trash { paths: p, roots } => StoredJob::Trash {
+                paths: paths(p),
+                home: StoredPath::path(&roots.home),
+                volumes: match &roots.volumes {
+                    Volumes::All => None,
+                    Volumes::Only(tops) => Some(paths(tops)),
+                },
+            },
+            Job::Restore { items } => StoredJob::Restore {
+                infos: items.iter().map(|i| StoredPath::path(&i.info)).collect(),
+            },
+            // Nothing to undo.
+            Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
+                return None;
+            }
+        })
+    }
+
+    pub(super) fn into_job(self) -> Job {
+        match self {
+            StoredJob::Copy {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => Job::Copy {
+                sources: unpaths(sources),
+                dest_dir: dest_dir.into_path(),
+                on_conflict: policy_of(&on_conflict),
+            },
+            StoredJob::Move {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => Job::Move {
+                sources: unpaths(sources),
+                dest_dir: dest_dir.into_path(),
+                on_conflict: policy_of(&on_conflict),
+            },
+            StoredJob::Rename { path, new_name } => Job::Rename {
+                path: path.into_path(),
+                new_name: new_name.into_os(),
+            },
+            StoredJob::CreateFolder { parent, name } => Job::CreateFolder {
+                parent: parent.into_path(),
+                name: name.into_os(),
+            },
+            StoredJob::Trash {
+                paths,
+                home,
+                volumes,
+            } => Job::Trash {
+                paths: unpaths(paths),
+                roots: TrashRoots {
+                    home: home.into_path(),
+                    volumes: volumes.map_or(Volumes::All, |v| Volumes::Only(unpaths(v))),
+                },
+            },
+            // Restored items left the trash: their info files are gone; what a redo
+            // restores comes from the undo (see `JournalRecord::redo_job`).
+            StoredJob::Restore { infos } => Job::Restore {
+                items: infos
+                    .into_iter()
+                    .filter_map(|i| TrashedItem::read(&i.into_path()).ok())
+                    .collect(),
+            },
+        }
+    }
+}
+
+/// A [`RecordEntry`], compactly: short keys, as a job may record millions.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct StoredEntry {
+    /// Source.
+    s: StoredPath,
+    /// Destination.
+    d: StoredPath,
+    /// [`FileKind`], by its name.
+    k: String,
+    /// [`How`], by its name.
+    h: String,
+    dev: u64,
+    ino: u64,
+    size: u64,
+    /// Modification time: seconds, nanoseconds.
+    mt: (i64, u32),
+    /// Top level.
+    top: bool,
+    /// Where the item it replaced was staged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    st: Option<StoredPath>,
+}
+
+const KINDS: [FileKind; 8] = [
+    FileKind::File,
+    FileKind::Dir,
+    FileKind::Symlink,
+    FileKind::Fifo,
+    FileKind::Socket,
+    FileKind::CharDevice,
+    FileKind::BlockDevice,
+    FileKind::Unknown,
+];
+
+const HOWS: [How; 5] = [
+    How::Created,
+    How::Merged,
+    How::Replaced,
+    How::Moved,
+    How::MovedOver,
+];
+
+impl StoredEntry {
+    pub(super) fn of(e: RecordEntry) -> StoredEntry {
+        StoredEntry {
+            s: StoredPath::path(&e.source),
+            d: StoredPath::path(&e.dest),
+            k: format!("{:?}", e.kind),
+            h: format!("{:?}", e.how),
+            dev: e.id.dev,
+            ino: e.id.ino,
+            size: e.size,
+            mt: (e.mtime.sec, e.mtime.nsec),
+            top: e.top_level,
+            st: e.staged.map(|p| StoredPath::path(&p)),
+        }
+    }
+
+    /// None for an entry this version cannot read (it is left alone by undo).
+    pub(super) fn into_entry(self) -> Option<RecordEntry> {
+        let kind = *KINDS.iter().find(|k| format!("{k:?}") == self.k)?;
+        let how = *HOWS.iter().find(|h| format!("{h:?}") == self.h)?;
+        Some(RecordEntry {
+            source: self.s.into_path(),
+            dest: self.d.into_path(),
+            kind,
+            how,
+            id: FileId {
+                dev: self.dev,
+                ino: self.ino,
+            },
+            size: self.size,
+            mtime: Timestamp {
+                sec: self.mt.0,
+                nsec: self.mt.1,
+            },
+            top_level: self.top,
+            staged: self.st.map(StoredPath::into_path),
+        })
+    }
+}
+
+/// A [`TrashRecord`].
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct StoredTrashRecord {
+    original: StoredPath,
+    file: StoredPath,
+    info: StoredPath,
+    k: String,
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mt: (i64, u32),
+}
+
+impl StoredTrashRecord {
+    pub(super) fn of(r: &TrashRecord) -> StoredTrashRecord {
+        StoredTrashRecord {
+            original: StoredPath::path(&r.original),
+            file: StoredPath::path(&r.file),
+            info: StoredPath::path(&r.info),
+            k: format!("{:?}", r.kind),
+            dev: r.id.dev,
+            ino: r.id.ino,
+            size: r.size,
+            mt: (r.mtime.sec, r.mtime.nsec),
+        }
+    }
+
+    pub(super) fn into_record(self) -> Option<TrashRecord> {
+        Some(TrashRecord {
+            original: self.original.into_path(),
+            file: self.file.into_path(),
+            info: self.info.into_path(),
+            kind: *KINDS.iter().find(|k| format!("{k:?}") == self.k)?,
+            id: FileId {
+                dev: self.dev,
+                ino: self.ino,
+            },
+            size: self.size,
+            mtime: Timestamp {
+                sec: self.mt.0,
+                nsec: self.mt.1,
+            },
+        })
+    }
+}

@@ -1,0 +1,414 @@
+//! Undo of a journaled job, run as an engine job (progress, cancel) that never deletes
+//! anything permanently.
+//!
+//! - Copy: each copy still the same (device, inode, size, mtime) goes to the trash; a folder
+//!   goes as a whole when everything in it is an unchanged copy and nothing was added. Changed
+//!   items are kept and reported; a copied folder that still holds them stays, and one left
+//!   empty is removed (an empty folder holds nothing to lose).
+//! - Move: each top-level item still the same (device, inode) is moved back to its original
+//!   folder by the engine's move, so an original name taken since is skipped and reported,
+//!   never replaced; one given a free name (Keep both) gets its own name back.
+//! - Rename: renamed back, never over another item. Create folder: removed only while empty.
+//! - Replace (copy or move over an existing file): once the replacement is gone, the old
+//!   file comes back from the staging folder it was kept in.
+//! - Trash: the items still in the trash as the job left them are restored. Restore: the
+//!   items still as the restore left them go back to the trash.
+//! - An interrupted or resumed job, or one too large to list, whose record has no per-item
+//!   identities, is rolled back by comparing sources and destinations (see
+//!   [`recovery`](super::recovery)).
+
+use std::collections::{BTreeMap, HashMap};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+
+use super::control::JobCtx;
+use super::journal::JournalRecord;
+use super::{
+    ConflictPolicy, Event, Failed, How, Job, RecordEntry, SkipReason, Skipped, Summary, Totals,
+    TrashRecord, TrashRoots, TrashedItem,
+};
+use super::{moves, recovery, single, trash};
+use crate::error::Error;
+use crate::fs::{FileId, FileKind};
+
+/// Runs the undo of `record`; copies go to the trash folders `roots`.
+pub(crate) fn run_job(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Summary {
+    let mut summary = match &record.job {
+        _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots),
+        Job::Copy { .. } => undo_copy(ctx, &record.entries, roots),
+        Job::Move { .. } => undo_move(ctx, &record.entries),
+        Job::Rename { .. } => undo_rename(ctx, &record.entries),
+        Job::CreateFolder { .. } => undo_create_folder(ctx, &record.entries),
+        Job::Trash { .. } => undo_trash(ctx, &record.trash),
+        Job::Restore { .. } => undo_restore(ctx, &record.trash, roots),
+        Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
+            Summary::default()
+        }
+    };
+    summary.items_done = ctx.counters.items.load(Relaxed);
+    summary.bytes_done = ctx.counters.bytes.load(Relaxed);
+    summary
+}
+
+/// The sources of `record`'s job, for the summary of an undo or resume cancelled before it
+/// started.
+pub(crate) fn paths_of(record: &JournalRecord) -> Vec<PathBuf> {
+    match &record.job {
+        Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),
+        Job::Rename { path, .. } => vec![path.clone()],
+        Job::CreateFolder { parent, name } => vec![parent.join(name)],
+        _ => Vec::new(),
+    }
+}
+
+/// Devices an undo or resume of `record` touches: the destination folder and the folders
+/// the sources are (or were) in.
+pub(crate) fn devices_of(record: &JournalRecord) -> Vec<u64> {
+    let folders: Vec<&Path> = match &record.job {
+        Job::Copy {
+            sources, dest_dir, ..
+        }
+        | Job::Move {
+            sources, dest_dir, ..
+        } => sources
+            .iter()
+            .filter_map(|s| s.parent())
+            .chain([dest_dir.as_path()])
+            .collect(),
+        job @ (Job::Trash { .. } | Job::Restore { .. }) => return trash::devices_of(job),
+        _ => Vec::new(),
+    };
+    folders
+        .into_iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.dev())
+        .collect()
+}
+
+/// Records that `path` could not be undone, and tells the listeners.
+pub(crate) fn fail(ctx: &JobCtx, summary: &mut Summary, path: &Path, error: Error) {
+    let error = Arc::new(error);
+    ctx.emit(Event::ItemFailed {
+        job: ctx.id,
+        path: path.to_path_buf(),
+        error: Arc::clone(&error),
+    });
+    summary.failed.push(Failed {
+        path: path.to_path_buf(),
+        error,
+    });
+}
+
+/// Adds what a part of the undo (an engine move) did to the whole.
+pub(crate) fn absorb(total: &mut Summary, part: Summary) {
+    total.done.extend(part.done);
+    total.skipped.extend(part.skipped);
+    total.failed.extend(part.failed);
+    total.not_done.extend(part.not_done);
+    total.trash.extend(part.trash);
+    total.stopped_by = total.stopped_by.take().or(part.stopped_by);
+}
+
+fn planned(ctx: &JobCtx, items: u64) {
+    ctx.emit(Event::Planned {
+        job: ctx.id,
+        totals: Totals {
+            items,
+            ..Totals::default()
+        },
+    });
+}
+
+/// What is at `entry.dest` now, compared with what the job left there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Now {
+    /// The very item the job left (for files also the same size and mtime).
+    Same,
+    /// Something else, or the item changed.
+    Changed,
+    /// Nothing.
+    Gone,
+}
+
+fn now_at(entry: &RecordEntry, content_too: bool) -> Now {
+    let Ok(m) = std::fs::symlink_metadata(&entry.dest) else {
+        return Now::Gone;
+    };
+    let same_item = m.dev() == entry.id.dev && m.ino() == entry.id.ino;
+    let same_content = !content_too
+        || entry.kind != FileKind::File
+        || (m.size() == entry.size
+            && m.mtime() == entry.mtime.sec
+            && m.mtime_nsec() == i64::from(entry.mtime.nsec));
+    if same_item && same_content {
+        Now::Same
+    } else {
+        Now::Changed
+    }
+}
+
+fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summary {
+    let mut summary = Summary::default();
+    let n = entries.len();
+    let index: HashMap<&Path, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.dest.as_path(), i))
+        .collect();
+    let parent_of = |i: usize| {
+        let e = &entries[i];
+        (!e.top_level)
+            .then(|| e.dest.parent().and_then(|p| index.get(p).copied()))
+            .flatten()
+    };
+    // Children before parents: a folder is clean when it is the same folder, all its recorded
+    // children still there are clean, and it holds nothing else.
+    let now: Vec<Now> = entries.iter().map(|e| now_at(e, true)).collect();
+    let mut clean = vec![false; n];
+    let mut present = vec![0usize; n];
+    let mut children_clean = vec![true; n];
+    for i in (0..n).rev() {
+        let e = &entries[i];
+        clean[i] = match (e.how, e.kind) {
+            (How::Merged, _) => false,
+            (_, FileKind::Dir) => {
+                now[i] == Now::Same
+                    && children_clean[i]
+                    && std::fs::read_dir(&e.dest).is_ok_and(|d| d.count() == present[i])
+            }
+            _ => now[i] == Now::Same,
+        };
+        if let Some(p) = parent_of(i)
+            && now[i] != Now::Gone
+        {
+            present[p] += 1;
+            children_clean[p] &= clean[i];
+        }
+    }
+    let to_trash: Vec<PathBuf> = (0..n)
+        .filter(|&i| clean[i] && !parent_of(i).is_some_and(|p| clean[p]))
+        .map(|i| entries[i].dest.clone())
+        .collect();
+    if !to_trash.is_empty() {
+        absorb(&mut summary, trash::run_trash(ctx, &to_trash, roots));
+    }
+    if ctx.control.stopped() {
+        return summary;
+    }
+    unstage(ctx, &mut summary, entries);
+    // What stays: changed items, and copied folders still holding something.
+    for i in (0..n).rev() {
+        let e = &entries[i];
+        if clean[i] || e.how == How::Merged || now[i] == Now::Gone {
+            continue;
+        }
+        if e.kind == FileKind::Dir && now[i] == Now::Same {
+            match std::fs::remove_dir(&e.dest) {
+                Ok(()) => continue,
+                Err(err)
+                    if err.raw_os_error() != Some(rustix::io::Errno::NOTEMPTY.raw_os_error()) =>
+                {
+                    fail(
+                        ctx,
+                        &mut summary,
+                        &e.dest,
+                        Error::io("remove", &e.dest, err),
+                    );
+                    continue;
+                }
+                Err(_) => {}
+            }
+            // Kept because of something inside that is reported on its own, or added since.
+            if !children_clean[i] {
+                continue;
+            }
+        }
+        let changed = Error::ChangedSince {
+            path: e.dest.clone(),
+        };
+        fail(ctx, &mut summary, &e.dest, changed);
+    }
+    summary
+}
+
+fn undo_move(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
+    let mut summary = Summary::default();
+    // Each top-level item goes back, as it is now, into the folder it came from.
+    let mut groups: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    for e in entries
+        .iter()
+        .filter(|e| e.top_level && e.how != How::Merged)
+    {
+        match now_at(e, false) {
+            // It was given a free name (Keep both): it goes back under that name and is then
+            // renamed, so its original name must be free first.
+            Now::Same
+                if e.source.file_name() != e.dest.file_name()
+                    && std::fs::symlink_metadata(&e.source).is_ok() =>
+            {
+                summary.skipped.push(Skipped {
+                    path: e.dest.clone(),
+                    reason: SkipReason::Exists,
+                });
+            }
+            Now::Same => {
+                let parent = e.source.parent().unwrap_or(Path::new("/"));
+                groups
+                    .entry(parent.to_path_buf())
+                    .or_default()
+                    .push(e.dest.clone());
+            }
+            Now::Changed | Now::Gone => {
+                let changed = Error::ChangedSince {
+                    path: e.dest.clone(),
+                };
+                fail(ctx, &mut summary, &e.dest, changed);
+            }
+        }
+    }
+    for (parent, items) in groups {
+        if ctx.control.stopped() {
+            summary.not_done.extend(items);
+            continue;
+        }
+        // A folder the move emptied and removed comes back for its items.
+        if let Err(e) = std::fs::create_dir_all(&parent) {
+            for item in &items {
+                fail(
+                    ctx,
+                    &mut summary,
+                    item,
+                    Error::io("create", &parent, e.kind()),
+                );
+            }
+            continue;
+        }
+        let part = moves::run_job(ctx, &items, &parent, ConflictPolicy::Skip);
+        let renamed = entries.iter().filter(|e| {
+            e.top_level && e.source.file_name() != e.dest.file_name() && part.done.contains(&e.dest)
+        });
+        let renames: Vec<(PathBuf, &RecordEntry)> = renamed
+            .filter_map(|e| Some((parent.join(e.dest.file_name()?), e)))
+            .collect();
+        absorb(&mut summary, part);
+        for (landed, e) in renames {
+            if let Some(name) = e.source.file_name() {
+                absorb(&mut summary, single::rename(ctx, &landed, name));
+            }
+        }
+    }
+    unstage(ctx, &mut summary, entries);
+    summary
+}
+
+/// Puts back the items the job replaced, from the staging folder, where their place is free
+/// again (a replacement kept because it changed keeps the old item staged).
+fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
+    for e in entries {
+        let Some(staged) = &e.staged else { continue };
+        if std::fs::symlink_metadata(&e.dest).is_ok() {
+            continue;
+        }
+        let flags = rustix::fs::RenameFlags::NOREPLACE;
+        let cwd = rustix::fs::CWD;
+        if let Err(err) = rustix::fs::renameat_with(cwd, staged, cwd, &e.dest, flags) {
+            fail(ctx, summary, &e.dest, Error::io("put back", &e.dest, err));
+        }
+    }
+}
+
+fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
+    let mut summary = Summary::default();
+    for e in entries {
+        let Some(old_name) = e.source.file_name() else {
+            continue;
+        };
+        if now_at(e, false) != Now::Same {
+            let changed = Error::ChangedSince {
+                path: e.dest.clone(),
+            };
+            fail(ctx, &mut summary, &e.dest, changed);
+            continue;
+        }
+        absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
+    }
+    summary
+}
+
+fn undo_create_folder(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
+    let mut summary = Summary::default();
+    planned(ctx, entries.len() as u64);
+    for e in entries {
+        match now_at(e, false) {
+            Now::Gone => {}
+            Now::Changed => {
+                let changed = Error::ChangedSince {
+                    path: e.dest.clone(),
+                };
+                fail(ctx, &mut summary, &e.dest, changed);
+            }
+            // Only an empty folder is removed: anything put in it since stays.
+            Now::Same => match std::fs::remove_dir(&e.dest) {
+                Ok(()) => {
+                    ctx.counters.add_item();
+                    summary.done.push(e.dest.clone());
+                }
+                Err(err) => fail(
+                    ctx,
+                    &mut summary,
+                    &e.dest,
+                    Error::io("remove", &e.dest, err),
+                ),
+            },
+        }
+    }
+    summary
+}
+
+/// True when `path` is still the item `id`.
+fn is_still(path: &Path, id: FileId) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.dev() == id.dev && m.ino() == id.ino)
+}
+
+/// Restores the items a trash job trashed, those still in the trash as it left them.
+fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord]) -> Summary {
+    let mut summary = Summary::default();
+    let mut items = Vec::new();
+    for r in trashed {
+        match TrashedItem::read(&r.info) {
+            Ok(item) if is_still(&r.file, r.id) => items.push(item),
+            Ok(_) | Err(_) => {
+                let changed = Error::ChangedSince {
+                    path: r.file.clone(),
+                };
+                fail(ctx, &mut summary, &r.file, changed);
+            }
+        }
+    }
+    if !items.is_empty() {
+        absorb(&mut summary, trash::run_restore(ctx, &items));
+    }
+    summary
+}
+
+/// Trashes again the items a restore put back, those still as it left them.
+fn undo_restore(ctx: &JobCtx, restored: &[TrashRecord], roots: &TrashRoots) -> Summary {
+    let mut summary = Summary::default();
+    let mut paths = Vec::new();
+    for r in restored {
+        if is_still(&r.original, r.id) {
+            paths.push(r.original.clone());
+        } else {
+            let changed = Error::ChangedSince {
+                path: r.original.clone(),
+            };
+            fail(ctx, &mut summary, &r.original, changed);
+        }
+    }
+    if !paths.is_empty() {
+        absorb(&mut summary, trash::run_trash(ctx, &paths, roots));
+    }
+    summary
+}
