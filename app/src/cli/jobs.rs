@@ -156,7 +156,11 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             ErrorPolicy::Skip
         },
     };
-    let job = engine.submit_with(job, options);
+    let job = match journal.seq() {
+        // Its large files can then be resumed after a crash.
+        Some(seq) => engine.submit_journaled(job, options, seq),
+        None => engine.submit_with(job, options),
+    };
     let mut prompt = Prompt::default();
     let mut bar = Bar::new(std::io::stderr().is_terminal());
     let (mut next, mut refused) = (None, false);
@@ -252,6 +256,12 @@ fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
             "ferry: {} item(s) not {verb}: {}",
             summary.not_done.len(),
             list(&summary.not_done)
+        );
+    }
+    if summary.bytes_kept > 0 {
+        eprintln!(
+            "ferry: kept {} bytes an interrupted run had written (verified against the source)",
+            summary.bytes_kept
         );
     }
     if interactive {

@@ -93,6 +93,11 @@ impl Journaled {
         }
     }
 
+    /// The job's record number in the journal, if it is journaled.
+    pub fn seq(&self) -> Option<u64> {
+        self.seq
+    }
+
     /// Records the end of the job.
     pub fn finish(self, summary: &Summary, cancelled: bool) {
         let (Some(journal), Some(seq)) = (self.journal, self.seq) else {

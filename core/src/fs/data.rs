@@ -134,6 +134,20 @@ impl<'a> DataCopier<'a> {
             .map(|n| (n, CopyMethod::ReadWrite))
     }
 
+    /// Copies bytes `from..to` of `src` to the same offsets of `dst` (`copy_file_range`, else
+    /// read/write), for appending to a partly written copy. `tick` as for [`copy`](Self::copy).
+    /// Returns the bytes copied (fewer if `src` has shrunk).
+    pub fn copy_span(
+        &mut self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        from: u64,
+        to: u64,
+        tick: &mut dyn FnMut(u64) -> bool,
+    ) -> Result<u64, DataError> {
+        self.copy_range(src, dst, from, to, tick).map(|(n, _)| n)
+    }
+
     fn copy_read_write(
         &mut self,
         src: &OwnedFd,

@@ -9,7 +9,8 @@
 //! 20% faster than a named temporary plus rename (5,000 x 4 KB on tmpfs). Where the file
 //! system has no `O_TMPFILE`, and for Replace (which must rename over the old file), the file
 //! is written to `.ferry-tmp-<pid>-<job>-<item>` and renamed into place, with
-//! `RENAME_NOREPLACE` unless replacing.
+//! `RENAME_NOREPLACE` unless replacing. A large file of a journaled job is written under a
+//! name that survives a crash, so that resume can continue it (`partial.rs`).
 //!
 //! Replace never overwrites: the old item is first renamed into the job's staging folder
 //! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
@@ -33,6 +34,7 @@ use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
 use super::control::JobCtx;
+use super::partial::PART_MIN_SIZE;
 use super::passes;
 use super::plan::{Action, Dest, MAX_OPEN_DIRS, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
@@ -168,9 +170,9 @@ struct DirDone {
     pending: AtomicUsize,
 }
 
-struct Batch {
-    src: Arc<OwnedFd>,
-    dst: Arc<OwnedFd>,
+pub(super) struct Batch {
+    pub(super) src: Arc<OwnedFd>,
+    pub(super) dst: Arc<OwnedFd>,
     dir: Option<Arc<DirDone>>,
     items: Vec<u32>,
 }
@@ -444,7 +446,9 @@ impl<'a> Copier<'a> {
                     }
                     Err(e) => {
                         let error = Error::io("create folder", self.plan.dest_path(c), e);
-                        self.ctx.fail(c, self.plan.source_path(c), error);
+                        if self.ctx.fail_or_retry(c, self.plan.source_path(c), error) {
+                            return self.child(cur, tx, c);
+                        }
                         cur.dead.insert(c);
                     }
                 }
@@ -494,7 +498,12 @@ impl<'a> Copier<'a> {
             }
             Err(e) => {
                 let path = self.plan.source_path(c);
-                self.ctx.fail(c, path.clone(), Error::io("move", path, e));
+                if self
+                    .ctx
+                    .fail_or_retry(c, path.clone(), Error::io("move", path, e))
+                {
+                    self.rename(cur, c);
+                }
             }
         }
     }
@@ -618,6 +627,9 @@ impl<'a> Copier<'a> {
                 path: self.plan.source_path(i),
             });
         }
+        if let Some(seq) = self.ctx.journal_seq.filter(|_| meta.size >= PART_MIN_SIZE) {
+            return self.copy_large(copier, batch, i, (&src, &meta), seq);
+        }
         // Replace needs a name to rename over the old file; everything else is linked in.
         let unnamed = item.action != Action::Replace && self.try_unnamed.load(Relaxed);
         let (temp, dst) = match unnamed.then(|| fs::create_unnamed_in(&*batch.dst)) {
@@ -643,13 +655,7 @@ impl<'a> Copier<'a> {
                 DataError::Io { op, errno } => Err(self.data_error(i, op, errno)),
             };
         }
-        let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
-        self.set_mode(&dst, self.mode_of(meta.mode, meta.uid))
-            .map_err(dest_err("set the permissions of"))?;
-        // Best effort: a destination without extended attributes is not a failure.
-        let _ = fs::copy_xattrs(&src, &dst);
-        fs::set_times_fd(&dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
-        let ino = fs::stat_fd(&dst).map_err(dest_err("stat"))?.id.ino;
+        let ino = self.finish_file(&src, &dst, &meta, i)?;
         let Some(temp) = temp else {
             return match fs::link_unnamed(&dst, &*batch.dst, self.plan.dest_name(i)) {
                 Ok(()) => Ok(Outcome::Done(ino)),
@@ -669,7 +675,24 @@ impl<'a> Copier<'a> {
         self.commit(batch, temp, i, ino)
     }
 
-    fn data_error(&self, i: u32, op: &'static str, errno: Errno) -> Error {
+    /// Gives a written file its mode, extended attributes and times; returns its inode.
+    pub(super) fn finish_file(
+        &self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        meta: &fs::Meta,
+        i: u32,
+    ) -> Result<u64, Error> {
+        let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
+        self.set_mode(dst, self.mode_of(meta.mode, meta.uid))
+            .map_err(dest_err("set the permissions of"))?;
+        // Best effort: a destination without extended attributes is not a failure.
+        let _ = fs::copy_xattrs(src, dst);
+        fs::set_times_fd(dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
+        Ok(fs::stat_fd(dst).map_err(dest_err("stat"))?.id.ino)
+    }
+
+    pub(super) fn data_error(&self, i: u32, op: &'static str, errno: Errno) -> Error {
         let at_dest = op == "write" || matches!(errno, Errno::NOSPC | Errno::DQUOT | Errno::FBIG);
         match (op, at_dest) {
             (_, true) => Error::io("write", self.plan.dest_path(i), errno),
@@ -758,7 +781,7 @@ impl<'a> Copier<'a> {
     /// Renames the finished temporary into place without replacing anything (for Replace,
     /// the old item is moved to the staging folder first); a name that appeared since
     /// planning is a new conflict, never clobbered.
-    fn commit(
+    pub(super) fn commit(
         &self,
         batch: &Batch,
         mut temp: Temp<'_>,
@@ -784,10 +807,10 @@ impl<'a> Copier<'a> {
 }
 
 /// A temporary in the destination folder, removed unless committed.
-struct Temp<'b> {
-    dir: &'b OwnedFd,
-    name: OsString,
-    armed: bool,
+pub(super) struct Temp<'b> {
+    pub(super) dir: &'b OwnedFd,
+    pub(super) name: OsString,
+    pub(super) armed: bool,
 }
 
 impl Drop for Temp<'_> {

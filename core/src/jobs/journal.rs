@@ -281,7 +281,9 @@ impl UndoJournal {
     }
 
     /// Interrupted records, after removing the named temporaries their processes left in
-    /// their destination folders. Cheap when nothing was interrupted; call it at start.
+    /// their destination folders. Their parts of large files (`.ferry-part-<seq>-…`) stay:
+    /// resuming the record continues them, undoing it removes them. Cheap when nothing was
+    /// interrupted; call it at start.
     pub fn recover(&self) -> Result<Vec<JournalRecord>, Error> {
         let interrupted: Vec<JournalRecord> = self
             .records()?

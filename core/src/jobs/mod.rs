@@ -16,7 +16,9 @@
 //! I/O errors, which stop the job after cleaning up. Every file is written as an unnamed file
 //! (`O_TMPFILE`), or under a hidden temporary name (`.ferry-tmp-…`) where that is not possible,
 //! and only then linked or renamed into place, never replacing anything unless asked to: no
-//! cancel, error or crash leaves a truncated file under a real name.
+//! cancel, error or crash leaves a truncated file under a real name. A large file of a
+//! journaled job ([`Engine::submit_journaled`]) is written as `.ferry-part-…`, which a crash
+//! leaves for [`Job::Resume`] to verify and append to.
 //!
 //! Conflicts are found in the same plan walk and reported together ([`Event::Conflicts`]);
 //! with [`ConflictPolicy::Ask`] the rest of the batch runs while they wait for
@@ -36,6 +38,7 @@ mod copy;
 mod decide;
 mod journal;
 mod moves;
+mod partial;
 mod passes;
 mod plan;
 mod progress;
@@ -67,6 +70,7 @@ pub use conflict::{
     Scope, keep_both_name, name_allowed,
 };
 pub use journal::{Counts, DEFAULT_LIMIT, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal};
+pub use partial::PART_MIN_SIZE;
 pub use staging::{
     Pruned, STAGING_GRACE, STAGING_MAX_AGE, STAGING_MAX_BYTES, StagingRoots, prune_staging,
     staging_folder_name,
@@ -359,6 +363,14 @@ impl Engine {
         self.spawn(job, options)
     }
 
+    /// Queues `job`, a copy or move journaled as record `seq` of the [`UndoJournal`]: its
+    /// large files (at least [`PART_MIN_SIZE`]) are written under hidden names derived from
+    /// `seq`, which survive a crash so that resuming the record appends to them rather than
+    /// starting over (see [`Job::Resume`]).
+    pub fn submit_journaled(&self, job: Job, options: JobOptions, seq: u64) -> JobId {
+        self.spawn_with(job, options, Some(seq))
+    }
+
     /// Queues `job` paused: it plans (and reports [`Event::Planned`]) but writes nothing
     /// until [`resume`](Self::resume)d. For jobs the user is asked about first, such as one
     /// interrupted by a crash. While paused it keeps its devices.
@@ -371,6 +383,10 @@ impl Engine {
     }
 
     fn spawn(&self, job: Job, options: JobOptions) -> JobId {
+        self.spawn_with(job, options, None)
+    }
+
+    fn spawn_with(&self, job: Job, options: JobOptions, seq: Option<u64>) -> JobId {
         let id = JobId(self.next_id.fetch_add(1, Ordering::Relaxed));
         let control = Arc::new(Control::new(options.on_error));
         if options.paused {
@@ -380,7 +396,7 @@ impl Engine {
         let shared = Arc::clone(&self.shared);
         let handle = std::thread::Builder::new()
             .name(format!("ferry-{id}"))
-            .spawn(move || run_job(&shared, id, job, control))
+            .spawn(move || run_job(&shared, id, job, control, seq))
             .expect("cannot spawn a job thread");
         let mut threads = lock(&self.threads);
         threads.retain(|t| !t.is_finished());
@@ -463,9 +479,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>) {
+fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Option<u64>) {
     let staging = Arc::clone(&shared.staging);
-    let ctx = JobCtx::new(id, control, shared.events.clone(), staging);
+    let mut ctx = JobCtx::new(id, control, shared.events.clone(), staging);
+    // Only copies and moves write large files worth resuming; a resume continues its record.
+    ctx.journal_seq = match &job {
+        Job::Copy { .. } | Job::Move { .. } => seq,
+        Job::Resume { record } => Some(record.seq),
+        _ => None,
+    };
     let control = &ctx.control;
     let devices = control::devices_of(&job);
     let summary = if shared.devices.acquire(id, &devices, control) {

@@ -18,6 +18,8 @@ pub(crate) const TICK: Duration = Duration::from_millis(100);
 pub(crate) struct Counters {
     pub(crate) bytes: AtomicU64,
     pub(crate) items: AtomicU64,
+    /// Bytes a crashed run had written, verified and kept (counted in `bytes` too).
+    pub(crate) kept: AtomicU64,
     /// Plan index of an item being worked on, or [`NO_ITEM`].
     pub(crate) current: AtomicU32,
     phase: AtomicU8,
@@ -28,6 +30,7 @@ impl Default for Counters {
         Counters {
             bytes: AtomicU64::new(0),
             items: AtomicU64::new(0),
+            kept: AtomicU64::new(0),
             current: AtomicU32::new(NO_ITEM),
             phase: AtomicU8::new(Phase::Planning as u8),
         }

@@ -6,10 +6,12 @@
 //! complete, so every destination file that exists is whole and, having its source's size and
 //! mtime, recognisable as a finished copy. A move across file systems removes a source only
 //! after `syncfs` of the destination, so at any instant each file is whole in the source, or
-//! in the destination, or in both. A killed job leaves no partial file to verify and append
-//! to: its unnamed file vanishes with the process, so resume copies that one file again. Only
-//! the named temporaries (`.ferry-tmp-<pid>-…`, used for Replace and where `O_TMPFILE` is
-//! missing) can survive; [`remove_temporaries`] removes those of the dead process.
+//! in the destination, or in both. A small file in flight vanishes with the process (unnamed),
+//! so resume copies it again; a large one of a journaled job is kept as a part
+//! (`.ferry-part-<seq>-…`, see `partial.rs`) that resume verifies and appends to. Other named
+//! temporaries (`.ferry-tmp-<pid>-…`, used for Replace and where `O_TMPFILE` is missing) are
+//! removed by [`remove_temporaries`] at the next start; parts are removed by the resume or
+//! roll back of their record ([`remove_parts`]).
 //!
 //! Resume ("skip identical"): a file present in the destination with its source's size and
 //! mtime is done; for a move its source is removed (after `fsync` of the copy), then the job
@@ -28,17 +30,32 @@ use std::fs::{self, FileTimes, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
+use super::partial::part_prefix;
 use super::undo::{absorb, fail};
 use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, trash};
 use crate::error::Error;
 
 /// Removes the named temporaries the dead process of `record` left in its destination
-/// folder and in the destination items of its sources (never following links).
+/// folder and in the destination items of its sources (never following links). Its parts of
+/// large files (`.ferry-part-…`) stay: resume continues them.
 pub(crate) fn remove_temporaries(record: &JournalRecord) -> Result<(), Error> {
+    remove_named(record, &temp_prefix(record.pid))
+}
+
+/// Removes the parts of large files that `record`'s job left (resume continued those it
+/// could; undo discards them all).
+pub(crate) fn remove_parts(record: &JournalRecord) -> Result<(), Error> {
+    remove_named(record, &part_prefix(record.seq))
+}
+
+/// Removes the files named `prefix…` in `record`'s destination folder and in the destination
+/// items of its sources.
+fn remove_named(record: &JournalRecord, prefix: &str) -> Result<(), Error> {
     let (Job::Copy {
         sources, dest_dir, ..
     }
@@ -48,7 +65,6 @@ pub(crate) fn remove_temporaries(record: &JournalRecord) -> Result<(), Error> {
     else {
         return Ok(());
     };
-    let prefix = temp_prefix(record.pid);
     sweep(dest_dir, prefix.as_bytes(), false)?;
     for name in sources.iter().filter_map(|s| s.file_name()) {
         let dest = dest_dir.join(name);
@@ -92,15 +108,21 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             on_conflict,
         } => {
             let folders = folder_times(sources, dest_dir, &record.preexisting);
-            let summary = copy::run_job(ctx, sources, dest_dir, *on_conflict);
+            let mut summary = copy::run_job(ctx, sources, dest_dir, *on_conflict);
             restore_folder_times(&folders);
+            discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
         Job::Move {
             sources,
             dest_dir,
             on_conflict,
-        } => resume_move(ctx, record, sources, dest_dir, *on_conflict),
+        } => {
+            let mut summary = resume_move(ctx, record, sources, dest_dir, *on_conflict);
+            summary.bytes_kept = ctx.counters.kept.load(Relaxed);
+            discard_parts(ctx, &mut summary, record, dest_dir);
+            summary
+        }
         Job::Rename { path, new_name } => {
             let renamed = path.parent().map(|p| p.join(new_name));
             if fs::symlink_metadata(path).is_err() && renamed.is_some_and(|r| r.exists()) {
@@ -122,6 +144,14 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
         | Job::EmptyTrash { .. }
         | Job::Undo { .. }
         | Job::Resume { .. } => Summary::default(),
+    }
+}
+
+/// After a resume (finished or cancelled, which ends the record either way), the parts it did
+/// not continue are stale: their sources changed, or they were skipped.
+fn discard_parts(ctx: &JobCtx, summary: &mut Summary, record: &JournalRecord, dest_dir: &Path) {
+    if let Err(e) = remove_parts(record) {
+        fail(ctx, summary, dest_dir, e);
     }
 }
 
@@ -258,6 +288,10 @@ pub(crate) fn roll_back(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots
         } => (sources, dest_dir, true),
         _ => return super::undo::run_job(ctx, &finished(record), roots),
     };
+    // Unfinished parts of large files are our temporaries, never the user's data.
+    if let Err(e) = remove_parts(record) {
+        fail(ctx, &mut summary, dest_dir, e);
+    }
     let mut plan = Rollback::default();
     for source in sources {
         let Some(name) = source.file_name() else {

@@ -68,6 +68,9 @@ pub struct Summary {
     pub items_done: u64,
     /// Bytes copied.
     pub bytes_done: u64,
+    /// Of `bytes_done`, bytes that an interrupted run had already written, found identical
+    /// to the source and kept rather than copied again (a resumed large file).
+    pub bytes_kept: u64,
     /// The terminal error (no space, quota, I/O error) that stopped the job early.
     pub stopped_by: Option<Arc<Error>>,
     /// What was created or moved, for undo.
@@ -232,6 +235,7 @@ pub(crate) fn build(
     let mut summary = Summary {
         items_done: ctx.counters.items.load(Relaxed),
         bytes_done: ctx.counters.bytes.load(Relaxed),
+        bytes_kept: ctx.counters.kept.load(Relaxed),
         stopped_by: ctx.control.halted_by().cloned(),
         ..Summary::default()
     };

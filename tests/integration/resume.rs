@@ -1,0 +1,240 @@
+//! Resuming a large file a killed `ferry cp` left half written: the part already written is
+//! verified against the source and kept, only the rest is copied; a damaged part is copied
+//! again; undo removes the part.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use ferry_tests::TempTree;
+
+use crate::ferry;
+
+const MIB: u64 = 1 << 20;
+
+/// A `ferry` process with its own home, state and trash.
+fn cli(home: &Path) -> Command {
+    let mut cmd = ferry();
+    cmd.env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"));
+    cmd
+}
+
+/// Asserts success; returns stdout and stderr.
+fn ok(out: &Output) -> String {
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    text
+}
+
+/// Megabyte `k` of the test data: different in every megabyte, so a part compared at the
+/// wrong offset would not match.
+fn chunk(k: u64) -> Vec<u8> {
+    (0..MIB / 8)
+        .flat_map(|j| {
+            ((k << 20 | j) + 1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .to_le_bytes()
+        })
+        .collect()
+}
+
+fn write_data(path: &Path, mib: u64) {
+    let mut f = fs::File::create(path).unwrap();
+    for k in 0..mib {
+        f.write_all(&chunk(k)).unwrap();
+    }
+}
+
+fn same_contents(a: &Path, b: &Path) -> bool {
+    let (mut fa, mut fb) = (fs::File::open(a).unwrap(), fs::File::open(b).unwrap());
+    if fa.metadata().unwrap().len() != fb.metadata().unwrap().len() {
+        return false;
+    }
+    let (mut ba, mut bb) = (vec![0u8; MIB as usize], vec![0u8; MIB as usize]);
+    loop {
+        let n = fa.read(&mut ba).unwrap();
+        if n == 0 {
+            return true;
+        }
+        fb.read_exact(&mut bb[..n]).unwrap();
+        if ba[..n] != bb[..n] {
+            return false;
+        }
+    }
+}
+
+fn parts_in(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".ferry-part-"))
+        .map(|e| e.path())
+        .collect()
+}
+
+/// The killed copy: its source, destination folder and the part it left.
+struct Killed {
+    src: PathBuf,
+    dest: PathBuf,
+    part: PathBuf,
+}
+
+/// Starts `ferry cp` of one large file from tmpfs to the work tree and sends it `signal` once
+/// its part holds more than 100 MiB; a copy that finishes first is tried again with a larger
+/// file. `None` if it never could be caught.
+fn stop_a_large_copy(shm: &TempTree, t: &TempTree, home: &Path, signal: &str) -> Option<Killed> {
+    for (attempt, mib) in [300u64, 1024, 2048].into_iter().enumerate() {
+        let src = shm.join(format!("big-{attempt}.bin"));
+        write_data(&src, mib);
+        let dest = t.dir(format!("dest-{attempt}"));
+        let mut child = cli(home)
+            .arg("cp")
+            .arg(&src)
+            .arg(&dest)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let part = loop {
+            if child.try_wait().unwrap().is_some() {
+                break None;
+            }
+            let big = parts_in(&dest)
+                .into_iter()
+                .find(|p| fs::metadata(p).is_ok_and(|m| m.len() > 100 * MIB));
+            if big.is_some() {
+                break big;
+            }
+        };
+        let pid = child.id().to_string();
+        let _ = Command::new("kill").args([signal, &pid]).status();
+        child.wait().unwrap();
+        match part {
+            Some(part) if !dest.join(src.file_name().unwrap()).exists() => {
+                return Some(Killed { src, dest, part });
+            }
+            // Finished before the signal landed: undo it and try a larger file.
+            _ => {
+                ok(&cli(home).arg("undo").output().unwrap());
+                fs::remove_file(&src).unwrap();
+            }
+        }
+    }
+    None
+}
+
+/// Kills a large copy, checks what it left, and returns it (`None`: skip the test).
+fn killed(shm: &TempTree, t: &TempTree, home: &Path) -> Option<Killed> {
+    let Some(k) = stop_a_large_copy(shm, t, home, "-KILL") else {
+        eprintln!("note: every copy finished before it could be killed; test skipped");
+        return None;
+    };
+    let name = k.src.file_name().unwrap();
+    assert!(!k.dest.join(name).exists(), "nothing under the final name");
+    // The next start removes temporaries but keeps the part: it is the resume state.
+    let history = ok(&cli(home).arg("history").output().unwrap());
+    assert!(history.contains("INTERRUPTED"), "{history}");
+    assert!(k.part.exists(), "the part survives the next start");
+    Some(k)
+}
+
+/// The number in "kept N bytes" of a resume's output, or 0.
+fn kept_bytes(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("ferry: kept ")?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_large_file_killed_midway_is_verified_and_appended_on_resume() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let Some(k) = killed(&shm, &t, &home) else {
+        return;
+    };
+    let written = fs::metadata(&k.part).unwrap().len();
+    let total = fs::metadata(&k.src).unwrap().len();
+
+    let out = ok(&cli(&home).arg("resume").output().unwrap());
+    let kept = kept_bytes(&out);
+    assert_eq!(kept, written, "the whole part was kept: {out}");
+    assert!(kept > 0 && kept < total, "resume copied only the rest");
+    let copy = k.dest.join(k.src.file_name().unwrap());
+    assert!(
+        same_contents(&k.src, &copy),
+        "the result is the source byte for byte"
+    );
+    assert!(parts_in(&k.dest).is_empty(), "no part left");
+    let history = ok(&cli(&home).arg("history").output().unwrap());
+    assert!(!history.contains("INTERRUPTED"), "{history}");
+}
+
+#[test]
+fn a_damaged_part_is_copied_again_on_resume() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let Some(k) = killed(&shm, &t, &home) else {
+        return;
+    };
+    // Flip one byte in the middle of what was written.
+    let mut data = vec![0u8; 1];
+    let f = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&k.part)
+        .unwrap();
+    let at = 50 * MIB + 12_345;
+    std::os::unix::fs::FileExt::read_exact_at(&f, &mut data, at).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&f, &[data[0] ^ 0x5a], at).unwrap();
+    drop(f);
+
+    let out = ok(&cli(&home).arg("resume").output().unwrap());
+    assert_eq!(
+        kept_bytes(&out),
+        0,
+        "nothing of a damaged part is kept: {out}"
+    );
+    let copy = k.dest.join(k.src.file_name().unwrap());
+    assert!(
+        same_contents(&k.src, &copy),
+        "the file was copied again, correctly"
+    );
+    assert!(parts_in(&k.dest).is_empty(), "no part left");
+}
+
+#[test]
+fn undo_of_an_interrupted_large_copy_removes_its_part() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let Some(k) = killed(&shm, &t, &home) else {
+        return;
+    };
+    ok(&cli(&home).arg("undo").output().unwrap());
+    assert!(parts_in(&k.dest).is_empty(), "the part was removed");
+    assert!(!k.dest.join(k.src.file_name().unwrap()).exists());
+    assert!(k.src.exists(), "the source is untouched");
+}
+
+#[test]
+fn a_cancelled_large_copy_leaves_no_part() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    // Ctrl-C cancels through the engine, which removes the file in flight.
+    let Some(k) = stop_a_large_copy(&shm, &t, &home, "-INT") else {
+        eprintln!("note: every copy finished before it could be cancelled; test skipped");
+        return;
+    };
+    assert!(!k.part.exists(), "the part was removed");
+    assert!(parts_in(&k.dest).is_empty());
+    assert!(!k.dest.join(k.src.file_name().unwrap()).exists());
+}
