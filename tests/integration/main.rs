@@ -10,9 +10,11 @@ mod jobs_delete;
 mod jobs_errors;
 mod jobs_move;
 mod jobs_prop;
+mod jobs_requests;
 mod jobs_single;
 mod jobs_support;
 mod listing;
+mod resume;
 mod trash;
 mod undo;
 

@@ -204,6 +204,9 @@ pub(crate) struct JobCtx {
     pub(crate) counters: Counters,
     /// Where Replace keeps what it replaces.
     pub(crate) staging: Arc<StagingRoots>,
+    /// The undo journal's record of this copy or move (or of the job it resumes): its large
+    /// files are written under names derived from it, kept after a crash for resume.
+    pub(crate) journal_seq: Option<u64>,
     problems: Mutex<Problems>,
 }
 
@@ -219,6 +222,7 @@ impl JobCtx {
             control,
             events,
             staging,
+            journal_seq: None,
             counters: Counters::default(),
             problems: Mutex::default(),
         }
@@ -271,6 +275,27 @@ impl JobCtx {
         }
         self.record_failure(item, path, error);
         false
+    }
+
+    /// Runs `attempt` for `item` (source path `path()`) until it succeeds or its failure is
+    /// not to be tried again (see [`fail_or_retry`](Self::fail_or_retry)); `None` once the
+    /// failure is recorded. Costs nothing beyond the call when `attempt` succeeds.
+    pub(crate) fn retrying<T>(
+        &self,
+        item: u32,
+        path: impl Fn() -> PathBuf,
+        mut attempt: impl FnMut() -> Result<T, Error>,
+    ) -> Option<T> {
+        loop {
+            match attempt() {
+                Ok(value) => return Some(value),
+                Err(e) => {
+                    if !self.fail_or_retry(item, path(), e) {
+                        return None;
+                    }
+                }
+            }
+        }
     }
 
     /// Records that `item` was skipped.

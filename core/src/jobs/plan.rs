@@ -468,6 +468,16 @@ impl<'a> Planner<'a> {
         self.ctx.fail(i, self.plan.source_path(i), error);
     }
 
+    /// Like [`fail`](Self::fail) for an error reading the source, which the user may ask to
+    /// read again (see [`JobCtx::fail_or_retry`]): true to try again.
+    fn retry(&mut self, i: u32, error: Error) -> bool {
+        let again = self.ctx.fail_or_retry(i, self.plan.source_path(i), error);
+        if !again {
+            self.plan.set_action(i, Action::Skip);
+        }
+        again
+    }
+
     pub(super) fn skip(&mut self, i: u32, reason: SkipReason) {
         self.plan.set_action(i, Action::Skip);
         self.ctx.skip(i, self.plan.source_path(i), reason);
@@ -502,18 +512,16 @@ impl<'a> Planner<'a> {
             .expect("pushed by run")
             .parent()
             .to_path_buf();
-        let (parent, parent_meta) = match self.open_parent(parent_path) {
-            Ok(pair) => pair,
-            Err(e) => {
-                self.fail(i, Error::io("open", source, e));
-                return Ok(());
-            }
-        };
-        let meta = match fs::stat_at(&*parent, name) {
-            Ok(m) => m,
-            Err(e) => {
-                self.fail(i, Error::io("stat", source, e));
-                return Ok(());
+        let (parent, parent_meta, meta) = loop {
+            let opened = self.open_parent(&parent_path).map_err(|e| ("open", e));
+            let stat = |(p, m): (Arc<OwnedFd>, Meta)| {
+                let meta = fs::stat_at(&*p, name).map_err(|e| ("stat", e))?;
+                Ok((p, m, meta))
+            };
+            match opened.and_then(stat) {
+                Ok(found) => break found,
+                Err((op, e)) if self.retry(i, Error::io(op, source, e)) => {}
+                Err(_) => return Ok(()),
             }
         };
         self.plan.set_meta(i, &meta);
@@ -585,15 +593,15 @@ impl<'a> Planner<'a> {
 
     /// The folder holding a source, opened once for all the sources it holds (a selection of
     /// thousands of files in one folder costs one open, not thousands).
-    fn open_parent(&mut self, path: PathBuf) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
+    fn open_parent(&mut self, path: &Path) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
         if let Some((cached, fd, meta)) = &self.parent
-            && *cached == path
+            && cached == path
         {
             return Ok((Arc::clone(fd), *meta));
         }
-        let fd = Arc::new(fs::open_dir_path(&path)?);
+        let fd = Arc::new(fs::open_dir_path(path)?);
         let meta = fs::stat_fd(&*fd)?;
-        self.parent = Some((path, Arc::clone(&fd), meta));
+        self.parent = Some((path.to_path_buf(), Arc::clone(&fd), meta));
         Ok((fd, meta))
     }
 
@@ -653,29 +661,18 @@ impl<'a> Planner<'a> {
             return Err(Error::Cancelled);
         }
         let name = self.plan.name(i).to_owned();
-        let fd = match fs::open_dir_at(src.top(), &name) {
-            Ok(fd) => fd,
-            Err(e) => {
-                self.fail(i, Error::io("open", self.plan.source_path(i), e));
-                return Ok(());
+        let fd = loop {
+            match fs::open_dir_at(src.top(), &name).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
+                Ok((m, fd)) if m.id == self.plan.item(i).id => break fd,
+                Ok(_) => {
+                    let path = self.plan.source_path(i);
+                    self.fail(i, Error::Changed { path });
+                    return Ok(());
+                }
+                Err(e) if self.retry(i, Error::io("open", self.plan.source_path(i), e)) => {}
+                Err(_) => return Ok(()),
             }
         };
-        match fs::stat_fd(&fd) {
-            Ok(m) if m.id == self.plan.item(i).id => {}
-            Ok(_) => {
-                self.fail(
-                    i,
-                    Error::Changed {
-                        path: self.plan.source_path(i),
-                    },
-                );
-                return Ok(());
-            }
-            Err(e) => {
-                self.fail(i, Error::io("stat", self.plan.source_path(i), e));
-                return Ok(());
-            }
-        }
         let merged = self.plan.item(i).action == Action::Merge;
         let dest_fd = if merged {
             let dest_name = self.plan.dest_name(i).to_owned();
@@ -737,8 +734,16 @@ impl<'a> Planner<'a> {
         }
         if let Err(e) = listed {
             // A folder we cannot list entirely is not copied or deleted as if it were empty.
+            if let Some(first) = self.plan.items.get(start as usize) {
+                self.plan.names.truncate(first.name_off as usize);
+            }
             self.plan.items.truncate(start as usize);
-            self.fail(dir, Error::io("read folder", self.plan.source_path(dir), e));
+            let error = Error::io("read folder", self.plan.source_path(dir), e);
+            if self.retry(dir, error) {
+                // From the start again; a failed seek fails the next read, which asks again.
+                let _ = rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0));
+                return self.list(dir, fd, start);
+            }
         }
         Ok(())
     }
@@ -754,15 +759,15 @@ impl<'a> Planner<'a> {
         if self.mode == Mode::Delete && !matches!(kind, FileKind::Dir | FileKind::Unknown) {
             return Ok(());
         }
-        let meta = match fs::stat_at(fd, self.plan.name(c)) {
-            Ok(m) => m,
-            Err(Errno::NOENT) if self.mode == Mode::Delete => {
-                self.plan.set_action(c, Action::Skip); // already gone
-                return Ok(());
-            }
-            Err(e) => {
-                self.fail(c, Error::io("stat", self.plan.source_path(c), e));
-                return Ok(());
+        let meta = loop {
+            match fs::stat_at(fd, self.plan.name(c)) {
+                Ok(m) => break m,
+                Err(Errno::NOENT) if self.mode == Mode::Delete => {
+                    self.plan.set_action(c, Action::Skip); // already gone
+                    return Ok(());
+                }
+                Err(e) if self.retry(c, Error::io("stat", self.plan.source_path(c), e)) => {}
+                Err(_) => return Ok(()),
             }
         };
         self.plan.set_meta(c, &meta);

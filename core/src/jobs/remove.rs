@@ -10,6 +10,10 @@
 //! Folders are reopened with `O_NOFOLLOW` and checked against their planned identity, so a
 //! folder swapped for a symlink or another folder since planning is never entered; the plan
 //! never entered another mount.
+//!
+//! An item that cannot be removed is asked about when the job's policy is
+//! [`ErrorPolicy::Ask`](super::ErrorPolicy::Ask) (its worker waits, the others go on); the
+//! folders holding one that stays are left in place without a report of their own.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -187,20 +191,20 @@ impl Remover<'_> {
                 continue;
             }
             let parent = root.parent();
-            let opened = match &cache {
-                Some((p, fd, id)) if *p == parent => Ok((*id, Arc::clone(fd))),
-                _ => fs::open_dir_path(parent)
-                    .and_then(|fd| Ok((fs::stat_fd(&fd)?.id, Arc::new(fd)))),
-            };
-            let (pid, pfd) = match opened {
-                Ok((id, fd)) => {
+            let (pid, pfd) = match &cache {
+                Some((p, fd, id)) if *p == parent => (*id, Arc::clone(fd)),
+                _ => {
+                    let open = || {
+                        fs::open_dir_path(parent)
+                            .and_then(|fd| Ok((fs::stat_fd(&fd)?.id, Arc::new(fd))))
+                            .map_err(|e| Error::io("open", parent, e))
+                    };
+                    let Some((id, fd)) = self.ctx.retrying(root.item, || root.source.clone(), open)
+                    else {
+                        continue;
+                    };
                     cache = Some((parent, Arc::clone(&fd), id));
                     (id, fd)
-                }
-                Err(e) => {
-                    self.ctx
-                        .fail(root.item, root.source.clone(), Error::io("open", parent, e));
-                    continue;
                 }
             };
             if self.plan.item(root.item).kind != FileKind::Dir {
@@ -231,10 +235,10 @@ impl Remover<'_> {
                 if frames.last().map(|f| f.item) != parent {
                     break; // the way back up is lost (reported by `pop`): next source
                 }
-                match self.open(&stack, p) {
-                    Ok(fd) => stack.push(fd, self.plan.item(p).id),
-                    Err(e) => {
-                        self.ctx.fail(p, self.plan.source_path(p), e);
+                let path = || self.plan.source_path(p);
+                match self.ctx.retrying(p, path, || self.open(&stack, p)) {
+                    Some(fd) => stack.push(fd, self.plan.item(p).id),
+                    None => {
                         dead.insert(p);
                         continue;
                     }
@@ -282,18 +286,19 @@ impl Remover<'_> {
             frames.clear();
             return false;
         }
+        // A folder with a child left (skipped or failed, and so reported) stays, unreported.
         if (frame.start..frame.end).all(|c| self.gone(c)) {
-            match rustix::fs::unlinkat(
+            let path = || self.plan.source_path(frame.item);
+            let rmdir = || match rustix::fs::unlinkat(
                 &**stack.top(),
                 self.plan.name(frame.item),
                 AtFlags::REMOVEDIR,
             ) {
-                Ok(()) | Err(Errno::NOENT) => self.mark_removed(frame.item),
-                Err(e) => {
-                    let path = self.plan.source_path(frame.item);
-                    self.ctx
-                        .fail(frame.item, path.clone(), Error::io("delete", path, e));
-                }
+                Ok(()) | Err(Errno::NOENT) => Ok(()),
+                Err(e) => Err(Error::io("delete", path(), e)),
+            };
+            if self.ctx.retrying(frame.item, path, rmdir).is_some() {
+                self.mark_removed(frame.item);
             }
         }
         true
@@ -337,19 +342,14 @@ impl Remover<'_> {
 
     fn unlink_one(&self, dir: &OwnedFd, i: u32) {
         self.ctx.counters.current.store(i, Ordering::Relaxed);
-        match rustix::fs::unlinkat(dir, self.plan.name(i), AtFlags::empty()) {
-            Ok(()) | Err(Errno::NOENT) => self.mark_removed(i),
-            Err(Errno::ISDIR) => self.ctx.fail(
-                i,
-                self.plan.source_path(i),
-                Error::Changed {
-                    path: self.plan.source_path(i),
-                },
-            ),
-            Err(e) => {
-                let path = self.plan.source_path(i);
-                self.ctx.fail(i, path.clone(), Error::io("delete", path, e));
-            }
+        let path = || self.plan.source_path(i);
+        let unlink = || match rustix::fs::unlinkat(dir, self.plan.name(i), AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => Ok(()),
+            Err(Errno::ISDIR) => Err(Error::Changed { path: path() }),
+            Err(e) => Err(Error::io("delete", path(), e)),
+        };
+        if self.ctx.retrying(i, path, unlink).is_some() {
+            self.mark_removed(i);
         }
     }
 }

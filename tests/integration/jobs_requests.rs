@@ -1,0 +1,352 @@
+//! Error requests beyond copying files (`ErrorPolicy::Ask`): planning, deleting, moving and
+//! creating folders ask Retry / Skip / Skip all of this kind / Cancel, and the summary stays
+//! exact.
+//!
+//! Root ignores permissions, so the failures here are ones root gets too: an immutable file
+//! (`chattr +i`: EPERM on unlink and rename, and on creating inside an immutable folder), and
+//! a source that is missing when the plan looks for it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use ferry_core::jobs::{ConflictPolicy, Engine, ErrorAction, ErrorPolicy, Event, Job, JobOptions};
+use ferry_tests::TempTree;
+
+use crate::jobs_support::{Outcome, assert_accounts_for, assert_no_temporaries, staging_in_tree};
+
+/// The immutable flag on one path, cleared when dropped (else the tree cannot be removed).
+struct Immutable(PathBuf);
+
+impl Immutable {
+    /// Sets the flag; `None` (with a note) where the file system has no such flag.
+    fn set(path: &Path) -> Option<Immutable> {
+        let set = chattr("+i", path);
+        if !set {
+            eprintln!(
+                "note: test skipped, `chattr +i` is not supported for {}",
+                path.display()
+            );
+        }
+        set.then(|| Immutable(path.to_path_buf()))
+    }
+
+    fn clear(&self) {
+        assert!(chattr("-i", &self.0), "chattr -i {}", self.0.display());
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        chattr("-i", &self.0);
+    }
+}
+
+fn chattr(flag: &str, path: &Path) -> bool {
+    Command::new("chattr")
+        .arg(flag)
+        .arg(path)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// What a job asking about errors reported: its end, and the paths asked about (with whether
+/// the plan was finished when asked).
+struct Asked {
+    outcome: Outcome,
+    requests: Vec<(PathBuf, bool)>,
+}
+
+/// Runs `job` with errors asked about. `answer(n, path)` answers the `n`th request; `None`
+/// means it must have been answered already (by an earlier Skip all of this kind).
+fn run_answering(job: Job, mut answer: impl FnMut(usize, &Path) -> Option<ErrorAction>) -> Asked {
+    let (engine, events) = Engine::start_with(staging_in_tree());
+    let options = JobOptions {
+        on_error: ErrorPolicy::Ask,
+        ..JobOptions::default()
+    };
+    let id = engine.submit_with(job, options);
+    let (mut requests, mut planned, mut seen) = (Vec::new(), false, Vec::new());
+    for event in events.iter() {
+        match &event {
+            Event::Planned { .. } => planned = true,
+            Event::ItemError { request, path, .. } => {
+                match answer(requests.len(), path) {
+                    Some(action) => assert!(engine.resolve_error(id, *request, action)),
+                    None => assert!(
+                        !engine.resolve_error(id, *request, ErrorAction::Retry),
+                        "request for {} was not answered already",
+                        path.display()
+                    ),
+                }
+                requests.push((path.clone(), planned));
+            }
+            Event::Finished { summary, .. } | Event::Cancelled { summary, .. } => {
+                let cancelled = matches!(event, Event::Cancelled { .. });
+                let summary = summary.clone();
+                let outcome = Outcome {
+                    summary,
+                    cancelled,
+                    events: seen,
+                };
+                return Asked { outcome, requests };
+            }
+            _ => {}
+        }
+        seen.push(event);
+    }
+    panic!("the engine hung up before the job ended");
+}
+
+fn paths(requests: &[(PathBuf, bool)]) -> Vec<PathBuf> {
+    requests.iter().map(|(p, _)| p.clone()).collect()
+}
+
+#[test]
+fn delete_skip_keeps_an_immutable_file_and_its_folders_and_reports_it_once() {
+    let t = TempTree::new();
+    let locked = t.file("a/b/locked", "x");
+    for rel in ["a/b/other", "a/c/x", "a/top"] {
+        t.file(rel, rel);
+    }
+    let Some(_flag) = Immutable::set(&locked) else {
+        return;
+    };
+    let sources = vec![t.join("a")];
+    let asked = run_answering(
+        Job::Delete {
+            paths: sources.clone(),
+        },
+        |_, _| Some(ErrorAction::Skip),
+    );
+    let summary = &asked.outcome.summary;
+    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
+    assert!(!asked.outcome.cancelled);
+    // The file, not its folders that could not be removed because of it.
+    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
+    assert_eq!(summary.failed[0].path, locked);
+    assert!(summary.failed[0].error.is_permission_denied());
+    assert!(summary.done.is_empty() && summary.not_done.is_empty());
+    assert_accounts_for(summary, &sources);
+    // Three files and the folder `c`.
+    assert_eq!(summary.items_done, 4);
+    assert!(locked.exists());
+    assert_eq!(fs::read_dir(t.join("a/b")).unwrap().count(), 1);
+    assert_eq!(fs::read_dir(t.join("a")).unwrap().count(), 1);
+}
+
+#[test]
+fn delete_retry_succeeds_once_the_file_can_go() {
+    let t = TempTree::new();
+    let locked = t.file("a/b/locked", "x");
+    t.file("a/b/other", "y");
+    let Some(flag) = Immutable::set(&locked) else {
+        return;
+    };
+    let sources = vec![t.join("a")];
+    let asked = run_answering(
+        Job::Delete {
+            paths: sources.clone(),
+        },
+        |_, _| {
+            flag.clear();
+            Some(ErrorAction::Retry)
+        },
+    );
+    assert_eq!(paths(&asked.requests), [locked]);
+    assert!(
+        asked.outcome.summary.is_complete(),
+        "{:#?}",
+        asked.outcome.summary
+    );
+    assert_eq!(asked.outcome.summary.done, sources);
+    assert!(!t.join("a").exists());
+}
+
+#[test]
+fn delete_skip_all_of_kind_answers_the_later_requests() {
+    let t = TempTree::new();
+    let locked = [t.file("a/b/l1", "1"), t.file("a/c/l2", "2")];
+    t.file("a/c/other", "y");
+    let Some(_one) = Immutable::set(&locked[0]) else {
+        return;
+    };
+    let Some(_two) = Immutable::set(&locked[1]) else {
+        return;
+    };
+    let sources = vec![t.join("a")];
+    let asked = run_answering(
+        Job::Delete {
+            paths: sources.clone(),
+        },
+        |n, _| (n == 0).then_some(ErrorAction::SkipAllOfKind),
+    );
+    // The second was either never asked about or answered along with the first.
+    assert!(!asked.requests.is_empty() && asked.requests.len() <= 2);
+    let summary = &asked.outcome.summary;
+    let mut failed: Vec<PathBuf> = summary.failed.iter().map(|f| f.path.clone()).collect();
+    failed.sort();
+    assert_eq!(failed, locked);
+    assert_accounts_for(summary, &sources);
+    assert!(locked.iter().all(|l| l.exists()));
+    assert!(!t.join("a/c/other").exists());
+}
+
+#[test]
+fn cancel_as_an_answer_stops_the_delete_with_a_summary() {
+    let t = TempTree::new();
+    let locked = t.file("a/locked", "x");
+    let later = t.file("z/later", "z");
+    let Some(_flag) = Immutable::set(&locked) else {
+        return;
+    };
+    let sources = vec![t.join("a"), t.join("z")];
+    let asked = run_answering(
+        Job::Delete {
+            paths: sources.clone(),
+        },
+        |_, _| Some(ErrorAction::Cancel),
+    );
+    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
+    assert!(asked.outcome.cancelled);
+    let summary = &asked.outcome.summary;
+    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
+    assert_eq!(summary.failed[0].path, locked);
+    assert_accounts_for(summary, &sources);
+    assert!(locked.exists());
+    // `z` was either deleted before the answer or left whole, and said so.
+    let z_done = summary.done.contains(&sources[1]);
+    assert_eq!(z_done, !later.exists(), "{summary:#?}");
+}
+
+#[test]
+fn a_source_missing_at_plan_time_asks_and_retry_reads_it_again() {
+    let t = TempTree::new();
+    let (present, missing) = (t.file("src/present", "p"), t.join("src/missing"));
+    let dest = t.dir("dest");
+    let sources = vec![missing.clone(), present];
+    let job = Job::Copy {
+        sources: sources.clone(),
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let asked = run_answering(job, |_, path| {
+        fs::write(path, "now here").unwrap();
+        Some(ErrorAction::Retry)
+    });
+    assert_eq!(asked.requests, [(missing, false)], "asked while planning");
+    assert!(
+        asked.outcome.summary.is_complete(),
+        "{:#?}",
+        asked.outcome.summary
+    );
+    assert_eq!(asked.outcome.summary.done, sources);
+    assert_eq!(fs::read(dest.join("missing")).unwrap(), b"now here");
+    assert_eq!(fs::read(dest.join("present")).unwrap(), b"p");
+}
+
+#[test]
+fn a_source_missing_at_plan_time_skipped_leaves_the_rest_done() {
+    let t = TempTree::new();
+    let (present, missing) = (t.file("src/present", "p"), t.join("src/missing"));
+    let dest = t.dir("dest");
+    let sources = vec![missing.clone(), present.clone()];
+    let job = Job::Copy {
+        sources: sources.clone(),
+        dest_dir: dest,
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let asked = run_answering(job, |_, _| Some(ErrorAction::Skip));
+    assert_eq!(asked.requests, [(missing.clone(), false)]);
+    let summary = &asked.outcome.summary;
+    assert_eq!(summary.done, [present]);
+    assert_eq!(summary.failed.len(), 1);
+    assert_eq!(summary.failed[0].path, missing);
+    assert!(summary.failed[0].error.is_not_found());
+    assert_accounts_for(summary, &sources);
+}
+
+#[test]
+fn a_rename_refused_in_a_move_asks_and_retries() {
+    let t = TempTree::new();
+    let locked = t.file("src/locked", "x");
+    let dest = t.dir("dest");
+    let Some(flag) = Immutable::set(&locked) else {
+        return;
+    };
+    let job = Job::Move {
+        sources: vec![locked.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let asked = run_answering(job, |_, _| {
+        flag.clear();
+        Some(ErrorAction::Retry)
+    });
+    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
+    assert!(
+        asked.outcome.summary.is_complete(),
+        "{:#?}",
+        asked.outcome.summary
+    );
+    assert!(!locked.exists());
+    assert_eq!(fs::read(dest.join("locked")).unwrap(), b"x");
+}
+
+#[test]
+fn a_source_that_cannot_be_removed_after_a_cross_fs_move_asks_and_stays() {
+    let t = TempTree::new();
+    let locked = t.file("src/d/locked", "x");
+    let other = t.file("src/d/other", "y");
+    let shm = TempTree::new_in("/dev/shm");
+    let dest = shm.dir("dest");
+    let Some(_flag) = Immutable::set(&locked) else {
+        return;
+    };
+    let sources = vec![t.join("src/d")];
+    let job = Job::Move {
+        sources: sources.clone(),
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let asked = run_answering(job, |_, _| Some(ErrorAction::Skip));
+    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
+    let summary = &asked.outcome.summary;
+    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
+    assert_eq!(summary.failed[0].path, locked);
+    assert_accounts_for(summary, &sources);
+    // Copied whole; only what could be removed left the source.
+    assert_eq!(fs::read(dest.join("d/locked")).unwrap(), b"x");
+    assert_eq!(fs::read(dest.join("d/other")).unwrap(), b"y");
+    assert!(locked.exists() && !other.exists());
+    assert_no_temporaries(&dest);
+}
+
+#[test]
+fn a_folder_that_cannot_be_created_asks_and_retry_creates_it() {
+    let t = TempTree::new();
+    t.file("src/d/f", "f");
+    let dest = t.dir("dest");
+    let Some(flag) = Immutable::set(&dest) else {
+        return;
+    };
+    let sources = vec![t.join("src/d")];
+    let job = Job::Copy {
+        sources: sources.clone(),
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let asked = run_answering(job, |_, _| {
+        flag.clear();
+        Some(ErrorAction::Retry)
+    });
+    assert_eq!(asked.requests, [(sources[0].clone(), true)]);
+    assert!(
+        asked.outcome.summary.is_complete(),
+        "{:#?}",
+        asked.outcome.summary
+    );
+    assert_eq!(fs::read(dest.join("d/f")).unwrap(), b"f");
+    assert_no_temporaries(&dest);
+}
