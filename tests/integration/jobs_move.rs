@@ -4,7 +4,7 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 
-use ferry_core::jobs::{ConflictPolicy, Engine, Event, How, Job};
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, How, Job, Phase};
 use ferry_tests::TempTree;
 
 use crate::jobs_copy::sample_tree;
@@ -112,10 +112,15 @@ fn cancel_mid_move_leaves_every_file_whole_in_exactly_one_place() {
         dest_dir: dest.clone(),
         on_conflict: ConflictPolicy::Skip,
     });
-    // Cancel as soon as some files have moved.
+    // Cancel as soon as some files have been copied, while the copy is still under way: a
+    // progress event seen only after the copy (when sources are being removed) is too late.
     let (was_cancelled, summary) = loop {
         match events.recv().unwrap() {
-            Event::Progress { progress, .. } if progress.items_done > 1 => engine.cancel(id),
+            Event::Progress { progress, .. }
+                if progress.phase == Phase::Copying && progress.items_done > 1 =>
+            {
+                engine.cancel(id);
+            }
             Event::Finished { summary, .. } => break (false, summary),
             Event::Cancelled { summary, .. } => break (true, summary),
             _ => {}
