@@ -586,6 +586,17 @@ mod tests {
         DirWatcher::new(|_| {}).unwrap()
     }
 
+    /// A watcher of two new folders `a` and `b` in `dir`.
+    fn watching_two(dir: &Path) -> (DirWatcher, PathBuf, PathBuf) {
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        fs::create_dir(&a).unwrap();
+        fs::create_dir(&b).unwrap();
+        let mut w = watcher();
+        w.watch(&a).unwrap();
+        w.watch(&b).unwrap();
+        (w, a, b)
+    }
+
     fn event(kind: EventKind, paths: &[&Path]) -> WatchEvent {
         let mut event = notify::Event::new(kind);
         event.paths = paths.iter().map(|p| p.to_path_buf()).collect();
@@ -595,12 +606,7 @@ mod tests {
     #[test]
     fn notes_coalesce_per_folder_and_come_due_together() {
         let tmp = tempfile::tempdir().unwrap();
-        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-        fs::create_dir(&a).unwrap();
-        fs::create_dir(&b).unwrap();
-        let mut w = watcher();
-        w.watch(&a).unwrap();
-        w.watch(&b).unwrap();
+        let (mut w, a, b) = watching_two(tmp.path());
         let t0 = Instant::now();
         let create = EventKind::Create(notify::event::CreateKind::File);
         for i in 0..1000 {
@@ -624,12 +630,7 @@ mod tests {
     #[test]
     fn overflow_marks_every_folder_for_a_rescan() {
         let tmp = tempfile::tempdir().unwrap();
-        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-        fs::create_dir(&a).unwrap();
-        fs::create_dir(&b).unwrap();
-        let mut w = watcher();
-        w.watch(&a).unwrap();
-        w.watch(&b).unwrap();
+        let (mut w, a, b) = watching_two(tmp.path());
         let now = Instant::now();
         w.note(WatchEvent::overflow(), now);
         let mut due = w.take_due(now + COALESCE, |_| false);

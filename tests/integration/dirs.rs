@@ -33,6 +33,23 @@ fn next(events: &Receiver<DirEvent>, view: ViewId) -> DirEvent {
     }
 }
 
+/// The next event for `view` other than a batch, which must be a change: its listing, order
+/// and summary.
+fn next_changed(
+    events: &Receiver<DirEvent>,
+    view: ViewId,
+) -> (Arc<Listing>, Arc<[u32]>, ChangeSummary) {
+    match next(events, view) {
+        DirEvent::Changed {
+            listing,
+            order,
+            change,
+            ..
+        } => (listing, order, change),
+        other => panic!("expected a change, got {other:?}"),
+    }
+}
+
 /// Opens `path` in `view` and waits for its listing.
 fn open(dirs: &DirService, events: &Receiver<DirEvent>, view: ViewId, path: &Path) -> Loaded {
     let generation = dirs.open(view, path.to_owned(), SortSpec::default());
@@ -327,15 +344,7 @@ fn resort_and_refresh_answer_with_changed() {
         folders_first: true,
     };
     dirs.resort(1, by_size);
-    let DirEvent::Changed {
-        listing,
-        order,
-        change,
-        ..
-    } = next(&events, 1)
-    else {
-        panic!()
-    };
+    let (listing, order, change) = next_changed(&events, 1);
     assert!(change.is_empty());
     assert!(Arc::ptr_eq(&listing, &shown.listing));
     let sorted: Vec<_> = order
@@ -344,15 +353,7 @@ fn resort_and_refresh_answer_with_changed() {
         .collect();
     assert_eq!(sorted, ["large", "medium", "small"]);
     dirs.refresh(1);
-    let DirEvent::Changed {
-        listing,
-        order,
-        change,
-        ..
-    } = next(&events, 1)
-    else {
-        panic!()
-    };
+    let (listing, order, change) = next_changed(&events, 1);
     assert!(change.rescanned);
     assert!(matches_fresh(&listing, &dir));
     assert_eq!(

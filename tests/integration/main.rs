@@ -61,6 +61,16 @@ fn ferry() -> Command {
     command
 }
 
+/// A `ferry` process with its own home (and so its own undo journal and trash) in `home`.
+fn ferry_in(home: &Path) -> Command {
+    let mut command = ferry();
+    command
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"));
+    command
+}
+
 /// Runs `ferry` with `args` and returns its output.
 fn run_ferry<I, S>(args: I) -> Output
 where

@@ -9,18 +9,9 @@ use std::process::{Command, Output, Stdio};
 
 use ferry_tests::TempTree;
 
-use crate::ferry;
+use crate::ferry_in;
 
 const MIB: u64 = 1 << 20;
-
-/// A `ferry` process with its own home, state and trash.
-fn cli(home: &Path) -> Command {
-    let mut cmd = ferry();
-    cmd.env("HOME", home)
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"));
-    cmd
-}
 
 /// Asserts success; returns stdout and stderr.
 fn ok(out: &Output) -> String {
@@ -91,7 +82,7 @@ fn stop_a_large_copy(shm: &TempTree, t: &TempTree, home: &Path, signal: &str) ->
         let src = shm.join(format!("big-{attempt}.bin"));
         write_data(&src, mib);
         let dest = t.dir(format!("dest-{attempt}"));
-        let mut child = cli(home)
+        let mut child = ferry_in(home)
             .arg("cp")
             .arg(&src)
             .arg(&dest)
@@ -118,7 +109,7 @@ fn stop_a_large_copy(shm: &TempTree, t: &TempTree, home: &Path, signal: &str) ->
             }
             // Finished before the signal landed: undo it and try a larger file.
             _ => {
-                ok(&cli(home).arg("undo").output().unwrap());
+                ok(&ferry_in(home).arg("undo").output().unwrap());
                 fs::remove_file(&src).unwrap();
             }
         }
@@ -135,7 +126,7 @@ fn killed(shm: &TempTree, t: &TempTree, home: &Path) -> Option<Killed> {
     let name = k.src.file_name().unwrap();
     assert!(!k.dest.join(name).exists(), "nothing under the final name");
     // The next start removes temporaries but keeps the part: it is the resume state.
-    let history = ok(&cli(home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(home).arg("history").output().unwrap());
     assert!(history.contains("INTERRUPTED"), "{history}");
     assert!(k.part.exists(), "the part survives the next start");
     Some(k)
@@ -165,7 +156,7 @@ fn a_large_file_killed_midway_is_verified_and_appended_on_resume() {
     let written = fs::metadata(&k.part).unwrap().len();
     let total = fs::metadata(&k.src).unwrap().len();
 
-    let out = ok(&cli(&home).arg("resume").output().unwrap());
+    let out = ok(&ferry_in(&home).arg("resume").output().unwrap());
     let kept = kept_bytes(&out);
     assert_eq!(kept, written, "the whole part was kept: {out}");
     assert!(kept > 0 && kept < total, "resume copied only the rest");
@@ -175,7 +166,7 @@ fn a_large_file_killed_midway_is_verified_and_appended_on_resume() {
         "the result is the source byte for byte"
     );
     assert!(parts_in(&k.dest).is_empty(), "no part left");
-    let history = ok(&cli(&home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(!history.contains("INTERRUPTED"), "{history}");
 }
 
@@ -198,7 +189,7 @@ fn a_damaged_part_is_copied_again_on_resume() {
     std::os::unix::fs::FileExt::write_all_at(&f, &[data[0] ^ 0x5a], at).unwrap();
     drop(f);
 
-    let out = ok(&cli(&home).arg("resume").output().unwrap());
+    let out = ok(&ferry_in(&home).arg("resume").output().unwrap());
     assert_eq!(
         kept_bytes(&out),
         0,
@@ -219,7 +210,7 @@ fn undo_of_an_interrupted_large_copy_removes_its_part() {
     let Some(k) = killed(&shm, &t, &home) else {
         return;
     };
-    ok(&cli(&home).arg("undo").output().unwrap());
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert!(parts_in(&k.dest).is_empty(), "the part was removed");
     assert!(!k.dest.join(k.src.file_name().unwrap()).exists());
     assert!(k.src.exists(), "the source is untouched");

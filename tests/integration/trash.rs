@@ -16,7 +16,7 @@ use ferry_core::Error;
 use ferry_core::jobs::{Job, Summary, TrashRoots, TrashedItem, Volumes, list_trash_in};
 use ferry_tests::TempTree;
 
-use super::ferry;
+use super::ferry_in;
 use super::jobs_support::{Mounted, assert_accounts_for, assert_no_temporaries, run_job, snapshot};
 
 fn trash(paths: &[PathBuf], roots: &TrashRoots) -> Summary {
@@ -279,13 +279,7 @@ fn empty_trash_deletes_everything_with_progress() {
 
 /// `ferry` with its home (and so its home trash) in `home`.
 fn ferry_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
-    ferry()
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .args(args)
-        .output()
-        .unwrap()
+    ferry_in(home).args(args).output().unwrap()
 }
 
 #[test]

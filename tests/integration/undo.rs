@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use ferry_core::Error;
@@ -16,7 +16,7 @@ use ferry_core::jobs::{
 use ferry_tests::TempTree;
 use proptest::prelude::*;
 
-use crate::ferry;
+use crate::ferry_in;
 use crate::jobs_copy::sample_tree;
 use crate::jobs_support::{
     Node, Outcome, assert_no_temporaries, run_job, run_job_staged, snapshot,
@@ -362,15 +362,6 @@ fn the_journal_is_bounded() {
     assert!(lines <= 3 * 3 + 2, "the log was compacted: {lines} lines");
 }
 
-/// A `ferry` process with its own home, state and trash.
-fn cli(home: &Path) -> Command {
-    let mut cmd = ferry();
-    cmd.env("HOME", home)
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_DATA_HOME", home.join("data"));
-    cmd
-}
-
 fn ok(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -384,17 +375,17 @@ fn the_cli_journal_survives_restarts_and_redo_replays() {
     let src = t.file("src/a.txt", "alpha");
     let dest = t.dir("dest");
     // Relative paths: the journal keeps them absolute, for commands run elsewhere.
-    let mut cp = cli(&home);
+    let mut cp = ferry_in(&home);
     cp.current_dir(t.path()).args(["cp", "src/a.txt", "dest"]);
     ok(&cp.output().unwrap());
-    ok(&cli(&home)
+    ok(&ferry_in(&home)
         .arg("mv")
         .arg(t.join("src"))
         .arg(&dest)
         .output()
         .unwrap());
     // Each command is a new process: the journal is on disk.
-    let history = ok(&cli(&home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     let lines: Vec<&str> = history.lines().collect();
     assert_eq!(lines.len(), 2, "{history}");
     assert!(
@@ -402,33 +393,33 @@ fn the_cli_journal_survives_restarts_and_redo_replays() {
         "{history}"
     );
 
-    ok(&cli(&home).arg("undo").output().unwrap());
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(fs::read(&src).unwrap(), b"alpha", "the move was undone");
-    ok(&cli(&home).arg("undo").output().unwrap());
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert!(!dest.join("a.txt").exists(), "the copy went to the trash");
     let trash = home.join("data/Trash/files/a.txt");
     assert_eq!(fs::read(&trash).unwrap(), b"alpha");
     assert_eq!(
-        cli(&home).arg("undo").output().unwrap().status.code(),
+        ferry_in(&home).arg("undo").output().unwrap().status.code(),
         Some(2)
     );
 
-    ok(&cli(&home).arg("redo").output().unwrap());
+    ok(&ferry_in(&home).arg("redo").output().unwrap());
     assert_eq!(
         fs::read(dest.join("a.txt")).unwrap(),
         b"alpha",
         "the copy replayed"
     );
-    ok(&cli(&home).arg("redo").output().unwrap());
+    ok(&ferry_in(&home).arg("redo").output().unwrap());
     assert!(
         dest.join("src/a.txt").exists() && !src.exists(),
         "the move replayed"
     );
     assert_eq!(
-        cli(&home).arg("redo").output().unwrap().status.code(),
+        ferry_in(&home).arg("redo").output().unwrap().status.code(),
         Some(2)
     );
-    let history = ok(&cli(&home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(!history.contains("undone"), "{history}");
 }
 
@@ -438,7 +429,7 @@ fn the_cli_keeps_replaced_files_in_its_data_folder_and_undo_puts_them_back() {
     let home = t.dir("home");
     let src = t.file("src/a.txt", "new");
     let old = t.file("dest/a.txt", "old");
-    ok(&cli(&home)
+    ok(&ferry_in(&home)
         .args(["cp", "--on-conflict", "replace"])
         .arg(&src)
         .arg(t.join("dest"))
@@ -448,7 +439,7 @@ fn the_cli_keeps_replaced_files_in_its_data_folder_and_undo_puts_them_back() {
     let kept = home.join("data/ferry/replaced");
     assert_eq!(fs::read_dir(&kept).unwrap().count(), 1);
     assert!(!t.join("dest").join(staging_folder_name()).exists());
-    ok(&cli(&home).arg("undo").output().unwrap());
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(fs::read(&old).unwrap(), b"old");
     assert_eq!(fs::read_dir(&kept).unwrap().count(), 0);
 }
@@ -510,7 +501,7 @@ fn kill_a_move_midway(
     }
     fs::set_permissions(src.join("d3"), fs::Permissions::from_mode(0o750)).unwrap();
     let dest = t.dir("dest");
-    let mut child = cli(home)
+    let mut child = ferry_in(home)
         .arg("mv")
         .arg(&src)
         .arg(&dest)
@@ -528,7 +519,7 @@ fn kill_a_move_midway(
 
     let moved = assert_each_file_whole_somewhere(&files, &src, &dest.join("src"));
     assert!(moved < files.len(), "the move was interrupted");
-    let history = ok(&cli(home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(home).arg("history").output().unwrap());
     assert!(history.contains("INTERRUPTED"), "{history}");
     assert_no_temporaries(&dest);
     (src, dest, files)
@@ -550,7 +541,7 @@ fn a_move_killed_midway_loses_nothing_and_resumes() {
     let home = t.dir("home");
     let (src, dest, files) = kill_a_move_midway(&shm, &t, &home);
 
-    ok(&cli(&home).arg("resume").output().unwrap());
+    ok(&ferry_in(&home).arg("resume").output().unwrap());
     assert!(!src.exists(), "the resumed move removed its source");
     assert_eq!(files_below(&dest.join("src")), files);
     let mode = fs::metadata(dest.join("src/d3"))
@@ -559,7 +550,7 @@ fn a_move_killed_midway_loses_nothing_and_resumes() {
         .mode();
     assert_eq!(mode & 0o777, 0o750, "folders get their mode back");
     assert_no_temporaries(&dest);
-    let history = ok(&cli(&home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(!history.contains("INTERRUPTED"), "{history}");
 }
 
@@ -569,10 +560,10 @@ fn a_move_killed_midway_rolls_back() {
     let home = t.dir("home");
     let (src, dest, files) = kill_a_move_midway(&shm, &t, &home);
 
-    ok(&cli(&home).arg("undo").output().unwrap());
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(files_below(&src), files, "everything is back in the source");
     assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest).keys());
-    let history = ok(&cli(&home).arg("history").output().unwrap());
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(
         history.contains("undone") && !history.contains("INTERRUPTED"),
         "{history}"

@@ -272,15 +272,7 @@ impl Service {
         self.drop_evicted();
         if let Some(listing) = cached {
             self.cache.pin(&path);
-            self.set_state(view, ViewState::Shown);
-            let order = self.order(&path, &listing, self.views[&view].sort);
-            self.emit(DirEvent::Loaded {
-                view,
-                generation,
-                listing,
-                order,
-                from_cache: true,
-            });
+            self.show_loaded(view, generation, &path, listing, true);
             return;
         }
         if let Some(load) = self.loads.iter().find(|l| l.path == path && !l.reload) {
@@ -383,16 +375,7 @@ impl Service {
                     return;
                 };
                 for (view, generation) in self.views_in(&path, ViewState::Loading) {
-                    self.set_state(view, ViewState::Shown);
-                    let listing = Arc::clone(&listing);
-                    let order = self.order(&path, &listing, self.views[&view].sort);
-                    self.emit(DirEvent::Loaded {
-                        view,
-                        generation,
-                        listing,
-                        order,
-                        from_cache: false,
-                    });
+                    self.show_loaded(view, generation, &path, Arc::clone(&listing), false);
                 }
             }
             Err(Error::Cancelled) => {}
@@ -549,6 +532,26 @@ impl Service {
     }
 
     /// The order of `listing` under `sort`, computed once per snapshot and sort.
+    /// Shows `view` the whole `listing` of `path`, sorted as the view asks.
+    fn show_loaded(
+        &mut self,
+        view: ViewId,
+        generation: u64,
+        path: &Path,
+        listing: Arc<Listing>,
+        from_cache: bool,
+    ) {
+        self.set_state(view, ViewState::Shown);
+        let order = self.order(path, &listing, self.views[&view].sort);
+        self.emit(DirEvent::Loaded {
+            view,
+            generation,
+            listing,
+            order,
+            from_cache,
+        });
+    }
+
     fn order(&mut self, path: &Path, listing: &Arc<Listing>, sort: SortSpec) -> Arc<[u32]> {
         let memo = self
             .orders

@@ -10,7 +10,8 @@
 //! system has no `O_TMPFILE`, and for Replace (which must rename over the old file), the file
 //! is written to `.ferry-tmp-<pid>-<job>-<item>` and renamed into place, with
 //! `RENAME_NOREPLACE` unless replacing. A large file of a journaled job is written under a
-//! name that survives a crash, so that resume can continue it (`partial.rs`).
+//! name that survives a crash, so that resume can continue it (`partial.rs`). Finishing and
+//! committing a written item is in `commit.rs`.
 //!
 //! Replace never overwrites: the old item is first renamed into the job's staging folder
 //! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
@@ -22,7 +23,7 @@
 //! disturbed after.
 
 use std::collections::HashSet;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -34,9 +35,10 @@ use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
 use super::control::JobCtx;
+use super::dest::Dest;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
-use super::plan::{Action, Dest, MAX_OPEN_DIRS, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
+use super::plan::{Action, MAX_OPEN_DIRS, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Failed, Phase, SkipReason, Skipped, Summary};
@@ -55,11 +57,7 @@ pub(crate) fn run_job(
     dest_dir: &Path,
     policy: ConflictPolicy,
 ) -> Summary {
-    let dest = match Dest::open(dest_dir) {
-        Ok(d) => d,
-        Err(e) => return not_started(ctx, sources, e),
-    };
-    let planned = match Planner::new(ctx, PlanMode::Copy, policy, Some(&dest)).run(sources) {
+    let (dest, planned) = match plan_transfer(ctx, PlanMode::Copy, sources, dest_dir, policy) {
         Ok(p) => p,
         Err(e) => return not_started(ctx, sources, e),
     };
@@ -81,6 +79,19 @@ pub(crate) fn run_job(
         (planned.plan, done)
     };
     summary::build(ctx, Operation::Copy, plan, done, dest.meta.id.dev)
+}
+
+/// Opens the destination folder and plans copying or moving `sources` into it.
+pub(crate) fn plan_transfer(
+    ctx: &JobCtx,
+    mode: PlanMode,
+    sources: &[PathBuf],
+    dest_dir: &Path,
+    policy: ConflictPolicy,
+) -> Result<(Dest, Planned), Error> {
+    let dest = Dest::open(dest_dir)?;
+    let planned = Planner::new(ctx, mode, policy, Some(&dest)).run(sources)?;
+    Ok((dest, planned))
 }
 
 /// Per-item results, all "not done".
@@ -211,7 +222,7 @@ pub(crate) struct Copier<'a> {
     try_copy_range: AtomicBool,
     /// Whether the destination supports `O_TMPFILE`.
     try_unnamed: AtomicBool,
-    temp_prefix: String,
+    pub(super) temp_prefix: String,
     euid: u32,
     /// The destination stores permission bits (not FAT).
     keeps_modes: bool,
@@ -581,7 +592,7 @@ impl<'a> Copier<'a> {
         }
     }
 
-    fn set_mode(&self, fd: &OwnedFd, mode: u32) -> rustix::io::Result<()> {
+    pub(super) fn set_mode(&self, fd: &OwnedFd, mode: u32) -> rustix::io::Result<()> {
         if self.keeps_modes {
             fs::set_mode_fd(fd, mode)
         } else {
@@ -590,7 +601,7 @@ impl<'a> Copier<'a> {
     }
 
     /// Set-user/group-id bits survive only if the copy has the same owner as the original.
-    fn mode_of(&self, mode: u32, uid: u32) -> u32 {
+    pub(super) fn mode_of(&self, mode: u32, uid: u32) -> u32 {
         if uid == self.euid {
             mode
         } else {
@@ -675,23 +686,6 @@ impl<'a> Copier<'a> {
         self.commit(batch, temp, i, ino)
     }
 
-    /// Gives a written file its mode, extended attributes and times; returns its inode.
-    pub(super) fn finish_file(
-        &self,
-        src: &OwnedFd,
-        dst: &OwnedFd,
-        meta: &fs::Meta,
-        i: u32,
-    ) -> Result<u64, Error> {
-        let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
-        self.set_mode(dst, self.mode_of(meta.mode, meta.uid))
-            .map_err(dest_err("set the permissions of"))?;
-        // Best effort: a destination without extended attributes is not a failure.
-        let _ = fs::copy_xattrs(src, dst);
-        fs::set_times_fd(dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
-        Ok(fs::stat_fd(dst).map_err(dest_err("stat"))?.id.ino)
-    }
-
     pub(super) fn data_error(&self, i: u32, op: &'static str, errno: Errno) -> Error {
         let at_dest = op == "write" || matches!(errno, Errno::NOSPC | Errno::DQUOT | Errno::FBIG);
         match (op, at_dest) {
@@ -732,91 +726,5 @@ impl<'a> Copier<'a> {
         rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty())
             .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;
         self.finish_special(batch, temp, i)
-    }
-
-    /// Times, identity and commit of a link or FIFO (no descriptor to work through).
-    fn finish_special(&self, batch: &Batch, temp: Temp<'_>, i: u32) -> Result<Outcome, Error> {
-        let item = self.plan.item(i);
-        match fs::set_times_at(&*batch.dst, &temp.name, item.atime, item.mtime) {
-            Ok(()) | Err(Errno::OPNOTSUPP | Errno::PERM) => {}
-            Err(e) => return Err(Error::io("set the times of", self.plan.dest_path(i), e)),
-        }
-        let ino = fs::stat_at(&*batch.dst, &temp.name)
-            .map_err(|e| Error::io("stat", self.plan.dest_path(i), e))?
-            .id
-            .ino;
-        self.commit(batch, temp, i, ino)
-    }
-
-    /// Creates a uniquely named temporary with `make` in the batch's destination folder.
-    fn temp<'b, T>(
-        &self,
-        batch: &'b Batch,
-        i: u32,
-        make: impl Fn(&OwnedFd, &OsStr) -> rustix::io::Result<T>,
-    ) -> Result<(Temp<'b>, T), Error> {
-        for attempt in 0..8 {
-            let name = match attempt {
-                0 => format!("{}{i}", self.temp_prefix),
-                n => format!("{}{i}-{n}", self.temp_prefix),
-            };
-            match make(&batch.dst, OsStr::new(&name)) {
-                Ok(t) => {
-                    return Ok((
-                        Temp {
-                            dir: &batch.dst,
-                            name: name.into(),
-                            armed: true,
-                        },
-                        t,
-                    ));
-                }
-                Err(Errno::EXIST) => {} // left over by a crashed run with the same pid: pick another
-                Err(e) => return Err(Error::io("create", self.plan.dest_path(i), e)),
-            }
-        }
-        Err(Error::io("create", self.plan.dest_path(i), Errno::EXIST))
-    }
-
-    /// Renames the finished temporary into place without replacing anything (for Replace,
-    /// the old item is moved to the staging folder first); a name that appeared since
-    /// planning is a new conflict, never clobbered.
-    pub(super) fn commit(
-        &self,
-        batch: &Batch,
-        mut temp: Temp<'_>,
-        i: u32,
-        ino: u64,
-    ) -> Result<Outcome, Error> {
-        let name = self.plan.dest_name(i);
-        let staged = match self.plan.item(i).action {
-            Action::Replace => self.stash(&batch.dst, i)?,
-            _ => None,
-        };
-        let renamed = fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name);
-        self.settle(staged, renamed, &batch.dst, i)?;
-        match renamed {
-            Ok(()) => {
-                temp.armed = false;
-                Ok(Outcome::Done(ino))
-            }
-            Err(Errno::EXIST) => Ok(self.taken(&batch.dst, i)),
-            Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
-        }
-    }
-}
-
-/// A temporary in the destination folder, removed unless committed.
-pub(super) struct Temp<'b> {
-    pub(super) dir: &'b OwnedFd,
-    pub(super) name: OsString,
-    pub(super) armed: bool,
-}
-
-impl Drop for Temp<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            let _ = rustix::fs::unlinkat(self.dir, &self.name, AtFlags::empty());
-        }
     }
 }

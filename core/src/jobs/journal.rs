@@ -326,19 +326,14 @@ impl UndoJournal {
             return Ok(());
         };
         let pid = std::process::id();
-        let preexisting = match job {
-            Job::Copy {
-                sources, dest_dir, ..
-            }
-            | Job::Move {
-                sources, dest_dir, ..
-            } => sources
+        let preexisting = match job.sources_and_dest() {
+            Some((sources, dest_dir)) => sources
                 .iter()
                 .filter_map(|s| s.file_name().map(|n| dest_dir.join(n)))
                 .filter(|d| d.symlink_metadata().is_ok())
                 .map(|d| StoredPath::path(&d))
                 .collect(),
-            _ => Vec::new(),
+            None => Vec::new(),
         };
         self.append(&Line::Begin {
             seq,

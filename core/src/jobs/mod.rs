@@ -32,10 +32,12 @@
 //! Jobs touching the same devices run one after another in submission order; jobs on other
 //! devices run in parallel. Rename and create-folder jobs are single calls and never wait.
 
+mod commit;
 mod conflict;
 mod control;
 mod copy;
 mod decide;
+mod dest;
 mod journal;
 mod moves;
 mod partial;
@@ -54,7 +56,7 @@ mod undo;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -198,6 +200,21 @@ pub enum Job {
         /// The interrupted job.
         record: Box<JournalRecord>,
     },
+}
+
+impl Job {
+    /// The sources and destination folder of a copy or move; `None` for other jobs.
+    pub(crate) fn sources_and_dest(&self) -> Option<(&[PathBuf], &Path)> {
+        match self {
+            Job::Copy {
+                sources, dest_dir, ..
+            }
+            | Job::Move {
+                sources, dest_dir, ..
+            } => Some((sources, dest_dir)),
+            _ => None,
+        }
+    }
 }
 
 /// What a job found when planning.

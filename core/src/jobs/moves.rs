@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::control::JobCtx;
-use super::copy::{not_done, not_started, preflight};
+use super::copy::{not_done, not_started, plan_transfer, preflight};
+use super::dest::Dest;
 use super::passes;
-use super::plan::{Action, Dest, Mode, NO_ITEM, Plan, Planner};
+use super::plan::{Action, Mode, NO_ITEM, Plan};
 use super::progress::Reporter;
-use super::remove::{Remover, Select};
+use super::remove::{Select, remove_selected};
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Phase, Summary, Totals};
 use crate::error::Error;
@@ -25,11 +26,7 @@ pub(crate) fn run_job(
     dest_dir: &Path,
     policy: ConflictPolicy,
 ) -> Summary {
-    let dest = match Dest::open(dest_dir) {
-        Ok(d) => d,
-        Err(e) => return not_started(ctx, sources, e),
-    };
-    let planned = match Planner::new(ctx, Mode::Move, policy, Some(&dest)).run(sources) {
+    let (dest, planned) = match plan_transfer(ctx, Mode::Move, sources, dest_dir, policy) {
         Ok(p) => p,
         Err(e) => return not_started(ctx, sources, e),
     };
@@ -77,16 +74,6 @@ fn remove_sources(ctx: &JobCtx, plan: &Plan, done: &[AtomicU64], totals: Totals,
             _ if copied(i) => Select::Remove,
             _ => Select::Keep,
         };
-        let removed: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(plan.items.len())
-            .collect();
-        Remover {
-            ctx,
-            plan,
-            removed: &removed,
-            select: &select,
-            is_delete_job: false,
-        }
-        .run();
+        remove_selected(ctx, plan, &select);
     });
 }

@@ -25,7 +25,8 @@ use rustix::fd::OwnedFd;
 use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 
-use super::copy::{Batch, Copier, Outcome, Temp};
+use super::commit::Temp;
+use super::copy::{Batch, Copier, Outcome};
 use crate::error::Error;
 use crate::fs::{self, DataCopier, DataError, Meta};
 

@@ -6,7 +6,8 @@ use std::sync::atomic::AtomicU64;
 
 use super::control::JobCtx;
 use super::copy::Copier;
-use super::plan::{Dest, Mode, Plan, Planned, Planner};
+use super::dest::Dest;
+use super::plan::{Mode, Plan, Planned, Planner};
 use super::progress::Reporter;
 use super::{ConflictPolicy, Event, Phase, Totals};
 use crate::error::Error;

@@ -23,6 +23,7 @@ use rustix::io::Errno;
 
 use super::conflict::Conflict;
 use super::control::JobCtx;
+use super::dest::Dest;
 use super::progress::PlanningTicker;
 use super::{ConflictPolicy, Resolution, SkipReason, Totals};
 use crate::error::Error;
@@ -273,48 +274,6 @@ pub(crate) enum Mode {
     Copy,
     Move,
     Delete,
-}
-
-/// The destination folder of a copy or move, opened and examined once.
-pub(crate) struct Dest {
-    pub(crate) fd: Arc<OwnedFd>,
-    pub(crate) path: PathBuf,
-    pub(crate) meta: Meta,
-    /// The folder and its ancestors, for the into-itself check.
-    pub(crate) ancestors: Vec<FileId>,
-    pub(crate) mount: Option<fs::Mount>,
-    /// Longest name the destination takes, in bytes (`f_namelen`).
-    pub(crate) name_max: usize,
-}
-
-impl Dest {
-    /// Opens the destination; reads the mount table (once per job).
-    pub(crate) fn open(path: &Path) -> Result<Dest, Error> {
-        let fd = fs::open_dir_path(path).map_err(|e| match e {
-            Errno::NOTDIR => Error::NotADirectory {
-                path: path.to_path_buf(),
-            },
-            e => Error::io("open", path, e),
-        })?;
-        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", path, e))?;
-        let ancestors =
-            fs::ancestors(&fd).map_err(|e| Error::io("read the parents of", path, e))?;
-        let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
-        let name_max = rustix::fs::fstatfs(&fd).map_or(255, |s| s.f_namelen as usize);
-        Ok(Dest {
-            fd: Arc::new(fd),
-            path: path.to_path_buf(),
-            meta,
-            ancestors,
-            mount,
-            name_max,
-        })
-    }
-
-    /// The destination's file system type ("" when unknown).
-    pub(crate) fn fs_type(&self) -> &str {
-        self.mount.as_ref().map_or("", |m| m.fs_type.as_str())
-    }
 }
 
 /// A finished plan with its totals.

@@ -56,13 +56,7 @@ pub(crate) fn remove_parts(record: &JournalRecord) -> Result<(), Error> {
 /// Removes the files named `prefix…` in `record`'s destination folder and in the destination
 /// items of its sources.
 fn remove_named(record: &JournalRecord, prefix: &str) -> Result<(), Error> {
-    let (Job::Copy {
-        sources, dest_dir, ..
-    }
-    | Job::Move {
-        sources, dest_dir, ..
-    }) = &record.job
-    else {
+    let Some((sources, dest_dir)) = record.job.sources_and_dest() else {
         return Ok(());
     };
     sweep(dest_dir, prefix.as_bytes(), false)?;

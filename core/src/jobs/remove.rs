@@ -102,6 +102,27 @@ pub(crate) struct Remover<'a> {
     pub(crate) is_delete_job: bool,
 }
 
+/// Removes the items `select` picks as part of another job (a move's sources, a restore's
+/// leftovers): not counted and not stopped by cancel. Returns which items are gone.
+pub(crate) fn remove_selected(
+    ctx: &JobCtx,
+    plan: &Plan,
+    select: &(dyn Fn(u32) -> Select + Sync),
+) -> Vec<AtomicU64> {
+    let removed: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
+        .take(plan.items.len())
+        .collect();
+    Remover {
+        ctx,
+        plan,
+        removed: &removed,
+        select,
+        is_delete_job: false,
+    }
+    .run();
+    removed
+}
+
 /// Files to unlink, in one or more folders: `parts[k]` covers `items[parts[k-1].end..end]`.
 #[derive(Default)]
 struct Batch {

@@ -67,18 +67,15 @@ pub(crate) fn paths_of(record: &JournalRecord) -> Vec<PathBuf> {
 /// the sources are (or were) in.
 pub(crate) fn devices_of(record: &JournalRecord) -> Vec<u64> {
     let folders: Vec<&Path> = match &record.job {
-        Job::Copy {
-            sources, dest_dir, ..
-        }
-        | Job::Move {
-            sources, dest_dir, ..
-        } => sources
-            .iter()
-            .filter_map(|s| s.parent())
-            .chain([dest_dir.as_path()])
-            .collect(),
         job @ (Job::Trash { .. } | Job::Restore { .. }) => return trash::devices_of(job),
-        _ => Vec::new(),
+        job => match job.sources_and_dest() {
+            Some((sources, dest_dir)) => sources
+                .iter()
+                .filter_map(|s| s.parent())
+                .chain([dest_dir])
+                .collect(),
+            None => Vec::new(),
+        },
     };
     folders
         .into_iter()

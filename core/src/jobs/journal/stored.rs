@@ -285,6 +285,12 @@ const HOWS: [How; 5] = [
     How::MovedOver,
 ];
 
+/// The value among `all` stored as `name` (its `Debug` form); None for one this version
+/// does not know.
+fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str) -> Option<T> {
+    all.iter().copied().find(|v| format!("{v:?}") == name)
+}
+
 impl StoredEntry {
     pub(super) fn of(e: RecordEntry) -> StoredEntry {
         StoredEntry {
@@ -303,8 +309,8 @@ impl StoredEntry {
 
     /// None for an entry this version cannot read (it is left alone by undo).
     pub(super) fn into_entry(self) -> Option<RecordEntry> {
-        let kind = *KINDS.iter().find(|k| format!("{k:?}") == self.k)?;
-        let how = *HOWS.iter().find(|h| format!("{h:?}") == self.h)?;
+        let kind = named(&KINDS, &self.k)?;
+        let how = named(&HOWS, &self.h)?;
         Some(RecordEntry {
             source: self.s.into_path(),
             dest: self.d.into_path(),
@@ -357,7 +363,7 @@ impl StoredTrashRecord {
             original: self.original.into_path(),
             file: self.file.into_path(),
             info: self.info.into_path(),
-            kind: *KINDS.iter().find(|k| format!("{k:?}") == self.k)?,
+            kind: named(&KINDS, &self.k)?,
             id: FileId {
                 dev: self.dev,
                 ino: self.ino,

@@ -10,7 +10,7 @@
 
 use std::ffi::OsStr;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use rustix::fs::{AtFlags, Mode};
 use rustix::io::Errno;
@@ -20,8 +20,9 @@ use crate::error::{Error, Result};
 use crate::fs;
 use crate::jobs::control::JobCtx;
 use crate::jobs::copy::{Copier, not_done};
-use crate::jobs::plan::{Action, Dest, Mode as PlanMode, Planner};
-use crate::jobs::remove::{Remover, Select};
+use crate::jobs::dest::Dest;
+use crate::jobs::plan::{Action, Mode as PlanMode, Planner};
+use crate::jobs::remove::{Select, remove_selected};
 use crate::jobs::{ConflictPolicy, Event, Phase, Summary, Totals};
 
 /// Runs a restore job.
@@ -191,7 +192,6 @@ fn remove_tree(ctx: &JobCtx, path: &Path) -> bool {
         return false;
     };
     let plan = &planned.plan;
-    let removed: Vec<AtomicU64> = not_done(&planned);
     let select = |i: u32| {
         if plan.item(i).action == Action::Skip {
             Select::Keep
@@ -199,13 +199,6 @@ fn remove_tree(ctx: &JobCtx, path: &Path) -> bool {
             Select::Remove
         }
     };
-    Remover {
-        ctx,
-        plan,
-        removed: &removed,
-        select: &select,
-        is_delete_job: false,
-    }
-    .run();
+    let removed = remove_selected(ctx, plan, &select);
     removed[plan.roots[0].item as usize].load(Relaxed) != 0
 }

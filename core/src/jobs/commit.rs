@@ -1,0 +1,126 @@
+//! Putting a written item in place. A file gets its mode, extended attributes and times
+//! through its descriptor, a link or FIFO its times by name; then the temporary it was
+//! written as is renamed to its final name, never replacing anything (for Replace, the old
+//! item goes to the staging folder first). A temporary that is not committed is removed
+//! when dropped, so a failure leaves nothing behind.
+
+use std::ffi::{OsStr, OsString};
+
+use rustix::fd::OwnedFd;
+use rustix::fs::AtFlags;
+use rustix::io::Errno;
+
+use super::copy::{Batch, Copier, Outcome};
+use super::plan::Action;
+use crate::error::Error;
+use crate::fs;
+
+impl Copier<'_> {
+    /// Gives a written file its mode, extended attributes and times; returns its inode.
+    pub(super) fn finish_file(
+        &self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        meta: &fs::Meta,
+        i: u32,
+    ) -> Result<u64, Error> {
+        let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
+        self.set_mode(dst, self.mode_of(meta.mode, meta.uid))
+            .map_err(dest_err("set the permissions of"))?;
+        // Best effort: a destination without extended attributes is not a failure.
+        let _ = fs::copy_xattrs(src, dst);
+        fs::set_times_fd(dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
+        Ok(fs::stat_fd(dst).map_err(dest_err("stat"))?.id.ino)
+    }
+
+    /// Times, identity and commit of a link or FIFO (no descriptor to work through).
+    pub(super) fn finish_special(
+        &self,
+        batch: &Batch,
+        temp: Temp<'_>,
+        i: u32,
+    ) -> Result<Outcome, Error> {
+        let item = self.plan.item(i);
+        match fs::set_times_at(&*batch.dst, &temp.name, item.atime, item.mtime) {
+            Ok(()) | Err(Errno::OPNOTSUPP | Errno::PERM) => {}
+            Err(e) => return Err(Error::io("set the times of", self.plan.dest_path(i), e)),
+        }
+        let ino = fs::stat_at(&*batch.dst, &temp.name)
+            .map_err(|e| Error::io("stat", self.plan.dest_path(i), e))?
+            .id
+            .ino;
+        self.commit(batch, temp, i, ino)
+    }
+
+    /// Creates a uniquely named temporary with `make` in the batch's destination folder.
+    pub(super) fn temp<'b, T>(
+        &self,
+        batch: &'b Batch,
+        i: u32,
+        make: impl Fn(&OwnedFd, &OsStr) -> rustix::io::Result<T>,
+    ) -> Result<(Temp<'b>, T), Error> {
+        for attempt in 0..8 {
+            let name = match attempt {
+                0 => format!("{}{i}", self.temp_prefix),
+                n => format!("{}{i}-{n}", self.temp_prefix),
+            };
+            match make(&batch.dst, OsStr::new(&name)) {
+                Ok(t) => {
+                    return Ok((
+                        Temp {
+                            dir: &batch.dst,
+                            name: name.into(),
+                            armed: true,
+                        },
+                        t,
+                    ));
+                }
+                Err(Errno::EXIST) => {} // left over by a crashed run with the same pid: pick another
+                Err(e) => return Err(Error::io("create", self.plan.dest_path(i), e)),
+            }
+        }
+        Err(Error::io("create", self.plan.dest_path(i), Errno::EXIST))
+    }
+
+    /// Renames the finished temporary into place without replacing anything (for Replace,
+    /// the old item is moved to the staging folder first); a name that appeared since
+    /// planning is a new conflict, never clobbered.
+    pub(super) fn commit(
+        &self,
+        batch: &Batch,
+        mut temp: Temp<'_>,
+        i: u32,
+        ino: u64,
+    ) -> Result<Outcome, Error> {
+        let name = self.plan.dest_name(i);
+        let staged = match self.plan.item(i).action {
+            Action::Replace => self.stash(&batch.dst, i)?,
+            _ => None,
+        };
+        let renamed = fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name);
+        self.settle(staged, renamed, &batch.dst, i)?;
+        match renamed {
+            Ok(()) => {
+                temp.armed = false;
+                Ok(Outcome::Done(ino))
+            }
+            Err(Errno::EXIST) => Ok(self.taken(&batch.dst, i)),
+            Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
+        }
+    }
+}
+
+/// A temporary in the destination folder, removed unless committed.
+pub(super) struct Temp<'b> {
+    pub(super) dir: &'b OwnedFd,
+    pub(super) name: OsString,
+    pub(super) armed: bool,
+}
+
+impl Drop for Temp<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = rustix::fs::unlinkat(self.dir, &self.name, AtFlags::empty());
+        }
+    }
+}

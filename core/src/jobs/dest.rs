@@ -1,0 +1,53 @@
+//! The destination folder of a copy or move, opened and examined once per job: its identity
+//! and ancestors (for the into-itself check), its mount and the longest name it takes.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustix::fd::OwnedFd;
+use rustix::io::Errno;
+
+use crate::error::Error;
+use crate::fs::{self, FileId, Meta};
+
+/// The destination folder of a copy or move, opened and examined once.
+pub(crate) struct Dest {
+    pub(crate) fd: Arc<OwnedFd>,
+    pub(crate) path: PathBuf,
+    pub(crate) meta: Meta,
+    /// The folder and its ancestors, for the into-itself check.
+    pub(crate) ancestors: Vec<FileId>,
+    pub(crate) mount: Option<fs::Mount>,
+    /// Longest name the destination takes, in bytes (`f_namelen`).
+    pub(crate) name_max: usize,
+}
+
+impl Dest {
+    /// Opens the destination; reads the mount table (once per job).
+    pub(crate) fn open(path: &Path) -> Result<Dest, Error> {
+        let fd = fs::open_dir_path(path).map_err(|e| match e {
+            Errno::NOTDIR => Error::NotADirectory {
+                path: path.to_path_buf(),
+            },
+            e => Error::io("open", path, e),
+        })?;
+        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", path, e))?;
+        let ancestors =
+            fs::ancestors(&fd).map_err(|e| Error::io("read the parents of", path, e))?;
+        let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
+        let name_max = rustix::fs::fstatfs(&fd).map_or(255, |s| s.f_namelen as usize);
+        Ok(Dest {
+            fd: Arc::new(fd),
+            path: path.to_path_buf(),
+            meta,
+            ancestors,
+            mount,
+            name_max,
+        })
+    }
+
+    /// The destination's file system type ("" when unknown).
+    pub(crate) fn fs_type(&self) -> &str {
+        self.mount.as_ref().map_or("", |m| m.fs_type.as_str())
+    }
+}
