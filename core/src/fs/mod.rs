@@ -21,7 +21,7 @@ use rustix::io::{Errno, Result};
 
 pub use data::{CopyMethod, DataCopier, DataError};
 pub use mounts::{Mount, MountTable, is_removable};
-pub use stack::DirStack;
+pub use stack::{DirStack, max_open_dirs, raise_fd_limit};
 
 /// Identity of a file: the device it lives on and its inode number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -212,12 +212,15 @@ pub fn create_private_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Owne
     rustix::fs::openat(dir, name.as_ref(), flags, Mode::from_raw_mode(0o600))
 }
 
-/// Creates an unnamed file in `dir` (`O_TMPFILE`), private (0600). It has no name until
-/// [`link_unnamed`] gives it one, takes no lock on `dir` to create, and vanishes with its
-/// descriptor on error, cancel or crash: nothing is ever left to clean up.
-pub fn create_unnamed_in(dir: impl AsFd) -> Result<OwnedFd> {
+/// Creates an unnamed file in `dir` (`O_TMPFILE`) with the permission bits `mode & 0o777`
+/// less the umask (or as the folder's default ACL says). No one else can open it, whatever
+/// its mode, until [`link_unnamed`] gives it a name; so a copy can be created with its final
+/// mode and spared a `chmod` when that mode survives creation. It takes no lock on `dir` to
+/// create, and vanishes with its descriptor on error, cancel or crash: nothing is ever left
+/// to clean up.
+pub fn create_unnamed_in(dir: impl AsFd, mode: u32) -> Result<OwnedFd> {
     let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
-    rustix::fs::openat(dir, c".", flags, Mode::from_raw_mode(0o600))
+    rustix::fs::openat(dir, c".", flags, Mode::from_raw_mode(mode & 0o777))
 }
 
 /// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`; fails

@@ -1,11 +1,36 @@
 //! The chain of open folders of a depth-first walk, bounded in file descriptors.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustix::fd::OwnedFd;
 use rustix::io::{Errno, Result};
 
 use super::{FileId, open_dir_at, stat_fd};
+
+/// Descriptors one walk's stack may keep open: a sixteenth of the process's limit, from 64
+/// to 1,024. Deep enough that a tree like the 800-level benchmark is never reopened through
+/// `..` (an `openat` and a `statx` a level, in every walk of a job), small enough that the
+/// stacks of all the jobs running at once stay far inside the limit.
+pub fn max_open_dirs() -> usize {
+    static BUDGET: OnceLock<usize> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
+        let soft = limit.current.unwrap_or(u64::MAX);
+        usize::try_from((soft / 16).clamp(64, 1024)).unwrap_or(64)
+    })
+}
+
+/// Raises the soft limit of open descriptors to the hard limit, as programs that need many
+/// are expected to (the soft limit stays low only for `select`, which Ferry never uses).
+/// Best effort: a limit that cannot be raised stays as it was.
+pub fn raise_fd_limit() {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    if limit.current < limit.maximum {
+        limit.current = limit.maximum;
+        let _ = setrlimit(Resource::Nofile, limit);
+    }
+}
 
 /// A stack of open folders, each a child of the one below it.
 ///

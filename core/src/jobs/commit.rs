@@ -25,12 +25,17 @@ impl Copier<'_> {
         i: u32,
     ) -> Result<u64, Error> {
         let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
-        self.set_mode(dst, self.mode_of(meta.mode, meta.uid))
-            .map_err(dest_err("set the permissions of"))?;
+        let written = fs::stat_fd(dst).map_err(dest_err("stat"))?;
+        // An unnamed file is created with its final mode: most keep it through the umask.
+        let mode = self.mode_of(meta.mode, meta.uid);
+        if written.mode != mode {
+            self.set_mode(dst, mode)
+                .map_err(dest_err("set the permissions of"))?;
+        }
         // Best effort: a destination without extended attributes is not a failure.
         let _ = fs::copy_xattrs(src, dst);
         fs::set_times_fd(dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
-        Ok(fs::stat_fd(dst).map_err(dest_err("stat"))?.id.ino)
+        Ok(written.id.ino)
     }
 
     /// Times, identity and commit of a link or FIFO (no descriptor to work through).

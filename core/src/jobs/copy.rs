@@ -38,7 +38,7 @@ use super::control::JobCtx;
 use super::dest::Dest;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
-use super::plan::{Action, MAX_OPEN_DIRS, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
+use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Failed, Phase, SkipReason, Skipped, Summary};
@@ -306,8 +306,8 @@ impl<'a> Copier<'a> {
                 }
             };
             let mut cur = Cursor {
-                src: DirStack::new(MAX_OPEN_DIRS),
-                dst: DirStack::new(MAX_OPEN_DIRS),
+                src: DirStack::new(fs::max_open_dirs()),
+                dst: DirStack::new(fs::max_open_dirs()),
                 frames: Vec::new(),
                 batch: Vec::new(),
                 batch_bytes: 0,
@@ -643,7 +643,8 @@ impl<'a> Copier<'a> {
         }
         // Replace needs a name to rename over the old file; everything else is linked in.
         let unnamed = item.action != Action::Replace && self.try_unnamed.load(Relaxed);
-        let (temp, dst) = match unnamed.then(|| fs::create_unnamed_in(&*batch.dst)) {
+        let mode = self.mode_of(meta.mode, meta.uid);
+        let (temp, dst) = match unnamed.then(|| fs::create_unnamed_in(&*batch.dst, mode)) {
             Some(Ok(fd)) => (None, fd),
             Some(Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL)) | None => {
                 self.try_unnamed.store(false, Relaxed);

@@ -32,9 +32,6 @@ use crate::fs::{self, DirStack, FileId, FileKind, Meta, Timestamp};
 /// "No item": the parent of a source, or no current item.
 pub(crate) const NO_ITEM: u32 = u32::MAX;
 
-/// Open descriptors a walk may hold per stack; deeper folders are reopened through `..`.
-pub(crate) const MAX_OPEN_DIRS: usize = 64;
-
 /// What the executors do with an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -572,9 +569,9 @@ impl<'a> Planner<'a> {
         parent_id: FileId,
         merged_into: Option<(Arc<OwnedFd>, Meta)>,
     ) -> Result<(), Error> {
-        let mut src = DirStack::new(MAX_OPEN_DIRS);
+        let mut src = DirStack::new(fs::max_open_dirs());
         src.push(parent, parent_id);
-        let mut dst = DirStack::new(MAX_OPEN_DIRS);
+        let mut dst = DirStack::new(fs::max_open_dirs());
         if let Some((fd, meta)) = merged_into {
             dst.push(fd, meta.id);
         }

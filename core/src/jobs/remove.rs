@@ -28,7 +28,7 @@ use rustix::io::Errno;
 
 use super::control::JobCtx;
 use super::copy::{not_done, not_started};
-use super::plan::{Action, MAX_OPEN_DIRS, Mode, NO_ITEM, Plan, Planner};
+use super::plan::{Action, Mode, NO_ITEM, Plan, Planner};
 use super::progress::Reporter;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Phase, Summary};
@@ -39,7 +39,7 @@ use crate::fs::{self, DirStack, FileKind};
 /// rather than contend for the lock of one.
 const BATCH_ITEMS: usize = 1024;
 /// Most folders one batch covers; with [`QUEUED_BATCHES`] per worker, this bounds the
-/// descriptors that queued batches hold open (beyond the walk's own [`MAX_OPEN_DIRS`]).
+/// descriptors that queued batches hold open (beyond the walk's own [`fs::max_open_dirs`]).
 const BATCH_DIRS: usize = 8;
 /// Batches queued per worker.
 const QUEUED_BATCHES: usize = 2;
@@ -232,7 +232,7 @@ impl Remover<'_> {
                 queue.add(&pfd, &loose, std::iter::once(root.item));
                 continue;
             }
-            let mut stack = DirStack::new(MAX_OPEN_DIRS);
+            let mut stack = DirStack::new(fs::max_open_dirs());
             stack.push(pfd, pid);
             let mut frames: Vec<Frame> = Vec::new();
             let mut dead = HashSet::new();
@@ -422,7 +422,8 @@ mod tests {
     use std::fs;
     use std::path::Path;
 
-    use super::{BATCH_DIRS, BATCH_ITEMS, MAX_OPEN_DIRS};
+    use super::{BATCH_DIRS, BATCH_ITEMS};
+    use crate::fs::max_open_dirs;
     use crate::jobs::{Engine, Event, Job, Summary};
 
     fn delete(paths: Vec<std::path::PathBuf>) -> Summary {
@@ -452,7 +453,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let tree = tmp.path().join("tree");
         let mut dir = tree.clone();
-        for _ in 0..(MAX_OPEN_DIRS + 3 * BATCH_DIRS) {
+        for _ in 0..(max_open_dirs() + 3 * BATCH_DIRS) {
             dir.push("d");
             fs::create_dir_all(&dir).unwrap();
             files(&dir, 3);
@@ -471,7 +472,7 @@ mod tests {
 
         let summary = delete(paths);
         assert!(summary.is_complete(), "{:#?}", summary.failed.first());
-        let folders = MAX_OPEN_DIRS + 3 * BATCH_DIRS + 2;
+        let folders = max_open_dirs() + 3 * BATCH_DIRS + 2;
         let expected = folders + 3 * (folders - 2) + 2 * BATCH_ITEMS + 7 + loose.len();
         assert_eq!(summary.items_done, expected as u64);
         assert!(!tree.exists());

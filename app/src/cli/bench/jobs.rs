@@ -3,7 +3,9 @@
 //!
 //! Ferry runs in-process through the [`Engine`] the window uses: the time runs from
 //! `Engine::start` to the job's `Finished` event (planning, progress counters, conflict checks
-//! and the final summary included). Every run gets its own input and output: trees to delete
+//! and the final summary included), and for copies and moves from the undo journal's `begin`
+//! to its `end` (both `fdatasync`ed, in a journal on the work tree like a user's own), as
+//! `ferry cp` and the window record every job. Every run gets its own input and output: trees to delete
 //! are built ahead for every round, move sources for both tools right before each round, and
 //! outputs are moved aside afterwards (see [`Area::discard`]).
 
@@ -13,7 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
-use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job};
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job, JobOptions, UndoJournal};
 use serde_json::{Value, json};
 
 use super::fixtures;
@@ -39,6 +41,7 @@ pub(super) fn plan<'a>(
     shm: &'a Area,
 ) -> Vec<Planned<'a>> {
     let areas = [work, shm];
+    let journal = UndoJournal::at(work.path("state").join("journal.jsonl"));
     let mut plan = Vec::new();
     for (workload, (files, size)) in [
         ("copy-5000x4k", sizes.small_files),
@@ -49,7 +52,7 @@ pub(super) fn plan<'a>(
                 ("copy-200x5m", "tmpfs") | ("copy-5000x4k", _) => 0.6,
                 _ => 1.0,
             };
-            let copy = Copy::new(area, files, size);
+            let copy = Copy::new(area, files, size, journal.clone());
             plan.push(compare(
                 workload,
                 area,
@@ -68,7 +71,7 @@ pub(super) fn plan<'a>(
         let (files, size) = sizes.moved_files;
         // Into the work tree first: it deletes only on tmpfs.
         for (from, to) in [(shm, work), (work, shm)] {
-            let mv = Move::new(from, to, files, size);
+            let mv = Move::new(from, to, files, size, journal.clone());
             plan.push(compare(
                 "move-xfs-5000x4k",
                 to,
@@ -102,18 +105,29 @@ pub(super) fn plan<'a>(
     plan
 }
 
-/// Runs `job` on a fresh engine and returns the time from start to its `Finished` event.
-/// Any failed or skipped item is an error: the run did not do the work it is timed for.
-fn run_job(job: Job) -> Result<Duration> {
+/// Runs `job` on a fresh engine, recorded in `journal` if given, and returns the time from
+/// start to its `Finished` event (and recorded end). Any failed or skipped item is an error:
+/// the run did not do the work it is timed for.
+fn run_job(job: Job, journal: Option<&UndoJournal>) -> Result<Duration> {
     let start = Instant::now();
+    let seq = match journal {
+        Some(j) => j.begin(&job)?,
+        None => None,
+    };
     let (engine, events) = Engine::start();
-    let id = engine.submit(job);
+    let id = match seq {
+        Some(seq) => engine.submit_journaled(job, JobOptions::default(), seq),
+        None => engine.submit(job),
+    };
     loop {
         match events
             .recv_timeout(PATIENCE)
             .context("the job engine did not answer")?
         {
             Event::Finished { job, summary, .. } if job == id => {
+                if let (Some(journal), Some(seq)) = (journal, seq) {
+                    journal.finish(seq, &summary, false)?;
+                }
                 let elapsed = start.elapsed();
                 ensure!(
                     summary.is_complete() && summary.skipped.is_empty(),
@@ -142,16 +156,18 @@ fn run_dir(base: &Path, side: Side, round: usize) -> PathBuf {
 /// `copy-NxS`: copy one folder of `files` files of `size` bytes into an empty folder.
 pub(super) struct Copy<'a> {
     area: &'a Area,
+    journal: UndoJournal,
     base: PathBuf,
     files: usize,
     size: usize,
 }
 
 impl<'a> Copy<'a> {
-    /// A copy of `files` files of `size` bytes, within `area`.
-    pub(super) fn new(area: &'a Area, files: usize, size: usize) -> Self {
+    /// A copy of `files` files of `size` bytes, within `area`, recorded in `journal`.
+    pub(super) fn new(area: &'a Area, files: usize, size: usize, journal: UndoJournal) -> Self {
         Copy {
             area,
+            journal,
             base: area.path(format!("copy-{files}x{size}")),
             files,
             size,
@@ -185,11 +201,14 @@ impl Comparison for Copy<'_> {
     }
 
     fn ferry(&mut self, round: usize) -> Result<Duration> {
-        run_job(Job::Copy {
-            sources: vec![self.source()],
-            dest_dir: run_dir(&self.base, Side::Ferry, round),
-            on_conflict: ConflictPolicy::Skip,
-        })
+        run_job(
+            Job::Copy {
+                sources: vec![self.source()],
+                dest_dir: run_dir(&self.base, Side::Ferry, round),
+                on_conflict: ConflictPolicy::Skip,
+            },
+            Some(&self.journal),
+        )
     }
 
     fn peer(&mut self, round: usize) -> Command {
@@ -216,6 +235,7 @@ impl Comparison for Copy<'_> {
 /// `move-xfs-NxS`: move one folder of `files` files from one filesystem to the other.
 pub(super) struct Move<'a> {
     from: &'a Area,
+    journal: UndoJournal,
     to: &'a Area,
     src_base: PathBuf,
     dest_base: PathBuf,
@@ -224,11 +244,18 @@ pub(super) struct Move<'a> {
 }
 
 impl<'a> Move<'a> {
-    /// A move of `files` files of `size` bytes from `from` into `to`.
-    pub(super) fn new(from: &'a Area, to: &'a Area, files: usize, size: usize) -> Self {
+    /// A move of `files` files of `size` bytes from `from` into `to`, recorded in `journal`.
+    pub(super) fn new(
+        from: &'a Area,
+        to: &'a Area,
+        files: usize,
+        size: usize,
+        journal: UndoJournal,
+    ) -> Self {
         let name = format!("move-{files}x{size}-to-{}", to.label);
         Move {
             from,
+            journal,
             to,
             src_base: from.path(&name),
             dest_base: to.path(&name),
@@ -276,11 +303,14 @@ impl Comparison for Move<'_> {
     }
 
     fn ferry(&mut self, round: usize) -> Result<Duration> {
-        run_job(Job::Move {
-            sources: vec![self.source(Side::Ferry, round)],
-            dest_dir: run_dir(&self.dest_base, Side::Ferry, round),
-            on_conflict: ConflictPolicy::Skip,
-        })
+        run_job(
+            Job::Move {
+                sources: vec![self.source(Side::Ferry, round)],
+                dest_dir: run_dir(&self.dest_base, Side::Ferry, round),
+                on_conflict: ConflictPolicy::Skip,
+            },
+            Some(&self.journal),
+        )
     }
 
     fn peer(&mut self, round: usize) -> Command {
@@ -354,9 +384,12 @@ impl Comparison for Delete<'_> {
     }
 
     fn ferry(&mut self, round: usize) -> Result<Duration> {
-        run_job(Job::Delete {
-            paths: vec![run_dir(&self.base, Side::Ferry, round)],
-        })
+        run_job(
+            Job::Delete {
+                paths: vec![run_dir(&self.base, Side::Ferry, round)],
+            },
+            None,
+        )
     }
 
     fn peer(&mut self, round: usize) -> Command {
