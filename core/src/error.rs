@@ -121,6 +121,15 @@ pub enum Error {
         /// The item.
         path: PathBuf,
     },
+    /// Undo of a Replace: the item it replaced is no longer kept (staged items are pruned
+    /// after a while), so it cannot come back; the replacement is kept.
+    #[error("{} is kept: the item it replaced ({}) is no longer kept for undo", path.display(), staged.display())]
+    ReplacedGone {
+        /// The replacement, kept.
+        path: PathBuf,
+        /// Where the replaced item had been kept.
+        staged: PathBuf,
+    },
     /// An item cannot be moved to the trash (no usable trash on its file system, ...); it can
     /// still be deleted permanently, which the UI offers.
     #[error("cannot move {} to the trash: {reason}; it can be deleted permanently instead", path.display())]
@@ -163,6 +172,7 @@ impl Error {
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
             | Error::ChangedSince { path }
+            | Error::ReplacedGone { path, .. }
             | Error::CannotTrash { path, .. } => Some(path),
             Error::Cancelled | Error::PlanTooLarge { .. } => None,
         }

@@ -14,9 +14,11 @@ mod jobs_requests;
 mod jobs_single;
 mod jobs_support;
 mod listing;
+mod recovery;
 mod resume;
 mod trash;
 mod undo;
+mod undo_conflicts;
 
 use std::ffi::OsStr;
 use std::path::Path;

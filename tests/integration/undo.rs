@@ -11,26 +11,28 @@ use std::time::Duration;
 
 use ferry_core::Error;
 use ferry_core::jobs::{
-    ConflictPolicy, Job, Pruned, RecordState, TrashRoots, UndoJournal, staging_folder_name,
+    Conflict, ConflictPolicy, Job, Pruned, RecordState, Resolution, Scope, StagingRoots,
+    TrashRoots, UndoJournal, staging_folder_name,
 };
 use ferry_tests::TempTree;
 use proptest::prelude::*;
 
 use crate::ferry_in;
+use crate::jobs_conflicts::run_asking_with;
 use crate::jobs_copy::sample_tree;
 use crate::jobs_support::{
     Node, Outcome, assert_no_temporaries, run_job, run_job_staged, snapshot,
 };
 
 /// A journal, a trash and a staging folder of their own, outside the trees the tests work on.
-struct Setup {
-    journal: UndoJournal,
-    trash: TrashRoots,
-    staging: PathBuf,
+pub(crate) struct Setup {
+    pub(crate) journal: UndoJournal,
+    pub(crate) trash: TrashRoots,
+    pub(crate) staging: PathBuf,
 }
 
 impl Setup {
-    fn new(t: &TempTree) -> Setup {
+    pub(crate) fn new(t: &TempTree) -> Setup {
         Setup {
             journal: UndoJournal::at(t.join("state/ferry/journal.jsonl")),
             trash: TrashRoots::home_only(t.join("data/Trash")),
@@ -39,7 +41,7 @@ impl Setup {
     }
 
     /// Runs `job` and journals it, as the window and the command line do.
-    fn run(&self, job: Job) -> Outcome {
+    pub(crate) fn run(&self, job: Job) -> Outcome {
         let seq = self.journal.begin(&job).unwrap();
         let out = run_job_staged(job, &self.staging);
         if let Some(seq) = seq {
@@ -60,14 +62,33 @@ impl Setup {
         let undo = Job::Undo {
             record: Box::new(record),
             trash: self.trash.clone(),
+            on_conflict: ConflictPolicy::Skip,
         };
         let out = run_job_staged(undo, &self.staging);
         self.journal.mark_undone(seq, &out.summary).unwrap();
         out
     }
 
+    /// Undoes the newest job with the Ask policy, answering with `answer`.
+    pub(crate) fn undo_asking(
+        &self,
+        answer: impl FnMut(&Conflict) -> Option<(Resolution, Scope)>,
+    ) -> (Outcome, Vec<Conflict>) {
+        let record = self.journal.undo_candidate().unwrap().unwrap();
+        let seq = record.seq;
+        let undo = Job::Undo {
+            record: Box::new(record),
+            trash: self.trash.clone(),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        let staging = StagingRoots::home_only(&self.staging);
+        let (out, conflicts) = run_asking_with(staging, undo, answer);
+        self.journal.mark_undone(seq, &out.summary).unwrap();
+        (out, conflicts)
+    }
+
     /// Names in the trash's `files/` folder.
-    fn trashed(&self) -> Vec<String> {
+    pub(crate) fn trashed(&self) -> Vec<String> {
         let files = self.trash.home.join("files");
         let mut names: Vec<String> = fs::read_dir(files)
             .map(|d| {
@@ -88,7 +109,7 @@ fn copy(sources: Vec<PathBuf>, dest_dir: &Path) -> Job {
     }
 }
 
-fn moving(sources: Vec<PathBuf>, dest_dir: &Path) -> Job {
+pub(crate) fn moving(sources: Vec<PathBuf>, dest_dir: &Path) -> Job {
     Job::Move {
         sources,
         dest_dir: dest_dir.to_path_buf(),
@@ -285,12 +306,17 @@ fn pruning_bounds_staging_and_undo_then_reports_the_old_file_gone() {
     let out = s.undo();
     assert_eq!(out.summary.failed.len(), 1, "{:#?}", out.summary);
     assert_eq!(out.summary.failed[0].path, old);
+    let error = &out.summary.failed[0].error;
     assert!(
-        matches!(&*out.summary.failed[0].error, Error::Io { source, .. }
-            if source.kind() == std::io::ErrorKind::NotFound),
+        matches!(&**error, Error::ReplacedGone { path, staged: gone }
+            if *path == old && *gone == staged),
         "{:#?}",
         out.summary
     );
+    assert!(error.to_string().contains("is kept"), "{error}");
+    // Trashing the replacement would leave neither: it stays.
+    assert_eq!(fs::read(&old).unwrap(), b"new");
+    assert!(s.trashed().is_empty(), "{:?}", s.trashed());
 }
 
 #[test]
@@ -362,7 +388,7 @@ fn the_journal_is_bounded() {
     assert!(lines <= 3 * 3 + 2, "the log was compacted: {lines} lines");
 }
 
-fn ok(out: &Output) -> String {
+pub(crate) fn ok(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -45,7 +45,7 @@ pub enum Command {
     /// Delete PATH... permanently.
     Rm(jobs::RmArgs),
     /// Undo the last job (copies go to the trash; nothing is deleted permanently).
-    Undo,
+    Undo(undo::UndoArgs),
     /// Redo the job undone last.
     Redo,
     /// List the jobs in the undo journal, newest first.
@@ -90,7 +90,7 @@ where
         Some(Command::Cp(args)) => Ok(jobs::run_copy(&args)),
         Some(Command::Mv(args)) => Ok(jobs::run_move(&args)),
         Some(Command::Rm(args)) => Ok(jobs::run_remove(&args)),
-        Some(Command::Undo) => Ok(undo::run_undo()),
+        Some(Command::Undo(args)) => Ok(undo::run_undo(&args)),
         Some(Command::Redo) => Ok(undo::run_redo()),
         Some(Command::History(args)) => Ok(undo::run_history(&args)),
         Some(Command::Resume(args)) => Ok(undo::run_resume(&args)),

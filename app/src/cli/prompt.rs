@@ -1,13 +1,51 @@
-//! Questions on the terminal for `ferry cp|mv --on-conflict ask` and for failed items: one
-//! line per question on stderr, one answer per line on stdin.
+//! Questions on the terminal for `ferry cp|mv|restore|undo --on-conflict ask` and for failed
+//! items: one line per question on stderr, one answer per line on stdin.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
-use std::io::{BufRead, Write};
-use std::path::Path;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
-use ferry_core::jobs::{Conflict, ConflictKind, ErrorAction, Resolution, Scope};
+use ferry_core::jobs::{Conflict, ConflictKind, ConflictPolicy, ErrorAction, Resolution, Scope};
+
+use super::EXIT_REFUSED;
+use super::jobs::OnConflict;
+
+/// The engine's policy for a `--on-conflict` choice.
+pub fn policy_of(choice: OnConflict) -> ConflictPolicy {
+    match choice {
+        OnConflict::Ask => ConflictPolicy::Ask,
+        OnConflict::Skip => ConflictPolicy::Skip,
+        OnConflict::Replace => ConflictPolicy::Replace,
+        OnConflict::ReplaceIfNewer => ConflictPolicy::ReplaceIfNewer,
+        OnConflict::KeepBoth => ConflictPolicy::KeepBoth,
+        OnConflict::Merge => ConflictPolicy::Merge,
+    }
+}
+
+/// Whether questions can be asked: stdin and stderr are both terminals.
+pub fn can_ask() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// For `policy` [`Ask`](ConflictPolicy::Ask) without a terminal to ask on: when items would
+/// go to places that are `taken` (item, place), lists them and returns the exit status of a
+/// refusal, before anything is written. `None`: go on.
+pub fn refuse_unanswerable(policy: ConflictPolicy, taken: &[(PathBuf, PathBuf)]) -> Option<i32> {
+    if policy != ConflictPolicy::Ask || taken.is_empty() || can_ask() {
+        return None;
+    }
+    eprintln!("ferry: conflicts (use --on-conflict); nothing written:");
+    for (item, place) in taken {
+        eprintln!(
+            "ferry:   {} -> {} is taken",
+            item.display(),
+            place.display()
+        );
+    }
+    Some(EXIT_REFUSED)
+}
 
 /// What was answered "for all" so far.
 #[derive(Default)]

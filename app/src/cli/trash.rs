@@ -1,15 +1,15 @@
 //! `ferry trash|restore|empty-trash`: the freedesktop.org trash (home trash and each volume's
 //! `.Trash-$uid`), through the same engine jobs as the window.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use ferry_core::jobs::{Job, TrashRoots, TrashedItem, keep_both_name, list_trash};
+use ferry_core::jobs::{Job, TrashRoots, TrashedItem, list_trash};
 
-use super::{EXIT_OK, EXIT_REFUSED, jobs};
-
-/// The name length limit of Linux file systems (`NAME_MAX`).
-const NAME_MAX: usize = 255;
+use super::jobs::{self, OnConflict};
+use super::prompt::{policy_of, refuse_unanswerable};
+use super::{EXIT_OK, EXIT_REFUSED};
 
 /// Arguments of `ferry trash`.
 #[derive(Debug, Args)]
@@ -28,9 +28,13 @@ pub struct RestoreArgs {
     /// Restore the item listed under number N (repeatable).
     #[arg(long, value_name = "N")]
     pub index: Vec<usize>,
-    /// When the original name is taken, restore under a free name (`name (copy).ext`)
-    /// instead of failing.
-    #[arg(long)]
+    /// What to do when an original place is taken (`ask` needs a terminal; without one, the
+    /// conflicts are listed and nothing is restored). Folders are merged unless `ask` or
+    /// `keep-both`.
+    #[arg(long, value_enum, default_value_t = OnConflict::Ask)]
+    pub on_conflict: OnConflict,
+    /// Same as `--on-conflict keep-both`: restore under a free name (`name (copy).ext`).
+    #[arg(long, conflicts_with = "on_conflict")]
     pub keep_both: bool,
     /// Restore the item that was at ORIGINAL_PATH (the most recently trashed of that path).
     #[arg(value_name = "ORIGINAL_PATH")]
@@ -82,14 +86,35 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
         return EXIT_OK;
     }
     let chosen = match choose(args, &items) {
-        Ok(chosen) if args.keep_both => chosen.into_iter().map(free_name).collect(),
         Ok(chosen) => chosen,
         Err(message) => {
             eprintln!("ferry: {message}");
             return EXIT_REFUSED;
         }
     };
-    jobs::run(Job::Restore { items: chosen }, "restored")
+    let on_conflict = policy_of(if args.keep_both {
+        OnConflict::KeepBoth
+    } else {
+        args.on_conflict
+    });
+    if let Some(code) = refuse_unanswerable(on_conflict, &taken(&chosen)) {
+        return code;
+    }
+    let job = Job::Restore {
+        items: chosen,
+        on_conflict,
+    };
+    jobs::run(job, "restored")
+}
+
+/// The chosen items whose original place is taken, or wanted by an item before them.
+fn taken(chosen: &[TrashedItem]) -> Vec<(PathBuf, PathBuf)> {
+    let mut wanted = HashSet::new();
+    chosen
+        .iter()
+        .filter(|i| !wanted.insert(&i.original) || i.original.symlink_metadata().is_ok())
+        .map(|i| (i.file.clone(), i.original.clone()))
+        .collect()
 }
 
 /// The items `args` names; a message when one of them is not in the trash.
@@ -117,17 +142,6 @@ fn choose(args: &RestoreArgs, items: &[TrashedItem]) -> Result<Vec<TrashedItem>,
     }
     chosen.dedup_by(|a, b| a.info == b.info);
     Ok(chosen)
-}
-
-/// `item` to be restored under a free name in its original folder when its name is taken.
-fn free_name(mut item: TrashedItem) -> TrashedItem {
-    let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
-    if let Some(parent) = item.original.parent().filter(|_| taken(&item.original)) {
-        let name = keep_both_name(&item.name, NAME_MAX, |n| taken(&parent.join(n)));
-        item.original = parent.join(&name);
-        item.name = name;
-    }
-    item
 }
 
 /// `path` made absolute as given, and with its parent's links resolved (as trashing

@@ -9,12 +9,22 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ferry_core::jobs::{
-    ConflictPolicy, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary,
-    TrashRoots, UndoJournal,
+    ConflictPolicy, How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
+    Summary, TrashRoots, UndoJournal,
 };
 
-use super::jobs::run_journaled;
+use super::jobs::{OnConflict, run_journaled};
+use super::prompt::{policy_of, refuse_unanswerable};
 use super::{EXIT_OK, EXIT_REFUSED};
+
+/// Arguments of `ferry undo`.
+#[derive(Debug, Args)]
+pub struct UndoArgs {
+    /// What to do when an item going back finds its original place taken (`ask` needs a
+    /// terminal; without one, the conflicts are listed and nothing is undone).
+    #[arg(long, value_enum, default_value_t = OnConflict::Ask)]
+    pub on_conflict: OnConflict,
+}
 
 /// Arguments of `ferry history`.
 #[derive(Debug, Args)]
@@ -189,7 +199,7 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
 }
 
 /// Runs `ferry undo`: undoes the newest job not undone yet (rolls back an interrupted one).
-pub fn run_undo() -> i32 {
+pub fn run_undo(args: &UndoArgs) -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
@@ -227,10 +237,15 @@ pub fn run_undo() -> i32 {
             STAGING_MAX_BYTES >> 20
         );
     }
+    let on_conflict = policy_of(args.on_conflict);
+    if let Some(code) = refuse_unanswerable(on_conflict, &taken(&record)) {
+        return code;
+    }
     let seq = record.seq;
     let job = Job::Undo {
         record: Box::new(record),
         trash,
+        on_conflict,
     };
     let journaled = Journaled {
         journal: Some(journal),
@@ -244,6 +259,31 @@ fn r_kind(r: &JournalRecord) -> String {
     match r.state {
         RecordState::Interrupted => format!("(roll back) the interrupted {}", r.kind()),
         _ => format!("the {}", r.kind()),
+    }
+}
+
+/// The items undoing `record` would put back in places taken since (item, place): moved
+/// items still where the move left them, trashed items still in the trash.
+fn taken(record: &JournalRecord) -> Vec<(PathBuf, PathBuf)> {
+    let exists = |p: &std::path::Path| p.symlink_metadata().is_ok();
+    if record.undo_by_comparison() {
+        return Vec::new(); // rolled back by comparison, never over anything
+    }
+    match &record.job {
+        Job::Move { .. } => record
+            .entries
+            .iter()
+            .filter(|e| e.top_level && e.how != How::Merged)
+            .filter(|e| exists(&e.dest) && exists(&e.source))
+            .map(|e| (e.dest.clone(), e.source.clone()))
+            .collect(),
+        Job::Trash { .. } => record
+            .trash
+            .iter()
+            .filter(|t| exists(&t.file) && exists(&t.original))
+            .map(|t| (t.file.clone(), t.original.clone()))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -270,6 +310,10 @@ fn unattended(job: Job) -> Job {
         } => Job::Move {
             sources,
             dest_dir,
+            on_conflict: quiet(on_conflict),
+        },
+        Job::Restore { items, on_conflict } => Job::Restore {
+            items,
             on_conflict: quiet(on_conflict),
         },
         job => job,

@@ -136,7 +136,7 @@ pub enum ErrorPolicy {
 pub enum ErrorAction {
     /// Try the item again.
     Retry,
-    /// Record the failure and go on.
+    /// Leave the item as it is, record it as skipped after that error, and go on.
     Skip,
     /// Like `Skip`, and skip later errors of the same kind (same OS error) without asking.
     SkipAllOfKind,

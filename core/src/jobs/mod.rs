@@ -44,6 +44,7 @@ mod partial;
 mod passes;
 mod plan;
 mod progress;
+mod put_back;
 mod recovery;
 mod remove;
 mod replacing;
@@ -175,11 +176,13 @@ pub enum Job {
         /// The trash folders to use.
         roots: TrashRoots,
     },
-    /// Put trashed items back where they were (recreating missing parent folders), never
-    /// replacing anything there.
+    /// Put trashed items back where they were (recreating missing parent folders). An
+    /// original place taken since is a conflict, as for a move there.
     Restore {
         /// Items as listed by [`list_trash`].
         items: Vec<TrashedItem>,
+        /// What to do where an original place is taken.
+        on_conflict: ConflictPolicy,
     },
     /// Delete everything in the trash permanently.
     EmptyTrash {
@@ -193,6 +196,9 @@ pub enum Job {
         record: Box<JournalRecord>,
         /// The trash folders copies go to.
         trash: TrashRoots,
+        /// What to do where an item going back (the undo of a move or of a trash) finds its
+        /// original place taken; [`ConflictPolicy::Ask`] for a window.
+        on_conflict: ConflictPolicy,
     },
     /// Finish a job interrupted by a crash (see [`UndoJournal::recover`]), skipping what it
     /// already did.
@@ -355,6 +361,8 @@ impl Engine {
 
     /// Starts an engine whose Replace keeps what it replaces under `staging`.
     pub fn start_with(staging: StagingRoots) -> (Engine, Receiver<Event>) {
+        // Before any walk sizes its stacks from the limit.
+        crate::fs::raise_fd_limit();
         let (events, rx) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             events,
@@ -523,12 +531,13 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
             Job::Rename { path, new_name } => single::rename(&ctx, &path, &new_name),
             Job::CreateFolder { parent, name } => single::create_folder(&ctx, &parent, &name),
             Job::Trash { paths, roots } => trash::run_trash(&ctx, &paths, &roots),
-            Job::Restore { items } => trash::run_restore(&ctx, &items),
+            Job::Restore { items, on_conflict } => trash::run_restore(&ctx, &items, on_conflict),
             Job::EmptyTrash { roots } => trash::run_empty(&ctx, &roots),
             Job::Undo {
                 record,
                 trash: roots,
-            } => undo::run_job(&ctx, &record, &roots),
+                on_conflict,
+            } => undo::run_job(&ctx, &record, &roots, on_conflict),
             Job::Resume { record } => recovery::resume(&ctx, &record),
         };
         shared.devices.release(&devices);
@@ -541,7 +550,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
             Job::Rename { path, .. } => vec![path],
             Job::CreateFolder { parent, name } => vec![parent.join(name)],
             Job::Trash { paths, .. } => paths,
-            Job::Restore { items } => items.into_iter().map(|i| i.original).collect(),
+            Job::Restore { items, .. } => items.into_iter().map(|i| i.original).collect(),
             Job::EmptyTrash { roots } => vec![roots.home],
             Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
         };

@@ -42,7 +42,13 @@ pub(crate) fn run_job(
 
 /// Removes the sources that were copied (after making the copies durable), and the folders
 /// merged into, when all their children made it.
-fn remove_sources(ctx: &JobCtx, plan: &Plan, done: &[AtomicU64], totals: Totals, dest: &Dest) {
+pub(crate) fn remove_sources(
+    ctx: &JobCtx,
+    plan: &Plan,
+    done: &[AtomicU64],
+    totals: Totals,
+    dest: &Dest,
+) {
     std::thread::scope(|s| {
         let _reporter = Reporter::start(s, ctx, plan, totals);
         let copied = |i: u32| {

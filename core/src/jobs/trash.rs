@@ -20,11 +20,12 @@
 //! and `info/` are created 0700 and must belong to the user. A bind mount or btrfs subvolume
 //! where the rename into the chosen trash fails with `EXDEV` gets [`Error::CannotTrash`].
 //!
-//! Restoring is a rename where the trash and the original place share a mount; elsewhere the
-//! trashed tree is copied by the engine's copier into a hidden staging folder next to the
-//! original place, flushed (`syncfs`), renamed into place without replacing anything, and
-//! only then removed from the trash with its info file. Emptying deletes with the engine's
-//! remover. Names stay bytes throughout; `Path=` is percent-encoded bytewise.
+//! Restoring is a move of each trashed item to its original path (see `trash/restore.rs`):
+//! a rename where the trash and the original place share a mount, elsewhere a copy made
+//! durable (`syncfs`) before the trashed copy and its info file go. An original place taken
+//! since is a conflict, decided with the job's [`ConflictPolicy`](super::ConflictPolicy) as
+//! for a paste. Emptying deletes with the engine's remover. Names stay bytes throughout;
+//! `Path=` is percent-encoded bytewise.
 
 mod info;
 mod restore;
@@ -458,7 +459,7 @@ pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
     };
     match job {
         Job::Trash { paths, .. } => paths.iter().filter_map(|p| dev(p)).collect(),
-        Job::Restore { items } => items
+        Job::Restore { items, .. } => items
             .iter()
             .flat_map(|i| [Some(i.id.dev), i.original.parent().and_then(dev)])
             .flatten()

@@ -6,18 +6,23 @@
 //!   items are kept and reported; a copied folder that still holds them stays, and one left
 //!   empty is removed (an empty folder holds nothing to lose).
 //! - Move: each top-level item still the same (device, inode) is moved back to its original
-//!   folder by the engine's move, so an original name taken since is skipped and reported,
-//!   never replaced; one given a free name (Keep both) gets its own name back.
+//!   path, under its own name (one given a free name by Keep both gets it back), by the
+//!   engine's move: an original place taken since is a conflict, handled with the undo's
+//!   [`ConflictPolicy`] as for a paste (asked with `Ask`; Replace keeps what it replaces).
 //! - Rename: renamed back, never over another item. Create folder: removed only while empty.
 //! - Replace (copy or move over an existing file): once the replacement is gone, the old
-//!   file comes back from the staging folder it was kept in.
-//! - Trash: the items still in the trash as the job left them are restored. Restore: the
-//!   items still as the restore left them go back to the trash.
+//!   file comes back from the staging folder it was kept in. When the old file is no longer
+//!   kept there (pruned), a copy that replaced it is kept and reported
+//!   ([`Error::ReplacedGone`]) rather than trashed, so that one of the two remains.
+//! - Trash: the items still in the trash as the job left them are restored, with the undo's
+//!   conflict policy. Restore: the items still as the restore left them go back to the trash,
+//!   and what the restore replaced comes back; what it merged into a folder goes back to the
+//!   trash item by item, the folder stays.
 //! - An interrupted or resumed job, or one too large to list, whose record has no per-item
 //!   identities, is rolled back by comparing sources and destinations (see
 //!   [`recovery`](super::recovery)).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,24 +30,31 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
+use super::put_back::{self, Target};
 use super::{
-    ConflictPolicy, Event, Failed, How, Job, RecordEntry, SkipReason, Skipped, Summary, Totals,
-    TrashRecord, TrashRoots, TrashedItem,
+    ConflictPolicy, Event, Failed, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
+    TrashedItem,
 };
-use super::{moves, recovery, single, trash};
+use super::{recovery, single, trash};
 use crate::error::Error;
 use crate::fs::{FileId, FileKind};
 
-/// Runs the undo of `record`; copies go to the trash folders `roots`.
-pub(crate) fn run_job(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Summary {
+/// Runs the undo of `record`; copies go to the trash folders `roots`; items going back to a
+/// place taken since are handled with `policy`.
+pub(crate) fn run_job(
+    ctx: &JobCtx,
+    record: &JournalRecord,
+    roots: &TrashRoots,
+    policy: ConflictPolicy,
+) -> Summary {
     let mut summary = match &record.job {
-        _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots),
+        _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots, policy),
         Job::Copy { .. } => undo_copy(ctx, &record.entries, roots),
-        Job::Move { .. } => undo_move(ctx, &record.entries),
+        Job::Move { .. } => undo_move(ctx, &record.entries, policy),
         Job::Rename { .. } => undo_rename(ctx, &record.entries),
         Job::CreateFolder { .. } => undo_create_folder(ctx, &record.entries),
-        Job::Trash { .. } => undo_trash(ctx, &record.trash),
-        Job::Restore { .. } => undo_restore(ctx, &record.trash, roots),
+        Job::Trash { .. } => undo_trash(ctx, &record.trash, policy),
+        Job::Restore { .. } => undo_restore(ctx, record, roots),
         Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
             Summary::default()
         }
@@ -160,6 +172,16 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
             .then(|| e.dest.parent().and_then(|p| index.get(p).copied()))
             .flatten()
     };
+    // A replacement whose old item is gone from staging is kept whole (parents come before
+    // their children): trashing it would leave neither.
+    let mut kept = vec![false; n];
+    for (i, e) in entries.iter().enumerate() {
+        let orphaned = e
+            .staged
+            .as_deref()
+            .is_some_and(|s| s.symlink_metadata().is_err());
+        kept[i] = orphaned || parent_of(i).is_some_and(|p| kept[p]);
+    }
     // Children before parents: a folder is clean when it is the same folder, all its recorded
     // children still there are clean, and it holds nothing else.
     let now: Vec<Now> = entries.iter().map(|e| now_at(e, true)).collect();
@@ -176,7 +198,7 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
                     && std::fs::read_dir(&e.dest).is_ok_and(|d| d.count() == present[i])
             }
             _ => now[i] == Now::Same,
-        };
+        } && !kept[i];
         if let Some(p) = parent_of(i)
             && now[i] != Now::Gone
         {
@@ -200,6 +222,9 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
         let e = &entries[i];
         if clean[i] || e.how == How::Merged || now[i] == Now::Gone {
             continue;
+        }
+        if kept[i] {
+            continue; // reported by `unstage`
         }
         if e.kind == FileKind::Dir && now[i] == Now::Same {
             match std::fs::remove_dir(&e.dest) {
@@ -230,33 +255,19 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
     summary
 }
 
-fn undo_move(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
+fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
-    // Each top-level item goes back, as it is now, into the folder it came from.
-    let mut groups: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    // Each top-level item goes back, as it is now, to where it came from.
+    let mut targets = Vec::new();
     for e in entries
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
     {
         match now_at(e, false) {
-            // It was given a free name (Keep both): it goes back under that name and is then
-            // renamed, so its original name must be free first.
-            Now::Same
-                if e.source.file_name() != e.dest.file_name()
-                    && std::fs::symlink_metadata(&e.source).is_ok() =>
-            {
-                summary.skipped.push(Skipped {
-                    path: e.dest.clone(),
-                    reason: SkipReason::Exists,
-                });
-            }
-            Now::Same => {
-                let parent = e.source.parent().unwrap_or(Path::new("/"));
-                groups
-                    .entry(parent.to_path_buf())
-                    .or_default()
-                    .push(e.dest.clone());
-            }
+            Now::Same => targets.push(Target {
+                source: e.dest.clone(),
+                dest: e.source.clone(),
+            }),
             Now::Changed | Now::Gone => {
                 let changed = Error::ChangedSince {
                     path: e.dest.clone(),
@@ -265,47 +276,32 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
             }
         }
     }
-    for (parent, items) in groups {
-        if ctx.control.stopped() {
-            summary.not_done.extend(items);
-            continue;
-        }
-        // A folder the move emptied and removed comes back for its items.
-        if let Err(e) = std::fs::create_dir_all(&parent) {
-            for item in &items {
-                fail(
-                    ctx,
-                    &mut summary,
-                    item,
-                    Error::io("create", &parent, e.kind()),
-                );
-            }
-            continue;
-        }
-        let part = moves::run_job(ctx, &items, &parent, ConflictPolicy::Skip);
-        let renamed = entries.iter().filter(|e| {
-            e.top_level && e.source.file_name() != e.dest.file_name() && part.done.contains(&e.dest)
-        });
-        let renames: Vec<(PathBuf, &RecordEntry)> = renamed
-            .filter_map(|e| Some((parent.join(e.dest.file_name()?), e)))
-            .collect();
-        absorb(&mut summary, part);
-        for (landed, e) in renames {
-            if let Some(name) = e.source.file_name() {
-                absorb(&mut summary, single::rename(ctx, &landed, name));
-            }
-        }
+    if !targets.is_empty() {
+        absorb(&mut summary, put_back::run(ctx, &targets, policy).summary);
     }
-    unstage(ctx, &mut summary, entries);
+    if !ctx.control.stopped() {
+        unstage(ctx, &mut summary, entries);
+    }
     summary
 }
 
 /// Puts back the items the job replaced, from the staging folder, where their place is free
-/// again (a replacement kept because it changed keeps the old item staged).
+/// again (a replacement kept because it changed keeps the old item staged). One no longer
+/// kept there is reported where its replacement is.
 fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
     for e in entries {
         let Some(staged) = &e.staged else { continue };
-        if std::fs::symlink_metadata(&e.dest).is_ok() {
+        let exists = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+        if !exists(staged) {
+            let kept = if exists(&e.dest) { &e.dest } else { &e.source };
+            let gone = Error::ReplacedGone {
+                path: kept.clone(),
+                staged: staged.clone(),
+            };
+            fail(ctx, summary, kept, gone);
+            continue;
+        }
+        if exists(&e.dest) {
             continue;
         }
         let flags = rustix::fs::RenameFlags::NOREPLACE;
@@ -370,7 +366,7 @@ fn is_still(path: &Path, id: FileId) -> bool {
 }
 
 /// Restores the items a trash job trashed, those still in the trash as it left them.
-fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord]) -> Summary {
+fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
     let mut items = Vec::new();
     for r in trashed {
@@ -385,16 +381,41 @@ fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord]) -> Summary {
         }
     }
     if !items.is_empty() {
-        absorb(&mut summary, trash::run_restore(ctx, &items));
+        absorb(&mut summary, trash::run_restore(ctx, &items, policy));
     }
     summary
 }
 
-/// Trashes again the items a restore put back, those still as it left them.
-fn undo_restore(ctx: &JobCtx, restored: &[TrashRecord], roots: &TrashRoots) -> Summary {
+/// Trashes again the items a restore put back, those still as it left them, then puts back
+/// what it replaced.
+fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Summary {
     let mut summary = Summary::default();
     let mut paths = Vec::new();
-    for r in restored {
+    // A folder merged into the one there: what went into it goes back, the folder stays.
+    let merged: HashSet<&Path> = record
+        .entries
+        .iter()
+        .filter(|e| e.how == How::Merged)
+        .map(|e| e.dest.as_path())
+        .collect();
+    let merged_in = record.entries.iter().filter(|e| {
+        e.top_level && e.how != How::Merged && e.dest.parent().is_some_and(|p| merged.contains(p))
+    });
+    for e in merged_in {
+        if now_at(e, false) == Now::Same {
+            paths.push(e.dest.clone());
+        } else {
+            let changed = Error::ChangedSince {
+                path: e.dest.clone(),
+            };
+            fail(ctx, &mut summary, &e.dest, changed);
+        }
+    }
+    for r in record
+        .trash
+        .iter()
+        .filter(|r| !merged.contains(r.original.as_path()))
+    {
         if is_still(&r.original, r.id) {
             paths.push(r.original.clone());
         } else {
@@ -406,6 +427,9 @@ fn undo_restore(ctx: &JobCtx, restored: &[TrashRecord], roots: &TrashRoots) -> S
     }
     if !paths.is_empty() {
         absorb(&mut summary, trash::run_trash(ctx, &paths, roots));
+    }
+    if !ctx.control.stopped() {
+        unstage(ctx, &mut summary, &record.entries);
     }
     summary
 }

@@ -1,204 +1,140 @@
-//! Restoring trashed items to where they were; never replacing anything there.
+//! Restoring trashed items to where they were, as a move there: an original place taken
+//! since is a conflict handled with the job's [`ConflictPolicy`] exactly as for a paste (see
+//! `put_back.rs`), so Replace keeps the item it replaces for undo, Keep both and Rename to
+//! restore under another name, and Merge writes a trashed folder into the folder now there.
 //!
-//! Same mount: one `renameat2(RENAME_NOREPLACE)`, then the info file goes. Across file
-//! systems: the engine's copier writes the tree into a hidden staging folder (0700) in the
-//! original parent, `syncfs` makes it durable, one `RENAME_NOREPLACE` puts it in place, and
-//! only then are the trashed copy (by the engine's remover) and its info file removed. A
-//! failure or cancel at any point leaves the item whole in the trash (plus, at worst after a
-//! crash, a staging folder holding a complete or partial copy); it never leaves a partial
-//! file under the original name. A missing original parent is recreated, as Dolphin does.
+//! Same mount: one `renameat2(RENAME_NOREPLACE)`. Across file systems: the engine's copier
+//! writes each file under a temporary name and links or renames it into place, `syncfs` makes
+//! it durable, and only then is the trashed copy removed. A missing original parent is
+//! recreated, as Dolphin does. The info file goes once its item has left the trash entirely;
+//! an item restored only in part (some of it skipped or failed) stays listed with the rest.
 
-use std::ffi::OsStr;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use rustix::fs::{AtFlags, Mode};
 use rustix::io::Errno;
 
-use super::{Run, TrashRecord, TrashedItem, record};
+use super::{TrashRecord, TrashedItem, record};
 use crate::error::{Error, Result};
-use crate::fs;
+use crate::fs::{self, Meta};
 use crate::jobs::control::JobCtx;
-use crate::jobs::copy::{Copier, not_done};
-use crate::jobs::dest::Dest;
-use crate::jobs::plan::{Action, Mode as PlanMode, Planner};
-use crate::jobs::remove::{Select, remove_selected};
-use crate::jobs::{ConflictPolicy, Event, Phase, Summary, Totals};
+use crate::jobs::put_back::{self, Landed, Target};
+use crate::jobs::undo::fail;
+use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
 
 /// Runs a restore job.
-pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem]) -> Summary {
-    ctx.emit(Event::Planned {
-        job: ctx.id,
-        totals: Totals {
-            items: items.len() as u64,
-            ..Totals::default()
-        },
-    });
-    let mut run = Run::new(ctx, items.len());
-    for (i, item) in items.iter().enumerate() {
-        if !run.step(i, &item.original) {
-            let rest = items[i..].iter().map(|t| t.original.clone());
-            run.summary.not_done.extend(rest);
-            break;
-        }
-        match restore_one(ctx, i, item) {
-            Ok(Some(record)) => run.done(item.original.clone(), record),
-            // Cancelled mid-copy: the item is still whole in the trash.
-            Ok(None) if ctx.control.stopped() => run.summary.not_done.push(item.original.clone()),
-            Ok(None) => {} // failures already reported with their exact paths
-            Err(e) => run.fail(item.original.clone(), e),
+pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolicy) -> Summary {
+    let mut summary = Summary::default();
+    let mut chosen: Vec<(&TrashedItem, Meta)> = Vec::new();
+    for item in items {
+        match check(item) {
+            Ok(meta) => chosen.push((item, meta)),
+            Err(e) => fail(ctx, &mut summary, &item.original, e),
         }
     }
-    run.finish()
+    let targets: Vec<Target> = chosen
+        .iter()
+        .map(|(item, _)| Target {
+            source: item.file.clone(),
+            dest: item.original.clone(),
+        })
+        .collect();
+    let placed = put_back::run(ctx, &targets, policy);
+    let part = placed.summary;
+    for ((item, meta), landed) in chosen.iter().zip(placed.landed) {
+        if let Some(landed) = landed {
+            let record = settle(ctx, &mut summary, item, meta, &landed);
+            summary.done.push(item.original.clone());
+            summary.trash.push(record);
+        }
+    }
+    // Paths inside the trash are reported where the user knows them: at their original place.
+    let originals: HashMap<&Path, &Path> = chosen
+        .iter()
+        .map(|(item, _)| (item.file.as_path(), item.original.as_path()))
+        .collect();
+    let original = |path: PathBuf| {
+        let mapped = path
+            .ancestors()
+            .find_map(|a| Some(originals.get(a)?.join(path.strip_prefix(a).ok()?)));
+        mapped.map_or(path, |p| normalize(&p))
+    };
+    summary
+        .not_done
+        .extend(part.not_done.into_iter().map(original));
+    summary
+        .skipped
+        .extend(part.skipped.into_iter().map(|s| Skipped {
+            path: original(s.path),
+            reason: s.reason,
+        }));
+    summary
+        .failed
+        .extend(part.failed.into_iter().map(|f| Failed {
+            path: original(f.path),
+            error: f.error,
+        }));
+    summary.record = part.record;
+    summary.stopped_by = part.stopped_by;
+    summary.items_done = ctx.counters.items.load(Relaxed);
+    summary.bytes_done = ctx.counters.bytes.load(Relaxed);
+    summary
 }
 
-/// Restores one item; `Ok(None)` when it failed in a way already reported.
-fn restore_one(ctx: &JobCtx, seq: usize, item: &TrashedItem) -> Result<Option<TrashRecord>> {
-    let original = &item.original;
-    let (Some(name), Some(parent)) = (original.file_name(), original.parent()) else {
+/// `statx` of `path` itself (a link is not followed).
+fn lstat(path: &Path) -> rustix::io::Result<Meta> {
+    fs::stat_at(rustix::fs::CWD, path)
+}
+
+/// `a/b/` (an empty rest joined on) as `a/b`.
+fn normalize(path: &Path) -> PathBuf {
+    path.components().collect()
+}
+
+/// The trashed item, if it is restorable: still the one listed, with an original place.
+fn check(item: &TrashedItem) -> Result<Meta> {
+    if item.original.file_name().is_none() || item.original.parent().is_none() {
         return Err(Error::Refused {
             op: "restore",
-            path: original.clone(),
+            path: item.original.clone(),
         });
-    };
-    let (Some(in_trash), Some(files)) = (item.file.file_name(), item.file.parent()) else {
-        return Err(Error::Refused {
-            op: "restore",
-            path: item.file.clone(),
-        });
-    };
-    let tfd = fs::open_dir_path(files).map_err(|e| Error::io("open", files, e))?;
-    let meta = fs::stat_at(&tfd, in_trash).map_err(|e| Error::io("stat", &item.file, e))?;
+    }
+    let meta = lstat(&item.file).map_err(|e| Error::io("stat", &item.file, e))?;
     if meta.id != item.id {
         return Err(Error::Changed {
             path: item.file.clone(),
         });
     }
-    std::fs::create_dir_all(parent).map_err(|e| Error::io("create folder", parent, e))?;
-    let pfd = fs::open_dir_path(parent).map_err(|e| Error::io("open", parent, e))?;
-    let taken = || Error::io("restore to", original, Errno::EXIST);
-    match fs::stat_at(&pfd, name) {
-        Ok(_) => return Err(taken()),
-        Err(Errno::NOENT) => {}
-        Err(e) => return Err(Error::io("stat", original, e)),
-    }
-    match fs::rename_noreplace(&tfd, in_trash, &pfd, name) {
-        Ok(()) => {}
-        Err(Errno::XDEV) => {
-            if !copy_across(ctx, seq, item, &pfd, parent, name)? {
-                return Ok(None);
-            }
-        }
-        Err(Errno::EXIST | Errno::NOTEMPTY) => return Err(taken()),
-        Err(e) => return Err(Error::io("restore", original, e)),
-    }
-    // Only once the item is back (and its copy, if any, gone) does the info file go.
-    let here = fs::stat_at(&pfd, name).unwrap_or(meta);
-    if fs::stat_at(rustix::fs::CWD, &item.file) == Err(Errno::NOENT) {
+    Ok(meta)
+}
+
+/// Once `item` is restored (to `landed`): removes its info file if nothing of it is left in
+/// the trash, and returns its record. A merged folder keeps the trashed folder's identity:
+/// the folder there is not the one restored (its undo goes by the job's record entries).
+fn settle(
+    ctx: &JobCtx,
+    summary: &mut Summary,
+    item: &TrashedItem,
+    trashed: &Meta,
+    landed: &Landed,
+) -> TrashRecord {
+    if lstat(&item.file) == Err(Errno::NOENT) {
         match std::fs::remove_file(&item.info) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => ctx.fail(0, item.info.clone(), Error::io("delete", &item.info, e)),
+            Err(e) => fail(ctx, summary, &item.info, Error::io("delete", &item.info, e)),
         }
     }
-    Ok(Some(record(
-        original.clone(),
+    let here = if landed.merged {
+        *trashed
+    } else {
+        lstat(&landed.path).unwrap_or(*trashed)
+    };
+    record(
+        landed.path.clone(),
         item.file.clone(),
         item.info.clone(),
         &here,
-    )))
-}
-
-/// Copies the trashed tree next to its original place, then renames it there. False when it
-/// failed with the failures already reported (the trashed item stays whole).
-fn copy_across(
-    ctx: &JobCtx,
-    seq: usize,
-    item: &TrashedItem,
-    pfd: &rustix::fd::OwnedFd,
-    parent: &Path,
-    name: &OsStr,
-) -> Result<bool> {
-    let staging_name = format!(".ferry-restore-{}-{}-{seq}", std::process::id(), ctx.id.0);
-    let staging = parent.join(&staging_name);
-    rustix::fs::mkdirat(pfd, staging_name.as_str(), Mode::from_raw_mode(0o700))
-        .map_err(|e| Error::io("create folder", &staging, e))?;
-    let placed = copy_into(ctx, item, &staging, pfd, name);
-    // Empty after a successful rename; otherwise it holds a partial copy to delete.
-    let cleaned = match rustix::fs::unlinkat(pfd, staging_name.as_str(), AtFlags::REMOVEDIR) {
-        Ok(()) => true,
-        Err(_) => remove_tree(ctx, &staging),
-    };
-    let placed = placed?;
-    if !placed || !cleaned {
-        return Ok(placed);
-    }
-    ctx.counters.set_phase(Phase::Deleting);
-    remove_tree(ctx, &item.file);
-    ctx.counters.set_phase(Phase::Copying);
-    Ok(true)
-}
-
-/// The copy, flush and rename of [`copy_across`]; false when the copy failed (reported).
-fn copy_into(
-    ctx: &JobCtx,
-    item: &TrashedItem,
-    staging: &Path,
-    pfd: &rustix::fd::OwnedFd,
-    name: &OsStr,
-) -> Result<bool> {
-    let dest = Dest::open(staging)?;
-    let sources = std::slice::from_ref(&item.file);
-    let planned =
-        Planner::new(ctx, PlanMode::Copy, ConflictPolicy::Skip, Some(&dest)).run(sources)?;
-    let root = planned.plan.roots[0].item;
-    if planned.plan.item(root).action == Action::Skip {
-        return Ok(false);
-    }
-    let available = fs::available_bytes(&*dest.fd).unwrap_or(u64::MAX);
-    if planned.needed_bytes > available {
-        return Err(Error::NoSpace {
-            path: staging.to_path_buf(),
-            needed: planned.needed_bytes,
-            available,
-        });
-    }
-    let done = not_done(&planned);
-    let roots = 0..planned.plan.roots.len();
-    Copier::new(ctx, &planned.plan, &dest, &done, ConflictPolicy::Skip).run(roots);
-    let complete = (0..planned.plan.items.len())
-        .all(|i| planned.plan.items[i].action == Action::Skip || done[i].load(Relaxed) != 0);
-    if !complete || ctx.control.stopped() {
-        return Ok(false);
-    }
-    ctx.counters.set_phase(Phase::FinishingWrites);
-    rustix::fs::syncfs(&*dest.fd).map_err(|e| Error::io("flush", staging, e))?;
-    ctx.counters.set_phase(Phase::Copying);
-    let in_trash = item.file.file_name().unwrap_or_default();
-    match fs::rename_noreplace(&*dest.fd, in_trash, pfd, name) {
-        Ok(()) => Ok(true),
-        Err(Errno::EXIST | Errno::NOTEMPTY) => {
-            Err(Error::io("restore to", &item.original, Errno::EXIST))
-        }
-        Err(e) => Err(Error::io("restore", &item.original, e)),
-    }
-}
-
-/// Deletes `path` (a tree) with the engine's remover; true when it is gone.
-fn remove_tree(ctx: &JobCtx, path: &Path) -> bool {
-    let sources = [path.to_path_buf()];
-    let Ok(planned) = Planner::new(ctx, PlanMode::Delete, ConflictPolicy::Skip, None).run(&sources)
-    else {
-        return false;
-    };
-    let plan = &planned.plan;
-    let select = |i: u32| {
-        if plan.item(i).action == Action::Skip {
-            Select::Keep
-        } else {
-            Select::Remove
-        }
-    };
-    let removed = remove_selected(ctx, plan, &select);
-    removed[plan.roots[0].item as usize].load(Relaxed) != 0
+    )
 }

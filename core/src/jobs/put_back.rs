@@ -1,0 +1,189 @@
+//! Putting items at paths of their own: a restore from the trash, the undo of a move. Each
+//! item goes to its own folder under its own name, as a move would take it there, so that a
+//! taken place is a conflict handled exactly as for a paste: found when planning, reported
+//! with [`Event::Conflicts`](super::Event::Conflicts) under [`ConflictPolicy::Ask`], answered
+//! through [`Engine::resolve`](super::Engine::resolve), and Replace keeps what it replaces in
+//! the staging folder, so that it can be undone.
+//!
+//! The items are planned together, in as few move plans as possible: one per device of the
+//! destination folders (the staging folder and the final flush are per file system), split
+//! further only where two items from different folders share a name (a plan tells two
+//! sources of one name apart by name). Each plan is one batch of conflicts; a missing
+//! destination folder is created first, as Dolphin does when restoring.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use super::control::JobCtx;
+use super::copy::{not_done, not_started, preflight};
+use super::dest::Dest;
+use super::moves::remove_sources;
+use super::passes;
+use super::plan::{Mode, NO_ITEM, Planner};
+use super::summary::{self, Operation};
+use super::undo::{absorb, fail};
+use super::{ConflictPolicy, How, Summary};
+use crate::error::Error;
+
+/// One item to put somewhere.
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    /// Where it is.
+    pub(crate) source: PathBuf,
+    /// The path it gets (its folder is created if missing).
+    pub(crate) dest: PathBuf,
+}
+
+/// Where an item ended up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Landed {
+    /// Its path now: the target's, or a free name given by Keep both or Rename to.
+    pub(crate) path: PathBuf,
+    /// It was merged into a folder that was there (Merge), rather than put in place.
+    pub(crate) merged: bool,
+}
+
+/// What [`run`] did.
+pub(crate) struct PutBack {
+    /// Per target, where it is now when it was put in place whole.
+    pub(crate) landed: Vec<Option<Landed>>,
+    /// Every plan's summary together; paths are the targets' sources. The record is the first
+    /// plan's that replaced something (or the first plan's): a job of several plans keeps the
+    /// staged items of one of them for undo.
+    pub(crate) summary: Summary,
+}
+
+/// Moves every target's source to its destination path with the conflict `policy`.
+pub(crate) fn run(ctx: &JobCtx, targets: &[Target], policy: ConflictPolicy) -> PutBack {
+    let mut out = PutBack {
+        landed: vec![None; targets.len()],
+        summary: Summary::default(),
+    };
+    let mut record_replaces = false;
+    for batch in batches(ctx, targets, &mut out.summary) {
+        if ctx.control.stopped() {
+            let rest = batch.members.iter().map(|&k| targets[k].source.clone());
+            out.summary.not_done.extend(rest);
+            continue;
+        }
+        let part = run_batch(ctx, targets, &batch, policy, &mut out.landed);
+        let replaces = part.record.entries().any(|e| e.staged.is_some());
+        let record = part.record.clone();
+        if out.summary.record.is_empty() || (replaces && !record_replaces) {
+            out.summary.record = record;
+            record_replaces = replaces;
+        }
+        absorb(&mut out.summary, part);
+    }
+    out
+}
+
+/// Targets planned together: one destination device, no name from two folders.
+struct Batch {
+    dev: u64,
+    /// The destination folder of the first member: the plan's destination.
+    dir: PathBuf,
+    /// Destination folder of each name in the batch.
+    names: HashMap<OsString, PathBuf>,
+    members: Vec<usize>,
+}
+
+/// Creates missing destination folders and sorts the targets into batches; targets whose
+/// folder cannot be made are reported failed.
+fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch> {
+    let mut batches: Vec<Batch> = Vec::new();
+    for (k, t) in targets.iter().enumerate() {
+        let (Some(dir), Some(name)) = (t.dest.parent(), t.dest.file_name()) else {
+            let refused = Error::Refused {
+                op: "move to",
+                path: t.dest.clone(),
+            };
+            fail(ctx, summary, &t.source, refused);
+            continue;
+        };
+        let dev = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::metadata(dir))
+            .map(|m| m.dev());
+        let dev = match dev {
+            Ok(dev) => dev,
+            Err(e) => {
+                fail(ctx, summary, &t.source, Error::io("create folder", dir, e));
+                continue;
+            }
+        };
+        let fits = |b: &Batch| b.dev == dev && b.names.get(name).is_none_or(|d| d.as_path() == dir);
+        let at = match batches.iter().position(fits) {
+            Some(at) => at,
+            None => {
+                batches.push(Batch {
+                    dev,
+                    dir: dir.to_path_buf(),
+                    names: HashMap::new(),
+                    members: Vec::new(),
+                });
+                batches.len() - 1
+            }
+        };
+        let batch = &mut batches[at];
+        batch.names.insert(name.to_owned(), dir.to_path_buf());
+        batch.members.push(k);
+    }
+    batches
+}
+
+/// Plans and runs one batch as a move; fills in where its members landed.
+fn run_batch(
+    ctx: &JobCtx,
+    targets: &[Target],
+    batch: &Batch,
+    policy: ConflictPolicy,
+    landed: &mut [Option<Landed>],
+) -> Summary {
+    let sources: Vec<PathBuf> = batch
+        .members
+        .iter()
+        .map(|&k| targets[k].source.clone())
+        .collect();
+    let dest = match Dest::open(&batch.dir) {
+        Ok(dest) => dest,
+        Err(e) => return not_started(ctx, &sources, e),
+    };
+    let mut planner = Planner::new(ctx, Mode::Move, policy, Some(&dest));
+    for &k in &batch.members {
+        let t = &targets[k];
+        let (dir, name) = (t.dest.parent(), t.dest.file_name());
+        let dir = dir.filter(|d| *d != dest.path).map(Path::to_path_buf);
+        let name = name.filter(|n| Some(*n) != t.source.file_name());
+        if let Err(e) = planner.add_root(&t.source, dir, name.map(OsString::from), NO_ITEM, None) {
+            return not_started(ctx, &sources, e);
+        }
+    }
+    let planned = planner.finish();
+    let done = not_done(&planned);
+    let (plan, done) = if preflight(ctx, &planned, &dest) {
+        let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
+        remove_sources(ctx, &plan, &done, totals, &dest);
+        (plan, done)
+    } else {
+        (planned.plan, done)
+    };
+    let summary = summary::build(ctx, Operation::Move, plan, done, dest.meta.id.dev);
+    // The first entry of a source is its top item, in place or under a new name.
+    let mut first: HashMap<PathBuf, Landed> = HashMap::new();
+    for e in summary.record.entries().filter(|e| e.top_level) {
+        first.entry(e.source).or_insert(Landed {
+            path: e.dest,
+            merged: e.how == How::Merged,
+        });
+    }
+    let done: HashSet<&Path> = summary.done.iter().map(PathBuf::as_path).collect();
+    for &k in &batch.members {
+        let source = targets[k].source.as_path();
+        if done.contains(source) {
+            landed[k] = first.remove(source);
+        }
+    }
+    summary
+}

@@ -1,0 +1,127 @@
+//! Undo that puts items back where a place was taken since: the undo of a move or of a trash
+//! asks (or applies its conflict policy) as a paste does, in the engine and in `ferry undo`.
+
+use std::fs;
+use std::path::PathBuf;
+
+use ferry_core::jobs::{ConflictKind, Job, Resolution, SkipReason};
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_conflicts::once;
+use crate::jobs_support::assert_no_temporaries;
+use crate::undo::{Setup, moving, ok};
+
+/// `here/report.txt` moved into `there`, then a new `here/report.txt`.
+fn moved_then_re_used(t: &TempTree, s: &Setup) -> (PathBuf, PathBuf) {
+    let file = t.file("here/report.txt", "moved away");
+    let dest = t.dir("there");
+    s.run(moving(vec![file.clone()], &dest));
+    fs::write(&file, "a new file in the old place").unwrap();
+    (file, dest.join("report.txt"))
+}
+
+#[test]
+fn undo_of_a_move_after_the_original_place_was_re_used_asks() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (file, moved) = moved_then_re_used(&t, &s);
+
+    let (out, conflicts) = s.undo_asking(once(Resolution::KeepBoth));
+    assert_eq!(conflicts.len(), 1, "{conflicts:#?}");
+    let c = &conflicts[0];
+    assert_eq!(c.kind, ConflictKind::FileExists);
+    assert_eq!((&c.source.path, &c.dest.path), (&moved, &file));
+    assert_eq!(c.dest.size, "a new file in the old place".len() as u64);
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&file).unwrap(), b"a new file in the old place");
+    assert_eq!(
+        fs::read(t.join("here/report (copy).txt")).unwrap(),
+        b"moved away",
+        "both are kept"
+    );
+    assert!(!moved.exists());
+    assert_no_temporaries(t.path());
+}
+
+#[test]
+fn undo_of_a_move_answered_skip_or_replace() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (file, moved) = moved_then_re_used(&t, &s);
+    let (out, _) = s.undo_asking(once(Resolution::Skip));
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+    assert_eq!(out.summary.skipped[0].path, moved);
+    assert_eq!(out.summary.skipped[0].reason, SkipReason::Exists);
+    assert_eq!(fs::read(&file).unwrap(), b"a new file in the old place");
+    assert_eq!(fs::read(&moved).unwrap(), b"moved away");
+
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (file, moved) = moved_then_re_used(&t, &s);
+    let (out, _) = s.undo_asking(once(Resolution::Replace));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&file).unwrap(), b"moved away");
+    assert!(!moved.exists());
+    // The file that was in the way is kept in the staging folder, not destroyed.
+    let kept: Vec<Vec<u8>> = fs::read_dir(&s.staging)
+        .unwrap()
+        .map(|e| fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(kept, [b"a new file in the old place".to_vec()]);
+}
+
+#[test]
+fn undo_of_a_trash_whose_original_place_was_re_used_asks() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("work/notes.txt", "trashed");
+    s.run(Job::Trash {
+        paths: vec![file.clone()],
+        roots: s.trash.clone(),
+    });
+    fs::write(&file, "written since").unwrap();
+    let (out, conflicts) = s.undo_asking(once(Resolution::KeepBoth));
+    assert_eq!(conflicts.len(), 1, "{conflicts:#?}");
+    assert_eq!(conflicts[0].dest.path, file);
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&file).unwrap(), b"written since");
+    assert_eq!(
+        fs::read(t.join("work/notes (copy).txt")).unwrap(),
+        b"trashed"
+    );
+    assert!(s.trashed().is_empty());
+}
+
+#[test]
+fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let file = t.file("here/report.txt", "moved away");
+    let dest = t.dir("there");
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .arg(&file)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    fs::write(&file, "new").unwrap();
+    // Without a terminal, `ask` (the default) lists the conflict and moves nothing back.
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&*file.to_string_lossy()), "{stderr}");
+    assert_eq!(fs::read(&file).unwrap(), b"new");
+    assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
+
+    ok(&ferry_in(&home)
+        .args(["undo", "--on-conflict", "keep-both"])
+        .output()
+        .unwrap());
+    assert_eq!(fs::read(&file).unwrap(), b"new");
+    assert_eq!(
+        fs::read(t.join("here/report (copy).txt")).unwrap(),
+        b"moved away"
+    );
+    assert!(!dest.join("report.txt").exists());
+}
