@@ -205,7 +205,7 @@ fn conflicts_skip_replace_merge_and_never_swap_files_for_folders() {
         .summary
         .skipped
         .iter()
-        .map(|s| (s.path.clone(), s.reason))
+        .map(|s| (s.path.clone(), s.reason.clone()))
         .collect();
     assert_eq!(skipped.len(), 3, "{skipped:?}");
     assert!(skipped.iter().all(|(_, r)| *r == SkipReason::Exists));

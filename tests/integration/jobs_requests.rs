@@ -10,7 +10,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use ferry_core::jobs::{ConflictPolicy, Engine, ErrorAction, ErrorPolicy, Event, Job, JobOptions};
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::jobs::{
+    ConflictPolicy, Engine, ErrorAction, ErrorPolicy, Event, Job, JobOptions, SkipReason, Summary,
+};
 use ferry_tests::TempTree;
 
 use crate::jobs_support::{Outcome, assert_accounts_for, assert_no_temporaries, staging_in_tree};
@@ -103,6 +108,16 @@ fn paths(requests: &[(PathBuf, bool)]) -> Vec<PathBuf> {
     requests.iter().map(|(p, _)| p.clone()).collect()
 }
 
+/// The items skipped by an answer to an error request, with their errors; asserts that
+/// nothing was skipped for another reason.
+fn skipped_after_errors(summary: &Summary) -> Vec<(PathBuf, Arc<Error>)> {
+    let skipped = summary.skipped.iter().map(|s| match &s.reason {
+        SkipReason::UserSkipped { error } => (s.path.clone(), Arc::clone(error)),
+        other => panic!("{} skipped for {other}", s.path.display()),
+    });
+    skipped.collect()
+}
+
 #[test]
 fn delete_skip_keeps_an_immutable_file_and_its_folders_and_reports_it_once() {
     let t = TempTree::new();
@@ -123,10 +138,19 @@ fn delete_skip_keeps_an_immutable_file_and_its_folders_and_reports_it_once() {
     let summary = &asked.outcome.summary;
     assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
     assert!(!asked.outcome.cancelled);
-    // The file, not its folders that could not be removed because of it.
-    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
-    assert_eq!(summary.failed[0].path, locked);
-    assert!(summary.failed[0].error.is_permission_denied());
+    // Skipped with its error, not failed; the file, not its folders that could not be
+    // removed because of it.
+    let skipped = skipped_after_errors(summary);
+    assert_eq!(skipped.len(), 1, "{summary:#?}");
+    assert_eq!(skipped[0].0, locked);
+    assert!(skipped[0].1.is_permission_denied());
+    assert!(
+        summary.skipped[0]
+            .reason
+            .to_string()
+            .starts_with("skipped after: ")
+    );
+    assert!(summary.failed.is_empty() && !summary.is_complete());
     assert!(summary.done.is_empty() && summary.not_done.is_empty());
     assert_accounts_for(summary, &sources);
     // Three files and the folder `c`.
@@ -185,9 +209,14 @@ fn delete_skip_all_of_kind_answers_the_later_requests() {
     // The second was either never asked about or answered along with the first.
     assert!(!asked.requests.is_empty() && asked.requests.len() <= 2);
     let summary = &asked.outcome.summary;
-    let mut failed: Vec<PathBuf> = summary.failed.iter().map(|f| f.path.clone()).collect();
-    failed.sort();
-    assert_eq!(failed, locked);
+    // Both skipped with their errors, the one never asked about too.
+    let mut skipped: Vec<PathBuf> = skipped_after_errors(summary)
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect();
+    skipped.sort();
+    assert_eq!(skipped, locked);
+    assert!(summary.failed.is_empty(), "{summary:#?}");
     assert_accounts_for(summary, &sources);
     assert!(locked.iter().all(|l| l.exists()));
     assert!(!t.join("a/c/other").exists());
@@ -261,9 +290,11 @@ fn a_source_missing_at_plan_time_skipped_leaves_the_rest_done() {
     assert_eq!(asked.requests, [(missing.clone(), false)]);
     let summary = &asked.outcome.summary;
     assert_eq!(summary.done, [present]);
-    assert_eq!(summary.failed.len(), 1);
-    assert_eq!(summary.failed[0].path, missing);
-    assert!(summary.failed[0].error.is_not_found());
+    assert!(summary.failed.is_empty(), "{summary:#?}");
+    let skipped = skipped_after_errors(summary);
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(skipped[0].0, missing);
+    assert!(skipped[0].1.is_not_found());
     assert_accounts_for(summary, &sources);
 }
 
@@ -313,8 +344,10 @@ fn a_source_that_cannot_be_removed_after_a_cross_fs_move_asks_and_stays() {
     let asked = run_answering(job, |_, _| Some(ErrorAction::Skip));
     assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
     let summary = &asked.outcome.summary;
-    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
-    assert_eq!(summary.failed[0].path, locked);
+    assert!(summary.failed.is_empty(), "{summary:#?}");
+    let skipped = skipped_after_errors(summary);
+    assert_eq!(skipped.len(), 1, "{summary:#?}");
+    assert_eq!(skipped[0].0, locked);
     assert_accounts_for(summary, &sources);
     // Copied whole; only what could be removed left the source.
     assert_eq!(fs::read(dest.join("d/locked")).unwrap(), b"x");

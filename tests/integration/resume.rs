@@ -1,9 +1,10 @@
 //! Resuming a large file a killed `ferry cp` left half written: the part already written is
-//! verified against the source and kept, only the rest is copied; a damaged part is copied
-//! again; undo removes the part.
+//! verified against the source and kept, only the rest is copied (a hole staying a hole); a
+//! damaged part is copied again; undo removes the part.
 
 use std::fs;
 use std::io::{Read, Write};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -74,13 +75,39 @@ struct Killed {
     part: PathBuf,
 }
 
+/// What the large file of [`stop_a_large_copy`] holds.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    /// Data all through.
+    Dense,
+    /// Data in its first half, a hole in its second.
+    HoleAtTheEnd,
+}
+
 /// Starts `ferry cp` of one large file from tmpfs to the work tree and sends it `signal` once
 /// its part holds more than 100 MiB; a copy that finishes first is tried again with a larger
 /// file. `None` if it never could be caught.
-fn stop_a_large_copy(shm: &TempTree, t: &TempTree, home: &Path, signal: &str) -> Option<Killed> {
+fn stop_a_large_copy(
+    shm: &TempTree,
+    t: &TempTree,
+    home: &Path,
+    signal: &str,
+    shape: Shape,
+) -> Option<Killed> {
     for (attempt, mib) in [300u64, 1024, 2048].into_iter().enumerate() {
         let src = shm.join(format!("big-{attempt}.bin"));
-        write_data(&src, mib);
+        match shape {
+            Shape::Dense => write_data(&src, mib),
+            Shape::HoleAtTheEnd => {
+                write_data(&src, mib / 2);
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(&src)
+                    .unwrap()
+                    .set_len(mib * MIB)
+                    .unwrap();
+            }
+        }
         let dest = t.dir(format!("dest-{attempt}"));
         let mut child = ferry_in(home)
             .arg("cp")
@@ -118,8 +145,8 @@ fn stop_a_large_copy(shm: &TempTree, t: &TempTree, home: &Path, signal: &str) ->
 }
 
 /// Kills a large copy, checks what it left, and returns it (`None`: skip the test).
-fn killed(shm: &TempTree, t: &TempTree, home: &Path) -> Option<Killed> {
-    let Some(k) = stop_a_large_copy(shm, t, home, "-KILL") else {
+fn killed(shm: &TempTree, t: &TempTree, home: &Path, shape: Shape) -> Option<Killed> {
+    let Some(k) = stop_a_large_copy(shm, t, home, "-KILL", shape) else {
         eprintln!("note: every copy finished before it could be killed; test skipped");
         return None;
     };
@@ -150,7 +177,7 @@ fn kept_bytes(stderr: &str) -> u64 {
 fn a_large_file_killed_midway_is_verified_and_appended_on_resume() {
     let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
     let home = t.dir("home");
-    let Some(k) = killed(&shm, &t, &home) else {
+    let Some(k) = killed(&shm, &t, &home, Shape::Dense) else {
         return;
     };
     let written = fs::metadata(&k.part).unwrap().len();
@@ -174,7 +201,7 @@ fn a_large_file_killed_midway_is_verified_and_appended_on_resume() {
 fn a_damaged_part_is_copied_again_on_resume() {
     let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
     let home = t.dir("home");
-    let Some(k) = killed(&shm, &t, &home) else {
+    let Some(k) = killed(&shm, &t, &home, Shape::Dense) else {
         return;
     };
     // Flip one byte in the middle of what was written.
@@ -207,7 +234,7 @@ fn a_damaged_part_is_copied_again_on_resume() {
 fn undo_of_an_interrupted_large_copy_removes_its_part() {
     let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
     let home = t.dir("home");
-    let Some(k) = killed(&shm, &t, &home) else {
+    let Some(k) = killed(&shm, &t, &home, Shape::Dense) else {
         return;
     };
     ok(&ferry_in(&home).arg("undo").output().unwrap());
@@ -221,11 +248,34 @@ fn a_cancelled_large_copy_leaves_no_part() {
     let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
     let home = t.dir("home");
     // Ctrl-C cancels through the engine, which removes the file in flight.
-    let Some(k) = stop_a_large_copy(&shm, &t, &home, "-INT") else {
+    let Some(k) = stop_a_large_copy(&shm, &t, &home, "-INT", Shape::Dense) else {
         eprintln!("note: every copy finished before it could be cancelled; test skipped");
         return;
     };
     assert!(!k.part.exists(), "the part was removed");
     assert!(parts_in(&k.dest).is_empty());
     assert!(!k.dest.join(k.src.file_name().unwrap()).exists());
+}
+
+#[test]
+fn a_resumed_sparse_file_keeps_its_holes() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let Some(k) = killed(&shm, &t, &home, Shape::HoleAtTheEnd) else {
+        return;
+    };
+    let size = fs::metadata(&k.src).unwrap().len();
+    let written = fs::metadata(&k.part).unwrap().len();
+    assert!(written < size / 2, "killed while writing the data half");
+
+    let out = ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert_eq!(kept_bytes(&out), written, "the part was continued: {out}");
+    let copy = k.dest.join(k.src.file_name().unwrap());
+    assert!(same_contents(&k.src, &copy));
+    // The data half takes its blocks; the hole after it takes none.
+    let allocated = fs::metadata(&copy).unwrap().blocks() * 512;
+    assert!(
+        allocated < size / 2 + size / 8,
+        "{allocated} bytes allocated for {size} bytes, half of them a hole"
+    );
 }

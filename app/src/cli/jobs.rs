@@ -242,11 +242,16 @@ fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
         eprintln!("ferry: {}", failed.error);
     }
     for skipped in &summary.skipped {
-        eprintln!(
-            "ferry: skipped {}: {}",
-            skipped.path.display(),
-            skipped.reason
-        );
+        if skipped.reason.after_error() {
+            // "skipped after: <error>", and the error names the path.
+            eprintln!("ferry: {}", skipped.reason);
+        } else {
+            eprintln!(
+                "ferry: skipped {}: {}",
+                skipped.path.display(),
+                skipped.reason
+            );
+        }
     }
     if let Some(error) = &summary.stopped_by {
         eprintln!("ferry: stopped: {error}");
@@ -275,7 +280,7 @@ fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
     let skipped_for_errors = summary
         .skipped
         .iter()
-        .any(|s| s.reason == SkipReason::Duplicate);
+        .any(|s| s.reason.after_error() || s.reason == SkipReason::Duplicate);
     if refused_up_front {
         EXIT_REFUSED
     } else if !summary.is_complete() || skipped_for_errors {
@@ -371,5 +376,35 @@ impl Bar {
             Some(bar) => bar.suspend(f),
             None => f(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use ferry_core::jobs::Skipped;
+
+    use super::*;
+
+    #[test]
+    fn items_skipped_after_errors_make_the_exit_status_partial() {
+        let skipped = |reason| Summary {
+            skipped: vec![Skipped {
+                path: "/a".into(),
+                reason,
+            }],
+            items_done: 1,
+            ..Summary::default()
+        };
+        let error = ferry_core::Error::io("open", "/a", std::io::ErrorKind::PermissionDenied);
+        let after_error = skipped(SkipReason::UserSkipped {
+            error: Arc::new(error),
+        });
+        assert_eq!(report(&after_error, "copied", false), EXIT_PARTIAL);
+        assert_eq!(
+            report(&skipped(SkipReason::Exists), "copied", false),
+            EXIT_OK
+        );
     }
 }

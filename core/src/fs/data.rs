@@ -92,7 +92,7 @@ impl<'a> DataCopier<'a> {
             }
         }
         if meta.is_sparse() {
-            match self.copy_sparse(src, dst, tick) {
+            match self.copy_sparse(src, dst, 0, None, tick) {
                 Err(DataError::Io {
                     op: "seek",
                     errno: Errno::INVAL | Errno::NXIO | Errno::OPNOTSUPP,
@@ -134,18 +134,30 @@ impl<'a> DataCopier<'a> {
             .map(|n| (n, CopyMethod::ReadWrite))
     }
 
-    /// Copies bytes `from..to` of `src` to the same offsets of `dst` (`copy_file_range`, else
-    /// read/write), for appending to a partly written copy. `tick` as for [`copy`](Self::copy).
-    /// Returns the bytes copied (fewer if `src` has shrunk).
+    /// Copies bytes `from..meta.size` of `src` to the same offsets of `dst` and gives `dst`
+    /// that size, for appending to a partly written copy: of a sparse file only the data
+    /// regions, as [`copy`](Self::copy) does, so holes stay holes; otherwise by
+    /// `copy_file_range`, else read/write. `tick` as for [`copy`](Self::copy). Returns the
+    /// bytes copied (fewer if `src` has shrunk).
     pub fn copy_span(
         &mut self,
         src: &OwnedFd,
         dst: &OwnedFd,
         from: u64,
-        to: u64,
+        meta: &Meta,
         tick: &mut dyn FnMut(u64) -> bool,
     ) -> Result<u64, DataError> {
-        self.copy_range(src, dst, from, to, tick).map(|(n, _)| n)
+        if meta.is_sparse() {
+            match self.copy_sparse(src, dst, from, Some(meta.size), tick) {
+                Err(DataError::Io {
+                    op: "seek",
+                    errno: Errno::INVAL | Errno::NXIO | Errno::OPNOTSUPP,
+                }) => {}
+                other => return other.map(|(n, _)| n),
+            }
+        }
+        self.copy_range(src, dst, from, meta.size, tick)
+            .map(|(n, _)| n)
     }
 
     fn copy_read_write(
@@ -171,31 +183,36 @@ impl<'a> DataCopier<'a> {
         }
     }
 
-    /// Copies only the data regions (`SEEK_DATA`/`SEEK_HOLE`), then sets the size, so holes
-    /// stay holes even where `copy_file_range` would fill them with zeros (ext4, tmpfs).
+    /// Copies only the data regions (`SEEK_DATA`/`SEEK_HOLE`) from offset `from` (up to `to`,
+    /// or the end), then sets the size, so holes stay holes even where `copy_file_range` would
+    /// fill them with zeros (ext4, tmpfs).
     fn copy_sparse(
         &mut self,
         src: &OwnedFd,
         dst: &OwnedFd,
+        from: u64,
+        to: Option<u64>,
         tick: &mut dyn FnMut(u64) -> bool,
     ) -> Result<(u64, CopyMethod), DataError> {
-        let mut pos = 0u64;
+        let limit = to.unwrap_or(u64::MAX);
+        let mut pos = from;
         let mut done = 0u64;
         let mut method = CopyMethod::CopyFileRange;
-        loop {
+        while pos < limit {
             let data = match rustix::fs::seek(src, SeekFrom::Data(pos)) {
-                Ok(d) => d,
+                Ok(d) if d < limit => d,
+                Ok(_) => break,
                 Err(Errno::NXIO) => break, // only a hole (or nothing) is left
                 Err(errno) => return Err(DataError::Io { op: "seek", errno }),
             };
             let hole = rustix::fs::seek(src, SeekFrom::Hole(data)).map_err(io("seek"))?;
-            let (n, m) = self.copy_range(src, dst, data, hole, tick)?;
+            let (n, m) = self.copy_range(src, dst, data, hole.min(limit), tick)?;
             done += n;
             method = m;
             pos = hole;
         }
         let end = rustix::fs::seek(src, SeekFrom::End(0)).map_err(io("seek"))?;
-        rustix::fs::ftruncate(dst, end).map_err(io("write"))?;
+        rustix::fs::ftruncate(dst, end.min(limit)).map_err(io("write"))?;
         Ok((done, method))
     }
 

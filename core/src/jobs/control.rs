@@ -252,28 +252,43 @@ impl JobCtx {
 
     /// Like [`fail`](Self::fail), but when the job asks about errors, first offers the item
     /// to the user ([`Event::ItemError`]) and waits for the answer; true when the item should
-    /// be tried again (nothing recorded). Terminal errors stop the job and are never offered.
+    /// be tried again (nothing recorded). An item the user skips (Skip, or Skip all of this
+    /// kind, answered now or before) is recorded as skipped with its error
+    /// ([`SkipReason::UserSkipped`]), not as failed. Terminal errors stop the job and are never
+    /// offered.
     pub(crate) fn fail_or_retry(&self, item: u32, path: PathBuf, error: Error) -> bool {
         let error = Arc::new(error);
         let ask = self.control.on_error == ErrorPolicy::Ask
             && !error.is_terminal()
             && !matches!(*error, Error::Cancelled)
             && !self.control.stopped();
-        let errno = error.raw_os_error();
-        if let Some(request) = ask.then(|| self.control.asks.add_error(errno)).flatten() {
-            self.emit(Event::ItemError {
-                job: self.id,
-                request,
-                path: path.clone(),
-                error: Arc::clone(&error),
-            });
-            let stop = || self.control.stopped();
-            // Cancel was carried out by `Engine::resolve_error` itself.
-            if self.control.asks.wait_error(request, stop) == ErrorAction::Retry {
-                return true;
-            }
+        if !ask {
+            self.record_failure(item, path, error);
+            return false;
         }
-        self.record_failure(item, path, error);
+        // `None`: an earlier Skip all of this kind answers it.
+        let action = match self.control.asks.add_error(error.raw_os_error()) {
+            Some(request) => {
+                self.emit(Event::ItemError {
+                    job: self.id,
+                    request,
+                    path: path.clone(),
+                    error: Arc::clone(&error),
+                });
+                let stop = || self.control.stopped();
+                self.control.asks.wait_error(request, stop)
+            }
+            None => ErrorAction::SkipAllOfKind,
+        };
+        match action {
+            ErrorAction::Retry => return true,
+            ErrorAction::Skip | ErrorAction::SkipAllOfKind => {
+                self.skip(item, path, SkipReason::UserSkipped { error });
+            }
+            // Cancel was carried out by `Engine::resolve_error` itself (or the job stopped
+            // while waiting): the item failed.
+            ErrorAction::Cancel => self.record_failure(item, path, error),
+        }
         false
     }
 

@@ -9,7 +9,8 @@
 //! `begin` and no `end` whose process is gone is [`RecordState::Interrupted`]. A torn last line
 //! (a crash mid-append) is ignored. When the log holds more than three times the bound, it is
 //! rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of the
-//! folder), so it never grows without bound and is never half-written. All access is under an
+//! folder), so it never grows without bound and is never half-written; an interrupted record
+//! dropped then takes the parts and temporaries of its job with it. All access is under an
 //! `flock` on `journal.lock`, so several Ferry processes can share it.
 //!
 //! Paths are stored absolute and exactly: a UTF-8 path as a JSON string, any other as an array
@@ -84,7 +85,8 @@ pub struct Counts {
 pub struct JournalRecord {
     /// Number of the record; grows with every new job.
     pub seq: u64,
-    /// When the job (or its latest redo or resume) started.
+    /// When the job (or its latest redo) started; a resume keeps the start of the run it
+    /// continues. Whole seconds.
     pub started: SystemTime,
     /// The job as submitted; what redo and resume submit again.
     pub job: Job,
@@ -98,7 +100,8 @@ pub struct JournalRecord {
     pub trash: Vec<TrashRecord>,
     /// Once undone: where the undo of a restore put the items back in the trash (for redo).
     pub undo_trash: Vec<TrashRecord>,
-    /// Top-level destination paths that existed before the job started (copy and move).
+    /// Top-level destination paths that existed before the job started (copy and move; for
+    /// a restore, the original places).
     pub preexisting: Vec<PathBuf>,
     /// It was resumed after an interruption: its entries cover only what the resumed run did,
     /// so undo rolls it back by comparing sources and destinations instead.
@@ -127,6 +130,7 @@ impl JournalRecord {
                     .iter()
                     .filter_map(|r| TrashedItem::read(&r.info).ok())
                     .collect(),
+                on_conflict: super::ConflictPolicy::Ask,
             },
             job => job.clone(),
         }
@@ -326,15 +330,21 @@ impl UndoJournal {
             return Ok(());
         };
         let pid = std::process::id();
-        let preexisting = match job.sources_and_dest() {
-            Some((sources, dest_dir)) => sources
+        let targets: Vec<PathBuf> = match (job, job.sources_and_dest()) {
+            (_, Some((sources, dest_dir))) => sources
                 .iter()
                 .filter_map(|s| s.file_name().map(|n| dest_dir.join(n)))
-                .filter(|d| d.symlink_metadata().is_ok())
-                .map(|d| StoredPath::path(&d))
                 .collect(),
-            None => Vec::new(),
+            (Job::Restore { items, .. }, None) => {
+                items.iter().map(|i| i.original.clone()).collect()
+            }
+            _ => Vec::new(),
         };
+        let preexisting = targets
+            .iter()
+            .filter(|d| d.symlink_metadata().is_ok())
+            .map(|d| StoredPath::path(d))
+            .collect();
         self.append(&Line::Begin {
             seq,
             time: now(),
@@ -407,16 +417,21 @@ impl UndoJournal {
         Ok((records, lines))
     }
 
-    /// Rewrites the log with only the newest records once it is three times the bound.
+    /// Rewrites the log with only the newest records once it is three times the bound. An
+    /// interrupted record falling past the bound can no longer be resumed or rolled back, so
+    /// the parts and temporaries its job left are removed first; one whose folders cannot be
+    /// cleaned now is kept for a later try rather than leaving them behind for good.
     fn compact_if_long(&self) -> Result<(), Error> {
-        let (records, lines) = self.load_raw()?;
+        let (mut records, lines) = self.load_raw()?;
         if lines <= 3 * self.limit {
             return Ok(());
         }
-        let keep = &records[records.len().saturating_sub(self.limit)..];
+        let newest = records.split_off(records.len().saturating_sub(self.limit));
+        let mut keep: Vec<RawRecord> = records.into_iter().filter(|r| !cleaned_up(r)).collect();
+        keep.extend(newest);
         let temp = self.file.with_extension("jsonl.tmp");
         let mut text = Vec::new();
-        for r in keep {
+        for r in &keep {
             for line in &r.lines {
                 serde_json::to_writer(&mut text, line)
                     .map_err(|e| Error::io("encode", &temp, e))?;
@@ -460,6 +475,21 @@ struct RawRecord {
     lines: Vec<Line>,
 }
 
+/// For a record being dropped from the log: false when it is an interrupted job whose parts
+/// and temporaries could not be removed (it is kept, to try again).
+fn cleaned_up(raw: &RawRecord) -> bool {
+    let mut records = Vec::new();
+    for line in &raw.lines {
+        apply(&mut records, line.clone());
+    }
+    records.into_iter().all(|r| {
+        r.state != RecordState::Running
+            || is_alive(r.pid, r.pid_start)
+            || (super::recovery::remove_parts(&r).is_ok()
+                && super::recovery::remove_temporaries(&r).is_ok())
+    })
+}
+
 fn apply(records: &mut Vec<JournalRecord>, line: Line) {
     let seq = line.seq();
     let index = records.iter().rposition(|r| r.seq == seq);
@@ -476,16 +506,26 @@ fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             },
             index,
         ) => {
+            // A resume continues the run it resumes: what that run did counts from its start
+            // (recovery looks for the trash entries made since), and what existed before the
+            // job is what existed before that run, not what it created.
+            let (started, preexisting) = match index {
+                Some(i) if resumed => (records[i].started, records[i].preexisting.clone()),
+                _ => (
+                    UNIX_EPOCH + Duration::from_secs(time),
+                    preexisting.into_iter().map(StoredPath::into_path).collect(),
+                ),
+            };
             let record = JournalRecord {
                 seq,
-                started: UNIX_EPOCH + Duration::from_secs(time),
+                started,
                 job: job.into_job(),
                 state: RecordState::Running,
                 entries: Vec::new(),
                 counts: Counts::default(),
                 trash: Vec::new(),
                 undo_trash: Vec::new(),
-                preexisting: preexisting.into_iter().map(StoredPath::into_path).collect(),
+                preexisting,
                 resumed,
                 entries_dropped: false,
                 pid,
@@ -625,6 +665,36 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_resume_keeps_the_start_and_what_existed_before_the_interrupted_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+        let (src, dest) = (dir.path().join("a"), dir.path().join("dest"));
+        std::fs::write(&src, "a").unwrap();
+        std::fs::create_dir(&dest).unwrap();
+        let job = Job::Copy {
+            sources: vec![src],
+            dest_dir: dest.clone(),
+            on_conflict: super::super::ConflictPolicy::Skip,
+        };
+        journal.begin(&job).unwrap();
+        // Begun long ago; the interrupted run then created `dest/a`.
+        let text = std::fs::read_to_string(journal.path()).unwrap();
+        let at = text.find("\"time\":").unwrap() + "\"time\":".len();
+        let end = at + text[at..].find(',').unwrap();
+        std::fs::write(
+            journal.path(),
+            format!("{}1000{}", &text[..at], &text[end..]),
+        )
+        .unwrap();
+        std::fs::write(dest.join("a"), "a").unwrap();
+        journal.resume(1, &job).unwrap();
+        let record = &journal.records().unwrap()[0];
+        assert!(record.resumed);
+        assert_eq!(record.started, UNIX_EPOCH + Duration::from_secs(1000));
+        assert!(record.preexisting.is_empty(), "{:?}", record.preexisting);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!
 //! Resuming the record finds the part under the same name, compares it with the source chunk
 //! by chunk (reading is cheaper than writing; power loss may have left garbage after the last
-//! flush) and appends the rest from where it ends; a part that differs starts over. A source
+//! flush) and appends the rest from where it ends, holes kept as holes
+//! ([`DataCopier::copy_span`]); a part that differs starts over. A source
 //! changed since (size or mtime) gives another name, so its stale part is never continued:
 //! resume and undo remove every part of their record that is left (`recovery.rs`).
 
@@ -107,7 +108,7 @@ impl Copier<'_> {
         let result = match kept {
             0 => copier.copy(src, &dst, meta, &mut tick).map(|_| ()),
             _ => copier
-                .copy_span(src, &dst, kept, meta.size, &mut tick)
+                .copy_span(src, &dst, kept, meta, &mut tick)
                 .map(|_| ()),
         };
         if let Err(e) = result {

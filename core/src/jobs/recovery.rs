@@ -13,8 +13,8 @@
 //! removed by [`remove_temporaries`] at the next start; parts are removed by the resume or
 //! roll back of their record ([`remove_parts`]).
 //!
-//! Resume ("skip identical"): a file present in the destination with its source's size and
-//! mtime is done; for a move its source is removed (after `fsync` of the copy), then the job
+//! Resume ("skip identical"): a file present in the destination identical to its source
+//! (see below) is done; for a move its source is removed (after `fsync` of the copy), then the job
 //! runs again on what is left. Folders the dead job created get their mode and times from
 //! their sources at the end (the engine gives them only when a folder is complete).
 //!
@@ -23,16 +23,25 @@
 //! completely go back; a file in both places keeps its source and its copy goes to the trash.
 //! Folders the job created are removed once empty. Inside a folder the job merged into, a
 //! file identical to its source is taken for the job's copy (it may have been there before:
-//! then it goes to the trash, not away), and nothing else is touched.
+//! then it goes to the trash, not away), and nothing else is touched. "Identical" is the
+//! source's size and mtime, as the engine gives them, and the same sampled head, middle and
+//! tail bytes, so that a different file that happens to match in size and mtime is never
+//! taken for a copy (trashed by a roll back, or its source removed by a resume).
+//!
+//! Trash, restore and rename jobs keep no per-item record until they finish; their resume
+//! and roll back find what they did on disk (see `recovery/trash_jobs.rs`).
+
+mod trash_jobs;
 
 use std::collections::BTreeMap;
 use std::fs::{self, FileTimes, Metadata};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, UNIX_EPOCH};
 
+use super::conflict::same_samples;
 use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
@@ -119,7 +128,8 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
         }
         Job::Rename { path, new_name } => {
             let renamed = path.parent().map(|p| p.join(new_name));
-            if fs::symlink_metadata(path).is_err() && renamed.is_some_and(|r| r.exists()) {
+            let exists = |p: &Path| fs::symlink_metadata(p).is_ok();
+            if !exists(path) && renamed.is_some_and(|r| exists(&r)) {
                 Summary::default() // it happened before the crash
             } else {
                 single::rename(ctx, path, new_name)
@@ -132,12 +142,13 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
                 single::create_folder(ctx, parent, name)
             }
         }
-        Job::Delete { .. }
-        | Job::Trash { .. }
-        | Job::Restore { .. }
-        | Job::EmptyTrash { .. }
-        | Job::Undo { .. }
-        | Job::Resume { .. } => Summary::default(),
+        Job::Trash { paths, roots } => trash_jobs::resume_trash(ctx, record, paths, roots),
+        Job::Restore { items, on_conflict } => {
+            trash_jobs::resume_restore(ctx, items, *on_conflict, &record.preexisting)
+        }
+        Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
+            Summary::default()
+        }
     }
 }
 
@@ -181,16 +192,27 @@ fn resume_move(
 }
 
 /// True when `dest` is a finished copy of `source`: the engine links a file in only with its
-/// source's size and mtime, and a link only with its target.
+/// source's size and mtime, and a link only with its target. A file of the same size and
+/// mtime that differs in its sampled head, middle or tail bytes is someone else's.
 fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
     if s.file_type().is_symlink() && d.file_type().is_symlink() {
         return fs::read_link(source).ok() == fs::read_link(dest).ok();
     }
+    let open = |p: &Path| {
+        fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(p)
+    };
     s.is_file()
         && d.is_file()
         && s.size() == d.size()
         && s.mtime() == d.mtime()
         && s.mtime_nsec() == d.mtime_nsec()
+        && match (open(source), open(dest)) {
+            (Ok(a), Ok(b)) => same_samples(&a, &b, s.size()),
+            _ => false,
+        }
 }
 
 /// Removes from the source of a move every file already copied whole to `dest`, after making
@@ -270,9 +292,18 @@ fn restore_folder_times(folders: &[(PathBuf, Metadata)]) {
     }
 }
 
-/// Rolls back an interrupted (or resumed) copy or move of `record`.
-pub(crate) fn roll_back(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Summary {
+/// Rolls back an interrupted (or resumed) job of `record`; copies go to the trash folders
+/// `roots`, and an item going back to a place taken since is decided by `policy`. A resumed
+/// trash or restore recorded everything it and the interrupted run did, so its plain undo
+/// applies.
+pub(crate) fn roll_back(
+    ctx: &JobCtx,
+    record: &JournalRecord,
+    roots: &TrashRoots,
+    policy: super::ConflictPolicy,
+) -> Summary {
     let mut summary = Summary::default();
+    let interrupted = record.state == super::journal::RecordState::Interrupted;
     let (sources, dest_dir, is_move) = match &record.job {
         Job::Copy {
             sources, dest_dir, ..
@@ -280,7 +311,20 @@ pub(crate) fn roll_back(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots
         Job::Move {
             sources, dest_dir, ..
         } => (sources, dest_dir, true),
-        _ => return super::undo::run_job(ctx, &finished(record), roots),
+        Job::Trash {
+            paths,
+            roots: trashed_to,
+        } if interrupted => {
+            return trash_jobs::roll_back_trash(ctx, record, paths, trashed_to, policy);
+        }
+        Job::Restore { items, on_conflict } if interrupted => {
+            let taken = &record.preexisting;
+            return trash_jobs::roll_back_restore(ctx, items, *on_conflict, taken, roots);
+        }
+        Job::Rename { path, new_name } => {
+            return trash_jobs::roll_back_rename(ctx, path, new_name);
+        }
+        _ => return super::undo::run_job(ctx, &finished(record), roots, policy),
     };
     // Unfinished parts of large files are our temporaries, never the user's data.
     if let Err(e) = remove_parts(record) {
@@ -297,28 +341,12 @@ pub(crate) fn roll_back(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots
             fail(ctx, &mut summary, source, e);
         }
     }
-    if !plan.trash.is_empty() {
-        absorb(&mut summary, trash::run_trash(ctx, &plan.trash, roots));
-    }
-    for (parent, items) in plan.back {
-        if ctx.control.stopped() {
-            summary.not_done.extend(items);
-        } else {
-            absorb(
-                &mut summary,
-                moves::run_job(ctx, &items, &parent, ConflictPolicy::Skip),
-            );
-        }
-    }
-    for dir in plan.emptied.iter().rev() {
-        // Only emptied folders the job created go; one still holding anything stays.
-        let _ = fs::remove_dir(dir);
-    }
+    plan.run(ctx, &mut summary, roots);
     summary
 }
 
-/// A finished-looking copy of `record`, for the one-call jobs (rename, create folder) whose
-/// rollback is their plain undo.
+/// A finished-looking copy of `record`, for the jobs whose rollback is their plain undo
+/// (create folder; trash and restore once resumed).
 fn finished(record: &JournalRecord) -> JournalRecord {
     JournalRecord {
         state: super::journal::RecordState::Finished,
@@ -328,10 +356,14 @@ fn finished(record: &JournalRecord) -> JournalRecord {
     }
 }
 
+/// What rolling back an interrupted copy or move (or a restore across file systems) does.
 #[derive(Default)]
 struct Rollback {
-    /// Copies to move to the trash.
-    trash: Vec<PathBuf>,
+    /// Copies identical to their sources: moved to the trash, or removed when `discard`.
+    copies: Vec<PathBuf>,
+    /// The sources stay whole where the rest of the job is going back to (the trash, for a
+    /// restore), so a copy is a duplicate of the job's own making, not worth a trash entry.
+    discard: bool,
     /// Items a move carried over completely, by the folder they go back to.
     back: BTreeMap<PathBuf, Vec<PathBuf>>,
     /// Destination folders the job created, parents first, removed at the end if empty.
@@ -339,6 +371,36 @@ struct Rollback {
 }
 
 impl Rollback {
+    /// Trashes the copies, moves back what was carried over completely, then removes the
+    /// folders the job created that are left empty.
+    fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
+        if self.discard {
+            for copy in &self.copies {
+                if let Err(e) = fs::remove_file(copy) {
+                    fail(ctx, summary, copy, Error::io("remove", copy, e));
+                }
+            }
+        } else if !self.copies.is_empty() {
+            absorb(summary, trash::run_trash(ctx, &self.copies, roots));
+        }
+        for (parent, items) in self.back {
+            if ctx.control.stopped() {
+                summary.not_done.extend(items);
+            } else {
+                absorb(
+                    summary,
+                    moves::run_job(ctx, &items, &parent, ConflictPolicy::Skip),
+                );
+            }
+        }
+        for dir in self.emptied.iter().rev() {
+            // Only emptied folders the job created go; one still holding anything stays.
+            let _ = fs::remove_dir(dir);
+        }
+    }
+
+    /// Adds what the job did from `source` to `dest` (`created`: a destination folder the
+    /// job made, rather than one it merged into).
     fn walk(
         &mut self,
         source: &Path,
@@ -375,8 +437,38 @@ impl Rollback {
                 )?;
             }
         } else if is_copy_of(source, &s, dest, &d) {
-            self.trash.push(dest.to_path_buf());
+            self.copies.push(dest.to_path_buf());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Same size and mtime, as after a copy, but other bytes: not the job's copy.
+    #[test]
+    fn a_copy_is_told_from_a_same_size_same_mtime_file_by_its_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let (source, copy, other) = (
+            dir.path().join("source"),
+            dir.path().join("copy"),
+            dir.path().join("other"),
+        );
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let mut changed = data.clone();
+        changed[150_000] ^= 1;
+        fs::write(&source, &data).unwrap();
+        fs::write(&copy, &data).unwrap();
+        fs::write(&other, &changed).unwrap();
+        let mtime = fs::metadata(&source).unwrap().modified().unwrap();
+        for path in [&copy, &other] {
+            let f = fs::File::options().write(true).open(path).unwrap();
+            f.set_modified(mtime).unwrap();
+        }
+        let meta = |p: &Path| fs::symlink_metadata(p).unwrap();
+        assert!(is_copy_of(&source, &meta(&source), &copy, &meta(&copy)));
+        assert!(!is_copy_of(&source, &meta(&source), &other, &meta(&other)));
     }
 }

@@ -10,8 +10,8 @@ use super::plan::{Action, NO_ITEM, Plan};
 use crate::error::Error;
 use crate::fs::{FileId, FileKind, Timestamp};
 
-/// Why an item was skipped (not an error).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why an item was skipped.
+#[derive(Debug, Clone)]
 pub enum SkipReason {
     /// The destination name exists and the policy is [`Skip`](super::ConflictPolicy::Skip).
     Exists,
@@ -21,7 +21,35 @@ pub enum SkipReason {
     Duplicate,
     /// Its name cannot exist on the destination, and the answer was to skip it.
     NameNotAllowed,
+    /// It failed, and the answer to the error request was Skip (or Skip all of this kind).
+    UserSkipped {
+        /// The error it was skipped after (it names the exact path concerned).
+        error: Arc<Error>,
+    },
 }
+
+impl SkipReason {
+    /// True when the item was skipped after an error (the job did not do it although asked
+    /// to), rather than by a choice made about a conflict.
+    pub fn after_error(&self) -> bool {
+        matches!(self, SkipReason::UserSkipped { .. })
+    }
+}
+
+/// Two skips after an error are equal only for the very same error.
+impl PartialEq for SkipReason {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (SkipReason::Special(a), SkipReason::Special(b)) => a == b,
+            (SkipReason::UserSkipped { error: a }, SkipReason::UserSkipped { error: b }) => {
+                Arc::ptr_eq(a, b)
+            }
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+    }
+}
+
+impl Eq for SkipReason {}
 
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -30,6 +58,7 @@ impl fmt::Display for SkipReason {
             SkipReason::Special(kind) => write!(f, "a {} cannot be copied", kind.noun()),
             SkipReason::Duplicate => f.write_str("given twice"),
             SkipReason::NameNotAllowed => f.write_str("name not allowed at the destination"),
+            SkipReason::UserSkipped { error } => write!(f, "skipped after: {error}"),
         }
     }
 }
@@ -80,9 +109,13 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// True when nothing failed and nothing was left undone (skips by choice do not count).
+    /// True when nothing failed, nothing was skipped after an error and nothing was left
+    /// undone (skips chosen for conflicts do not count).
     pub fn is_complete(&self) -> bool {
-        self.failed.is_empty() && self.not_done.is_empty() && self.stopped_by.is_none()
+        self.failed.is_empty()
+            && self.not_done.is_empty()
+            && self.stopped_by.is_none()
+            && !self.skipped.iter().any(|s| s.reason.after_error())
     }
 }
 
@@ -299,4 +332,39 @@ pub(crate) fn build(
         },
     };
     summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skip_after_an_error_names_the_error_and_leaves_the_job_incomplete() {
+        let error = Arc::new(Error::io(
+            "open",
+            "/x/y",
+            std::io::ErrorKind::PermissionDenied,
+        ));
+        let reason = SkipReason::UserSkipped {
+            error: Arc::clone(&error),
+        };
+        assert_eq!(reason.to_string(), format!("skipped after: {error}"));
+        assert!(reason.after_error() && !SkipReason::Exists.after_error());
+        assert_eq!(reason, reason.clone());
+        let other = Arc::new(Error::io(
+            "open",
+            "/x/y",
+            std::io::ErrorKind::PermissionDenied,
+        ));
+        assert_ne!(reason, SkipReason::UserSkipped { error: other });
+        let skipped = |reason| Summary {
+            skipped: vec![Skipped {
+                path: "/x/y".into(),
+                reason,
+            }],
+            ..Summary::default()
+        };
+        assert!(skipped(SkipReason::Exists).is_complete());
+        assert!(!skipped(reason).is_complete());
+    }
 }

@@ -11,7 +11,7 @@ use crate::jobs::{
     ConflictPolicy, How, Job, RecordEntry, TrashRecord, TrashRoots, TrashedItem, Volumes,
 };
 /// One line of the log.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum Line {
     Begin {
@@ -97,7 +97,7 @@ fn unpaths(list: Vec<StoredPath>) -> Vec<PathBuf> {
     list.into_iter().map(StoredPath::into_path).collect()
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub(super) enum StoredJob {
     Copy {
@@ -124,8 +124,18 @@ pub(super) enum StoredJob {
         /// `None`: every volume.
         volumes: Option<Vec<StoredPath>>,
     },
-    /// The items by their info files (read again when needed).
-    Restore { infos: Vec<StoredPath> },
+    /// The items, with where they were and their identities in the trash, so that a crash
+    /// leaves enough to tell which the job restored: their info files are gone by then.
+    /// Written before this field existed: only `infos` (read again when needed).
+    Restore {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        infos: Vec<StoredPath>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        items: Vec<StoredTrashedItem>,
+        /// Absent before restores had a policy: read as Skip, as they failed a taken place.
+        #[serde(default)]
+        on_conflict: String,
+    },
 }
 
 /// Policies are stored by name; one this version does not know is read as Skip, which never
@@ -182,8 +192,10 @@ impl StoredJob {
                     Volumes::Only(tops) => Some(paths(tops)),
                 },
             },
-            Job::Restore { items } => StoredJob::Restore {
-                infos: items.iter().map(|i| StoredPath::path(&i.info)).collect(),
+            Job::Restore { items, on_conflict } => StoredJob::Restore {
+                infos: Vec::new(),
+                items: items.iter().map(StoredTrashedItem::of).collect(),
+                on_conflict: policy_name(*on_conflict),
             },
             // Nothing to undo.
             Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
@@ -231,20 +243,35 @@ impl StoredJob {
                     volumes: volumes.map_or(Volumes::All, |v| Volumes::Only(unpaths(v))),
                 },
             },
-            // Restored items left the trash: their info files are gone; what a redo
-            // restores comes from the undo (see `JournalRecord::redo_job`).
-            StoredJob::Restore { infos } => Job::Restore {
+            // Every item the job was given, restored or not; what a redo restores comes from
+            // the undo (see `JournalRecord::redo_job`).
+            StoredJob::Restore {
+                infos,
+                items,
+                on_conflict,
+            } if infos.is_empty() => Job::Restore {
+                items: items
+                    .into_iter()
+                    .filter_map(StoredTrashedItem::into_item)
+                    .collect(),
+                on_conflict: policy_of(&on_conflict),
+            },
+            // An older line: restored items left the trash with their info files.
+            StoredJob::Restore {
+                infos, on_conflict, ..
+            } => Job::Restore {
                 items: infos
                     .into_iter()
                     .filter_map(|i| TrashedItem::read(&i.into_path()).ok())
                     .collect(),
+                on_conflict: policy_of(&on_conflict),
             },
         }
     }
 }
 
 /// A [`RecordEntry`], compactly: short keys, as a job may record millions.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct StoredEntry {
     /// Source.
     s: StoredPath,
@@ -332,7 +359,7 @@ impl StoredEntry {
 }
 
 /// A [`TrashRecord`].
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct StoredTrashRecord {
     original: StoredPath,
     file: StoredPath,
@@ -374,5 +401,27 @@ impl StoredTrashRecord {
                 nsec: self.mt.1,
             },
         })
+    }
+}
+
+/// A [`TrashedItem`] given to a restore job: its [`TrashRecord`] and deletion date.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct StoredTrashedItem {
+    #[serde(flatten)]
+    record: StoredTrashRecord,
+    #[serde(default)]
+    date: String,
+}
+
+impl StoredTrashedItem {
+    fn of(item: &TrashedItem) -> StoredTrashedItem {
+        StoredTrashedItem {
+            record: StoredTrashRecord::of(&item.as_record()),
+            date: item.deletion_date.clone(),
+        }
+    }
+
+    fn into_item(self) -> Option<TrashedItem> {
+        Some(TrashedItem::recorded(self.record.into_record()?, self.date))
     }
 }

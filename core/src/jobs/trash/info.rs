@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::io::Errno;
 
-use super::{TrashRoots, trash_dirs};
+use super::{TrashRecord, TrashRoots, trash_dirs};
 use crate::error::{Error, Result};
 use crate::fs::{self, FileId, FileKind, Timestamp};
 
@@ -72,6 +72,38 @@ impl TrashedItem {
             file,
             info: info.to_path_buf(),
         })
+    }
+}
+
+impl TrashedItem {
+    /// The item as a restore job was given it, from its record and `DeletionDate` (what the
+    /// journal keeps: the item may have left the trash since).
+    pub(crate) fn recorded(r: TrashRecord, deletion_date: String) -> TrashedItem {
+        TrashedItem {
+            name: r.original.file_name().unwrap_or_default().to_owned(),
+            deleted_at: parse_date(&deletion_date),
+            deletion_date,
+            kind: r.kind,
+            size: r.size,
+            id: r.id,
+            mtime: r.mtime,
+            original: r.original,
+            file: r.file,
+            info: r.info,
+        }
+    }
+
+    /// Where the item is in the trash and what it is, as a trash job records it.
+    pub fn as_record(&self) -> TrashRecord {
+        TrashRecord {
+            original: self.original.clone(),
+            file: self.file.clone(),
+            info: self.info.clone(),
+            kind: self.kind,
+            id: self.id,
+            size: self.size,
+            mtime: self.mtime,
+        }
     }
 }
 

@@ -1,0 +1,413 @@
+//! Crash recovery of the jobs that keep no per-item record until they finish (trash,
+//! restore, rename), and of parts whose record falls past the journal's bound. A crash is
+//! simulated as in `undo.rs`: the job is journaled as begun by a process that died, part of
+//! its work is done by hand (or by an unjournaled run of the same job), then the record is
+//! resumed or rolled back.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ferry_core::jobs::{
+    ConflictPolicy, Job, RecordState, Summary, TrashRoots, TrashedItem, UndoJournal, list_trash_in,
+};
+use ferry_tests::TempTree;
+
+use crate::jobs_support::{Outcome, assert_no_temporaries, run_job, snapshot};
+
+/// A journal and a home trash of their own, outside the trees the tests work on.
+struct Setup {
+    journal: UndoJournal,
+    trash: TrashRoots,
+}
+
+impl Setup {
+    fn new(t: &TempTree) -> Setup {
+        Setup {
+            journal: UndoJournal::at(t.join("state/ferry/journal.jsonl")),
+            trash: TrashRoots::home_only(t.join("data/Trash")),
+        }
+    }
+
+    /// Journals `job` as begun by a process that died (pid 0 never runs), as after a crash.
+    fn begun_by_a_dead_process(&self, job: &Job) {
+        self.journal.begin(job).unwrap().unwrap();
+        let text = fs::read_to_string(self.journal.path()).unwrap();
+        let mine = format!("\"pid\":{}", std::process::id());
+        fs::write(self.journal.path(), text.replace(&mine, "\"pid\":0")).unwrap();
+    }
+
+    /// The one interrupted record.
+    fn interrupted(&self) -> Box<ferry_core::jobs::JournalRecord> {
+        let mut found = self.journal.recover().unwrap();
+        assert_eq!(found.len(), 1, "{found:#?}");
+        Box::new(found.remove(0))
+    }
+
+    /// Undoes the newest record (rolls back an interrupted one) and journals it.
+    fn undo(&self) -> Outcome {
+        let record = self.journal.undo_candidate().unwrap().unwrap();
+        let seq = record.seq;
+        let out = run_job(Job::Undo {
+            record: Box::new(record),
+            trash: self.trash.clone(),
+            on_conflict: ConflictPolicy::Skip,
+        });
+        self.journal.mark_undone(seq, &out.summary).unwrap();
+        out
+    }
+
+    /// Resumes the interrupted record and journals it, as `ferry resume` does.
+    fn resume(&self) -> Outcome {
+        let record = self.interrupted();
+        let seq = record.seq;
+        self.journal.resume(seq, &record.job).unwrap();
+        let out = run_job(Job::Resume { record });
+        self.journal
+            .finish(seq, &out.summary, out.cancelled)
+            .unwrap();
+        out
+    }
+
+    fn listed(&self) -> Vec<TrashedItem> {
+        list_trash_in(&self.trash).unwrap()
+    }
+
+    /// Entries of the trash's `files/` and `info/` folders.
+    fn entries(&self) -> usize {
+        ["files", "info"]
+            .iter()
+            .map(|sub| fs::read_dir(self.trash.home.join(sub)).map_or(0, |d| d.count()))
+            .sum()
+    }
+}
+
+fn trash_job(paths: &[PathBuf], roots: &TrashRoots) -> Job {
+    Job::Trash {
+        paths: paths.to_vec(),
+        roots: roots.clone(),
+    }
+}
+
+fn restore_job(items: Vec<TrashedItem>) -> Job {
+    Job::Restore {
+        items,
+        on_conflict: ConflictPolicy::Skip,
+    }
+}
+
+/// Writes a trash entry by hand, as trashed at `date` (`YYYY-MM-DDThh:mm:ss`).
+fn old_trash_entry(trash: &Path, original: &Path, date: &str) {
+    let name = original.file_name().unwrap();
+    fs::create_dir_all(trash.join("files")).unwrap();
+    fs::create_dir_all(trash.join("info")).unwrap();
+    fs::write(trash.join("files").join(name), "trashed long ago").unwrap();
+    let mut info = name.to_owned();
+    info.push(".trashinfo");
+    let body = format!(
+        "[Trash Info]\nPath={}\nDeletionDate={date}\n",
+        original.display()
+    );
+    fs::write(trash.join("info").join(info), body).unwrap();
+}
+
+fn originals(items: &[TrashedItem]) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = items.iter().map(|i| i.original.clone()).collect();
+    paths.sort();
+    paths
+}
+
+fn failed_paths(summary: &Summary) -> Vec<PathBuf> {
+    summary.failed.iter().map(|f| f.path.clone()).collect()
+}
+
+#[test]
+fn an_interrupted_trash_rolls_back_what_it_trashed_and_nothing_older() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let paths = [t.file("w/a", "a"), t.file("w/b", "b"), t.join("w/c")];
+    t.file("w/d/inside", "d");
+    let paths = [
+        paths[0].clone(),
+        paths[1].clone(),
+        t.join("w/d"),
+        paths[2].clone(),
+    ];
+    // Trashed before the job began: not the job's to give back.
+    old_trash_entry(&s.trash.home, &paths[3], "2020-01-02T03:04:05");
+    s.begun_by_a_dead_process(&trash_job(&paths, &s.trash));
+    // The dead job trashed a, b and d; b's name was taken again since.
+    let part = run_job(trash_job(&paths[..3], &s.trash));
+    assert!(part.summary.is_complete(), "{:#?}", part.summary);
+    t.file("w/b", "a new b");
+
+    let out = s.undo();
+    assert_eq!(fs::read(&paths[0]).unwrap(), b"a");
+    assert_eq!(fs::read(paths[2].join("inside")).unwrap(), b"d");
+    // Never over a taken name: the new b stays, the trashed b stays in the trash, reported.
+    assert_eq!(fs::read(&paths[1]).unwrap(), b"a new b");
+    let reported = out.summary.skipped.iter().map(|s| &s.path);
+    let reported: Vec<&PathBuf> = reported
+        .chain(out.summary.failed.iter().map(|f| &f.path))
+        .collect();
+    assert!(
+        reported.iter().any(|p| p.ends_with("b")),
+        "{:#?}",
+        out.summary
+    );
+    assert_eq!(originals(&s.listed()), [paths[1].clone(), paths[3].clone()]);
+    assert!(
+        !paths[3].exists(),
+        "an older trash entry stays in the trash"
+    );
+}
+
+#[test]
+fn an_interrupted_trash_resumes_and_its_undo_then_restores_everything() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let paths = [t.file("w/a", "a"), t.file("w/b", "b"), t.file("w/c", "c")];
+    let before = snapshot(&t.join("w"));
+    s.begun_by_a_dead_process(&trash_job(&paths, &s.trash));
+    assert!(
+        run_job(trash_job(&paths[..2], &s.trash))
+            .summary
+            .is_complete()
+    );
+
+    let out = s.resume();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.done.len(), 3);
+    assert_eq!(out.summary.trash.len(), 3, "the record covers both runs");
+    assert!(paths.iter().all(|p| !p.exists()));
+    assert_eq!(s.listed().len(), 3);
+
+    let undone = s.undo();
+    assert!(undone.summary.is_complete(), "{:#?}", undone.summary);
+    assert_eq!(snapshot(&t.join("w")), before);
+    assert_eq!(s.entries(), 0, "nothing left in the trash");
+}
+
+/// Trashes `paths` (not journaled) and returns the trash listing.
+fn trashed(s: &Setup, paths: &[PathBuf]) -> Vec<TrashedItem> {
+    assert!(run_job(trash_job(paths, &s.trash)).summary.is_complete());
+    s.listed()
+}
+
+#[test]
+fn an_interrupted_restore_puts_back_in_the_trash_what_it_restored() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let paths = [
+        t.file("w/x", "x"),
+        t.file("w/y/inner", "y"),
+        t.file("w/z", "z"),
+    ];
+    let paths = [paths[0].clone(), t.join("w/y"), paths[2].clone()];
+    let items = trashed(&s, &paths);
+    s.begun_by_a_dead_process(&restore_job(items.clone()));
+    // The dead job restored x and y (and removed their info files).
+    let by_hand: Vec<TrashedItem> = items
+        .iter()
+        .filter(|i| !i.original.ends_with("z"))
+        .cloned()
+        .collect();
+    assert!(run_job(restore_job(by_hand)).summary.is_complete());
+    assert!(paths[0].exists() && paths[1].exists());
+    assert_eq!(s.interrupted().state, RecordState::Interrupted);
+
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(
+        paths.iter().all(|p| !p.exists()),
+        "all three are in the trash"
+    );
+    assert_eq!(originals(&s.listed()), {
+        let mut p = paths.to_vec();
+        p.sort();
+        p
+    });
+    assert_eq!(
+        s.entries(),
+        6,
+        "three items with one info file each, none stale"
+    );
+}
+
+#[test]
+fn an_interrupted_restore_resumes_and_its_undo_trashes_everything_again() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let paths = [t.file("w/x", "x"), t.file("w/y", "y")];
+    let before = snapshot(&t.join("w"));
+    let items = trashed(&s, &paths);
+    s.begun_by_a_dead_process(&restore_job(items.clone()));
+    assert!(
+        run_job(restore_job(items[..1].to_vec()))
+            .summary
+            .is_complete()
+    );
+
+    let out = s.resume();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.trash.len(), 2, "the record covers both runs");
+    assert_eq!(snapshot(&t.join("w")), before);
+    assert_eq!(s.entries(), 0);
+
+    let undone = s.undo();
+    assert!(undone.summary.is_complete(), "{:#?}", undone.summary);
+    assert!(paths.iter().all(|p| !p.exists()));
+    assert_eq!(s.listed().len(), 2);
+}
+
+/// A folder trashed from the work tree whose original place is now on tmpfs, so that its
+/// restore crosses file systems, and what a restore killed midway leaves there: `keep` copied
+/// whole (with its mtime, as the copier leaves it), `late` not yet, and the folder still
+/// without its times.
+fn a_half_restored_folder(s: &Setup, t: &TempTree, shm: &TempTree) -> (Vec<TrashedItem>, PathBuf) {
+    t.file("w/place/dir/keep", "kept");
+    t.file("w/place/dir/late", "late");
+    let items = trashed(s, &[t.join("w/place/dir")]);
+    fs::remove_dir(t.join("w/place")).unwrap();
+    fs::create_dir(shm.join("place")).unwrap();
+    std::os::unix::fs::symlink(shm.join("place"), t.join("w/place")).unwrap();
+    s.begun_by_a_dead_process(&restore_job(items.clone()));
+    let copy = shm.join("place/dir");
+    fs::create_dir(&copy).unwrap();
+    let keep = items[0].file.join("keep");
+    fs::copy(&keep, copy.join("keep")).unwrap();
+    let mtime = fs::metadata(&keep).unwrap().modified().unwrap();
+    let f = fs::File::options()
+        .write(true)
+        .open(copy.join("keep"))
+        .unwrap();
+    f.set_modified(mtime).unwrap();
+    (items, copy)
+}
+
+#[test]
+fn a_restore_across_file_systems_killed_midway_resumes_by_merging() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let s = Setup::new(&t);
+    let (_, copy) = a_half_restored_folder(&s, &t, &shm);
+
+    let out = s.resume();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(copy.join("keep")).unwrap(), b"kept");
+    assert_eq!(fs::read(copy.join("late")).unwrap(), b"late");
+    assert_eq!(
+        s.entries(),
+        0,
+        "the trashed copy and its info file are gone"
+    );
+    assert_no_temporaries(shm.path());
+}
+
+#[test]
+fn a_restore_across_file_systems_killed_midway_rolls_back_keeping_the_trashed_item() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let s = Setup::new(&t);
+    let (items, copy) = a_half_restored_folder(&s, &t, &shm);
+
+    let out = s.undo();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    // The trashed folder is whole where it was; the partial copy left its place.
+    assert_eq!(fs::read(items[0].file.join("keep")).unwrap(), b"kept");
+    assert_eq!(fs::read(items[0].file.join("late")).unwrap(), b"late");
+    assert!(items[0].info.exists());
+    assert!(!copy.exists(), "{:?}", snapshot(&shm.join("place")));
+}
+
+#[test]
+fn a_restore_killed_when_its_place_was_taken_leaves_that_place_alone() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let s = Setup::new(&t);
+    t.file("w/place/dir/keep", "kept");
+    let items = trashed(&s, &[t.join("w/place/dir")]);
+    fs::remove_dir(t.join("w/place")).unwrap();
+    std::os::unix::fs::symlink(shm.path(), t.join("w/place")).unwrap();
+    // The user's own folder of that name, holding a file like the trashed one.
+    shm.file("dir/mine", "mine");
+    let keep = items[0].file.join("keep");
+    fs::copy(&keep, shm.join("dir/keep")).unwrap();
+    let mtime = fs::metadata(&keep).unwrap().modified().unwrap();
+    let f = fs::File::options()
+        .write(true)
+        .open(shm.join("dir/keep"))
+        .unwrap();
+    f.set_modified(mtime).unwrap();
+    let before = (snapshot(shm.path()), snapshot(&s.trash.home));
+
+    // Under Skip the job never wrote there: neither a roll back nor a resume touches it.
+    s.begun_by_a_dead_process(&restore_job(items.clone()));
+    let out = s.undo();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    assert_eq!((snapshot(shm.path()), snapshot(&s.trash.home)), before);
+    s.begun_by_a_dead_process(&restore_job(items));
+    let out = s.resume();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+    assert_eq!((snapshot(shm.path()), snapshot(&s.trash.home)), before);
+}
+
+#[test]
+fn an_interrupted_rename_rolls_back_or_resumes() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let old = t.file("old.txt", "x");
+    let new = t.join("new.txt");
+    let rename = Job::Rename {
+        path: old.clone(),
+        new_name: "new.txt".into(),
+    };
+    // Killed after the rename: roll back renames back.
+    s.begun_by_a_dead_process(&rename);
+    fs::rename(&old, &new).unwrap();
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(old.exists() && !new.exists());
+    // Killed before it: resume renames.
+    s.begun_by_a_dead_process(&rename);
+    let out = s.resume();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(!old.exists() && new.exists());
+    // Rolling back never renames over anything.
+    s.begun_by_a_dead_process(&rename);
+    t.file("old.txt", "taken again");
+    let out = s.undo();
+    assert!(failed_paths(&out.summary).is_empty(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&old).unwrap(), b"taken again");
+    assert_eq!(fs::read(&new).unwrap(), b"x");
+}
+
+#[test]
+fn parts_of_an_interrupted_record_compacted_away_are_removed() {
+    let t = TempTree::new();
+    let journal = UndoJournal::at(t.join("state/journal.jsonl")).with_limit(2);
+    let s = Setup {
+        journal: journal.clone(),
+        trash: TrashRoots::home_only(t.join("data/Trash")),
+    };
+    let src = t.file("src/big", "a large file, supposedly");
+    let dest = t.dir("dest");
+    s.begun_by_a_dead_process(&Job::Copy {
+        sources: vec![src],
+        dest_dir: dest,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    let part = t.file("dest/.ferry-part-1-0123456789abcdef", "half");
+    let unrelated = t.file("dest/.ferry-part-99-0123456789abcdef", "another record's");
+    for i in 0..8 {
+        let job = Job::CreateFolder {
+            parent: t.path().to_path_buf(),
+            name: format!("d{i}").into(),
+        };
+        let seq = journal.begin(&job).unwrap().unwrap();
+        journal.finish(seq, &run_job(job).summary, false).unwrap();
+    }
+    let seqs: Vec<u64> = journal.records().unwrap().iter().map(|r| r.seq).collect();
+    assert_eq!(seqs, [8, 9]);
+    let text = fs::read_to_string(journal.path()).unwrap();
+    assert!(!text.contains("\"seq\":1,"), "record 1 was compacted away");
+    assert!(!part.exists(), "its part went with it");
+    assert!(unrelated.exists(), "only its own parts");
+}
