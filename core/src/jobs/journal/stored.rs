@@ -32,18 +32,22 @@ pub(super) enum Line {
         skipped: u64,
         failed: u64,
         not_done: u64,
-        entries: Vec<StoredEntry>,
+        /// Entries and trash records are in the record's details file (see `details.rs`).
+        #[serde(default)]
+        details: bool,
+        /// The staging folders its entries' replaced items went to, for pruning.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        staging: Vec<StoredPath>,
         /// More than [`MAX_ENTRIES`](super::MAX_ENTRIES): none kept.
         #[serde(default)]
         dropped: bool,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        trash: Vec<StoredTrashRecord>,
     },
     Undone {
         seq: u64,
         time: u64,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        trash: Vec<StoredTrashRecord>,
+        /// What the undo put in the trash is in the record's `undone` details file.
+        #[serde(default)]
+        details: bool,
     },
 }
 
@@ -74,6 +78,9 @@ impl StoredPath {
     /// A path, made absolute against the current folder, so that a record stays true for a
     /// process started elsewhere (symlinks are kept as given).
     pub(super) fn path(p: &Path) -> StoredPath {
+        if p.is_absolute() {
+            return StoredPath::of(p.as_os_str()); // the rule for a job's thousands of entries
+        }
         StoredPath::of(std::path::absolute(p).as_deref().unwrap_or(p).as_os_str())
     }
 

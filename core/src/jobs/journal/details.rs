@@ -1,0 +1,195 @@
+//! The bulky part of a record, kept in a file of its own next to the log.
+//!
+//! A finished job's entries (one per item it created or moved, with identities) and trash
+//! records can run to a hundred thousand items; kept inline, they made the log tens of
+//! megabytes that every job start, `ferry cp` included, parsed whole (130 ms of CPU for six
+//! records of 5,000 files). So the log keeps only short lines and each record's details go to
+//! `records/<seq>.json` (what the job did) and `records/<seq>.undone.json` (what its undo put
+//! in the trash), read only when that record is undone or redone.
+//!
+//! Written as a temporary file renamed over the old one (a redo's), before the log line that
+//! points to it, and not synced, like that line (see the journal's doc): a crash leaves at
+//! worst a details file no line refers to (swept at the next compaction), or after a power
+//! loss a line whose details are missing or torn, which reads as a record without per-item
+//! identities, undone by comparison.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::stored::{StoredEntry, StoredTrashRecord};
+use crate::error::Error;
+
+/// What a record's details file holds.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct Details {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) entries: Vec<StoredEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) trash: Vec<StoredTrashRecord>,
+}
+
+impl Details {
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty() && self.trash.is_empty()
+    }
+}
+
+/// Which of a record's details files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Part {
+    /// What the job did (written with its `end` line).
+    Done,
+    /// What its undo put in the trash (written with its `undone` line).
+    Undone,
+}
+
+/// The folder of the details files of the log `journal_file`.
+pub(super) fn folder(journal_file: &Path) -> PathBuf {
+    journal_file
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("records")
+}
+
+fn file(folder: &Path, seq: u64, part: Part) -> PathBuf {
+    folder.join(match part {
+        Part::Done => format!("{seq}.json"),
+        Part::Undone => format!("{seq}.undone.json"),
+    })
+}
+
+/// Writes the details of record `seq`, replacing any earlier ones (a redo's).
+pub(super) fn write(folder: &Path, seq: u64, part: Part, details: &Details) -> Result<(), Error> {
+    std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
+    let path = file(folder, seq, part);
+    let temp = path.with_extension("json.tmp");
+    let text = serde_json::to_vec(details).map_err(|e| Error::io("encode", &path, e))?;
+    let mut out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
+    out.write_all(&text)
+        .map_err(|e| Error::io("write", &temp, e))?;
+    std::fs::rename(&temp, &path).map_err(|e| Error::io("rename", &path, e))
+}
+
+/// Reads the details of record `seq`; `None` when the file is gone (removed by hand) or torn
+/// (a power loss before it reached the disk), so the caller falls back to what needs none.
+pub(super) fn read(folder: &Path, seq: u64, part: Part) -> Result<Option<Details>, Error> {
+    let path = file(folder, seq, part);
+    let file = match File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("open", &path, e)),
+    };
+    match serde_json::from_reader(BufReader::new(file)) {
+        Ok(details) => Ok(Some(details)),
+        Err(e) if e.is_io() => Err(Error::io("read", &path, e)),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Removes every details file (and temporary) whose record is not in `kept`: records dropped
+/// from the log, and files a crash left before their line was written.
+pub(super) fn sweep(folder: &Path, kept: &HashSet<u64>) -> Result<(), Error> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io("read folder", folder, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io("read folder", folder, e))?;
+        let name = entry.file_name();
+        let seq = name
+            .to_str()
+            .and_then(|n| n.split('.').next())
+            .and_then(|n| n.parse::<u64>().ok());
+        let temporary = name.to_str().is_some_and(|n| n.ends_with(".tmp"));
+        if temporary || seq.is_none_or(|s| !kept.contains(&s)) {
+            let path = entry.path();
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io("delete", &path, e)),
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::super::{RecordState, UndoJournal};
+    use crate::jobs::{ConflictPolicy, Engine, Event, Job, JobOptions, Summary};
+
+    fn copy_journaled(journal: &UndoJournal, sources: Vec<PathBuf>, dest_dir: PathBuf) -> u64 {
+        let job = Job::Copy {
+            sources,
+            dest_dir,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let seq = journal.begin(&job).unwrap().unwrap();
+        let (engine, events) = Engine::start();
+        let id = engine.submit_journaled(job, JobOptions::default(), seq);
+        let summary: Summary = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Finished { job, summary } if job == id => Some(summary),
+                _ => None,
+            })
+            .unwrap();
+        journal.finish(seq, &summary, false).unwrap();
+        seq
+    }
+
+    #[test]
+    fn entries_live_beside_the_log_and_go_with_their_records() {
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("src");
+        std::fs::create_dir(&src).unwrap();
+        for i in 0..50 {
+            std::fs::write(src.join(format!("file-{i}")), "x").unwrap();
+        }
+        let journal = UndoJournal::at(tmp.path().join("state/journal.jsonl")).with_limit(1);
+        let folder = super::folder(journal.path());
+
+        let dest = tmp.path().join("dest-1");
+        std::fs::create_dir(&dest).unwrap();
+        let first = copy_journaled(&journal, vec![src.clone()], dest);
+        // The log holds two short lines; the 51 entries are in the details file.
+        let log = std::fs::read_to_string(journal.path()).unwrap();
+        assert_eq!(log.lines().count(), 2, "{log}");
+        assert!(!log.contains("file-7"), "{log}");
+        assert!(folder.join(format!("{first}.json")).exists());
+        assert!(journal.records().unwrap()[0].entries.is_empty());
+        let record = journal.undo_candidate().unwrap().unwrap();
+        assert_eq!(record.entries.len(), 51);
+        assert!(!record.undo_by_comparison());
+
+        // A details file torn by a power loss, or removed by hand: undo compares instead.
+        let file = folder.join(format!("{first}.json"));
+        std::fs::write(&file, br#"{"entries":[{"s":"#).unwrap();
+        for _ in 0..2 {
+            let record = journal.undo_candidate().unwrap().unwrap();
+            assert_eq!(record.state, RecordState::Finished);
+            assert!(record.entries.is_empty() && record.undo_by_comparison());
+            let _ = std::fs::remove_file(&file);
+        }
+
+        // Compaction (past 3 lines a record here) sweeps the details of dropped records.
+        let mut last = first;
+        for n in 2..=4 {
+            let dest = tmp.path().join(format!("dest-{n}"));
+            std::fs::create_dir(&dest).unwrap();
+            last = copy_journaled(&journal, vec![src.clone()], dest);
+        }
+        let names: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, [format!("{last}.json")]);
+    }
+}
