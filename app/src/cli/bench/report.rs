@@ -254,6 +254,9 @@ fn num(v: f64) -> String {
 struct Check {
     name: String,
     value: f64,
+    /// The same quotient for the peer tool, where it has one: what the filesystem itself
+    /// costs, beyond any tool.
+    peer: Option<(&'static str, f64)>,
     goal: &'static str,
     met: bool,
 }
@@ -274,6 +277,13 @@ impl Report {
             .and_then(|r| r.measured.as_ref()?.ferry_ms())
     }
 
+    fn peer_ms(&self, workload: &str, fs: &str) -> Option<f64> {
+        self.results
+            .iter()
+            .find(|r| r.workload == workload && r.fs == fs)
+            .and_then(|r| r.measured.as_ref()?.peer_ms())
+    }
+
     fn files(&self, workload: &str, fs: &str) -> Option<f64> {
         let r = self
             .results
@@ -291,9 +301,14 @@ impl Report {
                 self.ferry_ms("delete-15000-depth10", fs),
             ) {
                 let value = deep / flat;
+                let peer = self
+                    .peer_ms("delete-15000-depth800", fs)
+                    .zip(self.peer_ms("delete-15000-depth10", fs))
+                    .map(|(deep, flat)| (super::jobs::RM, deep / flat));
                 checks.push(Check {
                     name: format!("delete time, depth 800 / depth 10 ({fs})"),
                     value,
+                    peer,
                     goal: "<= 1.1",
                     met: value <= 1.1,
                 });
@@ -306,6 +321,7 @@ impl Report {
                 checks.push(Check {
                     name: format!("cold listing cost per entry, 50k / 5k ({fs})"),
                     value,
+                    peer: None,
                     goal: "<= 1.2 (linear)",
                     met: value <= 1.2,
                 });
@@ -355,8 +371,12 @@ impl Report {
             println!();
             for c in &checks {
                 let verdict = if c.met { "met" } else { "MISSED" };
+                let peer = c
+                    .peer
+                    .map(|(tool, v)| format!("  ({tool} itself: {v:.2})"))
+                    .unwrap_or_default();
                 println!(
-                    "{:<52} {:>6.2}   goal {}  {verdict}",
+                    "{:<52} {:>6.2}   goal {}  {verdict}{peer}",
                     c.name, c.value, c.goal
                 );
             }
@@ -387,7 +407,15 @@ impl Report {
         let checks: Vec<Value> = self
             .checks()
             .into_iter()
-            .map(|c| json!({ "name": c.name, "value": c.value, "goal": c.goal, "meets_goal": c.met }))
+            .map(|c| {
+                json!({
+                    "name": c.name,
+                    "value": c.value,
+                    "peer_value": c.peer.map(|(_, v)| v),
+                    "goal": c.goal,
+                    "meets_goal": c.met,
+                })
+            })
             .collect();
         let method: Map<String, Value> = METHOD
             .iter()

@@ -1,0 +1,100 @@
+//! Unit tests of the journal log.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+use super::*;
+
+#[test]
+fn only_staging_folders_are_pruned_whatever_the_journal_says() {
+    let uid = rustix::process::geteuid().as_raw();
+    assert!(is_staging_folder(Path::new(
+        "/h/.local/share/ferry/replaced"
+    )));
+    assert!(is_staging_folder(
+        &Path::new("/media/usb").join(format!(".ferry-replaced-{uid}"))
+    ));
+    assert!(!is_staging_folder(Path::new("/h/Documents")));
+    assert!(!is_staging_folder(Path::new("/h/replaced")));
+    assert!(!is_staging_folder(Path::new(
+        "/media/usb/.ferry-replaced-x"
+    )));
+}
+
+#[test]
+fn exact_names_and_a_torn_last_line_survive_a_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let odd = PathBuf::from(OsString::from_vec(b"/tmp/n\xffme".to_vec()));
+    let job = Job::Rename {
+        path: odd.clone(),
+        new_name: OsString::from_vec(b"\xfe".to_vec()),
+    };
+    let seq = journal.begin(&job).unwrap().unwrap();
+    journal.finish(seq, &Summary::default(), false).unwrap();
+    // A crash in the middle of the next append.
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(journal.path())
+        .unwrap();
+    file.write_all(br#"{"begin":{"seq":2,"ti"#).unwrap();
+    let records = journal.records().unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].state, RecordState::Finished);
+    match &records[0].job {
+        Job::Rename { path, new_name } => {
+            assert_eq!(path, &odd);
+            assert_eq!(new_name.as_bytes(), b"\xfe");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_resume_keeps_the_start_and_what_existed_before_the_interrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let (src, dest) = (dir.path().join("a"), dir.path().join("dest"));
+    std::fs::write(&src, "a").unwrap();
+    std::fs::create_dir(&dest).unwrap();
+    let job = Job::Copy {
+        sources: vec![src],
+        dest_dir: dest.clone(),
+        on_conflict: super::super::ConflictPolicy::Skip,
+    };
+    journal.begin(&job).unwrap();
+    // Begun long ago; the interrupted run then created `dest/a`.
+    let text = std::fs::read_to_string(journal.path()).unwrap();
+    let at = text.find("\"time\":").unwrap() + "\"time\":".len();
+    let end = at + text[at..].find(',').unwrap();
+    std::fs::write(
+        journal.path(),
+        format!("{}1000{}", &text[..at], &text[end..]),
+    )
+    .unwrap();
+    std::fs::write(dest.join("a"), "a").unwrap();
+    journal.resume(1, &job).unwrap();
+    let record = &journal.records().unwrap()[0];
+    assert!(record.resumed);
+    assert_eq!(record.started, UNIX_EPOCH + Duration::from_secs(1000));
+    assert!(record.preexisting.is_empty(), "{:?}", record.preexisting);
+}
+
+#[test]
+fn a_job_begun_by_a_dead_process_is_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let job = Job::CreateFolder {
+        parent: dir.path().to_path_buf(),
+        name: "x".into(),
+    };
+    journal.begin(&job).unwrap();
+    assert_eq!(journal.records().unwrap()[0].state, RecordState::Running);
+    // The same record as begun by a process that has ended (pid 0 never has a /proc entry).
+    let text = std::fs::read_to_string(journal.path()).unwrap();
+    let dead = text.replace(&format!("\"pid\":{}", std::process::id()), "\"pid\":0");
+    std::fs::write(journal.path(), dead).unwrap();
+    let interrupted = journal.recover().unwrap();
+    assert_eq!(interrupted.len(), 1);
+    assert_eq!(journal.undo_candidate().unwrap().unwrap().seq, 1);
+}
