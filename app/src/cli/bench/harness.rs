@@ -61,9 +61,10 @@ pub(super) struct Area {
 }
 
 impl Area {
-    /// Creates the scratch folder `ferry-bench-<pid>` inside `parent`.
+    /// Creates the scratch folder `ferry-bench-<pid>-<label>` inside `parent` (the label keeps
+    /// two areas apart when `--dir` is `/dev/shm` itself).
     pub(super) fn create(label: &'static str, parent: &Path) -> Result<Area> {
-        let root = parent.join(format!("ferry-bench-{}", std::process::id()));
+        let root = parent.join(format!("ferry-bench-{}-{label}", std::process::id()));
         fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
         let root = root.canonicalize()?;
         let (fs_type, mount_options) = mount_of(&root).unwrap_or_default();

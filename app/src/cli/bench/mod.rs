@@ -1,7 +1,7 @@
 //! `ferry bench`: Ferry against the standard tools, on this machine, in one run.
 //!
 //! # Method
-//! - **Fixtures are built untimed**, in a scratch folder `ferry-bench-<pid>` on the work tree's
+//! - **Fixtures are built untimed**, in a scratch folder `ferry-bench-<pid>-work` on the work tree's
 //!   filesystem (under the current folder, or `--dir`) and another under `/dev/shm`; both are
 //!   removed at the end.
 //! - **Interleaved rounds**: each round runs Ferry, then the peer tool, on identical inputs
