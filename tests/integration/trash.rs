@@ -299,6 +299,35 @@ fn restore_answered_keep_both_or_rename_to_uses_new_names_and_undo_trashes_them(
     assert!(trash_contents(&roots.home).is_empty());
 }
 
+/// Two names from two folders are restored by two plans, the second from the trash's
+/// `notes.2`: each goes back under its own name, and undo gives back what each replaced.
+#[test]
+fn undo_of_a_restore_in_two_plans_gives_back_both_replaced_files() {
+    let tree = TempTree::new();
+    let roots = TrashRoots::home_only(tree.join("Trash"));
+    let journal = UndoJournal::at(tree.join("state/journal.jsonl"));
+    let notes = [
+        taken(&tree, &roots, "a/notes"),
+        taken(&tree, &roots, "b/notes"),
+    ];
+
+    let done = restore_journaled(&journal, &roots, |_| {
+        Some((Resolution::Replace, Scope::AllOfKind))
+    });
+    assert!(done.is_complete(), "{done:#?}");
+    assert_eq!(read(&notes[0]), "old a/notes");
+    assert_eq!(read(&notes[1]), "old b/notes");
+    assert_eq!(
+        done.record.entries().filter(|e| e.staged.is_some()).count(),
+        2
+    );
+    let undone = undo_last(&journal, &roots);
+    assert!(undone.is_complete(), "{undone:#?}");
+    assert_eq!(read(&notes[0]), "new a/notes");
+    assert_eq!(read(&notes[1]), "new b/notes");
+    assert_eq!(trashed_bodies(&roots), ["old a/notes", "old b/notes"]);
+}
+
 #[test]
 fn restore_of_one_name_from_two_folders_is_no_conflict() {
     let tree = TempTree::new();

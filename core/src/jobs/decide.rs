@@ -322,7 +322,9 @@ impl Planner<'_> {
                     (Some(fresh), None)
                 }
                 Resolution::RenameTo(n) => (Some(n), None),
-                r => (None, Some(r)),
+                // A root going to a name of its own (a restore's `notes.2` back to `notes`)
+                // keeps it.
+                r => ((name != self.plan.name(i)).then_some(name), Some(r)),
             };
             if let Some(n) = &dest_name {
                 self.plan

@@ -49,9 +49,8 @@ pub(crate) struct Landed {
 pub(crate) struct PutBack {
     /// Per target, where it is now when it was put in place whole.
     pub(crate) landed: Vec<Option<Landed>>,
-    /// Every plan's summary together; paths are the targets' sources. The record is the first
-    /// plan's that replaced something (or the first plan's): a job of several plans keeps the
-    /// staged items of one of them for undo.
+    /// Every plan's summary together, their records included; paths are the targets'
+    /// sources.
     pub(crate) summary: Summary,
 }
 
@@ -61,20 +60,14 @@ pub(crate) fn run(ctx: &JobCtx, targets: &[Target], policy: ConflictPolicy) -> P
         landed: vec![None; targets.len()],
         summary: Summary::default(),
     };
-    let mut record_replaces = false;
     for batch in batches(ctx, targets, &mut out.summary) {
         if ctx.control.stopped() {
             let rest = batch.members.iter().map(|&k| targets[k].source.clone());
             out.summary.not_done.extend(rest);
             continue;
         }
-        let part = run_batch(ctx, targets, &batch, policy, &mut out.landed);
-        let replaces = part.record.entries().any(|e| e.staged.is_some());
-        let record = part.record.clone();
-        if out.summary.record.is_empty() || (replaces && !record_replaces) {
-            out.summary.record = record;
-            record_replaces = replaces;
-        }
+        let mut part = run_batch(ctx, targets, &batch, policy, &mut out.landed);
+        out.summary.record.append(std::mem::take(&mut part.record));
         absorb(&mut out.summary, part);
     }
     out

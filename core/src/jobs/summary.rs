@@ -175,11 +175,12 @@ pub struct RecordEntry {
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
-/// one inode number per item) and expanded into [`RecordEntry`]s on demand.
+/// one inode number per item; several plans for a job run as several, such as a restore to
+/// two file systems) and expanded into [`RecordEntry`]s on demand.
 #[derive(Debug, Clone, Default)]
 pub struct Record {
     operation: Operation,
-    inner: Option<Arc<RecordData>>,
+    parts: Vec<Arc<RecordData>>,
 }
 
 #[derive(Debug)]
@@ -201,12 +202,21 @@ impl Record {
         self.entries().next().is_none()
     }
 
+    /// Adds what another plan of the same job did.
+    pub(crate) fn append(&mut self, other: Record) {
+        if self.parts.is_empty() {
+            self.operation = other.operation;
+        }
+        self.parts.extend(other.parts);
+    }
+
     /// Every created, merged or moved item, parents before children.
     pub fn entries(&self) -> impl Iterator<Item = RecordEntry> + '_ {
-        let data = self.inner.as_deref();
-        let count = data.map_or(0, |d| d.inodes.len());
-        (0..count as u32).filter_map(move |i| {
-            let d = data?;
+        self.parts.iter().flat_map(|d| Self::entries_of(d))
+    }
+
+    fn entries_of(d: &RecordData) -> impl Iterator<Item = RecordEntry> + '_ {
+        (0..d.inodes.len() as u32).filter_map(move |i| {
             let ino = d.inodes[i as usize];
             let item = d.plan.item(i);
             let how = match item.action {
@@ -320,15 +330,15 @@ pub(crate) fn build(
     summary.record = match operation {
         Operation::Delete => Record {
             operation,
-            inner: None,
+            parts: Vec::new(),
         },
         _ => Record {
             operation,
-            inner: Some(Arc::new(RecordData {
+            parts: vec![Arc::new(RecordData {
                 plan,
                 inodes: done,
                 dest_dev,
-            })),
+            })],
         },
     };
     summary
