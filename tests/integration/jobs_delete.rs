@@ -50,6 +50,48 @@ fn rm_refuses_the_root_folder() {
 }
 
 #[test]
+fn rm_wants_force_for_the_home_folder_and_a_mount_point() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("home/notes", "mine");
+    let out = crate::ferry_in(&home)
+        .arg("rm")
+        .arg(&home)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("it is your home folder"), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(fs::read(home.join("notes")).unwrap(), b"mine");
+
+    if let Some(mounted) = Mounted::tmpfs(&t.join("mnt"), "1m") {
+        fs::write(mounted.dir.join("data"), "on tmpfs").unwrap();
+        let out = crate::ferry_in(&home)
+            .arg("rm")
+            .arg(&mounted.dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("mounted on it"));
+        assert!(mounted.dir.join("data").exists());
+    }
+
+    let out = crate::ferry_in(&home)
+        .args(["rm", "--force"])
+        .arg(&home)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!home.exists());
+}
+
+#[test]
 fn a_delete_never_enters_another_mount_even_of_the_same_device() {
     let t = TempTree::new();
     let keep = t.file("elsewhere/precious", "precious");

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
     ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, Phase, Progress, SkipReason,
-    Summary, Totals,
+    Summary, Totals, delete_cautions,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -56,6 +56,9 @@ pub struct RmArgs {
     /// Paths to delete permanently (folders with everything in them; links are not followed).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Delete even your home folder, a folder holding it, or a mount point (refused without).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `ferry cp`.
@@ -70,6 +73,19 @@ pub fn run_move(args: &TransferArgs) -> i32 {
 
 /// Runs `ferry rm`.
 pub fn run_remove(args: &RmArgs) -> i32 {
+    if !args.force {
+        let home = directories::UserDirs::new().map(|d| d.home_dir().to_path_buf());
+        let cautions = delete_cautions(&args.paths, home.as_deref());
+        for (path, why) in &cautions {
+            eprintln!(
+                "ferry: not deleting {}: {why} (add --force to delete it)",
+                path.display()
+            );
+        }
+        if !cautions.is_empty() {
+            return EXIT_REFUSED;
+        }
+    }
     run(
         Job::Delete {
             paths: args.paths.clone(),

@@ -32,6 +32,7 @@
 //! Jobs touching the same devices run one after another in submission order; jobs on other
 //! devices run in parallel. Rename and create-folder jobs are single calls and never wait.
 
+mod caution;
 mod commit;
 mod conflict;
 mod control;
@@ -68,6 +69,7 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::error::Error;
 use control::{Control, DeviceQueue, JobCtx};
 
+pub use caution::{Caution, delete_cautions};
 pub use conflict::{
     Conflict, ConflictId, ConflictKind, EntryInfo, ErrorAction, ErrorId, ErrorPolicy, Resolution,
     Scope, keep_both_name, name_allowed,
