@@ -585,10 +585,23 @@ fn a_move_killed_midway_rolls_back() {
     let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
     let home = t.dir("home");
     let (src, dest, files) = kill_a_move_midway(&shm, &t, &home);
+    // Killed while copying (as a rule): every source still whole, the copies mere duplicates.
+    let sources_all_there = files_below(&src) == files;
 
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(files_below(&src), files, "everything is back in the source");
     assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest).keys());
+    if sources_all_there {
+        // The copied folder went to the trash whole, not as hundreds of loose files.
+        let trash = ok(&ferry_in(&home).arg("restore").output().unwrap());
+        assert_eq!(trash.lines().count(), 1, "{trash}");
+        assert!(
+            trash
+                .trim_end()
+                .ends_with(&*dest.join("src").to_string_lossy()),
+            "{trash}"
+        );
+    }
     let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(
         history.contains("undone") && !history.contains("INTERRUPTED"),

@@ -359,7 +359,9 @@ fn finished(record: &JournalRecord) -> JournalRecord {
 /// What rolling back an interrupted copy or move (or a restore across file systems) does.
 #[derive(Default)]
 struct Rollback {
-    /// Copies identical to their sources: moved to the trash, or removed when `discard`.
+    /// Copies identical to their sources: moved to the trash, or removed when `discard`. A
+    /// folder the job created that holds only such copies goes to the trash whole: one entry,
+    /// not thousands of loose files.
     copies: Vec<PathBuf>,
     /// The sources stay whole where the rest of the job is going back to (the trash, for a
     /// restore), so a copy is a duplicate of the job's own making, not worth a trash entry.
@@ -400,16 +402,17 @@ impl Rollback {
     }
 
     /// Adds what the job did from `source` to `dest` (`created`: a destination folder the
-    /// job made, rather than one it merged into).
+    /// job made, rather than one it merged into). True when everything at `dest` is the job's
+    /// copy of `source`.
     fn walk(
         &mut self,
         source: &Path,
         dest: &Path,
         is_move: bool,
         created: bool,
-    ) -> Result<(), Error> {
+    ) -> Result<bool, Error> {
         let Ok(d) = fs::symlink_metadata(dest) else {
-            return Ok(()); // not reached by the job
+            return Ok(false); // not reached by the job
         };
         let Ok(s) = fs::symlink_metadata(source) else {
             if is_move && created {
@@ -419,27 +422,38 @@ impl Rollback {
                     .or_default()
                     .push(dest.to_path_buf());
             }
-            return Ok(());
+            return Ok(false);
         };
         if s.is_dir() && d.is_dir() {
+            let (copies, emptied) = (self.copies.len(), self.emptied.len());
             if created {
                 self.emptied.push(dest.to_path_buf());
             }
+            let mut all_copies = true;
             for entry in fs::read_dir(dest).map_err(|e| Error::io("read folder", dest, e))? {
                 let entry = entry.map_err(|e| Error::io("read folder", dest, e))?;
                 // Inside a folder the job created, everything is the job's; inside one it
                 // merged into, only what is identical to a source counts as its copy.
-                self.walk(
+                all_copies &= self.walk(
                     &source.join(entry.file_name()),
                     &entry.path(),
                     is_move,
                     created,
                 )?;
             }
+            let whole = created && all_copies;
+            if whole && !self.discard && self.copies.len() > copies {
+                self.copies.truncate(copies);
+                self.emptied.truncate(emptied);
+                self.copies.push(dest.to_path_buf());
+            }
+            Ok(whole)
         } else if is_copy_of(source, &s, dest, &d) {
             self.copies.push(dest.to_path_buf());
+            Ok(true)
+        } else {
+            Ok(false)
         }
-        Ok(())
     }
 }
 
