@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ferry_core::jobs::{
-    ConflictPolicy, How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
-    Summary, TrashRoots, UndoJournal,
+    How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
+    UndoJournal,
 };
 
 use super::jobs::{OnConflict, run_journaled};
@@ -48,6 +48,7 @@ pub struct Journaled {
     end: End,
 }
 
+#[derive(PartialEq, Eq)]
 enum End {
     /// Record what the job did.
     Record,
@@ -113,44 +114,10 @@ impl Journaled {
         let (Some(journal), Some(seq)) = (self.journal, self.seq) else {
             return;
         };
-        let result = match self.end {
-            End::Record => journal.finish(seq, summary, cancelled),
-            // A cancelled undo did part of its work; the record stays for another try.
-            End::Undone if cancelled => Ok(()),
-            End::Undone => journal.mark_undone(seq, summary),
-        };
-        if let Err(e) = result {
+        let undo = self.end == End::Undone;
+        if let Err(e) = journal.record_end(seq, undo, summary, cancelled) {
             warn(&e);
         }
-    }
-}
-
-fn describe(r: &JournalRecord) -> String {
-    let list = |paths: &[PathBuf]| {
-        let first = paths.first().map(|p| p.display().to_string());
-        match paths.len() {
-            0 => String::new(),
-            1 => first.unwrap_or_default(),
-            n => format!("{} and {} more", first.unwrap_or_default(), n - 1),
-        }
-    };
-    match &r.job {
-        Job::Copy {
-            sources, dest_dir, ..
-        }
-        | Job::Move {
-            sources, dest_dir, ..
-        } => format!("{} -> {}", list(sources), dest_dir.display()),
-        Job::Rename { path, new_name } => {
-            format!("{} -> {}", path.display(), new_name.to_string_lossy())
-        }
-        Job::CreateFolder { parent, name } => parent.join(name).display().to_string(),
-        Job::Trash { paths, .. } => list(paths),
-        Job::Restore { .. } => {
-            let originals: Vec<PathBuf> = r.trash.iter().map(|t| t.original.clone()).collect();
-            list(&originals)
-        }
-        _ => String::new(),
     }
 }
 
@@ -192,7 +159,7 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
             r.seq,
             r.kind(),
             state_word(r.state),
-            describe(r)
+            r.describe()
         );
     }
     EXIT_OK
@@ -222,7 +189,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
             return EXIT_REFUSED;
         }
     };
-    eprintln!("ferry: undoing {} {}", r_kind(&record), describe(&record));
+    eprintln!("ferry: undoing {} {}", r_kind(&record), record.describe());
     let pruned = record
         .entries
         .iter()
@@ -287,39 +254,6 @@ fn taken(record: &JournalRecord) -> Vec<(PathBuf, PathBuf)> {
     }
 }
 
-/// Without a terminal to ask on, a replayed job never asks: conflicts are skipped.
-fn unattended(job: Job) -> Job {
-    let quiet = |p| match p {
-        ConflictPolicy::Ask => ConflictPolicy::Skip,
-        p => p,
-    };
-    match job {
-        Job::Copy {
-            sources,
-            dest_dir,
-            on_conflict,
-        } => Job::Copy {
-            sources,
-            dest_dir,
-            on_conflict: quiet(on_conflict),
-        },
-        Job::Move {
-            sources,
-            dest_dir,
-            on_conflict,
-        } => Job::Move {
-            sources,
-            dest_dir,
-            on_conflict: quiet(on_conflict),
-        },
-        Job::Restore { items, on_conflict } => Job::Restore {
-            items,
-            on_conflict: quiet(on_conflict),
-        },
-        job => job,
-    }
-}
-
 /// Runs `ferry redo`: replays the job undone last, if nothing was done since.
 pub fn run_redo() -> i32 {
     let Some(journal) = open_journal() else {
@@ -336,8 +270,8 @@ pub fn run_redo() -> i32 {
             return EXIT_REFUSED;
         }
     };
-    eprintln!("ferry: redoing the {} {}", record.kind(), describe(&record));
-    let job = unattended(record.redo_job());
+    eprintln!("ferry: redoing the {} {}", record.kind(), record.describe());
+    let job = record.redo_job().unattended();
     if let Err(e) = journal.restart(record.seq, &job) {
         warn(&e);
     }
@@ -366,11 +300,11 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
     eprintln!(
         "ferry: resuming the {} {}",
         record.kind(),
-        describe(&record)
+        record.describe()
     );
     let seq = record.seq;
     let mut record = record;
-    record.job = unattended(record.job.clone());
+    record.job = record.job.clone().unattended();
     if let Err(e) = journal.resume(seq, &record.job) {
         warn(&e);
     }

@@ -154,6 +154,39 @@ impl JournalRecord {
         }
     }
 
+    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy or move,
+    /// `path -> new name` for a rename, the paths for a trash or restore.
+    pub fn describe(&self) -> String {
+        let list = |paths: &mut dyn Iterator<Item = &Path>| {
+            let first = paths.next().map(|p| p.display().to_string());
+            let more = paths.count();
+            match (first, more) {
+                (None, _) => String::new(),
+                (Some(first), 0) => first,
+                (Some(first), n) => format!("{first} and {n} more"),
+            }
+        };
+        match &self.job {
+            Job::Copy {
+                sources, dest_dir, ..
+            }
+            | Job::Move {
+                sources, dest_dir, ..
+            } => format!(
+                "{} -> {}",
+                list(&mut sources.iter().map(PathBuf::as_path)),
+                dest_dir.display()
+            ),
+            Job::Rename { path, new_name } => {
+                format!("{} -> {}", path.display(), new_name.to_string_lossy())
+            }
+            Job::CreateFolder { parent, name } => parent.join(name).display().to_string(),
+            Job::Trash { paths, .. } => list(&mut paths.iter().map(PathBuf::as_path)),
+            Job::Restore { items, .. } => list(&mut items.iter().map(|i| i.original.as_path())),
+            _ => String::new(),
+        }
+    }
+
     /// A short name of the job kind ("copy", "move", "rename", "create folder").
     pub fn kind(&self) -> &'static str {
         match &self.job {
@@ -306,6 +339,23 @@ impl UndoJournal {
             details: !details.is_empty(),
         };
         self.append(&line, false)
+    }
+
+    /// Records how a job run for record `seq` ended: as the record's own end (the job, its
+    /// redo or its resume), or, for `undo`, as its undo. A cancelled undo did part of its work
+    /// and leaves the record as it was, for another try.
+    pub fn record_end(
+        &self,
+        seq: u64,
+        undo: bool,
+        summary: &Summary,
+        cancelled: bool,
+    ) -> Result<(), Error> {
+        match (undo, cancelled) {
+            (false, _) => self.finish(seq, summary, cancelled),
+            (true, true) => Ok(()),
+            (true, false) => self.mark_undone(seq, summary),
+        }
     }
 
     /// The newest record that undo applies to: finished, cancelled or interrupted.

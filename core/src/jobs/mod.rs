@@ -211,6 +211,41 @@ pub enum Job {
 }
 
 impl Job {
+    /// The job with [`ConflictPolicy::Ask`] turned into Skip: for a job replayed where no one
+    /// can be asked (a redo or resume without a terminal, or one the window cannot ask
+    /// about yet). Nothing is overwritten; what is skipped is reported.
+    pub fn unattended(self) -> Job {
+        let quiet = |p| match p {
+            ConflictPolicy::Ask => ConflictPolicy::Skip,
+            p => p,
+        };
+        match self {
+            Job::Copy {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => Job::Copy {
+                sources,
+                dest_dir,
+                on_conflict: quiet(on_conflict),
+            },
+            Job::Move {
+                sources,
+                dest_dir,
+                on_conflict,
+            } => Job::Move {
+                sources,
+                dest_dir,
+                on_conflict: quiet(on_conflict),
+            },
+            Job::Restore { items, on_conflict } => Job::Restore {
+                items,
+                on_conflict: quiet(on_conflict),
+            },
+            job => job,
+        }
+    }
+
     /// The sources and destination folder of a copy or move; `None` for other jobs.
     pub(crate) fn sources_and_dest(&self) -> Option<(&[PathBuf], &Path)> {
         match self {

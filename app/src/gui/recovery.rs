@@ -1,0 +1,473 @@
+//! The offer, at start, to finish or roll back the jobs a crash interrupted.
+//!
+//! A banner above the browser, one interrupted job at a time: Resume runs the record again,
+//! skipping what is done ([`Job::Resume`](ferry_core::jobs::Job::Resume)); Roll back undoes
+//! what it did ([`Job::Undo`](ferry_core::jobs::Job::Undo)). Both skip a place taken since
+//! rather than ask (the window has no conflict dialog yet): nothing is overwritten, and what
+//! was skipped is in the outcome. The banner then follows the job (progress, Cancel) and shows
+//! how it ended.
+//!
+//! This module holds state and view only. What needs the engine or the journal's file I/O
+//! comes back to the window as an [`Effect`], so that tests need neither.
+
+use std::collections::VecDeque;
+
+use ferry_core::jobs::{Event, JobId, JournalRecord, Progress, Summary};
+use iced::widget::{button, container, row, text};
+use iced::{Alignment, Element, Fill, Padding};
+
+use crate::gui::format;
+use crate::gui::style;
+
+/// What to do with an interrupted job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// Finish it.
+    Resume,
+    /// Undo what it did.
+    RollBack,
+}
+
+/// The banner's messages.
+#[derive(Debug, Clone)]
+pub enum Message {
+    /// The interrupted jobs found in the journal at start (oldest first).
+    Found(Vec<JournalRecord>),
+    /// The user chose for the job on offer.
+    Chose(Choice),
+    /// The user put the offer off until the next start.
+    Later,
+    /// The job was submitted (or could not be, with why).
+    Submitted(Result<JobId, String>),
+    /// An event of the window's engine.
+    Job(Event),
+    /// The user cancelled the running job.
+    Cancel,
+    /// The user closed the outcome.
+    Dismiss,
+}
+
+/// What the window must do for the banner.
+#[derive(Debug)]
+pub enum Effect {
+    /// Record in the journal that `record` is being resumed or rolled back, then submit it.
+    Start {
+        /// The interrupted job.
+        record: Box<JournalRecord>,
+        /// What to do with it.
+        choice: Choice,
+    },
+    /// Cancel the job.
+    Cancel(JobId),
+    /// Record in the journal how the resume or roll back of record `seq` ended.
+    Finish {
+        /// The record.
+        seq: u64,
+        /// What was done with it.
+        choice: Choice,
+        /// How the job ended.
+        summary: Box<Summary>,
+        /// It was cancelled.
+        cancelled: bool,
+    },
+}
+
+/// The banner's state.
+#[derive(Debug, Default)]
+pub struct Recovery {
+    /// Interrupted jobs not offered yet.
+    waiting: VecDeque<JournalRecord>,
+    state: State,
+}
+
+#[derive(Debug, Default)]
+enum State {
+    #[default]
+    Hidden,
+    Offer(JournalRecord),
+    Starting(Run),
+    Running(Run, JobId, Option<Progress>),
+    Ended(String),
+}
+
+/// A resume or roll back under way.
+#[derive(Debug)]
+struct Run {
+    seq: u64,
+    choice: Choice,
+    /// "resuming the move of a and 3 more -> /b".
+    what: String,
+}
+
+impl Recovery {
+    /// True when the banner shows something.
+    pub fn is_shown(&self) -> bool {
+        !matches!(self.state, State::Hidden)
+    }
+
+    /// Handles a message; returns what the window must do, if anything.
+    pub fn update(&mut self, message: Message) -> Option<Effect> {
+        match message {
+            Message::Found(records) => {
+                self.waiting.extend(records);
+                if !self.is_shown() {
+                    self.offer_next();
+                }
+                None
+            }
+            Message::Chose(choice) => {
+                let State::Offer(record) = std::mem::take(&mut self.state) else {
+                    return None;
+                };
+                let verb = match choice {
+                    Choice::Resume => "Resuming",
+                    Choice::RollBack => "Rolling back",
+                };
+                let what = format!("{verb} the {} of {}", record.kind(), record.describe());
+                self.state = State::Starting(Run {
+                    seq: record.seq,
+                    choice,
+                    what,
+                });
+                Some(Effect::Start {
+                    record: Box::new(record),
+                    choice,
+                })
+            }
+            Message::Later if matches!(self.state, State::Offer(_)) => {
+                self.offer_next();
+                None
+            }
+            Message::Submitted(submitted) => {
+                if let State::Starting(run) = std::mem::take(&mut self.state) {
+                    self.state = match submitted {
+                        Ok(job) => State::Running(run, job, None),
+                        Err(why) => State::Ended(format!("{} failed: {why}", run.what)),
+                    };
+                }
+                None
+            }
+            Message::Job(event) => self.on_event(event),
+            Message::Cancel => match self.state {
+                State::Running(_, job, _) => Some(Effect::Cancel(job)),
+                _ => None,
+            },
+            Message::Dismiss if matches!(self.state, State::Ended(_)) => {
+                self.offer_next();
+                None
+            }
+            Message::Later | Message::Dismiss => None,
+        }
+    }
+
+    /// Follows the running job; events of other jobs are not the banner's.
+    fn on_event(&mut self, event: Event) -> Option<Effect> {
+        let State::Running(_, id, progress) = &mut self.state else {
+            return None;
+        };
+        match event {
+            Event::Progress { job, progress: p } if job == *id => {
+                *progress = Some(p);
+                None
+            }
+            Event::Finished { job, summary } if job == *id => Some(self.end(summary, false)),
+            Event::Cancelled { job, summary } if job == *id => Some(self.end(summary, true)),
+            _ => None,
+        }
+    }
+
+    fn offer_next(&mut self) {
+        self.state = match self.waiting.pop_front() {
+            Some(record) => State::Offer(record),
+            None => State::Hidden,
+        };
+    }
+
+    fn end(&mut self, summary: Summary, cancelled: bool) -> Effect {
+        let State::Running(run, ..) = std::mem::take(&mut self.state) else {
+            unreachable!("only a running job ends");
+        };
+        self.state = State::Ended(outcome(&run, &summary, cancelled));
+        Effect::Finish {
+            seq: run.seq,
+            choice: run.choice,
+            summary: Box::new(summary),
+            cancelled,
+        }
+    }
+
+    /// The banner, or nothing.
+    pub fn view(&self) -> Option<Element<'_, Message>> {
+        let (line, buttons): (String, Vec<(&str, Message)>) = match &self.state {
+            State::Hidden => return None,
+            State::Offer(record) => {
+                let more = match self.waiting.len() {
+                    0 => String::new(),
+                    n => format!(" ({n} more after this one)"),
+                };
+                let line = format!(
+                    "Ferry stopped in the middle of a {}: {}. Nothing was lost: each file is \
+                     whole where it was or where it was going.{more}",
+                    record.kind(),
+                    record.describe()
+                );
+                let buttons = vec![
+                    ("Resume", Message::Chose(Choice::Resume)),
+                    ("Roll back", Message::Chose(Choice::RollBack)),
+                    ("Not now", Message::Later),
+                ];
+                (line, buttons)
+            }
+            State::Starting(run) => (format!("{}…", run.what), Vec::new()),
+            State::Running(run, _, progress) => {
+                let done = progress.as_ref().map_or(String::new(), |p| {
+                    format!(
+                        ": {} of {} items",
+                        format::count(p.items_done as usize),
+                        format::count(p.items_total as usize)
+                    )
+                });
+                (
+                    format!("{}{done}", run.what),
+                    vec![("Cancel", Message::Cancel)],
+                )
+            }
+            State::Ended(text) => (text.clone(), vec![("Close", Message::Dismiss)]),
+        };
+        let mut bar = row![text(line).size(13).width(Fill)]
+            .spacing(8)
+            .align_y(Alignment::Center);
+        for (label, message) in buttons {
+            bar = bar.push(
+                button(text(label).size(13))
+                    .padding([4, 12])
+                    .style(style::tool_button)
+                    .on_press(message),
+            );
+        }
+        Some(
+            container(container(bar).padding([6, 12]).style(style::notice))
+                .padding(Padding::from([8, 12]).bottom(0))
+                .into(),
+        )
+    }
+}
+
+/// "Resumed the move of …." or what stopped it or was left, first ones named.
+fn outcome(run: &Run, summary: &Summary, cancelled: bool) -> String {
+    // "Resuming the move of x" / "Rolling back the move of x" -> "the move of x".
+    let what = run.what.split_once(" the ").map_or("", |(_, w)| w);
+    let verb = match run.choice {
+        Choice::Resume => "Resumed",
+        Choice::RollBack => "Rolled back",
+    };
+    if cancelled {
+        return format!("{} cancelled: what was done stays done.", run.what);
+    }
+    let mut text = format!("{verb} the {what}");
+    let mut left = Vec::new();
+    if let Some(first) = summary.skipped.first() {
+        left.push(format!(
+            "{} skipped ({}: {})",
+            format::count(summary.skipped.len()),
+            first.path.display(),
+            first.reason
+        ));
+    }
+    if let Some(first) = summary.failed.first() {
+        left.push(format!(
+            "{} failed ({}: {})",
+            format::count(summary.failed.len()),
+            first.path.display(),
+            first.error
+        ));
+    }
+    if !left.is_empty() {
+        text += &format!(", except: {}", left.join(", "));
+    }
+    text.push('.');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use ferry_core::jobs::{ConflictPolicy, Job, Phase, UndoJournal};
+    use iced_test::simulator;
+
+    use super::*;
+
+    /// Journal records of moves of `count` items from `/src` into `dest`.
+    fn moves(dest: &[&str]) -> Vec<JournalRecord> {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+        for d in dest {
+            let job = Job::Move {
+                sources: vec![PathBuf::from("/src/a"), PathBuf::from("/src/b")],
+                dest_dir: PathBuf::from(d),
+                on_conflict: ConflictPolicy::Skip,
+            };
+            journal.begin(&job).unwrap();
+        }
+        journal.records().unwrap()
+    }
+
+    fn clicked(recovery: &mut Recovery, label: &str) -> Option<Effect> {
+        let mut ui = simulator(recovery.view().expect("a banner"));
+        ui.click(label).unwrap();
+        let messages: Vec<Message> = ui.into_messages().collect();
+        let mut effect = None;
+        for m in messages {
+            effect = recovery.update(m).or(effect);
+        }
+        effect
+    }
+
+    fn shows(recovery: &Recovery, line: &str) -> bool {
+        simulator(recovery.view().expect("a banner"))
+            .find(line)
+            .is_ok()
+    }
+
+    fn progress(done: u64, total: u64) -> Progress {
+        Progress {
+            phase: Phase::Copying,
+            bytes_done: 0,
+            bytes_total: 0,
+            items_done: done,
+            items_total: total,
+            current: None,
+            speed: 0.0,
+            eta: None,
+            paused: false,
+        }
+    }
+
+    #[test]
+    fn resume_follows_the_job_and_records_how_it_ended() {
+        let mut recovery = Recovery::default();
+        assert!(recovery.view().is_none());
+        let _ = recovery.update(Message::Found(moves(&["/dest"])));
+        assert!(shows(
+            &recovery,
+            "Ferry stopped in the middle of a move: /src/a and 1 more -> /dest. Nothing was \
+             lost: each file is whole where it was or where it was going."
+        ));
+
+        let Some(Effect::Start { record, choice }) = clicked(&mut recovery, "Resume") else {
+            panic!("no start");
+        };
+        assert_eq!((record.seq, choice), (1, Choice::Resume));
+        assert!(shows(
+            &recovery,
+            "Resuming the move of /src/a and 1 more -> /dest…"
+        ));
+        let _ = recovery.update(Message::Submitted(Ok(JobId(9))));
+        let _ = recovery.update(Message::Job(Event::Progress {
+            job: JobId(9),
+            progress: progress(1, 2),
+        }));
+        // Another job's events are not the banner's.
+        let _ = recovery.update(Message::Job(Event::Progress {
+            job: JobId(4),
+            progress: progress(7, 8),
+        }));
+        assert!(shows(
+            &recovery,
+            "Resuming the move of /src/a and 1 more -> /dest: 1 of 2 items"
+        ));
+        assert!(matches!(
+            clicked(&mut recovery, "Cancel"),
+            Some(Effect::Cancel(JobId(9)))
+        ));
+
+        let summary = Summary::default();
+        let ended = recovery.update(Message::Job(Event::Finished {
+            job: JobId(9),
+            summary,
+        }));
+        assert!(matches!(
+            ended,
+            Some(Effect::Finish {
+                seq: 1,
+                choice: Choice::Resume,
+                cancelled: false,
+                ..
+            })
+        ));
+        assert!(shows(
+            &recovery,
+            "Resumed the move of /src/a and 1 more -> /dest."
+        ));
+        assert!(clicked(&mut recovery, "Close").is_none());
+        assert!(recovery.view().is_none());
+    }
+
+    #[test]
+    fn jobs_are_offered_one_at_a_time_and_a_failed_start_says_why() {
+        let mut recovery = Recovery::default();
+        let _ = recovery.update(Message::Found(moves(&["/one", "/two"])));
+        assert!(shows(
+            &recovery,
+            "Ferry stopped in the middle of a move: /src/a and 1 more -> /one. Nothing was \
+             lost: each file is whole where it was or where it was going. (1 more after this one)"
+        ));
+        assert!(clicked(&mut recovery, "Not now").is_none());
+        let Some(Effect::Start { record, choice }) = clicked(&mut recovery, "Roll back") else {
+            panic!("no start");
+        };
+        assert_eq!((record.seq, choice), (2, Choice::RollBack));
+        let _ = recovery.update(Message::Submitted(Err("no trash here".into())));
+        assert!(shows(
+            &recovery,
+            "Rolling back the move of /src/a and 1 more -> /two failed: no trash here"
+        ));
+        let _ = clicked(&mut recovery, "Close");
+        assert!(recovery.view().is_none());
+    }
+
+    #[test]
+    fn a_roll_back_names_what_it_left_and_a_cancel_says_so() {
+        let mut recovery = Recovery::default();
+        let _ = recovery.update(Message::Found(moves(&["/dest", "/dest2"])));
+        let _ = clicked(&mut recovery, "Roll back");
+        let _ = recovery.update(Message::Submitted(Ok(JobId(2))));
+        let summary = Summary {
+            skipped: vec![ferry_core::jobs::Skipped {
+                path: PathBuf::from("/src/a"),
+                reason: ferry_core::jobs::SkipReason::Exists,
+            }],
+            ..Summary::default()
+        };
+        let _ = recovery.update(Message::Job(Event::Finished {
+            job: JobId(2),
+            summary,
+        }));
+        assert!(shows(
+            &recovery,
+            "Rolled back the move of /src/a and 1 more -> /dest, except: 1 skipped (/src/a: \
+             already exists at the destination)."
+        ));
+        // Closing the outcome offers the next job.
+        let _ = clicked(&mut recovery, "Close");
+        let _ = clicked(&mut recovery, "Resume");
+        let _ = recovery.update(Message::Submitted(Ok(JobId(3))));
+        let ended = recovery.update(Message::Job(Event::Cancelled {
+            job: JobId(3),
+            summary: Summary::default(),
+        }));
+        assert!(matches!(
+            ended,
+            Some(Effect::Finish {
+                seq: 2,
+                cancelled: true,
+                ..
+            })
+        ));
+        assert!(shows(
+            &recovery,
+            "Resuming the move of /src/a and 1 more -> /dest2 cancelled: what was done stays done."
+        ));
+    }
+}
