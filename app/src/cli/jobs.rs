@@ -16,7 +16,7 @@ use ferry_core::jobs::{
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
 
-use super::prompt::{Prompt, describe};
+use super::prompt::{Prompt, can_ask, describe, policy_of};
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
 
 /// What to do when a name already exists in the destination folder.
@@ -102,14 +102,7 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
         eprintln!("ferry: {}: not an existing folder", dest_dir.display());
         return EXIT_REFUSED;
     }
-    let on_conflict = match args.on_conflict {
-        OnConflict::Ask => ConflictPolicy::Ask,
-        OnConflict::Skip => ConflictPolicy::Skip,
-        OnConflict::Replace => ConflictPolicy::Replace,
-        OnConflict::ReplaceIfNewer => ConflictPolicy::ReplaceIfNewer,
-        OnConflict::KeepBoth => ConflictPolicy::KeepBoth,
-        OnConflict::Merge => ConflictPolicy::Merge,
-    };
+    let on_conflict = policy_of(args.on_conflict);
     let (sources, dest_dir) = (sources.to_vec(), dest_dir.clone());
     if is_move {
         run(
@@ -153,8 +146,7 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             ..
         }
     );
-    // Questions need someone to answer them: stdin and stderr both terminals.
-    let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let terminal = can_ask();
     let interrupted = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
         // Registration order matters: the shutdown check must see the flag before it is set.

@@ -11,6 +11,7 @@
 //! comes back to the window as an [`Effect`], so that tests need neither.
 
 use std::collections::VecDeque;
+use std::path::Path;
 
 use ferry_core::jobs::{Event, JobId, JournalRecord, Progress, Summary};
 use iced::widget::{button, container, row, text};
@@ -265,23 +266,30 @@ fn outcome(run: &Run, summary: &Summary, cancelled: bool) -> String {
         return format!("{} cancelled: what was done stays done.", run.what);
     }
     let mut text = format!("{verb} the {what}");
-    let mut left = Vec::new();
-    if let Some(first) = summary.skipped.first() {
-        left.push(format!(
-            "{} skipped ({}: {})",
-            format::count(summary.skipped.len()),
-            first.path.display(),
-            first.reason
-        ));
-    }
-    if let Some(first) = summary.failed.first() {
-        left.push(format!(
-            "{} failed ({}: {})",
-            format::count(summary.failed.len()),
-            first.path.display(),
-            first.error
-        ));
-    }
+    let first = |count: usize, what: &str, path: Option<(&Path, String)>| {
+        path.map(|(path, why)| {
+            format!(
+                "{} {what} ({}: {why})",
+                format::count(count),
+                path.display()
+            )
+        })
+    };
+    let skipped = summary
+        .skipped
+        .first()
+        .map(|s| (s.path.as_path(), s.reason.to_string()));
+    let failed = summary
+        .failed
+        .first()
+        .map(|f| (f.path.as_path(), f.error.to_string()));
+    let left: Vec<String> = [
+        first(summary.skipped.len(), "skipped", skipped),
+        first(summary.failed.len(), "failed", failed),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if !left.is_empty() {
         text += &format!(", except: {}", left.join(", "));
     }
