@@ -661,6 +661,9 @@ fn resume_finishes_a_move_killed_while_removing_its_sources() {
         record: Box::new(interrupted[0].clone()),
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    // `both`, found copied whole, counts as done with the rest (src, d, left); `moved` was
+    // done before the crash.
+    assert_eq!(out.summary.items_done, 4);
     assert!(!src.exists());
     let names: Vec<PathBuf> = files_below(&dest.join("src")).into_keys().collect();
     assert_eq!(names, ["d/both", "d/left", "d/moved"].map(PathBuf::from));

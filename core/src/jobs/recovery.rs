@@ -14,9 +14,10 @@
 //! roll back of their record ([`remove_parts`]).
 //!
 //! Resume ("skip identical"): a file present in the destination identical to its source
-//! (see below) is done; for a move its source is removed (after `fsync` of the copy), then the job
-//! runs again on what is left. Folders the dead job created get their mode and times from
-//! their sources at the end (the engine gives them only when a folder is complete).
+//! (see below) is done; for a move its source is removed (after one `syncfs` of the
+//! destination), then the job runs again on what is left. Folders the dead job created get
+//! their mode and times from their sources at the end (the engine gives them only when a
+//! folder is complete).
 //!
 //! Roll back (undo of an interrupted or resumed job, whose record has no per-item
 //! identities): copies identical to their sources go to the trash; items a move carried over
@@ -104,6 +105,14 @@ fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
 
 /// Resumes the interrupted job of `record`.
 pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
+    let mut summary = resume_job(ctx, record);
+    // Several passes (sources settled, then the rest moved) count into one set of counters.
+    summary.items_done = ctx.counters.items.load(Relaxed);
+    summary.bytes_done = ctx.counters.bytes.load(Relaxed);
+    summary
+}
+
+fn resume_job(ctx: &JobCtx, record: &JournalRecord) -> Summary {
     match &record.job {
         Job::Copy {
             sources,
@@ -170,15 +179,18 @@ fn resume_move(
     let mut summary = Summary::default();
     // Read before the move removes the source folders.
     let folders = folder_times(sources, dest_dir, &record.preexisting);
+    let mut settled = Vec::new();
+    for source in sources {
+        if let Some(name) = source.file_name()
+            && let Err(e) = settle(source, &dest_dir.join(name), &mut settled)
+        {
+            fail(ctx, &mut summary, source, e);
+        }
+    }
+    remove_settled(ctx, &mut summary, dest_dir, &settled);
     let mut left = Vec::new();
     for source in sources {
-        let Some(name) = source.file_name() else {
-            left.push(source.clone());
-            continue;
-        };
-        if let Err(e) = settle(source, &dest_dir.join(name)) {
-            fail(ctx, &mut summary, source, e);
-        } else if fs::symlink_metadata(source).is_ok() {
+        if source.file_name().is_none() || fs::symlink_metadata(source).is_ok() {
             left.push(source.clone());
         } else {
             summary.done.push(source.clone());
@@ -215,9 +227,9 @@ fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
         }
 }
 
-/// Removes from the source of a move every file already copied whole to `dest`, after making
-/// that copy durable; folders are left to the move, which merges and then removes them.
-fn settle(source: &Path, dest: &Path) -> Result<(), Error> {
+/// Collects in `settled` every file below `source` already copied whole to `dest` (see
+/// [`remove_settled`]); folders are left to the move, which merges and then removes them.
+fn settle(source: &Path, dest: &Path, settled: &mut Vec<PathBuf>) -> Result<(), Error> {
     let Ok(s) = fs::symlink_metadata(source) else {
         return Ok(()); // moved completely before the crash
     };
@@ -227,17 +239,49 @@ fn settle(source: &Path, dest: &Path) -> Result<(), Error> {
     if s.is_dir() && d.is_dir() {
         for entry in fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))? {
             let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
-            settle(&entry.path(), &dest.join(entry.file_name()))?;
+            settle(&entry.path(), &dest.join(entry.file_name()), settled)?;
         }
     } else if is_copy_of(source, &s, dest, &d) {
-        if d.is_file() {
-            fs::File::open(dest)
-                .and_then(|f| f.sync_all())
-                .map_err(|e| Error::io("flush", dest, e))?;
-        }
-        fs::remove_file(source).map_err(|e| Error::io("remove", source, e))?;
+        settled.push(source.to_path_buf());
     }
     Ok(())
+}
+
+/// [`settle`] and [`remove_settled`] for one item going to `dest`.
+pub(super) fn settle_one(
+    ctx: &JobCtx,
+    summary: &mut Summary,
+    source: &Path,
+    dest: &Path,
+) -> Result<(), Error> {
+    let mut settled = Vec::new();
+    settle(source, dest, &mut settled)?;
+    remove_settled(
+        ctx,
+        summary,
+        dest.parent().unwrap_or(Path::new("/")),
+        &settled,
+    );
+    Ok(())
+}
+
+/// Removes the sources whose copies were found finished, once those copies are on disk (one
+/// `syncfs` of the destination, as a move does, rather than an `fsync` per file), counting
+/// each as done.
+fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled: &[PathBuf]) {
+    if settled.is_empty() {
+        return;
+    }
+    let synced = fs::File::open(dest_dir).and_then(|d| Ok(rustix::fs::syncfs(&d)?));
+    if let Err(e) = synced {
+        return fail(ctx, summary, dest_dir, Error::io("flush", dest_dir, e));
+    }
+    for source in settled {
+        match fs::remove_file(source) {
+            Ok(()) => ctx.counters.add_item(),
+            Err(e) => fail(ctx, summary, source, Error::io("remove", source, e)),
+        }
+    }
 }
 
 /// Mode and times of the source folders whose copies the job created (not those merged into).

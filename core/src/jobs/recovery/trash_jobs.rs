@@ -203,7 +203,8 @@ pub(super) fn resume_restore(
         if matches!(state, Restored::Partly) {
             if !wrote_there(item, policy, taken) {
                 state = Restored::No;
-            } else if let Err(e) = super::settle(&item.file, &item.original) {
+            } else if let Err(e) = super::settle_one(ctx, &mut summary, &item.file, &item.original)
+            {
                 fail(ctx, &mut summary, &item.original, e);
                 continue;
             } else {
