@@ -12,6 +12,7 @@ pub mod format;
 mod launch;
 pub mod list;
 pub mod recovery;
+pub mod scrollbar;
 pub mod shortcut;
 pub mod style;
 

@@ -2,8 +2,8 @@
 //! built from them. Every colour used by the views comes from here.
 
 use iced::theme::{Mode, Palette};
-use iced::widget::{button, container, rule, scrollable, text_input};
-use iced::{Background, Border, Color, Shadow, Theme, color};
+use iced::widget::{button, container, rule, text_input};
+use iced::{Background, Border, Color, Theme, color};
 
 use crate::gui::format::Category;
 
@@ -238,31 +238,14 @@ pub fn notice(theme: &Theme) -> container::Style {
     }
 }
 
-/// The list's scrollbar: thin, rounded, drawn over the rows' right padding.
-pub fn scrollbar(theme: &Theme, status: scrollable::Status) -> scrollable::Style {
+/// The list's scrollbar thumb: dim, stronger while hovered or dragged.
+pub fn scroll_thumb(theme: &Theme, active: bool) -> Color {
     let c = colors(theme);
-    let mut style = scrollable::default(theme, status);
-    let active = matches!(
-        status,
-        scrollable::Status::Hovered {
-            is_vertical_scrollbar_hovered: true,
-            ..
-        } | scrollable::Status::Dragged {
-            is_vertical_scrollbar_dragged: true,
-            ..
-        }
-    );
-    style.vertical_rail.background = None;
-    style.vertical_rail.border = Border::default();
-    style.vertical_rail.scroller.border = Border::default().rounded(4);
-    style.vertical_rail.scroller.background = (if active {
+    if active {
         c.dim
     } else {
         c.dim.scale_alpha(0.45)
-    })
-    .into();
-    style.container.shadow = Shadow::default();
-    style
+    }
 }
 
 /// The body colour of the kind icon for `category`.

@@ -84,6 +84,8 @@ pub enum Message {
         /// Height of the viewport.
         viewport_h: f32,
     },
+    /// The scrollbar asks to scroll the list to this offset.
+    ScrollTo(f32),
     /// The window changed size.
     WindowResized(Size),
     /// The keyboard modifiers changed (for Ctrl/Shift-click).
@@ -266,6 +268,16 @@ impl Browser {
                     viewport_h,
                 };
                 Task::none()
+            }
+            Message::ScrollTo(offset_y) => {
+                self.scroll.offset_y = offset_y;
+                operation::scroll_to(
+                    LIST,
+                    AbsoluteOffset {
+                        x: None,
+                        y: Some(offset_y),
+                    },
+                )
             }
             Message::WindowResized(size) => {
                 // An upper bound until the scrollable reports its exact height, so a list that

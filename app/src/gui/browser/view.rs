@@ -13,7 +13,7 @@ use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
 use iced::widget::text::Wrapping;
 use iced::widget::tooltip::Position;
 use iced::widget::{
-    Row, button, center, column, container, mouse_area, row, rule, scrollable, space, text,
+    Row, button, center, column, container, mouse_area, row, rule, scrollable, space, stack, text,
     text_input, toggler, tooltip,
 };
 use iced::{Alignment, Element, Fill, Font, Length, Padding, Theme, mouse};
@@ -22,6 +22,7 @@ use super::{Browser, LIST, Listing, Message, PATH_INPUT, RowRef};
 use crate::gui::browser::Contents;
 use crate::gui::format::{self, Category};
 use crate::gui::list::{self, ROW_HEIGHT};
+use crate::gui::scrollbar::scrollbar;
 use crate::gui::shortcut::Action;
 use crate::gui::style;
 
@@ -168,21 +169,27 @@ impl Browser {
         } else {
             let now = format::now();
             let name_chars = self.name_chars();
+            let content_h = list::top_of(rows.len());
             let rows = list::windowed(rows.len(), self.scroll, |row| {
                 self.row(contents, row, &now, name_chars)
             });
+            // iced's own scroller shrinks to a dot on a huge folder: ours keeps a thumb to
+            // grab, over the rows' right padding, and the scrollable keeps the wheel.
             let scroll = scrollable(container(rows).padding(LIST_PAD))
                 .id(LIST)
-                .direction(ScrollDirection::Vertical(
-                    Scrollbar::new().width(8).scroller_width(8).margin(3),
-                ))
+                .direction(ScrollDirection::Vertical(Scrollbar::hidden()))
                 .on_scroll(|viewport| Message::Scrolled {
                     offset_y: viewport.absolute_offset().y,
                     viewport_h: viewport.bounds().height,
                 })
-                .style(style::scrollbar)
                 .height(Fill);
-            scroll.into()
+            let bar = scrollbar(
+                content_h,
+                self.scroll.viewport_h,
+                self.scroll.offset_y,
+                Message::ScrollTo,
+            );
+            stack![scroll, container(bar).align_right(Fill).height(Fill)].into()
         };
         let area = mouse_area(container(content).width(Fill).height(Fill))
             .on_press(Message::BackgroundPressed);
