@@ -177,6 +177,10 @@ fn an_interrupted_trash_resumes_and_its_undo_then_restores_everything() {
     let out = s.resume();
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert_eq!(out.summary.done.len(), 3);
+    assert_eq!(
+        out.summary.items_done, 3,
+        "the two trashed before count too"
+    );
     assert_eq!(out.summary.trash.len(), 3, "the record covers both runs");
     assert!(paths.iter().all(|p| !p.exists()));
     assert_eq!(s.listed().len(), 3);

@@ -105,14 +105,6 @@ fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
 
 /// Resumes the interrupted job of `record`.
 pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
-    let mut summary = resume_job(ctx, record);
-    // Several passes (sources settled, then the rest moved) count into one set of counters.
-    summary.items_done = ctx.counters.items.load(Relaxed);
-    summary.bytes_done = ctx.counters.bytes.load(Relaxed);
-    summary
-}
-
-fn resume_job(ctx: &JobCtx, record: &JournalRecord) -> Summary {
     match &record.job {
         Job::Copy {
             sources,
@@ -131,6 +123,9 @@ fn resume_job(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             on_conflict,
         } => {
             let mut summary = resume_move(ctx, record, sources, dest_dir, *on_conflict);
+            // Its passes (sources settled, then the rest moved) count into one set of counters.
+            summary.items_done = ctx.counters.items.load(Relaxed);
+            summary.bytes_done = ctx.counters.bytes.load(Relaxed);
             summary.bytes_kept = ctx.counters.kept.load(Relaxed);
             discard_parts(ctx, &mut summary, record, dest_dir);
             summary
