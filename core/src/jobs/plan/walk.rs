@@ -1,0 +1,527 @@
+//! The [`Planner`]: one depth-first walk over the sources by directory descriptors that
+//! lists each folder, stats its children (on two threads for a large folder) and decides
+//! each one (`decide.rs`), filling the [`Plan`].
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustix::fd::OwnedFd;
+use rustix::io::Errno;
+
+use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned, Root};
+use crate::error::Error;
+use crate::fs::{self, DirStack, FileId, FileKind, Meta};
+use crate::jobs::conflict::Conflict;
+use crate::jobs::control::JobCtx;
+use crate::jobs::dest::Dest;
+use crate::jobs::progress::PlanningTicker;
+use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals};
+
+/// Children of a folder examined between two checks for cancel and progress ticks.
+const STAT_CHUNK: u32 = 4096;
+
+/// Children from which a folder is stat'ed by two threads: below, a thread costs more than
+/// it saves (about 30 us against 1 to 2 us a `statx`).
+const PARALLEL_STAT_MIN: usize = 256;
+
+struct Frame {
+    dir: u32,
+    next: u32,
+    end: u32,
+    /// The destination folder is open on the destination stack (merge).
+    merged: bool,
+}
+
+/// Builds a plan; see the module documentation.
+pub(crate) struct Planner<'a> {
+    pub(in crate::jobs) ctx: &'a JobCtx,
+    pub(in crate::jobs) mode: Mode,
+    pub(in crate::jobs) policy: ConflictPolicy,
+    pub(in crate::jobs) dest: Option<&'a Dest>,
+    pub(in crate::jobs) plan: Plan,
+    pub(in crate::jobs) needed_bytes: u64,
+    buf: Vec<u8>,
+    /// First source of each name (copy and move).
+    pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
+    ids_seen: HashSet<FileId>,
+    /// Mount of the current delete root: a delete never leaves it.
+    root_mnt: u64,
+    /// The last source's folder, open.
+    parent: Option<(PathBuf, Arc<OwnedFd>, Meta)>,
+    ticker: PlanningTicker,
+    pub(in crate::jobs) conflicts: Vec<Conflict>,
+}
+
+impl<'a> Planner<'a> {
+    pub(crate) fn new(
+        ctx: &'a JobCtx,
+        mode: Mode,
+        policy: ConflictPolicy,
+        dest: Option<&'a Dest>,
+    ) -> Self {
+        let plan = Plan {
+            dest: dest.map(|d| d.path.clone()),
+            ..Plan::default()
+        };
+        Planner {
+            ctx,
+            mode,
+            policy,
+            dest,
+            plan,
+            needed_bytes: 0,
+            buf: Vec::new(),
+            names_seen: HashMap::new(),
+            ids_seen: HashSet::new(),
+            root_mnt: 0,
+            parent: None,
+            ticker: PlanningTicker::new(),
+            conflicts: Vec::new(),
+        }
+    }
+
+    /// A planner that goes on with `plan` (see [`extend`](Self::extend)).
+    pub(crate) fn resume(
+        ctx: &'a JobCtx,
+        mode: Mode,
+        policy: ConflictPolicy,
+        dest: &'a Dest,
+        plan: Plan,
+    ) -> Self {
+        Planner {
+            plan,
+            ..Planner::new(ctx, mode, policy, Some(dest))
+        }
+    }
+
+    /// Walks every source. Fails only when cancelled or when the plan outgrows its indexes;
+    /// problems with single items are recorded in the job context.
+    pub(crate) fn run(mut self, sources: &[PathBuf]) -> Result<Planned, Error> {
+        for source in sources {
+            self.add_root(source, None, None, NO_ITEM, None)?;
+        }
+        Ok(self.finish())
+    }
+
+    /// Plans one more root: `source` into `dest_dir` (the job's destination if `None`) as
+    /// `dest_name`, standing for item `origin` of an earlier root, carrying out `force`.
+    pub(in crate::jobs) fn add_root(
+        &mut self,
+        source: &Path,
+        dest_dir: Option<PathBuf>,
+        dest_name: Option<OsString>,
+        origin: u32,
+        force: Option<Resolution>,
+    ) -> Result<(), Error> {
+        let (item, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
+        self.plan.roots.push(Root {
+            item,
+            end: item,
+            blocks: (blocks, blocks),
+            source: source.to_path_buf(),
+            dest_name,
+            dest_dir,
+            origin,
+            force,
+        });
+        self.source(source)?;
+        let (items, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
+        let root = self.plan.roots.last_mut().expect("pushed above");
+        (root.end, root.blocks.1) = (items, blocks);
+        Ok(())
+    }
+
+    pub(in crate::jobs) fn finish(self) -> Planned {
+        let totals = self.totals();
+        Planned {
+            plan: self.plan,
+            totals,
+            needed_bytes: self.needed_bytes,
+            conflicts: self.conflicts,
+        }
+    }
+
+    fn totals(&self) -> Totals {
+        let mut t = Totals::default();
+        let counted = |i: &&Item| !matches!(i.action, Action::Skip | Action::Ask);
+        for item in self.plan.items.iter().filter(counted) {
+            t.items += 1;
+            t.folders += u64::from(item.kind == FileKind::Dir);
+            if item.kind == FileKind::File && self.mode != Mode::Delete {
+                t.bytes += item.size;
+            }
+        }
+        if let Some(dest) = self.dest {
+            t.cross_device = self.plan.roots.iter().any(|r| {
+                let item = self.plan.item(r.item);
+                item.action != Action::Skip && item.id.dev != dest.meta.id.dev
+            });
+        }
+        t
+    }
+
+    pub(in crate::jobs) fn fail(&mut self, i: u32, error: Error) {
+        self.plan.set_action(i, Action::Skip);
+        self.ctx.fail(i, self.plan.source_path(i), error);
+    }
+
+    /// Like [`fail`](Self::fail) for an error reading the source, which the user may ask to
+    /// read again (see [`JobCtx::fail_or_retry`]): true to try again.
+    fn retry(&mut self, i: u32, error: Error) -> bool {
+        let again = self.ctx.fail_or_retry(i, self.plan.source_path(i), error);
+        if !again {
+            self.plan.set_action(i, Action::Skip);
+        }
+        again
+    }
+
+    pub(in crate::jobs) fn skip(&mut self, i: u32, reason: SkipReason) {
+        self.plan.set_action(i, Action::Skip);
+        self.ctx.skip(i, self.plan.source_path(i), reason);
+    }
+
+    fn op(&self) -> &'static str {
+        match self.mode {
+            Mode::Copy => "copy",
+            Mode::Move => "move",
+            Mode::Delete => "delete",
+        }
+    }
+
+    fn source(&mut self, source: &Path) -> Result<(), Error> {
+        let Some(name) = source.file_name() else {
+            // `/`, `..`, `a/..`: nothing a file manager should copy, move or delete.
+            let i = self.plan.push(NO_ITEM, OsStr::new(""), FileKind::Unknown)?;
+            self.fail(
+                i,
+                Error::Refused {
+                    op: self.op(),
+                    path: source.to_path_buf(),
+                },
+            );
+            return Ok(());
+        };
+        let i = self.plan.push(NO_ITEM, name, FileKind::Unknown)?;
+        let parent_path = self
+            .plan
+            .roots
+            .last()
+            .expect("pushed by run")
+            .parent()
+            .to_path_buf();
+        let (parent, parent_meta, meta) = loop {
+            let opened = self.open_parent(&parent_path).map_err(|e| ("open", e));
+            let stat = |(p, m): (Arc<OwnedFd>, Meta)| {
+                let meta = fs::stat_at(&*p, name).map_err(|e| ("stat", e))?;
+                Ok((p, m, meta))
+            };
+            match opened.and_then(stat) {
+                Ok(found) => break found,
+                Err((op, e)) if self.retry(i, Error::io(op, source, e)) => {}
+                Err(_) => return Ok(()),
+            }
+        };
+        self.plan.set_meta(i, &meta);
+        let derived = self.plan.roots.last().expect("pushed by run").origin != NO_ITEM;
+        if !derived && !self.ids_seen.insert(meta.id) {
+            self.skip(i, SkipReason::Duplicate);
+            return Ok(());
+        }
+        let mut dest_fd = None;
+        if self.mode == Mode::Delete {
+            self.root_mnt = meta.mnt_id;
+            if meta.kind == FileKind::Dir && meta.mnt_id != parent_meta.mnt_id {
+                self.fail(
+                    i,
+                    Error::OtherFilesystem {
+                        path: source.to_path_buf(),
+                    },
+                );
+            }
+        } else {
+            let dest = self.dest.expect("copy and move have a destination");
+            if meta.kind == FileKind::Dir && dest.ancestors.contains(&meta.id) {
+                self.fail(
+                    i,
+                    Error::IntoItself {
+                        path: source.to_path_buf(),
+                        dest: dest.path.clone(),
+                    },
+                );
+                return Ok(());
+            }
+            let (fd, dmeta) = match self.root_dest() {
+                Ok(pair) => pair,
+                Err(e) => {
+                    self.fail(i, e);
+                    return Ok(());
+                }
+            };
+            let dest_name = self.plan.dest_name(i).to_owned();
+            if !derived && let Some(&first) = self.names_seen.get(&dest_name) {
+                self.duplicate(i, first, &meta, &parent, &fd);
+                return Ok(());
+            }
+            self.names_seen.entry(dest_name).or_insert(i);
+            let force = self.plan.roots.last().and_then(|r| r.force.clone());
+            self.decide(i, &meta, &parent, Some(&*fd), dmeta.mnt_id, force.as_ref());
+            dest_fd = Some((fd, dmeta));
+        }
+        if self.plan.item(i).walkable() {
+            let merged = self.plan.item(i).action == Action::Merge;
+            let dest = dest_fd.filter(|_| merged);
+            self.walk(i, parent, parent_meta.id, dest)?;
+        }
+        Ok(())
+    }
+
+    /// The open destination folder of the current root.
+    fn root_dest(&self) -> Result<(Arc<OwnedFd>, Meta), Error> {
+        let dest = self.dest.expect("copy and move have a destination");
+        match &self.plan.roots.last().expect("a root").dest_dir {
+            None => Ok((Arc::clone(&dest.fd), dest.meta)),
+            Some(dir) => {
+                let fd = fs::open_dir_path(dir).map_err(|e| Error::io("open", dir, e))?;
+                let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", dir, e))?;
+                Ok((Arc::new(fd), meta))
+            }
+        }
+    }
+
+    /// The folder holding a source, opened once for all the sources it holds (a selection of
+    /// thousands of files in one folder costs one open, not thousands).
+    fn open_parent(&mut self, path: &Path) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
+        if let Some((cached, fd, meta)) = &self.parent
+            && cached == path
+        {
+            return Ok((Arc::clone(fd), *meta));
+        }
+        let fd = Arc::new(fs::open_dir_path(path)?);
+        let meta = fs::stat_fd(&*fd)?;
+        self.parent = Some((path.to_path_buf(), Arc::clone(&fd), meta));
+        Ok((fd, meta))
+    }
+
+    /// Depth-first walk below the folder `root` (whose parent folder is `parent`).
+    fn walk(
+        &mut self,
+        root: u32,
+        parent: Arc<OwnedFd>,
+        parent_id: FileId,
+        merged_into: Option<(Arc<OwnedFd>, Meta)>,
+    ) -> Result<(), Error> {
+        let mut src = DirStack::new(fs::max_open_dirs());
+        src.push(parent, parent_id);
+        let mut dst = DirStack::new(fs::max_open_dirs());
+        if let Some((fd, meta)) = merged_into {
+            dst.push(fd, meta.id);
+        }
+        let mut frames = Vec::new();
+        self.enter(root, &mut src, &mut dst, &mut frames)?;
+        while let Some(frame) = frames.last_mut() {
+            let next = (frame.next..frame.end).find(|&c| self.plan.item(c).walkable());
+            if let Some(child) = next {
+                frame.next = child + 1;
+                self.enter(child, &mut src, &mut dst, &mut frames)?;
+                continue;
+            }
+            let frame = frames.pop().expect("checked above");
+            let popped = src
+                .pop()
+                .1
+                .and_then(|()| if frame.merged { dst.pop().1 } else { Ok(()) });
+            if let Err(e) = popped {
+                // A folder above was moved away mid-walk: give up on the rest of this source.
+                let path = self.plan.source_path(frame.dir);
+                self.fail(frame.dir, Error::io("walk", path, e));
+                for f in frames.drain(..) {
+                    for c in f.next..f.end {
+                        if self.plan.item(c).walkable() {
+                            self.plan.set_action(c, Action::Skip);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens folder `i`, lists and examines its children, and pushes it as a frame.
+    fn enter(
+        &mut self,
+        i: u32,
+        src: &mut DirStack,
+        dst: &mut DirStack,
+        frames: &mut Vec<Frame>,
+    ) -> Result<(), Error> {
+        if self.ctx.control.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let name = self.plan.name(i).to_owned();
+        let fd = loop {
+            match fs::open_dir_at(src.top(), &name).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
+                Ok((m, fd)) if m.id == self.plan.item(i).id => break fd,
+                Ok(_) => {
+                    let path = self.plan.source_path(i);
+                    self.fail(i, Error::Changed { path });
+                    return Ok(());
+                }
+                Err(e) if self.retry(i, Error::io("open", self.plan.source_path(i), e)) => {}
+                Err(_) => return Ok(()),
+            }
+        };
+        let merged = self.plan.item(i).action == Action::Merge;
+        let dest_fd = if merged {
+            let dest_name = self.plan.dest_name(i).to_owned();
+            match fs::open_dir_at(dst.top(), &dest_name).and_then(|d| Ok((fs::stat_fd(&d)?, d))) {
+                Ok(pair) => Some(pair),
+                Err(e) => {
+                    self.fail(i, Error::io("open", self.plan.dest_path(i), e));
+                    return Ok(());
+                }
+            }
+        } else {
+            None
+        };
+        let start = self.plan.items.len() as u32;
+        self.list(i, &fd, start)?;
+        let end = self.plan.items.len() as u32;
+        let mut chunk = start;
+        while chunk < end {
+            // A folder of a million files takes seconds to examine: stay responsive inside it.
+            if self.ctx.control.is_cancelled() {
+                return Err(Error::Cancelled);
+            }
+            let chunk_end = end.min(chunk + STAT_CHUNK);
+            let stats = self.stat_children(&fd, chunk..chunk_end);
+            for (c, stat) in (chunk..chunk_end).zip(stats) {
+                self.examine(c, &fd, dest_fd.as_ref(), stat)?;
+            }
+            self.ticker.tick(self.ctx, u64::from(chunk_end));
+            chunk = chunk_end;
+        }
+        self.plan.blocks.push(Block { dir: i, start, end });
+        self.ticker.tick(self.ctx, u64::from(end));
+        let id = self.plan.item(i).id;
+        src.push(fd, id);
+        if let Some((meta, d)) = dest_fd {
+            dst.push(d, meta.id);
+        }
+        frames.push(Frame {
+            dir: i,
+            next: start,
+            end,
+            merged,
+        });
+        Ok(())
+    }
+
+    fn list(&mut self, dir: u32, fd: &OwnedFd, start: u32) -> Result<(), Error> {
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut overflow = None;
+        let listed = fs::read_dir(fd, &mut buf, |name, file_type| {
+            if let Err(e) = self
+                .plan
+                .push(dir, name, FileKind::from_file_type(file_type))
+            {
+                overflow = Some(e);
+                return Err(Errno::NOMEM);
+            }
+            Ok(())
+        });
+        self.buf = buf;
+        if let Some(e) = overflow {
+            return Err(e);
+        }
+        if let Err(e) = listed {
+            // A folder we cannot list entirely is not copied or deleted as if it were empty.
+            if let Some(first) = self.plan.items.get(start as usize) {
+                self.plan.names.truncate(first.name_off as usize);
+            }
+            self.plan.items.truncate(start as usize);
+            let error = Error::io("read folder", self.plan.source_path(dir), e);
+            if self.retry(dir, error) {
+                // From the start again; a failed seek fails the next read, which asks again.
+                let _ = rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0));
+                return self.list(dir, fd, start);
+            }
+        }
+        Ok(())
+    }
+
+    /// Deleting needs no metadata for what is not a folder: the type from getdents is enough.
+    fn needs_stat(&self, c: u32) -> bool {
+        self.mode != Mode::Delete
+            || matches!(self.plan.item(c).kind, FileKind::Dir | FileKind::Unknown)
+    }
+
+    /// `statx` of the children `range` of the open folder `fd` that need it (`None` for the
+    /// others), by this thread and, for a large range, a second one: while a job plans, its
+    /// walk is its only thread, and these calls are most of the walk's time.
+    fn stat_children(
+        &self,
+        fd: &OwnedFd,
+        range: std::ops::Range<u32>,
+    ) -> Vec<Option<rustix::io::Result<Meta>>> {
+        let stat = |c: u32| {
+            self.needs_stat(c)
+                .then(|| fs::stat_at(fd, self.plan.name(c)))
+        };
+        if range.len() < PARALLEL_STAT_MIN {
+            return range.map(stat).collect();
+        }
+        let mid = range.start + (range.end - range.start) / 2;
+        std::thread::scope(|s| {
+            let second = s.spawn(|| (mid..range.end).map(stat).collect::<Vec<_>>());
+            let mut stats: Vec<_> = (range.start..mid).map(stat).collect();
+            match second.join() {
+                Ok(rest) => stats.extend(rest),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+            stats
+        })
+    }
+
+    /// Examines child `c` of the open folder `fd`, given its `statx` (`None`: not needed).
+    fn examine(
+        &mut self,
+        c: u32,
+        fd: &OwnedFd,
+        dest: Option<&(Meta, OwnedFd)>,
+        stat: Option<rustix::io::Result<Meta>>,
+    ) -> Result<(), Error> {
+        let Some(mut stat) = stat else {
+            return Ok(());
+        };
+        let meta = loop {
+            match stat {
+                Ok(m) => break m,
+                Err(Errno::NOENT) if self.mode == Mode::Delete => {
+                    self.plan.set_action(c, Action::Skip); // already gone
+                    return Ok(());
+                }
+                Err(e) if self.retry(c, Error::io("stat", self.plan.source_path(c), e)) => {
+                    stat = fs::stat_at(fd, self.plan.name(c));
+                }
+                Err(_) => return Ok(()),
+            }
+        };
+        self.plan.set_meta(c, &meta);
+        if self.mode == Mode::Delete {
+            if meta.kind == FileKind::Dir && meta.mnt_id != self.root_mnt {
+                self.fail(
+                    c,
+                    Error::OtherFilesystem {
+                        path: self.plan.source_path(c),
+                    },
+                );
+            }
+        } else {
+            let dest_mnt = dest.map_or(0, |(m, _)| m.mnt_id);
+            self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), dest_mnt, None);
+        }
+        Ok(())
+    }
+}
