@@ -41,7 +41,7 @@ use super::passes;
 use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
 use super::summary::{self, Operation};
-use super::{ConflictPolicy, Event, Failed, Phase, SkipReason, Skipped, Summary};
+use super::{ConflictPolicy, Event, Failed, SkipReason, Skipped, Summary};
 use crate::error::Error;
 use crate::fs::{self, DataCopier, DataError, DirStack, FileId, FileKind};
 
@@ -65,14 +65,7 @@ pub(crate) fn run_job(
     let (plan, done) = if preflight(ctx, &planned, &dest) {
         let (plan, done, _) = passes::run(ctx, PlanMode::Copy, policy, &dest, planned, done);
         if fs::is_removable(dest.meta.id.dev) {
-            ctx.counters.set_phase(Phase::FinishingWrites);
-            if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
-                ctx.fail(
-                    NO_ITEM,
-                    dest.path.clone(),
-                    Error::io("flush", &dest.path, e),
-                );
-            }
+            dest.flush(ctx);
         }
         (plan, done)
     } else {

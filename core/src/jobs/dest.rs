@@ -7,6 +7,9 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
+use super::Phase;
+use super::control::JobCtx;
+use super::plan::NO_ITEM;
 use crate::error::Error;
 use crate::fs::{self, FileId, Meta};
 
@@ -44,6 +47,20 @@ impl Dest {
             mount,
             name_max,
         })
+    }
+
+    /// Makes everything the job wrote on the destination's file system durable (`syncfs`),
+    /// in the finishing-writes phase. False, with a job-wide failure recorded, if it could not.
+    pub(crate) fn flush(&self, ctx: &JobCtx) -> bool {
+        ctx.counters.set_phase(Phase::FinishingWrites);
+        match rustix::fs::syncfs(&*self.fd) {
+            Ok(()) => true,
+            Err(e) => {
+                let error = Error::io("flush", &self.path, e);
+                ctx.fail(NO_ITEM, self.path.clone(), error);
+                false
+            }
+        }
     }
 
     /// The destination's file system type ("" when unknown).

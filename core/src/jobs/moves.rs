@@ -12,12 +12,11 @@ use super::control::JobCtx;
 use super::copy::{not_done, not_started, plan_transfer, preflight};
 use super::dest::Dest;
 use super::passes;
-use super::plan::{Action, Mode, NO_ITEM, Plan};
+use super::plan::{Action, Mode, Plan};
 use super::progress::Reporter;
 use super::remove::{Select, remove_selected};
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Phase, Summary, Totals};
-use crate::error::Error;
 
 /// Runs a move job from start to end.
 pub(crate) fn run_job(
@@ -59,13 +58,7 @@ pub(crate) fn remove_sources(
         let all = || 0..plan.items.len() as u32;
         if all().any(copied) {
             // Nothing leaves the source before its copy is on disk.
-            ctx.counters.set_phase(Phase::FinishingWrites);
-            if let Err(e) = rustix::fs::syncfs(&*dest.fd) {
-                ctx.fail(
-                    NO_ITEM,
-                    dest.path.clone(),
-                    Error::io("flush", &dest.path, e),
-                );
+            if !dest.flush(ctx) {
                 return;
             }
         } else if !all().any(|i| plan.item(i).action == Action::Merge) {
