@@ -64,16 +64,30 @@ fn open_journal() -> Option<UndoJournal> {
     UndoJournal::open_default().map_err(|e| warn(&e)).ok()
 }
 
+/// The record `verb` ("undo", "redo") applies to; `None`, said on stderr, when there is none.
+fn candidate(
+    found: Result<Option<JournalRecord>, ferry_core::Error>,
+    verb: &str,
+) -> Option<JournalRecord> {
+    match found {
+        Ok(Some(record)) => Some(record),
+        Ok(None) => {
+            eprintln!("ferry: nothing to {verb}");
+            None
+        }
+        Err(e) => {
+            warn(&e);
+            None
+        }
+    }
+}
+
 /// Cleans up after interrupted jobs and returns them; bounds the folders replaced files
 /// are kept in.
 fn recover(journal: &UndoJournal) -> Vec<JournalRecord> {
-    if let Err(e) = journal.prune_staging(STAGING_MAX_AGE, STAGING_MAX_BYTES) {
-        warn(&e);
-    }
-    journal.recover().unwrap_or_else(|e| {
-        warn(&e);
-        Vec::new()
-    })
+    let (interrupted, problems) = journal.start_up();
+    problems.iter().for_each(warn);
+    interrupted
 }
 
 impl Journaled {
@@ -171,16 +185,8 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         return EXIT_REFUSED;
     };
     recover(&journal);
-    let record = match journal.undo_candidate() {
-        Ok(Some(r)) => r,
-        Ok(None) => {
-            eprintln!("ferry: nothing to undo");
-            return EXIT_REFUSED;
-        }
-        Err(e) => {
-            warn(&e);
-            return EXIT_REFUSED;
-        }
+    let Some(record) = candidate(journal.undo_candidate(), "undo") else {
+        return EXIT_REFUSED;
     };
     let trash = match TrashRoots::from_env() {
         Ok(t) => t,
@@ -259,16 +265,8 @@ pub fn run_redo() -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
-    let record = match journal.redo_candidate() {
-        Ok(Some(r)) => r,
-        Ok(None) => {
-            eprintln!("ferry: nothing to redo");
-            return EXIT_REFUSED;
-        }
-        Err(e) => {
-            warn(&e);
-            return EXIT_REFUSED;
-        }
+    let Some(record) = candidate(journal.redo_candidate(), "redo") else {
+        return EXIT_REFUSED;
     };
     eprintln!("ferry: redoing the {} {}", record.kind(), record.describe());
     let job = record.redo_job().unattended();

@@ -22,8 +22,7 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 use ferry_core::dirs::{DirEvent, DirService, ViewId};
 use ferry_core::jobs::{
-    self, ConflictPolicy, Engine, Job, JobId, JobOptions, JournalRecord, STAGING_MAX_AGE,
-    STAGING_MAX_BYTES, TrashRoots, UndoJournal,
+    self, ConflictPolicy, Engine, Job, JobId, JobOptions, JournalRecord, TrashRoots, UndoJournal,
 };
 use iced::theme::Mode;
 use iced::widget::column;
@@ -216,20 +215,14 @@ impl Ferry {
 /// The jobs a crash interrupted, after the journal cleaned up their temporaries (and bounded
 /// the folders replaced files are kept in), as `ferry` does at every start. Blocking.
 fn interrupted_jobs() -> Vec<JournalRecord> {
-    let journal = match UndoJournal::open_default() {
-        Ok(journal) => journal,
-        Err(e) => {
-            eprintln!("ferry: {e}");
-            return Vec::new();
-        }
+    let (interrupted, problems) = match UndoJournal::open_default() {
+        Ok(journal) => journal.start_up(),
+        Err(e) => (Vec::new(), vec![e]),
     };
-    if let Err(e) = journal.prune_staging(STAGING_MAX_AGE, STAGING_MAX_BYTES) {
+    for e in problems {
         eprintln!("ferry: {e}");
     }
-    journal.recover().unwrap_or_else(|e| {
-        eprintln!("ferry: {e}");
-        Vec::new()
-    })
+    interrupted
 }
 
 /// Records in the journal that `record` is resumed (a roll back is recorded when it ends),

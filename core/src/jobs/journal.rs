@@ -304,9 +304,7 @@ impl UndoJournal {
             trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
         };
         let _lock = self.lock()?;
-        if !details.is_empty() {
-            details::write(&self.details_folder(), seq, Part::Done, &details)?;
-        }
+        let details = self.store(seq, Part::Done, &details)?;
         let line = Line::End {
             seq,
             time: now(),
@@ -315,7 +313,7 @@ impl UndoJournal {
             skipped: summary.skipped.len() as u64,
             failed: summary.failed.len() as u64,
             not_done: summary.not_done.len() as u64,
-            details: !details.is_empty(),
+            details,
             staging: staging.iter().map(|p| StoredPath::path(p)).collect(),
             dropped,
         };
@@ -330,13 +328,11 @@ impl UndoJournal {
             trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
         };
         let _lock = self.lock()?;
-        if !details.is_empty() {
-            details::write(&self.details_folder(), seq, Part::Undone, &details)?;
-        }
+        let details = self.store(seq, Part::Undone, &details)?;
         let line = Line::Undone {
             seq,
             time: now(),
-            details: !details.is_empty(),
+            details,
         };
         self.append(&line, false)
     }
@@ -384,6 +380,15 @@ impl UndoJournal {
         details::folder(&self.file)
     }
 
+    /// Writes `details` of record `seq` unless there are none; true when written.
+    fn store(&self, seq: u64, part: Part, details: &Details) -> Result<bool, Error> {
+        if details.is_empty() {
+            return Ok(false);
+        }
+        details::write(&self.details_folder(), seq, part, details)?;
+        Ok(true)
+    }
+
     /// `record` with what its details files hold. A details file removed by hand leaves the
     /// record without per-item identities: undone by comparison, as an interrupted one.
     fn with_details(&self, mut record: JournalRecord) -> Result<JournalRecord, Error> {
@@ -419,6 +424,24 @@ impl UndoJournal {
                 .collect();
         }
         Ok(record)
+    }
+
+    /// What every Ferry process does at start, the window and each command alike: bounds the
+    /// staging folders ([`prune_staging`](Self::prune_staging), with
+    /// [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
+    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES)) and cleans up after interrupted jobs
+    /// ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
+    /// (neither step stops the other).
+    pub fn start_up(&self) -> (Vec<JournalRecord>, Vec<Error>) {
+        let mut problems = Vec::new();
+        if let Err(e) = self.prune_staging(super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
+            problems.push(e);
+        }
+        let interrupted = self.recover().unwrap_or_else(|e| {
+            problems.push(e);
+            Vec::new()
+        });
+        (interrupted, problems)
     }
 
     /// Interrupted records, after removing the named temporaries their processes left in
