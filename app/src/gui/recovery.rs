@@ -96,8 +96,26 @@ enum State {
 struct Run {
     seq: u64,
     choice: Choice,
-    /// "resuming the move of a and 3 more -> /b".
+    /// "the move of a and 3 more -> /b".
+    job: String,
+    /// "Resuming the move of a and 3 more -> /b".
     what: String,
+}
+
+impl Run {
+    fn new(record: &JournalRecord, choice: Choice) -> Run {
+        let job = format!("the {} of {}", record.kind(), record.describe());
+        let verb = match choice {
+            Choice::Resume => "Resuming",
+            Choice::RollBack => "Rolling back",
+        };
+        Run {
+            seq: record.seq,
+            choice,
+            what: format!("{verb} {job}"),
+            job,
+        }
+    }
 }
 
 impl Recovery {
@@ -120,16 +138,7 @@ impl Recovery {
                 let State::Offer(record) = std::mem::take(&mut self.state) else {
                     return None;
                 };
-                let verb = match choice {
-                    Choice::Resume => "Resuming",
-                    Choice::RollBack => "Rolling back",
-                };
-                let what = format!("{verb} the {} of {}", record.kind(), record.describe());
-                self.state = State::Starting(Run {
-                    seq: record.seq,
-                    choice,
-                    what,
-                });
+                self.state = State::Starting(Run::new(&record, choice));
                 Some(Effect::Start {
                     record: Box::new(record),
                     choice,
@@ -256,8 +265,6 @@ impl Recovery {
 
 /// "Resumed the move of …." or what stopped it or was left, first ones named.
 fn outcome(run: &Run, summary: &Summary, cancelled: bool) -> String {
-    // "Resuming the move of x" / "Rolling back the move of x" -> "the move of x".
-    let what = run.what.split_once(" the ").map_or("", |(_, w)| w);
     let verb = match run.choice {
         Choice::Resume => "Resumed",
         Choice::RollBack => "Rolled back",
@@ -265,7 +272,7 @@ fn outcome(run: &Run, summary: &Summary, cancelled: bool) -> String {
     if cancelled {
         return format!("{} cancelled: what was done stays done.", run.what);
     }
-    let mut text = format!("{verb} the {what}");
+    let mut text = format!("{verb} {}", run.job);
     let first = |count: usize, what: &str, path: Option<(&Path, String)>| {
         path.map(|(path, why)| {
             format!(
