@@ -552,7 +552,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
     };
     let control = &ctx.control;
     let devices = control::devices_of(&job);
-    let summary = if shared.devices.acquire(id, &devices, control) {
+    let mut summary = if shared.devices.acquire(id, &devices, control) {
         let summary = match job {
             Job::Copy {
                 sources,
@@ -596,6 +596,11 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
             ..Summary::default()
         }
     };
+    // A job's passes (a resume's settle and move, a restore's plans, an undo's steps) count
+    // into its one set of counters: they, not the passes' summaries, say what it did.
+    summary.items_done = ctx.counters.items.load(Ordering::Relaxed);
+    summary.bytes_done = ctx.counters.bytes.load(Ordering::Relaxed);
+    summary.bytes_kept = ctx.counters.kept.load(Ordering::Relaxed);
     lock(&shared.controls).remove(&id);
     let event = if control.is_cancelled() {
         Event::Cancelled { job: id, summary }

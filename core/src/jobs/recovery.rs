@@ -39,7 +39,6 @@ use std::fs::{self, FileTimes, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::conflict::same_samples;
@@ -123,10 +122,6 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             on_conflict,
         } => {
             let mut summary = resume_move(ctx, record, sources, dest_dir, *on_conflict);
-            // Its passes (sources settled, then the rest moved) count into one set of counters.
-            summary.items_done = ctx.counters.items.load(Relaxed);
-            summary.bytes_done = ctx.counters.bytes.load(Relaxed);
-            summary.bytes_kept = ctx.counters.kept.load(Relaxed);
             discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }

@@ -474,7 +474,6 @@ pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
 struct Run<'a> {
     ctx: &'a JobCtx,
     total: u64,
-    done: u64,
     last: Option<Instant>,
     summary: Summary,
 }
@@ -485,7 +484,6 @@ impl<'a> Run<'a> {
         Run {
             ctx,
             total: total as u64,
-            done: 0,
             last: None,
             summary: Summary::default(),
         }
@@ -523,7 +521,7 @@ impl<'a> Run<'a> {
     }
 
     fn done(&mut self, path: PathBuf, record: TrashRecord) {
-        self.done += 1;
+        self.ctx.counters.add_item();
         self.summary.done.push(path);
         self.summary.trash.push(record);
     }
@@ -534,7 +532,13 @@ impl<'a> Run<'a> {
     }
 
     fn finish(mut self) -> Summary {
-        self.progress(self.done, None);
+        self.progress(
+            self.ctx
+                .counters
+                .items
+                .load(std::sync::atomic::Ordering::Relaxed),
+            None,
+        );
         let problems = self.ctx.take_problems();
         self.summary.failed = problems
             .failed
@@ -546,12 +550,6 @@ impl<'a> Run<'a> {
             .into_iter()
             .map(|(_, path, reason)| Skipped { path, reason })
             .collect();
-        self.summary.items_done = self.done;
-        self.summary.bytes_done = self
-            .ctx
-            .counters
-            .bytes
-            .load(std::sync::atomic::Ordering::Relaxed);
         self.summary.stopped_by = self.ctx.control.halted_by().cloned();
         self.summary
     }

@@ -26,7 +26,6 @@ use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
@@ -47,7 +46,7 @@ pub(crate) fn run_job(
     roots: &TrashRoots,
     policy: ConflictPolicy,
 ) -> Summary {
-    let mut summary = match &record.job {
+    match &record.job {
         _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots, policy),
         Job::Copy { .. } => undo_copy(ctx, &record.entries, roots),
         Job::Move { .. } => undo_move(ctx, &record.entries, policy),
@@ -58,10 +57,7 @@ pub(crate) fn run_job(
         Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
             Summary::default()
         }
-    };
-    summary.items_done = ctx.counters.items.load(Relaxed);
-    summary.bytes_done = ctx.counters.bytes.load(Relaxed);
-    summary
+    }
 }
 
 /// The sources of `record`'s job, for the summary of an undo or resume cancelled before it

@@ -84,17 +84,15 @@ pub(super) fn resume_trash(
     for (path, entry) in paths.iter().zip(found) {
         match entry {
             Some(item) => {
+                ctx.counters.add_item();
                 summary.done.push(path.clone());
                 summary.trash.push(item.as_record());
             }
             None => left.push(path.clone()),
         }
     }
-    summary.items_done = summary.done.len() as u64;
     if !left.is_empty() {
-        let rest = trash::run_trash(ctx, &left, roots);
-        summary.items_done += rest.items_done;
-        absorb(&mut summary, rest);
+        absorb(&mut summary, trash::run_trash(ctx, &left, roots));
     }
     summary
 }
@@ -229,12 +227,9 @@ pub(super) fn resume_restore(
             Restored::Gone => changed(ctx, &mut summary, item),
         }
     }
-    summary.items_done = summary.done.len() as u64;
     for (left, policy) in [(fresh, policy), (partly, ConflictPolicy::Merge)] {
         if !left.is_empty() && !ctx.control.stopped() {
-            let rest = trash::run_restore(ctx, &left, policy);
-            summary.items_done = summary.done.len() as u64 + rest.items_done;
-            absorb(&mut summary, rest);
+            absorb(&mut summary, trash::run_restore(ctx, &left, policy));
         }
     }
     summary

@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::Relaxed;
 
 use rustix::io::Errno;
 
@@ -77,8 +76,6 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
         }));
     summary.record = part.record;
     summary.stopped_by = part.stopped_by;
-    summary.items_done = ctx.counters.items.load(Relaxed);
-    summary.bytes_done = ctx.counters.bytes.load(Relaxed);
     summary
 }
 
