@@ -91,6 +91,8 @@ pub enum DirEvent {
         generation: u64,
         /// The folder's path.
         path: PathBuf,
+        /// Its nearest ancestor that is still a folder, where a view may go instead.
+        nearest: Option<PathBuf>,
     },
     /// The folder could not be listed; the view holds nothing (a `refresh` tries again).
     Failed {

@@ -11,7 +11,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// What kind of file system object an entry is.
+/// What kind of file system object an entry is: the one type for it in Ferry, shared by the
+/// listing, the job engine ([`fs::Meta`](crate::fs::Meta)) and what a conflict shows
+/// ([`EntryInfo`](crate::jobs::EntryInfo)).
 #[repr(u8)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -35,6 +37,35 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind `getdents` or `statx` reports as a `rustix` file type.
+    pub fn from_file_type(file_type: rustix::fs::FileType) -> Kind {
+        use rustix::fs::FileType;
+        match file_type {
+            FileType::RegularFile => Kind::File,
+            FileType::Directory => Kind::Dir,
+            FileType::Symlink => Kind::Symlink,
+            FileType::Fifo => Kind::Fifo,
+            FileType::Socket => Kind::Socket,
+            FileType::CharacterDevice => Kind::CharDevice,
+            FileType::BlockDevice => Kind::BlockDevice,
+            FileType::Unknown => Kind::Unknown,
+        }
+    }
+
+    /// A short noun for messages ("file", "folder", "link", ...).
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Dir => "folder",
+            Kind::Symlink => "link",
+            Kind::Fifo => "named pipe",
+            Kind::Socket => "socket",
+            Kind::CharDevice => "character device",
+            Kind::BlockDevice => "block device",
+            Kind::Unknown => "item of unknown type",
+        }
+    }
+
     /// The kind encoded in the type bits (`S_IFMT`) of an `st_mode`.
     pub fn from_mode(mode: u32) -> Kind {
         match mode & 0o170_000 {

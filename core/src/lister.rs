@@ -20,11 +20,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, StatxFlags};
+use rustix::fs::{RawDir, StatxFlags};
 use rustix::io::Errno;
 
 use crate::entry::{Kind, Listing, Meta};
 use crate::error::Error;
+use crate::fs;
 
 /// Messages of a streaming listing, in order: any number of batches, then exactly one `Done`
 /// (unless the receiver was dropped).
@@ -67,8 +68,7 @@ fn statx_mask() -> StatxFlags {
 /// A missing or unreadable path gives [`Error::Io`] with op `"open folder"`; a file (or a
 /// symlink, which is not followed) gives [`Error::NotADirectory`].
 pub fn open_dir(dir: &Path) -> Result<OwnedFd, Error> {
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    rustix::fs::openat(rustix::fs::CWD, dir, flags, Mode::empty()).map_err(|e| match e {
+    fs::open_dir_at(rustix::fs::CWD, dir).map_err(|e| match e {
         // ELOOP: the last component is a symlink, which O_NOFOLLOW refuses to open.
         Errno::NOTDIR | Errno::LOOP => Error::NotADirectory {
             path: dir.to_owned(),
@@ -88,7 +88,7 @@ pub fn stat_at(dir: BorrowedFd<'_>, name: &OsStr) -> Meta {
 
 /// [`stat_at`], with the kind to report on failure (the lister knows it from `d_type`).
 fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
-    let Ok(st) = rustix::fs::statx(dir, name, AtFlags::SYMLINK_NOFOLLOW, statx_mask()) else {
+    let Ok(st) = fs::statx_at(dir, OsStr::from_bytes(name), false, statx_mask()) else {
         return Meta {
             kind: kind_hint,
             stat_failed: true,
@@ -97,7 +97,7 @@ fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
     };
     let kind = Kind::from_mode(u32::from(st.stx_mode));
     let target = if kind == Kind::Symlink {
-        rustix::fs::statx(dir, name, AtFlags::empty(), StatxFlags::TYPE)
+        fs::statx_at(dir, OsStr::from_bytes(name), true, StatxFlags::TYPE)
             .map_or(Kind::Unknown, |t| Kind::from_mode(u32::from(t.stx_mode)))
     } else {
         Kind::Unknown
@@ -112,20 +112,6 @@ fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
         mtime_sec: st.stx_mtime.tv_sec,
         mtime_nsec: st.stx_mtime.tv_nsec,
         stat_failed: false,
-    }
-}
-
-/// The kind `getdents` reported (`d_type`), used until the stat says otherwise.
-fn kind_of(file_type: FileType) -> Kind {
-    match file_type {
-        FileType::RegularFile => Kind::File,
-        FileType::Directory => Kind::Dir,
-        FileType::Symlink => Kind::Symlink,
-        FileType::Fifo => Kind::Fifo,
-        FileType::Socket => Kind::Socket,
-        FileType::BlockDevice => Kind::BlockDevice,
-        FileType::CharacterDevice => Kind::CharDevice,
-        FileType::Unknown => Kind::Unknown,
     }
 }
 
@@ -223,7 +209,7 @@ fn list_fd(
             };
             // Stat pending: the d_type kind is what a failed stat will report.
             let pending = Meta {
-                kind: kind_of(entry.file_type()),
+                kind: Kind::from_file_type(entry.file_type()),
                 ..Meta::default()
             };
             half.push(OsStr::from_bytes(name), pending);

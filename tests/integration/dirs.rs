@@ -366,8 +366,8 @@ fn resort_and_refresh_answer_with_changed() {
 #[test]
 fn a_deleted_folder_is_reported_gone_and_forgotten() {
     let tree = TempTree::new();
-    tree.file("doomed/inner", "");
-    let dir = tree.join("doomed");
+    tree.file("kept/doomed/inner", "");
+    let dir = tree.join("kept/doomed");
     let (dirs, events) = DirService::start();
     let generation = dirs.open(1, dir.clone(), SortSpec::default());
     assert!(matches!(next(&events, 1), DirEvent::Loaded { .. }));
@@ -379,9 +379,15 @@ fn a_deleted_folder_is_reported_gone_and_forgotten() {
             DirEvent::Gone {
                 path,
                 generation: g,
+                nearest,
                 ..
             } => {
                 assert_eq!((&path, g), (&dir, generation));
+                assert_eq!(
+                    nearest,
+                    Some(tree.join("kept")),
+                    "the nearest existing parent"
+                );
                 break;
             }
             other => panic!("expected Gone, got {other:?}"),

@@ -58,7 +58,7 @@ pub fn describe(c: &Conflict) -> String {
     let what = match c.kind {
         ConflictKind::FileExists => "already exists",
         ConflictKind::FolderExists => "is an existing folder",
-        ConflictKind::FileVsFolder if c.source.kind == ferry_core::fs::FileKind::Dir => {
+        ConflictKind::FileVsFolder if c.source.kind == ferry_core::entry::Kind::Dir => {
             "is a file, the source a folder"
         }
         ConflictKind::FileVsFolder => "is a folder, the source a file",

@@ -461,6 +461,12 @@ impl Service {
 
     /// The folder `path` was deleted or renamed away: tell its views, forget it.
     fn gone(&mut self, path: &Path) {
+        // Found here, once, so that no view has to look at the disk to know where to go.
+        let nearest = path
+            .ancestors()
+            .skip(1)
+            .find(|p| p.is_dir())
+            .map(Path::to_path_buf);
         for state in [ViewState::Loading, ViewState::Shown] {
             for (view, generation) in self.views_in(path, state) {
                 self.set_state(view, ViewState::Detached);
@@ -468,6 +474,7 @@ impl Service {
                     view,
                     generation,
                     path: path.to_owned(),
+                    nearest: nearest.clone(),
                 });
             }
         }

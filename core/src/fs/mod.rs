@@ -19,6 +19,8 @@ use rustix::fd::{AsFd, OwnedFd};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxFlags, Timespec};
 use rustix::io::{Errno, Result};
 
+use crate::entry::Kind;
+
 pub use data::{CopyMethod, DataCopier, DataError};
 pub use mounts::{Mount, MountTable, is_removable};
 pub use stack::{DirStack, max_open_dirs, raise_fd_limit};
@@ -50,63 +52,11 @@ impl Timestamp {
     }
 }
 
-/// The type of a directory entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum FileKind {
-    /// A regular file.
-    File,
-    /// A folder.
-    Dir,
-    /// A symbolic link (never followed).
-    Symlink,
-    /// A named pipe; recreated, never opened.
-    Fifo,
-    /// A Unix socket; cannot be copied.
-    Socket,
-    /// A character device; not copied.
-    CharDevice,
-    /// A block device; not copied.
-    BlockDevice,
-    /// The file system did not say.
-    Unknown,
-}
-
-impl FileKind {
-    /// Maps a `rustix` file type.
-    pub fn from_file_type(t: FileType) -> Self {
-        match t {
-            FileType::RegularFile => FileKind::File,
-            FileType::Directory => FileKind::Dir,
-            FileType::Symlink => FileKind::Symlink,
-            FileType::Fifo => FileKind::Fifo,
-            FileType::Socket => FileKind::Socket,
-            FileType::CharacterDevice => FileKind::CharDevice,
-            FileType::BlockDevice => FileKind::BlockDevice,
-            FileType::Unknown => FileKind::Unknown,
-        }
-    }
-
-    /// A short noun for messages ("file", "folder", "link", ...).
-    pub fn noun(self) -> &'static str {
-        match self {
-            FileKind::File => "file",
-            FileKind::Dir => "folder",
-            FileKind::Symlink => "link",
-            FileKind::Fifo => "named pipe",
-            FileKind::Socket => "socket",
-            FileKind::CharDevice => "character device",
-            FileKind::BlockDevice => "block device",
-            FileKind::Unknown => "item of unknown type",
-        }
-    }
-}
-
 /// What `statx` reports about one file, reduced to what jobs use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Meta {
     /// File type.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Device and inode.
     pub id: FileId,
     /// Mount id (`stx_mnt_id`): differs across mounts even of one device (bind mounts).
@@ -128,7 +78,7 @@ pub struct Meta {
 impl Meta {
     /// True when the file has holes worth preserving.
     pub fn is_sparse(&self) -> bool {
-        self.kind == FileKind::File && self.blocks.saturating_mul(512) < self.size
+        self.kind == Kind::File && self.blocks.saturating_mul(512) < self.size
     }
 }
 
@@ -138,7 +88,7 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
         nsec: t.tv_nsec,
     };
     Meta {
-        kind: FileKind::from_file_type(FileType::from_raw_mode(u32::from(st.stx_mode))),
+        kind: Kind::from_file_type(FileType::from_raw_mode(u32::from(st.stx_mode))),
         id: FileId {
             dev: rustix::fs::makedev(st.stx_dev_major, st.stx_dev_minor),
             ino: st.stx_ino,
@@ -155,10 +105,26 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
 
 const STATX_WANT: StatxFlags = StatxFlags::BASIC_STATS.union(StatxFlags::MNT_ID);
 
+/// `statx` of `name` inside `dir` asking for `mask`, following a final symlink only when
+/// `follow` is set: the call under [`stat_at`], for callers that want other fields (the lister
+/// wants the link count and no mount id).
+pub fn statx_at(
+    dir: impl AsFd,
+    name: impl AsRef<OsStr>,
+    follow: bool,
+    mask: StatxFlags,
+) -> Result<rustix::fs::Statx> {
+    let flags = if follow {
+        AtFlags::empty()
+    } else {
+        AtFlags::SYMLINK_NOFOLLOW
+    };
+    rustix::fs::statx(dir, name.as_ref(), flags, mask)
+}
+
 /// `statx` of `name` inside `dir`, not following a final symlink.
 pub fn stat_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Meta> {
-    let st = rustix::fs::statx(dir, name.as_ref(), AtFlags::SYMLINK_NOFOLLOW, STATX_WANT)?;
-    Ok(meta_of(&st))
+    Ok(meta_of(&statx_at(dir, name, false, STATX_WANT)?))
 }
 
 /// `statx` of an open file.
@@ -428,17 +394,14 @@ mod tests {
         let fd = open_dir_path(tmp.path()).unwrap();
         let mut seen = Vec::new();
         read_dir(&fd, &mut Vec::new(), |name, t| {
-            seen.push((name.as_bytes().to_vec(), FileKind::from_file_type(t)));
+            seen.push((name.as_bytes().to_vec(), Kind::from_file_type(t)));
             Ok(())
         })
         .unwrap();
         seen.sort_by(|a, b| a.0.cmp(&b.0));
         assert_eq!(
             seen,
-            vec![
-                (b"d".to_vec(), FileKind::Dir),
-                (b"x\xff".to_vec(), FileKind::File)
-            ]
+            vec![(b"d".to_vec(), Kind::Dir), (b"x\xff".to_vec(), Kind::File)]
         );
     }
 }

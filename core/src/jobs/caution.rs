@@ -43,7 +43,7 @@ pub fn delete_cautions(paths: &[PathBuf], home: Option<&Path>) -> Vec<(PathBuf, 
 
 fn caution_of(path: &Path, home: Option<&Path>) -> Option<Caution> {
     let meta = fs::stat_at(rustix::fs::CWD, path).ok()?;
-    if meta.kind != fs::FileKind::Dir {
+    if meta.kind != crate::entry::Kind::Dir {
         return None; // a file, or a link: only itself goes
     }
     // The folder itself is not followed if it is a link (checked above), its parents are.

@@ -18,7 +18,8 @@ use std::time::Duration;
 use rustix::fd::AsFd;
 
 use super::lock;
-use crate::fs::{FileKind, Timestamp};
+use crate::entry::Kind;
+use crate::fs::Timestamp;
 
 /// Identifies one conflict of a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,7 +57,7 @@ pub struct EntryInfo {
     /// Modification time.
     pub mtime: Timestamp,
     /// File type.
-    pub kind: FileKind,
+    pub kind: Kind,
 }
 
 /// A conflict waiting for (or decided by) a [`Resolution`].

@@ -42,8 +42,9 @@ use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Failed, SkipReason, Skipped, Summary};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, DataCopier, DataError, DirStack, FileId, FileKind};
+use crate::fs::{self, DataCopier, DataError, DirStack, FileId};
 
 /// Files per batch: enough to make the channel cost nothing, few enough to share work.
 const BATCH_ITEMS: usize = 32;
@@ -418,7 +419,7 @@ impl<'a> Copier<'a> {
         match (item.action, item.kind) {
             (Action::Skip | Action::Merge | Action::Ask, _) => {}
             (Action::Rename | Action::RenameOver, _) => self.rename(cur, c),
-            (action, FileKind::Dir) => {
+            (action, Kind::Dir) => {
                 let dir = &**cur.dst.top();
                 let name = self.plan.dest_name(c);
                 let staged = match action {
@@ -488,7 +489,7 @@ impl<'a> Copier<'a> {
             Ok(()) => {
                 self.done[c as usize].store(item.id.ino, Relaxed);
                 self.ctx.counters.add_item();
-                self.ctx.counters.add_bytes(if item.kind == FileKind::File {
+                self.ctx.counters.add_bytes(if item.kind == Kind::File {
                     item.size
                 } else {
                     0
@@ -609,9 +610,9 @@ impl<'a> Copier<'a> {
         i: u32,
     ) -> Result<Outcome, Error> {
         match self.plan.item(i).kind {
-            FileKind::File => self.copy_file(copier, batch, i),
-            FileKind::Symlink => self.copy_symlink(batch, i),
-            FileKind::Fifo => self.copy_fifo(batch, i),
+            Kind::File => self.copy_file(copier, batch, i),
+            Kind::Symlink => self.copy_symlink(batch, i),
+            Kind::Fifo => self.copy_fifo(batch, i),
             kind => Ok(Outcome::Skipped(SkipReason::Special(kind))),
         }
     }
@@ -626,7 +627,7 @@ impl<'a> Copier<'a> {
         let src = fs::open_file_at(&*batch.src, self.plan.name(i))
             .map_err(|e| Error::io("open", self.plan.source_path(i), e))?;
         let meta = fs::stat_fd(&src).map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
-        if meta.kind != FileKind::File || meta.id != item.id {
+        if meta.kind != Kind::File || meta.id != item.id {
             return Err(Error::Changed {
                 path: self.plan.source_path(i),
             });
@@ -707,7 +708,7 @@ impl<'a> Copier<'a> {
     fn copy_fifo(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
         let meta = fs::stat_at(&*batch.src, self.plan.name(i))
             .map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
-        if meta.kind != FileKind::Fifo || meta.id != self.plan.item(i).id {
+        if meta.kind != Kind::Fifo || meta.id != self.plan.item(i).id {
             return Err(Error::Changed {
                 path: self.plan.source_path(i),
             });

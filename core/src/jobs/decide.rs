@@ -10,8 +10,9 @@ use rustix::io::Errno;
 use super::conflict::{self, Conflict, ConflictKind, EntryInfo, Waiting, same_samples};
 use super::plan::{Action, Mode, NO_ITEM, Planned, Planner};
 use super::{ConflictPolicy, Resolution, SkipReason};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, FileKind, Meta};
+use crate::fs::{self, Meta};
 
 /// What the policy says about a conflict, when it does not ask.
 enum Choice {
@@ -36,8 +37,8 @@ fn policy_choice(policy: ConflictPolicy, kind: ConflictKind) -> Choice {
     }
 }
 
-fn kind_of(source: FileKind, existing: FileKind) -> ConflictKind {
-    match (source == FileKind::Dir, existing == FileKind::Dir) {
+fn kind_of(source: Kind, existing: Kind) -> ConflictKind {
+    match (source == Kind::Dir, existing == Kind::Dir) {
         (true, true) => ConflictKind::FolderExists,
         (false, false) => ConflictKind::FileExists,
         _ => ConflictKind::FileVsFolder,
@@ -61,14 +62,14 @@ impl Planner<'_> {
         let same_mount = self.mode == Mode::Move && dest_dir.is_some() && meta.mnt_id == dest_mnt;
         let special = matches!(
             meta.kind,
-            FileKind::Socket | FileKind::CharDevice | FileKind::BlockDevice
+            Kind::Socket | Kind::CharDevice | Kind::BlockDevice
         );
         if special && !same_mount {
             return self.skip(i, SkipReason::Special(meta.kind));
         }
         let dest = self.dest.expect("copy and move have a destination");
         if let Some(limit) = dest.mount.as_ref().and_then(fs::Mount::max_file_size)
-            && meta.kind == FileKind::File
+            && meta.kind == Kind::File
             && meta.size > limit
             && !same_mount
         {
@@ -158,7 +159,7 @@ impl Planner<'_> {
     }
 
     fn set(&mut self, i: u32, meta: &Meta, action: Action) {
-        if meta.kind == FileKind::File && matches!(action, Action::Create | Action::Replace) {
+        if meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace) {
             self.needed_bytes += meta.blocks * 512;
         }
         self.plan.set_action(i, action);
@@ -250,8 +251,8 @@ impl Planner<'_> {
             return; // answered by an earlier "all of this kind"
         };
         let identical = kind == ConflictKind::FileExists
-            && meta.kind == FileKind::File
-            && existing.is_some_and(|e| e.kind == FileKind::File && e.size == meta.size)
+            && meta.kind == Kind::File
+            && existing.is_some_and(|e| e.kind == Kind::File && e.size == meta.size)
             && likely_identical(
                 src_dir,
                 self.plan.name(i),
@@ -277,7 +278,7 @@ impl Planner<'_> {
             path,
             size: m.map_or(0, |m| m.size),
             mtime: m.map(|m| m.mtime).unwrap_or_default(),
-            kind: m.map_or(FileKind::Unknown, |m| m.kind),
+            kind: m.map_or(Kind::Unknown, |m| m.kind),
         };
         Conflict {
             id: conflict::ConflictId(0),

@@ -177,12 +177,13 @@ fn read_full(fd: &OwnedFd, buf: &mut [u8], offset: u64) -> Result<usize, Errno> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fs::{FileId, FileKind, Timestamp};
+    use crate::entry::Kind;
+    use crate::fs::{FileId, Timestamp};
 
     fn meta(ino: u64, size: u64, sec: i64) -> Meta {
         let time = Timestamp { sec, nsec: 0 };
         Meta {
-            kind: FileKind::File,
+            kind: Kind::File,
             id: FileId { dev: 1, ino },
             mnt_id: 1,
             mode: 0o644,

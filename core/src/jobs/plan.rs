@@ -20,8 +20,9 @@ use std::path::{Path, PathBuf};
 
 use super::conflict::Conflict;
 use super::{Resolution, Totals};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{FileId, FileKind, Meta, Timestamp};
+use crate::fs::{FileId, Meta, Timestamp};
 
 mod walk;
 
@@ -57,7 +58,7 @@ pub(crate) struct Item {
     pub(crate) parent: u32,
     name_off: u32,
     name_len: u16,
-    pub(crate) kind: FileKind,
+    pub(crate) kind: Kind,
     pub(crate) action: Action,
     pub(crate) mode: u16,
     pub(crate) uid: u32,
@@ -70,7 +71,7 @@ pub(crate) struct Item {
 impl Item {
     /// A folder the walk descended into (and so has a block).
     fn walkable(&self) -> bool {
-        self.kind == FileKind::Dir
+        self.kind == Kind::Dir
             && matches!(
                 self.action,
                 Action::Create | Action::Merge | Action::Replace
@@ -185,7 +186,7 @@ impl Plan {
         self.name(i)
     }
 
-    fn push(&mut self, parent: u32, name: &OsStr, kind: FileKind) -> Result<u32, Error> {
+    fn push(&mut self, parent: u32, name: &OsStr, kind: Kind) -> Result<u32, Error> {
         let (idx, off) = (
             u32::try_from(self.items.len()),
             u32::try_from(self.names.len()),

@@ -32,8 +32,9 @@ use super::plan::{Action, Mode, NO_ITEM, Plan, Planner};
 use super::progress::Reporter;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Phase, Summary};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, DirStack, FileKind};
+use crate::fs::{self, DirStack};
 
 /// Names per batch: a whole folder as a rule, so that two workers unlink in two folders
 /// rather than contend for the lock of one.
@@ -228,7 +229,7 @@ impl Remover<'_> {
                     (id, fd)
                 }
             };
-            if self.plan.item(root.item).kind != FileKind::Dir {
+            if self.plan.item(root.item).kind != Kind::Dir {
                 queue.add(&pfd, &loose, std::iter::once(root.item));
                 continue;
             }
@@ -266,7 +267,7 @@ impl Remover<'_> {
                 }
                 let pending = Arc::new(AtomicUsize::new(0));
                 let files = (block.start..block.end).filter(|&c| {
-                    self.plan.item(c).kind != FileKind::Dir && (self.select)(c) == Select::Remove
+                    self.plan.item(c).kind != Kind::Dir && (self.select)(c) == Select::Remove
                 });
                 queue.add(stack.top(), &pending, files);
                 frames.push(Frame {

@@ -12,8 +12,9 @@ use super::conflict::{Conflict, ConflictKind, EntryInfo};
 use super::copy::{Copier, Outcome};
 use super::staging::Staging;
 use super::{Event, SkipReason, lock};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, FileKind};
+use crate::fs;
 
 impl Copier<'_> {
     /// Moves what is at item `i`'s destination in `dir` into the staging folder; returns
@@ -80,9 +81,9 @@ impl Copier<'_> {
         let item = self.plan.item(i);
         let existing = fs::stat_at(dir, self.plan.dest_name(i)).ok();
         let kind = match existing.map(|m| m.kind) {
-            Some(FileKind::Dir) if item.kind == FileKind::Dir => ConflictKind::FolderExists,
-            Some(FileKind::Dir) => ConflictKind::FileVsFolder,
-            _ if item.kind == FileKind::Dir => ConflictKind::FileVsFolder,
+            Some(Kind::Dir) if item.kind == Kind::Dir => ConflictKind::FolderExists,
+            Some(Kind::Dir) => ConflictKind::FileVsFolder,
+            _ if item.kind == Kind::Dir => ConflictKind::FileVsFolder,
             _ => ConflictKind::FileExists,
         };
         if let Some(id) = self.ctx.control.asks.add(i, kind) {
@@ -101,7 +102,7 @@ impl Copier<'_> {
                     self.plan.dest_path(i),
                     existing.map_or(0, |m| m.size),
                     existing.map(|m| m.mtime).unwrap_or_default(),
-                    existing.map_or(FileKind::Unknown, |m| m.kind),
+                    existing.map_or(Kind::Unknown, |m| m.kind),
                 ),
                 likely_identical: false,
             };

@@ -14,8 +14,9 @@ use super::copy::not_started;
 use super::plan::{Action, Plan};
 use super::summary::{self, Operation};
 use super::{Event, Summary, Totals};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, FileKind};
+use crate::fs;
 
 /// A single path component: not empty, not `.` or `..`, no `/` or NUL.
 fn is_valid_name(name: &OsStr) -> bool {
@@ -23,10 +24,10 @@ fn is_valid_name(name: &OsStr) -> bool {
     !b.is_empty() && b != b"." && b != b".." && !b.contains(&b'/') && !b.contains(&0)
 }
 
-fn planned(ctx: &JobCtx, kind: FileKind) {
+fn planned(ctx: &JobCtx, kind: Kind) {
     let totals = Totals {
         items: 1,
-        folders: u64::from(kind == FileKind::Dir),
+        folders: u64::from(kind == Kind::Dir),
         ..Totals::default()
     };
     ctx.emit(Event::Planned {
@@ -114,7 +115,7 @@ pub(crate) fn create_folder(ctx: &JobCtx, parent: &Path, name: &OsStr) -> Summar
         Ok(plan) => plan,
         Err(e) => return fail(e),
     };
-    planned(ctx, FileKind::Dir);
+    planned(ctx, Kind::Dir);
     ctx.counters.add_item();
     let done = vec![AtomicU64::new(meta.id.ino)];
     summary::build(ctx, Operation::CreateFolder, plan, done, meta.id.dev)

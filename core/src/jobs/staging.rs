@@ -34,8 +34,9 @@ use rustix::fd::{AsFd, OwnedFd};
 use rustix::fs::Mode;
 use rustix::io::Errno;
 
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, FileKind};
+use crate::fs;
 
 /// Replaced items older than this are removed by pruning (a week: long enough to notice a
 /// mistake, short enough not to hoard).
@@ -185,7 +186,7 @@ fn open_or_create(parent: impl AsFd, name: &OsStr) -> rustix::io::Result<OwnedFd
     }
     let fd = fs::open_dir_at(&parent, name)?; // never through a symlink
     let meta = fs::stat_fd(&fd)?;
-    if meta.kind != FileKind::Dir || meta.uid != rustix::process::geteuid().as_raw() {
+    if meta.kind != Kind::Dir || meta.uid != rustix::process::geteuid().as_raw() {
         return Err(Errno::PERM);
     }
     // Writable by us? A read-only mount root is refused here, not at the first stash.

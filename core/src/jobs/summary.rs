@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::control::JobCtx;
 use super::plan::{Action, NO_ITEM, Plan};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{FileId, FileKind, Timestamp};
+use crate::fs::{FileId, Timestamp};
 
 /// Why an item was skipped.
 #[derive(Debug, Clone)]
@@ -16,7 +17,7 @@ pub enum SkipReason {
     /// The destination name exists and the policy is [`Skip`](super::ConflictPolicy::Skip).
     Exists,
     /// Sockets and devices are not copied.
-    Special(FileKind),
+    Special(Kind),
     /// The same item was given twice.
     Duplicate,
     /// Its name cannot exist on the destination, and the answer was to skip it.
@@ -158,7 +159,7 @@ pub struct RecordEntry {
     /// Where it is now.
     pub dest: PathBuf,
     /// File type.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// How it got there.
     pub how: How,
     /// Identity of the item at `dest`, to tell later whether it is still the same one.

@@ -44,8 +44,9 @@ use rustix::io::Errno;
 use super::control::JobCtx;
 use super::progress::TICK;
 use super::{Event, Failed, Job, Phase, Progress, Skipped, Summary, Totals, remove};
+use crate::entry::Kind;
 use crate::error::{Error, Result};
-use crate::fs::{self, FileId, FileKind, Meta, MountTable, Timestamp};
+use crate::fs::{self, FileId, Meta, MountTable, Timestamp};
 
 pub use info::{TrashedItem, list_trash, list_trash_in};
 pub(crate) use restore::run_job as run_restore;
@@ -109,7 +110,7 @@ pub struct TrashRecord {
     /// Its `.trashinfo` file in the trash's `info/` folder (for a restore: removed).
     pub info: PathBuf,
     /// File type.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Identity of the item where the job left it: in the trash for a trash job, at the
     /// original path for a restore (a new inode when it was copied across file systems).
     pub id: FileId,

@@ -35,8 +35,9 @@ use super::{
     TrashedItem,
 };
 use super::{recovery, single, trash};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{FileId, FileKind};
+use crate::fs::FileId;
 
 /// Runs the undo of `record`; copies go to the trash folders `roots`; items going back to a
 /// place taken since are handled with `policy`.
@@ -143,7 +144,7 @@ fn now_at(entry: &RecordEntry, content_too: bool) -> Now {
     };
     let same_item = m.dev() == entry.id.dev && m.ino() == entry.id.ino;
     let same_content = !content_too
-        || entry.kind != FileKind::File
+        || entry.kind != Kind::File
         || (m.size() == entry.size
             && m.mtime() == entry.mtime.sec
             && m.mtime_nsec() == i64::from(entry.mtime.nsec));
@@ -188,7 +189,7 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
         let e = &entries[i];
         clean[i] = match (e.how, e.kind) {
             (How::Merged, _) => false,
-            (_, FileKind::Dir) => {
+            (_, Kind::Dir) => {
                 now[i] == Now::Same
                     && children_clean[i]
                     && std::fs::read_dir(&e.dest).is_ok_and(|d| d.count() == present[i])
@@ -222,7 +223,7 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
         if kept[i] {
             continue; // reported by `unstage`
         }
-        if e.kind == FileKind::Dir && now[i] == Now::Same {
+        if e.kind == Kind::Dir && now[i] == Now::Same {
             match std::fs::remove_dir(&e.dest) {
                 Ok(()) => continue,
                 Err(err)

@@ -619,11 +619,10 @@ impl Browser {
             DirEvent::Loaded { listing, order, .. } | DirEvent::Changed { listing, order, .. } => {
                 self.show(listing, order)
             }
-            DirEvent::Gone { path, .. } => {
-                let Some(parent) = path.ancestors().skip(1).find(|p| p.is_dir()) else {
+            DirEvent::Gone { path, nearest, .. } => {
+                let Some(parent) = nearest else {
                     return Task::none();
                 };
-                let parent = parent.to_path_buf();
                 let task = self.navigate(parent.clone(), Nav::Replace, dirs);
                 self.notice = Some(format!(
                     "“{}” was moved or deleted; showing {} instead.",

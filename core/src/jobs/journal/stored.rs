@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{FileId, FileKind, Timestamp};
+use crate::entry::Kind;
+use crate::fs::{FileId, Timestamp};
 use crate::jobs::{
     ConflictPolicy, How, Job, RecordEntry, TrashRecord, TrashRoots, TrashedItem, Volumes,
 };
@@ -284,7 +285,7 @@ pub(super) struct StoredEntry {
     s: StoredPath,
     /// Destination.
     d: StoredPath,
-    /// [`FileKind`], by its name.
+    /// [`Kind`], by its name.
     k: String,
     /// [`How`], by its name.
     h: String,
@@ -300,15 +301,15 @@ pub(super) struct StoredEntry {
     st: Option<StoredPath>,
 }
 
-const KINDS: [FileKind; 8] = [
-    FileKind::File,
-    FileKind::Dir,
-    FileKind::Symlink,
-    FileKind::Fifo,
-    FileKind::Socket,
-    FileKind::CharDevice,
-    FileKind::BlockDevice,
-    FileKind::Unknown,
+const KINDS: [Kind; 8] = [
+    Kind::File,
+    Kind::Dir,
+    Kind::Symlink,
+    Kind::Fifo,
+    Kind::Socket,
+    Kind::CharDevice,
+    Kind::BlockDevice,
+    Kind::Unknown,
 ];
 
 const HOWS: [How; 5] = [

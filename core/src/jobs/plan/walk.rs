@@ -11,8 +11,9 @@ use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
 use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned, Root};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, DirStack, FileId, FileKind, Meta};
+use crate::fs::{self, DirStack, FileId, Meta};
 use crate::jobs::conflict::Conflict;
 use crate::jobs::control::JobCtx;
 use crate::jobs::dest::Dest;
@@ -148,8 +149,8 @@ impl<'a> Planner<'a> {
         let counted = |i: &&Item| !matches!(i.action, Action::Skip | Action::Ask);
         for item in self.plan.items.iter().filter(counted) {
             t.items += 1;
-            t.folders += u64::from(item.kind == FileKind::Dir);
-            if item.kind == FileKind::File && self.mode != Mode::Delete {
+            t.folders += u64::from(item.kind == Kind::Dir);
+            if item.kind == Kind::File && self.mode != Mode::Delete {
                 t.bytes += item.size;
             }
         }
@@ -193,7 +194,7 @@ impl<'a> Planner<'a> {
     fn source(&mut self, source: &Path) -> Result<(), Error> {
         let Some(name) = source.file_name() else {
             // `/`, `..`, `a/..`: nothing a file manager should copy, move or delete.
-            let i = self.plan.push(NO_ITEM, OsStr::new(""), FileKind::Unknown)?;
+            let i = self.plan.push(NO_ITEM, OsStr::new(""), Kind::Unknown)?;
             self.fail(
                 i,
                 Error::Refused {
@@ -203,7 +204,7 @@ impl<'a> Planner<'a> {
             );
             return Ok(());
         };
-        let i = self.plan.push(NO_ITEM, name, FileKind::Unknown)?;
+        let i = self.plan.push(NO_ITEM, name, Kind::Unknown)?;
         let parent_path = self
             .plan
             .roots
@@ -232,7 +233,7 @@ impl<'a> Planner<'a> {
         let mut dest_fd = None;
         if self.mode == Mode::Delete {
             self.root_mnt = meta.mnt_id;
-            if meta.kind == FileKind::Dir && meta.mnt_id != parent_meta.mnt_id {
+            if meta.kind == Kind::Dir && meta.mnt_id != parent_meta.mnt_id {
                 self.fail(
                     i,
                     Error::OtherFilesystem {
@@ -242,7 +243,7 @@ impl<'a> Planner<'a> {
             }
         } else {
             let dest = self.dest.expect("copy and move have a destination");
-            if meta.kind == FileKind::Dir && dest.ancestors.contains(&meta.id) {
+            if meta.kind == Kind::Dir && dest.ancestors.contains(&meta.id) {
                 self.fail(
                     i,
                     Error::IntoItself {
@@ -422,10 +423,7 @@ impl<'a> Planner<'a> {
         let mut buf = std::mem::take(&mut self.buf);
         let mut overflow = None;
         let listed = fs::read_dir(fd, &mut buf, |name, file_type| {
-            if let Err(e) = self
-                .plan
-                .push(dir, name, FileKind::from_file_type(file_type))
-            {
+            if let Err(e) = self.plan.push(dir, name, Kind::from_file_type(file_type)) {
                 overflow = Some(e);
                 return Err(Errno::NOMEM);
             }
@@ -453,8 +451,7 @@ impl<'a> Planner<'a> {
 
     /// Deleting needs no metadata for what is not a folder: the type from getdents is enough.
     fn needs_stat(&self, c: u32) -> bool {
-        self.mode != Mode::Delete
-            || matches!(self.plan.item(c).kind, FileKind::Dir | FileKind::Unknown)
+        self.mode != Mode::Delete || matches!(self.plan.item(c).kind, Kind::Dir | Kind::Unknown)
     }
 
     /// `statx` of the children `range` of the open folder `fd` that need it (`None` for the
@@ -510,7 +507,7 @@ impl<'a> Planner<'a> {
         };
         self.plan.set_meta(c, &meta);
         if self.mode == Mode::Delete {
-            if meta.kind == FileKind::Dir && meta.mnt_id != self.root_mnt {
+            if meta.kind == Kind::Dir && meta.mnt_id != self.root_mnt {
                 self.fail(
                     c,
                     Error::OtherFilesystem {

@@ -30,8 +30,9 @@ use super::super::undo::{absorb, fail};
 use super::super::{
     ConflictPolicy, Summary, TrashRecord, TrashRoots, TrashedItem, list_trash_in, single, trash,
 };
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, FileKind, Meta};
+use crate::fs::{self, Meta};
 use crate::jobs::control::JobCtx;
 
 /// For each of `paths`, the trash entry the job of `record` made of it, if any.
@@ -155,7 +156,7 @@ fn is_restored_copy(item: &TrashedItem, m: &Meta) -> bool {
     if m.id.dev == item.id.dev {
         m.id.ino == item.id.ino
     } else {
-        m.mtime == item.mtime && (m.kind != FileKind::File || m.size == item.size)
+        m.mtime == item.mtime && (m.kind != Kind::File || m.size == item.size)
     }
 }
 

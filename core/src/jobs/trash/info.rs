@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use rustix::io::Errno;
 
 use super::{TrashRecord, TrashRoots, trash_dirs};
+use crate::entry::Kind;
 use crate::error::{Error, Result};
-use crate::fs::{self, FileId, FileKind, Timestamp};
+use crate::fs::{self, FileId, Timestamp};
 
 /// One item in the trash.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub struct TrashedItem {
     /// The deletion date in seconds since the epoch, when it could be read.
     pub deleted_at: Option<i64>,
     /// File type of the trashed item.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Size in bytes: a file's size, or the total size of the files inside a folder.
     pub size: u64,
     /// Identity of the trashed item, to tell later whether it is still the same one.
@@ -55,7 +56,7 @@ impl TrashedItem {
         let name = original.file_name().ok_or_else(bad)?.to_owned();
         let file = trash.join("files").join(OsStr::from_bytes(stem));
         let meta = fs::stat_at(rustix::fs::CWD, &file).map_err(|e| Error::io("stat", &file, e))?;
-        let size = if meta.kind == FileKind::Dir {
+        let size = if meta.kind == Kind::Dir {
             tree_size(&file)
         } else {
             meta.size
