@@ -1,6 +1,7 @@
 //! Strings and categories derived from an entry at view time, for the visible rows only.
 
 use std::borrow::Cow;
+use std::path::Path;
 
 use chrono::{DateTime, Datelike, Local, TimeZone};
 use ferry_core::entry::{EntryRef, Kind};
@@ -189,6 +190,29 @@ where
     }
 }
 
+/// The last component of `path` for people to read ("/" for the root), lossily decoded.
+pub fn display_name(path: &Path) -> Cow<'_, str> {
+    match path.file_name() {
+        Some(name) => name.to_string_lossy(),
+        None => path.as_os_str().to_string_lossy(),
+    }
+}
+
+/// Shortens `name` in the middle ("holiday-ph…2019.jpg") to `max_chars` characters, so that
+/// its end, and the extension with it, stays visible.
+pub fn ellipsize_middle(name: Cow<'_, str>, max_chars: usize) -> Cow<'_, str> {
+    let count = name.chars().count();
+    if count <= max_chars {
+        return name;
+    }
+    let keep = max_chars.saturating_sub(1);
+    let tail = keep / 3;
+    let head = keep - tail;
+    let start: String = name.chars().take(head).collect();
+    let end: String = name.chars().skip(count - tail).collect();
+    Cow::Owned(format!("{start}…{end}"))
+}
+
 /// The current local time, read once per frame for [`modified`].
 pub fn now() -> DateTime<Local> {
     Local::now()
@@ -200,7 +224,7 @@ mod tests {
     use chrono::Utc;
     use ferry_core::entry::{Listing, Meta};
     use std::ffi::OsStr;
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     #[test]
     fn sizes_read_like_people_write_them() {
@@ -240,6 +264,16 @@ mod tests {
         assert_eq!(modified(at(2023, 12, 31, 10, 0), &now), "31 Dec 2023");
         // A file from the future (clock skew) shows its full date, not "Today".
         assert_eq!(modified(at(2024, 7, 1, 10, 0), &now), "1 Jul 2024");
+    }
+
+    #[test]
+    fn display_names_and_middle_ellipsis() {
+        assert_eq!(display_name(Path::new("/home/ann/tax")), "tax");
+        assert_eq!(display_name(Path::new("/")), "/");
+        assert_eq!(ellipsize_middle("short.txt".into(), 20), "short.txt");
+        let long = ellipsize_middle("a-very-long-holiday-photo-name-2019.jpg".into(), 16);
+        assert_eq!(long, "a-very-lon…9.jpg");
+        assert_eq!(long.chars().count(), 16);
     }
 
     #[test]

@@ -1,36 +1,40 @@
-//! The iced window: one [`browser`] screen fed by the core's `DirService`, and the offer to
-//! finish or roll back jobs a crash interrupted ([`recovery`]), run by the window's job
-//! `Engine`.
+//! The iced window. A newcomer finds the room for a change from the folder names:
 //!
-//! The window owns the service and the engine and routes their events, keyboard shortcuts and
-//! window changes to the screens; side effects they ask for (opening a file with its default
-//! app, the undo journal's file I/O, submitting a job) happen here, at the edge.
+//! - [`screen`]: what fills the window — the folder [`browser`](screen::browser) pane and
+//!   the [`recovery`](screen::recovery) banner; each with `Message`, `Event`, `update`,
+//!   `view`.
+//! - [`widget`]: widgets generic over the message type (windowed list, scrollbar, icons).
+//! - [`bridge`]: the one place crossbeam channels and blocking work become iced
+//!   subscriptions and tasks.
+//! - [`jobs`]: the only owner of the window's job `Engine`, and of what each job belongs to.
+//! - [`shortcut`]: the keyboard as data.
+//!
+//! This module owns the services and routes messages between them; it holds no policy and
+//! does no I/O itself (opening a file with its default app happens through [`launch`]).
 
 mod bridge;
-pub mod browser;
 pub mod format;
+mod jobs;
 mod launch;
-pub mod list;
-pub mod recovery;
-pub mod scrollbar;
+pub mod screen;
 pub mod shortcut;
 pub mod style;
+pub mod widget;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 use ferry_core::dirs::{DirEvent, DirService, ViewId};
-use ferry_core::jobs::{
-    self, ConflictPolicy, Engine, Job, JobId, JobOptions, JournalRecord, TrashRoots, UndoJournal,
-};
+use iced::keyboard::Modifiers;
 use iced::theme::Mode;
 use iced::widget::column;
 use iced::{Element, Size, Subscription, Task, Theme, system, window};
 use iced::{event, keyboard, mouse};
 
-use browser::Browser;
-use recovery::{Choice, Effect, Recovery};
+use jobs::{Jobs, Origin};
+use screen::Ctx;
+use screen::browser::{self, Browser};
+use screen::recovery::{self, Recovery};
 
 /// The window's size when it opens.
 pub const WINDOW_SIZE: Size = Size::new(1100.0, 720.0);
@@ -50,13 +54,30 @@ pub fn run(path: Option<PathBuf>) -> iced::Result {
 
 /// The application state.
 pub struct Ferry {
-    dirs: DirService,
-    events: Receiver<DirEvent>,
-    engine: Arc<Engine>,
-    job_events: Receiver<jobs::Event>,
+    services: Services,
+    dir_events: Receiver<DirEvent>,
+    jobs: Jobs,
     browser: Browser,
     recovery: Recovery,
     mode: Mode,
+}
+
+/// What screens read while they update, apart from the screens themselves so that one can be
+/// borrowed mutably while the [`Ctx`] borrows these.
+struct Services {
+    dirs: DirService,
+    home: Option<PathBuf>,
+    modifiers: Modifiers,
+}
+
+impl Services {
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            dirs: &self.dirs,
+            modifiers: self.modifiers,
+            home: self.home.as_deref(),
+        }
+    }
 }
 
 /// The window's messages.
@@ -67,7 +88,9 @@ pub enum Message {
     /// Something for the interrupted-jobs banner.
     Recovery(recovery::Message),
     /// An event of the window's job engine.
-    Job(jobs::Event),
+    Job(ferry_core::jobs::Event),
+    /// The keyboard modifiers changed (for Ctrl/Shift-click).
+    ModifiersChanged(Modifiers),
     /// The system switched between light and dark.
     ModeChanged(Mode),
 }
@@ -80,56 +103,67 @@ impl Ferry {
             .map(|path| std::path::absolute(&path).unwrap_or(path))
             .or_else(|| home.clone())
             .unwrap_or_else(|| PathBuf::from("/"));
-        let (dirs, events) = DirService::start();
-        let (engine, job_events) = Engine::start();
-        let browser = Browser::new(MAIN_VIEW, start, home, &dirs);
+        let (dirs, dir_events) = DirService::start();
+        let browser = Browser::new(MAIN_VIEW, start, home.clone(), &dirs);
         let ferry = Ferry {
-            dirs,
-            events,
-            engine: Arc::new(engine),
-            job_events,
+            services: Services {
+                dirs,
+                home,
+                modifiers: Modifiers::empty(),
+            },
+            dir_events,
+            jobs: Jobs::start(),
             browser,
             recovery: Recovery::default(),
             mode: Mode::Light,
         };
-        let interrupted = bridge::blocking(interrupted_jobs)
-            .map(|found| Message::Recovery(recovery::Message::Found(found)));
+        let interrupted =
+            Jobs::interrupted().map(|found| Message::Recovery(recovery::Message::Found(found)));
         let theme = system::theme().map(Message::ModeChanged);
         (ferry, Task::batch([theme, interrupted]))
     }
 
     /// The window title: the folder's name.
     pub fn title(&self) -> String {
-        let path = self.browser.path();
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |name| name.to_string_lossy().into_owned(),
-        );
-        format!("{name} — Ferry")
+        format!("{} — Ferry", format::display_name(self.browser.path()))
     }
 
     /// Handles one message.
     pub fn update(&mut self, message: Message) -> Task<Message> {
         match message {
             Message::Browser(message) => {
-                let (task, event) = self.browser.update(message, &self.dirs);
+                let (task, event) = self.browser.update(message, &self.services.ctx());
                 if let Some(browser::Event::OpenFile(path)) = event
                     && let Err(error) = launch::open(&path)
                 {
                     self.browser.set_notice(format!(
                         "Could not open {}: {error}",
-                        path.file_name()
-                            .unwrap_or(path.as_os_str())
-                            .to_string_lossy()
+                        format::display_name(&path)
                     ));
                 }
                 task.map(Message::Browser)
             }
-            Message::Recovery(message) => match self.recovery.update(message) {
-                Some(effect) => self.carry_out(effect),
+            Message::Recovery(message) => {
+                if let recovery::Message::Submitted(Ok(job)) = &message {
+                    let early = self.jobs.own(*job, Origin::Recovery);
+                    let (task, event) = self.recovery.update(message, &self.services.ctx());
+                    let mut tasks = vec![task.map(Message::Recovery), self.on_recovery(event)];
+                    tasks.extend(early.into_iter().map(|e| self.update(Message::Job(e))));
+                    return Task::batch(tasks);
+                }
+                let (task, event) = self.recovery.update(message, &self.services.ctx());
+                Task::batch([task.map(Message::Recovery), self.on_recovery(event)])
+            }
+            Message::Job(event) => match self.jobs.route(event) {
+                Some((Origin::Recovery, event)) => {
+                    self.update(Message::Recovery(recovery::Message::Job(event)))
+                }
                 None => Task::none(),
             },
-            Message::Job(event) => self.update(Message::Recovery(recovery::Message::Job(event))),
+            Message::ModifiersChanged(modifiers) => {
+                self.services.modifiers = modifiers;
+                Task::none()
+            }
             Message::ModeChanged(mode) => {
                 self.mode = mode;
                 Task::none()
@@ -138,31 +172,23 @@ impl Ferry {
     }
 
     /// Does what the banner asked: journal I/O on a thread of its own, never here.
-    fn carry_out(&self, effect: Effect) -> Task<Message> {
-        match effect {
-            Effect::Start { record, choice } => {
-                let engine = Arc::clone(&self.engine);
-                bridge::blocking(move || start_recovery(&engine, *record, choice))
-                    .map(|submitted| Message::Recovery(recovery::Message::Submitted(submitted)))
-            }
-            Effect::Cancel(job) => {
-                self.engine.cancel(job);
+    fn on_recovery(&self, event: Option<recovery::Event>) -> Task<Message> {
+        match event {
+            None => Task::none(),
+            Some(recovery::Event::Start { record, choice }) => self
+                .jobs
+                .start_recovery(*record, choice)
+                .map(|submitted| Message::Recovery(recovery::Message::Submitted(submitted))),
+            Some(recovery::Event::Cancel(job)) => {
+                self.jobs.cancel(job);
                 Task::none()
             }
-            Effect::Finish {
+            Some(recovery::Event::Finish {
                 seq,
                 choice,
                 summary,
                 cancelled,
-            } => bridge::blocking(move || {
-                let undo = choice == Choice::RollBack;
-                let recorded = UndoJournal::open_default()
-                    .and_then(|j| j.record_end(seq, undo, &summary, cancelled));
-                if let Err(e) = recorded {
-                    eprintln!("ferry: {e}");
-                }
-            })
-            .discard(),
+            }) => Jobs::record_recovery_end(seq, choice, *summary, cancelled).discard(),
         }
     }
 
@@ -175,24 +201,25 @@ impl Ferry {
         }
     }
 
-    /// Listing events, keyboard shortcuts, the mouse's thumb buttons, window size and the
-    /// system colour scheme.
+    /// Listing and job events, keyboard shortcuts, the mouse's thumb buttons, window size and
+    /// the system colour scheme.
     pub fn subscription(&self) -> Subscription<Message> {
         let keys = keyboard::listen().filter_map(|event| match event {
             keyboard::Event::KeyPressed { key, modifiers, .. } => {
-                shortcut::shortcut(&key, modifiers).map(browser::Message::Action)
+                shortcut::shortcut(&key, modifiers)
+                    .map(|action| Message::Browser(browser::Message::Action(action)))
             }
             keyboard::Event::ModifiersChanged(modifiers) => {
-                Some(browser::Message::ModifiersChanged(modifiers))
+                Some(Message::ModifiersChanged(modifiers))
             }
             keyboard::Event::KeyReleased { .. } => None,
         });
         Subscription::batch([
-            bridge::dir_events(&self.events)
+            bridge::dir_events(&self.dir_events)
                 .map(browser::Message::Dir)
                 .map(Message::Browser),
-            bridge::job_events(&self.job_events).map(Message::Job),
-            keys.map(Message::Browser),
+            bridge::job_events(self.jobs.events()).map(Message::Job),
+            keys,
             event::listen_with(|event, _, _| match event {
                 iced::Event::Mouse(mouse::Event::ButtonPressed(button)) => {
                     shortcut::mouse_button(button).map(browser::Message::Action)
@@ -210,46 +237,4 @@ impl Ferry {
     pub fn theme(&self) -> Theme {
         style::theme(self.mode)
     }
-}
-
-/// The jobs a crash interrupted, after the journal cleaned up their temporaries (and bounded
-/// the folders replaced files are kept in), as `ferry` does at every start. Blocking.
-fn interrupted_jobs() -> Vec<JournalRecord> {
-    let (interrupted, problems) = match UndoJournal::open_default() {
-        Ok(journal) => journal.start_up(),
-        Err(e) => (Vec::new(), vec![e]),
-    };
-    for e in problems {
-        eprintln!("ferry: {e}");
-    }
-    interrupted
-}
-
-/// Records in the journal that `record` is resumed (a roll back is recorded when it ends),
-/// then submits it. Blocking. Places taken since are skipped, never asked about: the window
-/// has no conflict dialog yet.
-fn start_recovery(
-    engine: &Engine,
-    mut record: JournalRecord,
-    choice: Choice,
-) -> Result<JobId, String> {
-    let journal = UndoJournal::open_default().map_err(|e| e.to_string())?;
-    let seq = record.seq;
-    let job = match choice {
-        Choice::Resume => {
-            record.job = record.job.clone().unattended();
-            journal
-                .resume(seq, &record.job)
-                .map_err(|e| e.to_string())?;
-            Job::Resume {
-                record: Box::new(record),
-            }
-        }
-        Choice::RollBack => Job::Undo {
-            record: Box::new(record),
-            trash: TrashRoots::from_env().map_err(|e| e.to_string())?,
-            on_conflict: ConflictPolicy::Skip,
-        },
-    };
-    Ok(engine.submit_journaled(job, JobOptions::default(), seq))
 }

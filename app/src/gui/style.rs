@@ -1,9 +1,10 @@
 //! Ferry's look: two palettes (light and dark, following the system) and the widget styles
 //! built from them. Every colour used by the views comes from here.
 
+use iced::font::Weight;
 use iced::theme::{Mode, Palette};
-use iced::widget::{button, container, rule, text_input};
-use iced::{Background, Border, Color, Theme, color};
+use iced::widget::{button, container, rule, text, text_input};
+use iced::{Background, Border, Color, Font, Theme, color};
 
 use crate::gui::format::Category;
 
@@ -290,5 +291,27 @@ pub fn icon_page(fill: Color) -> impl Fn(&Theme) -> container::Style {
             text_color: Some(fill),
             ..Default::default()
         }
+    }
+}
+
+/// Secondary text: sizes, dates, hints.
+pub fn dim_text(theme: &Theme) -> text::Style {
+    text::Style {
+        color: Some(colors(theme).dim),
+    }
+}
+
+/// Text of entries drawn fainter (dot files, when shown).
+pub fn faint_text(theme: &Theme) -> text::Style {
+    text::Style {
+        color: Some(colors(theme).text.scale_alpha(0.6)),
+    }
+}
+
+/// The default font, bold.
+pub fn bold() -> Font {
+    Font {
+        weight: Weight::Bold,
+        ..Font::DEFAULT
     }
 }

@@ -7,7 +7,11 @@
 //! linear passes over the rows when the listing itself changes.
 
 mod contents;
+mod details;
+mod history;
+mod location;
 mod selection;
+mod status;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -19,21 +23,18 @@ use std::sync::Arc;
 use ferry_core::dirs::{DirEvent, DirService, ViewId};
 use ferry_core::entry;
 use ferry_core::sort::{Direction, SortKey, SortSpec};
-use iced::keyboard::Modifiers;
+use iced::widget::Id;
 use iced::widget::operation::{self, AbsoluteOffset};
 use iced::{Size, Task};
 
 pub use contents::{Contents, Listing};
 pub use selection::Selection;
 
-use crate::gui::list::Scroll;
+use super::Ctx;
+use crate::gui::format;
 use crate::gui::shortcut::{Action, Step};
-
-/// The id of the scrollable holding the rows, for `scroll_to`.
-pub const LIST: &str = "ferry-list";
-
-/// The id of the path bar's text field, to focus it.
-pub const PATH_INPUT: &str = "ferry-path-input";
+use crate::gui::widget::list::Scroll;
+use history::{History, Nav, Place};
 
 /// The listing service as the browser uses it: implemented by [`DirService`]; tests substitute
 /// a recorder.
@@ -88,8 +89,6 @@ pub enum Message {
     ScrollTo(f32),
     /// The window changed size.
     WindowResized(Size),
-    /// The keyboard modifiers changed (for Ctrl/Shift-click).
-    ModifiersChanged(Modifiers),
     /// An action asked for by a keyboard shortcut or a toolbar button.
     Action(Action),
     /// The notice banner was closed.
@@ -119,26 +118,6 @@ pub enum Event {
     OpenFile(PathBuf),
 }
 
-/// A history entry: a folder and the entry that had the focus when we left it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Place {
-    path: PathBuf,
-    focus: Option<OsString>,
-}
-
-/// How a navigation treats the history.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Nav {
-    /// A new place: the current one goes on the back stack, forward is cleared.
-    Push,
-    /// Going back: the current one goes on the forward stack.
-    Back,
-    /// Going forward: the current one goes on the back stack.
-    Forward,
-    /// The current place is replaced, history untouched (it is gone).
-    Replace,
-}
-
 /// The browser screen's state.
 #[derive(Debug)]
 pub struct Browser {
@@ -152,13 +131,11 @@ pub struct Browser {
     /// Bumped whenever row positions change meaning.
     revision: u32,
     selection: Selection,
-    back: Vec<Place>,
-    forward: Vec<Place>,
+    history: History,
     scroll: Scroll,
     /// The window's width, for shortening long names to the name column.
     window_w: f32,
     hovered: Option<RowRef>,
-    modifiers: Modifiers,
     notice: Option<String>,
     /// The path being typed, while the path bar is a text field.
     editing_path: Option<String>,
@@ -181,16 +158,25 @@ impl Browser {
             show_hidden: false,
             revision: 0,
             selection: Selection::default(),
-            back: Vec::new(),
-            forward: Vec::new(),
+            history: History::default(),
             scroll: Scroll::default(),
             window_w: crate::gui::WINDOW_SIZE.width,
             hovered: None,
-            modifiers: Modifiers::empty(),
             notice: None,
             editing_path: None,
             focus_on_load: None,
         }
+    }
+
+    /// The id of this pane's scrollable list, for `scroll_to`: derived from the pane's view,
+    /// so two panes never clash.
+    pub fn list_id(&self) -> Id {
+        Id::from(format!("ferry-list-{}", self.view_id))
+    }
+
+    /// The id of this pane's path field, to focus it.
+    pub fn path_input_id(&self) -> Id {
+        Id::from(format!("ferry-path-{}", self.view_id))
     }
 
     /// The folder shown.
@@ -224,7 +210,8 @@ impl Browser {
     }
 
     /// Handles one message; returns the widget operations to run and what the window must do.
-    pub fn update(&mut self, message: Message, dirs: &dyn Dirs) -> (Task<Message>, Option<Event>) {
+    pub fn update(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let dirs = ctx.dirs;
         let task = match message {
             Message::Navigate(path) => self.navigate(path, Nav::Push, dirs),
             Message::ShowHidden(show) => self.set_show_hidden(show),
@@ -233,7 +220,7 @@ impl Browser {
                 Task::none()
             }
             Message::RowPressed(at) => {
-                self.press(at);
+                self.press(at, ctx);
                 Task::none()
             }
             Message::RowDoubleClicked(at) => {
@@ -254,7 +241,7 @@ impl Browser {
             }
             Message::BackgroundPressed => {
                 self.editing_path = None;
-                if !self.modifiers.command() && !self.modifiers.shift() {
+                if !ctx.modifiers.command() && !ctx.modifiers.shift() {
                     self.selection.clear();
                 }
                 Task::none()
@@ -272,7 +259,7 @@ impl Browser {
             Message::ScrollTo(offset_y) => {
                 self.scroll.offset_y = offset_y;
                 operation::scroll_to(
-                    LIST,
+                    self.list_id(),
                     AbsoluteOffset {
                         x: None,
                         y: Some(offset_y),
@@ -284,10 +271,6 @@ impl Browser {
                 // fits without scrolling still gets all its rows built.
                 self.scroll.viewport_h = size.height;
                 self.window_w = size.width;
-                Task::none()
-            }
-            Message::ModifiersChanged(modifiers) => {
-                self.modifiers = modifiers;
                 Task::none()
             }
             Message::Action(action) => return self.perform(action, dirs),
@@ -302,7 +285,7 @@ impl Browser {
             }
             Message::PathSubmitted => match self.editing_path.take() {
                 Some(text) => {
-                    let target = self.resolve(&text);
+                    let target = location::resolve(&text, &self.path, self.home.as_deref());
                     self.navigate(target, Nav::Push, dirs)
                 }
                 None => Task::none(),
@@ -348,7 +331,7 @@ impl Browser {
     }
 
     fn navigate(&mut self, path: PathBuf, nav: Nav, dirs: &dyn Dirs) -> Task<Message> {
-        self.go_to(Place { path, focus: None }, nav, dirs)
+        self.go_to(Place::new(path), nav, dirs)
     }
 
     /// Shows `place`, focusing its remembered entry once listed; or, coming up into an
@@ -365,15 +348,7 @@ impl Browser {
             let rest = leaving.path.strip_prefix(&self.path).ok()?;
             Some(rest.components().next()?.as_os_str().to_owned())
         });
-        match nav {
-            Nav::Push => {
-                self.back.push(leaving);
-                self.forward.clear();
-            }
-            Nav::Back => self.forward.push(leaving),
-            Nav::Forward => self.back.push(leaving),
-            Nav::Replace => {}
-        }
+        self.history.leave(leaving, nav);
         self.generation = dirs.open(self.view_id, self.path.clone(), self.sort);
         self.listing = Listing::Loading(Contents::empty(self.path.clone()));
         self.revision = self.revision.wrapping_add(1);
@@ -383,7 +358,7 @@ impl Browser {
         self.editing_path = None;
         self.scroll.offset_y = 0.0;
         operation::scroll_to(
-            LIST,
+            self.list_id(),
             AbsoluteOffset {
                 x: None,
                 y: Some(0.0),
@@ -392,14 +367,14 @@ impl Browser {
     }
 
     fn go_back(&mut self, dirs: &dyn Dirs) -> Task<Message> {
-        match self.back.pop() {
+        match self.history.take_back() {
             Some(place) => self.go_to(place, Nav::Back, dirs),
             None => Task::none(),
         }
     }
 
     fn go_forward(&mut self, dirs: &dyn Dirs) -> Task<Message> {
-        match self.forward.pop() {
+        match self.history.take_forward() {
             Some(place) => self.go_to(place, Nav::Forward, dirs),
             None => Task::none(),
         }
@@ -407,30 +382,8 @@ impl Browser {
 
     fn edit_path(&mut self) -> Task<Message> {
         self.editing_path = Some(self.path.display().to_string());
-        operation::focus(PATH_INPUT).chain(operation::select_all(PATH_INPUT))
-    }
-
-    /// The folder a typed path names: `~` is the home folder, relative paths start here.
-    fn resolve(&self, text: &str) -> PathBuf {
-        let text = text.trim();
-        let typed = match (text.strip_prefix('~'), &self.home) {
-            (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
-                home.join(rest.trim_start_matches('/'))
-            }
-            _ => PathBuf::from(text),
-        };
-        // Lexically, like a shell: "a/../b" is "b" even when "a" is a symlink elsewhere.
-        let mut path = PathBuf::new();
-        for part in self.path.join(typed).components() {
-            match part {
-                std::path::Component::ParentDir => {
-                    path.pop();
-                }
-                std::path::Component::CurDir => {}
-                other => path.push(other),
-            }
-        }
-        path
+        let id = self.path_input_id();
+        operation::focus(id.clone()).chain(operation::select_all(id))
     }
 
     /// The name of the focused entry, if it is shown.
@@ -495,7 +448,7 @@ impl Browser {
         dirs.resort(self.view_id, self.sort);
     }
 
-    fn press(&mut self, at: RowRef) {
+    fn press(&mut self, at: RowRef, ctx: &Ctx<'_>) {
         self.editing_path = None;
         if at.revision != self.revision {
             return;
@@ -506,12 +459,12 @@ impl Browser {
         let Some((entry, _)) = contents.row(at.row) else {
             return;
         };
-        if self.modifiers.shift() {
+        if ctx.modifiers.shift() {
             let anchor = self.selection.anchor().and_then(|e| contents.row_of(e));
-            let add = self.modifiers.command();
+            let add = ctx.modifiers.command();
             self.selection
                 .select_range(contents.rows(), anchor, at.row, add);
-        } else if self.modifiers.command() {
+        } else if ctx.modifiers.command() {
             self.selection.toggle(entry);
         } else {
             self.selection.select_only(entry);
@@ -569,7 +522,7 @@ impl Browser {
             Some(y) => {
                 self.scroll.offset_y = y;
                 operation::scroll_to(
-                    LIST,
+                    self.list_id(),
                     AbsoluteOffset {
                         x: None,
                         y: Some(y),
@@ -626,7 +579,7 @@ impl Browser {
                 let task = self.navigate(parent.clone(), Nav::Replace, dirs);
                 self.notice = Some(format!(
                     "“{}” was moved or deleted; showing {} instead.",
-                    display_name(&path),
+                    format::display_name(&path),
                     parent.display()
                 ));
                 task
@@ -668,12 +621,4 @@ impl Browser {
             None => Task::none(),
         }
     }
-}
-
-/// The last component of `path` for messages ("/" for the root).
-fn display_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into(),
-    )
 }

@@ -8,15 +8,18 @@
 //! how it ended.
 //!
 //! This module holds state and view only. What needs the engine or the journal's file I/O
-//! comes back to the window as an [`Effect`], so that tests need neither.
+//! comes back to the window as an [`Event`], so that tests need neither.
 
 use std::collections::VecDeque;
 use std::path::Path;
+use std::sync::Arc;
 
-use ferry_core::jobs::{Event, JobId, JournalRecord, Progress, Summary};
+use ferry_core::Error;
+use ferry_core::jobs::{self, JobId, JournalRecord, Progress, Summary};
 use iced::widget::{button, container, row, text};
-use iced::{Alignment, Element, Fill, Padding};
+use iced::{Alignment, Element, Fill, Padding, Task};
 
+use super::Ctx;
 use crate::gui::format;
 use crate::gui::style;
 
@@ -39,9 +42,9 @@ pub enum Message {
     /// The user put the offer off until the next start.
     Later,
     /// The job was submitted (or could not be, with why).
-    Submitted(Result<JobId, String>),
-    /// An event of the window's engine.
-    Job(Event),
+    Submitted(Result<JobId, Arc<Error>>),
+    /// An event of the window's engine about the banner's job.
+    Job(jobs::Event),
     /// The user cancelled the running job.
     Cancel,
     /// The user closed the outcome.
@@ -50,7 +53,7 @@ pub enum Message {
 
 /// What the window must do for the banner.
 #[derive(Debug)]
-pub enum Effect {
+pub enum Event {
     /// Record in the journal that `record` is being resumed or rolled back, then submit it.
     Start {
         /// The interrupted job.
@@ -125,7 +128,11 @@ impl Recovery {
     }
 
     /// Handles a message; returns what the window must do, if anything.
-    pub fn update(&mut self, message: Message) -> Option<Effect> {
+    pub fn update(&mut self, message: Message, _ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        (Task::none(), self.react(message))
+    }
+
+    fn react(&mut self, message: Message) -> Option<Event> {
         match message {
             Message::Found(records) => {
                 self.waiting.extend(records);
@@ -139,7 +146,7 @@ impl Recovery {
                     return None;
                 };
                 self.state = State::Starting(Run::new(&record, choice));
-                Some(Effect::Start {
+                Some(Event::Start {
                     record: Box::new(record),
                     choice,
                 })
@@ -159,7 +166,7 @@ impl Recovery {
             }
             Message::Job(event) => self.on_event(event),
             Message::Cancel => match self.state {
-                State::Running(_, job, _) => Some(Effect::Cancel(job)),
+                State::Running(_, job, _) => Some(Event::Cancel(job)),
                 _ => None,
             },
             Message::Dismiss if matches!(self.state, State::Ended(_)) => {
@@ -171,17 +178,17 @@ impl Recovery {
     }
 
     /// Follows the running job; events of other jobs are not the banner's.
-    fn on_event(&mut self, event: Event) -> Option<Effect> {
+    fn on_event(&mut self, event: jobs::Event) -> Option<Event> {
         let State::Running(_, id, progress) = &mut self.state else {
             return None;
         };
         match event {
-            Event::Progress { job, progress: p } if job == *id => {
+            jobs::Event::Progress { job, progress: p } if job == *id => {
                 *progress = Some(p);
                 None
             }
-            Event::Finished { job, summary } if job == *id => Some(self.end(summary, false)),
-            Event::Cancelled { job, summary } if job == *id => Some(self.end(summary, true)),
+            jobs::Event::Finished { job, summary } if job == *id => Some(self.end(summary, false)),
+            jobs::Event::Cancelled { job, summary } if job == *id => Some(self.end(summary, true)),
             _ => None,
         }
     }
@@ -193,12 +200,12 @@ impl Recovery {
         };
     }
 
-    fn end(&mut self, summary: Summary, cancelled: bool) -> Effect {
+    fn end(&mut self, summary: Summary, cancelled: bool) -> Event {
         let State::Running(run, ..) = std::mem::take(&mut self.state) else {
             unreachable!("only a running job ends");
         };
         self.state = State::Ended(outcome(&run, &summary, cancelled));
-        Effect::Finish {
+        Event::Finish {
             seq: run.seq,
             choice: run.choice,
             summary: Box::new(summary),
@@ -308,10 +315,35 @@ fn outcome(run: &Run, summary: &Summary, cancelled: bool) -> String {
 mod tests {
     use std::path::PathBuf;
 
-    use ferry_core::jobs::{ConflictPolicy, Job, Phase, UndoJournal};
+    use ferry_core::jobs::{ConflictPolicy, Event as JobEvent, Job, Phase, UndoJournal};
     use iced_test::simulator;
 
     use super::*;
+    use crate::gui::screen::browser::Dirs;
+
+    /// The banner never lists folders.
+    struct NoDirs;
+
+    impl Dirs for NoDirs {
+        fn open(&self, _: u64, _: PathBuf, _: ferry_core::sort::SortSpec) -> u64 {
+            unreachable!()
+        }
+        fn resort(&self, _: u64, _: ferry_core::sort::SortSpec) {
+            unreachable!()
+        }
+        fn refresh(&self, _: u64) {
+            unreachable!()
+        }
+    }
+
+    fn update(recovery: &mut Recovery, message: Message) -> Option<Event> {
+        let ctx = Ctx {
+            dirs: &NoDirs,
+            modifiers: iced::keyboard::Modifiers::empty(),
+            home: None,
+        };
+        recovery.update(message, &ctx).1
+    }
 
     /// Journal records of moves of `count` items from `/src` into `dest`.
     fn moves(dest: &[&str]) -> Vec<JournalRecord> {
@@ -328,13 +360,13 @@ mod tests {
         journal.records().unwrap()
     }
 
-    fn clicked(recovery: &mut Recovery, label: &str) -> Option<Effect> {
+    fn clicked(recovery: &mut Recovery, label: &str) -> Option<Event> {
         let mut ui = simulator(recovery.view().expect("a banner"));
         ui.click(label).unwrap();
         let messages: Vec<Message> = ui.into_messages().collect();
         let mut effect = None;
         for m in messages {
-            effect = recovery.update(m).or(effect);
+            effect = update(recovery, m).or(effect);
         }
         effect
     }
@@ -363,14 +395,14 @@ mod tests {
     fn resume_follows_the_job_and_records_how_it_ended() {
         let mut recovery = Recovery::default();
         assert!(recovery.view().is_none());
-        let _ = recovery.update(Message::Found(moves(&["/dest"])));
+        let _ = update(&mut recovery, Message::Found(moves(&["/dest"])));
         assert!(shows(
             &recovery,
             "Ferry stopped in the middle of a move: /src/a and 1 more -> /dest. Nothing was \
              lost: each file is whole where it was or where it was going."
         ));
 
-        let Some(Effect::Start { record, choice }) = clicked(&mut recovery, "Resume") else {
+        let Some(Event::Start { record, choice }) = clicked(&mut recovery, "Resume") else {
             panic!("no start");
         };
         assert_eq!((record.seq, choice), (1, Choice::Resume));
@@ -378,33 +410,42 @@ mod tests {
             &recovery,
             "Resuming the move of /src/a and 1 more -> /dest…"
         ));
-        let _ = recovery.update(Message::Submitted(Ok(JobId(9))));
-        let _ = recovery.update(Message::Job(Event::Progress {
-            job: JobId(9),
-            progress: progress(1, 2),
-        }));
+        let _ = update(&mut recovery, Message::Submitted(Ok(JobId(9))));
+        let _ = update(
+            &mut recovery,
+            Message::Job(JobEvent::Progress {
+                job: JobId(9),
+                progress: progress(1, 2),
+            }),
+        );
         // Another job's events are not the banner's.
-        let _ = recovery.update(Message::Job(Event::Progress {
-            job: JobId(4),
-            progress: progress(7, 8),
-        }));
+        let _ = update(
+            &mut recovery,
+            Message::Job(JobEvent::Progress {
+                job: JobId(4),
+                progress: progress(7, 8),
+            }),
+        );
         assert!(shows(
             &recovery,
             "Resuming the move of /src/a and 1 more -> /dest: 1 of 2 items"
         ));
         assert!(matches!(
             clicked(&mut recovery, "Cancel"),
-            Some(Effect::Cancel(JobId(9)))
+            Some(Event::Cancel(JobId(9)))
         ));
 
         let summary = Summary::default();
-        let ended = recovery.update(Message::Job(Event::Finished {
-            job: JobId(9),
-            summary,
-        }));
+        let ended = update(
+            &mut recovery,
+            Message::Job(JobEvent::Finished {
+                job: JobId(9),
+                summary,
+            }),
+        );
         assert!(matches!(
             ended,
-            Some(Effect::Finish {
+            Some(Event::Finish {
                 seq: 1,
                 choice: Choice::Resume,
                 cancelled: false,
@@ -422,21 +463,26 @@ mod tests {
     #[test]
     fn jobs_are_offered_one_at_a_time_and_a_failed_start_says_why() {
         let mut recovery = Recovery::default();
-        let _ = recovery.update(Message::Found(moves(&["/one", "/two"])));
+        let _ = update(&mut recovery, Message::Found(moves(&["/one", "/two"])));
         assert!(shows(
             &recovery,
             "Ferry stopped in the middle of a move: /src/a and 1 more -> /one. Nothing was \
              lost: each file is whole where it was or where it was going. (1 more after this one)"
         ));
         assert!(clicked(&mut recovery, "Not now").is_none());
-        let Some(Effect::Start { record, choice }) = clicked(&mut recovery, "Roll back") else {
+        let Some(Event::Start { record, choice }) = clicked(&mut recovery, "Roll back") else {
             panic!("no start");
         };
         assert_eq!((record.seq, choice), (2, Choice::RollBack));
-        let _ = recovery.update(Message::Submitted(Err("no trash here".into())));
+        let _ = update(
+            &mut recovery,
+            Message::Submitted(Err(Arc::new(Error::NotADirectory {
+                path: PathBuf::from("/trash"),
+            }))),
+        );
         assert!(shows(
             &recovery,
-            "Rolling back the move of /src/a and 1 more -> /two failed: no trash here"
+            "Rolling back the move of /src/a and 1 more -> /two failed: /trash is not a folder"
         ));
         let _ = clicked(&mut recovery, "Close");
         assert!(recovery.view().is_none());
@@ -445,9 +491,9 @@ mod tests {
     #[test]
     fn a_roll_back_names_what_it_left_and_a_cancel_says_so() {
         let mut recovery = Recovery::default();
-        let _ = recovery.update(Message::Found(moves(&["/dest", "/dest2"])));
+        let _ = update(&mut recovery, Message::Found(moves(&["/dest", "/dest2"])));
         let _ = clicked(&mut recovery, "Roll back");
-        let _ = recovery.update(Message::Submitted(Ok(JobId(2))));
+        let _ = update(&mut recovery, Message::Submitted(Ok(JobId(2))));
         let summary = Summary {
             skipped: vec![ferry_core::jobs::Skipped {
                 path: PathBuf::from("/src/a"),
@@ -455,10 +501,13 @@ mod tests {
             }],
             ..Summary::default()
         };
-        let _ = recovery.update(Message::Job(Event::Finished {
-            job: JobId(2),
-            summary,
-        }));
+        let _ = update(
+            &mut recovery,
+            Message::Job(JobEvent::Finished {
+                job: JobId(2),
+                summary,
+            }),
+        );
         assert!(shows(
             &recovery,
             "Rolled back the move of /src/a and 1 more -> /dest, except: 1 skipped (/src/a: \
@@ -467,14 +516,17 @@ mod tests {
         // Closing the outcome offers the next job.
         let _ = clicked(&mut recovery, "Close");
         let _ = clicked(&mut recovery, "Resume");
-        let _ = recovery.update(Message::Submitted(Ok(JobId(3))));
-        let ended = recovery.update(Message::Job(Event::Cancelled {
-            job: JobId(3),
-            summary: Summary::default(),
-        }));
+        let _ = update(&mut recovery, Message::Submitted(Ok(JobId(3))));
+        let ended = update(
+            &mut recovery,
+            Message::Job(JobEvent::Cancelled {
+                job: JobId(3),
+                summary: Summary::default(),
+            }),
+        );
         assert!(matches!(
             ended,
-            Some(Effect::Finish {
+            Some(Event::Finish {
                 seq: 2,
                 cancelled: true,
                 ..

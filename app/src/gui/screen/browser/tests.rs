@@ -13,8 +13,9 @@ use iced::keyboard::Modifiers;
 use iced_test::simulator;
 
 use super::{Browser, Dirs, Event, Listing, Message};
-use crate::gui::list::top_of;
+use crate::gui::screen::Ctx;
 use crate::gui::shortcut::{Action, Step};
+use crate::gui::widget::list::top_of;
 
 const VIEW: ViewId = 7;
 
@@ -53,6 +54,20 @@ impl Dirs for Recorder {
 impl Recorder {
     fn last(&self) -> Option<Call> {
         self.calls.borrow().last().cloned()
+    }
+}
+
+/// What the window passes to `update`, with no modifier held.
+fn ctx(dirs: &dyn Dirs) -> Ctx<'_> {
+    held(dirs, Modifiers::empty())
+}
+
+/// What the window passes to `update` while `modifiers` are held.
+fn held(dirs: &dyn Dirs, modifiers: Modifiers) -> Ctx<'_> {
+    Ctx {
+        dirs,
+        modifiers,
+        home: None,
     }
 }
 
@@ -110,7 +125,7 @@ fn changed(browser: &Browser, listing: Arc<entry::Listing>) -> DirEvent {
 fn browser_with(dirs: &Recorder, dir: &str, names: &[&str]) -> Browser {
     let mut browser = Browser::new(VIEW, PathBuf::from(dir), None, dirs);
     let event = loaded(&browser, listing(dir, names));
-    let _ = browser.update(Message::Dir(event), dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(dirs));
     browser
 }
 
@@ -118,8 +133,15 @@ fn browser_with(dirs: &Recorder, dir: &str, names: &[&str]) -> Browser {
 fn feed(browser: &mut Browser, dirs: &Recorder, messages: Vec<Message>) -> Vec<Event> {
     messages
         .into_iter()
-        .filter_map(|m| browser.update(m, dirs).1)
+        .filter_map(|m| browser.update(m, &ctx(dirs)).1)
         .collect()
+}
+
+/// Feeds every message to `update` while `modifiers` are held.
+fn feed_held(browser: &mut Browser, dirs: &Recorder, modifiers: Modifiers, messages: Vec<Message>) {
+    for message in messages {
+        let _ = browser.update(message, &held(dirs, modifiers));
+    }
 }
 
 /// Clicks each target in turn on one frame, returning the messages produced.
@@ -244,7 +266,7 @@ fn only_visible_rows_are_built() {
             offset_y,
             viewport_h: 600.0,
         },
-        &dirs,
+        &ctx(&dirs),
     );
     assert!(shows(&browser, "file-40000"));
     assert!(!shows(&browser, "file-00000"));
@@ -263,15 +285,15 @@ fn stale_events_are_dropped() {
         order: Arc::from([0]),
         from_cache: true,
     };
-    let _ = browser.update(Message::Dir(stale(current - 1, VIEW)), &dirs);
-    let _ = browser.update(Message::Dir(stale(current, VIEW + 1)), &dirs);
+    let _ = browser.update(Message::Dir(stale(current - 1, VIEW)), &ctx(&dirs));
+    let _ = browser.update(Message::Dir(stale(current, VIEW + 1)), &ctx(&dirs));
     assert!(matches!(browser.listing(), Listing::Loading(c) if c.rows().is_empty()));
 
     // Moving on makes the previous folder's events stale too.
-    let _ = browser.update(Message::Navigate(PathBuf::from("/y")), &dirs);
-    let _ = browser.update(Message::Dir(stale(current, VIEW)), &dirs);
+    let _ = browser.update(Message::Navigate(PathBuf::from("/y")), &ctx(&dirs));
+    let _ = browser.update(Message::Dir(stale(current, VIEW)), &ctx(&dirs));
     assert!(matches!(browser.listing(), Listing::Loading(c) if c.rows().is_empty()));
-    let _ = browser.update(Message::Dir(stale(browser.generation(), VIEW)), &dirs);
+    let _ = browser.update(Message::Dir(stale(browser.generation(), VIEW)), &ctx(&dirs));
     assert!(matches!(browser.listing(), Listing::Loaded(c) if c.rows().len() == 1));
 }
 
@@ -281,14 +303,13 @@ fn selection_is_kept_by_name_across_changes() {
     let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d"]);
     let messages = click(&browser, &["b"]);
     feed(&mut browser, &dirs, messages);
-    let _ = browser.update(Message::ModifiersChanged(Modifiers::CTRL), &dirs);
     let messages = click(&browser, &["d"]);
-    feed(&mut browser, &dirs, messages);
+    feed_held(&mut browser, &dirs, Modifiers::CTRL, messages);
     assert_eq!(selected_names(&browser), ["b", "d"]);
 
     // "d" deleted, "a0" created: "b" is now at another index and stays selected alone.
     let event = changed(&browser, listing("/x", &["a", "a0", "b", "c"]));
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert_eq!(selected_names(&browser), ["b"]);
     assert_eq!(browser.selection().iter().collect::<Vec<_>>(), [2]);
 }
@@ -299,9 +320,8 @@ fn shift_click_selects_a_range() {
     let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d", "e"]);
     let messages = click(&browser, &["b"]);
     feed(&mut browser, &dirs, messages);
-    let _ = browser.update(Message::ModifiersChanged(Modifiers::SHIFT), &dirs);
     let messages = click(&browser, &["d"]);
-    feed(&mut browser, &dirs, messages);
+    feed_held(&mut browser, &dirs, Modifiers::SHIFT, messages);
     assert_eq!(selected_names(&browser), ["b", "c", "d"]);
 }
 
@@ -318,7 +338,7 @@ fn batches_show_entries_before_the_folder_completes() {
                 generation,
                 entries,
             }),
-            &dirs,
+            &ctx(&dirs),
         );
     }
     assert!(shows(&browser, "three"));
@@ -326,7 +346,7 @@ fn batches_show_entries_before_the_folder_completes() {
     assert!(shows(&browser, "3 items, 0 folders"));
 
     let event = loaded(&browser, listing("/x", &["one", "three", "two"]));
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert!(!shows(&browser, "Loading…"));
     assert!(shows(&browser, "two"));
 }
@@ -346,7 +366,7 @@ fn failure_is_shown_in_place_of_the_list() {
         path: PathBuf::from("/root/secret"),
         error: Arc::new(error),
     };
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert!(shows(
         &browser,
         "You don't have permission to view “secret”."
@@ -354,7 +374,7 @@ fn failure_is_shown_in_place_of_the_list() {
     assert!(!shows(&browser, "Name"), "no column headers over an error");
 
     // Refreshing a failed folder opens it again.
-    let _ = browser.update(Message::Action(Action::Refresh), &dirs);
+    let _ = browser.update(Message::Action(Action::Refresh), &ctx(&dirs));
     assert!(matches!(dirs.last(), Some(Call::Open(p, _)) if p == Path::new("/root/secret")));
     assert!(matches!(browser.listing(), Listing::Loading(_)));
 }
@@ -372,13 +392,13 @@ fn a_gone_folder_is_replaced_by_the_parent_the_service_names() {
         path: gone,
         nearest: Some(parent.clone()),
     };
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert_eq!(browser.path(), parent);
     assert_eq!(dirs.last(), Some(Call::Open(parent, SortSpec::default())));
     let notice = browser.notice.clone().unwrap();
     assert!(notice.contains("“c” was moved or deleted"), "{notice}");
     assert!(
-        browser.back.is_empty(),
+        !browser.history.can_go_back(),
         "the gone folder is not kept in history"
     );
 }
@@ -394,7 +414,7 @@ fn keyboard_moves_keep_the_focus_visible() {
             offset_y: 0.0,
             viewport_h: 300.0,
         },
-        &dirs,
+        &ctx(&dirs),
     );
     let down = |extend| {
         Message::Action(Action::Move {
@@ -403,10 +423,10 @@ fn keyboard_moves_keep_the_focus_visible() {
         })
     };
 
-    let _ = browser.update(down(false), &dirs);
+    let _ = browser.update(down(false), &ctx(&dirs));
     assert_eq!(selected_names(&browser), ["f000"]);
     for _ in 0..12 {
-        let _ = browser.update(down(false), &dirs);
+        let _ = browser.update(down(false), &ctx(&dirs));
     }
     assert_eq!(selected_names(&browser), ["f012"]);
     // Row 12 ends at 390 px; a 300 px viewport must have scrolled to show it.
@@ -416,15 +436,15 @@ fn keyboard_moves_keep_the_focus_visible() {
         browser.scroll.offset_y
     );
 
-    let _ = browser.update(down(true), &dirs);
-    let _ = browser.update(down(true), &dirs);
+    let _ = browser.update(down(true), &ctx(&dirs));
+    let _ = browser.update(down(true), &ctx(&dirs));
     assert_eq!(selected_names(&browser), ["f012", "f013", "f014"]);
     let _ = browser.update(
         Message::Action(Action::Move {
             step: Step::Last,
             extend: false,
         }),
-        &dirs,
+        &ctx(&dirs),
     );
     assert_eq!(selected_names(&browser), ["f099"]);
     assert!(browser.scroll.offset_y >= top_of(100) - 300.0);
@@ -439,27 +459,27 @@ fn enter_opens_and_up_focuses_the_folder_we_came_from() {
             step: Step::Down,
             extend: false,
         }),
-        &dirs,
+        &ctx(&dirs),
     );
     let _ = browser.update(
         Message::Action(Action::Move {
             step: Step::Down,
             extend: false,
         }),
-        &dirs,
+        &ctx(&dirs),
     );
-    let _ = browser.update(Message::Action(Action::Open), &dirs);
+    let _ = browser.update(Message::Action(Action::Open), &ctx(&dirs));
     assert_eq!(browser.path(), Path::new("/x/b"));
 
-    let _ = browser.update(Message::Action(Action::Up), &dirs);
+    let _ = browser.update(Message::Action(Action::Up), &ctx(&dirs));
     assert_eq!(browser.path(), Path::new("/x"));
     let event = loaded(&browser, listing("/x", &["a/", "b/", "c"]));
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert_eq!(selected_names(&browser), ["b"]);
 
-    let _ = browser.update(Message::Action(Action::Back), &dirs);
+    let _ = browser.update(Message::Action(Action::Back), &ctx(&dirs));
     assert_eq!(browser.path(), Path::new("/x/b"));
-    let _ = browser.update(Message::Action(Action::Forward), &dirs);
+    let _ = browser.update(Message::Action(Action::Forward), &ctx(&dirs));
     assert_eq!(browser.path(), Path::new("/x"));
 }
 
@@ -469,11 +489,11 @@ fn going_back_focuses_the_entry_we_left_from() {
     let mut browser = browser_with(&dirs, "/x", &["a/", "b", "c"]);
     let messages = click(&browser, &["c"]);
     feed(&mut browser, &dirs, messages);
-    let _ = browser.update(Message::Navigate(PathBuf::from("/elsewhere")), &dirs);
-    let _ = browser.update(Message::Action(Action::Back), &dirs);
+    let _ = browser.update(Message::Navigate(PathBuf::from("/elsewhere")), &ctx(&dirs));
+    let _ = browser.update(Message::Action(Action::Back), &ctx(&dirs));
     assert_eq!(browser.path(), Path::new("/x"));
     let event = loaded(&browser, listing("/x", &["a/", "b", "c"]));
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert_eq!(selected_names(&browser), ["c"]);
 }
 
@@ -485,7 +505,7 @@ fn hidden_files_are_filtered_and_counted() {
     assert!(shows(&browser, "2 hidden"));
     assert!(!shows(&browser, ".profile"));
 
-    let _ = browser.update(Message::Action(Action::ToggleHidden), &dirs);
+    let _ = browser.update(Message::Action(Action::ToggleHidden), &ctx(&dirs));
     assert!(shows(&browser, ".profile"));
     assert!(shows(&browser, "4 items, 2 folders"));
 
@@ -493,7 +513,7 @@ fn hidden_files_are_filtered_and_counted() {
     let messages = click(&browser, &[".profile"]);
     feed(&mut browser, &dirs, messages);
     assert_eq!(selected_names(&browser), [".profile"]);
-    let _ = browser.update(Message::ShowHidden(false), &dirs);
+    let _ = browser.update(Message::ShowHidden(false), &ctx(&dirs));
     assert!(selected_names(&browser).is_empty());
 }
 
@@ -504,7 +524,7 @@ fn clicks_drawn_before_a_change_are_ignored_after_it() {
     let messages = click(&browser, &["b"]);
     // A live update lands between the frame and the click: row 1 is now another file.
     let event = changed(&browser, listing("/x", &["a", "aa", "b"]));
-    let _ = browser.update(Message::Dir(event), &dirs);
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     feed(&mut browser, &dirs, messages);
     assert!(selected_names(&browser).is_empty());
 }
@@ -521,7 +541,7 @@ fn pump(
         let event = events
             .recv_timeout(std::time::Duration::from_secs(20))
             .expect("the listing service answers");
-        let _ = browser.update(Message::Dir(event), dirs);
+        let _ = browser.update(Message::Dir(event), &ctx(dirs));
     }
 }
 
@@ -587,7 +607,7 @@ fn a_real_folder_resorts_follows_changes_and_survives_deletion() {
 
 fn feed_real(browser: &mut Browser, dirs: &ferry_core::dirs::DirService, messages: Vec<Message>) {
     for message in messages {
-        let _ = browser.update(message, dirs);
+        let _ = browser.update(message, &ctx(dirs));
     }
 }
 
@@ -596,13 +616,13 @@ fn typing_a_path_opens_it() {
     let dirs = Recorder::default();
     let home = Some(PathBuf::from("/home/ann"));
     let mut browser = Browser::new(VIEW, PathBuf::from("/x/y"), home, &dirs);
-    let _ = browser.update(Message::Action(Action::EditPath), &dirs);
+    let _ = browser.update(Message::Action(Action::EditPath), &ctx(&dirs));
     assert!(
         shows(&browser, "/x/y"),
         "the field starts with the current path"
     );
     let mut ui = simulator(browser.view());
-    ui.click(iced_test::selector::id(super::PATH_INPUT))
+    ui.click(iced_test::selector::id(browser.path_input_id()))
         .unwrap();
     ui.typewrite("/z");
     ui.tap_key(iced::keyboard::key::Named::Enter);
@@ -615,9 +635,9 @@ fn typing_a_path_opens_it() {
     assert!(matches!(messages.last(), Some(Message::PathSubmitted)));
 
     let mut go = |typed: &str| {
-        let _ = browser.update(Message::EditPath, &dirs);
-        let _ = browser.update(Message::PathEdited(typed.to_owned()), &dirs);
-        let _ = browser.update(Message::PathSubmitted, &dirs);
+        let _ = browser.update(Message::EditPath, &ctx(&dirs));
+        let _ = browser.update(Message::PathEdited(typed.to_owned()), &ctx(&dirs));
+        let _ = browser.update(Message::PathSubmitted, &ctx(&dirs));
         browser.path().to_path_buf()
     };
     assert_eq!(go("~/docs"), Path::new("/home/ann/docs"));
@@ -636,11 +656,11 @@ fn escape_leaves_the_path_field_before_clearing_the_selection() {
     let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
     let messages = click(&browser, &["a"]);
     feed(&mut browser, &dirs, messages);
-    let _ = browser.update(Message::Action(Action::EditPath), &dirs);
+    let _ = browser.update(Message::Action(Action::EditPath), &ctx(&dirs));
     assert!(!shows(&browser, "x"), "no breadcrumbs while typing");
-    let _ = browser.update(Message::Action(Action::ClearSelection), &dirs);
+    let _ = browser.update(Message::Action(Action::ClearSelection), &ctx(&dirs));
     assert!(shows(&browser, "x"));
     assert_eq!(selected_names(&browser), ["a"]);
-    let _ = browser.update(Message::Action(Action::ClearSelection), &dirs);
+    let _ = browser.update(Message::Action(Action::ClearSelection), &ctx(&dirs));
     assert!(selected_names(&browser).is_empty());
 }

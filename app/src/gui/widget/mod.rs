@@ -1,0 +1,31 @@
+//! Widgets generic over the message type, with no knowledge of screens: the windowed
+//! [`list`], its [`scrollbar`], drawn file [`icon`]s, and small helpers shared by screens.
+
+pub mod icon;
+pub mod list;
+pub mod scrollbar;
+
+use iced::widget::tooltip::Position;
+use iced::widget::{button, container, text, tooltip};
+use iced::{Element, Fill};
+
+use crate::gui::style;
+
+/// A flat toolbar button showing `glyph`, with `tip` as its tooltip; disabled without a
+/// message.
+pub fn tool<'a, Message: Clone + 'a>(
+    glyph: &'a str,
+    tip: &'a str,
+    on_press: Option<Message>,
+) -> Element<'a, Message> {
+    let button = button(text(glyph).size(18).center().width(Fill).height(Fill))
+        .width(34)
+        .height(32)
+        .padding(0)
+        .style(style::tool_button)
+        .on_press_maybe(on_press);
+    let tip = container(text(tip).size(12))
+        .padding([4, 8])
+        .style(container::rounded_box);
+    tooltip(button, tip, Position::Bottom).gap(4).into()
+}
