@@ -3,7 +3,8 @@
 //! Everything Ferry does to files, with no GUI: the compact directory [`entry`] table, the
 //! [`lister`] that fills it (getdents + statx relative to a directory fd, in batches over a
 //! crossbeam channel), natural [`sort`]ing, the three-entry expiring [`cache`] kept current by
-//! the [`watch`]er, and the background job [`jobs`] engine (copy, move, delete).
+//! the [`watch`]er, the background job [`jobs`] engine (copy, move, delete), and the
+//! [`places`] of the window's sidebar (XDG folders, GTK bookmarks, mounts with free space).
 //!
 //! The app talks to this crate only through typed events on crossbeam channels; nothing here
 //! blocks a caller's thread for long or knows about iced.
@@ -17,6 +18,7 @@ pub mod fs;
 pub mod jobs;
 pub mod lister;
 pub mod memory;
+pub mod places;
 pub mod sort;
 pub mod watch;
 

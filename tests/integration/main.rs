@@ -14,6 +14,7 @@ mod jobs_requests;
 mod jobs_single;
 mod jobs_support;
 mod listing;
+mod places;
 mod recovery;
 mod resume;
 mod trash;

@@ -15,6 +15,8 @@ pub struct Mount {
     pub mount_point: PathBuf,
     /// File system type ("ext4", "btrfs", "vfat", ...).
     pub fs_type: String,
+    /// Mounted read-only (the mount's own `ro` option, or its file system's).
+    pub read_only: bool,
 }
 
 impl Mount {
@@ -79,12 +81,16 @@ fn parse_line(line: &[u8]) -> Option<Mount> {
     let dev = rustix::fs::makedev(major.parse().ok()?, minor.parse().ok()?);
     let _root = fields.next()?;
     let mount_point = PathBuf::from(OsStr::from_bytes(&unescape(fields.next()?)));
+    let options = fields.next()?;
     let fs_type = fields.by_ref().skip_while(|f| *f != b"-").nth(1)?;
+    let super_options = fields.nth(1).unwrap_or_default();
+    let has_ro = |opts: &[u8]| opts.split(|&b| b == b',').any(|o| o == b"ro");
     Some(Mount {
         id,
         dev,
         mount_point,
         fs_type: String::from_utf8_lossy(fs_type).into_owned(),
+        read_only: has_ro(options) || has_ro(super_options),
     })
 }
 
@@ -135,7 +141,9 @@ mod tests {
     #[test]
     fn parses_mountinfo_with_escapes_and_optional_fields() {
         let text = b"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n\
-                     40 22 0:35 / /media/my\\040stick rw - vfat /dev/sdb1 rw\n";
+                     40 22 0:35 / /media/my\\040stick rw - vfat /dev/sdb1 rw\n\
+                     41 22 0:36 / /mnt/cd ro,nosuid - iso9660 /dev/sr0 ro\n\
+                     42 22 0:37 / /mnt/bad rw - ext4 /dev/sdc1 ro,errors=remount-ro\n";
         let table = MountTable::parse(text);
         let root = table.by_id(22).unwrap();
         assert_eq!(
@@ -148,6 +156,8 @@ mod tests {
         assert_eq!(stick.max_file_size(), Some(u64::from(u32::MAX)));
         assert!(!stick.can_reflink() && !stick.keeps_permissions());
         assert!(root.keeps_permissions());
+        assert!(!root.read_only && !stick.read_only);
+        assert!(table.by_id(41).unwrap().read_only && table.by_id(42).unwrap().read_only);
     }
 
     #[test]
