@@ -3,6 +3,7 @@
 mod bench;
 mod cli_ls;
 mod dirs;
+mod faults;
 mod jobs_conflicts;
 mod jobs_control;
 mod jobs_copy;
@@ -17,6 +18,7 @@ mod listing;
 mod recovery;
 mod resume;
 mod trash;
+mod trash_untrusted;
 mod undo;
 mod undo_conflicts;
 

@@ -310,16 +310,14 @@ impl<'a> Copier<'a> {
             cur.src.push(pfd, pid);
             match &root.dest_dir {
                 None => cur.dst.push(Arc::clone(&self.dest.fd), self.dest.meta.id),
-                Some(dir) => {
-                    match fs::open_dir_path(dir).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
-                        Ok((meta, fd)) => cur.dst.push(Arc::new(fd), meta.id),
-                        Err(e) => {
-                            let error = Error::io("open", dir, e);
-                            self.ctx.fail(root.item, root.source.clone(), error);
-                            continue;
-                        }
+                Some(dir) => match self.dest.open_dir(dir) {
+                    Ok((fd, meta)) => cur.dst.push(fd, meta.id),
+                    Err(e) => {
+                        let error = Error::io("open", dir, e);
+                        self.ctx.fail(root.item, root.source.clone(), error);
+                        continue;
                     }
-                }
+                },
             }
             self.child(&mut cur, tx, root.item);
             for b in root.blocks.0..root.blocks.1 {

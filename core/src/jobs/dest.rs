@@ -34,13 +34,19 @@ impl Dest {
             },
             e => Error::io("open", path, e),
         })?;
-        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", path, e))?;
+        Dest::from_fd(Arc::new(fd), path)
+    }
+
+    /// The destination folder `path`, already open as `fd` (walked to without following
+    /// links): everything the job writes there goes through `fd`, never through `path`.
+    pub(crate) fn from_fd(fd: Arc<OwnedFd>, path: &Path) -> Result<Dest, Error> {
+        let meta = fs::stat_fd(&*fd).map_err(|e| Error::io("stat", path, e))?;
         let ancestors =
-            fs::ancestors(&fd).map_err(|e| Error::io("read the parents of", path, e))?;
+            fs::ancestors(&*fd).map_err(|e| Error::io("read the parents of", path, e))?;
         let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
-        let name_max = rustix::fs::fstatfs(&fd).map_or(255, |s| s.f_namelen as usize);
+        let name_max = rustix::fs::fstatfs(&*fd).map_or(255, |s| s.f_namelen as usize);
         Ok(Dest {
-            fd: Arc::new(fd),
+            fd,
             path: path.to_path_buf(),
             meta,
             ancestors,
@@ -61,6 +67,18 @@ impl Dest {
                 false
             }
         }
+    }
+
+    /// Opens folder `dir` of the job, a root's destination folder: the destination itself
+    /// when `dir` is its path (through the descriptor examined at the start), another by
+    /// its path.
+    pub(crate) fn open_dir(&self, dir: &Path) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
+        if dir == self.path {
+            return Ok((Arc::clone(&self.fd), self.meta));
+        }
+        let fd = fs::open_dir_path(dir)?;
+        let meta = fs::stat_fd(&fd)?;
+        Ok((Arc::new(fd), meta))
     }
 
     /// The destination's file system type ("" when unknown).

@@ -81,7 +81,9 @@ pub use staging::{
     staging_folder_name,
 };
 pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
-pub use trash::{TrashRecord, TrashRoots, TrashedItem, Volumes, list_trash, list_trash_in};
+pub use trash::{
+    TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, list_trash, list_trash_in,
+};
 
 /// Identifies one submitted job; ids grow in submission order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
