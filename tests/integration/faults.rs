@@ -2,6 +2,7 @@
 //! `FERRY_FAULT_PAUSE` on the command, waits for the process to arrive, then releases or
 //! kills it. No sleeping in the hope that the other side got there.
 
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -57,4 +58,29 @@ impl Pause {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
+
+    /// Lets the held process `pid` go on.
+    pub fn release(&self, pid: u32) {
+        // Opening the FIFO's writing end meets the process's reading end; closing it is the
+        // end of file it waits for.
+        drop(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(self.fifo(pid))
+                .unwrap(),
+        );
+    }
+
+    fn fifo(&self, pid: u32) -> std::path::PathBuf {
+        self.dir.path().join(pid.to_string())
+    }
+}
+
+/// True when process `pid` waits for an `flock` (`/proc/locks` lists it with `->`).
+pub fn waits_for_a_lock(pid: u32) -> bool {
+    let locks = std::fs::read_to_string(Path::new("/proc/locks")).unwrap_or_default();
+    locks.lines().any(|l| {
+        let mut f = l.split_whitespace().skip(1);
+        f.next() == Some("->") && f.nth(3) == Some(pid.to_string().as_str())
+    })
 }

@@ -14,6 +14,7 @@ mod jobs_prop;
 mod jobs_requests;
 mod jobs_single;
 mod jobs_support;
+mod journal_safety;
 mod listing;
 mod recovery;
 mod resume;

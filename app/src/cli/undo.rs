@@ -3,14 +3,16 @@
 //!
 //! Undo, redo and resume run as jobs of the engine with the same progress bar, Ctrl-C and
 //! summary as `ferry cp`. Every start first cleans up after jobs a crash interrupted (their
-//! named temporaries) and says how to resume or roll them back.
+//! named temporaries) and says how to resume or roll them back. Each holds the journal's
+//! writer lock ([`JournalWriter`]) from choosing its record to recording its end: a second
+//! one started meanwhile (here or in the window) waits, then decides afresh.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use ferry_core::jobs::{
-    How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
-    UndoJournal,
+    How, Job, JournalRecord, JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
+    Summary, TrashRoots, UndoJournal,
 };
 
 use super::jobs::{OnConflict, run_journaled};
@@ -44,6 +46,8 @@ pub struct ResumeArgs {
 /// How a job run from the command line is kept in the journal.
 pub struct Journaled {
     journal: Option<UndoJournal>,
+    /// Held by an undo, redo or resume until its end is recorded.
+    writer: Option<JournalWriter>,
     seq: Option<u64>,
     end: End,
 }
@@ -62,6 +66,19 @@ fn warn(e: &ferry_core::Error) {
 
 fn open_journal() -> Option<UndoJournal> {
     UndoJournal::open_default().map_err(|e| warn(&e)).ok()
+}
+
+/// The journal's writer lock, waited for (said so when another holds it); `None`, said on
+/// stderr, when it cannot be taken.
+fn writer(journal: &UndoJournal) -> Option<JournalWriter> {
+    let held = match journal.try_writer() {
+        Ok(None) => {
+            eprintln!("ferry: waiting for another undo, redo or resume to finish");
+            journal.writer().map(Some)
+        }
+        held => held,
+    };
+    held.map_err(|e| warn(&e)).ok().flatten()
 }
 
 /// The record `verb` ("undo", "redo") applies to; `None`, said on stderr, when there is none.
@@ -113,6 +130,7 @@ impl Journaled {
         });
         Journaled {
             journal,
+            writer: None,
             seq,
             end: End::Record,
         }
@@ -129,7 +147,11 @@ impl Journaled {
             return;
         };
         let undo = self.end == End::Undone;
-        if let Err(e) = journal.record_end(seq, undo, summary, cancelled) {
+        let recorded = match &self.writer {
+            Some(writer) => writer.record_end(seq, undo, summary, cancelled),
+            None => journal.record_end(seq, undo, summary, cancelled),
+        };
+        if let Err(e) = recorded {
             warn(&e);
         }
     }
@@ -184,10 +206,14 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
-    recover(&journal);
-    let Some(record) = candidate(journal.undo_candidate(), "undo") else {
+    let Some(writer) = writer(&journal) else {
         return EXIT_REFUSED;
     };
+    recover(&journal);
+    let Some(record) = candidate(writer.undo_candidate(), "undo") else {
+        return EXIT_REFUSED;
+    };
+    ferry_core::fault::point("undo-decided");
     let trash = match TrashRoots::from_env() {
         Ok(t) => t,
         Err(e) => {
@@ -222,6 +248,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     };
     let journaled = Journaled {
         journal: Some(journal),
+        writer: Some(writer),
         seq: Some(seq),
         end: End::Undone,
     };
@@ -265,16 +292,20 @@ pub fn run_redo() -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
-    let Some(record) = candidate(journal.redo_candidate(), "redo") else {
+    let Some(writer) = writer(&journal) else {
+        return EXIT_REFUSED;
+    };
+    let Some(record) = candidate(writer.redo_candidate(), "redo") else {
         return EXIT_REFUSED;
     };
     eprintln!("ferry: redoing the {} {}", record.kind(), record.describe());
     let job = record.redo_job().unattended();
-    if let Err(e) = journal.restart(record.seq, &job) {
+    if let Err(e) = writer.restart(record.seq, &job) {
         warn(&e);
     }
     let journaled = Journaled {
         journal: Some(journal),
+        writer: Some(writer),
         seq: Some(record.seq),
         end: End::Record,
     };
@@ -284,6 +315,9 @@ pub fn run_redo() -> i32 {
 /// Runs `ferry resume`: finishes a job a crash interrupted, skipping what it already did.
 pub fn run_resume(args: &ResumeArgs) -> i32 {
     let Some(journal) = open_journal() else {
+        return EXIT_REFUSED;
+    };
+    let Some(writer) = writer(&journal) else {
         return EXIT_REFUSED;
     };
     let interrupted = recover(&journal);
@@ -303,11 +337,12 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
     let seq = record.seq;
     let mut record = record;
     record.job = record.job.clone().unattended();
-    if let Err(e) = journal.resume(seq, &record.job) {
+    if let Err(e) = writer.resume(seq, &record.job) {
         warn(&e);
     }
     let journaled = Journaled {
         journal: Some(journal),
+        writer: Some(writer),
         seq: Some(seq),
         end: End::Record,
     };

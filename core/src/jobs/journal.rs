@@ -19,7 +19,9 @@
 //! rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of the
 //! folder), so it never grows without bound and is never half-written; an interrupted record
 //! dropped then takes the parts and temporaries of its job with it. All access is under an
-//! `flock` on `journal.lock`, so several Ferry processes can share it.
+//! `flock` on `journal.lock`, so several Ferry processes can share it; an undo, redo or
+//! resume also holds the writer lock ([`JournalWriter`], `writer.rs`) from its decision to
+//! its end.
 //!
 //! Paths are stored absolute and exactly: a UTF-8 path as a JSON string, any other as an array
 //! of bytes.
@@ -31,6 +33,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod details;
 mod stored;
+mod writer;
+
+pub use writer::JournalWriter;
 
 use super::{
     Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem, prune_staging, staging_folder_name,
@@ -354,7 +359,8 @@ impl UndoJournal {
         }
     }
 
-    /// The newest record that undo applies to: finished, cancelled or interrupted.
+    /// The newest record that undo applies to: finished, cancelled or interrupted. The
+    /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
     pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let found = self.records()?.into_iter().rev().find(|r| {
             matches!(
@@ -365,7 +371,8 @@ impl UndoJournal {
         found.map(|r| self.with_details(r)).transpose()
     }
 
-    /// The record redo applies to: the last one undone, if no job was recorded since.
+    /// The record redo applies to: the last one undone, if no job was recorded since. The
+    /// decision alone: a redo holds a [`JournalWriter`] from it to its end, and asks it.
     pub fn redo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let records = self.records()?;
         let after_last_done = records
