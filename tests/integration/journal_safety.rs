@@ -76,3 +76,67 @@ fn two_undos_started_together_undo_the_job_once() {
     assert!(fs::read_dir(&dest).unwrap().next().is_none());
     assert_eq!(fs::read_to_string(&file).unwrap(), "a");
 }
+
+#[test]
+fn a_torn_last_line_never_hides_the_next_job_from_undo() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let (a, b) = (tree.file("a", "a"), tree.file("b", "b"));
+    let dest = tree.dir("dest");
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&a)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    // A crash in the middle of writing the first job's end line.
+    let journal = journal_file(&home);
+    let log = fs::read(&journal).unwrap();
+    fs::write(&journal, &log[..log.len() - 20]).unwrap();
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&b)
+        .arg(&dest)
+        .output()
+        .unwrap());
+
+    let history = ferry_in(&home).arg("history").output().unwrap();
+    let history = String::from_utf8_lossy(&history.stdout).into_owned();
+    assert!(history.contains(&*b.to_string_lossy()), "{history}");
+    let stderr = ok(&ferry_in(&home)
+        .args(["undo", "--on-conflict", "skip"])
+        .output()
+        .unwrap());
+    assert!(
+        !dest.join("b").exists(),
+        "the newest job is undone: {stderr}"
+    );
+    assert_eq!(fs::read_to_string(dest.join("a")).unwrap(), "a", "{stderr}");
+}
+
+#[test]
+fn a_record_whose_details_are_gone_is_undone_by_comparison_and_says_so() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let a = tree.file("a", "a");
+    let dest = tree.dir("dest");
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&a)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let details = home.join("state/ferry/records/1.json");
+    fs::remove_file(&details).unwrap();
+
+    let stderr = ok(&ferry_in(&home)
+        .args(["undo", "--on-conflict", "skip"])
+        .output()
+        .unwrap());
+    assert!(
+        stderr.contains(&*details.to_string_lossy()) && stderr.contains("comparing"),
+        "{stderr}"
+    );
+    assert!(!dest.join("a").exists());
+    assert_eq!(fs::read_to_string(&a).unwrap(), "a");
+}

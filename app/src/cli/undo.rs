@@ -222,6 +222,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         }
     };
     eprintln!("ferry: undoing {} {}", r_kind(&record), record.describe());
+    details_missing(&record);
     let pruned = record
         .entries
         .iter()
@@ -253,6 +254,21 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         end: End::Undone,
     };
     run_journaled(job, "undone", journaled)
+}
+
+/// Says so when `record` lost a details file (its per-item identities, or what its undo put
+/// in the trash).
+fn details_missing(record: &JournalRecord) {
+    if let Some(file) = &record.details_missing {
+        let what = match record.state {
+            RecordState::Undone => "the redo may do less than the job did",
+            _ => "undoing it by comparing sources and destinations instead",
+        };
+        eprintln!(
+            "ferry: warning: this job's details file {} is missing or damaged; {what}",
+            file.display()
+        );
+    }
 }
 
 fn r_kind(r: &JournalRecord) -> String {
@@ -299,6 +315,7 @@ pub fn run_redo() -> i32 {
         return EXIT_REFUSED;
     };
     eprintln!("ferry: redoing the {} {}", record.kind(), record.describe());
+    details_missing(&record);
     let job = record.redo_job().unattended();
     if let Err(e) = writer.restart(record.seq, &job) {
         warn(&e);

@@ -15,7 +15,7 @@
 //! for the disk twice more (on ext4, a 5,000-file copy took 30% longer). An `undone` line marks a record
 //! undone; a later `begin` with the same number (redo, resume) starts it over. A record with a
 //! `begin` and no `end` whose process is gone is [`RecordState::Interrupted`]. A torn last line
-//! (a crash mid-append) is ignored. When the log holds more than three times the bound, it is
+//! (a crash mid-append) is ignored, and ended before the next append (`tail.rs`). When the log holds more than three times the bound, it is
 //! rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of the
 //! folder), so it never grows without bound and is never half-written; an interrupted record
 //! dropped then takes the parts and temporaries of its job with it. All access is under an
@@ -33,6 +33,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod details;
 mod stored;
+mod tail;
 mod writer;
 
 pub use writer::JournalWriter;
@@ -134,6 +135,10 @@ pub struct JournalRecord {
     pub(crate) undone_details: bool,
     /// Staging folders its replaced items went to.
     pub(crate) staging: Vec<PathBuf>,
+    /// The details file its `end` (or `undone`) line points to, when it is gone or torn:
+    /// the record lost its per-item identities and is undone by comparison (say so). Set
+    /// like `entries`.
+    pub details_missing: Option<PathBuf>,
 }
 
 impl JournalRecord {
@@ -418,13 +423,18 @@ impl UndoJournal {
                         .filter_map(StoredTrashRecord::into_record)
                         .collect();
                 }
-                None => record.entries_dropped = true,
+                None => {
+                    record.entries_dropped = true;
+                    record.details_missing = Some(details::file(&folder, record.seq, Part::Done));
+                }
             }
         }
         if record.state == RecordState::Undone && record.undone_details {
-            let trash = details::read(&folder, record.seq, Part::Undone)?
-                .unwrap_or_default()
-                .trash;
+            let read = details::read(&folder, record.seq, Part::Undone)?;
+            if read.is_none() {
+                record.details_missing = Some(details::file(&folder, record.seq, Part::Undone));
+            }
+            let trash = read.unwrap_or_default().trash;
             record.undo_trash = trash
                 .into_iter()
                 .filter_map(StoredTrashRecord::into_record)
@@ -544,9 +554,13 @@ impl UndoJournal {
         let created = !self.file.exists();
         let mut file = OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(&self.file)
             .map_err(|e| Error::io("open", &self.file, e))?;
+        if tail::is_torn(&file, &self.file)? {
+            text.insert(0, b'\n');
+        }
         file.write_all(&text)
             .and_then(|()| if durable { file.sync_data() } else { Ok(()) })
             .map_err(|e| Error::io("write", &self.file, e))?;
@@ -702,6 +716,7 @@ fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 details: false,
                 undone_details: false,
                 staging: Vec::new(),
+                details_missing: None,
             };
             match index {
                 Some(i) => records[i] = record,
