@@ -140,3 +140,57 @@ fn a_record_whose_details_are_gone_is_undone_by_comparison_and_says_so() {
     assert!(!dest.join("a").exists());
     assert_eq!(fs::read_to_string(&a).unwrap(), "a");
 }
+
+/// `ferry` as the unprivileged user 65534 with its home in `home`.
+fn ferry_as_nobody(home: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new("setpriv");
+    command
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"));
+    command
+}
+
+#[test]
+fn a_journal_folder_the_user_cannot_write_is_read_and_the_job_says_it_is_not_undoable() {
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("note: needs root to make a journal another user cannot write; skipped");
+        return;
+    }
+    let tree = TempTree::new();
+    super::jobs_support::chmod(tree.path(), 0o755);
+    let home = tree.dir("home");
+    let (a, b) = (tree.file("a", "a"), tree.file("b", "b"));
+    let dest = tree.dir("dest");
+    super::jobs_support::chmod(&dest, 0o777);
+    // A journal written by root: user 65534 may read it, not write there.
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&a)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let log = fs::read(journal_file(&home)).unwrap();
+
+    let out = ferry_as_nobody(&home)
+        .arg("cp")
+        .arg(&b)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    let stderr = ok(&out);
+    assert!(
+        stderr.contains("this job will not be undoable: "),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(dest.join("b")).unwrap(), "b");
+    assert_eq!(fs::read(journal_file(&home)).unwrap(), log);
+
+    let out = ferry_as_nobody(&home).arg("history").output().unwrap();
+    ok(&out);
+    let history = String::from_utf8_lossy(&out.stdout);
+    assert!(history.contains(&*a.to_string_lossy()), "{history}");
+}

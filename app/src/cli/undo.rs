@@ -109,12 +109,18 @@ fn recover(journal: &UndoJournal) -> Vec<JournalRecord> {
 
 impl Journaled {
     /// Journals a new job before it starts (nothing for jobs that are not journaled). A journal
-    /// that cannot be written is reported and the job runs anyway.
+    /// that cannot be written is reported ("this job will not be undoable") and the job runs
+    /// anyway.
     pub fn begin(job: &Job) -> Journaled {
-        let journal = open_journal();
+        let not_undoable = |e: &ferry_core::Error| {
+            eprintln!("ferry: this job will not be undoable: {e}");
+        };
+        let journal = UndoJournal::open_default()
+            .map_err(|e| not_undoable(&e))
+            .ok();
         let seq = journal.as_ref().and_then(|j| {
             let seq = j.begin(job).unwrap_or_else(|e| {
-                warn(&e);
+                not_undoable(&e);
                 None
             });
             if seq.is_some() {
@@ -151,8 +157,14 @@ impl Journaled {
             Some(writer) => writer.record_end(seq, undo, summary, cancelled),
             None => journal.record_end(seq, undo, summary, cancelled),
         };
-        if let Err(e) = recorded {
-            warn(&e);
+        match recorded {
+            Ok(()) => {}
+            // The record reads as interrupted: its undo compares instead of using identities.
+            Err(e) if !undo => eprintln!(
+                "ferry: undo journal: the end of this job was not recorded ({e}); undoing it \
+                 will compare sources and destinations"
+            ),
+            Err(e) => warn(&e),
         }
     }
 }

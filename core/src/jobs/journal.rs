@@ -255,9 +255,10 @@ impl UndoJournal {
         &self.file
     }
 
-    /// Every record, oldest first (at most the bound).
+    /// Every record, oldest first (at most the bound). A journal the user may read but not
+    /// write (its folder or lock file another user's, or read-only) is read all the same.
     pub fn records(&self) -> Result<Vec<JournalRecord>, Error> {
-        let _lock = self.lock()?;
+        let _lock = tail::read_lock(self.lock(), &self.file.with_extension("lock"))?;
         Ok(self.load()?.0)
     }
 

@@ -4,12 +4,42 @@
 //! undo) would be lost. So before each append the log's last byte is looked at, and a line
 //! that was cut short is ended first: the torn part stays a line of its own, which readers
 //! skip as they always did. One `fstat` and one one-byte `pread` per append.
+//!
+//! And the log as another user may find it: readable, in a folder they cannot write (its
+//! reads then take a shared lock, see [`read_lock`]).
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
+use rustix::fs::FlockOperation;
+use rustix::io::Errno;
+
 use crate::error::Error;
+
+/// The lock to read the log under: `exclusive` (the lock every append takes) when it could
+/// be had, else, where this user may not write the journal's folder or lock file, a shared
+/// lock on the lock file opened for reading, or none when there is no lock file (then no
+/// one has written the log since it was made).
+pub(super) fn read_lock(
+    exclusive: Result<File, Error>,
+    lock_file: &Path,
+) -> Result<Option<File>, Error> {
+    let denied = [Errno::ACCESS, Errno::PERM, Errno::ROFS].map(|e| Some(e.raw_os_error()));
+    match exclusive {
+        Ok(file) => Ok(Some(file)),
+        Err(e) if denied.contains(&e.raw_os_error()) => match File::open(lock_file) {
+            Ok(file) => {
+                rustix::fs::flock(&file, FlockOperation::LockShared)
+                    .map_err(|e| Error::io("lock", lock_file, e))?;
+                Ok(Some(file))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("open", lock_file, e)),
+        },
+        Err(e) => Err(e),
+    }
+}
 
 /// True when the log `file` (at `path`) does not end with a newline: the next append must
 /// start a line of its own.
