@@ -16,6 +16,7 @@ mod jobs_single;
 mod jobs_support;
 mod journal_safety;
 mod listing;
+mod metadata_refused;
 mod recovery;
 mod resume;
 mod trash;

@@ -10,6 +10,7 @@ use rustix::io::Errno;
 use super::Phase;
 use super::control::JobCtx;
 use super::plan::NO_ITEM;
+use super::probe::{self, Caps};
 use crate::error::Error;
 use crate::fs::{self, FileId, Meta};
 
@@ -23,6 +24,8 @@ pub(crate) struct Dest {
     pub(crate) mount: Option<fs::Mount>,
     /// Longest name the destination takes, in bytes (`f_namelen`).
     pub(crate) name_max: usize,
+    /// What its file system holds (probed where its type does not say, see `probe.rs`).
+    pub(crate) caps: Caps,
 }
 
 impl Dest {
@@ -45,7 +48,9 @@ impl Dest {
             fs::ancestors(&*fd).map_err(|e| Error::io("read the parents of", path, e))?;
         let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
         let name_max = rustix::fs::fstatfs(&*fd).map_or(255, |s| s.f_namelen as usize);
+        let caps = probe::caps(&fd, mount.as_ref().map_or("", |m| m.fs_type.as_str()));
         Ok(Dest {
+            caps,
             fd,
             path: path.to_path_buf(),
             meta,
@@ -79,10 +84,5 @@ impl Dest {
         let fd = fs::open_dir_path(dir)?;
         let meta = fs::stat_fd(&fd)?;
         Ok((Arc::new(fd), meta))
-    }
-
-    /// The destination's file system type ("" when unknown).
-    pub(crate) fn fs_type(&self) -> &str {
-        self.mount.as_ref().map_or("", |m| m.fs_type.as_str())
     }
 }
