@@ -362,3 +362,57 @@ fn a_trash_killed_after_its_info_file_leaves_no_phantom_item() {
     assert_eq!(out.status.code(), Some(2), "not in the trash");
     assert_eq!(fs::read_to_string(&victim).unwrap(), "still here");
 }
+
+#[test]
+fn a_trash_folder_leading_elsewhere_is_neither_listed_nor_emptied() {
+    let v = Volume::new();
+    let victim = v.off.dir("victim");
+    fs::write(victim.join("precious"), "keep me").unwrap();
+    let files = v.trash().join("files");
+    fs::remove_dir(&files).unwrap();
+    std::os::unix::fs::symlink(&victim, &files).unwrap();
+    v.entry(b"precious", "precious", None);
+
+    assert!(v.listed().is_empty());
+    let out = run_job(Job::EmptyTrash { roots: v.roots });
+    assert!(!out.cancelled);
+    assert_eq!(
+        fs::read_to_string(victim.join("precious")).unwrap(),
+        "keep me"
+    );
+}
+
+#[test]
+fn info_files_that_are_not_files_or_too_large_are_left_out() {
+    let v = Volume::new();
+    let info = v.trash().join("info");
+    fs::write(v.in_trash("fifo"), "f").unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        info.join("fifo.trashinfo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    fs::write(v.in_trash("huge"), "h").unwrap();
+    let mut body = b"[Trash Info]\nPath=sub/huge\n".to_vec();
+    body.resize(1 << 20, b'#');
+    fs::write(info.join("huge.trashinfo"), body).unwrap();
+    fs::write(v.in_trash("linked"), "l").unwrap();
+    fs::write(
+        v.off.join("elsewhere.trashinfo"),
+        "[Trash Info]\nPath=sub/linked\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        v.off.join("elsewhere.trashinfo"),
+        info.join("linked.trashinfo"),
+    )
+    .unwrap();
+    v.entry(b"fine", "sub/fine", Some("fine"));
+
+    let listed = v.listed();
+    let names: Vec<&OsStr> = listed.iter().map(|i| i.name.as_os_str()).collect();
+    assert_eq!(names, ["fine"]);
+}

@@ -48,6 +48,9 @@ pub struct TrashedItem {
     pub info: PathBuf,
 }
 
+/// The most of an info file that is read.
+const INFO_MAX: u64 = 64 << 10;
+
 /// A trash folder opened for reading: its `info/` and `files/`, neither a link.
 pub(super) struct TrashFolder {
     path: PathBuf,
@@ -56,10 +59,13 @@ pub(super) struct TrashFolder {
 }
 
 impl TrashFolder {
-    /// Opens the trash folder `path`; a volume's (`.Trash-$uid`, `.Trash/$uid`) and its
-    /// `files/` and `info/` must be real folders of the user's, not links.
+    /// Opens the trash folder `path`; it and its `files/` and `info/` must be real folders,
+    /// not links, and a volume's (`.Trash-$uid`, `.Trash/$uid`) must be the user's.
     pub(super) fn open(path: &Path) -> rustix::io::Result<TrashFolder> {
-        let root = fs::open_dir_path(path)?;
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(Errno::INVAL);
+        };
+        let root = fs::open_dir_at(fs::open_dir_path(parent)?, name)?;
         let info = fs::open_dir_at(&root, "info")?;
         let files = fs::open_dir_at(&root, "files")?;
         if Origin::of(path).volume {
@@ -90,9 +96,18 @@ impl TrashFolder {
             .map(OsStr::from_bytes)
             .ok_or_else(bad)?;
         let fd = fs::open_file_at(&self.info, name).map_err(|e| Error::io("open", &info, e))?;
+        // Only a regular file, and only as much as an info file can hold (a path is at most
+        // 4 KiB, thrice that encoded): a FIFO or a huge file on a stick is no info file.
+        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", &info, e))?;
+        if meta.kind != Kind::File || meta.size > INFO_MAX {
+            return Err(bad());
+        }
         let mut text = Vec::new();
-        std::io::Read::read_to_end(&mut std::fs::File::from(fd), &mut text)
-            .map_err(|e| Error::io("read", &info, e))?;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::from(fd), INFO_MAX),
+            &mut text,
+        )
+        .map_err(|e| Error::io("read", &info, e))?;
         let (raw, date) = parse(&text).ok_or_else(bad)?;
         let (original, unsafe_entry) = Origin::of(&self.path).resolve(&raw);
         // A place naming no item (`a/..`) leaves the name the item has in the trash, for a
