@@ -78,7 +78,11 @@ fn writer(journal: &UndoJournal) -> Option<JournalWriter> {
         }
         held => held,
     };
-    held.map_err(|e| warn(&e)).ok().flatten()
+    held.map_err(|e| {
+        eprintln!("ferry: the undo journal cannot be written, so nothing is done: {e}");
+    })
+    .ok()
+    .flatten()
 }
 
 /// The record `verb` ("undo", "redo") applies to; `None`, said on stderr, when there is none.
