@@ -139,6 +139,23 @@ pub enum Error {
         /// Why, in words.
         reason: String,
     },
+    /// A trash entry whose info file names an unsafe place (off its volume, climbing out
+    /// with `..`, ...): not restored there; it can be restored into a folder the user picks.
+    #[error("not restoring the unsafe trash entry {}: {reason}; it can be restored to a folder you choose", path.display())]
+    UnsafeTrashEntry {
+        /// Its info file.
+        path: PathBuf,
+        /// What is wrong with the place it names.
+        reason: crate::jobs::UnsafeEntry,
+    },
+    /// A folder on the way to a place is a symbolic link: nothing is written through it.
+    #[error("not writing to {}: {} is a symbolic link", dest.display(), path.display())]
+    LinkInPath {
+        /// The link.
+        path: PathBuf,
+        /// The place that was to be written.
+        dest: PathBuf,
+    },
     /// A job has more items than a plan can index (about four billion).
     #[error("too many items ({items}) for one operation")]
     PlanTooLarge {
@@ -173,7 +190,9 @@ impl Error {
             | Error::NoSpace { path, .. }
             | Error::ChangedSince { path }
             | Error::ReplacedGone { path, .. }
-            | Error::CannotTrash { path, .. } => Some(path),
+            | Error::CannotTrash { path, .. }
+            | Error::UnsafeTrashEntry { path, .. }
+            | Error::LinkInPath { path, .. } => Some(path),
             Error::Cancelled | Error::PlanTooLarge { .. } => None,
         }
     }

@@ -3,6 +3,7 @@
 mod bench;
 mod cli_ls;
 mod dirs;
+mod faults;
 mod jobs_conflicts;
 mod jobs_control;
 mod jobs_copy;
@@ -13,11 +14,14 @@ mod jobs_prop;
 mod jobs_requests;
 mod jobs_single;
 mod jobs_support;
+mod journal_safety;
 mod listing;
+mod metadata_refused;
 mod places;
 mod recovery;
 mod resume;
 mod trash;
+mod trash_untrusted;
 mod undo;
 mod undo_conflicts;
 

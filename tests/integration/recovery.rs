@@ -197,6 +197,14 @@ fn trashed(s: &Setup, paths: &[PathBuf]) -> Vec<TrashedItem> {
     s.listed()
 }
 
+/// The trashed `item` as if it had been at `original` (its info file rewritten: a folder on
+/// another file system whose items went to this trash).
+fn moved_to(s: &Setup, item: &TrashedItem, original: &Path) -> Vec<TrashedItem> {
+    let body = format!("[Trash Info]\nPath={}\n", original.display());
+    fs::write(&item.info, body).unwrap();
+    s.listed()
+}
+
 #[test]
 fn an_interrupted_restore_puts_back_in_the_trash_what_it_restored() {
     let t = TempTree::new();
@@ -271,9 +279,8 @@ fn a_half_restored_folder(s: &Setup, t: &TempTree, shm: &TempTree) -> (Vec<Trash
     t.file("w/place/dir/keep", "kept");
     t.file("w/place/dir/late", "late");
     let items = trashed(s, &[t.join("w/place/dir")]);
-    fs::remove_dir(t.join("w/place")).unwrap();
+    let items = moved_to(s, &items[0], &shm.join("place/dir"));
     fs::create_dir(shm.join("place")).unwrap();
-    std::os::unix::fs::symlink(shm.join("place"), t.join("w/place")).unwrap();
     s.begun_by_a_dead_process(&restore_job(items.clone()));
     let copy = shm.join("place/dir");
     fs::create_dir(&copy).unwrap();
@@ -327,8 +334,7 @@ fn a_restore_killed_when_its_place_was_taken_leaves_that_place_alone() {
     let s = Setup::new(&t);
     t.file("w/place/dir/keep", "kept");
     let items = trashed(&s, &[t.join("w/place/dir")]);
-    fs::remove_dir(t.join("w/place")).unwrap();
-    std::os::unix::fs::symlink(shm.path(), t.join("w/place")).unwrap();
+    let items = moved_to(&s, &items[0], &shm.join("dir"));
     // The user's own folder of that name, holding a file like the trashed one.
     shm.file("dir/mine", "mine");
     let keep = items[0].file.join("keep");

@@ -129,6 +129,12 @@ fn trash_contents(trash: &Path) -> Vec<PathBuf> {
     all
 }
 
+/// Rewrites the info file `info` to say its item was at `original`.
+fn repoint(info: &Path, original: &Path) {
+    let body = format!("[Trash Info]\nPath={}\n", original.display());
+    fs::write(info, body).unwrap();
+}
+
 fn mode(path: &Path) -> u32 {
     fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
 }
@@ -335,12 +341,10 @@ fn restore_of_one_name_from_two_folders_is_no_conflict() {
     let roots = TrashRoots::home_only(tree.join("Trash"));
     let paths = [tree.file("w/a/notes", "a"), tree.file("w/b/notes", "b")];
     trash(&paths, &roots);
-    // A third one goes back to another file system (through a link to tmpfs).
+    // A third one goes back to another file system (its entry says it was on tmpfs).
     let c = tree.file("w/c/notes", "c");
-    trash(std::slice::from_ref(&c), &roots);
-    fs::remove_dir(tree.join("w/c")).unwrap();
-    fs::create_dir(shm.join("c")).unwrap();
-    std::os::unix::fs::symlink(shm.join("c"), tree.join("w/c")).unwrap();
+    let trashed = trash(std::slice::from_ref(&c), &roots);
+    repoint(&trashed.trash[0].info, &shm.join("c/notes"));
 
     let (out, conflicts) = restore_asking(&roots, |c| panic!("asked about {c:?}"));
     assert!(conflicts.is_empty());
@@ -431,11 +435,10 @@ fn restore_across_file_systems_answered_replace_keeps_the_occupant() {
     let roots = TrashRoots::home_only(tree.join("Trash"));
     tree.file("w/place/dir/inner", "trashed");
     let item = tree.join("w/place/dir");
-    trash(std::slice::from_ref(&item), &roots);
-    // The original folder is now a link to a folder on tmpfs, holding a file of that name.
-    fs::remove_dir(tree.join("w/place")).unwrap();
+    let trashed = trash(std::slice::from_ref(&item), &roots);
+    // Its entry says it was on tmpfs, where a file of that name is now.
+    repoint(&trashed.trash[0].info, &shm.join("place/dir"));
     shm.file("place/dir", "in the way");
-    std::os::unix::fs::symlink(shm.join("place"), tree.join("w/place")).unwrap();
 
     let (out, conflicts) = restore_asking(&roots, once(Resolution::Replace));
     assert_eq!(conflicts[0].kind, ConflictKind::FileVsFolder);
@@ -547,12 +550,12 @@ fn restore_across_file_systems_copies_whole_then_removes_the_trashed_copy() {
     std::os::unix::fs::symlink("/nowhere", tree.join("w/place/dir/broken")).unwrap();
     let before = snapshot(&tree.join("w/place"));
     let item = tree.join("w/place/dir");
-    trash(std::slice::from_ref(&item), &roots);
+    let trashed = trash(std::slice::from_ref(&item), &roots);
 
-    // The original folder is now a link to a folder on tmpfs: restoring crosses file systems.
-    fs::remove_dir(tree.join("w/place")).unwrap();
+    // Its entry says it was on tmpfs (as the `trash` crate's fallback to the home trash
+    // writes): restoring crosses file systems.
+    repoint(&trashed.trash[0].info, &shm.join("place/dir"));
     fs::create_dir(shm.join("place")).unwrap();
-    std::os::unix::fs::symlink(shm.join("place"), tree.join("w/place")).unwrap();
 
     let summary = restore(list_trash_in(&roots).unwrap());
     assert!(summary.is_complete(), "{summary:#?}");

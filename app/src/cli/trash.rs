@@ -36,6 +36,10 @@ pub struct RestoreArgs {
     /// Same as `--on-conflict keep-both`: restore under a free name (`name (copy).ext`).
     #[arg(long, conflicts_with = "on_conflict")]
     pub keep_both: bool,
+    /// Restore into the existing folder DIR (under each item's own name) instead of where the
+    /// items were; the only way to restore an entry listed as unsafe.
+    #[arg(long, value_name = "DIR")]
+    pub to: Option<PathBuf>,
     /// Restore the item that was at ORIGINAL_PATH (the most recently trashed of that path).
     #[arg(value_name = "ORIGINAL_PATH")]
     pub paths: Vec<PathBuf>,
@@ -76,8 +80,12 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
     };
     if !args.all && args.index.is_empty() && args.paths.is_empty() {
         for (i, item) in items.iter().enumerate() {
+            let warning = match &item.unsafe_entry {
+                Some(reason) => format!("  [unsafe entry: {reason}; restore it with --to DIR]"),
+                None => String::new(),
+            };
             println!(
-                "{:>4}  {:<19}  {}",
+                "{:>4}  {:<19}  {}{warning}",
                 i + 1,
                 item.deletion_date,
                 item.original.display()
@@ -85,13 +93,29 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
         }
         return EXIT_OK;
     }
-    let chosen = match choose(args, &items) {
+    let mut chosen = match choose(args, &items) {
         Ok(chosen) => chosen,
         Err(message) => {
             eprintln!("ferry: {message}");
             return EXIT_REFUSED;
         }
     };
+    if let Some(dir) = &args.to {
+        if !dir.is_dir() {
+            eprintln!("ferry: {}: not an existing folder", dir.display());
+            return EXIT_REFUSED;
+        }
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+        chosen = chosen.iter().map(|i| i.restore_to(&dir)).collect();
+    }
+    let unsafe_entries = chosen.iter().filter(|i| i.unsafe_entry.is_some()).count();
+    if unsafe_entries > 0 {
+        eprintln!(
+            "ferry: {unsafe_entries} unsafe trash entr{} will not be restored where their info \
+             files say: restore them into a folder of your choice with --to DIR",
+            if unsafe_entries == 1 { "y" } else { "ies" }
+        );
+    }
     let on_conflict = policy_of(if args.keep_both {
         OnConflict::KeepBoth
     } else {

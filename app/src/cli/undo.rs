@@ -3,14 +3,16 @@
 //!
 //! Undo, redo and resume run as jobs of the engine with the same progress bar, Ctrl-C and
 //! summary as `ferry cp`. Every start first cleans up after jobs a crash interrupted (their
-//! named temporaries) and says how to resume or roll them back.
+//! named temporaries) and says how to resume or roll them back. Each holds the journal's
+//! writer lock ([`JournalWriter`]) from choosing its record to recording its end: a second
+//! one started meanwhile (here or in the window) waits, then decides afresh.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use ferry_core::jobs::{
-    How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
-    UndoJournal,
+    How, Job, JournalRecord, JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
+    Summary, TrashRoots, UndoJournal,
 };
 
 use super::jobs::{OnConflict, run_journaled};
@@ -44,6 +46,8 @@ pub struct ResumeArgs {
 /// How a job run from the command line is kept in the journal.
 pub struct Journaled {
     journal: Option<UndoJournal>,
+    /// Held by an undo, redo or resume until its end is recorded.
+    writer: Option<JournalWriter>,
     seq: Option<u64>,
     end: End,
 }
@@ -62,6 +66,23 @@ fn warn(e: &ferry_core::Error) {
 
 fn open_journal() -> Option<UndoJournal> {
     UndoJournal::open_default().map_err(|e| warn(&e)).ok()
+}
+
+/// The journal's writer lock, waited for (said so when another holds it); `None`, said on
+/// stderr, when it cannot be taken.
+fn writer(journal: &UndoJournal) -> Option<JournalWriter> {
+    let held = match journal.try_writer() {
+        Ok(None) => {
+            eprintln!("ferry: waiting for another undo, redo or resume to finish");
+            journal.writer().map(Some)
+        }
+        held => held,
+    };
+    held.map_err(|e| {
+        eprintln!("ferry: the undo journal cannot be written, so nothing is done: {e}");
+    })
+    .ok()
+    .flatten()
 }
 
 /// The record `verb` ("undo", "redo") applies to; `None`, said on stderr, when there is none.
@@ -92,12 +113,18 @@ fn recover(journal: &UndoJournal) -> Vec<JournalRecord> {
 
 impl Journaled {
     /// Journals a new job before it starts (nothing for jobs that are not journaled). A journal
-    /// that cannot be written is reported and the job runs anyway.
+    /// that cannot be written is reported ("this job will not be undoable") and the job runs
+    /// anyway.
     pub fn begin(job: &Job) -> Journaled {
-        let journal = open_journal();
+        let not_undoable = |e: &ferry_core::Error| {
+            eprintln!("ferry: this job will not be undoable: {e}");
+        };
+        let journal = UndoJournal::open_default()
+            .map_err(|e| not_undoable(&e))
+            .ok();
         let seq = journal.as_ref().and_then(|j| {
             let seq = j.begin(job).unwrap_or_else(|e| {
-                warn(&e);
+                not_undoable(&e);
                 None
             });
             if seq.is_some() {
@@ -113,6 +140,7 @@ impl Journaled {
         });
         Journaled {
             journal,
+            writer: None,
             seq,
             end: End::Record,
         }
@@ -129,8 +157,18 @@ impl Journaled {
             return;
         };
         let undo = self.end == End::Undone;
-        if let Err(e) = journal.record_end(seq, undo, summary, cancelled) {
-            warn(&e);
+        let recorded = match &self.writer {
+            Some(writer) => writer.record_end(seq, undo, summary, cancelled),
+            None => journal.record_end(seq, undo, summary, cancelled),
+        };
+        match recorded {
+            Ok(()) => {}
+            // The record reads as interrupted: its undo compares instead of using identities.
+            Err(e) if !undo => eprintln!(
+                "ferry: undo journal: the end of this job was not recorded ({e}); undoing it \
+                 will compare sources and destinations"
+            ),
+            Err(e) => warn(&e),
         }
     }
 }
@@ -184,10 +222,14 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
-    recover(&journal);
-    let Some(record) = candidate(journal.undo_candidate(), "undo") else {
+    let Some(writer) = writer(&journal) else {
         return EXIT_REFUSED;
     };
+    recover(&journal);
+    let Some(record) = candidate(writer.undo_candidate(), "undo") else {
+        return EXIT_REFUSED;
+    };
+    ferry_core::fault::point("undo-decided");
     let trash = match TrashRoots::from_env() {
         Ok(t) => t,
         Err(e) => {
@@ -196,6 +238,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         }
     };
     eprintln!("ferry: undoing {} {}", r_kind(&record), record.describe());
+    details_missing(&record);
     let pruned = record
         .entries
         .iter()
@@ -222,10 +265,26 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     };
     let journaled = Journaled {
         journal: Some(journal),
+        writer: Some(writer),
         seq: Some(seq),
         end: End::Undone,
     };
     run_journaled(job, "undone", journaled)
+}
+
+/// Says so when `record` lost a details file (its per-item identities, or what its undo put
+/// in the trash).
+fn details_missing(record: &JournalRecord) {
+    if let Some(file) = &record.details_missing {
+        let what = match record.state {
+            RecordState::Undone => "the redo may do less than the job did",
+            _ => "undoing it by comparing sources and destinations instead",
+        };
+        eprintln!(
+            "ferry: warning: this job's details file {} is missing or damaged; {what}",
+            file.display()
+        );
+    }
 }
 
 fn r_kind(r: &JournalRecord) -> String {
@@ -265,16 +324,21 @@ pub fn run_redo() -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
-    let Some(record) = candidate(journal.redo_candidate(), "redo") else {
+    let Some(writer) = writer(&journal) else {
+        return EXIT_REFUSED;
+    };
+    let Some(record) = candidate(writer.redo_candidate(), "redo") else {
         return EXIT_REFUSED;
     };
     eprintln!("ferry: redoing the {} {}", record.kind(), record.describe());
+    details_missing(&record);
     let job = record.redo_job().unattended();
-    if let Err(e) = journal.restart(record.seq, &job) {
+    if let Err(e) = writer.restart(record.seq, &job) {
         warn(&e);
     }
     let journaled = Journaled {
         journal: Some(journal),
+        writer: Some(writer),
         seq: Some(record.seq),
         end: End::Record,
     };
@@ -284,6 +348,9 @@ pub fn run_redo() -> i32 {
 /// Runs `ferry resume`: finishes a job a crash interrupted, skipping what it already did.
 pub fn run_resume(args: &ResumeArgs) -> i32 {
     let Some(journal) = open_journal() else {
+        return EXIT_REFUSED;
+    };
+    let Some(writer) = writer(&journal) else {
         return EXIT_REFUSED;
     };
     let interrupted = recover(&journal);
@@ -303,11 +370,12 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
     let seq = record.seq;
     let mut record = record;
     record.job = record.job.clone().unattended();
-    if let Err(e) = journal.resume(seq, &record.job) {
+    if let Err(e) = writer.resume(seq, &record.job) {
         warn(&e);
     }
     let journaled = Journaled {
         journal: Some(journal),
+        writer: Some(writer),
         seq: Some(seq),
         end: End::Record,
     };

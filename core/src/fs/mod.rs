@@ -310,8 +310,9 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
 }
 
-/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: returns the
-/// first error other than "not supported"; a caller records it as a note, not a failure.
+/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: copies all
+/// it can, and returns the first error (`ENOTSUP` when `dst` holds none while `src` has
+/// some); a caller records it as a note, not a failure. A source without any is `Ok`.
 pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
     let len = match rustix::fs::flistxattr_query(&src) {
         Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(()),
@@ -321,6 +322,7 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
     let mut names = vec![0u8; len];
     let len = rustix::fs::flistxattr(&src, &mut names[..])?;
     let mut value = Vec::new();
+    let mut first = Ok(());
     for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
         let name = OsStr::from_bytes(name);
         let size = match rustix::fs::fgetxattr_query(&src, name) {
@@ -331,11 +333,13 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
         value.resize(size, 0);
         let size = rustix::fs::fgetxattr(&src, name, &mut value[..])?;
         match rustix::fs::fsetxattr(&dst, name, &value[..size], rustix::fs::XattrFlags::empty()) {
-            Ok(()) | Err(Errno::OPNOTSUPP) => {}
-            Err(e) => return Err(e),
+            Ok(()) => {}
+            // The destination holds none at all: no use trying the others.
+            Err(Errno::OPNOTSUPP) => return Err(Errno::OPNOTSUPP),
+            Err(e) => first = first.and(Err(e)),
         }
     }
-    Ok(())
+    first
 }
 
 /// Free bytes for an unprivileged writer on the file system of `fd`.

@@ -28,15 +28,15 @@ impl Mount {
         )
     }
 
-    /// False for file systems without Unix permissions (FAT, exFAT), where setting a mode
-    /// fails with `EPERM`: a copy there keeps contents and times only.
-    pub fn keeps_permissions(&self) -> bool {
-        !matches!(self.fs_type.as_str(), "vfat" | "msdos" | "fat" | "exfat")
-    }
-
-    /// The largest file the file system can hold, when it is small enough to matter (FAT).
+    /// The largest file the file system can hold, when it is small enough to matter (FAT,
+    /// in the kernel or through FUSE such as `fuse.fusefat`; not exFAT). Told by the type
+    /// name: a file that large cannot be probed for without writing it.
     pub fn max_file_size(&self) -> Option<u64> {
-        matches!(self.fs_type.as_str(), "vfat" | "msdos" | "fat").then_some(u64::from(u32::MAX))
+        let t = self.fs_type.as_str();
+        let fuse_fat = t
+            .strip_prefix("fuse.")
+            .is_some_and(|sub| sub.contains("fat") && !sub.contains("exfat"));
+        (matches!(t, "vfat" | "msdos" | "fat") || fuse_fat).then_some(u64::from(u32::MAX))
     }
 }
 
@@ -154,10 +154,19 @@ mod tests {
         let stick = table.by_id(40).unwrap();
         assert_eq!(stick.mount_point, Path::new("/media/my stick"));
         assert_eq!(stick.max_file_size(), Some(u64::from(u32::MAX)));
-        assert!(!stick.can_reflink() && !stick.keeps_permissions());
-        assert!(root.keeps_permissions());
+        assert!(!stick.can_reflink());
         assert!(!root.read_only && !stick.read_only);
         assert!(table.by_id(41).unwrap().read_only && table.by_id(42).unwrap().read_only);
+        let fusefat = Mount {
+            fs_type: "fuse.fusefat".into(),
+            ..root.clone()
+        };
+        assert_eq!(fusefat.max_file_size(), Some(u64::from(u32::MAX)));
+        let exfat = Mount {
+            fs_type: "fuse.exfat".into(),
+            ..root.clone()
+        };
+        assert_eq!(exfat.max_file_size(), None);
     }
 
     #[test]

@@ -11,12 +11,14 @@ use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
 use super::copy::{Batch, Copier, Outcome};
+use super::notes::{Unkept, refused};
 use super::plan::Action;
 use crate::error::Error;
 use crate::fs;
 
 impl Copier<'_> {
-    /// Gives a written file its mode, extended attributes and times; returns its inode.
+    /// Gives a written file its mode, extended attributes and times; returns its inode. What
+    /// the destination refuses to hold is a note of the job, not a failure (see `notes.rs`).
     pub(super) fn finish_file(
         &self,
         src: &OwnedFd,
@@ -29,13 +31,37 @@ impl Copier<'_> {
         // An unnamed file is created with its final mode: most keep it through the umask.
         let mode = self.mode_of(meta.mode, meta.uid);
         if written.mode != mode {
-            self.set_mode(dst, mode)
+            self.set_mode(dst, mode, i)
                 .map_err(dest_err("set the permissions of"))?;
         }
-        // Best effort: a destination without extended attributes is not a failure.
-        let _ = fs::copy_xattrs(src, dst);
-        fs::set_times_fd(dst, meta.atime, meta.mtime).map_err(dest_err("set the times of"))?;
+        // Best effort: extended attributes never fail the file.
+        if let Err(e) = fs::copy_xattrs(src, dst) {
+            let path = self.plan.dest_path(i);
+            self.ctx
+                .not_kept(Unkept::ExtendedAttributes, path, Some(e.raw_os_error()));
+        }
+        let set = fs::set_times_fd(dst, meta.atime, meta.mtime);
+        self.metadata(i, Unkept::Times, set)
+            .map_err(dest_err("set the times of"))?;
         Ok(written.id.ino)
+    }
+
+    /// `set`, the result of giving item `i` some metadata `what`: an error saying the
+    /// destination cannot hold it becomes the job's note; others are returned.
+    pub(super) fn metadata(
+        &self,
+        i: u32,
+        what: Unkept,
+        set: rustix::io::Result<()>,
+    ) -> rustix::io::Result<()> {
+        match set {
+            Err(e) if refused(e) => {
+                self.ctx
+                    .not_kept(what, self.plan.dest_path(i), Some(e.raw_os_error()));
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     /// Times, identity and commit of a link or FIFO (no descriptor to work through).
@@ -46,10 +72,9 @@ impl Copier<'_> {
         i: u32,
     ) -> Result<Outcome, Error> {
         let item = self.plan.item(i);
-        match fs::set_times_at(&*batch.dst, &temp.name, item.atime, item.mtime) {
-            Ok(()) | Err(Errno::OPNOTSUPP | Errno::PERM) => {}
-            Err(e) => return Err(Error::io("set the times of", self.plan.dest_path(i), e)),
-        }
+        let set = fs::set_times_at(&*batch.dst, &temp.name, item.atime, item.mtime);
+        self.metadata(i, Unkept::Times, set)
+            .map_err(|e| Error::io("set the times of", self.plan.dest_path(i), e))?;
         let ino = fs::stat_at(&*batch.dst, &temp.name)
             .map_err(|e| Error::io("stat", self.plan.dest_path(i), e))?
             .id

@@ -151,7 +151,7 @@ fn is_one_component(name: &OsStr) -> bool {
 }
 
 /// File systems that refuse the characters Windows refuses.
-fn is_windows_fs(fs_type: &str) -> bool {
+pub(crate) fn is_windows_fs(fs_type: &str) -> bool {
     matches!(
         fs_type,
         "vfat" | "msdos" | "fat" | "exfat" | "ntfs" | "ntfs3" | "fuseblk"
@@ -161,11 +161,17 @@ fn is_windows_fs(fs_type: &str) -> bool {
 /// Whether `name` can exist on a file system of type `fs_type` whose names are at most
 /// `name_max` bytes long (`f_namelen` of `fstatfs`).
 pub fn name_allowed(name: &OsStr, fs_type: &str, name_max: usize) -> bool {
+    name_fits(name, is_windows_fs(fs_type), name_max)
+}
+
+/// Whether `name` can exist where names are at most `name_max` bytes and, if
+/// `windows_names`, limited as on Windows.
+pub(crate) fn name_fits(name: &OsStr, windows_names: bool, name_max: usize) -> bool {
     let b = name.as_bytes();
     if b.len() > name_max {
         return false;
     }
-    if !is_windows_fs(fs_type) {
+    if !windows_names {
         return true;
     }
     let bad = |c: &u8| *c < 0x20 || b"\"*:<>?\\|".contains(c);

@@ -208,6 +208,7 @@ pub(crate) struct JobCtx {
     /// files are written under names derived from it, kept after a crash for resume.
     pub(crate) journal_seq: Option<u64>,
     problems: Mutex<Problems>,
+    notes: Mutex<Vec<super::Note>>,
 }
 
 impl JobCtx {
@@ -225,7 +226,24 @@ impl JobCtx {
             journal_seq: None,
             counters: Counters::default(),
             problems: Mutex::default(),
+            notes: Mutex::default(),
         }
+    }
+
+    /// Notes that the destination did not keep `what` for `path` (see `notes.rs`): once
+    /// per job and kind, the first path and error kept.
+    pub(crate) fn not_kept(&self, what: super::Unkept, path: PathBuf, errno: Option<i32>) {
+        let mut notes = lock(&self.notes);
+        if !notes
+            .iter()
+            .any(|super::Note::NotKept { what: w, .. }| *w == what)
+        {
+            notes.push(super::Note::NotKept { what, path, errno });
+        }
+    }
+
+    pub(crate) fn take_notes(&self) -> Vec<super::Note> {
+        std::mem::take(&mut *lock(&self.notes))
     }
 
     pub(crate) fn emit(&self, event: Event) {

@@ -36,6 +36,7 @@ use rustix::io::Errno;
 
 use super::control::JobCtx;
 use super::dest::Dest;
+use super::notes::Unkept;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
 use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
@@ -218,7 +219,7 @@ pub(crate) struct Copier<'a> {
     try_unnamed: AtomicBool,
     pub(super) temp_prefix: String,
     euid: u32,
-    /// The destination stores permission bits (not FAT).
+    /// The destination stores permission bits (not FAT; probed, see `probe.rs`).
     keeps_modes: bool,
     /// Conflicts found while writing are asked about (policy Ask), else skipped.
     pub(super) asking: bool,
@@ -246,7 +247,7 @@ impl<'a> Copier<'a> {
             try_unnamed: AtomicBool::new(true),
             temp_prefix: format!(".ferry-tmp-{}-{}-", std::process::id(), ctx.id.0),
             euid: rustix::process::geteuid().as_raw(),
-            keeps_modes: dest.mount.as_ref().is_none_or(fs::Mount::keeps_permissions),
+            keeps_modes: dest.caps.keeps_modes,
             asking: policy == ConflictPolicy::Ask,
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
@@ -310,16 +311,14 @@ impl<'a> Copier<'a> {
             cur.src.push(pfd, pid);
             match &root.dest_dir {
                 None => cur.dst.push(Arc::clone(&self.dest.fd), self.dest.meta.id),
-                Some(dir) => {
-                    match fs::open_dir_path(dir).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
-                        Ok((meta, fd)) => cur.dst.push(Arc::new(fd), meta.id),
-                        Err(e) => {
-                            let error = Error::io("open", dir, e);
-                            self.ctx.fail(root.item, root.source.clone(), error);
-                            continue;
-                        }
+                Some(dir) => match self.dest.open_dir(dir) {
+                    Ok((fd, meta)) => cur.dst.push(fd, meta.id),
+                    Err(e) => {
+                        let error = Error::io("open", dir, e);
+                        self.ctx.fail(root.item, root.source.clone(), error);
+                        continue;
                     }
-                }
+                },
             }
             self.child(&mut cur, tx, root.item);
             for b in root.blocks.0..root.blocks.1 {
@@ -573,9 +572,10 @@ impl<'a> Copier<'a> {
     fn finish_dir(&self, i: u32, fd: &OwnedFd) {
         let item = self.plan.item(i);
         let mode = self.mode_of(u32::from(item.mode), item.uid);
-        let set = self
-            .set_mode(fd, mode)
-            .and_then(|()| fs::set_times_fd(fd, item.atime, item.mtime));
+        let set = self.set_mode(fd, mode, i).and_then(|()| {
+            let set = fs::set_times_fd(fd, item.atime, item.mtime);
+            self.metadata(i, Unkept::Times, set)
+        });
         if let Err(e) = set {
             let error = Error::io(
                 "set the permissions and times of",
@@ -586,10 +586,14 @@ impl<'a> Copier<'a> {
         }
     }
 
-    pub(super) fn set_mode(&self, fd: &OwnedFd, mode: u32) -> rustix::io::Result<()> {
+    /// Sets the mode of item `i`'s copy; where the destination keeps no permissions (or
+    /// refuses them now), notes that they are not kept.
+    pub(super) fn set_mode(&self, fd: &OwnedFd, mode: u32, i: u32) -> rustix::io::Result<()> {
         if self.keeps_modes {
-            fs::set_mode_fd(fd, mode)
+            self.metadata(i, Unkept::Permissions, fs::set_mode_fd(fd, mode))
         } else {
+            self.ctx
+                .not_kept(Unkept::Permissions, self.plan.dest_path(i), None);
             Ok(())
         }
     }
@@ -718,7 +722,8 @@ impl<'a> Copier<'a> {
         };
         let (temp, ()) = self.temp(batch, i, make)?;
         let mode = Mode::from_raw_mode(self.mode_of(meta.mode, meta.uid));
-        rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty())
+        let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
+        self.metadata(i, Unkept::Permissions, set)
             .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;
         self.finish_special(batch, temp, i)
     }

@@ -81,7 +81,7 @@ impl Planner<'_> {
             return self.fail(i, error);
         }
         let name = self.plan.dest_name(i);
-        if !conflict::name_allowed(name, dest.fs_type(), dest.name_max) {
+        if !conflict::name_fits(name, dest.caps.windows_names, dest.name_max) {
             let kind = ConflictKind::NameNotAllowed;
             return match policy_choice(self.policy, kind) {
                 Choice::Ask => self.ask(i, kind, meta, None, src_dir, dest_dir),

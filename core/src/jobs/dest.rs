@@ -10,6 +10,7 @@ use rustix::io::Errno;
 use super::Phase;
 use super::control::JobCtx;
 use super::plan::NO_ITEM;
+use super::probe::{self, Caps};
 use crate::error::Error;
 use crate::fs::{self, FileId, Meta};
 
@@ -23,6 +24,8 @@ pub(crate) struct Dest {
     pub(crate) mount: Option<fs::Mount>,
     /// Longest name the destination takes, in bytes (`f_namelen`).
     pub(crate) name_max: usize,
+    /// What its file system holds (probed where its type does not say, see `probe.rs`).
+    pub(crate) caps: Caps,
 }
 
 impl Dest {
@@ -34,13 +37,21 @@ impl Dest {
             },
             e => Error::io("open", path, e),
         })?;
-        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", path, e))?;
+        Dest::from_fd(Arc::new(fd), path)
+    }
+
+    /// The destination folder `path`, already open as `fd` (walked to without following
+    /// links): everything the job writes there goes through `fd`, never through `path`.
+    pub(crate) fn from_fd(fd: Arc<OwnedFd>, path: &Path) -> Result<Dest, Error> {
+        let meta = fs::stat_fd(&*fd).map_err(|e| Error::io("stat", path, e))?;
         let ancestors =
-            fs::ancestors(&fd).map_err(|e| Error::io("read the parents of", path, e))?;
+            fs::ancestors(&*fd).map_err(|e| Error::io("read the parents of", path, e))?;
         let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
-        let name_max = rustix::fs::fstatfs(&fd).map_or(255, |s| s.f_namelen as usize);
+        let name_max = rustix::fs::fstatfs(&*fd).map_or(255, |s| s.f_namelen as usize);
+        let caps = probe::caps(&fd, mount.as_ref().map_or("", |m| m.fs_type.as_str()));
         Ok(Dest {
-            fd: Arc::new(fd),
+            caps,
+            fd,
             path: path.to_path_buf(),
             meta,
             ancestors,
@@ -63,8 +74,15 @@ impl Dest {
         }
     }
 
-    /// The destination's file system type ("" when unknown).
-    pub(crate) fn fs_type(&self) -> &str {
-        self.mount.as_ref().map_or("", |m| m.fs_type.as_str())
+    /// Opens folder `dir` of the job, a root's destination folder: the destination itself
+    /// when `dir` is its path (through the descriptor examined at the start), another by
+    /// its path.
+    pub(crate) fn open_dir(&self, dir: &Path) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
+        if dir == self.path {
+            return Ok((Arc::clone(&self.fd), self.meta));
+        }
+        let fd = fs::open_dir_path(dir)?;
+        let meta = fs::stat_fd(&fd)?;
+        Ok((Arc::new(fd), meta))
     }
 }

@@ -15,11 +15,13 @@
 //! for the disk twice more (on ext4, a 5,000-file copy took 30% longer). An `undone` line marks a record
 //! undone; a later `begin` with the same number (redo, resume) starts it over. A record with a
 //! `begin` and no `end` whose process is gone is [`RecordState::Interrupted`]. A torn last line
-//! (a crash mid-append) is ignored. When the log holds more than three times the bound, it is
+//! (a crash mid-append) is ignored, and ended before the next append (`tail.rs`). When the log holds more than three times the bound, it is
 //! rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of the
 //! folder), so it never grows without bound and is never half-written; an interrupted record
 //! dropped then takes the parts and temporaries of its job with it. All access is under an
-//! `flock` on `journal.lock`, so several Ferry processes can share it.
+//! `flock` on `journal.lock`, so several Ferry processes can share it; an undo, redo or
+//! resume also holds the writer lock ([`JournalWriter`], `writer.rs`) from its decision to
+//! its end.
 //!
 //! Paths are stored absolute and exactly: a UTF-8 path as a JSON string, any other as an array
 //! of bytes.
@@ -31,6 +33,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod details;
 mod stored;
+mod tail;
+mod writer;
+
+pub use writer::JournalWriter;
 
 use super::{
     Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem, prune_staging, staging_folder_name,
@@ -129,6 +135,10 @@ pub struct JournalRecord {
     pub(crate) undone_details: bool,
     /// Staging folders its replaced items went to.
     pub(crate) staging: Vec<PathBuf>,
+    /// The details file its `end` (or `undone`) line points to, when it is gone or torn:
+    /// the record lost its per-item identities and is undone by comparison (say so). Set
+    /// like `entries`.
+    pub details_missing: Option<PathBuf>,
 }
 
 impl JournalRecord {
@@ -245,9 +255,10 @@ impl UndoJournal {
         &self.file
     }
 
-    /// Every record, oldest first (at most the bound).
+    /// Every record, oldest first (at most the bound). A journal the user may read but not
+    /// write (its folder or lock file another user's, or read-only) is read all the same.
     pub fn records(&self) -> Result<Vec<JournalRecord>, Error> {
-        let _lock = self.lock()?;
+        let _lock = tail::read_lock(self.lock(), &self.file.with_extension("lock"))?;
         Ok(self.load()?.0)
     }
 
@@ -354,7 +365,8 @@ impl UndoJournal {
         }
     }
 
-    /// The newest record that undo applies to: finished, cancelled or interrupted.
+    /// The newest record that undo applies to: finished, cancelled or interrupted. The
+    /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
     pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let found = self.records()?.into_iter().rev().find(|r| {
             matches!(
@@ -365,7 +377,8 @@ impl UndoJournal {
         found.map(|r| self.with_details(r)).transpose()
     }
 
-    /// The record redo applies to: the last one undone, if no job was recorded since.
+    /// The record redo applies to: the last one undone, if no job was recorded since. The
+    /// decision alone: a redo holds a [`JournalWriter`] from it to its end, and asks it.
     pub fn redo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let records = self.records()?;
         let after_last_done = records
@@ -411,13 +424,18 @@ impl UndoJournal {
                         .filter_map(StoredTrashRecord::into_record)
                         .collect();
                 }
-                None => record.entries_dropped = true,
+                None => {
+                    record.entries_dropped = true;
+                    record.details_missing = Some(details::file(&folder, record.seq, Part::Done));
+                }
             }
         }
         if record.state == RecordState::Undone && record.undone_details {
-            let trash = details::read(&folder, record.seq, Part::Undone)?
-                .unwrap_or_default()
-                .trash;
+            let read = details::read(&folder, record.seq, Part::Undone)?;
+            if read.is_none() {
+                record.details_missing = Some(details::file(&folder, record.seq, Part::Undone));
+            }
+            let trash = read.unwrap_or_default().trash;
             record.undo_trash = trash
                 .into_iter()
                 .filter_map(StoredTrashRecord::into_record)
@@ -537,9 +555,13 @@ impl UndoJournal {
         let created = !self.file.exists();
         let mut file = OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(&self.file)
             .map_err(|e| Error::io("open", &self.file, e))?;
+        if tail::is_torn(&file, &self.file)? {
+            text.insert(0, b'\n');
+        }
         file.write_all(&text)
             .and_then(|()| if durable { file.sync_data() } else { Ok(()) })
             .map_err(|e| Error::io("write", &self.file, e))?;
@@ -695,6 +717,7 @@ fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 details: false,
                 undone_details: false,
                 staging: Vec::new(),
+                details_missing: None,
             };
             match index {
                 Some(i) => records[i] = record,

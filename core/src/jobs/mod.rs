@@ -41,9 +41,11 @@ mod decide;
 mod dest;
 mod journal;
 mod moves;
+mod notes;
 mod partial;
 mod passes;
 mod plan;
+mod probe;
 mod progress;
 mod put_back;
 mod recovery;
@@ -74,14 +76,19 @@ pub use conflict::{
     Conflict, ConflictId, ConflictKind, EntryInfo, ErrorAction, ErrorId, ErrorPolicy, Resolution,
     Scope, keep_both_name, name_allowed,
 };
-pub use journal::{Counts, DEFAULT_LIMIT, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal};
+pub use journal::{
+    Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
+};
+pub use notes::{Note, Unkept};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
     Pruned, STAGING_GRACE, STAGING_MAX_AGE, STAGING_MAX_BYTES, StagingRoots, prune_staging,
     staging_folder_name,
 };
 pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
-pub use trash::{TrashRecord, TrashRoots, TrashedItem, Volumes, list_trash, list_trash_in};
+pub use trash::{
+    TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, list_trash, list_trash_in,
+};
 
 /// Identifies one submitted job; ids grow in submission order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -601,6 +608,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
     summary.items_done = ctx.counters.items.load(Ordering::Relaxed);
     summary.bytes_done = ctx.counters.bytes.load(Ordering::Relaxed);
     summary.bytes_kept = ctx.counters.kept.load(Ordering::Relaxed);
+    summary.notes = ctx.take_notes();
     lock(&shared.controls).remove(&id);
     let event = if control.is_cancelled() {
         Event::Cancelled { job: id, summary }

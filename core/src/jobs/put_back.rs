@@ -9,12 +9,18 @@
 //! destination folders (the staging folder and the final flush are per file system), split
 //! further only where two items from different folders share a name (a plan tells two
 //! sources of one name apart by name). Each plan is one batch of conflicts; a missing
-//! destination folder is created first, as Dolphin does when restoring.
+//! destination folder is created first, as Dolphin does when restoring. A target whose
+//! folder the caller opened already (a restore walks it without following links) is planned
+//! with the other targets of that very folder, and written through that descriptor, never
+//! through its path again.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustix::fd::OwnedFd;
 
 use super::control::JobCtx;
 use super::copy::{not_done, not_started, preflight};
@@ -26,6 +32,7 @@ use super::summary::{self, Operation};
 use super::undo::{absorb, fail};
 use super::{ConflictPolicy, How, Summary};
 use crate::error::Error;
+use crate::fs::{self, FileId};
 
 /// One item to put somewhere.
 #[derive(Debug, Clone)]
@@ -34,6 +41,8 @@ pub(crate) struct Target {
     pub(crate) source: PathBuf,
     /// The path it gets (its folder is created if missing).
     pub(crate) dest: PathBuf,
+    /// The folder of `dest`, opened by the caller: used instead of its path.
+    pub(crate) dir: Option<Arc<OwnedFd>>,
 }
 
 /// Where an item ended up.
@@ -76,6 +85,8 @@ pub(crate) fn run(ctx: &JobCtx, targets: &[Target], policy: ConflictPolicy) -> P
 /// Targets planned together: one destination device, no name from two folders.
 struct Batch {
     dev: u64,
+    /// The one folder of targets opened by the caller, and its identity.
+    opened: Option<(Arc<OwnedFd>, FileId)>,
     /// The destination folder of the first member: the plan's destination.
     dir: PathBuf,
     /// Destination folder of each name in the batch.
@@ -96,9 +107,22 @@ fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch
             fail(ctx, summary, &t.source, refused);
             continue;
         };
-        let dev = std::fs::create_dir_all(dir)
-            .and_then(|()| std::fs::metadata(dir))
-            .map(|m| m.dev());
+        let opened = match &t.dir {
+            Some(fd) => match fs::stat_fd(&**fd) {
+                Ok(m) => Some((Arc::clone(fd), m.id)),
+                Err(e) => {
+                    fail(ctx, summary, &t.source, Error::io("stat", dir, e));
+                    continue;
+                }
+            },
+            None => None,
+        };
+        let dev = match &opened {
+            Some((_, id)) => Ok(id.dev),
+            None => std::fs::create_dir_all(dir)
+                .and_then(|()| std::fs::metadata(dir))
+                .map(|m| m.dev()),
+        };
         let dev = match dev {
             Ok(dev) => dev,
             Err(e) => {
@@ -106,12 +130,18 @@ fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch
                 continue;
             }
         };
-        let fits = |b: &Batch| b.dev == dev && b.names.get(name).is_none_or(|d| d.as_path() == dir);
+        let id = opened.as_ref().map(|(_, id)| *id);
+        let fits = |b: &Batch| {
+            b.dev == dev
+                && b.opened.as_ref().map(|(_, i)| *i) == id
+                && b.names.get(name).is_none_or(|d| d.as_path() == dir)
+        };
         let at = match batches.iter().position(fits) {
             Some(at) => at,
             None => {
                 batches.push(Batch {
                     dev,
+                    opened,
                     dir: dir.to_path_buf(),
                     names: HashMap::new(),
                     members: Vec::new(),
@@ -139,7 +169,11 @@ fn run_batch(
         .iter()
         .map(|&k| targets[k].source.clone())
         .collect();
-    let dest = match Dest::open(&batch.dir) {
+    let opened = match &batch.opened {
+        Some((fd, _)) => Dest::from_fd(Arc::clone(fd), &batch.dir),
+        None => Dest::open(&batch.dir),
+    };
+    let dest = match opened {
         Ok(dest) => dest,
         Err(e) => return not_started(ctx, &sources, e),
     };

@@ -107,6 +107,9 @@ pub struct Summary {
     pub record: Record,
     /// Trash and restore jobs: where each item done went, for undo (empty for other jobs).
     pub trash: Vec<super::TrashRecord>,
+    /// What the job could not keep that failed no item (metadata the destination refuses),
+    /// once per kind.
+    pub notes: Vec<super::Note>,
 }
 
 impl Summary {

@@ -28,6 +28,7 @@
 //! `Path=` is percent-encoded bytewise.
 
 mod info;
+mod place;
 mod restore;
 
 use std::ffi::{OsStr, OsString};
@@ -49,6 +50,7 @@ use crate::error::{Error, Result};
 use crate::fs::{self, FileId, Meta, MountTable, Timestamp};
 
 pub use info::{TrashedItem, list_trash, list_trash_in};
+pub use place::UnsafeEntry;
 pub(crate) use restore::run_job as run_restore;
 
 /// Where the trash folders are. [`TrashRoots::from_env`] is the user's trash; tests point
@@ -125,6 +127,8 @@ struct TrashDir {
     path: PathBuf,
     files: OwnedFd,
     info: OwnedFd,
+    /// The volume's top, for a volume's trash: its info files hold paths relative to it.
+    top: Option<PathBuf>,
 }
 
 /// Creates folder `name` in `dir` as 0700 if missing, then opens it without following a
@@ -149,7 +153,12 @@ impl TrashDir {
         let root = private_dir_at(parent, name, uid).map_err(io)?;
         let files = private_dir_at(&root, OsStr::new("files"), uid).map_err(io)?;
         let info = private_dir_at(&root, OsStr::new("info"), uid).map_err(io)?;
-        Ok(TrashDir { path, files, info })
+        Ok(TrashDir {
+            path,
+            files,
+            info,
+            top: None,
+        })
     }
 
     /// The home trash, created (0700) with its parents if missing, and its device.
@@ -175,15 +184,21 @@ impl TrashDir {
     /// prepared a valid `.Trash` (a sticky folder, not a link), else `.Trash-$uid`.
     fn volume(top: &Path, uid: u32) -> Result<Self> {
         let tfd = fs::open_dir_path(top).map_err(|e| Error::io("open", top, e))?;
-        if let Ok(shared) = fs::open_dir_at(&tfd, ".Trash")
-            && fs::stat_fd(&shared).is_ok_and(|m| m.mode & 0o1000 != 0)
-        {
-            let uid_name = OsString::from(uid.to_string());
-            if let Ok(dir) = TrashDir::open(&shared, &top.join(".Trash"), &uid_name, uid) {
-                return Ok(dir);
-            }
-        }
-        TrashDir::open(&tfd, top, &volume_trash_name(uid), uid)
+        let shared = fs::open_dir_at(&tfd, ".Trash")
+            .ok()
+            .filter(|d| fs::stat_fd(d).is_ok_and(|m| m.mode & 0o1000 != 0))
+            .and_then(|shared| {
+                let uid_name = OsString::from(uid.to_string());
+                TrashDir::open(&shared, &top.join(".Trash"), &uid_name, uid).ok()
+            });
+        let dir = match shared {
+            Some(dir) => dir,
+            None => TrashDir::open(&tfd, top, &volume_trash_name(uid), uid)?,
+        };
+        Ok(TrashDir {
+            top: Some(top.to_path_buf()),
+            ..dir
+        })
     }
 }
 
@@ -279,9 +294,17 @@ fn trash_one(
         return Err(refused());
     }
     let deleted = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S");
+    // A volume's trash holds paths relative to its top, as the specification asks (the
+    // volume may be mounted elsewhere next time).
+    let stored = trash
+        .top
+        .as_deref()
+        .and_then(|top| original.strip_prefix(top).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(&original);
     let body = format!(
         "[Trash Info]\nPath={}\nDeletionDate={deleted}\n",
-        info::encode_path(&original)
+        info::encode_path(stored)
     );
     for n in 1..=10_000 {
         let in_trash = trash_name(name, n);
@@ -303,6 +326,7 @@ fn trash_one(
             let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
             return Err(Error::io("write", info_path, e));
         }
+        crate::fault::point("trash-info-written");
         match fs::rename_noreplace(&pfd, name, &trash.files, &in_trash) {
             Ok(()) => {}
             Err(e) => {
@@ -381,25 +405,30 @@ fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
 }
 
 /// Runs an empty-trash job: every entry of every trash folder is deleted by the engine's
-/// remover, then the info files of what is gone.
+/// remover, then the info files of what is gone. A trash folder whose `files/` or `info/`
+/// is a link, or a volume's that is not the user's, is left alone (it could lead anywhere).
 pub(crate) fn run_empty(ctx: &JobCtx, roots: &TrashRoots) -> Summary {
-    let dirs = trash_dirs(roots);
+    let mut dirs = trash_dirs(roots);
     let mut entries = Vec::new();
     let mut failed = Vec::new();
     let mut buf = Vec::new();
-    for dir in &dirs {
+    dirs.retain(|dir| {
         let files = dir.join("files");
-        let listed = fs::open_dir_path(&files).and_then(|fd| {
-            fs::read_dir(&fd, &mut buf, |name, _| {
+        let listed = info::TrashFolder::open(dir).and_then(|folder| {
+            fs::read_dir(&folder.files, &mut buf, |name, _| {
                 entries.push(files.join(name));
                 Ok(())
             })
         });
         match listed {
-            Ok(()) | Err(Errno::NOENT) => {}
-            Err(e) => failed.push((files.clone(), Error::io("read folder", &files, e))),
+            Ok(()) => true,
+            Err(Errno::NOENT) => false,
+            Err(e) => {
+                failed.push((files.clone(), Error::io("read folder", &files, e)));
+                false
+            }
         }
-    }
+    });
     let mut summary = remove::run_job(ctx, &entries);
     for dir in &dirs {
         if let Err(e) = remove_orphan_infos(dir) {
@@ -421,10 +450,7 @@ pub(crate) fn run_empty(ctx: &JobCtx, roots: &TrashRoots) -> Summary {
 /// Removes every info file whose item is gone, and the `directorysizes` cache.
 fn remove_orphan_infos(dir: &Path) -> Result<()> {
     let info_path = dir.join("info");
-    let (Ok(info), Ok(files)) = (
-        fs::open_dir_path(&info_path),
-        fs::open_dir_path(&dir.join("files")),
-    ) else {
+    let Ok(info::TrashFolder { info, files, .. }) = info::TrashFolder::open(dir) else {
         return Ok(());
     };
     let mut names = Vec::new();

@@ -264,6 +264,7 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
             Now::Same => targets.push(Target {
                 source: e.dest.clone(),
                 dest: e.source.clone(),
+                dir: None,
             }),
             Now::Changed | Now::Gone => {
                 let changed = Error::ChangedSince {

@@ -55,7 +55,8 @@ pub(super) fn folder(journal_file: &Path) -> PathBuf {
         .join("records")
 }
 
-fn file(folder: &Path, seq: u64, part: Part) -> PathBuf {
+/// The details file `part` of record `seq` in `folder`.
+pub(super) fn file(folder: &Path, seq: u64, part: Part) -> PathBuf {
     folder.join(match part {
         Part::Done => format!("{seq}.json"),
         Part::Undone => format!("{seq}.undone.json"),

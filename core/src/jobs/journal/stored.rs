@@ -419,6 +419,9 @@ pub(super) struct StoredTrashedItem {
     record: StoredTrashRecord,
     #[serde(default)]
     date: String,
+    /// Restored into a folder the user picked ([`TrashedItem::restore_to`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    chosen: bool,
 }
 
 impl StoredTrashedItem {
@@ -426,10 +429,12 @@ impl StoredTrashedItem {
         StoredTrashedItem {
             record: StoredTrashRecord::of(&item.as_record()),
             date: item.deletion_date.clone(),
+            chosen: item.chosen_folder,
         }
     }
 
     fn into_item(self) -> Option<TrashedItem> {
-        Some(TrashedItem::recorded(self.record.into_record()?, self.date))
+        let record = self.record.into_record()?;
+        Some(TrashedItem::recorded(record, self.date, self.chosen))
     }
 }

@@ -283,11 +283,7 @@ impl<'a> Planner<'a> {
         let dest = self.dest.expect("copy and move have a destination");
         match &self.plan.roots.last().expect("a root").dest_dir {
             None => Ok((Arc::clone(&dest.fd), dest.meta)),
-            Some(dir) => {
-                let fd = fs::open_dir_path(dir).map_err(|e| Error::io("open", dir, e))?;
-                let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", dir, e))?;
-                Ok((Arc::new(fd), meta))
-            }
+            Some(dir) => dest.open_dir(dir).map_err(|e| Error::io("open", dir, e)),
         }
     }
 

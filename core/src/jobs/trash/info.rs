@@ -1,11 +1,15 @@
-//! Listing the trash: `.trashinfo` files read, `Path=` percent-decoded as bytes.
+//! Listing the trash: `.trashinfo` files read, `Path=` percent-decoded as bytes and checked
+//! (see `place.rs`: an info file is untrusted input). A trash folder's `files/` and `info/`
+//! are opened without following links, and a volume's trash must belong to the user.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
+use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
+use super::place::{Origin, UnsafeEntry};
 use super::{TrashRecord, TrashRoots, trash_dirs};
 use crate::entry::Kind;
 use crate::error::{Error, Result};
@@ -16,8 +20,16 @@ use crate::fs::{self, FileId, Timestamp};
 pub struct TrashedItem {
     /// The item's name (the last component of [`original`](Self::original)), as bytes.
     pub name: OsString,
-    /// Where it was, absolute.
+    /// Where it was, absolute, as its info file says (for an item given by
+    /// [`restore_to`](Self::restore_to): where it goes, in the folder chosen).
     pub original: PathBuf,
+    /// Why the item is not restored to [`original`](Self::original), when its info file
+    /// names an unsafe place (see [`UnsafeEntry`]): list it as an unsafe entry, which can
+    /// only be restored into a folder the user picks.
+    pub unsafe_entry: Option<UnsafeEntry>,
+    /// The item goes into a folder the user picked ([`restore_to`](Self::restore_to)), not
+    /// back where it was.
+    pub chosen_folder: bool,
     /// `DeletionDate` as written (local time, `YYYY-MM-DDThh:mm:ss`), empty if missing.
     pub deletion_date: String,
     /// The deletion date in seconds since the epoch, when it could be read.
@@ -36,26 +48,73 @@ pub struct TrashedItem {
     pub info: PathBuf,
 }
 
-impl TrashedItem {
-    /// Reads one item from its info file (`…/Trash/info/NAME.trashinfo`); fails if the info
-    /// file cannot be read or parsed, or the item it describes is gone.
-    pub fn read(info: &Path) -> Result<TrashedItem> {
-        let bad = || Error::io("read", info, Errno::INVAL);
-        let stem = info
-            .file_name()
-            .and_then(|n| n.as_bytes().strip_suffix(b".trashinfo"))
-            .ok_or_else(bad)?;
-        let trash = info.parent().and_then(Path::parent).ok_or_else(bad)?;
-        let text = std::fs::read(info).map_err(|e| Error::io("read", info, e))?;
-        let (path, date) = parse(&text).ok_or_else(bad)?;
-        let original = if path.is_absolute() {
-            path
-        } else {
-            top_dir(trash).join(path)
+/// The most of an info file that is read.
+const INFO_MAX: u64 = 64 << 10;
+
+/// A trash folder opened for reading: its `info/` and `files/`, neither a link.
+pub(super) struct TrashFolder {
+    path: PathBuf,
+    pub(super) info: OwnedFd,
+    pub(super) files: OwnedFd,
+}
+
+impl TrashFolder {
+    /// Opens the trash folder `path`; it and its `files/` and `info/` must be real folders,
+    /// not links, and a volume's (`.Trash-$uid`, `.Trash/$uid`) must be the user's.
+    pub(super) fn open(path: &Path) -> rustix::io::Result<TrashFolder> {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(Errno::INVAL);
         };
-        let name = original.file_name().ok_or_else(bad)?.to_owned();
-        let file = trash.join("files").join(OsStr::from_bytes(stem));
-        let meta = fs::stat_at(rustix::fs::CWD, &file).map_err(|e| Error::io("stat", &file, e))?;
+        let root = fs::open_dir_at(fs::open_dir_path(parent)?, name)?;
+        let info = fs::open_dir_at(&root, "info")?;
+        let files = fs::open_dir_at(&root, "files")?;
+        if Origin::of(path).volume {
+            let uid = rustix::process::getuid().as_raw();
+            for fd in [&root, &info, &files] {
+                if fs::stat_fd(fd)?.uid != uid {
+                    return Err(Errno::PERM);
+                }
+            }
+        }
+        Ok(TrashFolder {
+            path: path.to_path_buf(),
+            info,
+            files,
+        })
+    }
+
+    /// Reads the entry of info file `name`: fails if the name maps to no item (`.trashinfo`,
+    /// `..trashinfo`, `...trashinfo`), the file cannot be read or parsed, or the item it
+    /// describes is gone.
+    fn read(&self, name: &OsStr) -> Result<TrashedItem> {
+        let info = self.path.join("info").join(name);
+        let bad = || Error::io("read", &info, Errno::INVAL);
+        let stem = name
+            .as_bytes()
+            .strip_suffix(b".trashinfo")
+            .filter(|s| !matches!(*s, b"" | b"." | b"..") && !s.contains(&b'/'))
+            .map(OsStr::from_bytes)
+            .ok_or_else(bad)?;
+        let fd = fs::open_file_at(&self.info, name).map_err(|e| Error::io("open", &info, e))?;
+        // Only a regular file, and only as much as an info file can hold (a path is at most
+        // 4 KiB, thrice that encoded): a FIFO or a huge file on a stick is no info file.
+        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", &info, e))?;
+        if meta.kind != Kind::File || meta.size > INFO_MAX {
+            return Err(bad());
+        }
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::from(fd), INFO_MAX),
+            &mut text,
+        )
+        .map_err(|e| Error::io("read", &info, e))?;
+        let (raw, date) = parse(&text).ok_or_else(bad)?;
+        let (original, unsafe_entry) = Origin::of(&self.path).resolve(&raw);
+        // A place naming no item (`a/..`) leaves the name the item has in the trash, for a
+        // restore into a chosen folder.
+        let name = original.file_name().unwrap_or(stem).to_owned();
+        let file = self.path.join("files").join(stem);
+        let meta = fs::stat_at(&self.files, stem).map_err(|e| Error::io("stat", &file, e))?;
         let size = if meta.kind == Kind::Dir {
             tree_size(&file)
         } else {
@@ -64,6 +123,8 @@ impl TrashedItem {
         Ok(TrashedItem {
             name,
             original,
+            unsafe_entry,
+            chosen_folder: false,
             deleted_at: parse_date(&date),
             deletion_date: date,
             kind: meta.kind,
@@ -71,17 +132,45 @@ impl TrashedItem {
             id: meta.id,
             mtime: meta.mtime,
             file,
-            info: info.to_path_buf(),
+            info,
         })
+    }
+}
+
+impl TrashedItem {
+    /// Reads one item from its info file (`…/Trash/info/NAME.trashinfo`); fails if the info
+    /// file cannot be read or parsed, its name maps to no item, or the item it describes is
+    /// gone. An info file naming an unsafe place is read, with
+    /// [`unsafe_entry`](Self::unsafe_entry) saying why.
+    pub fn read(info: &Path) -> Result<TrashedItem> {
+        let bad = || Error::io("read", info, Errno::INVAL);
+        let name = info.file_name().ok_or_else(bad)?;
+        let trash = info.parent().and_then(Path::parent).ok_or_else(bad)?;
+        TrashFolder::open(trash)
+            .map_err(|e| Error::io("open the trash folder", trash, e))?
+            .read(name)
+    }
+
+    /// The same item, to be restored into `folder` (one the user picked: "Restore to…")
+    /// under its own name, rather than where it was. Unsafe entries can be restored so.
+    pub fn restore_to(&self, folder: &Path) -> TrashedItem {
+        TrashedItem {
+            original: folder.join(&self.name),
+            unsafe_entry: None,
+            chosen_folder: true,
+            ..self.clone()
+        }
     }
 }
 
 impl TrashedItem {
     /// The item as a restore job was given it, from its record and `DeletionDate` (what the
     /// journal keeps: the item may have left the trash since).
-    pub(crate) fn recorded(r: TrashRecord, deletion_date: String) -> TrashedItem {
+    pub(crate) fn recorded(r: TrashRecord, deletion_date: String, chosen: bool) -> TrashedItem {
         TrashedItem {
             name: r.original.file_name().unwrap_or_default().to_owned(),
+            unsafe_entry: None,
+            chosen_folder: chosen,
             deleted_at: parse_date(&deletion_date),
             deletion_date,
             kind: r.kind,
@@ -114,47 +203,33 @@ pub fn list_trash() -> Result<Vec<TrashedItem>> {
 }
 
 /// Everything in the trash folders of `roots`, oldest first (ties by original path). Info
-/// files whose item is gone, or that cannot be parsed, are left out.
+/// files whose item is gone, whose name maps to no item, or that cannot be parsed are left
+/// out; so are trash folders that are links or, on a volume, not the user's. Entries naming
+/// an unsafe place are listed with [`TrashedItem::unsafe_entry`] set.
 pub fn list_trash_in(roots: &TrashRoots) -> Result<Vec<TrashedItem>> {
     let mut items = Vec::new();
     let mut buf = Vec::new();
     for dir in trash_dirs(roots) {
-        let info_dir = dir.join("info");
-        let fd = match fs::open_dir_path(&info_dir) {
-            Ok(fd) => fd,
-            Err(Errno::NOENT) => continue,
-            Err(e) => return Err(Error::io("open", info_dir, e)),
+        let folder = match TrashFolder::open(&dir) {
+            Ok(folder) => folder,
+            Err(Errno::NOENT | Errno::LOOP | Errno::NOTDIR | Errno::PERM) => continue,
+            Err(e) => return Err(Error::io("open the trash folder", dir, e)),
         };
         let mut names = Vec::new();
-        fs::read_dir(&fd, &mut buf, |name, _| {
+        fs::read_dir(&folder.info, &mut buf, |name, _| {
             if name.as_bytes().ends_with(b".trashinfo") {
                 names.push(name.to_owned());
             }
             Ok(())
         })
-        .map_err(|e| Error::io("read folder", &info_dir, e))?;
-        items.extend(
-            names
-                .iter()
-                .filter_map(|n| TrashedItem::read(&info_dir.join(n)).ok()),
-        );
+        .map_err(|e| Error::io("read folder", dir.join("info"), e))?;
+        items.extend(names.iter().filter_map(|n| folder.read(n).ok()));
     }
     items.sort_by(|a, b| {
         (&a.deletion_date, a.original.as_os_str().as_bytes())
             .cmp(&(&b.deletion_date, b.original.as_os_str().as_bytes()))
     });
     Ok(items)
-}
-
-/// The folder relative `Path=` values start from: the one holding `.Trash-$uid`, or the one
-/// holding `.Trash` for `.Trash/$uid`.
-fn top_dir(trash: &Path) -> &Path {
-    let parent = trash.parent().unwrap_or(Path::new("/"));
-    if parent.file_name() == Some(OsStr::new(".Trash")) {
-        parent.parent().unwrap_or(Path::new("/"))
-    } else {
-        parent
-    }
 }
 
 /// `Path` and `DeletionDate` of the `[Trash Info]` group.
@@ -266,11 +341,5 @@ mod tests {
         assert!(parse(b"[Trash Info]\nDeletionDate=x\n").is_none());
         assert!(parse_date(&date).is_some());
         assert!(parse_date("yesterday").is_none());
-    }
-
-    #[test]
-    fn relative_paths_start_at_the_volume_top() {
-        assert_eq!(top_dir(Path::new("/mnt/.Trash-1000")), Path::new("/mnt"));
-        assert_eq!(top_dir(Path::new("/mnt/.Trash/1000")), Path::new("/mnt"));
     }
 }

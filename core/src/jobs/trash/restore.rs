@@ -3,17 +3,24 @@
 //! `put_back.rs`), so Replace keeps the item it replaces for undo, Keep both and Rename to
 //! restore under another name, and Merge writes a trashed folder into the folder now there.
 //!
-//! Same mount: one `renameat2(RENAME_NOREPLACE)`. Across file systems: the engine's copier
-//! writes each file under a temporary name and links or renames it into place, `syncfs` makes
-//! it durable, and only then is the trashed copy removed. A missing original parent is
-//! recreated, as Dolphin does. The info file goes once its item has left the trash entirely;
-//! an item restored only in part (some of it skipped or failed) stays listed with the rest.
+//! Each item's destination folder is opened first by walking its original parent chain
+//! without following links (see `place.rs`): an unsafe entry, or a link on the way, fails
+//! that item with the reason and the rest go on. The move then writes through that very
+//! folder descriptor. Same mount: one `renameat2(RENAME_NOREPLACE)`. Across file systems:
+//! the engine's copier writes each file under a temporary name and links or renames it into
+//! place, `syncfs` makes it durable, and only then is the trashed copy removed. A missing
+//! original parent is recreated, as Dolphin does. The info file goes once its item has left
+//! the trash entirely; an item restored only in part (some of it skipped or failed) stays
+//! listed with the rest.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
+use super::place;
 use super::{TrashRecord, TrashedItem, record};
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta};
@@ -26,19 +33,20 @@ use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
 pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
     let mut chosen: Vec<(&TrashedItem, Meta)> = Vec::new();
+    let mut targets: Vec<Target> = Vec::new();
     for item in items {
         match check(item) {
-            Ok(meta) => chosen.push((item, meta)),
+            Ok((meta, parent)) => {
+                chosen.push((item, meta));
+                targets.push(Target {
+                    source: item.file.clone(),
+                    dest: item.original.clone(),
+                    dir: Some(Arc::new(parent)),
+                });
+            }
             Err(e) => fail(ctx, &mut summary, &item.original, e),
         }
     }
-    let targets: Vec<Target> = chosen
-        .iter()
-        .map(|(item, _)| Target {
-            source: item.file.clone(),
-            dest: item.original.clone(),
-        })
-        .collect();
     let placed = put_back::run(ctx, &targets, policy);
     let part = placed.summary;
     for ((item, meta), landed) in chosen.iter().zip(placed.landed) {
@@ -89,21 +97,17 @@ fn normalize(path: &Path) -> PathBuf {
     path.components().collect()
 }
 
-/// The trashed item, if it is restorable: still the one listed, with an original place.
-fn check(item: &TrashedItem) -> Result<Meta> {
-    if item.original.file_name().is_none() || item.original.parent().is_none() {
-        return Err(Error::Refused {
-            op: "restore",
-            path: item.original.clone(),
-        });
-    }
+/// The trashed item, if it is restorable: still the one listed, going to a safe place whose
+/// folder is now open (see `place.rs`).
+fn check(item: &TrashedItem) -> Result<(Meta, OwnedFd)> {
+    let parent = place::open_parent(item)?;
     let meta = lstat(&item.file).map_err(|e| Error::io("stat", &item.file, e))?;
     if meta.id != item.id {
         return Err(Error::Changed {
             path: item.file.clone(),
         });
     }
-    Ok(meta)
+    Ok((meta, parent))
 }
 
 /// Once `item` is restored (to `landed`): removes its info file if nothing of it is left in

@@ -1,0 +1,203 @@
+//! Destinations that refuse metadata keep the data: a FUSE FAT disk (`fusefat` on a small
+//! image: `chmod` and `chown` fail with ENOSYS, extended attributes with ENOTSUP, names with
+//! `:` with EPERM), and a `bindfs` view whose `chmod` fails with EPERM but whose names are
+//! Unix names. Neither is known by its type name (`fuse.*`): what the destination can do is
+//! probed once per job. Root only (mounting); skipped with a note where the tools are
+//! missing (`.ci/run` installs them).
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ferry_core::Error;
+use ferry_core::jobs::{ConflictPolicy, Job, Note, Unkept};
+use ferry_tests::TempTree;
+
+use super::ferry_in;
+use super::jobs_support::{assert_no_temporaries, run_job, set_mtime};
+
+/// A FUSE file system mounted for one test, unmounted when dropped.
+struct Fuse {
+    dir: PathBuf,
+}
+
+impl Fuse {
+    /// Runs `program args... DIR`; `None` (with a note) where that is not possible here.
+    fn mount(program: &str, args: &[&str], dir: &Path) -> Option<Fuse> {
+        fs::create_dir_all(dir).unwrap();
+        let mounted = rustix::process::geteuid().is_root()
+            && Command::new(program)
+                .args(args)
+                .arg(dir)
+                .status()
+                .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("note: cannot mount {program} here (root and {program} needed); skipped");
+            return None;
+        }
+        Some(Fuse {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// A 16 MiB FAT image formatted with `mkfs.vfat`, mounted with `fusefat`.
+    fn fat(tree: &TempTree) -> Option<Fuse> {
+        let image = tree.join("fat.img");
+        let made = fs::File::create(&image)
+            .and_then(|f| f.set_len(16 << 20))
+            .is_ok()
+            && Command::new("mkfs.vfat")
+                .arg(&image)
+                .output()
+                .is_ok_and(|o| o.status.success());
+        if !made {
+            eprintln!("note: mkfs.vfat is missing; skipped");
+            return None;
+        }
+        let image = image.to_string_lossy().into_owned();
+        Fuse::mount("fusefat", &["-o", "rw+", &image], &tree.join("fat"))
+    }
+}
+
+impl Drop for Fuse {
+    fn drop(&mut self) {
+        let _ = Command::new("fusermount").arg("-u").arg(&self.dir).status();
+    }
+}
+
+/// A source folder with modes, times, an extended attribute and a subfolder.
+fn source(tree: &TempTree) -> PathBuf {
+    let src = tree.dir("src");
+    tree.file("src/a.txt", "alpha");
+    tree.file("src/sub/b.bin", vec![7u8; 100_000]);
+    fs::set_permissions(src.join("a.txt"), fs::Permissions::from_mode(0o640)).unwrap();
+    set_mtime(&src.join("sub/b.bin"), 1_000_000_000);
+    rustix::fs::setxattr(
+        src.join("a.txt").as_path(),
+        "user.origin",
+        b"ferry",
+        rustix::fs::XattrFlags::empty(),
+    )
+    .unwrap();
+    src
+}
+
+fn notes_of(notes: &[Note]) -> Vec<Unkept> {
+    let mut what: Vec<Unkept> = notes
+        .iter()
+        .map(|n| match n {
+            Note::NotKept { what, .. } => *what,
+        })
+        .collect();
+    what.sort();
+    what
+}
+
+#[test]
+fn a_fuse_fat_disk_gets_the_data_with_a_note_for_what_it_cannot_hold() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let src = source(&tree);
+    tree.file("src/a:b", "a name FAT refuses");
+    let out = run_job(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: fat.dir.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    let copy = fat.dir.join("src");
+    assert_eq!(fs::read(copy.join("a.txt")).unwrap(), b"alpha");
+    assert_eq!(
+        fs::read(copy.join("sub/b.bin")).unwrap(),
+        vec![7u8; 100_000]
+    );
+    // Only the name FAT cannot hold failed, and it was known before writing.
+    let failed: Vec<&Path> = out
+        .summary
+        .failed
+        .iter()
+        .map(|f| f.path.as_path())
+        .collect();
+    assert_eq!(failed, [src.join("a:b")], "{:#?}", out.summary);
+    assert!(matches!(
+        *out.summary.failed[0].error,
+        Error::NameNotAllowed { .. }
+    ));
+    assert_eq!(
+        notes_of(&out.summary.notes),
+        [Unkept::Permissions, Unkept::ExtendedAttributes],
+        "{:#?}",
+        out.summary.notes
+    );
+    assert_no_temporaries(&fat.dir);
+}
+
+#[test]
+fn the_command_line_copies_onto_a_fuse_fat_disk_and_notes_it_once() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let src = source(&tree);
+    let home = tree.dir("home");
+    let out = ferry_in(&home)
+        .arg("cp")
+        .arg(&src)
+        .arg(&fat.dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("permissions not kept").count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(fs::read(fat.dir.join("src/a.txt")).unwrap(), b"alpha");
+}
+
+#[test]
+fn a_destination_refusing_chmod_is_found_by_probing_not_by_its_type_name() {
+    let tree = TempTree::new();
+    let backing = tree.dir("backing");
+    let backing_arg = backing.to_string_lossy().into_owned();
+    let Some(view) = Fuse::mount(
+        "bindfs",
+        &["--chmod-deny", "--xattr-none", &backing_arg],
+        &tree.join("view"),
+    ) else {
+        return;
+    };
+    let src = source(&tree);
+    tree.file("src/a:b", "a Unix name");
+    let out = run_job(Job::Copy {
+        sources: vec![src],
+        dest_dir: view.dir.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let copy = view.dir.join("src");
+    assert_eq!(fs::read(copy.join("a:b")).unwrap(), b"a Unix name");
+    assert_eq!(fs::read(copy.join("a.txt")).unwrap(), b"alpha");
+    let mtime = fs::metadata(copy.join("sub/b.bin"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(
+        mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs(),
+        1_000_000_000,
+        "times are kept where they can be"
+    );
+    assert_eq!(
+        notes_of(&out.summary.notes),
+        [Unkept::Permissions, Unkept::ExtendedAttributes],
+        "{:#?}",
+        out.summary.notes
+    );
+    assert_no_temporaries(&view.dir);
+}
