@@ -156,6 +156,33 @@ pub fn list_all(dir: &Path) -> Result<Listing, Error> {
     Ok(all)
 }
 
+/// The names of the folders in `dir` (symlinks to folders included), unsorted: what the
+/// location bar completes a typed path from. Reads names and `d_type` only; a symlink or an
+/// entry of unknown type costs one stat. Blocking.
+pub fn folder_names(dir: &Path) -> Result<Vec<std::ffi::OsString>, Error> {
+    let fd = fs::open_dir_path(dir).map_err(|e| match e {
+        Errno::NOTDIR => Error::NotADirectory {
+            path: dir.to_owned(),
+        },
+        e => Error::io("open folder", dir, e),
+    })?;
+    let mut names = Vec::new();
+    fs::read_dir(&fd, &mut Vec::new(), |name, file_type| {
+        let is_dir = match Kind::from_file_type(file_type) {
+            Kind::Dir => true,
+            Kind::Symlink | Kind::Unknown => fs::statx_at(&fd, name, true, StatxFlags::TYPE)
+                .is_ok_and(|st| Kind::from_mode(u32::from(st.stx_mode)) == Kind::Dir),
+            _ => false,
+        };
+        if is_dir {
+            names.push(name.to_owned());
+        }
+        Ok(())
+    })
+    .map_err(|e| Error::io("read folder", dir, e))?;
+    Ok(names)
+}
+
 fn spawn_named(f: impl FnOnce() + Send + 'static) {
     thread::Builder::new()
         .name("ferry-lister".into())
@@ -300,6 +327,22 @@ mod tests {
 
     fn names(listing: &Listing) -> BTreeSet<OsString> {
         listing.iter().map(|e| e.name().to_owned()).collect()
+    }
+
+    #[test]
+    fn folder_names_keep_folders_and_links_to_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("docs")).unwrap();
+        std::fs::write(tmp.path().join("file"), "").unwrap();
+        symlink("docs", tmp.path().join("to-docs")).unwrap();
+        symlink("file", tmp.path().join("to-file")).unwrap();
+        let mut names = folder_names(tmp.path()).unwrap();
+        names.sort();
+        assert_eq!(names, ["docs", "to-docs"]);
+        assert!(matches!(
+            folder_names(&tmp.path().join("file")),
+            Err(Error::NotADirectory { .. })
+        ));
     }
 
     #[test]

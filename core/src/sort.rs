@@ -21,7 +21,10 @@ use icu_locale_core::Locale;
 use crate::entry::Listing;
 
 /// What to sort by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum SortKey {
     /// File name, natural order.
     #[default]
@@ -35,7 +38,10 @@ pub enum SortKey {
 }
 
 /// Sort direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Smallest, oldest or alphabetically first on top.
     #[default]
@@ -44,8 +50,9 @@ pub enum Direction {
     Descending,
 }
 
-/// How a view is sorted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a view is sorted (stored in the window's settings, hence serde).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct SortSpec {
     /// What to sort by.
     pub key: SortKey,

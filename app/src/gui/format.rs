@@ -206,7 +206,12 @@ pub fn ellipsize_middle(name: Cow<'_, str>, max_chars: usize) -> Cow<'_, str> {
         return name;
     }
     let keep = max_chars.saturating_sub(1);
-    let tail = keep / 3;
+    let extension = name
+        .rfind('.')
+        .filter(|&dot| dot > 0)
+        .map_or(0, |dot| name[dot..].chars().count())
+        .min(8);
+    let tail = (keep / 3).max(extension + 4).min(keep.saturating_sub(1));
     let head = keep - tail;
     let start: String = name.chars().take(head).collect();
     let end: String = name.chars().skip(count - tail).collect();
@@ -272,8 +277,10 @@ mod tests {
         assert_eq!(display_name(Path::new("/")), "/");
         assert_eq!(ellipsize_middle("short.txt".into(), 20), "short.txt");
         let long = ellipsize_middle("a-very-long-holiday-photo-name-2019.jpg".into(), 16);
-        assert_eq!(long, "a-very-lon…9.jpg");
+        assert_eq!(long, "a-very-…2019.jpg");
         assert_eq!(long.chars().count(), 16);
+        let plain = ellipsize_middle("a-name-without-any-extension-at-all".into(), 16);
+        assert_eq!(plain, "a-name-wit…t-all");
     }
 
     #[test]

@@ -7,13 +7,13 @@
 //! [`bridge`](super::bridge) and comes back as a task's message.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::Receiver;
 use ferry_core::Error;
 use ferry_core::jobs::{
-    self, ConflictPolicy, Engine, Event, Job, JobId, JobOptions, JournalRecord, Summary,
-    TrashRoots, UndoJournal,
+    self, ConflictPolicy, Engine, Event, Job, JobId, JobOptions, JournalRecord, JournalWriter,
+    Summary, TrashRoots, UndoJournal,
 };
 use iced::Task;
 
@@ -27,11 +27,24 @@ pub enum Origin {
     Recovery,
 }
 
+/// The journal's writer lock held for a job until its end is recorded (shared so that it can
+/// travel in a message from the thread that took it).
+#[derive(Debug, Clone)]
+pub struct Held(Arc<Mutex<Option<JournalWriter>>>);
+
+impl Held {
+    fn take(&self) -> Option<JournalWriter> {
+        self.0.lock().ok()?.take()
+    }
+}
+
 /// The window's engine and the owners of its jobs.
 pub struct Jobs {
     engine: Arc<Engine>,
     events: Receiver<Event>,
     origins: HashMap<JobId, Origin>,
+    /// Writer locks of the undo, redo or resume jobs running, until their end is recorded.
+    writers: HashMap<JobId, Held>,
     /// Events of jobs submitted on another thread whose id has not come back to the window
     /// yet: a small job may finish before its submitter's message is handled.
     early: HashMap<JobId, Vec<Event>>,
@@ -45,6 +58,7 @@ impl Jobs {
             engine: Arc::new(engine),
             events,
             origins: HashMap::new(),
+            writers: HashMap::new(),
             early: HashMap::new(),
         }
     }
@@ -54,9 +68,13 @@ impl Jobs {
         &self.events
     }
 
-    /// Records that `job` belongs to `origin`; returns its events that arrived before.
-    pub fn own(&mut self, job: JobId, origin: Origin) -> Vec<Event> {
+    /// Records that `job` belongs to `origin` (holding the journal's writer lock `held`, if
+    /// it decided from the journal); returns its events that arrived before.
+    pub fn own(&mut self, job: JobId, origin: Origin, held: Option<Held>) -> Vec<Event> {
         self.origins.insert(job, origin);
+        if let Some(held) = held {
+            self.writers.insert(job, held);
+        }
         self.early.remove(&job).unwrap_or_default()
     }
 
@@ -87,54 +105,61 @@ impl Jobs {
                 Err(e) => (Vec::new(), vec![e]),
             };
             for e in problems {
-                eprintln!("ferry: {e}");
+                tracing::warn!(target: "ferry", "{e}");
             }
             interrupted
         })
     }
 
-    /// Records in the journal that `record` is resumed (a roll back is recorded when it
-    /// ends), then submits it. Places taken since are skipped, never asked about: the window
-    /// has no conflict dialog yet.
+    /// Takes the journal's writer lock (waiting while a `ferry undo` holds it), records that
+    /// `record` is resumed (a roll back is recorded when it ends), then submits it. Places
+    /// taken since are skipped, never asked about: the window has no conflict dialog yet.
     pub fn start_recovery(
         &self,
         record: JournalRecord,
         choice: Choice,
-    ) -> Task<Result<JobId, Arc<Error>>> {
+    ) -> Task<Result<(JobId, Held), Arc<Error>>> {
         let engine = Arc::clone(&self.engine);
         bridge::blocking(move || start_recovery(&engine, record, choice).map_err(Arc::new))
     }
 
-    /// Records in the journal how the resume or roll back of record `seq` ended.
+    /// Records in the journal how the resume or roll back of record `seq` by `job` ended,
+    /// then lets the writer lock go.
     pub fn record_recovery_end(
+        &mut self,
+        job: JobId,
         seq: u64,
         choice: Choice,
         summary: Summary,
         cancelled: bool,
     ) -> Task<()> {
+        let writer = self.writers.remove(&job).and_then(|held| held.take());
         bridge::blocking(move || {
             let undo = choice == Choice::RollBack;
-            let recorded = UndoJournal::open_default()
-                .and_then(|j| j.record_end(seq, undo, &summary, cancelled));
+            let recorded = match &writer {
+                Some(writer) => writer.record_end(seq, undo, &summary, cancelled),
+                None => UndoJournal::open_default()
+                    .and_then(|j| j.record_end(seq, undo, &summary, cancelled)),
+            };
             if let Err(e) = recorded {
-                eprintln!("ferry: {e}");
+                tracing::warn!(target: "ferry", "{e}");
             }
         })
     }
 }
 
-/// Blocking: the journal's resume record, then the submission.
+/// Blocking: the writer lock, the journal's resume record, then the submission.
 fn start_recovery(
     engine: &Engine,
     mut record: JournalRecord,
     choice: Choice,
-) -> Result<JobId, Error> {
-    let journal = UndoJournal::open_default()?;
+) -> Result<(JobId, Held), Error> {
+    let writer = UndoJournal::open_default()?.writer()?;
     let seq = record.seq;
     let job = match choice {
         Choice::Resume => {
             record.job = record.job.clone().unattended();
-            journal.resume(seq, &record.job)?;
+            writer.resume(seq, &record.job)?;
             Job::Resume {
                 record: Box::new(record),
             }
@@ -145,7 +170,8 @@ fn start_recovery(
             on_conflict: ConflictPolicy::Skip,
         },
     };
-    Ok(engine.submit_journaled(job, JobOptions::default(), seq))
+    let id = engine.submit_journaled(job, JobOptions::default(), seq);
+    Ok((id, Held(Arc::new(Mutex::new(Some(writer))))))
 }
 
 /// The job an event is about.
@@ -176,9 +202,9 @@ mod tests {
     fn events_before_a_job_is_owned_are_kept_for_its_owner() {
         let mut jobs = Jobs::start();
         assert!(jobs.route(progress(3)).is_none());
-        let early = jobs.own(JobId(3), Origin::Recovery);
+        let early = jobs.own(JobId(3), Origin::Recovery, None);
         assert_eq!(early.len(), 1);
-        assert!(jobs.own(JobId(3), Origin::Recovery).is_empty());
+        assert!(jobs.own(JobId(3), Origin::Recovery, None).is_empty());
         assert!(matches!(
             jobs.route(progress(3)),
             Some((Origin::Recovery, _))

@@ -1,4 +1,4 @@
-//! Opening a file with the user's default application.
+//! Opening a file with the user's default application, and another window.
 
 use std::io;
 use std::path::Path;
@@ -15,6 +15,19 @@ pub fn open(path: &Path) -> io::Result<()> {
         .spawn()?;
     std::thread::Builder::new()
         .name("ferry-xdg-open".into())
+        .spawn(move || child.wait())?;
+    Ok(())
+}
+
+/// Starts another Ferry window on `folder` (a process of its own, as a new window of most file
+/// managers is), without waiting for it.
+pub fn new_window(folder: &Path) -> io::Result<()> {
+    let mut child = Command::new(std::env::current_exe()?)
+        .arg(folder)
+        .stdin(Stdio::null())
+        .spawn()?;
+    std::thread::Builder::new()
+        .name("ferry-window".into())
         .spawn(move || child.wait())?;
     Ok(())
 }

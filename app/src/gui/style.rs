@@ -315,3 +315,186 @@ pub fn bold() -> Font {
         ..Font::DEFAULT
     }
 }
+
+/// Error text (an inline refusal).
+pub fn danger_text(theme: &Theme) -> text::Style {
+    text::Style {
+        color: Some(colors(theme).danger),
+    }
+}
+
+/// The rubber band: a light wash of the accent with a thin border.
+pub fn band(theme: &Theme) -> container::Style {
+    let c = colors(theme);
+    container::Style {
+        background: Some(c.accent.scale_alpha(0.15).into()),
+        border: Border {
+            color: c.accent.scale_alpha(0.8),
+            width: 1.0,
+            radius: 2.0.into(),
+        },
+        ..container::Style::default()
+    }
+}
+
+/// The line over a pane: the accent over the one with the keyboard in a split, the chrome
+/// colour otherwise.
+pub fn active_mark(active: bool) -> impl Fn(&Theme) -> container::Style {
+    move |theme| {
+        let c = colors(theme);
+        container::Style {
+            background: Some(if active { c.accent } else { c.chrome }.into()),
+            ..container::Style::default()
+        }
+    }
+}
+
+/// A popup menu's frame.
+pub fn menu(theme: &Theme) -> container::Style {
+    let c = colors(theme);
+    container::Style {
+        background: Some(c.base.into()),
+        text_color: Some(c.text),
+        border: Border {
+            color: c.border,
+            width: 1.0,
+            radius: 8.0.into(),
+        },
+        shadow: iced::Shadow {
+            color: Color::BLACK.scale_alpha(0.25),
+            offset: iced::Vector::new(0.0, 3.0),
+            blur_radius: 12.0,
+        },
+        ..container::Style::default()
+    }
+}
+
+/// A menu entry; `highlighted` is the keyboard's.
+pub fn menu_item(highlighted: bool) -> impl Fn(&Theme, button::Status) -> button::Style {
+    move |theme, status| {
+        let c = colors(theme);
+        let base = button::Style {
+            text_color: c.text,
+            border: Border::default().rounded(5),
+            ..button::Style::default()
+        };
+        match status {
+            _ if highlighted => button::Style {
+                background: Some(c.selected.into()),
+                ..base
+            },
+            button::Status::Hovered | button::Status::Pressed => button::Style {
+                background: Some(c.hover.into()),
+                ..base
+            },
+            button::Status::Disabled => button::Style {
+                text_color: c.dim.scale_alpha(0.6),
+                ..base
+            },
+            button::Status::Active => base,
+        }
+    }
+}
+
+/// A tab of the tab bar; the shown one stands out.
+pub fn tab(shown: bool) -> impl Fn(&Theme, button::Status) -> button::Style {
+    move |theme, status| {
+        let c = colors(theme);
+        let background = match (shown, status) {
+            (true, _) => Some(c.base.into()),
+            (false, button::Status::Hovered | button::Status::Pressed) => Some(c.hover.into()),
+            (false, _) => None,
+        };
+        button::Style {
+            background,
+            text_color: if shown { c.text } else { c.dim },
+            border: Border {
+                color: if shown { c.border } else { Color::TRANSPARENT },
+                width: 1.0,
+                radius: 6.0.into(),
+            },
+            ..button::Style::default()
+        }
+    }
+}
+
+/// A place in the sidebar; the current folder's place is highlighted.
+pub fn place(current: bool) -> impl Fn(&Theme, button::Status) -> button::Style {
+    move |theme, status| {
+        let c = colors(theme);
+        let background = match (current, status) {
+            (true, _) => Some(c.selected.into()),
+            (false, button::Status::Hovered | button::Status::Pressed) => Some(c.hover.into()),
+            (false, _) => None,
+        };
+        button::Style {
+            background,
+            text_color: c.text,
+            border: Border::default().rounded(6),
+            ..button::Style::default()
+        }
+    }
+}
+
+/// The sidebar's background.
+pub fn sidebar(theme: &Theme) -> container::Style {
+    let c = colors(theme);
+    container::Style {
+        background: Some(c.chrome.into()),
+        text_color: Some(c.text),
+        ..container::Style::default()
+    }
+}
+
+/// A volume's usage bar: the track and the used part.
+pub fn usage(used: bool, nearly_full: bool) -> impl Fn(&Theme) -> container::Style {
+    move |theme| {
+        let c = colors(theme);
+        let fill = match (used, nearly_full) {
+            (false, _) => c.border,
+            (true, true) => c.danger,
+            (true, false) => c.accent.scale_alpha(0.7),
+        };
+        container::Style {
+            background: Some(fill.into()),
+            border: Border::default().rounded(2),
+            ..container::Style::default()
+        }
+    }
+}
+
+/// A toast: a dark card at the bottom of the window.
+pub fn toast(theme: &Theme) -> container::Style {
+    let c = colors(theme);
+    container::Style {
+        background: Some(c.text.into()),
+        text_color: Some(c.base),
+        border: Border::default().rounded(8),
+        shadow: iced::Shadow {
+            color: Color::BLACK.scale_alpha(0.3),
+            offset: iced::Vector::new(0.0, 2.0),
+            blur_radius: 10.0,
+        },
+        ..container::Style::default()
+    }
+}
+
+/// A dialog's card.
+pub fn dialog(theme: &Theme) -> container::Style {
+    container::Style {
+        border: Border {
+            color: colors(theme).border,
+            width: 1.0,
+            radius: 10.0.into(),
+        },
+        ..menu(theme)
+    }
+}
+
+/// The dimmed backdrop behind a dialog.
+pub fn backdrop(_theme: &Theme) -> container::Style {
+    container::Style {
+        background: Some(Color::BLACK.scale_alpha(0.35).into()),
+        ..container::Style::default()
+    }
+}

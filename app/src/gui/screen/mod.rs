@@ -4,12 +4,17 @@
 
 pub mod browser;
 pub mod recovery;
+pub mod sidebar;
+pub mod tabs;
+pub mod toolbar;
 
 use std::path::Path;
 
 use iced::keyboard::Modifiers;
 
 use browser::Dirs;
+
+use crate::gui::settings::Settings;
 
 /// What screens may read from the window while they update: passed explicitly, never global.
 pub struct Ctx<'a> {
@@ -19,4 +24,6 @@ pub struct Ctx<'a> {
     pub modifiers: Modifiers,
     /// The user's home folder, for `~` and the first breadcrumb.
     pub home: Option<&'a Path>,
+    /// The preferences (a folder's own view mode and sort, the defaults).
+    pub settings: &'a Settings,
 }

@@ -65,6 +65,8 @@ pub enum Event {
     Cancel(JobId),
     /// Record in the journal how the resume or roll back of record `seq` ended.
     Finish {
+        /// The job that ran it.
+        job: JobId,
         /// The record.
         seq: u64,
         /// What was done with it.
@@ -201,11 +203,12 @@ impl Recovery {
     }
 
     fn end(&mut self, summary: Summary, cancelled: bool) -> Event {
-        let State::Running(run, ..) = std::mem::take(&mut self.state) else {
+        let State::Running(run, job, _) = std::mem::take(&mut self.state) else {
             unreachable!("only a running job ends");
         };
         self.state = State::Ended(outcome(&run, &summary, cancelled));
         Event::Finish {
+            job,
             seq: run.seq,
             choice: run.choice,
             summary: Box::new(summary),
@@ -334,13 +337,18 @@ mod tests {
         fn refresh(&self, _: u64) {
             unreachable!()
         }
+        fn close(&self, _: u64) {
+            unreachable!()
+        }
     }
 
     fn update(recovery: &mut Recovery, message: Message) -> Option<Event> {
+        let settings = crate::gui::settings::Settings::default();
         let ctx = Ctx {
             dirs: &NoDirs,
             modifiers: iced::keyboard::Modifiers::empty(),
             home: None,
+            settings: &settings,
         };
         recovery.update(message, &ctx).1
     }

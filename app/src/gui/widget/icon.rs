@@ -60,3 +60,78 @@ pub fn icon<'a, Message: 'a>(category: Category, link: bool, size: f32) -> Eleme
         .center_y(size)
         .into()
 }
+
+/// A drive: a rounded box with a light, marked for removable media or a network share.
+pub fn drive<'a, Message: 'a>(size: f32, removable: bool, network: bool) -> Element<'a, Message> {
+    let unit = size / 20.0;
+    let category = if network {
+        Category::Link
+    } else {
+        Category::Archive
+    };
+    let body = move |theme: &Theme| {
+        style::icon_shape(style::icon_color(theme, category), 3.0 * unit)(theme)
+    };
+    let light = move |theme: &Theme| {
+        let c = style::colors(theme);
+        style::icon_shape(if removable { c.accent } else { c.base }, unit)(theme)
+    };
+    let shape = container(
+        column![
+            space().height(Fill),
+            container(space())
+                .width(4.0 * unit)
+                .height(2.5 * unit)
+                .style(light)
+        ]
+        .align_x(iced::Alignment::End)
+        .padding(3.0 * unit),
+    )
+    .width(20.0 * unit)
+    .height(12.0 * unit)
+    .style(body);
+    container(shape)
+        .width(size)
+        .height(size)
+        .center_x(size)
+        .center_y(size)
+        .into()
+}
+
+/// A trash can, with something in it when `full`.
+pub fn trash<'a, Message: 'a>(size: f32, full: bool) -> Element<'a, Message> {
+    let unit = size / 20.0;
+    let fill = move |theme: &Theme| style::icon_color(theme, Category::Text);
+    let lid = move |theme: &Theme| style::icon_shape(fill(theme), unit)(theme);
+    let can = move |theme: &Theme| style::icon_page(fill(theme))(theme);
+    let paper = move |theme: &Theme| {
+        style::icon_shape(style::icon_color(theme, Category::Document), unit)(theme)
+    };
+    let mut inside = column![].padding(2.0 * unit);
+    if full {
+        inside = inside.push(
+            container(space())
+                .width(Fill)
+                .height(6.0 * unit)
+                .style(paper),
+        );
+    }
+    let shape = column![
+        container(space())
+            .width(16.0 * unit)
+            .height(2.5 * unit)
+            .style(lid),
+        container(inside)
+            .width(13.0 * unit)
+            .height(14.0 * unit)
+            .style(can),
+    ]
+    .spacing(unit)
+    .align_x(iced::Alignment::Center);
+    container(shape)
+        .width(size)
+        .height(size)
+        .center_x(size)
+        .center_y(size)
+        .into()
+}

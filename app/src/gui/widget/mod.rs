@@ -1,9 +1,14 @@
 //! Widgets generic over the message type, with no knowledge of screens: the windowed
-//! [`list`], its [`scrollbar`], drawn file [`icon`]s, and small helpers shared by screens.
+//! [`list`] and the icon [`grid`]'s geometry, their [`scrollbar`], drawn file [`icon`]s, the
+//! [`context_menu`], [`toast`]s, the [`pointer`] area, and small helpers shared by screens.
 
+pub mod context_menu;
+pub mod grid;
 pub mod icon;
 pub mod list;
+pub mod pointer;
 pub mod scrollbar;
+pub mod toast;
 
 use iced::widget::tooltip::Position;
 use iced::widget::{button, container, text, tooltip};

@@ -1,4 +1,6 @@
-//! The details view: column headers and the windowed rows, one line per entry.
+//! The details view: column headers (click to sort, drag an edge to resize) and the windowed
+//! rows, one line per entry; and the list area both views share (scrollable, scrollbar,
+//! rubber band, pointer tracking).
 
 use chrono::{DateTime, Local};
 use ferry_core::entry::Kind;
@@ -6,69 +8,164 @@ use ferry_core::sort::{Direction, SortKey};
 use iced::alignment::Horizontal;
 use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
 use iced::widget::{
-    Row, button, column, container, mouse_area, row, rule, scrollable, space, stack, text,
+    Row, button, column, container, mouse_area, pin, row, rule, scrollable, space, stack, text,
 };
-use iced::{Alignment, Element, Fill, Length, Padding};
+use iced::{Alignment, Element, Fill, Length, Padding, mouse};
 
 use super::view::{SMALL, TEXT, empty_state, small};
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::format;
+use crate::gui::settings::Columns;
 use crate::gui::style;
 use crate::gui::widget::icon::icon;
-use crate::gui::widget::list::{self, ROW_HEIGHT};
+use crate::gui::widget::list;
+use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
 
-const SIZE_W: f32 = 96.0;
-const MODIFIED_W: f32 = 150.0;
-const TYPE_W: f32 = 140.0;
-const ICON_W: f32 = 22.0;
+/// Icon sizes of the details view that zoom steps through.
+pub const ICON_SIZES: [u16; 4] = [16, 22, 32, 48];
 /// Horizontal padding inside every cell, headers included, so they line up.
 const CELL_PAD: f32 = 8.0;
 /// Space around the rows; the right side leaves room for the overlay scrollbar.
-const LIST_PAD: Padding = Padding {
+pub const LIST_PAD: Padding = Padding {
     top: 0.0,
     right: 16.0,
     bottom: 0.0,
     left: 8.0,
 };
+/// The grab zone between two column headers.
+const HANDLE: f32 = 8.0;
 /// Average advance of a character at [`TEXT`] size, for shortening long names.
 const CHAR_W: f32 = 7.6;
+
+/// A row's height for icons `icon` pixels big.
+pub fn row_height(icon: u16) -> f32 {
+    (f32::from(icon) + 8.0).max(26.0)
+}
+
+/// A column of fixed width (the name column takes what is left).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// Size.
+    Size,
+    /// Modification date.
+    Modified,
+    /// Type.
+    Kind,
+}
+
+impl Column {
+    /// Its width in `columns`.
+    pub fn width(self, columns: &Columns) -> f32 {
+        match self {
+            Column::Size => columns.size,
+            Column::Modified => columns.modified,
+            Column::Kind => columns.kind,
+        }
+    }
+
+    /// Sets its width in `columns`.
+    pub fn set_width(self, columns: &mut Columns, width: f32) {
+        match self {
+            Column::Size => columns.size = width,
+            Column::Modified => columns.modified = width,
+            Column::Kind => columns.kind = width,
+        }
+    }
+}
+
+/// The name column keeps at least this much before other columns are left out.
+const NAME_MIN: f32 = 220.0;
+
+/// The fixed columns a pane `width` wide shows, left to right: when the name column would get
+/// less than [`NAME_MIN`], the type goes first, then the date, then the size.
+pub fn shown(width: f32, columns: &Columns) -> Vec<Column> {
+    let mut shown = vec![Column::Size, Column::Modified, Column::Kind];
+    while let Some(&last) = shown.last() {
+        let fixed: f32 = shown.iter().map(|c| c.width(columns) + HANDLE).sum();
+        if width - LIST_PAD.left - LIST_PAD.right - fixed >= NAME_MIN {
+            break;
+        }
+        shown.retain(|&c| c != last);
+    }
+    shown
+}
+
+/// The column whose left edge (the grab zone before it) is under `x`, in a header `width`
+/// wide. Columns are laid out from the right: name | size | modified | type.
+pub fn edge_at(width: f32, columns: &Columns, x: f32) -> Option<Column> {
+    let mut left = width - LIST_PAD.right;
+    for column in shown(width, columns).into_iter().rev() {
+        left -= column.width(columns);
+        let zone = (left - HANDLE - 2.0)..(left + 2.0);
+        if zone.contains(&x) {
+            return Some(column);
+        }
+        left -= HANDLE;
+    }
+    None
+}
 
 impl Browser {
     /// Headers above the rows, or the empty-folder message.
     pub(super) fn details<'a>(&'a self, contents: &'a Contents) -> Element<'a, Message> {
-        let header = container(self.header()).padding(LIST_PAD);
+        let header = pointer_area(container(self.header()).padding(LIST_PAD))
+            .on_press(Message::HeaderPressed)
+            .on_drag(Message::HeaderDragged)
+            .on_release(Message::HeaderReleased);
         let rows = contents.rows();
+        let row_h = self.line_height();
         let content: Element<'_, Message> = if rows.is_empty() {
             empty_state(&self.listing, contents)
         } else {
             let now = format::now();
             let name_chars = self.name_chars();
-            let content_h = list::top_of(rows.len());
-            let rows = list::windowed(rows.len(), self.scroll, |row| {
-                self.row(contents, row, &now, name_chars)
+            let rows = list::windowed(rows.len(), self.scroll, row_h, |row| {
+                self.row(contents, row, &now, name_chars, row_h)
             });
-            // iced's own scroller shrinks to a dot on a huge folder: ours keeps a thumb to
-            // grab, over the rows' right padding, and the scrollable keeps the wheel.
-            let scroll = scrollable(container(rows).padding(LIST_PAD))
-                .id(self.list_id())
-                .direction(ScrollDirection::Vertical(Scrollbar::hidden()))
-                .on_scroll(|viewport| Message::Scrolled {
-                    offset_y: viewport.absolute_offset().y,
-                    viewport_h: viewport.bounds().height,
-                })
-                .height(Fill);
-            let bar = scrollbar(
-                content_h,
-                self.scroll.viewport_h,
-                self.scroll.offset_y,
-                Message::ScrollTo,
-            );
-            stack![scroll, container(bar).align_right(Fill).height(Fill)].into()
+            self.list_area(rows, list::top_of(contents.rows().len(), row_h))
         };
-        let area = mouse_area(container(content).width(Fill).height(Fill))
-            .on_press(Message::BackgroundPressed);
-        column![header, rule::horizontal(1).style(style::separator), area].into()
+        column![header, rule::horizontal(1).style(style::separator), content].into()
+    }
+
+    /// The scrollable list of either view, with our scrollbar and the rubber band over it,
+    /// inside the pointer area that reports presses on empty space, drags and its bounds.
+    pub(super) fn list_area<'a>(
+        &'a self,
+        rows: Element<'a, Message>,
+        content_h: f32,
+    ) -> Element<'a, Message> {
+        // iced's own scroller shrinks to a dot on a huge folder: ours keeps a thumb to grab,
+        // over the rows' right padding, and the scrollable keeps the wheel.
+        let scroll = scrollable(container(rows).padding(LIST_PAD))
+            .id(self.list_id())
+            .direction(ScrollDirection::Vertical(Scrollbar::hidden()))
+            .on_scroll(|viewport| Message::Scrolled {
+                offset_y: viewport.absolute_offset().y,
+                viewport_h: viewport.bounds().height,
+            })
+            .height(Fill);
+        let bar = scrollbar(
+            content_h,
+            self.scroll.viewport_h,
+            self.scroll.offset_y,
+            Message::ScrollTo,
+        );
+        let mut layers = stack![scroll, container(bar).align_right(Fill).height(Fill)];
+        if let Some(rect) = self.band_rect() {
+            let band = container(space())
+                .width(rect.width)
+                .height(rect.height)
+                .style(style::band);
+            layers = layers.push(pin(band).x(rect.x).y(rect.y));
+        }
+        pointer_area(container(layers).width(Fill).height(Fill))
+            .on_press(Message::BackgroundPressed)
+            .on_drag(Message::Dragged)
+            .on_release(Message::Released)
+            .on_right_press(|at, on_item| Message::RightPressed { at, on_item })
+            .on_resize(Message::Resized)
+            .into()
     }
 
     fn header(&self) -> Element<'_, Message> {
@@ -92,28 +189,26 @@ impl Browser {
                 .style(style::header_button)
                 .on_press(Message::SortBy(key))
         };
-        row![
-            cell("Name", SortKey::Name, Fill, Horizontal::Left),
-            cell(
-                "Size",
-                SortKey::Size,
-                Length::Fixed(SIZE_W),
-                Horizontal::Right
-            ),
-            cell(
-                "Modified",
-                SortKey::Modified,
-                Length::Fixed(MODIFIED_W),
-                Horizontal::Left
-            ),
-            cell(
-                "Type",
-                SortKey::Type,
-                Length::Fixed(TYPE_W),
-                Horizontal::Left
-            ),
-        ]
-        .into()
+        // Grab zones between the headers; the press itself goes to the headers' pointer area.
+        let handle = || {
+            mouse_area(
+                container(rule::vertical(1).style(style::separator))
+                    .width(HANDLE)
+                    .height(30)
+                    .center_x(HANDLE),
+            )
+            .interaction(mouse::Interaction::ResizingHorizontally)
+        };
+        let mut header = Row::new().push(cell("Name", SortKey::Name, Fill, Horizontal::Left));
+        for column in shown(self.bounds.width, &self.columns) {
+            let width = Length::Fixed(column.width(&self.columns));
+            header = header.push(handle()).push(match column {
+                Column::Size => cell("Size", SortKey::Size, width, Horizontal::Right),
+                Column::Modified => cell("Modified", SortKey::Modified, width, Horizontal::Left),
+                Column::Kind => cell("Type", SortKey::Type, width, Horizontal::Left),
+            });
+        }
+        header.align_y(Alignment::Center).into()
     }
 
     fn row<'a>(
@@ -122,9 +217,10 @@ impl Browser {
         row: usize,
         now: &DateTime<Local>,
         name_chars: usize,
+        row_h: f32,
     ) -> Element<'a, Message> {
         let Some((index, entry)) = contents.row(row) else {
-            return space().height(ROW_HEIGHT).into();
+            return space().height(row_h).into();
         };
         let at = RowRef {
             revision: self.revision,
@@ -136,16 +232,6 @@ impl Browser {
         let hovered = self.hovered == Some(at);
 
         let name = entry.name().to_string_lossy();
-        let size = if entry.is_dir_like() || entry.stat_failed() {
-            String::new()
-        } else {
-            format::size(entry.size())
-        };
-        let modified = if entry.stat_failed() {
-            String::new()
-        } else {
-            format::modified(entry.mtime().0, now)
-        };
         let cell = |content: Element<'a, Message>, width: Length| {
             container(content)
                 .width(width)
@@ -160,41 +246,88 @@ impl Browser {
             name
         };
         let link = entry.kind() == Kind::Symlink;
-        let icon = container(icon(format::category(entry), link, ICON_W))
-            .height(ROW_HEIGHT)
-            .center_y(ROW_HEIGHT);
+        let icon_size = f32::from(self.details_icon);
+        let icon = container(icon(format::category(entry), link, icon_size))
+            .height(row_h)
+            .center_y(row_h);
         let name_cell = row![icon, name].spacing(10).align_y(Alignment::Center);
-        let cells = row![
-            cell(name_cell.into(), Fill),
-            cell(
-                small(size).width(Fill).align_x(Horizontal::Right).into(),
-                SIZE_W.into()
-            ),
-            cell(small(modified).into(), MODIFIED_W.into()),
-            cell(small(format::type_label(entry)).into(), TYPE_W.into()),
-        ]
-        .height(ROW_HEIGHT)
-        .align_y(Alignment::Center);
+        let mut cells = Row::new().push(cell(name_cell.into(), Fill));
+        for column in shown(self.bounds.width, &self.columns) {
+            let width = Length::Fixed(column.width(&self.columns));
+            let content: Element<'a, Message> = match column {
+                Column::Size if entry.is_dir_like() || entry.stat_failed() => space().into(),
+                Column::Size => small(format::size(entry.size()))
+                    .width(Fill)
+                    .align_x(Horizontal::Right)
+                    .into(),
+                Column::Modified if entry.stat_failed() => space().into(),
+                Column::Modified => small(format::modified(entry.mtime().0, now)).into(),
+                Column::Kind => small(format::type_label(entry)).into(),
+            };
+            cells = cells.push(space().width(HANDLE)).push(cell(content, width));
+        }
+        let cells = cells.height(row_h).align_y(Alignment::Center);
         // The highlight is inset by a pixel above and below so neighbouring selected rows
         // read as separate items.
         let highlight = container(cells)
             .width(Fill)
             .height(Fill)
             .style(style::row(selected, hovered, focused));
-        mouse_area(container(highlight).padding([1, 0]).height(ROW_HEIGHT))
+        mouse_area(container(highlight).padding([1, 0]).height(row_h))
             .on_press(Message::RowPressed(at))
             .on_double_click(Message::RowDoubleClicked(at))
+            .on_middle_press(Message::RowMiddleClicked(at))
+            .on_right_press(Message::RowRightPressed(at))
             .on_enter(Message::RowEntered(at))
             .on_exit(Message::RowLeft(at))
             .into()
     }
 
-    /// How many characters of a name fit the name column at the current window width.
+    /// How many characters of a name fit the name column at the pane's width.
     fn name_chars(&self) -> usize {
-        let fixed = SIZE_W + MODIFIED_W + TYPE_W + LIST_PAD.left + LIST_PAD.right;
-        let name_px = self.window_w - fixed - ICON_W - 10.0 - 2.0 * CELL_PAD;
+        let shown = shown(self.bounds.width, &self.columns);
+        let fixed = shown
+            .iter()
+            .map(|c| c.width(&self.columns) + HANDLE)
+            .sum::<f32>()
+            + LIST_PAD.left
+            + LIST_PAD.right;
+        let name_px =
+            self.bounds.width - fixed - f32::from(self.details_icon) - 10.0 - 2.0 * CELL_PAD;
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
         let chars = (name_px.max(0.0) / CHAR_W).floor() as usize;
         chars.max(12)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_edges_are_found_from_the_right() {
+        let columns = Columns::default(); // 96, 150, 140
+        let width = 1000.0;
+        // Type starts at 1000 - 16 - 140 = 844; its grab zone is just left of it.
+        assert_eq!(edge_at(width, &columns, 840.0), Some(Column::Kind));
+        // Modified starts at 844 - 8 - 150 = 686.
+        assert_eq!(edge_at(width, &columns, 683.0), Some(Column::Modified));
+        // Size starts at 686 - 8 - 96 = 582.
+        assert_eq!(edge_at(width, &columns, 580.0), Some(Column::Size));
+        assert_eq!(
+            edge_at(width, &columns, 300.0),
+            None,
+            "inside the name column"
+        );
+        assert_eq!(edge_at(width, &columns, 760.0), None, "inside a column");
+    }
+
+    #[test]
+    fn a_narrow_pane_leaves_out_type_then_date_then_size() {
+        let columns = Columns::default(); // 96 + 150 + 140, 8 px grab zones, 24 px padding
+        assert_eq!(shown(1000.0, &columns).len(), 3);
+        assert_eq!(shown(600.0, &columns), [Column::Size, Column::Modified]);
+        assert_eq!(shown(400.0, &columns), [Column::Size]);
+        assert!(shown(250.0, &columns).is_empty());
     }
 }

@@ -1,31 +1,188 @@
-//! The location bar: breadcrumbs, or the typed path while editing.
+//! The location bar: breadcrumbs, or, while editing (Ctrl+L, or a click on the bar's empty
+//! part), the typed path with Tab completion of folder names and an inline refusal of a path
+//! that is not a folder. Completion reads the folder off the UI thread, or from the pane's
+//! own listing when it is the folder shown; the path is checked off the UI thread too.
 
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
+use ferry_core::Error;
+use iced::widget::operation;
 use iced::widget::text::Wrapping;
-use iced::widget::{Row, button, container, mouse_area, space, text, text_input};
-use iced::{Alignment, Element, Fill, Font, mouse};
+use iced::widget::{Row, button, column, container, mouse_area, space, text, text_input};
+use iced::{Alignment, Element, Fill, Font, Task, mouse};
 
-use super::view::TEXT;
-use super::{Browser, Message};
+use super::view::{SMALL, TEXT};
+use super::{Browser, Listing, Message};
+use crate::gui::bridge;
+use crate::gui::screen::Ctx;
 use crate::gui::style;
 
 /// At most this many breadcrumb segments; the middle collapses into "…".
 const MAX_CRUMBS: usize = 6;
+/// Completion candidates listed under the field.
+const SHOWN_CANDIDATES: usize = 8;
+
+/// A path being typed.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Editing {
+    text: String,
+    /// Why the last path submitted was refused, or why completion found nothing.
+    problem: Option<String>,
+    /// The folders that complete the text Tab was last pressed on.
+    candidates: Vec<String>,
+    /// The text those candidates complete (the part before the name being completed).
+    base: String,
+    /// Which candidate repeated Tab presses are at.
+    cycle: Option<usize>,
+}
 
 impl Browser {
+    pub(super) fn edit_path(&mut self) -> Task<Message> {
+        self.editing = Some(Editing {
+            text: self.path.display().to_string(),
+            ..Editing::default()
+        });
+        let id = self.path_input_id();
+        operation::focus(id.clone()).chain(operation::select_all(id))
+    }
+
+    pub(super) fn path_edited(&mut self, text: String) {
+        if let Some(editing) = &mut self.editing {
+            editing.text = text;
+            editing.problem = None;
+            editing.candidates.clear();
+            editing.cycle = None;
+        }
+    }
+
+    /// Enter: the typed path is checked off the UI thread; a folder is then opened.
+    pub(super) fn submit_path(&mut self) -> Task<Message> {
+        let Some(editing) = &self.editing else {
+            return Task::none();
+        };
+        let target = resolve(&editing.text, &self.path, self.home.as_deref());
+        bridge::blocking(move || {
+            let checked = check_folder(&target).map_err(Arc::new);
+            Message::PathChecked(target, checked)
+        })
+    }
+
+    pub(super) fn path_refused(&mut self, error: &Error) {
+        if let Some(editing) = &mut self.editing {
+            editing.problem = Some(if error.is_not_found() {
+                "No such folder.".to_owned()
+            } else if matches!(error, Error::NotADirectory { .. }) {
+                "This is not a folder.".to_owned()
+            } else if error.is_permission_denied() {
+                "You don't have permission to open it.".to_owned()
+            } else {
+                error.to_string()
+            });
+        }
+    }
+
+    /// Tab: the next candidate when they are listed, or the folders that complete the name
+    /// being typed.
+    pub(super) fn complete(&mut self, ctx: &Ctx<'_>) -> Task<Message> {
+        let Some(editing) = &mut self.editing else {
+            return Task::none();
+        };
+        if !editing.candidates.is_empty() {
+            let next = editing
+                .cycle
+                .map_or(0, |i| (i + 1) % editing.candidates.len());
+            editing.cycle = Some(next);
+            editing.text = format!("{}{}/", editing.base, editing.candidates[next]);
+            return self.show_completion();
+        }
+        let typed = editing.text.clone();
+        let (dir_text, _) = split_typed(&typed);
+        let dir = resolve(
+            if dir_text.is_empty() { "." } else { dir_text },
+            &self.path,
+            ctx.home,
+        );
+        // The folder shown is already listed: complete from the pane's own listing.
+        if dir == self.path
+            && let Listing::Loaded(contents) = &self.listing
+        {
+            let names: Arc<[OsString]> = contents
+                .entries()
+                .iter()
+                .filter(|e| e.is_dir_like())
+                .map(|e| e.name().to_owned())
+                .collect();
+            self.completed(&typed, &dir, Ok(names));
+            return self.show_completion();
+        }
+        bridge::blocking(move || {
+            let names = ferry_core::lister::folder_names(&dir)
+                .map(Arc::from)
+                .map_err(Arc::new);
+            Message::Completed { typed, dir, names }
+        })
+    }
+
+    /// The folders of `dir` arrived for completing `typed`.
+    pub(super) fn completed(
+        &mut self,
+        typed: &str,
+        dir: &Path,
+        names: Result<Arc<[OsString]>, Arc<Error>>,
+    ) {
+        let Some(editing) = &mut self.editing else {
+            return;
+        };
+        if editing.text != typed {
+            return; // typed on since: stale
+        }
+        let names = match names {
+            Ok(names) => names,
+            Err(error) => {
+                editing.problem = Some(format!("Can't read {}: {error}", dir.display()));
+                return;
+            }
+        };
+        let (base, prefix) = split_typed(typed);
+        let found = candidates(&names, prefix);
+        editing.base = base.to_owned();
+        match found.as_slice() {
+            [] => {
+                editing.problem = Some(format!("No folder here starts with “{prefix}”."));
+            }
+            [only] => editing.text = format!("{base}{only}/"),
+            many => {
+                editing.text = format!("{base}{}", common_prefix(many));
+                editing.candidates = found;
+            }
+        }
+    }
+
+    /// Puts the cursor after the completed text.
+    pub(super) fn show_completion(&self) -> Task<Message> {
+        operation::move_cursor_to_end(self.path_input_id())
+    }
+
     /// Breadcrumbs, or a text field while a path is typed.
     pub(super) fn path_bar(&self) -> Element<'_, Message> {
-        if let Some(typed) = &self.editing_path {
-            return text_input("Type a folder path", typed)
+        if let Some(editing) = &self.editing {
+            let field = text_input("Type a folder path (Tab completes)", &editing.text)
                 .id(self.path_input_id())
                 .on_input(Message::PathEdited)
                 .on_submit(Message::PathSubmitted)
                 .size(TEXT)
                 .padding([7, 12])
                 .style(style::path_input)
-                .width(Fill)
-                .into();
+                .width(Fill);
+            let mut bar = column![field].spacing(4);
+            if let Some(problem) = &editing.problem {
+                bar = bar.push(text(problem.as_str()).size(SMALL).style(style::danger_text));
+            } else if !editing.candidates.is_empty() {
+                bar = bar.push(self.candidate_line(editing));
+            }
+            return bar.into();
         }
         let crumbs = crumbs(&self.path, self.home.as_deref());
         let last = crumbs.len().saturating_sub(1);
@@ -64,6 +221,93 @@ impl Browser {
             .style(style::path_bar)
             .into()
     }
+
+    /// "Documents · Downloads · … 3 more (Tab)" under the field.
+    fn candidate_line(&self, editing: &Editing) -> Element<'_, Message> {
+        let mut line = Row::new().spacing(10);
+        for (i, name) in editing.candidates.iter().take(SHOWN_CANDIDATES).enumerate() {
+            let chosen = editing.cycle == Some(i);
+            let label = text(name.clone()).size(SMALL);
+            line = line.push(if chosen {
+                label.font(style::bold())
+            } else {
+                label.style(style::dim_text)
+            });
+        }
+        let more = editing.candidates.len().saturating_sub(SHOWN_CANDIDATES);
+        if more > 0 {
+            line = line.push(
+                text(format!("… {more} more"))
+                    .size(SMALL)
+                    .style(style::dim_text),
+            );
+        }
+        line.push(text("(Tab: next)").size(SMALL).style(style::dim_text))
+            .into()
+    }
+}
+
+/// Blocking: `path` is a folder one can open (following a final symlink, as a shell does).
+fn check_folder(path: &Path) -> Result<(), Error> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(Error::NotADirectory {
+            path: path.to_owned(),
+        }),
+        Err(e) => Err(Error::io("open folder", path, e)),
+    }
+}
+
+/// The typed text split into the folder part (up to and with the last `/`) and the name
+/// being typed after it.
+fn split_typed(typed: &str) -> (&str, &str) {
+    match typed.rfind('/') {
+        Some(slash) => typed.split_at(slash + 1),
+        None if typed == "~" => (typed, ""),
+        None => ("", typed),
+    }
+}
+
+/// The names starting with `prefix` (exactly, or else ignoring case), sorted; dot folders only
+/// when the prefix starts with a dot.
+fn candidates(names: &[OsString], prefix: &str) -> Vec<String> {
+    let shown =
+        |name: &&OsString| prefix.starts_with('.') || !name.as_encoded_bytes().starts_with(b".");
+    let mut exact: Vec<String> = names
+        .iter()
+        .filter(shown)
+        .filter_map(|n| n.to_str())
+        .filter(|n| n.starts_with(prefix))
+        .map(str::to_owned)
+        .collect();
+    if exact.is_empty() {
+        let lower = prefix.to_lowercase();
+        exact = names
+            .iter()
+            .filter(shown)
+            .filter_map(|n| n.to_str())
+            .filter(|n| n.to_lowercase().starts_with(&lower))
+            .map(str::to_owned)
+            .collect();
+    }
+    exact.sort_by_key(|n| n.to_lowercase());
+    exact
+}
+
+/// The longest start all of `names` share.
+fn common_prefix(names: &[String]) -> &str {
+    let first = names[0].as_str();
+    let mut end = first.len();
+    for name in &names[1..] {
+        end = first
+            .char_indices()
+            .zip(name.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8())
+            .min(end);
+    }
+    &first[..end]
 }
 
 /// The folder a typed path names: `~` is the home folder, relative paths start at `current`.
@@ -169,6 +413,47 @@ mod tests {
         );
         assert_eq!(labels(&crumbs(Path::new("/"), Some(home))), ["/"]);
         assert_eq!(labels(&crumbs(home, Some(home))), ["Home"]);
+    }
+
+    #[test]
+    fn typed_paths_are_read_like_a_shell_reads_them() {
+        let here = Path::new("/home/ann/music");
+        let home = Some(Path::new("/home/ann"));
+        assert_eq!(resolve("~/docs", here, home), Path::new("/home/ann/docs"));
+        assert_eq!(resolve("~", here, home), Path::new("/home/ann"));
+        assert_eq!(resolve("../music/./old/..", here, home), here);
+        assert_eq!(resolve("/etc ", here, home), Path::new("/etc"));
+        assert_eq!(resolve("sub", here, home), Path::new("/home/ann/music/sub"));
+        assert_eq!(
+            resolve("~ann", here, home),
+            Path::new("/home/ann/music/~ann")
+        );
+    }
+
+    #[test]
+    fn typed_paths_split_at_the_last_slash() {
+        assert_eq!(split_typed("/home/ann/Do"), ("/home/ann/", "Do"));
+        assert_eq!(split_typed("/home/ann/"), ("/home/ann/", ""));
+        assert_eq!(split_typed("Mus"), ("", "Mus"));
+        assert_eq!(split_typed("~"), ("~", ""));
+    }
+
+    #[test]
+    fn completion_prefers_exact_case_and_hides_dot_folders() {
+        let names: Vec<OsString> = ["Documents", "Downloads", "docs", ".dotfiles", "Music"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(candidates(&names, "Do"), ["Documents", "Downloads"]);
+        assert_eq!(candidates(&names, "mu"), ["Music"], "else ignoring case");
+        assert_eq!(candidates(&names, "."), [".dotfiles"]);
+        assert!(candidates(&names, "").iter().all(|n| !n.starts_with('.')));
+        let many = candidates(&names, "Do");
+        assert_eq!(common_prefix(&many), "Do");
+        assert_eq!(
+            common_prefix(&["Photos 2023".to_owned(), "Photos 2024".to_owned()]),
+            "Photos 202"
+        );
     }
 
     #[test]

@@ -1,40 +1,57 @@
-//! The folder browser screen: one folder's listing with history, sorting, selection and live
-//! updates.
+//! One folder pane: a folder's listing with history, sorting, two views (details and icons),
+//! selection, type-ahead, a filter bar and live updates.
 //!
 //! The browser never lists, sorts or watches anything itself: it asks the core's `DirService`
 //! (through [`Dirs`]) and shows the [`DirEvent`]s that come back, dropping those of a folder or
-//! generation it has moved away from. `update` and `view` cost O(visible rows), except for
-//! linear passes over the rows when the listing itself changes.
+//! generation it has moved away from. Each pane is its own view of the service, so two panes
+//! (tabs, a split) on one folder share its cached listing. `update` and `view` cost O(visible
+//! rows), except for linear passes over the rows when the listing, the hidden-file setting or
+//! the filter changes, and for type-ahead's search.
+//!
+//! The rest of the module is split by what it handles: [`history`] (Back/Forward), [`input`]
+//! (pointer and keyboard: clicks, the rubber band, moving the focus, type-ahead),
+//! [`location`] (breadcrumbs and the typed path with completion), [`details`] and [`grid`]
+//! (the two views), [`status`] and [`view`] (the rest of the pane).
 
 mod contents;
 mod details;
+mod grid;
 mod history;
+mod input;
 mod location;
 mod selection;
+mod service;
 mod status;
 #[cfg(test)]
 mod tests;
+mod timing;
 mod view;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use ferry_core::Error;
 use ferry_core::dirs::{DirEvent, DirService, ViewId};
-use ferry_core::entry;
 use ferry_core::sort::{Direction, SortKey, SortSpec};
 use iced::widget::Id;
 use iced::widget::operation::{self, AbsoluteOffset};
-use iced::{Size, Task};
+use iced::{Point, Rectangle, Task};
 
-pub use contents::{Contents, Listing};
+pub use contents::{Contents, Filter, Listing};
 pub use selection::Selection;
 
 use super::Ctx;
-use crate::gui::format;
-use crate::gui::shortcut::{Action, Step};
+use crate::gui::settings::{Columns, Settings, ViewMode};
+use crate::gui::shortcut::PaneAction;
 use crate::gui::widget::list::Scroll;
 use history::{History, Nav, Place};
+use input::{Band, ColumnDrag, TypeAhead};
+use location::Editing;
+use timing::NavTiming;
+
+/// Icon sizes of the icon view that zoom steps through.
+pub const ICON_SIZES: [u16; 7] = [32, 48, 64, 96, 128, 192, 256];
 
 /// The listing service as the browser uses it: implemented by [`DirService`]; tests substitute
 /// a recorder.
@@ -45,6 +62,8 @@ pub trait Dirs {
     fn resort(&self, view: ViewId, sort: SortSpec);
     /// Lists `view`'s folder again.
     fn refresh(&self, view: ViewId);
+    /// `view` is gone (its tab or pane was closed).
+    fn close(&self, view: ViewId);
 }
 
 impl Dirs for DirService {
@@ -57,6 +76,9 @@ impl Dirs for DirService {
     fn refresh(&self, view: ViewId) {
         DirService::refresh(self, view);
     }
+    fn close(&self, view: ViewId) {
+        DirService::close(self, view);
+    }
 }
 
 /// Input of the browser.
@@ -64,20 +86,41 @@ impl Dirs for DirService {
 pub enum Message {
     /// Go to this folder (a breadcrumb segment).
     Navigate(PathBuf),
-    /// Show hidden entries or not.
+    /// Show hidden entries or not (the toolbar's switch).
     ShowHidden(bool),
     /// Sort by this column (again: reverse the direction).
     SortBy(SortKey),
-    /// A row was clicked (with the modifiers held at the time).
+    /// Sort exactly so (the context menu).
+    SetSort(SortSpec),
+    /// Show the folder in this view.
+    SetMode(ViewMode),
+    /// A row or cell was clicked (with the modifiers held at the time).
     RowPressed(RowRef),
-    /// A row was double-clicked.
+    /// A row or cell was double-clicked.
     RowDoubleClicked(RowRef),
+    /// A row or cell was clicked with the middle button.
+    RowMiddleClicked(RowRef),
+    /// A row or cell was right-clicked (the menu follows as [`Message::RightPressed`]).
+    RowRightPressed(RowRef),
     /// The pointer entered a row.
     RowEntered(RowRef),
     /// The pointer left a row.
     RowLeft(RowRef),
-    /// The empty part of the list was clicked.
-    BackgroundPressed,
+    /// The empty part of the list was pressed, here (relative to the list's area).
+    BackgroundPressed(Point),
+    /// The pointer moved with the button held after that press (relative to the list's area).
+    Dragged(Point),
+    /// The button was released.
+    Released,
+    /// A right press in the list at this window position; on an item when `on_item`.
+    RightPressed {
+        /// Where, in the window.
+        at: Point,
+        /// An item took the press first.
+        on_item: bool,
+    },
+    /// The list's area has these bounds in the window.
+    Resized(Rectangle),
     /// The list was scrolled or resized.
     Scrolled {
         /// Offset of the viewport's top.
@@ -87,18 +130,39 @@ pub enum Message {
     },
     /// The scrollbar asks to scroll the list to this offset.
     ScrollTo(f32),
-    /// The window changed size.
-    WindowResized(Size),
-    /// An action asked for by a keyboard shortcut or a toolbar button.
-    Action(Action),
+    /// Time passed while the rubber band is held past an edge: scroll on.
+    AutoScroll,
+    /// The column headers were pressed here (a column edge starts a resize).
+    HeaderPressed(Point),
+    /// The pointer moved with the button held after that press.
+    HeaderDragged(Point),
+    /// The button was released after a press on the headers.
+    HeaderReleased,
+    /// An action asked for by a keyboard shortcut, a menu or a toolbar button.
+    Action(PaneAction),
     /// The notice banner was closed.
     NoticeDismissed,
     /// Turn the path bar into a text field.
     EditPath,
     /// The text in the path bar changed.
     PathEdited(String),
-    /// Enter was pressed in the path bar: go there.
+    /// Enter was pressed in the path bar: check the path, then go there.
     PathSubmitted,
+    /// The typed path was checked: a folder, or why not.
+    PathChecked(PathBuf, Result<(), Arc<Error>>),
+    /// The folders of `dir`, for completing what was typed as `typed`.
+    Completed {
+        /// The text completion was asked for.
+        typed: String,
+        /// The folder listed.
+        dir: PathBuf,
+        /// Its folders' names, or why they could not be read.
+        names: Result<Arc<[OsString]>, Arc<Error>>,
+    },
+    /// The filter bar's text changed.
+    FilterEdited(String),
+    /// The filter bar was closed.
+    FilterClosed,
     /// The listing service reported something.
     Dir(DirEvent),
 }
@@ -112,10 +176,38 @@ pub struct RowRef {
 }
 
 /// What the window must act on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// Open this file with the default application.
     OpenFile(PathBuf),
+    /// Open this folder in a new tab, behind the current one.
+    OpenInNewTab(PathBuf),
+    /// The pane was clicked: it gets the keyboard.
+    Activated,
+    /// Open the context menu at this window position: for the selection, or for the folder
+    /// itself (empty space).
+    ContextMenu {
+        /// Where, in the window.
+        at: Point,
+        /// For the selected items rather than the folder.
+        on_items: bool,
+    },
+    /// The pane moved to another folder.
+    Navigated,
+    /// The user switched hidden files on or off (for every pane).
+    ShowHiddenChosen(bool),
+    /// The user chose a view mode in this folder.
+    ModeChosen(ViewMode),
+    /// The user chose a sort in this folder.
+    SortChosen(SortSpec),
+    /// The user zoomed: the icon size of `mode`'s view.
+    Zoomed(ViewMode, u16),
+    /// The user resized the details view's columns.
+    ColumnsResized(Columns),
+    /// Bookmark this folder in the places sidebar.
+    AddBookmark(PathBuf),
+    /// Put these paths on the clipboard as text.
+    CopyText(String),
 }
 
 /// The browser screen's state.
@@ -126,46 +218,73 @@ pub struct Browser {
     home: Option<PathBuf>,
     generation: u64,
     sort: SortSpec,
+    mode: ViewMode,
     show_hidden: bool,
+    /// The icon view's icon size.
+    icon_size: u16,
+    /// The details view's icon size (its row height follows).
+    details_icon: u16,
+    columns: Columns,
     listing: Listing,
     /// Bumped whenever row positions change meaning.
     revision: u32,
     selection: Selection,
     history: History,
     scroll: Scroll,
-    /// The window's width, for shortening long names to the name column.
-    window_w: f32,
+    /// The list area's bounds in the window (the grid's width, a keyboard menu's place).
+    bounds: Rectangle,
     hovered: Option<RowRef>,
     notice: Option<String>,
     /// The path being typed, while the path bar is a text field.
-    editing_path: Option<String>,
+    editing: Option<Editing>,
+    /// The filter bar's text, while it is open.
+    filter: Option<String>,
+    typeahead: TypeAhead,
+    band: Option<Band>,
+    column_drag: Option<ColumnDrag>,
     /// The entry to focus once the listing arrives (the folder we came up from).
     focus_on_load: Option<OsString>,
+    timing: Option<NavTiming>,
 }
 
 impl Browser {
     /// A browser for `view` starting on `path`; `home` names the first breadcrumb.
-    pub fn new(view_id: ViewId, path: PathBuf, home: Option<PathBuf>, dirs: &dyn Dirs) -> Self {
-        let sort = SortSpec::default();
-        let generation = dirs.open(view_id, path.clone(), sort);
+    pub fn new(view_id: ViewId, path: PathBuf, ctx: &Ctx<'_>) -> Self {
+        let settings = ctx.settings;
+        let (mode, sort) = settings.view_for(&path);
+        let generation = ctx.dirs.open(view_id, path.clone(), sort);
         Browser {
             view_id,
             listing: Listing::Loading(Contents::empty(path.clone())),
             path,
-            home,
+            home: ctx.home.map(Path::to_path_buf),
             generation,
             sort,
-            show_hidden: false,
+            mode,
+            show_hidden: settings.show_hidden,
+            icon_size: settings.icon_size,
+            details_icon: settings.details_icon,
+            columns: settings.columns,
             revision: 0,
             selection: Selection::default(),
             history: History::default(),
             scroll: Scroll::default(),
-            window_w: crate::gui::WINDOW_SIZE.width,
+            bounds: Rectangle::new(Point::ORIGIN, crate::gui::WINDOW_SIZE),
             hovered: None,
             notice: None,
-            editing_path: None,
+            editing: None,
+            filter: None,
+            typeahead: TypeAhead::default(),
+            band: None,
+            column_drag: None,
             focus_on_load: None,
+            timing: Some(NavTiming::start()),
         }
+    }
+
+    /// The pane's view of the listing service.
+    pub fn view_id(&self) -> ViewId {
+        self.view_id
     }
 
     /// The id of this pane's scrollable list, for `scroll_to`: derived from the pane's view,
@@ -177,6 +296,11 @@ impl Browser {
     /// The id of this pane's path field, to focus it.
     pub fn path_input_id(&self) -> Id {
         Id::from(format!("ferry-path-{}", self.view_id))
+    }
+
+    /// The id of this pane's filter field, to focus it.
+    pub fn filter_input_id(&self) -> Id {
+        Id::from(format!("ferry-filter-{}", self.view_id))
     }
 
     /// The folder shown.
@@ -194,9 +318,56 @@ impl Browser {
         &self.selection
     }
 
+    /// The paths of the selected entries, in display order.
+    pub fn selected_paths(&self) -> Vec<PathBuf> {
+        let Some(contents) = self.listing.contents() else {
+            return Vec::new();
+        };
+        contents
+            .rows()
+            .iter()
+            .filter(|&&e| self.selection.contains(e))
+            .map(|&e| self.path.join(contents.entries().entry(e as usize).name()))
+            .collect()
+    }
+
+    /// The selected folders (and links to folders), in display order.
+    pub fn selected_folders(&self) -> Vec<PathBuf> {
+        let Some(contents) = self.listing.contents() else {
+            return Vec::new();
+        };
+        contents
+            .rows()
+            .iter()
+            .filter(|&&e| self.selection.contains(e))
+            .map(|&e| contents.entries().entry(e as usize))
+            .filter(|entry| entry.is_dir_like())
+            .map(|entry| self.path.join(entry.name()))
+            .collect()
+    }
+
+    /// The focused entry when it is a selected folder (what "Open in New Tab" acts on).
+    pub fn focused_folder(&self) -> Option<PathBuf> {
+        let contents = self.listing.contents()?;
+        let focus = self.selection.focus()?;
+        let entry = contents.entries().get(focus as usize)?;
+        (self.selection.contains(focus) && entry.is_dir_like())
+            .then(|| self.path.join(entry.name()))
+    }
+
     /// The sort order asked for.
     pub fn sort(&self) -> SortSpec {
         self.sort
+    }
+
+    /// The view mode shown.
+    pub fn mode(&self) -> ViewMode {
+        self.mode
+    }
+
+    /// Whether dot files are shown.
+    pub fn shows_hidden(&self) -> bool {
+        self.show_hidden
     }
 
     /// The generation of the current folder's events.
@@ -204,47 +375,111 @@ impl Browser {
         self.generation
     }
 
+    /// True when Back has somewhere to go.
+    pub fn can_go_back(&self) -> bool {
+        self.history.can_go_back()
+    }
+
+    /// True when Forward has somewhere to go.
+    pub fn can_go_forward(&self) -> bool {
+        self.history.can_go_forward()
+    }
+
+    /// True while a path is typed into the location bar.
+    pub fn is_editing_location(&self) -> bool {
+        self.editing.is_some()
+    }
+
+    /// True while the pointer holds a rubber band (the window then sends
+    /// [`Message::AutoScroll`] ticks).
+    pub fn is_banding(&self) -> bool {
+        self.band.is_some()
+    }
+
     /// Shows a one-line notice above the list until dismissed or the folder changes.
     pub fn set_notice(&mut self, notice: String) {
         self.notice = Some(notice);
     }
 
+    /// Takes the settings every pane shares (hidden files, icon sizes, column widths).
+    pub fn apply_settings(&mut self, settings: &Settings) -> Task<Message> {
+        self.icon_size = settings.icon_size;
+        self.details_icon = settings.details_icon;
+        self.columns = settings.columns;
+        self.set_show_hidden(settings.show_hidden)
+    }
+
     /// Handles one message; returns the widget operations to run and what the window must do.
     pub fn update(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
-        let dirs = ctx.dirs;
-        let task = match message {
-            Message::Navigate(path) => self.navigate(path, Nav::Push, dirs),
-            Message::ShowHidden(show) => self.set_show_hidden(show),
+        match message {
+            Message::Navigate(path) => self.navigated(Place::new(path), Nav::Push, ctx),
+            Message::ShowHidden(show) => (Task::none(), Some(Event::ShowHiddenChosen(show))),
             Message::SortBy(key) => {
-                self.sort_by(key, dirs);
-                Task::none()
+                let direction = match (key == self.sort.key, self.sort.direction) {
+                    (true, Direction::Ascending) => Direction::Descending,
+                    _ => Direction::Ascending,
+                };
+                let sort = SortSpec {
+                    key,
+                    direction,
+                    ..self.sort
+                };
+                self.set_sort(sort, ctx)
             }
+            Message::SetSort(sort) => self.set_sort(sort, ctx),
+            Message::SetMode(mode) => self.set_mode(mode),
             Message::RowPressed(at) => {
                 self.press(at, ctx);
-                Task::none()
+                (Task::none(), Some(Event::Activated))
             }
-            Message::RowDoubleClicked(at) => {
-                if at.revision != self.revision {
-                    return (Task::none(), None);
-                }
-                return self.open_row(at.row, dirs);
+            Message::RowDoubleClicked(at) if at.revision == self.revision => {
+                self.open_row(at.row, ctx)
             }
+            Message::RowMiddleClicked(at) if at.revision == self.revision => {
+                let folder = self.row_folder(at.row);
+                (Task::none(), folder.map(Event::OpenInNewTab))
+            }
+            Message::RowRightPressed(at) => {
+                self.right_press(at);
+                (Task::none(), None)
+            }
+            Message::RowDoubleClicked(_) | Message::RowMiddleClicked(_) => (Task::none(), None),
             Message::RowLeft(at) => {
                 if self.hovered == Some(at) {
                     self.hovered = None;
                 }
-                Task::none()
+                (Task::none(), None)
             }
             Message::RowEntered(at) => {
                 self.hovered = Some(at);
-                Task::none()
+                (Task::none(), None)
             }
-            Message::BackgroundPressed => {
-                self.editing_path = None;
-                if !ctx.modifiers.command() && !ctx.modifiers.shift() {
+            Message::BackgroundPressed(at) => {
+                self.editing = None;
+                self.start_band(at, ctx);
+                (Task::none(), Some(Event::Activated))
+            }
+            Message::Dragged(at) => (self.drag_band(at), None),
+            Message::Released => {
+                self.band = None;
+                (Task::none(), None)
+            }
+            Message::AutoScroll => (self.auto_scroll(), None),
+            Message::RightPressed { at, on_item } => {
+                if !on_item {
                     self.selection.clear();
                 }
-                Task::none()
+                (
+                    Task::none(),
+                    Some(Event::ContextMenu {
+                        at,
+                        on_items: on_item,
+                    }),
+                )
+            }
+            Message::Resized(bounds) => {
+                self.bounds = bounds;
+                (Task::none(), None)
             }
             Message::Scrolled {
                 offset_y,
@@ -254,92 +489,153 @@ impl Browser {
                     offset_y,
                     viewport_h,
                 };
-                Task::none()
+                (Task::none(), None)
             }
-            Message::ScrollTo(offset_y) => {
-                self.scroll.offset_y = offset_y;
-                operation::scroll_to(
-                    self.list_id(),
-                    AbsoluteOffset {
-                        x: None,
-                        y: Some(offset_y),
-                    },
-                )
+            Message::ScrollTo(offset_y) => (self.scroll_to(offset_y), None),
+            Message::HeaderPressed(at) => {
+                self.column_drag = self.column_at(at.x);
+                (Task::none(), None)
             }
-            Message::WindowResized(size) => {
-                // An upper bound until the scrollable reports its exact height, so a list that
-                // fits without scrolling still gets all its rows built.
-                self.scroll.viewport_h = size.height;
-                self.window_w = size.width;
-                Task::none()
+            Message::HeaderDragged(at) => (Task::none(), self.drag_column(at.x)),
+            Message::HeaderReleased => {
+                self.column_drag = None;
+                (Task::none(), None)
             }
-            Message::Action(action) => return self.perform(action, dirs),
+            Message::Action(action) => self.perform(action, ctx),
             Message::NoticeDismissed => {
                 self.notice = None;
-                Task::none()
+                (Task::none(), None)
             }
-            Message::EditPath => self.edit_path(),
+            Message::EditPath => (self.edit_path(), None),
             Message::PathEdited(text) => {
-                self.editing_path = Some(text);
-                Task::none()
+                self.path_edited(text);
+                (Task::none(), None)
             }
-            Message::PathSubmitted => match self.editing_path.take() {
-                Some(text) => {
-                    let target = location::resolve(&text, &self.path, self.home.as_deref());
-                    self.navigate(target, Nav::Push, dirs)
+            Message::PathSubmitted => (self.submit_path(), None),
+            Message::PathChecked(path, Ok(())) => {
+                if self.editing.is_none() {
+                    return (Task::none(), None);
                 }
-                None => Task::none(),
-            },
-            Message::Dir(event) => self.on_dir_event(event, dirs),
-        };
-        (task, None)
+                self.navigated(Place::new(path), Nav::Push, ctx)
+            }
+            Message::PathChecked(_, Err(error)) => {
+                self.path_refused(&error);
+                (Task::none(), None)
+            }
+            Message::Completed { typed, dir, names } => {
+                self.completed(&typed, &dir, names);
+                (self.show_completion(), None)
+            }
+            Message::FilterEdited(text) => (self.set_filter(Some(text)), None),
+            Message::FilterClosed => (self.set_filter(None), None),
+            Message::Dir(event) => self.on_dir_event(event, ctx),
+        }
     }
 
-    fn perform(&mut self, action: Action, dirs: &dyn Dirs) -> (Task<Message>, Option<Event>) {
-        let task = match action {
-            Action::Back => self.go_back(dirs),
-            Action::Forward => self.go_forward(dirs),
-            Action::Up => self.go_up(dirs),
-            Action::Refresh => self.refresh(dirs),
-            Action::ToggleHidden => self.set_show_hidden(!self.show_hidden),
-            Action::Open => {
-                let row = self.selection.focus().and_then(|entry| {
-                    let selected = self.selection.contains(entry);
-                    self.listing.contents()?.row_of(entry).filter(|_| selected)
-                });
-                return match row {
-                    Some(row) => self.open_row(row, dirs),
-                    None => (Task::none(), None),
-                };
+    fn perform(&mut self, action: PaneAction, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let none = (Task::none(), None);
+        match action {
+            PaneAction::Back => match self.history.take_back() {
+                Some(place) => self.navigated(place, Nav::Back, ctx),
+                None => none,
+            },
+            PaneAction::Forward => match self.history.take_forward() {
+                Some(place) => self.navigated(place, Nav::Forward, ctx),
+                None => none,
+            },
+            PaneAction::Up => match self.path.parent() {
+                Some(parent) => self.navigated(Place::new(parent.to_path_buf()), Nav::Push, ctx),
+                None => none,
+            },
+            PaneAction::Refresh => {
+                self.refresh(ctx.dirs);
+                none
             }
-            Action::Move { step, extend } => self.move_focus(step, extend),
-            Action::SelectAll => {
+            PaneAction::ToggleHidden => (
+                Task::none(),
+                Some(Event::ShowHiddenChosen(!self.show_hidden)),
+            ),
+            PaneAction::Open => match self.focused_row() {
+                Some(row) if self.selection.count() > 0 => self.open_row(row, ctx),
+                _ => none,
+            },
+            PaneAction::OpenInNewTab => {
+                (Task::none(), self.focused_folder().map(Event::OpenInNewTab))
+            }
+            // Up and Down reach the window while a path is typed: they are not for the list.
+            PaneAction::Move { .. } if self.editing.is_some() => none,
+            PaneAction::Move { step, extend } => (self.move_focus(step, extend), None),
+            PaneAction::Complete => (self.complete(ctx), None),
+            PaneAction::SelectAll => {
                 if let Some(contents) = self.listing.contents() {
                     self.selection.select_all(contents.rows());
                 }
-                Task::none()
+                none
             }
-            Action::ClearSelection => {
-                if self.editing_path.take().is_none() {
-                    self.selection.clear();
+            PaneAction::InvertSelection => {
+                if let Some(contents) = self.listing.contents() {
+                    self.selection.invert(contents.rows());
                 }
-                Task::none()
+                none
             }
-            Action::EditPath => self.edit_path(),
-        };
-        (task, None)
+            PaneAction::Escape => (self.escape(), None),
+            PaneAction::EditLocation => (self.edit_path(), None),
+            PaneAction::DetailsView => self.set_mode(ViewMode::Details),
+            PaneAction::IconsView => self.set_mode(ViewMode::Icons),
+            PaneAction::ZoomIn => (Task::none(), self.zoom(1)),
+            PaneAction::ZoomOut => (Task::none(), self.zoom(-1)),
+            PaneAction::ZoomReset => (Task::none(), self.zoom(0)),
+            PaneAction::Filter => (self.open_filter(), None),
+            PaneAction::ContextMenu => (Task::none(), Some(self.keyboard_menu())),
+            PaneAction::AddBookmark => {
+                let folder = self.focused_folder().unwrap_or_else(|| self.path.clone());
+                (Task::none(), Some(Event::AddBookmark(folder)))
+            }
+            PaneAction::CopyLocation => {
+                let mut paths = self.selected_paths();
+                if paths.is_empty() {
+                    paths.push(self.path.clone());
+                }
+                let text = paths
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                (Task::none(), Some(Event::CopyText(text)))
+            }
+            PaneAction::TypeAhead(c) => (self.type_ahead(c), None),
+        }
     }
 
-    fn navigate(&mut self, path: PathBuf, nav: Nav, dirs: &dyn Dirs) -> Task<Message> {
-        self.go_to(Place::new(path), nav, dirs)
+    /// Escape: drop the rubber band, stop typing a path, close the filter, or clear the
+    /// selection — the first that applies.
+    fn escape(&mut self) -> Task<Message> {
+        if self.band.take().is_some() || self.editing.take().is_some() {
+            return Task::none();
+        }
+        if self.filter.is_some() {
+            return self.set_filter(None);
+        }
+        self.selection.clear();
+        Task::none()
+    }
+
+    fn navigated(
+        &mut self,
+        place: Place,
+        nav: Nav,
+        ctx: &Ctx<'_>,
+    ) -> (Task<Message>, Option<Event>) {
+        if place.path == self.path && nav == Nav::Push {
+            self.editing = None;
+            return (Task::none(), None);
+        }
+        (self.go_to(place, nav, ctx), Some(Event::Navigated))
     }
 
     /// Shows `place`, focusing its remembered entry once listed; or, coming up into an
     /// ancestor, the folder we came from.
-    fn go_to(&mut self, place: Place, nav: Nav, dirs: &dyn Dirs) -> Task<Message> {
-        if place.path == self.path && nav == Nav::Push {
-            return Task::none();
-        }
+    fn go_to(&mut self, place: Place, nav: Nav, ctx: &Ctx<'_>) -> Task<Message> {
         let leaving = Place {
             focus: self.focused_name(),
             path: std::mem::replace(&mut self.path, place.path),
@@ -349,41 +645,29 @@ impl Browser {
             Some(rest.components().next()?.as_os_str().to_owned())
         });
         self.history.leave(leaving, nav);
-        self.generation = dirs.open(self.view_id, self.path.clone(), self.sort);
+        (self.mode, self.sort) = ctx.settings.view_for(&self.path);
+        self.generation = ctx.dirs.open(self.view_id, self.path.clone(), self.sort);
         self.listing = Listing::Loading(Contents::empty(self.path.clone()));
         self.revision = self.revision.wrapping_add(1);
         self.selection = Selection::default();
         self.hovered = None;
         self.notice = None;
-        self.editing_path = None;
-        self.scroll.offset_y = 0.0;
+        self.editing = None;
+        self.filter = None;
+        self.band = None;
+        self.timing = Some(NavTiming::start());
+        self.scroll_to(0.0)
+    }
+
+    fn scroll_to(&mut self, offset_y: f32) -> Task<Message> {
+        self.scroll.offset_y = offset_y;
         operation::scroll_to(
             self.list_id(),
             AbsoluteOffset {
                 x: None,
-                y: Some(0.0),
+                y: Some(offset_y),
             },
         )
-    }
-
-    fn go_back(&mut self, dirs: &dyn Dirs) -> Task<Message> {
-        match self.history.take_back() {
-            Some(place) => self.go_to(place, Nav::Back, dirs),
-            None => Task::none(),
-        }
-    }
-
-    fn go_forward(&mut self, dirs: &dyn Dirs) -> Task<Message> {
-        match self.history.take_forward() {
-            Some(place) => self.go_to(place, Nav::Forward, dirs),
-            None => Task::none(),
-        }
-    }
-
-    fn edit_path(&mut self) -> Task<Message> {
-        self.editing_path = Some(self.path.display().to_string());
-        let id = self.path_input_id();
-        operation::focus(id.clone()).chain(operation::select_all(id))
     }
 
     /// The name of the focused entry, if it is shown.
@@ -397,14 +681,7 @@ impl Browser {
         )
     }
 
-    fn go_up(&mut self, dirs: &dyn Dirs) -> Task<Message> {
-        match self.path.parent() {
-            Some(parent) => self.navigate(parent.to_path_buf(), Nav::Push, dirs),
-            None => Task::none(),
-        }
-    }
-
-    fn refresh(&mut self, dirs: &dyn Dirs) -> Task<Message> {
+    fn refresh(&mut self, dirs: &dyn Dirs) {
         if let Listing::Failed(_) = self.listing {
             // The service dropped the failed folder: open it afresh (maybe it is readable now).
             self.generation = dirs.open(self.view_id, self.path.clone(), self.sort);
@@ -413,7 +690,6 @@ impl Browser {
         } else {
             dirs.refresh(self.view_id);
         }
-        Task::none()
     }
 
     fn set_show_hidden(&mut self, show: bool) -> Task<Message> {
@@ -425,200 +701,81 @@ impl Browser {
             return Task::none();
         };
         contents.set_show_hidden(show);
-        if !show {
-            let entries = contents.entries();
-            self.selection
-                .retain(|e| !entries.entry(e as usize).is_hidden());
-        }
-        self.revision = self.revision.wrapping_add(1);
-        self.hovered = None;
+        self.rows_changed();
         self.reveal_focus()
     }
 
-    fn sort_by(&mut self, key: SortKey, dirs: &dyn Dirs) {
-        let direction = match (key == self.sort.key, self.sort.direction) {
-            (true, Direction::Ascending) => Direction::Descending,
-            _ => Direction::Ascending,
-        };
-        self.sort = SortSpec {
-            key,
-            direction,
-            ..self.sort
-        };
-        dirs.resort(self.view_id, self.sort);
+    fn set_filter(&mut self, text: Option<String>) -> Task<Message> {
+        let filter = text.as_deref().and_then(Filter::new);
+        self.filter = text;
+        let show_hidden = self.show_hidden;
+        if let Listing::Loading(contents) | Listing::Loaded(contents) = &mut self.listing
+            && contents.filter() != filter.as_ref()
+        {
+            contents.set_filter(filter, show_hidden);
+            self.rows_changed();
+            return self.reveal_focus();
+        }
+        Task::none()
     }
 
-    fn press(&mut self, at: RowRef, ctx: &Ctx<'_>) {
-        self.editing_path = None;
-        if at.revision != self.revision {
-            return;
+    /// The rows were rebuilt: only shown entries stay selected, and row positions drawn
+    /// before mean nothing now.
+    fn rows_changed(&mut self) {
+        if let Some(contents) = self.listing.contents() {
+            let shown: std::collections::HashSet<u32> = if self.selection.count() > 0 {
+                contents.rows().iter().copied().collect()
+            } else {
+                std::collections::HashSet::new()
+            };
+            self.selection.retain(|e| shown.contains(&e));
         }
-        let Some(contents) = self.listing.contents() else {
-            return;
-        };
-        let Some((entry, _)) = contents.row(at.row) else {
-            return;
-        };
-        if ctx.modifiers.shift() {
-            let anchor = self.selection.anchor().and_then(|e| contents.row_of(e));
-            let add = ctx.modifiers.command();
-            self.selection
-                .select_range(contents.rows(), anchor, at.row, add);
-        } else if ctx.modifiers.command() {
-            self.selection.toggle(entry);
-        } else {
-            self.selection.select_only(entry);
-        }
+        self.revision = self.revision.wrapping_add(1);
+        self.hovered = None;
     }
 
-    fn open_row(&mut self, row: usize, dirs: &dyn Dirs) -> (Task<Message>, Option<Event>) {
+    fn set_sort(&mut self, sort: SortSpec, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        self.sort = sort;
+        ctx.dirs.resort(self.view_id, sort);
+        (Task::none(), Some(Event::SortChosen(sort)))
+    }
+
+    fn set_mode(&mut self, mode: ViewMode) -> (Task<Message>, Option<Event>) {
+        self.mode = mode;
+        self.revision = self.revision.wrapping_add(1);
+        self.hovered = None;
+        (self.reveal_focus(), Some(Event::ModeChosen(mode)))
+    }
+
+    /// Steps the current view's icon size `by` (0: back to the default).
+    fn zoom(&self, by: i32) -> Option<Event> {
+        let (sizes, current, default): (&[u16], u16, u16) = match self.mode {
+            ViewMode::Icons => (&ICON_SIZES, self.icon_size, 64),
+            ViewMode::Details => (&details::ICON_SIZES, self.details_icon, 22),
+        };
+        let at = sizes.iter().position(|&s| s >= current).unwrap_or(0);
+        let size = match by {
+            0 => default,
+            1 => sizes[(at + 1).min(sizes.len() - 1)],
+            _ => sizes[at.saturating_sub(1)],
+        };
+        (size != current).then_some(Event::Zoomed(self.mode, size))
+    }
+
+    fn open_row(&mut self, row: usize, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
         let Some((_, entry)) = self.listing.contents().and_then(|c| c.row(row)) else {
             return (Task::none(), None);
         };
         let target = self.path.join(entry.name());
         if entry.is_dir_like() {
-            (self.navigate(target, Nav::Push, dirs), None)
+            self.navigated(Place::new(target), Nav::Push, ctx)
         } else {
             (Task::none(), Some(Event::OpenFile(target)))
         }
     }
 
-    fn move_focus(&mut self, step: Step, extend: bool) -> Task<Message> {
-        let Some(contents) = self.listing.contents() else {
-            return Task::none();
-        };
-        let rows = contents.rows();
-        let Some(last) = rows.len().checked_sub(1) else {
-            return Task::none();
-        };
-        let current = self.selection.focus().and_then(|e| contents.row_of(e));
-        let page = self.scroll.page();
-        let target = match (current, step) {
-            (_, Step::First) | (None, Step::Up | Step::Down | Step::PageUp | Step::PageDown) => 0,
-            (_, Step::Last) => last,
-            (Some(row), Step::Up) => row.saturating_sub(1),
-            (Some(row), Step::Down) => (row + 1).min(last),
-            (Some(row), Step::PageUp) => row.saturating_sub(page),
-            (Some(row), Step::PageDown) => (row + page).min(last),
-        };
-        if extend {
-            let anchor = self.selection.anchor().and_then(|e| contents.row_of(e));
-            self.selection.select_range(rows, anchor, target, false);
-        } else {
-            self.selection.select_only(rows[target]);
-        }
-        self.reveal(target, false)
-    }
-
-    /// Scrolls so `row` is visible (centred when `center`), keeping our offset in step so this
-    /// frame already builds the right rows.
-    fn reveal(&mut self, row: usize, center: bool) -> Task<Message> {
-        let offset = if center {
-            self.scroll.center_on(row)
-        } else {
-            self.scroll.reveal(row)
-        };
-        match offset {
-            Some(y) => {
-                self.scroll.offset_y = y;
-                operation::scroll_to(
-                    self.list_id(),
-                    AbsoluteOffset {
-                        x: None,
-                        y: Some(y),
-                    },
-                )
-            }
-            None => Task::none(),
-        }
-    }
-
-    fn reveal_focus(&mut self) -> Task<Message> {
-        let row = self
-            .selection
-            .focus()
-            .and_then(|e| self.listing.contents()?.row_of(e));
-        row.map_or_else(Task::none, |row| self.reveal(row, true))
-    }
-
-    fn on_dir_event(&mut self, event: DirEvent, dirs: &dyn Dirs) -> Task<Message> {
-        let (DirEvent::Batch {
-            view, generation, ..
-        }
-        | DirEvent::Loaded {
-            view, generation, ..
-        }
-        | DirEvent::Changed {
-            view, generation, ..
-        }
-        | DirEvent::Gone {
-            view, generation, ..
-        }
-        | DirEvent::Failed {
-            view, generation, ..
-        }) = &event;
-        if *view != self.view_id || *generation != self.generation {
-            return Task::none();
-        }
-        match event {
-            DirEvent::Batch { entries, .. } => {
-                // After the first complete listing, a refresh's batches are not shown: the old
-                // complete listing stays until the new one is done.
-                if let Listing::Loading(contents) = &mut self.listing {
-                    contents.append(&entries, self.show_hidden);
-                }
-                Task::none()
-            }
-            DirEvent::Loaded { listing, order, .. } | DirEvent::Changed { listing, order, .. } => {
-                self.show(listing, order)
-            }
-            DirEvent::Gone { path, nearest, .. } => {
-                let Some(parent) = nearest else {
-                    return Task::none();
-                };
-                let task = self.navigate(parent.clone(), Nav::Replace, dirs);
-                self.notice = Some(format!(
-                    "“{}” was moved or deleted; showing {} instead.",
-                    format::display_name(&path),
-                    parent.display()
-                ));
-                task
-            }
-            DirEvent::Failed { error, .. } => {
-                self.listing = Listing::Failed(error);
-                self.selection = Selection::default();
-                self.revision = self.revision.wrapping_add(1);
-                self.hovered = None;
-                Task::none()
-            }
-        }
-    }
-
-    /// Shows a complete listing, keeping the selection by name.
-    fn show(&mut self, entries: Arc<entry::Listing>, order: Arc<[u32]>) -> Task<Message> {
-        let contents = Contents::sorted(entries, order, self.show_hidden);
-        self.selection = match self.listing.contents() {
-            Some(old) => self.selection.carry_over(old.entries(), contents.entries()),
-            None => Selection::default(),
-        };
-        if !self.show_hidden {
-            let entries = contents.entries();
-            self.selection
-                .retain(|e| !entries.entry(e as usize).is_hidden());
-        }
-        let focus = self.focus_on_load.take().and_then(|name| {
-            let row = contents.row_named(name.as_encoded_bytes())?;
-            Some((row, contents.rows()[row]))
-        });
-        self.listing = Listing::Loaded(contents);
-        self.revision = self.revision.wrapping_add(1);
-        self.hovered = None;
-        match focus {
-            Some((row, entry)) => {
-                self.selection.select_only(entry);
-                self.reveal(row, true)
-            }
-            None => Task::none(),
-        }
+    fn row_folder(&self, row: usize) -> Option<PathBuf> {
+        let (_, entry) = self.listing.contents()?.row(row)?;
+        entry.is_dir_like().then(|| self.path.join(entry.name()))
     }
 }

@@ -83,6 +83,33 @@ impl Selection {
         self.selected.extend(rows.iter().copied());
     }
 
+    /// Selects the rows of `rows` that were not selected and deselects the others, keeping the
+    /// focus (Ctrl+Shift+I).
+    pub fn invert(&mut self, rows: &[u32]) {
+        let before = std::mem::take(&mut self.selected);
+        self.selected = rows
+            .iter()
+            .copied()
+            .filter(|e| !before.contains(e))
+            .collect();
+        self.anchor = None;
+    }
+
+    /// `base`'s selection and `more` (a rubber band over `base`), focusing `focus`.
+    pub fn with_band(
+        base: &Selection,
+        more: impl IntoIterator<Item = u32>,
+        focus: Option<u32>,
+    ) -> Selection {
+        let mut selected = base.selected.clone();
+        selected.extend(more);
+        Selection {
+            selected,
+            anchor: focus.or(base.anchor),
+            focus: focus.or(base.focus),
+        }
+    }
+
     /// Forgets the selection but keeps the focus where it was.
     pub fn clear(&mut self) {
         self.selected.clear();
@@ -221,6 +248,22 @@ mod tests {
         got.sort_unstable();
         assert_eq!(got, vec![0, 1]);
         assert_eq!(carried.focus(), Some(0));
+    }
+
+    #[test]
+    fn invert_and_rubber_band() {
+        let rows = [0, 1, 2, 3];
+        let mut s = Selection::default();
+        s.select_only(1);
+        s.toggle(2);
+        s.invert(&rows);
+        let mut got: Vec<u32> = s.iter().collect();
+        got.sort_unstable();
+        assert_eq!(got, vec![0, 3]);
+        let band = Selection::with_band(&s, [1, 2], Some(2));
+        assert_eq!(band.count(), 4);
+        assert_eq!(band.focus(), Some(2));
+        assert_eq!(s.count(), 2, "the base is kept for the next move");
     }
 
     #[test]

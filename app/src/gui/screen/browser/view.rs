@@ -1,17 +1,17 @@
-//! The pane as a whole: toolbar, the notice, the listing (or why there is none) and the
-//! status bar. Every string is derived at view time, for the visible rows only.
+//! The pane as a whole: location bar, the notice, the listing (or why there is none), the
+//! filter bar and the status bar. Every string is derived at view time, for the visible rows
+//! only.
 
 use std::path::Path;
 
 use iced::widget::text::Wrapping;
-use iced::widget::{button, center, column, container, row, rule, space, text, toggler};
+use iced::widget::{button, center, column, container, row, rule, space, text, text_input};
 use iced::{Alignment, Element, Fill};
 
 use super::{Browser, Contents, Listing, Message};
 use crate::gui::format;
-use crate::gui::shortcut::Action;
+use crate::gui::settings::ViewMode;
 use crate::gui::style;
-use crate::gui::widget::tool;
 
 /// Body text size.
 pub(super) const TEXT: f32 = 14.0;
@@ -19,58 +19,39 @@ pub(super) const TEXT: f32 = 14.0;
 pub(super) const SMALL: f32 = 13.0;
 
 impl Browser {
-    /// The whole pane.
-    pub fn view(&self) -> Element<'_, Message> {
-        column![
-            self.toolbar(),
+    /// The whole pane; `active` marks the pane that has the keyboard in a split.
+    pub fn view(&self, active: bool) -> Element<'_, Message> {
+        let location = container(self.path_bar())
+            .padding([6, 8])
+            .width(Fill)
+            .style(style::chrome);
+        let mut pane = column![
+            location,
             rule::horizontal(1).style(style::separator),
             self.body(),
-            rule::horizontal(1).style(style::separator),
-            self.status_bar(),
-        ]
-        .into()
-    }
-
-    fn toolbar(&self) -> Element<'_, Message> {
-        let back = tool(
-            "←",
-            "Back (Alt+Left)",
-            self.history
-                .can_go_back()
-                .then_some(Message::Action(Action::Back)),
-        );
-        let forward = tool(
-            "→",
-            "Forward (Alt+Right)",
-            self.history
-                .can_go_forward()
-                .then_some(Message::Action(Action::Forward)),
-        );
-        let up = tool(
-            "↑",
-            "Parent folder (Alt+Up)",
-            self.path.parent().map(|_| Message::Action(Action::Up)),
-        );
-        let refresh = tool("⟳", "Refresh (F5)", Some(Message::Action(Action::Refresh)));
-        let hidden = toggler(self.show_hidden)
-            .label("Hidden files")
-            .on_toggle(Message::ShowHidden)
-            .size(18)
-            .text_size(SMALL);
-        let bar = row![back, forward, up, self.path_bar(), refresh, hidden]
-            .spacing(6)
-            .align_y(Alignment::Center);
-        container(bar)
-            .padding([8, 10])
+        ];
+        if let Some(filter) = self.filter_bar() {
+            pane = pane.push(rule::horizontal(1).style(style::separator));
+            pane = pane.push(filter);
+        }
+        let pane = pane
+            .push(rule::horizontal(1).style(style::separator))
+            .push(self.status_bar());
+        // In a split, a line of the accent over the pane that has the keyboard.
+        let mark = container(space())
             .width(Fill)
-            .style(style::chrome)
-            .into()
+            .height(3)
+            .style(style::active_mark(active));
+        column![mark, pane].into()
     }
 
     fn body(&self) -> Element<'_, Message> {
         let content = match &self.listing {
             Listing::Failed(error) => failure(&self.path, error),
-            Listing::Loading(contents) | Listing::Loaded(contents) => self.details(contents),
+            Listing::Loading(contents) | Listing::Loaded(contents) => match self.mode {
+                ViewMode::Details => self.details(contents),
+                ViewMode::Icons => self.icons(contents),
+            },
         };
         let mut body = column![];
         if let Some(notice) = &self.notice {
@@ -90,6 +71,53 @@ impl Browser {
             .style(style::list)
             .into()
     }
+
+    /// The filter bar (Ctrl+I), while it is open.
+    fn filter_bar(&self) -> Option<Element<'_, Message>> {
+        let typed = self.filter.as_deref()?;
+        let field = text_input("Filter by name", typed)
+            .id(self.filter_input_id())
+            .on_input(Message::FilterEdited)
+            .size(SMALL)
+            .padding([5, 10])
+            .style(style::path_input)
+            .width(260);
+        let shown = self.listing.contents().map_or(String::new(), |c| {
+            let total = c.rows().len() + c.filtered_out();
+            format!(
+                "{} of {} shown",
+                format::count(c.rows().len()),
+                format::count(total)
+            )
+        });
+        let close = button(text("✕").size(SMALL))
+            .padding([2, 8])
+            .style(style::tool_button)
+            .on_press(Message::FilterClosed);
+        let bar = row![
+            text("Filter:").size(SMALL),
+            field,
+            small(shown),
+            space::horizontal(),
+            close
+        ]
+        .spacing(8)
+        .align_y(Alignment::Center);
+        Some(
+            container(bar)
+                .padding([4, 12])
+                .width(Fill)
+                .style(style::chrome)
+                .into(),
+        )
+    }
+
+    /// Opens the filter bar and puts the keyboard in it.
+    pub(super) fn open_filter(&mut self) -> iced::Task<Message> {
+        self.filter.get_or_insert_with(String::new);
+        let id = self.filter_input_id();
+        iced::widget::operation::focus(id.clone()).chain(iced::widget::operation::select_all(id))
+    }
 }
 
 /// Secondary text in a cell.
@@ -106,6 +134,7 @@ pub(super) fn small<'a>(content: impl text::IntoFragment<'a>) -> text::Text<'a> 
 pub(super) fn empty_state<'a>(listing: &Listing, contents: &Contents) -> Element<'a, Message> {
     let (title, hint) = match listing {
         Listing::Loading(_) => return space().into(),
+        _ if contents.filtered_out() > 0 => ("No name matches the filter", None),
         _ if contents.hidden() > 0 => {
             ("Only hidden files here", Some("Press Ctrl+H to show them."))
         }

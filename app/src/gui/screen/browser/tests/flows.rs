@@ -1,179 +1,14 @@
-//! Browser tests: UI flows through `iced_test`'s simulator (messages fed back to `update`), and
-//! `update` driven directly with the events a `DirService` would send.
-
-use std::cell::{Cell, RefCell};
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ferry_core::dirs::{ChangeSummary, DirEvent, ViewId};
-use ferry_core::entry::{self, Kind, Meta};
+use ferry_core::dirs::DirEvent;
 use ferry_core::sort::{Direction, SortKey, SortSpec};
 use iced::keyboard::Modifiers;
 use iced_test::simulator;
 
-use super::{Browser, Dirs, Event, Listing, Message};
-use crate::gui::screen::Ctx;
-use crate::gui::shortcut::{Action, Step};
+use super::*;
+use crate::gui::shortcut::{PaneAction as Action, Step};
 use crate::gui::widget::list::top_of;
-
-const VIEW: ViewId = 7;
-
-/// What the browser asked of the listing service.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Call {
-    Open(PathBuf, SortSpec),
-    Resort(SortSpec),
-    Refresh,
-}
-
-/// A `Dirs` that records calls and hands out increasing generations.
-#[derive(Default)]
-struct Recorder {
-    calls: RefCell<Vec<Call>>,
-    generation: Cell<u64>,
-}
-
-impl Dirs for Recorder {
-    fn open(&self, view: ViewId, path: PathBuf, sort: SortSpec) -> u64 {
-        assert_eq!(view, VIEW);
-        self.calls.borrow_mut().push(Call::Open(path, sort));
-        self.generation.set(self.generation.get() + 1);
-        self.generation.get()
-    }
-    fn resort(&self, view: ViewId, sort: SortSpec) {
-        assert_eq!(view, VIEW);
-        self.calls.borrow_mut().push(Call::Resort(sort));
-    }
-    fn refresh(&self, view: ViewId) {
-        assert_eq!(view, VIEW);
-        self.calls.borrow_mut().push(Call::Refresh);
-    }
-}
-
-impl Recorder {
-    fn last(&self) -> Option<Call> {
-        self.calls.borrow().last().cloned()
-    }
-}
-
-/// What the window passes to `update`, with no modifier held.
-fn ctx(dirs: &dyn Dirs) -> Ctx<'_> {
-    held(dirs, Modifiers::empty())
-}
-
-/// What the window passes to `update` while `modifiers` are held.
-fn held(dirs: &dyn Dirs, modifiers: Modifiers) -> Ctx<'_> {
-    Ctx {
-        dirs,
-        modifiers,
-        home: None,
-    }
-}
-
-/// A listing of `dir`; names ending in '/' are folders, sizes are the position.
-fn listing(dir: &str, names: &[&str]) -> Arc<entry::Listing> {
-    let mut listing = entry::Listing::new(PathBuf::from(dir));
-    for (i, name) in names.iter().enumerate() {
-        let (name, kind) = match name.strip_suffix('/') {
-            Some(name) => (name, Kind::Dir),
-            None => (*name, Kind::File),
-        };
-        let size = u64::try_from(i).unwrap() * 1000;
-        listing.push(
-            OsStr::new(name),
-            Meta {
-                kind,
-                size,
-                mtime_sec: 1_700_000_000,
-                ..Meta::default()
-            },
-        );
-    }
-    Arc::new(listing)
-}
-
-/// The identity order (the test listings are built already sorted).
-fn order(listing: &entry::Listing) -> Arc<[u32]> {
-    (0..u32::try_from(listing.len()).unwrap()).collect()
-}
-
-fn loaded(browser: &Browser, listing: Arc<entry::Listing>) -> DirEvent {
-    let order = order(&listing);
-    DirEvent::Loaded {
-        view: VIEW,
-        generation: browser.generation(),
-        listing,
-        order,
-        from_cache: false,
-    }
-}
-
-fn changed(browser: &Browser, listing: Arc<entry::Listing>) -> DirEvent {
-    let order = order(&listing);
-    let change = ChangeSummary::default();
-    DirEvent::Changed {
-        view: VIEW,
-        generation: browser.generation(),
-        listing,
-        order,
-        change,
-    }
-}
-
-/// A browser on `dir` showing `names`.
-fn browser_with(dirs: &Recorder, dir: &str, names: &[&str]) -> Browser {
-    let mut browser = Browser::new(VIEW, PathBuf::from(dir), None, dirs);
-    let event = loaded(&browser, listing(dir, names));
-    let _ = browser.update(Message::Dir(event), &ctx(dirs));
-    browser
-}
-
-/// Feeds every message to `update`, collecting the events it raises.
-fn feed(browser: &mut Browser, dirs: &Recorder, messages: Vec<Message>) -> Vec<Event> {
-    messages
-        .into_iter()
-        .filter_map(|m| browser.update(m, &ctx(dirs)).1)
-        .collect()
-}
-
-/// Feeds every message to `update` while `modifiers` are held.
-fn feed_held(browser: &mut Browser, dirs: &Recorder, modifiers: Modifiers, messages: Vec<Message>) {
-    for message in messages {
-        let _ = browser.update(message, &held(dirs, modifiers));
-    }
-}
-
-/// Clicks each target in turn on one frame, returning the messages produced.
-fn click(browser: &Browser, targets: &[&str]) -> Vec<Message> {
-    let mut ui = simulator(browser.view());
-    for target in targets {
-        ui.click(*target).unwrap();
-    }
-    ui.into_messages().collect()
-}
-
-/// True when some widget's whole text is `text`.
-fn shows(browser: &Browser, text: &str) -> bool {
-    simulator(browser.view()).find(text).is_ok()
-}
-
-fn selected_names(browser: &Browser) -> Vec<String> {
-    let entries = browser.listing().contents().unwrap().entries();
-    let mut names: Vec<String> = browser
-        .selection()
-        .iter()
-        .map(|e| {
-            entries
-                .entry(e as usize)
-                .name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
 
 #[test]
 fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
@@ -202,7 +37,11 @@ fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
             .any(|m| matches!(m, Message::RowDoubleClicked(at) if at.row == 0))
     );
     let events = feed(&mut browser, &dirs, messages);
-    assert!(events.is_empty(), "a folder opens in place");
+    assert!(
+        events.contains(&Event::Navigated)
+            && !events.iter().any(|e| matches!(e, Event::OpenFile(_))),
+        "a folder opens in place: {events:?}"
+    );
     assert_eq!(browser.path(), Path::new("/x/docs"));
     assert_eq!(
         dirs.last(),
@@ -222,7 +61,10 @@ fn double_clicking_a_file_asks_the_window_to_open_it() {
     let mut browser = browser_with(&dirs, "/x", &["docs/", "notes.txt"]);
     let messages = click(&browser, &["notes.txt", "notes.txt"]);
     let events = feed(&mut browser, &dirs, messages);
-    assert_eq!(events, [Event::OpenFile(PathBuf::from("/x/notes.txt"))]);
+    assert_eq!(
+        events.last(),
+        Some(&Event::OpenFile(PathBuf::from("/x/notes.txt")))
+    );
     assert_eq!(browser.path(), Path::new("/x"));
 }
 
@@ -260,7 +102,7 @@ fn only_visible_rows_are_built() {
     assert!(!shows(&browser, "file-40000"));
     assert!(shows(&browser, "50,000 items, 0 folders"));
 
-    let offset_y = top_of(40_000) - 100.0;
+    let offset_y = top_of(40_000, 30.0) - 100.0;
     let _ = browser.update(
         Message::Scrolled {
             offset_y,
@@ -276,7 +118,7 @@ fn only_visible_rows_are_built() {
 #[test]
 fn stale_events_are_dropped() {
     let dirs = Recorder::default();
-    let mut browser = Browser::new(VIEW, PathBuf::from("/x"), None, &dirs);
+    let mut browser = browser_on(&dirs, "/x");
     let current = browser.generation();
     let stale = |generation, view| DirEvent::Loaded {
         view,
@@ -328,7 +170,7 @@ fn shift_click_selects_a_range() {
 #[test]
 fn batches_show_entries_before_the_folder_completes() {
     let dirs = Recorder::default();
-    let mut browser = Browser::new(VIEW, PathBuf::from("/x"), None, &dirs);
+    let mut browser = browser_on(&dirs, "/x");
     let generation = browser.generation();
     for names in [&["one", "two"][..], &["three"]] {
         let entries = listing("/x", names);
@@ -354,7 +196,7 @@ fn batches_show_entries_before_the_folder_completes() {
 #[test]
 fn failure_is_shown_in_place_of_the_list() {
     let dirs = Recorder::default();
-    let mut browser = Browser::new(VIEW, PathBuf::from("/root/secret"), None, &dirs);
+    let mut browser = browser_on(&dirs, "/root/secret");
     let error = ferry_core::Error::io(
         "open folder",
         "/root/secret",
@@ -385,7 +227,7 @@ fn a_gone_folder_is_replaced_by_the_parent_the_service_names() {
     let gone = PathBuf::from("/nowhere/a/b/c");
     let parent = PathBuf::from("/nowhere/a");
     let dirs = Recorder::default();
-    let mut browser = Browser::new(VIEW, gone.clone(), None, &dirs);
+    let mut browser = Browser::new(VIEW, gone.clone(), &ctx(&dirs));
     let event = DirEvent::Gone {
         view: VIEW,
         generation: browser.generation(),
@@ -447,7 +289,7 @@ fn keyboard_moves_keep_the_focus_visible() {
         &ctx(&dirs),
     );
     assert_eq!(selected_names(&browser), ["f099"]);
-    assert!(browser.scroll.offset_y >= top_of(100) - 300.0);
+    assert!(browser.scroll.offset_y >= top_of(100, 30.0) - 300.0);
 }
 
 #[test]
@@ -505,7 +347,14 @@ fn hidden_files_are_filtered_and_counted() {
     assert!(shows(&browser, "2 hidden"));
     assert!(!shows(&browser, ".profile"));
 
-    let _ = browser.update(Message::Action(Action::ToggleHidden), &ctx(&dirs));
+    // Ctrl+H asks the window, which hands the setting to every pane.
+    let (_, event) = browser.update(Message::Action(Action::ToggleHidden), &ctx(&dirs));
+    assert_eq!(event, Some(Event::ShowHiddenChosen(true)));
+    let shown = Settings {
+        show_hidden: true,
+        ..Settings::default()
+    };
+    let _ = browser.apply_settings(&shown);
     assert!(shows(&browser, ".profile"));
     assert!(shows(&browser, "4 items, 2 folders"));
 
@@ -513,7 +362,9 @@ fn hidden_files_are_filtered_and_counted() {
     let messages = click(&browser, &[".profile"]);
     feed(&mut browser, &dirs, messages);
     assert_eq!(selected_names(&browser), [".profile"]);
-    let _ = browser.update(Message::ShowHidden(false), &ctx(&dirs));
+    let (_, event) = browser.update(Message::ShowHidden(false), &ctx(&dirs));
+    assert_eq!(event, Some(Event::ShowHiddenChosen(false)));
+    let _ = browser.apply_settings(&Settings::default());
     assert!(selected_names(&browser).is_empty());
 }
 
@@ -575,7 +426,7 @@ fn a_real_folder_resorts_follows_changes_and_survives_deletion() {
         std::fs::write(dir.join(name), vec![b'x'; size]).unwrap();
     }
     let (dirs, events) = ferry_core::dirs::DirService::start();
-    let mut browser = Browser::new(VIEW, dir.clone(), None, &dirs);
+    let mut browser = Browser::new(VIEW, dir.clone(), &ctx(&dirs));
     pump(&mut browser, &dirs, &events, is_loaded);
     assert_eq!(row_names(&browser), ["big", "mid", "small"]);
 
@@ -614,14 +465,18 @@ fn feed_real(browser: &mut Browser, dirs: &ferry_core::dirs::DirService, message
 #[test]
 fn typing_a_path_opens_it() {
     let dirs = Recorder::default();
-    let home = Some(PathBuf::from("/home/ann"));
-    let mut browser = Browser::new(VIEW, PathBuf::from("/x/y"), home, &dirs);
-    let _ = browser.update(Message::Action(Action::EditPath), &ctx(&dirs));
+    let home = PathBuf::from("/home/ann");
+    let with_home = |dirs| Ctx {
+        home: Some(&home),
+        ..ctx(dirs)
+    };
+    let mut browser = Browser::new(VIEW, PathBuf::from("/x/y"), &with_home(&dirs));
+    let _ = browser.update(Message::Action(Action::EditLocation), &ctx(&dirs));
     assert!(
         shows(&browser, "/x/y"),
         "the field starts with the current path"
     );
-    let mut ui = simulator(browser.view());
+    let mut ui = simulator(browser.view(false));
     ui.click(iced_test::selector::id(browser.path_input_id()))
         .unwrap();
     ui.typewrite("/z");
@@ -634,20 +489,32 @@ fn typing_a_path_opens_it() {
     );
     assert!(matches!(messages.last(), Some(Message::PathSubmitted)));
 
-    let mut go = |typed: &str| {
-        let _ = browser.update(Message::EditPath, &ctx(&dirs));
-        let _ = browser.update(Message::PathEdited(typed.to_owned()), &ctx(&dirs));
-        let _ = browser.update(Message::PathSubmitted, &ctx(&dirs));
-        browser.path().to_path_buf()
-    };
-    assert_eq!(go("~/docs"), Path::new("/home/ann/docs"));
-    assert_eq!(go("../music/./old/.."), Path::new("/home/ann/music"));
-    assert_eq!(go("/etc "), Path::new("/etc"));
-    assert_eq!(go("~"), Path::new("/home/ann"));
+    // Enter checks the path off the UI thread; the answer opens it, or says why not.
+    let _ = browser.update(Message::PathSubmitted, &with_home(&dirs));
     assert_eq!(
-        dirs.last(),
-        Some(Call::Open(PathBuf::from("/home/ann"), SortSpec::default()))
+        browser.path(),
+        Path::new("/x/y"),
+        "nothing opens before the check"
     );
+    let z = PathBuf::from("/z");
+    let _ = browser.update(Message::PathChecked(z.clone(), Ok(())), &ctx(&dirs));
+    assert_eq!(browser.path(), z);
+    assert_eq!(dirs.last(), Some(Call::Open(z, SortSpec::default())));
+    assert!(!browser.is_editing_location());
+
+    let _ = browser.update(Message::EditPath, &ctx(&dirs));
+    let missing = ferry_core::Error::io(
+        "open folder",
+        "/nope",
+        std::io::Error::from(std::io::ErrorKind::NotFound),
+    );
+    let refused = Message::PathChecked(PathBuf::from("/nope"), Err(Arc::new(missing)));
+    let _ = browser.update(refused, &ctx(&dirs));
+    assert!(
+        browser.is_editing_location(),
+        "the field stays for a correction"
+    );
+    assert!(shows(&browser, "No such folder."));
 }
 
 #[test]
@@ -656,11 +523,11 @@ fn escape_leaves_the_path_field_before_clearing_the_selection() {
     let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
     let messages = click(&browser, &["a"]);
     feed(&mut browser, &dirs, messages);
-    let _ = browser.update(Message::Action(Action::EditPath), &ctx(&dirs));
+    let _ = browser.update(Message::Action(Action::EditLocation), &ctx(&dirs));
     assert!(!shows(&browser, "x"), "no breadcrumbs while typing");
-    let _ = browser.update(Message::Action(Action::ClearSelection), &ctx(&dirs));
+    let _ = browser.update(Message::Action(Action::Escape), &ctx(&dirs));
     assert!(shows(&browser, "x"));
     assert_eq!(selected_names(&browser), ["a"]);
-    let _ = browser.update(Message::Action(Action::ClearSelection), &ctx(&dirs));
+    let _ = browser.update(Message::Action(Action::Escape), &ctx(&dirs));
     assert!(selected_names(&browser).is_empty());
 }

@@ -1,0 +1,101 @@
+//! Where a key press goes: the open menu first (Up, Down, Enter, Escape), then the dialog,
+//! then the table of [`shortcut`](super::shortcut), window actions to the window and pane
+//! actions to the active pane. A key a text field took reaches only Escape's handling (the
+//! field has let go of the keyboard, so the editor closes).
+
+use iced::event::Status;
+use iced::keyboard::key::Named;
+use iced::keyboard::{self, Key, Modifiers};
+use iced::{Event, Task, mouse, window};
+
+use super::shortcut::{self, Action, PaneAction, WindowAction};
+use super::widget::context_menu;
+use super::{Ferry, Message};
+
+/// The window's keyboard and thumb-button events, for `event::listen_with`.
+pub fn listen(event: Event, status: Status, _window: window::Id) -> Option<Message> {
+    match event {
+        Event::Keyboard(keyboard::Event::KeyPressed {
+            key,
+            text,
+            modifiers,
+            ..
+        }) => Some(Message::Key {
+            key,
+            text: text.map(|t| t.to_string()),
+            modifiers,
+            captured: status == Status::Captured,
+        }),
+        Event::Keyboard(keyboard::Event::ModifiersChanged(modifiers)) => {
+            Some(Message::ModifiersChanged(modifiers))
+        }
+        Event::Mouse(mouse::Event::ButtonPressed(
+            button @ (mouse::Button::Back | mouse::Button::Forward),
+        )) => Some(Message::MouseButton(button)),
+        _ => None,
+    }
+}
+
+impl Ferry {
+    pub(super) fn key(
+        &mut self,
+        key: &Key,
+        text: Option<&str>,
+        modifiers: Modifiers,
+        captured: bool,
+    ) -> Task<Message> {
+        let named = match key.as_ref() {
+            Key::Named(named) => Some(named),
+            _ => None,
+        };
+        if let Some(menu) = &mut self.menu {
+            let kind = menu.kind.clone();
+            let entries = self.menu_entries(&kind);
+            let menu = self.menu.as_mut().expect("a menu is open");
+            match named {
+                Some(Named::ArrowDown) => {
+                    menu.highlighted = context_menu::step(&entries, menu.highlighted, true);
+                }
+                Some(Named::ArrowUp) => {
+                    menu.highlighted = context_menu::step(&entries, menu.highlighted, false);
+                }
+                Some(Named::Enter) => {
+                    let chosen = menu
+                        .highlighted
+                        .and_then(|i| entries.get(i))
+                        .and_then(|entry| entry.message().cloned());
+                    self.menu = None;
+                    if let Some(command) = chosen {
+                        return self.update(Message::Command(command));
+                    }
+                }
+                Some(Named::Escape) => self.menu = None,
+                _ => {}
+            }
+            return Task::none();
+        }
+        if self.shortcuts_shown {
+            if named == Some(Named::Escape) {
+                self.shortcuts_shown = false;
+            }
+            return Task::none();
+        }
+        if captured {
+            return match named {
+                Some(Named::Escape) => self.pane_action(PaneAction::Escape),
+                _ => Task::none(),
+            };
+        }
+        match shortcut::resolve(key, text, modifiers) {
+            // Tab completes a typed path; elsewhere it goes to the other pane of a split.
+            Some(Action::Window(WindowAction::OtherPane))
+                if self.tabs.active_pane().is_editing_location() =>
+            {
+                self.pane_action(PaneAction::Complete)
+            }
+            Some(Action::Window(action)) => self.window_action(action),
+            Some(Action::Pane(action)) => self.pane_action(action),
+            None => Task::none(),
+        }
+    }
+}

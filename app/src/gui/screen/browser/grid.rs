@@ -1,0 +1,84 @@
+//! The icon view: a grid of cells (icon, name under it), windowed by rows of cells so only
+//! the cells in view are built. Long names are shortened in the middle, keeping the extension.
+
+use ferry_core::entry::Kind;
+use iced::widget::{Row, column, container, mouse_area, space, text};
+use iced::{Alignment, Element, Fill};
+
+use super::view::empty_state;
+use super::{Browser, Contents, Message, RowRef};
+use crate::gui::format;
+use crate::gui::style;
+use crate::gui::widget::icon::icon;
+use crate::gui::widget::list;
+
+/// Average advance of a character of a cell's name.
+const CHAR_W: f32 = 7.0;
+
+impl Browser {
+    /// The cells, or the empty-folder message.
+    pub(super) fn icons<'a>(&'a self, contents: &'a Contents) -> Element<'a, Message> {
+        let len = contents.rows().len();
+        if len == 0 {
+            return empty_state(&self.listing, contents);
+        }
+        let grid = self.grid();
+        let lines = grid.rows(len);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
+        let name_chars = ((grid.cell_w - 12.0).max(0.0) / CHAR_W).floor() as usize;
+        let rows = list::windowed(lines, self.scroll, grid.cell_h, |line| {
+            let first = line * grid.columns;
+            let cells = (first..(first + grid.columns).min(len))
+                .map(|row| self.cell(contents, row, grid.cell_w, grid.cell_h, name_chars));
+            Row::with_children(cells).height(grid.cell_h).into()
+        });
+        self.list_area(rows, list::top_of(lines, grid.cell_h))
+    }
+
+    fn cell<'a>(
+        &self,
+        contents: &'a Contents,
+        row: usize,
+        width: f32,
+        height: f32,
+        name_chars: usize,
+    ) -> Element<'a, Message> {
+        let Some((index, entry)) = contents.row(row) else {
+            return space().width(width).into();
+        };
+        let at = RowRef {
+            revision: self.revision,
+            row,
+        };
+        let selected = self.selection.contains(index);
+        let focused =
+            self.selection.focus() == Some(index) && (self.selection.count() > 1 || !selected);
+        let hovered = self.hovered == Some(at);
+        let link = entry.kind() == Kind::Symlink;
+        let name = format::ellipsize_middle(entry.name().to_string_lossy(), name_chars.max(6));
+        let name = text(name).size(13).align_x(Alignment::Center).width(Fill);
+        let name = if entry.is_hidden() {
+            name.style(style::faint_text)
+        } else {
+            name
+        };
+        let size = f32::from(self.icon_size);
+        let content = column![icon(format::category(entry), link, size), name]
+            .spacing(6)
+            .align_x(Alignment::Center)
+            .width(Fill);
+        let highlight = container(content)
+            .padding([6, 4])
+            .width(Fill)
+            .height(Fill)
+            .style(style::row(selected, hovered, focused));
+        mouse_area(container(highlight).padding(3).width(width).height(height))
+            .on_press(Message::RowPressed(at))
+            .on_double_click(Message::RowDoubleClicked(at))
+            .on_middle_press(Message::RowMiddleClicked(at))
+            .on_right_press(Message::RowRightPressed(at))
+            .on_enter(Message::RowEntered(at))
+            .on_exit(Message::RowLeft(at))
+            .into()
+    }
+}

@@ -1,0 +1,87 @@
+//! What the listing service says about the pane's folder, and how the pane follows it:
+//! batches while loading, the complete listing, live changes (the selection is kept by name),
+//! a folder that is gone (the pane moves to the parent the service names), a failure.
+
+use std::sync::Arc;
+
+use ferry_core::dirs::DirEvent;
+use ferry_core::entry;
+use iced::Task;
+
+use super::history::{Nav, Place};
+use super::{Browser, Contents, Event, Filter, Listing, Message, Selection};
+use crate::gui::format;
+use crate::gui::screen::Ctx;
+
+impl Browser {
+    pub(super) fn on_dir_event(
+        &mut self,
+        event: DirEvent,
+        ctx: &Ctx<'_>,
+    ) -> (Task<Message>, Option<Event>) {
+        if event.view() != self.view_id || event.generation() != self.generation {
+            return (Task::none(), None);
+        }
+        match event {
+            DirEvent::Batch { entries, .. } => {
+                // After the first complete listing, a refresh's batches are not shown: the old
+                // complete listing stays until the new one is done.
+                if let Listing::Loading(contents) = &mut self.listing {
+                    contents.append(&entries, self.show_hidden);
+                    self.rows_arrived();
+                }
+                (Task::none(), None)
+            }
+            DirEvent::Loaded { listing, order, .. } => {
+                let entries = listing.len();
+                let task = self.show(listing, order);
+                self.listing_complete(entries);
+                (task, None)
+            }
+            DirEvent::Changed { listing, order, .. } => (self.show(listing, order), None),
+            DirEvent::Gone { path, nearest, .. } => {
+                let Some(parent) = nearest else {
+                    return (Task::none(), None);
+                };
+                let (task, event) = self.navigated(Place::new(parent.clone()), Nav::Replace, ctx);
+                self.notice = Some(format!(
+                    "“{}” was moved or deleted; showing {} instead.",
+                    format::display_name(&path),
+                    parent.display()
+                ));
+                (task, event)
+            }
+            DirEvent::Failed { error, .. } => {
+                self.listing = Listing::Failed(error);
+                self.selection = Selection::default();
+                self.revision = self.revision.wrapping_add(1);
+                self.hovered = None;
+                self.timing = None;
+                (Task::none(), None)
+            }
+        }
+    }
+
+    /// Shows a complete listing, keeping the selection by name.
+    fn show(&mut self, entries: Arc<entry::Listing>, order: Arc<[u32]>) -> Task<Message> {
+        let filter = self.filter.as_deref().and_then(Filter::new);
+        let contents = Contents::sorted(entries, order, self.show_hidden, filter);
+        self.selection = match self.listing.contents() {
+            Some(old) => self.selection.carry_over(old.entries(), contents.entries()),
+            None => Selection::default(),
+        };
+        let focus = self.focus_on_load.take().and_then(|name| {
+            let row = contents.row_named(name.as_encoded_bytes())?;
+            Some((row, contents.rows()[row]))
+        });
+        self.listing = Listing::Loaded(contents);
+        self.rows_changed();
+        match focus {
+            Some((row, entry)) => {
+                self.selection.select_only(entry);
+                self.reveal(row, true)
+            }
+            None => Task::none(),
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! Selection and keyboard flows: invert, the rubber band, type-ahead, the filter bar, moving
+//! in the icon grid, the context menu from the keyboard, completion of typed paths.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use iced::{Point, Rectangle, Size};
+
+use super::*;
+use crate::gui::settings::ViewMode;
+use crate::gui::shortcut::{PaneAction, Step};
+
+fn act(browser: &mut Browser, dirs: &Recorder, action: PaneAction) -> Option<Event> {
+    browser.update(Message::Action(action), &ctx(dirs)).1
+}
+
+fn names(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i:03}")).collect()
+}
+
+#[test]
+fn ctrl_a_and_ctrl_shift_i_select_all_and_invert() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c"]);
+    let messages = click(&browser, &["b"]);
+    feed(&mut browser, &dirs, messages);
+    act(&mut browser, &dirs, PaneAction::InvertSelection);
+    assert_eq!(selected_names(&browser), ["a", "c"]);
+    act(&mut browser, &dirs, PaneAction::SelectAll);
+    assert_eq!(selected_names(&browser), ["a", "b", "c"]);
+    act(&mut browser, &dirs, PaneAction::Escape);
+    assert!(selected_names(&browser).is_empty());
+}
+
+#[test]
+fn a_rubber_band_in_empty_space_selects_the_rows_it_crosses_and_scrolls_at_the_edge() {
+    let dirs = Recorder::default();
+    let names = names("f", 100);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(&dirs, "/x", &names);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(800.0, 300.0))),
+        &ctx(&dirs),
+    );
+    let _ = browser.update(
+        Message::Scrolled {
+            offset_y: 0.0,
+            viewport_h: 300.0,
+        },
+        &ctx(&dirs),
+    );
+    // From the left margin of row 1 down to row 4 (rows are 30 px).
+    let _ = browser.update(
+        Message::BackgroundPressed(Point::new(2.0, 40.0)),
+        &ctx(&dirs),
+    );
+    assert!(browser.is_banding());
+    let _ = browser.update(Message::Dragged(Point::new(300.0, 130.0)), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["f001", "f002", "f003", "f004"]);
+    // Past the bottom edge the list scrolls on each tick and the band grows with it.
+    let _ = browser.update(Message::Dragged(Point::new(300.0, 320.0)), &ctx(&dirs));
+    for _ in 0..5 {
+        let _ = browser.update(Message::AutoScroll, &ctx(&dirs));
+    }
+    assert!(browser.scroll.offset_y > 0.0);
+    assert!(selected_names(&browser).len() > 10);
+    let _ = browser.update(Message::Released, &ctx(&dirs));
+    assert!(!browser.is_banding());
+
+    // With Ctrl the band adds to what was selected.
+    let messages = click(&browser, &["f009"]);
+    feed(&mut browser, &dirs, messages);
+    let _ = browser.update(
+        Message::Scrolled {
+            offset_y: 0.0,
+            viewport_h: 300.0,
+        },
+        &ctx(&dirs),
+    );
+    let _ = browser.update(
+        Message::BackgroundPressed(Point::new(2.0, 5.0)),
+        &held(&dirs, Modifiers::CTRL),
+    );
+    let _ = browser.update(Message::Dragged(Point::new(2.0, 35.0)), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["f000", "f001", "f009"]);
+}
+
+#[test]
+fn type_ahead_selects_by_prefix_first_then_by_contents_and_cycles_on_one_letter() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(
+        &dirs,
+        "/x",
+        &["alpha", "Beta", "bravo", "gamma-beta", "delta"],
+    );
+    act(&mut browser, &dirs, PaneAction::TypeAhead('b'));
+    assert_eq!(selected_names(&browser), ["Beta"], "case-insensitive");
+    act(&mut browser, &dirs, PaneAction::TypeAhead('b'));
+    assert_eq!(
+        selected_names(&browser),
+        ["bravo"],
+        "the same letter goes on"
+    );
+    act(&mut browser, &dirs, PaneAction::Escape);
+    // Typed on within a second, the text grows: "mm" is no name's start, but is inside one.
+    let mut browser = browser_with(&dirs, "/x", &["alpha", "Beta", "gamma-beta"]);
+    act(&mut browser, &dirs, PaneAction::TypeAhead('m'));
+    act(&mut browser, &dirs, PaneAction::TypeAhead('m'));
+    assert_eq!(selected_names(&browser), ["gamma-beta"]);
+}
+
+#[test]
+fn the_filter_bar_narrows_the_view_and_says_how_many_are_shown() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["report.pdf", "Report-2.pdf", "notes.txt"]);
+    act(&mut browser, &dirs, PaneAction::Filter);
+    assert!(shows(&browser, "Filter:"));
+    let _ = browser.update(Message::FilterEdited("REPORT".into()), &ctx(&dirs));
+    assert!(shows(&browser, "2 of 3 shown"));
+    assert!(!shows(&browser, "notes.txt"));
+    // A live change keeps the filter.
+    let event = changed(
+        &browser,
+        listing(
+            "/x",
+            &["report.pdf", "Report-2.pdf", "notes.txt", "report-3"],
+        ),
+    );
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(shows(&browser, "3 of 4 shown"));
+    let _ = browser.update(Message::FilterEdited("zzz".into()), &ctx(&dirs));
+    assert!(shows(&browser, "No name matches the filter"));
+    act(&mut browser, &dirs, PaneAction::Escape);
+    assert!(!shows(&browser, "Filter:"));
+    assert!(shows(&browser, "notes.txt"));
+}
+
+#[test]
+fn the_icon_view_moves_by_rows_of_cells() {
+    let dirs = Recorder::default();
+    let names = names("p", 20);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(&dirs, "/x", &names);
+    // 64 px icons make 112 px cells: 5 across in a 584 px list (+ 24 px padding).
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(584.0, 400.0))),
+        &ctx(&dirs),
+    );
+    assert_eq!(
+        act(&mut browser, &dirs, PaneAction::IconsView),
+        Some(Event::ModeChosen(ViewMode::Icons))
+    );
+    let mv = |step| PaneAction::Move {
+        step,
+        extend: false,
+    };
+    act(&mut browser, &dirs, mv(Step::Down));
+    assert_eq!(selected_names(&browser), ["p000"]);
+    act(&mut browser, &dirs, mv(Step::Down));
+    assert_eq!(selected_names(&browser), ["p005"]);
+    act(&mut browser, &dirs, mv(Step::Right));
+    assert_eq!(selected_names(&browser), ["p006"]);
+    act(&mut browser, &dirs, mv(Step::Up));
+    assert_eq!(selected_names(&browser), ["p001"]);
+    act(&mut browser, &dirs, mv(Step::Up));
+    assert_eq!(selected_names(&browser), ["p001"], "no row above");
+    assert!(shows(&browser, "p019"), "the cells are built");
+}
+
+#[test]
+fn the_menu_key_opens_the_context_menu_beside_the_focused_item() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c"]);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(
+            Point::new(200.0, 100.0),
+            Size::new(600.0, 400.0),
+        )),
+        &ctx(&dirs),
+    );
+    let event = act(&mut browser, &dirs, PaneAction::ContextMenu);
+    assert!(matches!(
+        event,
+        Some(Event::ContextMenu {
+            on_items: false,
+            ..
+        })
+    ));
+    act(
+        &mut browser,
+        &dirs,
+        PaneAction::Move {
+            step: Step::Last,
+            extend: false,
+        },
+    );
+    let Some(Event::ContextMenu { at, on_items: true }) =
+        act(&mut browser, &dirs, PaneAction::ContextMenu)
+    else {
+        panic!("an item menu");
+    };
+    // Under row 2 of the list, which starts at y = 100.
+    assert_eq!(at.y, 100.0 + 3.0 * 30.0);
+    assert!(at.x > 200.0);
+}
+
+#[test]
+fn tab_completes_folder_names_and_cycles_through_candidates() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &[]);
+    let _ = browser.update(Message::EditPath, &ctx(&dirs));
+    let _ = browser.update(Message::PathEdited("/home/ann/Do".into()), &ctx(&dirs));
+    let folders: Arc<[OsString]> = ["Documents", "Downloads", "Music", ".dots"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    let arrived = |typed: &str| Message::Completed {
+        typed: typed.into(),
+        dir: PathBuf::from("/home/ann"),
+        names: Ok(folders.clone()),
+    };
+    let _ = browser.update(arrived("/home/ann/Do"), &ctx(&dirs));
+    assert!(shows(&browser, "/home/ann/Do"));
+    assert!(shows(&browser, "Documents") && shows(&browser, "Downloads"));
+    act(&mut browser, &dirs, PaneAction::Complete);
+    assert!(shows(&browser, "/home/ann/Documents/"));
+    act(&mut browser, &dirs, PaneAction::Complete);
+    assert!(shows(&browser, "/home/ann/Downloads/"));
+    // One candidate completes at once; an answer for text typed before is dropped.
+    let _ = browser.update(Message::PathEdited("/home/ann/Mu".into()), &ctx(&dirs));
+    let _ = browser.update(arrived("/home/ann/D"), &ctx(&dirs));
+    assert!(shows(&browser, "/home/ann/Mu"));
+    let _ = browser.update(arrived("/home/ann/Mu"), &ctx(&dirs));
+    assert!(shows(&browser, "/home/ann/Music/"));
+    let _ = browser.update(Message::PathEdited("/home/ann/Zz".into()), &ctx(&dirs));
+    let _ = browser.update(arrived("/home/ann/Zz"), &ctx(&dirs));
+    assert!(shows(&browser, "No folder here starts with “Zz”."));
+}

@@ -1,0 +1,109 @@
+//! The two views, zoom, column widths, and the view and sort a folder keeps.
+
+use std::path::PathBuf;
+
+use ferry_core::sort::{SortKey, SortSpec};
+use iced::{Point, Rectangle, Size};
+
+use super::*;
+use crate::gui::settings::{Settings, ViewMode};
+use crate::gui::shortcut::PaneAction;
+
+#[test]
+fn ctrl_2_shows_the_icon_grid_windowed_and_zoom_steps_its_size() {
+    let dirs = Recorder::default();
+    let names: Vec<String> = (0..50_000).map(|i| format!("p-{i:05}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(&dirs, "/pics", &names);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(800.0, 600.0))),
+        &ctx(&dirs),
+    );
+    let (_, event) = browser.update(Message::Action(PaneAction::IconsView), &ctx(&dirs));
+    assert_eq!(event, Some(Event::ModeChosen(ViewMode::Icons)));
+    assert!(shows(&browser, "p-00000"));
+    assert!(
+        !shows(&browser, "p-40000"),
+        "only the cells in view are built"
+    );
+    assert!(
+        !shows(&browser, "Modified"),
+        "no column headers in the grid"
+    );
+
+    let (_, event) = browser.update(Message::Action(PaneAction::ZoomIn), &ctx(&dirs));
+    assert_eq!(event, Some(Event::Zoomed(ViewMode::Icons, 96)));
+    let (_, event) = browser.update(Message::Action(PaneAction::ZoomOut), &ctx(&dirs));
+    assert_eq!(event, Some(Event::Zoomed(ViewMode::Icons, 48)));
+    let bigger = Settings {
+        icon_size: 256,
+        ..Settings::default()
+    };
+    let _ = browser.apply_settings(&bigger);
+    let (_, event) = browser.update(Message::Action(PaneAction::ZoomIn), &ctx(&dirs));
+    assert_eq!(event, None, "the largest size is the last");
+    let (_, event) = browser.update(Message::Action(PaneAction::ZoomReset), &ctx(&dirs));
+    assert_eq!(event, Some(Event::Zoomed(ViewMode::Icons, 64)));
+
+    let (_, event) = browser.update(Message::Action(PaneAction::DetailsView), &ctx(&dirs));
+    assert_eq!(event, Some(Event::ModeChosen(ViewMode::Details)));
+    assert!(shows(&browser, "Modified"));
+}
+
+#[test]
+fn long_names_in_the_grid_keep_their_extension() {
+    let dirs = Recorder::default();
+    let name = "a-very-long-holiday-photo-name-from-2019.jpeg";
+    let mut browser = browser_with(&dirs, "/x", &[name]);
+    let _ = browser.update(Message::Action(PaneAction::IconsView), &ctx(&dirs));
+    assert!(!shows(&browser, name), "shortened");
+    // 64 px icons make 112 px cells, room for 14 characters.
+    let shown = crate::gui::format::ellipsize_middle(name.into(), 14);
+    assert!(
+        shown.contains('…') && shown.ends_with("2019.jpeg"),
+        "{shown}"
+    );
+    assert!(shows(&browser, &shown));
+}
+
+#[test]
+fn a_folder_opens_in_the_view_and_sort_chosen_there() {
+    let dirs = Recorder::default();
+    let by_size = SortSpec {
+        key: SortKey::Size,
+        ..SortSpec::default()
+    };
+    let mut settings = Settings::default();
+    settings.remember_mode(std::path::Path::new("/pics"), ViewMode::Icons);
+    settings.remember_sort(std::path::Path::new("/dl"), by_size);
+    settings.view_mode = ViewMode::Details;
+    let ctx = Ctx {
+        settings: &settings,
+        ..ctx(&dirs)
+    };
+    let mut browser = Browser::new(VIEW, PathBuf::from("/pics"), &ctx);
+    assert_eq!(browser.mode(), ViewMode::Icons);
+    let _ = browser.update(Message::Navigate(PathBuf::from("/dl")), &ctx);
+    assert_eq!(browser.mode(), ViewMode::Details);
+    assert_eq!(dirs.last(), Some(Call::Open(PathBuf::from("/dl"), by_size)));
+}
+
+#[test]
+fn dragging_a_column_edge_resizes_it() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a"]);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(1000.0, 500.0))),
+        &ctx(&dirs),
+    );
+    // The type column starts at 1000 - 16 - 140 = 844: grab just left of it, drag 60 px left.
+    let _ = browser.update(Message::HeaderPressed(Point::new(840.0, 10.0)), &ctx(&dirs));
+    let (_, event) = browser.update(Message::HeaderDragged(Point::new(780.0, 10.0)), &ctx(&dirs));
+    let Some(Event::ColumnsResized(columns)) = event else {
+        panic!("a resize");
+    };
+    assert_eq!(columns.kind, 200.0);
+    let _ = browser.update(Message::HeaderReleased, &ctx(&dirs));
+    let (_, event) = browser.update(Message::HeaderDragged(Point::new(700.0, 10.0)), &ctx(&dirs));
+    assert_eq!(event, None, "released");
+}

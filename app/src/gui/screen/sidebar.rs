@@ -1,0 +1,354 @@
+//! The places sidebar: Home and the XDG user folders, the GTK bookmarks, the mounted file
+//! systems with their free space, and the trash. The data comes from `ferry_core::places`,
+//! loaded on a worker thread by the window; this screen shows it, highlights the place of the
+//! active pane's folder, and can be resized by dragging its right edge.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::places::{PlaceId, Places, StandardKind, Status, Target, Volume};
+use iced::widget::{Column, button, column, container, mouse_area, row, scrollable, space, text};
+use iced::{Alignment, Element, Fill, Point, Task, mouse};
+
+use super::Ctx;
+use crate::gui::format::{self, Category};
+use crate::gui::style;
+use crate::gui::widget::icon;
+use crate::gui::widget::pointer::pointer_area;
+
+/// The narrowest and widest the sidebar can be dragged.
+pub const WIDTHS: std::ops::RangeInclusive<f32> = 140.0..=480.0;
+/// The grab zone at the sidebar's right edge.
+const HANDLE: f32 = 6.0;
+const ICON: f32 = 18.0;
+
+/// A place as the context menu acts on it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Place {
+    /// A folder to open (standard place, volume, trash).
+    Folder(PathBuf),
+    /// A bookmark: its folder, if local, and the bookmark itself (to remove it).
+    Bookmark(Option<PathBuf>, Target),
+}
+
+impl Place {
+    /// The folder it opens, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Place::Folder(path) => Some(path),
+            Place::Bookmark(path, _) => path.as_deref(),
+        }
+    }
+}
+
+/// Input of the sidebar.
+#[derive(Debug, Clone)]
+pub enum Message {
+    /// The places were read (on a worker thread).
+    Loaded(Result<Box<Places>, Arc<Error>>),
+    /// A place was clicked.
+    Open(PathBuf),
+    /// A place was clicked with the middle button.
+    OpenInNewTab(PathBuf),
+    /// A place was right-clicked (the position follows as [`Message::RightPressed`]).
+    PlaceRightPressed(Place),
+    /// A right press in the sidebar at this window position.
+    RightPressed(Point),
+    /// A press on the sidebar's empty part or its edge, here (sidebar coordinates).
+    Pressed(Point),
+    /// The pointer moved with the button held.
+    Dragged(Point),
+    /// The button was released.
+    Released,
+}
+
+/// What the window must act on.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// Show this folder in the active pane.
+    Navigate(PathBuf),
+    /// Open this folder in a new tab.
+    OpenInNewTab(PathBuf),
+    /// Open the context menu of `place` at this window position.
+    ContextMenu {
+        /// The place.
+        place: Place,
+        /// Where.
+        at: Point,
+    },
+    /// The user dragged the sidebar to this width.
+    Resized(f32),
+    /// Files of the places could not be read: say so once.
+    Problems(Vec<Arc<Error>>),
+}
+
+/// The sidebar's state.
+#[derive(Debug, Default)]
+pub struct Sidebar {
+    places: Option<Places>,
+    width: f32,
+    resizing: bool,
+    /// The place a right press landed on, until the press's position arrives.
+    pressed: Option<Place>,
+    /// Problems already reported, so a reload does not repeat them.
+    reported: usize,
+    /// The home trash's files folder, what the Trash place opens (the Trash view is to come).
+    trash: Option<PathBuf>,
+}
+
+impl Sidebar {
+    /// A sidebar `width` wide, with nothing loaded yet.
+    pub fn new(width: f32) -> Self {
+        Sidebar {
+            width: width.clamp(*WIDTHS.start(), *WIDTHS.end()),
+            trash: ferry_core::jobs::TrashRoots::from_env()
+                .ok()
+                .map(|roots| roots.home.join("files")),
+            ..Sidebar::default()
+        }
+    }
+
+    /// Its width.
+    pub fn width(&self) -> f32 {
+        self.width
+    }
+
+    /// The places, once loaded.
+    pub fn places(&self) -> Option<&Places> {
+        self.places.as_ref()
+    }
+
+    /// Handles one message.
+    pub fn update(&mut self, message: Message, _ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let event = match message {
+            Message::Loaded(Ok(places)) => {
+                let fresh: Vec<Arc<Error>> =
+                    places.errors.iter().skip(self.reported).cloned().collect();
+                self.reported = places.errors.len();
+                self.places = Some(*places);
+                (!fresh.is_empty()).then_some(Event::Problems(fresh))
+            }
+            Message::Loaded(Err(error)) => Some(Event::Problems(vec![error])),
+            Message::Open(path) => Some(Event::Navigate(path)),
+            Message::OpenInNewTab(path) => Some(Event::OpenInNewTab(path)),
+            Message::PlaceRightPressed(place) => {
+                self.pressed = Some(place);
+                None
+            }
+            Message::RightPressed(at) => self
+                .pressed
+                .take()
+                .map(|place| Event::ContextMenu { place, at }),
+            Message::Pressed(at) => {
+                self.resizing = (at.x - self.width).abs() <= HANDLE + 2.0;
+                None
+            }
+            Message::Dragged(at) if self.resizing => {
+                self.width = at.x.clamp(*WIDTHS.start(), *WIDTHS.end());
+                Some(Event::Resized(self.width))
+            }
+            Message::Dragged(_) => None,
+            Message::Released => {
+                self.resizing = false;
+                None
+            }
+        };
+        (Task::none(), event)
+    }
+
+    /// The sidebar; the place holding `current` (the active pane's folder) is highlighted.
+    pub fn view(&self, current: &Path) -> Element<'_, Message> {
+        let mut list = Column::new().spacing(1).padding([8, 6]);
+        if let Some(places) = &self.places {
+            let best = places.best_for(current);
+            list = list.push(heading("Places"));
+            for (i, place) in places.standard.iter().enumerate() {
+                let label = standard_name(place.kind);
+                let current = best == Some(PlaceId::Standard(i));
+                list = list.push(entry(
+                    icon::icon(Category::Folder, false, ICON),
+                    label.into(),
+                    None,
+                    current,
+                    Place::Folder(place.path.clone()),
+                ));
+            }
+            let trash = self.trash.clone();
+            let trash_label = if places.trash_full {
+                "Trash"
+            } else {
+                "Trash (empty)"
+            };
+            list = list.push(entry(
+                icon::trash(ICON, places.trash_full),
+                trash_label.into(),
+                None,
+                trash.as_deref() == Some(current),
+                Place::Folder(trash.unwrap_or_default()),
+            ));
+            if !places.bookmarks.is_empty() {
+                list = list.push(heading("Bookmarks"));
+            }
+            for (i, bookmark) in places.bookmarks.iter().enumerate() {
+                let target = bookmark.bookmark.target.clone();
+                let path = target.path().map(Path::to_path_buf);
+                let note = match bookmark.status {
+                    Status::Present => None,
+                    Status::Missing => Some("missing".to_owned()),
+                    Status::NotResponding => Some("not responding".to_owned()),
+                    Status::Remote => Some("network".to_owned()),
+                };
+                list = list.push(entry(
+                    icon::icon(Category::Folder, true, ICON),
+                    bookmark.bookmark.name().into_owned(),
+                    note,
+                    best == Some(PlaceId::Bookmark(i)),
+                    Place::Bookmark(path, target),
+                ));
+            }
+            if !places.volumes.is_empty() {
+                list = list.push(heading("Devices"));
+            }
+            for (i, volume) in places.volumes.iter().enumerate() {
+                list = list.push(volume_entry(volume, best == Some(PlaceId::Volume(i))));
+            }
+        }
+        let handle = mouse_area(container(space()).width(HANDLE).height(Fill))
+            .interaction(mouse::Interaction::ResizingHorizontally);
+        let body = row![
+            scrollable(list).height(Fill).width(self.width - HANDLE),
+            handle
+        ];
+        pointer_area(
+            container(body)
+                .width(self.width)
+                .height(Fill)
+                .style(style::sidebar),
+        )
+        .on_press(Message::Pressed)
+        .on_drag(Message::Dragged)
+        .on_release(Message::Released)
+        .on_right_press(|at, _| Message::RightPressed(at))
+        .into()
+    }
+}
+
+fn standard_name(kind: StandardKind) -> &'static str {
+    match kind {
+        StandardKind::Home => "Home",
+        StandardKind::Desktop => "Desktop",
+        StandardKind::Documents => "Documents",
+        StandardKind::Downloads => "Downloads",
+        StandardKind::Music => "Music",
+        StandardKind::Pictures => "Pictures",
+        StandardKind::Videos => "Videos",
+    }
+}
+
+fn heading<'a>(title: &'a str) -> Element<'a, Message> {
+    container(
+        text(title)
+            .size(11)
+            .font(style::bold())
+            .style(style::dim_text),
+    )
+    .padding([8, 8])
+    .into()
+}
+
+/// A clickable place: icon, name and an optional note under it.
+fn entry<'a>(
+    icon: Element<'a, Message>,
+    label: String,
+    note: Option<String>,
+    current: bool,
+    place: Place,
+) -> Element<'a, Message> {
+    let mut name = column![text(label).size(13)];
+    if let Some(note) = note {
+        name = name.push(text(note).size(11).style(style::dim_text));
+    }
+    place_button(
+        row![icon, name]
+            .spacing(8)
+            .align_y(Alignment::Center)
+            .into(),
+        current,
+        place,
+    )
+}
+
+fn place_button<'a>(
+    content: Element<'a, Message>,
+    current: bool,
+    place: Place,
+) -> Element<'a, Message> {
+    let mut button = button(content)
+        .padding([4, 8])
+        .width(Fill)
+        .style(style::place(current));
+    let mut area_place = None;
+    if let Some(path) = place.path() {
+        button = button.on_press(Message::Open(path.to_path_buf()));
+        area_place = Some(path.to_path_buf());
+    }
+    let mut area = mouse_area(button).on_right_press(Message::PlaceRightPressed(place));
+    if let Some(path) = area_place {
+        area = area.on_middle_press(Message::OpenInNewTab(path));
+    }
+    area.into()
+}
+
+/// A volume: its name, a usage bar and "X free of Y".
+fn volume_entry(volume: &Volume, current: bool) -> Element<'_, Message> {
+    let name = volume
+        .name()
+        .map_or_else(|| "File System".to_owned(), std::borrow::Cow::into_owned);
+    let mut details = column![text(name).size(13)].spacing(3);
+    match (&volume.space, volume.responding) {
+        (_, false) => {
+            details = details.push(text("not responding").size(11).style(style::dim_text));
+        }
+        (Some(space), true) if space.total > 0 => {
+            #[allow(clippy::cast_precision_loss)] // a ratio
+            let used = space.used() as f32 / space.total as f32;
+            let nearly_full = used > 0.9;
+            let bar = row![
+                container(space::horizontal())
+                    .width(iced::Length::FillPortion(
+                        (used * 100.0).round().max(1.0) as u16
+                    ))
+                    .height(3)
+                    .style(style::usage(true, nearly_full)),
+                container(space::horizontal())
+                    .width(iced::Length::FillPortion(
+                        ((1.0 - used) * 100.0).round().max(1.0) as u16
+                    ))
+                    .height(3)
+                    .style(style::usage(false, false)),
+            ];
+            let mut note = format!(
+                "{} free of {}",
+                format::size(space.available),
+                format::size(space.total)
+            );
+            if volume.read_only {
+                note.push_str(", read-only");
+            }
+            details = details
+                .push(bar)
+                .push(text(note).size(11).style(style::dim_text));
+        }
+        _ => {}
+    }
+    let icon = icon::drive(ICON, volume.removable, volume.network);
+    place_button(
+        row![icon, details.width(Fill)]
+            .spacing(8)
+            .align_y(Alignment::Center)
+            .into(),
+        current,
+        Place::Folder(volume.mount_point.clone()),
+    )
+}

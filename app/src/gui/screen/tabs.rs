@@ -1,0 +1,381 @@
+//! Tabs, each with one pane or two side by side (the split view, F3), and the stack of tabs
+//! closed (Ctrl+Shift+T reopens). This screen hands out the panes' view ids: every pane is its
+//! own view of the listing service, so two panes on one folder share its cached listing.
+
+use std::path::{Path, PathBuf};
+
+use ferry_core::dirs::ViewId;
+use iced::widget::{Row, button, container, mouse_area, row, rule, text};
+use iced::{Alignment, Element, Fill, Task};
+
+use super::Ctx;
+use super::browser::{self, Browser};
+use crate::gui::format;
+use crate::gui::settings::{PaneSession, Session, TabSession};
+use crate::gui::style;
+
+/// How many closed tabs Ctrl+Shift+T can bring back.
+const CLOSED_KEPT: usize = 16;
+
+/// One tab: its panes (one, or two when split) and which has the keyboard.
+#[derive(Debug)]
+pub struct Tab {
+    panes: Vec<Browser>,
+    active: usize,
+}
+
+impl Tab {
+    /// The pane with the keyboard.
+    pub fn active(&self) -> &Browser {
+        &self.panes[self.active]
+    }
+
+    fn session(&self) -> TabSession {
+        TabSession {
+            panes: self
+                .panes
+                .iter()
+                .map(|p| PaneSession {
+                    path: p.path().to_path_buf(),
+                })
+                .collect(),
+            active: self.active,
+        }
+    }
+}
+
+/// The tabs.
+#[derive(Debug)]
+pub struct Tabs {
+    tabs: Vec<Tab>,
+    active: usize,
+    closed: Vec<TabSession>,
+    next_view: ViewId,
+}
+
+/// Input of the tabs.
+#[derive(Debug, Clone)]
+pub enum Message {
+    /// Something for the pane of view `ViewId`.
+    Pane(ViewId, browser::Message),
+    /// Show tab `usize`.
+    Select(usize),
+    /// Close tab `usize`.
+    Close(usize),
+}
+
+/// What the window must act on.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A pane asked for something.
+    Pane(ViewId, browser::Event),
+    /// The last tab was closed.
+    LastClosed,
+    /// Tabs, panes or folders changed: the session is worth saving.
+    SessionChanged,
+}
+
+impl Tabs {
+    /// The tabs of `session` (folders that are gone fall back to their nearest existing parent
+    /// before this is called), or one tab on `start`.
+    pub fn new(session: Option<&Session>, start: &Path, ctx: &Ctx<'_>) -> Self {
+        let mut tabs = Tabs {
+            tabs: Vec::new(),
+            active: 0,
+            closed: Vec::new(),
+            next_view: 1,
+        };
+        match session.filter(|s| !s.tabs.is_empty()) {
+            Some(session) => {
+                for tab in &session.tabs {
+                    let tab = tabs.restore(tab, ctx);
+                    tabs.tabs.push(tab);
+                }
+                tabs.active = session.active.min(tabs.tabs.len() - 1);
+            }
+            None => {
+                let pane = tabs.pane(start.to_path_buf(), ctx);
+                tabs.tabs.push(Tab {
+                    panes: vec![pane],
+                    active: 0,
+                });
+            }
+        }
+        tabs
+    }
+
+    fn pane(&mut self, path: PathBuf, ctx: &Ctx<'_>) -> Browser {
+        let view = self.next_view;
+        self.next_view += 1;
+        Browser::new(view, path, ctx)
+    }
+
+    fn restore(&mut self, tab: &TabSession, ctx: &Ctx<'_>) -> Tab {
+        let panes: Vec<Browser> = tab
+            .panes
+            .iter()
+            .take(2)
+            .map(|p| self.pane(p.path.clone(), ctx))
+            .collect();
+        let active = tab.active.min(panes.len().saturating_sub(1));
+        Tab { panes, active }
+    }
+
+    /// What to save: every tab's panes and which is active.
+    pub fn session(&self) -> Session {
+        Session {
+            tabs: self.tabs.iter().map(Tab::session).collect(),
+            active: self.active,
+        }
+    }
+
+    /// The tab shown.
+    pub fn current(&self) -> &Tab {
+        &self.tabs[self.active]
+    }
+
+    /// How many tabs there are.
+    pub fn count(&self) -> usize {
+        self.tabs.len()
+    }
+
+    /// The pane with the keyboard.
+    pub fn active_pane(&self) -> &Browser {
+        self.current().active()
+    }
+
+    /// The pane with the keyboard, to change.
+    pub fn active_pane_mut(&mut self) -> &mut Browser {
+        let tab = &mut self.tabs[self.active];
+        &mut tab.panes[tab.active]
+    }
+
+    /// The pane of `view`, in any tab.
+    pub fn pane_mut(&mut self, view: ViewId) -> Option<&mut Browser> {
+        self.tabs
+            .iter_mut()
+            .flat_map(|t| t.panes.iter_mut())
+            .find(|p| p.view_id() == view)
+    }
+
+    /// Every pane of every tab.
+    pub fn panes(&self) -> impl Iterator<Item = &Browser> {
+        self.tabs.iter().flat_map(|t| t.panes.iter())
+    }
+
+    /// Every pane of every tab, to change.
+    pub fn panes_mut(&mut self) -> impl Iterator<Item = &mut Browser> {
+        self.tabs.iter_mut().flat_map(|t| t.panes.iter_mut())
+    }
+
+    /// True when the tab shown is split.
+    pub fn is_split(&self) -> bool {
+        self.current().panes.len() > 1
+    }
+
+    /// Handles one message.
+    pub fn update(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        match message {
+            Message::Pane(view, message) => {
+                let Some(pane) = self.pane_mut(view) else {
+                    return (Task::none(), None); // its tab was closed
+                };
+                let (task, event) = pane.update(message, ctx);
+                let task = task.map(move |m| Message::Pane(view, m));
+                if matches!(
+                    event,
+                    Some(browser::Event::Activated | browser::Event::ContextMenu { .. })
+                ) {
+                    self.activate(view);
+                }
+                let event = match event {
+                    Some(browser::Event::Navigated) => Some(Event::SessionChanged),
+                    Some(browser::Event::Activated) => None,
+                    other => other.map(|e| Event::Pane(view, e)),
+                };
+                (task, event)
+            }
+            Message::Select(index) => (Task::none(), self.select(index)),
+            Message::Close(index) => (Task::none(), self.close(index, ctx)),
+        }
+    }
+
+    /// Gives the keyboard to the pane of `view` (and shows its tab).
+    pub fn activate(&mut self, view: ViewId) {
+        for (t, tab) in self.tabs.iter_mut().enumerate() {
+            if let Some(p) = tab.panes.iter().position(|p| p.view_id() == view) {
+                tab.active = p;
+                self.active = t;
+            }
+        }
+    }
+
+    /// Opens a tab on `path` after the current one; shows it when `show`.
+    pub fn open(&mut self, path: PathBuf, show: bool, ctx: &Ctx<'_>) -> Option<Event> {
+        let pane = self.pane(path, ctx);
+        let at = self.active + 1;
+        self.tabs.insert(
+            at,
+            Tab {
+                panes: vec![pane],
+                active: 0,
+            },
+        );
+        if show {
+            self.active = at;
+        }
+        Some(Event::SessionChanged)
+    }
+
+    /// Shows tab `index` (counting from 0), if there is one.
+    pub fn select(&mut self, index: usize) -> Option<Event> {
+        (index < self.tabs.len() && index != self.active).then(|| {
+            self.active = index;
+            Event::SessionChanged
+        })
+    }
+
+    /// Shows the next tab, or the previous one, wrapping around.
+    pub fn cycle(&mut self, forward: bool) -> Option<Event> {
+        let n = self.tabs.len();
+        let next = if forward {
+            (self.active + 1) % n
+        } else {
+            (self.active + n - 1) % n
+        };
+        self.select(next)
+    }
+
+    /// Closes tab `index`; closing the last one ends the window.
+    pub fn close(&mut self, index: usize, ctx: &Ctx<'_>) -> Option<Event> {
+        if index >= self.tabs.len() {
+            return None;
+        }
+        if self.tabs.len() == 1 {
+            return Some(Event::LastClosed);
+        }
+        let tab = self.tabs.remove(index);
+        for pane in &tab.panes {
+            ctx.dirs.close(pane.view_id());
+        }
+        self.closed.push(tab.session());
+        if self.closed.len() > CLOSED_KEPT {
+            self.closed.remove(0);
+        }
+        if self.active > index || self.active == self.tabs.len() {
+            self.active = self.active.saturating_sub(1);
+        }
+        Some(Event::SessionChanged)
+    }
+
+    /// Opens the tab closed last again, where it can be, and shows it.
+    pub fn reopen(&mut self, ctx: &Ctx<'_>) -> Option<Event> {
+        let closed = self.closed.pop()?;
+        let tab = self.restore(&closed, ctx);
+        let at = (self.active + 1).min(self.tabs.len());
+        self.tabs.insert(at, tab);
+        self.active = at;
+        Some(Event::SessionChanged)
+    }
+
+    /// F3: splits the shown tab (the new pane shows the same folder and gets the keyboard),
+    /// or closes the pane without the keyboard.
+    pub fn toggle_split(&mut self, ctx: &Ctx<'_>) -> Option<Event> {
+        if self.is_split() {
+            let tab = &mut self.tabs[self.active];
+            let inactive = 1 - tab.active;
+            let pane = tab.panes.remove(inactive);
+            ctx.dirs.close(pane.view_id());
+            tab.active = 0;
+        } else {
+            let path = self.active_pane().path().to_path_buf();
+            let pane = self.pane(path, ctx);
+            let tab = &mut self.tabs[self.active];
+            tab.panes.push(pane);
+            tab.active = 1;
+        }
+        Some(Event::SessionChanged)
+    }
+
+    /// Opens `path` in the other pane of the split, splitting first if needed.
+    pub fn open_in_split(&mut self, path: PathBuf, ctx: &Ctx<'_>) -> Option<Event> {
+        if !self.is_split() {
+            let pane = self.pane(path, ctx);
+            let tab = &mut self.tabs[self.active];
+            tab.panes.push(pane);
+            tab.active = 1;
+        } else {
+            let tab = &mut self.tabs[self.active];
+            let other = 1 - tab.active;
+            let view = tab.panes[other].view_id();
+            tab.panes[other] = Browser::new(view, path, ctx);
+            tab.active = other;
+        }
+        Some(Event::SessionChanged)
+    }
+
+    /// Gives the keyboard to the other pane of a split.
+    pub fn other_pane(&mut self) {
+        let tab = &mut self.tabs[self.active];
+        if tab.panes.len() > 1 {
+            tab.active = 1 - tab.active;
+        }
+    }
+
+    /// The tab bar, once there are two tabs.
+    pub fn tab_bar(&self) -> Option<Element<'_, Message>> {
+        if self.tabs.len() < 2 {
+            return None;
+        }
+        let mut bar = Row::new().spacing(4).align_y(Alignment::Center);
+        for (i, tab) in self.tabs.iter().enumerate() {
+            let name = format::ellipsize_middle(format::display_name(tab.active().path()), 24);
+            let close = button(text("✕").size(11))
+                .padding([1, 5])
+                .style(style::tool_button)
+                .on_press(Message::Close(i));
+            let label = row![text(name).size(13).width(Fill), close]
+                .spacing(6)
+                .align_y(Alignment::Center);
+            let tab = button(label)
+                .padding([4, 10])
+                .width(Fill)
+                .style(style::tab(i == self.active))
+                .on_press(Message::Select(i));
+            // A middle click closes a tab, as in browsers.
+            bar = bar.push(
+                mouse_area(tab)
+                    .on_middle_press(Message::Close(i))
+                    .interaction(iced::mouse::Interaction::Pointer),
+            );
+        }
+        Some(
+            container(bar)
+                .padding([4, 8])
+                .width(Fill)
+                .style(style::chrome)
+                .into(),
+        )
+    }
+
+    /// The shown tab's panes, side by side.
+    pub fn view(&self) -> Element<'_, Message> {
+        let tab = self.current();
+        let split = tab.panes.len() > 1;
+        let mut panes = Row::new().height(Fill);
+        for (i, pane) in tab.panes.iter().enumerate() {
+            if i > 0 {
+                panes = panes.push(rule::vertical(1).style(style::separator));
+            }
+            let view = pane.view_id();
+            panes = panes.push(
+                container(
+                    pane.view(split && i == tab.active)
+                        .map(move |m| Message::Pane(view, m)),
+                )
+                .width(Fill),
+            );
+        }
+        panes.into()
+    }
+}

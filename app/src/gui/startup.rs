@@ -1,0 +1,110 @@
+//! Everything before the first frame: the log, the display check, the settings and the
+//! session (read here, before the event loop, because the window's size must be known when it
+//! opens), and the folders to show.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use ferry_core::Error;
+use tracing_subscriber::EnvFilter;
+
+use super::display::{self, NoDisplay};
+use super::settings::{Session, Settings, Store};
+
+/// When the process started, for the `first frame` log line.
+static STARTED: OnceLock<Instant> = OnceLock::new();
+
+/// Time since the process started.
+pub fn since_start() -> std::time::Duration {
+    STARTED.get_or_init(Instant::now).elapsed()
+}
+
+/// What the window starts with.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    /// The folder asked for on the command line, or home.
+    pub start: PathBuf,
+    /// The session to restore (no folder was asked for, and there is one).
+    pub session: Option<Session>,
+    /// The preferences.
+    pub settings: Settings,
+    /// Where they are kept.
+    pub store: Option<Store>,
+    /// Files that could not be read, to say once.
+    pub problems: Vec<std::sync::Arc<Error>>,
+    /// The home folder.
+    pub home: Option<PathBuf>,
+}
+
+/// Starts the log (`RUST_LOG`, e.g. `ferry=info`; warnings otherwise), checks the display,
+/// and reads what the window needs. Blocking, before the event loop.
+pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
+    let _ = STARTED.set(Instant::now());
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("error,ferry=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+    display::prepare()?;
+    let home = directories::UserDirs::new().map(|dirs| dirs.home_dir().to_path_buf());
+    let store = Store::from_env();
+    let loaded = store.as_ref().map(Store::load).unwrap_or_default();
+    let asked = path.map(|path| std::path::absolute(&path).unwrap_or(path));
+    let start = asked
+        .clone()
+        .or_else(|| home.clone())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    // Started with a folder, Ferry opens it; without one it restores the last session, each
+    // folder that is gone replaced by its nearest existing parent.
+    let session = match asked {
+        Some(_) => None,
+        None => loaded.session.map(|mut session| {
+            for tab in &mut session.tabs {
+                for pane in &mut tab.panes {
+                    pane.path = nearest_folder(&pane.path);
+                }
+            }
+            session
+        }),
+    };
+    Ok(Launch {
+        start,
+        session,
+        settings: loaded.settings,
+        store,
+        problems: loaded
+            .problems
+            .into_iter()
+            .map(std::sync::Arc::new)
+            .collect(),
+        home,
+    })
+}
+
+/// `path` if it is a folder, else its nearest ancestor that is (at worst `/`).
+fn nearest_folder(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find(|p| p.is_dir())
+        .unwrap_or(Path::new("/"))
+        .to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gone_folder_falls_back_to_its_nearest_existing_parent() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        assert_eq!(nearest_folder(&dir.path().join("a")), dir.path().join("a"));
+        assert_eq!(
+            nearest_folder(&dir.path().join("a/gone/deeper")),
+            dir.path().join("a")
+        );
+        assert_eq!(nearest_folder(Path::new("/no/such/place")), Path::new("/"));
+    }
+}

@@ -1,0 +1,44 @@
+//! Toasts: short messages at the bottom of the window that go away by themselves ("Added
+//! “Photos” to Places", "The settings file could not be read; defaults are used").
+
+use iced::widget::{Column, button, container, row, text};
+use iced::{Alignment, Element, Fill};
+
+use crate::gui::style;
+
+/// `base` with `toasts` (each `(id, text)`) stacked over its bottom; ✕ sends `on_close(id)`.
+pub fn overlay<'a, Message: Clone + 'a>(
+    base: Element<'a, Message>,
+    toasts: impl Iterator<Item = (u64, &'a str)>,
+    on_close: impl Fn(u64) -> Message,
+) -> Element<'a, Message> {
+    let mut column = Column::new().spacing(6).align_x(Alignment::Center);
+    let mut any = false;
+    for (id, message) in toasts {
+        any = true;
+        let close = button(text("✕").size(12))
+            .padding([2, 6])
+            .style(style::tool_button)
+            .on_press(on_close(id));
+        column = column.push(
+            container(
+                row![text(message).size(13), close]
+                    .spacing(12)
+                    .align_y(Alignment::Center),
+            )
+            .padding([8, 14])
+            .max_width(640)
+            .style(style::toast),
+        );
+    }
+    if !any {
+        return base;
+    }
+    let layer = container(column)
+        .width(Fill)
+        .height(Fill)
+        .align_bottom(Fill)
+        .center_x(Fill)
+        .padding(24);
+    iced::widget::stack![base, layer].into()
+}
