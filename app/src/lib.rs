@@ -6,3 +6,18 @@
 
 pub mod cli;
 pub mod gui;
+
+/// What the `ferry` binary does: a subcommand runs headless; without one the window opens
+/// (on the folder given, or the last session). Returns the exit status.
+pub fn main() -> i32 {
+    match cli::run_args(std::env::args_os()) {
+        Ok(code) => code,
+        Err(path) => match gui::run(path) {
+            Ok(()) => 0,
+            Err(err) => {
+                eprintln!("ferry: {err}");
+                1
+            }
+        },
+    }
+}

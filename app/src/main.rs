@@ -1,13 +1,5 @@
 //! The `ferry` binary: a subcommand runs headless, no subcommand opens the window.
 
 fn main() {
-    match ferry_app::cli::run_args(std::env::args_os()) {
-        Ok(code) => std::process::exit(code),
-        Err(path) => {
-            if let Err(err) = ferry_app::gui::run(path) {
-                eprintln!("ferry: {err}");
-                std::process::exit(1);
-            }
-        }
-    }
+    std::process::exit(ferry_app::main());
 }

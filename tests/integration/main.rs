@@ -24,6 +24,7 @@ mod trash;
 mod trash_untrusted;
 mod undo;
 mod undo_conflicts;
+mod window;
 
 use std::ffi::OsStr;
 use std::path::Path;

@@ -101,14 +101,3 @@ where
         None => Err(cli.path),
     }
 }
-
-/// Entry point for a binary that only runs subcommands (used by the test harness).
-pub fn main() -> i32 {
-    match run_args(std::env::args_os()) {
-        Ok(code) => code,
-        Err(_) => {
-            eprintln!("ferry: a subcommand is required here");
-            EXIT_REFUSED
-        }
-    }
-}

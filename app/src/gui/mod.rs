@@ -16,6 +16,7 @@
 //! This module owns the services and routes messages between them; it holds no policy and
 //! does no I/O itself: file I/O runs through the bridge, on threads of its own.
 
+pub mod bench;
 mod bridge;
 mod display;
 pub mod format;
@@ -29,6 +30,8 @@ pub mod settings;
 pub mod shortcut;
 mod startup;
 pub mod style;
+#[cfg(test)]
+mod tests;
 pub mod widget;
 
 use std::path::PathBuf;

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::Instant;
 
 use ferry_core::Error;
 use tracing_subscriber::EnvFilter;
@@ -12,12 +11,30 @@ use tracing_subscriber::EnvFilter;
 use super::display::{self, NoDisplay};
 use super::settings::{Session, Settings, Store};
 
-/// When the process started, for the `first frame` log line.
-static STARTED: OnceLock<Instant> = OnceLock::new();
+/// When Ferry was launched (monotonic clock, nanoseconds), carried across the re-exec of
+/// [`display`] so that the `first frame` time is the one the user waited.
+pub const LAUNCHED: &str = "FERRY_LAUNCHED_NS";
 
-/// Time since the process started.
+static STARTED: OnceLock<u64> = OnceLock::new();
+
+fn monotonic_ns() -> u64 {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+    u64::try_from(now.tv_sec).unwrap_or(0) * 1_000_000_000 + u64::try_from(now.tv_nsec).unwrap_or(0)
+}
+
+/// When Ferry was launched, in nanoseconds of the monotonic clock.
+pub fn launched() -> u64 {
+    *STARTED.get_or_init(|| {
+        std::env::var(LAUNCHED)
+            .ok()
+            .and_then(|ns| ns.parse().ok())
+            .unwrap_or_else(monotonic_ns)
+    })
+}
+
+/// Time since Ferry was launched.
 pub fn since_start() -> std::time::Duration {
-    STARTED.get_or_init(Instant::now).elapsed()
+    std::time::Duration::from_nanos(monotonic_ns().saturating_sub(launched()))
 }
 
 /// What the window starts with.
@@ -40,7 +57,7 @@ pub struct Launch {
 /// Starts the log (`RUST_LOG`, e.g. `ferry=info`; warnings otherwise), checks the display,
 /// and reads what the window needs. Blocking, before the event loop.
 pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
-    let _ = STARTED.set(Instant::now());
+    let _ = launched();
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("error,ferry=warn"));
     let _ = tracing_subscriber::fmt()

@@ -1,0 +1,412 @@
+//! Window-level flows: tabs, the split, the sidebar, menus, the shortcuts dialog, settings
+//! and the session, driven through `Ferry::update` (keys as the window's key messages, since
+//! subscriptions get no simulated input) and checked through its state and `iced_test`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ferry_core::places::{PROBE_TIMEOUT, Places, PlacesEnv};
+use iced::Point;
+use iced::keyboard::key::Named;
+use iced::keyboard::{Key, Modifiers};
+use iced_test::simulator;
+
+use super::menus::MenuKind;
+use super::settings::{Settings, Store};
+use super::*;
+
+/// A home folder with a few folders, and Ferry's settings in a folder beside it.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for folder in ["home/Documents/tax", "home/Music", "home/projects/web"] {
+            std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        }
+        for file in [
+            "home/notes.md",
+            "home/Documents/a.txt",
+            "home/Documents/b.txt",
+        ] {
+            std::fs::write(dir.path().join(file), "x").unwrap();
+        }
+        Fixture { dir }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn store(&self) -> Store {
+        Store::at(self.dir.path().join("config/ferry"))
+    }
+
+    /// Ferry started with `path`, or without one (restoring the session).
+    fn start(&self, path: Option<&Path>) -> Ferry {
+        let loaded = self.store().load();
+        let launch = Launch {
+            start: path.map_or_else(|| self.home(), Path::to_path_buf),
+            session: if path.is_some() { None } else { loaded.session },
+            settings: loaded.settings,
+            store: Some(self.store()),
+            problems: loaded.problems.into_iter().map(Arc::new).collect(),
+            home: Some(self.home()),
+        };
+        let (mut ferry, _) = Ferry::new(launch);
+        settle(&mut ferry);
+        ferry
+    }
+}
+
+/// Feeds the listing service's events to the window until every pane shows its folder.
+fn settle(ferry: &mut Ferry) {
+    let end = Instant::now() + Duration::from_secs(20);
+    while ferry.tabs.panes().any(|p| {
+        !matches!(
+            p.listing(),
+            browser::Listing::Loaded(_) | browser::Listing::Failed(_)
+        )
+    }) {
+        let left = end.saturating_duration_since(Instant::now());
+        let event = ferry
+            .dir_events
+            .recv_timeout(left)
+            .expect("the listing service answers");
+        let _ = ferry.update(Message::Dir(event));
+    }
+}
+
+fn key(ferry: &mut Ferry, key: Key, modifiers: Modifiers) {
+    let text = match &key {
+        Key::Character(c) if !modifiers.command() && !modifiers.alt() => Some(c.to_string()),
+        _ => None,
+    };
+    let _ = ferry.update(Message::Key {
+        key,
+        text,
+        modifiers,
+        captured: false,
+    });
+}
+
+fn named(ferry: &mut Ferry, named: Named, modifiers: Modifiers) {
+    key(ferry, Key::Named(named), modifiers);
+}
+
+fn ctrl(ferry: &mut Ferry, c: &str) {
+    key(ferry, Key::Character(c.into()), Modifiers::CTRL);
+}
+
+fn active_path(ferry: &Ferry) -> PathBuf {
+    ferry.tabs.active_pane().path().to_path_buf()
+}
+
+/// Clicks `target` in the window's view and feeds what it sends back.
+fn click(ferry: &mut Ferry, target: &str) {
+    let mut ui = simulator(ferry.view());
+    ui.click(target)
+        .unwrap_or_else(|e| panic!("{target}: {e:?}"));
+    let messages: Vec<Message> = ui.into_messages().collect();
+    for message in messages {
+        let _ = ferry.update(message);
+    }
+}
+
+fn shows(ferry: &Ferry, text: &str) -> bool {
+    simulator(ferry.view()).find(text).is_ok()
+}
+
+#[test]
+fn tabs_open_close_reopen_and_cycle() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    assert!(ferry.tabs.tab_bar().is_none(), "no tab bar for one tab");
+    ctrl(&mut ferry, "t");
+    assert_eq!(ferry.tabs.count(), 2);
+    let _ = ferry.update(Message::Command(Command::Open(
+        fixture.home().join("Music"),
+    )));
+    settle(&mut ferry);
+    assert_eq!(ferry.title(), "Music — Ferry");
+    assert!(shows(&ferry, "home"), "the tab bar names both tabs");
+    key(&mut ferry, Key::Character("1".into()), Modifiers::ALT);
+    assert_eq!(ferry.title(), "home — Ferry");
+    named(&mut ferry, Named::Tab, Modifiers::CTRL);
+    assert_eq!(ferry.title(), "Music — Ferry");
+    ctrl(&mut ferry, "w");
+    assert_eq!(
+        (ferry.tabs.count(), ferry.title().as_str()),
+        (1, "home — Ferry")
+    );
+    key(
+        &mut ferry,
+        Key::Character("T".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    settle(&mut ferry);
+    assert_eq!(ferry.tabs.count(), 2);
+    assert_eq!(
+        ferry.title(),
+        "Music — Ferry",
+        "reopened where it was, and shown"
+    );
+}
+
+#[test]
+fn a_middle_click_or_ctrl_enter_opens_a_folder_in_a_tab_behind() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    // Documents is the first row.
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::CTRL);
+    assert_eq!(ferry.tabs.count(), 2);
+    assert_eq!(ferry.title(), "home — Ferry", "the new tab opens behind");
+    settle(&mut ferry);
+    named(&mut ferry, Named::Tab, Modifiers::CTRL);
+    assert_eq!(ferry.title(), "Documents — Ferry");
+}
+
+#[test]
+fn keys_reach_the_active_pane_of_a_split_only() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    assert!(ferry.tabs.is_split());
+    // The new pane (right) has the keyboard: Down selects there only.
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    let counts: Vec<usize> = ferry.tabs.panes().map(|p| p.selection().count()).collect();
+    assert_eq!(counts, [0, 1]);
+    // Tab gives the keyboard to the other pane; Enter opens there.
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    settle(&mut ferry);
+    let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_path_buf()).collect();
+    assert_eq!(paths, [fixture.home().join("Documents"), fixture.home()]);
+    // F3 again closes the pane without the keyboard.
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    assert!(!ferry.tabs.is_split());
+    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+}
+
+#[test]
+fn ctrl_q_saves_the_session_and_a_start_without_a_folder_restores_it() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    ctrl(&mut ferry, "t");
+    let _ = ferry.update(Message::Command(Command::Open(
+        fixture.home().join("Music"),
+    )));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    let _ = ferry.update(Message::Command(Command::Open(
+        fixture.home().join("projects"),
+    )));
+    settle(&mut ferry);
+    // Quit's save runs on a thread; here it is run directly.
+    let session = ferry.tabs.session();
+    fixture.store().save_session(&session).unwrap();
+    drop(ferry);
+
+    let restored = fixture.start(None);
+    let paths: Vec<Vec<PathBuf>> = restored
+        .tabs
+        .session()
+        .tabs
+        .iter()
+        .map(|t| t.panes.iter().map(|p| p.path.clone()).collect())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            vec![fixture.home()],
+            vec![
+                fixture.home().join("Music"),
+                fixture.home().join("projects")
+            ]
+        ]
+    );
+    assert_eq!(
+        restored.title(),
+        "projects — Ferry",
+        "the active tab and pane too"
+    );
+    // Started with a folder, Ferry opens that instead.
+    let asked = fixture.start(Some(&fixture.home().join("Documents")));
+    assert_eq!(asked.tabs.count(), 1);
+    assert_eq!(asked.title(), "Documents — Ferry");
+}
+
+#[test]
+fn the_sidebar_navigates_and_marks_the_current_place() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    let env = PlacesEnv {
+        home: fixture.home(),
+        config_home: fixture.dir.path().join("config"),
+        trash: ferry_core::jobs::TrashRoots {
+            home: fixture.dir.path().join("trash"),
+            volumes: ferry_core::jobs::Volumes::Only(Vec::new()),
+        },
+        probe_timeout: PROBE_TIMEOUT,
+    };
+    let places = Places::load_with(&env, &ferry_core::fs::MountTable::default());
+    let _ = ferry.update(Message::PlacesLoaded(Ok(Box::new(places))));
+    assert!(shows(&ferry, "Documents") && shows(&ferry, "Music"));
+    click(&mut ferry, "Music");
+    settle(&mut ferry);
+    assert_eq!(active_path(&ferry), fixture.home().join("Music"));
+    let places = ferry.sidebar.places().unwrap();
+    assert!(matches!(
+        places.best_for(&active_path(&ferry)),
+        Some(ferry_core::places::PlaceId::Standard(_))
+    ));
+}
+
+#[test]
+fn the_context_menus_offer_what_applies_and_the_keyboard_chooses() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    let view = ferry.tabs.active_pane().view_id();
+    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+    // A right click on empty space: the folder's menu.
+    let _ = ferry.update(pane(browser::Message::RightPressed {
+        at: Point::new(400.0, 500.0),
+        on_item: false,
+    }));
+    assert_eq!(
+        ferry.menu.as_ref().map(|m| &m.kind),
+        Some(&MenuKind::Folder)
+    );
+    for entry in [
+        "Details",
+        "Icons",
+        "Name",
+        "Size",
+        "Show Hidden Files",
+        "Add to Places",
+    ] {
+        assert!(shows(&ferry, entry), "{entry}");
+    }
+    click(&mut ferry, "Folders First");
+    assert!(ferry.menu.is_none());
+    assert!(!ferry.tabs.active_pane().sort().folders_first);
+    // Down, Down (past the heading to "Icons"), Enter.
+    let _ = ferry.update(pane(browser::Message::RightPressed {
+        at: Point::new(400.0, 500.0),
+        on_item: false,
+    }));
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(ferry.tabs.active_pane().mode(), ViewMode::Icons);
+    assert_eq!(ferry.services.settings.view_mode, ViewMode::Icons);
+
+    // The Menu key on a selected folder: the items' menu, placed inside the window.
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::ContextMenu, Modifiers::empty());
+    let menu = ferry.menu.clone().expect("a menu");
+    assert_eq!(menu.kind, MenuKind::Items);
+    assert!(menu.at.x >= 0.0 && menu.at.y >= 0.0);
+    for entry in [
+        "Open",
+        "Open in New Tab",
+        "Open in Split View",
+        "Copy Location",
+    ] {
+        assert!(shows(&ferry, entry), "{entry}");
+    }
+    // Down to "Open", Enter: the folder opens.
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(ferry.menu.is_none());
+    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+}
+
+#[test]
+fn the_window_menu_and_the_shortcuts_dialog() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F10, Modifiers::empty());
+    assert_eq!(
+        ferry.menu.as_ref().map(|m| &m.kind),
+        Some(&MenuKind::Window)
+    );
+    for entry in [
+        "New Window",
+        "New Tab",
+        "Split View",
+        "Keyboard Shortcuts",
+        "Quit",
+        "Dark",
+    ] {
+        assert!(shows(&ferry, entry), "{entry}");
+    }
+    click(&mut ferry, "Dark");
+    assert_eq!(ferry.services.settings.theme, ThemeChoice::Dark);
+    assert!(ferry.theme().extended_palette().is_dark);
+    key(&mut ferry, Key::Named(Named::F1), Modifiers::CTRL);
+    assert!(shows(&ferry, "Keyboard Shortcuts"));
+    assert!(shows(&ferry, "Reopen closed tab") && shows(&ferry, "Ctrl+Shift+T"));
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(!ferry.shortcuts_shown);
+}
+
+#[test]
+fn a_corrupt_settings_file_is_said_once_and_defaults_are_used() {
+    let fixture = Fixture::new();
+    let config = fixture.dir.path().join("config/ferry");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("settings.json"), "{ broken").unwrap();
+    let ferry = fixture.start(Some(&fixture.home()));
+    assert_eq!(ferry.services.settings, Settings::default());
+    assert_eq!(ferry.toasts.len(), 1);
+    assert!(
+        ferry.toasts[0].text.contains("settings.json"),
+        "{}",
+        ferry.toasts[0].text
+    );
+    drop(ferry);
+    let again = fixture.start(Some(&fixture.home()));
+    assert!(again.toasts.is_empty(), "said once");
+}
+
+#[test]
+fn hidden_files_and_zoom_apply_to_every_pane() {
+    let fixture = Fixture::new();
+    std::fs::write(fixture.home().join(".profile"), "").unwrap();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    ctrl(&mut ferry, "h");
+    assert!(ferry.tabs.panes().all(browser::Browser::shows_hidden));
+    assert!(ferry.settings_dirty);
+}
+
+#[test]
+fn a_live_change_reaches_both_panes_on_the_folder() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    std::fs::write(fixture.home().join("new-file.txt"), "").unwrap();
+    let end = Instant::now() + Duration::from_secs(20);
+    let has_it = |ferry: &Ferry| {
+        ferry.tabs.panes().all(|p| {
+            p.listing().contents().is_some_and(|c| {
+                c.rows()
+                    .iter()
+                    .any(|&e| c.entries().entry(e as usize).name() == "new-file.txt")
+            })
+        })
+    };
+    while !has_it(&ferry) {
+        let left = end.saturating_duration_since(Instant::now());
+        let event = ferry.dir_events.recv_timeout(left).expect("a live change");
+        let _ = ferry.update(Message::Dir(event));
+    }
+}
