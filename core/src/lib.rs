@@ -13,6 +13,7 @@ pub mod cache;
 pub mod dirs;
 pub mod entry;
 pub mod error;
+pub mod fault;
 pub mod fs;
 pub mod jobs;
 pub mod lister;

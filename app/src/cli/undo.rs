@@ -125,6 +125,7 @@ impl Journaled {
 
     /// Records the end of the job.
     pub fn finish(self, summary: &Summary, cancelled: bool) {
+        ferry_core::fault::point("job-ended");
         let (Some(journal), Some(seq)) = (self.journal, self.seq) else {
             return;
         };

@@ -99,7 +99,10 @@ impl Copier<'_> {
     ) -> Result<Outcome, Error> {
         let name = self.plan.dest_name(i);
         let staged = match self.plan.item(i).action {
-            Action::Replace => self.stash(&batch.dst, i)?,
+            Action::Replace => {
+                crate::fault::point("replace-written");
+                self.stash(&batch.dst, i)?
+            }
             _ => None,
         };
         let renamed = fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name);

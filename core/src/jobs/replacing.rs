@@ -31,7 +31,10 @@ impl Copier<'_> {
             error: Arc::clone(e),
         })?;
         match staging.stash(dir, self.plan.dest_name(i)) {
-            Ok(path) => Ok(Some(path)),
+            Ok(path) => {
+                crate::fault::point("replace-staged");
+                Ok(Some(path))
+            }
             // Gone since planning: nothing to keep.
             Err(Errno::NOENT) => Ok(None),
             Err(e) => Err(Error::io("move aside", self.plan.dest_path(i), e)),
@@ -52,6 +55,7 @@ impl Copier<'_> {
             return Ok(());
         };
         if placed.is_ok() {
+            crate::fault::point("replace-placed");
             lock(&self.staged).push((i, staged));
             return Ok(());
         }
