@@ -15,6 +15,7 @@ mod jobs_single;
 mod jobs_support;
 mod listing;
 mod recovery;
+mod replace_kills;
 mod resume;
 mod trash;
 mod undo;

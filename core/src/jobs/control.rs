@@ -207,6 +207,10 @@ pub(crate) struct JobCtx {
     /// The undo journal's record of this copy or move (or of the job it resumes): its large
     /// files are written under names derived from it, kept after a crash for resume.
     pub(crate) journal_seq: Option<u64>,
+    /// The job resumes an interrupted copy or move: a destination file identical to its
+    /// source is the interrupted run's copy, done (never replaced again, which would stage
+    /// that copy as if it were the file it replaced).
+    pub(crate) resuming: bool,
     problems: Mutex<Problems>,
 }
 
@@ -223,6 +227,7 @@ impl JobCtx {
             events,
             staging,
             journal_seq: None,
+            resuming: false,
             counters: Counters::default(),
             problems: Mutex::default(),
         }

@@ -122,6 +122,13 @@ impl Planner<'_> {
             };
             return self.fail(i, error);
         }
+        if self.ctx.resuming
+            && self.mode == Mode::Copy
+            && dest_dir.is_some_and(|d| self.copied_before(i, meta, &existing, src_dir, d))
+        {
+            // Done by the run being resumed: kept as it is, never replaced by itself.
+            return self.plan.set_action(i, Action::Skip);
+        }
         let kind = kind_of(meta.kind, existing.kind);
         let choice = match force {
             Some(r) => Choice::Do(r.clone()),
@@ -155,6 +162,32 @@ impl Planner<'_> {
             }
             Resolution::ReplaceIfNewer => self.skip(i, SkipReason::Exists),
             r @ (Resolution::KeepBoth | Resolution::RenameTo(_)) => self.defer(i, kind, r),
+        }
+    }
+
+    /// True when `existing`, in `dest_dir`, is item `i`'s copy made by the interrupted run
+    /// of a resumed copy: a file the engine linked in with the source's size and mtime (and
+    /// the same sampled bytes), or a link to the same target.
+    fn copied_before(
+        &self,
+        i: u32,
+        meta: &Meta,
+        existing: &Meta,
+        src_dir: &OwnedFd,
+        dest_dir: &OwnedFd,
+    ) -> bool {
+        let (src, dest) = (self.plan.name(i), self.plan.dest_name(i));
+        match (meta.kind, existing.kind) {
+            (Kind::File, Kind::File) => {
+                existing.size == meta.size
+                    && existing.mtime == meta.mtime
+                    && likely_identical(src_dir, src, dest_dir, dest, meta.size)
+            }
+            (Kind::Symlink, Kind::Symlink) => {
+                let target = |dir, name| rustix::fs::readlinkat(dir, name, Vec::new()).ok();
+                target(src_dir, src).is_some_and(|t| target(dest_dir, dest) == Some(t))
+            }
+            _ => false,
         }
     }
 

@@ -550,6 +550,8 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         Job::Resume { record } => Some(record.seq),
         _ => None,
     };
+    ctx.resuming = matches!(&job, Job::Resume { record }
+        if matches!(record.job, Job::Copy { .. } | Job::Move { .. }));
     let control = &ctx.control;
     let devices = control::devices_of(&job);
     let mut summary = if shared.devices.acquire(id, &devices, control) {

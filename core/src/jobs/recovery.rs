@@ -29,12 +29,20 @@
 //! tail bytes, so that a different file that happens to match in size and mtime is never
 //! taken for a copy (trashed by a roll back, or its source removed by a resume).
 //!
+//! Replace: the old item is moved to the staging folder under a name that says which record
+//! and which path it came from (`staging.rs`), so a job killed between any two steps of a
+//! Replace loses nothing. Roll back finds those items, takes back what the job put in their
+//! place (a copy goes to the trash, a moved item goes back) and renames each old item back
+//! where it was, never over anything. Resume takes a destination file identical to its
+//! source for the interrupted run's copy, done, rather than replacing it again, which would
+//! stage the job's own copy in place of the user's old file.
+//!
 //! Trash, restore and rename jobs keep no per-item record until they finish; their resume
 //! and roll back find what they did on disk (see `recovery/trash_jobs.rs`).
 
 mod trash_jobs;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, FileTimes, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -46,7 +54,7 @@ use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
 use super::undo::{absorb, fail};
-use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, trash};
+use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, staging, trash};
 use crate::error::Error;
 
 /// Removes the named temporaries the dead process of `record` left in its destination
@@ -364,7 +372,18 @@ pub(crate) fn roll_back(
     if let Err(e) = remove_parts(record) {
         fail(ctx, &mut summary, dest_dir, e);
     }
-    let mut plan = Rollback::default();
+    let since = record
+        .started
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut plan = Rollback {
+        replaced: Replaced {
+            kept: staging::kept_for(record.seq, since, &ctx.staging, dest_dir),
+            found: Vec::new(),
+            dest_dir: dest_dir.clone(),
+        },
+        ..Rollback::default()
+    };
     for source in sources {
         let Some(name) = source.file_name() else {
             continue;
@@ -404,11 +423,72 @@ struct Rollback {
     back: BTreeMap<PathBuf, Vec<PathBuf>>,
     /// Destination folders the job created, parents first, removed at the end if empty.
     emptied: Vec<PathBuf>,
+    /// What the job moved aside to replace it, put back at the end.
+    replaced: Replaced,
+}
+
+/// The items an interrupted job moved into the staging folder to replace them: found by the
+/// hash of the path they were at (see `staging.rs`), matched to paths as the roll back walks.
+#[derive(Default)]
+struct Replaced {
+    /// Not matched yet, by path hash, oldest first.
+    kept: HashMap<u64, Vec<PathBuf>>,
+    /// Matched: where each is kept, and the path it goes back to.
+    found: Vec<(PathBuf, PathBuf)>,
+    /// The job's destination folder.
+    dest_dir: PathBuf,
+}
+
+impl Replaced {
+    /// True when the job replaced what was at `dest` (and kept it to put back).
+    fn at(&mut self, dest: &Path) -> bool {
+        if self.kept.is_empty() {
+            return false;
+        }
+        let hash = staging::path_hash(dest);
+        let Some(staged) = self.kept.get_mut(&hash) else {
+            return false;
+        };
+        // Oldest first: the item that was there before the job; a later one could only have
+        // been staged from what the job itself put there.
+        let first = staged.remove(0);
+        if staged.is_empty() {
+            self.kept.remove(&hash);
+        }
+        self.found.push((first, dest.to_path_buf()));
+        true
+    }
+
+    /// Puts every matched item back where it was, if that place is free now; reports the
+    /// others, and those never matched, as kept.
+    fn put_back(self, ctx: &JobCtx, summary: &mut Summary) {
+        for (staged, dest) in self.found {
+            let (cwd, flags) = (rustix::fs::CWD, rustix::fs::RenameFlags::NOREPLACE);
+            match rustix::fs::renameat_with(cwd, &staged, cwd, &dest, flags) {
+                Ok(()) => {}
+                Err(rustix::io::Errno::EXIST | rustix::io::Errno::NOTEMPTY) => {
+                    let kept = Error::ReplacedKept {
+                        path: dest.clone(),
+                        staged,
+                    };
+                    fail(ctx, summary, &dest, kept);
+                }
+                Err(e) => fail(ctx, summary, &dest, Error::io("put back", &dest, e)),
+            }
+        }
+        for staged in self.kept.into_values().flatten() {
+            let kept = Error::ReplacedKept {
+                path: self.dest_dir.clone(),
+                staged,
+            };
+            fail(ctx, summary, &self.dest_dir, kept);
+        }
+    }
 }
 
 impl Rollback {
-    /// Trashes the copies, moves back what was carried over completely, then removes the
-    /// folders the job created that are left empty.
+    /// Trashes the copies, moves back what was carried over completely, removes the folders
+    /// the job created that are left empty, then puts back what the job replaced.
     fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
         if self.discard {
             for copy in &self.copies {
@@ -433,6 +513,7 @@ impl Rollback {
             // Only emptied folders the job created go; one still holding anything stays.
             let _ = fs::remove_dir(dir);
         }
+        self.replaced.put_back(ctx, summary);
     }
 
     /// Adds what the job did from `source` to `dest` (`created`: a destination folder the
@@ -445,8 +526,10 @@ impl Rollback {
         is_move: bool,
         created: bool,
     ) -> Result<bool, Error> {
+        // What is at a place the job replaced is the job's, whatever was there before.
+        let created = self.replaced.at(dest) || created;
         let Ok(d) = fs::symlink_metadata(dest) else {
-            return Ok(false); // not reached by the job
+            return Ok(false); // not reached by the job, or moved aside to replace it
         };
         let Ok(s) = fs::symlink_metadata(source) else {
             if is_move && created {
@@ -474,6 +557,18 @@ impl Rollback {
                     is_move,
                     created,
                 )?;
+            }
+            if !self.replaced.kept.is_empty() {
+                // Moved aside to be replaced, and not replaced yet when the job stopped.
+                for entry in
+                    fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))?
+                {
+                    let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
+                    let missing = dest.join(entry.file_name());
+                    if fs::symlink_metadata(&missing).is_err() {
+                        self.replaced.at(&missing);
+                    }
+                }
             }
             let whole = created && all_copies;
             if whole && !self.discard && self.copies.len() > copies {
