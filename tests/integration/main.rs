@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli_ls;
+mod cli_pipes;
 mod cli_recover;
 mod dirs;
 mod jobs_conflicts;
