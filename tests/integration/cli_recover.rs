@@ -73,3 +73,47 @@ fn resume_of_one_record_leaves_the_others_and_says_so() {
     assert!(!dests[0].exists() && dests[1].exists());
     assert_eq!(interrupted(&home), 1);
 }
+
+/// A staged item's name: staged at `secs` (unix time) by a process of this test.
+fn staged_name(secs: u64) -> String {
+    format!("{secs}-{}-1-0", std::process::id())
+}
+
+/// The folders replaced files are kept in are pruned at every start, whether or not a record
+/// names them (records fall out of the journal; an interrupted job never says where it put
+/// what it replaced): the data folder's and the one at the root of another file system.
+#[test]
+fn staging_is_pruned_at_start_even_where_no_record_names_it() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let at_root = Path::new("/dev/shm").join(ferry_core::jobs::staging_folder_name());
+    let in_data = home.join("data/ferry/replaced");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let (old, recent) = (staged_name(1000), staged_name(now));
+    let mut made = Vec::new();
+    for dir in [&at_root, &in_data] {
+        if !dir.exists() {
+            fs::create_dir_all(dir).unwrap();
+            fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+        }
+        fs::write(dir.join(&old), "replaced long ago").unwrap();
+        fs::write(dir.join(&recent), "replaced just now").unwrap();
+        made.push(dir.join(&recent));
+    }
+    // Any command starts up; the journal is empty.
+    ok(&ferry_in(&home).arg("history").output().unwrap());
+    for dir in [&at_root, &in_data] {
+        assert!(!dir.join(&old).exists(), "{} is pruned", dir.display());
+        assert!(
+            dir.join(&recent).exists(),
+            "{} keeps what is recent",
+            dir.display()
+        );
+    }
+    for path in made {
+        fs::remove_file(path).unwrap();
+    }
+}

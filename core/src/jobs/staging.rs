@@ -22,10 +22,12 @@
 //! extra write, nothing to keep in step after a crash.
 //! [`StagingRoots::from_env`] is the user's choice; tests point it at a temporary folder.
 //!
-//! Staging is bounded: [`UndoJournal::prune_staging`](super::UndoJournal::prune_staging),
-//! called when the journal is opened at start, applies [`prune_staging`] with
-//! [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the folders its records name (sparing
-//! what was staged in the last [`STAGING_GRACE`]). Undoing a
+//! Staging is bounded: [`UndoJournal::start_up`](super::UndoJournal::start_up), at every
+//! start, applies [`prune_staging`] with [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the
+//! folders its records name and to the user's own (the data folder's and those at the root of
+//! each local file system), which an interrupted job, a record fallen out of the journal or
+//! an undo that replaced something leaves unnamed (sparing what was staged in the last
+//! [`STAGING_GRACE`]). Undoing a
 //! Replace whose old item was pruned reports that item as failed (not found) and puts back
 //! the rest.
 
@@ -179,6 +181,29 @@ impl Staging {
         let file = staged.file_name().unwrap_or_default();
         fs::rename_noreplace(&*self.fd, file, dir, name)
     }
+}
+
+/// The user's staging folders that exist: the data folder's ([`StagingRoots::from_env`]) and
+/// `.ferry-replaced-<uid>` at the root of each mounted file system, except where looking may
+/// hang ([`fs::Mount::may_hang`]). Pruned at every start, so that what was kept there is
+/// bounded even when no journal record names the folder any more.
+pub(crate) fn user_folders() -> Vec<PathBuf> {
+    let name = staging_folder_name();
+    let roots = fs::MountTable::read();
+    let at_roots = roots
+        .mounts()
+        .iter()
+        .filter(|m| !m.may_hang())
+        .map(|m| m.mount_point.join(&name));
+    let mut folders: Vec<PathBuf> = StagingRoots::from_env()
+        .home
+        .into_iter()
+        .chain(at_roots)
+        .collect();
+    folders.retain(|dir| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()));
+    folders.sort();
+    folders.dedup();
+    folders
 }
 
 /// FNV-1a of a path made absolute as the journal stores it (the job may have been given a
