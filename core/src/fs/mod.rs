@@ -338,9 +338,13 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
     Ok(())
 }
 
-/// Free bytes for an unprivileged writer on the file system of `fd`.
+/// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that
+/// reports no size at all (ramfs, some FUSE file systems), whose free space is not known.
 pub fn available_bytes(fd: impl AsFd) -> Result<u64> {
     let st = rustix::fs::fstatvfs(fd)?;
+    if st.f_blocks == 0 {
+        return Ok(u64::MAX);
+    }
     Ok(st.f_bavail.saturating_mul(st.f_frsize))
 }
 
