@@ -5,6 +5,7 @@ mod cli_ls;
 mod cli_pipes;
 mod cli_recover;
 mod dirs;
+mod folder_attrs;
 mod jobs_conflicts;
 mod jobs_control;
 mod jobs_copy;

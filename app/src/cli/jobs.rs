@@ -261,6 +261,9 @@ fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
             );
         }
     }
+    for note in &summary.notes {
+        eprintln!("ferry: note: {note}");
+    }
     if let Some(error) = &summary.stopped_by {
         eprintln!("ferry: stopped: {error}");
     }

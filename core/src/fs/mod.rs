@@ -310,8 +310,10 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
 }
 
-/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: returns the
-/// first error other than "not supported"; a caller records it as a note, not a failure.
+/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: every one is
+/// tried, and the first that could not be set is the error returned ("not supported"
+/// included: the destination cannot hold it); a caller records it as a note, not a failure.
+/// A source without extended attributes (or whose file system has none) is nothing to do.
 pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
     let len = match rustix::fs::flistxattr_query(&src) {
         Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(()),
@@ -321,6 +323,7 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
     let mut names = vec![0u8; len];
     let len = rustix::fs::flistxattr(&src, &mut names[..])?;
     let mut value = Vec::new();
+    let mut first_error = Ok(());
     for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
         let name = OsStr::from_bytes(name);
         let size = match rustix::fs::fgetxattr_query(&src, name) {
@@ -330,12 +333,13 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
         };
         value.resize(size, 0);
         let size = rustix::fs::fgetxattr(&src, name, &mut value[..])?;
-        match rustix::fs::fsetxattr(&dst, name, &value[..size], rustix::fs::XattrFlags::empty()) {
-            Ok(()) | Err(Errno::OPNOTSUPP) => {}
-            Err(e) => return Err(e),
+        let set =
+            rustix::fs::fsetxattr(&dst, name, &value[..size], rustix::fs::XattrFlags::empty());
+        if first_error.is_ok() {
+            first_error = set;
         }
     }
-    Ok(())
+    first_error
 }
 
 /// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that

@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 use super::conflict::{Asks, ErrorAction, ErrorPolicy};
 use super::progress::Counters;
 use super::staging::StagingRoots;
-use super::{Event, Job, JobId, SkipReason, lock};
+use super::{Event, Job, JobId, Note, NoteKind, SkipReason, lock};
 use crate::error::Error;
 
 /// How often a waiting thread looks at the cancel flag even without a wake-up.
@@ -212,6 +212,7 @@ pub(crate) struct JobCtx {
     /// that copy as if it were the file it replaced).
     pub(crate) resuming: bool,
     problems: Mutex<Problems>,
+    notes: Mutex<Vec<Note>>,
 }
 
 impl JobCtx {
@@ -230,6 +231,7 @@ impl JobCtx {
             resuming: false,
             counters: Counters::default(),
             problems: Mutex::default(),
+            notes: Mutex::default(),
         }
     }
 
@@ -321,6 +323,25 @@ impl JobCtx {
     /// Records that `item` was skipped.
     pub(crate) fn skip(&self, item: u32, path: PathBuf, reason: SkipReason) {
         lock(&self.problems).skipped.push((item, path, reason));
+    }
+
+    /// Notes that `path`, done, did not keep something (`kind`) because of `error`: the
+    /// first time for `kind`, with the error; after, only counted.
+    pub(crate) fn note(&self, kind: NoteKind, path: PathBuf, error: Error) {
+        let mut notes = lock(&self.notes);
+        match notes.iter_mut().find(|n| n.kind == kind) {
+            Some(n) => n.count += 1,
+            None => notes.push(Note {
+                kind,
+                path,
+                count: 1,
+                error: Arc::new(error),
+            }),
+        }
+    }
+
+    pub(crate) fn take_notes(&self) -> Vec<Note> {
+        std::mem::take(&mut *lock(&self.notes))
     }
 
     pub(crate) fn take_problems(&self) -> Problems {

@@ -41,7 +41,7 @@ use super::passes;
 use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
 use super::summary::{self, Operation};
-use super::{ConflictPolicy, Event, Failed, SkipReason, Skipped, Summary};
+use super::{ConflictPolicy, Event, Failed, NoteKind, SkipReason, Skipped, Summary};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DataCopier, DataError, DirStack, FileId};
@@ -394,12 +394,12 @@ impl<'a> Copier<'a> {
     /// Leaves the deepest folder; false if its parent cannot be reached any more.
     fn pop(&self, cur: &mut Cursor) -> bool {
         let frame = cur.frames.pop().expect("pop with a frame");
-        let (_, src) = cur.src.pop();
+        let (src_fd, src) = cur.src.pop();
         let (dst_fd, dst) = cur.dst.pop();
         if let Some(d) = frame.done
             && d.pending.fetch_sub(1, Relaxed) == 1
         {
-            self.finish_dir(d.item, &dst_fd);
+            self.finish_dir(d.item, &src_fd, &dst_fd);
         }
         if let Err(e) = src.and(dst) {
             let path = self.plan.source_path(frame.item);
@@ -563,14 +563,22 @@ impl<'a> Copier<'a> {
             if let Some(d) = &batch.dir {
                 let n = batch.items.len();
                 if d.pending.fetch_sub(n, Relaxed) == n {
-                    self.finish_dir(d.item, &batch.dst);
+                    self.finish_dir(d.item, &batch.src, &batch.dst);
                 }
             }
         }
     }
 
-    /// Gives a created folder its final mode and times, once everything inside is written.
-    fn finish_dir(&self, i: u32, fd: &OwnedFd) {
+    /// Gives a created folder (`fd`) the extended attributes and ACLs of its source (`src`),
+    /// and its final mode and times, once everything inside is written: a default ACL set
+    /// before would have passed to what was copied into it. Attributes the destination
+    /// cannot hold are a note of the job, not a failure.
+    fn finish_dir(&self, i: u32, src: &OwnedFd, fd: &OwnedFd) {
+        if let Err(e) = fs::copy_xattrs(src, fd) {
+            let path = self.plan.dest_path(i);
+            let error = Error::io("keep the extended attributes and ACLs of", &path, e);
+            self.ctx.note(NoteKind::FolderAttributes, path, error);
+        }
         let item = self.plan.item(i);
         let mode = self.mode_of(u32::from(item.mode), item.uid);
         let set = self

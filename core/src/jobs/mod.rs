@@ -80,7 +80,9 @@ pub use staging::{
     Pruned, STAGING_GRACE, STAGING_MAX_AGE, STAGING_MAX_BYTES, StagingRoots, prune_staging,
     staging_folder_name,
 };
-pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
+pub use summary::{
+    Failed, How, Note, NoteKind, Operation, Record, RecordEntry, SkipReason, Skipped, Summary,
+};
 pub use trash::{TrashRecord, TrashRoots, TrashedItem, Volumes, list_trash, list_trash_in};
 
 /// Identifies one submitted job; ids grow in submission order.
@@ -603,6 +605,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
     summary.items_done = ctx.counters.items.load(Ordering::Relaxed);
     summary.bytes_done = ctx.counters.bytes.load(Ordering::Relaxed);
     summary.bytes_kept = ctx.counters.kept.load(Ordering::Relaxed);
+    summary.notes = ctx.take_notes();
     lock(&shared.controls).remove(&id);
     let event = if control.is_cancelled() {
         Event::Cancelled { job: id, summary }

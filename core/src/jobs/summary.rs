@@ -82,6 +82,46 @@ pub struct Failed {
     pub error: Arc<Error>,
 }
 
+/// What a job could not keep of items it did: not a failure (the items are done, their data
+/// whole), said once per kind, with how many items it concerns.
+#[derive(Debug, Clone)]
+pub struct Note {
+    /// What was not kept.
+    pub kind: NoteKind,
+    /// The first item concerned (at the destination).
+    pub path: PathBuf,
+    /// Items concerned, the first included.
+    pub count: u64,
+    /// Why, for the first item.
+    pub error: Arc<Error>,
+}
+
+/// What a [`Note`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteKind {
+    /// Extended attributes or POSIX ACLs of folders, which the destination could not take.
+    FolderAttributes,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            NoteKind::FolderAttributes => "extended attributes and ACLs",
+        };
+        write!(f, "{what} of {}", self.path.display())?;
+        match self.count {
+            0 | 1 => {}
+            2 => f.write_str(" and 1 other folder")?,
+            n => write!(f, " and {} other folders", n - 1)?,
+        }
+        // The error names the first item too: only its reason is worth repeating.
+        match &*self.error {
+            Error::Io { source, .. } => write!(f, " not kept: {source}"),
+            error => write!(f, " not kept: {error}"),
+        }
+    }
+}
+
 /// Exactly what a job did. Every source given to the job is in `done` or `not_done`, or it or
 /// something inside it is in `skipped` or `failed`.
 #[derive(Debug, Clone, Default)]
@@ -107,6 +147,8 @@ pub struct Summary {
     pub record: Record,
     /// Trash and restore jobs: where each item done went, for undo (empty for other jobs).
     pub trash: Vec<super::TrashRecord>,
+    /// What could not be kept of items done (once per kind).
+    pub notes: Vec<Note>,
 }
 
 impl Summary {
@@ -348,6 +390,32 @@ pub(crate) fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_note_names_the_first_item_and_counts_the_others() {
+        let error = Error::io(
+            "keep the extended attributes and ACLs of",
+            "/d/a",
+            rustix::io::Errno::OPNOTSUPP,
+        );
+        let mut note = Note {
+            kind: NoteKind::FolderAttributes,
+            path: "/d/a".into(),
+            count: 1,
+            error: Arc::new(error),
+        };
+        let unsupported = std::io::Error::from(rustix::io::Errno::OPNOTSUPP).to_string();
+        assert_eq!(
+            note.to_string(),
+            format!("extended attributes and ACLs of /d/a not kept: {unsupported}")
+        );
+        note.count = 3;
+        assert!(
+            note.to_string()
+                .contains("/d/a and 2 other folders not kept"),
+            "{note}"
+        );
+    }
 
     #[test]
     fn a_skip_after_an_error_names_the_error_and_leaves_the_job_incomplete() {
