@@ -6,6 +6,7 @@ mod cli_pipes;
 mod cli_recover;
 mod dirs;
 mod folder_attrs;
+mod hard_links;
 mod jobs_conflicts;
 mod jobs_control;
 mod jobs_copy;

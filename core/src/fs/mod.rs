@@ -69,6 +69,8 @@ pub struct Meta {
     pub size: u64,
     /// Allocated 512-byte blocks (less than `size / 512` for sparse files).
     pub blocks: u64,
+    /// Names the file has (hard links).
+    pub nlink: u32,
     /// Last access.
     pub atime: Timestamp,
     /// Last modification.
@@ -98,6 +100,7 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
         uid: st.stx_uid,
         size: st.stx_size,
         blocks: st.stx_blocks,
+        nlink: st.stx_nlink,
         atime: ts(st.stx_atime),
         mtime: ts(st.stx_mtime),
     }
@@ -189,7 +192,8 @@ pub fn create_unnamed_in(dir: impl AsFd, mode: u32) -> Result<OwnedFd> {
     rustix::fs::openat(dir, c".", flags, Mode::from_raw_mode(mode & 0o777))
 }
 
-/// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`; fails
+/// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`, or
+/// another name to a file opened with `O_PATH` (a hard link to exactly that file); fails
 /// with `EEXIST` rather than replace anything, like `RENAME_NOREPLACE`.
 pub fn link_unnamed(fd: impl AsFd, dir: impl AsFd, name: &OsStr) -> Result<()> {
     match rustix::fs::linkat(&fd, c"", &dir, name, AtFlags::EMPTY_PATH) {

@@ -15,6 +15,7 @@ use super::progress::Counters;
 use super::staging::StagingRoots;
 use super::{Event, Job, JobId, Note, NoteKind, SkipReason, lock};
 use crate::error::Error;
+use crate::fs::FileId;
 
 /// How often a waiting thread looks at the cancel flag even without a wake-up.
 const POLL: Duration = Duration::from_millis(50);
@@ -211,6 +212,9 @@ pub(crate) struct JobCtx {
     /// source is the interrupted run's copy, done (never replaced again, which would stage
     /// that copy as if it were the file it replaced).
     pub(crate) resuming: bool,
+    /// Copies an interrupted move made of files with several names, whose sources its resume
+    /// removed before planning the rest: the names left are linked to them.
+    pub(crate) linked_copies: Mutex<Vec<(FileId, PathBuf)>>,
     problems: Mutex<Problems>,
     notes: Mutex<Vec<Note>>,
 }
@@ -229,6 +233,7 @@ impl JobCtx {
             staging,
             journal_seq: None,
             resuming: false,
+            linked_copies: Mutex::default(),
             counters: Counters::default(),
             problems: Mutex::default(),
             notes: Mutex::default(),

@@ -11,7 +11,8 @@
 //! is written to `.ferry-tmp-<pid>-<job>-<item>` and renamed into place, with
 //! `RENAME_NOREPLACE` unless replacing. A large file of a journaled job is written under a
 //! name that survives a crash, so that resume can continue it (`partial.rs`). Finishing and
-//! committing a written item is in `commit.rs`.
+//! committing a written item is in `commit.rs`. A file's other names in the job are hard
+//! links to its copy, made by the job thread (`links.rs`).
 //!
 //! Replace never overwrites: the old item is first renamed into the job's staging folder
 //! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
@@ -36,6 +37,7 @@ use rustix::io::Errno;
 
 use super::control::JobCtx;
 use super::dest::Dest;
+use super::links::Firsts;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
 use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
@@ -211,7 +213,7 @@ pub(crate) struct Copier<'a> {
     pub(super) ctx: &'a JobCtx,
     pub(super) plan: &'a Plan,
     pub(super) dest: &'a Dest,
-    done: &'a [AtomicU64],
+    pub(super) done: &'a [AtomicU64],
     try_reflink: AtomicBool,
     try_copy_range: AtomicBool,
     /// Whether the destination supports `O_TMPFILE`.
@@ -226,6 +228,8 @@ pub(crate) struct Copier<'a> {
     pub(super) staging: OnceLock<Result<Staging, Arc<Error>>>,
     /// Items replaced, and where the old ones went.
     pub(crate) staged: Mutex<Vec<(u32, PathBuf)>>,
+    /// The copies hard links are made to (`links.rs`).
+    pub(super) firsts: Firsts,
 }
 
 impl<'a> Copier<'a> {
@@ -250,6 +254,7 @@ impl<'a> Copier<'a> {
             asking: policy == ConflictPolicy::Ask,
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
+            firsts: Firsts::default(),
         }
     }
 
@@ -459,6 +464,14 @@ impl<'a> Copier<'a> {
                 }
             }
             _ => {
+                if let Some(first) = self.waits_for(c)
+                    && cur.batch.contains(&first)
+                {
+                    self.flush(cur, tx); // what it is linked to goes first
+                }
+                if self.link(cur.dst.top(), c) {
+                    return;
+                }
                 cur.batch.push(c);
                 cur.batch_bytes += item.size;
                 if cur.batch.len() >= BATCH_ITEMS || cur.batch_bytes >= BATCH_BYTES {
@@ -559,6 +572,7 @@ impl<'a> Copier<'a> {
                     }
                     break;
                 }
+                self.settled(i);
             }
             if let Some(d) = &batch.dir {
                 let n = batch.items.len();

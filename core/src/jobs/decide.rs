@@ -126,7 +126,11 @@ impl Planner<'_> {
             && self.mode == Mode::Copy
             && dest_dir.is_some_and(|d| self.copied_before(i, meta, &existing, src_dir, d))
         {
-            // Done by the run being resumed: kept as it is, never replaced by itself.
+            // Done by the run being resumed: kept as it is, never replaced by itself; the
+            // file's other names are linked to it.
+            if meta.nlink > 1 {
+                self.plan.links.present(meta.id, self.plan.dest_path(i));
+            }
             return self.plan.set_action(i, Action::Skip);
         }
         let kind = kind_of(meta.kind, existing.kind);
@@ -192,7 +196,9 @@ impl Planner<'_> {
     }
 
     fn set(&mut self, i: u32, meta: &Meta, action: Action) {
-        if meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace) {
+        let written = meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace);
+        // A hard link to a file copied earlier takes no space.
+        if written && !self.plan.links.add(i, meta) {
             self.needed_bytes += meta.blocks * 512;
         }
         self.plan.set_action(i, action);

@@ -40,6 +40,7 @@ mod copy;
 mod decide;
 mod dest;
 mod journal;
+mod links;
 mod moves;
 mod partial;
 mod passes;

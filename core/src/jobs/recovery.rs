@@ -180,7 +180,7 @@ fn resume_move(
     let mut settled = Vec::new();
     for source in sources {
         if let Some(name) = source.file_name()
-            && let Err(e) = settle(source, &dest_dir.join(name), &mut settled)
+            && let Err(e) = settle(ctx, source, &dest_dir.join(name), &mut settled)
         {
             fail(ctx, &mut summary, source, e);
         }
@@ -227,7 +227,14 @@ fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
 
 /// Collects in `settled` every file below `source` already copied whole to `dest` (see
 /// [`remove_settled`]); folders are left to the move, which merges and then removes them.
-fn settle(source: &Path, dest: &Path, settled: &mut Vec<PathBuf>) -> Result<(), Error> {
+/// The copy of a file with other names is noted in `ctx`, for those names to be linked to it
+/// once this one is gone from the source.
+fn settle(
+    ctx: &JobCtx,
+    source: &Path,
+    dest: &Path,
+    settled: &mut Vec<PathBuf>,
+) -> Result<(), Error> {
     let Ok(s) = fs::symlink_metadata(source) else {
         return Ok(()); // moved completely before the crash
     };
@@ -237,9 +244,16 @@ fn settle(source: &Path, dest: &Path, settled: &mut Vec<PathBuf>) -> Result<(), 
     if s.is_dir() && d.is_dir() {
         for entry in fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))? {
             let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
-            settle(&entry.path(), &dest.join(entry.file_name()), settled)?;
+            settle(ctx, &entry.path(), &dest.join(entry.file_name()), settled)?;
         }
     } else if is_copy_of(source, &s, dest, &d) {
+        if s.is_file() && s.nlink() > 1 {
+            let id = crate::fs::FileId {
+                dev: s.dev(),
+                ino: s.ino(),
+            };
+            super::lock(&ctx.linked_copies).push((id, dest.to_path_buf()));
+        }
         settled.push(source.to_path_buf());
     }
     Ok(())
@@ -253,7 +267,7 @@ pub(super) fn settle_one(
     dest: &Path,
 ) -> Result<(), Error> {
     let mut settled = Vec::new();
-    settle(source, dest, &mut settled)?;
+    settle(ctx, source, dest, &mut settled)?;
     remove_settled(
         ctx,
         summary,
