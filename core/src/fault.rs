@@ -17,7 +17,8 @@
 //! | `replace-placed` | the new item is at its name; the job has not recorded it yet |
 //! | `job-ended` | the command's job has ended; its end is not in the undo journal yet |
 //!
-//! and `linked`: a hard link to a file's copy has just been made (`links.rs`).
+//! and, in any copy, `item-done` (a worker has put an item's copy in place, whole) and
+//! `linked` (a hard link to a file's copy has just been made, `links.rs`).
 
 /// Kills the process with `SIGKILL` if this is a test build and `FERRY_FAULT_POINT` names
 /// `step` (and, with `:<n>`, this is its n-th time); does nothing otherwise.

@@ -184,3 +184,46 @@ fn a_destination_without_attributes_gets_a_note_not_a_failure() {
         "{said}"
     );
 }
+
+/// A copy, and a move across file systems, killed once two files are done (a folder made, its
+/// attributes not given yet: they come after its contents): the resumed job gives them, and
+/// the folder's mode, as the job would have.
+#[test]
+fn a_resumed_job_gives_the_folders_the_killed_run_made_their_attributes() {
+    use std::os::unix::process::ExitStatusExt;
+    let shm = TempTree::new_in("/dev/shm");
+    for verb in ["cp", "mv"] {
+        let t = TempTree::new();
+        let Some(docs) = folder_with_attributes(&t) else {
+            return;
+        };
+        for i in 0..20 {
+            t.file(format!("src/docs/sub/f{i}"), "x");
+        }
+        let reference = t.join("reference");
+        let copied = Command::new("cp")
+            .arg("-a")
+            .arg(&docs)
+            .arg(&reference)
+            .status();
+        assert!(copied.unwrap().success());
+        let home = t.dir("home");
+        let dest = shm.dir(format!("dest-{verb}"));
+        let out = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "item-done:2")
+            .arg(verb)
+            .arg(&docs)
+            .arg(&dest)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.signal(), Some(9), "{verb}: killed");
+        // `sub` and its 20 files cannot be finished after two items.
+        assert!(
+            !xattrs(&dest.join("docs/sub")).contains_key(std::ffi::OsStr::new("user.tag")),
+            "{verb}: killed before the folder got its attributes"
+        );
+        ok(&ferry_in(&home).arg("resume").output().unwrap());
+        assert_eq!(docs.exists(), verb == "cp");
+        assert_same_attributes(&reference, &dest.join("docs"), verb);
+    }
+}

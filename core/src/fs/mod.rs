@@ -314,36 +314,52 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
 }
 
-/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: every one is
-/// tried, and the first that could not be set is the error returned ("not supported"
-/// included: the destination cannot hold it); a caller records it as a note, not a failure.
-/// A source without extended attributes (or whose file system has none) is nothing to do.
-pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
-    let len = match rustix::fs::flistxattr_query(&src) {
-        Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(()),
+/// Extended attributes (ACLs included) of a file or folder, names with values.
+pub type Xattrs = Vec<(std::ffi::OsString, Vec<u8>)>;
+
+/// Reads every extended attribute of `fd`; none for a file system without them.
+pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
+    let len = match rustix::fs::flistxattr_query(&fd) {
+        Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(Vec::new()),
         Ok(n) => n,
         Err(e) => return Err(e),
     };
     let mut names = vec![0u8; len];
-    let len = rustix::fs::flistxattr(&src, &mut names[..])?;
-    let mut value = Vec::new();
-    let mut first_error = Ok(());
+    let len = rustix::fs::flistxattr(&fd, &mut names[..])?;
+    let mut out = Vec::new();
     for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
         let name = OsStr::from_bytes(name);
-        let size = match rustix::fs::fgetxattr_query(&src, name) {
+        let size = match rustix::fs::fgetxattr_query(&fd, name) {
             Ok(n) => n,
             Err(Errno::NODATA) => continue,
             Err(e) => return Err(e),
         };
-        value.resize(size, 0);
-        let size = rustix::fs::fgetxattr(&src, name, &mut value[..])?;
-        let set =
-            rustix::fs::fsetxattr(&dst, name, &value[..size], rustix::fs::XattrFlags::empty());
+        let mut value = vec![0u8; size];
+        let size = rustix::fs::fgetxattr(&fd, name, &mut value[..])?;
+        value.truncate(size);
+        out.push((name.to_owned(), value));
+    }
+    Ok(out)
+}
+
+/// Sets every attribute of `xattrs` on `fd`, best effort: every one is tried, and the first
+/// that could not be set is the error returned ("not supported" included: the file system
+/// cannot hold it); a caller records it as a note, not a failure.
+pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> Result<()> {
+    let mut first_error = Ok(());
+    for (name, value) in xattrs {
+        let set = rustix::fs::fsetxattr(&fd, name, value, rustix::fs::XattrFlags::empty());
         if first_error.is_ok() {
             first_error = set;
         }
     }
     first_error
+}
+
+/// Copies extended attributes (ACLs included) from `src` to `dst`, as [`write_xattrs`]
+/// does; a source without any is nothing to do.
+pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
+    write_xattrs(dst, &read_xattrs(src)?)
 }
 
 /// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that

@@ -559,6 +559,7 @@ impl<'a> Copier<'a> {
                         Ok(Outcome::Done(ino)) => {
                             self.done[i as usize].store(ino, Relaxed);
                             self.ctx.counters.add_item();
+                            crate::fault::point("item-done");
                         }
                         Ok(Outcome::Skipped(reason)) => {
                             self.ctx.skip(i, self.plan.source_path(i), reason);

@@ -43,11 +43,10 @@
 mod trash_jobs;
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::{self, FileTimes, Metadata};
+use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, UNIX_EPOCH};
 
 use super::conflict::same_samples;
 use super::control::JobCtx;
@@ -120,7 +119,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
         } => {
             let folders = folder_times(sources, dest_dir, &record.preexisting);
             let mut summary = copy::run_job(ctx, sources, dest_dir, *on_conflict);
-            restore_folder_times(&folders);
+            restore_folder_times(ctx, &folders);
             discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
@@ -197,7 +196,7 @@ fn resume_move(
     if !left.is_empty() {
         absorb(&mut summary, moves::run_job(ctx, &left, dest_dir, policy));
     }
-    restore_folder_times(&folders);
+    restore_folder_times(ctx, &folders);
     summary
 }
 
@@ -296,12 +295,17 @@ fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled:
     }
 }
 
-/// Mode and times of the source folders whose copies the job created (not those merged into).
-fn folder_times(
-    sources: &[PathBuf],
-    dest_dir: &Path,
-    preexisting: &[PathBuf],
-) -> Vec<(PathBuf, Metadata)> {
+/// A source folder whose copy the job created, as it was before the resume (a move removes
+/// it): what its copy must get once its contents are written.
+struct Folder {
+    dest: PathBuf,
+    meta: Metadata,
+    xattrs: crate::fs::Xattrs,
+}
+
+/// Mode, times and extended attributes of the source folders whose copies the job created
+/// (not those merged into).
+fn folder_times(sources: &[PathBuf], dest_dir: &Path, preexisting: &[PathBuf]) -> Vec<Folder> {
     let mut out = Vec::new();
     for source in sources {
         let Some(name) = source.file_name() else {
@@ -324,27 +328,43 @@ fn folder_times(
                     stack.push((entry.path(), d.join(entry.file_name())));
                 }
             }
-            out.push((d, meta));
+            let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
+                .and_then(crate::fs::read_xattrs)
+                .unwrap_or_default();
+            out.push(Folder {
+                dest: d,
+                meta,
+                xattrs,
+            });
         }
     }
     out
 }
 
-/// Best effort: a folder that is gone or refuses keeps what it has.
-fn restore_folder_times(folders: &[(PathBuf, Metadata)]) {
+/// Gives the folders the job created their sources' attributes, mode and times, as the
+/// engine does when a folder is complete (a killed run never got there). Best effort: a
+/// folder that is gone or refuses keeps what it has; attributes the destination cannot hold
+/// are a note of the job.
+fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
     // Children first, so setting a child's times does not disturb its parent's afterwards.
-    for (dest, meta) in folders.iter().rev() {
-        if !fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir()) {
-            continue;
+    for Folder { dest, meta, xattrs } in folders.iter().rev() {
+        let Ok(fd) = crate::fs::open_dir_at(rustix::fs::CWD, dest) else {
+            continue; // gone, or not a folder
+        };
+        if let Err(e) = crate::fs::write_xattrs(&fd, xattrs) {
+            let error = Error::io("keep the extended attributes and ACLs of", dest, e);
+            ctx.note(super::NoteKind::FolderAttributes, dest.clone(), error);
         }
-        let _ = fs::set_permissions(dest, fs::Permissions::from_mode(meta.mode() & 0o7777));
-        let mtime = UNIX_EPOCH
-            + Duration::new(
-                meta.mtime().max(0).unsigned_abs(),
-                meta.mtime_nsec().clamp(0, 999_999_999) as u32,
-            );
-        let _ =
-            fs::File::open(dest).and_then(|f| f.set_times(FileTimes::new().set_modified(mtime)));
+        let _ = crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777);
+        let mtime = crate::fs::Timestamp {
+            sec: meta.mtime(),
+            nsec: meta.mtime_nsec().clamp(0, 999_999_999) as u32,
+        };
+        let atime = crate::fs::Timestamp {
+            sec: meta.atime(),
+            nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
+        };
+        let _ = crate::fs::set_times_fd(&fd, atime, mtime);
     }
 }
 
