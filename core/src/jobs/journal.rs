@@ -445,15 +445,29 @@ impl UndoJournal {
     }
 
     /// What every Ferry process does at start, the window and each command alike: bounds the
-    /// staging folders ([`prune_staging`](Self::prune_staging), with
-    /// [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
-    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES)) and cleans up after interrupted jobs
+    /// staging folders the records name and the user's own (the data folder's and those at
+    /// the root of each local file system), whether or not a record still names them, with
+    /// [`prune_staging`], [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
+    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES); and cleans up after interrupted jobs
     /// ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
     /// (neither step stops the other).
     pub fn start_up(&self) -> (Vec<JournalRecord>, Vec<Error>) {
         let mut problems = Vec::new();
-        if let Err(e) = self.prune_staging(super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
+        // Those the records name, and the user's own, which records may no longer name.
+        let named = self.staging_folders().unwrap_or_else(|e| {
             problems.push(e);
+            Vec::new()
+        });
+        let mut folders: Vec<PathBuf> = named
+            .into_iter()
+            .chain(super::staging::user_folders())
+            .collect();
+        folders.sort();
+        folders.dedup();
+        for dir in folders {
+            if let Err(e) = prune_staging(&dir, super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
+                problems.push(e);
+            }
         }
         let interrupted = self.recover().unwrap_or_else(|e| {
             problems.push(e);
@@ -484,6 +498,17 @@ impl UndoJournal {
     /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging folder are touched, whatever
     /// the journal says.
     pub fn prune_staging(&self, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
+        let mut pruned = Pruned::default();
+        for dir in self.staging_folders()? {
+            let p = prune_staging(&dir, max_age, max_bytes)?;
+            pruned.items += p.items;
+            pruned.bytes += p.bytes;
+        }
+        Ok(pruned)
+    }
+
+    /// The staging folders the records name (only folders named like one).
+    fn staging_folders(&self) -> Result<Vec<PathBuf>, Error> {
         let mut folders: Vec<PathBuf> = self
             .records()?
             .into_iter()
@@ -492,13 +517,7 @@ impl UndoJournal {
             .collect();
         folders.sort();
         folders.dedup();
-        let mut pruned = Pruned::default();
-        for dir in folders {
-            let p = prune_staging(&dir, max_age, max_bytes)?;
-            pruned.items += p.items;
-            pruned.bytes += p.bytes;
-        }
-        Ok(pruned)
+        Ok(folders)
     }
 
     fn append_begin(&self, seq: u64, job: &Job, resumed: bool) -> Result<(), Error> {
