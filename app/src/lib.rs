@@ -4,6 +4,8 @@
 //! command line ([`cli`]). The window talks to the core only through typed events on crossbeam
 //! channels, bridged into iced subscriptions in one module.
 
+use std::io::Write;
+
 pub mod cli;
 pub mod gui;
 
@@ -15,7 +17,8 @@ pub fn main() -> i32 {
         Err(path) => match gui::run(path) {
             Ok(()) => 0,
             Err(err) => {
-                eprintln!("ferry: {err}");
+                // Not `eprintln!`, which panics when stderr is a closed pipe.
+                let _ = writeln!(std::io::stderr(), "ferry: {err}");
                 1
             }
         },

@@ -130,6 +130,15 @@ pub enum Error {
         /// Where the replaced item had been kept.
         staged: PathBuf,
     },
+    /// Roll back of an interrupted Replace: the item it replaced cannot go back to its place
+    /// (taken since, or not known), so it stays in the staging folder.
+    #[error("{} is kept: this job replaced it at {} and could not put it back", staged.display(), path.display())]
+    ReplacedKept {
+        /// Where it was (or the job's destination folder, when that is all that is known).
+        path: PathBuf,
+        /// Where it is kept.
+        staged: PathBuf,
+    },
     /// An item cannot be moved to the trash (no usable trash on its file system, ...); it can
     /// still be deleted permanently, which the UI offers.
     #[error("cannot move {} to the trash: {reason}; it can be deleted permanently instead", path.display())]
@@ -190,6 +199,7 @@ impl Error {
             | Error::NoSpace { path, .. }
             | Error::ChangedSince { path }
             | Error::ReplacedGone { path, .. }
+            | Error::ReplacedKept { path, .. }
             | Error::CannotTrash { path, .. }
             | Error::UnsafeTrashEntry { path, .. }
             | Error::LinkInPath { path, .. } => Some(path),

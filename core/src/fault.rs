@@ -1,48 +1,121 @@
-//! Fault points for tests: named steps where a process can be held, so that a test can line
-//! up two processes at an exact step, or kill one there, without sleeping and hoping.
+//! Fault points: named steps at which a test build kills its own process, the way a crash or
+//! `kill -9` would, or holds it, so that tests prove every step is a kill point (RELIABILITY
+//! rule 21) and line two processes up at an exact step, without sleeps or races.
 //!
-//! They exist only with the `fault-points` feature, which the integration tests' build turns
-//! on; otherwise [`point`] does nothing and costs nothing. With it, a process started with
-//! `FERRY_FAULT_PAUSE=<name>:<dir>` that reaches point `<name>` creates the FIFO
-//! `<dir>/<pid>` (its arrival, which the test waits for) and blocks until someone opens that
-//! FIFO for writing (the test's release); then it removes the FIFO and goes on.
+//! They exist only in builds with the `fault-points` feature, which only the `ferry-tests`
+//! crate turns on (for its `ferry-under-test` binary); in every other build [`point`] is an
+//! empty function the compiler removes, and nothing reads the environment. A test sets
+//! `FERRY_FAULT_POINT` in the environment of the process it starts:
+//!
+//! - `<step>` or `<step>:<n>`: the process kills itself with `SIGKILL` the first (or n-th,
+//!   counted from 1) time it reaches that step;
+//! - `<step>@<dir>` or `<step>:<n>@<dir>`: there it holds instead: it creates the FIFO
+//!   `<dir>/<pid>` (its arrival, which the test waits for) and blocks until someone opens that
+//!   FIFO for writing and closes it (the test's release), then removes it and goes on. The
+//!   test may kill it meanwhile.
+//!
+//! The steps, in the order a Replace goes through them:
+//!
+//! | step | where |
+//! | --- | --- |
+//! | `replace-written` | the new file is complete under its temporary name; the old one is untouched |
+//! | `replace-staged` | the old item is in the staging folder; nothing is at its name |
+//! | `replace-placed` | the new item is at its name; the job has not recorded it yet |
+//! | `job-ended` | the command's job has ended; its end is not in the undo journal yet |
+//!
+//! in any copy, `item-done` (a worker has put an item's copy in place, whole) and `linked` (a
+//! hard link to a file's copy has just been made, `links.rs`); in a trash job,
+//! `trash-info-written` (an item's info file is written and on disk, the item not moved yet);
+//! and in `ferry undo`, `undo-decided` (it holds the journal's writer lock and has chosen its
+//! record, its job not started).
 
-/// Fault point `name`: holds the process here when a test asked for it (see the module
-/// documentation), else does nothing.
-pub fn point(name: &str) {
+/// Kills or holds the process at `step` if this is a test build and `FERRY_FAULT_POINT` asks
+/// for it (see the module documentation); does nothing otherwise.
+#[inline]
+pub fn point(step: &str) {
     #[cfg(feature = "fault-points")]
-    pause(name);
+    armed::hit(step);
     #[cfg(not(feature = "fault-points"))]
-    let _ = name;
+    let _ = step;
 }
 
 #[cfg(feature = "fault-points")]
-fn pause(name: &str) {
-    use std::io::Read;
-    let Some(spec) = std::env::var_os("FERRY_FAULT_PAUSE") else {
-        return;
-    };
-    let spec = spec.to_string_lossy().into_owned();
-    let Some((wanted, dir)) = spec.split_once(':') else {
-        return;
-    };
-    if wanted != name {
-        return;
+mod armed {
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// What the test asked for.
+    struct Target {
+        step: String,
+        /// At which pass of the step, from 1.
+        nth: u64,
+        /// Hold there, with the FIFO in this folder, rather than die.
+        hold: Option<PathBuf>,
     }
-    let fifo = std::path::Path::new(dir).join(std::process::id().to_string());
-    let made = rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    );
-    if made.is_err() {
-        return;
+
+    /// `FERRY_FAULT_POINT`, read once; `None` when unset or not understood.
+    fn target() -> Option<&'static Target> {
+        static TARGET: OnceLock<Option<Target>> = OnceLock::new();
+        TARGET
+            .get_or_init(|| {
+                let spec = std::env::var("FERRY_FAULT_POINT").ok()?;
+                let (at, hold) = match spec.split_once('@') {
+                    Some((at, dir)) => (at, Some(PathBuf::from(dir))),
+                    None => (spec.as_str(), None),
+                };
+                let (step, nth) = match at.rsplit_once(':') {
+                    Some((step, n)) => (step, n.parse().ok()?),
+                    None => (at, 1),
+                };
+                Some(Target {
+                    step: step.to_owned(),
+                    nth,
+                    hold,
+                })
+            })
+            .as_ref()
     }
-    // Opening blocks until the test opens the other end; its close is the end of file.
-    if let Ok(mut f) = std::fs::File::open(&fifo) {
-        let _ = f.read_to_end(&mut Vec::new());
+
+    pub(super) fn hit(step: &str) {
+        static PASSES: AtomicU64 = AtomicU64::new(0);
+        let Some(target) = target() else {
+            return;
+        };
+        if target.step != step || PASSES.fetch_add(1, Ordering::SeqCst) + 1 != target.nth {
+            return;
+        }
+        match &target.hold {
+            Some(dir) => hold(dir),
+            None => {
+                let me = rustix::process::getpid();
+                let _ = rustix::process::kill_process(me, rustix::process::Signal::KILL);
+                // SIGKILL cannot be caught; it is delivered before the call returns.
+                loop {
+                    std::thread::park();
+                }
+            }
+        }
     }
-    let _ = std::fs::remove_file(&fifo);
+
+    /// Shows up as the FIFO `dir/<pid>` and waits for the test to open and close it.
+    fn hold(dir: &std::path::Path) {
+        use std::io::Read;
+        let fifo = dir.join(std::process::id().to_string());
+        let made = rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        );
+        if made.is_err() {
+            return;
+        }
+        // Opening blocks until the test opens the other end; its close is the end of file.
+        if let Ok(mut f) = std::fs::File::open(&fifo) {
+            let _ = f.read_to_end(&mut Vec::new());
+        }
+        let _ = std::fs::remove_file(&fifo);
+    }
 }

@@ -1,6 +1,7 @@
 //! Holding a `ferry` process at a fault point (see `ferry_core::fault`): the test sets
-//! `FERRY_FAULT_PAUSE` on the command, waits for the process to arrive, then releases or
-//! kills it. No sleeping in the hope that the other side got there.
+//! `FERRY_FAULT_POINT=<point>@<dir>` on the command, waits for the process to arrive, then
+//! releases or kills it. No sleeping in the hope that the other side got there. (A test that
+//! only wants the process dead at a step sets `FERRY_FAULT_POINT=<point>` itself.)
 
 use std::path::Path;
 use std::process::Command;
@@ -30,8 +31,8 @@ impl Pause {
 
     /// Makes `command` stop at the fault point.
     pub fn hold<'c>(&self, command: &'c mut Command) -> &'c mut Command {
-        let spec = format!("{}:{}", self.point, self.dir.path().display());
-        command.env("FERRY_FAULT_PAUSE", spec)
+        let spec = format!("{}@{}", self.point, self.dir.path().display());
+        command.env("FERRY_FAULT_POINT", spec)
     }
 
     /// The processes held now.

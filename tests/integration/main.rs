@@ -2,8 +2,12 @@
 
 mod bench;
 mod cli_ls;
+mod cli_pipes;
+mod cli_recover;
 mod dirs;
 mod faults;
+mod folder_attrs;
+mod hard_links;
 mod jobs_conflicts;
 mod jobs_control;
 mod jobs_copy;
@@ -19,6 +23,7 @@ mod listing;
 mod metadata_refused;
 mod places;
 mod recovery;
+mod replace_kills;
 mod resume;
 mod trash;
 mod trash_untrusted;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ferry_core::Error;
-use ferry_core::jobs::{ConflictPolicy, Job, Note, Unkept};
+use ferry_core::jobs::{ConflictPolicy, Job, Note, NoteKind};
 use ferry_tests::TempTree;
 
 use super::ferry_in;
@@ -83,15 +83,10 @@ fn source(tree: &TempTree) -> PathBuf {
     src
 }
 
-fn notes_of(notes: &[Note]) -> Vec<Unkept> {
-    let mut what: Vec<Unkept> = notes
-        .iter()
-        .map(|n| match n {
-            Note::NotKept { what, .. } => *what,
-        })
-        .collect();
-    what.sort();
-    what
+fn notes_of(notes: &[Note]) -> Vec<NoteKind> {
+    let mut kinds: Vec<NoteKind> = notes.iter().map(|n| n.kind).collect();
+    kinds.sort();
+    kinds
 }
 
 #[test]
@@ -127,7 +122,7 @@ fn a_fuse_fat_disk_gets_the_data_with_a_note_for_what_it_cannot_hold() {
     ));
     assert_eq!(
         notes_of(&out.summary.notes),
-        [Unkept::Permissions, Unkept::ExtendedAttributes],
+        [NoteKind::Permissions, NoteKind::ExtendedAttributes],
         "{:#?}",
         out.summary.notes
     );
@@ -195,7 +190,7 @@ fn a_destination_refusing_chmod_is_found_by_probing_not_by_its_type_name() {
     );
     assert_eq!(
         notes_of(&out.summary.notes),
-        [Unkept::Permissions, Unkept::ExtendedAttributes],
+        [NoteKind::Permissions, NoteKind::ExtendedAttributes],
         "{:#?}",
         out.summary.notes
     );

@@ -13,6 +13,7 @@ use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
@@ -21,7 +22,6 @@ use ferry_core::jobs::{
 };
 use ferry_tests::TempTree;
 
-use super::faults::Pause;
 use super::ferry_in;
 use super::jobs_support::{Mounted, run_job};
 
@@ -332,15 +332,14 @@ fn a_trash_killed_after_its_info_file_leaves_no_phantom_item() {
     let tree = TempTree::new();
     let home = tree.dir("home");
     let victim = tree.file("w/victim", "still here");
-    let pause = Pause::at("trash-info-written");
-    let mut child = pause
-        .hold(ferry_in(&home).arg("trash").arg(&victim))
-        .stderr(std::process::Stdio::null())
-        .spawn()
+    // SIGKILL, with the info file written and the item not moved.
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "trash-info-written")
+        .arg("trash")
+        .arg(&victim)
+        .output()
         .unwrap();
-    pause.wait_for(child.id());
-    child.kill().unwrap(); // SIGKILL, with the info file written and the item not moved
-    child.wait().unwrap();
+    assert_eq!(out.status.signal(), Some(9), "killed at the fault point");
     let info_dir = home.join("data/Trash/info");
     assert_eq!(
         fs::read_dir(&info_dir).unwrap().count(),

@@ -8,6 +8,22 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+// The printing macros of the command line, shadowing the standard ones in every module below
+// (bench included) so that none can panic on a closed pipe: see `out.rs`.
+macro_rules! println {
+    () => { $crate::cli::out::stdout(format_args!(""), true) };
+    ($($arg:tt)*) => { $crate::cli::out::stdout(format_args!($($arg)*), true) };
+}
+macro_rules! eprintln {
+    () => { $crate::cli::out::stderr(format_args!(""), true) };
+    ($($arg:tt)*) => { $crate::cli::out::stderr(format_args!($($arg)*), true) };
+}
+macro_rules! eprint {
+    ($($arg:tt)*) => { $crate::cli::out::stderr(format_args!($($arg)*), false) };
+}
+
+mod out;
+
 pub mod bench;
 pub mod jobs;
 pub mod ls;
@@ -85,19 +101,27 @@ where
             return Ok(code);
         }
     };
-    match cli.command {
-        Some(Command::Ls(args)) => Ok(ls::run(&args)),
-        Some(Command::Cp(args)) => Ok(jobs::run_copy(&args)),
-        Some(Command::Mv(args)) => Ok(jobs::run_move(&args)),
-        Some(Command::Rm(args)) => Ok(jobs::run_remove(&args)),
-        Some(Command::Undo(args)) => Ok(undo::run_undo(&args)),
-        Some(Command::Redo) => Ok(undo::run_redo()),
-        Some(Command::History(args)) => Ok(undo::run_history(&args)),
-        Some(Command::Resume(args)) => Ok(undo::run_resume(&args)),
-        Some(Command::Bench(args)) => Ok(bench::run(&args)),
-        Some(Command::Trash(args)) => Ok(trash::run_trash(&args)),
-        Some(Command::Restore(args)) => Ok(trash::run_restore(&args)),
-        Some(Command::EmptyTrash(_)) => Ok(trash::run_empty()),
-        None => Err(cli.path),
+    let code = match cli.command {
+        Some(Command::Ls(args)) => ls::run(&args),
+        Some(Command::Cp(args)) => jobs::run_copy(&args),
+        Some(Command::Mv(args)) => jobs::run_move(&args),
+        Some(Command::Rm(args)) => jobs::run_remove(&args),
+        Some(Command::Undo(args)) => undo::run_undo(&args),
+        Some(Command::Redo) => undo::run_redo(),
+        Some(Command::History(args)) => undo::run_history(&args),
+        Some(Command::Resume(args)) => undo::run_resume(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Trash(args)) => trash::run_trash(&args),
+        Some(Command::Restore(args)) => trash::run_restore(&args),
+        Some(Command::EmptyTrash(_)) => trash::run_empty(),
+        None => return Err(cli.path),
+    };
+    // Output that could not be written is a failure (a reader gone away is not).
+    match out::failure() {
+        Some(e) => {
+            eprintln!("ferry: cannot write the output: {e}");
+            Ok(code.max(EXIT_PARTIAL))
+        }
+        None => Ok(code),
     }
 }

@@ -8,12 +8,16 @@
 //! one started meanwhile (here or in the window) waits, then decides afresh.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use ferry_core::jobs::{
     How, Job, JournalRecord, JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
     Summary, TrashRoots, UndoJournal,
 };
+
+use signal_hook::consts::{SIGINT, SIGTERM};
 
 use super::jobs::{OnConflict, run_journaled};
 use super::prompt::{policy_of, refuse_unanswerable};
@@ -39,15 +43,17 @@ pub struct HistoryArgs {
 /// Arguments of `ferry resume`.
 #[derive(Debug, Args)]
 pub struct ResumeArgs {
-    /// The record to resume (see `ferry history`); default: the newest interrupted job.
+    /// The record to resume (see `ferry history`); default: every interrupted job, oldest
+    /// first.
     pub record: Option<u64>,
 }
 
 /// How a job run from the command line is kept in the journal.
 pub struct Journaled {
     journal: Option<UndoJournal>,
-    /// Held by an undo, redo or resume until its end is recorded.
-    writer: Option<JournalWriter>,
+    /// Held by an undo, redo or resume until its end is recorded (a resume of several
+    /// records shares it: it holds the lock until the last one's end).
+    writer: Option<Arc<JournalWriter>>,
     seq: Option<u64>,
     end: End,
 }
@@ -153,6 +159,7 @@ impl Journaled {
 
     /// Records the end of the job.
     pub fn finish(self, summary: &Summary, cancelled: bool) {
+        ferry_core::fault::point("job-ended");
         let (Some(journal), Some(seq)) = (self.journal, self.seq) else {
             return;
         };
@@ -265,7 +272,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     };
     let journaled = Journaled {
         journal: Some(journal),
-        writer: Some(writer),
+        writer: Some(Arc::new(writer)),
         seq: Some(seq),
         end: End::Undone,
     };
@@ -338,44 +345,80 @@ pub fn run_redo() -> i32 {
     }
     let journaled = Journaled {
         journal: Some(journal),
-        writer: Some(writer),
+        writer: Some(Arc::new(writer)),
         seq: Some(record.seq),
         end: End::Record,
     };
     run_journaled(job, "redone", journaled)
 }
 
-/// Runs `ferry resume`: finishes a job a crash interrupted, skipping what it already did.
+/// Runs `ferry resume`: finishes every job a crash interrupted, oldest first (or only the
+/// record asked for), skipping what each already did, and names those left unfinished.
 pub fn run_resume(args: &ResumeArgs) -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
-    let Some(writer) = writer(&journal) else {
+    let Some(writer) = writer(&journal).map(Arc::new) else {
         return EXIT_REFUSED;
     };
     let interrupted = recover(&journal);
-    let found = match args.record {
-        Some(seq) => interrupted.into_iter().find(|r| r.seq == seq),
-        None => interrupted.into_iter().last(),
-    };
-    let Some(record) = found else {
+    let chosen: Vec<&JournalRecord> = interrupted
+        .iter()
+        .filter(|r| args.record.is_none_or(|seq| r.seq == seq))
+        .collect();
+    if chosen.is_empty() {
         eprintln!("ferry: no interrupted job to resume");
         return EXIT_REFUSED;
-    };
+    }
+    // A Ctrl-C cancels the job running (see `run_journaled`); those after it do not start.
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
+    }
+    let mut code = EXIT_OK;
+    let mut resumed = Vec::new();
+    for record in chosen {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        resumed.push(record.seq);
+        code = code.max(resume_one(&journal, &writer, record.clone()));
+    }
+    let left: Vec<String> = interrupted
+        .iter()
+        .filter(|r| !resumed.contains(&r.seq))
+        .map(|r| format!("{} ({} {})", r.seq, r.kind(), r.describe()))
+        .collect();
+    if !left.is_empty() {
+        let s = if left.len() == 1 { "" } else { "s" };
+        eprintln!(
+            "ferry: {} interrupted job{s} left (`ferry resume RECORD` finishes one): {}",
+            left.len(),
+            left.join(", ")
+        );
+    }
+    code
+}
+
+/// Resumes one interrupted record and records how it ended.
+fn resume_one(
+    journal: &UndoJournal,
+    writer: &Arc<JournalWriter>,
+    mut record: JournalRecord,
+) -> i32 {
     eprintln!(
         "ferry: resuming the {} {}",
         record.kind(),
         record.describe()
     );
     let seq = record.seq;
-    let mut record = record;
     record.job = record.job.clone().unattended();
     if let Err(e) = writer.resume(seq, &record.job) {
         warn(&e);
     }
     let journaled = Journaled {
-        journal: Some(journal),
-        writer: Some(writer),
+        journal: Some(journal.clone()),
+        writer: Some(Arc::clone(writer)),
         seq: Some(seq),
         end: End::Record,
     };

@@ -69,6 +69,8 @@ pub struct Meta {
     pub size: u64,
     /// Allocated 512-byte blocks (less than `size / 512` for sparse files).
     pub blocks: u64,
+    /// Names the file has (hard links).
+    pub nlink: u32,
     /// Last access.
     pub atime: Timestamp,
     /// Last modification.
@@ -98,6 +100,7 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
         uid: st.stx_uid,
         size: st.stx_size,
         blocks: st.stx_blocks,
+        nlink: st.stx_nlink,
         atime: ts(st.stx_atime),
         mtime: ts(st.stx_mtime),
     }
@@ -189,7 +192,8 @@ pub fn create_unnamed_in(dir: impl AsFd, mode: u32) -> Result<OwnedFd> {
     rustix::fs::openat(dir, c".", flags, Mode::from_raw_mode(mode & 0o777))
 }
 
-/// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`; fails
+/// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`, or
+/// another name to a file opened with `O_PATH` (a hard link to exactly that file); fails
 /// with `EEXIST` rather than replace anything, like `RENAME_NOREPLACE`.
 pub fn link_unnamed(fd: impl AsFd, dir: impl AsFd, name: &OsStr) -> Result<()> {
     match rustix::fs::linkat(&fd, c"", &dir, name, AtFlags::EMPTY_PATH) {
@@ -310,41 +314,62 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
 }
 
-/// Copies extended attributes (ACLs included) from `src` to `dst`, best effort: copies all
-/// it can, and returns the first error (`ENOTSUP` when `dst` holds none while `src` has
-/// some); a caller records it as a note, not a failure. A source without any is `Ok`.
-pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
-    let len = match rustix::fs::flistxattr_query(&src) {
-        Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(()),
+/// Extended attributes (ACLs included) of a file or folder, names with values.
+pub type Xattrs = Vec<(std::ffi::OsString, Vec<u8>)>;
+
+/// Reads every extended attribute of `fd`; none for a file system without them.
+pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
+    let len = match rustix::fs::flistxattr_query(&fd) {
+        Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(Vec::new()),
         Ok(n) => n,
         Err(e) => return Err(e),
     };
     let mut names = vec![0u8; len];
-    let len = rustix::fs::flistxattr(&src, &mut names[..])?;
-    let mut value = Vec::new();
-    let mut first = Ok(());
+    let len = rustix::fs::flistxattr(&fd, &mut names[..])?;
+    let mut out = Vec::new();
     for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
         let name = OsStr::from_bytes(name);
-        let size = match rustix::fs::fgetxattr_query(&src, name) {
+        let size = match rustix::fs::fgetxattr_query(&fd, name) {
             Ok(n) => n,
             Err(Errno::NODATA) => continue,
             Err(e) => return Err(e),
         };
-        value.resize(size, 0);
-        let size = rustix::fs::fgetxattr(&src, name, &mut value[..])?;
-        match rustix::fs::fsetxattr(&dst, name, &value[..size], rustix::fs::XattrFlags::empty()) {
-            Ok(()) => {}
-            // The destination holds none at all: no use trying the others.
-            Err(Errno::OPNOTSUPP) => return Err(Errno::OPNOTSUPP),
-            Err(e) => first = first.and(Err(e)),
-        }
+        let mut value = vec![0u8; size];
+        let size = rustix::fs::fgetxattr(&fd, name, &mut value[..])?;
+        value.truncate(size);
+        out.push((name.to_owned(), value));
     }
-    first
+    Ok(out)
 }
 
-/// Free bytes for an unprivileged writer on the file system of `fd`.
+/// Sets every attribute of `xattrs` on `fd`, best effort: every one is tried (a file system
+/// may hold `user.*` attributes and refuse ACLs), and the first that could not be set is the
+/// error returned (`ENOTSUP` when it cannot hold it); a caller records it as a note, not a
+/// failure.
+pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> Result<()> {
+    let mut first_error = Ok(());
+    for (name, value) in xattrs {
+        let set = rustix::fs::fsetxattr(&fd, name, value, rustix::fs::XattrFlags::empty());
+        if first_error.is_ok() {
+            first_error = set;
+        }
+    }
+    first_error
+}
+
+/// Copies extended attributes (ACLs included) from `src` to `dst`, as [`write_xattrs`]
+/// does; a source without any is nothing to do.
+pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
+    write_xattrs(dst, &read_xattrs(src)?)
+}
+
+/// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that
+/// reports no size at all (ramfs, some FUSE file systems), whose free space is not known.
 pub fn available_bytes(fd: impl AsFd) -> Result<u64> {
     let st = rustix::fs::fstatvfs(fd)?;
+    if st.f_blocks == 0 {
+        return Ok(u64::MAX);
+    }
     Ok(st.f_bavail.saturating_mul(st.f_frsize))
 }
 

@@ -28,6 +28,19 @@ impl Mount {
         )
     }
 
+    /// True where looking at a path can wait for a network, a user-space server or an
+    /// automount (NFS, SMB, sshfs and other FUSE file systems, autofs): nothing looks there
+    /// unasked, as the start-up pruning of staging folders would.
+    pub fn may_hang(&self) -> bool {
+        let t = self.fs_type.as_str();
+        t.starts_with("nfs")
+            || t.starts_with("fuse.")
+            || matches!(
+                t,
+                "autofs" | "fuse" | "cifs" | "smb3" | "smbfs" | "9p" | "ceph" | "glusterfs" | "afs"
+            )
+    }
+
     /// The largest file the file system can hold, when it is small enough to matter (FAT,
     /// in the kernel or through FUSE such as `fuse.fusefat`; not exFAT). Told by the type
     /// name: a file that large cannot be probed for without writing it.
@@ -167,6 +180,12 @@ mod tests {
             ..root.clone()
         };
         assert_eq!(exfat.max_file_size(), None);
+        assert!(!root.may_hang() && !stick.may_hang());
+        let remote = MountTable::parse(
+            b"50 22 0:40 / /net rw - nfs4 server:/ rw\n\
+                                         51 22 0:41 / /ssh rw - fuse.sshfs me@host: rw\n",
+        );
+        assert!(remote.mounts().iter().all(Mount::may_hang));
     }
 
     #[test]

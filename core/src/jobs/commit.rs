@@ -10,8 +10,9 @@ use rustix::fd::OwnedFd;
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
+use super::NoteKind;
 use super::copy::{Batch, Copier, Outcome};
-use super::notes::{Unkept, refused};
+use super::notes::refused;
 use super::plan::Action;
 use crate::error::Error;
 use crate::fs;
@@ -36,12 +37,14 @@ impl Copier<'_> {
         }
         // Best effort: extended attributes never fail the file.
         if let Err(e) = fs::copy_xattrs(src, dst) {
-            let path = self.plan.dest_path(i);
-            self.ctx
-                .not_kept(Unkept::ExtendedAttributes, path, Some(e.raw_os_error()));
+            self.ctx.note(
+                NoteKind::ExtendedAttributes,
+                self.plan.dest_path(i),
+                Some(e),
+            );
         }
         let set = fs::set_times_fd(dst, meta.atime, meta.mtime);
-        self.metadata(i, Unkept::Times, set)
+        self.metadata(i, NoteKind::Times, set)
             .map_err(dest_err("set the times of"))?;
         Ok(written.id.ino)
     }
@@ -51,13 +54,12 @@ impl Copier<'_> {
     pub(super) fn metadata(
         &self,
         i: u32,
-        what: Unkept,
+        what: NoteKind,
         set: rustix::io::Result<()>,
     ) -> rustix::io::Result<()> {
         match set {
             Err(e) if refused(e) => {
-                self.ctx
-                    .not_kept(what, self.plan.dest_path(i), Some(e.raw_os_error()));
+                self.ctx.note(what, self.plan.dest_path(i), Some(e));
                 Ok(())
             }
             other => other,
@@ -73,7 +75,7 @@ impl Copier<'_> {
     ) -> Result<Outcome, Error> {
         let item = self.plan.item(i);
         let set = fs::set_times_at(&*batch.dst, &temp.name, item.atime, item.mtime);
-        self.metadata(i, Unkept::Times, set)
+        self.metadata(i, NoteKind::Times, set)
             .map_err(|e| Error::io("set the times of", self.plan.dest_path(i), e))?;
         let ino = fs::stat_at(&*batch.dst, &temp.name)
             .map_err(|e| Error::io("stat", self.plan.dest_path(i), e))?
@@ -124,7 +126,10 @@ impl Copier<'_> {
     ) -> Result<Outcome, Error> {
         let name = self.plan.dest_name(i);
         let staged = match self.plan.item(i).action {
-            Action::Replace => self.stash(&batch.dst, i)?,
+            Action::Replace => {
+                crate::fault::point("replace-written");
+                self.stash(&batch.dst, i)?
+            }
             _ => None,
         };
         let renamed = fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name);

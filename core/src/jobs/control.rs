@@ -9,12 +9,14 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
 use crossbeam_channel::Sender;
+use rustix::io::Errno;
 
 use super::conflict::{Asks, ErrorAction, ErrorPolicy};
 use super::progress::Counters;
 use super::staging::StagingRoots;
-use super::{Event, Job, JobId, SkipReason, lock};
+use super::{Event, Job, JobId, Note, NoteKind, SkipReason, lock};
 use crate::error::Error;
+use crate::fs::FileId;
 
 /// How often a waiting thread looks at the cancel flag even without a wake-up.
 const POLL: Duration = Duration::from_millis(50);
@@ -207,8 +209,15 @@ pub(crate) struct JobCtx {
     /// The undo journal's record of this copy or move (or of the job it resumes): its large
     /// files are written under names derived from it, kept after a crash for resume.
     pub(crate) journal_seq: Option<u64>,
+    /// The job resumes an interrupted copy or move: a destination file identical to its
+    /// source is the interrupted run's copy, done (never replaced again, which would stage
+    /// that copy as if it were the file it replaced).
+    pub(crate) resuming: bool,
+    /// Copies an interrupted move made of files with several names, whose sources its resume
+    /// removed before planning the rest: the names left are linked to them.
+    pub(crate) linked_copies: Mutex<Vec<(FileId, PathBuf)>>,
     problems: Mutex<Problems>,
-    notes: Mutex<Vec<super::Note>>,
+    notes: Mutex<Vec<Note>>,
 }
 
 impl JobCtx {
@@ -224,26 +233,12 @@ impl JobCtx {
             events,
             staging,
             journal_seq: None,
+            resuming: false,
+            linked_copies: Mutex::default(),
             counters: Counters::default(),
             problems: Mutex::default(),
             notes: Mutex::default(),
         }
-    }
-
-    /// Notes that the destination did not keep `what` for `path` (see `notes.rs`): once
-    /// per job and kind, the first path and error kept.
-    pub(crate) fn not_kept(&self, what: super::Unkept, path: PathBuf, errno: Option<i32>) {
-        let mut notes = lock(&self.notes);
-        if !notes
-            .iter()
-            .any(|super::Note::NotKept { what: w, .. }| *w == what)
-        {
-            notes.push(super::Note::NotKept { what, path, errno });
-        }
-    }
-
-    pub(crate) fn take_notes(&self) -> Vec<super::Note> {
-        std::mem::take(&mut *lock(&self.notes))
     }
 
     pub(crate) fn emit(&self, event: Event) {
@@ -334,6 +329,21 @@ impl JobCtx {
     /// Records that `item` was skipped.
     pub(crate) fn skip(&self, item: u32, path: PathBuf, reason: SkipReason) {
         lock(&self.problems).skipped.push((item, path, reason));
+    }
+
+    /// Notes that the destination did not keep `kind` for `path` (see `notes.rs`), the file
+    /// system answering `errno` (`None`: it holds none of it at all, and was not asked): the
+    /// first time for `kind` with its path and error; after, only counted.
+    pub(crate) fn note(&self, kind: NoteKind, path: PathBuf, errno: Option<Errno>) {
+        let mut notes = lock(&self.notes);
+        match notes.iter_mut().find(|n| n.kind == kind) {
+            Some(n) => n.count += 1,
+            None => notes.push(Note::new(kind, path, errno)),
+        }
+    }
+
+    pub(crate) fn take_notes(&self) -> Vec<Note> {
+        std::mem::take(&mut *lock(&self.notes))
     }
 
     pub(crate) fn take_problems(&self) -> Problems {

@@ -11,7 +11,8 @@
 //! is written to `.ferry-tmp-<pid>-<job>-<item>` and renamed into place, with
 //! `RENAME_NOREPLACE` unless replacing. A large file of a journaled job is written under a
 //! name that survives a crash, so that resume can continue it (`partial.rs`). Finishing and
-//! committing a written item is in `commit.rs`.
+//! committing a written item is in `commit.rs`. A file's other names in the job are hard
+//! links to its copy, made by the job thread (`links.rs`).
 //!
 //! Replace never overwrites: the old item is first renamed into the job's staging folder
 //! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
@@ -36,13 +37,13 @@ use rustix::io::Errno;
 
 use super::control::JobCtx;
 use super::dest::Dest;
-use super::notes::Unkept;
+use super::links::Firsts;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
 use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
 use super::staging::Staging;
 use super::summary::{self, Operation};
-use super::{ConflictPolicy, Event, Failed, SkipReason, Skipped, Summary};
+use super::{ConflictPolicy, Event, Failed, NoteKind, SkipReason, Skipped, Summary};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DataCopier, DataError, DirStack, FileId};
@@ -212,7 +213,7 @@ pub(crate) struct Copier<'a> {
     pub(super) ctx: &'a JobCtx,
     pub(super) plan: &'a Plan,
     pub(super) dest: &'a Dest,
-    done: &'a [AtomicU64],
+    pub(super) done: &'a [AtomicU64],
     try_reflink: AtomicBool,
     try_copy_range: AtomicBool,
     /// Whether the destination supports `O_TMPFILE`.
@@ -227,6 +228,8 @@ pub(crate) struct Copier<'a> {
     pub(super) staging: OnceLock<Result<Staging, Arc<Error>>>,
     /// Items replaced, and where the old ones went.
     pub(crate) staged: Mutex<Vec<(u32, PathBuf)>>,
+    /// The copies hard links are made to (`links.rs`).
+    pub(super) firsts: Firsts,
 }
 
 impl<'a> Copier<'a> {
@@ -251,6 +254,7 @@ impl<'a> Copier<'a> {
             asking: policy == ConflictPolicy::Ask,
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
+            firsts: Firsts::default(),
         }
     }
 
@@ -393,12 +397,12 @@ impl<'a> Copier<'a> {
     /// Leaves the deepest folder; false if its parent cannot be reached any more.
     fn pop(&self, cur: &mut Cursor) -> bool {
         let frame = cur.frames.pop().expect("pop with a frame");
-        let (_, src) = cur.src.pop();
+        let (src_fd, src) = cur.src.pop();
         let (dst_fd, dst) = cur.dst.pop();
         if let Some(d) = frame.done
             && d.pending.fetch_sub(1, Relaxed) == 1
         {
-            self.finish_dir(d.item, &dst_fd);
+            self.finish_dir(d.item, &src_fd, &dst_fd);
         }
         if let Err(e) = src.and(dst) {
             let path = self.plan.source_path(frame.item);
@@ -458,6 +462,14 @@ impl<'a> Copier<'a> {
                 }
             }
             _ => {
+                if let Some(first) = self.waits_for(c)
+                    && cur.batch.contains(&first)
+                {
+                    self.flush(cur, tx); // what it is linked to goes first
+                }
+                if self.link(cur.dst.top(), c) {
+                    return;
+                }
                 cur.batch.push(c);
                 cur.batch_bytes += item.size;
                 if cur.batch.len() >= BATCH_ITEMS || cur.batch_bytes >= BATCH_BYTES {
@@ -545,6 +557,7 @@ impl<'a> Copier<'a> {
                         Ok(Outcome::Done(ino)) => {
                             self.done[i as usize].store(ino, Relaxed);
                             self.ctx.counters.add_item();
+                            crate::fault::point("item-done");
                         }
                         Ok(Outcome::Skipped(reason)) => {
                             self.ctx.skip(i, self.plan.source_path(i), reason);
@@ -558,23 +571,34 @@ impl<'a> Copier<'a> {
                     }
                     break;
                 }
+                self.settled(i);
             }
             if let Some(d) = &batch.dir {
                 let n = batch.items.len();
                 if d.pending.fetch_sub(n, Relaxed) == n {
-                    self.finish_dir(d.item, &batch.dst);
+                    self.finish_dir(d.item, &batch.src, &batch.dst);
                 }
             }
         }
     }
 
-    /// Gives a created folder its final mode and times, once everything inside is written.
-    fn finish_dir(&self, i: u32, fd: &OwnedFd) {
+    /// Gives a created folder (`fd`) the extended attributes and ACLs of its source (`src`),
+    /// and its final mode and times, once everything inside is written: a default ACL set
+    /// before would have passed to what was copied into it. Attributes the destination
+    /// cannot hold are a note of the job, not a failure.
+    fn finish_dir(&self, i: u32, src: &OwnedFd, fd: &OwnedFd) {
+        if let Err(e) = fs::copy_xattrs(src, fd) {
+            self.ctx.note(
+                NoteKind::ExtendedAttributes,
+                self.plan.dest_path(i),
+                Some(e),
+            );
+        }
         let item = self.plan.item(i);
         let mode = self.mode_of(u32::from(item.mode), item.uid);
         let set = self.set_mode(fd, mode, i).and_then(|()| {
             let set = fs::set_times_fd(fd, item.atime, item.mtime);
-            self.metadata(i, Unkept::Times, set)
+            self.metadata(i, NoteKind::Times, set)
         });
         if let Err(e) = set {
             let error = Error::io(
@@ -590,10 +614,10 @@ impl<'a> Copier<'a> {
     /// refuses them now), notes that they are not kept.
     pub(super) fn set_mode(&self, fd: &OwnedFd, mode: u32, i: u32) -> rustix::io::Result<()> {
         if self.keeps_modes {
-            self.metadata(i, Unkept::Permissions, fs::set_mode_fd(fd, mode))
+            self.metadata(i, NoteKind::Permissions, fs::set_mode_fd(fd, mode))
         } else {
             self.ctx
-                .not_kept(Unkept::Permissions, self.plan.dest_path(i), None);
+                .note(NoteKind::Permissions, self.plan.dest_path(i), None);
             Ok(())
         }
     }
@@ -723,7 +747,7 @@ impl<'a> Copier<'a> {
         let (temp, ()) = self.temp(batch, i, make)?;
         let mode = Mode::from_raw_mode(self.mode_of(meta.mode, meta.uid));
         let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
-        self.metadata(i, Unkept::Permissions, set)
+        self.metadata(i, NoteKind::Permissions, set)
             .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;
         self.finish_special(batch, temp, i)
     }

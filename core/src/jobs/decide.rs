@@ -122,6 +122,17 @@ impl Planner<'_> {
             };
             return self.fail(i, error);
         }
+        if self.ctx.resuming
+            && self.mode == Mode::Copy
+            && dest_dir.is_some_and(|d| self.copied_before(i, meta, &existing, src_dir, d))
+        {
+            // Done by the run being resumed: kept as it is, never replaced by itself; the
+            // file's other names are linked to it.
+            if meta.nlink > 1 {
+                self.plan.links.present(meta.id, self.plan.dest_path(i));
+            }
+            return self.plan.set_action(i, Action::Skip);
+        }
         let kind = kind_of(meta.kind, existing.kind);
         let choice = match force {
             Some(r) => Choice::Do(r.clone()),
@@ -158,8 +169,36 @@ impl Planner<'_> {
         }
     }
 
+    /// True when `existing`, in `dest_dir`, is item `i`'s copy made by the interrupted run
+    /// of a resumed copy: a file the engine linked in with the source's size and mtime (and
+    /// the same sampled bytes), or a link to the same target.
+    fn copied_before(
+        &self,
+        i: u32,
+        meta: &Meta,
+        existing: &Meta,
+        src_dir: &OwnedFd,
+        dest_dir: &OwnedFd,
+    ) -> bool {
+        let (src, dest) = (self.plan.name(i), self.plan.dest_name(i));
+        match (meta.kind, existing.kind) {
+            (Kind::File, Kind::File) => {
+                existing.size == meta.size
+                    && existing.mtime == meta.mtime
+                    && likely_identical(src_dir, src, dest_dir, dest, meta.size)
+            }
+            (Kind::Symlink, Kind::Symlink) => {
+                let target = |dir, name| rustix::fs::readlinkat(dir, name, Vec::new()).ok();
+                target(src_dir, src).is_some_and(|t| target(dest_dir, dest) == Some(t))
+            }
+            _ => false,
+        }
+    }
+
     fn set(&mut self, i: u32, meta: &Meta, action: Action) {
-        if meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace) {
+        let written = meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace);
+        // A hard link to a file copied earlier takes no space.
+        if written && !self.plan.links.add(i, meta) {
             self.needed_bytes += meta.blocks * 512;
         }
         self.plan.set_action(i, action);

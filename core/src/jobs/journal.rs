@@ -4,22 +4,24 @@
 //! Format: an append-only log of JSON lines in `$XDG_STATE_HOME/ferry/journal.jsonl`. A job
 //! costs two appends: `begin` before it writes anything (its job, process and which top-level
 //! destination names already existed), and `end` after it finished (its counts; its
-//! [`RecordEntry`]s, one per created or moved item, go to a details file of their own first,
-//! so that the log every job start reads stays small: see `details.rs`).
+//! [`RecordEntry`](super::RecordEntry)s, one per created or moved item, go to a details file
+//! of their own first, so that the log every job start reads stays small: see `details.rs`).
+//! What a record read back says is `record.rs`.
 //!
 //! Only `begin` is made durable (`fdatasync`) before the job goes on: after a power loss it is
 //! what tells that a job was under way. Losing a later line costs precision, never data: a
 //! record whose `end` (or details) did not reach the disk reads as interrupted (or without
 //! identities) and is rolled back by comparing sources and destinations; a lost `undone` lets
 //! undo run again, which finds nothing left to undo. Syncing them would make every job wait
-//! for the disk twice more (on ext4, a 5,000-file copy took 30% longer). An `undone` line marks a record
-//! undone; a later `begin` with the same number (redo, resume) starts it over. A record with a
-//! `begin` and no `end` whose process is gone is [`RecordState::Interrupted`]. A torn last line
-//! (a crash mid-append) is ignored, and ended before the next append (`tail.rs`). When the log holds more than three times the bound, it is
-//! rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of the
-//! folder), so it never grows without bound and is never half-written; an interrupted record
-//! dropped then takes the parts and temporaries of its job with it. All access is under an
-//! `flock` on `journal.lock`, so several Ferry processes can share it; an undo, redo or
+//! for the disk twice more (on ext4, a 5,000-file copy took 30% longer). An `undone` line
+//! marks a record undone; a later `begin` with the same number (redo, resume) starts it over.
+//! A record with a `begin` and no `end` whose process is gone is
+//! [`RecordState::Interrupted`]. A torn last line (a crash mid-append) is ignored, and ended
+//! before the next append (`tail.rs`). When the log holds more than three times the bound, it
+//! is rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of
+//! the folder), so it never grows without bound and is never half-written; an interrupted
+//! record dropped then takes the parts and temporaries of its job with it. All access is under
+//! an `flock` on `journal.lock`, so several Ferry processes can share it; an undo, redo or
 //! resume also holds the writer lock ([`JournalWriter`], `writer.rs`) from its decision to
 //! its end.
 //!
@@ -32,15 +34,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod details;
+mod record;
 mod stored;
 mod tail;
 mod writer;
 
+pub use record::{Counts, JournalRecord, RecordState};
 pub use writer::JournalWriter;
 
-use super::{
-    Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem, prune_staging, staging_folder_name,
-};
+use super::{Job, Pruned, Summary, prune_staging, staging_folder_name};
 use crate::error::Error;
 use details::{Details, Part};
 use stored::{Line, StoredEntry, StoredJob, StoredPath, StoredTrashRecord};
@@ -66,152 +68,6 @@ pub const MAX_ENTRIES: usize = 100_000;
 /// Prefix of the named temporaries a job of process `pid` may leave after a crash.
 pub(crate) fn temp_prefix(pid: u32) -> String {
     format!(".ferry-tmp-{pid}-")
-}
-
-/// Where a journaled job stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordState {
-    /// Started by a process that is still running.
-    Running,
-    /// Started by a process that ended without finishing it (killed, crashed, power loss).
-    Interrupted,
-    /// Finished (possibly with failed or skipped items).
-    Finished,
-    /// Cancelled by the user; what was done before stays done, and undoable.
-    Cancelled,
-    /// Undone; can be redone.
-    Undone,
-}
-
-/// Counts of a finished job, for listings.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Items done.
-    pub done: u64,
-    /// Items skipped.
-    pub skipped: u64,
-    /// Items failed.
-    pub failed: u64,
-    /// Sources not done (cancelled or stopped).
-    pub not_done: u64,
-}
-
-/// One journaled job.
-#[derive(Debug, Clone)]
-pub struct JournalRecord {
-    /// Number of the record; grows with every new job.
-    pub seq: u64,
-    /// When the job (or its latest redo) started; a resume keeps the start of the run it
-    /// continues. Whole seconds.
-    pub started: SystemTime,
-    /// The job as submitted; what redo and resume submit again.
-    pub job: Job,
-    /// Where it stands.
-    pub state: RecordState,
-    /// What it created or moved, with identities (empty until it finished). Read from the
-    /// record's details file only by [`UndoJournal::undo_candidate`] and
-    /// [`UndoJournal::redo_candidate`]: empty in [`UndoJournal::records`].
-    pub entries: Vec<RecordEntry>,
-    /// Counts, once finished.
-    pub counts: Counts,
-    /// Trash and restore jobs: where each item went, with identities (read like `entries`).
-    pub trash: Vec<TrashRecord>,
-    /// Once undone: where the undo of a restore put the items back in the trash (for redo;
-    /// read like `entries`).
-    pub undo_trash: Vec<TrashRecord>,
-    /// Top-level destination paths that existed before the job started (copy and move; for
-    /// a restore, the original places).
-    pub preexisting: Vec<PathBuf>,
-    /// It was resumed after an interruption: its entries cover only what the resumed run did,
-    /// so undo rolls it back by comparing sources and destinations instead.
-    pub resumed: bool,
-    /// The job created or moved more than [`MAX_ENTRIES`] items, so they were not kept.
-    pub entries_dropped: bool,
-    /// Process that ran it, and its start time (to tell it from a later one of that number).
-    pub(crate) pid: u32,
-    pub(crate) pid_start: u64,
-    /// Its `end` and `undone` lines have details files.
-    pub(crate) details: bool,
-    pub(crate) undone_details: bool,
-    /// Staging folders its replaced items went to.
-    pub(crate) staging: Vec<PathBuf>,
-    /// The details file its `end` (or `undone`) line points to, when it is gone or torn:
-    /// the record lost its per-item identities and is undone by comparison (say so). Set
-    /// like `entries`.
-    pub details_missing: Option<PathBuf>,
-}
-
-impl JournalRecord {
-    /// True when undo must compare sources and destinations, for want of per-item
-    /// identities: the job was interrupted, resumed, or too large to list.
-    pub fn undo_by_comparison(&self) -> bool {
-        self.state == RecordState::Interrupted || self.resumed || self.entries_dropped
-    }
-
-    /// The job that redoes this one: the job itself, except for a restore, which restores
-    /// the items from where its undo put them in the trash.
-    pub fn redo_job(&self) -> Job {
-        match &self.job {
-            Job::Restore { .. } => Job::Restore {
-                items: self
-                    .undo_trash
-                    .iter()
-                    .filter_map(|r| TrashedItem::read(&r.info).ok())
-                    .collect(),
-                on_conflict: super::ConflictPolicy::Ask,
-            },
-            job => job.clone(),
-        }
-    }
-
-    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy or move,
-    /// `path -> new name` for a rename, the paths for a trash or restore.
-    pub fn describe(&self) -> String {
-        let list = |paths: &mut dyn Iterator<Item = &Path>| {
-            let first = paths.next().map(|p| p.display().to_string());
-            let more = paths.count();
-            match (first, more) {
-                (None, _) => String::new(),
-                (Some(first), 0) => first,
-                (Some(first), n) => format!("{first} and {n} more"),
-            }
-        };
-        match &self.job {
-            Job::Copy {
-                sources, dest_dir, ..
-            }
-            | Job::Move {
-                sources, dest_dir, ..
-            } => format!(
-                "{} -> {}",
-                list(&mut sources.iter().map(PathBuf::as_path)),
-                dest_dir.display()
-            ),
-            Job::Rename { path, new_name } => {
-                format!("{} -> {}", path.display(), new_name.to_string_lossy())
-            }
-            Job::CreateFolder { parent, name } => parent.join(name).display().to_string(),
-            Job::Trash { paths, .. } => list(&mut paths.iter().map(PathBuf::as_path)),
-            Job::Restore { items, .. } => list(&mut items.iter().map(|i| i.original.as_path())),
-            _ => String::new(),
-        }
-    }
-
-    /// A short name of the job kind ("copy", "move", "rename", "create folder").
-    pub fn kind(&self) -> &'static str {
-        match &self.job {
-            Job::Copy { .. } => "copy",
-            Job::Move { .. } => "move",
-            Job::Rename { .. } => "rename",
-            Job::CreateFolder { .. } => "create folder",
-            Job::Delete { .. } => "delete",
-            Job::Trash { .. } => "trash",
-            Job::Restore { .. } => "restore",
-            Job::EmptyTrash { .. } => "empty trash",
-            Job::Undo { .. } => "undo",
-            Job::Resume { .. } => "resume",
-        }
-    }
 }
 
 /// The persistent, bounded journal of finished and running jobs.
@@ -445,15 +301,29 @@ impl UndoJournal {
     }
 
     /// What every Ferry process does at start, the window and each command alike: bounds the
-    /// staging folders ([`prune_staging`](Self::prune_staging), with
-    /// [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
-    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES)) and cleans up after interrupted jobs
+    /// staging folders the records name and the user's own (the data folder's and those at
+    /// the root of each local file system), whether or not a record still names them, with
+    /// [`prune_staging`], [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
+    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES); and cleans up after interrupted jobs
     /// ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
     /// (neither step stops the other).
     pub fn start_up(&self) -> (Vec<JournalRecord>, Vec<Error>) {
         let mut problems = Vec::new();
-        if let Err(e) = self.prune_staging(super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
+        // Those the records name, and the user's own, which records may no longer name.
+        let named = self.staging_folders().unwrap_or_else(|e| {
             problems.push(e);
+            Vec::new()
+        });
+        let mut folders: Vec<PathBuf> = named
+            .into_iter()
+            .chain(super::staging::user_folders())
+            .collect();
+        folders.sort();
+        folders.dedup();
+        for dir in folders {
+            if let Err(e) = prune_staging(&dir, super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
+                problems.push(e);
+            }
         }
         let interrupted = self.recover().unwrap_or_else(|e| {
             problems.push(e);
@@ -480,10 +350,22 @@ impl UndoJournal {
 
     /// Bounds the staging folders that the records' replaced items are kept in (see
     /// [`prune_staging`]): in each, removes what is older than `max_age`, then the oldest
-    /// until it holds at most `max_bytes`. At start, with [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE)
-    /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging folder are touched, whatever
-    /// the journal says.
+    /// until it holds at most `max_bytes`. At start, with
+    /// [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
+    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging
+    /// folder are touched, whatever the journal says.
     pub fn prune_staging(&self, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
+        let mut pruned = Pruned::default();
+        for dir in self.staging_folders()? {
+            let p = prune_staging(&dir, max_age, max_bytes)?;
+            pruned.items += p.items;
+            pruned.bytes += p.bytes;
+        }
+        Ok(pruned)
+    }
+
+    /// The staging folders the records name (only folders named like one).
+    fn staging_folders(&self) -> Result<Vec<PathBuf>, Error> {
         let mut folders: Vec<PathBuf> = self
             .records()?
             .into_iter()
@@ -492,13 +374,7 @@ impl UndoJournal {
             .collect();
         folders.sort();
         folders.dedup();
-        let mut pruned = Pruned::default();
-        for dir in folders {
-            let p = prune_staging(&dir, max_age, max_bytes)?;
-            pruned.items += p.items;
-            pruned.bytes += p.bytes;
-        }
-        Ok(pruned)
+        Ok(folders)
     }
 
     fn append_begin(&self, seq: u64, job: &Job, resumed: bool) -> Result<(), Error> {

@@ -40,6 +40,7 @@ mod copy;
 mod decide;
 mod dest;
 mod journal;
+mod links;
 mod moves;
 mod notes;
 mod partial;
@@ -79,7 +80,7 @@ pub use conflict::{
 pub use journal::{
     Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
 };
-pub use notes::{Note, Unkept};
+pub use notes::{Note, NoteKind};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
     Pruned, STAGING_GRACE, STAGING_MAX_AGE, STAGING_MAX_BYTES, StagingRoots, prune_staging,
@@ -557,6 +558,8 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         Job::Resume { record } => Some(record.seq),
         _ => None,
     };
+    ctx.resuming = matches!(&job, Job::Resume { record }
+        if matches!(record.job, Job::Copy { .. } | Job::Move { .. }));
     let control = &ctx.control;
     let devices = control::devices_of(&job);
     let mut summary = if shared.devices.acquire(id, &devices, control) {

@@ -1,69 +1,99 @@
-//! What a job says beside its items: things it could not keep that fail no item, said once
-//! per job and kind in [`Summary::notes`](super::Summary::notes).
+//! What a job says beside its items: metadata it could not keep of items it did, which fails
+//! no item, said once per job and kind in [`Summary::notes`](super::Summary::notes), with the
+//! first item concerned, the reason, and how many items it concerns.
 //!
 //! A destination that cannot hold some metadata (a FAT or exFAT disk, many FUSE and SMB
-//! mounts) still gets the data, as `cp -r` does: `chmod`, `utimensat` and extended
-//! attribute calls failing with ENOSYS, ENOTSUP or EPERM on a file the job itself created
-//! are such a note, not a failed item. (Ferry does not change owners, so `chown` never
-//! fails.) Any other error of those calls still fails the item.
+//! mounts, ramfs for extended attributes) still gets the data, as `cp -r` does: `chmod` and
+//! `utimensat` failing with ENOSYS, ENOTSUP or EPERM on what the job itself created are such
+//! a note, not a failed item (any other error of theirs still fails the item), and extended
+//! attributes and ACLs, of files and folders alike, are best effort: whatever could not be
+//! set is a note. (Ferry does not change owners, so `chown` never fails.)
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rustix::io::Errno;
 
-/// Metadata a destination did not keep.
+use crate::error::Error;
+
+/// What a [`Note`] says was not kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Unkept {
+pub enum NoteKind {
     /// Permission bits (`chmod`).
     Permissions,
     /// Access and modification times (`utimensat`).
     Times,
-    /// Extended attributes (ACLs, `user.*`, ...).
+    /// Extended attributes (`user.*` and the rest) and POSIX ACLs (access and default), of
+    /// files and folders.
     ExtendedAttributes,
 }
 
-impl Unkept {
+impl NoteKind {
     fn noun(self) -> &'static str {
         match self {
-            Unkept::Permissions => "permissions",
-            Unkept::Times => "times",
-            Unkept::ExtendedAttributes => "extended attributes",
+            NoteKind::Permissions => "permissions",
+            NoteKind::Times => "times",
+            NoteKind::ExtendedAttributes => "extended attributes and ACLs",
+        }
+    }
+
+    /// The operation that failed, for the note's error.
+    fn op(self) -> &'static str {
+        match self {
+            NoteKind::Permissions => "set the permissions of",
+            NoteKind::Times => "set the times of",
+            NoteKind::ExtendedAttributes => "keep the extended attributes and ACLs of",
         }
     }
 }
 
-/// Something about a job that is not a failed item, said once per job.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// The destination did not keep `what` (its file system refuses it): the data was
-    /// copied without it.
-    NotKept {
-        /// What was not kept.
-        what: Unkept,
-        /// The first item it was not kept for (at the destination).
-        path: PathBuf,
-        /// The error the file system answered, or `None` when it holds none of it at all
-        /// (found when the job started) and was not asked.
-        errno: Option<i32>,
-    },
+/// Something a job could not keep of items it did: not a failure (the items are done, their
+/// data whole), said once per job and kind.
+#[derive(Debug, Clone)]
+pub struct Note {
+    /// What was not kept.
+    pub kind: NoteKind,
+    /// The first item it was not kept for (at the destination).
+    pub path: PathBuf,
+    /// Items concerned, the first included.
+    pub count: u64,
+    /// What the file system answered for the first item, or `None` when it holds none of it
+    /// at all (found when the job started) and was not asked.
+    pub error: Option<Arc<Error>>,
+}
+
+impl Note {
+    /// The first note of `kind`, for `path`, with the file system's answer `errno`.
+    pub(crate) fn new(kind: NoteKind, path: PathBuf, errno: Option<Errno>) -> Note {
+        let error = errno.map(|e| Arc::new(Error::io(kind.op(), &path, e)));
+        Note {
+            kind,
+            path,
+            count: 1,
+            error,
+        }
+    }
 }
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Note::NotKept { what, path, errno } => {
-                write!(
-                    f,
-                    "{} not kept at {} and wherever else this job wrote there: ",
-                    what.noun(),
-                    path.display()
-                )?;
-                match errno {
-                    Some(e) => write!(f, "{}", std::io::Error::from_raw_os_error(*e)),
-                    None => f.write_str("the file system does not hold them"),
-                }
-            }
+        write!(
+            f,
+            "{} not kept at {}",
+            self.kind.noun(),
+            self.path.display()
+        )?;
+        match self.count {
+            0 | 1 => {}
+            2 => f.write_str(" and 1 other item")?,
+            n => write!(f, " and {} other items", n - 1)?,
+        }
+        // The error names the first item too: only its reason is worth repeating.
+        match self.error.as_deref() {
+            Some(Error::Io { source, .. }) => write!(f, ": {source}"),
+            Some(error) => write!(f, ": {error}"),
+            None => f.write_str(": the file system does not hold them"),
         }
     }
 }
@@ -81,13 +111,43 @@ mod tests {
     fn only_cannot_do_answers_are_notes() {
         assert!(refused(Errno::NOSYS) && refused(Errno::OPNOTSUPP) && refused(Errno::PERM));
         assert!(!refused(Errno::IO) && !refused(Errno::NOSPC) && !refused(Errno::ACCESS));
-        let note = Note::NotKept {
-            what: Unkept::Times,
-            path: "/mnt/a".into(),
-            errno: Some(Errno::NOSYS.raw_os_error()),
-        };
+        let note = Note::new(NoteKind::Times, "/mnt/a".into(), Some(Errno::NOSYS));
         assert!(
-            note.to_string().starts_with("times not kept at /mnt/a"),
+            note.to_string().starts_with("times not kept at /mnt/a: "),
+            "{note}"
+        );
+        let note = Note::new(NoteKind::Permissions, "/mnt/a".into(), None);
+        assert_eq!(
+            note.to_string(),
+            "permissions not kept at /mnt/a: the file system does not hold them"
+        );
+    }
+
+    #[test]
+    fn a_note_names_the_first_item_and_counts_the_others() {
+        let mut note = Note::new(
+            NoteKind::ExtendedAttributes,
+            "/d/a".into(),
+            Some(Errno::OPNOTSUPP),
+        );
+        let unsupported = std::io::Error::from(Errno::OPNOTSUPP).to_string();
+        assert_eq!(
+            note.to_string(),
+            format!("extended attributes and ACLs not kept at /d/a: {unsupported}")
+        );
+        assert!(matches!(
+            note.error.as_deref(),
+            Some(Error::Io { op: "keep the extended attributes and ACLs of", path, .. })
+                if path.as_os_str() == "/d/a"
+        ));
+        note.count = 2;
+        assert!(
+            note.to_string().contains("/d/a and 1 other item: "),
+            "{note}"
+        );
+        note.count = 3;
+        assert!(
+            note.to_string().contains("/d/a and 2 other items: "),
             "{note}"
         );
     }

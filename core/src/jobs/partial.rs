@@ -190,6 +190,7 @@ mod tests {
             uid: 0,
             size,
             blocks: size / 512,
+            nlink: 1,
             atime: time,
             mtime: time,
         }

@@ -113,6 +113,78 @@ impl Root {
     }
 }
 
+/// Files of the plan that are one file under several names (a link count above one, one
+/// source identity): the first of each to be written is copied, the others are linked to it,
+/// as `cp -a` does. Only files with more than one name are looked up, so a plan without
+/// links costs nothing more.
+#[derive(Debug, Default)]
+pub(crate) struct HardLinks {
+    /// The item written for each linked source file.
+    first: HashMap<FileId, u32>,
+    /// Copies made before, by source identity: by the interrupted run a resume continues.
+    present: HashMap<FileId, PathBuf>,
+    /// Items linked rather than copied, and what to.
+    of: HashMap<u32, LinkTo>,
+}
+
+/// What an item is linked to.
+#[derive(Debug, Clone)]
+pub(crate) enum LinkTo {
+    /// The copy of an earlier item of the plan.
+    Item(u32),
+    /// A copy an interrupted run made, at this path.
+    Path(PathBuf),
+}
+
+impl HardLinks {
+    /// Notes that item `i`, whose source is `meta`, is to be written: true when it is to be
+    /// linked to an earlier copy rather than copied.
+    pub(crate) fn add(&mut self, i: u32, meta: &Meta) -> bool {
+        if meta.kind != Kind::File || (meta.nlink < 2 && self.present.is_empty()) {
+            return false;
+        }
+        // A name removed since by a resumed move may have left this one the only one.
+        if let Some(path) = self.present.get(&meta.id) {
+            self.of.insert(i, LinkTo::Path(path.clone()));
+            return true;
+        }
+        if meta.nlink < 2 {
+            return false;
+        }
+        match self.first.entry(meta.id) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                self.of.insert(i, LinkTo::Item(*e.get()));
+                true
+            }
+        }
+    }
+
+    /// Notes that a copy of the source file `id` is at `path` already (made by the run a
+    /// resume continues): the other names of that file are linked to it.
+    pub(crate) fn present(&mut self, id: FileId, path: PathBuf) {
+        self.present.entry(id).or_insert(path);
+    }
+
+    /// True when no item is linked.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.of.is_empty()
+    }
+
+    /// What item `i` is linked to, if it is.
+    pub(crate) fn of(&self, i: u32) -> Option<&LinkTo> {
+        self.of.get(&i)
+    }
+
+    /// True when item `i`, a copy of source file `id`, is what others are linked to.
+    pub(crate) fn is_first(&self, i: u32, id: FileId) -> bool {
+        self.first.get(&id) == Some(&i)
+    }
+}
+
 /// The expanded job.
 #[derive(Debug, Default)]
 pub(crate) struct Plan {
@@ -126,6 +198,8 @@ pub(crate) struct Plan {
     pub(crate) staged: HashMap<u32, PathBuf>,
     /// Destination paths given to roots, so that two answers never pick one new name.
     pub(crate) claimed: HashSet<PathBuf>,
+    /// Files linked to one another.
+    pub(crate) links: HardLinks,
 }
 
 impl Plan {

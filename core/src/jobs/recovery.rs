@@ -29,24 +29,33 @@
 //! tail bytes, so that a different file that happens to match in size and mtime is never
 //! taken for a copy (trashed by a roll back, or its source removed by a resume).
 //!
+//! Replace: the old item is moved to the staging folder under a name that says which record
+//! and which path it came from (`staging.rs`), so a job killed between any two steps of a
+//! Replace loses nothing. Roll back finds those items, takes back what the job put in their
+//! place (a copy goes to the trash, a moved item goes back) and renames each old item back
+//! where it was, never over anything. Resume takes a destination file identical to its
+//! source for the interrupted run's copy, done, rather than replacing it again, which would
+//! stage the job's own copy in place of the user's old file.
+//!
 //! Trash, restore and rename jobs keep no per-item record until they finish; their resume
 //! and roll back find what they did on disk (see `recovery/trash_jobs.rs`).
 
 mod trash_jobs;
 
-use std::collections::BTreeMap;
-use std::fs::{self, FileTimes, Metadata};
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, UNIX_EPOCH};
 
 use super::conflict::same_samples;
 use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
 use super::undo::{absorb, fail};
-use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, trash};
+use super::{
+    ConflictPolicy, Job, NoteKind, Summary, TrashRoots, copy, moves, single, staging, trash,
+};
 use crate::error::Error;
 
 /// Removes the named temporaries the dead process of `record` left in its destination
@@ -112,7 +121,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
         } => {
             let folders = folder_times(sources, dest_dir, &record.preexisting);
             let mut summary = copy::run_job(ctx, sources, dest_dir, *on_conflict);
-            restore_folder_times(&folders);
+            restore_folder_times(ctx, &folders);
             discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
@@ -172,7 +181,7 @@ fn resume_move(
     let mut settled = Vec::new();
     for source in sources {
         if let Some(name) = source.file_name()
-            && let Err(e) = settle(source, &dest_dir.join(name), &mut settled)
+            && let Err(e) = settle(ctx, source, &dest_dir.join(name), &mut settled)
         {
             fail(ctx, &mut summary, source, e);
         }
@@ -189,7 +198,7 @@ fn resume_move(
     if !left.is_empty() {
         absorb(&mut summary, moves::run_job(ctx, &left, dest_dir, policy));
     }
-    restore_folder_times(&folders);
+    restore_folder_times(ctx, &folders);
     summary
 }
 
@@ -219,7 +228,14 @@ fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
 
 /// Collects in `settled` every file below `source` already copied whole to `dest` (see
 /// [`remove_settled`]); folders are left to the move, which merges and then removes them.
-fn settle(source: &Path, dest: &Path, settled: &mut Vec<PathBuf>) -> Result<(), Error> {
+/// The copy of a file with other names is noted in `ctx`, for those names to be linked to it
+/// once this one is gone from the source.
+fn settle(
+    ctx: &JobCtx,
+    source: &Path,
+    dest: &Path,
+    settled: &mut Vec<PathBuf>,
+) -> Result<(), Error> {
     let Ok(s) = fs::symlink_metadata(source) else {
         return Ok(()); // moved completely before the crash
     };
@@ -229,9 +245,16 @@ fn settle(source: &Path, dest: &Path, settled: &mut Vec<PathBuf>) -> Result<(), 
     if s.is_dir() && d.is_dir() {
         for entry in fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))? {
             let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
-            settle(&entry.path(), &dest.join(entry.file_name()), settled)?;
+            settle(ctx, &entry.path(), &dest.join(entry.file_name()), settled)?;
         }
     } else if is_copy_of(source, &s, dest, &d) {
+        if s.is_file() && s.nlink() > 1 {
+            let id = crate::fs::FileId {
+                dev: s.dev(),
+                ino: s.ino(),
+            };
+            super::lock(&ctx.linked_copies).push((id, dest.to_path_buf()));
+        }
         settled.push(source.to_path_buf());
     }
     Ok(())
@@ -245,7 +268,7 @@ pub(super) fn settle_one(
     dest: &Path,
 ) -> Result<(), Error> {
     let mut settled = Vec::new();
-    settle(source, dest, &mut settled)?;
+    settle(ctx, source, dest, &mut settled)?;
     remove_settled(
         ctx,
         summary,
@@ -274,12 +297,17 @@ fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled:
     }
 }
 
-/// Mode and times of the source folders whose copies the job created (not those merged into).
-fn folder_times(
-    sources: &[PathBuf],
-    dest_dir: &Path,
-    preexisting: &[PathBuf],
-) -> Vec<(PathBuf, Metadata)> {
+/// A source folder whose copy the job created, as it was before the resume (a move removes
+/// it): what its copy must get once its contents are written.
+struct Folder {
+    dest: PathBuf,
+    meta: Metadata,
+    xattrs: crate::fs::Xattrs,
+}
+
+/// Mode, times and extended attributes of the source folders whose copies the job created
+/// (not those merged into).
+fn folder_times(sources: &[PathBuf], dest_dir: &Path, preexisting: &[PathBuf]) -> Vec<Folder> {
     let mut out = Vec::new();
     for source in sources {
         let Some(name) = source.file_name() else {
@@ -302,27 +330,54 @@ fn folder_times(
                     stack.push((entry.path(), d.join(entry.file_name())));
                 }
             }
-            out.push((d, meta));
+            let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
+                .and_then(crate::fs::read_xattrs)
+                .unwrap_or_default();
+            out.push(Folder {
+                dest: d,
+                meta,
+                xattrs,
+            });
         }
     }
     out
 }
 
-/// Best effort: a folder that is gone or refuses keeps what it has.
-fn restore_folder_times(folders: &[(PathBuf, Metadata)]) {
+/// Gives the folders the job created their sources' attributes, mode and times, as the
+/// engine does when a folder is complete (a killed run never got there). Best effort: a
+/// folder that is gone or refuses keeps what it has; what the destination cannot hold is a
+/// note of the job.
+fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
     // Children first, so setting a child's times does not disturb its parent's afterwards.
-    for (dest, meta) in folders.iter().rev() {
-        if !fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir()) {
-            continue;
-        }
-        let _ = fs::set_permissions(dest, fs::Permissions::from_mode(meta.mode() & 0o7777));
-        let mtime = UNIX_EPOCH
-            + Duration::new(
-                meta.mtime().max(0).unsigned_abs(),
-                meta.mtime_nsec().clamp(0, 999_999_999) as u32,
-            );
-        let _ =
-            fs::File::open(dest).and_then(|f| f.set_times(FileTimes::new().set_modified(mtime)));
+    for Folder { dest, meta, xattrs } in folders.iter().rev() {
+        let Ok(fd) = crate::fs::open_dir_at(rustix::fs::CWD, dest) else {
+            continue; // gone, or not a folder
+        };
+        // What the destination refuses to hold is a note, as in the engine; other errors
+        // leave the folder as it is.
+        let noted = |kind, set: rustix::io::Result<()>| match set {
+            Err(e) if kind == NoteKind::ExtendedAttributes || super::notes::refused(e) => {
+                ctx.note(kind, dest.clone(), Some(e));
+            }
+            _ => {}
+        };
+        noted(
+            NoteKind::ExtendedAttributes,
+            crate::fs::write_xattrs(&fd, xattrs),
+        );
+        noted(
+            NoteKind::Permissions,
+            crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777),
+        );
+        let mtime = crate::fs::Timestamp {
+            sec: meta.mtime(),
+            nsec: meta.mtime_nsec().clamp(0, 999_999_999) as u32,
+        };
+        let atime = crate::fs::Timestamp {
+            sec: meta.atime(),
+            nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
+        };
+        noted(NoteKind::Times, crate::fs::set_times_fd(&fd, atime, mtime));
     }
 }
 
@@ -364,7 +419,18 @@ pub(crate) fn roll_back(
     if let Err(e) = remove_parts(record) {
         fail(ctx, &mut summary, dest_dir, e);
     }
-    let mut plan = Rollback::default();
+    let since = record
+        .started
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut plan = Rollback {
+        replaced: Replaced {
+            kept: staging::kept_for(record.seq, since, &ctx.staging, dest_dir),
+            found: Vec::new(),
+            dest_dir: dest_dir.clone(),
+        },
+        ..Rollback::default()
+    };
     for source in sources {
         let Some(name) = source.file_name() else {
             continue;
@@ -404,11 +470,72 @@ struct Rollback {
     back: BTreeMap<PathBuf, Vec<PathBuf>>,
     /// Destination folders the job created, parents first, removed at the end if empty.
     emptied: Vec<PathBuf>,
+    /// What the job moved aside to replace it, put back at the end.
+    replaced: Replaced,
+}
+
+/// The items an interrupted job moved into the staging folder to replace them: found by the
+/// hash of the path they were at (see `staging.rs`), matched to paths as the roll back walks.
+#[derive(Default)]
+struct Replaced {
+    /// Not matched yet, by path hash, oldest first.
+    kept: HashMap<u64, Vec<PathBuf>>,
+    /// Matched: where each is kept, and the path it goes back to.
+    found: Vec<(PathBuf, PathBuf)>,
+    /// The job's destination folder.
+    dest_dir: PathBuf,
+}
+
+impl Replaced {
+    /// True when the job replaced what was at `dest` (and kept it to put back).
+    fn at(&mut self, dest: &Path) -> bool {
+        if self.kept.is_empty() {
+            return false;
+        }
+        let hash = staging::path_hash(dest);
+        let Some(staged) = self.kept.get_mut(&hash) else {
+            return false;
+        };
+        // Oldest first: the item that was there before the job; a later one could only have
+        // been staged from what the job itself put there.
+        let first = staged.remove(0);
+        if staged.is_empty() {
+            self.kept.remove(&hash);
+        }
+        self.found.push((first, dest.to_path_buf()));
+        true
+    }
+
+    /// Puts every matched item back where it was, if that place is free now; reports the
+    /// others, and those never matched, as kept.
+    fn put_back(self, ctx: &JobCtx, summary: &mut Summary) {
+        for (staged, dest) in self.found {
+            let (cwd, flags) = (rustix::fs::CWD, rustix::fs::RenameFlags::NOREPLACE);
+            match rustix::fs::renameat_with(cwd, &staged, cwd, &dest, flags) {
+                Ok(()) => {}
+                Err(rustix::io::Errno::EXIST | rustix::io::Errno::NOTEMPTY) => {
+                    let kept = Error::ReplacedKept {
+                        path: dest.clone(),
+                        staged,
+                    };
+                    fail(ctx, summary, &dest, kept);
+                }
+                Err(e) => fail(ctx, summary, &dest, Error::io("put back", &dest, e)),
+            }
+        }
+        for staged in self.kept.into_values().flatten() {
+            let kept = Error::ReplacedKept {
+                path: self.dest_dir.clone(),
+                staged,
+            };
+            fail(ctx, summary, &self.dest_dir, kept);
+        }
+    }
 }
 
 impl Rollback {
-    /// Trashes the copies, moves back what was carried over completely, then removes the
-    /// folders the job created that are left empty.
+    /// Trashes the copies, moves back what was carried over completely, removes the folders
+    /// the job created that are left empty, then puts back what the job replaced.
     fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
         if self.discard {
             for copy in &self.copies {
@@ -433,6 +560,7 @@ impl Rollback {
             // Only emptied folders the job created go; one still holding anything stays.
             let _ = fs::remove_dir(dir);
         }
+        self.replaced.put_back(ctx, summary);
     }
 
     /// Adds what the job did from `source` to `dest` (`created`: a destination folder the
@@ -445,8 +573,10 @@ impl Rollback {
         is_move: bool,
         created: bool,
     ) -> Result<bool, Error> {
+        // What is at a place the job replaced is the job's, whatever was there before.
+        let created = self.replaced.at(dest) || created;
         let Ok(d) = fs::symlink_metadata(dest) else {
-            return Ok(false); // not reached by the job
+            return Ok(false); // not reached by the job, or moved aside to replace it
         };
         let Ok(s) = fs::symlink_metadata(source) else {
             if is_move && created {
@@ -474,6 +604,18 @@ impl Rollback {
                     is_move,
                     created,
                 )?;
+            }
+            if !self.replaced.kept.is_empty() {
+                // Moved aside to be replaced, and not replaced yet when the job stopped.
+                for entry in
+                    fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))?
+                {
+                    let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
+                    let missing = dest.join(entry.file_name());
+                    if fs::symlink_metadata(&missing).is_err() {
+                        self.replaced.at(&missing);
+                    }
+                }
             }
             let whole = created && all_copies;
             if whole && !self.discard && self.copies.len() > copies {

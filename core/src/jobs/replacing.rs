@@ -23,15 +23,19 @@ impl Copier<'_> {
         let staging = self.staging.get_or_init(|| {
             let mount = self.dest.mount.as_ref().map(|m| m.mount_point.as_path());
             let roots = &self.ctx.staging;
-            Staging::open(self.ctx.id.0, roots, mount, &self.dest.path, &self.dest.fd)
+            let (job, record) = (self.ctx.id.0, self.ctx.journal_seq);
+            Staging::open(job, record, roots, mount, &self.dest.path, &self.dest.fd)
                 .map_err(Arc::new)
         });
         let staging = staging.as_ref().map_err(|e| Error::Staging {
             path: self.plan.dest_path(i),
             error: Arc::clone(e),
         })?;
-        match staging.stash(dir, self.plan.dest_name(i)) {
-            Ok(path) => Ok(Some(path)),
+        match staging.stash(dir, self.plan.dest_name(i), &self.plan.dest_path(i)) {
+            Ok(path) => {
+                crate::fault::point("replace-staged");
+                Ok(Some(path))
+            }
             // Gone since planning: nothing to keep.
             Err(Errno::NOENT) => Ok(None),
             Err(e) => Err(Error::io("move aside", self.plan.dest_path(i), e)),
@@ -52,6 +56,7 @@ impl Copier<'_> {
             return Ok(());
         };
         if placed.is_ok() {
+            crate::fault::point("replace-placed");
             lock(&self.staged).push((i, staged));
             return Ok(());
         }

@@ -13,17 +13,27 @@
 //!
 //! Each is on the destination's mount, so moving an item there is one `rename`. Each is
 //! created 0700 and must be a folder owned by us, never a symlink. Each staged item is named
-//! `<unix seconds>-<pid>-<job>-<n>`; the journal keeps its original path.
+//! `<unix seconds>-<pid>-<job>-<n>`; the journal keeps its original path once the job ends.
+//! An item staged by a journaled job (a copy or move, or its resume) is named
+//! `<unix seconds>-<pid>-<job>-<n>-r<record>-<hash>`, `hash` being FNV-1a of the path it was
+//! at: a job killed before its end is recorded leaves no list of what it staged, so its roll
+//! back finds the items of its record this way ([`kept_for`]) and puts each back where a path
+//! of the job hashes to it. The rename into the staging folder is itself the record: no
+//! extra write, nothing to keep in step after a crash.
 //! [`StagingRoots::from_env`] is the user's choice; tests point it at a temporary folder.
 //!
-//! Staging is bounded: [`UndoJournal::prune_staging`](super::UndoJournal::prune_staging),
-//! called when the journal is opened at start, applies [`prune_staging`] with
-//! [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the folders its records name (sparing
-//! what was staged in the last [`STAGING_GRACE`]). Undoing a
+//! Staging is bounded: [`UndoJournal::start_up`](super::UndoJournal::start_up), at every
+//! start, applies [`prune_staging`] with [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the
+//! folders its records name and to the user's own (the data folder's and those at the root of
+//! each local file system), which an interrupted job, a record fallen out of the journal or
+//! an undo that replaced something leaves unnamed (sparing what was staged in the last
+//! [`STAGING_GRACE`]). Undoing a
 //! Replace whose old item was pruned reports that item as failed (not found) and puts back
 //! the rest.
 
+use std::collections::HashMap;
 use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -88,6 +98,8 @@ pub(crate) struct Staging {
     path: PathBuf,
     prefix: String,
     next: AtomicU64,
+    /// The journal record of the job, if it is journaled.
+    record: Option<u64>,
 }
 
 /// Name of the staging folder at a mount's root or in a destination folder, for the
@@ -97,10 +109,11 @@ pub fn staging_folder_name() -> String {
 }
 
 impl Staging {
-    /// Opens (creating if needed) the staging folder for a job writing into `dest`, whose
-    /// mount is at `mount_point` (if known).
+    /// Opens (creating if needed) the staging folder for job `job` (journaled as `record`, if
+    /// it is) writing into `dest`, whose mount is at `mount_point` (if known).
     pub(crate) fn open(
         job: u64,
+        record: Option<u64>,
         roots: &StagingRoots,
         mount_point: Option<&Path>,
         dest: &Path,
@@ -132,13 +145,24 @@ impl Staging {
             path,
             prefix: format!("{secs}-{}-{job}-", std::process::id()),
             next: AtomicU64::new(0),
+            record,
         })
     }
 
-    /// Moves `name` out of `dir` into the staging folder; returns where it went.
-    pub(crate) fn stash(&self, dir: impl AsFd, name: &OsStr) -> rustix::io::Result<PathBuf> {
+    /// Moves `name` out of `dir` (whose path is `original`) into the staging folder; returns
+    /// where it went.
+    pub(crate) fn stash(
+        &self,
+        dir: impl AsFd,
+        name: &OsStr,
+        original: &Path,
+    ) -> rustix::io::Result<PathBuf> {
         loop {
-            let staged = format!("{}{}", self.prefix, self.next.fetch_add(1, Relaxed));
+            let n = self.next.fetch_add(1, Relaxed);
+            let staged = match self.record {
+                Some(seq) => format!("{}{n}-r{seq}-{:016x}", self.prefix, path_hash(original)),
+                None => format!("{}{n}", self.prefix),
+            };
             match fs::rename_noreplace(&dir, name, &*self.fd, OsStr::new(&staged)) {
                 Ok(()) => return Ok(self.path.join(staged)),
                 Err(Errno::EXIST) => {} // a name from a crashed run with our pid: next one
@@ -157,6 +181,99 @@ impl Staging {
         let file = staged.file_name().unwrap_or_default();
         fs::rename_noreplace(&*self.fd, file, dir, name)
     }
+}
+
+/// The user's staging folders that exist: the data folder's ([`StagingRoots::from_env`]) and
+/// `.ferry-replaced-<uid>` at the root of each mounted file system, except where looking may
+/// hang ([`fs::Mount::may_hang`]). Pruned at every start, so that what was kept there is
+/// bounded even when no journal record names the folder any more.
+pub(crate) fn user_folders() -> Vec<PathBuf> {
+    let name = staging_folder_name();
+    let roots = fs::MountTable::read();
+    let at_roots = roots
+        .mounts()
+        .iter()
+        .filter(|m| !m.may_hang())
+        .map(|m| m.mount_point.join(&name));
+    let mut folders: Vec<PathBuf> = StagingRoots::from_env()
+        .home
+        .into_iter()
+        .chain(at_roots)
+        .collect();
+    folders.retain(|dir| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()));
+    folders.sort();
+    folders.dedup();
+    folders
+}
+
+/// FNV-1a of a path made absolute as the journal stores it (the job may have been given a
+/// relative one), component by component: names a staged item after the path it was at.
+pub(crate) fn path_hash(path: &Path) -> u64 {
+    let absolute = std::path::absolute(path);
+    let path = absolute.as_deref().unwrap_or(path);
+    let bytes = path
+        .components()
+        .flat_map(|c| c.as_os_str().as_bytes().iter().chain(b"/"));
+    bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The items staged by the job of journal record `seq` (and by its resume), staged at
+/// `since` (unix seconds) or later, in the staging folders `roots` give a job writing into
+/// `dest_dir`: by the [`path_hash`] of the path each was at, oldest first.
+pub(crate) fn kept_for(
+    seq: u64,
+    since: u64,
+    roots: &StagingRoots,
+    dest_dir: &Path,
+) -> HashMap<u64, Vec<PathBuf>> {
+    let name = staging_folder_name();
+    let mut folders: Vec<PathBuf> = roots.home.iter().cloned().collect();
+    if roots.volumes
+        && let Ok(meta) = fs::stat_path(dest_dir)
+        && let Some(mount) = fs::MountTable::read().by_id(meta.mnt_id)
+    {
+        folders.push(mount.mount_point.join(&name));
+    }
+    folders.push(dest_dir.join(&name));
+    folders.dedup();
+    let record = format!("r{seq}");
+    let mut found = Vec::new();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if let Some((order, hash)) = name.to_str().and_then(|n| staged_name(n, &record))
+                && order[0] >= since
+            {
+                found.push((order, hash, entry.path()));
+            }
+        }
+    }
+    found.sort();
+    let mut kept: HashMap<u64, Vec<PathBuf>> = HashMap::new();
+    for (_, hash, path) in found {
+        kept.entry(hash).or_default().push(path);
+    }
+    kept
+}
+
+/// The fields of `<secs>-<pid>-<job>-<n>-<record>-<hash>` when `record` is the one given:
+/// the first four (the order items were staged in) and the hash.
+fn staged_name(name: &str, record: &str) -> Option<([u64; 4], u64)> {
+    let fields: Vec<&str> = name.split('-').collect();
+    let [secs, pid, job, n, r, hash] = fields[..] else {
+        return None;
+    };
+    let mut order = [0; 4];
+    for (slot, field) in order.iter_mut().zip([secs, pid, job, n]) {
+        *slot = field.parse().ok()?;
+    }
+    (r == record).then_some(())?;
+    Some((order, u64::from_str_radix(hash, 16).ok()?))
 }
 
 /// The home staging folder `home`, if it is (or would be) on the mount of `dest_fd`.
@@ -275,6 +392,51 @@ fn tree_size(path: &Path) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_hashes_alike_however_it_was_given() {
+        let cwd = std::env::current_dir().unwrap();
+        let h = path_hash(&cwd.join("dest/doc.txt"));
+        assert_eq!(path_hash(Path::new("dest/doc.txt")), h);
+        assert_eq!(path_hash(Path::new("./dest//doc.txt")), h);
+        assert_ne!(path_hash(Path::new("dest/doc.txt2")), h);
+        assert_ne!(
+            path_hash(Path::new("dest/doc/txt")),
+            path_hash(Path::new("dest/doctxt"))
+        );
+    }
+
+    /// Only the items of the record asked for, staged since its run began, oldest first.
+    #[test]
+    fn the_items_of_a_record_are_found_by_record_and_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("dest");
+        let folder = dest.join(staging_folder_name());
+        std::fs::create_dir_all(&folder).unwrap();
+        let h = path_hash(&dest.join("a"));
+        for name in [
+            format!("200-9-1-1-r7-{h:016x}"),
+            format!("100-9-1-0-r7-{h:016x}"),
+            format!("150-9-1-0-r8-{h:016x}"),
+            format!("50-9-1-0-r7-{h:016x}"),
+            "120-9-1-3".to_owned(),
+        ] {
+            std::fs::write(folder.join(name), "x").unwrap();
+        }
+        let roots = StagingRoots {
+            home: None,
+            volumes: false,
+        };
+        let kept = kept_for(7, 100, &roots, &dest);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            kept[&h],
+            [
+                folder.join(format!("100-9-1-0-r7-{h:016x}")),
+                folder.join(format!("200-9-1-1-r7-{h:016x}"))
+            ]
+        );
+    }
 
     #[test]
     fn pruning_drops_old_items_then_the_oldest_over_the_size_bound() {

@@ -107,8 +107,8 @@ pub struct Summary {
     pub record: Record,
     /// Trash and restore jobs: where each item done went, for undo (empty for other jobs).
     pub trash: Vec<super::TrashRecord>,
-    /// What the job could not keep that failed no item (metadata the destination refuses),
-    /// once per kind.
+    /// What the job could not keep of items it did (metadata the destination refuses), once
+    /// per kind; no item failed for it.
     pub notes: Vec<super::Note>,
 }
 

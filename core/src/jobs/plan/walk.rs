@@ -18,7 +18,7 @@ use crate::jobs::conflict::Conflict;
 use crate::jobs::control::JobCtx;
 use crate::jobs::dest::Dest;
 use crate::jobs::progress::PlanningTicker;
-use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals};
+use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals, lock};
 
 /// Children of a folder examined between two checks for cancel and progress ticks.
 const STAT_CHUNK: u32 = 4096;
@@ -46,7 +46,8 @@ pub(crate) struct Planner<'a> {
     buf: Vec<u8>,
     /// First source of each name (copy and move).
     pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
-    ids_seen: HashSet<FileId>,
+    /// Sources seen, with their name when they are one of several names of a file.
+    ids_seen: HashSet<(FileId, Option<OsString>)>,
     /// Mount of the current delete root: a delete never leaves it.
     root_mnt: u64,
     /// The last source's folder, open.
@@ -62,10 +63,13 @@ impl<'a> Planner<'a> {
         policy: ConflictPolicy,
         dest: Option<&'a Dest>,
     ) -> Self {
-        let plan = Plan {
+        let mut plan = Plan {
             dest: dest.map(|d| d.path.clone()),
             ..Plan::default()
         };
+        for (id, path) in lock(&ctx.linked_copies).iter() {
+            plan.links.present(*id, path.clone());
+        }
         Planner {
             ctx,
             mode,
@@ -146,11 +150,14 @@ impl<'a> Planner<'a> {
 
     fn totals(&self) -> Totals {
         let mut t = Totals::default();
-        let counted = |i: &&Item| !matches!(i.action, Action::Skip | Action::Ask);
-        for item in self.plan.items.iter().filter(counted) {
+        let counted = |(_, i): &(usize, &Item)| !matches!(i.action, Action::Skip | Action::Ask);
+        let links = &self.plan.links;
+        for (i, item) in self.plan.items.iter().enumerate().filter(counted) {
             t.items += 1;
             t.folders += u64::from(item.kind == Kind::Dir);
-            if item.kind == Kind::File && self.mode != Mode::Delete {
+            // A hard link copies no data.
+            let linked = !links.is_empty() && links.of(i as u32).is_some();
+            if item.kind == Kind::File && self.mode != Mode::Delete && !linked {
                 t.bytes += item.size;
             }
         }
@@ -226,7 +233,10 @@ impl<'a> Planner<'a> {
         };
         self.plan.set_meta(i, &meta);
         let derived = self.plan.roots.last().expect("pushed by run").origin != NO_ITEM;
-        if !derived && !self.ids_seen.insert(meta.id) {
+        // Given twice: the same item, under the same name. Two names of one file are links.
+        let linked = meta.kind == Kind::File && meta.nlink > 1;
+        let seen = (meta.id, linked.then(|| name.to_owned()));
+        if !derived && !self.ids_seen.insert(seen) {
             self.skip(i, SkipReason::Duplicate);
             return Ok(());
         }

@@ -1,0 +1,157 @@
+//! What one record of the journal says: the job, where it stands, its counts, what it did
+//! (read from its details file when it is undone or redone), and how to describe it to a
+//! person. Reading and writing the log is `journal.rs`.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::jobs::{ConflictPolicy, Job, RecordEntry, TrashRecord, TrashedItem};
+
+/// Where a journaled job stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordState {
+    /// Started by a process that is still running.
+    Running,
+    /// Started by a process that ended without finishing it (killed, crashed, power loss).
+    Interrupted,
+    /// Finished (possibly with failed or skipped items).
+    Finished,
+    /// Cancelled by the user; what was done before stays done, and undoable.
+    Cancelled,
+    /// Undone; can be redone.
+    Undone,
+}
+
+/// Counts of a finished job, for listings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Items done.
+    pub done: u64,
+    /// Items skipped.
+    pub skipped: u64,
+    /// Items failed.
+    pub failed: u64,
+    /// Sources not done (cancelled or stopped).
+    pub not_done: u64,
+}
+
+/// One journaled job.
+#[derive(Debug, Clone)]
+pub struct JournalRecord {
+    /// Number of the record; grows with every new job.
+    pub seq: u64,
+    /// When the job (or its latest redo) started; a resume keeps the start of the run it
+    /// continues. Whole seconds.
+    pub started: SystemTime,
+    /// The job as submitted; what redo and resume submit again.
+    pub job: Job,
+    /// Where it stands.
+    pub state: RecordState,
+    /// What it created or moved, with identities (empty until it finished). Read from the
+    /// record's details file only by
+    /// [`UndoJournal::undo_candidate`](super::UndoJournal::undo_candidate) and
+    /// [`UndoJournal::redo_candidate`](super::UndoJournal::redo_candidate): empty in
+    /// [`UndoJournal::records`](super::UndoJournal::records).
+    pub entries: Vec<RecordEntry>,
+    /// Counts, once finished.
+    pub counts: Counts,
+    /// Trash and restore jobs: where each item went, with identities (read like `entries`).
+    pub trash: Vec<TrashRecord>,
+    /// Once undone: where the undo of a restore put the items back in the trash (for redo;
+    /// read like `entries`).
+    pub undo_trash: Vec<TrashRecord>,
+    /// Top-level destination paths that existed before the job started (copy and move; for
+    /// a restore, the original places).
+    pub preexisting: Vec<PathBuf>,
+    /// It was resumed after an interruption: its entries cover only what the resumed run did,
+    /// so undo rolls it back by comparing sources and destinations instead.
+    pub resumed: bool,
+    /// The job created or moved more than [`MAX_ENTRIES`](super::MAX_ENTRIES) items, so they
+    /// were not kept.
+    pub entries_dropped: bool,
+    /// Process that ran it, and its start time (to tell it from a later one of that number).
+    pub(crate) pid: u32,
+    pub(crate) pid_start: u64,
+    /// Its `end` and `undone` lines have details files.
+    pub(crate) details: bool,
+    pub(crate) undone_details: bool,
+    /// Staging folders its replaced items went to.
+    pub(crate) staging: Vec<PathBuf>,
+    /// The details file its `end` (or `undone`) line points to, when it is gone or torn:
+    /// the record lost its per-item identities and is undone by comparison (say so). Set
+    /// like `entries`.
+    pub details_missing: Option<PathBuf>,
+}
+
+impl JournalRecord {
+    /// True when undo must compare sources and destinations, for want of per-item
+    /// identities: the job was interrupted, resumed, or too large to list.
+    pub fn undo_by_comparison(&self) -> bool {
+        self.state == RecordState::Interrupted || self.resumed || self.entries_dropped
+    }
+
+    /// The job that redoes this one: the job itself, except for a restore, which restores
+    /// the items from where its undo put them in the trash.
+    pub fn redo_job(&self) -> Job {
+        match &self.job {
+            Job::Restore { .. } => Job::Restore {
+                items: self
+                    .undo_trash
+                    .iter()
+                    .filter_map(|r| TrashedItem::read(&r.info).ok())
+                    .collect(),
+                on_conflict: ConflictPolicy::Ask,
+            },
+            job => job.clone(),
+        }
+    }
+
+    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy or move,
+    /// `path -> new name` for a rename, the paths for a trash or restore.
+    pub fn describe(&self) -> String {
+        let list = |paths: &mut dyn Iterator<Item = &Path>| {
+            let first = paths.next().map(|p| p.display().to_string());
+            let more = paths.count();
+            match (first, more) {
+                (None, _) => String::new(),
+                (Some(first), 0) => first,
+                (Some(first), n) => format!("{first} and {n} more"),
+            }
+        };
+        match &self.job {
+            Job::Copy {
+                sources, dest_dir, ..
+            }
+            | Job::Move {
+                sources, dest_dir, ..
+            } => format!(
+                "{} -> {}",
+                list(&mut sources.iter().map(PathBuf::as_path)),
+                dest_dir.display()
+            ),
+            Job::Rename { path, new_name } => {
+                format!("{} -> {}", path.display(), new_name.to_string_lossy())
+            }
+            Job::CreateFolder { parent, name } => parent.join(name).display().to_string(),
+            Job::Trash { paths, .. } => list(&mut paths.iter().map(PathBuf::as_path)),
+            Job::Restore { items, .. } => list(&mut items.iter().map(|i| i.original.as_path())),
+            _ => String::new(),
+        }
+    }
+
+    /// A short name of the job kind ("copy", "move", "rename", "create folder").
+    pub fn kind(&self) -> &'static str {
+        match &self.job {
+            Job::Copy { .. } => "copy",
+            Job::Move { .. } => "move",
+            Job::Rename { .. } => "rename",
+            Job::CreateFolder { .. } => "create folder",
+            Job::Delete { .. } => "delete",
+            Job::Trash { .. } => "trash",
+            Job::Restore { .. } => "restore",
+            Job::EmptyTrash { .. } => "empty trash",
+            Job::Undo { .. } => "undo",
+            Job::Resume { .. } => "resume",
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! What every `ferry` start does after a crash, from the command line: `ferry resume`
+//! finishes every interrupted job (or the one named), and the folders replaced files are kept
+//! in are bounded whether or not a record still names them.
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::undo::ok;
+
+/// `ferry cp --on-conflict replace SRC DEST_DIR` killed once the old file is moved aside:
+/// the destination is empty until the job is resumed or undone.
+fn kill_a_replace(home: &Path, src: &Path, dest_dir: &Path) {
+    let out = ferry_in(home)
+        .env("FERRY_FAULT_POINT", "replace-staged")
+        .args(["cp", "--on-conflict", "replace"])
+        .arg(src)
+        .arg(dest_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9), "killed");
+}
+
+fn interrupted(home: &Path) -> usize {
+    let history = ok(&ferry_in(home).arg("history").output().unwrap());
+    history.matches("INTERRUPTED").count()
+}
+
+#[test]
+fn resume_finishes_every_interrupted_job() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let mut dests = Vec::new();
+    for i in 0..2 {
+        let src = t.file(format!("src{i}/doc.txt"), format!("new {i}"));
+        let dest = t.file(format!("dest{i}/doc.txt"), "old");
+        kill_a_replace(&home, &src, dest.parent().unwrap());
+        assert!(!dest.exists());
+        dests.push(dest);
+    }
+    assert_eq!(interrupted(&home), 2);
+    let out = ferry_in(&home).arg("resume").output().unwrap();
+    ok(&out);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(said.matches("resuming").count(), 2, "{said}");
+    for (i, dest) in dests.iter().enumerate() {
+        assert_eq!(fs::read(dest).unwrap(), format!("new {i}").as_bytes());
+    }
+    assert_eq!(interrupted(&home), 0);
+    let again = ferry_in(&home).arg("resume").output().unwrap();
+    assert_eq!(again.status.code(), Some(2), "nothing left to resume");
+}
+
+#[test]
+fn resume_of_one_record_leaves_the_others_and_says_so() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let mut dests = Vec::new();
+    for i in 0..2 {
+        let src = t.file(format!("src{i}/doc.txt"), "new");
+        let dest = t.file(format!("dest{i}/doc.txt"), "old");
+        kill_a_replace(&home, &src, dest.parent().unwrap());
+        dests.push(dest);
+    }
+    // Records 1 and 2: resume the newer one only.
+    let out = ferry_in(&home).args(["resume", "2"]).output().unwrap();
+    ok(&out);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("1 interrupted job left"), "{said}");
+    assert!(!dests[0].exists() && dests[1].exists());
+    assert_eq!(interrupted(&home), 1);
+}
+
+/// A staged item's name: staged at `secs` (unix time) by a process of this test.
+fn staged_name(secs: u64) -> String {
+    format!("{secs}-{}-1-0", std::process::id())
+}
+
+/// The folders replaced files are kept in are pruned at every start, whether or not a record
+/// names them (records fall out of the journal; an interrupted job never says where it put
+/// what it replaced): the data folder's and the one at the root of another file system.
+#[test]
+fn staging_is_pruned_at_start_even_where_no_record_names_it() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let at_root = Path::new("/dev/shm").join(ferry_core::jobs::staging_folder_name());
+    let in_data = home.join("data/ferry/replaced");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let (old, recent) = (staged_name(1000), staged_name(now));
+    let mut made = Vec::new();
+    for dir in [&at_root, &in_data] {
+        if !dir.exists() {
+            fs::create_dir_all(dir).unwrap();
+            fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+        }
+        fs::write(dir.join(&old), "replaced long ago").unwrap();
+        fs::write(dir.join(&recent), "replaced just now").unwrap();
+        made.push(dir.join(&recent));
+    }
+    // Any command starts up; the journal is empty.
+    ok(&ferry_in(&home).arg("history").output().unwrap());
+    for dir in [&at_root, &in_data] {
+        assert!(!dir.join(&old).exists(), "{} is pruned", dir.display());
+        assert!(
+            dir.join(&recent).exists(),
+            "{} keeps what is recent",
+            dir.display()
+        );
+    }
+    for path in made {
+        fs::remove_file(path).unwrap();
+    }
+}

@@ -1,0 +1,229 @@
+//! What `cp -a` and `mv` keep, Ferry keeps (RELIABILITY rule 20), for folders: their
+//! extended attributes and POSIX ACLs (access and default), on a copy and on a move across
+//! file systems; where the destination cannot hold them, the summary says so.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ferry_core::jobs::{ConflictPolicy, Job, NoteKind};
+use ferry_tests::TempTree;
+
+use crate::jobs_support::{Mounted, assert_no_temporaries, run_job};
+use crate::{ferry_in, undo::ok};
+
+/// Every extended attribute of `path` (ACLs included), not following a link.
+fn xattrs(path: &Path) -> BTreeMap<OsString, Vec<u8>> {
+    let mut names = vec![0u8; 64 * 1024];
+    let n = rustix::fs::llistxattr(path, &mut names[..]).unwrap();
+    names[..n]
+        .split(|&b| b == 0)
+        .filter(|n| !n.is_empty())
+        .map(|name| {
+            let name = std::ffi::OsStr::from_bytes(name);
+            let mut value = vec![0u8; 64 * 1024];
+            let len = rustix::fs::lgetxattr(path, name, &mut value[..]).unwrap();
+            value.truncate(len);
+            (name.to_owned(), value)
+        })
+        .collect()
+}
+
+/// Runs `tool args... path`; false (with a note) when the tool is missing or the file system
+/// refuses.
+fn try_tool(tool: &str, args: &[&str], path: &Path) -> bool {
+    let done = Command::new(tool)
+        .args(args)
+        .arg(path)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !done {
+        eprintln!(
+            "note: `{tool} {}` failed on {} (tool missing, or the file system cannot hold it); test skipped",
+            args.join(" "),
+            path.display()
+        );
+    }
+    done
+}
+
+/// A folder `docs` with a user attribute, an access ACL and a default ACL, holding a file
+/// made before the default ACL (so it has no ACL of its own) and a subfolder with an
+/// attribute of its own. `None` where the file system cannot hold them.
+fn folder_with_attributes(t: &TempTree) -> Option<PathBuf> {
+    let docs = t.dir("src/docs");
+    t.file("src/docs/plain.txt", "no ACL of its own");
+    let sub = t.dir("src/docs/sub");
+    let ok = try_tool("setfattr", &["-n", "user.origin", "-v", "camera"], &docs)
+        && try_tool("setfattr", &["-n", "user.tag", "-v", "inner"], &sub)
+        && try_tool("setfacl", &["-m", "u:65534:rx"], &docs)
+        && try_tool("setfacl", &["-d", "-m", "u:65534:rwx"], &docs);
+    ok.then_some(docs)
+}
+
+fn assert_same_attributes(src: &Path, dest: &Path, what: &str) {
+    for rel in ["", "sub", "plain.txt"] {
+        let (s, d) = (src.join(rel), dest.join(rel));
+        assert_eq!(xattrs(&d), xattrs(&s), "{what}: {}", d.display());
+        let mode = |p: &Path| fs::symlink_metadata(p).unwrap().mode();
+        assert_eq!(mode(&d), mode(&s), "{what}: mode of {}", d.display());
+    }
+    let names = xattrs(dest);
+    for name in [
+        "user.origin",
+        "system.posix_acl_access",
+        "system.posix_acl_default",
+    ] {
+        assert!(
+            names.contains_key(std::ffi::OsStr::new(name)),
+            "{what}: {name}"
+        );
+    }
+    assert!(
+        !xattrs(&dest.join("plain.txt"))
+            .contains_key(std::ffi::OsStr::new("system.posix_acl_access")),
+        "{what}: the folder's default ACL was set after its contents, not inherited by them"
+    );
+}
+
+#[test]
+fn a_copy_keeps_folder_attributes_and_acls_on_one_and_across_file_systems() {
+    let t = TempTree::new();
+    let Some(docs) = folder_with_attributes(&t) else {
+        return;
+    };
+    let shm = TempTree::new_in("/dev/shm");
+    for (dest, what) in [(t.dir("dest"), "same fs"), (shm.dir("dest"), "to tmpfs")] {
+        let out = run_job(Job::Copy {
+            sources: vec![docs.clone()],
+            dest_dir: dest.clone(),
+            on_conflict: ConflictPolicy::Skip,
+        });
+        assert!(out.summary.is_complete(), "{what}: {:#?}", out.summary);
+        assert!(
+            out.summary.notes.is_empty(),
+            "{what}: {:#?}",
+            out.summary.notes
+        );
+        assert_same_attributes(&docs, &dest.join("docs"), what);
+    }
+}
+
+#[test]
+fn a_move_across_file_systems_keeps_folder_attributes_and_acls() {
+    let t = TempTree::new();
+    let Some(docs) = folder_with_attributes(&t) else {
+        return;
+    };
+    // A reference copy to compare with, made by the tool that sets the standard.
+    let reference = t.join("reference");
+    let copied = Command::new("cp")
+        .arg("-a")
+        .arg(&docs)
+        .arg(&reference)
+        .status();
+    assert!(copied.unwrap().success());
+    let shm = TempTree::new_in("/dev/shm");
+    let dest = shm.dir("dest");
+    let out = ferry_in(&t.dir("home"))
+        .arg("mv")
+        .arg(&docs)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    ok(&out);
+    assert!(!docs.exists());
+    assert_same_attributes(&reference, &dest.join("docs"), "moved to tmpfs");
+}
+
+/// ramfs holds no extended attributes at all: the copy is done, and says what it could not
+/// keep, once, naming a folder.
+#[test]
+fn a_destination_without_attributes_gets_a_note_not_a_failure() {
+    let t = TempTree::new();
+    let Some(docs) = folder_with_attributes(&t) else {
+        return;
+    };
+    let Some(ramfs) = Mounted::new(&t.join("ramfs"), &["-t", "ramfs", "ramfs"]) else {
+        return; // not root: noted by Mounted
+    };
+    let out = run_job(Job::Copy {
+        sources: vec![docs.clone()],
+        dest_dir: ramfs.dir.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.done, std::slice::from_ref(&docs));
+    assert_no_temporaries(&ramfs.dir);
+    assert_eq!(out.summary.notes.len(), 1, "{:#?}", out.summary.notes);
+    let note = &out.summary.notes[0];
+    assert_eq!(note.kind, NoteKind::ExtendedAttributes);
+    assert_eq!(note.count, 2, "docs and docs/sub");
+    assert!(note.path.starts_with(&ramfs.dir), "{note:?}");
+    assert_eq!(
+        fs::read(ramfs.dir.join("docs/plain.txt")).unwrap(),
+        b"no ACL of its own"
+    );
+    // The command line says so and still succeeds.
+    fs::remove_dir_all(ramfs.dir.join("docs")).unwrap();
+    let out = ferry_in(&t.dir("home"))
+        .arg("cp")
+        .arg(&docs)
+        .arg(&ramfs.dir)
+        .output()
+        .unwrap();
+    ok(&out);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("not kept"), "{said}");
+    assert!(
+        said.contains(&*ramfs.dir.join("docs").to_string_lossy()),
+        "{said}"
+    );
+}
+
+/// A copy, and a move across file systems, killed once two files are done (a folder made, its
+/// attributes not given yet: they come after its contents): the resumed job gives them, and
+/// the folder's mode, as the job would have.
+#[test]
+fn a_resumed_job_gives_the_folders_the_killed_run_made_their_attributes() {
+    use std::os::unix::process::ExitStatusExt;
+    let shm = TempTree::new_in("/dev/shm");
+    for verb in ["cp", "mv"] {
+        let t = TempTree::new();
+        let Some(docs) = folder_with_attributes(&t) else {
+            return;
+        };
+        for i in 0..20 {
+            t.file(format!("src/docs/sub/f{i}"), "x");
+        }
+        let reference = t.join("reference");
+        let copied = Command::new("cp")
+            .arg("-a")
+            .arg(&docs)
+            .arg(&reference)
+            .status();
+        assert!(copied.unwrap().success());
+        let home = t.dir("home");
+        let dest = shm.dir(format!("dest-{verb}"));
+        let out = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "item-done:2")
+            .arg(verb)
+            .arg(&docs)
+            .arg(&dest)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.signal(), Some(9), "{verb}: killed");
+        // `sub` and its 20 files cannot be finished after two items.
+        assert!(
+            !xattrs(&dest.join("docs/sub")).contains_key(std::ffi::OsStr::new("user.tag")),
+            "{verb}: killed before the folder got its attributes"
+        );
+        ok(&ferry_in(&home).arg("resume").output().unwrap());
+        assert_eq!(docs.exists(), verb == "cp");
+        assert_same_attributes(&reference, &dest.join("docs"), verb);
+    }
+}

@@ -1,0 +1,204 @@
+//! A Replace killed at each of its steps (RELIABILITY rule 21): the process is killed with
+//! SIGKILL at a fault point (`ferry_core::fault`, compiled into `ferry-under-test` only),
+//! then the job is undone or resumed. Whatever the step, the destination holds the whole old
+//! file or the whole new one, the old contents are never lost, undo puts the old file back and
+//! resume keeps it staged exactly once.
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_support::assert_no_temporaries;
+use crate::undo::ok;
+
+/// The steps of a Replace, in order (see `ferry_core::fault`); a move within one file system
+/// has no temporary file, so it never reaches the first.
+const STEPS: &[&str] = &[
+    "replace-written",
+    "replace-staged",
+    "replace-placed",
+    "job-ended",
+];
+
+const OLD: &[u8] = b"the old contents, which must never be lost";
+const NEW: &[u8] = b"the new contents";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// `ferry cp --on-conflict replace` within the work tree.
+    Copy,
+    /// `ferry mv --on-conflict replace` within the work tree: a rename over the old file.
+    MoveHere,
+    /// `ferry mv --on-conflict replace` from /dev/shm: a copy, then the source removed.
+    MoveAcross,
+}
+
+/// One Replace killed at `step`.
+struct Killed {
+    _trees: (TempTree, TempTree),
+    home: PathBuf,
+    /// The file given to the job.
+    src: PathBuf,
+    /// The file it replaces.
+    dest: PathBuf,
+}
+
+impl Killed {
+    fn new(kind: Kind, step: &str) -> Option<Killed> {
+        let t = TempTree::new();
+        let shm = TempTree::new_in("/dev/shm");
+        let home = t.dir("home");
+        let src = match kind {
+            Kind::MoveAcross => shm.file("src/doc.txt", NEW),
+            Kind::Copy | Kind::MoveHere => t.file("src/doc.txt", NEW),
+        };
+        let dest = t.file("dest/doc.txt", OLD);
+        let verb = if kind == Kind::Copy { "cp" } else { "mv" };
+        let out = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", step)
+            .args([verb, "--on-conflict", "replace"])
+            .arg(&src)
+            .arg(t.join("dest"))
+            .output()
+            .unwrap();
+        if out.status.signal().is_none() {
+            // A rename over the old file writes no temporary: that step does not exist.
+            assert!(
+                kind == Kind::MoveHere && step == "replace-written",
+                "{kind:?} {step}"
+            );
+            ok(&out);
+            return None;
+        }
+        assert_eq!(out.status.signal(), Some(9), "{kind:?} {step}: killed");
+        let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+        assert!(
+            history.contains("INTERRUPTED"),
+            "{kind:?} {step}: {history}"
+        );
+        let k = Killed {
+            _trees: (t, shm),
+            home,
+            src,
+            dest,
+        };
+        k.assert_whole(step);
+        Some(k)
+    }
+
+    /// The files kept in the staging folder (the CLI's is in its data folder).
+    fn staged(&self) -> Vec<Vec<u8>> {
+        let dir = self.home.join("data/ferry/replaced");
+        fs::read_dir(dir).map_or(Vec::new(), |d| {
+            d.map(|e| fs::read(e.unwrap().path()).unwrap()).collect()
+        })
+    }
+
+    /// The destination is whole old or whole new, the old contents are somewhere and the new
+    /// ones too (in the source or at the destination).
+    fn assert_whole(&self, when: &str) {
+        let at_dest = fs::read(&self.dest).ok();
+        assert!(
+            matches!(at_dest.as_deref(), None | Some(OLD) | Some(NEW)),
+            "{when}: {at_dest:?}"
+        );
+        let staged = self.staged();
+        let old_kept = at_dest.as_deref() == Some(OLD) || staged.iter().any(|s| s == OLD);
+        assert!(old_kept, "{when}: the old contents are lost ({staged:?})");
+        let new_kept = at_dest.as_deref() == Some(NEW) || fs::read(&self.src).is_ok();
+        assert!(new_kept, "{when}: the new contents are lost");
+        assert_no_temporaries(self.dest.parent().unwrap());
+    }
+
+    fn run(&self, verb: &str) -> String {
+        ok(&ferry_in(&self.home).arg(verb).output().unwrap())
+    }
+}
+
+fn undo_puts_the_old_file_back(kind: Kind) {
+    for step in STEPS {
+        let Some(k) = Killed::new(kind, step) else {
+            continue;
+        };
+        k.run("undo");
+        let when = format!("{kind:?} killed at {step}, undone");
+        assert_eq!(fs::read(&k.dest).unwrap(), OLD, "{when}");
+        assert_eq!(fs::read(&k.src).unwrap(), NEW, "{when}: the source is back");
+        assert!(k.staged().is_empty(), "{when}: {:?}", k.staged());
+        k.assert_whole(&when);
+    }
+}
+
+fn resume_stages_the_old_file_once(kind: Kind) {
+    for step in STEPS {
+        let Some(k) = Killed::new(kind, step) else {
+            continue;
+        };
+        k.run("resume");
+        let when = format!("{kind:?} killed at {step}, resumed");
+        assert_eq!(fs::read(&k.dest).unwrap(), NEW, "{when}");
+        assert_eq!(k.staged(), [OLD], "{when}: the old file, once");
+        if kind != Kind::Copy {
+            assert!(!k.src.exists(), "{when}: the source is moved");
+        }
+        // The resumed job is undone by comparison; the old file comes back all the same.
+        k.run("undo");
+        let when = format!("{when} and undone");
+        assert_eq!(fs::read(&k.dest).unwrap(), OLD, "{when}");
+        assert_eq!(fs::read(&k.src).unwrap(), NEW, "{when}");
+        assert!(k.staged().is_empty(), "{when}");
+    }
+}
+
+#[test]
+fn undo_after_a_killed_replace_by_copy_puts_the_old_file_back() {
+    undo_puts_the_old_file_back(Kind::Copy);
+}
+
+#[test]
+fn undo_after_a_killed_replace_by_move_puts_the_old_file_back() {
+    undo_puts_the_old_file_back(Kind::MoveHere);
+    undo_puts_the_old_file_back(Kind::MoveAcross);
+}
+
+#[test]
+fn resume_after_a_killed_replace_by_copy_stages_the_old_file_once() {
+    resume_stages_the_old_file_once(Kind::Copy);
+}
+
+#[test]
+fn resume_after_a_killed_replace_by_move_stages_the_old_file_once() {
+    resume_stages_the_old_file_once(Kind::MoveHere);
+    resume_stages_the_old_file_once(Kind::MoveAcross);
+}
+
+/// A killed Replace inside a folder merged into, with a sibling copied beside it: undo takes
+/// back the copy and puts the old file back in the folder, which stays.
+#[test]
+fn undo_after_a_replace_killed_inside_a_merged_folder() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("src/docs/a.txt", NEW);
+    t.file("src/docs/b.txt", "b");
+    let old = t.file("dest/docs/a.txt", OLD);
+    t.file("dest/docs/mine.txt", "the user's own");
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "replace-staged")
+        .args(["cp", "--on-conflict", "replace"])
+        .arg(t.join("src/docs"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9));
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read(&old).unwrap(), OLD);
+    assert_eq!(
+        fs::read(t.join("dest/docs/mine.txt")).unwrap(),
+        b"the user's own"
+    );
+    assert!(!t.join("dest/docs/b.txt").exists(), "the copy is undone");
+    assert_no_temporaries(Path::new(&t.join("dest")));
+}
