@@ -130,7 +130,7 @@ fn messages_on_a_closed_stderr_never_panic() {
         Closed::Stderr,
     );
     assert_quiet(&not_a_folder, 2, "cp into a missing folder");
-    let usage = run_closed(&home, &["frobnicate".as_ref()], Closed::Stderr);
+    let usage = run_closed(&home, &["--frobnicate".as_ref()], Closed::Stderr);
     assert_quiet(&usage, 2, "a usage error");
 }
 
