@@ -8,6 +8,7 @@ use iced::keyboard::key::Named;
 use iced::keyboard::{self, Key, Modifiers};
 use iced::{Event, Task, mouse, window};
 
+use super::menus::{self, Command};
 use super::shortcut::{self, Action, PaneAction, WindowAction};
 use super::widget::context_menu;
 use super::{Ferry, Message};
@@ -86,6 +87,9 @@ impl Ferry {
                 _ => Task::none(),
             };
         }
+        if self.sidebar.has_focus() {
+            return self.sidebar_key(named, modifiers, key, text);
+        }
         match shortcut::resolve(key, text, modifiers) {
             // Tab completes a typed path; elsewhere it goes to the other pane of a split.
             Some(Action::Window(WindowAction::OtherPane))
@@ -97,5 +101,54 @@ impl Ferry {
             Some(Action::Pane(action)) => self.pane_action(action),
             None => Task::none(),
         }
+    }
+
+    /// The menu of the place the keyboard is on.
+    fn place_menu(&mut self) {
+        if let Some((place, at)) = self.sidebar.focused() {
+            self.open_menu(menus::MenuKind::Place(place), at);
+        }
+    }
+
+    /// Keys while the sidebar has the keyboard: Up and Down walk the places, Enter opens one
+    /// (Ctrl+Enter in a new tab), the Menu key opens its menu, Tab and Escape go back to the
+    /// panes; window shortcuts still work.
+    fn sidebar_key(
+        &mut self,
+        named: Option<Named>,
+        modifiers: Modifiers,
+        key: &Key,
+        text: Option<&str>,
+    ) -> Task<Message> {
+        let plain = !modifiers.command() && !modifiers.alt();
+        match named {
+            Some(Named::ArrowDown) if plain => self.sidebar.step_focus(true),
+            Some(Named::ArrowUp) if plain => self.sidebar.step_focus(false),
+            Some(Named::Tab) if plain => {
+                self.sidebar.leave_focus();
+                self.tabs.activate_first();
+            }
+            Some(Named::Escape) if plain => self.sidebar.leave_focus(),
+            Some(Named::Enter) => {
+                if let Some((place, _)) = self.sidebar.focused()
+                    && let Some(path) = place.path()
+                {
+                    let path = path.to_path_buf();
+                    if modifiers.command() {
+                        return self.command(Command::OpenInNewTabs(vec![path]));
+                    }
+                    self.sidebar.leave_focus();
+                    return self.command(Command::Open(path));
+                }
+            }
+            Some(Named::ContextMenu) => self.place_menu(),
+            Some(Named::F10) if modifiers.shift() => self.place_menu(),
+            _ => {
+                if let Some(Action::Window(action)) = shortcut::resolve(key, text, modifiers) {
+                    return self.window_action(action);
+                }
+            }
+        }
+        Task::none()
     }
 }

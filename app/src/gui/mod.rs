@@ -238,6 +238,9 @@ impl Ferry {
             first_frame: true,
             places_loading: false,
         };
+        if let Some(notice) = launch.notice {
+            ferry.tabs.active_pane_mut().set_notice(notice);
+        }
         for problem in &launch.problems {
             ferry.toast(format!(
                 "{problem}. The defaults are used; the unreadable file was kept aside."
@@ -560,6 +563,11 @@ impl Ferry {
             WindowAction::SelectTab(n) => self.tabs.select(usize::from(n).saturating_sub(1)),
             WindowAction::ToggleSplit => self.tabs.toggle_split(&ctx),
             WindowAction::OtherPane => {
+                // Tab walks the panes, then the places (when shown), then back.
+                let last_pane = !self.tabs.is_split() || self.tabs.active_is_last();
+                if last_pane && self.services.settings.show_sidebar && self.sidebar.take_focus() {
+                    return Task::none();
+                }
                 self.tabs.other_pane();
                 None
             }

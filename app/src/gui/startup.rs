@@ -52,6 +52,8 @@ pub struct Launch {
     pub problems: Vec<std::sync::Arc<Error>>,
     /// The home folder.
     pub home: Option<PathBuf>,
+    /// Why the folder asked for is not shown (it is not one), to say in the pane.
+    pub notice: Option<String>,
 }
 
 /// Starts the log (`RUST_LOG`, e.g. `ferry=info`; warnings otherwise), checks the display,
@@ -70,10 +72,7 @@ pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
     let store = Store::from_env();
     let loaded = store.as_ref().map(Store::load).unwrap_or_default();
     let asked = path.map(|path| std::path::absolute(&path).unwrap_or(path));
-    let start = asked
-        .clone()
-        .or_else(|| home.clone())
-        .unwrap_or_else(|| PathBuf::from("/"));
+    let (start, notice) = start_folder(asked.as_deref(), home.as_deref());
     // Started with a folder, Ferry opens it; without one it restores the last session, each
     // folder that is gone replaced by its nearest existing parent.
     let session = match asked {
@@ -98,7 +97,28 @@ pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
             .map(std::sync::Arc::new)
             .collect(),
         home,
+        notice,
     })
+}
+
+/// The folder to open for `asked` (the command line's, if any): a file opens its folder; a
+/// path that is neither opens home, with why to say in the pane. Blocking (a stat).
+fn start_folder(asked: Option<&Path>, home: Option<&Path>) -> (PathBuf, Option<String>) {
+    let home = home.unwrap_or(Path::new("/")).to_path_buf();
+    let Some(path) = asked else {
+        return (home, None);
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => (path.to_path_buf(), None),
+        Ok(_) => (path.parent().map_or(home, Path::to_path_buf), None),
+        Err(e) => (
+            home,
+            Some(format!(
+                "Can't open {}: {e}. Showing your home folder instead.",
+                path.display()
+            )),
+        ),
+    }
 }
 
 /// `path` if it is a folder, else its nearest ancestor that is (at worst `/`).
@@ -112,6 +132,23 @@ fn nearest_folder(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_opens_its_folder_and_a_bad_path_opens_home_saying_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        std::fs::write(dir.path().join("f.txt"), "").unwrap();
+        assert_eq!(start_folder(None, Some(&home)), (home.clone(), None));
+        assert_eq!(start_folder(Some(dir.path()), Some(&home)).0, dir.path());
+        assert_eq!(
+            start_folder(Some(&dir.path().join("f.txt")), Some(&home)).0,
+            dir.path()
+        );
+        let (start, notice) = start_folder(Some(&dir.path().join("nope")), Some(&home));
+        assert_eq!(start, home);
+        assert!(notice.unwrap().contains("No such file"));
+    }
 
     #[test]
     fn a_gone_folder_falls_back_to_its_nearest_existing_parent() {

@@ -418,8 +418,9 @@ pub fn tab(shown: bool) -> impl Fn(&Theme, button::Status) -> button::Style {
     }
 }
 
-/// A place in the sidebar; the current folder's place is highlighted.
-pub fn place(current: bool) -> impl Fn(&Theme, button::Status) -> button::Style {
+/// A place in the sidebar; the current folder's place is highlighted, the keyboard's is
+/// ringed.
+pub fn place(current: bool, focused: bool) -> impl Fn(&Theme, button::Status) -> button::Style {
     move |theme, status| {
         let c = colors(theme);
         let background = match (current, status) {
@@ -427,10 +428,19 @@ pub fn place(current: bool) -> impl Fn(&Theme, button::Status) -> button::Style 
             (false, button::Status::Hovered | button::Status::Pressed) => Some(c.hover.into()),
             (false, _) => None,
         };
+        let border = if focused {
+            Border {
+                color: c.accent,
+                width: 1.5,
+                radius: 6.0.into(),
+            }
+        } else {
+            Border::default().rounded(6)
+        };
         button::Style {
             background,
             text_color: c.text,
-            border: Border::default().rounded(6),
+            border,
             ..button::Style::default()
         }
     }

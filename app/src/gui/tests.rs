@@ -54,6 +54,7 @@ impl Fixture {
             store: Some(self.store()),
             problems: loaded.problems.into_iter().map(Arc::new).collect(),
             home: Some(self.home()),
+            notice: None,
         };
         let (mut ferry, _) = Ferry::new(launch);
         settle(&mut ferry);
@@ -265,6 +266,26 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
         places.best_for(&active_path(&ferry)),
         Some(ferry_core::places::PlaceId::Standard(_))
     ));
+
+    // From the keyboard: Tab goes to the places, Down to the second (Documents), Enter opens.
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(ferry.sidebar.has_focus());
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    settle(&mut ferry);
+    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+    assert!(
+        !ferry.sidebar.has_focus(),
+        "the keyboard is back in the pane"
+    );
+    // The Menu key on a place opens its menu.
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    named(&mut ferry, Named::ContextMenu, Modifiers::empty());
+    assert!(matches!(
+        ferry.menu.as_ref().map(|m| &m.kind),
+        Some(MenuKind::Place(_))
+    ));
+    assert!(shows(&ferry, "Open in Split View"));
 }
 
 #[test]

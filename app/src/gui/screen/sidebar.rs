@@ -95,6 +95,9 @@ pub struct Sidebar {
     reported: usize,
     /// The home trash's files folder, what the Trash place opens (the Trash view is to come).
     trash: Option<PathBuf>,
+    /// The place the keyboard is on, while the sidebar has the keyboard (Tab goes there
+    /// after the panes).
+    focus: Option<usize>,
 }
 
 impl Sidebar {
@@ -157,11 +160,77 @@ impl Sidebar {
         (Task::none(), event)
     }
 
+    /// Every place in sidebar order, as the keyboard walks them.
+    fn places_in_order(&self) -> Vec<Place> {
+        let Some(places) = &self.places else {
+            return Vec::new();
+        };
+        let mut all: Vec<Place> = places
+            .standard
+            .iter()
+            .map(|p| Place::Folder(p.path.clone()))
+            .collect();
+        all.extend(self.trash.clone().map(Place::Folder));
+        all.extend(places.bookmarks.iter().map(|b| {
+            let target = b.bookmark.target.clone();
+            Place::Bookmark(target.path().map(Path::to_path_buf), target)
+        }));
+        all.extend(
+            places
+                .volumes
+                .iter()
+                .map(|v| Place::Folder(v.mount_point.clone())),
+        );
+        all
+    }
+
+    /// True while the keyboard is in the sidebar.
+    pub fn has_focus(&self) -> bool {
+        self.focus.is_some()
+    }
+
+    /// Gives the sidebar the keyboard, on its first place; false when there is none.
+    pub fn take_focus(&mut self) -> bool {
+        self.focus = (!self.places_in_order().is_empty()).then_some(0);
+        self.focus.is_some()
+    }
+
+    /// Gives the keyboard back to the panes.
+    pub fn leave_focus(&mut self) {
+        self.focus = None;
+    }
+
+    /// Moves the keyboard's place down (or up), stopping at the ends.
+    pub fn step_focus(&mut self, down: bool) {
+        let count = self.places_in_order().len();
+        if let Some(at) = &mut self.focus {
+            *at = if down {
+                (*at + 1).min(count.saturating_sub(1))
+            } else {
+                at.saturating_sub(1)
+            };
+        }
+    }
+
+    /// The place the keyboard is on, and about where it is drawn (for its menu).
+    pub fn focused(&self) -> Option<(Place, Point)> {
+        let at = self.focus?;
+        let place = self.places_in_order().into_iter().nth(at)?;
+        #[allow(clippy::cast_precision_loss)] // an index into a short list
+        let y = 90.0 + at as f32 * 28.0;
+        Some((place, Point::new(self.width - 24.0, y)))
+    }
+
     /// The sidebar; the place holding `current` (the active pane's folder) is highlighted.
     pub fn view(&self, current: &Path) -> Element<'_, Message> {
         let mut list = Column::new().spacing(1).padding([8, 6]);
         if let Some(places) = &self.places {
             let best = places.best_for(current);
+            let mut index = 0;
+            let mut next = || {
+                index += 1;
+                self.focus == Some(index - 1)
+            };
             list = list.push(heading("Places"));
             for (i, place) in places.standard.iter().enumerate() {
                 let label = standard_name(place.kind);
@@ -170,23 +239,24 @@ impl Sidebar {
                     icon::icon(Category::Folder, false, ICON),
                     label.into(),
                     None,
-                    current,
+                    (current, next()),
                     Place::Folder(place.path.clone()),
                 ));
             }
-            let trash = self.trash.clone();
-            let trash_label = if places.trash_full {
-                "Trash"
-            } else {
-                "Trash (empty)"
-            };
-            list = list.push(entry(
-                icon::trash(ICON, places.trash_full),
-                trash_label.into(),
-                None,
-                trash.as_deref() == Some(current),
-                Place::Folder(trash.unwrap_or_default()),
-            ));
+            if let Some(trash) = &self.trash {
+                let trash_label = if places.trash_full {
+                    "Trash"
+                } else {
+                    "Trash (empty)"
+                };
+                list = list.push(entry(
+                    icon::trash(ICON, places.trash_full),
+                    trash_label.into(),
+                    None,
+                    (trash == current, next()),
+                    Place::Folder(trash.clone()),
+                ));
+            }
             if !places.bookmarks.is_empty() {
                 list = list.push(heading("Bookmarks"));
             }
@@ -203,7 +273,7 @@ impl Sidebar {
                     icon::icon(Category::Folder, true, ICON),
                     bookmark.bookmark.name().into_owned(),
                     note,
-                    best == Some(PlaceId::Bookmark(i)),
+                    (best == Some(PlaceId::Bookmark(i)), next()),
                     Place::Bookmark(path, target),
                 ));
             }
@@ -211,7 +281,8 @@ impl Sidebar {
                 list = list.push(heading("Devices"));
             }
             for (i, volume) in places.volumes.iter().enumerate() {
-                list = list.push(volume_entry(volume, best == Some(PlaceId::Volume(i))));
+                let lit = (best == Some(PlaceId::Volume(i)), next());
+                list = list.push(volume_entry(volume, lit));
             }
         }
         let handle = mouse_area(container(space()).width(HANDLE).height(Fill))
@@ -257,12 +328,13 @@ fn heading<'a>(title: &'a str) -> Element<'a, Message> {
     .into()
 }
 
-/// A clickable place: icon, name and an optional note under it.
+/// A clickable place: icon, name and an optional note under it; `lit` says whether it is the
+/// current folder's place and whether the keyboard is on it.
 fn entry<'a>(
     icon: Element<'a, Message>,
     label: String,
     note: Option<String>,
-    current: bool,
+    lit: (bool, bool),
     place: Place,
 ) -> Element<'a, Message> {
     let mut name = column![text(label).size(13)];
@@ -274,20 +346,20 @@ fn entry<'a>(
             .spacing(8)
             .align_y(Alignment::Center)
             .into(),
-        current,
+        lit,
         place,
     )
 }
 
 fn place_button<'a>(
     content: Element<'a, Message>,
-    current: bool,
+    (current, focused): (bool, bool),
     place: Place,
 ) -> Element<'a, Message> {
     let mut button = button(content)
         .padding([4, 8])
         .width(Fill)
-        .style(style::place(current));
+        .style(style::place(current, focused));
     let mut area_place = None;
     if let Some(path) = place.path() {
         button = button.on_press(Message::Open(path.to_path_buf()));
@@ -301,7 +373,7 @@ fn place_button<'a>(
 }
 
 /// A volume: its name, a usage bar and "X free of Y".
-fn volume_entry(volume: &Volume, current: bool) -> Element<'_, Message> {
+fn volume_entry(volume: &Volume, lit: (bool, bool)) -> Element<'_, Message> {
     let name = volume
         .name()
         .map_or_else(|| "File System".to_owned(), std::borrow::Cow::into_owned);
@@ -336,6 +408,9 @@ fn volume_entry(volume: &Volume, current: bool) -> Element<'_, Message> {
             if volume.read_only {
                 note.push_str(", read-only");
             }
+            if volume.removable {
+                note.push_str(", removable");
+            }
             details = details
                 .push(bar)
                 .push(text(note).size(11).style(style::dim_text));
@@ -348,7 +423,7 @@ fn volume_entry(volume: &Volume, current: bool) -> Element<'_, Message> {
             .spacing(8)
             .align_y(Alignment::Center)
             .into(),
-        current,
+        lit,
         Place::Folder(volume.mount_point.clone()),
     )
 }

@@ -256,7 +256,7 @@ impl Tabs {
         }
         let tab = self.tabs.remove(index);
         for pane in &tab.panes {
-            ctx.dirs.close(pane.view_id());
+            pane.close(ctx);
         }
         self.closed.push(tab.session());
         if self.closed.len() > CLOSED_KEPT {
@@ -285,7 +285,7 @@ impl Tabs {
             let tab = &mut self.tabs[self.active];
             let inactive = 1 - tab.active;
             let pane = tab.panes.remove(inactive);
-            ctx.dirs.close(pane.view_id());
+            pane.close(ctx);
             tab.active = 0;
         } else {
             let path = self.active_pane().path().to_path_buf();
@@ -312,6 +312,17 @@ impl Tabs {
             tab.active = other;
         }
         Some(Event::SessionChanged)
+    }
+
+    /// True when the pane with the keyboard is the last of its tab.
+    pub fn active_is_last(&self) -> bool {
+        let tab = self.current();
+        tab.active + 1 == tab.panes.len()
+    }
+
+    /// Gives the keyboard to the first pane of the shown tab.
+    pub fn activate_first(&mut self) {
+        self.tabs[self.active].active = 0;
     }
 
     /// Gives the keyboard to the other pane of a split.

@@ -287,6 +287,11 @@ impl Browser {
         self.view_id
     }
 
+    /// The pane is closed (its tab, or its half of a split): the service lets its listing go.
+    pub fn close(&self, ctx: &Ctx<'_>) {
+        ctx.dirs.close(self.view_id);
+    }
+
     /// The id of this pane's scrollable list, for `scroll_to`: derived from the pane's view,
     /// so two panes never clash.
     pub fn list_id(&self) -> Id {
