@@ -87,7 +87,7 @@ pub fn frame_cost(entries: usize, selected: usize, frames: usize) -> Vec<FrameCo
         update(&mut browser, browser::Message::SetMode(mode));
         let line_h = match mode {
             ViewMode::Details => 30.0,
-            ViewMode::Icons => 110.0,
+            ViewMode::Icons => 128.0,
         };
         let per_line = match mode {
             ViewMode::Details => 1.0,

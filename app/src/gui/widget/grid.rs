@@ -19,7 +19,8 @@ impl Grid {
     /// The grid for icons `icon` pixels big in a pane `width` wide.
     pub fn new(icon: f32, width: f32) -> Grid {
         let cell_w = (icon + 48.0).max(96.0);
-        let cell_h = icon + 46.0;
+        // The icon, then two lines of name, with padding.
+        let cell_h = icon + 64.0;
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
         let columns = ((width.max(0.0) / cell_w).floor() as usize).max(1);
         Grid {
@@ -72,7 +73,7 @@ mod tests {
     #[test]
     fn cells_fill_the_width() {
         let grid = Grid::new(64.0, 700.0);
-        assert_eq!((grid.cell_w, grid.cell_h), (112.0, 110.0));
+        assert_eq!((grid.cell_w, grid.cell_h), (112.0, 128.0));
         assert_eq!(grid.columns, 6);
         assert_eq!(grid.rows(13), 3);
         assert_eq!(Grid::new(64.0, 50.0).columns, 1, "at least one");
@@ -80,10 +81,10 @@ mod tests {
 
     #[test]
     fn a_band_selects_the_cells_it_touches() {
-        let grid = Grid::new(64.0, 700.0); // 6 columns of 112 x 110
+        let grid = Grid::new(64.0, 700.0); // 6 columns of 112 x 128
         let band = Rectangle {
             x: 100.0,
-            y: 100.0,
+            y: 120.0,
             width: 130.0,
             height: 20.0,
         };

@@ -1,7 +1,9 @@
-//! The icon view: a grid of cells (icon, name under it), windowed by rows of cells so only
-//! the cells in view are built. Long names are shortened in the middle, keeping the extension.
+//! The icon view: a grid of cells (icon, name under it on up to two lines), windowed by rows
+//! of cells so only the cells in view are built. Longer names are shortened in the middle,
+//! keeping the extension.
 
 use ferry_core::entry::Kind;
+use iced::widget::text::Wrapping;
 use iced::widget::{Row, column, container, mouse_area, space, text};
 use iced::{Alignment, Element, Fill};
 
@@ -14,6 +16,8 @@ use crate::gui::widget::list;
 
 /// Average advance of a character of a cell's name.
 const CHAR_W: f32 = 7.0;
+/// Two lines of a cell's name.
+const NAME_H: f32 = 34.0;
 
 impl Browser {
     /// The cells, or the empty-folder message.
@@ -24,8 +28,9 @@ impl Browser {
         }
         let grid = self.grid();
         let lines = grid.rows(len);
+        // Two lines of the cell's width, less a little for where the lines break.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
-        let name_chars = ((grid.cell_w - 12.0).max(0.0) / CHAR_W).floor() as usize;
+        let name_chars = (2.0 * (grid.cell_w - 20.0).max(0.0) / CHAR_W).floor() as usize;
         let rows = list::windowed(lines, self.scroll, grid.cell_h, |line| {
             let first = line * grid.columns;
             let cells = (first..(first + grid.columns).min(len))
@@ -56,13 +61,18 @@ impl Browser {
         let hovered = self.hovered == Some(at);
         let link = entry.kind() == Kind::Symlink;
         let name = format::ellipsize_middle(entry.name().to_string_lossy(), name_chars.max(6));
-        let name = text(name).size(13).align_x(Alignment::Center).width(Fill);
+        let name = text(name)
+            .size(13)
+            .align_x(Alignment::Center)
+            .wrapping(Wrapping::WordOrGlyph)
+            .width(Fill);
         let name = if entry.is_hidden() {
             name.style(style::faint_text)
         } else {
             name
         };
         let size = f32::from(self.icon_size);
+        let name = container(name).height(NAME_H).clip(true);
         let content = column![icon(format::category(entry), link, size), name]
             .spacing(6)
             .align_x(Alignment::Center)

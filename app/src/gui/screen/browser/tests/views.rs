@@ -57,8 +57,8 @@ fn long_names_in_the_grid_keep_their_extension() {
     let mut browser = browser_with(&dirs, "/x", &[name]);
     let _ = browser.update(Message::Action(PaneAction::IconsView), &ctx(&dirs));
     assert!(!shows(&browser, name), "shortened");
-    // 64 px icons make 112 px cells, room for 14 characters.
-    let shown = crate::gui::format::ellipsize_middle(name.into(), 14);
+    // 64 px icons make 112 px cells, room for two lines of 13 characters.
+    let shown = crate::gui::format::ellipsize_middle(name.into(), 26);
     assert!(
         shown.contains('…') && shown.ends_with("2019.jpeg"),
         "{shown}"
