@@ -49,6 +49,12 @@ impl Ferry {
             Key::Named(named) => Some(named),
             _ => None,
         };
+        if self.drag.is_some() {
+            if named == Some(Named::Escape) {
+                return self.drag_cancelled();
+            }
+            return Task::none();
+        }
         if let Some(menu) = &mut self.menu {
             let kind = menu.kind.clone();
             let entries = self.menu_entries(&kind);

@@ -61,6 +61,8 @@ pub enum Command {
     RemoveBookmark(Target),
     /// Light, dark or the system's.
     Theme(ThemeChoice),
+    /// Undo the move of this job, then copy instead ("Make it a copy").
+    MakeCopy(ferry_core::jobs::JobId),
 }
 
 /// What the entries are built from.
@@ -71,13 +73,17 @@ pub struct State<'a> {
     pub settings: &'a Settings,
     /// The shown tab is split.
     pub split: bool,
+    /// What Undo and Redo would do.
+    pub labels: &'a crate::gui::jobs::Labels,
+    /// Something can be pasted.
+    pub can_paste: bool,
 }
 
 /// The entries of `kind`.
 pub fn entries(kind: &MenuKind, state: &State<'_>) -> Vec<Entry<Command>> {
     match kind {
         MenuKind::Items => items(state.pane),
-        MenuKind::Folder => folder(state.pane),
+        MenuKind::Folder => folder(state.pane, state.can_paste),
         MenuKind::Place(place) => place_entries(place),
         MenuKind::Window => window(state),
     }
@@ -96,19 +102,33 @@ fn items(pane: &Browser) -> Vec<Entry<Command>> {
             Command::OpenInSplit(folders[0].clone()),
         ));
     }
-    entries.push(Entry::Separator);
-    entries.push(
-        Entry::item("Copy Location", Command::Pane(PaneAction::CopyLocation)).key("Ctrl+Shift+C"),
-    );
+    let pane_item = |label: &str, action, key| Entry::item(label, Command::Pane(action)).key(key);
+    entries.extend([
+        Entry::Separator,
+        pane_item("Cut", PaneAction::Cut, "Ctrl+X"),
+        pane_item("Copy", PaneAction::Copy, "Ctrl+C"),
+        Entry::item("Copy to…", Command::Pane(PaneAction::CopyTo)),
+        Entry::item("Move to…", Command::Pane(PaneAction::MoveTo)),
+        pane_item("Duplicate Here", PaneAction::Duplicate, "Ctrl+D"),
+        Entry::item("Create Link…", Command::Pane(PaneAction::LinkTo)),
+        Entry::Separator,
+        pane_item("Rename…", PaneAction::Rename, "F2"),
+        pane_item("Move to Trash", PaneAction::Trash, "Delete"),
+        pane_item("Delete Permanently…", PaneAction::Delete, "Shift+Delete"),
+        Entry::Separator,
+        pane_item("Copy Location", PaneAction::CopyLocation, "Ctrl+Shift+C"),
+    ]);
     if folders.len() == 1 {
-        entries.push(
-            Entry::item("Add to Places", Command::Pane(PaneAction::AddBookmark)).key("Ctrl+B"),
-        );
+        entries.push(pane_item(
+            "Add to Places",
+            PaneAction::AddBookmark,
+            "Ctrl+B",
+        ));
     }
     entries
 }
 
-fn folder(pane: &Browser) -> Vec<Entry<Command>> {
+fn folder(pane: &Browser, can_paste: bool) -> Vec<Entry<Command>> {
     let sort = pane.sort();
     let by = |label: &str, key: SortKey| {
         Entry::item(label, Command::Sort(SortSpec { key, ..sort })).checked(sort.key == key)
@@ -125,7 +145,16 @@ fn folder(pane: &Browser) -> Vec<Entry<Command>> {
         ..sort
     };
     let mode = pane.mode();
+    let paste = Entry::Item {
+        label: "Paste".to_owned(),
+        shortcut: Some("Ctrl+V"),
+        checked: false,
+        message: can_paste.then_some(Command::Pane(PaneAction::Paste)),
+    };
     vec![
+        paste,
+        Entry::item("New Folder…", Command::Pane(PaneAction::NewFolder)).key("Ctrl+Shift+N"),
+        Entry::Separator,
         Entry::Heading("View"),
         Entry::item("Details", Command::Mode(ViewMode::Details))
             .key("Ctrl+1")
@@ -182,7 +211,28 @@ fn place_entries(place: &Place) -> Vec<Entry<Command>> {
 fn window(state: &State<'_>) -> Vec<Entry<Command>> {
     let theme = state.settings.theme;
     let window = |label: &str, action: WindowAction| Entry::item(label, Command::Window(action));
+    let labelled = |verb: &str, label: &Option<String>, action, key| Entry::Item {
+        label: match label {
+            Some(what) => format!(
+                "{verb}: {}",
+                crate::gui::format::ellipsize_middle(what.into(), 26)
+            ),
+            None => format!("{verb} (nothing to {})", verb.to_lowercase()),
+        },
+        shortcut: Some(key),
+        checked: false,
+        message: label.as_ref().map(|_| Command::Window(action)),
+    };
     vec![
+        labelled("Undo", &state.labels.undo, WindowAction::Undo, "Ctrl+Z"),
+        labelled(
+            "Redo",
+            &state.labels.redo,
+            WindowAction::Redo,
+            "Ctrl+Shift+Z",
+        ),
+        window("Jobs", WindowAction::ToggleJobs),
+        Entry::Separator,
         window("New Window", WindowAction::NewWindow).key("Ctrl+N"),
         window("New Tab", WindowAction::NewTab).key("Ctrl+T"),
         window("Split View", WindowAction::ToggleSplit)

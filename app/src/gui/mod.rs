@@ -7,7 +7,9 @@
 //! - [`modal`]: dialogs over the window.
 //! - [`widget`]: widgets generic over the message type (windowed list, icon grid, scrollbar,
 //!   icons, context menu, toasts, pointer tracking).
-//! - [`menus`]: what each menu holds.
+//! - [`menus`]: what each menu holds; [`actions`]: what the window does with screens'
+//!   events and commands; [`operations`]: which job a pane's request becomes; [`drag`]:
+//!   dragging items inside the window; [`keys`]: where a key press goes.
 //! - [`bridge`]: the one place crossbeam channels and blocking work become iced
 //!   subscriptions and tasks.
 //! - [`jobs`]: the only owner of the window's job `Engine`, and of what each job belongs to.
@@ -16,15 +18,18 @@
 //! This module owns the services and routes messages between them; it holds no policy and
 //! does no I/O itself: file I/O runs through the bridge, on threads of its own.
 
+mod actions;
 pub mod bench;
 mod bridge;
 mod display;
+mod drag;
 pub mod format;
 mod jobs;
 mod keys;
 mod launch;
 pub mod menus;
 pub mod modal;
+mod operations;
 pub mod screen;
 pub mod settings;
 pub mod shortcut;
@@ -41,22 +46,25 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Receiver;
 use ferry_core::Error;
 use ferry_core::dirs::{DirEvent, DirService};
-use ferry_core::places::{self, Places, PlacesEnv};
+use ferry_core::fs::MountTable;
+use ferry_core::places::Places;
 use iced::keyboard::{Key, Modifiers};
 use iced::theme::Mode;
 use iced::widget::{column, row};
 use iced::{Element, Point, Size, Subscription, Task, Theme, event, mouse, system, window};
 
-use jobs::{Jobs, Origin};
+use drag::Drag;
+use jobs::{Jobs, Labels, Origin, Started, Undoing};
 use menus::{Command, MenuKind, OpenMenu};
+use operations::{Clip, PickedFor};
 use screen::Ctx;
-use screen::browser::{self, Browser};
+use screen::browser::Browser;
+use screen::jobs_panel::{self, JobsPanel};
 use screen::recovery::{self, Recovery};
 use screen::sidebar::{self, Sidebar};
 use screen::tabs::{self, Tabs};
 use screen::toolbar;
-use settings::{Settings, Store, ThemeChoice, ViewMode};
-use shortcut::{PaneAction, WindowAction};
+use settings::{Settings, Store, ThemeChoice};
 use widget::context_menu;
 
 pub use startup::Launch;
@@ -108,6 +116,20 @@ pub struct Ferry {
     /// Waiting for the first frame, for the `first frame` log line.
     first_frame: bool,
     places_loading: bool,
+    /// The mount table as of the last places reading (a drop's default action needs it).
+    mounts: MountTable,
+    jobs_panel: JobsPanel,
+    /// What the window's clipboard holds.
+    clip: Option<Clip>,
+    /// A copy to start once the undo under way ends ("Make it a copy").
+    after_undo: Option<ferry_core::jobs::Job>,
+    /// A drag of items, while one is under way.
+    drag: Option<Drag>,
+    /// The pointer's last position in the window.
+    pointer: Point,
+    /// Files dropped from another application, gathered into one job, and when the last came.
+    incoming: Vec<PathBuf>,
+    incoming_at: Option<Instant>,
 }
 
 /// What screens read while they update, apart from the screens themselves so that one can be
@@ -130,12 +152,13 @@ impl Services {
     }
 }
 
-/// A short message at the bottom of the window.
+/// A short message at the bottom of the window, with what can be done about it.
 #[derive(Debug)]
 struct Toast {
     id: u64,
     text: String,
     until: Instant,
+    actions: Vec<(String, Command)>,
 }
 
 /// The window's messages.
@@ -147,6 +170,8 @@ pub enum Message {
     Sidebar(sidebar::Message),
     /// Something for the interrupted-jobs banner.
     Recovery(recovery::Message),
+    /// Something for the jobs panel.
+    JobsPanel(jobs_panel::Message),
     /// A toolbar button.
     Toolbar(toolbar::Message),
     /// A menu entry (or another request for the window).
@@ -157,12 +182,34 @@ pub enum Message {
     Shortcuts(modal::shortcuts::Message),
     /// A toast was closed.
     ToastClosed(u64),
+    /// A toast's button was pressed.
+    ToastAction(u64, Command),
     /// An event of the listing service.
     Dir(DirEvent),
     /// An event of the window's job engine.
     Job(ferry_core::jobs::Event),
     /// A resume or roll back was submitted, holding the journal's writer lock, or not.
     RecoveryStarted(Result<(ferry_core::jobs::JobId, jobs::Held), Arc<Error>>),
+    /// A job the window started was journaled and submitted, or could not be.
+    JobStarted(Result<Started, Arc<Error>>),
+    /// An undo or redo was submitted, or there was nothing to do.
+    Undid(Result<Undoing, Arc<Error>>),
+    /// A job's end was recorded in the journal.
+    JobRecorded,
+    /// What Undo and Redo would do now.
+    LabelsRead(Labels),
+    /// A folder was picked for Copy to… or Move to… (or the dialog closed).
+    FolderPicked(Vec<PathBuf>, PickedFor, Option<PathBuf>),
+    /// The pointer moved in the window (listened to during a drag).
+    PointerMoved(Point),
+    /// The left button was released (listened to during a drag).
+    PointerReleased,
+    /// Time passed during a drag (spring-loaded folders and tabs).
+    DragTick,
+    /// A file dropped from another application.
+    FileDropped(PathBuf),
+    /// Time passed since the last file dropped from another application.
+    DropTick,
     /// A key was pressed; `captured` when a widget (a text field) took it.
     Key {
         /// The key.
@@ -200,8 +247,8 @@ pub enum Message {
     BookmarkRemoved(Result<bool, Arc<Error>>),
     /// Settings and session were written, or could not be.
     Saved(Option<Arc<Error>>),
-    /// The places were read (on a worker thread).
-    PlacesLoaded(Result<Box<Places>, Arc<Error>>),
+    /// The places were read (on a worker thread), with the mount table.
+    PlacesLoaded(Result<Box<(Places, MountTable)>, Arc<Error>>),
     /// Something went wrong that the user should hear of.
     Problem(String),
 }
@@ -237,6 +284,14 @@ impl Ferry {
             session_dirty: false,
             first_frame: true,
             places_loading: false,
+            mounts: MountTable::default(),
+            jobs_panel: JobsPanel::default(),
+            clip: None,
+            after_undo: None,
+            drag: None,
+            pointer: Point::ORIGIN,
+            incoming: Vec::new(),
+            incoming_at: None,
         };
         if let Some(notice) = launch.notice {
             ferry.tabs.active_pane_mut().set_notice(notice);
@@ -250,7 +305,8 @@ impl Ferry {
             Jobs::interrupted().map(|found| Message::Recovery(recovery::Message::Found(found)));
         let theme = system::theme().map(Message::ModeChanged);
         let places = ferry.load_places();
-        (ferry, Task::batch([theme, interrupted, places]))
+        let labels = Jobs::read_labels().map(Message::LabelsRead);
+        (ferry, Task::batch([theme, interrupted, places, labels]))
     }
 
     /// The window title: the active pane's folder.
@@ -318,15 +374,45 @@ impl Ferry {
             }
             Message::Dir(event) => {
                 let view = event.view();
-                let message = tabs::Message::Pane(view, browser::Message::Dir(event));
+                let message = tabs::Message::Pane(view, screen::browser::Message::Dir(event));
                 self.update(Message::Tabs(message))
             }
             Message::Job(event) => match self.jobs.route(event) {
-                Some((Origin::Recovery, event)) => {
-                    self.update(Message::Recovery(recovery::Message::Job(event)))
-                }
+                Some(routed) => self.on_routed(routed),
                 None => Task::none(),
             },
+            Message::JobsPanel(message) => {
+                let (task, event) = self.jobs_panel.update(message, &self.services.ctx());
+                let task = task.map(Message::JobsPanel);
+                match event {
+                    Some(event) => Task::batch([task, self.on_jobs_panel_event(event)]),
+                    None => task,
+                }
+            }
+            Message::JobStarted(started) => self.job_started(started),
+            Message::Undid(undoing) => self.undid(undoing),
+            Message::JobRecorded => Task::none(),
+            Message::LabelsRead(labels) => {
+                self.jobs.set_labels(labels);
+                Task::none()
+            }
+            Message::FolderPicked(paths, how, folder) => self.picked(paths, how, folder),
+            Message::ToastAction(id, command) => {
+                self.toasts.retain(|t| t.id != id);
+                self.command(command)
+            }
+            Message::PointerMoved(at) => {
+                self.pointer = at;
+                self.drag_moved(at)
+            }
+            Message::PointerReleased => self.dropped(),
+            Message::DragTick => self.drag_tick(),
+            Message::FileDropped(path) => {
+                self.incoming.push(path);
+                self.incoming_at = Some(Instant::now());
+                Task::none()
+            }
+            Message::DropTick => self.incoming_dropped(),
             Message::Key {
                 key,
                 text,
@@ -356,9 +442,16 @@ impl Ferry {
                 Task::none()
             }
             Message::AutoScroll => {
-                let view = self.tabs.active_pane().view_id();
-                let message = tabs::Message::Pane(view, browser::Message::AutoScroll);
-                self.update(Message::Tabs(message))
+                let banding: Vec<_> = self
+                    .tabs
+                    .panes()
+                    .filter(|p| p.is_banding())
+                    .map(Browser::view_id)
+                    .collect();
+                Task::batch(banding.into_iter().map(|view| {
+                    let message = tabs::Message::Pane(view, screen::browser::Message::AutoScroll);
+                    self.update(Message::Tabs(message))
+                }))
             }
             Message::Tick => {
                 let now = Instant::now();
@@ -405,6 +498,11 @@ impl Ferry {
             }
             Message::PlacesLoaded(loaded) => {
                 self.places_loading = false;
+                let loaded = loaded.map(|both| {
+                    let (places, mounts) = *both;
+                    self.mounts = mounts;
+                    Box::new(places)
+                });
                 self.update(Message::Sidebar(sidebar::Message::Loaded(loaded)))
             }
             Message::Problem(text) => {
@@ -412,304 +510,6 @@ impl Ferry {
                 Task::none()
             }
         }
-    }
-
-    fn on_tabs_event(&mut self, event: tabs::Event) -> Task<Message> {
-        match event {
-            tabs::Event::Pane(_, event) => self.on_pane_event(event),
-            tabs::Event::LastClosed => self.quit(),
-            tabs::Event::SessionChanged => {
-                self.session_dirty = true;
-                Task::none()
-            }
-        }
-    }
-
-    fn on_pane_event(&mut self, event: browser::Event) -> Task<Message> {
-        let folder = self.tabs.active_pane().path().to_path_buf();
-        let settings = &mut self.services.settings;
-        match event {
-            browser::Event::OpenFile(path) => {
-                return bridge::blocking(move || launch::open(&path).map_err(|e| (path, e))).then(
-                    |opened| match opened {
-                        Ok(()) => Task::none(),
-                        Err((path, e)) => Task::done(Message::OpenFailed(path, Arc::new(e))),
-                    },
-                );
-            }
-            browser::Event::OpenInNewTab(path) => {
-                let event = self.tabs.open(path, false, &self.services.ctx());
-                return event.map_or_else(Task::none, |e| self.on_tabs_event(e));
-            }
-            browser::Event::ContextMenu { at, on_items } => {
-                let kind = if on_items {
-                    MenuKind::Items
-                } else {
-                    MenuKind::Folder
-                };
-                self.open_menu(kind, at);
-                return Task::none();
-            }
-            browser::Event::AddBookmark(path) => return self.add_bookmark(path),
-            browser::Event::CopyText(text) => {
-                self.toast("Copied the location.".to_owned());
-                return iced::clipboard::write(text);
-            }
-            browser::Event::ShowHiddenChosen(show) => settings.show_hidden = show,
-            browser::Event::ModeChosen(mode) => settings.remember_mode(&folder, mode),
-            browser::Event::SortChosen(sort) => settings.remember_sort(&folder, sort),
-            browser::Event::Zoomed(ViewMode::Icons, size) => settings.icon_size = size,
-            browser::Event::Zoomed(ViewMode::Details, size) => settings.details_icon = size,
-            browser::Event::ColumnsResized(columns) => settings.columns = columns,
-            browser::Event::Activated | browser::Event::Navigated => return Task::none(),
-        }
-        self.settings_dirty = true;
-        self.apply_settings()
-    }
-
-    /// Hands the shared settings (hidden files, icon sizes, columns) to every pane.
-    fn apply_settings(&mut self) -> Task<Message> {
-        let settings = &self.services.settings;
-        let tasks: Vec<Task<Message>> = self
-            .tabs
-            .panes_mut()
-            .map(|pane| {
-                let view = pane.view_id();
-                pane.apply_settings(settings)
-                    .map(move |m| Message::Tabs(tabs::Message::Pane(view, m)))
-            })
-            .collect();
-        Task::batch(tasks)
-    }
-
-    fn on_sidebar_event(&mut self, event: sidebar::Event) -> Task<Message> {
-        match event {
-            sidebar::Event::Navigate(path) => self.open_in_active(path),
-            sidebar::Event::OpenInNewTab(path) => {
-                let event = self.tabs.open(path, false, &self.services.ctx());
-                event.map_or_else(Task::none, |e| self.on_tabs_event(e))
-            }
-            sidebar::Event::ContextMenu { place, at } => {
-                self.open_menu(MenuKind::Place(place), at);
-                Task::none()
-            }
-            sidebar::Event::Resized(width) => {
-                self.services.settings.sidebar_width = width;
-                self.settings_dirty = true;
-                Task::none()
-            }
-            sidebar::Event::Problems(problems) => {
-                for problem in problems {
-                    self.toast(format!("Places: {problem}"));
-                }
-                Task::none()
-            }
-        }
-    }
-
-    /// Shows `path` in the active pane, as a click on a place does.
-    fn open_in_active(&mut self, path: PathBuf) -> Task<Message> {
-        let view = self.tabs.active_pane().view_id();
-        let message = tabs::Message::Pane(view, browser::Message::Navigate(path));
-        self.update(Message::Tabs(message))
-    }
-
-    /// Does what the banner asked: journal I/O on a thread of its own, never here.
-    fn on_recovery(&mut self, event: Option<recovery::Event>) -> Task<Message> {
-        match event {
-            None => Task::none(),
-            Some(recovery::Event::Start { record, choice }) => self
-                .jobs
-                .start_recovery(*record, choice)
-                .map(Message::RecoveryStarted),
-            Some(recovery::Event::Cancel(job)) => {
-                self.jobs.cancel(job);
-                Task::none()
-            }
-            Some(recovery::Event::Finish {
-                job,
-                seq,
-                choice,
-                summary,
-                cancelled,
-            }) => self
-                .jobs
-                .record_recovery_end(job, seq, choice, *summary, cancelled)
-                .discard(),
-        }
-    }
-
-    /// Sends `action` to the active pane.
-    fn pane_action(&mut self, action: PaneAction) -> Task<Message> {
-        let view = self.tabs.active_pane().view_id();
-        let message = tabs::Message::Pane(view, browser::Message::Action(action));
-        self.update(Message::Tabs(message))
-    }
-
-    fn window_action(&mut self, action: WindowAction) -> Task<Message> {
-        let ctx = self.services.ctx();
-        let event = match action {
-            WindowAction::NewTab => {
-                let path = self.tabs.active_pane().path().to_path_buf();
-                self.tabs.open(path, true, &ctx)
-            }
-            WindowAction::CloseTab => {
-                let current = self.tabs.session().active;
-                self.tabs.close(current, &ctx)
-            }
-            WindowAction::ReopenClosedTab => self.tabs.reopen(&ctx),
-            WindowAction::NextTab => self.tabs.cycle(true),
-            WindowAction::PreviousTab => self.tabs.cycle(false),
-            WindowAction::SelectTab(n) => self.tabs.select(usize::from(n).saturating_sub(1)),
-            WindowAction::ToggleSplit => self.tabs.toggle_split(&ctx),
-            WindowAction::OtherPane => {
-                // Tab walks the panes, then the places (when shown), then back.
-                let last_pane = !self.tabs.is_split() || self.tabs.active_is_last();
-                if last_pane && self.services.settings.show_sidebar && self.sidebar.take_focus() {
-                    return Task::none();
-                }
-                self.tabs.other_pane();
-                None
-            }
-            WindowAction::ToggleSidebar => {
-                let settings = &mut self.services.settings;
-                settings.show_sidebar = !settings.show_sidebar;
-                self.settings_dirty = true;
-                None
-            }
-            WindowAction::OpenMenu => {
-                let anchor = Point::new(self.window.width - 8.0, 46.0);
-                self.open_menu(MenuKind::Window, anchor);
-                None
-            }
-            WindowAction::NewWindow => {
-                let path = self.tabs.active_pane().path().to_path_buf();
-                return bridge::blocking(move || launch::new_window(&path)).then(|spawned| {
-                    match spawned {
-                        Ok(()) => Task::none(),
-                        Err(e) => Task::done(Message::Problem(format!(
-                            "Could not open a new window: {e}"
-                        ))),
-                    }
-                });
-            }
-            WindowAction::ShowShortcuts => {
-                self.shortcuts_shown = true;
-                None
-            }
-            WindowAction::Quit => return self.quit(),
-        };
-        event.map_or_else(Task::none, |e| self.on_tabs_event(e))
-    }
-
-    fn command(&mut self, command: Command) -> Task<Message> {
-        let view = self.tabs.active_pane().view_id();
-        let pane = |message| Message::Tabs(tabs::Message::Pane(view, message));
-        match command {
-            Command::Pane(action) => self.pane_action(action),
-            Command::Window(action) => self.window_action(action),
-            Command::Mode(mode) => self.update(pane(browser::Message::SetMode(mode))),
-            Command::Sort(sort) => self.update(pane(browser::Message::SetSort(sort))),
-            Command::Open(path) => self.open_in_active(path),
-            Command::OpenInNewTabs(paths) => {
-                for path in paths {
-                    let _ = self.tabs.open(path, false, &self.services.ctx());
-                }
-                self.session_dirty = true;
-                Task::none()
-            }
-            Command::OpenInSplit(path) => {
-                let event = self.tabs.open_in_split(path, &self.services.ctx());
-                event.map_or_else(Task::none, |e| self.on_tabs_event(e))
-            }
-            Command::RemoveBookmark(target) => bridge::blocking(move || {
-                let removed = PlacesEnv::from_env()
-                    .and_then(|env| places::remove_bookmark(&env, &target))
-                    .map_err(Arc::new);
-                Message::BookmarkRemoved(removed)
-            }),
-            Command::Theme(choice) => {
-                self.services.settings.theme = choice;
-                self.settings_dirty = true;
-                Task::none()
-            }
-        }
-    }
-
-    fn add_bookmark(&self, path: PathBuf) -> Task<Message> {
-        bridge::blocking(move || {
-            let added = PlacesEnv::from_env()
-                .and_then(|env| places::add_bookmark(&env, &path, None))
-                .map_err(Arc::new);
-            Message::BookmarkAdded(path, added)
-        })
-    }
-
-    fn load_places(&mut self) -> Task<Message> {
-        if self.places_loading {
-            return Task::none();
-        }
-        self.places_loading = true;
-        bridge::blocking(|| Places::load().map(Box::new).map_err(Arc::new))
-            .map(Message::PlacesLoaded)
-    }
-
-    fn open_menu(&mut self, kind: MenuKind, anchor: Point) {
-        let entries = self.menu_entries(&kind);
-        if entries.is_empty() {
-            return;
-        }
-        let size = context_menu::size(&entries);
-        let at = context_menu::place(anchor, size, self.window);
-        self.menu = Some(OpenMenu {
-            kind,
-            at,
-            highlighted: None,
-        });
-    }
-
-    fn menu_entries(&self, kind: &MenuKind) -> Vec<context_menu::Entry<Command>> {
-        let state = menus::State {
-            pane: self.tabs.active_pane(),
-            settings: &self.services.settings,
-            split: self.tabs.is_split(),
-        };
-        menus::entries(kind, &state)
-    }
-
-    fn toast(&mut self, text: String) {
-        self.next_toast += 1;
-        self.toasts.push(Toast {
-            id: self.next_toast,
-            text,
-            until: Instant::now() + TOAST_TIME,
-        });
-    }
-
-    /// Writes what changed, on a thread of its own.
-    fn save(&mut self) -> Task<Message> {
-        let Some(store) = self.store.clone() else {
-            return Task::none();
-        };
-        if !self.settings_dirty && !self.session_dirty {
-            return Task::none();
-        }
-        let settings = self.settings_dirty.then(|| self.services.settings.clone());
-        let session = self.session_dirty.then(|| self.tabs.session());
-        self.settings_dirty = false;
-        self.session_dirty = false;
-        bridge::blocking(move || {
-            let settings = settings.map(|s| store.save_settings(&s)).transpose();
-            let session = session.map(|s| store.save_session(&s)).transpose();
-            Message::Saved(settings.and(session).err().map(Arc::new))
-        })
-    }
-
-    /// Saves the session and the settings, then ends.
-    fn quit(&mut self) -> Task<Message> {
-        self.settings_dirty = true;
-        self.session_dirty = true;
-        self.save().chain(iced::exit())
     }
 
     /// The window's content: toolbar, tabs, sidebar and panes, with the banner, the menu, the
@@ -731,7 +531,13 @@ impl Ferry {
         } else {
             main.into()
         };
-        let mut content: Element<'_, Message> = column![toolbar, body].into();
+        let window_jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
+        let mut layout = column![toolbar, body];
+        if let Some(panel) = self.jobs_panel.view(&window_jobs) {
+            layout = layout.push(panel.map(Message::JobsPanel));
+        }
+        let mut content: Element<'_, Message> = layout.into();
+        content = self.drag_badge(content);
         if let Some(menu) = &self.menu {
             let entries = self
                 .menu_entries(&menu.kind)
@@ -755,7 +561,16 @@ impl Ferry {
         }
         widget::toast::overlay(
             content,
-            self.toasts.iter().map(|t| (t.id, t.text.as_str())),
+            self.toasts.iter().map(|t| {
+                let actions = t
+                    .actions
+                    .iter()
+                    .map(|(label, command)| {
+                        (label.as_str(), Message::ToastAction(t.id, command.clone()))
+                    })
+                    .collect();
+                (t.id, t.text.as_str(), actions)
+            }),
             Message::ToastClosed,
         )
     }
@@ -775,10 +590,23 @@ impl Ferry {
         if self.first_frame || self.tabs.panes().any(Browser::awaits_frame) {
             subscriptions.push(window::frames().map(|_| Message::Frame));
         }
-        if self.tabs.active_pane().is_banding() {
+        if self.tabs.panes().any(Browser::is_banding) {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(30)).map(|_| Message::AutoScroll));
         }
+        if self.drag.is_some() {
+            subscriptions.push(event::listen_with(drag::listen));
+            subscriptions
+                .push(iced::time::every(Duration::from_millis(100)).map(|_| Message::DragTick));
+        }
+        if !self.incoming.is_empty() {
+            subscriptions
+                .push(iced::time::every(Duration::from_millis(50)).map(|_| Message::DropTick));
+        }
+        subscriptions.push(window::events().filter_map(|(_, event)| match event {
+            window::Event::FileDropped(path) => Some(Message::FileDropped(path)),
+            _ => None,
+        }));
         if !self.toasts.is_empty() || self.settings_dirty || self.session_dirty {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(500)).map(|_| Message::Tick));

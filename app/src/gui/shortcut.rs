@@ -36,6 +36,12 @@ pub enum WindowAction {
     NewWindow,
     /// List every shortcut (Ctrl+F1).
     ShowShortcuts,
+    /// Undo the last job (Ctrl+Z).
+    Undo,
+    /// Redo the job undone last (Ctrl+Shift+Z).
+    Redo,
+    /// Show or hide the jobs panel.
+    ToggleJobs,
     /// Quit, saving the session (Ctrl+Q).
     Quit,
 }
@@ -93,6 +99,28 @@ pub enum PaneAction {
     AddBookmark,
     /// Copy the selection's paths, or the folder's, as text (Ctrl+Shift+C).
     CopyLocation,
+    /// Put the selection on the clipboard to copy (Ctrl+C).
+    Copy,
+    /// Put the selection on the clipboard to move (Ctrl+X).
+    Cut,
+    /// Copy or move what the clipboard holds into the folder (Ctrl+V).
+    Paste,
+    /// Rename the focused item in place (F2).
+    Rename,
+    /// Create a folder and name it (Ctrl+Shift+N).
+    NewFolder,
+    /// Move the selection to the trash (Delete).
+    Trash,
+    /// Delete the selection permanently, after asking (Shift+Delete).
+    Delete,
+    /// Copy the selection beside itself as `name (copy).ext` (Ctrl+D).
+    Duplicate,
+    /// Copy the selection into a folder picked in a dialog.
+    CopyTo,
+    /// Move the selection into a folder picked in a dialog.
+    MoveTo,
+    /// Make links to the selection in a folder picked in a dialog.
+    LinkTo,
     /// Select the next entry whose name starts with what was typed.
     TypeAhead(char),
 }
@@ -245,7 +273,7 @@ use KeySpec::{Char, Named as N};
 use PaneAction as P;
 use WindowAction as W;
 
-const WINDOW_TABLE: [Binding; 16] = [
+const WINDOW_TABLE: [Binding; 19] = [
     window(Char("t"), CTRL, W::NewTab, "New tab"),
     window(Char("w"), CTRL, W::CloseTab, "Close tab"),
     window(
@@ -267,9 +295,12 @@ const WINDOW_TABLE: [Binding; 16] = [
     window(N(Named::F1), CTRL, W::ShowShortcuts, "Keyboard shortcuts"),
     window(Char("?"), CTRL_ANY, W::ShowShortcuts, "Keyboard shortcuts"),
     window(Char("q"), CTRL, W::Quit, "Quit"),
+    window(Char("z"), CTRL, W::Undo, "Undo"),
+    window(Char("z"), CTRL_SHIFT, W::Redo, "Redo"),
+    window(Char("y"), CTRL, W::Redo, "Redo"),
 ];
 
-const PANE_TABLE: [Binding; 43] = {
+const PANE_TABLE: [Binding; 52] = {
     let [down, down_x] = moves(Named::ArrowDown, Step::Down, "Next item");
     let [up, up_x] = moves(Named::ArrowUp, Step::Up, "Previous item");
     let [left, left_x] = moves(Named::ArrowLeft, Step::Left, "Item to the left (icons)");
@@ -332,6 +363,15 @@ const PANE_TABLE: [Binding; 43] = {
         pane(N(Named::F10), SHIFT, P::ContextMenu, "Context menu"),
         pane(Char("b"), CTRL, P::AddBookmark, "Add to places"),
         pane(Char("c"), CTRL_SHIFT, P::CopyLocation, "Copy location"),
+        pane(Char("c"), CTRL, P::Copy, "Copy"),
+        pane(Char("x"), CTRL, P::Cut, "Cut"),
+        pane(Char("v"), CTRL, P::Paste, "Paste"),
+        pane(N(Named::F2), NONE, P::Rename, "Rename"),
+        pane(Char("n"), CTRL_SHIFT, P::NewFolder, "New folder"),
+        pane(N(Named::Delete), NONE, P::Trash, "Move to the trash"),
+        pane(N(Named::Delete), SHIFT, P::Delete, "Delete permanently"),
+        pane(Char("d"), CTRL, P::Duplicate, "Duplicate here"),
+        pane(N(Named::Insert), CTRL, P::Copy, "Copy"),
     ]
 };
 
@@ -518,7 +558,22 @@ mod tests {
         assert_eq!(key(&named(Named::Backspace), C), None);
         assert_eq!(key(&named(Named::Enter), A), None);
         assert_eq!(key(&named(Named::Escape), S), None);
-        assert_eq!(resolve(&named(Named::Delete), None, NO), None);
+        assert_eq!(resolve(&named(Named::Pause), None, NO), None);
+    }
+
+    #[test]
+    fn operations_have_their_keys() {
+        assert_eq!(pane_key(&character("c"), C), Some(P::Copy));
+        assert_eq!(pane_key(&character("x"), C), Some(P::Cut));
+        assert_eq!(pane_key(&character("v"), C), Some(P::Paste));
+        assert_eq!(pane_key(&named(Named::F2), NO), Some(P::Rename));
+        assert_eq!(pane_key(&character("N"), C | S), Some(P::NewFolder));
+        assert_eq!(pane_key(&named(Named::Delete), NO), Some(P::Trash));
+        assert_eq!(pane_key(&named(Named::Delete), S), Some(P::Delete));
+        assert_eq!(pane_key(&character("d"), C), Some(P::Duplicate));
+        assert_eq!(window_key(&character("z"), C), Some(W::Undo));
+        assert_eq!(window_key(&character("Z"), C | S), Some(W::Redo));
+        assert_eq!(pane_key(&character("c"), C | S), Some(P::CopyLocation));
     }
 
     #[test]

@@ -508,3 +508,20 @@ pub fn backdrop(_theme: &Theme) -> container::Style {
         ..container::Style::default()
     }
 }
+
+/// A button inside a toast: the toast's text colour, lit when hovered.
+pub fn toast_button(theme: &Theme, status: button::Status) -> button::Style {
+    let c = colors(theme);
+    let base = button::Style {
+        text_color: c.accent,
+        border: Border::default().rounded(6),
+        ..button::Style::default()
+    };
+    match status {
+        button::Status::Hovered | button::Status::Pressed => button::Style {
+            background: Some(c.base.scale_alpha(0.15).into()),
+            ..base
+        },
+        _ => base,
+    }
+}

@@ -12,7 +12,8 @@ use iced::keyboard::{Key, Modifiers};
 use iced_test::simulator;
 
 use super::menus::MenuKind;
-use super::settings::{Settings, Store};
+use super::screen::browser;
+use super::settings::{Settings, Store, ViewMode};
 use super::*;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.
@@ -256,7 +257,10 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
         probe_timeout: PROBE_TIMEOUT,
     };
     let places = Places::load_with(&env, &ferry_core::fs::MountTable::default());
-    let _ = ferry.update(Message::PlacesLoaded(Ok(Box::new(places))));
+    let _ = ferry.update(Message::PlacesLoaded(Ok(Box::new((
+        places,
+        MountTable::default(),
+    )))));
     assert!(shows(&ferry, "Documents") && shows(&ferry, "Music"));
     click(&mut ferry, "Music");
     settle(&mut ferry);
@@ -316,11 +320,13 @@ fn the_context_menus_offer_what_applies_and_the_keyboard_chooses() {
     click(&mut ferry, "Folders First");
     assert!(ferry.menu.is_none());
     assert!(!ferry.tabs.active_pane().sort().folders_first);
-    // Down, Down (past the heading to "Icons"), Enter.
+    // Down past New Folder and Details (the disabled Paste and the heading are skipped)
+    // to "Icons", Enter.
     let _ = ferry.update(pane(browser::Message::RightPressed {
         at: Point::new(400.0, 500.0),
         on_item: false,
     }));
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
     named(&mut ferry, Named::ArrowDown, Modifiers::empty());
     named(&mut ferry, Named::ArrowDown, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::empty());

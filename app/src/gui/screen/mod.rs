@@ -3,6 +3,7 @@
 //! `view`; the parent maps both with its own message variant.
 
 pub mod browser;
+pub mod jobs_panel;
 pub mod recovery;
 pub mod sidebar;
 pub mod tabs;

@@ -24,7 +24,7 @@ const HANDLE: f32 = 6.0;
 const ICON: f32 = 18.0;
 
 /// A place as the context menu acts on it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Place {
     /// A folder to open (standard place, volume, trash).
     Folder(PathBuf),
@@ -53,6 +53,8 @@ pub enum Message {
     OpenInNewTab(PathBuf),
     /// A place was right-clicked (the position follows as [`Message::RightPressed`]).
     PlaceRightPressed(Place),
+    /// The pointer is over a place (or left it).
+    Hovered(Option<Place>),
     /// A right press in the sidebar at this window position.
     RightPressed(Point),
     /// A press on the sidebar's empty part or its edge, here (sidebar coordinates).
@@ -98,6 +100,8 @@ pub struct Sidebar {
     /// The place the keyboard is on, while the sidebar has the keyboard (Tab goes there
     /// after the panes).
     focus: Option<usize>,
+    /// The place under the pointer (a drop lands there).
+    hovered: Option<Place>,
 }
 
 impl Sidebar {
@@ -137,6 +141,10 @@ impl Sidebar {
             Message::OpenInNewTab(path) => Some(Event::OpenInNewTab(path)),
             Message::PlaceRightPressed(place) => {
                 self.pressed = Some(place);
+                None
+            }
+            Message::Hovered(place) => {
+                self.hovered = place;
                 None
             }
             Message::RightPressed(at) => self
@@ -182,6 +190,16 @@ impl Sidebar {
                 .map(|v| Place::Folder(v.mount_point.clone())),
         );
         all
+    }
+
+    /// The place under the pointer.
+    pub fn hovered(&self) -> Option<&Place> {
+        self.hovered.as_ref()
+    }
+
+    /// The Trash place (a drop on it trashes).
+    pub fn trash_place(&self) -> Option<Place> {
+        self.trash.clone().map(Place::Folder)
     }
 
     /// True while the keyboard is in the sidebar.
@@ -365,7 +383,10 @@ fn place_button<'a>(
         button = button.on_press(Message::Open(path.to_path_buf()));
         area_place = Some(path.to_path_buf());
     }
-    let mut area = mouse_area(button).on_right_press(Message::PlaceRightPressed(place));
+    let mut area = mouse_area(button)
+        .on_right_press(Message::PlaceRightPressed(place.clone()))
+        .on_enter(Message::Hovered(Some(place)))
+        .on_exit(Message::Hovered(None));
     if let Some(path) = area_place {
         area = area.on_middle_press(Message::OpenInNewTab(path));
     }

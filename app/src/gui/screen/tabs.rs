@@ -30,6 +30,11 @@ impl Tab {
         &self.panes[self.active]
     }
 
+    /// Its panes, left first.
+    pub fn panes(&self) -> &[Browser] {
+        &self.panes
+    }
+
     fn session(&self) -> TabSession {
         TabSession {
             panes: self
@@ -51,6 +56,8 @@ pub struct Tabs {
     active: usize,
     closed: Vec<TabSession>,
     next_view: ViewId,
+    /// The tab under the pointer (a drag selects it).
+    hovered: Option<usize>,
 }
 
 /// Input of the tabs.
@@ -62,6 +69,8 @@ pub enum Message {
     Select(usize),
     /// Close tab `usize`.
     Close(usize),
+    /// The pointer is over tab `usize` (or left the tabs).
+    Hovered(Option<usize>),
 }
 
 /// What the window must act on.
@@ -84,6 +93,7 @@ impl Tabs {
             active: 0,
             closed: Vec::new(),
             next_view: 1,
+            hovered: None,
         };
         match session.filter(|s| !s.tabs.is_empty()) {
             Some(session) => {
@@ -168,6 +178,16 @@ impl Tabs {
         self.tabs.iter_mut().flat_map(|t| t.panes.iter_mut())
     }
 
+    /// The tab under the pointer.
+    pub fn hovered_tab(&self) -> Option<usize> {
+        self.hovered.filter(|&i| i < self.tabs.len())
+    }
+
+    /// The folder of tab `index`'s active pane.
+    pub fn tab_folder(&self, index: usize) -> Option<std::path::PathBuf> {
+        Some(self.tabs.get(index)?.active().path().to_path_buf())
+    }
+
     /// True when the tab shown is split.
     pub fn is_split(&self) -> bool {
         self.current().panes.len() > 1
@@ -196,6 +216,10 @@ impl Tabs {
                 (task, event)
             }
             Message::Select(index) => (Task::none(), self.select(index)),
+            Message::Hovered(index) => {
+                self.hovered = index;
+                (Task::none(), None)
+            }
             Message::Close(index) => (Task::none(), self.close(index, ctx)),
         }
     }
@@ -357,6 +381,8 @@ impl Tabs {
             bar = bar.push(
                 mouse_area(tab)
                     .on_middle_press(Message::Close(i))
+                    .on_enter(Message::Hovered(Some(i)))
+                    .on_exit(Message::Hovered(None))
                     .interaction(iced::mouse::Interaction::Pointer),
             );
         }

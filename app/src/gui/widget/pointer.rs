@@ -1,6 +1,7 @@
 //! A wrapper that tells where the pointer is, for gestures `mouse_area` cannot express:
-//! a press on the empty part of a list (no child took it) and the drag that follows, reported
-//! even when the pointer leaves the area (rubber-band selection scrolls at the edges); a
+//! a press on the empty part of a list (no child took it), or on an item (a child took it:
+//! the start of a drag), and the drag that follows, reported even when the pointer leaves
+//! the area (rubber-band selection scrolls at the edges, items are dragged elsewhere); a
 //! right press with the pointer's position in the window (a context menu opens there); and
 //! the area's own bounds whenever they change (a grid needs its width, a menu opened from
 //! the keyboard needs the focused row's place).
@@ -17,6 +18,7 @@ pub fn pointer_area<'a, Message, Theme, Renderer>(
     PointerArea {
         content: content.into(),
         on_press: None,
+        on_item_press: None,
         on_drag: None,
         on_release: None,
         on_right_press: None,
@@ -28,6 +30,7 @@ pub fn pointer_area<'a, Message, Theme, Renderer>(
 pub struct PointerArea<'a, Message, Theme, Renderer> {
     content: Element<'a, Message, Theme, Renderer>,
     on_press: Option<Box<dyn Fn(Point) -> Message + 'a>>,
+    on_item_press: Option<Box<dyn Fn(Point) -> Message + 'a>>,
     on_drag: Option<Box<dyn Fn(Point) -> Message + 'a>>,
     on_release: Option<Message>,
     on_right_press: Option<Box<dyn Fn(Point, bool) -> Message + 'a>>,
@@ -39,6 +42,14 @@ impl<'a, Message, Theme, Renderer> PointerArea<'a, Message, Theme, Renderer> {
     #[must_use]
     pub fn on_press(mut self, f: impl Fn(Point) -> Message + 'a) -> Self {
         self.on_press = Some(Box::new(f));
+        self
+    }
+
+    /// A left press inside the area that a child (an item) took, at this point relative to
+    /// the area; the drag that follows is reported as for [`on_press`](Self::on_press).
+    #[must_use]
+    pub fn on_item_press(mut self, f: impl Fn(Point) -> Message + 'a) -> Self {
+        self.on_item_press = Some(Box::new(f));
         self
     }
 

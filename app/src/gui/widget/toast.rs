@@ -6,29 +6,37 @@ use iced::{Alignment, Element, Fill};
 
 use crate::gui::style;
 
-/// `base` with `toasts` (each `(id, text)`) stacked over its bottom; ✕ sends `on_close(id)`.
+/// `base` with `toasts` (each `(id, text, buttons)`) stacked over its bottom; a button
+/// sends its message, ✕ sends `on_close(id)`.
 pub fn overlay<'a, Message: Clone + 'a>(
     base: Element<'a, Message>,
-    toasts: impl Iterator<Item = (u64, &'a str)>,
+    toasts: impl Iterator<Item = (u64, &'a str, Vec<(&'a str, Message)>)>,
     on_close: impl Fn(u64) -> Message,
 ) -> Element<'a, Message> {
     let mut column = Column::new().spacing(6).align_x(Alignment::Center);
     let mut any = false;
-    for (id, message) in toasts {
+    for (id, message, actions) in toasts {
         any = true;
         let close = button(text("✕").size(12))
             .padding([2, 6])
-            .style(style::tool_button)
+            .style(style::toast_button)
             .on_press(on_close(id));
+        let mut line = row![text(message).size(13)]
+            .spacing(12)
+            .align_y(Alignment::Center);
+        for (label, action) in actions {
+            line = line.push(
+                button(text(label).size(13).font(style::bold()))
+                    .padding([2, 8])
+                    .style(style::toast_button)
+                    .on_press(action),
+            );
+        }
         column = column.push(
-            container(
-                row![text(message).size(13), close]
-                    .spacing(12)
-                    .align_y(Alignment::Center),
-            )
-            .padding([8, 14])
-            .max_width(640)
-            .style(style::toast),
+            container(line.push(close))
+                .padding([8, 14])
+                .max_width(640)
+                .style(style::toast),
         );
     }
     if !any {

@@ -164,6 +164,7 @@ impl Browser {
             .on_drag(Message::Dragged)
             .on_release(Message::Released)
             .on_right_press(|at, on_item| Message::RightPressed { at, on_item })
+            .on_item_press(Message::ItemPressed)
             .on_resize(Message::Resized)
             .into()
     }
@@ -238,12 +239,18 @@ impl Browser {
                 .padding([0.0, CELL_PAD])
                 .clip(true)
         };
-        let name = text(format::ellipsize_middle(name, name_chars)).size(TEXT);
-        // Dot files, when shown, are drawn fainter, as most file managers do.
-        let name = if entry.is_hidden() {
-            name.style(style::faint_text)
-        } else {
-            name
+        let name: Element<'a, Message> = match self.rename_field(index) {
+            Some(field) => field,
+            None => {
+                let name = text(format::ellipsize_middle(name, name_chars)).size(TEXT);
+                // Dot files, when shown, and cut items are drawn fainter, as most file
+                // managers do.
+                if entry.is_hidden() || self.is_cut(entry.name()) {
+                    name.style(style::faint_text).into()
+                } else {
+                    name.into()
+                }
+            }
         };
         let link = entry.kind() == Kind::Symlink;
         let icon_size = f32::from(self.details_icon);
@@ -281,6 +288,28 @@ impl Browser {
             .on_enter(Message::RowEntered(at))
             .on_exit(Message::RowLeft(at))
             .into()
+    }
+
+    /// The rename editor, when it is open over entry `index`.
+    pub(super) fn rename_field<'a>(&self, index: u32) -> Option<Element<'a, Message>> {
+        let renaming = self.renaming.as_ref().filter(|r| r.entry == index)?;
+        let refused = renaming.problem.is_some();
+        Some(
+            iced::widget::text_input("New name", &renaming.text)
+                .id(self.rename_input_id())
+                .on_input(Message::RenameEdited)
+                .on_submit(Message::RenameSubmitted)
+                .size(TEXT)
+                .padding([3, 6])
+                .style(move |theme, status| {
+                    let mut s = style::path_input(theme, status);
+                    if refused {
+                        s.border.color = style::colors(theme).danger;
+                    }
+                    s
+                })
+                .into(),
+        )
     }
 
     /// How many characters of a name fit the name column at the pane's width.

@@ -60,19 +60,25 @@ impl Browser {
             self.selection.focus() == Some(index) && (self.selection.count() > 1 || !selected);
         let hovered = self.hovered == Some(at);
         let link = entry.kind() == Kind::Symlink;
-        let name = format::ellipsize_middle(entry.name().to_string_lossy(), name_chars.max(6));
-        let name = text(name)
-            .size(13)
-            .align_x(Alignment::Center)
-            .wrapping(Wrapping::WordOrGlyph)
-            .width(Fill);
-        let name = if entry.is_hidden() {
-            name.style(style::faint_text)
-        } else {
-            name
-        };
         let size = f32::from(self.icon_size);
-        let name = container(name).height(NAME_H).clip(true);
+        let name: Element<'a, Message> = match self.rename_field(index) {
+            Some(field) => field,
+            None => {
+                let name =
+                    format::ellipsize_middle(entry.name().to_string_lossy(), name_chars.max(6));
+                let name = text(name)
+                    .size(13)
+                    .align_x(Alignment::Center)
+                    .wrapping(Wrapping::WordOrGlyph)
+                    .width(Fill);
+                let name = if entry.is_hidden() || self.is_cut(entry.name()) {
+                    name.style(style::faint_text)
+                } else {
+                    name
+                };
+                container(name).height(NAME_H).clip(true).into()
+            }
+        };
         let content = column![icon(format::category(entry), link, size), name]
             .spacing(6)
             .align_x(Alignment::Center)

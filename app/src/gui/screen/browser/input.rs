@@ -137,12 +137,13 @@ impl Browser {
         Task::none()
     }
 
-    /// One step of scrolling while the band is held at or past an edge.
+    /// One step of scrolling while the band is held, or something dragged over the pane is,
+    /// at or past an edge.
     pub(super) fn auto_scroll(&mut self) -> Task<Message> {
-        let Some(band) = &self.band else {
+        let Some(pointer) = self.band.as_ref().map(|b| b.pointer).or(self.drag_over) else {
             return Task::none();
         };
-        let y = band.pointer.y;
+        let y = pointer.y;
         let height = self.scroll.viewport_h.min(self.bounds.height);
         let speed = if y < EDGE {
             -(EDGE - y).min(120.0)

@@ -19,6 +19,7 @@ mod grid;
 mod history;
 mod input;
 mod location;
+mod operations;
 mod selection;
 mod service;
 mod status;
@@ -39,6 +40,7 @@ use iced::widget::operation::{self, AbsoluteOffset};
 use iced::{Point, Rectangle, Task};
 
 pub use contents::{Contents, Filter, Listing};
+pub use operations::Operation;
 pub use selection::Selection;
 
 use super::Ctx;
@@ -48,6 +50,7 @@ use crate::gui::widget::list::Scroll;
 use history::{History, Nav, Place};
 use input::{Band, ColumnDrag, TypeAhead};
 use location::Editing;
+use operations::{Press, Renaming};
 use timing::NavTiming;
 
 /// Icon sizes of the icon view that zoom steps through.
@@ -108,6 +111,8 @@ pub enum Message {
     RowLeft(RowRef),
     /// The empty part of the list was pressed, here (relative to the list's area).
     BackgroundPressed(Point),
+    /// An item was pressed, here (relative to the list's area): a drag may follow.
+    ItemPressed(Point),
     /// The pointer moved with the button held after that press (relative to the list's area).
     Dragged(Point),
     /// The button was released.
@@ -159,6 +164,13 @@ pub enum Message {
         /// Its folders' names, or why they could not be read.
         names: Result<Arc<[OsString]>, Arc<Error>>,
     },
+    /// The rename editor's text changed.
+    RenameEdited(String),
+    /// Enter in the rename editor.
+    RenameSubmitted,
+    /// Something is dragged over this pane at this point (relative to the list's area): the
+    /// list scrolls near its edges.
+    DragOver(Point),
     /// The filter bar's text changed.
     FilterEdited(String),
     /// The filter bar was closed.
@@ -208,6 +220,15 @@ pub enum Event {
     AddBookmark(PathBuf),
     /// Put these paths on the clipboard as text.
     CopyText(String),
+    /// Do this with items of the pane.
+    Operation(Operation),
+    /// The selection is being dragged (the window follows the pointer from now on).
+    DragStarted {
+        /// What is dragged.
+        paths: Vec<PathBuf>,
+        /// The first item's kind, for the badge's icon.
+        first: crate::gui::format::Category,
+    },
 }
 
 /// The browser screen's state.
@@ -242,6 +263,16 @@ pub struct Browser {
     typeahead: TypeAhead,
     band: Option<Band>,
     column_drag: Option<ColumnDrag>,
+    /// A press on an item that may become a drag.
+    press: Option<Press>,
+    /// The rename editor, while it is open.
+    renaming: Option<Renaming>,
+    /// A name to open the rename editor on once the folder lists it (New Folder).
+    pending_rename: Option<OsString>,
+    /// Names cut to the clipboard, drawn dimmed.
+    cut: std::collections::HashSet<OsString>,
+    /// Where something dragged over the pane is, for scrolling at the edges.
+    drag_over: Option<Point>,
     /// The entry to focus once the listing arrives (the folder we came up from).
     focus_on_load: Option<OsString>,
     timing: Option<NavTiming>,
@@ -277,6 +308,11 @@ impl Browser {
             typeahead: TypeAhead::default(),
             band: None,
             column_drag: None,
+            press: None,
+            renaming: None,
+            pending_rename: None,
+            cut: std::collections::HashSet::new(),
+            drag_over: None,
             focus_on_load: None,
             timing: Some(NavTiming::start()),
         }
@@ -395,10 +431,15 @@ impl Browser {
         self.editing.is_some()
     }
 
-    /// True while the pointer holds a rubber band (the window then sends
-    /// [`Message::AutoScroll`] ticks).
+    /// True while the rename editor is open.
+    pub fn is_renaming(&self) -> bool {
+        self.renaming.is_some()
+    }
+
+    /// True while the pointer holds a rubber band, or drags something over the pane (the
+    /// window then sends [`Message::AutoScroll`] ticks).
     pub fn is_banding(&self) -> bool {
-        self.band.is_some()
+        self.band.is_some() || self.drag_over.is_some()
     }
 
     /// Shows a one-line notice above the list until dismissed or the folder changes.
@@ -464,11 +505,27 @@ impl Browser {
                 self.start_band(at, ctx);
                 (Task::none(), Some(Event::Activated))
             }
-            Message::Dragged(at) => (self.drag_band(at), None),
-            Message::Released => {
-                self.band = None;
+            Message::ItemPressed(at) => {
+                self.item_pressed(at);
                 (Task::none(), None)
             }
+            Message::Dragged(at) if self.band.is_some() => (self.drag_band(at), None),
+            Message::Dragged(at) => (Task::none(), self.item_dragged(at)),
+            Message::Released => {
+                self.band = None;
+                self.drag_over = None;
+                self.released();
+                (Task::none(), None)
+            }
+            Message::DragOver(at) => {
+                self.drag_over = Some(at);
+                (Task::none(), None)
+            }
+            Message::RenameEdited(text) => {
+                self.rename_edited(text);
+                (Task::none(), None)
+            }
+            Message::RenameSubmitted => (Task::none(), self.rename_submitted()),
             Message::AutoScroll => (self.auto_scroll(), None),
             Message::RightPressed { at, on_item } => {
                 if !on_item {
@@ -539,6 +596,9 @@ impl Browser {
 
     fn perform(&mut self, action: PaneAction, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
         let none = (Task::none(), None);
+        if let Some(done) = self.operation(action) {
+            return done;
+        }
         match action {
             PaneAction::Back => match self.history.take_back() {
                 Some(place) => self.navigated(place, Nav::Back, ctx),
@@ -609,13 +669,28 @@ impl Browser {
                 (Task::none(), Some(Event::CopyText(text)))
             }
             PaneAction::TypeAhead(c) => (self.type_ahead(c), None),
+            // Handled by `operation` above.
+            PaneAction::Copy
+            | PaneAction::Cut
+            | PaneAction::Paste
+            | PaneAction::Rename
+            | PaneAction::NewFolder
+            | PaneAction::Trash
+            | PaneAction::Delete
+            | PaneAction::Duplicate
+            | PaneAction::CopyTo
+            | PaneAction::MoveTo
+            | PaneAction::LinkTo => none,
         }
     }
 
     /// Escape: drop the rubber band, stop typing a path, close the filter, or clear the
     /// selection — the first that applies.
     fn escape(&mut self) -> Task<Message> {
-        if self.band.take().is_some() || self.editing.take().is_some() {
+        if self.band.take().is_some()
+            || self.renaming.take().is_some()
+            || self.editing.take().is_some()
+        {
             return Task::none();
         }
         if self.filter.is_some() {
@@ -660,6 +735,8 @@ impl Browser {
         self.editing = None;
         self.filter = None;
         self.band = None;
+        self.renaming = None;
+        self.pending_rename = None;
         self.timing = Some(NavTiming::start());
         self.scroll_to(0.0)
     }

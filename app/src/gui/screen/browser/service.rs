@@ -74,14 +74,22 @@ impl Browser {
             let row = contents.row_named(name.as_encoded_bytes())?;
             Some((row, contents.rows()[row]))
         });
+        // The rename editor stays on its entry, wherever the change moved it.
+        if let Some(renaming) = &mut self.renaming {
+            match contents.row_named(renaming.original.as_encoded_bytes()) {
+                Some(row) => renaming.entry = contents.rows()[row],
+                None => self.renaming = None,
+            }
+        }
         self.listing = Listing::Loaded(contents);
         self.rows_changed();
-        match focus {
+        let reveal = match focus {
             Some((row, entry)) => {
                 self.selection.select_only(entry);
                 self.reveal(row, true)
             }
             None => Task::none(),
-        }
+        };
+        Task::batch([reveal, self.rename_if_pending()])
     }
 }

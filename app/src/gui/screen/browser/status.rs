@@ -25,7 +25,13 @@ impl Browser {
                 (counts(contents, self.selection.count()), hidden)
             }
         };
-        let bar = row![small(left), space::horizontal(), small(right)].align_y(Alignment::Center);
+        // While a rename is refused, the reason takes the left of the bar.
+        let left: iced::Element<'_, Message> =
+            match self.renaming.as_ref().and_then(|r| r.problem.as_deref()) {
+                Some(problem) => small(problem).style(style::danger_text).into(),
+                None => small(left).into(),
+            };
+        let bar = row![left, space::horizontal(), small(right)].align_y(Alignment::Center);
         container(bar)
             .padding([5, 14])
             .width(Fill)

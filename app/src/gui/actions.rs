@@ -1,0 +1,399 @@
+//! What the window does with its screens' events and with commands (menu entries, toolbar
+//! buttons, window shortcuts): the routing that is not a screen's own business. No I/O here
+//! either: what touches the disk goes through the bridge.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use ferry_core::places::{self, Places, PlacesEnv};
+use iced::{Point, Task};
+
+use super::menus::{self, Command, MenuKind, OpenMenu};
+use super::screen::browser;
+use super::screen::recovery;
+use super::screen::sidebar;
+use super::screen::tabs;
+use super::settings::ViewMode;
+use super::shortcut::{PaneAction, WindowAction};
+use super::widget::context_menu;
+use super::{Ferry, Message, TOAST_TIME, Toast, bridge, launch};
+
+impl Ferry {
+    pub(super) fn on_tabs_event(&mut self, event: tabs::Event) -> Task<Message> {
+        match event {
+            tabs::Event::Pane(_, event) => self.on_pane_event(event),
+            tabs::Event::LastClosed => self.quit(),
+            tabs::Event::SessionChanged => {
+                self.session_dirty = true;
+                Task::none()
+            }
+        }
+    }
+
+    pub(super) fn on_pane_event(&mut self, event: browser::Event) -> Task<Message> {
+        let folder = self.tabs.active_pane().path().to_path_buf();
+        let settings = &mut self.services.settings;
+        match event {
+            browser::Event::OpenFile(path) => {
+                return bridge::blocking(move || launch::open(&path).map_err(|e| (path, e))).then(
+                    |opened| match opened {
+                        Ok(()) => Task::none(),
+                        Err((path, e)) => Task::done(Message::OpenFailed(path, Arc::new(e))),
+                    },
+                );
+            }
+            browser::Event::OpenInNewTab(path) => {
+                let event = self.tabs.open(path, false, &self.services.ctx());
+                return event.map_or_else(Task::none, |e| self.on_tabs_event(e));
+            }
+            browser::Event::ContextMenu { at, on_items } => {
+                let kind = if on_items {
+                    MenuKind::Items
+                } else {
+                    MenuKind::Folder
+                };
+                self.open_menu(kind, at);
+                return Task::none();
+            }
+            browser::Event::AddBookmark(path) => return self.add_bookmark(path),
+            browser::Event::CopyText(text) => {
+                self.toast("Copied the location.".to_owned());
+                return iced::clipboard::write(text);
+            }
+            browser::Event::ShowHiddenChosen(show) => settings.show_hidden = show,
+            browser::Event::ModeChosen(mode) => settings.remember_mode(&folder, mode),
+            browser::Event::SortChosen(sort) => settings.remember_sort(&folder, sort),
+            browser::Event::Zoomed(ViewMode::Icons, size) => settings.icon_size = size,
+            browser::Event::Zoomed(ViewMode::Details, size) => settings.details_icon = size,
+            browser::Event::ColumnsResized(columns) => settings.columns = columns,
+            browser::Event::Operation(operation) => return self.operation(operation),
+            browser::Event::DragStarted { paths, first } => {
+                self.drag_started(paths, first);
+                return Task::none();
+            }
+            browser::Event::Activated | browser::Event::Navigated => return Task::none(),
+        }
+        self.settings_dirty = true;
+        self.apply_settings()
+    }
+
+    /// Hands the shared settings (hidden files, icon sizes, columns) to every pane.
+    pub(super) fn apply_settings(&mut self) -> Task<Message> {
+        let settings = &self.services.settings;
+        let tasks: Vec<Task<Message>> = self
+            .tabs
+            .panes_mut()
+            .map(|pane| {
+                let view = pane.view_id();
+                pane.apply_settings(settings)
+                    .map(move |m| Message::Tabs(tabs::Message::Pane(view, m)))
+            })
+            .collect();
+        Task::batch(tasks)
+    }
+
+    pub(super) fn on_sidebar_event(&mut self, event: sidebar::Event) -> Task<Message> {
+        match event {
+            sidebar::Event::Navigate(path) => self.open_in_active(path),
+            sidebar::Event::OpenInNewTab(path) => {
+                let event = self.tabs.open(path, false, &self.services.ctx());
+                event.map_or_else(Task::none, |e| self.on_tabs_event(e))
+            }
+            sidebar::Event::ContextMenu { place, at } => {
+                self.open_menu(MenuKind::Place(place), at);
+                Task::none()
+            }
+            sidebar::Event::Resized(width) => {
+                self.services.settings.sidebar_width = width;
+                self.settings_dirty = true;
+                Task::none()
+            }
+            sidebar::Event::Problems(problems) => {
+                for problem in problems {
+                    self.toast(format!("Places: {problem}"));
+                }
+                Task::none()
+            }
+        }
+    }
+
+    /// Shows `path` in the active pane, as a click on a place does.
+    pub(super) fn open_in_active(&mut self, path: PathBuf) -> Task<Message> {
+        let view = self.tabs.active_pane().view_id();
+        let message = tabs::Message::Pane(view, browser::Message::Navigate(path));
+        self.update(Message::Tabs(message))
+    }
+
+    /// Does what the banner asked: journal I/O on a thread of its own, never here.
+    pub(super) fn on_recovery(&mut self, event: Option<recovery::Event>) -> Task<Message> {
+        match event {
+            None => Task::none(),
+            Some(recovery::Event::Start { record, choice }) => self
+                .jobs
+                .start_recovery(*record, choice)
+                .map(Message::RecoveryStarted),
+            Some(recovery::Event::Cancel(job)) => {
+                self.jobs.cancel(job);
+                Task::none()
+            }
+            Some(recovery::Event::Finish {
+                job,
+                seq,
+                choice,
+                summary,
+                cancelled,
+            }) => self
+                .jobs
+                .record_recovery_end(job, seq, choice, *summary, cancelled)
+                .discard(),
+        }
+    }
+
+    /// Sends `action` to the active pane.
+    pub(super) fn pane_action(&mut self, action: PaneAction) -> Task<Message> {
+        let view = self.tabs.active_pane().view_id();
+        let message = tabs::Message::Pane(view, browser::Message::Action(action));
+        self.update(Message::Tabs(message))
+    }
+
+    pub(super) fn window_action(&mut self, action: WindowAction) -> Task<Message> {
+        let ctx = self.services.ctx();
+        let event = match action {
+            WindowAction::NewTab => {
+                let path = self.tabs.active_pane().path().to_path_buf();
+                self.tabs.open(path, true, &ctx)
+            }
+            WindowAction::CloseTab => {
+                let current = self.tabs.session().active;
+                self.tabs.close(current, &ctx)
+            }
+            WindowAction::ReopenClosedTab => self.tabs.reopen(&ctx),
+            WindowAction::NextTab => self.tabs.cycle(true),
+            WindowAction::PreviousTab => self.tabs.cycle(false),
+            WindowAction::SelectTab(n) => self.tabs.select(usize::from(n).saturating_sub(1)),
+            WindowAction::ToggleSplit => self.tabs.toggle_split(&ctx),
+            WindowAction::OtherPane => {
+                // Tab walks the panes, then the places (when shown), then back.
+                let last_pane = !self.tabs.is_split() || self.tabs.active_is_last();
+                if last_pane && self.services.settings.show_sidebar && self.sidebar.take_focus() {
+                    return Task::none();
+                }
+                self.tabs.other_pane();
+                None
+            }
+            WindowAction::ToggleSidebar => {
+                let settings = &mut self.services.settings;
+                settings.show_sidebar = !settings.show_sidebar;
+                self.settings_dirty = true;
+                None
+            }
+            WindowAction::OpenMenu => {
+                let anchor = Point::new(self.window.width - 8.0, 46.0);
+                self.open_menu(MenuKind::Window, anchor);
+                None
+            }
+            WindowAction::NewWindow => {
+                let path = self.tabs.active_pane().path().to_path_buf();
+                return bridge::blocking(move || launch::new_window(&path)).then(|spawned| {
+                    match spawned {
+                        Ok(()) => Task::none(),
+                        Err(e) => Task::done(Message::Problem(format!(
+                            "Could not open a new window: {e}"
+                        ))),
+                    }
+                });
+            }
+            WindowAction::ShowShortcuts => {
+                self.shortcuts_shown = true;
+                None
+            }
+            WindowAction::Quit => return self.quit(),
+            WindowAction::Undo => return self.undo(false),
+            WindowAction::Redo => return self.undo(true),
+            WindowAction::ToggleJobs => {
+                return self.update(Message::JobsPanel(
+                    super::screen::jobs_panel::Message::Toggle,
+                ));
+            }
+        };
+        event.map_or_else(Task::none, |e| self.on_tabs_event(e))
+    }
+
+    pub(super) fn command(&mut self, command: Command) -> Task<Message> {
+        let view = self.tabs.active_pane().view_id();
+        let pane = |message| Message::Tabs(tabs::Message::Pane(view, message));
+        match command {
+            Command::Pane(action) => self.pane_action(action),
+            Command::Window(action) => self.window_action(action),
+            Command::Mode(mode) => self.update(pane(browser::Message::SetMode(mode))),
+            Command::Sort(sort) => self.update(pane(browser::Message::SetSort(sort))),
+            Command::Open(path) => self.open_in_active(path),
+            Command::OpenInNewTabs(paths) => {
+                for path in paths {
+                    let _ = self.tabs.open(path, false, &self.services.ctx());
+                }
+                self.session_dirty = true;
+                Task::none()
+            }
+            Command::OpenInSplit(path) => {
+                let event = self.tabs.open_in_split(path, &self.services.ctx());
+                event.map_or_else(Task::none, |e| self.on_tabs_event(e))
+            }
+            Command::RemoveBookmark(target) => bridge::blocking(move || {
+                let removed = PlacesEnv::from_env()
+                    .and_then(|env| places::remove_bookmark(&env, &target))
+                    .map_err(Arc::new);
+                Message::BookmarkRemoved(removed)
+            }),
+            Command::MakeCopy(job) => self.make_copy(job),
+            Command::Theme(choice) => {
+                self.services.settings.theme = choice;
+                self.settings_dirty = true;
+                Task::none()
+            }
+        }
+    }
+
+    pub(super) fn add_bookmark(&self, path: PathBuf) -> Task<Message> {
+        bridge::blocking(move || {
+            let added = PlacesEnv::from_env()
+                .and_then(|env| places::add_bookmark(&env, &path, None))
+                .map_err(Arc::new);
+            Message::BookmarkAdded(path, added)
+        })
+    }
+
+    pub(super) fn load_places(&mut self) -> Task<Message> {
+        if self.places_loading {
+            return Task::none();
+        }
+        self.places_loading = true;
+        bridge::blocking(|| {
+            let places = Places::load().map_err(Arc::new)?;
+            Ok(Box::new((places, ferry_core::fs::MountTable::read())))
+        })
+        .map(Message::PlacesLoaded)
+    }
+
+    pub(super) fn open_menu(&mut self, kind: MenuKind, anchor: Point) {
+        let entries = self.menu_entries(&kind);
+        if entries.is_empty() {
+            return;
+        }
+        let size = context_menu::size(&entries);
+        let at = context_menu::place(anchor, size, self.window);
+        self.menu = Some(OpenMenu {
+            kind,
+            at,
+            highlighted: None,
+        });
+    }
+
+    pub(super) fn menu_entries(&self, kind: &MenuKind) -> Vec<context_menu::Entry<Command>> {
+        let state = menus::State {
+            pane: self.tabs.active_pane(),
+            settings: &self.services.settings,
+            split: self.tabs.is_split(),
+            labels: self.jobs.labels(),
+            can_paste: self.clip.is_some(),
+        };
+        menus::entries(kind, &state)
+    }
+
+    pub(super) fn toast(&mut self, text: String) {
+        self.toast_with(text, Vec::new());
+    }
+
+    /// A toast with buttons (Undo, Make it a copy); it stays longer, so they can be reached.
+    pub(super) fn toast_with(&mut self, text: String, actions: Vec<(String, Command)>) {
+        self.next_toast += 1;
+        let time = if actions.is_empty() {
+            TOAST_TIME
+        } else {
+            TOAST_TIME + TOAST_TIME / 3
+        };
+        self.toasts.push(Toast {
+            id: self.next_toast,
+            text,
+            until: Instant::now() + time,
+            actions,
+        });
+        // A few at a time: the oldest go first.
+        if self.toasts.len() > 3 {
+            self.toasts.remove(0);
+        }
+    }
+
+    /// What the jobs panel asked.
+    pub(super) fn on_jobs_panel_event(
+        &mut self,
+        event: super::screen::jobs_panel::Event,
+    ) -> Task<Message> {
+        use super::screen::jobs_panel::Event;
+        match event {
+            Event::Pause(job) => self.jobs.pause(job),
+            Event::Resume(job) => self.jobs.resume(job),
+            Event::Cancel(job) => self.jobs.cancel(job),
+            Event::Dismiss(job) => self.jobs.forget(job),
+            Event::Clear => self.jobs.clear_ended(),
+            Event::Retry(job) => return self.retry(job),
+        }
+        Task::none()
+    }
+
+    /// Files dropped from another application, once a moment passed without another: one
+    /// copy into the folder of the pane under the pointer (or the active one).
+    pub(super) fn incoming_dropped(&mut self) -> Task<Message> {
+        let settled = self
+            .incoming_at
+            .is_some_and(|at| at.elapsed() >= std::time::Duration::from_millis(150));
+        if !settled {
+            return Task::none();
+        }
+        self.incoming_at = None;
+        let sources = std::mem::take(&mut self.incoming);
+        let pointer = self.pointer;
+        let dest_dir = self
+            .tabs
+            .current()
+            .panes()
+            .iter()
+            .find(|p| p.list_bounds().contains(pointer))
+            .unwrap_or_else(|| self.tabs.active_pane())
+            .path()
+            .to_path_buf();
+        let job = ferry_core::jobs::Job::Copy {
+            sources,
+            dest_dir,
+            on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
+        };
+        self.start_job(job, super::jobs::FollowUp::Toast)
+    }
+
+    /// Writes what changed, on a thread of its own.
+    pub(super) fn save(&mut self) -> Task<Message> {
+        let Some(store) = self.store.clone() else {
+            return Task::none();
+        };
+        if !self.settings_dirty && !self.session_dirty {
+            return Task::none();
+        }
+        let settings = self.settings_dirty.then(|| self.services.settings.clone());
+        let session = self.session_dirty.then(|| self.tabs.session());
+        self.settings_dirty = false;
+        self.session_dirty = false;
+        bridge::blocking(move || {
+            let settings = settings.map(|s| store.save_settings(&s)).transpose();
+            let session = session.map(|s| store.save_session(&s)).transpose();
+            Message::Saved(settings.and(session).err().map(Arc::new))
+        })
+    }
+
+    /// Saves the session and the settings, then ends.
+    pub(super) fn quit(&mut self) -> Task<Message> {
+        self.settings_dirty = true;
+        self.session_dirty = true;
+        self.save().chain(iced::exit())
+    }
+}

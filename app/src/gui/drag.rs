@@ -1,0 +1,432 @@
+//! Dragging items inside the window: onto a folder row or cell, a place, a tab, the other
+//! pane of a split, or the empty part of a pane (its folder). iced has no drag source, so the
+//! drag is ours: it starts when a pane reports that the pointer moved a few pixels with the
+//! button held on an item, follows the pointer at the window's level (a badge says what a
+//! drop would do, and changes with Ctrl and Shift), opens a folder held under the pointer for
+//! a moment (spring-loaded) and selects a tab held under it, scrolls a list near its edges,
+//! and ends with the button's release (the job) or Escape (nothing).
+//!
+//! The action follows the convention: same file system = move, another = copy; Ctrl copies,
+//! Shift moves, Ctrl+Shift links; a drop onto the Trash trashes. A drop the target cannot take
+//! (an item onto itself or into its own folder tree, a read-only file system, a copy into the
+//! trash) is refused, and the badge says why.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ferry_core::fs::MountTable;
+use ferry_core::jobs::{ConflictPolicy, Job, TrashRoots};
+use iced::keyboard::Modifiers;
+use iced::widget::{container, pin, row, stack, text};
+use iced::{Alignment, Element, Point, Task};
+
+use super::format::{self, Category};
+use super::jobs::FollowUp;
+use super::screen::{browser, sidebar, tabs};
+use super::widget::icon;
+use super::{Ferry, Message, style};
+
+/// A folder held under the pointer this long opens.
+const SPRING: Duration = Duration::from_millis(800);
+/// A tab held under the pointer this long is shown.
+const TAB_SPRING: Duration = Duration::from_millis(500);
+
+/// A drag under way.
+#[derive(Debug, Clone)]
+pub struct Drag {
+    /// What is dragged.
+    pub paths: Vec<PathBuf>,
+    /// The first item's kind, for the badge.
+    pub first: Category,
+    /// Where the pointer is, in the window.
+    pub pointer: Point,
+    /// What is under the pointer, and since when (spring-loading).
+    hover: Option<(Hover, Instant)>,
+}
+
+/// What the pointer is over during a drag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Hover {
+    /// A folder item of a pane (it opens when held).
+    Item(ferry_core::dirs::ViewId, PathBuf),
+    /// The empty part of a pane: its folder.
+    Pane(PathBuf),
+    /// A place of the sidebar.
+    Place(sidebar::Place),
+    /// A tab (it is shown when held).
+    Tab(usize),
+}
+
+/// What a drop would do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Move into the folder.
+    Move(PathBuf),
+    /// Copy into the folder.
+    Copy(PathBuf),
+    /// Make links in the folder.
+    Link(PathBuf),
+    /// Move to the trash.
+    Trash,
+    /// Nothing: why not.
+    Refused(String),
+}
+
+impl Drag {
+    /// A drag of `paths` starting with the pointer at `pointer`.
+    pub fn new(paths: Vec<PathBuf>, first: Category, pointer: Point) -> Self {
+        Drag {
+            paths,
+            first,
+            pointer,
+            hover: None,
+        }
+    }
+}
+
+impl Ferry {
+    /// A pane started dragging its selection.
+    pub(super) fn drag_started(&mut self, paths: Vec<PathBuf>, first: Category) {
+        self.drag = Some(Drag::new(paths, first, self.pointer));
+        self.menu = None;
+    }
+
+    /// The pointer moved (in the window) during a drag: what is under it now.
+    pub(super) fn drag_moved(&mut self, pointer: Point) -> Task<Message> {
+        self.pointer = pointer;
+        let Some(drag) = &mut self.drag else {
+            return Task::none();
+        };
+        drag.pointer = pointer;
+        let hover = hover_at(&self.tabs, &self.sidebar, pointer);
+        if drag.hover.as_ref().map(|(h, _)| h) != hover.as_ref() {
+            drag.hover = hover.map(|h| (h, Instant::now()));
+        }
+        // The list under the pointer scrolls near its edges.
+        let messages: Vec<Message> = self
+            .tabs
+            .current()
+            .panes()
+            .iter()
+            .map(|pane| {
+                let bounds = pane.list_bounds();
+                let over = if bounds.contains(pointer) {
+                    browser::Message::DragOver(Point::new(
+                        pointer.x - bounds.x,
+                        pointer.y - bounds.y,
+                    ))
+                } else {
+                    browser::Message::Released
+                };
+                Message::Tabs(tabs::Message::Pane(pane.view_id(), over))
+            })
+            .collect();
+        Task::batch(messages.into_iter().map(Task::done))
+    }
+
+    /// Time passed during a drag: a folder or a tab held under the pointer opens.
+    pub(super) fn drag_tick(&mut self) -> Task<Message> {
+        let Some(drag) = &mut self.drag else {
+            return Task::none();
+        };
+        let Some((hover, since)) = &drag.hover else {
+            return Task::none();
+        };
+        match hover {
+            Hover::Item(view, folder) if since.elapsed() >= SPRING => {
+                let (view, folder) = (*view, folder.clone());
+                drag.hover = None;
+                self.update(Message::Tabs(tabs::Message::Pane(
+                    view,
+                    browser::Message::Navigate(folder),
+                )))
+            }
+            Hover::Tab(index) if since.elapsed() >= TAB_SPRING => {
+                let index = *index;
+                drag.hover = Some((
+                    Hover::Tab(index),
+                    Instant::now() + Duration::from_secs(3600),
+                ));
+                self.update(Message::Tabs(tabs::Message::Select(index)))
+            }
+            _ => Task::none(),
+        }
+    }
+
+    /// What dropping now would do.
+    pub(super) fn drop_action(&self) -> Option<Action> {
+        let drag = self.drag.as_ref()?;
+        let target = match &drag.hover.as_ref()?.0 {
+            Hover::Item(_, folder) | Hover::Pane(folder) => Target::Folder(folder.clone()),
+            Hover::Place(place) if Some(place) == self.sidebar.trash_place().as_ref() => {
+                Target::Trash
+            }
+            Hover::Place(place) => Target::Folder(place.path()?.to_path_buf()),
+            Hover::Tab(index) => Target::Folder(self.tabs.tab_folder(*index)?),
+        };
+        Some(decide(
+            &drag.paths,
+            &target,
+            self.services.modifiers,
+            &self.mounts,
+        ))
+    }
+
+    /// The button was released: the drop, if it would do something.
+    pub(super) fn dropped(&mut self) -> Task<Message> {
+        let action = self.drop_action();
+        let Some(drag) = self.drag.take() else {
+            return Task::none();
+        };
+        let release = self.release_panes();
+        let job = match action {
+            Some(Action::Move(dest_dir)) => Job::Move {
+                sources: drag.paths,
+                dest_dir,
+                on_conflict: ConflictPolicy::Ask,
+            },
+            Some(Action::Copy(dest_dir)) => Job::Copy {
+                sources: drag.paths,
+                dest_dir,
+                on_conflict: ConflictPolicy::Ask,
+            },
+            Some(Action::Trash) => match TrashRoots::from_env() {
+                Ok(roots) => Job::Trash {
+                    paths: drag.paths,
+                    roots,
+                },
+                Err(e) => {
+                    self.toast(format!("There is no trash to move them to: {e}"));
+                    return release;
+                }
+            },
+            Some(Action::Link(_)) => {
+                self.toast("Links are not made yet.".to_owned());
+                return release;
+            }
+            Some(Action::Refused(_)) | None => return release,
+        };
+        let follow_up = if matches!(job, Job::Move { .. }) {
+            FollowUp::ToastWithCopy
+        } else {
+            FollowUp::Toast
+        };
+        Task::batch([release, self.start_job(job, follow_up)])
+    }
+
+    /// Escape during a drag: nothing happens.
+    pub(super) fn drag_cancelled(&mut self) -> Task<Message> {
+        self.drag = None;
+        self.release_panes()
+    }
+
+    fn release_panes(&self) -> Task<Message> {
+        Task::batch(self.tabs.panes().map(|pane| {
+            Task::done(Message::Tabs(tabs::Message::Pane(
+                pane.view_id(),
+                browser::Message::Released,
+            )))
+        }))
+    }
+
+    /// The badge following the pointer: what a drop would do, with the first item's icon.
+    pub(super) fn drag_badge<'a>(&'a self, base: Element<'a, Message>) -> Element<'a, Message> {
+        let Some(drag) = &self.drag else {
+            return base;
+        };
+        let count = format::counted(drag.paths.len(), "item", "items");
+        let (words, refused) = match self.drop_action() {
+            Some(Action::Move(to)) => (format!("Move {count} to {}", name(&to)), false),
+            Some(Action::Copy(to)) => (format!("Copy {count} to {}", name(&to)), false),
+            Some(Action::Link(to)) => (format!("Link {count} in {}", name(&to)), false),
+            Some(Action::Trash) => (format!("Move {count} to the trash"), false),
+            Some(Action::Refused(why)) => (why, true),
+            None => (count, false),
+        };
+        let label = text(words).size(13);
+        let label = if refused {
+            label.style(style::danger_text)
+        } else {
+            label
+        };
+        let badge = container(
+            row![icon::icon(drag.first, false, 20.0), label]
+                .spacing(8)
+                .align_y(Alignment::Center),
+        )
+        .padding([6, 10])
+        .style(style::menu);
+        let at = Point::new(drag.pointer.x + 14.0, drag.pointer.y + 18.0);
+        stack![base, pin(badge).x(at.x).y(at.y)].into()
+    }
+}
+
+/// The pointer's moves and the left button's release, listened to during a drag only.
+pub fn listen(event: iced::Event, _: iced::event::Status, _: iced::window::Id) -> Option<Message> {
+    match event {
+        iced::Event::Mouse(iced::mouse::Event::CursorMoved { position }) => {
+            Some(Message::PointerMoved(position))
+        }
+        iced::Event::Mouse(iced::mouse::Event::ButtonReleased(iced::mouse::Button::Left)) => {
+            Some(Message::PointerReleased)
+        }
+        _ => None,
+    }
+}
+
+/// Where a drop would land.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Folder(PathBuf),
+    Trash,
+}
+
+/// What is under `pointer`: a hovered place or tab, else the pane whose list holds it (its
+/// hovered folder item, or its folder).
+fn hover_at(tabs: &tabs::Tabs, sidebar: &sidebar::Sidebar, pointer: Point) -> Option<Hover> {
+    if let Some(place) = sidebar.hovered() {
+        return Some(Hover::Place(place.clone()));
+    }
+    if let Some(index) = tabs.hovered_tab() {
+        return Some(Hover::Tab(index));
+    }
+    let pane = tabs
+        .current()
+        .panes()
+        .iter()
+        .find(|p| p.list_bounds().contains(pointer))?;
+    Some(match pane.hovered_folder() {
+        Some(folder) => Hover::Item(pane.view_id(), folder),
+        None => Hover::Pane(pane.path().to_path_buf()),
+    })
+}
+
+/// What dropping `paths` on `target` does, with `modifiers` held.
+fn decide(paths: &[PathBuf], target: &Target, modifiers: Modifiers, mounts: &MountTable) -> Action {
+    let (ctrl, shift) = (modifiers.command(), modifiers.shift());
+    let folder = match target {
+        Target::Trash if ctrl => return Action::Refused("Can't copy into the trash".to_owned()),
+        Target::Trash => return Action::Trash,
+        Target::Folder(folder) => folder,
+    };
+    if let Some(source) = paths.iter().find(|p| folder.starts_with(p)) {
+        return Action::Refused(format!(
+            "Can't put “{}” into itself",
+            format::display_name(source)
+        ));
+    }
+    if mount_of(mounts, folder).is_some_and(|m| m.read_only) {
+        return Action::Refused(format!("{} is read-only", name(folder)));
+    }
+    if ctrl && shift {
+        return Action::Link(folder.clone());
+    }
+    let here = paths.iter().all(|p| p.parent() == Some(folder.as_path()));
+    let same_device = paths.iter().all(|p| {
+        let source = mount_of(mounts, p).map(|m| m.dev);
+        source.is_some() && source == mount_of(mounts, folder).map(|m| m.dev)
+    });
+    if ctrl || (!shift && !same_device) {
+        return Action::Copy(folder.clone());
+    }
+    if here {
+        return Action::Refused(format!("Already in {}", name(folder)));
+    }
+    Action::Move(folder.clone())
+}
+
+/// The mount holding `path`: the longest mount point that is a prefix of it (told from the
+/// path alone; a drop's default action is a suggestion the modifiers override).
+fn mount_of<'a>(mounts: &'a MountTable, path: &Path) -> Option<&'a ferry_core::fs::Mount> {
+    mounts
+        .mounts()
+        .iter()
+        .filter(|m| path.starts_with(&m.mount_point))
+        .max_by_key(|m| m.mount_point.as_os_str().len())
+}
+
+fn name(path: &Path) -> String {
+    format::display_name(path).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mounts() -> MountTable {
+        MountTable::parse(
+            b"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n\
+              30 22 0:40 / /media/usb rw - vfat /dev/sdb1 rw\n\
+              31 22 0:41 / /mnt/cd ro - iso9660 /dev/sr0 ro\n",
+        )
+    }
+
+    fn to(folder: &str) -> Target {
+        Target::Folder(PathBuf::from(folder))
+    }
+
+    #[test]
+    fn same_disk_moves_another_copies_and_the_modifiers_decide() {
+        let items = [PathBuf::from("/home/a/x.txt")];
+        let none = Modifiers::empty();
+        assert_eq!(
+            decide(&items, &to("/home/b"), none, &mounts()),
+            Action::Move("/home/b".into())
+        );
+        assert_eq!(
+            decide(&items, &to("/media/usb/backup"), none, &mounts()),
+            Action::Copy("/media/usb/backup".into())
+        );
+        assert_eq!(
+            decide(&items, &to("/home/b"), Modifiers::CTRL, &mounts()),
+            Action::Copy("/home/b".into())
+        );
+        assert_eq!(
+            decide(&items, &to("/media/usb"), Modifiers::SHIFT, &mounts()),
+            Action::Move("/media/usb".into())
+        );
+        assert_eq!(
+            decide(
+                &items,
+                &to("/home/b"),
+                Modifiers::CTRL | Modifiers::SHIFT,
+                &mounts()
+            ),
+            Action::Link("/home/b".into())
+        );
+    }
+
+    #[test]
+    fn drops_that_cannot_be_taken_say_why() {
+        let folder = [PathBuf::from("/home/a/photos")];
+        let refused = |target, modifiers| {
+            matches!(
+                decide(&folder, &target, modifiers, &mounts()),
+                Action::Refused(_)
+            )
+        };
+        assert!(
+            refused(to("/home/a/photos"), Modifiers::empty()),
+            "onto itself"
+        );
+        assert!(
+            refused(to("/home/a/photos/2024"), Modifiers::empty()),
+            "into itself"
+        );
+        assert!(refused(to("/home/a"), Modifiers::empty()), "already there");
+        assert!(refused(to("/mnt/cd"), Modifiers::empty()), "read-only");
+        assert!(
+            refused(Target::Trash, Modifiers::CTRL),
+            "a copy into the trash"
+        );
+        assert_eq!(
+            decide(&folder, &Target::Trash, Modifiers::empty(), &mounts()),
+            Action::Trash
+        );
+        assert_eq!(
+            decide(&folder, &to("/home/a"), Modifiers::CTRL, &mounts()),
+            Action::Copy("/home/a".into()),
+            "a copy into its own folder duplicates"
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! A job in words: what it is doing ("Copying 5,000 files to Backup") and what it did ("Moved
+//! 12 items to Photos").
+
+use std::path::{Path, PathBuf};
+
+use ferry_core::jobs::{Job, Summary, Totals};
+
+use crate::gui::format;
+
+/// What `job` is doing, counted from `totals` once planning found them.
+pub fn title(job: &Job, totals: Option<&Totals>) -> String {
+    let things = |sources: &[PathBuf]| things(sources, totals);
+    match job {
+        Job::Copy {
+            sources, dest_dir, ..
+        } if is_duplicate(sources, dest_dir) => format!("Duplicating {}", things(sources)),
+        Job::Copy {
+            sources, dest_dir, ..
+        } => format!("Copying {} to {}", things(sources), folder(dest_dir)),
+        Job::Move {
+            sources, dest_dir, ..
+        } => format!("Moving {} to {}", things(sources), folder(dest_dir)),
+        Job::Delete { paths } => format!("Deleting {}", things(paths)),
+        Job::Trash { paths, .. } => format!("Moving {} to the trash", things(paths)),
+        Job::Rename { path, new_name } => format!(
+            "Renaming “{}” to “{}”",
+            format::display_name(path),
+            new_name.to_string_lossy()
+        ),
+        Job::CreateFolder { name, .. } => {
+            format!("Creating the folder “{}”", name.to_string_lossy())
+        }
+        Job::Restore { items, .. } => format!(
+            "Restoring {}",
+            format::counted(items.len(), "item", "items")
+        ),
+        Job::EmptyTrash { .. } => "Emptying the trash".to_owned(),
+        Job::Undo { record, .. } => {
+            format!("Undoing the {} of {}", record.kind(), record.describe())
+        }
+        Job::Resume { record } => {
+            format!("Finishing the {} of {}", record.kind(), record.describe())
+        }
+    }
+}
+
+/// What `job` did, for the toast at its end: "Moved 12 items to Photos", with what was not
+/// done after it.
+pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
+    let done = summary.done.len();
+    let items = format::counted(done, "item", "items");
+    let mut text = match job {
+        Job::Copy {
+            sources, dest_dir, ..
+        } if is_duplicate(sources, dest_dir) => format!("Duplicated {items}"),
+        Job::Copy { dest_dir, .. } => format!("Copied {items} to {}", folder(dest_dir)),
+        Job::Move { dest_dir, .. } => format!("Moved {items} to {}", folder(dest_dir)),
+        Job::Delete { .. } => format!("Deleted {items} permanently"),
+        Job::Trash { .. } => format!("Moved {items} to the trash"),
+        Job::Rename { new_name, .. } => format!("Renamed to “{}”", new_name.to_string_lossy()),
+        Job::CreateFolder { name, .. } => {
+            format!("Created the folder “{}”", name.to_string_lossy())
+        }
+        Job::Restore { .. } => format!("Restored {items}"),
+        Job::EmptyTrash { .. } => "Emptied the trash".to_owned(),
+        Job::Undo { record, .. } => format!("Undid the {} of {}", record.kind(), record.describe()),
+        Job::Resume { .. } => format!("Finished {items}"),
+    };
+    if cancelled {
+        text = format!("Cancelled: {}", lowercase_first(&text));
+    }
+    let mut rest = Vec::new();
+    if !summary.skipped.is_empty() {
+        rest.push(format!("{} skipped", format::count(summary.skipped.len())));
+    }
+    if !summary.failed.is_empty() {
+        rest.push(format!("{} failed", format::count(summary.failed.len())));
+    }
+    if let Some(why) = &summary.stopped_by {
+        rest.push(format!("stopped: {why}"));
+    }
+    if !rest.is_empty() {
+        text = format!("{text} ({})", rest.join(", "));
+    }
+    text.push('.');
+    text
+}
+
+/// "Backup" for `/data/Backup` (the folder's own name, as Dolphin's messages say it).
+fn folder(path: &Path) -> String {
+    format::display_name(path).into_owned()
+}
+
+/// A copy into the sources' own folder: a duplicate (`name (copy).ext`).
+fn is_duplicate(sources: &[PathBuf], dest_dir: &Path) -> bool {
+    !sources.is_empty() && sources.iter().all(|s| s.parent() == Some(dest_dir))
+}
+
+/// "report.pdf", "3 items" before planning, "5,000 files" or "3 folders and 12 files" after.
+fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
+    if let [one] = sources
+        && totals.is_none_or(|t| t.items <= 1)
+    {
+        return format!("“{}”", format::display_name(one));
+    }
+    match totals {
+        None => format::counted(sources.len(), "item", "items"),
+        Some(totals) => {
+            let folders = usize::try_from(totals.folders).unwrap_or(usize::MAX);
+            let files =
+                usize::try_from(totals.items.saturating_sub(totals.folders)).unwrap_or(usize::MAX);
+            match (folders, files) {
+                (0, files) => format::counted(files, "file", "files"),
+                (folders, 0) => format::counted(folders, "folder", "folders"),
+                (folders, files) => format!(
+                    "{} and {}",
+                    format::counted(folders, "folder", "folders"),
+                    format::counted(files, "file", "files")
+                ),
+            }
+        }
+    }
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferry_core::jobs::ConflictPolicy;
+
+    fn copy(sources: &[&str], dest: &str) -> Job {
+        Job::Copy {
+            sources: sources.iter().map(PathBuf::from).collect(),
+            dest_dir: PathBuf::from(dest),
+            on_conflict: ConflictPolicy::Ask,
+        }
+    }
+
+    #[test]
+    fn titles_count_what_planning_found() {
+        let job = copy(&["/a/x", "/a/y"], "/b/Backup");
+        assert_eq!(title(&job, None), "Copying 2 items to Backup");
+        let totals = Totals {
+            items: 15,
+            bytes: 0,
+            folders: 3,
+            cross_device: false,
+        };
+        assert_eq!(
+            title(&job, Some(&totals)),
+            "Copying 3 folders and 12 files to Backup"
+        );
+        assert_eq!(
+            title(&copy(&["/a/report.pdf"], "/b"), None),
+            "Copying “report.pdf” to b"
+        );
+        assert_eq!(title(&copy(&["/a/x"], "/a"), None), "Duplicating “x”");
+    }
+
+    #[test]
+    fn what_was_done_and_what_was_not() {
+        let job = Job::Move {
+            sources: vec![PathBuf::from("/a/x")],
+            dest_dir: PathBuf::from("/p/Photos"),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        let summary = Summary {
+            done: vec![PathBuf::from("/a/x"); 12],
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&job, &summary, false),
+            "Moved 12 items to Photos."
+        );
+        let failed = Summary {
+            failed: vec![ferry_core::jobs::Failed {
+                path: PathBuf::from("/a/y"),
+                error: std::sync::Arc::new(ferry_core::Error::Cancelled),
+            }],
+            ..summary
+        };
+        assert_eq!(
+            done_message(&job, &failed, true),
+            "Cancelled: moved 12 items to Photos (1 failed)."
+        );
+    }
+}

@@ -1,0 +1,231 @@
+//! The undo journal around the window's jobs: each function runs on a thread of its own
+//! (through the bridge) and comes back as a task's value, because the journal is file I/O and
+//! its writer lock may have to be waited for.
+
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::jobs::{
+    ConflictPolicy, Engine, ErrorPolicy, Job, JobId, JobOptions, JournalRecord, JournalWriter,
+    Summary, TrashRoots, UndoJournal,
+};
+use iced::Task;
+
+use super::{FollowUp, Held};
+use crate::gui::bridge;
+use crate::gui::screen::recovery::Choice;
+
+/// A window job, submitted.
+#[derive(Debug, Clone)]
+pub struct Started {
+    /// The engine's id.
+    pub id: JobId,
+    /// The job.
+    pub job: Job,
+    /// Its journal record, when it is journaled and the journal could be written.
+    pub seq: Option<u64>,
+    /// The writer lock an undo or redo holds until its end is recorded.
+    pub held: Option<Held>,
+    /// It undoes record `seq`.
+    pub undoing: bool,
+    /// What the window does when it ends.
+    pub follow_up: FollowUp,
+}
+
+/// An undo or redo, submitted; or why there is nothing to do.
+#[derive(Debug, Clone)]
+pub enum Undoing {
+    /// The job doing it, and what it does ("Undo: Copy 3 items to Backup").
+    Started(Started, String),
+    /// The journal has nothing to undo (or redo).
+    Nothing,
+}
+
+/// What Undo and Redo would do now, in words ("Copy of report.pdf -> /backup").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// What Undo would undo.
+    pub undo: Option<String>,
+    /// What Redo would redo.
+    pub redo: Option<String>,
+}
+
+/// How the window's jobs ask: conflicts and failed items wait for the window's dialogs.
+fn options() -> JobOptions {
+    JobOptions {
+        paused: false,
+        on_error: ErrorPolicy::Ask,
+    }
+}
+
+/// Journals `job` (when it is a kind the journal keeps) and submits it.
+pub fn submit(
+    engine: Arc<Engine>,
+    job: Job,
+    follow_up: FollowUp,
+) -> Task<Result<Started, Arc<Error>>> {
+    bridge::blocking(move || {
+        let journal = UndoJournal::open_default();
+        let seq = match journal.and_then(|j| j.begin(&job)) {
+            Ok(seq) => seq,
+            Err(e) => {
+                // The job runs all the same, as `ferry cp` does.
+                tracing::warn!(target: "ferry", "this job will not be undoable: {e}");
+                None
+            }
+        };
+        let id = match seq {
+            Some(seq) => engine.submit_journaled(job.clone(), options(), seq),
+            None => engine.submit_with(job.clone(), options()),
+        };
+        Ok(Started {
+            id,
+            job,
+            seq,
+            held: None,
+            undoing: false,
+            follow_up,
+        })
+    })
+}
+
+/// Takes the writer lock, finds what to undo (or redo), and submits it.
+pub fn undo(engine: Arc<Engine>, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
+    bridge::blocking(move || undo_blocking(&engine, redo).map_err(Arc::new))
+}
+
+fn undo_blocking(engine: &Engine, redo: bool) -> Result<Undoing, Error> {
+    let writer = UndoJournal::open_default()?.writer()?;
+    let found = if redo {
+        writer.redo_candidate()?
+    } else {
+        writer.undo_candidate()?
+    };
+    let Some(record) = found else {
+        return Ok(Undoing::Nothing);
+    };
+    let seq = record.seq;
+    let what = format!(
+        "{} the {} of {}",
+        if redo { "Redo" } else { "Undo" },
+        record.kind(),
+        record.describe()
+    );
+    let job = if redo {
+        let job = record.redo_job();
+        writer.restart(seq, &job)?;
+        job
+    } else {
+        Job::Undo {
+            record: Box::new(record),
+            trash: TrashRoots::from_env()?,
+            on_conflict: ConflictPolicy::Ask,
+        }
+    };
+    let id = engine.submit_journaled(job.clone(), options(), seq);
+    let started = Started {
+        id,
+        job,
+        seq: Some(seq),
+        held: Some(Held::new(writer)),
+        undoing: !redo,
+        follow_up: FollowUp::Toast,
+    };
+    Ok(Undoing::Started(started, what))
+}
+
+/// What Undo and Redo would do now.
+pub fn labels() -> Task<Labels> {
+    bridge::blocking(|| {
+        let Ok(journal) = UndoJournal::open_default() else {
+            return Labels::default();
+        };
+        let label = |record: Option<JournalRecord>| {
+            record.map(|r| format!("{} of {}", capitalized(r.kind()), r.describe()))
+        };
+        Labels {
+            undo: label(journal.undo_candidate().ok().flatten()),
+            redo: label(journal.redo_candidate().ok().flatten()),
+        }
+    })
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// Records how the job of record `seq` ended (`undo`: it undid the record), with `writer`
+/// when it held the lock, then lets it go.
+pub fn record_end(
+    seq: u64,
+    undo: bool,
+    summary: Summary,
+    cancelled: bool,
+    writer: Option<JournalWriter>,
+) -> Task<()> {
+    bridge::blocking(move || {
+        let recorded = match &writer {
+            Some(writer) => writer.record_end(seq, undo, &summary, cancelled),
+            None => UndoJournal::open_default()
+                .and_then(|j| j.record_end(seq, undo, &summary, cancelled)),
+        };
+        if let Err(e) = recorded {
+            tracing::warn!(
+                target: "ferry",
+                "the end of a job was not recorded ({e}); undoing it will compare sources and \
+                 destinations"
+            );
+        }
+    })
+}
+
+/// The jobs a crash interrupted, after the journal cleaned up their temporaries.
+pub fn interrupted() -> Task<Vec<JournalRecord>> {
+    bridge::blocking(|| {
+        let (interrupted, problems) = match UndoJournal::open_default() {
+            Ok(journal) => journal.start_up(),
+            Err(e) => (Vec::new(), vec![e]),
+        };
+        for e in problems {
+            tracing::warn!(target: "ferry", "{e}");
+        }
+        interrupted
+    })
+}
+
+/// The writer lock, the journal's resume record, then the submission of a recovery.
+pub fn start_recovery(
+    engine: Arc<Engine>,
+    record: JournalRecord,
+    choice: Choice,
+) -> Task<Result<(JobId, Held), Arc<Error>>> {
+    bridge::blocking(move || start_recovery_blocking(&engine, record, choice).map_err(Arc::new))
+}
+
+fn start_recovery_blocking(
+    engine: &Engine,
+    mut record: JournalRecord,
+    choice: Choice,
+) -> Result<(JobId, Held), Error> {
+    let writer = UndoJournal::open_default()?.writer()?;
+    let seq = record.seq;
+    let job = match choice {
+        Choice::Resume => {
+            record.job = record.job.clone().unattended();
+            writer.resume(seq, &record.job)?;
+            Job::Resume {
+                record: Box::new(record),
+            }
+        }
+        Choice::RollBack => Job::Undo {
+            record: Box::new(record),
+            trash: TrashRoots::from_env()?,
+            on_conflict: ConflictPolicy::Skip,
+        },
+    };
+    let id = engine.submit_journaled(job, JobOptions::default(), seq);
+    Ok((id, Held::new(writer)))
+}

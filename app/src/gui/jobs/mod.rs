@@ -1,0 +1,511 @@
+//! The window's jobs: the only owner of its [`Engine`], of what each job belongs to, and of
+//! the undo journal's bookkeeping around them.
+//!
+//! Screens never see the engine. They ask for work through the window, which calls here;
+//! every engine event is routed back to whoever follows that job ([`Routed`]): the recovery
+//! banner for a resume or roll back, the jobs panel (through [`Jobs::window_jobs`]) and the
+//! window's dialogs for everything else. Journal reads and writes are file I/O, so each runs
+//! on a thread of its own through the [`bridge`](super::bridge) ([`journaled`]) and comes
+//! back as a task's message.
+//!
+//! Everything the window starts is journaled as `ferry cp` journals it: the record's begin is
+//! written before the job is submitted, its end when the job ends, so the window's jobs are
+//! undone, redone and recovered exactly like the command line's.
+
+mod describe;
+mod journaled;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crossbeam_channel::Receiver;
+use ferry_core::Error;
+use ferry_core::jobs::{
+    self, Engine, Event, Job, JobId, JournalRecord, JournalWriter, Progress, Summary, Totals,
+};
+use iced::Task;
+
+use super::screen::recovery::Choice;
+pub use describe::{done_message, title};
+pub use journaled::{Labels, Started, Undoing};
+
+/// Where a job came from: whose screen follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A resume or roll back offered by the recovery banner.
+    Recovery,
+    /// An operation started in the window (drop, paste, trash, rename, undo, ...).
+    Window,
+}
+
+/// What the window does when a job it started ends, besides showing its summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FollowUp {
+    /// Nothing more.
+    None,
+    /// A toast naming what happened, with Undo (for a journaled job).
+    Toast,
+    /// A toast with Undo and "Make it a copy" (a move done by a drop).
+    ToastWithCopy,
+    /// Open the rename editor on the folder just created (New Folder).
+    RenameCreated,
+}
+
+/// The journal's writer lock held for a job until its end is recorded (shared so that it can
+/// travel in a message from the thread that took it).
+#[derive(Debug, Clone)]
+pub struct Held(Arc<Mutex<Option<JournalWriter>>>);
+
+impl Held {
+    fn new(writer: JournalWriter) -> Self {
+        Held(Arc::new(Mutex::new(Some(writer))))
+    }
+
+    fn take(&self) -> Option<JournalWriter> {
+        self.0.lock().ok()?.take()
+    }
+}
+
+/// How a window job stands.
+#[derive(Debug, Clone)]
+pub enum State {
+    /// Submitted; no word from the engine yet (another job may hold its disks).
+    Waiting,
+    /// Planning or working.
+    Running,
+    /// Ended, cancelled or not.
+    Ended {
+        /// What was done.
+        summary: Box<Summary>,
+        /// It was cancelled.
+        cancelled: bool,
+    },
+}
+
+/// A job the window started, as the jobs panel shows it.
+#[derive(Debug, Clone)]
+pub struct WindowJob {
+    /// The engine's id.
+    pub id: JobId,
+    /// The job as submitted (Retry failed builds on it).
+    pub job: Job,
+    /// "Copying 5,000 files to Backup".
+    pub title: String,
+    /// When it was submitted.
+    pub started: Instant,
+    /// What planning found.
+    pub totals: Option<Totals>,
+    /// The last progress report.
+    pub progress: Option<Progress>,
+    /// Where it stands.
+    pub state: State,
+    /// Conflicts waiting for an answer.
+    pub waiting_answers: usize,
+    /// Its record in the undo journal.
+    pub seq: Option<u64>,
+    /// This job is an undo (its end marks the record undone).
+    pub undoing: bool,
+    /// What to do when it ends.
+    pub follow_up: FollowUp,
+}
+
+impl WindowJob {
+    /// True until it ends.
+    pub fn is_running(&self) -> bool {
+        !matches!(self.state, State::Ended { .. })
+    }
+
+    /// True while paused.
+    pub fn is_paused(&self) -> bool {
+        self.progress.as_ref().is_some_and(|p| p.paused)
+    }
+}
+
+/// An engine event, and who it is for.
+#[derive(Debug)]
+pub enum Routed {
+    /// For the recovery banner.
+    Recovery(Event),
+    /// A window job changed (progress, totals): the panel redraws from [`Jobs::window_jobs`].
+    Changed(JobId),
+    /// A window job found conflicts: the window asks about them.
+    Conflicts(JobId, Vec<jobs::Conflict>),
+    /// An item of a window job failed and waits for an answer.
+    ItemError {
+        /// The job.
+        job: JobId,
+        /// The request to answer.
+        request: jobs::ErrorId,
+        /// The item.
+        path: std::path::PathBuf,
+        /// Why.
+        error: Arc<Error>,
+    },
+    /// A window job ended: its end must be recorded ([`Jobs::record_end`]) and told.
+    Ended(JobId),
+}
+
+/// The window's engine and the owners of its jobs.
+pub struct Jobs {
+    engine: Arc<Engine>,
+    events: Receiver<Event>,
+    origins: HashMap<JobId, Origin>,
+    /// Writer locks of the undo, redo or resume jobs running, until their end is recorded.
+    writers: HashMap<JobId, Held>,
+    /// Events of jobs submitted on another thread whose id has not come back to the window
+    /// yet: a small job may finish before its submitter's message is handled.
+    early: HashMap<JobId, Vec<Event>>,
+    /// The window's jobs, running and ended, in the order they were started.
+    window: BTreeMap<JobId, WindowJob>,
+    /// What Undo and Redo would do now, for the menu.
+    labels: Labels,
+}
+
+impl Jobs {
+    /// Starts the window's engine.
+    pub fn start() -> Self {
+        let (engine, events) = Engine::start();
+        Jobs {
+            engine: Arc::new(engine),
+            events,
+            origins: HashMap::new(),
+            writers: HashMap::new(),
+            early: HashMap::new(),
+            window: BTreeMap::new(),
+            labels: Labels::default(),
+        }
+    }
+
+    /// The engine's events, for the bridge's subscription.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    /// The window's jobs, oldest first.
+    pub fn window_jobs(&self) -> impl DoubleEndedIterator<Item = &WindowJob> {
+        self.window.values()
+    }
+
+    /// One of the window's jobs.
+    pub fn window_job(&self, job: JobId) -> Option<&WindowJob> {
+        self.window.get(&job)
+    }
+
+    /// How many of the window's jobs are running.
+    pub fn running(&self) -> usize {
+        self.window.values().filter(|j| j.is_running()).count()
+    }
+
+    /// Forgets `job` once it has ended (the panel's ✕).
+    pub fn forget(&mut self, job: JobId) {
+        if self.window.get(&job).is_some_and(|j| !j.is_running()) {
+            self.window.remove(&job);
+        }
+    }
+
+    /// Forgets the ended jobs (the panel's Clear).
+    pub fn clear_ended(&mut self) {
+        self.window.retain(|_, j| j.is_running());
+    }
+
+    /// What Undo and Redo would do now.
+    pub fn labels(&self) -> &Labels {
+        &self.labels
+    }
+
+    /// The journal's answer to "what would Undo and Redo do now".
+    pub fn set_labels(&mut self, labels: Labels) {
+        self.labels = labels;
+    }
+
+    /// Records that `job` belongs to `origin` (holding the journal's writer lock `held`, if
+    /// it decided from the journal); returns its events that arrived before.
+    pub fn own(&mut self, job: JobId, origin: Origin, held: Option<Held>) -> Vec<Event> {
+        self.origins.insert(job, origin);
+        if let Some(held) = held {
+            self.writers.insert(job, held);
+        }
+        self.early.remove(&job).unwrap_or_default()
+    }
+
+    /// A window job was submitted: it is followed from now on; returns its events that
+    /// arrived before.
+    pub fn started(&mut self, started: Started) -> Vec<Event> {
+        let Started {
+            id,
+            job,
+            seq,
+            held,
+            undoing,
+            follow_up,
+        } = started;
+        self.window.insert(
+            id,
+            WindowJob {
+                id,
+                title: title(&job, None),
+                job,
+                started: Instant::now(),
+                totals: None,
+                progress: None,
+                state: State::Waiting,
+                waiting_answers: 0,
+                seq,
+                undoing,
+                follow_up,
+            },
+        );
+        self.own(id, Origin::Window, held)
+    }
+
+    /// Whose `event` is, with what the window job it belongs to learnt from it; `None` keeps
+    /// it until its job is owned.
+    pub fn route(&mut self, event: Event) -> Option<Routed> {
+        let job = job_of(&event);
+        let Some(&origin) = self.origins.get(&job) else {
+            self.early.entry(job).or_default().push(event);
+            return None;
+        };
+        let ended = matches!(event, Event::Finished { .. } | Event::Cancelled { .. });
+        if ended {
+            self.origins.remove(&job);
+        }
+        if origin == Origin::Recovery {
+            return Some(Routed::Recovery(event));
+        }
+        let window = self.window.get_mut(&job)?;
+        Some(match event {
+            Event::Planned { totals, .. } => {
+                window.title = title(&window.job, Some(&totals));
+                window.totals = Some(totals);
+                window.state = State::Running;
+                Routed::Changed(job)
+            }
+            Event::Progress { progress, .. } => {
+                window.progress = Some(progress);
+                window.state = State::Running;
+                Routed::Changed(job)
+            }
+            Event::Conflicts { conflicts, .. } => {
+                window.waiting_answers += conflicts.len();
+                Routed::Conflicts(job, conflicts)
+            }
+            Event::ItemError {
+                request,
+                path,
+                error,
+                ..
+            } => Routed::ItemError {
+                job,
+                request,
+                path,
+                error,
+            },
+            Event::ItemFailed { .. } => Routed::Changed(job),
+            Event::Finished { summary, .. } => {
+                window.state = State::Ended {
+                    summary: Box::new(summary),
+                    cancelled: false,
+                };
+                Routed::Ended(job)
+            }
+            Event::Cancelled { summary, .. } => {
+                window.state = State::Ended {
+                    summary: Box::new(summary),
+                    cancelled: true,
+                };
+                Routed::Ended(job)
+            }
+        })
+    }
+
+    /// Answers `conflicts` of `job` (the conflict dialog's choices).
+    pub fn resolve(
+        &mut self,
+        job: JobId,
+        answers: &[(jobs::ConflictId, jobs::Resolution, jobs::Scope)],
+    ) {
+        for (id, resolution, scope) in answers {
+            self.engine.resolve(job, *id, resolution.clone(), *scope);
+        }
+        if let Some(window) = self.window.get_mut(&job) {
+            window.waiting_answers = window.waiting_answers.saturating_sub(answers.len());
+        }
+    }
+
+    /// Answers a failed item's question (Retry, Skip, Skip all, Cancel).
+    pub fn resolve_error(&self, job: JobId, request: jobs::ErrorId, action: jobs::ErrorAction) {
+        self.engine.resolve_error(job, request, action);
+    }
+
+    /// Pauses `job`.
+    pub fn pause(&self, job: JobId) {
+        self.engine.pause(job);
+    }
+
+    /// Resumes `job` after a pause.
+    pub fn resume(&self, job: JobId) {
+        self.engine.resume(job);
+    }
+
+    /// Cancels `job`.
+    pub fn cancel(&self, job: JobId) {
+        self.engine.cancel(job);
+    }
+
+    /// Cancels every job of the window (quitting).
+    pub fn cancel_all(&self) {
+        for job in self.window.values().filter(|j| j.is_running()) {
+            self.engine.cancel(job.id);
+        }
+    }
+
+    /// Journals and submits `job` started in the window, off the UI thread.
+    pub fn submit(&self, job: Job, follow_up: FollowUp) -> Task<Result<Started, Arc<Error>>> {
+        journaled::submit(Arc::clone(&self.engine), job, follow_up)
+    }
+
+    /// Takes the journal's writer lock, then undoes (or, `redo`, redoes) the job the journal
+    /// names, off the UI thread.
+    pub fn undo(&self, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
+        journaled::undo(Arc::clone(&self.engine), redo)
+    }
+
+    /// Reads what Undo and Redo would do now, off the UI thread.
+    pub fn read_labels() -> Task<Labels> {
+        journaled::labels()
+    }
+
+    /// Records the end of window job `job` in the journal (then lets its writer lock go).
+    pub fn record_end(&mut self, job: JobId) -> Task<()> {
+        let Some(window) = self.window.get(&job) else {
+            return Task::none();
+        };
+        let State::Ended { summary, cancelled } = &window.state else {
+            return Task::none();
+        };
+        let Some(seq) = window.seq else {
+            return Task::none();
+        };
+        let writer = self.writers.remove(&job).and_then(|held| held.take());
+        journaled::record_end(seq, window.undoing, (**summary).clone(), *cancelled, writer)
+    }
+
+    /// The jobs a crash interrupted, after the journal cleaned up their temporaries (and
+    /// bounded the folders replaced files are kept in), as `ferry` does at every start.
+    pub fn interrupted() -> Task<Vec<JournalRecord>> {
+        journaled::interrupted()
+    }
+
+    /// Takes the journal's writer lock (waiting while a `ferry undo` holds it), records that
+    /// `record` is resumed (a roll back is recorded when it ends), then submits it. Places
+    /// taken since are skipped, never asked about: the banner has no conflict dialog yet.
+    pub fn start_recovery(
+        &self,
+        record: JournalRecord,
+        choice: Choice,
+    ) -> Task<Result<(JobId, Held), Arc<Error>>> {
+        journaled::start_recovery(Arc::clone(&self.engine), record, choice)
+    }
+
+    /// Records in the journal how the resume or roll back of record `seq` by `job` ended,
+    /// then lets the writer lock go.
+    pub fn record_recovery_end(
+        &mut self,
+        job: JobId,
+        seq: u64,
+        choice: Choice,
+        summary: Summary,
+        cancelled: bool,
+    ) -> Task<()> {
+        let writer = self.writers.remove(&job).and_then(|held| held.take());
+        journaled::record_end(seq, choice == Choice::RollBack, summary, cancelled, writer)
+    }
+}
+
+/// The job an event is about.
+fn job_of(event: &Event) -> JobId {
+    match *event {
+        Event::Planned { job, .. }
+        | Event::Progress { job, .. }
+        | Event::Conflicts { job, .. }
+        | Event::ItemError { job, .. }
+        | Event::ItemFailed { job, .. }
+        | Event::Finished { job, .. }
+        | Event::Cancelled { job, .. } => job,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn ended(job: u64) -> Event {
+        Event::Cancelled {
+            job: JobId(job),
+            summary: Summary::default(),
+        }
+    }
+
+    #[test]
+    fn events_before_a_job_is_owned_are_kept_for_its_owner() {
+        let mut jobs = Jobs::start();
+        assert!(jobs.route(ended(3)).is_none());
+        let early = jobs.own(JobId(3), Origin::Recovery, None);
+        assert_eq!(early.len(), 1);
+        assert!(jobs.own(JobId(3), Origin::Recovery, None).is_empty());
+        assert!(matches!(jobs.route(ended(3)), Some(Routed::Recovery(_))));
+        // A job that ended is forgotten.
+        assert!(jobs.route(ended(3)).is_none());
+    }
+
+    #[test]
+    fn a_window_job_learns_its_title_progress_and_end() {
+        let mut jobs = Jobs::start();
+        let job = Job::Copy {
+            sources: vec![PathBuf::from("/a/x"), PathBuf::from("/a/y")],
+            dest_dir: PathBuf::from("/b/Backup"),
+            on_conflict: jobs::ConflictPolicy::Ask,
+        };
+        let early = jobs.started(Started {
+            id: JobId(5),
+            job,
+            seq: Some(9),
+            held: None,
+            undoing: false,
+            follow_up: FollowUp::Toast,
+        });
+        assert!(early.is_empty());
+        assert_eq!(
+            jobs.window_job(JobId(5)).unwrap().title,
+            "Copying 2 items to Backup"
+        );
+        let totals = Totals {
+            items: 5000,
+            bytes: 1,
+            folders: 0,
+            cross_device: false,
+        };
+        let routed = jobs.route(Event::Planned {
+            job: JobId(5),
+            totals,
+        });
+        assert!(matches!(routed, Some(Routed::Changed(JobId(5)))));
+        assert_eq!(
+            jobs.window_job(JobId(5)).unwrap().title,
+            "Copying 5,000 files to Backup"
+        );
+        assert_eq!(jobs.running(), 1);
+        let routed = jobs.route(Event::Finished {
+            job: JobId(5),
+            summary: Summary::default(),
+        });
+        assert!(matches!(routed, Some(Routed::Ended(JobId(5)))));
+        assert_eq!(jobs.running(), 0);
+        jobs.clear_ended();
+        assert!(jobs.window_job(JobId(5)).is_none());
+    }
+}

@@ -1,0 +1,374 @@
+//! What the window does with a pane's request ([`Operation`]): which job it becomes, how it
+//! is followed, and what is said when it ends. Every job goes through [`Jobs`], which
+//! journals it before submitting it, off the UI thread.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::jobs::{ConflictPolicy, ErrorAction, Job, JobId, Resolution, Scope, TrashRoots};
+use iced::Task;
+
+use super::jobs::{FollowUp, Routed, Started, State, Undoing, done_message};
+use super::menus::Command;
+use super::screen::browser::Operation;
+use super::{Ferry, Message, format};
+
+/// What the window's own clipboard holds (the system clipboard comes with the clipboard
+/// module).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clip {
+    /// The items.
+    pub paths: Vec<PathBuf>,
+    /// They move when pasted (and the clipboard empties then).
+    pub cut: bool,
+}
+
+/// How a folder picked in a dialog is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickedFor {
+    /// Copy the items there.
+    Copy,
+    /// Move them there.
+    Move,
+}
+
+impl Ferry {
+    /// Turns a pane's request into what it asks for.
+    pub(super) fn operation(&mut self, operation: Operation) -> Task<Message> {
+        match operation {
+            Operation::Copy(paths) => self.set_clip(Clip { paths, cut: false }),
+            Operation::Cut(paths) => self.set_clip(Clip { paths, cut: true }),
+            Operation::Paste(folder) => self.paste(folder),
+            Operation::Trash(paths) => match TrashRoots::from_env() {
+                Ok(roots) => self.start_job(Job::Trash { paths, roots }, FollowUp::Toast),
+                Err(e) => {
+                    self.toast(format!("There is no trash to move them to: {e}"));
+                    Task::none()
+                }
+            },
+            Operation::Delete(paths) => self.ask_delete(paths),
+            Operation::Duplicate(paths) => {
+                let Some(dest_dir) = paths
+                    .first()
+                    .and_then(|p| p.parent())
+                    .map(Path::to_path_buf)
+                else {
+                    return Task::none();
+                };
+                let job = Job::Copy {
+                    sources: paths,
+                    dest_dir,
+                    on_conflict: ConflictPolicy::KeepBoth,
+                };
+                self.start_job(job, FollowUp::Toast)
+            }
+            Operation::CopyTo(paths) => pick_folder(paths, PickedFor::Copy),
+            Operation::MoveTo(paths) => pick_folder(paths, PickedFor::Move),
+            Operation::LinkTo(_) => {
+                self.toast("Links are not made yet.".to_owned());
+                Task::none()
+            }
+            Operation::Rename { path, new_name } => {
+                self.start_job(Job::Rename { path, new_name }, FollowUp::None)
+            }
+            Operation::NewFolder { parent, name } => {
+                self.start_job(Job::CreateFolder { parent, name }, FollowUp::RenameCreated)
+            }
+        }
+    }
+
+    /// Puts `clip` on the clipboard; cut items are drawn dimmed where they are shown.
+    fn set_clip(&mut self, clip: Clip) -> Task<Message> {
+        self.clip = Some(clip);
+        self.show_cut();
+        Task::none()
+    }
+
+    /// Tells every pane which of its entries are cut.
+    pub(super) fn show_cut(&mut self) {
+        let (folder, names): (Option<PathBuf>, HashSet<OsString>) = match &self.clip {
+            Some(Clip { paths, cut: true }) => (
+                paths
+                    .first()
+                    .and_then(|p| p.parent())
+                    .map(Path::to_path_buf),
+                paths
+                    .iter()
+                    .filter_map(|p| p.file_name().map(OsString::from))
+                    .collect(),
+            ),
+            _ => (None, HashSet::new()),
+        };
+        for pane in self.tabs.panes_mut() {
+            pane.set_cut(folder.as_deref(), names.clone());
+        }
+    }
+
+    /// Copies (or, for a cut, moves) what the clipboard holds into `folder`. A cut pasted
+    /// once empties the clipboard, as Nautilus does; a copy into the items' own folder
+    /// duplicates them.
+    fn paste(&mut self, folder: PathBuf) -> Task<Message> {
+        let Some(clip) = self.clip.clone() else {
+            self.toast("There is nothing to paste.".to_owned());
+            return Task::none();
+        };
+        let job = if clip.cut {
+            self.clip = None;
+            self.show_cut();
+            Job::Move {
+                sources: clip.paths,
+                dest_dir: folder,
+                on_conflict: ConflictPolicy::Ask,
+            }
+        } else {
+            Job::Copy {
+                sources: clip.paths,
+                dest_dir: folder,
+                on_conflict: ConflictPolicy::Ask,
+            }
+        };
+        self.start_job(job, FollowUp::Toast)
+    }
+
+    /// A folder was picked for Copy to… or Move to… (or the dialog was closed).
+    pub(super) fn picked(
+        &mut self,
+        paths: Vec<PathBuf>,
+        how: PickedFor,
+        folder: Option<PathBuf>,
+    ) -> Task<Message> {
+        let Some(dest_dir) = folder else {
+            return Task::none();
+        };
+        let job = match how {
+            PickedFor::Copy => Job::Copy {
+                sources: paths,
+                dest_dir,
+                on_conflict: ConflictPolicy::Ask,
+            },
+            PickedFor::Move => Job::Move {
+                sources: paths,
+                dest_dir,
+                on_conflict: ConflictPolicy::Ask,
+            },
+        };
+        self.start_job(job, FollowUp::Toast)
+    }
+
+    /// Shift+Delete: asks first (the confirmation dialog), then deletes permanently.
+    fn ask_delete(&mut self, paths: Vec<PathBuf>) -> Task<Message> {
+        // TODO(confirm dialog): never delete without asking.
+        let _ = paths;
+        self.toast("Permanent delete needs its confirmation dialog.".to_owned());
+        Task::none()
+    }
+
+    /// Journals and submits `job`, followed as `follow_up` says.
+    pub(super) fn start_job(&self, job: Job, follow_up: FollowUp) -> Task<Message> {
+        self.jobs.submit(job, follow_up).map(Message::JobStarted)
+    }
+
+    /// A job was submitted: follow it, and hear what it said before.
+    pub(super) fn job_started(&mut self, started: Result<Started, Arc<Error>>) -> Task<Message> {
+        match started {
+            Ok(started) => {
+                let early = self.jobs.started(started);
+                Task::batch(early.into_iter().map(|e| self.update(Message::Job(e))))
+            }
+            Err(e) => {
+                self.toast(format!("Could not start the job: {e}"));
+                Task::none()
+            }
+        }
+    }
+
+    /// Ctrl+Z / Ctrl+Shift+Z.
+    pub(super) fn undo(&mut self, redo: bool) -> Task<Message> {
+        self.jobs.undo(redo).map(Message::Undid)
+    }
+
+    /// An undo or redo was submitted, or there was nothing to do.
+    pub(super) fn undid(&mut self, undoing: Result<Undoing, Arc<Error>>) -> Task<Message> {
+        match undoing {
+            Ok(Undoing::Started(started, what)) => {
+                self.toast(format!("{what}…"));
+                self.job_started(Ok(started))
+            }
+            Ok(Undoing::Nothing) => {
+                self.after_undo = None;
+                self.toast("There is nothing to undo.".to_owned());
+                Task::none()
+            }
+            Err(e) => {
+                self.after_undo = None;
+                self.toast(format!("Could not undo: {e}"));
+                Task::none()
+            }
+        }
+    }
+
+    /// Retry failed: the job's kind again, on the sources holding what failed, merging into
+    /// what the first run made (so what was done is not done twice).
+    pub(super) fn retry(&mut self, job: JobId) -> Task<Message> {
+        let Some(window) = self.jobs.window_job(job) else {
+            return Task::none();
+        };
+        let State::Ended { summary, .. } = &window.state else {
+            return Task::none();
+        };
+        let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
+        let holding = |sources: &[PathBuf]| -> Vec<PathBuf> {
+            sources
+                .iter()
+                .filter(|s| failed.iter().any(|f| f.starts_with(s)))
+                .cloned()
+                .collect()
+        };
+        let retry = match &window.job {
+            Job::Copy {
+                sources, dest_dir, ..
+            } => Job::Copy {
+                sources: holding(sources),
+                dest_dir: dest_dir.clone(),
+                on_conflict: ConflictPolicy::Merge,
+            },
+            Job::Move {
+                sources, dest_dir, ..
+            } => Job::Move {
+                sources: holding(sources),
+                dest_dir: dest_dir.clone(),
+                on_conflict: ConflictPolicy::Merge,
+            },
+            Job::Trash { paths, roots } => Job::Trash {
+                paths: holding(paths),
+                roots: roots.clone(),
+            },
+            Job::Delete { paths } => Job::Delete {
+                paths: holding(paths),
+            },
+            other => other.clone(),
+        };
+        self.jobs.forget(job);
+        self.start_job(retry, FollowUp::Toast)
+    }
+
+    /// "Make it a copy" of a drop's move: undo the move, then copy instead.
+    pub(super) fn make_copy(&mut self, job: JobId) -> Task<Message> {
+        let Some(Job::Move {
+            sources, dest_dir, ..
+        }) = self.jobs.window_job(job).map(|j| j.job.clone())
+        else {
+            return Task::none();
+        };
+        self.after_undo = Some(Job::Copy {
+            sources,
+            dest_dir,
+            on_conflict: ConflictPolicy::Ask,
+        });
+        self.undo(false)
+    }
+
+    /// What the engine said about a job of the window.
+    pub(super) fn on_routed(&mut self, routed: Routed) -> Task<Message> {
+        match routed {
+            Routed::Recovery(event) => self.update(Message::Recovery(
+                super::screen::recovery::Message::Job(event),
+            )),
+            Routed::Changed(job) => {
+                let long = self
+                    .jobs
+                    .window_job(job)
+                    .is_some_and(|j| j.started.elapsed() > super::screen::jobs_panel::OPEN_AFTER);
+                if long {
+                    self.jobs_panel.long_job(job);
+                }
+                Task::none()
+            }
+            Routed::Conflicts(job, conflicts) => {
+                // Until the conflict dialog is in: what is in the way stays, and it is said.
+                let answers: Vec<_> = conflicts
+                    .iter()
+                    .map(|c| (c.id, Resolution::Skip, Scope::This))
+                    .collect();
+                self.jobs.resolve(job, &answers);
+                self.toast(format!(
+                    "{} already there: kept, not replaced.",
+                    format::counted(conflicts.len(), "item is", "items are")
+                ));
+                Task::none()
+            }
+            Routed::ItemError {
+                job,
+                request,
+                path,
+                error,
+            } => {
+                self.jobs.resolve_error(job, request, ErrorAction::Skip);
+                self.toast(format!("{}: {error}", path.display()));
+                Task::none()
+            }
+            Routed::Ended(job) => self.job_ended(job),
+        }
+    }
+
+    /// A window job ended: record it, say what it did, and do what follows it.
+    fn job_ended(&mut self, job: JobId) -> Task<Message> {
+        let record = self.jobs.record_end(job).map(|()| Message::JobRecorded);
+        let Some(window) = self.jobs.window_job(job).cloned() else {
+            return record;
+        };
+        let State::Ended { summary, cancelled } = &window.state else {
+            return record;
+        };
+        let mut tasks = vec![record];
+        if window.undoing && !*cancelled && summary.failed.is_empty() {
+            if let Some(copy) = self.after_undo.take() {
+                tasks.push(self.start_job(copy, FollowUp::Toast));
+            }
+        }
+        let text = done_message(&window.job, summary, *cancelled);
+        let undoable = window.seq.is_some() && !window.undoing && !summary.done.is_empty();
+        match window.follow_up {
+            FollowUp::None => {
+                if !summary.failed.is_empty() || *cancelled {
+                    self.toast(text);
+                }
+            }
+            FollowUp::RenameCreated => {
+                if !summary.failed.is_empty() {
+                    self.toast(text);
+                }
+            }
+            FollowUp::Toast | FollowUp::ToastWithCopy => {
+                let mut actions = Vec::new();
+                if undoable {
+                    actions.push((
+                        "Undo".to_owned(),
+                        Command::Window(super::shortcut::WindowAction::Undo),
+                    ));
+                }
+                if window.follow_up == FollowUp::ToastWithCopy && undoable {
+                    actions.push(("Make it a copy".to_owned(), Command::MakeCopy(job)));
+                }
+                self.toast_with(text, actions);
+            }
+        }
+        tasks.push(super::jobs::Jobs::read_labels().map(Message::LabelsRead));
+        Task::batch(tasks)
+    }
+}
+
+/// Asks for a folder with the desktop's dialog (the XDG portal, or GTK's without one).
+fn pick_folder(paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
+    let title = match how {
+        PickedFor::Copy => "Copy to",
+        PickedFor::Move => "Move to",
+    };
+    let dialog = rfd::AsyncFileDialog::new().set_title(title).pick_folder();
+    Task::perform(dialog, move |folder| {
+        Message::FolderPicked(paths.clone(), how, folder.map(|f| f.path().to_path_buf()))
+    })
+}

@@ -1,0 +1,313 @@
+//! What a pane asks the window to do with its items (copy, cut, paste, trash, delete,
+//! duplicate, rename, new folder, "to…" a picked folder), the rename editor over a name, and
+//! the start of a drag of the selection. The pane only names paths and checks a new name
+//! against what it lists; the window turns the request into a job.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use iced::widget::operation;
+use iced::{Point, Task};
+
+use super::{Browser, Event, Listing, Message, RowRef};
+use crate::gui::format::{self, Category};
+use crate::gui::shortcut::PaneAction;
+
+/// The pointer must move this far (in either direction) with the button held on an item
+/// before a drag starts, so that a click stays a click.
+const DRAG_THRESHOLD: f32 = 5.0;
+
+/// A request for the window, about items of a pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operation {
+    /// Put these on the clipboard, to copy.
+    Copy(Vec<PathBuf>),
+    /// Put these on the clipboard, to move.
+    Cut(Vec<PathBuf>),
+    /// Copy or move what the clipboard holds into this folder.
+    Paste(PathBuf),
+    /// Move these to the trash.
+    Trash(Vec<PathBuf>),
+    /// Delete these permanently, after asking.
+    Delete(Vec<PathBuf>),
+    /// Copy these beside themselves.
+    Duplicate(Vec<PathBuf>),
+    /// Copy these into a folder picked in a dialog.
+    CopyTo(Vec<PathBuf>),
+    /// Move these into a folder picked in a dialog.
+    MoveTo(Vec<PathBuf>),
+    /// Make links to these in a folder picked in a dialog.
+    LinkTo(Vec<PathBuf>),
+    /// Give `path` the name `new_name`.
+    Rename {
+        /// The item.
+        path: PathBuf,
+        /// Its new name.
+        new_name: OsString,
+    },
+    /// Create the folder `name` in `parent` (the rename editor opens on it once listed).
+    NewFolder {
+        /// Where.
+        parent: PathBuf,
+        /// Its name.
+        name: OsString,
+    },
+}
+
+/// The rename editor, open over one entry's name.
+#[derive(Debug, Clone)]
+pub(super) struct Renaming {
+    /// The entry (an index into the listing).
+    pub entry: u32,
+    /// Its name now.
+    pub original: OsString,
+    /// What is typed.
+    pub text: String,
+    /// Why the name typed cannot be used.
+    pub problem: Option<String>,
+}
+
+/// A press on an item, until it is released or becomes a drag.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Press {
+    at: Point,
+    dragging: bool,
+}
+
+impl Browser {
+    /// The id of the rename editor's field.
+    pub fn rename_input_id(&self) -> iced::widget::Id {
+        iced::widget::Id::from(format!("ferry-rename-{}", self.view_id))
+    }
+
+    /// Names drawn dimmed because they are cut to the clipboard (only the folder's own).
+    pub fn set_cut(&mut self, folder: Option<&std::path::Path>, names: HashSet<OsString>) {
+        self.cut = if folder == Some(self.path.as_path()) {
+            names
+        } else {
+            HashSet::new()
+        };
+    }
+
+    /// True when the entry called `name` is cut (drawn dimmed).
+    pub(super) fn is_cut(&self, name: &std::ffi::OsStr) -> bool {
+        !self.cut.is_empty() && self.cut.contains(name)
+    }
+
+    /// The request for an operation action, if it is one; `None` leaves it to the caller.
+    pub(super) fn operation(
+        &mut self,
+        action: PaneAction,
+    ) -> Option<(Task<Message>, Option<Event>)> {
+        let selected = self.selected_paths();
+        let on_selection = |op: fn(Vec<PathBuf>) -> Operation| {
+            (!selected.is_empty()).then(|| Event::Operation(op(selected.clone())))
+        };
+        let event = match action {
+            PaneAction::Copy => on_selection(Operation::Copy),
+            PaneAction::Cut => on_selection(Operation::Cut),
+            PaneAction::Trash => on_selection(Operation::Trash),
+            PaneAction::Delete => on_selection(Operation::Delete),
+            PaneAction::Duplicate => on_selection(Operation::Duplicate),
+            PaneAction::CopyTo => on_selection(Operation::CopyTo),
+            PaneAction::MoveTo => on_selection(Operation::MoveTo),
+            PaneAction::LinkTo => on_selection(Operation::LinkTo),
+            PaneAction::Paste => Some(Event::Operation(Operation::Paste(self.path.clone()))),
+            PaneAction::NewFolder => {
+                let name = self.free_name("New Folder");
+                self.pending_rename = Some(name.clone());
+                Some(Event::Operation(Operation::NewFolder {
+                    parent: self.path.clone(),
+                    name,
+                }))
+            }
+            PaneAction::Rename => return Some((self.start_rename(), None)),
+            _ => return None,
+        };
+        Some((Task::none(), event))
+    }
+
+    /// `base`, or `base 2`, `base 3`, ...: the first name the folder does not hold.
+    fn free_name(&self, base: &str) -> OsString {
+        let taken = |name: &str| self.has_name(name.as_bytes());
+        let mut name = base.to_owned();
+        let mut n = 2;
+        while taken(&name) {
+            name = format!("{base} {n}");
+            n += 1;
+        }
+        name.into()
+    }
+
+    fn has_name(&self, name: &[u8]) -> bool {
+        self.listing
+            .contents()
+            .is_some_and(|c| c.entries().iter().any(|e| e.name_bytes() == name))
+    }
+
+    /// F2: the editor over the focused item's name, its name selected without the extension.
+    fn start_rename(&mut self) -> Task<Message> {
+        let Some(contents) = self.listing.contents() else {
+            return Task::none();
+        };
+        let Some(entry) = self
+            .selection
+            .focus()
+            .filter(|&e| self.selection.contains(e))
+        else {
+            return Task::none();
+        };
+        let Some(item) = contents.entries().get(entry as usize) else {
+            return Task::none();
+        };
+        let original = item.name().to_owned();
+        let text = original.to_string_lossy().into_owned();
+        let stem = match text.rfind('.') {
+            Some(dot) if dot > 0 && !item.is_dir_like() => text[..dot].chars().count(),
+            _ => text.chars().count(),
+        };
+        self.renaming = Some(Renaming {
+            entry,
+            original,
+            text,
+            problem: None,
+        });
+        let id = self.rename_input_id();
+        let reveal = self.reveal_focus();
+        Task::batch([
+            reveal,
+            operation::focus(id.clone()).chain(operation::select_range(id, 0, stem)),
+        ])
+    }
+
+    /// Opens the rename editor on `name` once the folder lists it (after New Folder).
+    pub(super) fn rename_if_pending(&mut self) -> Task<Message> {
+        let Some(name) = self.pending_rename.clone() else {
+            return Task::none();
+        };
+        let Some(contents) = self.listing.contents() else {
+            return Task::none();
+        };
+        let Some(row) = contents.row_named(name.as_encoded_bytes()) else {
+            return Task::none();
+        };
+        self.pending_rename = None;
+        self.selection.select_only(contents.rows()[row]);
+        self.start_rename()
+    }
+
+    pub(super) fn rename_edited(&mut self, text: String) {
+        if let Some(renaming) = &mut self.renaming {
+            renaming.text = text;
+            renaming.problem = None;
+        }
+    }
+
+    /// Enter in the editor: a name the folder cannot take is refused in place, with why.
+    pub(super) fn rename_submitted(&mut self) -> Option<Event> {
+        let renaming = self.renaming.as_ref()?;
+        let typed = renaming.text.trim_end_matches(['\n', '\r']).to_owned();
+        let problem = if typed.trim().is_empty() {
+            Some("A name can't be empty.".to_owned())
+        } else if typed.contains('/') {
+            Some("A name can't contain “/”.".to_owned())
+        } else if typed == "." || typed == ".." {
+            Some("“.” and “..” can't be used as names.".to_owned())
+        } else if typed.len() > 255 {
+            Some(format!(
+                "This name is too long: {} bytes, at most 255.",
+                typed.len()
+            ))
+        } else if typed.as_bytes() == renaming.original.as_encoded_bytes() {
+            self.renaming = None;
+            return None;
+        } else if self.has_name(typed.as_bytes()) {
+            Some(format!("“{typed}” already exists here."))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            if let Some(renaming) = &mut self.renaming {
+                renaming.problem = Some(problem);
+            }
+            return None;
+        }
+        let renaming = self.renaming.take()?;
+        let path = self.path.join(&renaming.original);
+        Some(Event::Operation(Operation::Rename {
+            path,
+            new_name: typed.into(),
+        }))
+    }
+
+    /// A press on an item at `at` (list coordinates): a drag may follow.
+    pub(super) fn item_pressed(&mut self, at: Point) {
+        self.press = Some(Press {
+            at,
+            dragging: false,
+        });
+    }
+
+    /// The pointer moved with the button held on an item: past the threshold, the selection
+    /// is dragged.
+    pub(super) fn item_dragged(&mut self, at: Point) -> Option<Event> {
+        let press = self.press.as_mut()?;
+        if press.dragging {
+            return None;
+        }
+        let moved = (at.x - press.at.x).abs().max((at.y - press.at.y).abs());
+        if moved < DRAG_THRESHOLD {
+            return None;
+        }
+        press.dragging = true;
+        let paths = self.selected_paths();
+        if paths.is_empty() {
+            return None;
+        }
+        let first = self.first_selected_category();
+        Some(Event::DragStarted { paths, first })
+    }
+
+    /// The button was released: no press is held any more.
+    pub(super) fn released(&mut self) {
+        self.press = None;
+    }
+
+    fn first_selected_category(&self) -> Category {
+        self.listing
+            .contents()
+            .and_then(|c| {
+                c.rows()
+                    .iter()
+                    .find(|&&e| self.selection.contains(e))
+                    .map(|&e| format::category(c.entries().entry(e as usize)))
+            })
+            .unwrap_or(Category::Other)
+    }
+
+    /// The folder under the pointer while something is dragged over this pane: the hovered
+    /// folder item, or the pane's own folder.
+    pub fn drop_folder(&self) -> PathBuf {
+        let hovered = self.hovered.and_then(|at: RowRef| {
+            let (Listing::Loaded(contents) | Listing::Loading(contents)) = &self.listing else {
+                return None;
+            };
+            let (_, entry) = contents.row(at.row)?;
+            entry.is_dir_like().then(|| self.path.join(entry.name()))
+        });
+        hovered.unwrap_or_else(|| self.path.clone())
+    }
+
+    /// The hovered folder item, if one is hovered (a drop on it goes into it; held there, it
+    /// opens).
+    pub fn hovered_folder(&self) -> Option<PathBuf> {
+        let folder = self.drop_folder();
+        (folder != self.path).then_some(folder)
+    }
+
+    /// The list area's bounds in the window (where a drop lands in this pane).
+    pub fn list_bounds(&self) -> iced::Rectangle {
+        self.bounds
+    }
+}
