@@ -30,27 +30,69 @@ impl std::fmt::Display for NoDisplay {
     }
 }
 
-/// Returns when the window can be opened; re-executes Ferry on X11 when Wayland is named but
-/// unusable, or with the software renderer when there is no GPU (and does not return then).
+/// Returns when the window can be opened; re-executes Ferry (once, and before it has talked
+/// to any X server) on X11 when Wayland is named but unusable, or with the software renderer
+/// when there is no GPU, and does not return then.
+///
+/// The X server is asked whether it answers, and that connection is kept open for the life
+/// of the process: a bare X server (Xvfb, as in CI) resets itself when its last client
+/// leaves, and the window's own connection, a moment later, would find it resetting.
 pub fn prepare() -> Result<(), NoDisplay> {
-    check()?;
-    if needs_software_renderer() {
-        tracing::info!(target: "ferry", "no GPU render node: using the software renderer");
-        let error = reexec().exec();
-        return Err(NoDisplay(format!(
-            "cannot restart with the software renderer: {error}"
-        )));
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    let display = var("DISPLAY");
+    let runtime = var("XDG_RUNTIME_DIR").map(PathBuf::from);
+    let mut restart = Restart::default();
+    if var("WAYLAND_SOCKET").is_none()
+        && let Some(wayland) = var("WAYLAND_DISPLAY")
+    {
+        match wayland_socket(&wayland, runtime.as_deref()) {
+            Ok(()) => return software_if_needed(restart),
+            Err(why) if display.is_some() => {
+                tracing::info!(target: "ferry", "Wayland unusable ({why}); using X11");
+                restart.drop_wayland = true;
+            }
+            Err(why) => return Err(NoDisplay(format!("cannot open a window: {why}"))),
+        }
+    } else if var("WAYLAND_SOCKET").is_some() {
+        return software_if_needed(restart);
     }
-    Ok(())
+    let Some(display) = display else {
+        return Err(NoDisplay(
+            "cannot open a window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); \
+             the command line works without one, see `ferry --help`"
+                .to_owned(),
+        ));
+    };
+    software_if_needed(restart)?;
+    match x11rb::connect(None) {
+        Ok(connection) => {
+            // Kept open on purpose, see above.
+            std::mem::forget(connection);
+            Ok(())
+        }
+        Err(e) => Err(NoDisplay(format!(
+            "cannot open a window: the X display {} does not answer ({e})",
+            display.to_string_lossy()
+        ))),
+    }
 }
 
-fn needs_software_renderer() -> bool {
-    std::env::var_os("ICED_BACKEND").is_none() && !has_render_node()
+/// What a re-execution changes in the environment.
+#[derive(Debug, Default)]
+struct Restart {
+    drop_wayland: bool,
+    software: bool,
 }
 
-/// Ferry again, with the same arguments and start time, and the software renderer where it
-/// is needed.
-fn reexec() -> std::process::Command {
+/// Re-executes Ferry when `restart` (or the lack of a GPU) asks for it; returns otherwise.
+fn software_if_needed(mut restart: Restart) -> Result<(), NoDisplay> {
+    restart.software = std::env::var_os("ICED_BACKEND").is_none() && !has_render_node();
+    if !restart.drop_wayland && !restart.software {
+        return Ok(());
+    }
+    if restart.software {
+        tracing::info!(target: "ferry", "no GPU render node: using the software renderer");
+    }
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("/proc/self/exe"));
     let mut args = std::env::args_os();
     let mut command = std::process::Command::new(exe);
@@ -61,10 +103,16 @@ fn reexec() -> std::process::Command {
         super::startup::LAUNCHED,
         super::startup::launched().to_string(),
     );
-    if needs_software_renderer() {
+    if restart.software {
         command.env("ICED_BACKEND", "tiny-skia");
     }
-    command
+    if restart.drop_wayland {
+        command
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET");
+    }
+    let error = command.exec();
+    Err(NoDisplay(format!("cannot restart Ferry: {error}")))
 }
 
 /// True when the machine has a GPU the drivers can render with (`/dev/dri/renderD*`).
@@ -74,45 +122,6 @@ fn has_render_node() -> bool {
             .flatten()
             .any(|e| e.file_name().as_encoded_bytes().starts_with(b"renderD"))
     })
-}
-
-/// Whether a display can be reached (see [`prepare`]).
-fn check() -> Result<(), NoDisplay> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    let display = var("DISPLAY");
-    let wayland = var("WAYLAND_DISPLAY");
-    let runtime = var("XDG_RUNTIME_DIR").map(PathBuf::from);
-    if var("WAYLAND_SOCKET").is_some() {
-        return Ok(());
-    }
-    if let Some(wayland) = &wayland {
-        match wayland_socket(wayland, runtime.as_deref()) {
-            Ok(()) => return Ok(()),
-            Err(why) if display.is_some() => {
-                tracing::info!(target: "ferry", "Wayland unusable ({why}); using X11");
-                let error = reexec()
-                    .env_remove("WAYLAND_DISPLAY")
-                    .env_remove("WAYLAND_SOCKET")
-                    .exec();
-                return Err(NoDisplay(format!("cannot restart on X11: {error}")));
-            }
-            Err(why) => return Err(NoDisplay(format!("cannot open a window: {why}"))),
-        }
-    }
-    let Some(display) = display else {
-        return Err(NoDisplay(
-            "cannot open a window: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); \
-             the command line works without one, see `ferry --help`"
-                .to_owned(),
-        ));
-    };
-    match x11rb::connect(None) {
-        Ok(_) => Ok(()),
-        Err(e) => Err(NoDisplay(format!(
-            "cannot open a window: the X display {} does not answer ({e})",
-            display.to_string_lossy()
-        ))),
-    }
 }
 
 /// The Wayland socket `WAYLAND_DISPLAY` names is there, or why not.
