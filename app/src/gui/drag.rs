@@ -261,7 +261,7 @@ impl Ferry {
     }
 }
 
-/// The pointer's moves and the left button's release, listened to during a drag only.
+/// The pointer's moves and the left button's release.
 pub fn listen(event: iced::Event, _: iced::event::Status, _: iced::window::Id) -> Option<Message> {
     match event {
         iced::Event::Mouse(iced::mouse::Event::CursorMoved { position }) => {

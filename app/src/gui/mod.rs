@@ -594,8 +594,9 @@ impl Ferry {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(30)).map(|_| Message::AutoScroll));
         }
+        // Always: a drag starts, and files from elsewhere land, where the pointer is.
+        subscriptions.push(event::listen_with(drag::listen));
         if self.drag.is_some() {
-            subscriptions.push(event::listen_with(drag::listen));
             subscriptions
                 .push(iced::time::every(Duration::from_millis(100)).map(|_| Message::DragTick));
         }

@@ -349,7 +349,7 @@ pub fn active_mark(active: bool) -> impl Fn(&Theme) -> container::Style {
     }
 }
 
-/// A popup menu's frame.
+/// A popup menu's frame, also the drag badge's. No shadow, as for [`toast`].
 pub fn menu(theme: &Theme) -> container::Style {
     let c = colors(theme);
     container::Style {
@@ -359,11 +359,6 @@ pub fn menu(theme: &Theme) -> container::Style {
             color: c.border,
             width: 1.0,
             radius: 8.0.into(),
-        },
-        shadow: iced::Shadow {
-            color: Color::BLACK.scale_alpha(0.25),
-            offset: iced::Vector::new(0.0, 3.0),
-            blur_radius: 12.0,
         },
         ..container::Style::default()
     }
@@ -473,17 +468,17 @@ pub fn usage(used: bool, nearly_full: bool) -> impl Fn(&Theme) -> container::Sty
     }
 }
 
-/// A toast: a dark card at the bottom of the window.
+/// A toast: a dark card at the bottom of the window. No shadow: the software renderer does
+/// not repaint a shadow's blur once the toast is gone (seen under Xvfb).
 pub fn toast(theme: &Theme) -> container::Style {
     let c = colors(theme);
     container::Style {
         background: Some(c.text.into()),
         text_color: Some(c.base),
-        border: Border::default().rounded(8),
-        shadow: iced::Shadow {
-            color: Color::BLACK.scale_alpha(0.3),
-            offset: iced::Vector::new(0.0, 2.0),
-            blur_radius: 10.0,
+        border: Border {
+            color: c.border,
+            width: 1.0,
+            radius: 8.0.into(),
         },
         ..container::Style::default()
     }

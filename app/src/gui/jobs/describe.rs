@@ -48,7 +48,10 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
 /// done after it.
 pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     let done = summary.done.len();
-    let items = format::counted(done, "item", "items");
+    let items = match summary.done.as_slice() {
+        [one] => format!("“{}”", format::display_name(one)),
+        _ => format::counted(done, "item", "items"),
+    };
     let mut text = match job {
         Job::Copy {
             sources, dest_dir, ..

@@ -168,12 +168,18 @@ impl<Message: Clone, Theme, Renderer: renderer::Renderer>
         let local = |p: Point| Point::new(p.x - bounds.x, p.y - bounds.y);
         match event {
             Event::Mouse(mouse::Event::ButtonPressed(mouse::Button::Left)) => {
-                if shell.is_event_captured() {
+                let Some(at) = cursor.position_over(bounds) else {
                     return;
-                }
-                if let (Some(on_press), Some(at)) = (&self.on_press, cursor.position_over(bounds)) {
+                };
+                // A child that took the press is an item: a drag of it may follow.
+                let handler = if shell.is_event_captured() {
+                    &self.on_item_press
+                } else {
+                    &self.on_press
+                };
+                if let Some(handler) = handler {
                     state.pressed = true;
-                    shell.publish(on_press(local(at)));
+                    shell.publish(handler(local(at)));
                     shell.capture_event();
                 }
             }

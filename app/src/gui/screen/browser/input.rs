@@ -8,6 +8,7 @@ use iced::{Point, Rectangle, Task, Vector};
 
 use super::contents::{contains_ignoring_case, starts_ignoring_case};
 use super::details::{self, Column};
+use super::operations::Press;
 use super::{Browser, Event, Message, RowRef, Selection};
 use crate::gui::screen::Ctx;
 use crate::gui::settings::ViewMode;
@@ -80,6 +81,7 @@ impl Browser {
 
     pub(super) fn press(&mut self, at: RowRef, ctx: &Ctx<'_>) {
         self.editing = None;
+        self.press = None;
         if at.revision != self.revision {
             return;
         }
@@ -96,9 +98,13 @@ impl Browser {
                 .select_range(contents.rows(), anchor, at.row, add);
         } else if ctx.modifiers.command() {
             self.selection.toggle(entry);
+        } else if self.selection.contains(entry) && self.selection.count() > 1 {
+            self.press = Some(Press::on_item(Some(entry)));
+            return;
         } else {
             self.selection.select_only(entry);
         }
+        self.press = Some(Press::on_item(None));
     }
 
     /// A right press on an item selects it, unless it is part of the selection already (the

@@ -269,6 +269,8 @@ pub struct Browser {
     renaming: Option<Renaming>,
     /// A name to open the rename editor on once the folder lists it (New Folder).
     pending_rename: Option<OsString>,
+    /// A name to select once the folder lists it (a renamed item).
+    select_when_listed: Option<OsString>,
     /// Names cut to the clipboard, drawn dimmed.
     cut: std::collections::HashSet<OsString>,
     /// Where something dragged over the pane is, for scrolling at the edges.
@@ -311,6 +313,7 @@ impl Browser {
             press: None,
             renaming: None,
             pending_rename: None,
+            select_when_listed: None,
             cut: std::collections::HashSet::new(),
             drag_over: None,
             focus_on_load: None,
@@ -737,6 +740,7 @@ impl Browser {
         self.band = None;
         self.renaming = None;
         self.pending_rename = None;
+        self.select_when_listed = None;
         self.timing = Some(NavTiming::start());
         self.scroll_to(0.0)
     }

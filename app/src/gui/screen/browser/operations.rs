@@ -69,10 +69,24 @@ pub(super) struct Renaming {
 }
 
 /// A press on an item, until it is released or becomes a drag.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Press {
-    at: Point,
+    /// Where, in list coordinates: known once the pointer area reports the press (the row
+    /// reports it first, and a press the row did not see, as on the scrollbar, is no item's).
+    at: Option<Point>,
     dragging: bool,
+    /// A plain press on one item of a larger selection keeps the selection, so all of it
+    /// can be dragged; a click without a drag then selects that item alone, as in Dolphin.
+    select_on_release: Option<u32>,
+}
+
+impl Press {
+    pub(super) fn on_item(select_on_release: Option<u32>) -> Self {
+        Press {
+            select_on_release,
+            ..Press::default()
+        }
+    }
 }
 
 impl Browser {
@@ -181,6 +195,22 @@ impl Browser {
         ])
     }
 
+    /// Selects the entry a rename gave a new name, once the folder lists it.
+    pub(super) fn select_if_pending(&mut self) -> Task<Message> {
+        let Some(name) = self.select_when_listed.clone() else {
+            return Task::none();
+        };
+        let Some(contents) = self.listing.contents() else {
+            return Task::none();
+        };
+        let Some(row) = contents.row_named(name.as_encoded_bytes()) else {
+            return Task::none();
+        };
+        self.select_when_listed = None;
+        self.selection.select_only(contents.rows()[row]);
+        self.reveal(row, false)
+    }
+
     /// Opens the rename editor on `name` once the folder lists it (after New Folder).
     pub(super) fn rename_if_pending(&mut self) -> Task<Message> {
         let Some(name) = self.pending_rename.clone() else {
@@ -235,28 +265,31 @@ impl Browser {
         }
         let renaming = self.renaming.take()?;
         let path = self.path.join(&renaming.original);
+        // The item stays selected under its new name, as in Dolphin.
+        self.select_when_listed = Some(typed.clone().into());
         Some(Event::Operation(Operation::Rename {
             path,
             new_name: typed.into(),
         }))
     }
 
-    /// A press on an item at `at` (list coordinates): a drag may follow.
+    /// The pointer area saw the press a row reported, at `at` (list coordinates): a drag
+    /// may follow.
     pub(super) fn item_pressed(&mut self, at: Point) {
-        self.press = Some(Press {
-            at,
-            dragging: false,
-        });
+        if let Some(press) = self.press.as_mut().filter(|p| p.at.is_none()) {
+            press.at = Some(at);
+        }
     }
 
     /// The pointer moved with the button held on an item: past the threshold, the selection
     /// is dragged.
     pub(super) fn item_dragged(&mut self, at: Point) -> Option<Event> {
         let press = self.press.as_mut()?;
+        let from = press.at?;
         if press.dragging {
             return None;
         }
-        let moved = (at.x - press.at.x).abs().max((at.y - press.at.y).abs());
+        let moved = (at.x - from.x).abs().max((at.y - from.y).abs());
         if moved < DRAG_THRESHOLD {
             return None;
         }
@@ -269,9 +302,16 @@ impl Browser {
         Some(Event::DragStarted { paths, first })
     }
 
-    /// The button was released: no press is held any more.
+    /// The button was released: a click on one item of a selection selects it alone.
     pub(super) fn released(&mut self) {
-        self.press = None;
+        if let Some(Press {
+            dragging: false,
+            select_on_release: Some(entry),
+            ..
+        }) = self.press.take()
+        {
+            self.selection.select_only(entry);
+        }
     }
 
     fn first_selected_category(&self) -> Category {

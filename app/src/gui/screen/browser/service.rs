@@ -90,6 +90,6 @@ impl Browser {
             }
             None => Task::none(),
         };
-        Task::batch([reveal, self.rename_if_pending()])
+        Task::batch([reveal, self.rename_if_pending(), self.select_if_pending()])
     }
 }

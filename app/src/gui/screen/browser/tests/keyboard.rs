@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use iced::{Point, Rectangle, Size};
+use iced::{Point, Rectangle, Size, Vector};
 
 use super::*;
 use crate::gui::settings::ViewMode;
@@ -236,4 +236,78 @@ fn tab_completes_folder_names_and_cycles_through_candidates() {
     let _ = browser.update(Message::PathEdited("/home/ann/Zz".into()), &ctx(&dirs));
     let _ = browser.update(arrived("/home/ann/Zz"), &ctx(&dirs));
     assert!(shows(&browser, "No folder here starts with “Zz”."));
+}
+
+/// The messages of a click on `name`, without its release: the button stays held.
+fn hold(browser: &mut Browser, dirs: &Recorder, name: &str) -> Point {
+    let messages = click(browser, &[name]);
+    let at = messages.iter().find_map(|m| match m {
+        Message::ItemPressed(at) => Some(*at),
+        _ => None,
+    });
+    let at = at.expect("the pointer area reports a press on an item");
+    let held = messages
+        .into_iter()
+        .filter(|m| !matches!(m, Message::Released));
+    feed(browser, dirs, held.collect());
+    at
+}
+
+#[test]
+fn a_press_on_an_item_that_moves_a_few_pixels_starts_a_drag_of_the_selection() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c"]);
+    let at = hold(&mut browser, &dirs, "b");
+    let (_, event) = browser.update(Message::Dragged(at + Vector::new(2.0, 2.0)), &ctx(&dirs));
+    assert_eq!(event, None, "a click stays a click");
+    let (_, event) = browser.update(Message::Dragged(at + Vector::new(0.0, 15.0)), &ctx(&dirs));
+    assert!(
+        matches!(&event, Some(Event::DragStarted { paths, .. }) if paths == &[PathBuf::from("/x/b")]),
+        "{event:?}"
+    );
+    let (_, event) = browser.update(Message::Dragged(at + Vector::new(0.0, 45.0)), &ctx(&dirs));
+    assert_eq!(event, None, "started once");
+}
+
+#[test]
+fn a_press_on_one_item_of_a_selection_drags_all_of_it_and_a_click_selects_it_alone() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c"]);
+    act(&mut browser, &dirs, PaneAction::SelectAll);
+    let at = hold(&mut browser, &dirs, "b");
+    assert_eq!(
+        selected_names(&browser),
+        ["a", "b", "c"],
+        "the press keeps the selection"
+    );
+    let (_, event) = browser.update(Message::Dragged(at + Vector::new(0.0, 30.0)), &ctx(&dirs));
+    assert!(
+        matches!(&event, Some(Event::DragStarted { paths, .. }) if paths.len() == 3),
+        "{event:?}"
+    );
+    let _ = browser.update(Message::Released, &ctx(&dirs));
+    assert_eq!(
+        selected_names(&browser),
+        ["a", "b", "c"],
+        "a drag keeps it too"
+    );
+
+    let messages = click(&browser, &["b"]);
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(
+        selected_names(&browser),
+        ["b"],
+        "a click without a drag selects one"
+    );
+}
+
+#[test]
+fn a_press_the_list_did_not_see_on_an_item_drags_nothing() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
+    act(&mut browser, &dirs, PaneAction::SelectAll);
+    // As on the scrollbar: the pointer area reports a taken press that no row did.
+    let _ = browser.update(Message::ItemPressed(Point::new(5.0, 5.0)), &ctx(&dirs));
+    let (_, event) = browser.update(Message::Dragged(Point::new(5.0, 80.0)), &ctx(&dirs));
+    assert_eq!(event, None);
 }
