@@ -82,14 +82,14 @@ pub struct State<'a> {
 /// The entries of `kind`.
 pub fn entries(kind: &MenuKind, state: &State<'_>) -> Vec<Entry<Command>> {
     match kind {
-        MenuKind::Items => items(state.pane),
+        MenuKind::Items => items(state.pane, state.split),
         MenuKind::Folder => folder(state.pane, state.can_paste),
         MenuKind::Place(place) => place_entries(place),
         MenuKind::Window => window(state),
     }
 }
 
-fn items(pane: &Browser) -> Vec<Entry<Command>> {
+fn items(pane: &Browser, split: bool) -> Vec<Entry<Command>> {
     let folders = pane.selected_folders();
     let mut entries = vec![Entry::item("Open", Command::Pane(PaneAction::Open)).key("Enter")];
     if !folders.is_empty() {
@@ -109,6 +109,22 @@ fn items(pane: &Browser) -> Vec<Entry<Command>> {
         pane_item("Copy", PaneAction::Copy, "Ctrl+C"),
         Entry::item("Copy to…", Command::Pane(PaneAction::CopyTo)),
         Entry::item("Move to…", Command::Pane(PaneAction::MoveTo)),
+    ]);
+    if split {
+        entries.extend([
+            pane_item(
+                "Copy to Other Pane",
+                PaneAction::CopyToOtherPane,
+                "Shift+F5",
+            ),
+            pane_item(
+                "Move to Other Pane",
+                PaneAction::MoveToOtherPane,
+                "Shift+F6",
+            ),
+        ]);
+    }
+    entries.extend([
         pane_item("Duplicate Here", PaneAction::Duplicate, "Ctrl+D"),
         Entry::item("Create Link…", Command::Pane(PaneAction::LinkTo)),
         Entry::Separator,

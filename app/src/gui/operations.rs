@@ -65,8 +65,10 @@ impl Ferry {
                 };
                 self.start_job(job, FollowUp::Toast)
             }
-            Operation::CopyTo(paths) => pick_folder(paths, PickedFor::Copy),
-            Operation::MoveTo(paths) => pick_folder(paths, PickedFor::Move),
+            Operation::CopyTo(paths) => self.pick_folder(paths, PickedFor::Copy),
+            Operation::MoveTo(paths) => self.pick_folder(paths, PickedFor::Move),
+            Operation::CopyToOtherPane(paths) => self.to_other_pane(paths, PickedFor::Copy),
+            Operation::MoveToOtherPane(paths) => self.to_other_pane(paths, PickedFor::Move),
             Operation::LinkTo(_) => {
                 self.toast("Links are not made yet.".to_owned());
                 Task::none()
@@ -156,6 +158,38 @@ impl Ferry {
             },
         };
         self.start_job(job, FollowUp::Toast)
+    }
+
+    /// Copies or moves `paths` into the other pane's folder, as Dolphin's Shift+F5 and
+    /// Shift+F6 do; without a split, the folder is asked for.
+    fn to_other_pane(&mut self, paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
+        match self.tabs.inactive_pane().map(|p| p.path().to_path_buf()) {
+            Some(folder) => self.picked(paths, how, Some(folder)),
+            None => self.pick_folder(paths, how),
+        }
+    }
+
+    /// Asks for a folder with the desktop's dialog (the XDG portal, or zenity without one),
+    /// opened on the other pane's folder when split (the likely destination), else on the
+    /// pane's own.
+    fn pick_folder(&self, paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
+        let title = match how {
+            PickedFor::Copy => "Copy to",
+            PickedFor::Move => "Move to",
+        };
+        let start = self
+            .tabs
+            .inactive_pane()
+            .unwrap_or_else(|| self.tabs.active_pane())
+            .path()
+            .to_path_buf();
+        let dialog = rfd::AsyncFileDialog::new()
+            .set_title(title)
+            .set_directory(start)
+            .pick_folder();
+        Task::perform(dialog, move |folder| {
+            Message::FolderPicked(paths.clone(), how, folder.map(|f| f.path().to_path_buf()))
+        })
     }
 
     /// Shift+Delete: asks first (the confirmation dialog), then deletes permanently.
@@ -359,16 +393,4 @@ impl Ferry {
         tasks.push(super::jobs::Jobs::read_labels().map(Message::LabelsRead));
         Task::batch(tasks)
     }
-}
-
-/// Asks for a folder with the desktop's dialog (the XDG portal, or GTK's without one).
-fn pick_folder(paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
-    let title = match how {
-        PickedFor::Copy => "Copy to",
-        PickedFor::Move => "Move to",
-    };
-    let dialog = rfd::AsyncFileDialog::new().set_title(title).pick_folder();
-    Task::perform(dialog, move |folder| {
-        Message::FolderPicked(paths.clone(), how, folder.map(|f| f.path().to_path_buf()))
-    })
 }

@@ -121,6 +121,10 @@ pub enum PaneAction {
     MoveTo,
     /// Make links to the selection in a folder picked in a dialog.
     LinkTo,
+    /// Copy the selection into the other pane's folder (Shift+F5; Copy to… without a split).
+    CopyToOtherPane,
+    /// Move the selection into the other pane's folder (Shift+F6; Move to… without a split).
+    MoveToOtherPane,
     /// Select the next entry whose name starts with what was typed.
     TypeAhead(char),
 }
@@ -300,7 +304,7 @@ const WINDOW_TABLE: [Binding; 19] = [
     window(Char("y"), CTRL, W::Redo, "Redo"),
 ];
 
-const PANE_TABLE: [Binding; 52] = {
+const PANE_TABLE: [Binding; 54] = {
     let [down, down_x] = moves(Named::ArrowDown, Step::Down, "Next item");
     let [up, up_x] = moves(Named::ArrowUp, Step::Up, "Previous item");
     let [left, left_x] = moves(Named::ArrowLeft, Step::Left, "Item to the left (icons)");
@@ -371,6 +375,18 @@ const PANE_TABLE: [Binding; 52] = {
         pane(N(Named::Delete), NONE, P::Trash, "Move to the trash"),
         pane(N(Named::Delete), SHIFT, P::Delete, "Delete permanently"),
         pane(Char("d"), CTRL, P::Duplicate, "Duplicate here"),
+        pane(
+            N(Named::F5),
+            SHIFT,
+            P::CopyToOtherPane,
+            "Copy to the other pane",
+        ),
+        pane(
+            N(Named::F6),
+            SHIFT,
+            P::MoveToOtherPane,
+            "Move to the other pane",
+        ),
         pane(N(Named::Insert), CTRL, P::Copy, "Copy"),
     ]
 };

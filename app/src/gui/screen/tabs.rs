@@ -188,6 +188,16 @@ impl Tabs {
         Some(self.tabs.get(index)?.active().path().to_path_buf())
     }
 
+    /// The pane of the split shown that does not have the keyboard.
+    pub fn inactive_pane(&self) -> Option<&Browser> {
+        let tab = self.current();
+        tab.panes
+            .iter()
+            .enumerate()
+            .find(|(i, _)| *i != tab.active)
+            .map(|(_, p)| p)
+    }
+
     /// True when the tab shown is split.
     pub fn is_split(&self) -> bool {
         self.current().panes.len() > 1

@@ -683,7 +683,9 @@ impl Browser {
             | PaneAction::Duplicate
             | PaneAction::CopyTo
             | PaneAction::MoveTo
-            | PaneAction::LinkTo => none,
+            | PaneAction::LinkTo
+            | PaneAction::CopyToOtherPane
+            | PaneAction::MoveToOtherPane => none,
         }
     }
 

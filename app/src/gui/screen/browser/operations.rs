@@ -39,6 +39,10 @@ pub enum Operation {
     MoveTo(Vec<PathBuf>),
     /// Make links to these in a folder picked in a dialog.
     LinkTo(Vec<PathBuf>),
+    /// Copy these into the other pane's folder.
+    CopyToOtherPane(Vec<PathBuf>),
+    /// Move these into the other pane's folder.
+    MoveToOtherPane(Vec<PathBuf>),
     /// Give `path` the name `new_name`.
     Rename {
         /// The item.
@@ -127,6 +131,8 @@ impl Browser {
             PaneAction::CopyTo => on_selection(Operation::CopyTo),
             PaneAction::MoveTo => on_selection(Operation::MoveTo),
             PaneAction::LinkTo => on_selection(Operation::LinkTo),
+            PaneAction::CopyToOtherPane => on_selection(Operation::CopyToOtherPane),
+            PaneAction::MoveToOtherPane => on_selection(Operation::MoveToOtherPane),
             PaneAction::Paste => Some(Event::Operation(Operation::Paste(self.path.clone()))),
             PaneAction::NewFolder => {
                 let name = self.free_name("New Folder");
