@@ -18,6 +18,7 @@
 
 pub mod bench;
 mod bridge;
+pub mod clipboard;
 mod display;
 pub mod format;
 mod jobs;
