@@ -375,3 +375,253 @@ fn an_owner_that_never_answers_times_out() {
         }
     );
 }
+
+/// A headless Sway (wlroots: it has data-control) of the test's own, run as an unprivileged
+/// user (Sway refuses root), stopped when dropped.
+struct Sway {
+    child: Killed,
+    runtime: tempfile::TempDir,
+    socket: String,
+}
+
+/// A Sway, or `None` (with a note) when Sway, wl-clipboard or setpriv is missing. Never
+/// required: `.ci/run` installs none of them.
+fn sway() -> Option<Sway> {
+    let missing: Vec<&str> = ["sway", "wl-copy", "wl-paste", "setpriv"]
+        .into_iter()
+        .filter(|t| !have(t))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!("note: Wayland clipboard test skipped: {missing:?} not installed");
+        return None;
+    }
+    let runtime = tempfile::tempdir().unwrap();
+    std::os::unix::fs::chown(runtime.path(), Some(65534), Some(65534)).unwrap();
+    let child = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .args(["sway", "-c", "/dev/null"])
+        .env("HOME", runtime.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .env("WLR_BACKENDS", "headless")
+        .env("WLR_RENDERER", "pixman")
+        .env("WLR_LIBINPUT_NO_DEVICES", "1")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let child = Killed(child);
+    let socket = until("Sway's socket", || {
+        std::fs::read_dir(runtime.path())
+            .ok()?
+            .flatten()
+            .find_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name.starts_with("wayland-") && !name.ends_with(".lock")).then_some(name)
+            })
+    });
+    Some(Sway {
+        child,
+        runtime,
+        socket,
+    })
+}
+
+impl Sway {
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command
+            .env("XDG_RUNTIME_DIR", self.runtime.path())
+            .env("WAYLAND_DISPLAY", &self.socket)
+            .env_remove("DISPLAY");
+        command
+    }
+}
+
+/// The environment variable that makes [`wayland_in_a_process_of_its_own`] run a case: the
+/// clipboard is found through the environment, which a test cannot set for itself.
+const WAYLAND_CHILD: &str = "FERRY_CLIPBOARD_WAYLAND_CHILD";
+
+/// Runs `case` of [`wayland_in_a_process_of_its_own`] in a process with `command`'s
+/// environment.
+fn run_case(mut command: Command, case: &str) {
+    let out = command
+        .args([
+            "--exact",
+            "clipboard::wayland_in_a_process_of_its_own",
+            "--nocapture",
+        ])
+        .env(WAYLAND_CHILD, case)
+        .output()
+        .unwrap();
+    let printed =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{case}: {printed}");
+    assert!(printed.contains("1 passed"), "{case}: {printed}");
+}
+
+fn this_test_binary() -> String {
+    std::env::current_exe()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn wayland_data_control_works_with_wl_clipboard() {
+    let Some(sway) = sway() else { return };
+    assert!(sway.child.0.id() > 0);
+    run_case(sway.command(&this_test_binary()), "data-control");
+}
+
+/// Weston has no data-control (as GNOME's Mutter): the clipboard is unsupported, unless an
+/// X display is there too (XWayland), which is then used.
+#[test]
+fn without_data_control_the_x11_clipboard_is_used_or_none() {
+    let Some(x) = xvfb() else { return };
+    if !have("weston") {
+        eprintln!("note: Wayland fallback test skipped: weston not installed");
+        return;
+    }
+    let runtime = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        runtime.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let _weston = Killed(
+        Command::new("weston")
+            .args(["--backend=headless-backend.so", "--socket=wayland-ferry"])
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let socket = runtime.path().join("wayland-ferry");
+    until("Weston's socket", || socket.exists().then_some(()));
+    let command = |display: Option<&str>| {
+        let mut command = Command::new(this_test_binary());
+        command
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env("WAYLAND_DISPLAY", "wayland-ferry")
+            .env_remove("DISPLAY");
+        if let Some(display) = display {
+            command.env("DISPLAY", display);
+        }
+        command
+    };
+    run_case(command(None), "unsupported");
+    run_case(command(Some(&x.display)), "xwayland");
+}
+
+/// Run by the tests above with a compositor's environment; does nothing otherwise.
+#[test]
+fn wayland_in_a_process_of_its_own() {
+    let Some(case) = std::env::var_os(WAYLAND_CHILD) else {
+        return;
+    };
+    use ferry_app::gui::clipboard::Backend;
+    match case.to_str() {
+        Some("unsupported") => {
+            let Err(err) = FileClipboard::start() else {
+                panic!("a clipboard without data-control or X11");
+            };
+            let Error::Clipboard { source, .. } = &err else {
+                panic!("{err:?}");
+            };
+            assert_eq!(source.kind(), std::io::ErrorKind::Unsupported, "{err}");
+            return;
+        }
+        Some("xwayland") => {
+            let (clipboard, _events) = FileClipboard::start().unwrap();
+            assert_eq!(clipboard.backend(), Backend::X11);
+            clipboard.offer_text("over XWayland".into());
+            assert_eq!(
+                clipboard.read().unwrap(),
+                Contents::Text("over XWayland".into())
+            );
+            return;
+        }
+        Some("data-control") => {}
+        other => panic!("unknown case {other:?}"),
+    }
+    let wl = |program: &str, args: &[&str]| -> Option<Vec<u8>> {
+        let out = Command::new(program)
+            .args(args)
+            .stderr(Stdio::null())
+            .output()
+            .unwrap();
+        out.status.success().then_some(out.stdout)
+    };
+    let paste = |mime: &str| wl("wl-paste", &["--no-newline", "--type", mime]);
+    let (clipboard, events) = FileClipboard::start().expect("the Wayland clipboard starts");
+    assert_eq!(clipboard.backend(), Backend::WaylandDataControl);
+
+    clipboard.offer_files(paths(), true);
+    let gnome = until("Ferry's offer", || paste(formats::GNOME_COPIED_FILES));
+    assert_eq!(gnome, formats::gnome_copied_files(&paths(), true));
+    assert_eq!(
+        paste(formats::URI_LIST).unwrap(),
+        formats::uri_list(&paths())
+    );
+    assert_eq!(paste(formats::KDE_CUT).unwrap(), b"1");
+    assert_eq!(
+        paste(formats::TEXT_UTF8).unwrap(),
+        formats::text_of(&paths()).as_bytes()
+    );
+    assert_eq!(
+        clipboard.read().unwrap(),
+        Contents::Files {
+            paths: paths(),
+            cut: true
+        }
+    );
+
+    // wl-copy takes the clipboard: Lost, and its list is read as files.
+    let mut copy = Command::new("wl-copy")
+        .args(["--foreground", "--type", formats::URI_LIST])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    copy.stdin
+        .take()
+        .unwrap()
+        .write_all(b"file:///srv/a%20b\r\n")
+        .unwrap();
+    let copy = Killed(copy);
+    assert_eq!(events.recv_timeout(PATIENCE), Ok(ClipboardEvent::Lost));
+    assert_eq!(
+        clipboard.read().unwrap(),
+        Contents::Files {
+            paths: vec!["/srv/a b".into()],
+            cut: false
+        }
+    );
+    drop(copy);
+
+    // 10,000 paths, then clear.
+    let many: Vec<PathBuf> = (0..10_000)
+        .map(|i| PathBuf::from(format!("/home/someone/Pictures/IMG_{i:05}.jpg")))
+        .collect();
+    clipboard.offer_files(many.clone(), false);
+    let list = until("the large offer", || {
+        paste(formats::URI_LIST).filter(|l| l.starts_with(b"file:///home/someone/Pictures"))
+    });
+    assert_eq!(list, formats::uri_list(&many));
+    clipboard.clear();
+    until("the clipboard to empty", || {
+        wl("wl-paste", &["--list-types"]).is_none().then_some(())
+    });
+    assert_eq!(clipboard.read().unwrap(), Contents::Empty);
+    assert!(
+        events.try_recv().is_err(),
+        "replacing or clearing is not a loss"
+    );
+}

@@ -21,9 +21,16 @@
 //!   every target at once, INCR both ways for large lists, ownership-lost events). Ferry answers
 //!   any program until another takes the clipboard; the clipboard empties when Ferry quits
 //!   (no `CLIPBOARD_MANAGER` hand-over).
-//! - **Wayland**: the X11 clipboard through XWayland, when `DISPLAY` is set.
+//! - **Wayland**: winit opens the window on Wayland whenever `WAYLAND_DISPLAY` is set, so the
+//!   clipboard goes there too: through the data-control protocol (`wl-clipboard-rs`), which
+//!   wlroots compositors (Sway, Hyprland, ...) and KDE's KWin have and GNOME's Mutter has not.
+//!   Without it, and with `DISPLAY` set, Ferry uses XWayland's X11 clipboard, which the
+//!   compositor (Mutter too) passes to and from Wayland programs. Without either,
+//!   [`FileClipboard::start`] says the clipboard is unsupported, and the window falls back to
+//!   iced's text clipboard.
 
 pub mod formats;
+mod wayland;
 mod x11;
 
 use std::path::PathBuf;
@@ -64,6 +71,8 @@ pub enum ClipboardEvent {
 pub enum Backend {
     /// The X11 `CLIPBOARD` selection (X11, or XWayland under a Wayland compositor).
     X11,
+    /// The Wayland clipboard through the data-control protocol.
+    WaylandDataControl,
 }
 
 /// The desktop's clipboard, for files and text. Cheap to clone: every clone talks to the same
@@ -76,6 +85,7 @@ pub struct FileClipboard {
 #[derive(Clone)]
 enum Inner {
     X11(x11::Handle),
+    Wayland(wayland::Handle),
 }
 
 impl FileClipboard {
@@ -85,6 +95,16 @@ impl FileClipboard {
     /// (milliseconds): call it once, at start. An error means no file clipboard: use iced's
     /// text clipboard.
     pub fn start() -> Result<(FileClipboard, Receiver<ClipboardEvent>), Error> {
+        let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+        if set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
+            match wayland::start() {
+                Ok((handle, events)) => return Ok((Self::from(Inner::Wayland(handle)), events)),
+                Err(why) if set("DISPLAY") => {
+                    tracing::info!(target: "ferry", "{why}; using the X11 clipboard (XWayland)");
+                }
+                Err(why) => return Err(why),
+            }
+        }
         Self::start_x11(None)
     }
 
@@ -104,6 +124,7 @@ impl FileClipboard {
     pub fn backend(&self) -> Backend {
         match self.inner {
             Inner::X11(_) => Backend::X11,
+            Inner::Wayland(_) => Backend::WaylandDataControl,
         }
     }
 
@@ -121,6 +142,7 @@ impl FileClipboard {
     fn offer(&self, contents: Contents) {
         match &self.inner {
             Inner::X11(handle) => handle.offer(contents),
+            Inner::Wayland(handle) => handle.offer(contents),
         }
     }
 
@@ -129,6 +151,7 @@ impl FileClipboard {
     pub fn clear(&self) {
         match &self.inner {
             Inner::X11(handle) => handle.clear(),
+            Inner::Wayland(handle) => handle.clear(),
         }
     }
 
@@ -140,6 +163,7 @@ impl FileClipboard {
     pub fn read(&self) -> Result<Contents, Error> {
         let contents = match &self.inner {
             Inner::X11(handle) => handle.read()?,
+            Inner::Wayland(handle) => handle.read()?,
         };
         match contents {
             Contents::Text(text) => interpret_text(text),
