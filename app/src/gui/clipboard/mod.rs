@@ -25,9 +25,14 @@
 //!   clipboard goes there too: through the data-control protocol (`wl-clipboard-rs`), which
 //!   wlroots compositors (Sway, Hyprland, ...) and KDE's KWin have and GNOME's Mutter has not.
 //!   Without it, and with `DISPLAY` set, Ferry uses XWayland's X11 clipboard, which the
-//!   compositor (Mutter too) passes to and from Wayland programs. Without either,
-//!   [`FileClipboard::start`] says the clipboard is unsupported, and the window falls back to
-//!   iced's text clipboard.
+//!   compositor (Mutter too) passes to and from Wayland programs (tested: Sway with
+//!   `wl-copy`/`wl-paste`, and the choice under Weston; not GNOME itself). Without either,
+//!   [`FileClipboard::start`] fails with `Unsupported`, and the window falls back to iced's
+//!   text clipboard.
+//!
+//! For the window: keep the [`FileClipboard`] from [`FileClipboard::start`] (at boot) in the
+//! state and its receiver in a subscription through the bridge; call `offer_files`,
+//! `offer_text` and `clear` from `update`; wrap a clone's `read` in `bridge::blocking`.
 
 pub mod formats;
 mod wayland;
