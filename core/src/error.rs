@@ -165,6 +165,17 @@ pub enum Error {
         /// The place that was to be written.
         dest: PathBuf,
     },
+    /// The desktop's clipboard cannot be used: no display reaches it, the program holding
+    /// it did not answer in time, or what it holds names no local files. `source` says which
+    /// (its kind: `Unsupported`, `TimedOut`, `InvalidData`, `ConnectionAborted`, ...).
+    #[error("cannot {op}: {source}")]
+    Clipboard {
+        /// What was being attempted ("use the clipboard", "read the clipboard").
+        op: &'static str,
+        /// Why, in words.
+        #[source]
+        source: io::Error,
+    },
     /// A job has more items than a plan can index (about four billion).
     #[error("too many items ({items}) for one operation")]
     PlanTooLarge {
@@ -203,7 +214,7 @@ impl Error {
             | Error::CannotTrash { path, .. }
             | Error::UnsafeTrashEntry { path, .. }
             | Error::LinkInPath { path, .. } => Some(path),
-            Error::Cancelled | Error::PlanTooLarge { .. } => None,
+            Error::Cancelled | Error::PlanTooLarge { .. } | Error::Clipboard { .. } => None,
         }
     }
 

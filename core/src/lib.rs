@@ -21,6 +21,7 @@ pub mod lister;
 pub mod memory;
 pub mod places;
 pub mod sort;
+pub mod uri;
 pub mod watch;
 
 pub use error::{Error, Result};

@@ -4,6 +4,7 @@ mod bench;
 mod cli_ls;
 mod cli_pipes;
 mod cli_recover;
+mod clipboard;
 mod dirs;
 mod faults;
 mod folder_attrs;

@@ -21,6 +21,7 @@
 mod actions;
 pub mod bench;
 mod bridge;
+pub mod clipboard;
 mod display;
 mod drag;
 pub mod format;

@@ -304,7 +304,7 @@ fn trash_one(
         .unwrap_or(&original);
     let body = format!(
         "[Trash Info]\nPath={}\nDeletionDate={deleted}\n",
-        info::encode_path(stored)
+        crate::uri::percent_encode_path(stored)
     );
     for n in 1..=10_000 {
         let in_trash = trash_name(name, n);

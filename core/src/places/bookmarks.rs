@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::PlacesEnv;
 use crate::error::{Error, Result};
+use crate::uri::{NotLocal, file_uri, path_from_file_uri};
 
 /// What a bookmark points at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -286,21 +287,16 @@ fn parse_line(raw: &[u8]) -> Option<(usize, Bookmark)> {
         Some((uri, label)) => (uri, Some(label)),
         None => (text, None),
     };
-    let target = match uri.strip_prefix("file://") {
-        Some(rest) => {
-            let path = rest.strip_prefix("localhost").unwrap_or(rest);
-            if path.starts_with('/') {
-                let bytes = decode(path.as_bytes());
-                if bytes.contains(&0) {
-                    return None;
-                }
-                Target::Local(PathBuf::from(OsString::from_vec(bytes)))
-            } else {
-                Target::Remote(uri.to_owned()) // file://otherhost/...
-            }
+    let target = if uri.starts_with("file://") {
+        match path_from_file_uri(uri.as_bytes()) {
+            Ok(path) => Target::Local(path),
+            Err(NotLocal::NulByte) => return None,
+            Err(_) => Target::Remote(uri.to_owned()), // file://otherhost/...
         }
-        None if has_scheme(uri) => Target::Remote(uri.to_owned()),
-        None => return None,
+    } else if has_scheme(uri) {
+        Target::Remote(uri.to_owned())
+    } else {
+        return None;
     };
     let label = label.filter(|l| !l.is_empty()).map(str::to_owned);
     Some((uri.len(), Bookmark { target, label }))
@@ -314,40 +310,6 @@ fn has_scheme(uri: &str) -> bool {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
     })
-}
-
-/// `file://` and the path with every byte but unreserved characters and `/` percent-encoded
-/// (GLib leaves a few more sub-delimiters as they are; both read back the same bytes).
-fn file_uri(path: &Path) -> String {
-    let mut uri = String::from("file://");
-    for &b in path.as_os_str().as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            uri.push(char::from(b));
-        } else {
-            uri.push_str(&format!("%{b:02X}"));
-        }
-    }
-    uri
-}
-
-/// Decodes `%XX` escapes to bytes; a malformed escape is kept as it is.
-fn decode(text: &[u8]) -> Vec<u8> {
-    let hex = |i: usize| text.get(i).and_then(|&b| char::from(b).to_digit(16));
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        match (text[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

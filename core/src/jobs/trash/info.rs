@@ -14,6 +14,7 @@ use super::{TrashRecord, TrashRoots, trash_dirs};
 use crate::entry::Kind;
 use crate::error::{Error, Result};
 use crate::fs::{self, FileId, Timestamp};
+use crate::uri::percent_decode;
 
 /// One item in the trash.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -242,7 +243,7 @@ fn parse(text: &[u8]) -> Option<(PathBuf, String)> {
             in_group = line == b"[Trash Info]";
         } else if !in_group {
         } else if let Some(value) = line.strip_prefix(b"Path=") {
-            path = Some(PathBuf::from(OsString::from_vec(decode(
+            path = Some(PathBuf::from(OsString::from_vec(percent_decode(
                 value.trim_ascii(),
             ))));
         } else if let Some(value) = line.strip_prefix(b"DeletionDate=") {
@@ -261,42 +262,6 @@ fn parse_date(date: &str) -> Option<i64> {
             .earliest()?
             .timestamp(),
     )
-}
-
-/// Percent-encodes every byte of `path` except unreserved characters and `/`
-/// (RFC 3986, as the specification asks), so any byte string survives.
-pub(super) fn encode_path(path: &Path) -> String {
-    let mut out = String::with_capacity(path.as_os_str().len());
-    for &b in path.as_os_str().as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// Decodes `%XX` escapes to bytes; anything malformed is kept as it is.
-fn decode(text: &[u8]) -> Vec<u8> {
-    let hex = |b: u8| char::from(b).to_digit(16);
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        if text[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                text.get(i + 1).and_then(|&b| hex(b)),
-                text.get(i + 2).and_then(|&b| hex(b)),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(text[i]);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// Total size of the files under `dir`, for display: links not followed, unreadable parts
@@ -322,14 +287,18 @@ fn tree_size(dir: &Path) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uri::percent_encode_path;
 
     #[test]
     fn paths_round_trip_through_percent_encoding() {
         let path = Path::new(OsStr::from_bytes(b"/tmp/a b%/caf\xc3\xa9/x\xff\n#?"));
-        let encoded = encode_path(path);
+        let encoded = percent_encode_path(path);
         assert_eq!(encoded, "/tmp/a%20b%25/caf%C3%A9/x%FF%0A%23%3F");
-        assert_eq!(decode(encoded.as_bytes()), path.as_os_str().as_bytes());
-        assert_eq!(decode(b"100%"), b"100%");
+        assert_eq!(
+            percent_decode(encoded.as_bytes()),
+            path.as_os_str().as_bytes()
+        );
+        assert_eq!(percent_decode(b"100%"), b"100%");
     }
 
     #[test]
