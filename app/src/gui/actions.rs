@@ -57,10 +57,7 @@ impl Ferry {
                 return Task::none();
             }
             browser::Event::AddBookmark(path) => return self.add_bookmark(path),
-            browser::Event::CopyText(text) => {
-                self.toast("Copied the location.".to_owned());
-                return iced::clipboard::write(text);
-            }
+            browser::Event::CopyText(text) => return self.copy_text(text),
             browser::Event::ShowHiddenChosen(show) => settings.show_hidden = show,
             browser::Event::ModeChosen(mode) => settings.remember_mode(&folder, mode),
             browser::Event::SortChosen(sort) => settings.remember_sort(&folder, sort),
@@ -296,7 +293,7 @@ impl Ferry {
             settings: &self.services.settings,
             split: self.tabs.is_split(),
             labels: self.jobs.labels(),
-            can_paste: self.clip.is_some(),
+            can_paste: self.can_paste(),
         };
         menus::entries(kind, &state)
     }

@@ -28,6 +28,13 @@ pub fn job_events(rx: &Receiver<jobs::Event>) -> Subscription<jobs::Event> {
     Subscription::run_with(Forwarded::new("ferry-job-events", rx), forward)
 }
 
+/// Events of the desktop's clipboard (one per window).
+pub fn clipboard_events(
+    rx: &Receiver<crate::gui::clipboard::ClipboardEvent>,
+) -> Subscription<crate::gui::clipboard::ClipboardEvent> {
+    Subscription::run_with(Forwarded::new("ferry-clipboard-events", rx), forward)
+}
+
 /// Runs `work` on a thread of its own and delivers its result as a task: for the file I/O
 /// (the undo journal, the trash) that must never run in `update`.
 pub fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Task<T> {

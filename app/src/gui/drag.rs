@@ -262,6 +262,7 @@ impl Ferry {
 }
 
 /// The pointer's moves and the left button's release.
+#[allow(clippy::needless_pass_by_value, reason = "the signature `listen_with` takes")]
 pub fn listen(event: iced::Event, _: iced::event::Status, _: iced::window::Id) -> Option<Message> {
     match event {
         iced::Event::Mouse(iced::mouse::Event::CursorMoved { position }) => {

@@ -22,6 +22,7 @@ mod actions;
 pub mod bench;
 mod bridge;
 pub mod clipboard;
+mod copy_paste;
 mod display;
 mod drag;
 pub mod format;
@@ -54,10 +55,11 @@ use iced::theme::Mode;
 use iced::widget::{column, row};
 use iced::{Element, Point, Size, Subscription, Task, Theme, event, mouse, system, window};
 
+use copy_paste::Clip;
 use drag::Drag;
 use jobs::{Jobs, Labels, Origin, Started, Undoing};
 use menus::{Command, MenuKind, OpenMenu};
-use operations::{Clip, PickedFor};
+use operations::PickedFor;
 use screen::Ctx;
 use screen::browser::Browser;
 use screen::jobs_panel::{self, JobsPanel};
@@ -120,8 +122,11 @@ pub struct Ferry {
     /// The mount table as of the last places reading (a drop's default action needs it).
     mounts: MountTable,
     jobs_panel: JobsPanel,
-    /// What the window's clipboard holds.
+    /// What the window last put on the clipboard.
     clip: Option<Clip>,
+    /// The desktop's clipboard, once connected, and its events.
+    clipboard: Option<clipboard::FileClipboard>,
+    clipboard_events: Option<Receiver<clipboard::ClipboardEvent>>,
     /// A copy to start once the undo under way ends ("Make it a copy").
     after_undo: Option<ferry_core::jobs::Job>,
     /// A drag of items, while one is under way.
@@ -200,6 +205,12 @@ pub enum Message {
     /// What Undo and Redo would do now.
     LabelsRead(Labels),
     /// A folder was picked for Copy to… or Move to… (or the dialog closed).
+    /// The desktop's clipboard connected (or cannot be).
+    ClipboardStarted(copy_paste::Started),
+    /// Something happened to the desktop's clipboard.
+    Clipboard(clipboard::ClipboardEvent),
+    /// The clipboard was read, for a paste into this folder.
+    ClipboardRead(PathBuf, Result<clipboard::Contents, Arc<ferry_core::Error>>),
     FolderPicked(Vec<PathBuf>, PickedFor, Option<PathBuf>),
     /// The pointer moved in the window (listened to during a drag).
     PointerMoved(Point),
@@ -288,6 +299,8 @@ impl Ferry {
             mounts: MountTable::default(),
             jobs_panel: JobsPanel::default(),
             clip: None,
+            clipboard: None,
+            clipboard_events: None,
             after_undo: None,
             drag: None,
             pointer: Point::ORIGIN,
@@ -307,7 +320,11 @@ impl Ferry {
         let theme = system::theme().map(Message::ModeChanged);
         let places = ferry.load_places();
         let labels = Jobs::read_labels().map(Message::LabelsRead);
-        (ferry, Task::batch([theme, interrupted, places, labels]))
+        let clipboard = copy_paste::start().map(Message::ClipboardStarted);
+        (
+            ferry,
+            Task::batch([theme, interrupted, places, labels, clipboard]),
+        )
     }
 
     /// The window title: the active pane's folder.
@@ -397,6 +414,15 @@ impl Ferry {
                 self.jobs.set_labels(labels);
                 Task::none()
             }
+            Message::ClipboardStarted(started) => {
+                self.clipboard_started(started);
+                Task::none()
+            }
+            Message::Clipboard(event) => {
+                self.clipboard_event(event);
+                Task::none()
+            }
+            Message::ClipboardRead(folder, read) => self.clipboard_read(folder, read),
             Message::FolderPicked(paths, how, folder) => self.picked(paths, how, folder),
             Message::ToastAction(id, command) => {
                 self.toasts.retain(|t| t.id != id);
@@ -594,6 +620,9 @@ impl Ferry {
         if self.tabs.panes().any(Browser::is_banding) {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(30)).map(|_| Message::AutoScroll));
+        }
+        if let Some(events) = &self.clipboard_events {
+            subscriptions.push(bridge::clipboard_events(events).map(Message::Clipboard));
         }
         // Always: a drag starts, and files from elsewhere land, where the pointer is.
         subscriptions.push(event::listen_with(drag::listen));

@@ -2,8 +2,6 @@
 //! is followed, and what is said when it ends. Every job goes through [`Jobs`], which
 //! journals it before submitting it, off the UI thread.
 
-use std::collections::HashSet;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,20 +9,11 @@ use ferry_core::Error;
 use ferry_core::jobs::{ConflictPolicy, ErrorAction, Job, JobId, Resolution, Scope, TrashRoots};
 use iced::Task;
 
+use super::copy_paste::Clip;
 use super::jobs::{FollowUp, Routed, Started, State, Undoing, done_message};
 use super::menus::Command;
 use super::screen::browser::Operation;
 use super::{Ferry, Message, format};
-
-/// What the window's own clipboard holds (the system clipboard comes with the clipboard
-/// module).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Clip {
-    /// The items.
-    pub paths: Vec<PathBuf>,
-    /// They move when pasted (and the clipboard empties then).
-    pub cut: bool,
-}
 
 /// How a folder picked in a dialog is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +38,7 @@ impl Ferry {
                     Task::none()
                 }
             },
-            Operation::Delete(paths) => self.ask_delete(paths),
+            Operation::Delete(paths) => self.ask_delete(&paths),
             Operation::Duplicate(paths) => {
                 let Some(dest_dir) = paths
                     .first()
@@ -67,8 +56,8 @@ impl Ferry {
             }
             Operation::CopyTo(paths) => self.pick_folder(paths, PickedFor::Copy),
             Operation::MoveTo(paths) => self.pick_folder(paths, PickedFor::Move),
-            Operation::CopyToOtherPane(paths) => self.to_other_pane(paths, PickedFor::Copy),
-            Operation::MoveToOtherPane(paths) => self.to_other_pane(paths, PickedFor::Move),
+            Operation::CopyToOtherPane(paths) => self.send_to_other_pane(paths, PickedFor::Copy),
+            Operation::MoveToOtherPane(paths) => self.send_to_other_pane(paths, PickedFor::Move),
             Operation::LinkTo(_) => {
                 self.toast("Links are not made yet.".to_owned());
                 Task::none()
@@ -80,59 +69,6 @@ impl Ferry {
                 self.start_job(Job::CreateFolder { parent, name }, FollowUp::RenameCreated)
             }
         }
-    }
-
-    /// Puts `clip` on the clipboard; cut items are drawn dimmed where they are shown.
-    fn set_clip(&mut self, clip: Clip) -> Task<Message> {
-        self.clip = Some(clip);
-        self.show_cut();
-        Task::none()
-    }
-
-    /// Tells every pane which of its entries are cut.
-    pub(super) fn show_cut(&mut self) {
-        let (folder, names): (Option<PathBuf>, HashSet<OsString>) = match &self.clip {
-            Some(Clip { paths, cut: true }) => (
-                paths
-                    .first()
-                    .and_then(|p| p.parent())
-                    .map(Path::to_path_buf),
-                paths
-                    .iter()
-                    .filter_map(|p| p.file_name().map(OsString::from))
-                    .collect(),
-            ),
-            _ => (None, HashSet::new()),
-        };
-        for pane in self.tabs.panes_mut() {
-            pane.set_cut(folder.as_deref(), names.clone());
-        }
-    }
-
-    /// Copies (or, for a cut, moves) what the clipboard holds into `folder`. A cut pasted
-    /// once empties the clipboard, as Nautilus does; a copy into the items' own folder
-    /// duplicates them.
-    fn paste(&mut self, folder: PathBuf) -> Task<Message> {
-        let Some(clip) = self.clip.clone() else {
-            self.toast("There is nothing to paste.".to_owned());
-            return Task::none();
-        };
-        let job = if clip.cut {
-            self.clip = None;
-            self.show_cut();
-            Job::Move {
-                sources: clip.paths,
-                dest_dir: folder,
-                on_conflict: ConflictPolicy::Ask,
-            }
-        } else {
-            Job::Copy {
-                sources: clip.paths,
-                dest_dir: folder,
-                on_conflict: ConflictPolicy::Ask,
-            }
-        };
-        self.start_job(job, FollowUp::Toast)
     }
 
     /// A folder was picked for Copy to… or Move to… (or the dialog was closed).
@@ -162,7 +98,7 @@ impl Ferry {
 
     /// Copies or moves `paths` into the other pane's folder, as Dolphin's Shift+F5 and
     /// Shift+F6 do; without a split, the folder is asked for.
-    fn to_other_pane(&mut self, paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
+    fn send_to_other_pane(&mut self, paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
         match self.tabs.inactive_pane().map(|p| p.path().to_path_buf()) {
             Some(folder) => self.picked(paths, how, Some(folder)),
             None => self.pick_folder(paths, how),
@@ -193,7 +129,7 @@ impl Ferry {
     }
 
     /// Shift+Delete: asks first (the confirmation dialog), then deletes permanently.
-    fn ask_delete(&mut self, paths: Vec<PathBuf>) -> Task<Message> {
+    fn ask_delete(&mut self, paths: &[PathBuf]) -> Task<Message> {
         // TODO(confirm dialog): never delete without asking.
         let _ = paths;
         self.toast("Permanent delete needs its confirmation dialog.".to_owned());
@@ -358,10 +294,12 @@ impl Ferry {
             return record;
         };
         let mut tasks = vec![record];
-        if window.undoing && !*cancelled && summary.failed.is_empty() {
-            if let Some(copy) = self.after_undo.take() {
-                tasks.push(self.start_job(copy, FollowUp::Toast));
-            }
+        if window.undoing
+            && !*cancelled
+            && summary.failed.is_empty()
+            && let Some(copy) = self.after_undo.take()
+        {
+            tasks.push(self.start_job(copy, FollowUp::Toast));
         }
         let text = done_message(&window.job, summary, *cancelled);
         let undoable = window.seq.is_some() && !window.undoing && !summary.done.is_empty();

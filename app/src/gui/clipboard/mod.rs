@@ -93,6 +93,12 @@ enum Inner {
     Wayland(wayland::Handle),
 }
 
+impl std::fmt::Debug for FileClipboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FileClipboard({:?})", self.backend())
+    }
+}
+
 impl FileClipboard {
     /// Connects to the clipboard of the display the window uses: Wayland's data-control when
     /// `WAYLAND_DISPLAY` is set and the compositor has it, else X11 (`DISPLAY`, which is

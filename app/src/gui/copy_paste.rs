@@ -1,0 +1,180 @@
+//! Copy, cut and paste of items through the desktop's clipboard, so that files copied in
+//! Ferry paste in Dolphin or Nautilus and the other way round (see [`clipboard`]).
+//!
+//! The window keeps what it last put on the clipboard ([`Clip`]) to draw cut items dimmed
+//! and to paste when there is no desktop clipboard (no display connection for it); a paste
+//! otherwise always reads the clipboard, off the UI thread, since another program may have
+//! taken it since. When another program takes it, the dimming ends.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossbeam_channel::Receiver;
+use ferry_core::Error;
+use ferry_core::jobs::{ConflictPolicy, Job};
+use iced::Task;
+
+use super::clipboard::{ClipboardEvent, Contents, FileClipboard};
+use super::jobs::FollowUp;
+use super::{Ferry, Message, bridge};
+
+/// What the window last put on the clipboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clip {
+    /// The items.
+    pub paths: Vec<PathBuf>,
+    /// They move when pasted (and the clipboard empties then).
+    pub cut: bool,
+}
+
+/// The desktop clipboard, once connected (at start, off the UI thread).
+pub type Started = Result<(FileClipboard, Receiver<ClipboardEvent>), Arc<Error>>;
+
+/// Connects to the desktop's clipboard on a thread of its own (a few round trips).
+pub fn start() -> Task<Started> {
+    bridge::blocking(|| FileClipboard::start().map_err(Arc::new))
+}
+
+impl Ferry {
+    /// The clipboard connected, or cannot be: then copy and paste stay within the window.
+    pub(super) fn clipboard_started(&mut self, started: Started) {
+        match started {
+            Ok((clipboard, events)) => {
+                // A copy made before it connected is offered now.
+                if let Some(clip) = &self.clip {
+                    clipboard.offer_files(clip.paths.clone(), clip.cut);
+                }
+                self.clipboard = Some(clipboard);
+                self.clipboard_events = Some(events);
+            }
+            Err(e) => {
+                tracing::info!(target: "ferry", "no desktop clipboard for files: {e}");
+            }
+        }
+    }
+
+    /// Another program took the clipboard: nothing of the window's is on it any more.
+    pub(super) fn clipboard_event(&mut self, event: ClipboardEvent) {
+        match event {
+            ClipboardEvent::Lost => {
+                self.clip = None;
+                self.show_cut();
+            }
+        }
+    }
+
+    /// Puts `clip` on the clipboard; cut items are drawn dimmed where they are shown.
+    pub(super) fn set_clip(&mut self, clip: Clip) -> Task<Message> {
+        if let Some(clipboard) = &self.clipboard {
+            clipboard.offer_files(clip.paths.clone(), clip.cut);
+        }
+        self.clip = Some(clip);
+        self.show_cut();
+        Task::none()
+    }
+
+    /// Puts text on the clipboard (Copy Location).
+    pub(super) fn copy_text(&mut self, text: String) -> Task<Message> {
+        self.toast("Copied the location.".to_owned());
+        self.clip = None;
+        self.show_cut();
+        match &self.clipboard {
+            Some(clipboard) => {
+                clipboard.offer_text(text);
+                Task::none()
+            }
+            None => iced::clipboard::write(text),
+        }
+    }
+
+    /// True when a paste may find something (the desktop clipboard is only known once read).
+    pub(super) fn can_paste(&self) -> bool {
+        self.clip.is_some() || self.clipboard.is_some()
+    }
+
+    /// Tells every pane which of its entries are cut.
+    pub(super) fn show_cut(&mut self) {
+        let (folder, names): (Option<PathBuf>, HashSet<OsString>) = match &self.clip {
+            Some(Clip { paths, cut: true }) => (
+                paths
+                    .first()
+                    .and_then(|p| p.parent())
+                    .map(Path::to_path_buf),
+                paths
+                    .iter()
+                    .filter_map(|p| p.file_name().map(OsString::from))
+                    .collect(),
+            ),
+            _ => (None, HashSet::new()),
+        };
+        for pane in self.tabs.panes_mut() {
+            pane.set_cut(folder.as_deref(), names.clone());
+        }
+    }
+
+    /// Pastes into `folder` what the clipboard holds: reads the desktop's on a thread of its
+    /// own, or takes the window's own without one.
+    pub(super) fn paste(&mut self, folder: PathBuf) -> Task<Message> {
+        match self.clipboard.clone() {
+            Some(clipboard) => bridge::blocking(move || clipboard.read().map_err(Arc::new))
+                .map(move |read| Message::ClipboardRead(folder.clone(), read)),
+            None => match self.clip.clone() {
+                Some(clip) => self.paste_files(clip.paths, clip.cut, folder),
+                None => self.nothing_to_paste("There is nothing to paste."),
+            },
+        }
+    }
+
+    /// The clipboard was read for a paste into `folder`.
+    pub(super) fn clipboard_read(
+        &mut self,
+        folder: PathBuf,
+        read: Result<Contents, Arc<Error>>,
+    ) -> Task<Message> {
+        match read {
+            Ok(Contents::Files { paths, cut }) => self.paste_files(paths, cut, folder),
+            Ok(Contents::Empty) => self.nothing_to_paste("There is nothing to paste."),
+            Ok(Contents::Text(_)) => {
+                self.nothing_to_paste("The clipboard holds text, not files or folders.")
+            }
+            Ok(Contents::Other(formats)) => {
+                let what = formats.first().map_or("something", String::as_str);
+                self.nothing_to_paste(&format!(
+                    "The clipboard holds {what}, not files or folders."
+                ))
+            }
+            Err(e) => self.nothing_to_paste(&format!("The clipboard cannot be read: {e}")),
+        }
+    }
+
+    fn nothing_to_paste(&mut self, why: &str) -> Task<Message> {
+        self.toast(why.to_owned());
+        Task::none()
+    }
+
+    /// Copies (or, for a cut, moves) `paths` into `folder`. A cut pasted once empties the
+    /// clipboard, as Nautilus does; a copy into the items' own folder duplicates them.
+    fn paste_files(&mut self, paths: Vec<PathBuf>, cut: bool, folder: PathBuf) -> Task<Message> {
+        let job = if cut {
+            self.clip = None;
+            self.show_cut();
+            if let Some(clipboard) = &self.clipboard {
+                clipboard.clear();
+            }
+            Job::Move {
+                sources: paths,
+                dest_dir: folder,
+                on_conflict: ConflictPolicy::Ask,
+            }
+        } else {
+            Job::Copy {
+                sources: paths,
+                dest_dir: folder,
+                on_conflict: ConflictPolicy::Ask,
+            }
+        };
+        self.start_job(job, FollowUp::Toast)
+    }
+}
