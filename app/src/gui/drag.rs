@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ferry_core::fs::MountTable;
-use ferry_core::jobs::{ConflictPolicy, Job, TrashRoots};
+use ferry_core::jobs::{ConflictPolicy, Job};
 use iced::keyboard::Modifiers;
 use iced::widget::{container, pin, row, stack, text};
 use iced::{Alignment, Element, Point, Task};
@@ -190,7 +190,7 @@ impl Ferry {
                 dest_dir,
                 on_conflict: ConflictPolicy::Ask,
             },
-            Some(Action::Trash) => match TrashRoots::from_env() {
+            Some(Action::Trash) => match self.jobs.stores().trash() {
                 Ok(roots) => Job::Trash {
                     paths: drag.paths,
                     roots,
@@ -262,7 +262,10 @@ impl Ferry {
 }
 
 /// The pointer's moves and the left button's release.
-#[allow(clippy::needless_pass_by_value, reason = "the signature `listen_with` takes")]
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "the signature `listen_with` takes"
+)]
 pub fn listen(event: iced::Event, _: iced::event::Status, _: iced::window::Id) -> Option<Message> {
     match event {
         iced::Event::Mouse(iced::mouse::Event::CursorMoved { position }) => {

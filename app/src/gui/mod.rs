@@ -281,7 +281,7 @@ impl Ferry {
         let mut ferry = Ferry {
             services,
             dir_events,
-            jobs: Jobs::start(),
+            jobs: Jobs::start(launch.stores.clone()),
             store: launch.store,
             tabs,
             sidebar,
@@ -315,11 +315,13 @@ impl Ferry {
                 "{problem}. The defaults are used; the unreadable file was kept aside."
             ));
         }
-        let interrupted =
-            Jobs::interrupted().map(|found| Message::Recovery(recovery::Message::Found(found)));
+        let interrupted = ferry
+            .jobs
+            .interrupted()
+            .map(|found| Message::Recovery(recovery::Message::Found(found)));
         let theme = system::theme().map(Message::ModeChanged);
         let places = ferry.load_places();
-        let labels = Jobs::read_labels().map(Message::LabelsRead);
+        let labels = ferry.jobs.read_labels().map(Message::LabelsRead);
         let clipboard = copy_paste::start().map(Message::ClipboardStarted);
         (
             ferry,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
-use ferry_core::jobs::{ConflictPolicy, ErrorAction, Job, JobId, Resolution, Scope, TrashRoots};
+use ferry_core::jobs::{ConflictPolicy, ErrorAction, Job, JobId, Resolution, Scope};
 use iced::Task;
 
 use super::copy_paste::Clip;
@@ -31,7 +31,7 @@ impl Ferry {
             Operation::Copy(paths) => self.set_clip(Clip { paths, cut: false }),
             Operation::Cut(paths) => self.set_clip(Clip { paths, cut: true }),
             Operation::Paste(folder) => self.paste(folder),
-            Operation::Trash(paths) => match TrashRoots::from_env() {
+            Operation::Trash(paths) => match self.jobs.stores().trash() {
                 Ok(roots) => self.start_job(Job::Trash { paths, roots }, FollowUp::Toast),
                 Err(e) => {
                     self.toast(format!("There is no trash to move them to: {e}"));
@@ -328,7 +328,7 @@ impl Ferry {
                 self.toast_with(text, actions);
             }
         }
-        tasks.push(super::jobs::Jobs::read_labels().map(Message::LabelsRead));
+        tasks.push(self.jobs.read_labels().map(Message::LabelsRead));
         Task::batch(tasks)
     }
 }

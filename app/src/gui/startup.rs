@@ -54,6 +54,8 @@ pub struct Launch {
     pub home: Option<PathBuf>,
     /// Why the folder asked for is not shown (it is not one), to say in the pane.
     pub notice: Option<String>,
+    /// Where the jobs' journal and the trash are.
+    pub stores: crate::gui::jobs::Stores,
 }
 
 /// Starts the log (`RUST_LOG`, e.g. `ferry=info`; warnings otherwise), checks the display,
@@ -98,6 +100,7 @@ pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
             .collect(),
         home,
         notice,
+        stores: crate::gui::jobs::Stores::default(),
     })
 }
 

@@ -2,6 +2,7 @@
 //! (through the bridge) and comes back as a task's value, because the journal is file I/O and
 //! its writer lock may have to be waited for.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use ferry_core::Error;
@@ -14,6 +15,34 @@ use iced::Task;
 use super::{FollowUp, Held};
 use crate::gui::bridge;
 use crate::gui::screen::recovery::Choice;
+
+/// Where the window's jobs keep their undo journal and find the trash: the user's own, or a
+/// test's folders (tests cannot change the environment of the process they share).
+#[derive(Debug, Clone, Default)]
+pub struct Stores {
+    /// The journal file; `None`: `$XDG_STATE_HOME/ferry/journal.jsonl`.
+    pub journal: Option<PathBuf>,
+    /// The home trash folder; `None`: `$XDG_DATA_HOME/Trash`, and those of other disks.
+    pub trash: Option<PathBuf>,
+}
+
+impl Stores {
+    /// The undo journal.
+    pub fn journal(&self) -> Result<UndoJournal, Error> {
+        match &self.journal {
+            Some(path) => Ok(UndoJournal::at(path.clone())),
+            None => UndoJournal::open_default(),
+        }
+    }
+
+    /// The trash folders.
+    pub fn trash(&self) -> Result<TrashRoots, Error> {
+        match &self.trash {
+            Some(home) => Ok(TrashRoots::home_only(home.clone())),
+            None => TrashRoots::from_env(),
+        }
+    }
+}
 
 /// A window job, submitted.
 #[derive(Debug, Clone)]
@@ -61,11 +90,12 @@ fn options() -> JobOptions {
 /// Journals `job` (when it is a kind the journal keeps) and submits it.
 pub fn submit(
     engine: Arc<Engine>,
+    stores: Stores,
     job: Job,
     follow_up: FollowUp,
 ) -> Task<Result<Started, Arc<Error>>> {
     bridge::blocking(move || {
-        let journal = UndoJournal::open_default();
+        let journal = stores.journal();
         let seq = match journal.and_then(|j| j.begin(&job)) {
             Ok(seq) => seq,
             Err(e) => {
@@ -90,12 +120,12 @@ pub fn submit(
 }
 
 /// Takes the writer lock, finds what to undo (or redo), and submits it.
-pub fn undo(engine: Arc<Engine>, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
-    bridge::blocking(move || undo_blocking(&engine, redo).map_err(Arc::new))
+pub fn undo(engine: Arc<Engine>, stores: Stores, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
+    bridge::blocking(move || undo_blocking(&engine, &stores, redo).map_err(Arc::new))
 }
 
-fn undo_blocking(engine: &Engine, redo: bool) -> Result<Undoing, Error> {
-    let writer = UndoJournal::open_default()?.writer()?;
+fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing, Error> {
+    let writer = stores.journal()?.writer()?;
     let found = if redo {
         writer.redo_candidate()?
     } else {
@@ -118,7 +148,7 @@ fn undo_blocking(engine: &Engine, redo: bool) -> Result<Undoing, Error> {
     } else {
         Job::Undo {
             record: Box::new(record),
-            trash: TrashRoots::from_env()?,
+            trash: stores.trash()?,
             on_conflict: ConflictPolicy::Ask,
         }
     };
@@ -135,9 +165,9 @@ fn undo_blocking(engine: &Engine, redo: bool) -> Result<Undoing, Error> {
 }
 
 /// What Undo and Redo would do now.
-pub fn labels() -> Task<Labels> {
-    bridge::blocking(|| {
-        let Ok(journal) = UndoJournal::open_default() else {
+pub fn labels(stores: Stores) -> Task<Labels> {
+    bridge::blocking(move || {
+        let Ok(journal) = stores.journal() else {
             return Labels::default();
         };
         let label = |record: Option<JournalRecord>| {
@@ -160,6 +190,7 @@ fn capitalized(word: &str) -> String {
 /// Records how the job of record `seq` ended (`undo`: it undid the record), with `writer`
 /// when it held the lock, then lets it go.
 pub fn record_end(
+    stores: Stores,
     seq: u64,
     undo: bool,
     summary: Summary,
@@ -169,7 +200,8 @@ pub fn record_end(
     bridge::blocking(move || {
         let recorded = match &writer {
             Some(writer) => writer.record_end(seq, undo, &summary, cancelled),
-            None => UndoJournal::open_default()
+            None => stores
+                .journal()
                 .and_then(|j| j.record_end(seq, undo, &summary, cancelled)),
         };
         if let Err(e) = recorded {
@@ -183,9 +215,9 @@ pub fn record_end(
 }
 
 /// The jobs a crash interrupted, after the journal cleaned up their temporaries.
-pub fn interrupted() -> Task<Vec<JournalRecord>> {
-    bridge::blocking(|| {
-        let (interrupted, problems) = match UndoJournal::open_default() {
+pub fn interrupted(stores: Stores) -> Task<Vec<JournalRecord>> {
+    bridge::blocking(move || {
+        let (interrupted, problems) = match stores.journal() {
             Ok(journal) => journal.start_up(),
             Err(e) => (Vec::new(), vec![e]),
         };
@@ -199,18 +231,22 @@ pub fn interrupted() -> Task<Vec<JournalRecord>> {
 /// The writer lock, the journal's resume record, then the submission of a recovery.
 pub fn start_recovery(
     engine: Arc<Engine>,
+    stores: Stores,
     record: JournalRecord,
     choice: Choice,
 ) -> Task<Result<(JobId, Held), Arc<Error>>> {
-    bridge::blocking(move || start_recovery_blocking(&engine, record, choice).map_err(Arc::new))
+    bridge::blocking(move || {
+        start_recovery_blocking(&engine, &stores, record, choice).map_err(Arc::new)
+    })
 }
 
 fn start_recovery_blocking(
     engine: &Engine,
+    stores: &Stores,
     mut record: JournalRecord,
     choice: Choice,
 ) -> Result<(JobId, Held), Error> {
-    let writer = UndoJournal::open_default()?.writer()?;
+    let writer = stores.journal()?.writer()?;
     let seq = record.seq;
     let job = match choice {
         Choice::Resume => {
@@ -222,7 +258,7 @@ fn start_recovery_blocking(
         }
         Choice::RollBack => Job::Undo {
             record: Box::new(record),
-            trash: TrashRoots::from_env()?,
+            trash: stores.trash()?,
             on_conflict: ConflictPolicy::Skip,
         },
     };

@@ -28,7 +28,7 @@ use iced::Task;
 
 use super::screen::recovery::Choice;
 pub use describe::{done_message, title};
-pub use journaled::{Labels, Started, Undoing};
+pub use journaled::{Labels, Started, Stores, Undoing};
 
 /// Where a job came from: whose screen follows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,14 +160,17 @@ pub struct Jobs {
     window: BTreeMap<JobId, WindowJob>,
     /// What Undo and Redo would do now, for the menu.
     labels: Labels,
+    /// Where the journal and the trash are.
+    stores: Stores,
 }
 
 impl Jobs {
-    /// Starts the window's engine.
-    pub fn start() -> Self {
+    /// Starts the window's engine, its jobs journaled in `stores`.
+    pub fn start(stores: Stores) -> Self {
         let (engine, events) = Engine::start();
         Jobs {
             engine: Arc::new(engine),
+            stores,
             events,
             origins: HashMap::new(),
             writers: HashMap::new(),
@@ -175,6 +178,11 @@ impl Jobs {
             window: BTreeMap::new(),
             labels: Labels::default(),
         }
+    }
+
+    /// Where the journal and the trash are.
+    pub fn stores(&self) -> &Stores {
+        &self.stores
     }
 
     /// The engine's events, for the bridge's subscription.
@@ -363,18 +371,23 @@ impl Jobs {
 
     /// Journals and submits `job` started in the window, off the UI thread.
     pub fn submit(&self, job: Job, follow_up: FollowUp) -> Task<Result<Started, Arc<Error>>> {
-        journaled::submit(Arc::clone(&self.engine), job, follow_up)
+        journaled::submit(
+            Arc::clone(&self.engine),
+            self.stores.clone(),
+            job,
+            follow_up,
+        )
     }
 
     /// Takes the journal's writer lock, then undoes (or, `redo`, redoes) the job the journal
     /// names, off the UI thread.
     pub fn undo(&self, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
-        journaled::undo(Arc::clone(&self.engine), redo)
+        journaled::undo(Arc::clone(&self.engine), self.stores.clone(), redo)
     }
 
     /// Reads what Undo and Redo would do now, off the UI thread.
-    pub fn read_labels() -> Task<Labels> {
-        journaled::labels()
+    pub fn read_labels(&self) -> Task<Labels> {
+        journaled::labels(self.stores.clone())
     }
 
     /// Records the end of window job `job` in the journal (then lets its writer lock go).
@@ -389,13 +402,21 @@ impl Jobs {
             return Task::none();
         };
         let writer = self.writers.remove(&job).and_then(|held| held.take());
-        journaled::record_end(seq, window.undoing, (**summary).clone(), *cancelled, writer)
+        let summary = (**summary).clone();
+        journaled::record_end(
+            self.stores.clone(),
+            seq,
+            window.undoing,
+            summary,
+            *cancelled,
+            writer,
+        )
     }
 
     /// The jobs a crash interrupted, after the journal cleaned up their temporaries (and
     /// bounded the folders replaced files are kept in), as `ferry` does at every start.
-    pub fn interrupted() -> Task<Vec<JournalRecord>> {
-        journaled::interrupted()
+    pub fn interrupted(&self) -> Task<Vec<JournalRecord>> {
+        journaled::interrupted(self.stores.clone())
     }
 
     /// Takes the journal's writer lock (waiting while a `ferry undo` holds it), records that
@@ -406,7 +427,12 @@ impl Jobs {
         record: JournalRecord,
         choice: Choice,
     ) -> Task<Result<(JobId, Held), Arc<Error>>> {
-        journaled::start_recovery(Arc::clone(&self.engine), record, choice)
+        journaled::start_recovery(
+            Arc::clone(&self.engine),
+            self.stores.clone(),
+            record,
+            choice,
+        )
     }
 
     /// Records in the journal how the resume or roll back of record `seq` by `job` ended,
@@ -420,7 +446,8 @@ impl Jobs {
         cancelled: bool,
     ) -> Task<()> {
         let writer = self.writers.remove(&job).and_then(|held| held.take());
-        journaled::record_end(seq, choice == Choice::RollBack, summary, cancelled, writer)
+        let undo = choice == Choice::RollBack;
+        journaled::record_end(self.stores.clone(), seq, undo, summary, cancelled, writer)
     }
 }
 
@@ -452,7 +479,7 @@ mod tests {
 
     #[test]
     fn events_before_a_job_is_owned_are_kept_for_its_owner() {
-        let mut jobs = Jobs::start();
+        let mut jobs = Jobs::start(Stores::default());
         assert!(jobs.route(ended(3)).is_none());
         let early = jobs.own(JobId(3), Origin::Recovery, None);
         assert_eq!(early.len(), 1);
@@ -464,7 +491,7 @@ mod tests {
 
     #[test]
     fn a_window_job_learns_its_title_progress_and_end() {
-        let mut jobs = Jobs::start();
+        let mut jobs = Jobs::start(Stores::default());
         let job = Job::Copy {
             sources: vec![PathBuf::from("/a/x"), PathBuf::from("/a/y")],
             dest_dir: PathBuf::from("/b/Backup"),

@@ -116,7 +116,7 @@ impl Browser {
         let rows = contents.rows();
         let row_h = self.line_height();
         let content: Element<'_, Message> = if rows.is_empty() {
-            empty_state(&self.listing, contents)
+            self.pointer_over(empty_state(&self.listing, contents))
         } else {
             let now = format::now();
             let name_chars = self.name_chars();
@@ -159,7 +159,17 @@ impl Browser {
                 .style(style::band);
             layers = layers.push(pin(band).x(rect.x).y(rect.y));
         }
-        pointer_area(container(layers).width(Fill).height(Fill))
+        self.pointer_over(layers.into())
+    }
+
+    /// `content` inside the pointer area that reports presses on empty space, drags, right
+    /// presses and the list's bounds: an empty folder's message too, so that it takes drops
+    /// and offers its menu like the empty part of a list.
+    pub(super) fn pointer_over<'a>(
+        &'a self,
+        content: Element<'a, Message>,
+    ) -> Element<'a, Message> {
+        pointer_area(container(content).width(Fill).height(Fill))
             .on_press(Message::BackgroundPressed)
             .on_drag(Message::Dragged)
             .on_release(Message::Released)

@@ -24,7 +24,7 @@ impl Browser {
     pub(super) fn icons<'a>(&'a self, contents: &'a Contents) -> Element<'a, Message> {
         let len = contents.rows().len();
         if len == 0 {
-            return empty_state(&self.listing, contents);
+            return self.pointer_over(empty_state(&self.listing, contents));
         }
         let grid = self.grid();
         let lines = grid.rows(len);

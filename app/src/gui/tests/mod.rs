@@ -1,12 +1,15 @@
 //! Window-level flows: tabs, the split, the sidebar, menus, the shortcuts dialog, settings
-//! and the session, driven through `Ferry::update` (keys as the window's key messages, since
-//! subscriptions get no simulated input) and checked through its state and `iced_test`.
+//! and the session (here), and operations on items with real jobs (`operations.rs`), driven
+//! through `Ferry::update` (keys as the window's key messages, since subscriptions get no
+//! simulated input) and checked through its state, the files, and `iced_test`. The tasks an
+//! update returns are run to their end and their messages fed back, as the runtime would.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ferry_core::places::{PROBE_TIMEOUT, Places, PlacesEnv};
 use iced::Point;
+use iced::futures::StreamExt;
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced_test::simulator;
@@ -15,6 +18,8 @@ use super::menus::MenuKind;
 use super::screen::browser;
 use super::settings::{Settings, Store, ViewMode};
 use super::*;
+
+mod operations;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.
 struct Fixture {
@@ -41,6 +46,14 @@ impl Fixture {
         self.dir.path().join("home")
     }
 
+    /// A journal and a trash of the fixture's own.
+    fn stores(&self) -> jobs::Stores {
+        jobs::Stores {
+            journal: Some(self.dir.path().join("state/journal.jsonl")),
+            trash: Some(self.dir.path().join("data/Trash")),
+        }
+    }
+
     fn store(&self) -> Store {
         Store::at(self.dir.path().join("config/ferry"))
     }
@@ -56,6 +69,7 @@ impl Fixture {
             problems: loaded.problems.into_iter().map(Arc::new).collect(),
             home: Some(self.home()),
             notice: None,
+            stores: self.stores(),
         };
         let (mut ferry, _) = Ferry::new(launch);
         settle(&mut ferry);
@@ -81,17 +95,39 @@ fn settle(ferry: &mut Ferry) {
     }
 }
 
+/// Feeds `message`, then runs the tasks it returns to their end, feeding back their messages.
+/// What else a task asks of the runtime (focus, scrolling, the system clipboard) is dropped.
+fn send(ferry: &mut Ferry, message: Message) {
+    let task = ferry.update(message);
+    run(ferry, task);
+}
+
+fn run(ferry: &mut Ferry, task: Task<Message>) {
+    let Some(stream) = iced_runtime::task::into_stream(task) else {
+        return;
+    };
+    let actions: Vec<_> = iced::futures::executor::block_on(stream.collect());
+    for action in actions {
+        if let iced_runtime::Action::Output(message) = action {
+            send(ferry, message);
+        }
+    }
+}
+
 fn key(ferry: &mut Ferry, key: Key, modifiers: Modifiers) {
     let text = match &key {
         Key::Character(c) if !modifiers.command() && !modifiers.alt() => Some(c.to_string()),
         _ => None,
     };
-    let _ = ferry.update(Message::Key {
-        key,
-        text,
-        modifiers,
-        captured: false,
-    });
+    send(
+        ferry,
+        Message::Key {
+            key,
+            text,
+            modifiers,
+            captured: false,
+        },
+    );
 }
 
 fn named(ferry: &mut Ferry, named: Named, modifiers: Modifiers) {
@@ -113,7 +149,7 @@ fn click(ferry: &mut Ferry, target: &str) {
         .unwrap_or_else(|e| panic!("{target}: {e:?}"));
     let messages: Vec<Message> = ui.into_messages().collect();
     for message in messages {
-        let _ = ferry.update(message);
+        send(ferry, message);
     }
 }
 

@@ -1,0 +1,228 @@
+//! Operations on items in the window, with the window's own engine, journal and trash (the
+//! fixture's): copy and paste, cut, rename, new folder, trash and undo, a drag between the
+//! panes of a split, the other pane's keys.
+
+use std::fs;
+
+use crossbeam_channel::select;
+
+use super::*;
+
+/// Feeds the listing service's and the engine's events to the window until `done` holds.
+fn until(ferry: &mut Ferry, what: &str, done: impl Fn(&Ferry) -> bool) {
+    let end = Instant::now() + Duration::from_secs(30);
+    while !done(ferry) {
+        let left = end.saturating_duration_since(Instant::now());
+        assert!(!left.is_zero(), "timed out waiting for {what}");
+        let dirs = ferry.dir_events.clone();
+        let jobs = ferry.jobs.events().clone();
+        select! {
+            recv(dirs) -> event => send(ferry, Message::Dir(event.unwrap())),
+            recv(jobs) -> event => send(ferry, Message::Job(event.unwrap())),
+            default(left.min(Duration::from_millis(100))) => {}
+        }
+    }
+}
+
+/// Until every job of the window has ended and every pane shows its folder's change.
+fn jobs_done(ferry: &mut Ferry) {
+    until(ferry, "the jobs", |f| {
+        f.jobs.window_jobs().next().is_some() && f.jobs.running() == 0
+    });
+}
+
+/// Selects the entry `name` of the active pane with a click on it.
+fn select(ferry: &mut Ferry, name: &str) {
+    click(ferry, name);
+    let selected = ferry.tabs.active_pane().selected_paths();
+    assert_eq!(
+        selected,
+        [active_path(ferry).join(name)],
+        "selecting {name}"
+    );
+}
+
+fn go(ferry: &mut Ferry, path: &Path) {
+    send(
+        ferry,
+        Message::Tabs(tabs::Message::Pane(
+            ferry.tabs.active_pane().view_id(),
+            browser::Message::Navigate(path.to_path_buf()),
+        )),
+    );
+    settle(ferry);
+}
+
+fn shows_toast(ferry: &Ferry, text: &str) -> bool {
+    ferry.toasts.iter().any(|t| t.text == text)
+}
+
+#[test]
+fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read(home.join("Music/a.txt")).unwrap(), b"x");
+    assert!(
+        home.join("Documents/a.txt").exists(),
+        "a copy leaves the original"
+    );
+    assert!(
+        shows_toast(&ferry, "Copied “a.txt” to Music."),
+        "{:?}",
+        ferry.toasts
+    );
+    until(&mut ferry, "the new file listed", |f| shows(f, "a.txt"));
+
+    // The toast's Undo, as Ctrl+Z: the copy goes, the original stays.
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the undo", |_| {
+        !home.join("Music/a.txt").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(home.join("Documents/a.txt").exists());
+}
+
+#[test]
+fn a_cut_pasted_moves_once_and_empties_the_clipboard() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "b.txt");
+    ctrl(&mut ferry, "x");
+    assert!(ferry.clip.as_ref().is_some_and(|c| c.cut));
+    go(&mut ferry, &home);
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert!(home.join("b.txt").exists() && !home.join("Documents/b.txt").exists());
+    assert!(ferry.clip.is_none(), "a cut pastes once");
+    ctrl(&mut ferry, "v");
+    assert!(shows_toast(&ferry, "There is nothing to paste."));
+}
+
+#[test]
+fn f2_renames_in_place_and_the_item_stays_selected() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    named(&mut ferry, Named::F2, Modifiers::empty());
+    assert!(ferry.tabs.active_pane().is_renaming());
+    let view = ferry.tabs.active_pane().view_id();
+    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+    send(
+        &mut ferry,
+        pane(browser::Message::RenameEdited("alpha.txt".into())),
+    );
+    send(&mut ferry, pane(browser::Message::RenameSubmitted));
+    jobs_done(&mut ferry);
+    assert!(home.join("Documents/alpha.txt").exists() && !home.join("Documents/a.txt").exists());
+    let renamed = home.join("Documents/alpha.txt");
+    until(&mut ferry, "the new name selected", |f| {
+        f.tabs.active_pane().selected_paths() == [renamed.clone()]
+    });
+}
+
+#[test]
+fn a_new_folder_is_created_and_its_name_is_edited() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Music")));
+    key(
+        &mut ferry,
+        Key::Character("n".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/New Folder").is_dir());
+    until(&mut ferry, "the name editor", |f| {
+        f.tabs.active_pane().is_renaming()
+    });
+}
+
+#[test]
+fn delete_moves_to_the_trash_and_the_toast_undoes_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert!(!home.join("notes.md").exists());
+    let trash = fixture.dir.path().join("data/Trash");
+    assert!(
+        trash.join("files/notes.md").exists(),
+        "in the fixture's trash"
+    );
+    assert!(trash.join("info/notes.md.trashinfo").exists());
+    assert!(shows(&ferry, "Undo"), "the toast offers undo");
+    click(&mut ferry, "Undo");
+    until(&mut ferry, "the restore", |_| {
+        home.join("notes.md").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(!trash.join("files/notes.md").exists());
+}
+
+/// Lays the window out (a first event through its view), so the panes know their bounds.
+fn lay_out(ferry: &mut Ferry) {
+    let mut ui = simulator(ferry.view());
+    let moved = iced::mouse::Event::CursorMoved {
+        position: Point::new(1.0, 1.0),
+    };
+    let _ = ui.simulate([iced::Event::Mouse(moved)]);
+    let messages: Vec<Message> = ui.into_messages().collect();
+    for message in messages {
+        if let Message::Tabs(tabs::Message::Pane(_, browser::Message::Resized(_))) = message {
+            send(ferry, message);
+        }
+    }
+}
+
+#[test]
+fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    go(&mut ferry, &home.join("Music"));
+    key(&mut ferry, Key::Named(Named::Tab), Modifiers::empty());
+    assert_eq!(active_path(&ferry), home.join("Documents"));
+    lay_out(&mut ferry);
+
+    // Shift+F5: a copy into the other pane's folder, no dialog.
+    select(&mut ferry, "a.txt");
+    named(&mut ferry, Named::F5, Modifiers::SHIFT);
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists() && home.join("Documents/a.txt").exists());
+
+    // A drag of b.txt dropped on the other pane: the same disk, so a move.
+    select(&mut ferry, "b.txt");
+    let target = ferry.tabs.inactive_pane().unwrap().list_bounds();
+    assert!(target.width > 0.0, "the panes were laid out");
+    // The mount table, as the places' first reading brings it (a drop's default needs it).
+    ferry.mounts = ferry_core::fs::MountTable::read();
+    let paths = ferry.tabs.active_pane().selected_paths();
+    ferry.drag_started(paths, format::Category::Text);
+    send(&mut ferry, Message::PointerMoved(target.center()));
+    assert_eq!(
+        ferry.drop_action(),
+        Some(drag::Action::Move(home.join("Music")))
+    );
+    send(&mut ferry, Message::PointerReleased);
+    until(&mut ferry, "the move", |_| {
+        home.join("Music/b.txt").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(!home.join("Documents/b.txt").exists());
+    assert!(
+        shows(&ferry, "Make it a copy"),
+        "a drag's move can become a copy"
+    );
+}
