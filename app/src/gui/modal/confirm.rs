@@ -262,7 +262,7 @@ pub fn button<'a, Message: Clone + 'a>(
         .on_press(on_press);
     container(button)
         .id(widget::Id::new(id))
-        .padding(2)
+        .padding(4)
         .style(move |theme| focus_ring(theme, focused))
         .into()
 }
@@ -339,7 +339,7 @@ fn focus_ring(theme: &Theme, focused: bool) -> container::Style {
         border: Border {
             color,
             width: 2.0,
-            radius: 8.0.into(),
+            radius: 9.0.into(),
         },
         ..container::Style::default()
     }

@@ -43,11 +43,20 @@ impl Trash {
             .collect()
     }
 
-    /// How many actionable selected items can be restored in place, and how many in all.
+    /// How many actionable selected items can be restored in place, and how many in all
+    /// (for every frame's toolbar: counts, nothing cloned).
     pub(super) fn actionable(&self) -> (usize, usize) {
-        let items = self.actionable_items();
-        let safe = items.iter().filter(|i| i.unsafe_entry.is_none()).count();
-        (safe, items.len())
+        let Some(loaded) = self.loaded() else {
+            return (0, 0);
+        };
+        let items = self
+            .selection
+            .iter()
+            .filter_map(|i| loaded.item(i))
+            .filter(|item| !self.submitted.contains(&item.info));
+        items.fold((0, 0), |(safe, all), item| {
+            (safe + usize::from(item.unsafe_entry.is_none()), all + 1)
+        })
     }
 
     pub(super) fn submit(&mut self, items: &[TrashedItem], job: Job) -> Option<Event> {
@@ -210,7 +219,7 @@ pub(super) fn delete_question(items: Vec<TrashedItem>) -> Confirm<Pending> {
             format!(
                 "Permanently delete “{}”, {}?",
                 one.name.to_string_lossy(),
-                format::size(size)
+                unbroken(&format::size(size))
             ),
             "It",
         ),
@@ -218,7 +227,7 @@ pub(super) fn delete_question(items: Vec<TrashedItem>) -> Confirm<Pending> {
             format!(
                 "Permanently delete {}, {}?",
                 words::folders_and_files(folders, items.len() - folders),
-                format::size(size)
+                unbroken(&format::size(size))
             ),
             "They",
         ),
@@ -239,10 +248,15 @@ pub(super) fn empty_question(loaded: &Loaded) -> Confirm<Pending> {
         format!(
             "Empty the trash: {}, {}?",
             format::counted(loaded.len(), "item", "items"),
-            format::size(loaded.total_size())
+            unbroken(&format::size(loaded.total_size()))
         ),
         "Everything in the trash will be deleted permanently. This can't be undone.",
         "Empty Trash",
     )
     .danger()
+}
+
+/// `size` ("48.2 MB") that a title does not wrap between number and unit.
+fn unbroken(size: &str) -> String {
+    size.replace(' ', "\u{a0}")
 }

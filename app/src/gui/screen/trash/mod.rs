@@ -6,7 +6,7 @@
 //!
 //! Actions (toolbar, context menu, keys):
 //! - **Restore** puts the selected items back where they were, recreating missing folders:
-//!   a [`Job::Restore`] with [`ConflictPolicy::Ask`], so a place taken since goes through the
+//!   a [`Job::Restore`] with [`ConflictPolicy::Ask`](ferry_core::jobs::ConflictPolicy::Ask), so a place taken since goes through the
 //!   conflict dialog. Unsafe entries (an info file naming a place off its volume, or climbing
 //!   out with `..`, see [`UnsafeEntry`](ferry_core::jobs::UnsafeEntry)) are listed, marked,
 //!   and left out: they can only be restored with Restore to….
@@ -22,9 +22,19 @@
 //!
 //! The view never touches the engine, and never reads the disk in `update` or `view`: the
 //! listing runs on a worker thread through the bridge, and jobs go to the window as
-//! [`Event::Submit`]. The window calls [`Trash::reload`] when a job that changed the trash
-//! ends. The confirmation is held by the window (one dialog at a time over everything), the
-//! items it is about travel in its token ([`Pending`]).
+//! [`Event::Submit`]. The confirmation is held by the window (one dialog at a time over
+//! everything), the items it is about travel in its token ([`Pending`]).
+//!
+//! What the window does with it:
+//! - [`Trash::new`] with `TrashRoots::from_env()` when the Trash place is opened, and
+//!   [`Trash::reload`] when a job it submitted (or any trash, restore or undo job) ends;
+//! - keys go to [`Trash::key`] while the view is shown, its message back to `update`;
+//! - [`Event::ContextMenu`]: show [`Trash::menu`] at `at`, its entries' messages mapped back;
+//! - [`Event::Confirm`]: `confirm.map(Token::Trash)` into the window's own dialog, and on
+//!   `Confirmed(Token::Trash(pending))` send [`Message::Confirmed`]`(pending)`;
+//! - [`Event::OpenFolder`]: open the folder in a browser pane;
+//! - a drag out of the view carries [`Trash::selected_items`]; dropped on a folder, it is
+//!   `Job::Restore` of `item.restore_to(folder)` for each.
 
 mod actions;
 mod input;
@@ -138,7 +148,7 @@ pub struct ItemRef {
 /// What the window must act on.
 #[derive(Debug, Clone)]
 pub enum Event {
-    /// Submit this job (a restore with [`ConflictPolicy::Ask`], a delete, emptying) and
+    /// Submit this job (a restore with [`ConflictPolicy::Ask`](ferry_core::jobs::ConflictPolicy::Ask), a delete, emptying) and
     /// [`reload`](Trash::reload) the view when it ends.
     Submit(Job),
     /// Ask this; answer yes with [`Message::Confirmed`] and the dialog's token.

@@ -190,7 +190,7 @@ fn restore_submits_a_restore_of_the_selection_that_asks_about_conflicts() {
     let mut trash = fixture.view();
     click(&mut trash, &["report.pdf"]);
     click_with(&mut trash, &["a.txt"], Modifiers::CTRL);
-    assert!(shows(&trash, "2 of 4 items, 5.3 kB selected, 200 bytes"));
+    assert!(shows(&trash, "4 items, 5.3 kB — 2 selected, 200 bytes"));
     let events = click(&mut trash, &["Restore"]);
     let [Event::Submit(Job::Restore { items, on_conflict })] = events.as_slice() else {
         panic!("{events:?}");
@@ -283,7 +283,7 @@ fn empty_trash_asks_with_what_the_trash_holds_now() {
     let Some(Event::Confirm(question)) = fixture.read(&mut trash) else {
         panic!("no question");
     };
-    assert_eq!(question.title(), "Empty the trash: 5 items, 5.4 kB?");
+    assert_eq!(question.title(), "Empty the trash: 5 items, 5.4\u{a0}kB?");
     assert_eq!(question.confirm_label(), "Empty Trash");
     assert!(question.is_danger());
     let (_, event) = trash.update(
@@ -308,7 +308,7 @@ fn delete_permanently_asks_then_deletes_and_forgets_the_info_files() {
     };
     assert_eq!(
         question.title(),
-        "Permanently delete 1 folder and 1 file, 5.1 kB?"
+        "Permanently delete 1 folder and 1 file, 5.1\u{a0}kB?"
     );
     assert!(question.is_danger());
     let Pending::Delete(asked) = question.token() else {
@@ -476,7 +476,7 @@ fn twenty_thousand_items_build_only_the_visible_rows() {
     assert!(shows(&trash, "file-19999.txt"));
     assert!(shows(
         &trash,
-        "1 of 20,000 items, 200.0 MB selected, 20.0 kB"
+        "20,000 items, 200.0 MB — 1 selected, 20.0 kB"
     ));
 }
 

@@ -418,12 +418,13 @@ impl Trash {
             return all;
         }
         let size = self
-            .selected_items()
+            .selection
             .iter()
+            .filter_map(|i| loaded.item(i))
             .map(|i| i.size)
             .fold(0, u64::saturating_add);
         format!(
-            "{} of {all} selected, {}",
+            "{all} — {} selected, {}",
             format::count(selected),
             format::size(size)
         )
