@@ -84,7 +84,10 @@ pub fn pick(title: String, start: Option<PathBuf>) -> Task<Picked> {
             let dialog = move |parent: Option<&dyn window::Window>| {
                 let mut dialog = rfd::AsyncFileDialog::new().set_title(title);
                 if let Some(start) = start {
-                    dialog = dialog.set_directory(start);
+                    // zenity takes the starting folder only as a file name ending in '/'.
+                    dialog = dialog
+                        .set_file_name(format!("{}/", start.display()))
+                        .set_directory(start);
                 }
                 if let Some(parent) = parent {
                     dialog = dialog.set_parent(parent);
