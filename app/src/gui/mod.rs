@@ -40,6 +40,7 @@ pub mod style;
 #[cfg(test)]
 mod tests;
 pub mod widget;
+pub mod words;
 
 use std::path::PathBuf;
 use std::sync::Arc;

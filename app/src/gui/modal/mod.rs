@@ -1,6 +1,8 @@
 //! Dialogs over the window. Each has what a screen has (a view, and messages the window
 //! routes); [`dialog`] puts one over the window with a dimmed backdrop that blocks the rest.
 
+pub mod confirm;
+pub mod item_error;
 pub mod shortcuts;
 
 use iced::widget::{center, container, mouse_area, opaque, stack};

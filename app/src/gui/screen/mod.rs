@@ -8,6 +8,7 @@ pub mod recovery;
 pub mod sidebar;
 pub mod tabs;
 pub mod toolbar;
+pub mod trash;
 
 use std::path::Path;
 

@@ -165,6 +165,54 @@ impl TrashedItem {
 }
 
 impl TrashedItem {
+    /// Removes the item's info file once the item itself has left the trash (a
+    /// [`Job::Delete`](crate::jobs::Job::Delete) of [`file`](Self::file), "Delete
+    /// permanently"), so that no stale info file is left behind: true when the info file is
+    /// gone now (or was already). While the item is still there (its delete failed, or has
+    /// not run yet) the info file stays and it stays listed: false.
+    ///
+    /// Refused when [`file`](Self::file) and [`info`](Self::info) are not the two halves of
+    /// one entry of one trash folder (`…/files/NAME` and `…/info/NAME.trashinfo`): only info
+    /// files are ever removed here.
+    pub fn forget_if_gone(&self) -> Result<bool> {
+        let refused = || Error::Refused {
+            op: "forget the trash entry",
+            path: self.info.clone(),
+        };
+        let info_name = self.info.file_name().ok_or_else(refused)?;
+        let stem = info_name
+            .as_bytes()
+            .strip_suffix(b".trashinfo")
+            .filter(|s| !matches!(*s, b"" | b"." | b".."))
+            .map(OsStr::from_bytes)
+            .ok_or_else(refused)?;
+        let trash = self
+            .info
+            .parent()
+            .filter(|info| info.file_name() == Some(OsStr::new("info")))
+            .and_then(Path::parent)
+            .ok_or_else(refused)?;
+        if self.file != trash.join("files").join(stem) {
+            return Err(refused());
+        }
+        let folder = match TrashFolder::open(trash) {
+            Ok(folder) => folder,
+            Err(Errno::NOENT) => return Ok(true),
+            Err(e) => return Err(Error::io("open the trash folder", trash, e)),
+        };
+        match fs::stat_at(&folder.files, stem) {
+            Ok(_) => return Ok(false),
+            Err(Errno::NOENT) => {}
+            Err(e) => return Err(Error::io("stat", &self.file, e)),
+        }
+        match rustix::fs::unlinkat(&folder.info, info_name, rustix::fs::AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => Ok(true),
+            Err(e) => Err(Error::io("delete", &self.info, e)),
+        }
+    }
+}
+
+impl TrashedItem {
     /// The item as a restore job was given it, from its record and `DeletionDate` (what the
     /// journal keeps: the item may have left the trash since).
     pub(crate) fn recorded(r: TrashRecord, deletion_date: String, chosen: bool) -> TrashedItem {
@@ -299,6 +347,43 @@ mod tests {
             path.as_os_str().as_bytes()
         );
         assert_eq!(percent_decode(b"100%"), b"100%");
+    }
+
+    #[test]
+    fn an_info_file_is_forgotten_only_once_its_item_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let trash = dir.path().join("Trash");
+        std::fs::create_dir_all(trash.join("files")).unwrap();
+        std::fs::create_dir_all(trash.join("info")).unwrap();
+        std::fs::write(trash.join("files/a.txt"), "a").unwrap();
+        let body = "[Trash Info]\nPath=/x/a.txt\nDeletionDate=2024-01-02T03:04:05\n";
+        std::fs::write(trash.join("info/a.txt.trashinfo"), body).unwrap();
+        let item = TrashedItem::read(&trash.join("info/a.txt.trashinfo")).unwrap();
+
+        assert!(!item.forget_if_gone().unwrap(), "the item is still there");
+        assert!(item.info.exists());
+        std::fs::remove_file(&item.file).unwrap();
+        assert!(item.forget_if_gone().unwrap());
+        assert!(!item.info.exists());
+        assert!(item.forget_if_gone().unwrap(), "gone already");
+
+        // Two halves of different entries, or an info file outside `info/`: refused.
+        std::fs::write(trash.join("info/b.trashinfo"), body).unwrap();
+        let odd = TrashedItem {
+            info: trash.join("info/b.trashinfo"),
+            ..item.clone()
+        };
+        assert!(matches!(odd.forget_if_gone(), Err(Error::Refused { .. })));
+        let outside = TrashedItem {
+            info: dir.path().join("a.txt.trashinfo"),
+            file: dir.path().join("files/a.txt"),
+            ..item
+        };
+        assert!(matches!(
+            outside.forget_if_gone(),
+            Err(Error::Refused { .. })
+        ));
+        assert!(trash.join("info/b.trashinfo").exists());
     }
 
     #[test]

@@ -1,0 +1,262 @@
+//! What the Trash view's actions ask for: the jobs (a restore that asks about conflicts, a
+//! restore into a picked folder, a permanent delete, emptying) and the questions asked first.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::entry::Kind;
+use ferry_core::jobs::{ConflictPolicy, Job, TrashedItem};
+use iced::Task;
+use iced::widget::operation;
+
+use super::{
+    Event, Field, Loaded, Message, Pending, Picked, RestoreTo, Trash, folder_input_id, picker,
+};
+use crate::gui::bridge;
+use crate::gui::format;
+use crate::gui::modal::confirm::Confirm;
+use crate::gui::words;
+
+impl Trash {
+    /// The focused item if selected, else the first selected one.
+    pub(super) fn focused_item(&self) -> Option<&TrashedItem> {
+        let loaded = self.loaded()?;
+        let focus = self
+            .selection
+            .focus()
+            .filter(|&e| self.selection.contains(e));
+        let first = || {
+            self.order
+                .iter()
+                .copied()
+                .find(|&e| self.selection.contains(e))
+        };
+        loaded.item(focus.or_else(first)?)
+    }
+
+    /// The selected items no job was submitted for yet, in display order.
+    pub(super) fn actionable_items(&self) -> Vec<TrashedItem> {
+        self.selected_items()
+            .into_iter()
+            .filter(|item| !self.submitted.contains(&item.info))
+            .collect()
+    }
+
+    /// How many actionable selected items can be restored in place, and how many in all
+    /// (for every frame's toolbar: counts, nothing cloned).
+    pub(super) fn actionable(&self) -> (usize, usize) {
+        let Some(loaded) = self.loaded() else {
+            return (0, 0);
+        };
+        let items = self
+            .selection
+            .iter()
+            .filter_map(|i| loaded.item(i))
+            .filter(|item| !self.submitted.contains(&item.info));
+        items.fold((0, 0), |(safe, all), item| {
+            (safe + usize::from(item.unsafe_entry.is_none()), all + 1)
+        })
+    }
+
+    pub(super) fn submit(&mut self, items: &[TrashedItem], job: Job) -> Option<Event> {
+        self.submitted.extend(items.iter().map(|i| i.info.clone()));
+        Some(Event::Submit(job))
+    }
+
+    pub(super) fn restore(&mut self) -> Option<Event> {
+        let (safe, unsafe_ones): (Vec<_>, Vec<_>) = self
+            .actionable_items()
+            .into_iter()
+            .partition(|item| item.unsafe_entry.is_none());
+        if !unsafe_ones.is_empty() {
+            let what = match unsafe_ones.as_slice() {
+                [one] => format!("“{}” names", one.name.to_string_lossy()),
+                many => format!("{} name", format::counted(many.len(), "entry", "entries")),
+            };
+            self.notice = Some(format!(
+                "{what} an unsafe place to restore to, so only Restore to… can restore it."
+            ));
+        }
+        if safe.is_empty() {
+            return None;
+        }
+        let job = Job::Restore {
+            items: safe.clone(),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        self.submit(&safe, job)
+    }
+
+    pub(super) fn restore_to(&mut self) -> Task<Message> {
+        let items = self.actionable_items();
+        if items.is_empty() {
+            return Task::none();
+        }
+        let title = match items.as_slice() {
+            [one] => format!("Restore “{}” to", one.name.to_string_lossy()),
+            many => format!(
+                "Restore {} to",
+                format::counted(many.len(), "item", "items")
+            ),
+        };
+        self.restore_to = Some(RestoreTo { items, field: None });
+        picker::pick(title, self.home.clone()).map(Message::Picked)
+    }
+
+    pub(super) fn picked(&mut self, picked: Picked) -> (Task<Message>, Option<Event>) {
+        match picked {
+            Picked::Folder(folder) => (Task::none(), self.restore_into(&folder)),
+            Picked::Cancelled => {
+                self.restore_to = None;
+                (Task::none(), None)
+            }
+            Picked::Unavailable => {
+                let Some(restore_to) = &mut self.restore_to else {
+                    return (Task::none(), None);
+                };
+                let typed = self
+                    .home
+                    .as_deref()
+                    .map_or_else(String::new, |h| h.display().to_string());
+                restore_to.field = Some(Field {
+                    typed,
+                    ..Field::default()
+                });
+                let id = folder_input_id();
+                let focus = operation::focus(id.clone()).chain(operation::move_cursor_to_end(id));
+                (focus, None)
+            }
+        }
+    }
+
+    pub(super) fn field_mut(&mut self) -> Option<&mut Field> {
+        self.restore_to.as_mut()?.field.as_mut()
+    }
+
+    pub(super) fn check_typed(&mut self) -> Task<Message> {
+        let home = self.home.clone();
+        let Some(field) = self.field_mut() else {
+            return Task::none();
+        };
+        if field.typed.trim().is_empty() || field.checking {
+            return Task::none();
+        }
+        field.checking = true;
+        let folder = picker::typed_folder(&field.typed, home.as_deref());
+        bridge::blocking(move || {
+            let checked = picker::check_folder(&folder);
+            Message::FolderChecked(folder, checked)
+        })
+    }
+
+    pub(super) fn folder_checked(
+        &mut self,
+        folder: &Path,
+        checked: Result<(), Arc<Error>>,
+    ) -> Option<Event> {
+        let field = self.field_mut()?;
+        field.checking = false;
+        match checked {
+            Ok(()) => self.restore_into(folder),
+            Err(error) => {
+                field.problem = Some(if error.is_not_found() {
+                    format!("There is no folder “{}”.", folder.display())
+                } else {
+                    words::error_in_words(&error)
+                });
+                None
+            }
+        }
+    }
+
+    pub(super) fn restore_into(&mut self, folder: &Path) -> Option<Event> {
+        let items = self.restore_to.take()?.items;
+        let job = Job::Restore {
+            items: items.iter().map(|item| item.restore_to(folder)).collect(),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        self.submit(&items, job)
+    }
+
+    pub(super) fn ask_delete(&self) -> Option<Event> {
+        let items = self.actionable_items();
+        if items.is_empty() {
+            return None;
+        }
+        Some(Event::Confirm(delete_question(items)))
+    }
+
+    pub(super) fn confirmed(&mut self, pending: Pending) -> Event {
+        match pending {
+            Pending::Delete(items) => {
+                let job = Job::Delete {
+                    paths: items.iter().map(|item| item.file.clone()).collect(),
+                };
+                self.forget.extend(items.iter().cloned());
+                self.submitted.extend(items.iter().map(|i| i.info.clone()));
+                Event::Submit(job)
+            }
+            Pending::Empty => {
+                if let Some(loaded) = self.loaded() {
+                    let all: Vec<PathBuf> = loaded.items().iter().map(|i| i.info.clone()).collect();
+                    self.submitted.extend(all);
+                }
+                Event::Submit(Job::EmptyTrash {
+                    roots: self.roots.clone(),
+                })
+            }
+        }
+    }
+}
+
+/// "Permanently delete 3 folders and 12 files, 1.2 GB?"
+pub(super) fn delete_question(items: Vec<TrashedItem>) -> Confirm<Pending> {
+    let size: u64 = items.iter().map(|i| i.size).fold(0, u64::saturating_add);
+    let folders = items.iter().filter(|i| i.kind == Kind::Dir).count();
+    let (title, them) = match items.as_slice() {
+        [one] => (
+            format!(
+                "Permanently delete “{}”, {}?",
+                one.name.to_string_lossy(),
+                unbroken(&format::size(size))
+            ),
+            "It",
+        ),
+        _ => (
+            format!(
+                "Permanently delete {}, {}?",
+                words::folders_and_files(folders, items.len() - folders),
+                unbroken(&format::size(size))
+            ),
+            "They",
+        ),
+    };
+    Confirm::new(
+        Pending::Delete(items),
+        title,
+        format!("{them} will be gone for good: what is deleted from the trash can't be restored."),
+        "Delete Permanently",
+    )
+    .danger()
+}
+
+/// "Empty the trash: 240 items, 3.1 GB?"
+pub(super) fn empty_question(loaded: &Loaded) -> Confirm<Pending> {
+    Confirm::new(
+        Pending::Empty,
+        format!(
+            "Empty the trash: {}, {}?",
+            format::counted(loaded.len(), "item", "items"),
+            unbroken(&format::size(loaded.total_size()))
+        ),
+        "Everything in the trash will be deleted permanently. This can't be undone.",
+        "Empty Trash",
+    )
+    .danger()
+}
+
+/// `size` ("48.2 MB") that a title does not wrap between number and unit.
+fn unbroken(size: &str) -> String {
+    size.replace(' ', "\u{a0}")
+}

@@ -1,0 +1,182 @@
+//! What the pointer and the keyboard do in the Trash view: clicks with modifiers, moving the
+//! focus, the keys of the view, and the context menu's entries.
+
+use iced::keyboard::key::Named;
+use iced::keyboard::{Key, Modifiers};
+use iced::widget::operation::{self, AbsoluteOffset};
+use iced::{Point, Task};
+
+use super::{Event, ItemRef, Message, ROW_HEIGHT, Trash, list_id};
+use crate::gui::shortcut::Step;
+use crate::gui::widget::context_menu::Entry;
+use crate::gui::widget::list::top_of;
+
+impl Trash {
+    /// What a key does in the view (the window routes keys here while it is shown): the
+    /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection),
+    /// Ctrl+A selects all, Escape selects nothing (or closes the folder field), Delete or
+    /// Shift+Delete deletes permanently, Alt+R restores, Alt+T restores to…, Alt+E empties the
+    /// trash, the menu key or Shift+F10 opens the context menu, F5 or Ctrl+R reads the trash
+    /// again.
+    pub fn key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Message> {
+        let shift = modifiers.shift();
+        let step = |step| Some(Message::Step(step, shift));
+        match key.as_ref() {
+            Key::Named(Named::Escape) if self.restore_to.is_some() => {
+                Some(Message::FolderCancelled)
+            }
+            Key::Named(Named::Escape) => Some(Message::ClearSelection),
+            Key::Named(Named::ArrowUp) => step(Step::Up),
+            Key::Named(Named::ArrowDown) => step(Step::Down),
+            Key::Named(Named::PageUp) => step(Step::PageUp),
+            Key::Named(Named::PageDown) => step(Step::PageDown),
+            Key::Named(Named::Home) => step(Step::First),
+            Key::Named(Named::End) => step(Step::Last),
+            Key::Named(Named::Delete) => Some(Message::DeletePermanently),
+            Key::Named(Named::ContextMenu) => Some(Message::MenuKey),
+            Key::Named(Named::F10) if shift => Some(Message::MenuKey),
+            Key::Named(Named::F5) => Some(Message::Reload),
+            Key::Character(c) if modifiers.command() && !modifiers.alt() => {
+                match c.to_ascii_lowercase().as_str() {
+                    "a" => Some(Message::SelectAll),
+                    "r" => Some(Message::Reload),
+                    _ => None,
+                }
+            }
+            Key::Character(c) if modifiers.alt() && !modifiers.command() => {
+                match c.to_ascii_lowercase().as_str() {
+                    "r" => Some(Message::Restore),
+                    "t" => Some(Message::RestoreTo),
+                    "e" => Some(Message::EmptyTrash),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The context menu's entries, after [`Event::ContextMenu`]: for the selected items, or
+    /// for the view.
+    pub fn menu(&self, on_items: bool) -> Vec<Entry<Message>> {
+        let when = |yes: bool, message: Message| yes.then_some(message);
+        let item = |label: &str, shortcut: &'static str, message: Option<Message>| Entry::Item {
+            label: label.to_owned(),
+            shortcut: Some(shortcut),
+            checked: false,
+            message,
+        };
+        if on_items {
+            let (safe, all) = self.actionable();
+            let one_place = self
+                .focused_item()
+                .is_some_and(|i| i.unsafe_entry.is_none());
+            let open = Entry::Item {
+                label: "Open Original Folder".to_owned(),
+                shortcut: None,
+                checked: false,
+                message: when(one_place, Message::OpenOriginalFolder),
+            };
+            vec![
+                item("Restore", "Alt+R", when(safe > 0, Message::Restore)),
+                item("Restore to…", "Alt+T", when(all > 0, Message::RestoreTo)),
+                open,
+                Entry::Separator,
+                item(
+                    "Delete Permanently",
+                    "Delete",
+                    when(all > 0, Message::DeletePermanently),
+                ),
+            ]
+        } else {
+            let any = !self.is_empty() && self.loaded().is_some();
+            vec![
+                item("Select All", "Ctrl+A", when(any, Message::SelectAll)),
+                item("Reload", "F5", Some(Message::Reload)),
+                Entry::Separator,
+                item("Empty Trash", "Alt+E", when(any, Message::EmptyTrash)),
+            ]
+        }
+    }
+
+    pub(super) fn press(&mut self, at: ItemRef, modifiers: Modifiers) {
+        if !self.is_current(at) {
+            return;
+        }
+        if modifiers.shift() {
+            let anchor = self
+                .selection
+                .anchor()
+                .map(|e| self.rows_of[e as usize] as usize);
+            let to = self.rows_of[at.item as usize] as usize;
+            self.selection
+                .select_range(&self.order, anchor, to, modifiers.command());
+        } else if modifiers.command() {
+            self.selection.toggle(at.item);
+        } else {
+            self.selection.select_only(at.item);
+        }
+    }
+
+    pub(super) fn step(&mut self, step: Step, extend: bool) -> Task<Message> {
+        let n = self.order.len();
+        if n == 0 {
+            return Task::none();
+        }
+        let last = n - 1;
+        let page = self.scroll.page(ROW_HEIGHT);
+        let current = self
+            .selection
+            .focus()
+            .map(|e| self.rows_of[e as usize] as usize);
+        let row = match (current, step) {
+            (_, Step::First) => 0,
+            (_, Step::Last) => last,
+            (None, _) => 0,
+            (Some(row), Step::Up | Step::Left) => row.saturating_sub(1),
+            (Some(row), Step::Down | Step::Right) => (row + 1).min(last),
+            (Some(row), Step::PageUp) => row.saturating_sub(page),
+            (Some(row), Step::PageDown) => (row + page).min(last),
+        };
+        if extend {
+            let anchor = self
+                .selection
+                .anchor()
+                .map(|e| self.rows_of[e as usize] as usize);
+            self.selection.select_range(&self.order, anchor, row, false);
+        } else {
+            self.selection.select_only(self.order[row]);
+        }
+        match self.scroll.reveal(row, ROW_HEIGHT) {
+            Some(offset_y) => self.scroll_to(offset_y),
+            None => Task::none(),
+        }
+    }
+
+    pub(super) fn scroll_to(&mut self, offset_y: f32) -> Task<Message> {
+        self.scroll.offset_y = offset_y;
+        operation::scroll_to(
+            list_id(),
+            AbsoluteOffset {
+                x: None,
+                y: Some(offset_y),
+            },
+        )
+    }
+
+    pub(super) fn menu_at_focus(&self) -> Option<Event> {
+        let focus = self
+            .selection
+            .focus()
+            .filter(|&e| self.selection.contains(e));
+        let on_items = self.selection.count() > 0;
+        let y = match focus {
+            Some(e) => {
+                top_of(self.rows_of[e as usize] as usize + 1, ROW_HEIGHT) - self.scroll.offset_y
+            }
+            None => 0.0,
+        };
+        let y = y.clamp(0.0, self.scroll.viewport_h);
+        let at = Point::new(self.bounds.x + 48.0, self.bounds.y + y);
+        Some(Event::ContextMenu { at, on_items })
+    }
+}

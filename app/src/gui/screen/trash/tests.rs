@@ -1,0 +1,512 @@
+//! Trash view flows: a trash built in a temporary folder (hand-written info files, and real
+//! trash, restore and delete jobs of the core), shown through `iced_test`'s simulator, with
+//! the messages it sends fed back to `update`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ferry_core::jobs::{
+    ConflictPolicy, Engine, Event as JobEvent, Job, StagingRoots, TrashRoots, TrashedItem, Volumes,
+};
+use iced::keyboard::key::Named;
+use iced::keyboard::{Key, Modifiers};
+use iced_test::simulator;
+
+use super::*;
+use crate::gui::modal::confirm::tests::ctx;
+use crate::gui::shortcut::Step;
+use crate::gui::widget::context_menu::Entry;
+
+/// A trash in a temporary folder.
+struct Fixture {
+    dir: tempfile::TempDir,
+    roots: TrashRoots,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("Trash");
+        for sub in ["files", "info"] {
+            std::fs::create_dir_all(home.join(sub)).unwrap();
+        }
+        let roots = TrashRoots {
+            home,
+            volumes: Volumes::Only(vec![]),
+        };
+        Fixture { dir, roots }
+    }
+
+    /// A trashed file (or a folder, with `files` inside), as a trash job would leave it.
+    fn put(&self, name: &str, original: &str, date: &str, files: &[(&str, usize)]) {
+        let item = self.roots.home.join("files").join(name);
+        if files.is_empty() {
+            std::fs::write(&item, "x".repeat(100)).unwrap();
+        } else {
+            for (file, size) in files {
+                let path = item.join(file);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, "x".repeat(*size)).unwrap();
+            }
+        }
+        let info = format!("[Trash Info]\nPath={original}\nDeletionDate={date}\n");
+        let info_path = self.roots.home.join(format!("info/{name}.trashinfo"));
+        std::fs::write(info_path, info).unwrap();
+    }
+
+    /// Four items: a file, a folder, a small file and an unsafe entry.
+    fn four() -> Fixture {
+        let f = Fixture::new();
+        f.put(
+            "report.pdf",
+            "/srv/docs/report.pdf",
+            "2024-01-02T10:00:00",
+            &[],
+        );
+        f.put(
+            "photos",
+            "/srv/pictures/photos",
+            "2024-03-01T09:00:00",
+            &[("a.jpg", 3000), ("b/c.jpg", 2000)],
+        );
+        f.put("a.txt", "/home/ann/notes/a.txt", "2024-02-01T08:00:00", &[]);
+        f.put("evil", "/srv/../etc/evil", "2023-12-24T18:00:00", &[]);
+        f
+    }
+
+    /// The view with the trash read (as the worker thread would).
+    fn view(&self) -> Trash {
+        let (mut trash, _read) = Trash::new(self.roots.clone(), &ctx(Modifiers::empty()));
+        self.read(&mut trash);
+        trash
+    }
+
+    /// Reads the trash for `trash`'s latest reload and hands it over.
+    fn read(&self, trash: &mut Trash) -> Option<Event> {
+        let loaded = load(&self.roots, &trash.forget)
+            .map(Arc::new)
+            .map_err(Arc::new);
+        let message = Message::Loaded(trash.generation, loaded);
+        trash.update(message, &ctx(Modifiers::empty())).1
+    }
+}
+
+/// Clicks each text in turn (with `modifiers` held) and feeds what was sent back.
+fn click_with(trash: &mut Trash, targets: &[&str], modifiers: Modifiers) -> Vec<Event> {
+    let mut events = Vec::new();
+    for target in targets {
+        let messages: Vec<Message> = {
+            let mut ui = simulator(trash.view());
+            ui.click(*target)
+                .unwrap_or_else(|e| panic!("{target}: {e:?}"));
+            ui.into_messages().collect()
+        };
+        for message in messages {
+            events.extend(trash.update(message, &ctx(modifiers)).1);
+        }
+    }
+    events
+}
+
+fn click(trash: &mut Trash, targets: &[&str]) -> Vec<Event> {
+    click_with(trash, targets, Modifiers::empty())
+}
+
+fn shows(trash: &Trash, target: &str) -> bool {
+    let mut ui = simulator(trash.view());
+    ui.find(target).is_ok()
+}
+
+fn names(items: &[TrashedItem]) -> Vec<String> {
+    items
+        .iter()
+        .map(|i| i.name.to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn it_lists_every_item_newest_first_with_its_place_date_and_size() {
+    let fixture = Fixture::four();
+    let trash = fixture.view();
+    assert_eq!(trash.names(), ["photos", "a.txt", "report.pdf", "evil"]);
+    for shown in [
+        "Name",
+        "Original Location",
+        "Deleted",
+        "Size",
+        "/srv/pictures",
+        "5.0 kB",
+        "1 Mar 2024",
+        "unsafe",
+        "4 items, 5.3 kB",
+    ] {
+        assert!(shows(&trash, shown), "{shown}");
+    }
+}
+
+#[test]
+fn the_home_folder_is_a_tilde_and_an_empty_trash_says_so() {
+    let fixture = Fixture::four();
+    let home = PathBuf::from("/home/ann");
+    let ctx = Ctx {
+        home: Some(&home),
+        ..ctx(Modifiers::empty())
+    };
+    let (mut trash, _) = Trash::new(fixture.roots.clone(), &ctx);
+    fixture.read(&mut trash);
+    assert!(shows(&trash, "~/notes"));
+
+    let empty = Fixture::new().view();
+    assert!(empty.is_empty());
+    assert!(shows(&empty, "The trash is empty"));
+}
+
+#[test]
+fn each_column_sorts_both_ways() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["Name"]);
+    assert_eq!(trash.names(), ["a.txt", "evil", "photos", "report.pdf"]);
+    click(&mut trash, &["Name"]);
+    assert_eq!(trash.names(), ["report.pdf", "photos", "evil", "a.txt"]);
+    click(&mut trash, &["Size"]);
+    assert_eq!(
+        trash.names(),
+        ["a.txt", "evil", "report.pdf", "photos"],
+        "ties by name"
+    );
+    click(&mut trash, &["Original Location"]);
+    // "/home/ann/notes" < "/srv/.." < "/srv/docs" < "/srv/pictures"
+    assert_eq!(trash.names(), ["a.txt", "evil", "report.pdf", "photos"]);
+    click(&mut trash, &["Deleted"]);
+    assert_eq!(trash.names(), ["evil", "report.pdf", "a.txt", "photos"]);
+    click(&mut trash, &["Deleted"]);
+    assert_eq!(trash.names(), ["photos", "a.txt", "report.pdf", "evil"]);
+}
+
+#[test]
+fn restore_submits_a_restore_of_the_selection_that_asks_about_conflicts() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["report.pdf"]);
+    click_with(&mut trash, &["a.txt"], Modifiers::CTRL);
+    assert!(shows(&trash, "4 items, 5.3 kB — 2 selected, 200 bytes"));
+    let events = click(&mut trash, &["Restore"]);
+    let [Event::Submit(Job::Restore { items, on_conflict })] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(*on_conflict, ConflictPolicy::Ask);
+    assert_eq!(names(items), ["a.txt", "report.pdf"]);
+    assert_eq!(items[1].original, Path::new("/srv/docs/report.pdf"));
+    // Submitted: not offered again until the trash is read again.
+    assert!(click(&mut trash, &["Restore"]).is_empty());
+}
+
+#[test]
+fn shift_click_selects_a_range_and_the_unsafe_entry_is_left_to_restore_to() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["a.txt"]);
+    click_with(&mut trash, &["evil"], Modifiers::SHIFT);
+    assert_eq!(
+        names(&trash.selected_items()),
+        ["a.txt", "report.pdf", "evil"]
+    );
+    let events = click(&mut trash, &["Restore"]);
+    let [Event::Submit(Job::Restore { items, .. })] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(names(items), ["a.txt", "report.pdf"]);
+    assert!(shows(
+        &trash,
+        "“evil” names an unsafe place to restore to, so only Restore to… can restore it."
+    ));
+}
+
+#[test]
+fn restore_to_restores_an_unsafe_entry_into_the_picked_folder() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["evil"]);
+    assert!(shows(&trash, "Restore to…"));
+    let (_pick, event) = trash.update(Message::RestoreTo, &ctx(Modifiers::empty()));
+    assert!(event.is_none());
+    let dest = fixture.dir.path().join("rescued");
+    let picked = Message::Picked(Picked::Folder(dest.clone()));
+    let (_, event) = trash.update(picked, &ctx(Modifiers::empty()));
+    let Some(Event::Submit(Job::Restore { items, on_conflict })) = event else {
+        panic!("{event:?}");
+    };
+    assert_eq!(on_conflict, ConflictPolicy::Ask);
+    let evil = fixture_item(&fixture, "evil");
+    assert!(evil.unsafe_entry.is_some());
+    assert_eq!(items, [evil.restore_to(&dest)]);
+    assert!(items[0].chosen_folder && items[0].unsafe_entry.is_none());
+}
+
+#[test]
+fn without_a_folder_dialog_restore_to_asks_for_a_typed_folder() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["a.txt"]);
+    let none = ctx(Modifiers::empty());
+    let _ = trash.update(Message::RestoreTo, &none);
+    let _ = trash.update(Message::Picked(Picked::Unavailable), &none);
+    assert!(shows(&trash, "Restore “a.txt” into:"));
+    let gone = fixture.dir.path().join("nowhere");
+    let _ = trash.update(Message::FolderEdited(gone.display().to_string()), &none);
+    let _ = trash.update(Message::FolderSubmitted, &none);
+    let checked = Message::FolderChecked(gone.clone(), picker::check_folder(&gone));
+    assert!(trash.update(checked, &none).1.is_none());
+    assert!(shows(
+        &trash,
+        &format!("There is no folder “{}”.", gone.display())
+    ));
+    let here = fixture.dir.path().to_path_buf();
+    let _ = trash.update(Message::FolderEdited(here.display().to_string()), &none);
+    let _ = trash.update(Message::FolderSubmitted, &none);
+    let checked = Message::FolderChecked(here.clone(), picker::check_folder(&here));
+    let Some(Event::Submit(Job::Restore { items, .. })) = trash.update(checked, &none).1 else {
+        panic!("no restore");
+    };
+    assert_eq!(items[0].original, here.join("a.txt"));
+    assert!(!shows(&trash, "Restore “a.txt” into:"));
+}
+
+#[test]
+fn empty_trash_asks_with_what_the_trash_holds_now() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    // Trashed meanwhile by another program: counted too.
+    fixture.put("late.txt", "/srv/late.txt", "2024-04-01T00:00:00", &[]);
+    assert!(click(&mut trash, &["Empty Trash"]).is_empty());
+    let Some(Event::Confirm(question)) = fixture.read(&mut trash) else {
+        panic!("no question");
+    };
+    assert_eq!(question.title(), "Empty the trash: 5 items, 5.4\u{a0}kB?");
+    assert_eq!(question.confirm_label(), "Empty Trash");
+    assert!(question.is_danger());
+    let (_, event) = trash.update(
+        Message::Confirmed(question.token().clone()),
+        &ctx(Modifiers::empty()),
+    );
+    let Some(Event::Submit(Job::EmptyTrash { roots })) = event else {
+        panic!("{event:?}");
+    };
+    assert_eq!(roots, fixture.roots);
+}
+
+#[test]
+fn delete_permanently_asks_then_deletes_and_forgets_the_info_files() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["photos"]);
+    click_with(&mut trash, &["report.pdf"], Modifiers::CTRL);
+    let events = click(&mut trash, &["Delete Permanently"]);
+    let [Event::Confirm(question)] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(
+        question.title(),
+        "Permanently delete 1 folder and 1 file, 5.1\u{a0}kB?"
+    );
+    assert!(question.is_danger());
+    let Pending::Delete(asked) = question.token() else {
+        panic!("not a delete");
+    };
+    assert_eq!(names(asked), ["photos", "report.pdf"]);
+    let (_, event) = trash.update(
+        Message::Confirmed(question.token().clone()),
+        &ctx(Modifiers::empty()),
+    );
+    let Some(Event::Submit(job)) = event else {
+        panic!("{event:?}");
+    };
+    let Job::Delete { paths } = &job else {
+        panic!("{job:?}");
+    };
+    let files = fixture.roots.home.join("files");
+    assert_eq!(paths, &[files.join("photos"), files.join("report.pdf")]);
+
+    // The job the window submits, then the reload it asks for when the job ends.
+    run(job);
+    let _read = trash.reload();
+    fixture.read(&mut trash);
+    assert_eq!(trash.names(), ["a.txt", "evil"]);
+    let info = fixture.roots.home.join("info");
+    assert!(!info.join("photos.trashinfo").exists());
+    assert!(!info.join("report.pdf.trashinfo").exists());
+    assert!(info.join("a.txt.trashinfo").exists());
+}
+
+#[test]
+fn a_file_trashed_then_restored_from_the_view_is_back_in_its_place() {
+    let fixture = Fixture::new();
+    let folder = fixture.dir.path().join("work");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("notes.txt");
+    std::fs::write(&file, "keep me").unwrap();
+    run(Job::Trash {
+        paths: vec![file.clone()],
+        roots: fixture.roots.clone(),
+    });
+    assert!(!file.exists());
+    // The folder went too: the restore makes it again.
+    std::fs::remove_dir(&folder).unwrap();
+
+    let mut trash = fixture.view();
+    assert_eq!(trash.names(), ["notes.txt"]);
+    click(&mut trash, &["notes.txt"]);
+    let events = click(&mut trash, &["Restore"]);
+    let [Event::Submit(job)] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    run(job.clone());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+    let _read = trash.reload();
+    fixture.read(&mut trash);
+    assert!(trash.is_empty());
+}
+
+#[test]
+fn keys_move_select_and_act() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    let none = Modifiers::empty();
+    fn press(trash: &mut Trash, key: &Key, modifiers: Modifiers) -> Option<Event> {
+        let message = trash.key(key, modifiers);
+        message.and_then(|m| trash.update(m, &ctx(modifiers)).1)
+    }
+    press(&mut trash, &Key::Named(Named::ArrowDown), none);
+    press(&mut trash, &Key::Named(Named::ArrowDown), none);
+    assert_eq!(names(&trash.selected_items()), ["a.txt"]);
+    press(&mut trash, &Key::Named(Named::ArrowDown), Modifiers::SHIFT);
+    assert_eq!(names(&trash.selected_items()), ["a.txt", "report.pdf"]);
+    press(&mut trash, &Key::Named(Named::End), none);
+    assert_eq!(names(&trash.selected_items()), ["evil"]);
+    press(&mut trash, &Key::Character("a".into()), Modifiers::CTRL);
+    assert_eq!(trash.selected_items().len(), 4);
+    let event = press(&mut trash, &Key::Named(Named::Delete), none);
+    assert!(matches!(event, Some(Event::Confirm(_))), "{event:?}");
+    let event = press(&mut trash, &Key::Named(Named::F10), Modifiers::SHIFT);
+    assert!(matches!(
+        event,
+        Some(Event::ContextMenu { on_items: true, .. })
+    ));
+    let event = press(&mut trash, &Key::Character("r".into()), Modifiers::ALT);
+    assert!(matches!(event, Some(Event::Submit(Job::Restore { .. }))));
+    press(&mut trash, &Key::Named(Named::Escape), none);
+    assert!(trash.selected_items().is_empty());
+    let empty = trash.key(&Key::Character("e".into()), Modifiers::ALT);
+    assert!(matches!(empty, Some(Message::EmptyTrash)), "{empty:?}");
+}
+
+#[test]
+fn the_context_menu_acts_on_the_selection() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    click(&mut trash, &["evil"]);
+    let entries = trash.menu(true);
+    let enabled = |label: &str| {
+        entries
+            .iter()
+            .any(|e| matches!(e, Entry::Item { label: l, message: Some(_), .. } if l == label))
+    };
+    assert!(
+        !enabled("Restore"),
+        "an unsafe entry is not restored in place"
+    );
+    assert!(enabled("Restore to…") && enabled("Delete Permanently"));
+    assert!(!enabled("Open Original Folder"));
+    click(&mut trash, &["report.pdf"]);
+    let (_, event) = trash.update(Message::OpenOriginalFolder, &ctx(Modifiers::empty()));
+    let Some(Event::OpenFolder(folder)) = event else {
+        panic!("{event:?}");
+    };
+    assert_eq!(folder, Path::new("/srv/docs"));
+    assert!(
+        trash
+            .menu(false)
+            .iter()
+            .any(|e| matches!(e, Entry::Item { label, .. } if label == "Empty Trash"))
+    );
+}
+
+#[test]
+fn twenty_thousand_items_build_only_the_visible_rows() {
+    let Fixture { dir: _dir, roots } = Fixture::new();
+    let files = roots.home.join("files");
+    let items: Vec<TrashedItem> = (0..20_000_u32)
+        .map(|i| {
+            let name = format!("file-{i:05}.txt");
+            TrashedItem {
+                name: name.clone().into(),
+                original: PathBuf::from(format!("/srv/many/{name}")),
+                unsafe_entry: None,
+                chosen_folder: false,
+                deletion_date: String::new(),
+                deleted_at: Some(1_700_000_000 + i64::from(i)),
+                kind: ferry_core::entry::Kind::File,
+                size: u64::from(i),
+                id: ferry_core::fs::FileId {
+                    dev: 1,
+                    ino: u64::from(i),
+                },
+                mtime: ferry_core::fs::Timestamp::default(),
+                file: files.join(&name),
+                info: roots.home.join(format!("info/{name}.trashinfo")),
+            }
+        })
+        .collect();
+    let (mut trash, _) = Trash::new(roots, &ctx(Modifiers::empty()));
+    let loaded = Message::Loaded(trash.generation, Ok(Arc::new(Loaded::new(items))));
+    let _ = trash.update(loaded, &ctx(Modifiers::empty()));
+    click(&mut trash, &["Name"]);
+    assert!(shows(&trash, "file-00000.txt"));
+    assert!(!shows(&trash, "file-19999.txt"), "built though far below");
+    let started = std::time::Instant::now();
+    let _ = trash.view();
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "a frame costs the visible rows: {:?}",
+        started.elapsed()
+    );
+    let none = ctx(Modifiers::empty());
+    let _ = trash.update(Message::Step(Step::Last, false), &none);
+    assert!(shows(&trash, "file-19999.txt"));
+    assert!(shows(
+        &trash,
+        "20,000 items, 200.0 MB — 1 selected, 20.0 kB"
+    ));
+}
+
+fn fixture_item(fixture: &Fixture, name: &str) -> TrashedItem {
+    load(&fixture.roots, &[])
+        .unwrap()
+        .items()
+        .iter()
+        .find(|i| i.name == name)
+        .cloned()
+        .unwrap()
+}
+
+/// Runs `job` on an engine of its own, keeping nothing outside the test's folder.
+fn run(job: Job) {
+    let staging = StagingRoots {
+        home: None,
+        volumes: false,
+    };
+    let (engine, events) = Engine::start_with(staging);
+    let id = engine.submit(job);
+    loop {
+        match events.recv_timeout(Duration::from_secs(30)).unwrap() {
+            JobEvent::Finished { job, summary } if job == id => {
+                assert!(summary.failed.is_empty(), "{:?}", summary.failed);
+                return;
+            }
+            JobEvent::Cancelled { job, .. } if job == id => panic!("cancelled"),
+            JobEvent::Conflicts { .. } | JobEvent::ItemError { .. } => panic!("asked"),
+            _ => {}
+        }
+    }
+}
