@@ -20,6 +20,7 @@ mod jobs_single;
 mod jobs_support;
 mod journal_safety;
 mod listing;
+mod measure;
 mod metadata_refused;
 mod places;
 mod recovery;

@@ -41,6 +41,7 @@ mod decide;
 mod dest;
 mod journal;
 mod links;
+mod measure;
 mod moves;
 mod notes;
 mod partial;
@@ -80,6 +81,7 @@ pub use conflict::{
 pub use journal::{
     Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
 };
+pub use measure::{Measure, measure};
 pub use notes::{Note, NoteKind};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
