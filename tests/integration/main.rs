@@ -26,6 +26,7 @@ mod places;
 mod recovery;
 mod replace_kills;
 mod resume;
+mod symlink_jobs;
 mod trash;
 mod trash_untrusted;
 mod undo;
