@@ -52,7 +52,7 @@ impl Setup {
         out
     }
 
-    fn undo(&self) -> Outcome {
+    pub(crate) fn undo(&self) -> Outcome {
         let record = self
             .journal
             .undo_candidate()

@@ -1,4 +1,4 @@
-//! `ferry cp|mv|rm`: the same engine and code path as the window, with a progress bar on
+//! `ferry cp|mv|ln|rm`: the same engine and code path as the window, with a progress bar on
 //! stderr when it is a terminal and a summary naming every item that was not done.
 
 use std::io::IsTerminal;
@@ -50,6 +50,21 @@ pub struct TransferArgs {
     pub paths: Vec<PathBuf>,
 }
 
+/// Arguments of `ferry ln`.
+#[derive(Debug, Args)]
+pub struct LinkArgs {
+    /// What to do when a name already exists in DEST_DIR: `skip` it, `keep-both` (the link is
+    /// named `name (link).ext`), `replace` (what is there is kept aside for undo; a folder is
+    /// never replaced), `replace-if-newer` (when the target is newer), `ask`; `merge` skips.
+    #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
+    pub on_conflict: OnConflict,
+    /// Targets (each must exist; a link is linked to, not followed), then the destination
+    /// folder (TARGET... DEST_DIR). Each link's text is its target's absolute path, not
+    /// resolved.
+    #[arg(required = true, num_args = 2.., value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
 /// Arguments of `ferry rm`.
 #[derive(Debug, Args)]
 pub struct RmArgs {
@@ -69,6 +84,23 @@ pub fn run_copy(args: &TransferArgs) -> i32 {
 /// Runs `ferry mv`.
 pub fn run_move(args: &TransferArgs) -> i32 {
     transfer(args, true)
+}
+
+/// Runs `ferry ln`.
+pub fn run_link(args: &LinkArgs) -> i32 {
+    let Some((dest_dir, targets)) = args.paths.split_last() else {
+        return EXIT_REFUSED;
+    };
+    if !dest_dir.is_dir() {
+        eprintln!("ferry: {}: not an existing folder", dest_dir.display());
+        return EXIT_REFUSED;
+    }
+    let job = Job::Link {
+        targets: targets.to_vec(),
+        dest_dir: dest_dir.clone(),
+        on_conflict: policy_of(args.on_conflict),
+    };
+    run(job, "linked")
 }
 
 /// Runs `ferry rm`.
@@ -142,6 +174,9 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             on_conflict: ConflictPolicy::Ask,
             ..
         } | Job::Move {
+            on_conflict: ConflictPolicy::Ask,
+            ..
+        } | Job::Link {
             on_conflict: ConflictPolicy::Ask,
             ..
         }

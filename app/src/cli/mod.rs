@@ -1,4 +1,5 @@
-//! The headless command line: `ferry ls|cp|mv|rm|bench`, running the same core the window uses.
+//! The headless command line: `ferry ls|cp|mv|ln|rm|bench`, running the same core the window
+//! uses.
 //!
 //! Exit status convention for every subcommand: 0 = everything done, 1 = some items failed or
 //! were skipped for errors, 2 = refused before doing anything (usage, bad path, nothing to do).
@@ -58,6 +59,9 @@ pub enum Command {
     Cp(jobs::TransferArgs),
     /// Move SRC... into the existing folder DEST_DIR.
     Mv(jobs::TransferArgs),
+    /// Make in the existing folder DEST_DIR a symbolic link to each TARGET, named like it,
+    /// holding its absolute path.
+    Ln(jobs::LinkArgs),
     /// Delete PATH... permanently.
     Rm(jobs::RmArgs),
     /// Undo the last job (copies go to the trash; nothing is deleted permanently).
@@ -105,6 +109,7 @@ where
         Some(Command::Ls(args)) => ls::run(&args),
         Some(Command::Cp(args)) => jobs::run_copy(&args),
         Some(Command::Mv(args)) => jobs::run_move(&args),
+        Some(Command::Ln(args)) => jobs::run_link(&args),
         Some(Command::Rm(args)) => jobs::run_remove(&args),
         Some(Command::Undo(args)) => undo::run_undo(&args),
         Some(Command::Redo) => undo::run_redo(),

@@ -229,14 +229,34 @@ fn trim_stem(stem: &[u8], max: usize) -> &[u8] {
 pub fn keep_both_name(
     name: &OsStr,
     name_max: usize,
+    taken: impl FnMut(&OsStr) -> bool,
+) -> OsString {
+    free_name(name, "copy", name_max, taken)
+}
+
+/// Like [`keep_both_name`] for a symbolic link beside an item of the same name:
+/// `report (link).pdf`, `report (link 2).pdf`, ...
+pub(crate) fn keep_both_link_name(
+    name: &OsStr,
+    name_max: usize,
+    taken: impl FnMut(&OsStr) -> bool,
+) -> OsString {
+    free_name(name, "link", name_max, taken)
+}
+
+/// `stem (word).ext`, `stem (word 2).ext`, ...: the first that `taken` does not refuse.
+fn free_name(
+    name: &OsStr,
+    word: &str,
+    name_max: usize,
     mut taken: impl FnMut(&OsStr) -> bool,
 ) -> OsString {
     let (stem, ext) = split_extension(name.as_bytes());
-    let (stem, first) = strip_copy_suffix(stem);
+    let (stem, first) = strip_suffix(stem, word);
     for n in first.. {
         let suffix = match n {
-            1 => " (copy)".to_owned(),
-            n => format!(" (copy {n})"),
+            1 => format!(" ({word})"),
+            n => format!(" ({word} {n})"),
         };
         let room = name_max.saturating_sub(suffix.len() + ext.len());
         let mut candidate = trim_stem(stem, room).to_vec();
@@ -250,14 +270,17 @@ pub fn keep_both_name(
     unreachable!("an unbounded range always yields a free name")
 }
 
-/// `a (copy 3)` -> (`a`, 4); `a (copy)` -> (`a`, 2); `a` -> (`a`, 1).
-fn strip_copy_suffix(stem: &[u8]) -> (&[u8], u64) {
-    if let Some(s) = stem.strip_suffix(b" (copy)") {
+/// With `word` "copy": `a (copy 3)` -> (`a`, 4); `a (copy)` -> (`a`, 2); `a` -> (`a`, 1).
+fn strip_suffix<'a>(stem: &'a [u8], word: &str) -> (&'a [u8], u64) {
+    let (once, counted) = (format!(" ({word})"), format!(" ({word} "));
+    if let Some(s) = stem.strip_suffix(once.as_bytes()) {
         return (s, 2);
     }
     if let Some(inner) = stem.strip_suffix(b")")
-        && let Some(at) = inner.windows(7).rposition(|w| w == b" (copy ")
-        && let Ok(n) = std::str::from_utf8(&inner[at + 7..])
+        && let Some(at) = inner
+            .windows(counted.len())
+            .rposition(|w| w == counted.as_bytes())
+        && let Ok(n) = std::str::from_utf8(&inner[at + counted.len()..])
             .unwrap_or("x")
             .parse::<u64>()
     {
@@ -479,6 +502,25 @@ mod tests {
         assert_eq!(kb("folder", 255, &[]), "folder (copy)");
         assert_eq!(kb("x (copy).txt", 255, &[]), "x (copy 2).txt");
         assert_eq!(kb("x (copy 7).txt", 255, &[]), "x (copy 8).txt");
+    }
+
+    #[test]
+    fn a_link_kept_beside_an_item_is_named_link() {
+        let link = |name: &str, taken: &[&str]| {
+            keep_both_link_name(OsStr::new(name), 255, |c| {
+                taken.iter().any(|t| OsStr::new(t) == c)
+            })
+            .into_string()
+            .unwrap()
+        };
+        assert_eq!(link("report.pdf", &[]), "report (link).pdf");
+        assert_eq!(
+            link("report.pdf", &["report (link).pdf"]),
+            "report (link 2).pdf"
+        );
+        assert_eq!(link("Photos", &[]), "Photos (link)");
+        assert_eq!(link("x (link 2).txt", &[]), "x (link 3).txt");
+        assert_eq!(link("x (copy).txt", &[]), "x (copy) (link).txt");
     }
 
     #[test]

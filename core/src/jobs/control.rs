@@ -122,8 +122,8 @@ pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
             .chain(dev(dest_dir, true))
             .collect(),
         Job::Delete { paths } => paths.iter().filter_map(|p| dev(p, false)).collect(),
-        // A single rename or mkdir never waits behind a long copy.
-        Job::Rename { .. } | Job::CreateFolder { .. } => Vec::new(),
+        // A single rename, mkdir or a few links never wait behind a long copy.
+        Job::Rename { .. } | Job::CreateFolder { .. } | Job::Link { .. } => Vec::new(),
         Job::Undo { record, .. } | Job::Resume { record } => super::undo::devices_of(record),
         Job::Trash { .. } | Job::Restore { .. } | Job::EmptyTrash { .. } => {
             super::trash::devices_of(job)

@@ -1,5 +1,5 @@
-//! The undo journal: what every copy, move, rename and new-folder job did, kept on disk so
-//! that undo, redo and crash recovery work across restarts.
+//! The undo journal: what every copy, move, rename, new-folder, link, trash and restore job
+//! did, kept on disk so that undo, redo and crash recovery work across restarts.
 //!
 //! Format: an append-only log of JSON lines in `$XDG_STATE_HOME/ferry/journal.jsonl`. A job
 //! costs two appends: `begin` before it writes anything (its job, process and which top-level
@@ -390,6 +390,15 @@ impl UndoJournal {
             (Job::Restore { items, .. }, None) => {
                 items.iter().map(|i| i.original.clone()).collect()
             }
+            (
+                Job::Link {
+                    targets, dest_dir, ..
+                },
+                None,
+            ) => targets
+                .iter()
+                .filter_map(|t| t.file_name().map(|n| dest_dir.join(n)))
+                .collect(),
             _ => Vec::new(),
         };
         let preexisting = targets

@@ -1,4 +1,5 @@
-//! The job engine: copy, move, delete, rename and create-folder jobs on background threads.
+//! The job engine: copy, move, delete, rename, create-folder and link jobs on background
+//! threads.
 //!
 //! ```text
 //! Engine::submit(Job) ──> job thread: wait for its devices ──> plan (one walk, dir fds)
@@ -30,7 +31,7 @@
 //! it created or moved, with identities, for undo.
 //!
 //! Jobs touching the same devices run one after another in submission order; jobs on other
-//! devices run in parallel. Rename and create-folder jobs are single calls and never wait.
+//! devices run in parallel. Rename, create-folder and link jobs are a few calls and never wait.
 
 mod caution;
 mod commit;
@@ -41,6 +42,7 @@ mod decide;
 mod dest;
 mod journal;
 mod links;
+mod measure;
 mod moves;
 mod notes;
 mod partial;
@@ -55,6 +57,7 @@ mod replacing;
 mod single;
 mod staging;
 mod summary;
+mod symlinks;
 mod trash;
 mod undo;
 
@@ -80,6 +83,7 @@ pub use conflict::{
 pub use journal::{
     Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
 };
+pub use measure::{Measure, measure};
 pub use notes::{Note, NoteKind};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
@@ -177,6 +181,20 @@ pub enum Job {
         /// Name of the new folder (one path component).
         name: OsString,
     },
+    /// Create in `dest_dir` a symbolic link to each of `targets`, named like it, whose text
+    /// is the target's absolute path as given (not resolved), as Dolphin's "Link Here"
+    /// makes it. A target that does not exist fails; one that is a link is linked to as it
+    /// is. A taken name follows `on_conflict` as for a copy: Keep both names the link
+    /// `name (link).ext`; Replace keeps what it replaces in the staging folder; a folder is
+    /// never replaced. Undo moves the links to the trash.
+    Link {
+        /// What to link to.
+        targets: Vec<PathBuf>,
+        /// The existing folder the links are made in.
+        dest_dir: PathBuf,
+        /// What to do with names that already exist.
+        on_conflict: ConflictPolicy,
+    },
     /// Move `paths` to the trash of their file system; an item that cannot be trashed fails
     /// with [`Error::CannotTrash`] (offer permanent delete). [`Summary::trash`] says where
     /// each item went.
@@ -248,6 +266,15 @@ impl Job {
             },
             Job::Restore { items, on_conflict } => Job::Restore {
                 items,
+                on_conflict: quiet(on_conflict),
+            },
+            Job::Link {
+                targets,
+                dest_dir,
+                on_conflict,
+            } => Job::Link {
+                targets,
+                dest_dir,
                 on_conflict: quiet(on_conflict),
             },
             job => job,
@@ -433,10 +460,11 @@ impl Engine {
         self.spawn(job, options)
     }
 
-    /// Queues `job`, a copy or move journaled as record `seq` of the [`UndoJournal`]: its
-    /// large files (at least [`PART_MIN_SIZE`]) are written under hidden names derived from
-    /// `seq`, which survive a crash so that resuming the record appends to them rather than
-    /// starting over (see [`Job::Resume`]).
+    /// Queues `job`, a copy, move or link journaled as record `seq` of the [`UndoJournal`]:
+    /// its large files (at least [`PART_MIN_SIZE`]) are written under hidden names derived
+    /// from `seq`, which survive a crash so that resuming the record appends to them rather
+    /// than starting over (see [`Job::Resume`]), and what it replaces is staged under names
+    /// that its roll back finds.
     pub fn submit_journaled(&self, job: Job, options: JobOptions, seq: u64) -> JobId {
         self.spawn_with(job, options, Some(seq))
     }
@@ -552,9 +580,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Option<u64>) {
     let staging = Arc::clone(&shared.staging);
     let mut ctx = JobCtx::new(id, control, shared.events.clone(), staging);
-    // Only copies and moves write large files worth resuming; a resume continues its record.
+    // Only copies and moves write large files worth resuming, and they and links stage what
+    // they replace under names of their record; a resume continues its record.
     ctx.journal_seq = match &job {
-        Job::Copy { .. } | Job::Move { .. } => seq,
+        Job::Copy { .. } | Job::Move { .. } | Job::Link { .. } => seq,
         Job::Resume { record } => Some(record.seq),
         _ => None,
     };
@@ -577,6 +606,11 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
             Job::Delete { paths } => remove::run_job(&ctx, &paths),
             Job::Rename { path, new_name } => single::rename(&ctx, &path, &new_name),
             Job::CreateFolder { parent, name } => single::create_folder(&ctx, &parent, &name),
+            Job::Link {
+                targets,
+                dest_dir,
+                on_conflict,
+            } => symlinks::run_job(&ctx, &targets, &dest_dir, on_conflict),
             Job::Trash { paths, roots } => trash::run_trash(&ctx, &paths, &roots),
             Job::Restore { items, on_conflict } => trash::run_restore(&ctx, &items, on_conflict),
             Job::EmptyTrash { roots } => trash::run_empty(&ctx, &roots),
@@ -596,6 +630,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
             Job::Delete { paths } => paths,
             Job::Rename { path, .. } => vec![path],
             Job::CreateFolder { parent, name } => vec![parent.join(name)],
+            Job::Link { targets, .. } => targets,
             Job::Trash { paths, .. } => paths,
             Job::Restore { items, .. } => items.into_iter().map(|i| i.original).collect(),
             Job::EmptyTrash { roots } => vec![roots.home],

@@ -292,7 +292,7 @@ impl Plan {
         Ok(idx)
     }
 
-    fn set_meta(&mut self, i: u32, m: &Meta) {
+    pub(crate) fn set_meta(&mut self, i: u32, m: &Meta) {
         let item = &mut self.items[i as usize];
         item.kind = m.kind;
         item.mode = m.mode as u16; // permission bits only: fits
@@ -320,13 +320,29 @@ impl Plan {
             dest: Some(dest),
             ..Plan::default()
         };
+        plan.push_single(source, dest_name, action, Some(meta))?;
+        Ok(plan)
+    }
+
+    /// Adds a root of one item, not walked: `source`, ending up in the plan's destination
+    /// under `dest_name` (or its own name); without `meta`, of unknown kind until
+    /// [`set_meta`](Self::set_meta) (a link job's targets, then the links it made).
+    pub(crate) fn push_single(
+        &mut self,
+        source: PathBuf,
+        dest_name: Option<OsString>,
+        action: Action,
+        meta: Option<&Meta>,
+    ) -> Result<u32, Error> {
         let name = source.file_name().unwrap_or_default().to_owned();
-        plan.push(NO_ITEM, &name, meta.kind)?;
-        plan.set_meta(0, meta);
-        plan.set_action(0, action);
-        plan.roots.push(Root {
-            item: 0,
-            end: 1,
+        let i = self.push(NO_ITEM, &name, meta.map_or(Kind::Unknown, |m| m.kind))?;
+        if let Some(meta) = meta {
+            self.set_meta(i, meta);
+        }
+        self.set_action(i, action);
+        self.roots.push(Root {
+            item: i,
+            end: i + 1,
             blocks: (0, 0),
             source,
             dest_name,
@@ -334,7 +350,7 @@ impl Plan {
             origin: NO_ITEM,
             force: None,
         });
-        Ok(plan)
+        Ok(i)
     }
 }
 

@@ -37,9 +37,11 @@
 //! source for the interrupted run's copy, done, rather than replacing it again, which would
 //! stage the job's own copy in place of the user's old file.
 //!
-//! Trash, restore and rename jobs keep no per-item record until they finish; their resume
-//! and roll back find what they did on disk (see `recovery/trash_jobs.rs`).
+//! Trash, restore, rename and link jobs keep no per-item record until they finish; their
+//! resume and roll back find what they did on disk (see `recovery/trash_jobs.rs` and
+//! `recovery/link_jobs.rs`).
 
+mod link_jobs;
 mod trash_jobs;
 
 use std::collections::{BTreeMap, HashMap};
@@ -150,6 +152,11 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
                 single::create_folder(ctx, parent, name)
             }
         }
+        Job::Link {
+            targets,
+            dest_dir,
+            on_conflict,
+        } => link_jobs::resume_link(ctx, record, targets, dest_dir, *on_conflict),
         Job::Trash { paths, roots } => trash_jobs::resume_trash(ctx, record, paths, roots),
         Job::Restore { items, on_conflict } => {
             trash_jobs::resume_restore(ctx, items, *on_conflict, &record.preexisting)
@@ -413,6 +420,9 @@ pub(crate) fn roll_back(
         Job::Rename { path, new_name } => {
             return trash_jobs::roll_back_rename(ctx, path, new_name);
         }
+        Job::Link {
+            targets, dest_dir, ..
+        } => return link_jobs::roll_back_link(ctx, record, targets, dest_dir, roots),
         _ => return super::undo::run_job(ctx, &finished(record), roots, policy),
     };
     // Unfinished parts of large files are our temporaries, never the user's data.

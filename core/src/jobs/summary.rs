@@ -137,6 +137,8 @@ pub enum Operation {
     Rename,
     /// A new folder.
     CreateFolder,
+    /// Symbolic links made.
+    Link,
 }
 
 /// How a recorded item came to be at its destination.

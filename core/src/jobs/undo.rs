@@ -10,6 +10,9 @@
 //!   engine's move: an original place taken since is a conflict, handled with the undo's
 //!   [`ConflictPolicy`] as for a paste (asked with `Ask`; Replace keeps what it replaces).
 //! - Rename: renamed back, never over another item. Create folder: removed only while empty.
+//! - Link: each link still the very one made (device, inode, time and text) goes to the
+//!   trash; one replaced since (by a file, another link) is kept and reported. Then what a
+//!   link replaced comes back from the staging folder, as for a copy.
 //! - Replace (copy or move over an existing file): once the replacement is gone, the old
 //!   file comes back from the staging folder it was kept in. When the old file is no longer
 //!   kept there (pruned), a copy that replaced it is kept and reported
@@ -34,7 +37,7 @@ use super::{
     ConflictPolicy, Event, Failed, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{recovery, single, trash};
+use super::{recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::FileId;
@@ -53,6 +56,7 @@ pub(crate) fn run_job(
         Job::Move { .. } => undo_move(ctx, &record.entries, policy),
         Job::Rename { .. } => undo_rename(ctx, &record.entries),
         Job::CreateFolder { .. } => undo_create_folder(ctx, &record.entries),
+        Job::Link { .. } => undo_link(ctx, &record.entries, roots),
         Job::Trash { .. } => undo_trash(ctx, &record.trash, policy),
         Job::Restore { .. } => undo_restore(ctx, record, roots),
         Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
@@ -68,6 +72,7 @@ pub(crate) fn paths_of(record: &JournalRecord) -> Vec<PathBuf> {
         Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),
         Job::Rename { path, .. } => vec![path.clone()],
         Job::CreateFolder { parent, name } => vec![parent.join(name)],
+        Job::Link { targets, .. } => targets.clone(),
         _ => Vec::new(),
     }
 }
@@ -77,6 +82,7 @@ pub(crate) fn paths_of(record: &JournalRecord) -> Vec<PathBuf> {
 pub(crate) fn devices_of(record: &JournalRecord) -> Vec<u64> {
     let folders: Vec<&Path> = match &record.job {
         job @ (Job::Trash { .. } | Job::Restore { .. }) => return trash::devices_of(job),
+        Job::Link { dest_dir, .. } => vec![dest_dir.as_path()],
         job => match job.sources_and_dest() {
             Some((sources, dest_dir)) => sources
                 .iter()
@@ -356,6 +362,48 @@ fn undo_create_folder(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
         }
     }
     summary
+}
+
+/// Trashes the links a link job made that are still the very ones it made, then puts back
+/// what they replaced.
+fn undo_link(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summary {
+    let mut summary = Summary::default();
+    let mut links = Vec::new();
+    for e in entries {
+        match link_now_at(e) {
+            Now::Same => links.push(e.dest.clone()),
+            Now::Gone => {}
+            Now::Changed => {
+                let changed = Error::ChangedSince {
+                    path: e.dest.clone(),
+                };
+                fail(ctx, &mut summary, &e.dest, changed);
+            }
+        }
+    }
+    if !links.is_empty() {
+        absorb(&mut summary, trash::run_trash(ctx, &links, roots));
+    }
+    if !ctx.control.stopped() {
+        unstage(ctx, &mut summary, entries);
+    }
+    summary
+}
+
+/// Whether the link a link job made is still at `entry.dest`: the same inode (numbers are
+/// reused at once, on ext4 and tmpfs alike), still a link, with the time it was made and
+/// its text.
+fn link_now_at(entry: &RecordEntry) -> Now {
+    let Ok(m) = std::fs::symlink_metadata(&entry.dest) else {
+        return Now::Gone;
+    };
+    let same = m.dev() == entry.id.dev
+        && m.ino() == entry.id.ino
+        && m.file_type().is_symlink()
+        && m.mtime() == entry.mtime.sec
+        && m.mtime_nsec() == i64::from(entry.mtime.nsec)
+        && std::fs::read_link(&entry.dest).ok() == symlinks::link_text(&entry.source).ok();
+    if same { Now::Same } else { Now::Changed }
 }
 
 /// True when `path` is still the item `id`.

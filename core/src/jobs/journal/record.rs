@@ -61,7 +61,7 @@ pub struct JournalRecord {
     /// read like `entries`).
     pub undo_trash: Vec<TrashRecord>,
     /// Top-level destination paths that existed before the job started (copy and move; for
-    /// a restore, the original places).
+    /// a link, the names of its targets in its folder; for a restore, the original places).
     pub preexisting: Vec<PathBuf>,
     /// It was resumed after an interruption: its entries cover only what the resumed run did,
     /// so undo rolls it back by comparing sources and destinations instead.
@@ -106,7 +106,7 @@ impl JournalRecord {
         }
     }
 
-    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy or move,
+    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy, move or link,
     /// `path -> new name` for a rename, the paths for a trash or restore.
     pub fn describe(&self) -> String {
         let list = |paths: &mut dyn Iterator<Item = &Path>| {
@@ -124,6 +124,11 @@ impl JournalRecord {
             }
             | Job::Move {
                 sources, dest_dir, ..
+            }
+            | Job::Link {
+                targets: sources,
+                dest_dir,
+                ..
             } => format!(
                 "{} -> {}",
                 list(&mut sources.iter().map(PathBuf::as_path)),
@@ -139,13 +144,14 @@ impl JournalRecord {
         }
     }
 
-    /// A short name of the job kind ("copy", "move", "rename", "create folder").
+    /// A short name of the job kind ("copy", "move", "rename", "create folder", "link").
     pub fn kind(&self) -> &'static str {
         match &self.job {
             Job::Copy { .. } => "copy",
             Job::Move { .. } => "move",
             Job::Rename { .. } => "rename",
             Job::CreateFolder { .. } => "create folder",
+            Job::Link { .. } => "link",
             Job::Delete { .. } => "delete",
             Job::Trash { .. } => "trash",
             Job::Restore { .. } => "restore",

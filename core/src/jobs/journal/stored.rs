@@ -126,6 +126,11 @@ pub(super) enum StoredJob {
         parent: StoredPath,
         name: StoredPath,
     },
+    Link {
+        targets: Vec<StoredPath>,
+        dest_dir: StoredPath,
+        on_conflict: String,
+    },
     Trash {
         paths: Vec<StoredPath>,
         home: StoredPath,
@@ -192,6 +197,15 @@ impl StoredJob {
                 parent: StoredPath::path(parent),
                 name: StoredPath::of(name),
             },
+            Job::Link {
+                targets,
+                dest_dir,
+                on_conflict,
+            } => StoredJob::Link {
+                targets: paths(targets),
+                dest_dir: StoredPath::path(dest_dir),
+                on_conflict: policy_name(*on_conflict),
+            },
             Job::Trash { paths: p, roots } => StoredJob::Trash {
                 paths: paths(p),
                 home: StoredPath::path(&roots.home),
@@ -239,6 +253,15 @@ impl StoredJob {
             StoredJob::CreateFolder { parent, name } => Job::CreateFolder {
                 parent: parent.into_path(),
                 name: name.into_os(),
+            },
+            StoredJob::Link {
+                targets,
+                dest_dir,
+                on_conflict,
+            } => Job::Link {
+                targets: unpaths(targets),
+                dest_dir: dest_dir.into_path(),
+                on_conflict: policy_of(&on_conflict),
             },
             StoredJob::Trash {
                 paths,
