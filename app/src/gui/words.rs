@@ -5,14 +5,12 @@
 //! meets (EACCES/EPERM, ENOENT, ENOSPC, EDQUOT, EIO, ENAMETOOLONG, EROFS, EXDEV, ENOTEMPTY,
 //! ELOOP, EINVAL, EBUSY, …); the sentence depends on what was being done (the error's `op`):
 //! a file that cannot be *created* is a folder that cannot be written in. [`error_title`] is
-//! a dialog's short headline for the same error. [`job_in_words`] names a job ("Copying 3
-//! items to “Backup”"), so that a dialog can say which job it is about.
+//! a dialog's short headline for the same error. A job is named by `jobs::describe::title`.
 
 use std::io;
 use std::path::Path;
 
 use ferry_core::Error;
-use ferry_core::jobs::Job;
 use rustix::io::Errno;
 
 use crate::gui::format;
@@ -156,44 +154,6 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::LinkInPath { .. } => "Symbolic link on the way",
         Error::PlanTooLarge { .. } => "Too many items",
         _ => "Something went wrong",
-    }
-}
-
-/// What a job does, as a dialog names it: "Copying 3 items to “Backup”", "Emptying the trash".
-pub fn job_in_words(job: &Job) -> String {
-    let items = |n: usize| format::counted(n, "item", "items");
-    let what = |paths: &[std::path::PathBuf]| match paths {
-        [one] => quoted(one),
-        many => items(many.len()),
-    };
-    match job {
-        Job::Copy {
-            sources, dest_dir, ..
-        } => format!("Copying {} to {}", what(sources), quoted(dest_dir)),
-        Job::Move {
-            sources, dest_dir, ..
-        } => format!("Moving {} to {}", what(sources), quoted(dest_dir)),
-        Job::Delete { paths } => format!("Deleting {} permanently", what(paths)),
-        Job::Rename { path, new_name } => format!(
-            "Renaming {} to “{}”",
-            quoted(path),
-            new_name.to_string_lossy()
-        ),
-        Job::CreateFolder { name, .. } => {
-            format!("Creating the folder “{}”", name.to_string_lossy())
-        }
-        Job::Trash { paths, .. } => format!("Moving {} to the trash", what(paths)),
-        Job::Restore { items: list, .. } => match list.as_slice() {
-            [one] => format!("Restoring “{}” from the trash", one.name.to_string_lossy()),
-            many => format!("Restoring {} from the trash", items(many.len())),
-        },
-        Job::EmptyTrash { .. } => "Emptying the trash".to_owned(),
-        Job::Undo { record, .. } => {
-            format!("Undoing the {} of {}", record.kind(), record.describe())
-        }
-        Job::Resume { record } => {
-            format!("Finishing the {} of {}", record.kind(), record.describe())
-        }
     }
 }
 
@@ -696,26 +656,7 @@ mod tests {
     }
 
     #[test]
-    fn jobs_are_named_by_what_they_do() {
-        let roots = TrashRoots::home_only("/t");
-        let copy = Job::Copy {
-            sources: vec![PathBuf::from("/a/x"), PathBuf::from("/a/y")],
-            dest_dir: PathBuf::from("/b/Backup"),
-            on_conflict: ConflictPolicy::Ask,
-        };
-        assert_eq!(job_in_words(&copy), "Copying 2 items to “Backup”");
-        let one = Job::Move {
-            sources: vec![PathBuf::from("/a/x")],
-            dest_dir: PathBuf::from("/b"),
-            on_conflict: ConflictPolicy::Ask,
-        };
-        assert_eq!(job_in_words(&one), "Moving “x” to “b”");
-        let empty = Job::EmptyTrash { roots };
-        assert_eq!(job_in_words(&empty), "Emptying the trash");
-        let delete = Job::Delete {
-            paths: vec![PathBuf::from("/a/x")],
-        };
-        assert_eq!(job_in_words(&delete), "Deleting “x” permanently");
+    fn selections_are_counted_in_folders_and_files() {
         assert_eq!(folders_and_files(3, 12), "3 folders and 12 files");
         assert_eq!(folders_and_files(0, 1), "1 file");
         assert_eq!(folders_and_files(2, 0), "2 folders");

@@ -20,6 +20,13 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
         Job::Move {
             sources, dest_dir, ..
         } => format!("Moving {} to {}", things(sources), folder(dest_dir)),
+        Job::Link {
+            targets, dest_dir, ..
+        } => format!(
+            "Making links to {} in {}",
+            things(targets),
+            folder(dest_dir)
+        ),
         Job::Delete { paths } => format!("Deleting {}", things(paths)),
         Job::Trash { paths, .. } => format!("Moving {} to the trash", things(paths)),
         Job::Rename { path, new_name } => format!(
@@ -58,6 +65,9 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         } if is_duplicate(sources, dest_dir) => format!("Duplicated {items}"),
         Job::Copy { dest_dir, .. } => format!("Copied {items} to {}", folder(dest_dir)),
         Job::Move { dest_dir, .. } => format!("Moved {items} to {}", folder(dest_dir)),
+        Job::Link { dest_dir, .. } => {
+            format!("Made links to {items} in {}", folder(dest_dir))
+        }
         Job::Delete { .. } => format!("Deleted {items} permanently"),
         Job::Trash { .. } => format!("Moved {items} to the trash"),
         Job::Rename { new_name, .. } => format!("Renamed to “{}”", new_name.to_string_lossy()),

@@ -12,7 +12,7 @@
 //! window starts what the job did not do again) or **Close**.
 //!
 //! Questions of several jobs queue: one dialog at a time, oldest first, each naming its job
-//! (the window passes its description, see [`words::job_in_words`]). Answering Cancel Job
+//! (the window passes its description, see `jobs::describe::title`). Answering Cancel Job
 //! drops that job's other questions (the engine answers them itself as it stops); Skip All of
 //! This Kind drops the job's waiting questions of the same OS error, which the engine skips
 //! without asking. "Of this kind" is the core's: the same OS error number, so the button is
