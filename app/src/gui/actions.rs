@@ -14,6 +14,7 @@ use super::screen::browser;
 use super::screen::recovery;
 use super::screen::sidebar;
 use super::screen::tabs;
+use super::screen::trash;
 use super::settings::ViewMode;
 use super::shortcut::{PaneAction, WindowAction};
 use super::widget::context_menu;
@@ -117,6 +118,15 @@ impl Ferry {
 
     /// Shows `path` in the active pane, as a click on a place does.
     pub(super) fn open_in_active(&mut self, path: PathBuf) -> Task<Message> {
+        if self
+            .sidebar
+            .trash_place()
+            .and_then(|p| p.path().map(PathBuf::from))
+            == Some(path.clone())
+        {
+            return self.open_trash();
+        }
+        self.close_trash();
         let view = self.tabs.active_pane().view_id();
         let message = tabs::Message::Pane(view, browser::Message::Navigate(path));
         self.update(Message::Tabs(message))
@@ -149,6 +159,16 @@ impl Ferry {
 
     /// Sends `action` to the active pane.
     pub(super) fn pane_action(&mut self, action: PaneAction) -> Task<Message> {
+        if self.trash.is_some() {
+            // The toolbar's Back and Up leave the Trash view, Refresh reads it again; the
+            // rest is the panes'.
+            match action {
+                PaneAction::Back | PaneAction::Up => self.close_trash(),
+                PaneAction::Refresh => return self.trash_message(trash::Message::Reload),
+                _ => {}
+            }
+            return Task::none();
+        }
         let view = self.tabs.active_pane().view_id();
         let message = tabs::Message::Pane(view, browser::Message::Action(action));
         self.update(Message::Tabs(message))
@@ -205,7 +225,7 @@ impl Ferry {
                 self.shortcuts_shown = true;
                 None
             }
-            WindowAction::Quit => return self.quit(),
+            WindowAction::Quit => return self.ask_quit(),
             WindowAction::Undo => return self.undo(false),
             WindowAction::Redo => return self.undo(true),
             WindowAction::ToggleJobs => {
@@ -244,6 +264,7 @@ impl Ferry {
                 Message::BookmarkRemoved(removed)
             }),
             Command::MakeCopy(job) => self.make_copy(job),
+            Command::Trash(message) => self.trash_message(message),
             Command::Theme(choice) => {
                 self.services.settings.theme = choice;
                 self.settings_dirty = true;
@@ -288,6 +309,9 @@ impl Ferry {
     }
 
     pub(super) fn menu_entries(&self, kind: &MenuKind) -> Vec<context_menu::Entry<Command>> {
+        if let MenuKind::Trash { on_items } = kind {
+            return self.trash_menu(*on_items);
+        }
         let state = menus::State {
             pane: self.tabs.active_pane(),
             settings: &self.services.settings,
@@ -331,7 +355,7 @@ impl Ferry {
         match event {
             Event::Pause(job) => self.jobs.pause(job),
             Event::Resume(job) => self.jobs.resume(job),
-            Event::Cancel(job) => self.jobs.cancel(job),
+            Event::Cancel(job) => self.ask_cancel(job),
             Event::Dismiss(job) => self.jobs.forget(job),
             Event::Clear => self.jobs.clear_ended(),
             Event::Retry(job) => return self.retry(job),

@@ -55,6 +55,9 @@ impl Ferry {
             }
             return Task::none();
         }
+        if let Some(task) = self.dialog_key(key, modifiers) {
+            return task;
+        }
         if let Some(menu) = &mut self.menu {
             let kind = menu.kind.clone();
             let entries = self.menu_entries(&kind);
@@ -86,6 +89,9 @@ impl Ferry {
                 self.shortcuts_shown = false;
             }
             return Task::none();
+        }
+        if !captured && let Some(task) = self.trash_key(key, text, modifiers) {
+            return task;
         }
         if captured {
             return match named {

@@ -27,6 +27,11 @@ pub enum MenuKind {
     Place(Place),
     /// The window's menu.
     Window,
+    /// The Trash view's: of its selected items, or of its background.
+    Trash {
+        /// On the selected items.
+        on_items: bool,
+    },
 }
 
 /// An open menu: what, where (already kept inside the window), and the keyboard's entry.
@@ -41,8 +46,10 @@ pub struct OpenMenu {
 }
 
 /// What a menu entry (or a toolbar button) asks the window to do.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Command {
+    /// Something for the Trash view (its menu's entries).
+    Trash(crate::gui::screen::trash::Message),
     /// Something for the active pane.
     Pane(PaneAction),
     /// Something for the window.
@@ -86,6 +93,8 @@ pub fn entries(kind: &MenuKind, state: &State<'_>) -> Vec<Entry<Command>> {
         MenuKind::Folder => folder(state.pane, state.can_paste),
         MenuKind::Place(place) => place_entries(place),
         MenuKind::Window => window(state),
+        // The window asks the view itself (see `trash_view`).
+        MenuKind::Trash { .. } => Vec::new(),
     }
 }
 

@@ -23,6 +23,7 @@ pub mod bench;
 mod bridge;
 pub mod clipboard;
 mod copy_paste;
+mod dialogs;
 mod display;
 mod drag;
 pub mod format;
@@ -39,6 +40,7 @@ mod startup;
 pub mod style;
 #[cfg(test)]
 mod tests;
+mod trash_view;
 pub mod widget;
 pub mod words;
 
@@ -123,6 +125,18 @@ pub struct Ferry {
     /// The mount table as of the last places reading (a drop's default action needs it).
     mounts: MountTable,
     jobs_panel: JobsPanel,
+    /// The confirmation shown, if any (one at a time, over everything).
+    confirm: Option<modal::confirm::Confirm<dialogs::Ask>>,
+    /// Stops the walk counting what a delete's question is about.
+    measuring: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// Items jobs could not do, waiting for an answer.
+    item_errors: modal::item_error::ItemError,
+    /// Quit was confirmed: Ferry quits once its jobs have ended and been recorded.
+    quitting: bool,
+    /// Ends of jobs on their way to the journal.
+    recording: usize,
+    /// The Trash view, while it is shown in place of the panes.
+    trash: Option<screen::trash::Trash>,
     /// What the window last put on the clipboard.
     clip: Option<Clip>,
     /// The desktop's clipboard, once connected, and its events.
@@ -206,6 +220,14 @@ pub enum Message {
     /// What Undo and Redo would do now.
     LabelsRead(Labels),
     /// A folder was picked for Copy to… or Move to… (or the dialog closed).
+    /// A message of the Trash view.
+    Trash(screen::trash::Message),
+    /// A message of the confirmation shown.
+    Confirm(modal::confirm::Message),
+    /// A message of the item error dialog.
+    ItemError(modal::item_error::Message),
+    /// What the items of a permanent delete hold was counted.
+    DeleteMeasured(Vec<PathBuf>, dialogs::Measured),
     /// The desktop's clipboard connected (or cannot be).
     ClipboardStarted(copy_paste::Started),
     /// Something happened to the desktop's clipboard.
@@ -277,7 +299,8 @@ impl Ferry {
             settings: launch.settings,
         };
         let tabs = Tabs::new(launch.session.as_ref(), &launch.start, &services.ctx());
-        let sidebar = Sidebar::new(services.settings.sidebar_width);
+        let trash = launch.stores.trash().ok().map(|roots| roots.home);
+        let sidebar = Sidebar::new(services.settings.sidebar_width, trash.as_deref());
         let window = Size::new(services.settings.window.0, services.settings.window.1);
         let mut ferry = Ferry {
             services,
@@ -299,6 +322,12 @@ impl Ferry {
             places_loading: false,
             mounts: MountTable::default(),
             jobs_panel: JobsPanel::default(),
+            trash: None,
+            confirm: None,
+            measuring: None,
+            item_errors: modal::item_error::ItemError::new(),
+            quitting: false,
+            recording: 0,
             clip: None,
             clipboard: None,
             clipboard_events: None,
@@ -412,7 +441,17 @@ impl Ferry {
             }
             Message::JobStarted(started) => self.job_started(started),
             Message::Undid(undoing) => self.undid(undoing),
-            Message::JobRecorded => Task::none(),
+            Message::JobRecorded => {
+                self.recording = self.recording.saturating_sub(1);
+                self.quit_when_idle()
+            }
+            Message::Confirm(message) => self.confirm_message(message),
+            Message::Trash(message) => self.trash_message(message),
+            Message::ItemError(message) => self.item_error_message(message),
+            Message::DeleteMeasured(paths, measured) => {
+                self.delete_measured(&paths, &measured);
+                Task::none()
+            }
             Message::LabelsRead(labels) => {
                 self.jobs.set_labels(labels);
                 Task::none()
@@ -495,7 +534,7 @@ impl Ferry {
                 self.settings_dirty = true;
                 Task::none()
             }
-            Message::CloseRequested(_) => self.quit(),
+            Message::CloseRequested(_) => self.ask_quit(),
             Message::ModeChanged(mode) => {
                 self.system_mode = mode;
                 Task::none()
@@ -546,18 +585,30 @@ impl Ferry {
     /// dialog and the toasts over them.
     pub fn view(&self) -> Element<'_, Message> {
         let pane = self.tabs.active_pane();
-        let toolbar =
-            toolbar::view(pane, self.tabs.is_split(), self.window.width).map(Message::Toolbar);
+        let toolbar = toolbar::view(
+            pane,
+            self.tabs.is_split(),
+            self.trash.is_some(),
+            self.window.width,
+        )
+        .map(Message::Toolbar);
         let mut main = column![];
         if let Some(banner) = self.recovery.view() {
             main = main.push(banner.map(Message::Recovery));
         }
-        if let Some(bar) = self.tabs.tab_bar() {
+        if let Some(bar) = self.tabs.tab_bar().filter(|_| self.trash.is_none()) {
             main = main.push(bar.map(Message::Tabs));
         }
-        main = main.push(self.tabs.view().map(Message::Tabs));
+        let mut current = pane.path();
+        match self.trash_shown() {
+            Some(trash) => {
+                main = main.push(trash);
+                current = self.sidebar.trash_path().unwrap_or(current);
+            }
+            None => main = main.push(self.tabs.view().map(Message::Tabs)),
+        }
         let body: Element<'_, Message> = if self.services.settings.show_sidebar {
-            row![self.sidebar.view(pane.path()).map(Message::Sidebar), main].into()
+            row![self.sidebar.view(current).map(Message::Sidebar), main].into()
         } else {
             main.into()
         };
@@ -587,6 +638,22 @@ impl Ferry {
                 content,
                 modal::shortcuts::view().map(Message::Shortcuts),
                 Message::Shortcuts(modal::shortcuts::Message::Close),
+            );
+        }
+        if let Some(question) = self.item_errors.view() {
+            content = modal::dialog(
+                content,
+                question.map(Message::ItemError),
+                Message::ItemError(modal::item_error::Message::BackdropPressed),
+            );
+        }
+        if let Some(confirm) = &self.confirm {
+            content = modal::dialog(
+                content,
+                confirm.view().map(Message::Confirm),
+                Message::Confirm(modal::confirm::Message::Chose(
+                    modal::confirm::Choice::Cancel,
+                )),
             );
         }
         widget::toast::overlay(

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
-use ferry_core::jobs::{ConflictPolicy, ErrorAction, Job, JobId, Resolution, Scope};
+use ferry_core::jobs::{ConflictPolicy, Job, JobId, Resolution, Scope};
 use iced::Task;
 
 use super::copy_paste::Clip;
@@ -38,7 +38,7 @@ impl Ferry {
                     Task::none()
                 }
             },
-            Operation::Delete(paths) => self.ask_delete(&paths),
+            Operation::Delete(paths) => self.ask_delete(paths),
             Operation::Duplicate(paths) => {
                 let Some(dest_dir) = paths
                     .first()
@@ -126,14 +126,6 @@ impl Ferry {
         Task::perform(dialog, move |folder| {
             Message::FolderPicked(paths.clone(), how, folder.map(|f| f.path().to_path_buf()))
         })
-    }
-
-    /// Shift+Delete: asks first (the confirmation dialog), then deletes permanently.
-    fn ask_delete(&mut self, paths: &[PathBuf]) -> Task<Message> {
-        // TODO(confirm dialog): never delete without asking.
-        let _ = paths;
-        self.toast("Permanent delete needs its confirmation dialog.".to_owned());
-        Task::none()
     }
 
     /// Journals and submits `job`, followed as `follow_up` says.
@@ -276,8 +268,7 @@ impl Ferry {
                 path,
                 error,
             } => {
-                self.jobs.resolve_error(job, request, ErrorAction::Skip);
-                self.toast(format!("{}: {error}", path.display()));
+                self.item_failed(job, request, path, error);
                 Task::none()
             }
             Routed::Ended(job) => self.job_ended(job),
@@ -286,7 +277,9 @@ impl Ferry {
 
     /// A window job ended: record it, say what it did, and do what follows it.
     fn job_ended(&mut self, job: JobId) -> Task<Message> {
+        self.recording += 1;
         let record = self.jobs.record_end(job).map(|()| Message::JobRecorded);
+        self.item_errors.job_ended(job);
         let Some(window) = self.jobs.window_job(job).cloned() else {
             return record;
         };
@@ -294,6 +287,23 @@ impl Ferry {
             return record;
         };
         let mut tasks = vec![record];
+        if self.quitting {
+            return Task::batch(tasks);
+        }
+        if let Some(error) = &summary.stopped_by {
+            self.item_errors
+                .stopped(job, Arc::clone(error), window.title.clone());
+        }
+        let refused: Vec<PathBuf> = summary
+            .failed
+            .iter()
+            .filter(|f| matches!(*f.error, Error::CannotTrash { .. }))
+            .map(|f| f.path.clone())
+            .collect();
+        if !refused.is_empty() {
+            self.offer_delete_instead(refused);
+        }
+        tasks.push(self.trash_changed(&window.job));
         if window.undoing
             && !*cancelled
             && summary.failed.is_empty()

@@ -391,7 +391,7 @@ mod tests {
     use std::path::PathBuf;
     use std::sync::Arc;
 
-    use ferry_core::jobs::{ConflictPolicy, TrashRoots, UnsafeEntry};
+    use ferry_core::jobs::UnsafeEntry;
 
     use super::*;
 

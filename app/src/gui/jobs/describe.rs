@@ -135,7 +135,8 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
     }
 }
 
-fn lowercase_first(text: &str) -> String {
+/// `text` with its first letter in lower case ("Copying…" inside a sentence).
+pub fn lowercase_first(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| {
         first.to_lowercase().chain(chars).collect()

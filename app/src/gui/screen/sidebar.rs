@@ -95,7 +95,8 @@ pub struct Sidebar {
     pressed: Option<Place>,
     /// Problems already reported, so a reload does not repeat them.
     reported: usize,
-    /// The home trash's files folder, what the Trash place opens (the Trash view is to come).
+    /// The home trash's files folder, what the Trash place stands for (it opens the Trash
+    /// view).
     trash: Option<PathBuf>,
     /// The place the keyboard is on, while the sidebar has the keyboard (Tab goes there
     /// after the panes).
@@ -105,13 +106,12 @@ pub struct Sidebar {
 }
 
 impl Sidebar {
-    /// A sidebar `width` wide, with nothing loaded yet.
-    pub fn new(width: f32) -> Self {
+    /// A sidebar `width` wide, with nothing loaded yet; its Trash place stands for the home
+    /// trash `trash` (a `…/Trash` folder).
+    pub fn new(width: f32, trash: Option<&std::path::Path>) -> Self {
         Sidebar {
             width: width.clamp(*WIDTHS.start(), *WIDTHS.end()),
-            trash: ferry_core::jobs::TrashRoots::from_env()
-                .ok()
-                .map(|roots| roots.home.join("files")),
+            trash: trash.map(|home| home.join("files")),
             ..Sidebar::default()
         }
     }
@@ -197,6 +197,11 @@ impl Sidebar {
         self.hovered.as_ref()
     }
 
+    /// The home trash's folder, what the Trash place stands for.
+    pub fn trash_path(&self) -> Option<&std::path::Path> {
+        self.trash.as_deref()
+    }
+
     /// The Trash place (a drop on it trashes).
     pub fn trash_place(&self) -> Option<Place> {
         self.trash.clone().map(Place::Folder)
@@ -243,7 +248,9 @@ impl Sidebar {
     pub fn view(&self, current: &Path) -> Element<'_, Message> {
         let mut list = Column::new().spacing(1).padding([8, 6]);
         if let Some(places) = &self.places {
-            let best = places.best_for(current);
+            // The Trash view lights the Trash place only, not the disk its folder is on.
+            let in_trash = self.trash.as_deref() == Some(current);
+            let best = places.best_for(current).filter(|_| !in_trash);
             let mut index = 0;
             let mut next = || {
                 index += 1;

@@ -23,18 +23,18 @@ pub enum Message {
 
 /// The toolbar for `pane`, the active one; `width` is the window's (the menu opens under its
 /// right end).
-pub fn view(pane: &Browser, split: bool, width: f32) -> Element<'_, Message> {
+pub fn view(pane: &Browser, split: bool, in_trash: bool, width: f32) -> Element<'_, Message> {
+    // In the Trash view, Back and Up lead back to the panes, and the panes' modes are not
+    // shown.
     let back = tool(
         "←",
         "Back (Alt+Left)",
-        pane.can_go_back()
-            .then_some(Message::Pane(PaneAction::Back)),
+        (pane.can_go_back() || in_trash).then_some(Message::Pane(PaneAction::Back)),
     );
     let forward = tool(
         "→",
         "Forward (Alt+Right)",
-        pane.can_go_forward()
-            .then_some(Message::Pane(PaneAction::Forward)),
+        (pane.can_go_forward() && !in_trash).then_some(Message::Pane(PaneAction::Forward)),
     );
     let up = tool(
         "↑",
@@ -66,18 +66,11 @@ pub fn view(pane: &Browser, split: bool, width: f32) -> Element<'_, Message> {
         "Menu (F10)",
         Some(Message::Menu(Point::new(width - 8.0, 46.0))),
     );
-    let bar = row![
-        back,
-        forward,
-        up,
-        refresh,
-        space::horizontal(),
-        modes,
-        split,
-        menu
-    ]
-    .spacing(6)
-    .align_y(Alignment::Center);
+    let mut bar = row![back, forward, up, refresh, space::horizontal()];
+    if !in_trash {
+        bar = bar.push(modes).push(split);
+    }
+    let bar = bar.push(menu).spacing(6).align_y(Alignment::Center);
     container(bar)
         .padding([6, 10])
         .width(Fill)

@@ -19,6 +19,7 @@ use super::screen::browser;
 use super::settings::{Settings, Store, ViewMode};
 use super::*;
 
+mod dialogs;
 mod operations;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.

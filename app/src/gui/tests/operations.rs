@@ -9,7 +9,7 @@ use crossbeam_channel::select;
 use super::*;
 
 /// Feeds the listing service's and the engine's events to the window until `done` holds.
-fn until(ferry: &mut Ferry, what: &str, done: impl Fn(&Ferry) -> bool) {
+pub(super) fn until(ferry: &mut Ferry, what: &str, done: impl Fn(&Ferry) -> bool) {
     let end = Instant::now() + Duration::from_secs(30);
     while !done(ferry) {
         let left = end.saturating_duration_since(Instant::now());
@@ -25,14 +25,14 @@ fn until(ferry: &mut Ferry, what: &str, done: impl Fn(&Ferry) -> bool) {
 }
 
 /// Until every job of the window has ended and every pane shows its folder's change.
-fn jobs_done(ferry: &mut Ferry) {
+pub(super) fn jobs_done(ferry: &mut Ferry) {
     until(ferry, "the jobs", |f| {
         f.jobs.window_jobs().next().is_some() && f.jobs.running() == 0
     });
 }
 
 /// Selects the entry `name` of the active pane with a click on it.
-fn select(ferry: &mut Ferry, name: &str) {
+pub(super) fn select(ferry: &mut Ferry, name: &str) {
     click(ferry, name);
     let selected = ferry.tabs.active_pane().selected_paths();
     assert_eq!(

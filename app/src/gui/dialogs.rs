@@ -1,0 +1,319 @@
+//! The window's questions: one confirmation at a time over everything (a permanent delete,
+//! quitting with jobs running, cancelling a job that has done part of its work, the trash
+//! view's delete and empty), and the queue of items a job could not do (the item error
+//! dialog). Each confirmation carries what to do once confirmed ([`Ask`]), so the window
+//! keeps no other state for it.
+//!
+//! A permanent delete is asked at once, counted from the selection, and the question is
+//! made exact ("3 folders and 1,204 files, 2.1 GB") when a walk of the items off the UI
+//! thread has counted them; deleting the home folder, a folder holding it or a mount point
+//! is said in the question.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ferry_core::Error;
+use ferry_core::jobs::{Caution, ErrorAction, Job, JobId, Measure, delete_cautions, measure};
+use iced::Task;
+use iced::keyboard::{Key, Modifiers};
+
+use super::jobs::{FollowUp, lowercase_first};
+use super::modal::confirm::{self, Confirm};
+use super::modal::item_error;
+use super::screen::trash;
+use super::{Ferry, Message, bridge, format, words};
+
+/// What a confirmation asks about, and what its Confirm does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ask {
+    /// Delete these permanently.
+    Delete(Vec<PathBuf>),
+    /// The trash could not take these: delete them permanently instead.
+    DeleteRefused(Vec<PathBuf>),
+    /// Quit although jobs are running (they are cancelled, their ends recorded, then Ferry
+    /// quits).
+    Quit,
+    /// Cancel this job, which has done part of its work already.
+    CancelJob(JobId),
+    /// The trash view's question.
+    Trash(trash::Pending),
+}
+
+/// What the walk of a delete's items found.
+pub type Measured = Result<(Measure, Vec<(PathBuf, Caution)>), Arc<Error>>;
+
+impl Ferry {
+    /// Shows `confirm`, in place of any question open (there is one at a time).
+    pub(super) fn ask(&mut self, confirm: Confirm<Ask>) {
+        self.stop_measuring();
+        self.confirm = Some(confirm);
+    }
+
+    fn stop_measuring(&mut self) {
+        if let Some(cancel) = self.measuring.take() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Shift+Delete: asks at once, then counts what the items hold to ask exactly.
+    pub(super) fn ask_delete(&mut self, paths: Vec<PathBuf>) -> Task<Message> {
+        let question = delete_question(&paths, None, &[]);
+        self.ask(question.map(|()| Ask::Delete(paths.clone())));
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.measuring = Some(Arc::clone(&cancel));
+        let home = self.services.home.clone();
+        let walked = paths.clone();
+        bridge::blocking(move || {
+            let measured = measure(&walked, &cancel).map_err(Arc::new)?;
+            Ok((measured, delete_cautions(&walked, home.as_deref())))
+        })
+        .map(move |measured| Message::DeleteMeasured(paths.clone(), measured))
+    }
+
+    /// The walk of a delete's items ended: the question says what they hold, if still open.
+    pub(super) fn delete_measured(&mut self, paths: &[PathBuf], measured: &Measured) {
+        let Some(open) = &self.confirm else {
+            return;
+        };
+        if open.token() != &Ask::Delete(paths.to_vec()) {
+            return;
+        }
+        self.measuring = None;
+        let question = match measured {
+            Ok((measure, cautions)) => delete_question(paths, Some(measure), cautions),
+            Err(_) => delete_question(paths, None, &[]),
+        };
+        self.confirm = Some(question.map(|()| Ask::Delete(paths.to_vec())));
+    }
+
+    /// A message of the open confirmation.
+    pub(super) fn confirm_message(&mut self, message: confirm::Message) -> Task<Message> {
+        let Some(open) = &mut self.confirm else {
+            return Task::none();
+        };
+        let (task, event) = open.update(message, &self.services.ctx());
+        let task = task.map(Message::Confirm);
+        let Some(event) = event else {
+            return task;
+        };
+        self.confirm = None;
+        self.stop_measuring();
+        match event {
+            confirm::Event::Confirmed(ask) => Task::batch([task, self.confirmed(ask)]),
+            confirm::Event::Cancelled(_) => task,
+        }
+    }
+
+    fn confirmed(&mut self, ask: Ask) -> Task<Message> {
+        match ask {
+            Ask::Delete(paths) | Ask::DeleteRefused(paths) => {
+                self.start_job(Job::Delete { paths }, FollowUp::Toast)
+            }
+            Ask::Quit => {
+                self.quitting = true;
+                self.jobs.cancel_all();
+                self.quit_when_idle()
+            }
+            Ask::CancelJob(job) => {
+                self.jobs.cancel(job);
+                Task::none()
+            }
+            Ask::Trash(pending) => self.trash_message(trash::Message::Confirmed(pending)),
+        }
+    }
+
+    /// Quit (Ctrl+Q, the window's close button): asks first while jobs are running.
+    pub(super) fn ask_quit(&mut self) -> Task<Message> {
+        let running = self.jobs.running();
+        if running == 0 {
+            return self.quit();
+        }
+        let jobs = format::counted(running, "job is", "jobs are");
+        let they = if running == 1 { "it has" } else { "they have" };
+        self.ask(
+            Confirm::new(
+                Ask::Quit,
+                format!("Quit while {jobs} running?"),
+                format!(
+                    "What {they} done so far stays done, and can be undone; the rest is cancelled."
+                ),
+                "Cancel Jobs and Quit",
+            )
+            .cancel_label("Keep Running"),
+        );
+        Task::none()
+    }
+
+    /// After Quit was confirmed: quits once every job has ended and its end is recorded.
+    pub(super) fn quit_when_idle(&mut self) -> Task<Message> {
+        if self.quitting && self.jobs.running() == 0 && self.recording == 0 {
+            self.quit()
+        } else {
+            Task::none()
+        }
+    }
+
+    /// Cancel on a job (the panel's ✕, Escape): asks first when some of it is done, since
+    /// what is done stays (Dolphin and Nautilus cancel at once; a half-done move is worth a
+    /// word).
+    pub(super) fn ask_cancel(&mut self, job: JobId) {
+        let Some(window) = self.jobs.window_job(job) else {
+            return;
+        };
+        if !window.is_running() {
+            return;
+        }
+        let done = window.progress.as_ref().map_or(0, |p| p.items_done);
+        if done == 0 {
+            self.jobs.cancel(job);
+            return;
+        }
+        let title = window.title.clone();
+        self.ask(
+            Confirm::new(
+                Ask::CancelJob(job),
+                format!("Cancel {}?", lowercase_first(&title)),
+                format!(
+                    "{} done already stay done (Undo takes them back); the rest is not done.",
+                    format::counted(usize::try_from(done).unwrap_or(usize::MAX), "item", "items")
+                ),
+                "Cancel Job",
+            )
+            .cancel_label("Keep Going"),
+        );
+    }
+
+    /// Items the trash refused (no trash on their disk, or it cannot be written): offers to
+    /// delete them permanently, as Nautilus does, never without asking.
+    pub(super) fn offer_delete_instead(&mut self, refused: Vec<PathBuf>) {
+        let what = match refused.as_slice() {
+            [one] => format!("“{}”", format::display_name(one)),
+            many => format::counted(many.len(), "item", "items"),
+        };
+        self.ask(
+            Confirm::new(
+                Ask::DeleteRefused(refused),
+                format!("{what} can't be moved to the trash. Delete permanently?"),
+                "Their disk has no trash Ferry can use. Deleted, they are gone for good.",
+                "Delete Permanently",
+            )
+            .danger()
+            .detail("This can't be undone."),
+        );
+    }
+
+    /// An item of a window job failed and the job waits: the item error dialog asks.
+    pub(super) fn item_failed(
+        &mut self,
+        job: JobId,
+        request: ferry_core::jobs::ErrorId,
+        path: PathBuf,
+        error: Arc<Error>,
+    ) {
+        let name = self
+            .jobs
+            .window_job(job)
+            .map_or_else(String::new, |w| w.title.clone());
+        self.item_errors.ask(job, request, path, error, name);
+    }
+
+    /// A message of the item error dialog.
+    pub(super) fn item_error_message(&mut self, message: item_error::Message) -> Task<Message> {
+        let (task, event) = self.item_errors.update(message, &self.services.ctx());
+        let task = task.map(Message::ItemError);
+        match event {
+            Some(item_error::Event::Answer {
+                job,
+                request,
+                action,
+            }) => {
+                self.jobs.resolve_error(job, request, action);
+                if action == ErrorAction::Cancel {
+                    self.item_errors.job_ended(job);
+                }
+                task
+            }
+            Some(item_error::Event::Retry { job }) => Task::batch([task, self.retry(job)]),
+            None => task,
+        }
+    }
+
+    /// Keys while a question is open: all of them go to it (the dialogs are modal). False
+    /// when none is open.
+    pub(super) fn dialog_key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Task<Message>> {
+        if let Some(open) = &mut self.confirm {
+            let message = open.key(key, modifiers);
+            return Some(message.map_or_else(Task::none, |m| self.confirm_message(m)));
+        }
+        if self.item_errors.is_open() {
+            let message = self.item_errors.key(key, modifiers);
+            return Some(message.map_or_else(Task::none, |m| self.item_error_message(m)));
+        }
+        None
+    }
+}
+
+/// "Permanently delete “notes.txt”?", "Permanently delete 3 folders and 1,204 files,
+/// 2.1 GB?" once `measured` (a single folder: what it holds is said below); what
+/// `cautions` found is said first.
+fn delete_question(
+    paths: &[PathBuf],
+    measured: Option<&Measure>,
+    cautions: &[(PathBuf, Caution)],
+) -> Confirm<()> {
+    let counted = |m: &Measure, less_folders: u64| {
+        let files = usize::try_from(m.items() - m.folders).unwrap_or(usize::MAX);
+        let folders = usize::try_from(m.folders - less_folders).unwrap_or(usize::MAX);
+        format!(
+            "{}, {}",
+            words::folders_and_files(folders, files),
+            format::size(m.bytes)
+        )
+    };
+    let (what, holds, gone) = match (paths, measured) {
+        ([one], Some(m)) if m.folders > 0 && m.items() > 1 => (
+            quoted(one),
+            Some(format!("It holds {}. ", counted(m, 1))),
+            "It will not go to the trash: it will be gone for good.",
+        ),
+        ([one], _) => (
+            quoted(one),
+            None,
+            "It will not go to the trash: it will be gone for good.",
+        ),
+        (_, Some(m)) => (
+            counted(m, 0),
+            None,
+            "They will not go to the trash: they will be gone for good.",
+        ),
+        (many, None) => (
+            format::counted(many.len(), "item", "items"),
+            None,
+            "They will not go to the trash: they will be gone for good.",
+        ),
+    };
+    let mut message = format!("{}{gone}", holds.unwrap_or_default());
+    if let Some((path, why)) = cautions.first() {
+        message = format!("{}: {why}. {message}", quoted(path));
+    }
+    let detail = match measured.filter(|m| m.unreadable > 0) {
+        Some(m) => format!(
+            "{} could not be read, and may hold more.",
+            format::counted(m.unreadable, "folder", "folders")
+        ),
+        None => "This can't be undone.".to_owned(),
+    };
+    Confirm::new(
+        (),
+        format!("Permanently delete {what}?"),
+        message,
+        "Delete Permanently",
+    )
+    .danger()
+    .detail(detail)
+}
+
+fn quoted(path: &Path) -> String {
+    format!("“{}”", format::display_name(path))
+}

@@ -1,0 +1,118 @@
+//! The window's questions and the Trash view, with real jobs: a permanent delete is asked
+//! first and counted, Escape keeps the items, the Trash view restores, quitting asks while
+//! jobs run.
+
+use std::fs;
+
+use super::operations::{jobs_done, select};
+use super::*;
+
+fn question(ferry: &Ferry) -> Option<String> {
+    ferry.confirm.as_ref().map(|c| c.title().to_owned())
+}
+
+#[test]
+fn shift_delete_asks_first_and_escape_keeps_the_item() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Permanently delete “notes.md”?")
+    );
+    assert!(
+        shows(&ferry, "Permanently delete “notes.md”?"),
+        "the dialog is drawn"
+    );
+    // Keys go to the dialog only: Ctrl+A selects nothing behind it.
+    ctrl(&mut ferry, "a");
+    assert_eq!(ferry.tabs.active_pane().selection().count(), 1);
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert!(home.join("notes.md").exists());
+
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert!(!home.join("notes.md").exists());
+    let trash = fixture.dir.path().join("data/Trash/files");
+    assert!(!trash.join("notes.md").exists(), "deleted, not trashed");
+}
+
+#[test]
+fn the_question_about_a_folder_says_what_it_holds() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::write(home.join("Documents/tax/2025.pdf"), vec![0u8; 3000]).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "Documents");
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    let confirm = ferry.confirm.as_ref().expect("asked");
+    assert_eq!(confirm.title(), "Permanently delete “Documents”?");
+    assert!(
+        confirm
+            .message()
+            .starts_with("It holds 1 folder and 3 files, 3.0 kB."),
+        "{}",
+        confirm.message()
+    );
+    // Cancel by the button (its label is rich text: found by the button's id).
+    let mut ui = simulator(ferry.view());
+    ui.click(iced_test::selector::id(modal::confirm::CANCEL_ID))
+        .expect("the Cancel button is shown");
+    let messages: Vec<Message> = ui.into_messages().collect();
+    for message in messages {
+        send(&mut ferry, message);
+    }
+    assert_eq!(question(&ferry), None);
+    assert!(home.join("Documents/tax/2025.pdf").exists());
+}
+
+#[test]
+fn the_trash_view_shows_what_was_trashed_and_restores_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert!(!home.join("notes.md").exists());
+
+    let trash = fixture.dir.path().join("data/Trash/files");
+    send(&mut ferry, Message::Command(menus::Command::Open(trash)));
+    assert!(
+        ferry.trash.is_some(),
+        "the Trash place opens the Trash view"
+    );
+    super::operations::until(&mut ferry, "the trash read", |f| {
+        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
+    });
+    assert!(shows(&ferry, "notes.md"));
+    assert!(shows(&ferry, "Empty Trash"));
+
+    select_in_trash(&mut ferry);
+    key(&mut ferry, Key::Character("r".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the restore", |_| {
+        home.join("notes.md").exists()
+    });
+    jobs_done(&mut ferry);
+    super::operations::until(&mut ferry, "the trash read again", |f| {
+        f.trash
+            .as_ref()
+            .and_then(|t| t.loaded())
+            .is_some_and(|l| l.is_empty())
+    });
+
+    // Back leaves the view for the panes.
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    assert!(ferry.trash.is_none());
+    assert_eq!(active_path(&ferry), home);
+}
+
+fn select_in_trash(ferry: &mut Ferry) {
+    named(ferry, Named::ArrowDown, Modifiers::empty());
+    let selected = ferry.trash.as_ref().unwrap().selected_items();
+    assert_eq!(selected.len(), 1);
+}

@@ -1,0 +1,126 @@
+//! The Trash view in the window: the sidebar's Trash place shows it in place of the panes
+//! (as Dolphin shows `trash:/`), until another place is chosen or Back (Alt+Left,
+//! Backspace) leaves it. Its keys go to it first; the window's own shortcuts (tabs, Quit,
+//! the menu) still work. It is read again when a job that touches the trash ends.
+
+use ferry_core::jobs::Job;
+use iced::keyboard::{Key, Modifiers};
+use iced::{Element, Task};
+
+use super::dialogs::Ask;
+use super::jobs::FollowUp;
+use super::menus::{Command, MenuKind};
+use super::screen::trash::{self, Trash};
+use super::shortcut::{self, Action, PaneAction};
+use super::widget::context_menu::Entry;
+use super::{Ferry, Message};
+
+impl Ferry {
+    /// Shows the Trash view (read afresh).
+    pub(super) fn open_trash(&mut self) -> Task<Message> {
+        let roots = match self.jobs.stores().trash() {
+            Ok(roots) => roots,
+            Err(e) => {
+                self.toast(format!("There is no trash to show: {e}"));
+                return Task::none();
+            }
+        };
+        let (view, task) = Trash::new(roots, &self.services.ctx());
+        self.trash = Some(view);
+        self.menu = None;
+        task.map(Message::Trash)
+    }
+
+    /// Back to the panes.
+    pub(super) fn close_trash(&mut self) {
+        self.trash = None;
+    }
+
+    /// A message of the Trash view.
+    pub(super) fn trash_message(&mut self, message: trash::Message) -> Task<Message> {
+        let Some(view) = &mut self.trash else {
+            return Task::none();
+        };
+        let (task, event) = view.update(message, &self.services.ctx());
+        let task = task.map(Message::Trash);
+        let Some(event) = event else {
+            return task;
+        };
+        let then = match event {
+            trash::Event::Submit(job) => self.start_job(job, FollowUp::Toast),
+            trash::Event::Confirm(confirm) => {
+                self.ask(confirm.map(Ask::Trash));
+                Task::none()
+            }
+            trash::Event::OpenFolder(path) => {
+                self.close_trash();
+                self.open_in_active(path)
+            }
+            trash::Event::ContextMenu { at, on_items } => {
+                self.open_menu(MenuKind::Trash { on_items }, at);
+                Task::none()
+            }
+        };
+        Task::batch([task, then])
+    }
+
+    /// The Trash view's menu, its entries sent back to it.
+    pub(super) fn trash_menu(&self, on_items: bool) -> Vec<Entry<Command>> {
+        self.trash.as_ref().map_or_else(Vec::new, |view| {
+            view.menu(on_items)
+                .into_iter()
+                .map(|entry| entry.map(Command::Trash))
+                .collect()
+        })
+    }
+
+    /// Keys while the Trash view is shown: its own first, then the window's; Back leaves it.
+    /// `None` when it is not shown.
+    pub(super) fn trash_key(
+        &mut self,
+        key: &Key,
+        text: Option<&str>,
+        modifiers: Modifiers,
+    ) -> Option<Task<Message>> {
+        let view = self.trash.as_mut()?;
+        if let Some(message) = view.key(key, modifiers) {
+            return Some(self.trash_message(message));
+        }
+        Some(match shortcut::resolve(key, text, modifiers) {
+            Some(Action::Window(action)) => self.window_action(action),
+            Some(Action::Pane(PaneAction::Back | PaneAction::Up)) => {
+                self.close_trash();
+                Task::none()
+            }
+            _ => Task::none(),
+        })
+    }
+
+    /// The Trash view, when shown, in place of the panes.
+    pub(super) fn trash_shown(&self) -> Option<Element<'_, Message>> {
+        self.trash
+            .as_ref()
+            .map(|view| view.view().map(Message::Trash))
+    }
+
+    /// A job ended that may have changed the trash: the view and the sidebar's Trash place
+    /// (empty or not) are read again.
+    pub(super) fn trash_changed(&mut self, job: &Job) -> Task<Message> {
+        let touches = matches!(
+            job,
+            Job::Trash { .. }
+                | Job::Restore { .. }
+                | Job::EmptyTrash { .. }
+                | Job::Delete { .. }
+                | Job::Undo { .. }
+        );
+        if !touches {
+            return Task::none();
+        }
+        let view = self
+            .trash
+            .as_mut()
+            .map_or_else(Task::none, |view| view.reload().map(Message::Trash));
+        Task::batch([view, self.load_places()])
+    }
+}
