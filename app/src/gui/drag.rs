@@ -200,10 +200,11 @@ impl Ferry {
                     return release;
                 }
             },
-            Some(Action::Link(_)) => {
-                self.toast("Links are not made yet.".to_owned());
-                return release;
-            }
+            Some(Action::Link(dest_dir)) => Job::Link {
+                targets: drag.paths,
+                dest_dir,
+                on_conflict: ConflictPolicy::Ask,
+            },
             Some(Action::Refused(_)) | None => return release,
         };
         let follow_up = if matches!(job, Job::Move { .. }) {

@@ -22,6 +22,8 @@ pub enum PickedFor {
     Copy,
     /// Move them there.
     Move,
+    /// Make links to them there.
+    Link,
 }
 
 impl Ferry {
@@ -58,10 +60,7 @@ impl Ferry {
             Operation::MoveTo(paths) => self.pick_folder(paths, PickedFor::Move),
             Operation::CopyToOtherPane(paths) => self.send_to_other_pane(paths, PickedFor::Copy),
             Operation::MoveToOtherPane(paths) => self.send_to_other_pane(paths, PickedFor::Move),
-            Operation::LinkTo(_) => {
-                self.toast("Links are not made yet.".to_owned());
-                Task::none()
-            }
+            Operation::LinkTo(paths) => self.pick_folder(paths, PickedFor::Link),
             Operation::Rename { path, new_name } => {
                 self.start_job(Job::Rename { path, new_name }, FollowUp::None)
             }
@@ -92,6 +91,11 @@ impl Ferry {
                 dest_dir,
                 on_conflict: ConflictPolicy::Ask,
             },
+            PickedFor::Link => Job::Link {
+                targets: paths,
+                dest_dir,
+                on_conflict: ConflictPolicy::Ask,
+            },
         };
         self.start_job(job, FollowUp::Toast)
     }
@@ -112,6 +116,7 @@ impl Ferry {
         let title = match how {
             PickedFor::Copy => "Copy to",
             PickedFor::Move => "Move to",
+            PickedFor::Link => "Create links in",
         };
         let start = self
             .tabs

@@ -56,6 +56,7 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
 pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
+        [] => "nothing".to_owned(),
         [one] => format!("“{}”", format::display_name(one)),
         _ => format::counted(done, "item", "items"),
     };

@@ -226,3 +226,31 @@ fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
         "a drag's move can become a copy"
     );
 }
+
+#[test]
+fn a_drag_with_ctrl_and_shift_held_makes_links() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    go(&mut ferry, &home.join("Music"));
+    key(&mut ferry, Key::Named(Named::Tab), Modifiers::empty());
+    lay_out(&mut ferry);
+    select(&mut ferry, "a.txt");
+    ferry.mounts = ferry_core::fs::MountTable::read();
+    let paths = ferry.tabs.active_pane().selected_paths();
+    ferry.drag_started(paths, format::Category::Text);
+    send(
+        &mut ferry,
+        Message::ModifiersChanged(Modifiers::CTRL | Modifiers::SHIFT),
+    );
+    let target = ferry.tabs.inactive_pane().unwrap().list_bounds();
+    send(&mut ferry, Message::PointerMoved(target.center()));
+    send(&mut ferry, Message::PointerReleased);
+    let link = home.join("Music/a.txt");
+    until(&mut ferry, "the link", |_| link.symlink_metadata().is_ok());
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read_link(&link).unwrap(), home.join("Documents/a.txt"));
+    assert!(home.join("Documents/a.txt").is_file(), "the target stays");
+}
