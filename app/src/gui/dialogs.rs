@@ -20,7 +20,7 @@ use iced::keyboard::{Key, Modifiers};
 
 use super::jobs::{FollowUp, lowercase_first};
 use super::modal::confirm::{self, Confirm};
-use super::modal::item_error;
+use super::modal::{folder_prompt, item_error};
 use super::screen::trash;
 use super::{Ferry, Message, bridge, format, words};
 
@@ -245,6 +245,13 @@ impl Ferry {
         if let Some(open) = &mut self.confirm {
             let message = open.key(key, modifiers);
             return Some(message.map_or_else(Task::none, |m| self.confirm_message(m)));
+        }
+        if self.folder_prompt.is_some() {
+            // The field has the other keys.
+            if key == &Key::Named(iced::keyboard::key::Named::Escape) {
+                return Some(self.folder_prompt_message(folder_prompt::Message::Cancelled));
+            }
+            return Some(Task::none());
         }
         if self.item_errors.is_open() {
             let message = self.item_errors.key(key, modifiers);

@@ -143,7 +143,8 @@ fn items(pane: &Browser, split: bool) -> Vec<Entry<Command>> {
         Entry::Separator,
         pane_item("Copy Location", PaneAction::CopyLocation, "Ctrl+Shift+C"),
     ]);
-    if folders.len() == 1 {
+    // As in Dolphin: for one folder selected, alone.
+    if folders.len() == 1 && pane.selection().count() == 1 {
         entries.push(pane_item(
             "Add to Places",
             PaneAction::AddBookmark,

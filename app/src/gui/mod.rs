@@ -33,6 +33,7 @@ mod launch;
 pub mod menus;
 pub mod modal;
 mod operations;
+mod picker;
 pub mod screen;
 pub mod settings;
 pub mod shortcut;
@@ -125,6 +126,8 @@ pub struct Ferry {
     /// The mount table as of the last places reading (a drop's default action needs it).
     mounts: MountTable,
     jobs_panel: JobsPanel,
+    /// The folder typed for Copy to… and the like, where the desktop has no folder dialog.
+    folder_prompt: Option<modal::folder_prompt::FolderPrompt<(Vec<PathBuf>, PickedFor)>>,
     /// The confirmation shown, if any (one at a time, over everything).
     confirm: Option<modal::confirm::Confirm<dialogs::Ask>>,
     /// Stops the walk counting what a delete's question is about.
@@ -234,7 +237,9 @@ pub enum Message {
     Clipboard(clipboard::ClipboardEvent),
     /// The clipboard was read, for a paste into this folder.
     ClipboardRead(PathBuf, Result<clipboard::Contents, Arc<ferry_core::Error>>),
-    FolderPicked(Vec<PathBuf>, PickedFor, Option<PathBuf>),
+    FolderPicked(Vec<PathBuf>, PickedFor, picker::Picked),
+    /// A message of the folder prompt.
+    FolderPrompt(modal::folder_prompt::Message),
     /// The pointer moved in the window (listened to during a drag).
     PointerMoved(Point),
     /// The left button was released (listened to during a drag).
@@ -323,6 +328,7 @@ impl Ferry {
             mounts: MountTable::default(),
             jobs_panel: JobsPanel::default(),
             trash: None,
+            folder_prompt: None,
             confirm: None,
             measuring: None,
             item_errors: modal::item_error::ItemError::new(),
@@ -465,7 +471,8 @@ impl Ferry {
                 Task::none()
             }
             Message::ClipboardRead(folder, read) => self.clipboard_read(folder, read),
-            Message::FolderPicked(paths, how, folder) => self.picked(paths, how, folder),
+            Message::FolderPicked(paths, how, picked) => self.folder_picked(paths, how, picked),
+            Message::FolderPrompt(message) => self.folder_prompt_message(message),
             Message::ToastAction(id, command) => {
                 self.toasts.retain(|t| t.id != id);
                 self.command(command)
@@ -645,6 +652,13 @@ impl Ferry {
                 content,
                 question.map(Message::ItemError),
                 Message::ItemError(modal::item_error::Message::BackdropPressed),
+            );
+        }
+        if let Some(prompt) = &self.folder_prompt {
+            content = modal::dialog(
+                content,
+                prompt.view().map(Message::FolderPrompt),
+                Message::FolderPrompt(modal::folder_prompt::Message::Cancelled),
             );
         }
         if let Some(confirm) = &self.confirm {

@@ -12,6 +12,8 @@ use iced::Task;
 use super::copy_paste::Clip;
 use super::jobs::{FollowUp, Routed, Started, State, Undoing, done_message};
 use super::menus::Command;
+use super::modal::folder_prompt::{self, FolderPrompt};
+use super::picker::Picked;
 use super::screen::browser::Operation;
 use super::{Ferry, Message, format};
 
@@ -24,6 +26,27 @@ pub enum PickedFor {
     Move,
     /// Make links to them there.
     Link,
+}
+
+impl PickedFor {
+    /// The dialog's title for `count` items: "Copy 3 items to".
+    fn title(self, count: usize) -> String {
+        let items = format::counted(count, "item", "items");
+        match self {
+            PickedFor::Copy => format!("Copy {items} to"),
+            PickedFor::Move => format!("Move {items} to"),
+            PickedFor::Link => format!("Create links to {items} in"),
+        }
+    }
+
+    /// The prompt's button.
+    fn action(self) -> &'static str {
+        match self {
+            PickedFor::Copy => "Copy Here",
+            PickedFor::Move => "Move Here",
+            PickedFor::Link => "Link Here",
+        }
+    }
 }
 
 impl Ferry {
@@ -109,28 +132,69 @@ impl Ferry {
         }
     }
 
-    /// Asks for a folder with the desktop's dialog (the XDG portal, or zenity without one),
-    /// opened on the other pane's folder when split (the likely destination), else on the
-    /// pane's own.
+    /// Asks for a folder with the desktop's dialog (the XDG portal, or zenity without one;
+    /// where neither can be shown, Ferry's own prompt), opened on the other pane's folder
+    /// when split (the likely destination), else on the pane's own.
     fn pick_folder(&self, paths: Vec<PathBuf>, how: PickedFor) -> Task<Message> {
-        let title = match how {
-            PickedFor::Copy => "Copy to",
-            PickedFor::Move => "Move to",
-            PickedFor::Link => "Create links in",
-        };
-        let start = self
-            .tabs
+        let start = self.pick_start();
+        super::picker::pick(how.title(paths.len()), Some(start))
+            .map(move |picked| Message::FolderPicked(paths.clone(), how, picked))
+    }
+
+    fn pick_start(&self) -> PathBuf {
+        self.tabs
             .inactive_pane()
             .unwrap_or_else(|| self.tabs.active_pane())
             .path()
-            .to_path_buf();
-        let dialog = rfd::AsyncFileDialog::new()
-            .set_title(title)
-            .set_directory(start)
-            .pick_folder();
-        Task::perform(dialog, move |folder| {
-            Message::FolderPicked(paths.clone(), how, folder.map(|f| f.path().to_path_buf()))
-        })
+            .to_path_buf()
+    }
+
+    /// The desktop's folder dialog ended, or could not be shown.
+    pub(super) fn folder_picked(
+        &mut self,
+        paths: Vec<PathBuf>,
+        how: PickedFor,
+        picked: Picked,
+    ) -> Task<Message> {
+        match picked {
+            Picked::Folder(folder) => self.picked(paths, how, Some(folder)),
+            Picked::Cancelled => Task::none(),
+            Picked::Unavailable => {
+                let start = self.pick_start();
+                let (prompt, task) = FolderPrompt::new(
+                    (paths.clone(), how),
+                    how.title(paths.len()),
+                    how.action(),
+                    &start,
+                    self.services.home.clone(),
+                );
+                self.folder_prompt = Some(prompt);
+                task.map(Message::FolderPrompt)
+            }
+        }
+    }
+
+    /// A message of the folder prompt.
+    pub(super) fn folder_prompt_message(
+        &mut self,
+        message: folder_prompt::Message,
+    ) -> Task<Message> {
+        let Some(prompt) = &mut self.folder_prompt else {
+            return Task::none();
+        };
+        let (task, event) = prompt.update(message);
+        let task = task.map(Message::FolderPrompt);
+        match event {
+            Some(folder_prompt::Event::Chosen((paths, how), folder)) => {
+                self.folder_prompt = None;
+                Task::batch([task, self.picked(paths, how, Some(folder))])
+            }
+            Some(folder_prompt::Event::Cancelled) => {
+                self.folder_prompt = None;
+                task
+            }
+            None => task,
+        }
     }
 
     /// Journals and submits `job`, followed as `follow_up` says.

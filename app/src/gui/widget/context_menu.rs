@@ -9,7 +9,7 @@ use iced::{Alignment, Element, Fill, Point, Size};
 use crate::gui::style;
 
 /// The menu's width.
-pub const WIDTH: f32 = 250.0;
+pub const WIDTH: f32 = 290.0;
 /// The height of one clickable entry.
 const ITEM_H: f32 = 28.0;
 /// The height of a separator.
@@ -250,7 +250,7 @@ mod tests {
         // Near the right and bottom edges it opens to the left and upwards.
         assert_eq!(
             place(Point::new(700.0, 550.0), size, window),
-            Point::new(450.0, 350.0)
+            Point::new(700.0 - WIDTH, 350.0)
         );
         // Taller than the window: pinned to the top.
         let tall = Size::new(WIDTH, 900.0);

@@ -10,13 +10,11 @@ use ferry_core::jobs::{ConflictPolicy, Job, TrashedItem};
 use iced::Task;
 use iced::widget::operation;
 
-use super::{
-    Event, Field, Loaded, Message, Pending, Picked, RestoreTo, Trash, folder_input_id, picker,
-};
-use crate::gui::bridge;
+use super::{Event, Field, Loaded, Message, Pending, Picked, RestoreTo, Trash, folder_input_id};
 use crate::gui::format;
 use crate::gui::modal::confirm::Confirm;
 use crate::gui::words;
+use crate::gui::{bridge, picker};
 
 impl Trash {
     /// The focused item if selected, else the first selected one.

@@ -39,7 +39,6 @@
 mod actions;
 mod input;
 mod loaded;
-pub mod picker;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -53,8 +52,8 @@ use ferry_core::jobs::{Job, TrashRoots, TrashedItem};
 use iced::widget::Id;
 use iced::{Point, Rectangle, Task};
 
+pub use crate::gui::picker::Picked;
 pub use loaded::{Column, Loaded, Sort, load};
-pub use picker::Picked;
 
 use super::Ctx;
 use super::browser::Selection;

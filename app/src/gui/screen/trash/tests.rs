@@ -14,6 +14,7 @@ use iced_test::simulator;
 
 use super::*;
 use crate::gui::modal::confirm::tests::ctx;
+use crate::gui::picker;
 use crate::gui::shortcut::Step;
 use crate::gui::widget::context_menu::Entry;
 

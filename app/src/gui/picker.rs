@@ -1,4 +1,5 @@
-//! Picking the folder for Restore to…, with or without an XDG desktop portal.
+//! Picking a folder (Copy to…, Move to…, Create Link…, Restore to…), with or without an XDG
+//! desktop portal.
 //!
 //! The workspace builds `rfd` 0.17 with its default features: the `xdg-portal` backend (it
 //! loads `libdbus-1` at run time and calls `org.freedesktop.portal.FileChooser`), plus Wayland
@@ -9,9 +10,9 @@
 //! worker thread whether either can work ([`available`]: a session bus socket, or `zenity` on
 //! `PATH`); when neither can, or when a portal-only attempt comes back empty sooner than a
 //! person can cancel a dialog ([`TOO_FAST`]), the answer is [`Picked::Unavailable`] and the
-//! Trash view shows its own folder field instead (a path typed, checked on a worker thread).
-//! Restore to… thus works everywhere: the system's dialog where there is one, Ferry's own
-//! field where there is none.
+//! window asks with its own folder field instead (a path typed, checked on a worker thread:
+//! the Trash view's, or the folder prompt over the window). Picking a folder thus works
+//! everywhere: the system's dialog where there is one, Ferry's own field where there is none.
 //!
 //! The dialog is made the window's child (`set_parent` through `window::run`), so a portal
 //! puts it over Ferry's window.
@@ -130,7 +131,7 @@ pub fn typed_folder(typed: &str, home: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Checks that `folder` is a folder one can restore into (blocking).
+/// Checks that `folder` is a folder one can put items into (blocking).
 pub fn check_folder(folder: &Path) -> Result<(), Arc<Error>> {
     match std::fs::metadata(folder) {
         Ok(meta) if meta.is_dir() => Ok(()),

@@ -1,0 +1,177 @@
+//! "Copy 3 items to: [folder]": the folder for Copy to…, Move to… or Create Link… typed in
+//! the window, where the desktop has no folder dialog to show (no portal, no zenity: see
+//! [`picker`](crate::gui::picker)). The field starts on the likely destination (the other
+//! pane's folder, else the pane's own), `~` is the home folder, and the folder is checked on
+//! a worker thread before anything is submitted ("There is no folder “…”.").
+//!
+//! Keyboard: the field has it; Enter submits, Escape cancels.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ferry_core::Error;
+use iced::widget::{Id, column, operation, row, space, text, text_input};
+use iced::{Alignment, Element, Task};
+
+use super::confirm::{self, Look};
+use crate::gui::{bridge, picker, style, words};
+
+/// The field's id (focused when the prompt opens).
+pub const INPUT_ID: &str = "ferry-folder-prompt";
+
+/// What the prompt sends.
+#[derive(Debug, Clone)]
+pub enum Message {
+    /// The field was edited.
+    Edited(String),
+    /// Enter, or the action's button.
+    Submitted,
+    /// The typed folder was checked.
+    Checked(PathBuf, Result<(), Arc<Error>>),
+    /// Cancel, Escape or the backdrop.
+    Cancelled,
+}
+
+/// What the window must act on; the prompt is done with either.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event<T> {
+    /// This folder was chosen for `T`.
+    Chosen(T, PathBuf),
+    /// Nothing was chosen.
+    Cancelled,
+}
+
+/// A folder asked for in the window.
+#[derive(Debug, Clone)]
+pub struct FolderPrompt<T> {
+    token: T,
+    title: String,
+    action: String,
+    typed: String,
+    problem: Option<String>,
+    checking: bool,
+    home: Option<PathBuf>,
+}
+
+impl<T: Clone> FolderPrompt<T> {
+    /// Asks `title` ("Copy 3 items to"), starting on `start`; `action` names the button
+    /// ("Copy Here"); `token` comes back with the folder.
+    pub fn new(
+        token: T,
+        title: impl Into<String>,
+        action: impl Into<String>,
+        start: &Path,
+        home: Option<PathBuf>,
+    ) -> (Self, Task<Message>) {
+        let prompt = FolderPrompt {
+            token,
+            title: title.into(),
+            action: action.into(),
+            typed: start.display().to_string(),
+            problem: None,
+            checking: false,
+            home,
+        };
+        let focus = operation::focus(Id::new(INPUT_ID));
+        (
+            prompt,
+            Task::batch([focus, operation::move_cursor_to_end(Id::new(INPUT_ID))]),
+        )
+    }
+
+    /// Handles a message.
+    pub fn update(&mut self, message: Message) -> (Task<Message>, Option<Event<T>>) {
+        match message {
+            Message::Edited(typed) => {
+                self.typed = typed;
+                self.problem = None;
+                (Task::none(), None)
+            }
+            Message::Submitted if self.checking => (Task::none(), None),
+            Message::Submitted => {
+                let folder = picker::typed_folder(&self.typed, self.home.as_deref());
+                self.checking = true;
+                let check = bridge::blocking(move || {
+                    let checked = picker::check_folder(&folder);
+                    Message::Checked(folder, checked)
+                });
+                (check, None)
+            }
+            Message::Checked(folder, checked) => {
+                self.checking = false;
+                match checked {
+                    Ok(()) => (
+                        Task::none(),
+                        Some(Event::Chosen(self.token.clone(), folder)),
+                    ),
+                    Err(e) => {
+                        self.problem = Some(words::error_in_words(&e));
+                        (Task::none(), None)
+                    }
+                }
+            }
+            Message::Cancelled => (Task::none(), Some(Event::Cancelled)),
+        }
+    }
+
+    /// The prompt's content, for [`dialog`](super::dialog) (whose backdrop should send
+    /// [`Message::Cancelled`]).
+    pub fn view(&self) -> Element<'_, Message> {
+        let field = text_input("A folder", &self.typed)
+            .id(Id::new(INPUT_ID))
+            .on_input(Message::Edited)
+            .on_submit(Message::Submitted)
+            .padding([6, 8])
+            .size(14);
+        let mut body = column![text(&self.title).size(17).font(style::bold()), field,].spacing(10);
+        if let Some(problem) = &self.problem {
+            body = body.push(text(problem).size(13).style(style::danger_text));
+        }
+        let buttons = row![
+            space::horizontal(),
+            confirm::button(
+                "Cancel",
+                None,
+                Look::Plain,
+                false,
+                "ferry-folder-prompt-cancel",
+                Message::Cancelled
+            ),
+            confirm::button(
+                &self.action,
+                None,
+                Look::Suggested,
+                false,
+                "ferry-folder-prompt-ok",
+                Message::Submitted
+            ),
+        ]
+        .spacing(8)
+        .align_y(Alignment::Center);
+        column![body, buttons].spacing(20).width(480).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_folder_is_checked_before_it_is_chosen() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut prompt, _) =
+            FolderPrompt::new(7, "Copy 3 items to", "Copy Here", dir.path(), None);
+        let gone = dir.path().join("gone");
+        let (_, event) = prompt.update(Message::Edited(gone.display().to_string()));
+        assert_eq!(event, None);
+        let checked = picker::check_folder(&gone);
+        let (_, event) = prompt.update(Message::Checked(gone, checked));
+        assert_eq!(event, None, "a folder that is not there is refused");
+        assert!(prompt.problem.is_some());
+        let here = dir.path().to_path_buf();
+        let (_, event) = prompt.update(Message::Checked(here.clone(), Ok(())));
+        assert_eq!(event, Some(Event::Chosen(7, here)));
+        let (_, event) = prompt.update(Message::Cancelled);
+        assert_eq!(event, Some(Event::Cancelled));
+    }
+}
