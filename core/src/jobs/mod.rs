@@ -42,6 +42,7 @@ mod dest;
 mod journal;
 mod links;
 mod moves;
+mod names;
 mod notes;
 mod partial;
 mod passes;
@@ -80,6 +81,7 @@ pub use conflict::{
 pub use journal::{
     Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
 };
+pub use names::{NameCheck, NameProblem, NameRules, check_name, free_name};
 pub use notes::{Note, NoteKind};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
