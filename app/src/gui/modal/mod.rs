@@ -1,6 +1,7 @@
 //! Dialogs over the window. Each has what a screen has (a view, and messages the window
 //! routes); [`dialog`] puts one over the window with a dimmed backdrop that blocks the rest.
 
+pub mod conflict;
 pub mod shortcuts;
 
 use iced::widget::{center, container, mouse_area, opaque, stack};
