@@ -52,7 +52,7 @@ pub fn batch(n: usize) -> Vec<Conflict> {
     (0..n)
         .map(|i| {
             let id = ConflictId(i as u64 + 1);
-            let folder = format!("Photos/{}", 2000 + i % 25);
+            let folder = format!("Photos/{}", 2000 + i % 7);
             let (kind, name, source_kind, dest_kind) = match i % 50 {
                 7 => (
                     ConflictKind::FolderExists,

@@ -424,6 +424,7 @@ impl ConflictDialog {
             self.mode = Mode::Auto;
         }
         self.focus = None;
+        self.confirming = false;
         self.emptied()
     }
 
@@ -490,6 +491,14 @@ impl ConflictDialog {
     /// The dialog's card, for [`overlay`].
     pub fn view(&self) -> Element<'_, Message> {
         let (content, width, height) = match (&self.single, self.single_row()) {
+            // Until the window closes it on Done.
+            _ if self.is_empty() => (
+                iced::widget::text("Every conflict of this job is answered.")
+                    .size(14)
+                    .into(),
+                480.0,
+                Length::Shrink,
+            ),
             (Some(single), Some(row)) => (single::view(self, single, row), 680.0, Length::Shrink),
             _ => (table::view(self), 1040.0, Length::Fill),
         };

@@ -584,7 +584,6 @@ fn sides<'a>(row: &'a Row, single: &'a Single) -> Element<'a, Message> {
         )
         .padding(12)
         .width(Fill)
-        .height(Fill)
         .style(look::side)
         .into()
     } else {

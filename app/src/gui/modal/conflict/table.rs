@@ -32,14 +32,10 @@ pub const ROW_H: f32 = 38.0;
 
 const KIND_W: f32 = 80.0;
 const SIDE_W: f32 = 132.0;
-/// The answer columns: Replace, Merge, Skip, Keep both, Rename….
-const ANSWER_W: [f32; 5] = [70.0, 62.0, 46.0, 80.0, 76.0];
-const ANSWERS: [Resolution; 4] = [
-    Resolution::Replace,
-    Resolution::Merge,
-    Resolution::Skip,
-    Resolution::KeepBoth,
-];
+/// The answer columns: Replace, Skip, Keep both, then Rename… and (folders) Merge, so that
+/// a table of files has no gap.
+const ANSWER_W: [f32; 5] = [70.0, 46.0, 80.0, 76.0, 62.0];
+const ANSWERS: [Resolution; 3] = [Resolution::Replace, Resolution::Skip, Resolution::KeepBoth];
 
 impl ConflictDialog {
     /// The id of the job's scrollable rows.
@@ -352,16 +348,15 @@ fn side_cell<'a>(
     column![text(size).size(12), date].into()
 }
 
-/// A row's answers: one toggle per answer that fits, in fixed columns, then Rename….
+/// A row's answers: one toggle per answer that fits, in fixed columns.
 fn answers(r: &Row, current: bool) -> Element<'_, Message> {
     let c = &r.conflict;
     let offered = super::rows::offered(c.kind);
+    // The access letters show on the keyboard's row, which they answer.
     let letter = |l| current.then_some(l);
-    let mut cells = RowWidget::new().spacing(4).align_y(Alignment::Center);
-    for (answer, width) in ANSWERS.iter().zip(ANSWER_W) {
+    let toggle = |answer: &Resolution, width: f32| -> Element<'_, Message> {
         if !offered.contains(answer) {
-            cells = cells.push(space().width(width));
-            continue;
+            return space().width(width).into();
         }
         let on = r.answer.as_ref() == Some(answer);
         let key = match answer {
@@ -376,27 +371,28 @@ fn answers(r: &Row, current: bool) -> Element<'_, Message> {
             12.0,
             iced::Font::DEFAULT,
         );
-        let next = (!on).then(|| answer.clone());
-        cells = cells.push(
-            button(container(label).center_x(Fill))
-                .padding([3, 2])
-                .width(width)
-                .style(look::chip(on, false))
-                .on_press(Message::RowAnswered(c.id, next)),
-        );
-    }
-    let renamed = matches!(r.answer, Some(Resolution::RenameTo(_)));
-    cells
-        .push(
-            button(
-                container(mnemonic("Rename…", letter('e'), 12.0, iced::Font::DEFAULT))
-                    .center_x(Fill),
-            )
+        button(container(label).center_x(Fill))
             .padding([3, 2])
-            .width(ANSWER_W[4])
-            .style(look::chip(renamed, false))
-            .on_press(Message::RowRename(c.id)),
-        )
+            .width(width)
+            .style(look::chip(on, false))
+            .on_press(Message::RowAnswered(c.id, (!on).then(|| answer.clone())))
+            .into()
+    };
+    let renamed = matches!(r.answer, Some(Resolution::RenameTo(_)));
+    let rename = button(
+        container(mnemonic("Rename…", letter('e'), 12.0, iced::Font::DEFAULT)).center_x(Fill),
+    )
+    .padding([3, 2])
+    .width(ANSWER_W[3])
+    .style(look::chip(renamed, false))
+    .on_press(Message::RowRename(c.id));
+    let mut cells = RowWidget::new().spacing(4).align_y(Alignment::Center);
+    for (answer, width) in ANSWERS.iter().zip(ANSWER_W) {
+        cells = cells.push(toggle(answer, width));
+    }
+    cells
+        .push(rename)
+        .push(toggle(&Resolution::Merge, ANSWER_W[4]))
         .into()
 }
 
@@ -410,13 +406,10 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
             .on_press(message)
     };
     if d.confirming {
+        let done = usize::try_from(d.done).unwrap_or(usize::MAX);
         let question = format!(
-            "Cancel the job? {} done so far stay done; the rest is not copied.",
-            format::counted(
-                usize::try_from(d.done).unwrap_or(usize::MAX),
-                "item",
-                "items"
-            )
+            "Cancel the job? The {} done so far stay; nothing else is copied or moved.",
+            format::counted(done, "item", "items")
         );
         let cancel = button(text("Cancel job").size(13))
             .padding([6, 14])

@@ -219,7 +219,7 @@ fn escape_cancels_the_job_after_asking_when_items_are_done() {
     assert!(named(&mut dialog, Named::Escape).is_empty());
     assert!(shows(
         &dialog,
-        "Cancel the job? 1,204 items done so far stay done; the rest is not copied."
+        "Cancel the job? The 1,204 items done so far stay; nothing else is copied or moved."
     ));
     assert_eq!(alt(&mut dialog, "r"), [], "the letters wait for the answer");
     assert!(
