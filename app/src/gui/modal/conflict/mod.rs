@@ -17,6 +17,14 @@
 //!   join it ([`ConflictDialog::add`]); a lone conflict turns into the table when a second
 //!   one comes.
 //! - The keyboard ([`keys`]): the window passes key presses to [`ConflictDialog::key`].
+//!
+//! What the window does with it: on `Event::Conflicts { job, conflicts }`, `add` them to
+//! the job's dialog or open one with [`ConflictDialog::new`] (running the task it returns,
+//! mapped into the window's message); on the job's progress, [`ConflictDialog::set_done`];
+//! in `view`, [`overlay`] the front dialog's [`view`](ConflictDialog::view) on the window;
+//! while it is open, pass every key press no widget took to [`ConflictDialog::key`] and feed
+//! the message to [`update`](ConflictDialog::update); act on the [`Event`]s; drop the dialog
+//! when its job ends.
 
 mod keys;
 mod look;
@@ -191,6 +199,8 @@ pub struct ConflictDialog {
     rows: Rows,
     mode: Mode,
     single: Option<Single>,
+    /// The last conflict shown alone, while the table shows.
+    set_aside: Option<Single>,
     scroll: Scroll,
     /// The table's keyboard row.
     cursor: Option<ConflictId>,
@@ -219,6 +229,7 @@ impl ConflictDialog {
             rows: Rows::new(conflicts),
             mode: Mode::Auto,
             single: None,
+            set_aside: None,
             scroll: Scroll::default(),
             cursor: None,
             focus: None,
@@ -466,11 +477,25 @@ impl ConflictDialog {
         };
         let mut task = Task::none();
         if self.single.as_ref().map(|s| s.id) != alone {
-            self.single = None;
+            // Kept aside: a name being typed survives the table opening over it.
+            if let Some(old) = self.single.take()
+                && self.rows.get(old.id).is_some()
+            {
+                self.set_aside = Some(old);
+            }
+            let kept = self.set_aside.take_if(|s| Some(s.id) == alone);
             if let Some(row) = alone.and_then(|id| self.rows.get(id)) {
-                let folder = self.folder_of(&row.conflict);
-                let (single, probe) = Single::new(row, folder);
-                self.single = Some(single);
+                let probe = match kept {
+                    Some(single) => {
+                        self.single = Some(single);
+                        Task::none()
+                    }
+                    None => {
+                        let (single, probe) = Single::new(row, self.folder_of(&row.conflict));
+                        self.single = Some(single);
+                        probe
+                    }
+                };
                 task = Task::batch([probe, keys::focus_task(self, None)]);
             }
         }

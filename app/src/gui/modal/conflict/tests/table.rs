@@ -76,6 +76,16 @@ fn conflicts_that_arrive_later_join_and_a_lone_one_becomes_a_table() {
     assert!(shows(&dialog, "Folders"));
 }
 
+#[test]
+fn a_name_being_typed_survives_the_table_opening_over_it() {
+    let mut dialog = open(vec![fixture::file(1, "a.txt", 100, 200)], None);
+    feed(&mut dialog, Message::RenameEdited("half-typ".into()));
+    add(&mut dialog, vec![fixture::file(2, "b.txt", 1, 2)]);
+    assert!(dialog.is_table());
+    feed(&mut dialog, Message::RowRename(ConflictId(1)));
+    assert!(shows(&dialog, "half-typ"));
+}
+
 /// Conflicts that arrived later, their tasks run.
 fn add(dialog: &mut ConflictDialog, conflicts: Vec<Conflict>) -> Vec<Event> {
     let task = dialog.add(conflicts);
@@ -210,17 +220,71 @@ fn a_row_renamed_from_the_table_is_asked_alone_then_the_table_returns() {
     ));
 }
 
+/// Prints the figures for the goals; no timing is asserted (run it with `--release
+/// --nocapture` for numbers worth reading).
 #[test]
-fn the_cost_of_a_batch_of_2000_is_measured() {
-    let cost = crate::gui::modal::conflict::bench::table_cost(2_000, 20);
-    println!(
-        "conflict table, {} conflicts: built in {:.2} ms; frame median {:.2} ms, worst {:.2} ms; \
-         frame answering a row by key {:.2} ms (this build's profile)",
-        cost.conflicts,
-        cost.build.as_secs_f64() * 1000.0,
-        cost.frame_median.as_secs_f64() * 1000.0,
-        cost.frame_worst.as_secs_f64() * 1000.0,
-        cost.key_median.as_secs_f64() * 1000.0,
-    );
-    assert_eq!(cost.conflicts, 2_000);
+fn the_cost_of_a_batch_is_measured() {
+    for n in [2_000, 10_000] {
+        let cost = crate::gui::modal::conflict::bench::table_cost(n, 40);
+        println!(
+            "conflict table, {} conflicts: state built in {:.2} ms; update + view of a \
+             scrolled frame: median {:.3} ms, worst {:.3} ms; of a frame answering a row by \
+             key: median {:.3} ms",
+            cost.conflicts,
+            cost.build.as_secs_f64() * 1000.0,
+            cost.frame_median.as_secs_f64() * 1000.0,
+            cost.frame_worst.as_secs_f64() * 1000.0,
+            cost.key_median.as_secs_f64() * 1000.0,
+        );
+        assert_eq!(cost.conflicts, n);
+        // What the window adds: layout (building the simulator lays the view out) and a
+        // software draw, in a window of the default size, scrolled to the middle.
+        let (mut dialog, _) = ConflictDialog::new(
+            JOB,
+            "Copying",
+            None,
+            crate::gui::modal::conflict::bench::batch(n),
+        );
+        #[allow(clippy::cast_precision_loss)]
+        let offset_y = n as f32 / 2.0 * crate::gui::modal::conflict::table::ROW_H;
+        let viewport_h = 420.0;
+        feed(
+            &mut dialog,
+            Message::Scrolled {
+                offset_y,
+                viewport_h,
+            },
+        );
+        let theme = crate::gui::style::theme(iced::theme::Mode::Dark);
+        let (mut layouts, mut draws) = (Vec::new(), Vec::new());
+        // A software draw of a debug build takes seconds: measured in release only.
+        let release = !cfg!(debug_assertions);
+        for _ in 0..if release { 15 } else { 2 } {
+            let started = std::time::Instant::now();
+            let mut ui = iced_test::Simulator::with_size(
+                iced::Settings::default(),
+                (1100.0, 720.0),
+                dialog.view(),
+            );
+            layouts.push(started.elapsed());
+            if release {
+                let started = std::time::Instant::now();
+                let _ = ui.snapshot(&theme);
+                draws.push(started.elapsed());
+            }
+        }
+        layouts.sort();
+        draws.sort();
+        let median = |times: &[std::time::Duration]| {
+            times
+                .get(times.len() / 2)
+                .map_or(0.0, |t| t.as_secs_f64() * 1000.0)
+        };
+        println!(
+            "conflict table, {n} conflicts: view + layout in a new simulator {:.3} ms, \
+             software draw {:.3} ms (medians, 1100x720)",
+            median(&layouts),
+            median(&draws),
+        );
+    }
 }
