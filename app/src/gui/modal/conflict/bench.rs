@@ -88,12 +88,12 @@ pub fn batch(n: usize) -> Vec<Conflict> {
             };
             let size = 1_000_000 + (i as u64 * 7919) % 9_000_000;
             let sec = 1_700_000_000 + (i as i64 * 3_607) % 40_000_000;
-            let later = if i % 3 == 0 {
-                sec - 86_400
-            } else {
-                sec + 86_400
-            };
             let identical = kind == ConflictKind::FileExists && i % 5 == 0;
+            let later = match i % 3 {
+                _ if identical => sec,
+                0 => sec - 86_400,
+                _ => sec + 86_400,
+            };
             Conflict {
                 id,
                 kind,

@@ -331,7 +331,15 @@ impl ConflictDialog {
             }
             Message::FilterChosen(filter) => {
                 self.rows.set_filter(filter);
-                return (self.scroll_to(0.0), None);
+                // The keyboard's row stays if it is still shown, else goes to the first.
+                let shown = self.cursor.and_then(|id| self.rows.shown_position(id));
+                self.cursor = match shown {
+                    Some(_) => self.cursor,
+                    None => (self.rows.shown() > 0).then(|| self.rows.shown_row(0).conflict.id),
+                };
+                self.scroll.offset_y = 0.0;
+                let top = self.scroll_to(0.0);
+                return (Task::batch([top, self.reveal_cursor()]), None);
             }
             Message::SortChosen(key) => {
                 self.rows.sort_by(key);
@@ -532,7 +540,7 @@ impl ConflictDialog {
             .max_width(width)
             .height(height)
             .max_height(760)
-            .style(style::dialog);
+            .style(look::card);
         hold_alt_keys(card)
     }
 

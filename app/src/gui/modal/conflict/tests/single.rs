@@ -112,6 +112,15 @@ fn rename_refuses_a_taken_name_and_sends_a_free_one() {
     };
     assert!(feed(&mut dialog, Message::NameChecked(stale)).is_empty());
     assert!(shows(&dialog, "That name is free."));
+    // The check's answer, as the worker thread sends it: taken, so Rename sends nothing.
+    let taken = Checked {
+        id: ConflictId(1),
+        name: OsString::from("fresh.pdf"),
+        submit: true,
+        result: Ok(NameCheck::Taken),
+    };
+    assert!(feed(&mut dialog, Message::NameChecked(taken)).is_empty());
+    assert!(shows(&dialog, &refusal.replace("taken.pdf", "fresh.pdf")));
     // Taken since it was checked: the check at Rename says so.
     std::fs::write(tmp.path().join("fresh.pdf"), "x").unwrap();
     assert!(named(&mut dialog, Named::Tab).is_empty());
