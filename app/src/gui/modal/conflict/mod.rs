@@ -2,7 +2,7 @@
 //! in one table while the rest of the job goes on.
 //!
 //! The window keeps one [`ConflictDialog`] per job with waiting conflicts (a queue, each
-//! naming its job). The dialog holds the conflicts the core sent ([`Event::Conflicts`] of
+//! naming its job). The dialog holds the conflicts the core sent (`Event::Conflicts` of
 //! `ferry_core::jobs`), lets the user answer them, and hands the answers back as
 //! [`Event::Resolve`]; the window passes them to `Engine::resolve`. It never talks to the
 //! engine and never reads the disk in `update` or `view`: the destination's name rules, a
@@ -10,7 +10,8 @@
 //! (through the [`bridge`](crate::gui::bridge)) and come back as messages.
 //!
 //! - One conflict ([`single`]): both sides, the question, every answer with what it will do,
-//!   Rename with a checked name, "apply to all of this kind".
+//!   Rename with a checked name, "apply to all of this kind"; what it reads from the disk, on
+//!   a worker thread, is in [`checks`].
 //! - Two or more ([`table`]): a windowed table (only the visible rows are built) with an
 //!   answer per row, bulk rules that fill the undecided rows, a kind filter and sorting;
 //!   Apply sends the decided rows, the others keep waiting. Conflicts that arrive later
@@ -26,6 +27,7 @@
 //! the message to [`update`](ConflictDialog::update); act on the [`Event`]s; drop the dialog
 //! when its job ends.
 
+mod checks;
 mod keys;
 mod look;
 mod rows;
@@ -49,9 +51,10 @@ use crate::gui::style;
 use crate::gui::widget::list::Scroll;
 use crate::gui::widget::mnemonic::hold_alt_keys;
 
+pub use checks::Probe;
 pub use keys::Control;
 pub use rows::{Filter, Rule, SortKey};
-pub use single::{NameState, Probe};
+pub use single::NameState;
 
 use rows::Rows;
 use single::Single;
@@ -112,9 +115,9 @@ pub enum Message {
     /// Rename with the name in the field (Enter in the field, or the Rename button).
     RenameSubmitted,
     /// Whether a typed name can be given, found on a worker thread.
-    NameChecked(single::Checked),
+    NameChecked(checks::Checked),
     /// The destination's rules and the names to suggest, found on a worker thread.
-    Probed(single::Probed),
+    Probed(checks::Probed),
     /// Back from one conflict to the table.
     Back,
     /// A row's answer was chosen (or cleared).

@@ -113,7 +113,7 @@ use iced::keyboard::{Key, Modifiers};
 use iced_test::runtime::Action;
 use iced_test::simulator;
 
-use super::single::{Checked, Probe, Probed};
+use super::checks::{Checked, Probe, Probed};
 use super::{Act, ConflictDialog, Control, Event, Message, NameState, Rule};
 use crate::gui::screen::Ctx;
 use crate::gui::screen::browser::Dirs;
