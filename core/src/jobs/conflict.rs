@@ -190,7 +190,7 @@ const DOUBLE_EXTENSIONS: [&[u8]; 6] = [
 
 /// Splits a name into stem and extension (`.tar.gz` counts as one; a leading dot, as in
 /// `.bashrc`, is part of the stem).
-fn split_extension(name: &[u8]) -> (&[u8], &[u8]) {
+pub(crate) fn split_extension(name: &[u8]) -> (&[u8], &[u8]) {
     let lower = name.to_ascii_lowercase();
     for ext in DOUBLE_EXTENSIONS {
         if lower.ends_with(ext) && name.len() > ext.len() {
@@ -205,7 +205,7 @@ fn split_extension(name: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// Cuts `stem` to at most `max` bytes, at a character boundary when it is UTF-8.
-fn trim_stem(stem: &[u8], max: usize) -> &[u8] {
+pub(crate) fn trim_stem(stem: &[u8], max: usize) -> &[u8] {
     if stem.len() <= max {
         return stem;
     }

@@ -44,6 +44,7 @@ mod journal;
 mod links;
 mod measure;
 mod moves;
+mod names;
 mod notes;
 mod partial;
 mod passes;
@@ -84,6 +85,7 @@ pub use journal::{
     Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
 };
 pub use measure::{Measure, measure};
+pub use names::{NameCheck, NameProblem, NameRules, check_name, free_name};
 pub use notes::{Note, NoteKind};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{

@@ -2,6 +2,7 @@
 //! routes); [`dialog`] puts one over the window with a dimmed backdrop that blocks the rest.
 
 pub mod confirm;
+pub mod conflict;
 pub mod folder_prompt;
 pub mod item_error;
 pub mod shortcuts;

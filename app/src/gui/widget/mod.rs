@@ -6,6 +6,7 @@ pub mod context_menu;
 pub mod grid;
 pub mod icon;
 pub mod list;
+pub mod mnemonic;
 pub mod pointer;
 pub mod scrollbar;
 pub mod toast;

@@ -1,0 +1,229 @@
+//! What the dialog says: the question, what each answer will do, the kinds and rules in
+//! words. Derived at view time from the conflict; no errno, no Rust names.
+
+use std::borrow::Cow;
+use std::ffi::OsStr;
+use std::path::Path;
+
+use ferry_core::entry::Kind;
+use ferry_core::jobs::{Conflict, ConflictKind, NameProblem, Resolution};
+
+use super::Act;
+use super::rows::Rule;
+use crate::gui::format;
+
+/// A name as people read it.
+pub fn name(name: &OsStr) -> Cow<'_, str> {
+    name.to_string_lossy()
+}
+
+/// The name of the folder `path` is in.
+pub fn folder_of(path: &Path) -> Cow<'_, str> {
+    path.parent()
+        .map_or(Cow::Borrowed("/"), format::display_name)
+}
+
+/// "file", "folder", "link"...
+pub fn noun(kind: Kind) -> &'static str {
+    kind.noun()
+}
+
+/// A filter chip's label.
+pub fn kind_filter(kind: ConflictKind) -> &'static str {
+    match kind {
+        ConflictKind::FileExists => "Files",
+        ConflictKind::FolderExists => "Folders",
+        ConflictKind::FileVsFolder => "File or folder",
+        ConflictKind::DuplicateSource => "Same name twice",
+        ConflictKind::NameNotAllowed => "Name not allowed",
+    }
+}
+
+/// The table's kind column.
+pub fn kind_short(kind: ConflictKind) -> &'static str {
+    match kind {
+        ConflictKind::FileExists => "File",
+        ConflictKind::FolderExists => "Folder",
+        ConflictKind::FileVsFolder => "File/folder",
+        ConflictKind::DuplicateSource => "Twice",
+        ConflictKind::NameNotAllowed => "Bad name",
+    }
+}
+
+/// The checkbox that answers every conflict of the kind: it names how many wait.
+pub fn apply_to_all(others: usize) -> String {
+    match others {
+        0 => "Apply to later conflicts of this kind too".to_owned(),
+        1 => "Apply to the 1 remaining conflict of this kind (and later ones)".to_owned(),
+        n => format!(
+            "Apply to all {} remaining conflicts of this kind (and later ones)",
+            format::count(n)
+        ),
+    }
+}
+
+/// The question, in words.
+pub fn question(c: &Conflict, folder: &str) -> String {
+    let name = name(&c.source.name);
+    match c.kind {
+        ConflictKind::FileExists => format!("Replace “{name}” in “{folder}”?"),
+        ConflictKind::FolderExists => format!("Merge the folder “{name}” into “{folder}”?"),
+        ConflictKind::FileVsFolder => format!(
+            "Replace the {} “{name}” in “{folder}” with a {}?",
+            noun(c.dest.kind),
+            noun(c.source.kind)
+        ),
+        ConflictKind::DuplicateSource => format!("Two items named “{name}” go to “{folder}”"),
+        ConflictKind::NameNotAllowed => format!("“{name}” cannot be written to “{folder}”"),
+    }
+}
+
+/// The line under the question.
+pub fn explanation(c: &Conflict, problem: Option<NameProblem>) -> String {
+    match c.kind {
+        ConflictKind::FileExists => {
+            format!("A {} of this name is already there.", noun(c.dest.kind))
+        }
+        ConflictKind::FolderExists => "A folder of this name is already there.".to_owned(),
+        ConflictKind::FileVsFolder => format!(
+            "A {} of this name is already there, and a {} cannot be merged with it.",
+            noun(c.dest.kind),
+            noun(c.source.kind)
+        ),
+        ConflictKind::DuplicateSource => {
+            "Only one of them can have that name there: which one, and what of the other?"
+                .to_owned()
+        }
+        ConflictKind::NameNotAllowed => match problem {
+            Some(p) => format!("{} Give it another name, or leave it out.", name_problem(p)),
+            None => {
+                "That disk cannot hold this name. Give it another name, or leave it out.".to_owned()
+            }
+        },
+    }
+}
+
+/// Why a name is refused, as a sentence.
+pub fn name_problem(problem: NameProblem) -> String {
+    match problem {
+        NameProblem::Empty => "Type a name.".to_owned(),
+        NameProblem::Slash => "A name cannot contain “/”.".to_owned(),
+        NameProblem::TooLong { max } => {
+            format!("That name is too long for this disk (at most {max} bytes).")
+        }
+        NameProblem::Character(c) => {
+            format!(
+                "Names on this disk cannot contain “{}”.",
+                c.escape_default()
+            )
+        }
+        NameProblem::TrailingDotOrSpace => {
+            "Names on this disk cannot end with a dot or a space.".to_owned()
+        }
+    }
+}
+
+/// An answer's title, and its access letter.
+pub fn act_title(act: Act, c: &Conflict) -> &'static str {
+    match act {
+        Act::Replace => "Replace",
+        Act::ReplaceIfNewer => "Replace if newer",
+        Act::Skip if c.kind == ConflictKind::DuplicateSource => "Skip the second",
+        Act::Skip => "Skip",
+        Act::KeepBoth => "Keep both",
+        Act::Merge => "Merge",
+        Act::Rename => "Rename",
+    }
+}
+
+/// What an answer will do, in words. `kept` is the name Keep both will give.
+pub fn act_detail(act: Act, c: &Conflict, kept: &str) -> String {
+    let incoming = noun(c.source.kind);
+    let existing = noun(c.dest.kind);
+    match (act, c.kind) {
+        (Act::Replace, _) => format!(
+            "Put the incoming {incoming} in place of the existing {existing}, which is kept \
+             aside: Undo brings it back."
+        ),
+        (Act::ReplaceIfNewer, _) => {
+            let now = match c.source.mtime.cmp(&c.dest.mtime) {
+                std::cmp::Ordering::Greater => "it is, so it replaces the existing one",
+                _ => "it is not, so it is skipped",
+            };
+            format!("Overwrite older: replace only when the incoming {incoming} is newer ({now}).")
+        }
+        (Act::Skip, ConflictKind::DuplicateSource) => {
+            "Leave the second one out; the first one goes there.".to_owned()
+        }
+        (Act::Skip, ConflictKind::NameNotAllowed) => format!("Leave this {incoming} out."),
+        (Act::Skip, _) => {
+            format!("Leave the existing {existing} as it is; the incoming one is left out.")
+        }
+        (Act::KeepBoth, ConflictKind::DuplicateSource) => {
+            format!("The second one goes there as “{kept}”.")
+        }
+        (Act::KeepBoth, _) => format!("The incoming {incoming} goes there as “{kept}”."),
+        (Act::Merge, _) => "Write into the existing folder: nothing only it holds is removed; \
+                            files of the same name are asked about."
+            .to_owned(),
+        (Act::Rename, _) => {
+            format!("A free name is suggested for the incoming {incoming}; Enter gives it.")
+        }
+    }
+}
+
+/// The label of an answer in a table row.
+pub fn answer(answer: &Resolution) -> &'static str {
+    match answer {
+        Resolution::Replace => "Replace",
+        Resolution::ReplaceIfNewer => "If newer",
+        Resolution::Skip => "Skip",
+        Resolution::KeepBoth => "Keep both",
+        Resolution::RenameTo(_) => "Rename",
+        Resolution::Merge => "Merge",
+        Resolution::Cancel => "Cancel",
+    }
+}
+
+/// A rule button's label.
+pub fn rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::NewerWins => "Newer wins",
+        Rule::IdenticalSkip => "Identical: skip",
+        Rule::KeepBothRest => "Keep both for the rest",
+        Rule::ReplaceAll => "Replace all",
+        Rule::SkipAll => "Skip all",
+    }
+}
+
+/// What a rule does, for its tooltip.
+pub fn rule_detail(rule: Rule) -> &'static str {
+    match rule {
+        Rule::NewerWins => {
+            "Files: replace the older existing ones, skip the others. Folders: merge."
+        }
+        Rule::IdenticalSkip => "Skip the files that look identical.",
+        Rule::KeepBothRest => "Keep both wherever a second name can be given.",
+        Rule::ReplaceAll => "Replace files; folders are merged, not replaced.",
+        Rule::SkipAll => "Skip every undecided row.",
+    }
+}
+
+/// "37 of 2,000 decided".
+pub fn summary(decided: usize, total: usize) -> String {
+    format!(
+        "{} of {} decided",
+        format::count(decided),
+        format::count(total)
+    )
+}
+
+/// "3 items" for a folder's count, "10,000+ items" when counting stopped.
+pub fn items(n: u64, capped: bool) -> String {
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if capped {
+        format!("{}+ items", format::count(n))
+    } else {
+        format::counted(n, "item", "items")
+    }
+}
