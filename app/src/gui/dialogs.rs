@@ -241,7 +241,12 @@ impl Ferry {
 
     /// Keys while a question is open: all of them go to it (the dialogs are modal). False
     /// when none is open.
-    pub(super) fn dialog_key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Task<Message>> {
+    pub(super) fn dialog_key(
+        &mut self,
+        key: &Key,
+        modifiers: Modifiers,
+        captured: bool,
+    ) -> Option<Task<Message>> {
         if let Some(open) = &mut self.confirm {
             let message = open.key(key, modifiers);
             return Some(message.map_or_else(Task::none, |m| self.confirm_message(m)));
@@ -252,6 +257,9 @@ impl Ferry {
                 return Some(self.folder_prompt_message(folder_prompt::Message::Cancelled));
             }
             return Some(Task::none());
+        }
+        if let Some(task) = self.conflict_key(key, modifiers, captured) {
+            return Some(task);
         }
         if self.item_errors.is_open() {
             let message = self.item_errors.key(key, modifiers);

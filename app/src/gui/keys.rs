@@ -55,7 +55,7 @@ impl Ferry {
             }
             return Task::none();
         }
-        if let Some(task) = self.dialog_key(key, modifiers) {
+        if let Some(task) = self.dialog_key(key, modifiers, captured) {
             return task;
         }
         if let Some(menu) = &mut self.menu {

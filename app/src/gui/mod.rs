@@ -22,6 +22,7 @@ mod actions;
 pub mod bench;
 mod bridge;
 pub mod clipboard;
+mod conflicts;
 mod copy_paste;
 mod dialogs;
 mod display;
@@ -128,6 +129,8 @@ pub struct Ferry {
     jobs_panel: JobsPanel,
     /// The folder typed for Copy to… and the like, where the desktop has no folder dialog.
     folder_prompt: Option<modal::folder_prompt::FolderPrompt<(Vec<PathBuf>, PickedFor)>>,
+    /// Conflict dialogs of jobs with conflicts waiting, the shown one first.
+    conflicts: Vec<modal::conflict::ConflictDialog>,
     /// The confirmation shown, if any (one at a time, over everything).
     confirm: Option<modal::confirm::Confirm<dialogs::Ask>>,
     /// Stops the walk counting what a delete's question is about.
@@ -225,6 +228,8 @@ pub enum Message {
     /// A folder was picked for Copy to… or Move to… (or the dialog closed).
     /// A message of the Trash view.
     Trash(screen::trash::Message),
+    /// A message of a job's conflict dialog.
+    Conflict(ferry_core::jobs::JobId, modal::conflict::Message),
     /// A message of the confirmation shown.
     Confirm(modal::confirm::Message),
     /// A message of the item error dialog.
@@ -329,6 +334,7 @@ impl Ferry {
             jobs_panel: JobsPanel::default(),
             trash: None,
             folder_prompt: None,
+            conflicts: Vec::new(),
             confirm: None,
             measuring: None,
             item_errors: modal::item_error::ItemError::new(),
@@ -452,6 +458,7 @@ impl Ferry {
                 self.quit_when_idle()
             }
             Message::Confirm(message) => self.confirm_message(message),
+            Message::Conflict(job, message) => self.conflict_message(job, message),
             Message::Trash(message) => self.trash_message(message),
             Message::ItemError(message) => self.item_error_message(message),
             Message::DeleteMeasured(paths, measured) => {
@@ -647,6 +654,7 @@ impl Ferry {
                 Message::Shortcuts(modal::shortcuts::Message::Close),
             );
         }
+        content = self.conflict_overlay(content);
         if let Some(question) = self.item_errors.view() {
             content = modal::dialog(
                 content,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
-use ferry_core::jobs::{ConflictPolicy, Job, JobId, Resolution, Scope};
+use ferry_core::jobs::{ConflictPolicy, Job, JobId};
 use iced::Task;
 
 use super::copy_paste::Clip;
@@ -316,21 +316,10 @@ impl Ferry {
                 if long {
                     self.jobs_panel.long_job(job);
                 }
+                self.conflicts_progress(job);
                 Task::none()
             }
-            Routed::Conflicts(job, conflicts) => {
-                // Until the conflict dialog is in: what is in the way stays, and it is said.
-                let answers: Vec<_> = conflicts
-                    .iter()
-                    .map(|c| (c.id, Resolution::Skip, Scope::This))
-                    .collect();
-                self.jobs.resolve(job, &answers);
-                self.toast(format!(
-                    "{} already there: kept, not replaced.",
-                    format::counted(conflicts.len(), "item is", "items are")
-                ));
-                Task::none()
-            }
+            Routed::Conflicts(job, conflicts) => self.conflicts_arrived(job, conflicts),
             Routed::ItemError {
                 job,
                 request,
@@ -349,6 +338,7 @@ impl Ferry {
         self.recording += 1;
         let record = self.jobs.record_end(job).map(|()| Message::JobRecorded);
         self.item_errors.job_ended(job);
+        self.close_conflicts(job);
         let Some(window) = self.jobs.window_job(job).cloned() else {
             return record;
         };

@@ -116,3 +116,33 @@ fn select_in_trash(ferry: &mut Ferry) {
     let selected = ferry.trash.as_ref().unwrap().selected_items();
     assert_eq!(selected.len(), 1);
 }
+
+#[test]
+fn a_paste_onto_a_name_taken_asks_and_the_answer_reaches_the_job() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::write(home.join("Music/a.txt"), "older").unwrap();
+    fs::write(home.join("Music/b.txt"), "older").unwrap();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    super::operations::until(&mut ferry, "the conflict dialog", |f| {
+        f.conflicts.first().is_some_and(|d| d.waiting() == 2)
+    });
+    assert!(ferry.conflicts[0].is_table(), "two conflicts: one table");
+    // Keep both for every row, by the table's rule keys, then apply.
+    for _ in 0..2 {
+        key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
+    }
+    key(&mut ferry, Key::Character("p".into()), Modifiers::ALT);
+    super::operations::jobs_done(&mut ferry);
+    assert!(
+        ferry.conflicts.is_empty(),
+        "the dialog went with its conflicts"
+    );
+    assert_eq!(fs::read(home.join("Music/a.txt")).unwrap(), b"older");
+    assert_eq!(fs::read(home.join("Music/a (copy).txt")).unwrap(), b"x");
+    assert_eq!(fs::read(home.join("Music/b (copy).txt")).unwrap(), b"x");
+}

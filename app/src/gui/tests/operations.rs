@@ -42,7 +42,7 @@ pub(super) fn select(ferry: &mut Ferry, name: &str) {
     );
 }
 
-fn go(ferry: &mut Ferry, path: &Path) {
+pub(super) fn go(ferry: &mut Ferry, path: &Path) {
     send(
         ferry,
         Message::Tabs(tabs::Message::Pane(

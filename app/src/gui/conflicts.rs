@@ -1,0 +1,123 @@
+//! Conflicts of the window's jobs: a dialog per job with conflicts waiting, the first job's
+//! shown over the window (its title names the job), the others queued. Answers go to the
+//! engine as they are given, so the rest of a job goes on meanwhile; a job that ends takes
+//! its dialog with it.
+
+use ferry_core::jobs::{Conflict, Job, JobId};
+use iced::Task;
+use iced::keyboard::{Key, Modifiers};
+
+use super::modal::conflict::{self, ConflictDialog};
+use super::{Ferry, Message};
+
+impl Ferry {
+    /// The engine sent conflicts of `job`: they join its dialog, or open one.
+    pub(super) fn conflicts_arrived(
+        &mut self,
+        job: JobId,
+        conflicts: Vec<Conflict>,
+    ) -> Task<Message> {
+        if let Some(dialog) = self.conflicts.iter_mut().find(|d| d.job() == job) {
+            return dialog
+                .add(conflicts)
+                .map(move |m| Message::Conflict(job, m));
+        }
+        let (title, dest_dir) = match self.jobs.window_job(job) {
+            Some(window) => (window.title.clone(), dest_dir(&window.job)),
+            None => (String::new(), None),
+        };
+        let (mut dialog, task) = ConflictDialog::new(job, title, dest_dir, conflicts);
+        if let Some(progress) = self.jobs.window_job(job).and_then(|w| w.progress.as_ref()) {
+            dialog.set_done(progress.items_done);
+        }
+        self.conflicts.push(dialog);
+        task.map(move |m| Message::Conflict(job, m))
+    }
+
+    /// A message of `job`'s conflict dialog.
+    pub(super) fn conflict_message(
+        &mut self,
+        job: JobId,
+        message: conflict::Message,
+    ) -> Task<Message> {
+        let ctx = self.services.ctx();
+        let Some(dialog) = self.conflicts.iter_mut().find(|d| d.job() == job) else {
+            return Task::none();
+        };
+        let (task, event) = dialog.update(message, &ctx);
+        let task = task.map(move |m| Message::Conflict(job, m));
+        match event {
+            Some(conflict::Event::Resolve { job, answers }) => self.jobs.resolve(job, &answers),
+            Some(conflict::Event::CancelJob(job)) => {
+                self.jobs.cancel(job);
+                self.close_conflicts(job);
+            }
+            Some(conflict::Event::Done) => self.close_conflicts(job),
+            None => {}
+        }
+        task
+    }
+
+    /// `job` made progress: its dialog knows how much is done (cancelling then asks).
+    pub(super) fn conflicts_progress(&mut self, job: JobId) {
+        let done = self
+            .jobs
+            .window_job(job)
+            .and_then(|w| w.progress.as_ref())
+            .map(|p| p.items_done);
+        if let (Some(done), Some(dialog)) =
+            (done, self.conflicts.iter_mut().find(|d| d.job() == job))
+        {
+            dialog.set_done(done);
+        }
+    }
+
+    /// `job` ended, or its conflicts are all answered: its dialog goes.
+    pub(super) fn close_conflicts(&mut self, job: JobId) {
+        self.conflicts.retain(|d| d.job() != job);
+    }
+
+    /// Keys while a conflict dialog is shown: every key no widget took goes to it (its
+    /// rename field takes its own).
+    pub(super) fn conflict_key(
+        &mut self,
+        key: &Key,
+        modifiers: Modifiers,
+        captured: bool,
+    ) -> Option<Task<Message>> {
+        let dialog = self.conflicts.first_mut()?;
+        if captured {
+            return Some(Task::none());
+        }
+        let job = dialog.job();
+        Some(match dialog.key(key, modifiers) {
+            Some(message) => self.conflict_message(job, message),
+            None => Task::none(),
+        })
+    }
+
+    /// The first job's dialog over `base`.
+    pub(super) fn conflict_overlay<'a>(
+        &'a self,
+        base: iced::Element<'a, Message>,
+    ) -> iced::Element<'a, Message> {
+        match self.conflicts.first() {
+            Some(dialog) => {
+                let job = dialog.job();
+                let card = dialog.view().map(move |m| Message::Conflict(job, m));
+                conflict::overlay(base, card)
+            }
+            None => base,
+        }
+    }
+}
+
+/// Where a job puts its items (names are checked against that folder's rules).
+fn dest_dir(job: &Job) -> Option<std::path::PathBuf> {
+    match job {
+        Job::Copy { dest_dir, .. } | Job::Move { dest_dir, .. } | Job::Link { dest_dir, .. } => {
+            Some(dest_dir.clone())
+        }
+        _ => None,
+    }
+}
