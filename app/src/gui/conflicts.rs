@@ -17,15 +17,26 @@ impl Ferry {
         job: JobId,
         conflicts: Vec<Conflict>,
     ) -> Task<Message> {
+        let title = self
+            .jobs
+            .window_job(job)
+            .map_or_else(String::new, |w| w.title.clone());
+        self.conflicts_titled(job, title, conflicts)
+    }
+
+    /// Conflicts of `job`, which `title` names.
+    pub(super) fn conflicts_titled(
+        &mut self,
+        job: JobId,
+        title: String,
+        conflicts: Vec<Conflict>,
+    ) -> Task<Message> {
         if let Some(dialog) = self.conflicts.iter_mut().find(|d| d.job() == job) {
             return dialog
                 .add(conflicts)
                 .map(move |m| Message::Conflict(job, m));
         }
-        let (title, dest_dir) = match self.jobs.window_job(job) {
-            Some(window) => (window.title.clone(), dest_dir(&window.job)),
-            None => (String::new(), None),
-        };
+        let dest_dir = self.jobs.window_job(job).and_then(|w| dest_dir(&w.job));
         let (mut dialog, task) = ConflictDialog::new(job, title, dest_dir, conflicts);
         if let Some(progress) = self.jobs.window_job(job).and_then(|w| w.progress.as_ref()) {
             dialog.set_done(progress.items_done);

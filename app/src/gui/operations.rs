@@ -305,9 +305,7 @@ impl Ferry {
     /// What the engine said about a job of the window.
     pub(super) fn on_routed(&mut self, routed: Routed) -> Task<Message> {
         match routed {
-            Routed::Recovery(event) => self.update(Message::Recovery(
-                super::screen::recovery::Message::Job(event),
-            )),
+            Routed::Recovery(event) => self.recovery_event(event),
             Routed::Changed(job) => {
                 let long = self
                     .jobs
@@ -330,6 +328,38 @@ impl Ferry {
                 Task::none()
             }
             Routed::Ended(job) => self.job_ended(job),
+        }
+    }
+
+    /// An event of the banner's resume or roll back: its conflicts and failed items are
+    /// asked about in the same dialogs as any job's (the title says which job).
+    fn recovery_event(&mut self, event: ferry_core::jobs::Event) -> Task<Message> {
+        use ferry_core::jobs::Event;
+        let title = self
+            .recovery
+            .running_title()
+            .unwrap_or("Recovering a job")
+            .to_owned();
+        match event {
+            Event::Conflicts { job, conflicts } => self.conflicts_titled(job, title, conflicts),
+            Event::ItemError {
+                job,
+                request,
+                path,
+                error,
+            } => {
+                self.item_errors.ask(job, request, path, error, title);
+                Task::none()
+            }
+            event => {
+                if let Event::Finished { job, .. } | Event::Cancelled { job, .. } = &event {
+                    self.close_conflicts(*job);
+                    self.item_errors.job_ended(*job);
+                }
+                self.update(Message::Recovery(super::screen::recovery::Message::Job(
+                    event,
+                )))
+            }
         }
     }
 

@@ -243,25 +243,25 @@ pub fn start_recovery(
 fn start_recovery_blocking(
     engine: &Engine,
     stores: &Stores,
-    mut record: JournalRecord,
+    record: JournalRecord,
     choice: Choice,
 ) -> Result<(JobId, Held), Error> {
     let writer = stores.journal()?.writer()?;
     let seq = record.seq;
     let job = match choice {
         Choice::Resume => {
-            record.job = record.job.clone().unattended();
             writer.resume(seq, &record.job)?;
             Job::Resume {
                 record: Box::new(record),
             }
         }
+        // A place taken since is asked about, as for any undo.
         Choice::RollBack => Job::Undo {
             record: Box::new(record),
             trash: stores.trash()?,
-            on_conflict: ConflictPolicy::Skip,
+            on_conflict: ConflictPolicy::Ask,
         },
     };
-    let id = engine.submit_journaled(job, JobOptions::default(), seq);
+    let id = engine.submit_journaled(job, options(), seq);
     Ok((id, Held::new(writer)))
 }

@@ -420,8 +420,8 @@ impl Jobs {
     }
 
     /// Takes the journal's writer lock (waiting while a `ferry undo` holds it), records that
-    /// `record` is resumed (a roll back is recorded when it ends), then submits it. Places
-    /// taken since are skipped, never asked about: the banner has no conflict dialog yet.
+    /// `record` is resumed (a roll back is recorded when it ends), then submits it. A place
+    /// taken since, or an item that fails, is asked about in the window's dialogs.
     pub fn start_recovery(
         &self,
         record: JournalRecord,

@@ -2,10 +2,10 @@
 //!
 //! A banner above the browser, one interrupted job at a time: Resume runs the record again,
 //! skipping what is done ([`Job::Resume`](ferry_core::jobs::Job::Resume)); Roll back undoes
-//! what it did ([`Job::Undo`](ferry_core::jobs::Job::Undo)). Both skip a place taken since
-//! rather than ask (the window has no conflict dialog yet): nothing is overwritten, and what
-//! was skipped is in the outcome. The banner then follows the job (progress, Cancel) and shows
-//! how it ended.
+//! what it did ([`Job::Undo`](ferry_core::jobs::Job::Undo)). A place taken since is asked
+//! about in the conflict dialog, an item that fails in the item error dialog, as for any job
+//! (the window routes those events there). The banner follows the job (progress, Cancel)
+//! and shows how it ended.
 //!
 //! This module holds state and view only. What needs the engine or the journal's file I/O
 //! comes back to the window as an [`Event`], so that tests need neither.
@@ -124,6 +124,15 @@ impl Run {
 }
 
 impl Recovery {
+    /// What the resume or roll back under way is ("Resuming the move of a -> /b"), for the
+    /// dialogs that ask about its items.
+    pub fn running_title(&self) -> Option<&str> {
+        match &self.state {
+            State::Starting(run) | State::Running(run, ..) => Some(&run.what),
+            _ => None,
+        }
+    }
+
     /// True when the banner shows something.
     pub fn is_shown(&self) -> bool {
         !matches!(self.state, State::Hidden)

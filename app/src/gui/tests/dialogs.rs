@@ -146,3 +146,30 @@ fn a_paste_onto_a_name_taken_asks_and_the_answer_reaches_the_job() {
     assert_eq!(fs::read(home.join("Music/a (copy).txt")).unwrap(), b"x");
     assert_eq!(fs::read(home.join("Music/b (copy).txt")).unwrap(), b"x");
 }
+
+#[test]
+fn undoing_a_move_onto_a_place_taken_since_asks() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "x");
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists());
+    // The old place is taken again before the undo.
+    fs::write(home.join("Documents/a.txt"), "new").unwrap();
+    ctrl(&mut ferry, "z");
+    super::operations::until(&mut ferry, "the undo's conflict", |f| {
+        !f.conflicts.is_empty()
+    });
+    // Keep both: the file moved back beside the new one.
+    key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the undo's end", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+    assert_eq!(fs::read(home.join("Documents/a.txt")).unwrap(), b"new");
+    assert_eq!(fs::read(home.join("Documents/a (copy).txt")).unwrap(), b"x");
+    assert!(!home.join("Music/a.txt").exists());
+}
