@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ferry_core::jobs::{
-    How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
-    UndoJournal,
+    Begun, How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary,
+    TrashRoots, UndoJournal,
 };
 
 use super::jobs::{OnConflict, run_journaled};
@@ -96,20 +96,20 @@ impl Journaled {
     pub fn begin(job: &Job) -> Journaled {
         let journal = open_journal();
         let seq = journal.as_ref().and_then(|j| {
-            let seq = j.begin(job).unwrap_or_else(|e| {
+            // One read of the log for the record and the start-up checks.
+            let begun = j.begin_and_start_up(job).unwrap_or_else(|e| {
                 warn(&e);
-                None
+                Begun::default()
             });
-            if seq.is_some() {
-                let interrupted = recover(j).len();
-                if interrupted > 0 {
-                    eprintln!(
-                        "ferry: {interrupted} interrupted job(s) found: `ferry resume` finishes, \
-                         `ferry undo` rolls back"
-                    );
-                }
+            begun.problems.iter().for_each(warn);
+            if !begun.interrupted.is_empty() {
+                eprintln!(
+                    "ferry: {} interrupted job(s) found: `ferry resume` finishes, \
+                     `ferry undo` rolls back",
+                    begun.interrupted.len()
+                );
             }
-            seq
+            begun.seq
         });
         Journaled {
             journal,

@@ -30,24 +30,16 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod details;
+mod start_up;
 mod stored;
 
-use super::{
-    Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem, prune_staging, staging_folder_name,
-};
+use super::{Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem};
 use crate::error::Error;
-use details::{Details, Part};
-use stored::{Line, StoredEntry, StoredJob, StoredPath, StoredTrashRecord};
-
-/// True for `…/ferry/replaced` and `.ferry-replaced-<uid>` (see [`StagingRoots`]).
-///
-/// [`StagingRoots`]: super::StagingRoots
-fn is_staging_folder(dir: &Path) -> bool {
-    let name = dir.file_name();
-    name == Some(staging_folder_name().as_ref())
-        || (name == Some("replaced".as_ref())
-            && dir.parent().and_then(Path::file_name) == Some("ferry".as_ref()))
-}
+use details::{Details, DoneOut, Part};
+#[cfg(test)]
+use start_up::is_staging_folder;
+use start_up::{prune_staging_of, recover_of};
+use stored::{Absolute, Line, StoredEntry, StoredJob, StoredPath, StoredTrashRecord};
 
 /// Records kept by default.
 pub const DEFAULT_LIMIT: usize = 100;
@@ -204,6 +196,17 @@ impl JournalRecord {
     }
 }
 
+/// What [`UndoJournal::begin_and_start_up`] did.
+#[derive(Debug, Default)]
+pub struct Begun {
+    /// The new job's record number (`None` for a job that is not journaled).
+    pub seq: Option<u64>,
+    /// The interrupted jobs found (see [`UndoJournal::start_up`]).
+    pub interrupted: Vec<JournalRecord>,
+    /// Problems met at start-up (neither step stops the other).
+    pub problems: Vec<Error>,
+}
+
 /// The persistent, bounded journal of finished and running jobs.
 #[derive(Debug, Clone)]
 pub struct UndoJournal {
@@ -254,6 +257,11 @@ impl UndoJournal {
     /// Persists that `job` is about to start and returns its record number, before it writes
     /// anything. `None` for jobs that are not journaled (delete, undo, resume).
     pub fn begin(&self, job: &Job) -> Result<Option<u64>, Error> {
+        Ok(self.begin_reading(job)?.map(|(seq, _)| seq))
+    }
+
+    /// [`begin`](Self::begin), keeping the records read on the way (those before this one).
+    fn begin_reading(&self, job: &Job) -> Result<Option<(u64, Vec<JournalRecord>)>, Error> {
         if StoredJob::of(job).is_none() {
             return Ok(None);
         }
@@ -261,7 +269,24 @@ impl UndoJournal {
         let (records, _) = self.load()?;
         let seq = records.last().map_or(1, |r| r.seq + 1);
         self.append_begin(seq, job, false)?;
-        Ok(Some(seq))
+        Ok(Some((seq, records)))
+    }
+
+    /// What a process whose first act is a new job does (a command such as `ferry cp`):
+    /// [`begin`](Self::begin), then [`start_up`](Self::start_up), with the log read once for
+    /// both (it is most of what the journal costs a job). The records start-up works on are
+    /// those read before this job's: its own is running, so it is neither pruned nor
+    /// recovered.
+    pub fn begin_and_start_up(&self, job: &Job) -> Result<Begun, Error> {
+        let Some((seq, records)) = self.begin_reading(job)? else {
+            return Ok(Begun::default());
+        };
+        let (interrupted, problems) = self.start_up_with(records);
+        Ok(Begun {
+            seq: Some(seq),
+            interrupted,
+            problems,
+        })
     }
 
     /// Persists that record `seq` starts over with `job` (redo).
@@ -278,33 +303,26 @@ impl UndoJournal {
 
     /// Persists the end of record `seq` with what the job did.
     pub fn finish(&self, seq: u64, summary: &Summary, cancelled: bool) -> Result<(), Error> {
-        let mut staging: Vec<PathBuf> = Vec::new();
-        let mut entries: Vec<StoredEntry> = summary
-            .record
-            .entries()
-            .take(MAX_ENTRIES + 1)
-            .inspect(|e| {
-                staging.extend(
-                    e.staged
-                        .as_deref()
-                        .and_then(Path::parent)
-                        .map(Path::to_path_buf),
-                );
-            })
-            .map(StoredEntry::of)
+        let record = &summary.record;
+        let dropped = record.len() > MAX_ENTRIES;
+        let absolute = Absolute::default();
+        let mut staging: Vec<PathBuf> = record
+            .staged()
+            .filter_map(Path::parent)
+            .map(|p| absolute.of(p).into_owned())
             .collect();
-        let dropped = entries.len() > MAX_ENTRIES;
-        if dropped {
-            entries = Vec::new();
-        }
         staging.sort();
         staging.dedup();
-        let details = Details {
-            entries,
+        let details = DoneOut {
+            record: (!dropped).then_some(record),
             trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+            absolute: &absolute,
         };
         let _lock = self.lock()?;
-        let details = self.store(seq, Part::Done, &details)?;
+        let details = !details.is_empty() && {
+            details::write(&self.details_folder(), seq, Part::Done, &details)?;
+            true
+        };
         let line = Line::End {
             seq,
             time: now(),
@@ -433,11 +451,20 @@ impl UndoJournal {
     /// ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
     /// (neither step stops the other).
     pub fn start_up(&self) -> (Vec<JournalRecord>, Vec<Error>) {
+        match self.records() {
+            Ok(records) => self.start_up_with(records),
+            Err(e) => (Vec::new(), vec![e]),
+        }
+    }
+
+    /// [`start_up`](Self::start_up) on the `records` just read.
+    fn start_up_with(&self, records: Vec<JournalRecord>) -> (Vec<JournalRecord>, Vec<Error>) {
         let mut problems = Vec::new();
-        if let Err(e) = self.prune_staging(super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
+        let max = (super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES);
+        if let Err(e) = prune_staging_of(&records, max.0, max.1) {
             problems.push(e);
         }
-        let interrupted = self.recover().unwrap_or_else(|e| {
+        let interrupted = recover_of(records).unwrap_or_else(|e| {
             problems.push(e);
             Vec::new()
         });
@@ -449,15 +476,7 @@ impl UndoJournal {
     /// resuming the record continues them, undoing it removes them. Cheap when nothing was
     /// interrupted; call it at start.
     pub fn recover(&self) -> Result<Vec<JournalRecord>, Error> {
-        let interrupted: Vec<JournalRecord> = self
-            .records()?
-            .into_iter()
-            .filter(|r| r.state == RecordState::Interrupted)
-            .collect();
-        for record in &interrupted {
-            super::recovery::remove_temporaries(record)?;
-        }
-        Ok(interrupted)
+        recover_of(self.records()?)
     }
 
     /// Bounds the staging folders that the records' replaced items are kept in (see
@@ -466,21 +485,7 @@ impl UndoJournal {
     /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging folder are touched, whatever
     /// the journal says.
     pub fn prune_staging(&self, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
-        let mut folders: Vec<PathBuf> = self
-            .records()?
-            .into_iter()
-            .flat_map(|r| r.staging)
-            .filter(|dir| is_staging_folder(dir))
-            .collect();
-        folders.sort();
-        folders.dedup();
-        let mut pruned = Pruned::default();
-        for dir in folders {
-            let p = prune_staging(&dir, max_age, max_bytes)?;
-            pruned.items += p.items;
-            pruned.bytes += p.bytes;
-        }
-        Ok(pruned)
+        prune_staging_of(&self.records()?, max_age, max_bytes)
     }
 
     fn append_begin(&self, seq: u64, job: &Job, resumed: bool) -> Result<(), Error> {
@@ -582,6 +587,10 @@ impl UndoJournal {
     /// the parts and temporaries its job left are removed first; one whose folders cannot be
     /// cleaned now is kept for a later try rather than leaving them behind for good.
     fn compact_if_long(&self) -> Result<(), Error> {
+        // Counting lines costs a read; parsing them, most of what a job pays the journal.
+        if self.line_count()? <= 3 * self.limit {
+            return Ok(());
+        }
         let (mut records, lines) = self.load_raw()?;
         if lines <= 3 * self.limit {
             return Ok(());
@@ -606,6 +615,17 @@ impl UndoJournal {
         sync_dir(&self.file)?;
         let kept = keep.iter().map(|r| r.seq).collect();
         details::sweep(&self.details_folder(), &kept)
+    }
+
+    /// Lines in the log, as [`load`](Self::load) counts them (a torn last line counts).
+    fn line_count(&self) -> Result<usize, Error> {
+        let text = match std::fs::read(&self.file) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(Error::io("read", &self.file, e)),
+        };
+        let newlines = text.iter().filter(|&&b| b == b'\n').count();
+        Ok(newlines + usize::from(text.last().is_some_and(|&b| b != b'\n')))
     }
 
     /// The log as raw lines grouped by record, for compaction.

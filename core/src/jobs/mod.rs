@@ -74,7 +74,9 @@ pub use conflict::{
     Conflict, ConflictId, ConflictKind, EntryInfo, ErrorAction, ErrorId, ErrorPolicy, Resolution,
     Scope, keep_both_name, name_allowed,
 };
-pub use journal::{Counts, DEFAULT_LIMIT, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal};
+pub use journal::{
+    Begun, Counts, DEFAULT_LIMIT, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal,
+};
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
     Pruned, STAGING_GRACE, STAGING_MAX_AGE, STAGING_MAX_BYTES, StagingRoots, prune_staging,

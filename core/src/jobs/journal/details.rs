@@ -15,13 +15,15 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
-use super::stored::{StoredEntry, StoredTrashRecord};
+use super::stored::{Absolute, EntryOut, StoredEntry, StoredTrashRecord};
 use crate::error::Error;
+use crate::jobs::Record;
 
 /// What a record's details file holds.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -62,15 +64,73 @@ fn file(folder: &Path, seq: u64, part: Part) -> PathBuf {
     })
 }
 
+/// What a finished job's details file is written from: its record's entries, streamed as
+/// they are built, and its trash records. Reads back as [`Details`].
+pub(super) struct DoneOut<'a> {
+    /// The entries; `None` when there are too many to keep.
+    pub(super) record: Option<&'a Record>,
+    pub(super) trash: Vec<StoredTrashRecord>,
+    pub(super) absolute: &'a Absolute,
+}
+
+impl DoneOut<'_> {
+    pub(super) fn is_empty(&self) -> bool {
+        self.record.is_none_or(Record::is_empty) && self.trash.is_empty()
+    }
+}
+
+impl Serialize for DoneOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let record = self.record.filter(|r| !r.is_empty());
+        let fields = usize::from(record.is_some()) + usize::from(!self.trash.is_empty());
+        let mut out = s.serialize_struct("Details", fields)?;
+        if let Some(record) = record {
+            let entries = Entries {
+                record,
+                absolute: self.absolute,
+            };
+            out.serialize_field("entries", &entries)?;
+        }
+        if !self.trash.is_empty() {
+            out.serialize_field("trash", &self.trash)?;
+        }
+        out.end()
+    }
+}
+
+/// A record's entries as a JSON array, each serialized as it is built.
+struct Entries<'a> {
+    record: &'a Record,
+    absolute: &'a Absolute,
+}
+
+impl Serialize for Entries<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.record.entries().map(|entry| EntryOut {
+            entry,
+            absolute: self.absolute,
+        }))
+    }
+}
+
 /// Writes the details of record `seq`, replacing any earlier ones (a redo's).
-pub(super) fn write(folder: &Path, seq: u64, part: Part, details: &Details) -> Result<(), Error> {
+pub(super) fn write(
+    folder: &Path,
+    seq: u64,
+    part: Part,
+    details: &impl Serialize,
+) -> Result<(), Error> {
     std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
     let path = file(folder, seq, part);
     let temp = path.with_extension("json.tmp");
-    let text = serde_json::to_vec(details).map_err(|e| Error::io("encode", &path, e))?;
-    let mut out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
-    out.write_all(&text)
-        .map_err(|e| Error::io("write", &temp, e))?;
+    let out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
+    let mut out = BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer(&mut out, details).map_err(|e| match e.io_error_kind() {
+        Some(kind) => Error::io("write", &temp, kind),
+        None => Error::io("encode", &path, e),
+    })?;
+    out.flush().map_err(|e| Error::io("write", &temp, e))?;
+    drop(out);
     std::fs::rename(&temp, &path).map_err(|e| Error::io("rename", &path, e))
 }
 
@@ -143,6 +203,41 @@ mod tests {
             .unwrap();
         journal.finish(seq, &summary, false).unwrap();
         seq
+    }
+
+    #[test]
+    fn details_read_back_exactly_what_the_job_recorded() {
+        use std::os::unix::ffi::OsStrExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("src");
+        std::fs::create_dir_all(src.join("sub")).unwrap();
+        std::fs::write(src.join("plain.txt"), "a").unwrap();
+        std::fs::write(src.join(std::ffi::OsStr::from_bytes(b"not-\xff-utf8")), "b").unwrap();
+        std::fs::write(src.join("sub").join("\"quoted\" \\ name"), "c").unwrap();
+        std::os::unix::fs::symlink("plain.txt", src.join("link")).unwrap();
+        let dest = tmp.path().join("dest");
+        std::fs::create_dir(&dest).unwrap();
+        let journal = UndoJournal::at(tmp.path().join("state/journal.jsonl"));
+        let job = Job::Copy {
+            sources: vec![src],
+            dest_dir: dest,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let seq = journal.begin(&job).unwrap().unwrap();
+        let (engine, events) = Engine::start();
+        let id = engine.submit_journaled(job, JobOptions::default(), seq);
+        let summary: Summary = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Finished { job, summary } if job == id => Some(summary),
+                _ => None,
+            })
+            .unwrap();
+        journal.finish(seq, &summary, false).unwrap();
+        let written: Vec<_> = summary.record.entries().collect();
+        assert_eq!(written.len(), 6);
+        let record = journal.undo_candidate().unwrap().unwrap();
+        assert_eq!(record.entries, written);
     }
 
     #[test]

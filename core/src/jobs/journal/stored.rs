@@ -4,7 +4,8 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::entry::Kind;
 use crate::fs::{FileId, Timestamp};
@@ -301,6 +302,101 @@ pub(super) struct StoredEntry {
     st: Option<StoredPath>,
 }
 
+/// Relative paths made absolute against the current folder, read once: what
+/// [`StoredPath::path`] does, for the thousands of paths of one record.
+#[derive(Debug, Default)]
+pub(super) struct Absolute {
+    cwd: std::sync::OnceLock<Option<PathBuf>>,
+}
+
+impl Absolute {
+    /// `p` as [`std::path::absolute`] makes it (`p` itself if absolute, or if there is no
+    /// current folder).
+    pub(super) fn of<'p>(&self, p: &'p Path) -> std::borrow::Cow<'p, Path> {
+        use std::borrow::Cow;
+        if p.is_absolute() {
+            return Cow::Borrowed(p);
+        }
+        let Some(cwd) = self.cwd.get_or_init(|| std::env::current_dir().ok()) else {
+            return Cow::Borrowed(p);
+        };
+        // As the standard library does on Unix: a leading `.` and `.` components dropped,
+        // `..` kept, a trailing slash kept.
+        let mut out = PathBuf::with_capacity(cwd.as_os_str().len() + p.as_os_str().len() + 2);
+        out.push(cwd);
+        out.extend(p.strip_prefix(".").unwrap_or(p).components());
+        if p.as_os_str().as_bytes().ends_with(b"/") {
+            out.push("");
+        }
+        Cow::Owned(out)
+    }
+}
+
+/// A path serialized as a [`StoredPath`] is, without copying it into one.
+struct PathOut<'a>(&'a Path);
+
+impl Serialize for PathOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_str() {
+            Some(text) => s.serialize_str(text),
+            None => s.collect_seq(self.0.as_os_str().as_bytes()),
+        }
+    }
+}
+
+/// A [`RecordEntry`] serialized exactly as its [`StoredEntry`] is, without building one (a
+/// job of thousands of files spent most of its end building them).
+pub(super) struct EntryOut<'a> {
+    pub(super) entry: RecordEntry,
+    pub(super) absolute: &'a Absolute,
+}
+
+impl Serialize for EntryOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = &self.entry;
+        let staged = e.staged.as_deref().map(|p| self.absolute.of(p));
+        let mut out = s.serialize_struct("StoredEntry", 9 + usize::from(staged.is_some()))?;
+        out.serialize_field("s", &PathOut(&self.absolute.of(&e.source)))?;
+        out.serialize_field("d", &PathOut(&self.absolute.of(&e.dest)))?;
+        out.serialize_field("k", kind_name(e.kind))?;
+        out.serialize_field("h", how_name(e.how))?;
+        out.serialize_field("dev", &e.id.dev)?;
+        out.serialize_field("ino", &e.id.ino)?;
+        out.serialize_field("size", &e.size)?;
+        out.serialize_field("mt", &(e.mtime.sec, e.mtime.nsec))?;
+        out.serialize_field("top", &e.top_level)?;
+        if let Some(staged) = &staged {
+            out.serialize_field("st", &PathOut(staged))?;
+        }
+        out.end()
+    }
+}
+
+/// The stored name of `kind`: its `Debug` form.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::File => "File",
+        Kind::Dir => "Dir",
+        Kind::Symlink => "Symlink",
+        Kind::Fifo => "Fifo",
+        Kind::Socket => "Socket",
+        Kind::CharDevice => "CharDevice",
+        Kind::BlockDevice => "BlockDevice",
+        Kind::Unknown => "Unknown",
+    }
+}
+
+/// The stored name of `how`: its `Debug` form.
+fn how_name(how: How) -> &'static str {
+    match how {
+        How::Created => "Created",
+        How::Merged => "Merged",
+        How::Replaced => "Replaced",
+        How::Moved => "Moved",
+        How::MovedOver => "MovedOver",
+    }
+}
+
 const KINDS: [Kind; 8] = [
     Kind::File,
     Kind::Dir,
@@ -327,21 +423,6 @@ fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str) -> Option<T> {
 }
 
 impl StoredEntry {
-    pub(super) fn of(e: RecordEntry) -> StoredEntry {
-        StoredEntry {
-            s: StoredPath::path(&e.source),
-            d: StoredPath::path(&e.dest),
-            k: format!("{:?}", e.kind),
-            h: format!("{:?}", e.how),
-            dev: e.id.dev,
-            ino: e.id.ino,
-            size: e.size,
-            mt: (e.mtime.sec, e.mtime.nsec),
-            top: e.top_level,
-            st: e.staged.map(|p| StoredPath::path(&p)),
-        }
-    }
-
     /// None for an entry this version cannot read (it is left alone by undo).
     pub(super) fn into_entry(self) -> Option<RecordEntry> {
         let kind = named(&KINDS, &self.k)?;
@@ -431,5 +512,31 @@ impl StoredTrashedItem {
 
     fn into_item(self) -> Option<TrashedItem> {
         Some(TrashedItem::recorded(self.record.into_record()?, self.date))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_names_are_the_debug_names_readers_look_for() {
+        for kind in KINDS {
+            assert_eq!(kind_name(kind), format!("{kind:?}"));
+            assert_eq!(named(&KINDS, kind_name(kind)), Some(kind));
+        }
+        for how in HOWS {
+            assert_eq!(how_name(how), format!("{how:?}"));
+            assert_eq!(named(&HOWS, how_name(how)), Some(how));
+        }
+    }
+
+    #[test]
+    fn paths_are_made_absolute_as_the_standard_library_does() {
+        let absolute = Absolute::default();
+        for p in ["a", "./a/./b", "a//b/", "../x/y", ".", "a/../b", "/abs/./p"] {
+            let p = Path::new(p);
+            assert_eq!(absolute.of(p), std::path::absolute(p).unwrap(), "{p:?}");
+        }
     }
 }
