@@ -33,6 +33,7 @@
 //! devices run in parallel. Rename and create-folder jobs are single calls and never wait.
 
 mod caution;
+mod claim;
 mod commit;
 mod conflict;
 mod control;
