@@ -320,7 +320,10 @@ impl UndoJournal {
         };
         let _lock = self.lock()?;
         let details = !details.is_empty() && {
-            details::write(&self.details_folder(), seq, Part::Done, &details)?;
+            let text = details
+                .encode()
+                .map_err(|e| Error::io("encode", &self.file, e))?;
+            details::write(&self.details_folder(), seq, Part::Done, &text)?;
             true
         };
         let line = Line::End {
@@ -403,7 +406,8 @@ impl UndoJournal {
         if details.is_empty() {
             return Ok(false);
         }
-        details::write(&self.details_folder(), seq, part, details)?;
+        let text = serde_json::to_vec(details).map_err(|e| Error::io("encode", &self.file, e))?;
+        details::write(&self.details_folder(), seq, part, &text)?;
         Ok(true)
     }
 

@@ -15,11 +15,10 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use serde::ser::SerializeStruct;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::stored::{Absolute, EntryOut, StoredEntry, StoredTrashRecord};
 use crate::error::Error;
@@ -64,8 +63,8 @@ fn file(folder: &Path, seq: u64, part: Part) -> PathBuf {
     })
 }
 
-/// What a finished job's details file is written from: its record's entries, streamed as
-/// they are built, and its trash records. Reads back as [`Details`].
+/// What a finished job's details file is written from: its record's entries and its trash
+/// records. Reads back as [`Details`].
 pub(super) struct DoneOut<'a> {
     /// The entries; `None` when there are too many to keep.
     pub(super) record: Option<&'a Record>,
@@ -77,59 +76,44 @@ impl DoneOut<'_> {
     pub(super) fn is_empty(&self) -> bool {
         self.record.is_none_or(Record::is_empty) && self.trash.is_empty()
     }
-}
 
-impl Serialize for DoneOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    /// The JSON of the details file, as `Details` would serialize: the entries written as
+    /// they are built (see [`EntryOut::write`]).
+    pub(super) fn encode(&self) -> Result<Vec<u8>, serde_json::Error> {
         let record = self.record.filter(|r| !r.is_empty());
-        let fields = usize::from(record.is_some()) + usize::from(!self.trash.is_empty());
-        let mut out = s.serialize_struct("Details", fields)?;
+        let mut out = Vec::with_capacity(record.map_or(0, Record::len) * 192 + 64);
+        out.push(b'{');
         if let Some(record) = record {
-            let entries = Entries {
-                record,
-                absolute: self.absolute,
-            };
-            out.serialize_field("entries", &entries)?;
+            out.extend_from_slice(b"\"entries\":[");
+            for (k, entry) in record.entries().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                let absolute = self.absolute;
+                EntryOut { entry, absolute }.write(&mut out)?;
+            }
+            out.push(b']');
         }
         if !self.trash.is_empty() {
-            out.serialize_field("trash", &self.trash)?;
+            if record.is_some() {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"\"trash\":");
+            serde_json::to_writer(&mut out, &self.trash)?;
         }
-        out.end()
+        out.push(b'}');
+        Ok(out)
     }
 }
 
-/// A record's entries as a JSON array, each serialized as it is built.
-struct Entries<'a> {
-    record: &'a Record,
-    absolute: &'a Absolute,
-}
-
-impl Serialize for Entries<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.record.entries().map(|entry| EntryOut {
-            entry,
-            absolute: self.absolute,
-        }))
-    }
-}
-
-/// Writes the details of record `seq`, replacing any earlier ones (a redo's).
-pub(super) fn write(
-    folder: &Path,
-    seq: u64,
-    part: Part,
-    details: &impl Serialize,
-) -> Result<(), Error> {
+/// Writes `text`, the details of record `seq`, replacing any earlier ones (a redo's).
+pub(super) fn write(folder: &Path, seq: u64, part: Part, text: &[u8]) -> Result<(), Error> {
     std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
     let path = file(folder, seq, part);
     let temp = path.with_extension("json.tmp");
-    let out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
-    let mut out = BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer(&mut out, details).map_err(|e| match e.io_error_kind() {
-        Some(kind) => Error::io("write", &temp, kind),
-        None => Error::io("encode", &path, e),
-    })?;
-    out.flush().map_err(|e| Error::io("write", &temp, e))?;
+    let mut out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
+    out.write_all(text)
+        .map_err(|e| Error::io("write", &temp, e))?;
     drop(out);
     std::fs::rename(&temp, &path).map_err(|e| Error::io("rename", &path, e))
 }
