@@ -75,10 +75,22 @@ impl Area {
     /// Gets rid of a run's output: moved into the trash folder (deleted at the end) where
     /// deletes are deferred, deleted now on tmpfs. A path that does not exist is fine.
     pub(super) fn discard(&self, path: &Path) -> Result<()> {
+        self.discard_as(path, self.defer_deletes)
+    }
+
+    /// Deletes a run's output now, on any filesystem: for outputs of few, large files, which
+    /// would fill the disk if kept to the end (the large copy writes 1 GiB a run, 90 runs
+    /// with `--load`), and whose deletion frees few inodes. The settle step before the next
+    /// run waits for the discards it causes.
+    pub(super) fn discard_now(&self, path: &Path) -> Result<()> {
+        self.discard_as(path, false)
+    }
+
+    fn discard_as(&self, path: &Path, defer: bool) -> Result<()> {
         if fs::symlink_metadata(path).is_err() {
             return Ok(());
         }
-        if self.defer_deletes {
+        if defer {
             let n = self.discarded.get() + 1;
             self.discarded.set(n);
             let aside = self.trash.join(n.to_string());

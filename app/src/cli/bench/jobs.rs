@@ -32,6 +32,10 @@ use super::{Goals, Planned, Sizes, compare};
 /// Longest wait for one job before the benchmark gives up.
 const PATIENCE: Duration = Duration::from_secs(600);
 
+/// Files from this size on make outputs deleted at once rather than at the end (see
+/// [`Area::discard_now`]).
+const LARGE_FILE: usize = 1 << 20;
+
 /// The peer of the copy workloads.
 pub(super) const CP: &str = "cp -r --preserve=mode,timestamps";
 /// The peer of the one-file copy.
@@ -274,7 +278,11 @@ impl Comparison for Copy<'_> {
             tool.name(),
             self.files
         );
-        self.area.discard(&out)
+        if self.size >= LARGE_FILE {
+            self.area.discard_now(&out)
+        } else {
+            self.area.discard(&out)
+        }
     }
 }
 

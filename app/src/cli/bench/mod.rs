@@ -33,6 +33,8 @@
 //!   delete trees hold empty files (the tools' walk and unlinks are measured, not the freeing
 //!   of data blocks). Move sources are the exception: they are built right before each round,
 //!   so that on ext4 they are still unwritten when moved and unlinking them frees no blocks.
+//!   And the outputs of the large-file copy are deleted right away everywhere (90 GiB kept to
+//!   the end would fill the disk); the settle step waits for their discards.
 //! - The cross-filesystem move is measured in both directions: under `fs = work` it moves from
 //!   `/dev/shm` into the work tree, under `fs = shm` from the work tree into `/dev/shm` (the
 //!   result's `params` say `from` and `to`).

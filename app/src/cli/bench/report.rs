@@ -48,7 +48,8 @@ const METHOD: &[(&str, &str)] = &[
     (
         "fixtures",
         "built untimed, all ahead except move sources (built before each round); delete \
-         trees hold empty files; outputs moved aside and deleted at the end (except on tmpfs)",
+         trees hold empty files; outputs moved aside and deleted at the end (except on tmpfs, \
+         and for the large files, deleted at once)",
     ),
     (
         "load",
