@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ferry_core::jobs::{
-    Begun, How, Job, JournalRecord, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary,
-    TrashRoots, UndoJournal,
+    Begun, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord, RecordState,
+    STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots, UndoJournal,
 };
 
 use super::jobs::{OnConflict, run_journaled};
@@ -45,6 +45,8 @@ pub struct ResumeArgs {
 pub struct Journaled {
     journal: Option<UndoJournal>,
     seq: Option<u64>,
+    /// The record's `begin` line on its way to the disk (a new job's).
+    durable: Option<Durable>,
     end: End,
 }
 
@@ -95,7 +97,7 @@ impl Journaled {
     /// that cannot be written is reported and the job runs anyway.
     pub fn begin(job: &Job) -> Journaled {
         let journal = open_journal();
-        let seq = journal.as_ref().and_then(|j| {
+        let begun = journal.as_ref().map(|j| {
             // One read of the log for the record and the start-up checks.
             let begun = j.begin_and_start_up(job).unwrap_or_else(|e| {
                 warn(&e);
@@ -109,18 +111,25 @@ impl Journaled {
                     begun.interrupted.len()
                 );
             }
-            begun.seq
+            begun
         });
+        let (seq, durable) = begun.map_or((None, None), |b| (b.seq, b.durable));
         Journaled {
             journal,
             seq,
+            durable,
             end: End::Record,
         }
     }
 
-    /// The job's record number in the journal, if it is journaled.
-    pub fn seq(&self) -> Option<u64> {
-        self.seq
+    /// Submits `job` to `engine` as this record's job: journaled if it is (its large files
+    /// resumable, its writes after its `begin` line is on disk).
+    pub fn submit(&self, engine: &Engine, job: Job, options: JobOptions) -> JobId {
+        match (self.seq, self.durable.clone()) {
+            (Some(seq), Some(durable)) => engine.submit_journaled_after(job, options, seq, durable),
+            (Some(seq), None) => engine.submit_journaled(job, options, seq),
+            (None, _) => engine.submit_with(job, options),
+        }
     }
 
     /// Records the end of the job.
@@ -223,6 +232,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     let journaled = Journaled {
         journal: Some(journal),
         seq: Some(seq),
+        durable: None,
         end: End::Undone,
     };
     run_journaled(job, "undone", journaled)
@@ -276,6 +286,7 @@ pub fn run_redo() -> i32 {
     let journaled = Journaled {
         journal: Some(journal),
         seq: Some(record.seq),
+        durable: None,
         end: End::Record,
     };
     run_journaled(job, "redone", journaled)
@@ -309,6 +320,7 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
     let journaled = Journaled {
         journal: Some(journal),
         seq: Some(seq),
+        durable: None,
         end: End::Record,
     };
     let job = Job::Resume {

@@ -207,6 +207,9 @@ pub(crate) struct JobCtx {
     /// The undo journal's record of this copy or move (or of the job it resumes): its large
     /// files are written under names derived from it, kept after a crash for resume.
     pub(crate) journal_seq: Option<u64>,
+    /// That record's `begin` line, if still on its way to the disk: waited for before the
+    /// job writes anything.
+    pub(crate) durable: Option<super::Durable>,
     problems: Mutex<Problems>,
 }
 
@@ -223,6 +226,7 @@ impl JobCtx {
             events,
             staging,
             journal_seq: None,
+            durable: None,
             counters: Counters::default(),
             problems: Mutex::default(),
         }
@@ -309,6 +313,18 @@ impl JobCtx {
                         return None;
                     }
                 }
+            }
+        }
+    }
+
+    /// Waits until the job's journal record is on disk (at once if there is none to wait
+    /// for); false, with the job halted by the error, if it cannot be.
+    pub(crate) fn wait_durable(&self) -> bool {
+        match self.durable.as_ref().map(super::Durable::wait) {
+            None | Some(Ok(())) => true,
+            Some(Err(error)) => {
+                self.control.halt(error);
+                false
             }
         }
     }

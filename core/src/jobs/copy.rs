@@ -145,7 +145,8 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest) -> bool {
             conflicts: planned.conflicts.clone(),
         });
     }
-    if ctx.control.stopped() {
+    // Nothing is written before the job's journal record is on disk (`journal/durable.rs`).
+    if ctx.control.stopped() || !ctx.wait_durable() {
         return false;
     }
     // Clones take no space: do not refuse a reflink copy of a large file.

@@ -7,8 +7,9 @@
 //! [`RecordEntry`]s, one per created or moved item, go to a details file of their own first,
 //! so that the log every job start reads stays small: see `details.rs`).
 //!
-//! Only `begin` is made durable (`fdatasync`) before the job goes on: after a power loss it is
-//! what tells that a job was under way. Losing a later line costs precision, never data: a
+//! Only `begin` is made durable (`fdatasync`) before the job writes anything (a command's job
+//! plans while it is flushed: see `durable.rs`): after a power loss it is what tells that a
+//! job was under way. Losing a later line costs precision, never data: a
 //! record whose `end` (or details) did not reach the disk reads as interrupted (or without
 //! identities) and is rolled back by comparing sources and destinations; a lost `undone` lets
 //! undo run again, which finds nothing left to undo. Syncing them would make every job wait
@@ -29,13 +30,17 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+mod apply;
 mod details;
+mod durable;
 mod start_up;
 mod stored;
 
 use super::{Job, Pruned, RecordEntry, Summary, TrashRecord, TrashedItem};
 use crate::error::Error;
+use apply::apply;
 use details::{Details, DoneOut, Part};
+pub use durable::Durable;
 #[cfg(test)]
 use start_up::is_staging_folder;
 use start_up::{prune_staging_of, recover_of};
@@ -201,6 +206,8 @@ impl JournalRecord {
 pub struct Begun {
     /// The new job's record number (`None` for a job that is not journaled).
     pub seq: Option<u64>,
+    /// Its `begin` line on its way to the disk.
+    pub durable: Option<Durable>,
     /// The interrupted jobs found (see [`UndoJournal::start_up`]).
     pub interrupted: Vec<JournalRecord>,
     /// Problems met at start-up (neither step stops the other).
@@ -257,11 +264,6 @@ impl UndoJournal {
     /// Persists that `job` is about to start and returns its record number, before it writes
     /// anything. `None` for jobs that are not journaled (delete, undo, resume).
     pub fn begin(&self, job: &Job) -> Result<Option<u64>, Error> {
-        Ok(self.begin_reading(job)?.map(|(seq, _)| seq))
-    }
-
-    /// [`begin`](Self::begin), keeping the records read on the way (those before this one).
-    fn begin_reading(&self, job: &Job) -> Result<Option<(u64, Vec<JournalRecord>)>, Error> {
         if StoredJob::of(job).is_none() {
             return Ok(None);
         }
@@ -269,21 +271,33 @@ impl UndoJournal {
         let (records, _) = self.load()?;
         let seq = records.last().map_or(1, |r| r.seq + 1);
         self.append_begin(seq, job, false)?;
-        Ok(Some((seq, records)))
+        Ok(Some(seq))
     }
 
     /// What a process whose first act is a new job does (a command such as `ferry cp`):
     /// [`begin`](Self::begin), then [`start_up`](Self::start_up), with the log read once for
     /// both (it is most of what the journal costs a job). The records start-up works on are
     /// those read before this job's: its own is running, so it is neither pruned nor
-    /// recovered.
+    /// recovered. The `begin` line is made durable on another thread meanwhile: the job must
+    /// wait for [`Begun::durable`] before it writes anything
+    /// ([`Engine::submit_journaled_after`](super::Engine::submit_journaled_after) does).
     pub fn begin_and_start_up(&self, job: &Job) -> Result<Begun, Error> {
-        let Some((seq, records)) = self.begin_reading(job)? else {
+        let begun = {
+            let _lock = self.lock()?;
+            let (records, _) = self.load()?;
+            let seq = records.last().map_or(1, |r| r.seq + 1);
+            match self.begin_line(seq, job, false) {
+                Some(line) => Some((seq, self.append_in_background(&line)?, records)),
+                None => None,
+            }
+        };
+        let Some((seq, durable, records)) = begun else {
             return Ok(Begun::default());
         };
         let (interrupted, problems) = self.start_up_with(records);
         Ok(Begun {
             seq: Some(seq),
+            durable: Some(durable),
             interrupted,
             problems,
         })
@@ -484,7 +498,7 @@ impl UndoJournal {
     }
 
     /// Bounds the staging folders that the records' replaced items are kept in (see
-    /// [`prune_staging`]): in each, removes what is older than `max_age`, then the oldest
+    /// [`prune_staging`](super::prune_staging)): in each, removes what is older than `max_age`, then the oldest
     /// until it holds at most `max_bytes`. At start, with [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE)
     /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging folder are touched, whatever
     /// the journal says.
@@ -493,9 +507,15 @@ impl UndoJournal {
     }
 
     fn append_begin(&self, seq: u64, job: &Job, resumed: bool) -> Result<(), Error> {
-        let Some(stored) = StoredJob::of(job) else {
-            return Ok(());
-        };
+        match self.begin_line(seq, job, resumed) {
+            Some(line) => self.append(&line, true),
+            None => Ok(()),
+        }
+    }
+
+    /// The `begin` line of `job` as record `seq`; `None` for a job that is not journaled.
+    fn begin_line(&self, seq: u64, job: &Job, resumed: bool) -> Option<Line> {
+        let stored = StoredJob::of(job)?;
         let pid = std::process::id();
         let targets: Vec<PathBuf> = match (job, job.sources_and_dest()) {
             (_, Some((sources, dest_dir))) => sources
@@ -512,7 +532,7 @@ impl UndoJournal {
             .filter(|d| d.symlink_metadata().is_ok())
             .map(|d| StoredPath::path(d))
             .collect();
-        let line = Line::Begin {
+        Some(Line::Begin {
             seq,
             time: now(),
             pid,
@@ -520,8 +540,7 @@ impl UndoJournal {
             job: stored,
             preexisting,
             resumed,
-        };
-        self.append(&line, true)
+        })
     }
 
     fn lock(&self) -> Result<File, Error> {
@@ -541,6 +560,25 @@ impl UndoJournal {
 
     /// Appends `line`; `durable`: on disk before returning (see the module's doc for which).
     fn append(&self, line: &Line, durable: bool) -> Result<(), Error> {
+        let (file, created) = self.write_line(line)?;
+        if durable {
+            file.sync_data()
+                .map_err(|e| Error::io("write", &self.file, e))?;
+            if created {
+                sync_dir(&self.file)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends `line` and starts making it durable on another thread (see `durable.rs`).
+    fn append_in_background(&self, line: &Line) -> Result<Durable, Error> {
+        let (file, created) = self.write_line(line)?;
+        Ok(Durable::start(file, self.file.clone(), created))
+    }
+
+    /// Appends `line`, not synced: the log, and whether this created it.
+    fn write_line(&self, line: &Line) -> Result<(File, bool), Error> {
         let mut text = serde_json::to_vec(line).map_err(|e| Error::io("encode", &self.file, e))?;
         text.push(b'\n');
         let created = !self.file.exists();
@@ -550,12 +588,8 @@ impl UndoJournal {
             .open(&self.file)
             .map_err(|e| Error::io("open", &self.file, e))?;
         file.write_all(&text)
-            .and_then(|()| if durable { file.sync_data() } else { Ok(()) })
             .map_err(|e| Error::io("write", &self.file, e))?;
-        if created && durable {
-            sync_dir(&self.file)?;
-        }
-        Ok(())
+        Ok((file, created))
     }
 
     /// Reads the log: the newest records (at most the bound) and the number of lines read.
@@ -674,95 +708,6 @@ fn cleaned_up(raw: &RawRecord) -> bool {
             || (super::recovery::remove_parts(&r).is_ok()
                 && super::recovery::remove_temporaries(&r).is_ok())
     })
-}
-
-fn apply(records: &mut Vec<JournalRecord>, line: Line) {
-    let seq = line.seq();
-    let index = records.iter().rposition(|r| r.seq == seq);
-    match (line, index) {
-        (
-            Line::Begin {
-                time,
-                pid,
-                pid_start,
-                job,
-                preexisting,
-                resumed,
-                ..
-            },
-            index,
-        ) => {
-            // A resume continues the run it resumes: what that run did counts from its start
-            // (recovery looks for the trash entries made since), and what existed before the
-            // job is what existed before that run, not what it created.
-            let (started, preexisting) = match index {
-                Some(i) if resumed => (records[i].started, records[i].preexisting.clone()),
-                _ => (
-                    UNIX_EPOCH + Duration::from_secs(time),
-                    preexisting.into_iter().map(StoredPath::into_path).collect(),
-                ),
-            };
-            let record = JournalRecord {
-                seq,
-                started,
-                job: job.into_job(),
-                state: RecordState::Running,
-                entries: Vec::new(),
-                counts: Counts::default(),
-                trash: Vec::new(),
-                undo_trash: Vec::new(),
-                preexisting,
-                resumed,
-                entries_dropped: false,
-                pid,
-                pid_start,
-                details: false,
-                undone_details: false,
-                staging: Vec::new(),
-            };
-            match index {
-                Some(i) => records[i] = record,
-                None => records.push(record),
-            }
-        }
-        (
-            Line::End {
-                cancelled,
-                done,
-                skipped,
-                failed,
-                not_done,
-                details,
-                staging,
-                dropped,
-                ..
-            },
-            Some(i),
-        ) => {
-            let r = &mut records[i];
-            r.entries_dropped = dropped;
-            r.details = details;
-            r.staging = staging.into_iter().map(StoredPath::into_path).collect();
-            r.state = if cancelled {
-                RecordState::Cancelled
-            } else {
-                RecordState::Finished
-            };
-            r.counts = Counts {
-                done,
-                skipped,
-                failed,
-                not_done,
-            };
-        }
-        (Line::Undone { details, .. }, Some(i)) => {
-            let r = &mut records[i];
-            r.state = RecordState::Undone;
-            r.undone_details = details;
-        }
-        // An end or undo of a record already dropped by compaction.
-        (Line::End { .. } | Line::Undone { .. }, None) => {}
-    }
 }
 
 fn now() -> u64 {

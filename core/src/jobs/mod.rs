@@ -76,7 +76,7 @@ pub use conflict::{
     Scope, keep_both_name, name_allowed,
 };
 pub use journal::{
-    Begun, Counts, DEFAULT_LIMIT, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal,
+    Begun, Counts, DEFAULT_LIMIT, Durable, JournalRecord, MAX_ENTRIES, RecordState, UndoJournal,
 };
 pub use partial::PART_MIN_SIZE;
 pub use staging::{
@@ -433,7 +433,21 @@ impl Engine {
     /// `seq`, which survive a crash so that resuming the record appends to them rather than
     /// starting over (see [`Job::Resume`]).
     pub fn submit_journaled(&self, job: Job, options: JobOptions, seq: u64) -> JobId {
-        self.spawn_with(job, options, Some(seq))
+        self.spawn_with(job, options, Some(seq), None)
+    }
+
+    /// [`submit_journaled`](Self::submit_journaled) for a record whose `begin` line is still
+    /// on its way to the disk ([`UndoJournal::begin_and_start_up`]): the job plans meanwhile,
+    /// and waits for `durable` before it writes anything. If the line cannot be made durable,
+    /// the job stops with that error, having written nothing.
+    pub fn submit_journaled_after(
+        &self,
+        job: Job,
+        options: JobOptions,
+        seq: u64,
+        durable: Durable,
+    ) -> JobId {
+        self.spawn_with(job, options, Some(seq), Some(durable))
     }
 
     /// Queues `job` paused: it plans (and reports [`Event::Planned`]) but writes nothing
@@ -448,10 +462,16 @@ impl Engine {
     }
 
     fn spawn(&self, job: Job, options: JobOptions) -> JobId {
-        self.spawn_with(job, options, None)
+        self.spawn_with(job, options, None, None)
     }
 
-    fn spawn_with(&self, job: Job, options: JobOptions, seq: Option<u64>) -> JobId {
+    fn spawn_with(
+        &self,
+        job: Job,
+        options: JobOptions,
+        seq: Option<u64>,
+        durable: Option<Durable>,
+    ) -> JobId {
         let id = JobId(self.next_id.fetch_add(1, Ordering::Relaxed));
         let control = Arc::new(Control::new(options.on_error));
         if options.paused {
@@ -461,7 +481,7 @@ impl Engine {
         let shared = Arc::clone(&self.shared);
         let handle = std::thread::Builder::new()
             .name(format!("ferry-{id}"))
-            .spawn(move || run_job(&shared, id, job, control, seq))
+            .spawn(move || run_job(&shared, id, job, control, (seq, durable)))
             .expect("cannot spawn a job thread");
         let mut threads = lock(&self.threads);
         threads.retain(|t| !t.is_finished());
@@ -544,9 +564,16 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Option<u64>) {
+fn run_job(
+    shared: &Shared,
+    id: JobId,
+    job: Job,
+    control: Arc<Control>,
+    (seq, durable): (Option<u64>, Option<Durable>),
+) {
     let staging = Arc::clone(&shared.staging);
     let mut ctx = JobCtx::new(id, control, shared.events.clone(), staging);
+    ctx.durable = durable;
     // Only copies and moves write large files worth resuming; a resume continues its record.
     ctx.journal_seq = match &job {
         Job::Copy { .. } | Job::Move { .. } => seq,
@@ -555,7 +582,11 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
     };
     let control = &ctx.control;
     let devices = control::devices_of(&job);
-    let mut summary = if shared.devices.acquire(id, &devices, control) {
+    // A copy or move waits for its journal record after planning (`copy::preflight`); the
+    // other jobs have no planning walk to do meanwhile.
+    let plans_first = matches!(job, Job::Copy { .. } | Job::Move { .. });
+    let recorded = plans_first || ctx.wait_durable();
+    let mut summary = if recorded && shared.devices.acquire(id, &devices, control) {
         let summary = match job {
             Job::Copy {
                 sources,
@@ -583,7 +614,8 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         shared.devices.release(&devices);
         summary
     } else {
-        // Cancelled while waiting for its devices: nothing was touched.
+        // Cancelled while waiting for its devices, or its record could not be made durable:
+        // nothing was touched.
         let not_done = match job {
             Job::Copy { sources, .. } | Job::Move { sources, .. } => sources,
             Job::Delete { paths } => paths,
@@ -596,6 +628,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         };
         Summary {
             not_done,
+            stopped_by: control.halted_by().cloned(),
             ..Summary::default()
         }
     };
