@@ -260,7 +260,7 @@ impl<'a> Copier<'a> {
     /// Copies the plan's `roots`; returns when every worker has finished (or drained after a
     /// stop).
     pub(crate) fn run(&self, roots: Range<usize>) {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
+        let workers = claim::workers();
         let (tx, rx) = crossbeam_channel::bounded::<Arc<claim::Batch<Batch>>>(workers * 4);
         std::thread::scope(|s| {
             for _ in 0..workers {

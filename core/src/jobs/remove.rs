@@ -169,6 +169,8 @@ struct Queue<'q> {
 
 impl Remover<'_> {
     pub(crate) fn run(&self) {
+        // One per CPU: unlinks in one folder take its lock in turn, so threads beyond the
+        // CPUs only contend (measured: 3 or 4 on two CPUs deleted slower than 2).
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
         let (tx, rx) = crossbeam_channel::bounded::<Arc<Batch>>(workers * QUEUED_BATCHES);
         let walker = std::thread::current();
