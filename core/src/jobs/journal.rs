@@ -282,6 +282,9 @@ impl UndoJournal {
     /// wait for [`Begun::durable`] before it writes anything
     /// ([`Engine::submit_journaled_after`](super::Engine::submit_journaled_after) does).
     pub fn begin_and_start_up(&self, job: &Job) -> Result<Begun, Error> {
+        if StoredJob::of(job).is_none() {
+            return Ok(Begun::default()); // not journaled: nothing to read or write
+        }
         let begun = {
             let _lock = self.lock()?;
             let (records, _) = self.load()?;
