@@ -170,8 +170,8 @@ fn run_batch(
         .map(|&k| targets[k].source.clone())
         .collect();
     let opened = match &batch.opened {
-        Some((fd, _)) => Dest::from_fd(Arc::clone(fd), &batch.dir),
-        None => Dest::open(&batch.dir),
+        Some((fd, _)) => Dest::from_fd(ctx, Arc::clone(fd), &batch.dir),
+        None => Dest::open(ctx, &batch.dir),
     };
     let dest = match opened {
         Ok(dest) => dest,
