@@ -54,7 +54,7 @@ use details::{Details, DoneOut, Part};
 #[cfg(test)]
 use start_up::is_staging_folder;
 use start_up::{prune_staging_of, recover_of, start_up_of};
-use stored::{Absolute, Line, StoredEntry, StoredJob, StoredPath, StoredTrashRecord};
+use stored::{Absolute, Line, StoredEntry, StoredJob, StoredPath, StoredRemade, StoredTrashRecord};
 
 /// Records kept by default.
 pub const DEFAULT_LIMIT: usize = 100;
@@ -233,6 +233,7 @@ impl UndoJournal {
         let details = Details {
             entries: Vec::new(),
             trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+            remade: summary.remade.iter().map(StoredRemade::of).collect(),
         };
         let _lock = self.lock()?;
         let details = self.store(seq, Part::Undone, &details)?;
@@ -263,14 +264,54 @@ impl UndoJournal {
 
     /// The newest record that undo applies to: finished, cancelled or interrupted. The
     /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
+    ///
+    /// Its folders that the undo of a later job made anew (see [`Summary::remade`]) are known
+    /// by their new identities: a folder removed by a move that merged it elsewhere, and made
+    /// again by that move's undo, is still the folder this job made or moved there.
     pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
-        let found = self.records()?.into_iter().rev().find(|r| {
+        let mut records = self.records()?;
+        let Some(at) = records.iter().rposition(|r| {
             matches!(
                 r.state,
                 RecordState::Finished | RecordState::Cancelled | RecordState::Interrupted
             )
-        });
-        found.map(|r| self.with_details(r)).transpose()
+        }) else {
+            return Ok(None);
+        };
+        let later = records.split_off(at + 1);
+        let record = self.with_details(records.swap_remove(at))?;
+        self.with_remade(record, &later).map(Some)
+    }
+
+    /// `record`, whose folder entries made anew by the undos of the `later` records (oldest
+    /// first) get the identities of the new folders, the newest for each path.
+    fn with_remade(
+        &self,
+        mut record: JournalRecord,
+        later: &[JournalRecord],
+    ) -> Result<JournalRecord, Error> {
+        let mut remade = std::collections::HashMap::new();
+        let undone = later
+            .iter()
+            .filter(|r| r.state == RecordState::Undone && r.undone_details);
+        for r in undone {
+            // Details gone or torn: those folders are judged by their old identities.
+            let Some(d) = details::read(&self.details_folder(), r.seq, Part::Undone)? else {
+                continue;
+            };
+            remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
+        }
+        if remade.is_empty() {
+            return Ok(record);
+        }
+        for e in &mut record.entries {
+            if e.kind == crate::entry::Kind::Dir
+                && let Some(&id) = remade.get(&e.dest)
+            {
+                e.id = id;
+            }
+        }
+        Ok(record)
     }
 
     /// The record redo applies to: the last one undone, if no job was recorded since. The

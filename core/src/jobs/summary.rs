@@ -110,6 +110,11 @@ pub struct Summary {
     /// What the job could not keep of items it did (metadata the destination refuses), once
     /// per kind; no item failed for it.
     pub notes: Vec<super::Note>,
+    /// Folders an undo had to make anew to put items back in, with their identities: the
+    /// undo of a move that merged a folder into another, which removed it. Recorded with the
+    /// undo, so that the undo of an earlier job that made or moved the folder takes the new
+    /// one for it (its inode could not survive).
+    pub remade: Vec<(PathBuf, FileId)>,
 }
 
 impl Summary {

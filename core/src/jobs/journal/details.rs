@@ -5,7 +5,8 @@
 //! megabytes that every job start, `ferry cp` included, parsed whole (130 ms of CPU for six
 //! records of 5,000 files). So the log keeps only short lines and each record's details go to
 //! `records/<seq>.json` (what the job did) and `records/<seq>.undone.json` (what its undo put
-//! in the trash), read only when that record is undone or redone.
+//! in the trash, and the folders it made anew), read only when that record (or, for the
+//! folders, one before it) is undone or redone.
 //!
 //! Written as a temporary file renamed over the old one (a redo's), before the log line that
 //! points to it, and not synced, like that line (see the journal's doc): a crash leaves at
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::stored::{Absolute, EntryOut, StoredEntry, StoredTrashRecord};
+use super::stored::{Absolute, EntryOut, StoredEntry, StoredRemade, StoredTrashRecord};
 use crate::error::Error;
 use crate::jobs::Record;
 
@@ -31,11 +32,16 @@ pub(super) struct Details {
     pub(super) entries: Vec<StoredEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(super) trash: Vec<StoredTrashRecord>,
+    /// An undo's: the folders it made anew (see [`Summary::remade`]).
+    ///
+    /// [`Summary::remade`]: crate::jobs::Summary::remade
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) remade: Vec<StoredRemade>,
 }
 
 impl Details {
     pub(super) fn is_empty(&self) -> bool {
-        self.entries.is_empty() && self.trash.is_empty()
+        self.entries.is_empty() && self.trash.is_empty() && self.remade.is_empty()
     }
 }
 

@@ -585,6 +585,34 @@ impl StoredTrashRecord {
     }
 }
 
+/// A folder an undo made anew, and its identity (see [`Summary::remade`]).
+///
+/// [`Summary::remade`]: crate::jobs::Summary::remade
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct StoredRemade {
+    p: StoredPath,
+    dev: u64,
+    ino: u64,
+}
+
+impl StoredRemade {
+    pub(super) fn of((path, id): &(PathBuf, FileId)) -> StoredRemade {
+        StoredRemade {
+            p: StoredPath::path(path),
+            dev: id.dev,
+            ino: id.ino,
+        }
+    }
+
+    pub(super) fn into_remade(self) -> (PathBuf, FileId) {
+        let id = FileId {
+            dev: self.dev,
+            ino: self.ino,
+        };
+        (self.p.into_path(), id)
+    }
+}
+
 /// A [`TrashedItem`] given to a restore job: its [`TrashRecord`] and deletion date.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct StoredTrashedItem {
