@@ -807,3 +807,10 @@ fn undoing_a_move_of_a_folder_later_merged_away_moves_it_back() {
     ];
     undo_restores_the_tree_after(steps).unwrap();
 }
+
+/// As above, for an empty folder: `z` copied into `x` as `x/z`, then `z` moved into `x`,
+/// merged into the empty `x/z` and removed. Undo never made `z` again.
+#[test]
+fn undoing_a_move_that_merged_an_empty_folder_makes_it_again() {
+    undo_restores_the_tree_after(vec![Step::Copy(5, 52), Step::Move(6, 15)]).unwrap();
+}

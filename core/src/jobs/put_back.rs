@@ -159,7 +159,7 @@ fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch
 
 /// Creates folder `dir` and those missing above it, as `create_dir_all` does (a link to a
 /// folder there counts as one); adds each folder it made, with its identity, to `made`.
-fn make_folders(dir: &Path, made: &mut Vec<(PathBuf, FileId)>) -> std::io::Result<()> {
+pub(crate) fn make_folders(dir: &Path, made: &mut Vec<(PathBuf, FileId)>) -> std::io::Result<()> {
     use std::io::ErrorKind;
     let made_here = match std::fs::create_dir(dir) {
         Err(e) if e.kind() == ErrorKind::NotFound => {
