@@ -95,28 +95,46 @@ pub fn sorted_order(listing: &Listing, spec: SortSpec) -> Vec<u32> {
     merge(listing, spec, &first, &second)
 }
 
-/// One entry's precomputed sort fields, compared in field order (see [`compare`]).
+/// One entry's precomputed sort fields, compared in field order (see [`compare`]). Sixteen
+/// bytes, and with its key bytes about thirty an entry: a sort of 200,000 entries holds that
+/// beside the listing (about sixty), which is what `ferry ls` peaks at.
 #[derive(Clone, Copy)]
 struct Item {
-    /// 0 for folders when they go first, else 1; never reversed by the direction.
-    group: u8,
-    /// Size, or modification seconds mapped to keep their order as unsigned, or 0.
-    num: u64,
-    /// Modification nanoseconds, or 0.
-    sub: u32,
-    /// The first 8 bytes of the collation key, big-endian, zero-padded: most comparisons
-    /// end here, without touching the key buffer.
+    /// The first 8 bytes of the entry's sort key (see [`Keys`]), big-endian, zero-padded:
+    /// most comparisons end here, without touching the key buffer.
     prefix: u64,
-    /// The rest of the key: `keys[rest_off..rest_off + rest_len]` of the item's [`Run`].
-    rest_off: u32,
-    rest_len: u32,
     /// Index into the listing.
     idx: u32,
+    /// 0 for folders when they go first, else 1; never reversed by the direction.
+    group: u8,
 }
 
-/// A sorted part of a listing and the collation keys its items point into.
+/// The sort keys of a run's entries past their first 8 bytes, one after another in listing
+/// order. An entry's sort key is its size (8 bytes, big-endian) or modification time
+/// (seconds mapped to keep their order as unsigned, then nanoseconds: 12 bytes) when sorting
+/// by those, then for the type sort its extension's collation key and a 0x00 (which no
+/// collation key contains), then its name's collation key: comparing keys byte by byte
+/// compares those fields in that order, as their headers have one length.
+struct Keys {
+    /// Listing index of the run's first entry.
+    start: usize,
+    bytes: Vec<u8>,
+    /// `ends[k]`: where the key rest of the run's entry `k` ends in `bytes`.
+    ends: Vec<u32>,
+}
+
+impl Keys {
+    /// The key of listing entry `idx` past its first 8 bytes.
+    fn rest(&self, idx: u32) -> &[u8] {
+        let k = idx as usize - self.start;
+        let from = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.bytes[from..self.ends[k] as usize]
+    }
+}
+
+/// A sorted part of a listing and the keys its items point into.
 struct Run {
-    keys: Vec<u8>,
+    keys: Keys,
     items: Vec<Item>,
 }
 
@@ -124,15 +142,28 @@ impl Run {
     /// Computes the keys of entries `range` and sorts them.
     fn sorted(listing: &Listing, spec: SortSpec, range: Range<usize>) -> Run {
         let collator = collator();
-        let mut keys = Vec::with_capacity(range.len() * 32);
+        let mut keys = Keys {
+            start: range.start,
+            bytes: Vec::with_capacity(range.len() * 16),
+            ends: Vec::with_capacity(range.len()),
+        };
         let mut items = Vec::with_capacity(range.len());
-        let mut ext = Vec::new();
+        let (mut key, mut ext) = (Vec::new(), Vec::new());
         for idx in range {
             let entry = listing.entry(idx);
-            let start = keys.len();
+            key.clear();
+            match spec.key {
+                SortKey::Size => key.extend_from_slice(&entry.size().to_be_bytes()),
+                SortKey::Modified => {
+                    let (sec, nsec) = entry.mtime();
+                    // Flipping the sign bit maps i64 order onto u64 order.
+                    key.extend_from_slice(&(sec.cast_unsigned() ^ (1 << 63)).to_be_bytes());
+                    key.extend_from_slice(&nsec.to_be_bytes());
+                }
+                SortKey::Name | SortKey::Type => {}
+            }
             if spec.key == SortKey::Type {
-                // Extension key, 0x00 (which no collation key contains), name key: compares
-                // like the pair (extension, name).
+                // Extension key, 0x00, name key: compares like the pair (extension, name).
                 if !entry.is_dir_like() {
                     ext.clear();
                     ext.extend(
@@ -140,33 +171,21 @@ impl Run {
                             .iter()
                             .map(u8::to_ascii_lowercase),
                     );
-                    let Ok(()) = collator.write_sort_key_utf8_to(&ext, &mut keys);
+                    let Ok(()) = collator.write_sort_key_utf8_to(&ext, &mut key);
                 }
-                keys.push(0);
+                key.push(0);
             }
-            let Ok(()) = collator.write_sort_key_utf8_to(entry.name_bytes(), &mut keys);
-            let key = &keys[start..];
+            let Ok(()) = collator.write_sort_key_utf8_to(entry.name_bytes(), &mut key);
             let mut prefix = [0; 8];
             let head = key.len().min(8);
             prefix[..head].copy_from_slice(&key[..head]);
-            let (num, sub) = match spec.key {
-                SortKey::Size => (entry.size(), 0),
-                SortKey::Modified => {
-                    let (sec, nsec) = entry.mtime();
-                    // Flipping the sign bit maps i64 order onto u64 order.
-                    (sec.cast_unsigned() ^ (1 << 63), nsec)
-                }
-                SortKey::Name | SortKey::Type => (0, 0),
-            };
-            let rest_off = start + head;
+            keys.bytes.extend_from_slice(&key[head..]);
+            keys.ends
+                .push(u32::try_from(keys.bytes.len()).expect("sort keys over 4 GiB"));
             items.push(Item {
-                group: u8::from(spec.folders_first && !entry.is_dir_like()),
-                num,
-                sub,
                 prefix: u64::from_be_bytes(prefix),
-                rest_off: u32::try_from(rest_off).expect("sort keys over 4 GiB"),
-                rest_len: (keys.len() - rest_off) as u32,
                 idx: idx as u32,
+                group: u8::from(spec.folders_first && !entry.is_dir_like()),
             });
         }
         items.sort_unstable_by(|a, b| compare(listing, spec, (a, &keys), (b, &keys)));
@@ -174,13 +193,14 @@ impl Run {
     }
 }
 
-/// The order of two items, each with the key buffer of its run.
-fn compare(listing: &Listing, spec: SortSpec, a: (&Item, &[u8]), b: (&Item, &[u8])) -> Ordering {
+/// The order of two items, each with the keys of its run.
+fn compare(listing: &Listing, spec: SortSpec, a: (&Item, &Keys), b: (&Item, &Keys)) -> Ordering {
     let ((a, a_keys), (b, b_keys)) = (a, b);
     a.group.cmp(&b.group).then_with(|| {
-        let ord = (a.num, a.sub, a.prefix)
-            .cmp(&(b.num, b.sub, b.prefix))
-            .then_with(|| rest(a, a_keys).cmp(rest(b, b_keys)))
+        let ord = a
+            .prefix
+            .cmp(&b.prefix)
+            .then_with(|| a_keys.rest(a.idx).cmp(b_keys.rest(b.idx)))
             .then_with(|| {
                 let name = |item: &Item| listing.entry(item.idx as usize).name_bytes();
                 name(a).cmp(name(b))
@@ -190,11 +210,6 @@ fn compare(listing: &Listing, spec: SortSpec, a: (&Item, &[u8]), b: (&Item, &[u8
             Direction::Descending => ord.reverse(),
         }
     })
-}
-
-fn rest<'k>(item: &Item, keys: &'k [u8]) -> &'k [u8] {
-    let off = item.rest_off as usize;
-    &keys[off..off + item.rest_len as usize]
 }
 
 /// Merges two sorted runs into the final order.

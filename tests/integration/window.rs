@@ -108,10 +108,11 @@ impl Session<'_> {
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
-    /// Ferry's window, once it has drawn itself (keys sent before are lost).
+    /// Ferry's window, once it has drawn itself (keys sent before are lost). Only a mapped
+    /// one: the file clipboard's own window, never shown, is named "Ferry clipboard".
     fn window(&self) -> String {
         let window = wait_for("Ferry's window", || {
-            let found = self.xdotool(&["search", "--name", "Ferry"]);
+            let found = self.xdotool(&["search", "--onlyvisible", "--name", "Ferry"]);
             found.lines().next().map(str::to_owned)
         });
         wait_for("the first frame", || (self.colours() > 20).then_some(()));

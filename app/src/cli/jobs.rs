@@ -199,11 +199,8 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             ErrorPolicy::Skip
         },
     };
-    let job = match journal.seq() {
-        // Its large files can then be resumed after a crash.
-        Some(seq) => engine.submit_journaled(job, options, seq),
-        None => engine.submit_with(job, options),
-    };
+    // Its large files can then be resumed after a crash.
+    let job = journal.submit(&engine, job, options);
     let mut prompt = Prompt::default();
     let mut bar = Bar::new(std::io::stderr().is_terminal());
     let (mut next, mut refused) = (None, false);

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use ferry_core::jobs::{
-    How, Job, JournalRecord, JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
-    Summary, TrashRoots, UndoJournal,
+    Begun, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord, JournalWriter, RecordState,
+    STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots, UndoJournal,
 };
 
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -55,6 +55,8 @@ pub struct Journaled {
     /// records shares it: it holds the lock until the last one's end).
     writer: Option<Arc<JournalWriter>>,
     seq: Option<u64>,
+    /// The record's `begin` line on its way to the disk (a new job's).
+    durable: Option<Durable>,
     end: End,
 }
 
@@ -128,33 +130,40 @@ impl Journaled {
         let journal = UndoJournal::open_default()
             .map_err(|e| not_undoable(&e))
             .ok();
-        let seq = journal.as_ref().and_then(|j| {
-            let seq = j.begin(job).unwrap_or_else(|e| {
+        let begun = journal.as_ref().map(|j| {
+            // One read of the log for the record and the start-up checks.
+            let begun = j.begin_and_start_up(job).unwrap_or_else(|e| {
                 not_undoable(&e);
-                None
+                Begun::default()
             });
-            if seq.is_some() {
-                let interrupted = recover(j).len();
-                if interrupted > 0 {
-                    eprintln!(
-                        "ferry: {interrupted} interrupted job(s) found: `ferry resume` finishes, \
-                         `ferry undo` rolls back"
-                    );
-                }
+            begun.problems.iter().for_each(warn);
+            if !begun.interrupted.is_empty() {
+                eprintln!(
+                    "ferry: {} interrupted job(s) found: `ferry resume` finishes, \
+                     `ferry undo` rolls back",
+                    begun.interrupted.len()
+                );
             }
-            seq
+            begun
         });
+        let (seq, durable) = begun.map_or((None, None), |b| (b.seq, b.durable));
         Journaled {
             journal,
             writer: None,
             seq,
+            durable,
             end: End::Record,
         }
     }
 
-    /// The job's record number in the journal, if it is journaled.
-    pub fn seq(&self) -> Option<u64> {
-        self.seq
+    /// Submits `job` to `engine` as this record's job: journaled if it is (its large files
+    /// resumable, its writes after its `begin` line is on disk).
+    pub fn submit(&self, engine: &Engine, job: Job, options: JobOptions) -> JobId {
+        match (self.seq, self.durable.clone()) {
+            (Some(seq), Some(durable)) => engine.submit_journaled_after(job, options, seq, durable),
+            (Some(seq), None) => engine.submit_journaled(job, options, seq),
+            (None, _) => engine.submit_with(job, options),
+        }
     }
 
     /// Records the end of the job.
@@ -274,6 +283,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         journal: Some(journal),
         writer: Some(Arc::new(writer)),
         seq: Some(seq),
+        durable: None,
         end: End::Undone,
     };
     run_journaled(job, "undone", journaled)
@@ -347,6 +357,7 @@ pub fn run_redo() -> i32 {
         journal: Some(journal),
         writer: Some(Arc::new(writer)),
         seq: Some(record.seq),
+        durable: None,
         end: End::Record,
     };
     run_journaled(job, "redone", journaled)
@@ -420,6 +431,7 @@ fn resume_one(
         journal: Some(journal.clone()),
         writer: Some(Arc::clone(writer)),
         seq: Some(seq),
+        durable: None,
         end: End::Record,
     };
     let job = Job::Resume {

@@ -357,7 +357,7 @@ impl Ferry {
                     self.item_errors.job_ended(*job);
                 }
                 self.update(Message::Recovery(super::screen::recovery::Message::Job(
-                    event,
+                    Box::new(event),
                 )))
             }
         }

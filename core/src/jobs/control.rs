@@ -216,6 +216,9 @@ pub(crate) struct JobCtx {
     /// Copies an interrupted move made of files with several names, whose sources its resume
     /// removed before planning the rest: the names left are linked to them.
     pub(crate) linked_copies: Mutex<Vec<(FileId, PathBuf)>>,
+    /// That record's `begin` line, if still on its way to the disk: waited for before the
+    /// job writes anything.
+    pub(crate) durable: Option<super::Durable>,
     problems: Mutex<Problems>,
     notes: Mutex<Vec<Note>>,
 }
@@ -235,6 +238,7 @@ impl JobCtx {
             journal_seq: None,
             resuming: false,
             linked_copies: Mutex::default(),
+            durable: None,
             counters: Counters::default(),
             problems: Mutex::default(),
             notes: Mutex::default(),
@@ -322,6 +326,18 @@ impl JobCtx {
                         return None;
                     }
                 }
+            }
+        }
+    }
+
+    /// Waits until the job's journal record is on disk (at once if there is none to wait
+    /// for); false, with the job halted by the error, if it cannot be.
+    pub(crate) fn wait_durable(&self) -> bool {
+        match self.durable.as_ref().map(super::Durable::wait) {
+            None | Some(Ok(())) => true,
+            Some(Err(error)) => {
+                self.control.halt(error);
+                false
             }
         }
     }

@@ -30,11 +30,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crossbeam_channel::{Receiver, Sender};
 use rustix::fd::OwnedFd;
 use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
+use super::claim;
 use super::control::JobCtx;
 use super::dest::Dest;
 use super::links::Firsts;
@@ -85,7 +85,7 @@ pub(crate) fn plan_transfer(
     dest_dir: &Path,
     policy: ConflictPolicy,
 ) -> Result<(Dest, Planned), Error> {
-    let dest = Dest::open(dest_dir)?;
+    let dest = Dest::open(ctx, dest_dir)?;
     let planned = Planner::new(ctx, mode, policy, Some(&dest)).run(sources)?;
     Ok((dest, planned))
 }
@@ -147,7 +147,8 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest) -> bool {
             conflicts: planned.conflicts.clone(),
         });
     }
-    if ctx.control.stopped() {
+    // Nothing is written before the job's journal record is on disk (`journal/durable.rs`).
+    if ctx.control.stopped() || !ctx.wait_durable() {
         return false;
     }
     // Clones take no space: do not refuse a reflink copy of a large file.
@@ -177,12 +178,15 @@ struct DirDone {
     pending: AtomicUsize,
 }
 
+/// What the items of one batch share: their source and destination folders, open.
 pub(super) struct Batch {
     pub(super) src: Arc<OwnedFd>,
     pub(super) dst: Arc<OwnedFd>,
     dir: Option<Arc<DirDone>>,
-    items: Vec<u32>,
 }
+
+/// The job thread's side of the workers (see `claim.rs`).
+type Queue<'q> = claim::Queue<'q, Batch>;
 
 struct Frame {
     item: u32,
@@ -261,20 +265,29 @@ impl<'a> Copier<'a> {
     /// Copies the plan's `roots`; returns when every worker has finished (or drained after a
     /// stop).
     pub(crate) fn run(&self, roots: Range<usize>) {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
-        let (tx, rx) = crossbeam_channel::bounded::<Batch>(workers * 4);
+        let workers = claim::workers();
+        let (tx, rx) = crossbeam_channel::bounded::<Arc<claim::Batch<Batch>>>(workers * 4);
         std::thread::scope(|s| {
             for _ in 0..workers {
                 let rx = rx.clone();
-                s.spawn(move || self.worker(&rx));
+                s.spawn(move || {
+                    let mut copier = DataCopier::new(&self.try_reflink, &self.try_copy_range);
+                    for batch in &rx {
+                        batch.drain(&mut |b, _, i| self.work(&mut copier, &b.with, i));
+                    }
+                });
             }
             drop(rx);
-            self.dispatch(&tx, roots);
+            let mut queue = Queue::new(&tx);
+            let mut copier = DataCopier::new(&self.try_reflink, &self.try_copy_range);
+            self.dispatch(&mut queue, &mut copier, roots);
+            // What no worker has started yet, this thread does rather than wait.
+            queue.help(&mut |b, _, i| self.work(&mut copier, &b.with, i));
             drop(tx);
         });
     }
 
-    fn dispatch(&self, tx: &Sender<Batch>, roots: Range<usize>) {
+    fn dispatch(&self, queue: &mut Queue<'_>, copier: &mut DataCopier<'_>, roots: Range<usize>) {
         let mut parent_cache: Option<(&Path, Arc<OwnedFd>, FileId)> = None;
         for root in &self.plan.roots[roots] {
             if !self.ctx.control.checkpoint() {
@@ -324,20 +337,26 @@ impl<'a> Copier<'a> {
                     }
                 },
             }
-            self.child(&mut cur, tx, root.item);
+            self.child(&mut cur, queue, copier, root.item);
             for b in root.blocks.0..root.blocks.1 {
-                if !self.ctx.control.checkpoint() || !self.enter(&mut cur, tx, b) {
+                if !self.ctx.control.checkpoint() || !self.enter(&mut cur, queue, copier, b) {
                     break;
                 }
             }
-            self.flush(&mut cur, tx);
+            self.flush(&mut cur, queue, copier);
             while !cur.frames.is_empty() && self.pop(&mut cur) {}
         }
     }
 
     /// Moves to the folder of block `b` and dispatches its children; false when the rest of
     /// this source cannot be reached any more.
-    fn enter(&self, cur: &mut Cursor, tx: &Sender<Batch>, b: u32) -> bool {
+    fn enter(
+        &self,
+        cur: &mut Cursor,
+        queue: &mut Queue<'_>,
+        copier: &mut DataCopier<'_>,
+        b: u32,
+    ) -> bool {
         let block = self.plan.blocks[b as usize];
         let p = block.dir;
         let parent = self.plan.item(p).parent;
@@ -345,7 +364,7 @@ impl<'a> Copier<'a> {
             cur.dead.insert(p);
             return true;
         }
-        self.flush(cur, tx);
+        self.flush(cur, queue, copier);
         let parent = (parent != NO_ITEM).then_some(parent);
         while cur.frames.last().map(|f| f.item) != parent {
             if cur.frames.is_empty() || !self.pop(cur) {
@@ -389,7 +408,7 @@ impl<'a> Copier<'a> {
         });
         cur.frames.push(Frame { item: p, done });
         for c in block.start..block.end {
-            self.child(cur, tx, c);
+            self.child(cur, queue, copier, c);
         }
         true
     }
@@ -417,7 +436,7 @@ impl<'a> Copier<'a> {
         true
     }
 
-    fn child(&self, cur: &mut Cursor, tx: &Sender<Batch>, c: u32) {
+    fn child(&self, cur: &mut Cursor, queue: &mut Queue<'_>, copier: &mut DataCopier<'_>, c: u32) {
         let item = self.plan.item(c);
         match (item.action, item.kind) {
             (Action::Skip | Action::Merge | Action::Ask, _) => {}
@@ -455,17 +474,20 @@ impl<'a> Copier<'a> {
                     Err(e) => {
                         let error = Error::io("create folder", self.plan.dest_path(c), e);
                         if self.ctx.fail_or_retry(c, self.plan.source_path(c), error) {
-                            return self.child(cur, tx, c);
+                            return self.child(cur, queue, copier, c);
                         }
                         cur.dead.insert(c);
                     }
                 }
             }
             _ => {
-                if let Some(first) = self.waits_for(c)
-                    && cur.batch.contains(&first)
-                {
-                    self.flush(cur, tx); // what it is linked to goes first
+                if let Some(first) = self.waits_for(c) {
+                    if cur.batch.contains(&first) {
+                        self.flush(cur, queue, copier); // what it is linked to goes first
+                    }
+                    // `link` waits for that copy: claim it rather than wait for a worker to
+                    // get to it, so that it is done here or under way elsewhere.
+                    queue.help_to(first, &mut |b, _, i| self.work(copier, &b.with, i));
                 }
                 if self.link(cur.dst.top(), c) {
                     return;
@@ -473,7 +495,7 @@ impl<'a> Copier<'a> {
                 cur.batch.push(c);
                 cur.batch_bytes += item.size;
                 if cur.batch.len() >= BATCH_ITEMS || cur.batch_bytes >= BATCH_BYTES {
-                    self.flush(cur, tx);
+                    self.flush(cur, queue, copier);
                 }
             }
         }
@@ -524,7 +546,9 @@ impl<'a> Copier<'a> {
         }
     }
 
-    fn flush(&self, cur: &mut Cursor, tx: &Sender<Batch>) {
+    /// Hands the files gathered in `cur` to the workers (doing queued ones while they are all
+    /// busy).
+    fn flush(&self, cur: &mut Cursor, queue: &mut Queue<'_>, copier: &mut DataCopier<'_>) {
         if cur.batch.is_empty() {
             return;
         }
@@ -538,47 +562,44 @@ impl<'a> Copier<'a> {
             src: Arc::clone(cur.src.top()),
             dst: Arc::clone(cur.dst.top()),
             dir,
-            items,
         };
-        // Workers live until the sender is dropped, so this cannot fail.
-        let _ = tx.send(batch);
+        queue.push(claim::Batch::new(items, batch), &mut |b, _, i| {
+            self.work(copier, &b.with, i);
+        });
     }
 
-    fn worker(&self, rx: &Receiver<Batch>) {
-        let mut copier = DataCopier::new(&self.try_reflink, &self.try_copy_range);
-        for batch in rx {
-            for &i in &batch.items {
-                if !self.ctx.control.checkpoint() {
-                    continue; // drain: the job is stopping
-                }
-                self.ctx.counters.current.store(i, Relaxed);
-                loop {
-                    match self.copy_item(&mut copier, &batch, i) {
-                        Ok(Outcome::Done(ino)) => {
-                            self.done[i as usize].store(ino, Relaxed);
-                            self.ctx.counters.add_item();
-                            crate::fault::point("item-done");
-                        }
-                        Ok(Outcome::Skipped(reason)) => {
-                            self.ctx.skip(i, self.plan.source_path(i), reason);
-                        }
-                        Ok(Outcome::Asked | Outcome::Stopped) => {}
-                        Err(e) => {
-                            if self.ctx.fail_or_retry(i, self.plan.source_path(i), e) {
-                                continue;
-                            }
+    /// Copies item `i` of `batch` (on a worker, or on the job thread), and finishes its folder
+    /// if it was the last item the folder waited for.
+    fn work(&self, copier: &mut DataCopier<'_>, batch: &Batch, i: u32) {
+        // Once the job is stopping, items are only drained.
+        if self.ctx.control.checkpoint() {
+            self.ctx.counters.current.store(i, Relaxed);
+            loop {
+                match self.copy_item(copier, batch, i) {
+                    Ok(Outcome::Done(ino)) => {
+                        self.done[i as usize].store(ino, Relaxed);
+                        self.ctx.counters.add_item();
+                        crate::fault::point("item-done");
+                    }
+                    Ok(Outcome::Skipped(reason)) => {
+                        self.ctx.skip(i, self.plan.source_path(i), reason);
+                    }
+                    Ok(Outcome::Asked | Outcome::Stopped) => {}
+                    Err(e) => {
+                        if self.ctx.fail_or_retry(i, self.plan.source_path(i), e) {
+                            continue;
                         }
                     }
-                    break;
                 }
-                self.settled(i);
+                break;
             }
-            if let Some(d) = &batch.dir {
-                let n = batch.items.len();
-                if d.pending.fetch_sub(n, Relaxed) == n {
-                    self.finish_dir(d.item, &batch.src, &batch.dst);
-                }
-            }
+        }
+        // Drained or not, a link waiting for this copy may go on (`links.rs`).
+        self.settled(i);
+        if let Some(d) = &batch.dir
+            && d.pending.fetch_sub(1, Relaxed) == 1
+        {
+            self.finish_dir(d.item, &batch.src, &batch.dst);
         }
     }
 

@@ -29,26 +29,49 @@ pub(crate) struct Dest {
 }
 
 impl Dest {
-    /// Opens the destination; reads the mount table (once per job).
-    pub(crate) fn open(path: &Path) -> Result<Dest, Error> {
+    /// Opens the destination of `ctx`'s job; reads the mount table (once per job). Where its
+    /// file system must be probed, the probe (a file created and removed) waits for the job's
+    /// journal record to be on disk first, as every write does (`journal/durable.rs`).
+    pub(crate) fn open(ctx: &JobCtx, path: &Path) -> Result<Dest, Error> {
+        Dest::open_with(path, || ctx.wait_durable())
+    }
+
+    /// Opens folder `path` outside of any job (to learn its name rules): a probe is free to
+    /// write at once.
+    pub(crate) fn open_unjournaled(path: &Path) -> Result<Dest, Error> {
+        Dest::open_with(path, || true)
+    }
+
+    fn open_with(path: &Path, may_write: impl FnOnce() -> bool) -> Result<Dest, Error> {
         let fd = fs::open_dir_path(path).map_err(|e| match e {
             Errno::NOTDIR => Error::NotADirectory {
                 path: path.to_path_buf(),
             },
             e => Error::io("open", path, e),
         })?;
-        Dest::from_fd(Arc::new(fd), path)
+        Dest::from_fd_with(Arc::new(fd), path, may_write)
     }
 
-    /// The destination folder `path`, already open as `fd` (walked to without following
-    /// links): everything the job writes there goes through `fd`, never through `path`.
-    pub(crate) fn from_fd(fd: Arc<OwnedFd>, path: &Path) -> Result<Dest, Error> {
+    /// The destination folder `path` of `ctx`'s job, already open as `fd` (walked to without
+    /// following links): everything the job writes there goes through `fd`, never through
+    /// `path`. A probe waits as for [`open`](Self::open).
+    pub(crate) fn from_fd(ctx: &JobCtx, fd: Arc<OwnedFd>, path: &Path) -> Result<Dest, Error> {
+        Dest::from_fd_with(fd, path, || ctx.wait_durable())
+    }
+
+    /// `may_write` is asked before a probe writes (see `probe::caps`).
+    fn from_fd_with(
+        fd: Arc<OwnedFd>,
+        path: &Path,
+        may_write: impl FnOnce() -> bool,
+    ) -> Result<Dest, Error> {
         let meta = fs::stat_fd(&*fd).map_err(|e| Error::io("stat", path, e))?;
         let ancestors =
             fs::ancestors(&*fd).map_err(|e| Error::io("read the parents of", path, e))?;
         let mount = fs::MountTable::read().by_id(meta.mnt_id).cloned();
         let name_max = rustix::fs::fstatfs(&*fd).map_or(255, |s| s.f_namelen as usize);
-        let caps = probe::caps(&fd, mount.as_ref().map_or("", |m| m.fs_type.as_str()));
+        let fs_type = mount.as_ref().map_or("", |m| m.fs_type.as_str());
+        let caps = probe::caps(&fd, fs_type, may_write);
         Ok(Dest {
             caps,
             fd,

@@ -8,8 +8,9 @@
 //! of their own first, so that the log every job start reads stays small: see `details.rs`).
 //! What a record read back says is `record.rs`.
 //!
-//! Only `begin` is made durable (`fdatasync`) before the job goes on: after a power loss it is
-//! what tells that a job was under way. Losing a later line costs precision, never data: a
+//! Only `begin` is made durable (`fdatasync`) before the job writes anything (a command's job
+//! plans while it is flushed: see `durable.rs`): after a power loss it is what tells that a
+//! job was under way. Losing a later line costs precision, never data: a
 //! record whose `end` (or details) did not reach the disk reads as interrupted (or without
 //! identities) and is rolled back by comparing sources and destinations; a lost `undone` lets
 //! undo run again, which finds nothing left to undo. Syncing them would make every job wait
@@ -33,29 +34,27 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+mod apply;
 mod details;
+mod durable;
 mod record;
+mod start_up;
 mod stored;
 mod tail;
 mod writer;
 
+pub use durable::Durable;
 pub use record::{Counts, JournalRecord, RecordState};
 pub use writer::JournalWriter;
 
-use super::{Job, Pruned, Summary, prune_staging, staging_folder_name};
+use super::{Job, Pruned, Summary};
 use crate::error::Error;
-use details::{Details, Part};
-use stored::{Line, StoredEntry, StoredJob, StoredPath, StoredTrashRecord};
-
-/// True for `…/ferry/replaced` and `.ferry-replaced-<uid>` (see [`StagingRoots`]).
-///
-/// [`StagingRoots`]: super::StagingRoots
-fn is_staging_folder(dir: &Path) -> bool {
-    let name = dir.file_name();
-    name == Some(staging_folder_name().as_ref())
-        || (name == Some("replaced".as_ref())
-            && dir.parent().and_then(Path::file_name) == Some("ferry".as_ref()))
-}
+use apply::apply;
+use details::{Details, DoneOut, Part};
+#[cfg(test)]
+use start_up::is_staging_folder;
+use start_up::{prune_staging_of, recover_of, start_up_of};
+use stored::{Absolute, Line, StoredEntry, StoredJob, StoredPath, StoredRemade, StoredTrashRecord};
 
 /// Records kept by default.
 pub const DEFAULT_LIMIT: usize = 100;
@@ -68,6 +67,19 @@ pub const MAX_ENTRIES: usize = 100_000;
 /// Prefix of the named temporaries a job of process `pid` may leave after a crash.
 pub(crate) fn temp_prefix(pid: u32) -> String {
     format!(".ferry-tmp-{pid}-")
+}
+
+/// What [`UndoJournal::begin_and_start_up`] did.
+#[derive(Debug, Default)]
+pub struct Begun {
+    /// The new job's record number (`None` for a job that is not journaled).
+    pub seq: Option<u64>,
+    /// Its `begin` line on its way to the disk.
+    pub durable: Option<Durable>,
+    /// The interrupted jobs found (see [`UndoJournal::start_up`]).
+    pub interrupted: Vec<JournalRecord>,
+    /// Problems met at start-up (neither step stops the other).
+    pub problems: Vec<Error>,
 }
 
 /// The persistent, bounded journal of finished and running jobs.
@@ -131,6 +143,38 @@ impl UndoJournal {
         Ok(Some(seq))
     }
 
+    /// What a process whose first act is a new job does (a command such as `ferry cp`):
+    /// [`begin`](Self::begin), then [`start_up`](Self::start_up), with the log read once for
+    /// both (it is most of what the journal costs a job). The records start-up works on are
+    /// those read before this job's: its own is running, so it is neither pruned nor
+    /// recovered. The `begin` line is made durable on another thread meanwhile: the job must
+    /// wait for [`Begun::durable`] before it writes anything
+    /// ([`Engine::submit_journaled_after`](super::Engine::submit_journaled_after) does).
+    pub fn begin_and_start_up(&self, job: &Job) -> Result<Begun, Error> {
+        if StoredJob::of(job).is_none() {
+            return Ok(Begun::default()); // not journaled: nothing to read or write
+        }
+        let begun = {
+            let _lock = self.lock()?;
+            let (records, _) = self.load()?;
+            let seq = records.last().map_or(1, |r| r.seq + 1);
+            match self.begin_line(seq, job, false) {
+                Some(line) => Some((seq, self.append_in_background(&line)?, records)),
+                None => None,
+            }
+        };
+        let Some((seq, durable, records)) = begun else {
+            return Ok(Begun::default());
+        };
+        let (interrupted, problems) = start_up_of(records);
+        Ok(Begun {
+            seq: Some(seq),
+            durable: Some(durable),
+            interrupted,
+            problems,
+        })
+    }
+
     /// Persists that record `seq` starts over with `job` (redo).
     pub fn restart(&self, seq: u64, job: &Job) -> Result<(), Error> {
         let _lock = self.lock()?;
@@ -145,33 +189,29 @@ impl UndoJournal {
 
     /// Persists the end of record `seq` with what the job did.
     pub fn finish(&self, seq: u64, summary: &Summary, cancelled: bool) -> Result<(), Error> {
-        let mut staging: Vec<PathBuf> = Vec::new();
-        let mut entries: Vec<StoredEntry> = summary
-            .record
-            .entries()
-            .take(MAX_ENTRIES + 1)
-            .inspect(|e| {
-                staging.extend(
-                    e.staged
-                        .as_deref()
-                        .and_then(Path::parent)
-                        .map(Path::to_path_buf),
-                );
-            })
-            .map(StoredEntry::of)
+        let record = &summary.record;
+        let dropped = record.len() > MAX_ENTRIES;
+        let absolute = Absolute::default();
+        let mut staging: Vec<PathBuf> = record
+            .staged()
+            .filter_map(Path::parent)
+            .map(|p| absolute.of(p).into_owned())
             .collect();
-        let dropped = entries.len() > MAX_ENTRIES;
-        if dropped {
-            entries = Vec::new();
-        }
         staging.sort();
         staging.dedup();
-        let details = Details {
-            entries,
+        let details = DoneOut {
+            record: (!dropped).then_some(record),
             trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+            absolute: &absolute,
         };
         let _lock = self.lock()?;
-        let details = self.store(seq, Part::Done, &details)?;
+        let details = !details.is_empty() && {
+            let text = details
+                .encode()
+                .map_err(|e| Error::io("encode", &self.file, e))?;
+            details::write(&self.details_folder(), seq, Part::Done, &text)?;
+            true
+        };
         let line = Line::End {
             seq,
             time: now(),
@@ -193,6 +233,7 @@ impl UndoJournal {
         let details = Details {
             entries: Vec::new(),
             trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+            remade: summary.remade.iter().map(StoredRemade::of).collect(),
         };
         let _lock = self.lock()?;
         let details = self.store(seq, Part::Undone, &details)?;
@@ -223,14 +264,54 @@ impl UndoJournal {
 
     /// The newest record that undo applies to: finished, cancelled or interrupted. The
     /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
+    ///
+    /// Its folders that the undo of a later job made anew (see [`Summary::remade`]) are known
+    /// by their new identities: a folder removed by a move that merged it elsewhere, and made
+    /// again by that move's undo, is still the folder this job made or moved there.
     pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
-        let found = self.records()?.into_iter().rev().find(|r| {
+        let mut records = self.records()?;
+        let Some(at) = records.iter().rposition(|r| {
             matches!(
                 r.state,
                 RecordState::Finished | RecordState::Cancelled | RecordState::Interrupted
             )
-        });
-        found.map(|r| self.with_details(r)).transpose()
+        }) else {
+            return Ok(None);
+        };
+        let later = records.split_off(at + 1);
+        let record = self.with_details(records.swap_remove(at))?;
+        self.with_remade(record, &later).map(Some)
+    }
+
+    /// `record`, whose folder entries made anew by the undos of the `later` records (oldest
+    /// first) get the identities of the new folders, the newest for each path.
+    fn with_remade(
+        &self,
+        mut record: JournalRecord,
+        later: &[JournalRecord],
+    ) -> Result<JournalRecord, Error> {
+        let mut remade = std::collections::HashMap::new();
+        let undone = later
+            .iter()
+            .filter(|r| r.state == RecordState::Undone && r.undone_details);
+        for r in undone {
+            // Details gone or torn: those folders are judged by their old identities.
+            let Some(d) = details::read(&self.details_folder(), r.seq, Part::Undone)? else {
+                continue;
+            };
+            remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
+        }
+        if remade.is_empty() {
+            return Ok(record);
+        }
+        for e in &mut record.entries {
+            if e.kind == crate::entry::Kind::Dir
+                && let Some(&id) = remade.get(&e.dest)
+            {
+                e.id = id;
+            }
+        }
+        Ok(record)
     }
 
     /// The record redo applies to: the last one undone, if no job was recorded since. The
@@ -254,7 +335,8 @@ impl UndoJournal {
         if details.is_empty() {
             return Ok(false);
         }
-        details::write(&self.details_folder(), seq, part, details)?;
+        let text = serde_json::to_vec(details).map_err(|e| Error::io("encode", &self.file, e))?;
+        details::write(&self.details_folder(), seq, part, &text)?;
         Ok(true)
     }
 
@@ -303,33 +385,20 @@ impl UndoJournal {
     /// What every Ferry process does at start, the window and each command alike: bounds the
     /// staging folders the records name and the user's own (the data folder's and those at
     /// the root of each local file system), whether or not a record still names them, with
-    /// [`prune_staging`], [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
-    /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES); and cleans up after interrupted jobs
-    /// ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
+    /// [`prune_staging`](super::prune_staging), [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE)
+    /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES); and cleans up after interrupted
+    /// jobs ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
     /// (neither step stops the other).
     pub fn start_up(&self) -> (Vec<JournalRecord>, Vec<Error>) {
-        let mut problems = Vec::new();
-        // Those the records name, and the user's own, which records may no longer name.
-        let named = self.staging_folders().unwrap_or_else(|e| {
-            problems.push(e);
-            Vec::new()
-        });
-        let mut folders: Vec<PathBuf> = named
-            .into_iter()
-            .chain(super::staging::user_folders())
-            .collect();
-        folders.sort();
-        folders.dedup();
-        for dir in folders {
-            if let Err(e) = prune_staging(&dir, super::STAGING_MAX_AGE, super::STAGING_MAX_BYTES) {
-                problems.push(e);
+        match self.records() {
+            Ok(records) => start_up_of(records),
+            Err(e) => {
+                // The user's own staging folders are bounded all the same.
+                let (_, mut problems) = start_up_of(Vec::new());
+                problems.insert(0, e);
+                (Vec::new(), problems)
             }
         }
-        let interrupted = self.recover().unwrap_or_else(|e| {
-            problems.push(e);
-            Vec::new()
-        });
-        (interrupted, problems)
     }
 
     /// Interrupted records, after removing the named temporaries their processes left in
@@ -337,50 +406,29 @@ impl UndoJournal {
     /// resuming the record continues them, undoing it removes them. Cheap when nothing was
     /// interrupted; call it at start.
     pub fn recover(&self) -> Result<Vec<JournalRecord>, Error> {
-        let interrupted: Vec<JournalRecord> = self
-            .records()?
-            .into_iter()
-            .filter(|r| r.state == RecordState::Interrupted)
-            .collect();
-        for record in &interrupted {
-            super::recovery::remove_temporaries(record)?;
-        }
-        Ok(interrupted)
+        recover_of(self.records()?)
     }
 
     /// Bounds the staging folders that the records' replaced items are kept in (see
-    /// [`prune_staging`]): in each, removes what is older than `max_age`, then the oldest
-    /// until it holds at most `max_bytes`. At start, with
+    /// [`prune_staging`](super::prune_staging)): in each, removes what is older than
+    /// `max_age`, then the oldest until it holds at most `max_bytes`. At start, with
     /// [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE) and
     /// [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES). Only folders named like a staging
     /// folder are touched, whatever the journal says.
     pub fn prune_staging(&self, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
-        let mut pruned = Pruned::default();
-        for dir in self.staging_folders()? {
-            let p = prune_staging(&dir, max_age, max_bytes)?;
-            pruned.items += p.items;
-            pruned.bytes += p.bytes;
-        }
-        Ok(pruned)
-    }
-
-    /// The staging folders the records name (only folders named like one).
-    fn staging_folders(&self) -> Result<Vec<PathBuf>, Error> {
-        let mut folders: Vec<PathBuf> = self
-            .records()?
-            .into_iter()
-            .flat_map(|r| r.staging)
-            .filter(|dir| is_staging_folder(dir))
-            .collect();
-        folders.sort();
-        folders.dedup();
-        Ok(folders)
+        prune_staging_of(&self.records()?, max_age, max_bytes)
     }
 
     fn append_begin(&self, seq: u64, job: &Job, resumed: bool) -> Result<(), Error> {
-        let Some(stored) = StoredJob::of(job) else {
-            return Ok(());
-        };
+        match self.begin_line(seq, job, resumed) {
+            Some(line) => self.append(&line, true),
+            None => Ok(()),
+        }
+    }
+
+    /// The `begin` line of `job` as record `seq`; `None` for a job that is not journaled.
+    fn begin_line(&self, seq: u64, job: &Job, resumed: bool) -> Option<Line> {
+        let stored = StoredJob::of(job)?;
         let pid = std::process::id();
         let targets: Vec<PathBuf> = match (job, job.sources_and_dest()) {
             (_, Some((sources, dest_dir))) => sources
@@ -406,7 +454,7 @@ impl UndoJournal {
             .filter(|d| d.symlink_metadata().is_ok())
             .map(|d| StoredPath::path(d))
             .collect();
-        let line = Line::Begin {
+        Some(Line::Begin {
             seq,
             time: now(),
             pid,
@@ -414,8 +462,7 @@ impl UndoJournal {
             job: stored,
             preexisting,
             resumed,
-        };
-        self.append(&line, true)
+        })
     }
 
     fn lock(&self) -> Result<File, Error> {
@@ -435,6 +482,25 @@ impl UndoJournal {
 
     /// Appends `line`; `durable`: on disk before returning (see the module's doc for which).
     fn append(&self, line: &Line, durable: bool) -> Result<(), Error> {
+        let (file, created) = self.write_line(line)?;
+        if durable {
+            file.sync_data()
+                .map_err(|e| Error::io("write", &self.file, e))?;
+            if created {
+                sync_dir(&self.file)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends `line` and starts making it durable on another thread (see `durable.rs`).
+    fn append_in_background(&self, line: &Line) -> Result<Durable, Error> {
+        let (file, created) = self.write_line(line)?;
+        Ok(Durable::start(file, self.file.clone(), created))
+    }
+
+    /// Appends `line`, not synced: the log, and whether this created it.
+    fn write_line(&self, line: &Line) -> Result<(File, bool), Error> {
         let mut text = serde_json::to_vec(line).map_err(|e| Error::io("encode", &self.file, e))?;
         text.push(b'\n');
         let created = !self.file.exists();
@@ -448,12 +514,8 @@ impl UndoJournal {
             text.insert(0, b'\n');
         }
         file.write_all(&text)
-            .and_then(|()| if durable { file.sync_data() } else { Ok(()) })
             .map_err(|e| Error::io("write", &self.file, e))?;
-        if created && durable {
-            sync_dir(&self.file)?;
-        }
-        Ok(())
+        Ok((file, created))
     }
 
     /// Reads the log: the newest records (at most the bound) and the number of lines read.
@@ -489,6 +551,10 @@ impl UndoJournal {
     /// the parts and temporaries its job left are removed first; one whose folders cannot be
     /// cleaned now is kept for a later try rather than leaving them behind for good.
     fn compact_if_long(&self) -> Result<(), Error> {
+        // Counting lines costs a read; parsing them, most of what a job pays the journal.
+        if self.line_count()? <= 3 * self.limit {
+            return Ok(());
+        }
         let (mut records, lines) = self.load_raw()?;
         if lines <= 3 * self.limit {
             return Ok(());
@@ -513,6 +579,17 @@ impl UndoJournal {
         sync_dir(&self.file)?;
         let kept = keep.iter().map(|r| r.seq).collect();
         details::sweep(&self.details_folder(), &kept)
+    }
+
+    /// Lines in the log, as [`load`](Self::load) counts them (a torn last line counts).
+    fn line_count(&self) -> Result<usize, Error> {
+        let text = match std::fs::read(&self.file) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(Error::io("read", &self.file, e)),
+        };
+        let newlines = text.iter().filter(|&&b| b == b'\n').count();
+        Ok(newlines + usize::from(text.last().is_some_and(|&b| b != b'\n')))
     }
 
     /// The log as raw lines grouped by record, for compaction.
@@ -557,96 +634,6 @@ fn cleaned_up(raw: &RawRecord) -> bool {
             || (super::recovery::remove_parts(&r).is_ok()
                 && super::recovery::remove_temporaries(&r).is_ok())
     })
-}
-
-fn apply(records: &mut Vec<JournalRecord>, line: Line) {
-    let seq = line.seq();
-    let index = records.iter().rposition(|r| r.seq == seq);
-    match (line, index) {
-        (
-            Line::Begin {
-                time,
-                pid,
-                pid_start,
-                job,
-                preexisting,
-                resumed,
-                ..
-            },
-            index,
-        ) => {
-            // A resume continues the run it resumes: what that run did counts from its start
-            // (recovery looks for the trash entries made since), and what existed before the
-            // job is what existed before that run, not what it created.
-            let (started, preexisting) = match index {
-                Some(i) if resumed => (records[i].started, records[i].preexisting.clone()),
-                _ => (
-                    UNIX_EPOCH + Duration::from_secs(time),
-                    preexisting.into_iter().map(StoredPath::into_path).collect(),
-                ),
-            };
-            let record = JournalRecord {
-                seq,
-                started,
-                job: job.into_job(),
-                state: RecordState::Running,
-                entries: Vec::new(),
-                counts: Counts::default(),
-                trash: Vec::new(),
-                undo_trash: Vec::new(),
-                preexisting,
-                resumed,
-                entries_dropped: false,
-                pid,
-                pid_start,
-                details: false,
-                undone_details: false,
-                staging: Vec::new(),
-                details_missing: None,
-            };
-            match index {
-                Some(i) => records[i] = record,
-                None => records.push(record),
-            }
-        }
-        (
-            Line::End {
-                cancelled,
-                done,
-                skipped,
-                failed,
-                not_done,
-                details,
-                staging,
-                dropped,
-                ..
-            },
-            Some(i),
-        ) => {
-            let r = &mut records[i];
-            r.entries_dropped = dropped;
-            r.details = details;
-            r.staging = staging.into_iter().map(StoredPath::into_path).collect();
-            r.state = if cancelled {
-                RecordState::Cancelled
-            } else {
-                RecordState::Finished
-            };
-            r.counts = Counts {
-                done,
-                skipped,
-                failed,
-                not_done,
-            };
-        }
-        (Line::Undone { details, .. }, Some(i)) => {
-            let r = &mut records[i];
-            r.state = RecordState::Undone;
-            r.undone_details = details;
-        }
-        // An end or undo of a record already dropped by compaction.
-        (Line::End { .. } | Line::Undone { .. }, None) => {}
-    }
 }
 
 fn now() -> u64 {

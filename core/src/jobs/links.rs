@@ -3,9 +3,11 @@
 //! by the job thread, when it reaches it, once the copy is done.
 //!
 //! The job thread reaches a link after the copy it links to was handed out (the plan lists a
-//! file's names in the order it dispatches them), so it waits only for a copy in flight,
-//! sending the batch being filled first if that is where it is: the workers never wait for
-//! the job thread, so the wait always ends. What is linked to is opened without following a
+//! file's names in the order it dispatches them), so it waits only for a copy in flight:
+//! it first sends the batch being filled if that is where the copy is, then claims the copy
+//! itself if no worker has yet (`claim.rs`: it does the items of that batch up to it). So the
+//! copy is done or under way on a worker, the workers never wait for the job thread, and the
+//! wait always ends. What is linked to is opened without following a
 //! link and checked (the inode the copy was given, or for a copy made by an interrupted run,
 //! the source's size and mtime), then linked by descriptor: the link is to exactly the file
 //! checked.

@@ -34,6 +34,7 @@
 //! devices run in parallel. Rename, create-folder and link jobs are a few calls and never wait.
 
 mod caution;
+mod claim;
 mod commit;
 mod conflict;
 mod control;
@@ -82,7 +83,8 @@ pub use conflict::{
     Scope, keep_both_name, name_allowed,
 };
 pub use journal::{
-    Counts, DEFAULT_LIMIT, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState, UndoJournal,
+    Begun, Counts, DEFAULT_LIMIT, Durable, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState,
+    UndoJournal,
 };
 pub use measure::{Measure, measure};
 pub use names::{NameCheck, NameProblem, NameRules, check_name, free_name};
@@ -468,7 +470,21 @@ impl Engine {
     /// than starting over (see [`Job::Resume`]), and what it replaces is staged under names
     /// that its roll back finds.
     pub fn submit_journaled(&self, job: Job, options: JobOptions, seq: u64) -> JobId {
-        self.spawn_with(job, options, Some(seq))
+        self.spawn_with(job, options, Some(seq), None)
+    }
+
+    /// [`submit_journaled`](Self::submit_journaled) for a record whose `begin` line is still
+    /// on its way to the disk ([`UndoJournal::begin_and_start_up`]): the job plans meanwhile,
+    /// and waits for `durable` before it writes anything. If the line cannot be made durable,
+    /// the job stops with that error, having written nothing.
+    pub fn submit_journaled_after(
+        &self,
+        job: Job,
+        options: JobOptions,
+        seq: u64,
+        durable: Durable,
+    ) -> JobId {
+        self.spawn_with(job, options, Some(seq), Some(durable))
     }
 
     /// Queues `job` paused: it plans (and reports [`Event::Planned`]) but writes nothing
@@ -483,10 +499,16 @@ impl Engine {
     }
 
     fn spawn(&self, job: Job, options: JobOptions) -> JobId {
-        self.spawn_with(job, options, None)
+        self.spawn_with(job, options, None, None)
     }
 
-    fn spawn_with(&self, job: Job, options: JobOptions, seq: Option<u64>) -> JobId {
+    fn spawn_with(
+        &self,
+        job: Job,
+        options: JobOptions,
+        seq: Option<u64>,
+        durable: Option<Durable>,
+    ) -> JobId {
         let id = JobId(self.next_id.fetch_add(1, Ordering::Relaxed));
         let control = Arc::new(Control::new(options.on_error));
         if options.paused {
@@ -496,7 +518,7 @@ impl Engine {
         let shared = Arc::clone(&self.shared);
         let handle = std::thread::Builder::new()
             .name(format!("ferry-{id}"))
-            .spawn(move || run_job(&shared, id, job, control, seq))
+            .spawn(move || run_job(&shared, id, job, control, (seq, durable)))
             .expect("cannot spawn a job thread");
         let mut threads = lock(&self.threads);
         threads.retain(|t| !t.is_finished());
@@ -579,9 +601,16 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Option<u64>) {
+fn run_job(
+    shared: &Shared,
+    id: JobId,
+    job: Job,
+    control: Arc<Control>,
+    (seq, durable): (Option<u64>, Option<Durable>),
+) {
     let staging = Arc::clone(&shared.staging);
     let mut ctx = JobCtx::new(id, control, shared.events.clone(), staging);
+    ctx.durable = durable;
     // Only copies and moves write large files worth resuming, and they and links stage what
     // they replace under names of their record; a resume continues its record.
     ctx.journal_seq = match &job {
@@ -593,7 +622,11 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         if matches!(record.job, Job::Copy { .. } | Job::Move { .. }));
     let control = &ctx.control;
     let devices = control::devices_of(&job);
-    let mut summary = if shared.devices.acquire(id, &devices, control) {
+    // A copy or move waits for its journal record after planning (`copy::preflight`); the
+    // other jobs have no planning walk to do meanwhile.
+    let plans_first = matches!(job, Job::Copy { .. } | Job::Move { .. });
+    let recorded = plans_first || ctx.wait_durable();
+    let mut summary = if recorded && shared.devices.acquire(id, &devices, control) {
         let summary = match job {
             Job::Copy {
                 sources,
@@ -626,7 +659,8 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         shared.devices.release(&devices);
         summary
     } else {
-        // Cancelled while waiting for its devices: nothing was touched.
+        // Cancelled while waiting for its devices, or its record could not be made durable:
+        // nothing was touched.
         let not_done = match job {
             Job::Copy { sources, .. } | Job::Move { sources, .. } => sources,
             Job::Delete { paths } => paths,
@@ -640,6 +674,7 @@ fn run_job(shared: &Shared, id: JobId, job: Job, control: Arc<Control>, seq: Opt
         };
         Summary {
             not_done,
+            stopped_by: control.halted_by().cloned(),
             ..Summary::default()
         }
     };

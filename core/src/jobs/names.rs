@@ -67,7 +67,7 @@ impl NameRules {
 
     /// The rules of folder `dir`.
     pub fn of(dir: &Path) -> Result<NameRules, Error> {
-        let dest = Dest::open(dir)?;
+        let dest = Dest::open_unjournaled(dir)?;
         Ok(NameRules {
             name_max: dest.name_max,
             windows_names: dest.caps.windows_names,

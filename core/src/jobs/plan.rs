@@ -228,25 +228,39 @@ impl Plan {
         names
     }
 
-    pub(crate) fn source_path(&self, i: u32) -> PathBuf {
-        let mut path = self.roots[self.root_of(i)].source.clone();
-        path.extend(self.rel_names(i));
+    /// `base` joined with the names from below the root down to `i`, allocated once (a job's
+    /// record expands thousands of these).
+    fn under(&self, base: &Path, i: u32) -> PathBuf {
+        let names = self.rel_names(i);
+        let len = base.as_os_str().len() + names.iter().map(|n| n.len() + 1).sum::<usize>();
+        let mut path = PathBuf::with_capacity(len);
+        path.push(base);
+        path.extend(names);
         path
+    }
+
+    pub(crate) fn source_path(&self, i: u32) -> PathBuf {
+        self.under(&self.roots[self.root_of(i)].source, i)
     }
 
     pub(crate) fn dest_path(&self, i: u32) -> PathBuf {
         let root = &self.roots[self.root_of(i)];
-        let mut path = root
-            .dest_dir
-            .clone()
-            .or_else(|| self.dest.clone())
-            .unwrap_or_else(|| root.parent().to_path_buf());
-        path.push(
-            root.dest_name
-                .as_deref()
-                .unwrap_or_else(|| self.name(root.item)),
-        );
-        path.extend(self.rel_names(i));
+        let dir = (root.dest_dir.as_deref())
+            .or(self.dest.as_deref())
+            .unwrap_or_else(|| root.parent());
+        let name = root
+            .dest_name
+            .as_deref()
+            .unwrap_or_else(|| self.name(root.item));
+        let names = self.rel_names(i);
+        let len = dir.as_os_str().len()
+            + name.len()
+            + 1
+            + names.iter().map(|n| n.len() + 1).sum::<usize>();
+        let mut path = PathBuf::with_capacity(len);
+        path.push(dir);
+        path.push(name);
+        path.extend(names);
         path
     }
 

@@ -57,9 +57,12 @@ fn by_name(fs_type: &str) -> Caps {
     }
 }
 
-/// What the folder `dir` (on a file system of type `fs_type`) holds.
-pub(crate) fn caps(dir: &OwnedFd, fs_type: &str) -> Caps {
-    if is_unix_fs(fs_type) || matches!(fs_type, "vfat" | "msdos" | "fat" | "exfat") {
+/// What the folder `dir` (on a file system of type `fs_type`) holds. `may_write` is asked
+/// before probing, which writes: false (the job's journal record could not be made durable,
+/// and the job is stopping) leaves the type name to decide.
+pub(crate) fn caps(dir: &OwnedFd, fs_type: &str, may_write: impl FnOnce() -> bool) -> Caps {
+    if is_unix_fs(fs_type) || matches!(fs_type, "vfat" | "msdos" | "fat" | "exfat") || !may_write()
+    {
         return by_name(fs_type);
     }
     probe(dir).unwrap_or_else(|| by_name(fs_type))

@@ -9,10 +9,11 @@
 //! destination folders (the staging folder and the final flush are per file system), split
 //! further only where two items from different folders share a name (a plan tells two
 //! sources of one name apart by name). Each plan is one batch of conflicts; a missing
-//! destination folder is created first, as Dolphin does when restoring. A target whose
-//! folder the caller opened already (a restore walks it without following links) is planned
-//! with the other targets of that very folder, and written through that descriptor, never
-//! through its path again.
+//! destination folder is created first, as Dolphin does when restoring (each folder made is
+//! in the summary's `remade`: for the undo of a move, the folder a merge removed, made anew).
+//! A target whose folder the caller opened already (a restore walks it without following
+//! links) is planned with the other targets of that very folder, and written through that
+//! descriptor, never through its path again.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
@@ -94,8 +95,8 @@ struct Batch {
     members: Vec<usize>,
 }
 
-/// Creates missing destination folders and sorts the targets into batches; targets whose
-/// folder cannot be made are reported failed.
+/// Creates missing destination folders (listed in `summary.remade`) and sorts the targets
+/// into batches; targets whose folder cannot be made are reported failed.
 fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch> {
     let mut batches: Vec<Batch> = Vec::new();
     for (k, t) in targets.iter().enumerate() {
@@ -119,7 +120,7 @@ fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch
         };
         let dev = match &opened {
             Some((_, id)) => Ok(id.dev),
-            None => std::fs::create_dir_all(dir)
+            None => make_folders(dir, &mut summary.remade)
                 .and_then(|()| std::fs::metadata(dir))
                 .map(|m| m.dev()),
         };
@@ -156,6 +157,35 @@ fn batches(ctx: &JobCtx, targets: &[Target], summary: &mut Summary) -> Vec<Batch
     batches
 }
 
+/// Creates folder `dir` and those missing above it, as `create_dir_all` does (a link to a
+/// folder there counts as one); adds each folder it made, with its identity, to `made`.
+pub(crate) fn make_folders(dir: &Path, made: &mut Vec<(PathBuf, FileId)>) -> std::io::Result<()> {
+    use std::io::ErrorKind;
+    let made_here = match std::fs::create_dir(dir) {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            let Some(parent) = dir.parent() else {
+                return Err(e);
+            };
+            make_folders(parent, made)?;
+            std::fs::create_dir(dir)
+        }
+        other => other,
+    };
+    match made_here {
+        Ok(()) => {
+            let m = std::fs::symlink_metadata(dir)?;
+            let id = FileId {
+                dev: m.dev(),
+                ino: m.ino(),
+            };
+            made.push((dir.to_path_buf(), id));
+            Ok(())
+        }
+        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Plans and runs one batch as a move; fills in where its members landed.
 fn run_batch(
     ctx: &JobCtx,
@@ -170,8 +200,8 @@ fn run_batch(
         .map(|&k| targets[k].source.clone())
         .collect();
     let opened = match &batch.opened {
-        Some((fd, _)) => Dest::from_fd(Arc::clone(fd), &batch.dir),
-        None => Dest::open(&batch.dir),
+        Some((fd, _)) => Dest::from_fd(ctx, Arc::clone(fd), &batch.dir),
+        None => Dest::open(ctx, &batch.dir),
     };
     let dest = match opened {
         Ok(dest) => dest,

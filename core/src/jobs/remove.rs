@@ -3,7 +3,9 @@
 //! One [`DirStack`] replay of the plan's folders: on the way down, the non-folders of each
 //! folder go to worker threads in batches; on the way back up, each folder is removed once its
 //! children are gone, the walker unlinking queued files itself rather than idling while it
-//! waits for them. Small folders share a batch (a deep chain of folders holding a few files
+//! waits for them. Names are claimed one at a time by whichever thread gets to them
+//! (`claim.rs`), so the walker never waits for a batch a descheduled worker holds: with
+//! another program busy on one of two cores, that wait was most of a delete's time. Small folders share a batch (a deep chain of folders holding a few files
 //! each would otherwise cost a hand-over per level), so a level costs one `openat`, one
 //! `statx`, one `rmdir` and, deeper than the stack keeps open, one reopen through `..`.
 //!
@@ -21,11 +23,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::thread::Thread;
 
-use crossbeam_channel::{Receiver, Sender};
 use rustix::fd::OwnedFd;
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
+use super::claim;
 use super::control::JobCtx;
 use super::copy::{not_done, not_started};
 use super::plan::{Action, Mode, NO_ITEM, Plan, Planner};
@@ -124,11 +126,19 @@ pub(crate) fn remove_selected(
     removed
 }
 
-/// Files to unlink, in one or more folders: `parts[k]` covers `items[parts[k-1].end..end]`.
+/// Files to unlink, in one or more folders: `parts[k]` covers the batch's items
+/// `parts[k-1].end..parts[k].end`.
 #[derive(Default)]
-struct Batch {
-    items: Vec<u32>,
+struct Parts {
     parts: Vec<Part>,
+}
+
+impl Parts {
+    /// The part holding the batch's item at position `k`.
+    fn of(&self, k: usize) -> &Part {
+        let p = self.parts.partition_point(|p| p.end <= k);
+        &self.parts[p]
+    }
 }
 
 struct Part {
@@ -138,6 +148,8 @@ struct Part {
     pending: Arc<AtomicUsize>,
 }
 
+type Batch = claim::Batch<Parts>;
+
 struct Frame {
     item: u32,
     start: u32,
@@ -145,20 +157,22 @@ struct Frame {
     pending: Arc<AtomicUsize>,
 }
 
-/// The walk's side of the workers: where batches go, where they can be taken back from while
-/// waiting, and how a worker wakes the walker up.
+/// The walk's side of the workers: where batches go, the batch being filled, and how a
+/// worker wakes the walker up.
 struct Queue<'q> {
-    tx: &'q Sender<Batch>,
-    rx: &'q Receiver<Batch>,
+    out: claim::Queue<'q, Parts>,
     walker: Thread,
     /// The batch being filled.
-    open: Batch,
+    items: Vec<u32>,
+    parts: Parts,
 }
 
 impl Remover<'_> {
     pub(crate) fn run(&self) {
+        // One per CPU: unlinks in one folder take its lock in turn, so threads beyond the
+        // CPUs only contend (measured: 3 or 4 on two CPUs deleted slower than 2).
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
-        let (tx, rx) = crossbeam_channel::bounded::<Batch>(workers * QUEUED_BATCHES);
+        let (tx, rx) = crossbeam_channel::bounded::<Arc<Batch>>(workers * QUEUED_BATCHES);
         let walker = std::thread::current();
         std::thread::scope(|s| {
             for _ in 0..workers {
@@ -166,19 +180,20 @@ impl Remover<'_> {
                 let walker = walker.clone();
                 s.spawn(move || {
                     for batch in &rx {
-                        self.unlink(batch, &walker);
+                        batch.drain(&mut |b, k, i| self.unlink(b, k, i, &walker));
                     }
                 });
             }
+            drop(rx);
             let mut queue = Queue {
-                tx: &tx,
-                rx: &rx,
+                out: claim::Queue::new(&tx),
                 walker: walker.clone(),
-                open: Batch::default(),
+                items: Vec::new(),
+                parts: Parts::default(),
             };
             self.walk(&mut queue);
-            let rest = std::mem::take(&mut queue.open);
-            self.unlink(rest, &walker);
+            let rest = queue.take();
+            rest.drain(&mut |b, k, i| self.unlink(b, k, i, &walker));
             drop(tx);
         });
     }
@@ -230,7 +245,7 @@ impl Remover<'_> {
                 }
             };
             if self.plan.item(root.item).kind != Kind::Dir {
-                queue.add(&pfd, &loose, std::iter::once(root.item));
+                queue.add(self, &pfd, &loose, std::iter::once(root.item));
                 continue;
             }
             let mut stack = DirStack::new(fs::max_open_dirs());
@@ -269,7 +284,7 @@ impl Remover<'_> {
                 let files = (block.start..block.end).filter(|&c| {
                     self.plan.item(c).kind != Kind::Dir && (self.select)(c) == Select::Remove
                 });
-                queue.add(stack.top(), &pending, files);
+                queue.add(self, stack.top(), &pending, files);
                 frames.push(Frame {
                     item: p,
                     start: block.start,
@@ -327,38 +342,33 @@ impl Remover<'_> {
     }
 
     /// Returns once no file counted in `pending` is left to unlink: unlinks the batch being
-    /// filled and queued ones itself, then sleeps until a worker finishes the last.
+    /// filled and every name not yet claimed itself, then sleeps until the workers finish the
+    /// ones they are doing.
     fn wait(&self, pending: &AtomicUsize, queue: &mut Queue<'_>) {
         if pending.load(Ordering::Acquire) == 0 {
             return;
         }
-        let open = std::mem::take(&mut queue.open);
-        self.unlink(open, &queue.walker);
+        let walker = queue.walker.clone();
+        let mut work = |b: &Batch, k: usize, i: u32| self.unlink(b, k, i, &walker);
+        queue.take().drain(&mut work);
+        queue.out.help(&mut work);
         while pending.load(Ordering::Acquire) != 0 {
-            match queue.rx.try_recv() {
-                Ok(batch) => self.unlink(batch, &queue.walker),
-                // A worker has the rest; it unparks this thread when done (a wake-up that
-                // comes before the park is not lost: `park` then returns at once).
-                Err(_) => std::thread::park(),
-            }
+            // A worker has the rest; it unparks this thread when done (a wake-up that comes
+            // before the park is not lost: `park` then returns at once).
+            std::thread::park();
         }
     }
 
-    /// Unlinks the files of `batch` (on a worker, or on the walker while it waits).
-    fn unlink(&self, batch: Batch, walker: &Thread) {
-        let mut start = 0;
-        for part in batch.parts {
-            for &i in &batch.items[start..part.end] {
-                if self.go_on() {
-                    self.unlink_one(&part.dir, i);
-                }
-            }
-            let n = part.end - start;
-            start = part.end;
-            // AcqRel: the waiter that sees zero also sees the `removed` marks.
-            if part.pending.fetch_sub(n, Ordering::AcqRel) == n {
-                walker.unpark();
-            }
+    /// Unlinks the item `i` at position `k` of `batch` (on a worker, or on the walker), and
+    /// wakes the walker if it was the last its folder waits for.
+    fn unlink(&self, batch: &Batch, k: usize, i: u32, walker: &Thread) {
+        let part = batch.with.of(k);
+        if self.go_on() {
+            self.unlink_one(&part.dir, i);
+        }
+        // AcqRel: the waiter that sees zero also sees the `removed` marks.
+        if part.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            walker.unpark();
         }
     }
 
@@ -378,43 +388,52 @@ impl Remover<'_> {
 
 impl Queue<'_> {
     /// Adds the files `items` of the open folder `dir` to the batch being filled, counting
-    /// them in `pending`, and hands full batches to the workers.
+    /// them in `pending`, and hands full batches to the workers (doing queued work while
+    /// they are all busy).
     fn add(
         &mut self,
+        remover: &Remover<'_>,
         dir: &Arc<OwnedFd>,
         pending: &Arc<AtomicUsize>,
         items: impl Iterator<Item = u32>,
     ) {
         for i in items {
             let same_part = self
-                .open
+                .parts
                 .parts
                 .last()
                 .is_some_and(|p| Arc::ptr_eq(&p.dir, dir) && Arc::ptr_eq(&p.pending, pending));
             if !same_part {
-                if self.open.parts.len() == BATCH_DIRS {
-                    self.flush();
+                if self.parts.parts.len() == BATCH_DIRS {
+                    self.flush(remover);
                 }
-                self.open.parts.push(Part {
+                self.parts.parts.push(Part {
                     dir: Arc::clone(dir),
-                    end: self.open.items.len(),
+                    end: self.items.len(),
                     pending: Arc::clone(pending),
                 });
             }
-            self.open.items.push(i);
+            self.items.push(i);
             pending.fetch_add(1, Ordering::Relaxed);
-            self.open.parts.last_mut().expect("a part was pushed").end += 1;
-            if self.open.items.len() == BATCH_ITEMS {
-                self.flush();
+            self.parts.parts.last_mut().expect("a part was pushed").end += 1;
+            if self.items.len() == BATCH_ITEMS {
+                self.flush(remover);
             }
         }
     }
 
+    /// The batch being filled, as it is; a new one is started.
+    fn take(&mut self) -> Arc<Batch> {
+        let items = std::mem::take(&mut self.items);
+        claim::Batch::new(items, std::mem::take(&mut self.parts))
+    }
+
     /// Hands the batch being filled to the workers.
-    fn flush(&mut self) {
-        let batch = std::mem::take(&mut self.open);
-        // Fails only once every worker is gone, which the walk outlives.
-        let _ = self.tx.send(batch);
+    fn flush(&mut self, remover: &Remover<'_>) {
+        let batch = self.take();
+        let walker = self.walker.clone();
+        self.out
+            .push(batch, &mut |b, k, i| remover.unlink(b, k, i, &walker));
     }
 }
 

@@ -1,7 +1,7 @@
 //! What a job did: the exact [`Summary`] and the [`Record`] kept for undo.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -110,6 +110,11 @@ pub struct Summary {
     /// What the job could not keep of items it did (metadata the destination refuses), once
     /// per kind; no item failed for it.
     pub notes: Vec<super::Note>,
+    /// Folders an undo had to make anew to put items back in, with their identities: the
+    /// undo of a move that merged a folder into another, which removed it. Recorded with the
+    /// undo, so that the undo of an earlier job that made or moved the folder takes the new
+    /// one for it (its inode could not survive).
+    pub remade: Vec<(PathBuf, FileId)>,
 }
 
 impl Summary {
@@ -221,19 +226,44 @@ impl Record {
         self.parts.iter().flat_map(|d| Self::entries_of(d))
     }
 
+    /// How item `i` of `d` is recorded; `None` when it is not (not done, skipped, asked).
+    fn how_of(d: &RecordData, i: u32) -> Option<How> {
+        let item = d.plan.item(i);
+        match item.action {
+            _ if d.inodes[i as usize] == 0 => None,
+            Action::Create => Some(How::Created),
+            Action::Merge => Some(How::Merged),
+            Action::Replace => Some(How::Replaced),
+            Action::Rename => Some(How::Moved),
+            Action::RenameOver => Some(How::MovedOver),
+            Action::Skip | Action::Ask => None,
+        }
+    }
+
+    /// How many entries [`entries`](Self::entries) yields, without building them.
+    pub(crate) fn len(&self) -> usize {
+        (self.parts.iter())
+            .map(|d| {
+                (0..d.inodes.len() as u32)
+                    .filter(|&i| Self::how_of(d, i).is_some())
+                    .count()
+            })
+            .sum()
+    }
+
+    /// Where the entries' replaced items were staged, without building the entries.
+    pub(crate) fn staged(&self) -> impl Iterator<Item = &Path> + '_ {
+        self.parts.iter().flat_map(|d| {
+            (d.plan.staged.iter())
+                .filter(|(i, _)| Self::how_of(d, **i).is_some())
+                .map(|(_, p)| p.as_path())
+        })
+    }
+
     fn entries_of(d: &RecordData) -> impl Iterator<Item = RecordEntry> + '_ {
         (0..d.inodes.len() as u32).filter_map(move |i| {
-            let ino = d.inodes[i as usize];
+            let how = Self::how_of(d, i)?;
             let item = d.plan.item(i);
-            let how = match item.action {
-                _ if ino == 0 => return None,
-                Action::Create => How::Created,
-                Action::Merge => How::Merged,
-                Action::Replace => How::Replaced,
-                Action::Rename => How::Moved,
-                Action::RenameOver => How::MovedOver,
-                Action::Skip | Action::Ask => return None,
-            };
             let top_level =
                 item.parent == NO_ITEM || d.plan.item(item.parent).action == Action::Merge;
             Some(RecordEntry {
@@ -247,7 +277,7 @@ impl Record {
                     } else {
                         d.dest_dev
                     },
-                    ino,
+                    ino: d.inodes[i as usize],
                 },
                 size: item.size,
                 mtime: item.mtime,

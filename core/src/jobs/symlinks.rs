@@ -108,7 +108,7 @@ pub(crate) fn run_job(
     dest_dir: &Path,
     policy: ConflictPolicy,
 ) -> Summary {
-    let dest = match Dest::open(dest_dir) {
+    let dest = match Dest::open(ctx, dest_dir) {
         Ok(dest) => dest,
         Err(e) => return not_started(ctx, targets, e),
     };

@@ -9,6 +9,10 @@
 //!   path, under its own name (one given a free name by Keep both gets it back), by the
 //!   engine's move: an original place taken since is a conflict, handled with the undo's
 //!   [`ConflictPolicy`] as for a paste (asked with `Ask`; Replace keeps what it replaces).
+//!   A folder merged into one of the same name was removed once emptied: it is made again
+//!   (empty ones too), and what went into the other folder goes back into it. A folder made
+//!   again is a new inode: the undo records it ([`Summary::remade`]), and the undo of an
+//!   earlier job that made or moved that folder knows it by its new identity.
 //! - Rename: renamed back, never over another item. Create folder: removed only while empty.
 //! - Link: each link still the very one made (device, inode, time and text) goes to the
 //!   trash; one replaced since (by a file, another link) is kept and reported. Then what a
@@ -120,6 +124,7 @@ pub(crate) fn absorb(total: &mut Summary, part: Summary) {
     total.failed.extend(part.failed);
     total.not_done.extend(part.not_done);
     total.trash.extend(part.trash);
+    total.remade.extend(part.remade);
     total.stopped_by = total.stopped_by.take().or(part.stopped_by);
 }
 
@@ -260,6 +265,14 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
 
 fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
+    // A folder merged into the one there was removed once emptied: it is made again, before
+    // what it held goes back into it (new folders: `remade` says which, for earlier undos).
+    for e in entries.iter().filter(|e| e.how == How::Merged) {
+        if let Err(err) = put_back::make_folders(&e.source, &mut summary.remade) {
+            let error = Error::io("create folder", &e.source, err);
+            fail(ctx, &mut summary, &e.source, error);
+        }
+    }
     // Each top-level item goes back, as it is now, to where it came from.
     let mut targets = Vec::new();
     for e in entries

@@ -1,8 +1,15 @@
-//! The measuring machinery every workload shares: scratch areas on each filesystem, the
-//! interleaved timing loop, medians, and the record of one measured workload.
+//! The measuring machinery every workload shares: who runs, in which order, how each run is
+//! timed, medians, and the record of one measured workload.
+//!
+//! A round runs every tool of a workload once, in an order shuffled anew each round (a seeded
+//! [`Shuffler`]: the seed is printed, and `--seed` repeats a run's orders), with the settle
+//! step (see `settle.rs`) before each run. Ferry takes part in two arms: **in-process**, through
+//! `ferry-core` as the window runs it, and **process**, the `ferry` command spawned exactly as
+//! a user's shell would (this very executable, from spawn to exit), like every peer.
 
+use std::collections::HashMap;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -10,239 +17,196 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-/// Which tool a run belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Side {
-    /// Ferry, through `ferry-core`.
-    Ferry,
-    /// The peer tool (`ls`, `cp`, `mv`, `rm`), as a spawned process.
-    Peer,
+use super::peers::Peer;
+use super::settle::Settler;
+
+/// Who runs in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) enum Tool {
+    /// Ferry through `ferry-core`, in this process: what the window does.
+    InProcess,
+    /// Ferry as a spawned `ferry` command: what a user's shell does.
+    Process,
+    /// The classic tool (`cp`, `mv`, `rm -rf`, `ls -l`): ratios are taken against it.
+    Classic,
+    /// An optional extra peer.
+    Peer(Peer),
 }
 
-impl Side {
-    /// Lower-case name, used in fixture paths.
+impl Tool {
+    /// Lower-case name, for the report and fixture paths.
     pub(super) fn name(self) -> &'static str {
         match self {
-            Side::Ferry => "ferry",
-            Side::Peer => "peer",
+            Tool::InProcess => "ferry-in-process",
+            Tool::Process => "ferry",
+            Tool::Classic => "classic",
+            Tool::Peer(p) => p.name(),
+        }
+    }
+
+    /// The arm's name in the report (`"in-process"`, `"process"`); `None` for other tools.
+    pub(super) fn arm(self) -> Option<&'static str> {
+        match self {
+            Tool::InProcess => Some("in-process"),
+            Tool::Process => Some("process"),
+            Tool::Classic | Tool::Peer(_) => None,
         }
     }
 }
 
-/// Files created to check the health of a filesystem.
-const PROBE_FILES: usize = 256;
-
-/// A scratch folder on one filesystem. Everything the benchmark creates lives under it, and it
-/// is removed (with everything moved aside into its trash) when the area is dropped, i.e. at the
-/// very end of the run.
-pub(super) struct Area {
-    /// Stable label used in the report: `work` (the work tree's filesystem) or `shm`.
-    pub label: &'static str,
-    /// Filesystem type from the mount table (`ext4`, `tmpfs`, ...).
-    pub fs_type: String,
-    /// Mount options of that filesystem (shows `discard`, for instance).
-    pub mount_options: String,
-    /// The scratch folder.
-    pub root: PathBuf,
-    /// Device of the scratch folder, to tell whether two areas are different filesystems.
-    pub dev: u64,
-    /// Whether outputs are moved aside and deleted only at the end (everything but tmpfs), so
-    /// that no timed run creates files shortly after thousands were deleted: on ext4 mounted
-    /// with `discard` and no journal, every freed extent is discarded synchronously and file
-    /// creation right after mass deletion slows down by an order of magnitude.
-    pub defer_deletes: bool,
-    /// Microseconds per file to create 256 files of 4 KiB here, measured when the area is
-    /// made: a health check of the filesystem. Tens of microseconds normally; ten times more
-    /// on ext4 with `discard` for a minute or two after mass deletion (e.g. right after the
-    /// clean-up of a previous run), which then distorts every result on it.
-    pub create_us: f64,
-    trash: PathBuf,
-    discarded: std::cell::Cell<u64>,
+/// How to spawn the `ferry` command: this executable, with a scratch state folder so that the
+/// undo journal the runs write is the benchmark's, never the user's.
+#[derive(Debug, Clone)]
+pub(super) struct FerryCommand {
+    exe: PathBuf,
+    state_home: PathBuf,
 }
 
-impl Area {
-    /// Creates the scratch folder `ferry-bench-<pid>-<label>` inside `parent` (the label keeps
-    /// two areas apart when `--dir` is `/dev/shm` itself).
-    pub(super) fn create(label: &'static str, parent: &Path) -> Result<Area> {
-        let root = parent.join(format!("ferry-bench-{}-{label}", std::process::id()));
-        fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
-        let root = root.canonicalize()?;
-        let (fs_type, mount_options) = mount_of(&root).unwrap_or_default();
-        // From here on, dropping the area removes the folder, also on an early return.
-        let mut area = Area {
-            label,
-            defer_deletes: fs_type != "tmpfs",
-            fs_type,
-            mount_options,
-            dev: fs::metadata(&root)?.dev(),
-            trash: root.join("trash"),
-            root,
-            create_us: 0.0,
-            discarded: std::cell::Cell::new(0),
-        };
-        fs::create_dir(&area.trash)?;
-        let start = Instant::now();
-        super::fixtures::flat(&area.path("probe"), PROBE_FILES, 4096)?;
-        area.create_us = start.elapsed().as_secs_f64() * 1e6 / PROBE_FILES as f64;
-        Ok(area)
+impl FerryCommand {
+    /// `ferry` is this executable; its `XDG_STATE_HOME` is `state_home`.
+    pub(super) fn new(state_home: PathBuf) -> Result<FerryCommand> {
+        let exe = std::env::current_exe().context("cannot find this executable")?;
+        Ok(FerryCommand { exe, state_home })
     }
 
-    /// `root/rel`.
-    pub(super) fn path(&self, rel: impl AsRef<Path>) -> PathBuf {
-        self.root.join(rel)
-    }
-
-    /// Gets rid of a run's output: moved into the trash folder (deleted at the end) where
-    /// deletes are deferred, deleted now on tmpfs. A path that does not exist is fine.
-    pub(super) fn discard(&self, path: &Path) -> Result<()> {
-        if fs::symlink_metadata(path).is_err() {
-            return Ok(());
-        }
-        if self.defer_deletes {
-            let n = self.discarded.get() + 1;
-            self.discarded.set(n);
-            let aside = self.trash.join(n.to_string());
-            fs::rename(path, &aside)
-                .with_context(|| format!("cannot move {} aside", path.display()))
-        } else if path.is_dir() {
-            fs::remove_dir_all(path).with_context(|| format!("cannot remove {}", path.display()))
-        } else {
-            fs::remove_file(path).with_context(|| format!("cannot remove {}", path.display()))
+    /// The same command with its state folder in `state_home`.
+    pub(super) fn with_state(&self, state_home: PathBuf) -> FerryCommand {
+        FerryCommand {
+            exe: self.exe.clone(),
+            state_home,
         }
     }
 
-    /// Writes back this filesystem's dirty data (`syncfs`), so that a timed run does not pay
-    /// for the writeback of the run before it.
-    pub(super) fn settle(&self) -> Result<()> {
-        let dir = fs::File::open(&self.root)?;
-        rustix::fs::syncfs(&dir).with_context(|| format!("syncfs {}", self.root.display()))
+    /// `ferry SUBCOMMAND`, to which the caller adds arguments.
+    pub(super) fn command(&self, subcommand: &str) -> Command {
+        let mut cmd = Command::new(&self.exe);
+        cmd.arg(subcommand).env("XDG_STATE_HOME", &self.state_home);
+        cmd
     }
 
-    /// Describes the area for the JSON report.
-    pub(super) fn to_json(&self) -> Value {
-        serde_json::json!({
-            "label": self.label,
-            "path": self.root,
-            "type": self.fs_type,
-            "mount_options": self.mount_options,
-            "deferred_deletes": self.defer_deletes,
-            "create_us_per_file": self.create_us,
-        })
+    /// The undo journal the spawned commands write.
+    pub(super) fn journal_file(&self) -> PathBuf {
+        self.state_home.join("ferry").join("journal.jsonl")
+    }
+
+    /// The executable.
+    pub(super) fn exe(&self) -> &Path {
+        &self.exe
     }
 }
 
-impl Drop for Area {
-    fn drop(&mut self) {
-        if let Err(err) = fs::remove_dir_all(&self.root) {
-            eprintln!("ferry bench: cannot remove {}: {err}", self.root.display());
-        }
-    }
-}
-
-/// The filesystem type and mount options of the mount holding `path` (longest mount point that
-/// is a prefix of it), from `/proc/self/mountinfo`.
-fn mount_of(path: &Path) -> Option<(String, String)> {
-    let info = fs::read_to_string("/proc/self/mountinfo").ok()?;
-    let mut best: Option<(usize, String, String)> = None;
-    for line in info.lines() {
-        // id parent major:minor root mount_point options [optional...] - type source super_options
-        let (left, right) = line.split_once(" - ")?;
-        let left: Vec<&str> = left.split(' ').collect();
-        let right: Vec<&str> = right.split(' ').collect();
-        let (Some(mount_point), Some(options), Some(fs_type)) =
-            (left.get(4), left.get(5), right.first())
-        else {
-            continue;
-        };
-        let mount_point = unescape_mount(mount_point);
-        if path.starts_with(&mount_point) && best.as_ref().is_none_or(|b| mount_point.len() >= b.0)
-        {
-            // Per-mount options, then the filesystem's own (where `discard` shows).
-            let mut all: Vec<&str> = options.split(',').collect();
-            for opt in right.get(2).map_or("", |o| *o).split(',') {
-                if !all.contains(&opt) {
-                    all.push(opt);
-                }
-            }
-            best = Some((mount_point.len(), (*fs_type).to_owned(), all.join(",")));
-        }
-    }
-    best.map(|(_, t, o)| (t, o))
-}
-
-/// Undoes the octal escapes (`\040` for a space) of a mountinfo path.
-fn unescape_mount(field: &str) -> String {
-    let bytes = field.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\'
-            && let Some(code) = field
-                .get(i + 1..i + 4)
-                .and_then(|o| u8::from_str_radix(o, 8).ok())
-        {
-            out.push(code);
-            i += 4;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// One workload measured by alternating Ferry and a peer tool.
+/// One workload measured by running Ferry's arms and the other tools round by round.
 ///
 /// The benchmark first calls [`prepare`](Self::prepare) on every workload of the run, so that
 /// whatever can be built ahead exists before any workload deletes anything. Then, workload by
-/// workload, [`interleave`] calls per round: [`prepare_round`](Self::prepare_round), then
-/// `settle`, Ferry's run, `after`, `settle`, the peer's run, `after`.
+/// workload, [`run_rounds`] calls per round [`prepare_round`](Self::prepare_round), and for each
+/// tool in the round's shuffled order: the settle step, the timed run, then
+/// [`after`](Self::after).
 pub(super) trait Comparison {
-    /// Builds ahead, untimed, the inputs every round reuses, and those the rounds consume where
-    /// waiting for their round does them no harm.
-    fn prepare(&mut self) -> Result<()>;
-    /// Builds what round `round` consumes, for both sides, right before the round (untimed).
-    fn prepare_round(&mut self, _round: usize) -> Result<()> {
+    /// The tools taking part (default: both arms of Ferry and the classic tool).
+    fn tools(&self) -> Vec<Tool> {
+        vec![Tool::InProcess, Tool::Process, Tool::Classic]
+    }
+    /// Builds ahead, untimed, the inputs every round reuses, and those the `rounds` rounds of
+    /// `tools` consume where waiting for their round does them no harm.
+    fn prepare(&mut self, tools: &[Tool], rounds: usize) -> Result<()>;
+    /// Builds what round `round` consumes, for every tool, right before the round (untimed).
+    fn prepare_round(&mut self, _tools: &[Tool], _round: usize) -> Result<()> {
         Ok(())
     }
-    /// Untimed, right before each timed run.
-    fn settle(&mut self) -> Result<()> {
-        Ok(())
-    }
-    /// Runs Ferry's side of round `round` and returns how long the work took.
-    fn ferry(&mut self, round: usize) -> Result<Duration>;
-    /// The peer's command for round `round`; the harness spawns and times it.
-    fn peer(&mut self, round: usize) -> Command;
+    /// Runs Ferry in-process for round `round` and returns how long the work took.
+    fn in_process(&mut self, round: usize) -> Result<Duration>;
+    /// The command of `tool` (any but [`Tool::InProcess`]) for round `round`; the harness
+    /// spawns and times it.
+    fn command(&mut self, tool: Tool, round: usize) -> Command;
     /// Untimed, after each run: checks the result and moves the output aside.
-    fn after(&mut self, _side: Side, _round: usize) -> Result<()> {
+    fn after(&mut self, _tool: Tool, _round: usize) -> Result<()> {
         Ok(())
     }
 }
 
-/// Per-round timings of both sides, in milliseconds.
-#[derive(Debug, Default)]
-pub(super) struct Samples {
-    /// Ferry's time in each round.
-    pub ferry_ms: Vec<f64>,
-    /// The peer's time in each round.
-    pub peer_ms: Vec<f64>,
+/// A small seeded random sequence (SplitMix64) for the order of the tools.
+#[derive(Debug, Clone)]
+pub(super) struct Shuffler {
+    state: u64,
 }
 
-/// Runs the prepared `work` for `rounds` rounds, Ferry then the peer in each (A B A B ...).
-pub(super) fn interleave(work: &mut dyn Comparison, rounds: usize) -> Result<Samples> {
-    let mut samples = Samples::default();
-    for round in 0..rounds {
-        work.prepare_round(round)?;
-        work.settle()?;
-        samples.ferry_ms.push(ms(work.ferry(round)?));
-        work.after(Side::Ferry, round)?;
-        work.settle()?;
-        samples
-            .peer_ms
-            .push(ms(time_command(&mut work.peer(round))?));
-        work.after(Side::Peer, round)?;
+impl Shuffler {
+    /// A sequence from `seed`.
+    pub(super) fn new(seed: u64) -> Shuffler {
+        Shuffler { state: seed }
     }
-    Ok(samples)
+
+    /// A seed from the clock, for a run without `--seed`.
+    pub(super) fn clock_seed() -> u64 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        now.as_secs()
+            ^ u64::from(now.subsec_nanos()).rotate_left(32)
+            ^ u64::from(std::process::id())
+    }
+
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Shuffles `items` in place (Fisher-Yates).
+    pub(super) fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Every run of a workload under one condition: each tool's time per round, and the orders.
+#[derive(Debug, Default)]
+pub(super) struct Runs {
+    /// Milliseconds per round, by tool.
+    pub times: HashMap<Tool, Vec<f64>>,
+    /// The order the tools ran in, per round.
+    pub orders: Vec<Vec<Tool>>,
+}
+
+impl Runs {
+    /// The times of `tool` (empty if it did not run).
+    pub(super) fn of(&self, tool: Tool) -> &[f64] {
+        self.times.get(&tool).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Runs the prepared `work`, rounds `rounds` (their numbers name the fixtures they use), every
+/// tool of `tools` once per round in a shuffled order, each after a settle step.
+pub(super) fn run_rounds(
+    work: &mut dyn Comparison,
+    tools: &[Tool],
+    rounds: Range<usize>,
+    shuffler: &mut Shuffler,
+    settler: &Settler,
+) -> Result<Runs> {
+    let mut runs = Runs::default();
+    for round in rounds {
+        work.prepare_round(tools, round)?;
+        let mut order = tools.to_vec();
+        shuffler.shuffle(&mut order);
+        for &tool in &order {
+            settler.settle();
+            let took = match tool {
+                Tool::InProcess => work.in_process(round)?,
+                _ => time_command(&mut work.command(tool, round))
+                    .with_context(|| format!("{} failed", tool.name()))?,
+            };
+            runs.times.entry(tool).or_default().push(ms(took));
+            work.after(tool, round)?;
+        }
+        runs.orders.push(order);
+    }
+    Ok(runs)
 }
 
 /// Spawns `cmd` with no input and its output thrown away, waits for it, and returns the wall
@@ -315,13 +279,26 @@ impl Goal {
     }
 }
 
-/// The record of one workload on one filesystem.
+/// Per-round timings of one arm of Ferry and the classic tool, in milliseconds.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Samples {
+    /// Ferry's time in each round.
+    pub ferry_ms: Vec<f64>,
+    /// The classic tool's time in each round.
+    pub peer_ms: Vec<f64>,
+}
+
+/// The record of one workload on one filesystem, for one arm of Ferry under one condition.
 #[derive(Debug)]
 pub(super) struct Measured {
     /// The sizes actually used (they differ under `--quick`).
     pub params: Value,
     /// Timings per round, empty for metrics.
     pub samples: Samples,
+    /// The extra peers' times in the same rounds.
+    pub peers: Vec<(Peer, Vec<f64>)>,
+    /// The order the tools ran in, per round.
+    pub orders: Vec<Vec<Tool>>,
     /// A measured quantity other than time (bytes per entry, memory held), with its unit.
     pub value: Option<(f64, &'static str)>,
     /// What the issues ask for.
@@ -331,11 +308,23 @@ pub(super) struct Measured {
 }
 
 impl Measured {
-    /// A timed comparison result.
-    pub(super) fn timed(params: Value, samples: Samples, goal: Goal) -> Measured {
+    /// A timed comparison result: Ferry's `arm` against the classic tool in `runs`.
+    pub(super) fn timed(params: Value, runs: &Runs, arm: Tool, goal: Goal) -> Measured {
+        let mut peers: Vec<(Peer, Vec<f64>)> = (runs.times.iter())
+            .filter_map(|(tool, times)| match tool {
+                Tool::Peer(p) => Some((*p, times.clone())),
+                _ => None,
+            })
+            .collect();
+        peers.sort_by_key(|(p, _)| *p);
         Measured {
             params,
-            samples,
+            samples: Samples {
+                ferry_ms: runs.of(arm).to_vec(),
+                peer_ms: runs.of(Tool::Classic).to_vec(),
+            },
+            peers,
+            orders: runs.orders.clone(),
             value: None,
             goal,
             extra: serde_json::Map::new(),
@@ -347,6 +336,8 @@ impl Measured {
         Measured {
             params,
             samples: Samples::default(),
+            peers: Vec::new(),
+            orders: Vec::new(),
             value: Some(value),
             goal,
             extra: serde_json::Map::new(),
@@ -378,6 +369,23 @@ impl Measured {
     pub(super) fn ratio(&self) -> Option<f64> {
         let ratios = self.ratios();
         (!ratios.is_empty()).then(|| median(&ratios))
+    }
+
+    /// `peer`'s per-round ratios to the classic tool.
+    pub(super) fn peer_ratios(&self, times: &[f64]) -> Vec<f64> {
+        (times.iter().zip(&self.samples.peer_ms))
+            .map(|(t, c)| t / c)
+            .collect()
+    }
+
+    /// Whether Ferry's ratio is below every extra peer's; `None` without extra peers.
+    pub(super) fn beats_peers(&self) -> Option<bool> {
+        let ours = self.ratio()?;
+        (!self.peers.is_empty()).then(|| {
+            self.peers
+                .iter()
+                .all(|(_, times)| ours < median(&self.peer_ratios(times)))
+        })
     }
 
     /// The goal as text, with the value's unit where it has one.
@@ -442,24 +450,166 @@ mod tests {
         assert!(median(&[]).is_nan());
     }
 
-    #[test]
-    fn mount_paths_are_unescaped() {
-        assert_eq!(unescape_mount(r"/mnt/with\040space"), "/mnt/with space");
-        assert_eq!(unescape_mount("/plain"), "/plain");
+    fn runs(ferry: &[f64], classic: &[f64], xcp: &[f64]) -> Runs {
+        let mut runs = Runs::default();
+        runs.times.insert(Tool::Process, ferry.to_vec());
+        runs.times.insert(Tool::Classic, classic.to_vec());
+        if !xcp.is_empty() {
+            runs.times.insert(Tool::Peer(Peer::Xcp), xcp.to_vec());
+        }
+        runs
     }
 
     #[test]
     fn ratio_is_the_median_of_per_round_ratios() {
-        let samples = Samples {
-            ferry_ms: vec![1.0, 10.0, 3.0],
-            peer_ms: vec![2.0, 10.0, 12.0],
-        };
-        let m = Measured::timed(Value::Null, samples, Goal::RatioAtMost(0.6));
+        let m = Measured::timed(
+            Value::Null,
+            &runs(&[1.0, 10.0, 3.0], &[2.0, 10.0, 12.0], &[]),
+            Tool::Process,
+            Goal::RatioAtMost(0.6),
+        );
         // Ratios 0.5, 1.0, 0.25: the median is 0.5, while the ratio of medians would be 0.3.
         assert_eq!(m.ratio(), Some(0.5));
         assert_eq!(m.meets_goal(), Some(true));
         // Less the 1 ms a spawn costs, the peer took 1, 9 and 11 ms: ratios 1, 1.11, 0.27.
         assert_eq!(m.ratio_less(1.0), Some(1.0));
         assert_eq!(m.ratio_less(2.0), None);
+        assert_eq!(m.beats_peers(), None);
+        // The arm that did not run has no samples.
+        let none = Measured::timed(Value::Null, &m_runs(), Tool::InProcess, Goal::None);
+        assert_eq!(none.ratio(), None);
+    }
+
+    fn m_runs() -> Runs {
+        runs(&[1.0], &[2.0], &[])
+    }
+
+    #[test]
+    fn ferry_beats_a_peer_only_with_a_lower_median_ratio() {
+        // Ferry's ratios 0.5, 0.5, 0.5; xcp's 0.4, 0.6, 0.45: median 0.45 < 0.5.
+        let classic = [10.0, 10.0, 20.0];
+        let behind = Measured::timed(
+            Value::Null,
+            &runs(&[5.0, 5.0, 10.0], &classic, &[4.0, 6.0, 9.0]),
+            Tool::Process,
+            Goal::None,
+        );
+        assert_eq!(behind.peers.len(), 1);
+        assert_eq!(behind.beats_peers(), Some(false));
+        let ahead = Measured::timed(
+            Value::Null,
+            &runs(&[4.0, 4.0, 8.0], &classic, &[4.0, 6.0, 9.0]),
+            Tool::Process,
+            Goal::None,
+        );
+        assert_eq!(ahead.beats_peers(), Some(true));
+    }
+
+    #[test]
+    fn shuffles_are_permutations_that_vary_and_repeat_with_the_seed() {
+        let tools = [
+            Tool::InProcess,
+            Tool::Process,
+            Tool::Classic,
+            Tool::Peer(Peer::Xcp),
+        ];
+        let orders = |seed| {
+            let mut s = Shuffler::new(seed);
+            (0..40)
+                .map(|_| {
+                    let mut order = tools;
+                    s.shuffle(&mut order);
+                    order
+                })
+                .collect::<Vec<_>>()
+        };
+        let a = orders(7);
+        assert_eq!(a, orders(7), "the same seed gives the same orders");
+        assert_ne!(a, orders(8));
+        for order in &a {
+            let mut sorted = *order;
+            sorted.sort();
+            assert_eq!(sorted, tools, "not a permutation: {order:?}");
+        }
+        // Every tool runs first, and last, in some round: no tool keeps a place.
+        for tool in tools {
+            assert!(a.iter().any(|o| o[0] == tool), "{tool:?} never first");
+            assert!(a.iter().any(|o| o[3] == tool), "{tool:?} never last");
+        }
+    }
+
+    /// A workload whose tools record the order they ran in, to check the round loop.
+    struct Recorder {
+        ran: Vec<(usize, &'static str)>,
+    }
+
+    impl Comparison for Recorder {
+        fn prepare(&mut self, _tools: &[Tool], _rounds: usize) -> Result<()> {
+            Ok(())
+        }
+        fn in_process(&mut self, round: usize) -> Result<Duration> {
+            self.ran.push((round, "in-process"));
+            Ok(Duration::from_millis(1))
+        }
+        fn command(&mut self, tool: Tool, round: usize) -> Command {
+            self.ran.push((round, tool.name()));
+            Command::new("true")
+        }
+        fn after(&mut self, tool: Tool, round: usize) -> Result<()> {
+            self.ran.push((
+                round,
+                if tool == Tool::Classic {
+                    "after classic"
+                } else {
+                    "after"
+                },
+            ));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_tool_runs_once_a_round_in_the_recorded_order() {
+        let mut work = Recorder { ran: Vec::new() };
+        let tools = work.tools();
+        let settler = Settler::new(&[]);
+        let mut shuffler = Shuffler::new(3);
+        let runs = run_rounds(&mut work, &tools, 4..7, &mut shuffler, &settler).unwrap();
+        assert_eq!(runs.orders.len(), 3);
+        for tool in &tools {
+            assert_eq!(runs.of(*tool).len(), 3, "{tool:?}");
+        }
+        assert_eq!(settler.spent().steps, 9, "one settle step before each run");
+        // Each run is followed by its `after`, rounds keep their numbers, and the runs of
+        // each round follow its recorded order.
+        let names: Vec<Vec<&str>> = runs
+            .orders
+            .iter()
+            .map(|o| {
+                o.iter()
+                    .map(|t| {
+                        if *t == Tool::InProcess {
+                            "in-process"
+                        } else {
+                            t.name()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for (k, round) in (4..7).enumerate() {
+            let ran: Vec<&str> = (work.ran.iter())
+                .filter(|(r, n)| *r == round && !n.starts_with("after"))
+                .map(|(_, n)| *n)
+                .collect();
+            assert_eq!(ran, names[k]);
+        }
+        assert_eq!(
+            work.ran
+                .iter()
+                .filter(|(_, n)| *n == "after classic")
+                .count(),
+            3
+        );
     }
 }

@@ -1,10 +1,13 @@
-//! Listing workloads (issue 2): cold and warm listings against `ls -l`, bytes per entry, and the
-//! memory still held after walking twelve big folders.
+//! Listing workloads (issues 2 and 9): cold and warm listings against `ls -l`, bytes per entry,
+//! the peak memory of `ferry ls`, and the memory still held after walking twelve big folders.
 //!
-//! Ferry lists through [`DirService`], exactly as the window does: the time runs from `open` to
-//! the `Loaded` event, which carries the complete listing and its sorted order. "Cold" means a
-//! fresh service (nothing in Ferry's cache); the kernel's page and inode caches are warm for
-//! both tools alike, since dropping them needs root and would measure the disk, not the tools.
+//! Ferry's in-process arm lists through [`DirService`], exactly as the window does: the time
+//! runs from `open` to the `Loaded` event, which carries the complete listing and its sorted
+//! order. Its process arm is `ferry ls DIR` (the same service, then one line per entry, output
+//! to `/dev/null` like `ls -l`'s). "Cold" means a fresh service (nothing in Ferry's cache); the
+//! kernel's page and inode caches are warm for every tool alike, since dropping them needs root
+//! and would measure the disk, not the tools. "Warm" has no process arm: a new process has
+//! nothing cached.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,8 +21,9 @@ use ferry_core::entry::Listing;
 use ferry_core::sort::SortSpec;
 use serde_json::{Value, json};
 
+use super::area::Area;
 use super::fixtures;
-use super::harness::{self, Area, Comparison, Goal, Measured};
+use super::harness::{self, Comparison, FerryCommand, Goal, Measured, Tool};
 
 /// Files in the memory probe's big warm-up folder: enough for the lister's helper thread and
 /// the two-thread sort.
@@ -95,27 +99,29 @@ fn ls(dir: &Path) -> Command {
 pub(super) struct ListCold {
     dir: PathBuf,
     files: usize,
+    ferry: FerryCommand,
 }
 
 impl ListCold {
     /// Lists a folder of `files` empty files in `area`.
-    pub(super) fn new(area: &Area, files: usize) -> Self {
+    pub(super) fn new(area: &Area, files: usize, ferry: &FerryCommand) -> Self {
         ListCold {
             dir: area.path(format!("list-{files}")),
             files,
+            ferry: ferry.clone(),
         }
     }
 }
 
 impl Comparison for ListCold {
-    fn prepare(&mut self) -> Result<()> {
+    fn prepare(&mut self, _tools: &[Tool], _rounds: usize) -> Result<()> {
         if !self.dir.exists() {
             fixtures::flat(&self.dir, self.files, 0)?;
         }
         Ok(())
     }
 
-    fn ferry(&mut self, _round: usize) -> Result<Duration> {
+    fn in_process(&mut self, _round: usize) -> Result<Duration> {
         // Starting the service (one thread, one inotify instance) happens once per window, not
         // per folder: left out of the time. So is stopping it.
         let (service, events) = DirService::start();
@@ -130,8 +136,15 @@ impl Comparison for ListCold {
         Ok(elapsed)
     }
 
-    fn peer(&mut self, _round: usize) -> Command {
-        ls(&self.dir)
+    fn command(&mut self, tool: Tool, _round: usize) -> Command {
+        match tool {
+            Tool::Process => {
+                let mut cmd = self.ferry.command("ls");
+                cmd.arg(&self.dir);
+                cmd
+            }
+            _ => ls(&self.dir),
+        }
     }
 }
 
@@ -144,17 +157,21 @@ pub(super) struct ListWarm {
 
 impl ListWarm {
     /// Re-lists the same folder [`ListCold`] uses for `files`.
-    pub(super) fn new(area: &Area, files: usize) -> Self {
+    pub(super) fn new(area: &Area, files: usize, ferry: &FerryCommand) -> Self {
         ListWarm {
-            cold: ListCold::new(area, files),
+            cold: ListCold::new(area, files, ferry),
             service: None,
         }
     }
 }
 
 impl Comparison for ListWarm {
-    fn prepare(&mut self) -> Result<()> {
-        self.cold.prepare()?;
+    fn tools(&self) -> Vec<Tool> {
+        vec![Tool::InProcess, Tool::Classic]
+    }
+
+    fn prepare(&mut self, tools: &[Tool], rounds: usize) -> Result<()> {
+        self.cold.prepare(tools, rounds)?;
         let (service, events) = DirService::start();
         check(
             &open_and_wait(&service, &events, &self.cold.dir)?,
@@ -166,7 +183,7 @@ impl Comparison for ListWarm {
         Ok(())
     }
 
-    fn ferry(&mut self, _round: usize) -> Result<Duration> {
+    fn in_process(&mut self, _round: usize) -> Result<Duration> {
         let (service, events) = self.service.as_ref().context("not prepared")?;
         let start = Instant::now();
         let loaded = open_and_wait(service, events, &self.cold.dir)?;
@@ -181,9 +198,58 @@ impl Comparison for ListWarm {
         Ok(elapsed)
     }
 
-    fn peer(&mut self, _round: usize) -> Command {
+    fn command(&mut self, _tool: Tool, _round: usize) -> Command {
         ls(&self.cold.dir)
     }
+}
+
+/// `ls-peak-rss`: how much more memory `ferry ls` needs at its peak for a folder of `files`
+/// entries than for an empty one, per entry: the maximum resident set of each process as
+/// `/usr/bin/time -f %M` reports it (`wait4`'s `ru_maxrss`), the median of three runs each.
+/// Everything the command holds at once counts: the listing, its sort order and keys, and the
+/// output buffer.
+pub(super) fn ls_peak_rss(area: &Area, files: usize, ferry: &FerryCommand) -> Result<Measured> {
+    let time = Path::new("/usr/bin/time");
+    ensure!(
+        time.exists(),
+        "/usr/bin/time is not installed (Debian package `time`)"
+    );
+    let (full, empty) = (area.path("ls-peak-rss"), area.path("ls-peak-rss-empty"));
+    fixtures::flat(&full, files, 0)?;
+    std::fs::create_dir(&empty)?;
+    let peak_kb = |dir: &Path| -> Result<f64> {
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let output = Command::new(time)
+                .args(["-f", "%M"])
+                .arg(ferry.exe())
+                .arg("ls")
+                .arg(dir)
+                .env("XDG_STATE_HOME", area.path("state"))
+                .stdout(std::process::Stdio::null())
+                .output()?;
+            ensure!(output.status.success(), "ferry ls {} failed", dir.display());
+            // The last line of stderr is time's report.
+            let text = String::from_utf8_lossy(&output.stderr);
+            let kb: f64 = (text.lines().last())
+                .and_then(|l| l.trim().parse().ok())
+                .with_context(|| format!("no peak from /usr/bin/time: {text}"))?;
+            runs.push(kb);
+        }
+        Ok(harness::median(&runs))
+    };
+    let (full_kb, empty_kb) = (peak_kb(&full)?, peak_kb(&empty)?);
+    let per_entry = (full_kb - empty_kb) * 1024.0 / files as f64;
+    let mut measured = Measured::metric(
+        json!({ "files": files }),
+        (per_entry, "B/entry"),
+        Goal::ValueAtMost(100.0),
+    );
+    measured.extra.extend([
+        ("peak_rss_kb".into(), json!(full_kb)),
+        ("peak_rss_empty_kb".into(), json!(empty_kb)),
+    ]);
+    Ok(measured)
 }
 
 /// `bytes-per-entry`: heap bytes of one complete listing of a folder of `files` files, per

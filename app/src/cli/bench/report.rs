@@ -9,43 +9,69 @@ use anyhow::{Context as _, Result};
 use serde_json::{Map, Value, json};
 
 use super::BenchArgs;
-use super::harness::{Area, Measured};
+use super::area::Area;
+use super::harness::{Measured, Tool};
+use super::peers::Peers;
+use super::settle::{Settler, Spent};
 
 /// How Ferry and the peers are run, for the output (the module docs say why).
 const METHOD: &[(&str, &str)] = &[
     (
         "order",
-        "interleaved rounds: Ferry, then the peer, on identical inputs; medians over rounds",
+        "rounds: every tool once per round on identical inputs, in an order shuffled every \
+         round (seeded); medians over rounds",
     ),
     (
         "ratio",
-        "median of the per-round ratios Ferry / peer (below 1: Ferry is faster)",
+        "median of the per-round ratios tool / classic peer (below 1: faster than it)",
     ),
     (
-        "ferry",
-        "in-process through ferry-core, as the window runs it: DirService open until Loaded for \
-         listings, Engine start until Finished for jobs",
+        "arms",
+        "process: the ferry command spawned as a shell would, timed from spawn to exit; \
+         in-process: ferry-core as the window runs it (DirService open until Loaded, Engine \
+         start until Finished), no process start",
     ),
     (
-        "peer",
-        "spawned process, output to /dev/null, timed from spawn to exit (includes a process start)",
+        "peers",
+        "spawned processes, output to /dev/null, timed from spawn to exit",
+    ),
+    (
+        "settle",
+        "before every run: sync, then wait (at most 3 s) until the disks under the scratch \
+         folders are idle; caches stay warm",
     ),
     (
         "caches",
-        "page and inode caches warm for both tools; 'cold' means not in Ferry's cache; \
+        "page and inode caches warm for every tool; 'cold' means not in Ferry's cache; \
          'warm' re-opens a folder Ferry's cache holds",
     ),
     (
         "fixtures",
-        "built untimed, all ahead except move sources (built for both tools before each \
-         round); delete trees hold empty files; outputs moved aside and deleted at the end \
-         (except on tmpfs); the written filesystem synced before each timed job",
+        "built untimed, all ahead except move sources (built before each round); delete \
+         trees hold empty files; outputs moved aside and deleted at the end (except on tmpfs, \
+         and for the large files, deleted at once)",
+    ),
+    (
+        "load",
+        "load=busy: a process spinning on one CPU it is pinned to, the tools unpinned",
     ),
     (
         "move",
         "fs=work moves /dev/shm -> work tree, fs=shm moves work tree -> /dev/shm",
     ),
 ];
+
+/// How the run was set up, beyond the arguments.
+pub(super) struct Setup<'a> {
+    /// Seed of the tools' order.
+    pub seed: u64,
+    /// The extra peers found.
+    pub peers: &'a Peers,
+    /// The settle step.
+    pub settler: &'a Settler,
+    /// Whether the races run again under load.
+    pub load: bool,
+}
 
 /// Creating a small file slower than this (microseconds) means the filesystem is busy with
 /// something else (a healthy ext4 here takes about 30, tmpfs about 10).
@@ -56,6 +82,11 @@ pub(super) struct Context {
     quick: bool,
     rounds: usize,
     spawn_ms: f64,
+    seed: u64,
+    load: bool,
+    peers: Value,
+    peer_lines: Vec<String>,
+    disks: Vec<String>,
     areas: Vec<Value>,
     area_lines: Vec<String>,
     /// Areas whose file creation probe was far slower than a healthy filesystem's.
@@ -65,11 +96,45 @@ pub(super) struct Context {
 
 impl Context {
     /// Gathers the run's settings and the machine's description.
-    pub(super) fn new(args: &BenchArgs, rounds: usize, spawn_ms: f64, areas: &[&Area]) -> Self {
+    pub(super) fn new(
+        args: &BenchArgs,
+        rounds: usize,
+        spawn_ms: f64,
+        areas: &[&Area],
+        setup: &Setup<'_>,
+    ) -> Self {
+        let found = setup.peers.found();
+        let mut peer_lines: Vec<String> = (found.iter())
+            .map(|(p, exe)| format!("{}: {}", p.name(), exe.display()))
+            .collect();
+        peer_lines.extend(setup.peers.missing().iter().map(|p| {
+            format!(
+                "{}: not installed, skipped (`cargo install {}` adds it)",
+                p.name(),
+                p.name()
+            )
+        }));
+        let peers: Map<String, Value> = (found.iter())
+            .map(|(p, exe)| (p.name().to_owned(), json!(exe)))
+            .chain(
+                setup
+                    .peers
+                    .missing()
+                    .iter()
+                    .map(|p| (p.name().to_owned(), Value::Null)),
+            )
+            .collect();
         Context {
             quick: args.quick,
             rounds,
             spawn_ms,
+            seed: setup.seed,
+            load: setup.load,
+            peers: Value::Object(peers),
+            peer_lines,
+            disks: (setup.settler.disks().iter())
+                .map(|d| d.display().to_string())
+                .collect(),
             areas: areas.iter().map(|a| a.to_json()).collect(),
             area_lines: areas
                 .iter()
@@ -96,11 +161,20 @@ impl Context {
     /// Prints what is about to be measured, to stderr (the table goes to stdout).
     pub(super) fn print_header(&self) {
         eprintln!(
-            "ferry bench: {} rounds{}, Ferry in-process vs peer processes (a bare process spawn costs {:.2} ms here)",
+            "ferry bench: {} rounds{}{}, tools shuffled with seed {} (a bare process spawn costs {:.2} ms here)",
             self.rounds,
             if self.quick { ", quick sizes" } else { "" },
+            if self.load {
+                ", then again with one CPU busy"
+            } else {
+                ""
+            },
+            self.seed,
             self.spawn_ms
         );
+        for line in &self.peer_lines {
+            eprintln!("  {line}");
+        }
         for line in &self.area_lines {
             eprintln!("  {line}");
         }
@@ -134,6 +208,7 @@ fn machine(spawn_ms: f64) -> Value {
     json!({
         "cpu": cpu,
         "cpus": std::thread::available_parallelism().map(usize::from).ok(),
+        "allowed_cpus": super::load::allowed_cpus(),
         "mem_total_bytes": mem_kb.map(|kb| kb * 1024),
         "kernel": read("/proc/sys/kernel/osrelease").trim(),
         "locale": { "LANG": env("LANG"), "LC_ALL": env("LC_ALL"), "LC_COLLATE": env("LC_COLLATE") },
@@ -143,16 +218,23 @@ fn machine(spawn_ms: f64) -> Value {
     })
 }
 
-/// One workload on one filesystem: its measurement, or why it failed.
+/// One workload on one filesystem, for one arm of Ferry under one condition: its
+/// measurement, or why it failed.
 pub(super) struct Row {
     workload: &'static str,
     fs: &'static str,
     fs_type: String,
     peer: Option<&'static str>,
+    arm: Option<Tool>,
+    /// The CPU a busy process was pinned to, under load.
+    load_cpu: Option<usize>,
     measured: Option<Measured>,
     error: Option<String>,
     wall: Duration,
 }
+
+/// A measured row: Ferry's arm (none for metrics), the busy CPU if under load, the numbers.
+pub(super) type Outcome = Result<(Option<Tool>, Option<usize>, Measured)>;
 
 impl Row {
     /// Wraps a workload's outcome.
@@ -160,21 +242,35 @@ impl Row {
         workload: &'static str,
         area: &Area,
         peer: Option<&'static str>,
-        outcome: Result<Measured>,
+        outcome: Outcome,
         wall: Duration,
     ) -> Self {
-        let (measured, error) = match outcome {
-            Ok(m) => (Some(m), None),
-            Err(err) => (None, Some(format!("{err:#}"))),
+        let (arm, load_cpu, measured, error) = match outcome {
+            Ok((arm, cpu, m)) => (arm, cpu, Some(m), None),
+            Err(err) => (None, None, None, Some(format!("{err:#}"))),
         };
         Row {
             workload,
             fs: area.label,
             fs_type: area.fs_type.clone(),
             peer,
+            arm,
+            load_cpu,
             measured,
             error,
             wall,
+        }
+    }
+
+    fn arm_name(&self) -> &'static str {
+        self.arm.and_then(Tool::arm).unwrap_or("-")
+    }
+
+    fn load_name(&self) -> &'static str {
+        if self.load_cpu.is_some() {
+            "busy"
+        } else {
+            "idle"
         }
     }
 
@@ -186,12 +282,19 @@ impl Row {
         let mut line = match (m.value, m.ferry_ms(), m.peer_ms(), m.ratio()) {
             (Some((v, unit)), ..) => format!("{} {unit}", num(v)),
             (None, Some(f), Some(p), Some(r)) => {
-                format!(
-                    "ferry {} ms, {} {} ms, ratio {r:.2}x",
+                let mut line = format!(
+                    "{} {}: ferry {} ms, {} {} ms, ratio {r:.2}x",
+                    self.arm_name(),
+                    self.load_name(),
                     num(f),
                     self.peer.unwrap_or("peer"),
                     num(p)
-                )
+                );
+                for (peer, times) in &m.peers {
+                    let ratio = super::harness::median(&m.peer_ratios(times));
+                    line.push_str(&format!(", {} {ratio:.2}x", peer.name()));
+                }
+                line
             }
             _ => String::from("no samples"),
         };
@@ -211,6 +314,9 @@ impl Row {
         obj.insert("workload".into(), json!(self.workload));
         obj.insert("fs".into(), json!(self.fs));
         obj.insert("fs_type".into(), json!(self.fs_type));
+        obj.insert("arm".into(), json!(self.arm.and_then(Tool::arm)));
+        obj.insert("load".into(), json!(self.load_cpu.is_some()));
+        obj.insert("load_cpu".into(), json!(self.load_cpu));
         obj.insert("peer".into(), json!(self.peer));
         let m = self.measured.as_ref();
         obj.insert("ferry_ms".into(), json!(m.and_then(Measured::ferry_ms)));
@@ -220,6 +326,10 @@ impl Row {
         obj.insert("unit".into(), json!(m.and_then(|m| m.value).map(|v| v.1)));
         obj.insert("goal".into(), json!(m.and_then(|m| m.goal_text())));
         obj.insert("meets_goal".into(), json!(m.and_then(Measured::meets_goal)));
+        obj.insert(
+            "beats_peers".into(),
+            json!(m.and_then(Measured::beats_peers)),
+        );
         obj.insert("error".into(), json!(self.error));
         // Everything this workload took, fixtures and checks included.
         obj.insert("wall_s".into(), json!(self.wall.as_secs_f64()));
@@ -228,6 +338,23 @@ impl Row {
             obj.insert("ferry_samples_ms".into(), json!(m.samples.ferry_ms));
             obj.insert("peer_samples_ms".into(), json!(m.samples.peer_ms));
             obj.insert("ratios".into(), json!(m.ratios()));
+            let peers: Map<String, Value> = (m.peers.iter())
+                .map(|(peer, times)| {
+                    let ratios = m.peer_ratios(times);
+                    let entry = json!({
+                        "ms": super::harness::median(times),
+                        "ratio": super::harness::median(&ratios),
+                        "samples_ms": times,
+                        "ratios": ratios,
+                    });
+                    (peer.name().to_owned(), entry)
+                })
+                .collect();
+            obj.insert("peers".into(), Value::Object(peers));
+            let orders: Vec<Vec<&str>> = (m.orders.iter())
+                .map(|o| o.iter().map(|t| t.name()).collect())
+                .collect();
+            obj.insert("orders".into(), json!(orders));
             if let Some(less) = m.ratio_less(spawn_ms) {
                 // What the ratio would be if the peer paid no process start.
                 obj.insert("ratio_less_spawn".into(), json!(less));
@@ -265,34 +392,41 @@ struct Check {
 pub(super) struct Report {
     /// Settings and machine.
     pub context: Context,
-    /// One row per workload and filesystem, in the order they ran.
+    /// One row per workload, filesystem, arm and condition, in the order they ran.
     pub results: Vec<Row>,
+    /// What the settle steps cost.
+    pub settled: Spent,
 }
 
 impl Report {
-    fn ferry_ms(&self, workload: &str, fs: &str) -> Option<f64> {
+    /// The in-process arm's result of `workload` on `fs` on the quiet machine: what the
+    /// cross-workload checks compare (the core's own scaling).
+    fn core(&self, workload: &str, fs: &str) -> Option<&Measured> {
         self.results
             .iter()
-            .find(|r| r.workload == workload && r.fs == fs)
-            .and_then(|r| r.measured.as_ref()?.ferry_ms())
+            .find(|r| {
+                r.workload == workload
+                    && r.fs == fs
+                    && r.arm == Some(Tool::InProcess)
+                    && r.load_cpu.is_none()
+            })
+            .and_then(|r| r.measured.as_ref())
+    }
+
+    fn ferry_ms(&self, workload: &str, fs: &str) -> Option<f64> {
+        self.core(workload, fs)?.ferry_ms()
     }
 
     fn peer_ms(&self, workload: &str, fs: &str) -> Option<f64> {
-        self.results
-            .iter()
-            .find(|r| r.workload == workload && r.fs == fs)
-            .and_then(|r| r.measured.as_ref()?.peer_ms())
+        self.core(workload, fs)?.peer_ms()
     }
 
     fn files(&self, workload: &str, fs: &str) -> Option<f64> {
-        let r = self
-            .results
-            .iter()
-            .find(|r| r.workload == workload && r.fs == fs)?;
-        r.measured.as_ref()?.params["files"].as_f64()
+        self.core(workload, fs)?.params["files"].as_f64()
     }
 
-    /// Goals that compare workloads: deleting is independent of depth, listing is linear.
+    /// Goals that compare workloads (in-process, quiet): deleting is independent of depth,
+    /// listing is linear.
     fn checks(&self) -> Vec<Check> {
         let mut checks = Vec::new();
         for fs in ["work", "shm"] {
@@ -330,17 +464,18 @@ impl Report {
         checks
     }
 
-    /// Prints the results table to stdout.
+    /// Prints the results table to stdout: a line per workload, filesystem, arm and load,
+    /// and under it one per extra peer (its time and ratio to the classic peer).
     pub(super) fn print_table(&self) {
         println!(
-            "\n{:<24} {:<4} {:>14}   {:<34} {:>10} {:>7}   goal",
-            "workload", "fs", "ferry", "peer", "peer", "ratio"
+            "\n{:<22} {:<4} {:<4} {:<10} {:>14}   {:<34} {:>9} {:>7}   goal",
+            "workload", "fs", "load", "arm", "ferry", "peer", "peer", "ratio"
         );
         for row in &self.results {
             let fs = row.fs;
             let Some(m) = &row.measured else {
                 println!(
-                    "{:<24} {fs:<4} failed: {}",
+                    "{:<22} {fs:<4} failed: {}",
                     row.workload,
                     row.error.as_deref().unwrap_or("?")
                 );
@@ -355,16 +490,45 @@ impl Report {
                 .peer_ms()
                 .map_or_else(String::new, |t| format!("{} ms", num(t)));
             let ratio = m.ratio().map_or_else(String::new, |r| format!("{r:.2}x"));
-            let goal = match (m.goal_text(), m.meets_goal()) {
+            let mut goal = match (m.goal_text(), m.meets_goal()) {
                 (Some(g), Some(true)) => format!("{g}  met"),
                 (Some(g), _) => format!("{g}  MISSED"),
                 (None, _) => String::new(),
             };
+            match m.beats_peers() {
+                Some(true) => goal.push_str("; ahead of every peer"),
+                Some(false) => goal.push_str("; BEHIND a peer"),
+                None => {}
+            }
             println!(
-                "{:<24} {fs:<4} {ferry:>14}   {:<34} {peer_ms:>10} {ratio:>7}   {goal}",
+                "{:<22} {fs:<4} {:<4} {:<10} {ferry:>14}   {:<34} {peer_ms:>9} {ratio:>7}   {goal}",
                 row.workload,
+                if m.value.is_some() {
+                    "-"
+                } else {
+                    row.load_name()
+                },
+                row.arm_name(),
                 row.peer.unwrap_or("-"),
             );
+            // The extra peers ran in the same rounds as both arms: print them once, under the
+            // process arm's line.
+            if row.arm == Some(Tool::Process) {
+                for (peer, times) in &m.peers {
+                    let ratio = super::harness::median(&m.peer_ratios(times));
+                    println!(
+                        "{:<22} {:<4} {:<4} {:<10} {:>14}   {:<34} {:>9} {:>7}",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        peer.name(),
+                        format!("{} ms", num(super::harness::median(times))),
+                        format!("{ratio:.2}x"),
+                    );
+                }
+            }
         }
         let checks = self.checks();
         if !checks.is_empty() {
@@ -397,9 +561,27 @@ impl Report {
             println!("  {key}: {text}");
         }
         println!(
-            "  a bare process spawn costs {:.2} ms here (included in every peer time)",
+            "  a bare process spawn costs {:.2} ms here (included in every process time)",
             self.context.spawn_ms
         );
+        println!(
+            "  tools shuffled with seed {} (repeat with --seed {}); settle: {} steps, sync {:.1} s, \
+             waiting for idle disks {:.1} s ({}), {} timed out",
+            self.context.seed,
+            self.context.seed,
+            self.settled.steps,
+            self.settled.sync.as_secs_f64(),
+            self.settled.idle_wait.as_secs_f64(),
+            if self.context.disks.is_empty() {
+                String::from("no disk")
+            } else {
+                self.context.disks.join(", ")
+            },
+            self.settled.timeouts
+        );
+        for line in &self.context.peer_lines {
+            println!("  {line}");
+        }
     }
 
     /// Writes the JSON report to `path`.
@@ -429,6 +611,16 @@ impl Report {
             "finished_unix": started,
             "rounds": self.context.rounds,
             "quick": self.context.quick,
+            "seed": self.context.seed,
+            "load": self.context.load,
+            "extra_peers": self.context.peers,
+            "settle": {
+                "steps": self.settled.steps,
+                "sync_s": self.settled.sync.as_secs_f64(),
+                "idle_wait_s": self.settled.idle_wait.as_secs_f64(),
+                "timeouts": self.settled.timeouts,
+                "disks": self.context.disks,
+            },
             "method": method,
             "machine": self.context.machine,
             "filesystems": self.context.areas,

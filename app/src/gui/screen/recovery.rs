@@ -43,8 +43,9 @@ pub enum Message {
     Later,
     /// The job was submitted (or could not be, with why).
     Submitted(Result<JobId, Arc<Error>>),
-    /// An event of the window's engine about the banner's job.
-    Job(jobs::Event),
+    /// An event of the window's engine about the banner's job (boxed: a finished job's
+    /// event carries its whole summary, ten times the size of the other messages).
+    Job(Box<jobs::Event>),
     /// The user cancelled the running job.
     Cancel,
     /// The user closed the outcome.
@@ -175,7 +176,7 @@ impl Recovery {
                 }
                 None
             }
-            Message::Job(event) => self.on_event(event),
+            Message::Job(event) => self.on_event(*event),
             Message::Cancel => match self.state {
                 State::Running(_, job, _) => Some(Event::Cancel(job)),
                 _ => None,
@@ -430,18 +431,18 @@ mod tests {
         let _ = update(&mut recovery, Message::Submitted(Ok(JobId(9))));
         let _ = update(
             &mut recovery,
-            Message::Job(JobEvent::Progress {
+            Message::Job(Box::new(JobEvent::Progress {
                 job: JobId(9),
                 progress: progress(1, 2),
-            }),
+            })),
         );
         // Another job's events are not the banner's.
         let _ = update(
             &mut recovery,
-            Message::Job(JobEvent::Progress {
+            Message::Job(Box::new(JobEvent::Progress {
                 job: JobId(4),
                 progress: progress(7, 8),
-            }),
+            })),
         );
         assert!(shows(
             &recovery,
@@ -455,10 +456,10 @@ mod tests {
         let summary = Summary::default();
         let ended = update(
             &mut recovery,
-            Message::Job(JobEvent::Finished {
+            Message::Job(Box::new(JobEvent::Finished {
                 job: JobId(9),
                 summary,
-            }),
+            })),
         );
         assert!(matches!(
             ended,
@@ -520,10 +521,10 @@ mod tests {
         };
         let _ = update(
             &mut recovery,
-            Message::Job(JobEvent::Finished {
+            Message::Job(Box::new(JobEvent::Finished {
                 job: JobId(2),
                 summary,
-            }),
+            })),
         );
         assert!(shows(
             &recovery,
@@ -536,10 +537,10 @@ mod tests {
         let _ = update(&mut recovery, Message::Submitted(Ok(JobId(3))));
         let ended = update(
             &mut recovery,
-            Message::Job(JobEvent::Cancelled {
+            Message::Job(Box::new(JobEvent::Cancelled {
                 job: JobId(3),
                 summary: Summary::default(),
-            }),
+            })),
         );
         assert!(matches!(
             ended,

@@ -5,7 +5,8 @@
 //! megabytes that every job start, `ferry cp` included, parsed whole (130 ms of CPU for six
 //! records of 5,000 files). So the log keeps only short lines and each record's details go to
 //! `records/<seq>.json` (what the job did) and `records/<seq>.undone.json` (what its undo put
-//! in the trash), read only when that record is undone or redone.
+//! in the trash, and the folders it made anew), read only when that record (or, for the
+//! folders, one before it) is undone or redone.
 //!
 //! Written as a temporary file renamed over the old one (a redo's), before the log line that
 //! points to it, and not synced, like that line (see the journal's doc): a crash leaves at
@@ -20,8 +21,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::stored::{StoredEntry, StoredTrashRecord};
+use super::stored::{Absolute, EntryOut, StoredEntry, StoredRemade, StoredTrashRecord};
 use crate::error::Error;
+use crate::jobs::Record;
 
 /// What a record's details file holds.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -30,11 +32,16 @@ pub(super) struct Details {
     pub(super) entries: Vec<StoredEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(super) trash: Vec<StoredTrashRecord>,
+    /// An undo's: the folders it made anew (see [`Summary::remade`]).
+    ///
+    /// [`Summary::remade`]: crate::jobs::Summary::remade
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) remade: Vec<StoredRemade>,
 }
 
 impl Details {
     pub(super) fn is_empty(&self) -> bool {
-        self.entries.is_empty() && self.trash.is_empty()
+        self.entries.is_empty() && self.trash.is_empty() && self.remade.is_empty()
     }
 }
 
@@ -63,15 +70,58 @@ pub(super) fn file(folder: &Path, seq: u64, part: Part) -> PathBuf {
     })
 }
 
-/// Writes the details of record `seq`, replacing any earlier ones (a redo's).
-pub(super) fn write(folder: &Path, seq: u64, part: Part, details: &Details) -> Result<(), Error> {
+/// What a finished job's details file is written from: its record's entries and its trash
+/// records. Reads back as [`Details`].
+pub(super) struct DoneOut<'a> {
+    /// The entries; `None` when there are too many to keep.
+    pub(super) record: Option<&'a Record>,
+    pub(super) trash: Vec<StoredTrashRecord>,
+    pub(super) absolute: &'a Absolute,
+}
+
+impl DoneOut<'_> {
+    pub(super) fn is_empty(&self) -> bool {
+        self.record.is_none_or(Record::is_empty) && self.trash.is_empty()
+    }
+
+    /// The JSON of the details file, as `Details` would serialize: the entries written as
+    /// they are built (see [`EntryOut::write`]).
+    pub(super) fn encode(&self) -> Result<Vec<u8>, serde_json::Error> {
+        let record = self.record.filter(|r| !r.is_empty());
+        let mut out = Vec::with_capacity(record.map_or(0, Record::len) * 192 + 64);
+        out.push(b'{');
+        if let Some(record) = record {
+            out.extend_from_slice(b"\"entries\":[");
+            for (k, entry) in record.entries().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                let absolute = self.absolute;
+                EntryOut { entry, absolute }.write(&mut out)?;
+            }
+            out.push(b']');
+        }
+        if !self.trash.is_empty() {
+            if record.is_some() {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"\"trash\":");
+            serde_json::to_writer(&mut out, &self.trash)?;
+        }
+        out.push(b'}');
+        Ok(out)
+    }
+}
+
+/// Writes `text`, the details of record `seq`, replacing any earlier ones (a redo's).
+pub(super) fn write(folder: &Path, seq: u64, part: Part, text: &[u8]) -> Result<(), Error> {
     std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
     let path = file(folder, seq, part);
     let temp = path.with_extension("json.tmp");
-    let text = serde_json::to_vec(details).map_err(|e| Error::io("encode", &path, e))?;
     let mut out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
-    out.write_all(&text)
+    out.write_all(text)
         .map_err(|e| Error::io("write", &temp, e))?;
+    drop(out);
     std::fs::rename(&temp, &path).map_err(|e| Error::io("rename", &path, e))
 }
 
@@ -144,6 +194,41 @@ mod tests {
             .unwrap();
         journal.finish(seq, &summary, false).unwrap();
         seq
+    }
+
+    #[test]
+    fn details_read_back_exactly_what_the_job_recorded() {
+        use std::os::unix::ffi::OsStrExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("src");
+        std::fs::create_dir_all(src.join("sub")).unwrap();
+        std::fs::write(src.join("plain.txt"), "a").unwrap();
+        std::fs::write(src.join(std::ffi::OsStr::from_bytes(b"not-\xff-utf8")), "b").unwrap();
+        std::fs::write(src.join("sub").join("\"quoted\" \\ name"), "c").unwrap();
+        std::os::unix::fs::symlink("plain.txt", src.join("link")).unwrap();
+        let dest = tmp.path().join("dest");
+        std::fs::create_dir(&dest).unwrap();
+        let journal = UndoJournal::at(tmp.path().join("state/journal.jsonl"));
+        let job = Job::Copy {
+            sources: vec![src],
+            dest_dir: dest,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let seq = journal.begin(&job).unwrap().unwrap();
+        let (engine, events) = Engine::start();
+        let id = engine.submit_journaled(job, JobOptions::default(), seq);
+        let summary: Summary = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Finished { job, summary } if job == id => Some(summary),
+                _ => None,
+            })
+            .unwrap();
+        journal.finish(seq, &summary, false).unwrap();
+        let written: Vec<_> = summary.record.entries().collect();
+        assert_eq!(written.len(), 6);
+        let record = journal.undo_candidate().unwrap().unwrap();
+        assert_eq!(record.entries, written);
     }
 
     #[test]

@@ -4,7 +4,8 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::entry::Kind;
 use crate::fs::{FileId, Timestamp};
@@ -324,6 +325,170 @@ pub(super) struct StoredEntry {
     st: Option<StoredPath>,
 }
 
+/// Relative paths made absolute against the current folder, read once: what
+/// [`StoredPath::path`] does, for the thousands of paths of one record.
+#[derive(Debug, Default)]
+pub(super) struct Absolute {
+    cwd: std::sync::OnceLock<Option<PathBuf>>,
+}
+
+impl Absolute {
+    /// `p` as [`std::path::absolute`] makes it (`p` itself if absolute, or if there is no
+    /// current folder).
+    pub(super) fn of<'p>(&self, p: &'p Path) -> std::borrow::Cow<'p, Path> {
+        use std::borrow::Cow;
+        if p.is_absolute() {
+            return Cow::Borrowed(p);
+        }
+        let Some(cwd) = self.cwd.get_or_init(|| std::env::current_dir().ok()) else {
+            return Cow::Borrowed(p);
+        };
+        // As the standard library does on Unix: a leading `.` and `.` components dropped,
+        // `..` kept, a trailing slash kept.
+        let mut out = PathBuf::with_capacity(cwd.as_os_str().len() + p.as_os_str().len() + 2);
+        out.push(cwd);
+        out.extend(p.strip_prefix(".").unwrap_or(p).components());
+        if p.as_os_str().as_bytes().ends_with(b"/") {
+            out.push("");
+        }
+        Cow::Owned(out)
+    }
+}
+
+/// A path serialized as a [`StoredPath`] is, without copying it into one.
+struct PathOut<'a>(&'a Path);
+
+impl Serialize for PathOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_str() {
+            Some(text) => s.serialize_str(text),
+            None => s.collect_seq(self.0.as_os_str().as_bytes()),
+        }
+    }
+}
+
+/// A [`RecordEntry`] serialized exactly as its [`StoredEntry`] is, without building one (a
+/// job of thousands of files spent most of its end building them).
+pub(super) struct EntryOut<'a> {
+    pub(super) entry: RecordEntry,
+    pub(super) absolute: &'a Absolute,
+}
+
+impl Serialize for EntryOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = &self.entry;
+        let staged = e.staged.as_deref().map(|p| self.absolute.of(p));
+        let mut out = s.serialize_struct("StoredEntry", 9 + usize::from(staged.is_some()))?;
+        out.serialize_field("s", &PathOut(&self.absolute.of(&e.source)))?;
+        out.serialize_field("d", &PathOut(&self.absolute.of(&e.dest)))?;
+        out.serialize_field("k", kind_name(e.kind))?;
+        out.serialize_field("h", how_name(e.how))?;
+        out.serialize_field("dev", &e.id.dev)?;
+        out.serialize_field("ino", &e.id.ino)?;
+        out.serialize_field("size", &e.size)?;
+        out.serialize_field("mt", &(e.mtime.sec, e.mtime.nsec))?;
+        out.serialize_field("top", &e.top_level)?;
+        if let Some(staged) = &staged {
+            out.serialize_field("st", &PathOut(staged))?;
+        }
+        out.end()
+    }
+}
+
+impl EntryOut<'_> {
+    /// Appends the entry's JSON, exactly what serializing it gives, to `out`: by hand for the
+    /// common entry (UTF-8 paths with nothing to escape, nothing staged), which serde_json
+    /// took most of a large job's end to escape byte by byte; through serde otherwise.
+    pub(super) fn write(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+        let e = &self.entry;
+        let (source, dest) = (self.absolute.of(&e.source), self.absolute.of(&e.dest));
+        let (Some(s), Some(d), None) = (plain(&source), plain(&dest), &e.staged) else {
+            return serde_json::to_writer(out, self);
+        };
+        out.extend_from_slice(b"{\"s\":\"");
+        out.extend_from_slice(s.as_bytes());
+        out.extend_from_slice(b"\",\"d\":\"");
+        out.extend_from_slice(d.as_bytes());
+        out.extend_from_slice(b"\",\"k\":\"");
+        out.extend_from_slice(kind_name(e.kind).as_bytes());
+        out.extend_from_slice(b"\",\"h\":\"");
+        out.extend_from_slice(how_name(e.how).as_bytes());
+        out.extend_from_slice(b"\",\"dev\":");
+        push_uint(out, e.id.dev);
+        out.extend_from_slice(b",\"ino\":");
+        push_uint(out, e.id.ino);
+        out.extend_from_slice(b",\"size\":");
+        push_uint(out, e.size);
+        out.extend_from_slice(b",\"mt\":[");
+        push_int(out, e.mtime.sec);
+        out.push(b',');
+        push_uint(out, e.mtime.nsec.into());
+        out.extend_from_slice(if e.top_level {
+            b"],\"top\":true}"
+        } else {
+            b"],\"top\":false}"
+        });
+        Ok(())
+    }
+}
+
+/// Appends `n` in decimal, as JSON writes it (`fmt` machinery cost more than the rest of an
+/// entry).
+fn push_int(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    push_uint(out, n.unsigned_abs());
+}
+
+/// Appends `n` in decimal.
+fn push_uint(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// `p` as text if JSON holds it as it is: UTF-8 without a quote, a backslash or a control
+/// character (the bytes serde_json escapes).
+fn plain(p: &Path) -> Option<&str> {
+    let text = p.to_str()?;
+    let escaped = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    (!text.bytes().any(escaped)).then_some(text)
+}
+
+/// The stored name of `kind`: its `Debug` form.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::File => "File",
+        Kind::Dir => "Dir",
+        Kind::Symlink => "Symlink",
+        Kind::Fifo => "Fifo",
+        Kind::Socket => "Socket",
+        Kind::CharDevice => "CharDevice",
+        Kind::BlockDevice => "BlockDevice",
+        Kind::Unknown => "Unknown",
+    }
+}
+
+/// The stored name of `how`: its `Debug` form.
+fn how_name(how: How) -> &'static str {
+    match how {
+        How::Created => "Created",
+        How::Merged => "Merged",
+        How::Replaced => "Replaced",
+        How::Moved => "Moved",
+        How::MovedOver => "MovedOver",
+    }
+}
+
 const KINDS: [Kind; 8] = [
     Kind::File,
     Kind::Dir,
@@ -350,21 +515,6 @@ fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str) -> Option<T> {
 }
 
 impl StoredEntry {
-    pub(super) fn of(e: RecordEntry) -> StoredEntry {
-        StoredEntry {
-            s: StoredPath::path(&e.source),
-            d: StoredPath::path(&e.dest),
-            k: format!("{:?}", e.kind),
-            h: format!("{:?}", e.how),
-            dev: e.id.dev,
-            ino: e.id.ino,
-            size: e.size,
-            mt: (e.mtime.sec, e.mtime.nsec),
-            top: e.top_level,
-            st: e.staged.map(|p| StoredPath::path(&p)),
-        }
-    }
-
     /// None for an entry this version cannot read (it is left alone by undo).
     pub(super) fn into_entry(self) -> Option<RecordEntry> {
         let kind = named(&KINDS, &self.k)?;
@@ -435,6 +585,34 @@ impl StoredTrashRecord {
     }
 }
 
+/// A folder an undo made anew, and its identity (see [`Summary::remade`]).
+///
+/// [`Summary::remade`]: crate::jobs::Summary::remade
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct StoredRemade {
+    p: StoredPath,
+    dev: u64,
+    ino: u64,
+}
+
+impl StoredRemade {
+    pub(super) fn of((path, id): &(PathBuf, FileId)) -> StoredRemade {
+        StoredRemade {
+            p: StoredPath::path(path),
+            dev: id.dev,
+            ino: id.ino,
+        }
+    }
+
+    pub(super) fn into_remade(self) -> (PathBuf, FileId) {
+        let id = FileId {
+            dev: self.dev,
+            ino: self.ino,
+        };
+        (self.p.into_path(), id)
+    }
+}
+
 /// A [`TrashedItem`] given to a restore job: its [`TrashRecord`] and deletion date.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct StoredTrashedItem {
@@ -459,5 +637,73 @@ impl StoredTrashedItem {
     fn into_item(self) -> Option<TrashedItem> {
         let record = self.record.into_record()?;
         Some(TrashedItem::recorded(record, self.date, self.chosen))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::{FileId, Timestamp};
+
+    #[test]
+    fn stored_names_are_the_debug_names_readers_look_for() {
+        for kind in KINDS {
+            assert_eq!(kind_name(kind), format!("{kind:?}"));
+            assert_eq!(named(&KINDS, kind_name(kind)), Some(kind));
+        }
+        for how in HOWS {
+            assert_eq!(how_name(how), format!("{how:?}"));
+            assert_eq!(named(&HOWS, how_name(how)), Some(how));
+        }
+    }
+
+    #[test]
+    fn entries_written_by_hand_are_what_serde_writes() {
+        let absolute = Absolute::default();
+        let entry = |source: &str, staged: Option<&str>| RecordEntry {
+            source: PathBuf::from(source),
+            dest: PathBuf::from("/d/x"),
+            kind: Kind::Symlink,
+            how: How::MovedOver,
+            id: FileId {
+                dev: 2049,
+                ino: u64::MAX,
+            },
+            size: 4096,
+            mtime: Timestamp {
+                sec: -3,
+                nsec: 999_999_999,
+            },
+            top_level: true,
+            staged: staged.map(PathBuf::from),
+        };
+        for (source, staged) in [
+            ("/plain/é path", None),
+            ("rel/a", None),
+            ("/q\"uote", None),
+            ("/back\\slash", None),
+            ("/tab\there", None),
+            ("/s", Some("/staged")),
+        ] {
+            let out = EntryOut {
+                entry: entry(source, staged),
+                absolute: &absolute,
+            };
+            let mut by_hand = Vec::new();
+            out.write(&mut by_hand).unwrap();
+            assert_eq!(
+                String::from_utf8(by_hand).unwrap(),
+                serde_json::to_string(&out).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn paths_are_made_absolute_as_the_standard_library_does() {
+        let absolute = Absolute::default();
+        for p in ["a", "./a/./b", "a//b/", "../x/y", ".", "a/../b", "/abs/./p"] {
+            let p = Path::new(p);
+            assert_eq!(absolute.of(p), std::path::absolute(p).unwrap(), "{p:?}");
+        }
     }
 }

@@ -27,6 +27,9 @@ const STAT_CHUNK: u32 = 4096;
 /// it saves (about 30 us against 1 to 2 us a `statx`).
 const PARALLEL_STAT_MIN: usize = 256;
 
+/// Children two threads stat'ing one folder take at a time.
+const STAT_SHARE: usize = 64;
+
 struct Frame {
     dir: u32,
     next: u32,
@@ -462,7 +465,10 @@ impl<'a> Planner<'a> {
 
     /// `statx` of the children `range` of the open folder `fd` that need it (`None` for the
     /// others), by this thread and, for a large range, a second one: while a job plans, its
-    /// walk is its only thread, and these calls are most of the walk's time.
+    /// walk is its only thread, and these calls are most of the walk's time. The two take
+    /// chunks of [`STAT_SHARE`] children in turn rather than a half each, so that when the
+    /// scheduler puts one aside (another program busy on the other core), the other does the
+    /// rest instead of waiting for its half.
     fn stat_children(
         &self,
         fd: &OwnedFd,
@@ -475,16 +481,31 @@ impl<'a> Planner<'a> {
         if range.len() < PARALLEL_STAT_MIN {
             return range.map(stat).collect();
         }
-        let mid = range.start + (range.end - range.start) / 2;
-        std::thread::scope(|s| {
-            let second = s.spawn(|| (mid..range.end).map(stat).collect::<Vec<_>>());
-            let mut stats: Vec<_> = (range.start..mid).map(stat).collect();
+        let chunks = range.len().div_ceil(STAT_SHARE);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let take = || {
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if k >= chunks {
+                    return done;
+                }
+                let start = range.start + (k * STAT_SHARE) as u32;
+                let end = (start + STAT_SHARE as u32).min(range.end);
+                done.push((k, (start..end).map(stat).collect::<Vec<_>>()));
+            }
+        };
+        let mut parts = std::thread::scope(|s| {
+            let second = s.spawn(take);
+            let mut parts = take();
             match second.join() {
-                Ok(rest) => stats.extend(rest),
+                Ok(rest) => parts.extend(rest),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
-            stats
-        })
+            parts
+        });
+        parts.sort_unstable_by_key(|(k, _)| *k);
+        parts.into_iter().flat_map(|(_, stats)| stats).collect()
     }
 
     /// Examines child `c` of the open folder `fd`, given its `statx` (`None`: not needed).

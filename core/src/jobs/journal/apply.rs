@@ -1,0 +1,97 @@
+//! Replaying the log: each line applied to the records read so far.
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use super::stored::{Line, StoredPath};
+use super::{Counts, JournalRecord, RecordState};
+
+/// Applies `line` to `records` (in log order).
+pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
+    let seq = line.seq();
+    let index = records.iter().rposition(|r| r.seq == seq);
+    match (line, index) {
+        (
+            Line::Begin {
+                time,
+                pid,
+                pid_start,
+                job,
+                preexisting,
+                resumed,
+                ..
+            },
+            index,
+        ) => {
+            // A resume continues the run it resumes: what that run did counts from its start
+            // (recovery looks for the trash entries made since), and what existed before the
+            // job is what existed before that run, not what it created.
+            let (started, preexisting) = match index {
+                Some(i) if resumed => (records[i].started, records[i].preexisting.clone()),
+                _ => (
+                    UNIX_EPOCH + Duration::from_secs(time),
+                    preexisting.into_iter().map(StoredPath::into_path).collect(),
+                ),
+            };
+            let record = JournalRecord {
+                seq,
+                started,
+                job: job.into_job(),
+                state: RecordState::Running,
+                entries: Vec::new(),
+                counts: Counts::default(),
+                trash: Vec::new(),
+                undo_trash: Vec::new(),
+                preexisting,
+                resumed,
+                entries_dropped: false,
+                pid,
+                pid_start,
+                details: false,
+                undone_details: false,
+                staging: Vec::new(),
+                details_missing: None,
+            };
+            match index {
+                Some(i) => records[i] = record,
+                None => records.push(record),
+            }
+        }
+        (
+            Line::End {
+                cancelled,
+                done,
+                skipped,
+                failed,
+                not_done,
+                details,
+                staging,
+                dropped,
+                ..
+            },
+            Some(i),
+        ) => {
+            let r = &mut records[i];
+            r.entries_dropped = dropped;
+            r.details = details;
+            r.staging = staging.into_iter().map(StoredPath::into_path).collect();
+            r.state = if cancelled {
+                RecordState::Cancelled
+            } else {
+                RecordState::Finished
+            };
+            r.counts = Counts {
+                done,
+                skipped,
+                failed,
+                not_done,
+            };
+        }
+        (Line::Undone { details, .. }, Some(i)) => {
+            let r = &mut records[i];
+            r.state = RecordState::Undone;
+            r.undone_details = details;
+        }
+        // An end or undo of a record already dropped by compaction.
+        (Line::End { .. } | Line::Undone { .. }, None) => {}
+    }
+}
