@@ -33,6 +33,8 @@ mod trash_untrusted;
 mod undo;
 mod undo_conflicts;
 mod window;
+mod window_ops;
+mod window_support;
 
 use std::ffi::OsStr;
 use std::path::Path;

@@ -1,8 +1,10 @@
 //! Widgets generic over the message type, with no knowledge of screens: the windowed
 //! [`list`] and the icon [`grid`]'s geometry, their [`scrollbar`], drawn file [`icon`]s, the
-//! [`context_menu`], [`toast`]s, the [`pointer`] area, and small helpers shared by screens.
+//! [`context_menu`], [`toast`]s, the [`pointer`] area, giving a text [`field`] the keyboard, and
+//! small helpers shared by screens.
 
 pub mod context_menu;
+pub mod field;
 pub mod grid;
 pub mod icon;
 pub mod list;

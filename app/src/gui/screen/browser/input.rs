@@ -294,6 +294,26 @@ impl Browser {
         }
     }
 
+    /// A letter no widget took while a text field is open: it was typed before the field had
+    /// the keyboard (see [`field`](crate::gui::widget::field)), so it goes into the field's
+    /// text (the rename editor's, else the location bar's, else the filter's), not to
+    /// type-ahead. `None` when no field is open.
+    pub(super) fn type_into_open_field(&mut self, c: char) -> Option<Task<Message>> {
+        let id = self.rename_input_id();
+        if let Some(renaming) = &mut self.renaming {
+            renaming.problem = None;
+            return Some(renaming.opened.type_early(id, &mut renaming.text, c));
+        }
+        if let Some(task) = self.path_typed_early(c) {
+            return Some(task);
+        }
+        let mut text = self.filter.clone()?;
+        let cursor = self
+            .filter_opened
+            .type_early(self.filter_input_id(), &mut text, c);
+        Some(Task::batch([self.set_filter(Some(text)), cursor]))
+    }
+
     /// Selects the next entry whose name starts with what was typed in the last second (then
     /// one that contains it); the same letter again goes to the next such entry.
     pub(super) fn type_ahead(&mut self, c: char) -> Task<Message> {

@@ -18,6 +18,7 @@ use super::{Browser, Listing, Message};
 use crate::gui::bridge;
 use crate::gui::screen::Ctx;
 use crate::gui::style;
+use crate::gui::widget::field::{self, Opened};
 
 /// At most this many breadcrumb segments; the middle collapses into "…".
 const MAX_CRUMBS: usize = 6;
@@ -36,16 +37,20 @@ pub(super) struct Editing {
     base: String,
     /// Which candidate repeated Tab presses are at.
     cycle: Option<usize>,
+    /// The text it opened with, all selected (for letters typed before it has the keyboard).
+    opened: Opened,
 }
 
 impl Browser {
     pub(super) fn edit_path(&mut self) -> Task<Message> {
+        let text = self.path.display().to_string();
+        let opened = Opened::all(&text);
         self.editing = Some(Editing {
-            text: self.path.display().to_string(),
+            text,
+            opened: opened.clone(),
             ..Editing::default()
         });
-        let id = self.path_input_id();
-        operation::focus(id.clone()).chain(operation::select_all(id))
+        field::focus(self.path_input_id(), opened)
     }
 
     pub(super) fn path_edited(&mut self, text: String) {
@@ -55,6 +60,17 @@ impl Browser {
             editing.candidates.clear();
             editing.cycle = None;
         }
+    }
+
+    /// `c` for the path field, typed before it had the keyboard; `None` when it is not open.
+    pub(super) fn path_typed_early(&mut self, c: char) -> Option<Task<Message>> {
+        let editing = self.editing.as_ref()?;
+        let mut text = editing.text.clone();
+        let cursor = editing
+            .opened
+            .type_early(self.path_input_id(), &mut text, c);
+        self.path_edited(text);
+        Some(cursor)
     }
 
     /// Enter: the typed path is checked off the UI thread; a folder is then opened.

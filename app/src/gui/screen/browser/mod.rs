@@ -46,6 +46,7 @@ pub use selection::Selection;
 use super::Ctx;
 use crate::gui::settings::{Columns, Settings, ViewMode};
 use crate::gui::shortcut::PaneAction;
+use crate::gui::widget::field::Opened;
 use crate::gui::widget::list::Scroll;
 use history::{History, Nav, Place};
 use input::{Band, ColumnDrag, TypeAhead};
@@ -260,6 +261,8 @@ pub struct Browser {
     editing: Option<Editing>,
     /// The filter bar's text, while it is open.
     filter: Option<String>,
+    /// The filter's text when it was opened, all selected.
+    filter_opened: Opened,
     typeahead: TypeAhead,
     band: Option<Band>,
     column_drag: Option<ColumnDrag>,
@@ -307,6 +310,7 @@ impl Browser {
             notice: None,
             editing: None,
             filter: None,
+            filter_opened: Opened::default(),
             typeahead: TypeAhead::default(),
             band: None,
             column_drag: None,
@@ -623,6 +627,9 @@ impl Browser {
                 Task::none(),
                 Some(Event::ShowHiddenChosen(!self.show_hidden)),
             ),
+            // Enter no field took while one is open was pressed before it had the keyboard.
+            PaneAction::Open if self.renaming.is_some() => (Task::none(), self.rename_submitted()),
+            PaneAction::Open if self.editing.is_some() => (self.submit_path(), None),
             PaneAction::Open => match self.focused_row() {
                 Some(row) if self.selection.count() > 0 => self.open_row(row, ctx),
                 _ => none,
@@ -671,7 +678,10 @@ impl Browser {
                     .join("\n");
                 (Task::none(), Some(Event::CopyText(text)))
             }
-            PaneAction::TypeAhead(c) => (self.type_ahead(c), None),
+            PaneAction::TypeAhead(c) => match self.type_into_open_field(c) {
+                Some(task) => (task, None),
+                None => (self.type_ahead(c), None),
+            },
             // Handled by `operation` above.
             PaneAction::Copy
             | PaneAction::Cut

@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use iced::widget::operation;
 use iced::{Point, Task};
 
 use super::{Browser, Event, Listing, Message, RowRef};
 use crate::gui::format::{self, Category};
 use crate::gui::shortcut::PaneAction;
+use crate::gui::widget::field::{self, Opened};
 
 /// The pointer must move this far (in either direction) with the button held on an item
 /// before a drag starts, so that a click stays a click.
@@ -70,6 +70,9 @@ pub(super) struct Renaming {
     pub text: String,
     /// Why the name typed cannot be used.
     pub problem: Option<String>,
+    /// The text it opened with and its selection (for letters typed before it has the
+    /// keyboard).
+    pub opened: Opened,
 }
 
 /// A press on an item, until it is released or becomes a drag.
@@ -187,18 +190,16 @@ impl Browser {
             Some(dot) if dot > 0 && !item.is_dir_like() => text[..dot].chars().count(),
             _ => text.chars().count(),
         };
+        let opened = Opened::range(0..stem);
         self.renaming = Some(Renaming {
             entry,
             original,
             text,
             problem: None,
+            opened: opened.clone(),
         });
-        let id = self.rename_input_id();
         let reveal = self.reveal_focus();
-        Task::batch([
-            reveal,
-            operation::focus(id.clone()).chain(operation::select_range(id, 0, stem)),
-        ])
+        Task::batch([reveal, field::focus(self.rename_input_id(), opened)])
     }
 
     /// Selects the entry a rename gave a new name, once the folder lists it.

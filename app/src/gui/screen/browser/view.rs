@@ -12,6 +12,7 @@ use super::{Browser, Contents, Listing, Message};
 use crate::gui::format;
 use crate::gui::settings::ViewMode;
 use crate::gui::style;
+use crate::gui::widget::field::{self, Opened};
 
 /// Body text size.
 pub(super) const TEXT: f32 = 14.0;
@@ -114,9 +115,9 @@ impl Browser {
 
     /// Opens the filter bar and puts the keyboard in it.
     pub(super) fn open_filter(&mut self) -> iced::Task<Message> {
-        self.filter.get_or_insert_with(String::new);
-        let id = self.filter_input_id();
-        iced::widget::operation::focus(id.clone()).chain(iced::widget::operation::select_all(id))
+        let typed = self.filter.get_or_insert_with(String::new);
+        self.filter_opened = Opened::all(typed);
+        field::focus(self.filter_input_id(), self.filter_opened.clone())
     }
 }
 

@@ -311,3 +311,51 @@ fn a_press_the_list_did_not_see_on_an_item_drags_nothing() {
     let (_, event) = browser.update(Message::Dragged(Point::new(5.0, 80.0)), &ctx(&dirs));
     assert_eq!(event, None);
 }
+
+/// Keys that reach the pane in the same batch as the shortcut that opened a field (a busy
+/// window), before the field has the keyboard: letters and Enter are the field's, not
+/// type-ahead's or Open's.
+#[test]
+fn keys_typed_before_a_new_field_has_the_keyboard_go_into_it() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["draft.txt", "sub/", "tmp/"]);
+    act(&mut browser, &dirs, PaneAction::EditLocation);
+    // The field's own path typed on into a deeper one: the first letter replaces it all, the
+    // rest follow (the second "/" does not start over, though the text equals the start).
+    for c in "/x/sub".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    assert!(shows(&browser, "/x/sub"));
+    assert!(
+        selected_names(&browser).is_empty(),
+        "no letter went to type-ahead"
+    );
+    assert_eq!(act(&mut browser, &dirs, PaneAction::Open), None);
+    assert!(
+        browser.is_editing_location(),
+        "Enter checks the typed path, it does not open the focused row"
+    );
+    act(&mut browser, &dirs, PaneAction::Escape);
+
+    // F2 then letters: they replace the name's stem, the extension stays; Enter renames.
+    act(&mut browser, &dirs, PaneAction::TypeAhead('d'));
+    assert_eq!(selected_names(&browser), ["draft.txt"]);
+    act(&mut browser, &dirs, PaneAction::Rename);
+    for c in "final".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    assert_eq!(selected_names(&browser), ["draft.txt"]);
+    assert_eq!(
+        act(&mut browser, &dirs, PaneAction::Open),
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/draft.txt"),
+            new_name: OsString::from("final.txt"),
+        }))
+    );
+
+    // Ctrl+I then letters: the filter gets them.
+    act(&mut browser, &dirs, PaneAction::Filter);
+    act(&mut browser, &dirs, PaneAction::TypeAhead('s'));
+    act(&mut browser, &dirs, PaneAction::TypeAhead('u'));
+    assert!(shows(&browser, "1 of 3 shown"));
+}
