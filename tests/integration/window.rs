@@ -60,7 +60,10 @@ fn the_window_is_driven_by_keyboard_alone_and_restores_its_tabs() {
     session.title_becomes(&window, "other — Ferry");
     session.keys(&window, &["ctrl+q"]);
     let status = session.wait("Ferry to quit", || ferry.exited());
-    session.check(status.success(), &format!("Ferry to quit with success, not {status}"));
+    session.check(
+        status.success(),
+        &format!("Ferry to quit with success, not {status}"),
+    );
 
     // Started without a folder: the two tabs are back, the second one shown.
     let mut restored = session.ferry(None);
@@ -70,5 +73,8 @@ fn the_window_is_driven_by_keyboard_alone_and_restores_its_tabs() {
     session.title_becomes(&window, "inner — Ferry");
     session.keys(&window, &["ctrl+q"]);
     let status = session.wait("Ferry to quit", || restored.exited());
-    session.check(status.success(), &format!("Ferry to quit with success, not {status}"));
+    session.check(
+        status.success(),
+        &format!("Ferry to quit with success, not {status}"),
+    );
 }

@@ -33,7 +33,10 @@ fn uri(path: &Path) -> String {
 fn trash_holds(session: &Session<'_>, name: &str) -> bool {
     let trash = session.trash();
     trash.join("files").join(name).exists()
-        && trash.join("info").join(format!("{name}.trashinfo")).exists()
+        && trash
+            .join("info")
+            .join(format!("{name}.trashinfo"))
+            .exists()
 }
 
 #[test]
@@ -56,9 +59,10 @@ fn type_ahead_copy_paste_undo_and_cut_paste_with_the_keyboard() {
     session.select_by_typing(&window, "notes");
     session.keys(&window, &["ctrl+c"]);
     let copied = format!("copy\n{}", uri(&notes));
-    session.wait(&format!("xclip to read GNOME's format as {copied:?}"), || {
-        (session.clipboard("x-special/gnome-copied-files")? == copied.as_bytes()).then_some(())
-    });
+    session.wait(
+        &format!("xclip to read GNOME's format as {copied:?}"),
+        || (session.clipboard("x-special/gnome-copied-files")? == copied.as_bytes()).then_some(()),
+    );
     let uris = session.clipboard("text/uri-list");
     session.check(
         uris.as_deref() == Some(format!("{}\r\n", uri(&notes)).as_bytes()),
@@ -133,9 +137,10 @@ fn rename_trash_undo_and_delete_permanently_with_the_keyboard() {
     session.type_text(&window, "final");
     session.keys(&window, &["Return"]);
     let last = work.join("final.txt");
-    session.wait("F2, \"final\", Enter to rename draft.txt to final.txt", || {
-        (!draft.exists() && std::fs::read(&last).ok()? == b"words").then_some(())
-    });
+    session.wait(
+        "F2, \"final\", Enter to rename draft.txt to final.txt",
+        || (!draft.exists() && std::fs::read(&last).ok()? == b"words").then_some(()),
+    );
 
     // Delete: into the freedesktop trash under $XDG_DATA_HOME, with its .trashinfo.
     session.select_by_typing(&window, "fin");
@@ -166,7 +171,10 @@ fn rename_trash_undo_and_delete_permanently_with_the_keyboard() {
     session.wait("Shift+Delete's question to dim the window", || {
         session.dialog_shown(&window).then_some(())
     });
-    session.check(last.exists(), "final.txt still there while the question waits");
+    session.check(
+        last.exists(),
+        "final.txt still there while the question waits",
+    );
     session.keys(&window, &["Return"]);
     session.wait("Enter to delete final.txt permanently", || {
         (!last.exists()).then_some(())

@@ -261,7 +261,10 @@ impl<'a> Session<'a> {
     pub fn wait_listed(&self, folder: &Path, times: usize) {
         let line = format!("navigate {}: ", folder.display());
         self.wait(
-            &format!("{} to be listed ({times} times in the log)", folder.display()),
+            &format!(
+                "{} to be listed ({times} times in the log)",
+                folder.display()
+            ),
             || (self.log_text().matches(&line).count() >= times).then_some(()),
         );
     }
@@ -415,10 +418,7 @@ impl<'a> Session<'a> {
 
 /// The window's title for a folder: "<name> — Ferry".
 pub fn title_of(folder: &Path) -> String {
-    format!(
-        "{} — Ferry",
-        folder.file_name().unwrap().to_string_lossy()
-    )
+    format!("{} — Ferry", folder.file_name().unwrap().to_string_lossy())
 }
 
 /// Ferry's light palette: a session without a desktop portal gets it.

@@ -187,8 +187,10 @@ mod tests {
         // everything as the first letter did.
         let path = Opened::all("/home/u");
         assert_eq!(typed(&path, "/home/u", "/home/u/docs"), "/home/u/docs");
-        assert_eq!(early(&path), Some(12));
-        // Clones (the focus operation's) see the same cursor.
-        assert_eq!(early(&path.clone()), Some(12));
+        // Clones (the focus operation's) see the same cursor, typed into before or after.
+        let operation = path.clone();
+        assert_eq!(early(&operation), Some(12));
+        typed(&path, "/home/u/docs", "/");
+        assert_eq!(early(&operation), Some(13));
     }
 }
