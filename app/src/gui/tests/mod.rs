@@ -107,11 +107,16 @@ fn run(ferry: &mut Ferry, task: Task<Message>) {
     let Some(stream) = iced_runtime::task::into_stream(task) else {
         return;
     };
-    let actions: Vec<_> = iced::futures::executor::block_on(stream.collect());
-    for action in actions {
-        if let iced_runtime::Action::Output(message) = action {
-            send(ferry, message);
-        }
+    // Each action is dropped as it comes: a widget operation that can send output (focusing a
+    // field) holds the stream open until it is.
+    let messages: Vec<Message> = iced::futures::executor::block_on_stream(stream)
+        .filter_map(|action| match action {
+            iced_runtime::Action::Output(message) => Some(message),
+            _ => None,
+        })
+        .collect();
+    for message in messages {
+        send(ferry, message);
     }
 }
 

@@ -149,8 +149,9 @@ fn outputs(task: Task<Message>) -> Vec<Message> {
     let Some(stream) = iced_test::runtime::task::into_stream(task) else {
         return Vec::new();
     };
-    executor::block_on(stream.collect::<Vec<_>>())
-        .into_iter()
+    // Each action is dropped as it comes: a widget operation that can send output holds the
+    // stream open until it is.
+    executor::block_on_stream(stream)
         .filter_map(|action| match action {
             Action::Output(message) => Some(message),
             _ => None,
