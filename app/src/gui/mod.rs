@@ -504,6 +504,8 @@ impl Ferry {
             } => self.key(&key, text.as_deref(), modifiers, captured),
             Message::ModifiersChanged(modifiers) => {
                 self.services.modifiers = modifiers;
+                // The badge changes live with Ctrl and Shift.
+                self.refresh_drop();
                 Task::none()
             }
             Message::MouseButton(button) => match shortcut::mouse_button(button) {
@@ -584,6 +586,10 @@ impl Ferry {
                 let loaded = loaded.map(|both| {
                     let (places, mounts) = *both;
                     self.mounts = mounts;
+                    if let Some(drag) = &mut self.drag {
+                        drag.forget_decision(); // a disk came or went
+                    }
+                    self.refresh_drop();
                     Box::new(places)
                 });
                 self.update(Message::Sidebar(sidebar::Message::Loaded(loaded)))
