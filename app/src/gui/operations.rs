@@ -258,7 +258,7 @@ impl Ferry {
                 .cloned()
                 .collect()
         };
-        let retry = match &window.job {
+        let retry = match &*window.job {
             Job::Copy {
                 sources, dest_dir, ..
             } => Job::Copy {
@@ -290,7 +290,7 @@ impl Ferry {
     pub(super) fn make_copy(&mut self, job: JobId) -> Task<Message> {
         let Some(Job::Move {
             sources, dest_dir, ..
-        }) = self.jobs.window_job(job).map(|j| j.job.clone())
+        }) = self.jobs.window_job(job).map(|j| (*j.job).clone())
         else {
             return Task::none();
         };

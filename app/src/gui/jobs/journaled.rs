@@ -50,7 +50,7 @@ pub struct Started {
     /// The engine's id.
     pub id: JobId,
     /// The job.
-    pub job: Job,
+    pub job: Arc<Job>,
     /// Its journal record, when it is journaled and the journal could be written.
     pub seq: Option<u64>,
     /// The writer lock an undo or redo holds until its end is recorded.
@@ -94,29 +94,33 @@ pub fn submit(
     job: Job,
     follow_up: FollowUp,
 ) -> Task<Result<Started, Arc<Error>>> {
-    bridge::blocking(move || {
-        let journal = stores.journal();
-        let seq = match journal.and_then(|j| j.begin(&job)) {
-            Ok(seq) => seq,
-            Err(e) => {
-                // The job runs all the same, as `ferry cp` does.
-                tracing::warn!(target: "ferry", "this job will not be undoable: {e}");
-                None
-            }
-        };
-        let id = match seq {
-            Some(seq) => engine.submit_journaled(job.clone(), options(), seq),
-            None => engine.submit_with(job.clone(), options()),
-        };
-        Ok(Started {
-            id,
-            job,
-            seq,
-            held: None,
-            undoing: false,
-            follow_up,
-        })
-    })
+    bridge::blocking(move || Ok(submit_now(&engine, &stores, job, follow_up)))
+}
+
+/// [`submit`], on the calling thread (blocking: the journal's `begin` is written and
+/// flushed). `ferry bench` drives the window's job path through it.
+pub fn submit_now(engine: &Engine, stores: &Stores, job: Job, follow_up: FollowUp) -> Started {
+    let journal = stores.journal();
+    let seq = match journal.and_then(|j| j.begin(&job)) {
+        Ok(seq) => seq,
+        Err(e) => {
+            // The job runs all the same, as `ferry cp` does.
+            tracing::warn!(target: "ferry", "this job will not be undoable: {e}");
+            None
+        }
+    };
+    let id = match seq {
+        Some(seq) => engine.submit_journaled(job.clone(), options(), seq),
+        None => engine.submit_with(job.clone(), options()),
+    };
+    Started {
+        id,
+        job: Arc::new(job),
+        seq,
+        held: None,
+        undoing: false,
+        follow_up,
+    }
 }
 
 /// Takes the writer lock, finds what to undo (or redo), and submits it.
@@ -155,7 +159,7 @@ fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing
     let id = engine.submit_journaled(job.clone(), options(), seq);
     let started = Started {
         id,
-        job,
+        job: Arc::new(job),
         seq: Some(seq),
         held: Some(Held::new(writer)),
         undoing: !redo,
@@ -193,25 +197,37 @@ pub fn record_end(
     stores: Stores,
     seq: u64,
     undo: bool,
-    summary: Summary,
+    summary: Arc<Summary>,
     cancelled: bool,
     writer: Option<JournalWriter>,
 ) -> Task<()> {
     bridge::blocking(move || {
-        let recorded = match &writer {
-            Some(writer) => writer.record_end(seq, undo, &summary, cancelled),
-            None => stores
-                .journal()
-                .and_then(|j| j.record_end(seq, undo, &summary, cancelled)),
-        };
-        if let Err(e) = recorded {
-            tracing::warn!(
-                target: "ferry",
-                "the end of a job was not recorded ({e}); undoing it will compare sources and \
-                 destinations"
-            );
-        }
+        record_end_now(&stores, seq, undo, &summary, cancelled, writer.as_ref());
     })
+}
+
+/// [`record_end`], on the calling thread (blocking).
+pub fn record_end_now(
+    stores: &Stores,
+    seq: u64,
+    undo: bool,
+    summary: &Summary,
+    cancelled: bool,
+    writer: Option<&JournalWriter>,
+) {
+    let recorded = match writer {
+        Some(writer) => writer.record_end(seq, undo, summary, cancelled),
+        None => stores
+            .journal()
+            .and_then(|j| j.record_end(seq, undo, summary, cancelled)),
+    };
+    if let Err(e) = recorded {
+        tracing::warn!(
+            target: "ferry",
+            "the end of a job was not recorded ({e}); undoing it will compare sources and \
+             destinations"
+        );
+    }
 }
 
 /// The jobs a crash interrupted, after the journal cleaned up their temporaries.

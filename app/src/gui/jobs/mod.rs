@@ -76,8 +76,9 @@ pub enum State {
     Running,
     /// Ended, cancelled or not.
     Ended {
-        /// What was done.
-        summary: Box<Summary>,
+        /// What was done; shared with the journal's end record (100,000 paths are not
+        /// copied on the UI thread).
+        summary: Arc<Summary>,
         /// It was cancelled.
         cancelled: bool,
     },
@@ -88,8 +89,9 @@ pub enum State {
 pub struct WindowJob {
     /// The engine's id.
     pub id: JobId,
-    /// The job as submitted (Retry failed builds on it).
-    pub job: Job,
+    /// The job as submitted (Retry failed builds on it). Shared: a paste of 100,000 files
+    /// holds as many paths, and the window reads it at every event of the job.
+    pub job: Arc<Job>,
     /// "Copying 5,000 files to Backup".
     pub title: String,
     /// When it was submitted.
@@ -313,14 +315,14 @@ impl Jobs {
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
                 window.state = State::Ended {
-                    summary: Box::new(summary),
+                    summary: Arc::new(summary),
                     cancelled: false,
                 };
                 Routed::Ended(job)
             }
             Event::Cancelled { summary, .. } => {
                 window.state = State::Ended {
-                    summary: Box::new(summary),
+                    summary: Arc::new(summary),
                     cancelled: true,
                 };
                 Routed::Ended(job)
@@ -379,6 +381,38 @@ impl Jobs {
         )
     }
 
+    /// [`submit`](Self::submit) on the calling thread, then followed as a window job: the
+    /// window's job path without the window, for `ferry bench`.
+    pub fn submit_now(&mut self, job: Job, follow_up: FollowUp) -> Vec<Event> {
+        let started = self.submit_blocking(job, follow_up);
+        self.started(started)
+    }
+
+    /// Journals and submits `job` on the calling thread, as [`submit`](Self::submit) does
+    /// on a thread of its own: what comes back is the window's `JobStarted`.
+    pub fn submit_blocking(&self, job: Job, follow_up: FollowUp) -> Started {
+        journaled::submit_now(&self.engine, &self.stores, job, follow_up)
+    }
+
+    /// [`record_end`](Self::record_end) on the calling thread.
+    pub fn record_end_now(&mut self, job: JobId) {
+        let Some(window) = self.window.get(&job) else {
+            return;
+        };
+        let (State::Ended { summary, cancelled }, Some(seq)) = (&window.state, window.seq) else {
+            return;
+        };
+        let writer = self.writers.remove(&job).and_then(|held| held.take());
+        journaled::record_end_now(
+            &self.stores,
+            seq,
+            window.undoing,
+            summary,
+            *cancelled,
+            writer.as_ref(),
+        );
+    }
+
     /// Takes the journal's writer lock, then undoes (or, `redo`, redoes) the job the journal
     /// names, off the UI thread.
     pub fn undo(&self, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
@@ -402,7 +436,7 @@ impl Jobs {
             return Task::none();
         };
         let writer = self.writers.remove(&job).and_then(|held| held.take());
-        let summary = (**summary).clone();
+        let summary = Arc::clone(summary);
         journaled::record_end(
             self.stores.clone(),
             seq,
@@ -447,7 +481,14 @@ impl Jobs {
     ) -> Task<()> {
         let writer = self.writers.remove(&job).and_then(|held| held.take());
         let undo = choice == Choice::RollBack;
-        journaled::record_end(self.stores.clone(), seq, undo, summary, cancelled, writer)
+        journaled::record_end(
+            self.stores.clone(),
+            seq,
+            undo,
+            Arc::new(summary),
+            cancelled,
+            writer,
+        )
     }
 }
 
@@ -499,7 +540,7 @@ mod tests {
         };
         let early = jobs.started(Started {
             id: JobId(5),
-            job,
+            job: Arc::new(job),
             seq: Some(9),
             held: None,
             undoing: false,
