@@ -18,6 +18,8 @@ const RACES: &[(&str, &[&str])] = &[
     ("list-50k-cold", BOTH),
     ("list-50k-warm", IN_PROCESS),
     ("copy-5000x4k", BOTH),
+    // The window's job path against `ferry cp` (its "classic" peer here).
+    ("copy-5000x4k-window", WINDOW),
     ("copy-200x5m", BOTH),
     ("move-xfs-5000x4k", BOTH),
     ("delete-15000-depth10", BOTH),
@@ -26,12 +28,20 @@ const RACES: &[(&str, &[&str])] = &[
 ];
 const BOTH: &[&str] = &["in-process", "process"];
 const IN_PROCESS: &[&str] = &["in-process"];
+const WINDOW: &[&str] = &["window", "in-process"];
 
 /// Races on the work tree's filesystem only.
 const WORK_RACES: &[&str] = &["copy-1-full-journal"];
 
-/// Measurements without a peer, run once, on /dev/shm.
-const METRICS: &[&str] = &["bytes-per-entry", "ls-peak-rss", "memory-after-12-folders"];
+/// Measurements without a peer, run once.
+const METRICS: &[&str] = &[
+    "bytes-per-entry",
+    "ls-peak-rss",
+    "memory-after-12-folders",
+    "window-frames-during-copy-100k",
+    "window-drag-10k-of-200k",
+    "window-scroll-200k",
+];
 
 /// Runs `ferry bench --quick --rounds 1 EXTRA...` with `PATH` set to `path` (if given) and
 /// returns its JSON report and stderr.
@@ -171,6 +181,18 @@ fn quick_run_reports_every_workload_arm_and_field() {
     assert_eq!(walk["last_three_from_cache"], true, "{walk}");
     assert_eq!(walk["fourth_last_from_cache"], false, "{walk}");
     assert_eq!(walk["cached_folders"].as_u64().unwrap(), 3, "{walk}");
+    // The window's frames: CPU and wall clock kept, every frame of a drag measured.
+    let copy_frames = metric(results, "window-frames-during-copy-100k");
+    assert_eq!(copy_frames["params"]["files"], 5_000, "{copy_frames}");
+    for clock in ["cpu", "wall"] {
+        assert!(
+            copy_frames[clock]["count"].as_u64().unwrap() >= 2,
+            "{copy_frames}"
+        );
+    }
+    let drag = metric(results, "window-drag-10k-of-200k");
+    assert_eq!(drag["dragging"]["count"], drag["still"]["count"], "{drag}");
+    assert!(metric(results, "window-scroll-200k")["details"]["worst_ms"].is_f64());
     let move_params = &find(results, "move-xfs-5000x4k", "work", "process", false)["params"];
     assert_eq!(
         (&move_params["from"], &move_params["to"]),

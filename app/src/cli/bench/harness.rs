@@ -27,6 +27,9 @@ pub(super) enum Tool {
     InProcess,
     /// Ferry as a spawned `ferry` command: what a user's shell does.
     Process,
+    /// Ferry through the window's own job path (`gui::jobs`: the journal's begin, the engine
+    /// the window keeps, the routing of every event, the end recorded), without a window.
+    Window,
     /// The classic tool (`cp`, `mv`, `rm -rf`, `ls -l`): ratios are taken against it.
     Classic,
     /// An optional extra peer.
@@ -39,16 +42,19 @@ impl Tool {
         match self {
             Tool::InProcess => "ferry-in-process",
             Tool::Process => "ferry",
+            Tool::Window => "ferry-window",
             Tool::Classic => "classic",
             Tool::Peer(p) => p.name(),
         }
     }
 
-    /// The arm's name in the report (`"in-process"`, `"process"`); `None` for other tools.
+    /// The arm's name in the report (`"in-process"`, `"process"`, `"window"`); `None` for
+    /// other tools.
     pub(super) fn arm(self) -> Option<&'static str> {
         match self {
             Tool::InProcess => Some("in-process"),
             Tool::Process => Some("process"),
+            Tool::Window => Some("window"),
             Tool::Classic | Tool::Peer(_) => None,
         }
     }
@@ -116,7 +122,12 @@ pub(super) trait Comparison {
     }
     /// Runs Ferry in-process for round `round` and returns how long the work took.
     fn in_process(&mut self, round: usize) -> Result<Duration>;
-    /// The command of `tool` (any but [`Tool::InProcess`]) for round `round`; the harness
+    /// Runs Ferry through the window's job path for round `round` (for workloads that list
+    /// [`Tool::Window`]).
+    fn window(&mut self, _round: usize) -> Result<Duration> {
+        bail!("this workload has no window arm")
+    }
+    /// The command of `tool` (any but [`Tool::InProcess`] and [`Tool::Window`]) for round `round`; the harness
     /// spawns and times it.
     fn command(&mut self, tool: Tool, round: usize) -> Command;
     /// Untimed, after each run: checks the result and moves the output aside.
@@ -198,6 +209,7 @@ pub(super) fn run_rounds(
             settler.settle();
             let took = match tool {
                 Tool::InProcess => work.in_process(round)?,
+                Tool::Window => work.window(round)?,
                 _ => time_command(&mut work.command(tool, round))
                     .with_context(|| format!("{} failed", tool.name()))?,
             };

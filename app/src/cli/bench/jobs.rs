@@ -126,7 +126,7 @@ pub(super) fn plan<'a>(
 /// Runs `job` on a fresh engine, recorded in `journal` if given, and returns the time from
 /// start to its `Finished` event (and recorded end). Any failed or skipped item is an error:
 /// the run did not do the work it is timed for.
-fn run_job(job: Job, journal: Option<&UndoJournal>) -> Result<Duration> {
+pub(super) fn run_job(job: Job, journal: Option<&UndoJournal>) -> Result<Duration> {
     let start = Instant::now();
     let seq = match journal {
         Some(j) => j.begin(&job)?,
@@ -259,7 +259,7 @@ impl Comparison for Copy<'_> {
                 cmd.arg(self.source()).arg(dest);
                 cmd
             }
-            Tool::Classic | Tool::InProcess => {
+            Tool::Classic | Tool::InProcess | Tool::Window => {
                 let mut cmd = Command::new("cp");
                 cmd.args(["-r", "--preserve=mode,timestamps"])
                     .arg(self.source())
@@ -579,7 +579,7 @@ impl Comparison for Delete {
                 cmd.arg(tree);
                 cmd
             }
-            Tool::Classic | Tool::InProcess => {
+            Tool::Classic | Tool::InProcess | Tool::Window => {
                 let mut cmd = Command::new("rm");
                 cmd.arg("-rf").arg(tree);
                 cmd

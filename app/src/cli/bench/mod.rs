@@ -13,7 +13,9 @@
 //!   (see the JSON's `spawn_ms` for a bare spawn). The classic peer (`ls -l`,
 //!   `cp -r --preserve=mode,timestamps`, `mv`, `rm -rf`) is what ratios are taken against;
 //!   `xcp`, `cpz` and `rmz` join the copies and deletes when found on `PATH` (skipped with a
-//!   note otherwise). Output goes to `/dev/null`. Ferry's journal is the benchmark's own
+//!   note otherwise). The **window** arm (`window.rs`) runs the small-file copy through the
+//!   window's own job path, headless, against `ferry cp`; the window's frames are measured
+//!   there too. Output goes to `/dev/null`. Ferry's journal is the benchmark's own
 //!   (`XDG_STATE_HOME` in the scratch folder), never the user's.
 //! - **Rounds, shuffled**: each round runs every tool once, on identical inputs, in an order
 //!   shuffled anew each round from a printed seed (`--seed` repeats it), so that neither the
@@ -57,6 +59,7 @@ mod load;
 mod peers;
 mod report;
 mod settle;
+mod window;
 
 use area::Area;
 use harness::{Comparison, FerryCommand, Goal, Measured, Shuffler, Tool};
@@ -138,6 +141,8 @@ struct Sizes {
     moved_files: (usize, usize),
     delete_files: usize,
     depths: [usize; 3],
+    window_copy_files: usize,
+    window_entries: (usize, usize),
 }
 
 impl Sizes {
@@ -152,6 +157,8 @@ impl Sizes {
         moved_files: (5_000, 4 << 10),
         delete_files: 15_000,
         depths: [10, 100, 800],
+        window_copy_files: 100_000,
+        window_entries: (200_000, 10_000),
     };
     const QUICK: Sizes = Sizes {
         list_small: 500,
@@ -164,6 +171,8 @@ impl Sizes {
         moved_files: (500, 4 << 10),
         delete_files: 1_500,
         depths: [10, 100, 800],
+        window_copy_files: 5_000,
+        window_entries: (20_000, 1_000),
     };
 }
 
@@ -313,8 +322,59 @@ fn plan<'a>(
             listing::memory_after_walk(shm, sizes.walk_folders, sizes.walk_files)
         })),
     });
+    plan.extend(window_plan(sizes, work, shm, ferry));
     // Job workloads come last: some of them delete.
     plan.extend(jobs::plan(sizes, work, shm, ferry, peers));
+    plan
+}
+
+/// The window's workloads: its job path against `ferry cp`, and its frames.
+fn window_plan<'a>(
+    sizes: Sizes,
+    work: &'a Area,
+    shm: &'a Area,
+    ferry: &'a FerryCommand,
+) -> Vec<Planned<'a>> {
+    let mut plan = Vec::new();
+    let (files, size) = sizes.small_files;
+    for area in [work, shm] {
+        // Issue 11: a copy started from the window costs no more than `ferry cp` (1.05x).
+        let copy = window::WindowCopy::new(area, files, size, ferry);
+        let params = copy.params();
+        plan.push(compare(
+            "copy-5000x4k-window",
+            area,
+            window::FERRY_CP,
+            params,
+            Goals::ratio(1.05, 1.05),
+            copy,
+        ));
+    }
+    let metric = |workload, area, run: Box<dyn FnOnce() -> Result<Measured> + 'a>| Planned {
+        workload,
+        area,
+        peer: None,
+        task: Task::Metric(run),
+    };
+    // On the user's disk, where a paste of 100,000 files lands.
+    let files = sizes.window_copy_files;
+    plan.push(metric(
+        "window-frames-during-copy-100k",
+        work,
+        Box::new(move || window::frames_during_copy(work, files, ferry)),
+    ));
+    // Built in memory: the filesystem plays no part.
+    let (entries, selected) = sizes.window_entries;
+    plan.push(metric(
+        "window-drag-10k-of-200k",
+        shm,
+        Box::new(move || Ok(window::drag(entries, selected))),
+    ));
+    plan.push(metric(
+        "window-scroll-200k",
+        shm,
+        Box::new(move || Ok(window::scroll(entries, selected))),
+    ));
     plan
 }
 

@@ -29,7 +29,14 @@ const METHOD: &[(&str, &str)] = &[
         "arms",
         "process: the ferry command spawned as a shell would, timed from spawn to exit; \
          in-process: ferry-core as the window runs it (DirService open until Loaded, Engine \
-         start until Finished), no process start",
+         start until Finished), no process start; window: the window's own job path without a \
+         window (journal begin, the engine it keeps, every event routed, end recorded), \
+         against `ferry cp`",
+    ),
+    (
+        "frames",
+        "window-*: update of one message plus view of the whole window (no rendering), on the \
+         UI thread's CPU clock; wall-clock times in the JSON",
     ),
     (
         "peers",

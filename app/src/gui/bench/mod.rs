@@ -138,33 +138,6 @@ pub fn frame_cost(entries: usize, selected: usize, frames: usize) -> Vec<FrameCo
     costs
 }
 
-/// TEMP: the cost of Changed events of `entries` entries in a pane.
-pub fn changed_cost(entries: usize, events: usize) -> Vec<Duration> {
-    let settings = Settings::default();
-    let ctx = Ctx {
-        dirs: &Silent,
-        modifiers: iced::keyboard::Modifiers::empty(),
-        home: None,
-        settings: &settings,
-    };
-    let mut browser = Browser::new(1, PathBuf::from("/bench"), &ctx);
-    let mut listing = entry::Listing::new(PathBuf::from("/bench"));
-    for i in 0..entries {
-        let meta = Meta { kind: Kind::File, size: 5, mtime_sec: 1_700_000_000, mode: 0o100_644, ..Meta::default() };
-        listing.push(OsStr::new(&format!("f{i}")), meta);
-    }
-    let order: Arc<[u32]> = (0..u32::try_from(entries).unwrap_or(u32::MAX)).collect();
-    let listing = Arc::new(listing);
-    let generation = browser.generation();
-    let _ = browser.update(browser::Message::Dir(DirEvent::Loaded { view: 1, generation, listing: Arc::clone(&listing), order: Arc::clone(&order), from_cache: false }), &ctx);
-    (0..events).map(|_| {
-        let l = Arc::new((*listing).clone());
-        let started = Instant::now();
-        let _ = browser.update(browser::Message::Dir(DirEvent::Changed { view: 1, generation, listing: l, order: Arc::clone(&order), change: Default::default() }), &ctx);
-        started.elapsed()
-    }).collect()
-}
-
 fn move_to(step: Step, extend: bool) -> browser::Message {
     browser::Message::Action(PaneAction::Move { step, extend })
 }
