@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 
 use ferry_core::places::{PROBE_TIMEOUT, Places, PlacesEnv};
 use iced::Point;
-use iced::futures::StreamExt;
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced_test::simulator;

@@ -107,7 +107,7 @@ use ferry_core::jobs::{
 };
 use ferry_core::sort::SortSpec;
 use iced::Task;
-use iced::futures::{StreamExt, executor};
+use iced::futures::executor;
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced_test::runtime::Action;
