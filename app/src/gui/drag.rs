@@ -22,7 +22,7 @@ use iced::{Alignment, Element, Point, Task};
 
 use super::format::{self, Category};
 use super::jobs::FollowUp;
-use super::screen::{browser, sidebar, tabs};
+use super::screen::{browser, sidebar, tabs, trash};
 use super::widget::icon;
 use super::{Ferry, Message, style};
 
@@ -34,8 +34,10 @@ const TAB_SPRING: Duration = Duration::from_millis(500);
 /// A drag under way.
 #[derive(Debug, Clone)]
 pub struct Drag {
-    /// What is dragged.
+    /// What is dragged (for a drag out of the Trash view, the items' files in the trash).
     pub paths: Vec<PathBuf>,
+    /// The items come from the Trash view: a drop restores them (the view holds them).
+    pub from_trash: bool,
     /// The first item's kind, for the badge.
     pub first: Category,
     /// Where the pointer is, in the window.
@@ -73,6 +75,8 @@ pub enum Action {
     Link(PathBuf),
     /// Move to the trash.
     Trash,
+    /// Restore trashed items into the folder.
+    Restore(PathBuf),
     /// Nothing: why not.
     Refused(String),
 }
@@ -82,11 +86,20 @@ impl Drag {
     pub fn new(paths: Vec<PathBuf>, first: Category, pointer: Point) -> Self {
         Drag {
             paths,
+            from_trash: false,
             first,
             pointer,
             hover: None,
             action: None,
             decided_for: None,
+        }
+    }
+
+    /// A drag of the Trash view's items, whose files in the trash are `files`.
+    pub fn from_trash(files: Vec<PathBuf>, first: Category, pointer: Point) -> Self {
+        Drag {
+            from_trash: true,
+            ..Drag::new(files, first, pointer)
         }
     }
 
@@ -111,11 +124,15 @@ impl Ferry {
             return Task::none();
         };
         drag.pointer = pointer;
-        let hover = hover_at(&self.tabs, &self.sidebar, pointer);
+        let panes_shown = self.trash.is_none();
+        let hover = hover_at(&self.tabs, &self.sidebar, pointer, panes_shown);
         if drag.hover.as_ref().map(|(h, _)| h) != hover.as_ref() {
             drag.hover = hover.map(|h| (h, Instant::now()));
         }
         self.refresh_drop();
+        if !panes_shown {
+            return Task::none();
+        }
         // The list under the pointer scrolls near its edges.
         let messages: Vec<Message> = self
             .tabs
@@ -202,6 +219,9 @@ impl Ferry {
             Hover::Place(place) => Target::Folder(place.path()?.to_path_buf()),
             Hover::Tab(index) => Target::Folder(self.tabs.tab_folder(*index)?),
         };
+        if drag.from_trash {
+            return Some(decide_restore(&target, &self.mounts));
+        }
         Some(decide(
             &drag.paths,
             &target,
@@ -243,6 +263,14 @@ impl Ferry {
                 dest_dir,
                 on_conflict: ConflictPolicy::Ask,
             },
+            Some(Action::Restore(folder)) => {
+                let restore = self.trash_message(trash::Message::DroppedInto(folder));
+                return Task::batch([release, restore]);
+            }
+            Some(Action::Refused(_)) | None if drag.from_trash => {
+                let cancel = self.trash_message(trash::Message::DragCancelled);
+                return Task::batch([release, cancel]);
+            }
             Some(Action::Refused(_)) | None => return release,
         };
         let follow_up = if matches!(job, Job::Move { .. }) {
@@ -255,8 +283,12 @@ impl Ferry {
 
     /// Escape during a drag: nothing happens.
     pub(super) fn drag_cancelled(&mut self) -> Task<Message> {
-        self.drag = None;
-        self.release_panes()
+        let from_trash = self.drag.take().is_some_and(|d| d.from_trash);
+        let release = self.release_panes();
+        if from_trash {
+            return Task::batch([release, self.trash_message(trash::Message::DragCancelled)]);
+        }
+        release
     }
 
     fn release_panes(&self) -> Task<Message> {
@@ -279,6 +311,7 @@ impl Ferry {
             Some(Action::Copy(to)) => (format!("Copy {count} to {}", name(&to)), false),
             Some(Action::Link(to)) => (format!("Link {count} in {}", name(&to)), false),
             Some(Action::Trash) => (format!("Move {count} to the trash"), false),
+            Some(Action::Restore(to)) => (format!("Restore {count} to {}", name(&to)), false),
             Some(Action::Refused(why)) => (why, true),
             None => (count, false),
         };
@@ -324,14 +357,22 @@ enum Target {
     Trash,
 }
 
-/// What is under `pointer`: a hovered place or tab, else the pane whose list holds it (its
-/// hovered folder item, or its folder).
-fn hover_at(tabs: &tabs::Tabs, sidebar: &sidebar::Sidebar, pointer: Point) -> Option<Hover> {
+/// What is under `pointer`: a hovered place or tab, else (when the panes are shown, not the
+/// Trash view) the pane whose list holds it (its hovered folder item, or its folder).
+fn hover_at(
+    tabs: &tabs::Tabs,
+    sidebar: &sidebar::Sidebar,
+    pointer: Point,
+    panes_shown: bool,
+) -> Option<Hover> {
     if let Some(place) = sidebar.hovered() {
         return Some(Hover::Place(place.clone()));
     }
     if let Some(index) = tabs.hovered_tab() {
         return Some(Hover::Tab(index));
+    }
+    if !panes_shown {
+        return None;
     }
     let pane = tabs
         .current()
@@ -376,6 +417,18 @@ fn decide(paths: &[PathBuf], target: &Target, modifiers: Modifiers, mounts: &Mou
         return Action::Refused(format!("Already in {}", name(folder)));
     }
     Action::Move(folder.clone())
+}
+
+/// What dropping trashed items on `target` does: restore them there, unless it is the trash
+/// itself or a read-only file system.
+fn decide_restore(target: &Target, mounts: &MountTable) -> Action {
+    match target {
+        Target::Trash => Action::Refused("Already in the trash".to_owned()),
+        Target::Folder(folder) if mount_of(mounts, folder).is_some_and(|m| m.read_only) => {
+            Action::Refused(format!("{} is read-only", name(folder)))
+        }
+        Target::Folder(folder) => Action::Restore(folder.clone()),
+    }
 }
 
 /// The mount holding `path`: the longest mount point that is a prefix of it (told from the

@@ -152,6 +152,9 @@ pub struct Ferry {
     after_undo: Option<ferry_core::jobs::Job>,
     /// A drag of items, while one is under way.
     drag: Option<Drag>,
+    /// Where the Trash view's items were pressed, while the button is held (a drag out of
+    /// the view may start).
+    trash_press: Option<Point>,
     /// The pointer's last position in the window.
     pointer: Point,
     /// Files dropped from another application, gathered into one job, and when the last came.
@@ -345,6 +348,7 @@ impl Ferry {
             clipboard_events: None,
             after_undo: None,
             drag: None,
+            trash_press: None,
             pointer: Point::ORIGIN,
             incoming: Vec::new(),
             incoming_at: None,
@@ -486,9 +490,13 @@ impl Ferry {
             }
             Message::PointerMoved(at) => {
                 self.pointer = at;
+                self.trash_drag_moved(at);
                 self.drag_moved(at)
             }
-            Message::PointerReleased => self.dropped(),
+            Message::PointerReleased => {
+                let dropped = self.dropped();
+                Task::batch([dropped, self.trash_released()])
+            }
             Message::DragTick => self.drag_tick(),
             Message::FileDropped(path) => {
                 self.incoming.push(path);

@@ -5,11 +5,13 @@
 
 use ferry_core::jobs::Job;
 use iced::keyboard::{Key, Modifiers};
-use iced::{Element, Task};
+use iced::{Element, Point, Task};
 
 use super::dialogs::Ask;
+use super::drag::Drag;
 use super::jobs::FollowUp;
 use super::menus::{Command, MenuKind};
+use super::screen::browser::DRAG_THRESHOLD;
 use super::screen::trash::{self, Trash};
 use super::shortcut::{self, Action, PaneAction};
 use super::widget::context_menu::Entry;
@@ -34,6 +36,33 @@ impl Ferry {
     /// Back to the panes.
     pub(super) fn close_trash(&mut self) {
         self.trash = None;
+        self.trash_press = None;
+    }
+
+    /// The pointer moved with the button held on the view's items: past the threshold, they
+    /// are dragged (a drop restores them there).
+    pub(super) fn trash_drag_moved(&mut self, at: Point) {
+        let Some(from) = self.trash_press else {
+            return;
+        };
+        if self.drag.is_some() || (at.x - from.x).abs().max((at.y - from.y).abs()) < DRAG_THRESHOLD
+        {
+            return;
+        }
+        self.trash_press = None;
+        if let Some((files, first)) = self.trash.as_mut().and_then(Trash::start_drag) {
+            self.drag = Some(Drag::from_trash(files, first, at));
+            self.menu = None;
+            self.refresh_drop();
+        }
+    }
+
+    /// The button was released: a press in the view that did not become a drag is a click.
+    pub(super) fn trash_released(&mut self) -> Task<Message> {
+        if self.trash_press.take().is_none() {
+            return Task::none();
+        }
+        self.trash_message(trash::Message::Released)
     }
 
     /// A message of the Trash view.
@@ -55,6 +84,10 @@ impl Ferry {
             trash::Event::OpenFolder(path) => {
                 self.close_trash();
                 self.open_in_active(path)
+            }
+            trash::Event::Pressed => {
+                self.trash_press = Some(self.pointer);
+                Task::none()
             }
             trash::Event::ContextMenu { at, on_items } => {
                 self.open_menu(MenuKind::Trash { on_items }, at);

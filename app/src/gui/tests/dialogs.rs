@@ -75,20 +75,9 @@ fn the_trash_view_shows_what_was_trashed_and_restores_it() {
     let fixture = Fixture::new();
     let home = fixture.home();
     let mut ferry = fixture.start(Some(&home));
-    select(&mut ferry, "notes.md");
-    named(&mut ferry, Named::Delete, Modifiers::empty());
-    jobs_done(&mut ferry);
+    // The Trash place opens the Trash view.
+    trash_and_show(&fixture, &mut ferry, "notes.md");
     assert!(!home.join("notes.md").exists());
-
-    let trash = fixture.dir.path().join("data/Trash/files");
-    send(&mut ferry, Message::Command(menus::Command::Open(trash)));
-    assert!(
-        ferry.trash.is_some(),
-        "the Trash place opens the Trash view"
-    );
-    super::operations::until(&mut ferry, "the trash read", |f| {
-        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
-    });
     assert!(shows(&ferry, "notes.md"));
     assert!(shows(&ferry, "Empty Trash"));
 
@@ -109,6 +98,88 @@ fn the_trash_view_shows_what_was_trashed_and_restores_it() {
     named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
     assert!(ferry.trash.is_none());
     assert_eq!(active_path(&ferry), home);
+}
+
+/// Trashes `name` of the home folder, then shows the Trash view, read.
+fn trash_and_show(fixture: &Fixture, ferry: &mut Ferry, name: &str) {
+    select(ferry, name);
+    named(ferry, Named::Delete, Modifiers::empty());
+    jobs_done(ferry);
+    let trash = fixture.dir.path().join("data/Trash/files");
+    send(ferry, Message::Command(menus::Command::Open(trash)));
+    super::operations::until(ferry, "the trash read", |f| {
+        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
+    });
+}
+
+#[test]
+fn a_drag_out_of_the_trash_view_onto_a_place_restores_there() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "notes.md");
+    ferry.mounts = ferry_core::fs::MountTable::read();
+
+    // A press on the row, a move past the threshold: the item is dragged.
+    click(&mut ferry, "notes.md");
+    assert!(ferry.drag.is_none(), "a press alone drags nothing");
+    send(&mut ferry, Message::PointerMoved(Point::new(300.0, 300.0)));
+    assert!(ferry.drag.as_ref().is_some_and(|d| d.from_trash));
+    // Over the Trash place it is refused; over Music it restores there.
+    let hover = |ferry: &mut Ferry, place: PathBuf| {
+        let place = sidebar::Place::Folder(place);
+        send(
+            ferry,
+            Message::Sidebar(sidebar::Message::Hovered(Some(place))),
+        );
+        send(ferry, Message::PointerMoved(Point::new(60.0, 200.0)));
+    };
+    hover(&mut ferry, fixture.dir.path().join("data/Trash/files"));
+    assert!(matches!(
+        ferry.drop_action(),
+        Some(drag::Action::Refused(_))
+    ));
+    hover(&mut ferry, home.join("Music"));
+    assert_eq!(
+        ferry.drop_action(),
+        Some(drag::Action::Restore(home.join("Music")))
+    );
+    assert!(
+        shows(&ferry, "Restore 1 item to Music"),
+        "the badge says so"
+    );
+    send(&mut ferry, Message::PointerReleased);
+    super::operations::until(&mut ferry, "the restore", |_| {
+        home.join("Music/notes.md").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(
+        !home.join("notes.md").exists(),
+        "restored where it was dropped"
+    );
+    super::operations::until(&mut ferry, "the trash read again", |f| {
+        f.trash
+            .as_ref()
+            .and_then(|t| t.loaded())
+            .is_some_and(|l| l.is_empty())
+    });
+}
+
+#[test]
+fn escape_ends_a_drag_out_of_the_trash_view_and_nothing_moves() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "notes.md");
+    click(&mut ferry, "notes.md");
+    send(&mut ferry, Message::PointerMoved(Point::new(300.0, 300.0)));
+    assert!(ferry.drag.is_some());
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(ferry.drag.is_none());
+    send(&mut ferry, Message::PointerReleased);
+    assert!(ferry.jobs.window_jobs().all(|j| !j.is_running()));
+    assert_eq!(ferry.trash.as_ref().unwrap().selected_items().len(), 1);
+    assert!(!home.join("notes.md").exists());
 }
 
 fn select_in_trash(ferry: &mut Ferry) {

@@ -40,7 +40,7 @@ use iced::widget::operation::{self, AbsoluteOffset};
 use iced::{Point, Rectangle, Task};
 
 pub use contents::{Contents, Filter, Listing};
-pub use operations::Operation;
+pub use operations::{DRAG_THRESHOLD, Operation};
 pub use selection::Selection;
 
 use super::Ctx;

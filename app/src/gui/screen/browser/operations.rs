@@ -16,7 +16,7 @@ use crate::gui::widget::field::{self, Opened};
 
 /// The pointer must move this far (in either direction) with the button held on an item
 /// before a drag starts, so that a click stays a click.
-const DRAG_THRESHOLD: f32 = 5.0;
+pub const DRAG_THRESHOLD: f32 = 5.0;
 
 /// A request for the window, about items of a pane.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -37,6 +37,7 @@
 //!   `Job::Restore` of `item.restore_to(folder)` for each.
 
 mod actions;
+mod drag;
 mod input;
 mod loaded;
 #[cfg(test)]
@@ -79,6 +80,12 @@ pub enum Message {
     RowPressed(ItemRef),
     /// A row was right-clicked (the menu follows as [`Message::RightPressed`]).
     RowRightPressed(ItemRef),
+    /// The left button was released (after [`Event::Pressed`]).
+    Released,
+    /// The drag of the items ([`Trash::start_drag`]) ended without a drop.
+    DragCancelled,
+    /// The dragged items were dropped on this folder: restore them into it.
+    DroppedInto(PathBuf),
     /// The pointer entered a row.
     RowEntered(ItemRef),
     /// The pointer left a row.
@@ -154,6 +161,9 @@ pub enum Event {
     Confirm(Confirm<Pending>),
     /// Show this folder (an item's original folder) in a browser pane.
     OpenFolder(PathBuf),
+    /// An item was pressed without modifiers: moving the pointer far enough with the button
+    /// held drags the selection ([`Trash::start_drag`]).
+    Pressed,
     /// Open the view's context menu ([`Trash::menu`]) at `at` (window coordinates).
     ContextMenu {
         /// Where, in the window.
@@ -226,6 +236,7 @@ pub struct Trash {
     /// Empty Trash was pressed: ask once the trash is read again.
     empty_asked: bool,
     restore_to: Option<RestoreTo>,
+    dragging: drag::Dragging,
 }
 
 impl Trash {
@@ -250,6 +261,7 @@ impl Trash {
             forget: Vec::new(),
             empty_asked: false,
             restore_to: None,
+            dragging: drag::Dragging::default(),
         };
         let task = trash.reload();
         (trash, task)
@@ -329,10 +341,16 @@ impl Trash {
                 self.resort();
                 (Task::none(), None)
             }
-            Message::RowPressed(at) => {
-                self.press(at, ctx.modifiers);
+            Message::RowPressed(at) => (Task::none(), self.row_pressed(at, ctx.modifiers)),
+            Message::Released => {
+                self.released();
                 (Task::none(), None)
             }
+            Message::DragCancelled => {
+                self.drag_cancelled();
+                (Task::none(), None)
+            }
+            Message::DroppedInto(folder) => (Task::none(), self.dropped_into(&folder)),
             Message::RowRightPressed(at) => {
                 if self.is_current(at) && !self.selection.contains(at.item) {
                     self.selection.select_only(at.item);
