@@ -75,7 +75,16 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         Job::CreateFolder { name, .. } => {
             format!("Created the folder “{}”", name.to_string_lossy())
         }
-        Job::Restore { .. } => format!("Restored {items}"),
+        // Into a folder the user chose (Restore to…, a drag out of the trash): named.
+        Job::Restore {
+            items: restored, ..
+        } => match restored.first() {
+            Some(first) if first.chosen_folder => match first.original.parent() {
+                Some(to) => format!("Restored {items} to {}", folder(to)),
+                None => format!("Restored {items}"),
+            },
+            _ => format!("Restored {items}"),
+        },
         Job::EmptyTrash { .. } => "Emptied the trash".to_owned(),
         Job::Undo { record, .. } => format!("Undid the {} of {}", record.kind(), record.describe()),
         Job::Resume { .. } => format!("Finished {items}"),
