@@ -166,7 +166,9 @@ impl Ferry {
         match hover {
             Hover::Item(view, folder) if since.elapsed() >= SPRING => {
                 let (view, folder) = (*view, folder.clone());
-                drag.hover = None;
+                // The pane shows the folder now, under the pointer: a release there drops
+                // into it, before the pointer moves again.
+                drag.hover = Some((Hover::Pane(folder.clone()), Instant::now()));
                 self.refresh_drop();
                 self.update(Message::Tabs(tabs::Message::Pane(
                     view,

@@ -224,10 +224,9 @@ impl Ferry {
     /// An undo or redo was submitted, or there was nothing to do.
     pub(super) fn undid(&mut self, undoing: Result<Undoing, Arc<Error>>) -> Task<Message> {
         match undoing {
-            Ok(Undoing::Started(started, what)) => {
-                self.toast(format!("{what}…"));
-                self.job_started(Ok(started))
-            }
+            // Its end says what it did ("Undid: Move “a.txt” to Music."); the jobs panel
+            // shows a long one meanwhile.
+            Ok(Undoing::Started(started)) => self.job_started(Ok(started)),
             Ok(Undoing::Nothing) => {
                 self.after_undo = None;
                 self.toast("There is nothing to undo.".to_owned());

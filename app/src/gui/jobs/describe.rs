@@ -42,12 +42,45 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
             format::counted(items.len(), "item", "items")
         ),
         Job::EmptyTrash { .. } => "Emptying the trash".to_owned(),
-        Job::Undo { record, .. } => {
-            format!("Undoing the {} of {}", record.kind(), record.describe())
+        Job::Undo { record, .. } => format!("Undoing: {}", in_words(&record.job)),
+        Job::Resume { record } => format!("Finishing: {}", in_words(&record.job)),
+    }
+}
+
+/// What `job` does, as an order: "Move “photo.jpg” to Documents", "Copy 3 items to Backup"
+/// (how the Undo and Redo entries and their toasts name a job).
+pub fn in_words(job: &Job) -> String {
+    let things = |sources: &[PathBuf]| things(sources, None);
+    match job {
+        Job::Copy {
+            sources, dest_dir, ..
+        } if is_duplicate(sources, dest_dir) => format!("Duplicate {}", things(sources)),
+        Job::Copy {
+            sources, dest_dir, ..
+        } => format!("Copy {} to {}", things(sources), folder(dest_dir)),
+        Job::Move {
+            sources, dest_dir, ..
+        } => format!("Move {} to {}", things(sources), folder(dest_dir)),
+        Job::Link {
+            targets, dest_dir, ..
+        } => format!("Make links to {} in {}", things(targets), folder(dest_dir)),
+        Job::Delete { paths } => format!("Delete {} permanently", things(paths)),
+        Job::Trash { paths, .. } => format!("Move {} to the trash", things(paths)),
+        Job::Rename { path, new_name } => format!(
+            "Rename “{}” to “{}”",
+            format::display_name(path),
+            new_name.to_string_lossy()
+        ),
+        Job::CreateFolder { name, .. } => {
+            format!("Create the folder “{}”", name.to_string_lossy())
         }
-        Job::Resume { record } => {
-            format!("Finishing the {} of {}", record.kind(), record.describe())
+        Job::Restore { items, .. } => {
+            let originals: Vec<PathBuf> = items.iter().map(|i| i.original.clone()).collect();
+            format!("Restore {}", things(&originals))
         }
+        Job::EmptyTrash { .. } => "Empty the trash".to_owned(),
+        Job::Undo { record, .. } => format!("Undo: {}", in_words(&record.job)),
+        Job::Resume { record } => format!("Finish: {}", in_words(&record.job)),
     }
 }
 
@@ -86,7 +119,7 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
             _ => format!("Restored {items}"),
         },
         Job::EmptyTrash { .. } => "Emptied the trash".to_owned(),
-        Job::Undo { record, .. } => format!("Undid the {} of {}", record.kind(), record.describe()),
+        Job::Undo { record, .. } => format!("Undid: {}", in_words(&record.job)),
         Job::Resume { .. } => format!("Finished {items}"),
     };
     if cancelled {
@@ -213,5 +246,20 @@ mod tests {
             done_message(&job, &failed, true),
             "Cancelled: moved 12 items to Photos (1 failed)."
         );
+    }
+
+    #[test]
+    fn undo_and_redo_name_a_job_as_an_order() {
+        assert_eq!(
+            in_words(&copy(&["/a/x.txt", "/a/y", "/a/z"], "/b/Backup")),
+            "Copy 3 items to Backup"
+        );
+        let one = Job::Move {
+            sources: vec![PathBuf::from("/h/photo.jpg")],
+            dest_dir: PathBuf::from("/h/Documents"),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        assert_eq!(in_words(&one), "Move “photo.jpg” to Documents");
+        assert_eq!(in_words(&copy(&["/a/x.txt"], "/a")), "Duplicate “x.txt”");
     }
 }

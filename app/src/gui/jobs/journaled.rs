@@ -12,7 +12,7 @@ use ferry_core::jobs::{
 };
 use iced::Task;
 
-use super::{FollowUp, Held};
+use super::{FollowUp, Held, describe};
 use crate::gui::bridge;
 use crate::gui::screen::recovery::Choice;
 
@@ -64,8 +64,8 @@ pub struct Started {
 /// An undo or redo, submitted; or why there is nothing to do.
 #[derive(Debug, Clone)]
 pub enum Undoing {
-    /// The job doing it, and what it does ("Undo: Copy 3 items to Backup").
-    Started(Started, String),
+    /// The job doing it (the jobs panel names it "Undoing: Copy 3 items to Backup").
+    Started(Started),
     /// The journal has nothing to undo (or redo).
     Nothing,
 }
@@ -139,12 +139,6 @@ fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing
         return Ok(Undoing::Nothing);
     };
     let seq = record.seq;
-    let what = format!(
-        "{} the {} of {}",
-        if redo { "Redo" } else { "Undo" },
-        record.kind(),
-        record.describe()
-    );
     let job = if redo {
         let job = record.redo_job();
         writer.restart(seq, &job)?;
@@ -165,7 +159,7 @@ fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing
         undoing: !redo,
         follow_up: FollowUp::Toast,
     };
-    Ok(Undoing::Started(started, what))
+    Ok(Undoing::Started(started))
 }
 
 /// What Undo and Redo would do now.
@@ -174,20 +168,11 @@ pub fn labels(stores: Stores) -> Task<Labels> {
         let Ok(journal) = stores.journal() else {
             return Labels::default();
         };
-        let label = |record: Option<JournalRecord>| {
-            record.map(|r| format!("{} of {}", capitalized(r.kind()), r.describe()))
-        };
+        let label = |record: Option<JournalRecord>| record.map(|r| describe::in_words(&r.job));
         Labels {
             undo: label(journal.undo_candidate().ok().flatten()),
             redo: label(journal.redo_candidate().ok().flatten()),
         }
-    })
-}
-
-fn capitalized(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
     })
 }
 
