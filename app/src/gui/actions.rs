@@ -233,6 +233,19 @@ impl Ferry {
                     super::screen::jobs_panel::Message::Toggle,
                 ));
             }
+            WindowAction::FocusJobs => {
+                use super::screen::jobs_panel::Message as Panel;
+                let newest = self.jobs.window_jobs().last().map(|j| j.id);
+                let message = match newest {
+                    _ if self.jobs_panel.has_focus() => Panel::LeaveFocus,
+                    Some(job) => Panel::Focus(job),
+                    None => {
+                        self.toast("No jobs yet: copies, moves and deletes show here.".to_owned());
+                        return Task::none();
+                    }
+                };
+                return self.update(Message::JobsPanel(message));
+            }
         };
         event.map_or_else(Task::none, |e| self.on_tabs_event(e))
     }

@@ -102,6 +102,17 @@ impl Ferry {
         if self.sidebar.has_focus() {
             return self.sidebar_key(named, modifiers, key, text);
         }
+        if self.jobs_panel.has_focus() {
+            let jobs: Vec<_> = self.jobs.window_jobs().collect();
+            if let Some(message) = self.jobs_panel.key(key, modifiers, &jobs) {
+                return self.update(Message::JobsPanel(message));
+            }
+            // Window shortcuts still work; pane keys do not reach the pane meanwhile.
+            return match shortcut::resolve(key, text, modifiers) {
+                Some(Action::Window(action)) => self.window_action(action),
+                _ => Task::none(),
+            };
+        }
         match shortcut::resolve(key, text, modifiers) {
             // Tab completes a typed path; elsewhere it goes to the other pane of a split.
             Some(Action::Window(WindowAction::OtherPane))

@@ -42,6 +42,8 @@ pub enum WindowAction {
     Redo,
     /// Show or hide the jobs panel.
     ToggleJobs,
+    /// Put the keyboard in the jobs panel, opening it; again: give it back (Ctrl+J).
+    FocusJobs,
     /// Quit, saving the session (Ctrl+Q).
     Quit,
 }
@@ -277,7 +279,7 @@ use KeySpec::{Char, Named as N};
 use PaneAction as P;
 use WindowAction as W;
 
-const WINDOW_TABLE: [Binding; 19] = [
+const WINDOW_TABLE: [Binding; 20] = [
     window(Char("t"), CTRL, W::NewTab, "New tab"),
     window(Char("w"), CTRL, W::CloseTab, "Close tab"),
     window(
@@ -300,6 +302,7 @@ const WINDOW_TABLE: [Binding; 19] = [
     window(Char("?"), CTRL_ANY, W::ShowShortcuts, "Keyboard shortcuts"),
     window(Char("q"), CTRL, W::Quit, "Quit"),
     window(Char("z"), CTRL, W::Undo, "Undo"),
+    window(Char("j"), CTRL, W::FocusJobs, "Jobs panel (keyboard in it)"),
     window(Char("z"), CTRL_SHIFT, W::Redo, "Redo"),
     window(Char("y"), CTRL, W::Redo, "Redo"),
 ];

@@ -6,18 +6,24 @@
 //!
 //! The panel holds only what it shows open or expanded; the jobs themselves are the
 //! window's ([`WindowJob`]), read at view time.
+//!
+//! From the keyboard (Ctrl+J puts the keyboard in the panel, opening it): Up and Down choose
+//! a job, Space pauses or resumes it, Delete cancels it (or forgets an ended one), Enter
+//! shows an ended job's failures, R retries them, Escape or Tab gives the keyboard back.
 
 use std::collections::HashSet;
 use std::time::Duration;
 
 use ferry_core::jobs::{JobId, Phase};
+use iced::keyboard::key::Named;
+use iced::keyboard::{Key, Modifiers};
 use iced::widget::{Column, button, column, container, progress_bar, row, rule, scrollable, text};
 use iced::{Alignment, Element, Fill, Task};
 
 use super::Ctx;
 use crate::gui::format;
 use crate::gui::jobs::{State, WindowJob, done_message};
-use crate::gui::style;
+use crate::gui::{style, words};
 
 /// A job running longer than this opens the panel by itself.
 pub const OPEN_AFTER: Duration = Duration::from_secs(1);
@@ -43,6 +49,10 @@ pub enum Message {
     Dismiss(JobId),
     /// Forget the ended jobs.
     Clear,
+    /// Put the keyboard on this job (opening the panel).
+    Focus(JobId),
+    /// Give the keyboard back to the panes.
+    LeaveFocus,
 }
 
 /// What the window must do.
@@ -70,12 +80,54 @@ pub struct JobsPanel {
     opened_for: HashSet<JobId>,
     /// Ended jobs whose failed items are listed.
     expanded: HashSet<JobId>,
+    /// The job the keyboard is on, while the panel has the keyboard.
+    focus: Option<JobId>,
 }
 
 impl JobsPanel {
     /// True while the panel is open.
     pub fn is_open(&self) -> bool {
         self.open
+    }
+
+    /// True while the keyboard is in the panel.
+    pub fn has_focus(&self) -> bool {
+        self.focus.is_some()
+    }
+
+    /// What a key does while the panel has the keyboard (see the module's docs); `jobs` in
+    /// the window's order, as [`view`](Self::view) takes them. `None`: not the panel's key.
+    pub fn key(&self, key: &Key, modifiers: Modifiers, jobs: &[&WindowJob]) -> Option<Message> {
+        if modifiers.command() || modifiers.alt() {
+            return None;
+        }
+        // Shown newest first.
+        let shown: Vec<&WindowJob> = jobs.iter().rev().copied().collect();
+        let at = shown
+            .iter()
+            .position(|j| Some(j.id) == self.focus)
+            .unwrap_or(0);
+        let job = shown.get(at)?;
+        let failed =
+            matches!(&job.state, State::Ended { summary, .. } if !summary.failed.is_empty());
+        match key.as_ref() {
+            Key::Named(Named::ArrowDown) => {
+                Some(Message::Focus(shown.get(at + 1).unwrap_or(job).id))
+            }
+            Key::Named(Named::ArrowUp) => Some(Message::Focus(shown[at.saturating_sub(1)].id)),
+            Key::Named(Named::Space) if job.is_running() && job.is_paused() => {
+                Some(Message::Resume(job.id))
+            }
+            Key::Named(Named::Space) if job.is_running() => Some(Message::Pause(job.id)),
+            Key::Named(Named::Delete) if job.is_running() => Some(Message::Cancel(job.id)),
+            Key::Named(Named::Delete) => Some(Message::Dismiss(job.id)),
+            Key::Named(Named::Enter) if failed => Some(Message::Details(job.id)),
+            Key::Character(c) if failed && c.eq_ignore_ascii_case("r") => {
+                Some(Message::Retry(job.id))
+            }
+            Key::Named(Named::Escape | Named::Tab) => Some(Message::LeaveFocus),
+            _ => None,
+        }
     }
 
     /// A job is still running past [`OPEN_AFTER`]: open, once per job.
@@ -90,6 +142,18 @@ impl JobsPanel {
         let event = match message {
             Message::Toggle => {
                 self.open = !self.open;
+                if !self.open {
+                    self.focus = None;
+                }
+                None
+            }
+            Message::Focus(job) => {
+                self.open = true;
+                self.focus = Some(job);
+                None
+            }
+            Message::LeaveFocus => {
+                self.focus = None;
                 None
             }
             Message::Pause(job) => Some(Event::Pause(job)),
@@ -108,6 +172,7 @@ impl JobsPanel {
             }
             Message::Clear => {
                 self.expanded.clear();
+                self.focus = None;
                 Some(Event::Clear)
             }
         };
@@ -138,7 +203,12 @@ impl JobsPanel {
         }
         let mut list = Column::new().spacing(10).padding([10, 14]);
         for job in jobs.iter().rev() {
-            list = list.push(self.job(job));
+            let focused = self.focus == Some(job.id);
+            list = list.push(
+                container(self.job(job))
+                    .padding([4, 6])
+                    .style(style::row(false, false, focused)),
+            );
         }
         let ended = jobs.iter().any(|j| !j.is_running());
         let clear = button(text("Clear finished").size(12))
@@ -200,9 +270,13 @@ impl JobsPanel {
                     if shown {
                         for failed in summary.failed.iter().take(FAILURES_SHOWN) {
                             lines = lines.push(
-                                text(format!("{}: {}", failed.path.display(), failed.error))
-                                    .size(12)
-                                    .style(style::danger_text),
+                                text(format!(
+                                    "{}: {}",
+                                    failed.path.display(),
+                                    words::error_in_words(&failed.error)
+                                ))
+                                .size(12)
+                                .style(style::danger_text),
                             );
                         }
                         let more = summary.failed.len().saturating_sub(FAILURES_SHOWN);
@@ -381,5 +455,86 @@ mod tests {
         assert!((fraction(50, 100, 0, 0) - 0.5).abs() < 1e-6);
         assert!((fraction(0, 0, 1, 4) - 0.25).abs() < 1e-6);
         assert_eq!(fraction(0, 0, 0, 0), 0.0);
+    }
+
+    fn job(id: u64, state: State, paused: bool) -> WindowJob {
+        WindowJob {
+            id: JobId(id),
+            job: std::sync::Arc::new(ferry_core::jobs::Job::Delete { paths: Vec::new() }),
+            title: format!("job {id}"),
+            started: std::time::Instant::now(),
+            totals: None,
+            progress: Some(ferry_core::jobs::Progress {
+                phase: Phase::Copying,
+                bytes_done: 0,
+                bytes_total: 0,
+                items_done: 0,
+                items_total: 0,
+                current: None,
+                speed: 0.0,
+                eta: None,
+                paused,
+            }),
+            state,
+            waiting_answers: 0,
+            seq: None,
+            undoing: false,
+            follow_up: crate::gui::jobs::FollowUp::None,
+        }
+    }
+
+    #[test]
+    fn the_keyboard_walks_the_jobs_and_acts_on_the_chosen_one() {
+        let failed = ferry_core::jobs::Summary {
+            failed: vec![ferry_core::jobs::Failed {
+                path: "/a/x".into(),
+                error: std::sync::Arc::new(ferry_core::Error::Cancelled),
+            }],
+            ..Default::default()
+        };
+        let ended = State::Ended {
+            summary: std::sync::Arc::new(failed),
+            cancelled: false,
+        };
+        let (old, running, paused) = (
+            job(1, ended, false),
+            job(2, State::Running, false),
+            job(3, State::Running, true),
+        );
+        let jobs = [&old, &running, &paused];
+        // What `update` does with the focus messages (it needs no more than this here).
+        let focus_by = |panel: &mut JobsPanel, message| {
+            if let Message::Focus(id) = message {
+                panel.focus = Some(id);
+            }
+        };
+        let key =
+            |panel: &JobsPanel, named| panel.key(&Key::Named(named), Modifiers::empty(), &jobs);
+        let mut panel = JobsPanel::default();
+        assert!(!panel.has_focus());
+        // Ctrl+J focuses the newest: shown first, paused, so Space resumes it.
+        focus_by(&mut panel, Message::Focus(JobId(3)));
+        assert_eq!(key(&panel, Named::Space), Some(Message::Resume(JobId(3))));
+        let down = key(&panel, Named::ArrowDown).unwrap();
+        assert_eq!(down, Message::Focus(JobId(2)));
+        focus_by(&mut panel, down);
+        assert_eq!(key(&panel, Named::Space), Some(Message::Pause(JobId(2))));
+        assert_eq!(key(&panel, Named::Delete), Some(Message::Cancel(JobId(2))));
+        let down = key(&panel, Named::ArrowDown).unwrap();
+        focus_by(&mut panel, down);
+        // The ended job with a failure: Enter lists it, R retries, Delete forgets it.
+        assert_eq!(key(&panel, Named::Enter), Some(Message::Details(JobId(1))));
+        let r = panel.key(&Key::Character("r".into()), Modifiers::empty(), &jobs);
+        assert_eq!(r, Some(Message::Retry(JobId(1))));
+        assert_eq!(key(&panel, Named::Delete), Some(Message::Dismiss(JobId(1))));
+        assert_eq!(
+            key(&panel, Named::ArrowDown),
+            Some(Message::Focus(JobId(1))),
+            "stays at the end"
+        );
+        assert_eq!(key(&panel, Named::Escape), Some(Message::LeaveFocus));
+        // Window shortcuts are not the panel's.
+        let ctrl_z = panel.key(&Key::Character("z".into()), Modifiers::CTRL, &jobs);
+        assert_eq!(ctrl_z, None);
     }
 }
