@@ -33,6 +33,7 @@ mod trash_untrusted;
 mod undo;
 mod undo_conflicts;
 mod window;
+mod window_dialogs;
 mod window_ops;
 mod window_support;
 

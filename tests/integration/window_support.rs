@@ -130,9 +130,10 @@ impl Window {
         self.x + self.width / 2
     }
 
-    /// A point of the sidebar's background below its places, which a dialog's backdrop dims.
-    fn sidebar_spot(&self) -> (u32, u32) {
-        (self.x + 100, self.y + self.height - 100)
+    /// A point of the toolbar's background between its buttons, which a dialog's backdrop
+    /// dims (the sidebar's bottom can be under the jobs panel).
+    fn chrome_spot(&self) -> (u32, u32) {
+        (self.x + 400, self.y + 6)
     }
 }
 
@@ -333,7 +334,7 @@ impl<'a> Session<'a> {
 
     /// True while a dialog's backdrop dims the window.
     pub fn dialog_shown(&self, window: &Window) -> bool {
-        let (x, y) = window.sidebar_spot();
+        let (x, y) = window.chrome_spot();
         self.screen().pixel(x, y) != rgb(light().chrome)
     }
 
