@@ -119,7 +119,6 @@ pub struct Window {
     pub x: u32,
     pub y: u32,
     pub width: u32,
-    pub height: u32,
 }
 
 impl Window {
@@ -246,7 +245,6 @@ impl<'a> Session<'a> {
             x: field("X"),
             y: field("Y"),
             width: field("WIDTH"),
-            height: field("HEIGHT"),
             id,
         }
     }
