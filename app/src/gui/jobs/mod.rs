@@ -122,6 +122,15 @@ impl WindowJob {
     pub fn is_paused(&self) -> bool {
         self.progress.as_ref().is_some_and(|p| p.paused)
     }
+
+    /// Items finished so far: none while planning (the engine's progress counts the items
+    /// found then, in the same field).
+    pub fn items_done(&self) -> u64 {
+        self.progress
+            .as_ref()
+            .filter(|p| p.phase != jobs::Phase::Planning)
+            .map_or(0, |p| p.items_done)
+    }
 }
 
 /// An engine event, and who it is for.
