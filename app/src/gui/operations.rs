@@ -365,8 +365,14 @@ impl Ferry {
 
     /// A window job ended: record it, say what it did, and do what follows it.
     fn job_ended(&mut self, job: JobId) -> Task<Message> {
-        self.recording += 1;
-        let record = self.jobs.record_end(job).map(|()| Message::JobRecorded);
+        // Quitting waits for the ends on their way to the journal: only those that are.
+        let record = match self.jobs.record_end(job) {
+            Some(record) => {
+                self.recording += 1;
+                record.map(|()| Message::JobRecorded)
+            }
+            None => Task::none(),
+        };
         self.item_errors.job_ended(job);
         self.close_conflicts(job);
         let Some(window) = self.jobs.window_job(job).cloned() else {

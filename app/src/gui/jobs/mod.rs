@@ -433,27 +433,25 @@ impl Jobs {
         journaled::labels(self.stores.clone())
     }
 
-    /// Records the end of window job `job` in the journal (then lets its writer lock go).
-    pub fn record_end(&mut self, job: JobId) -> Task<()> {
-        let Some(window) = self.window.get(&job) else {
-            return Task::none();
-        };
+    /// Records the end of window job `job` in the journal (then lets its writer lock go);
+    /// `None` when there is nothing to record (a permanent delete, emptying the trash, a job
+    /// whose beginning could not be journaled), so no end is waited for.
+    pub fn record_end(&mut self, job: JobId) -> Option<Task<()>> {
+        let window = self.window.get(&job)?;
         let State::Ended { summary, cancelled } = &window.state else {
-            return Task::none();
+            return None;
         };
-        let Some(seq) = window.seq else {
-            return Task::none();
-        };
+        let seq = window.seq?;
         let writer = self.writers.remove(&job).and_then(|held| held.take());
         let summary = Arc::clone(summary);
-        journaled::record_end(
+        Some(journaled::record_end(
             self.stores.clone(),
             seq,
             window.undoing,
             summary,
             *cancelled,
             writer,
-        )
+        ))
     }
 
     /// The jobs a crash interrupted, after the journal cleaned up their temporaries (and
