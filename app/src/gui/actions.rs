@@ -27,6 +27,8 @@ impl Ferry {
             tabs::Event::LastClosed => self.quit(),
             tabs::Event::SessionChanged => {
                 self.session_dirty = true;
+                // A pane opened since a cut draws the cut items dimmed too.
+                self.share_cut();
                 Task::none()
             }
         }
@@ -264,6 +266,7 @@ impl Ferry {
                     let _ = self.tabs.open(path, false, &self.services.ctx());
                 }
                 self.session_dirty = true;
+                self.share_cut();
                 Task::none()
             }
             Command::OpenInSplit(path) => {

@@ -38,8 +38,8 @@ impl Ferry {
         }
         let dest_dir = self.jobs.window_job(job).and_then(|w| dest_dir(&w.job));
         let (mut dialog, task) = ConflictDialog::new(job, title, dest_dir, conflicts);
-        if let Some(progress) = self.jobs.window_job(job).and_then(|w| w.progress.as_ref()) {
-            dialog.set_done(progress.items_done);
+        if let Some(window) = self.jobs.window_job(job) {
+            dialog.set_done(window.items_done());
         }
         self.conflicts.push(dialog);
         task.map(move |m| Message::Conflict(job, m))
@@ -74,8 +74,7 @@ impl Ferry {
         let done = self
             .jobs
             .window_job(job)
-            .and_then(|w| w.progress.as_ref())
-            .map(|p| p.items_done);
+            .map(super::jobs::WindowJob::items_done);
         if let (Some(done), Some(dialog)) =
             (done, self.conflicts.iter_mut().find(|d| d.job() == job))
         {

@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
@@ -94,23 +94,28 @@ impl Ferry {
         self.clip.is_some() || self.clipboard.is_some()
     }
 
-    /// Tells every pane which of its entries are cut.
+    /// The clip changed: tells every pane which items are cut (each draws them dimmed where
+    /// it shows their folder).
     pub(super) fn show_cut(&mut self) {
-        let (folder, names): (Option<PathBuf>, HashSet<OsString>) = match &self.clip {
-            Some(Clip { paths, cut: true }) => (
-                paths
-                    .first()
-                    .and_then(|p| p.parent())
-                    .map(Path::to_path_buf),
-                paths
-                    .iter()
-                    .filter_map(|p| p.file_name().map(OsString::from))
-                    .collect(),
-            ),
-            _ => (None, HashSet::new()),
+        self.cut = match &self.clip {
+            Some(Clip { paths, cut: true }) => {
+                paths.first().and_then(|p| p.parent()).map(|folder| {
+                    let names: HashSet<OsString> = paths
+                        .iter()
+                        .filter_map(|p| p.file_name().map(OsString::from))
+                        .collect();
+                    Arc::new((folder.to_path_buf(), names))
+                })
+            }
+            _ => None,
         };
+        self.share_cut();
+    }
+
+    /// Hands the cut items to every pane, as to panes opened since the cut (one shared set).
+    pub(super) fn share_cut(&mut self) {
         for pane in self.tabs.panes_mut() {
-            pane.set_cut(folder.as_deref(), names.clone());
+            pane.set_cut(self.cut.clone());
         }
     }
 

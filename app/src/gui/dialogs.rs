@@ -164,7 +164,7 @@ impl Ferry {
         if !window.is_running() {
             return;
         }
-        let done = window.progress.as_ref().map_or(0, |p| p.items_done);
+        let done = window.items_done();
         if done == 0 {
             self.jobs.cancel(job);
             return;

@@ -27,7 +27,7 @@ use super::widget::icon;
 use super::{Ferry, Message, style};
 
 /// A folder held under the pointer this long opens.
-const SPRING: Duration = Duration::from_millis(800);
+pub(super) const SPRING: Duration = Duration::from_millis(800);
 /// A tab held under the pointer this long is shown.
 const TAB_SPRING: Duration = Duration::from_millis(500);
 
@@ -106,6 +106,14 @@ impl Drag {
     /// The mounts changed: what a drop would do is decided again.
     pub fn forget_decision(&mut self) {
         self.decided_for = None;
+    }
+
+    /// Makes what is under the pointer held `by` longer, as if that much time had passed.
+    #[cfg(test)]
+    pub(super) fn age_hover(&mut self, by: Duration) {
+        if let Some((_, since)) = &mut self.hover {
+            *since = since.checked_sub(by).expect("the clock is older than that");
+        }
     }
 }
 

@@ -145,6 +145,8 @@ pub struct Ferry {
     trash: Option<screen::trash::Trash>,
     /// What the window last put on the clipboard.
     clip: Option<Clip>,
+    /// The items of `clip` when it is a cut, as the panes draw them dimmed (shared with them).
+    cut: Option<screen::browser::CutItems>,
     /// The desktop's clipboard, once connected, and its events.
     clipboard: Option<clipboard::FileClipboard>,
     clipboard_events: Option<Receiver<clipboard::ClipboardEvent>>,
@@ -344,6 +346,7 @@ impl Ferry {
             quitting: false,
             recording: 0,
             clip: None,
+            cut: None,
             clipboard: None,
             clipboard_events: None,
             after_undo: None,

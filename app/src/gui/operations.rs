@@ -2,6 +2,7 @@
 //! is followed, and what is said when it ends. Every job goes through [`Jobs`], which
 //! journals it before submitting it, off the UI thread.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -240,8 +241,9 @@ impl Ferry {
         }
     }
 
-    /// Retry failed: the job's kind again, on the sources holding what failed, merging into
-    /// what the first run made (so what was done is not done twice).
+    /// Retry failed: the job's kind again, on the sources holding what failed (and, for a job
+    /// an error stopped, those it did not get to), merging into what the first run made (so
+    /// what was done is not done twice).
     pub(super) fn retry(&mut self, job: JobId) -> Task<Message> {
         let Some(window) = self.jobs.window_job(job) else {
             return Task::none();
@@ -250,10 +252,16 @@ impl Ferry {
             return Task::none();
         };
         let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
+        let not_done: HashSet<&Path> = match summary.stopped_by {
+            Some(_) => summary.not_done.iter().map(PathBuf::as_path).collect(),
+            None => HashSet::new(),
+        };
         let holding = |sources: &[PathBuf]| -> Vec<PathBuf> {
             sources
                 .iter()
-                .filter(|s| failed.iter().any(|f| f.starts_with(s)))
+                .filter(|s| {
+                    not_done.contains(s.as_path()) || failed.iter().any(|f| f.starts_with(s))
+                })
                 .cloned()
                 .collect()
         };
@@ -364,8 +372,14 @@ impl Ferry {
 
     /// A window job ended: record it, say what it did, and do what follows it.
     fn job_ended(&mut self, job: JobId) -> Task<Message> {
-        self.recording += 1;
-        let record = self.jobs.record_end(job).map(|()| Message::JobRecorded);
+        // Quitting waits for the ends on their way to the journal: only those that are.
+        let record = match self.jobs.record_end(job) {
+            Some(record) => {
+                self.recording += 1;
+                record.map(|()| Message::JobRecorded)
+            }
+            None => Task::none(),
+        };
         self.item_errors.job_ended(job);
         self.close_conflicts(job);
         let Some(window) = self.jobs.window_job(job).cloned() else {

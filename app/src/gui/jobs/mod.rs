@@ -122,6 +122,15 @@ impl WindowJob {
     pub fn is_paused(&self) -> bool {
         self.progress.as_ref().is_some_and(|p| p.paused)
     }
+
+    /// Items finished so far: none while planning (the engine's progress counts the items
+    /// found then, in the same field).
+    pub fn items_done(&self) -> u64 {
+        self.progress
+            .as_ref()
+            .filter(|p| p.phase != jobs::Phase::Planning)
+            .map_or(0, |p| p.items_done)
+    }
 }
 
 /// An engine event, and who it is for.
@@ -424,27 +433,25 @@ impl Jobs {
         journaled::labels(self.stores.clone())
     }
 
-    /// Records the end of window job `job` in the journal (then lets its writer lock go).
-    pub fn record_end(&mut self, job: JobId) -> Task<()> {
-        let Some(window) = self.window.get(&job) else {
-            return Task::none();
-        };
+    /// Records the end of window job `job` in the journal (then lets its writer lock go);
+    /// `None` when there is nothing to record (a permanent delete, emptying the trash, a job
+    /// whose beginning could not be journaled), so no end is waited for.
+    pub fn record_end(&mut self, job: JobId) -> Option<Task<()>> {
+        let window = self.window.get(&job)?;
         let State::Ended { summary, cancelled } = &window.state else {
-            return Task::none();
+            return None;
         };
-        let Some(seq) = window.seq else {
-            return Task::none();
-        };
+        let seq = window.seq?;
         let writer = self.writers.remove(&job).and_then(|held| held.take());
         let summary = Arc::clone(summary);
-        journaled::record_end(
+        Some(journaled::record_end(
             self.stores.clone(),
             seq,
             window.undoing,
             summary,
             *cancelled,
             writer,
-        )
+        ))
     }
 
     /// The jobs a crash interrupted, after the journal cleaned up their temporaries (and

@@ -415,7 +415,8 @@ fn compact(jobs: &[&WindowJob]) -> String {
     }
     let (mut done, mut total) = (0.0_f64, 0.0_f64);
     for job in &running {
-        if let Some(p) = &job.progress {
+        // While planning, the items counted are those found, not done.
+        if let Some(p) = job.progress.as_ref().filter(|p| p.phase != Phase::Planning) {
             #[allow(clippy::cast_precision_loss)] // a percentage
             let (d, t) = if p.bytes_total > 0 {
                 (p.bytes_done as f64, p.bytes_total as f64)

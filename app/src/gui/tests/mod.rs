@@ -1,5 +1,7 @@
 //! Window-level flows: tabs, the split, the sidebar, menus, the shortcuts dialog, settings
-//! and the session (here), and operations on items with real jobs (`operations.rs`), driven
+//! and the session (here), operations on items with real jobs (`operations.rs`), drags onto
+//! rows and across file systems, paste beside, cut dimming and refused renames (`flows.rs`),
+//! the jobs panel (`jobs_panel.rs`) and the window's questions (`dialogs.rs`), driven
 //! through `Ferry::update` (keys as the window's key messages, since subscriptions get no
 //! simulated input) and checked through its state, the files, and `iced_test`. The tasks an
 //! update returns are run to their end and their messages fed back, as the runtime would.
@@ -19,6 +21,8 @@ use super::settings::{Settings, Store, ViewMode};
 use super::*;
 
 mod dialogs;
+mod flows;
+mod jobs_panel;
 mod operations;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.

@@ -53,7 +53,7 @@ pub(super) fn go(ferry: &mut Ferry, path: &Path) {
     settle(ferry);
 }
 
-fn shows_toast(ferry: &Ferry, text: &str) -> bool {
+pub(super) fn shows_toast(ferry: &Ferry, text: &str) -> bool {
     ferry.toasts.iter().any(|t| t.text == text)
 }
 
@@ -170,7 +170,7 @@ fn delete_moves_to_the_trash_and_the_toast_undoes_it() {
 }
 
 /// Lays the window out (a first event through its view), so the panes know their bounds.
-fn lay_out(ferry: &mut Ferry) {
+pub(super) fn lay_out(ferry: &mut Ferry) {
     let mut ui = simulator(ferry.view());
     let moved = iced::mouse::Event::CursorMoved {
         position: Point::new(1.0, 1.0),

@@ -40,7 +40,7 @@ use iced::widget::operation::{self, AbsoluteOffset};
 use iced::{Point, Rectangle, Task};
 
 pub use contents::{Contents, Filter, Listing};
-pub use operations::{DRAG_THRESHOLD, Operation};
+pub use operations::{CutItems, DRAG_THRESHOLD, Operation};
 pub use selection::Selection;
 
 use super::Ctx;
@@ -274,8 +274,8 @@ pub struct Browser {
     pending_rename: Option<OsString>,
     /// A name to select once the folder lists it (a renamed item).
     select_when_listed: Option<OsString>,
-    /// Names cut to the clipboard, drawn dimmed.
-    cut: std::collections::HashSet<OsString>,
+    /// The items cut to the clipboard, drawn dimmed while the pane shows their folder.
+    cut: Option<CutItems>,
     /// Where something dragged over the pane is, for scrolling at the edges.
     drag_over: Option<Point>,
     /// The entry to focus once the listing arrives (the folder we came up from).
@@ -318,7 +318,7 @@ impl Browser {
             renaming: None,
             pending_rename: None,
             select_when_listed: None,
-            cut: std::collections::HashSet::new(),
+            cut: None,
             drag_over: None,
             focus_on_load: None,
             timing: Some(NavTiming::start()),

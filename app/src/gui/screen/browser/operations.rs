@@ -18,6 +18,9 @@ use crate::gui::widget::field::{self, Opened};
 /// before a drag starts, so that a click stays a click.
 pub const DRAG_THRESHOLD: f32 = 5.0;
 
+/// Items cut to the clipboard: their folder and their names, one set shared by every pane.
+pub type CutItems = std::sync::Arc<(PathBuf, HashSet<OsString>)>;
+
 /// A request for the window, about items of a pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Operation {
@@ -102,18 +105,17 @@ impl Browser {
         iced::widget::Id::from(format!("ferry-rename-{}", self.view_id))
     }
 
-    /// Names drawn dimmed because they are cut to the clipboard (only the folder's own).
-    pub fn set_cut(&mut self, folder: Option<&std::path::Path>, names: HashSet<OsString>) {
-        self.cut = if folder == Some(self.path.as_path()) {
-            names
-        } else {
-            HashSet::new()
-        };
+    /// The items cut to the clipboard (none: nothing is cut). They are drawn dimmed whenever
+    /// the pane shows their folder, also once it navigates there.
+    pub fn set_cut(&mut self, cut: Option<CutItems>) {
+        self.cut = cut;
     }
 
-    /// True when the entry called `name` is cut (drawn dimmed).
-    pub(super) fn is_cut(&self, name: &std::ffi::OsStr) -> bool {
-        !self.cut.is_empty() && self.cut.contains(name)
+    /// True when the entry called `name` of the folder shown is cut (drawn dimmed).
+    pub fn is_cut(&self, name: &std::ffi::OsStr) -> bool {
+        self.cut
+            .as_ref()
+            .is_some_and(|cut| cut.0 == self.path && cut.1.contains(name))
     }
 
     /// The request for an operation action, if it is one; `None` leaves it to the caller.

@@ -1,0 +1,412 @@
+//! The jobs panel with real jobs: Pause reaches the engine and holds the copy, Resume runs it
+//! to its end, Cancel asks once items are done and ends the job cancelled, a job still
+//! planning counts nothing done, and Retry failed runs again only what failed. The panel is
+//! opened from the window menu and its buttons are clicked through the window's view.
+
+use std::fs;
+
+use ferry_core::jobs::{ConflictPolicy, Event, Job, Phase, Progress};
+use iced_test::selector::Candidate;
+
+use super::operations::{go, jobs_done, select, until};
+use super::*;
+use crate::gui::jobs::{State, WindowJob};
+
+/// Files in the folder copied: enough that the copy still runs while the test acts on it
+/// (about a second here), small enough to make quickly.
+const FILES: usize = 4000;
+
+/// The folder `dir` with `n` small files.
+fn many_files(dir: &Path, n: usize) {
+    fs::create_dir_all(dir).unwrap();
+    for i in 0..n {
+        fs::write(dir.join(format!("f{i:04}")), [b'x'; 512]).unwrap();
+    }
+}
+
+/// How many entries `dir` holds (none when it does not exist yet).
+fn count(dir: &Path) -> usize {
+    fs::read_dir(dir).map_or(0, Iterator::count)
+}
+
+/// The window's newest job.
+fn job(ferry: &Ferry) -> &WindowJob {
+    ferry.jobs.window_jobs().next_back().expect("a job")
+}
+
+fn ended(ferry: &Ferry) -> Option<(&ferry_core::jobs::Summary, bool)> {
+    match &job(ferry).state {
+        State::Ended { summary, cancelled } => Some((summary, *cancelled)),
+        _ => None,
+    }
+}
+
+/// Opens the jobs panel from the window menu (it then shows every job as it comes).
+fn open_panel(ferry: &mut Ferry) {
+    named(ferry, Named::F10, Modifiers::empty());
+    click(ferry, "Jobs");
+    assert!(ferry.jobs_panel.is_open());
+}
+
+/// True when some text of the window contains `part`.
+fn shows_containing(ferry: &Ferry, part: &str) -> bool {
+    let mut ui = simulator(ferry.view());
+    ui.find(|candidate: Candidate<'_>| match candidate {
+        Candidate::Text { content, .. } if content.contains(part) => Some(()),
+        _ => None,
+    })
+    .is_ok()
+}
+
+/// Feeds the window its events for `time`.
+fn wait(ferry: &mut Ferry, time: Duration) {
+    let end = Instant::now() + time;
+    until(ferry, "time to pass", |_| Instant::now() >= end);
+}
+
+/// Copies the home's `big` into Music with Ctrl+C and Ctrl+V; the job is known once this
+/// returns (the engine has it, and has not told the window anything yet).
+fn paste_big(ferry: &mut Ferry, home: &Path) {
+    select(ferry, "big");
+    ctrl(ferry, "c");
+    go(ferry, &home.join("Music"));
+    ctrl(ferry, "v");
+    assert!(job(ferry).is_running());
+}
+
+#[test]
+fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    paste_big(&mut ferry, &home);
+    assert!(shows(&ferry, "Cancel"), "the panel shows the job");
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the engine's word that it paused", |f| {
+        job(f).is_paused()
+    });
+    assert!(shows(&ferry, "Resume") && !shows(&ferry, "Pause"));
+    assert!(
+        shows_containing(&ferry, "paused"),
+        "the progress line says so"
+    );
+
+    // Held: nothing more is done (an item a worker had begun may still land first).
+    let copied = home.join("Music/big");
+    wait(&mut ferry, Duration::from_millis(200));
+    let (done, on_disk) = (job(&ferry).items_done(), count(&copied));
+    wait(&mut ferry, Duration::from_millis(500));
+    assert_eq!(job(&ferry).items_done(), done, "no progress while paused");
+    assert_eq!(count(&copied), on_disk, "nothing written while paused");
+    assert!(on_disk < FILES, "paused before the end");
+    assert!(job(&ferry).is_running());
+
+    click(&mut ferry, "Resume");
+    jobs_done(&mut ferry);
+    let (summary, cancelled) = ended(&ferry).expect("ended");
+    assert!(!cancelled && summary.failed.is_empty());
+    assert_eq!(count(&copied), FILES, "every file copied");
+    assert!(shows(&ferry, "Copied “big” to Music."));
+}
+
+#[test]
+fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    paste_big(&mut ferry, &home);
+    until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the pause", |f| job(f).is_paused());
+
+    click(&mut ferry, "Cancel");
+    let question = format!("Cancel {}?", jobs::lowercase_first(&job(&ferry).title));
+    assert!(question.starts_with("Cancel copying"), "{question}");
+    assert_eq!(
+        ferry.confirm.as_ref().map(|c| c.title().to_owned()),
+        Some(question.clone())
+    );
+    assert!(shows(&ferry, &question), "the question is drawn");
+    // Keep Going (Escape): the job is left as it was.
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(ferry.confirm.is_none());
+    assert!(job(&ferry).is_running() && job(&ferry).is_paused());
+
+    click(&mut ferry, "Cancel");
+    let mut ui = simulator(ferry.view());
+    ui.click(iced_test::selector::id(modal::confirm::CONFIRM_ID))
+        .expect("the Cancel Job button");
+    let messages: Vec<Message> = ui.into_messages().collect();
+    for message in messages {
+        send(&mut ferry, message);
+    }
+    jobs_done(&mut ferry);
+    let (summary, cancelled) = ended(&ferry).expect("ended");
+    assert!(cancelled, "ended as cancelled");
+    assert_eq!(
+        summary.not_done,
+        [home.join("big")],
+        "the folder was not finished"
+    );
+    assert!(count(&home.join("Music/big")) < FILES);
+    assert!(shows(&ferry, "Cancelled: copied nothing to Music."));
+}
+
+#[test]
+fn a_job_still_planning_counts_nothing_done_and_cancel_does_not_ask() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    paste_big(&mut ferry, &home);
+    // What the engine reports while it plans a large tree: the items found so far.
+    let progress = Progress {
+        phase: Phase::Planning,
+        bytes_done: 0,
+        bytes_total: 0,
+        items_done: 2500,
+        items_total: 0,
+        current: None,
+        speed: 0.0,
+        eta: None,
+        paused: false,
+    };
+    let id = job(&ferry).id;
+    send(
+        &mut ferry,
+        Message::Job(Event::Progress { job: id, progress }),
+    );
+    assert_eq!(job(&ferry).items_done(), 0);
+    assert!(
+        shows(&ferry, "Copying “big” to Music · 0%"),
+        "the compact line counts nothing done yet"
+    );
+    click(&mut ferry, "Cancel");
+    assert!(
+        ferry.confirm.is_none(),
+        "nothing is done: cancelled without a question"
+    );
+    jobs_done(&mut ferry);
+    assert!(ended(&ferry).is_some_and(|(_, cancelled)| cancelled));
+}
+
+#[test]
+fn retry_failed_runs_again_only_the_items_that_failed() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let tax = home.join("Documents/tax");
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    // Everything in the home into Documents/tax: Documents cannot go inside itself.
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &tax);
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert!(tax.join("Music").is_dir() && tax.join("projects/web").is_dir());
+    assert!(tax.join("notes.md").is_file() && !tax.join("Documents").exists());
+    let first = job(&ferry).id;
+    let (summary, _) = ended(&ferry).unwrap();
+    let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
+    assert_eq!(failed, [home.join("Documents")]);
+    assert!(shows(&ferry, "Copied 3 items to tax (1 failed)."));
+    click(&mut ferry, "Show failures");
+    let reason = format!("{}: ", home.join("Documents").display());
+    assert!(shows_containing(&ferry, &reason), "the failed item and why");
+
+    fs::write(tax.join("notes.md"), "changed since").unwrap();
+    click(&mut ferry, "Retry failed");
+    until(&mut ferry, "the retry's end", |f| {
+        job(f).id != first && !job(f).is_running()
+    });
+    assert_eq!(
+        ferry.jobs.window_jobs().count(),
+        1,
+        "the retry takes the failed job's place"
+    );
+    let Job::Copy {
+        sources,
+        dest_dir,
+        on_conflict,
+    } = &*job(&ferry).job
+    else {
+        panic!("a copy again: {:?}", job(&ferry).job);
+    };
+    assert_eq!(sources, &[home.join("Documents")], "only what failed");
+    assert_eq!((dest_dir, *on_conflict), (&tax, ConflictPolicy::Merge));
+    let (summary, _) = ended(&ferry).unwrap();
+    assert_eq!(
+        summary.failed.len(),
+        1,
+        "it cannot go inside itself now either"
+    );
+    assert_eq!(fs::read(tax.join("notes.md")).unwrap(), b"changed since");
+}
+
+#[test]
+fn retry_failed_once_the_cause_is_gone_finishes_what_failed() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let music = home.join("Music");
+    many_files(&home.join("big"), FILES);
+    many_files(&home.join("pack/sub1"), 10);
+    many_files(&home.join("pack/sub2"), 3);
+    let mut ferry = fixture.start(Some(&home));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    go(&mut ferry, &music);
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    super::operations::lay_out(&mut ferry);
+    open_panel(&mut ferry);
+
+    // A long copy first: the next job on the same disk waits for it, and is paused while it
+    // waits, so that it plans and then holds before writing anything.
+    select(&mut ferry, "big");
+    named(&mut ferry, Named::F5, Modifiers::SHIFT);
+    select(&mut ferry, "pack");
+    named(&mut ferry, Named::F5, Modifiers::SHIFT);
+    let pack = job(&ferry).id;
+    assert_eq!(ferry.jobs.window_jobs().count(), 2);
+    // The newest job is listed first: its Pause.
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the second job planned, and held", |f| {
+        let job = f.jobs.window_job(pack).unwrap();
+        job.totals.is_some() && job.is_paused()
+    });
+    assert_eq!(ferry.jobs.running(), 1, "the first job has ended");
+    assert_eq!(ferry.jobs.window_job(pack).unwrap().items_done(), 0);
+    assert!(!music.join("pack").exists(), "nothing written yet");
+
+    // Meanwhile a folder it planned goes away, as if another program moved it.
+    fs::rename(home.join("pack/sub2"), home.join("pack/.sub2")).unwrap();
+    click(&mut ferry, "Resume");
+    jobs_done(&mut ferry);
+    let (summary, cancelled) = ended(&ferry).unwrap();
+    assert!(!cancelled);
+    let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
+    assert_eq!(failed, [home.join("pack/sub2")]);
+    assert_eq!(count(&music.join("pack/sub1")), 10);
+    assert!(shows(&ferry, "Retry failed"));
+
+    // It is back: Retry failed copies it, and leaves what the first run copied.
+    fs::rename(home.join("pack/.sub2"), home.join("pack/sub2")).unwrap();
+    fs::write(music.join("pack/sub1/f0000"), "changed since").unwrap();
+    click(&mut ferry, "Retry failed");
+    until(&mut ferry, "the retry's end", |f| {
+        f.jobs.window_job(pack).is_none() && !job(f).is_running()
+    });
+    let (summary, _) = ended(&ferry).unwrap();
+    assert!(summary.failed.is_empty(), "{:?}", summary.failed);
+    assert_eq!(count(&music.join("pack/sub2")), 3);
+    assert_eq!(
+        fs::read(music.join("pack/sub2/f0002")).unwrap(),
+        [b'x'; 512]
+    );
+    assert_eq!(
+        fs::read(music.join("pack/sub1/f0000")).unwrap(),
+        b"changed since",
+        "what was done is not done again"
+    );
+}
+
+#[test]
+fn retry_after_a_job_stopped_runs_again_what_it_did_not_do() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let (documents, music) = (home.join("Documents"), home.join("Music"));
+    let mut ferry = fixture.start(Some(&home));
+    // A copy that ran out of space at b.txt, as the engine ends one: a.txt was copied, b.txt
+    // failed, the folder tax was not started (no disk here fills up on demand).
+    let sources = vec![
+        documents.join("a.txt"),
+        documents.join("b.txt"),
+        documents.join("tax"),
+    ];
+    let id = ferry_core::jobs::JobId(1_000_000);
+    let started = jobs::Started {
+        id,
+        job: Arc::new(Job::Copy {
+            sources,
+            dest_dir: music.clone(),
+            on_conflict: ConflictPolicy::Ask,
+        }),
+        seq: None,
+        held: None,
+        undoing: false,
+        follow_up: jobs::FollowUp::Toast,
+    };
+    send(&mut ferry, Message::JobStarted(Ok(started)));
+    let full = std::io::Error::from_raw_os_error(rustix::io::Errno::NOSPC.raw_os_error());
+    let no_space = Arc::new(ferry_core::Error::io("write", music.join("b.txt"), full));
+    let summary = ferry_core::jobs::Summary {
+        done: vec![documents.join("a.txt")],
+        failed: vec![ferry_core::jobs::Failed {
+            path: documents.join("b.txt"),
+            error: Arc::clone(&no_space),
+        }],
+        not_done: vec![documents.join("tax")],
+        stopped_by: Some(no_space),
+        ..ferry_core::jobs::Summary::default()
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
+    assert!(
+        ferry.item_errors.is_open(),
+        "the window says the job stopped"
+    );
+    assert!(shows_containing(&ferry, "The job stopped"));
+
+    // Retry (Alt+R): what it did not do, the failed file and the folder not started.
+    key(&mut ferry, Key::Character("r".into()), Modifiers::ALT);
+    until(&mut ferry, "the retry's end", |f| {
+        f.jobs.window_job(id).is_none() && !job(f).is_running()
+    });
+    let Job::Copy { sources, .. } = &*job(&ferry).job else {
+        panic!("a copy again: {:?}", job(&ferry).job);
+    };
+    assert_eq!(sources, &[documents.join("b.txt"), documents.join("tax")]);
+    assert!(music.join("b.txt").is_file() && music.join("tax").is_dir());
+    assert!(
+        !music.join("a.txt").exists(),
+        "what was done is not done again"
+    );
+}
+
+#[test]
+fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    // First a permanent delete: a job the undo journal keeps no record of.
+    select(&mut ferry, "notes.md");
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert!(!home.join("notes.md").exists());
+
+    paste_big(&mut ferry, &home);
+    ctrl(&mut ferry, "q");
+    assert_eq!(
+        ferry
+            .confirm
+            .as_ref()
+            .map(|c| c.title().to_owned())
+            .as_deref(),
+        Some("Quit while 1 job is running?")
+    );
+    // Cancel Jobs and Quit: once the copy has ended and its end is recorded, Ferry quits
+    // (saving its session on the way out).
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    until(&mut ferry, "the quit", |_| {
+        fixture.store().load().session.is_some()
+    });
+    assert!(ended(&ferry).is_some_and(|(_, cancelled)| cancelled));
+}
