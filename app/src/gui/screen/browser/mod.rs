@@ -821,12 +821,8 @@ impl Browser {
     /// before mean nothing now.
     fn rows_changed(&mut self) {
         if let Some(contents) = self.listing.contents() {
-            let shown: std::collections::HashSet<u32> = if self.selection.count() > 0 {
-                contents.rows().iter().copied().collect()
-            } else {
-                std::collections::HashSet::new()
-            };
-            self.selection.retain(|e| shown.contains(&e));
+            // Each selected entry is checked by itself: no set of every row at every change.
+            self.selection.retain(|e| contents.shows(e));
         }
         self.revision = self.revision.wrapping_add(1);
         self.hovered = None;
