@@ -41,6 +41,8 @@ const METRICS: &[&str] = &[
     "window-frames-during-copy-100k",
     "window-drag-10k-of-200k",
     "window-scroll-200k",
+    "window-conflict-table-2000-open",
+    "window-conflict-table-2000-frame",
 ];
 
 /// Runs `ferry bench --quick --rounds 1 EXTRA...` with `PATH` set to `path` (if given) and

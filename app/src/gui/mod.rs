@@ -380,10 +380,12 @@ impl Ferry {
 
     /// The window title: the active pane's folder.
     pub fn title(&self) -> String {
-        format!(
-            "{} — Ferry",
-            format::display_name(self.tabs.active_pane().path())
-        )
+        let folder = format::display_name(self.tabs.active_pane().path());
+        let jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
+        match jobs_panel::overall_percent(&jobs) {
+            Some(percent) => format!("{percent}% · {folder} — Ferry"),
+            None => format!("{folder} — Ferry"),
+        }
     }
 
     /// Handles one message.

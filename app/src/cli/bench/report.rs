@@ -54,8 +54,8 @@ const METHOD: &[(&str, &str)] = &[
     ),
     (
         "fixtures",
-        "built untimed, all ahead except move sources (built before each round); delete \
-         trees hold empty files; outputs moved aside and deleted at the end (except on tmpfs, \
+        "built untimed, all ahead except move sources and tmpfs delete trees (built before \
+         each round); delete trees hold empty files; outputs moved aside and deleted at the end (except on tmpfs, \
          and for the large files, deleted at once)",
     ),
     (

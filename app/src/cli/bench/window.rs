@@ -1,6 +1,6 @@
-//! Window workloads (issue 11): the window's job path beside `ferry cp`, and the window's
-//! frames while a big copy runs into the folder it shows, during a drag of a large selection,
-//! and while scrolling a huge folder.
+//! Window workloads (issues 11 and 12): the window's job path beside `ferry cp`, and the
+//! window's frames while a big copy runs into the folder it shows, during a drag of a large
+//! selection, while scrolling a huge folder, and with the conflict table of a big batch open.
 //!
 //! The window's job path is [`gui::bench::window::WindowJobs`]: the `gui::jobs` the window
 //! owns, without a window (the journal's begin written and flushed, the engine kept across
@@ -26,6 +26,7 @@ use super::area::Area;
 use super::fixtures;
 use super::harness::{Comparison, FerryCommand, Goal, Measured, Tool};
 use crate::gui::bench::{self as gui_bench, window};
+use crate::gui::modal::conflict;
 
 /// The window's frames and what `ferry cp` is compared with here.
 pub(super) const FERRY_CP: &str = "ferry cp";
@@ -219,5 +220,39 @@ pub(super) fn scroll(entries: usize, selected: usize) -> Measured {
             json!({ "median_ms": ms(cost.median), "worst_ms": ms(cost.worst) }),
         );
     }
+    measured
+}
+
+/// `window-conflict-table-2000-open`: the conflict dialog of a batch of `conflicts`
+/// conflicts built from the engine's event (rows sorted, choices set up), in memory; the
+/// value is that time (issue 12: within 100 ms).
+pub(super) fn conflict_table_open(conflicts: usize) -> Measured {
+    let cost = conflict::bench::table_cost(conflicts, 200);
+    let mut measured = Measured::metric(
+        json!({ "conflicts": conflicts }),
+        (ms(cost.build), "ms"),
+        Goal::ValueAtMost(100.0),
+    );
+    measured
+        .extra
+        .insert("frame_median_ms".into(), json!(ms(cost.frame_median)));
+    measured
+}
+
+/// `window-conflict-table-2000-frame`: frames with that table open (a scroll's update, then
+/// the view); the value is the heaviest (issue 12: under 4 ms).
+pub(super) fn conflict_table_frames(conflicts: usize) -> Measured {
+    let cost = conflict::bench::table_cost(conflicts, 200);
+    let mut measured = Measured::metric(
+        json!({ "conflicts": conflicts }),
+        (ms(cost.frame_worst), "ms"),
+        Goal::ValueAtMost(4.0),
+    );
+    measured
+        .extra
+        .insert("median_ms".into(), json!(ms(cost.frame_median)));
+    measured
+        .extra
+        .insert("answer_by_key_median_ms".into(), json!(ms(cost.key_median)));
     measured
 }

@@ -413,8 +413,19 @@ fn compact(jobs: &[&WindowJob]) -> String {
                 _ => String::new(),
             });
     }
-    let (mut done, mut total) = (0.0_f64, 0.0_f64);
-    for job in &running {
+    let percent = overall_percent(jobs).unwrap_or(0);
+    match running.as_slice() {
+        [one] => format!("{} · {percent}%", one.title),
+        many => format!("{} jobs running · {percent}%", format::count(many.len())),
+    }
+}
+
+/// How far the running `jobs` are together, in percent (each job counting as much as each
+/// other); `None` when none runs. The window's title shows it too, so a copy's progress is
+/// seen in the task bar, not only in the window that started it.
+pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
+    let (mut done, mut running) = (0.0_f64, 0_u32);
+    for job in jobs.iter().filter(|j| j.is_running()) {
         // While planning, the items counted are those found, not done.
         if let Some(p) = job.progress.as_ref().filter(|p| p.phase != Phase::Planning) {
             #[allow(clippy::cast_precision_loss)] // a percentage
@@ -425,13 +436,10 @@ fn compact(jobs: &[&WindowJob]) -> String {
             };
             done += d / t;
         }
-        total += 1.0;
+        running += 1;
     }
-    let percent = (100.0 * done / total).round();
-    match running.as_slice() {
-        [one] => format!("{} · {percent}%", one.title),
-        many => format!("{} jobs running · {percent}%", format::count(many.len())),
-    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0..=100
+    (running > 0).then(|| (100.0 * done / f64::from(running)).round() as u32)
 }
 
 /// "2 min", "45 s", "1 h 5 min".

@@ -13,8 +13,9 @@ use super::*;
 use crate::gui::jobs::{State, WindowJob};
 
 /// Files in the folder copied: enough that the copy still runs while the test acts on it
-/// (about a second here), small enough to make quickly.
-const FILES: usize = 4000;
+/// (a few seconds; with 4,000 a copy on a fast moment ended before the Pause click landed),
+/// small enough to make quickly.
+const FILES: usize = 12_000;
 
 /// The folder `dir` with `n` small files.
 fn many_files(dir: &Path, n: usize) {
@@ -102,9 +103,16 @@ fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
     assert_eq!(count(&copied), on_disk, "nothing written while paused");
     assert!(on_disk < FILES, "paused before the end");
     assert!(job(&ferry).is_running());
+    // The title says how far it is, for the task bar.
+    let title = ferry.title();
+    assert!(
+        title.ends_with("% · Music — Ferry") && title.len() > "% · Music — Ferry".len(),
+        "{title}"
+    );
 
     click(&mut ferry, "Resume");
     jobs_done(&mut ferry);
+    assert_eq!(ferry.title(), "Music — Ferry", "no percent once it ended");
     let (summary, cancelled) = ended(&ferry).expect("ended");
     assert!(!cancelled && summary.failed.is_empty());
     assert_eq!(count(&copied), FILES, "every file copied");
