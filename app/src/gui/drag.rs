@@ -9,7 +9,9 @@
 //! The action follows the convention: same file system = move, another = copy; Ctrl copies,
 //! Shift moves, Ctrl+Shift links; a drop onto the Trash trashes. A drop the target cannot take
 //! (an item onto itself or into its own folder tree, a read-only file system, a copy into the
-//! trash) is refused, and the badge says why.
+//! trash) is refused, and the badge says why. Items dragged out of the Trash view (which holds
+//! them, see `screen/trash/drag.rs`) are restored where they are dropped: a place or a tab,
+//! the panes being hidden behind the view.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -185,6 +185,9 @@ pub(super) fn frames_during_copy(
     measured
         .extra
         .insert("copy_s".into(), json!(copy.as_secs_f64()));
+    measured
+        .extra
+        .insert("heaviest_frame".into(), json!(frames.heaviest));
     Ok(measured)
 }
 

@@ -132,11 +132,26 @@ fn window(start: PathBuf, stores: Stores) -> Ferry {
 }
 
 /// What one frame took: from the clock on the wall, and on the thread's CPU clock (the
-/// window's own work, without the time the kernel gave other threads meanwhile).
+/// window's own work, without the time the kernel gave other threads meanwhile), and for
+/// what kind of message.
 #[derive(Debug, Clone, Copy)]
 struct FrameTime {
     wall: Duration,
     cpu: Duration,
+    kind: &'static str,
+}
+
+/// The kind of `message`, for the report of the heaviest frame.
+fn kind_of(message: &Message) -> &'static str {
+    match message {
+        Message::Dir(DirEvent::Changed { .. }) => "listing change",
+        Message::Dir(_) => "listing",
+        Message::JobStarted(_) => "job started",
+        Message::Job(ferry_core::jobs::Event::Progress { .. }) => "job progress",
+        Message::Job(ferry_core::jobs::Event::Finished { .. }) => "job finished",
+        Message::Job(_) => "job event",
+        _ => "other",
+    }
 }
 
 /// The CPU time this thread has used.
@@ -150,6 +165,7 @@ fn thread_cpu() -> Duration {
 
 /// One frame: `message` updated, then the whole window's view built.
 fn frame(ferry: &mut Ferry, message: Message) -> FrameTime {
+    let kind = kind_of(&message);
     let (started, cpu) = (Instant::now(), thread_cpu());
     let task = ferry.update(message);
     let view = ferry.view();
@@ -158,6 +174,7 @@ fn frame(ferry: &mut Ferry, message: Message) -> FrameTime {
     let took = FrameTime {
         wall: started.elapsed(),
         cpu: thread_cpu().saturating_sub(cpu),
+        kind,
     };
     drop(task);
     took
@@ -168,6 +185,7 @@ fn both(frames: &[FrameTime]) -> CopyFrames {
     CopyFrames {
         wall: Frames::of(frames.iter().map(|f| f.wall).collect()),
         cpu: Frames::of(frames.iter().map(|f| f.cpu).collect()),
+        heaviest: frames.iter().max_by_key(|f| f.cpu).map_or("", |f| f.kind),
     }
 }
 
@@ -179,6 +197,8 @@ pub struct CopyFrames {
     pub wall: Frames,
     /// On the UI thread's CPU clock: the window's own work.
     pub cpu: Frames,
+    /// What the heaviest frame (CPU) handled: "listing change", "job finished"…
+    pub heaviest: &'static str,
 }
 
 /// The frames of a window showing `dest_dir` while the window copies `sources` into it: every

@@ -65,7 +65,13 @@ impl Browser {
     /// Shows a complete listing, keeping the selection by name.
     fn show(&mut self, entries: Arc<entry::Listing>, order: Arc<[u32]>) -> Task<Message> {
         let filter = self.filter.as_deref().and_then(Filter::new);
-        let contents = Contents::sorted(entries, order, self.show_hidden, filter);
+        // The rows of the listing replaced are not read again (the selection is carried over
+        // by the entries).
+        let spare = match &mut self.listing {
+            Listing::Loaded(old) => old.take_rows(),
+            _ => Vec::new(),
+        };
+        let contents = Contents::sorted_into(entries, order, self.show_hidden, filter, spare);
         self.selection = match self.listing.contents() {
             Some(old) => self.selection.carry_over(old.entries(), contents.entries()),
             None => Selection::default(),
