@@ -138,6 +138,16 @@ pub fn list_streaming_fd(fd: OwnedFd, dir: PathBuf, cancel: Arc<AtomicBool>) -> 
     rx
 }
 
+/// The path to hand the lister for the folder `path`: one reached through a symlink is listed
+/// by following that last link (the lister never follows one itself); its entries are still
+/// not followed.
+pub fn list_path(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => crate::watch::followed(path),
+        _ => path.to_owned(),
+    }
+}
+
 /// The whole listing of `dir`, blocking the calling thread (the helper thread still stats half).
 /// Spare capacity is released, so the result is as small as it gets.
 pub fn list_all(dir: &Path) -> Result<Listing, Error> {

@@ -1,5 +1,5 @@
-//! `ferry ls`: lists a folder through exactly the path the window uses: a [`DirService`]
-//! `open`, answered by `Loaded` with the listing and its sorted order (folders first).
+//! `ferry ls`: lists a folder with the core's lister and sort, as the window's listing
+//! service does (folders first).
 //!
 //! Human output is one line per entry, `ls -l` style: kind and permissions, size in bytes,
 //! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name written as its raw bytes.
@@ -17,9 +17,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use ferry_core::dirs::{DirEvent, DirService};
 use ferry_core::entry::{EntryRef, Kind};
-use ferry_core::sort::{Direction, SortKey, SortSpec};
+use ferry_core::lister;
+use ferry_core::sort::{self, Direction, SortKey, SortSpec};
 use serde::Serialize;
 
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
@@ -78,39 +78,28 @@ impl LsArgs {
 }
 
 /// Runs `ferry ls`; returns the exit status.
+///
+/// The listing is the core's ([`lister::list_all`], the same stat split over two threads
+/// the window's listing service uses, then [`sort::sorted_order`]), without the service: a
+/// snapshot needs no watch, and tearing an inotify instance down at exit waits for the
+/// kernel (`fsnotify_destroy_group`), 3 to 20 ms a run measured here, more than listing
+/// 5,000 entries takes.
 pub fn run(args: &LsArgs) -> i32 {
-    let (dirs, events) = DirService::start();
-    let generation = dirs.open(0, args.dir.clone(), args.sort_spec());
-    let (listing, order) = loop {
-        match events.recv() {
-            Ok(DirEvent::Loaded {
-                generation: g,
-                listing,
-                order,
-                ..
-            }) if g == generation => {
-                break (listing, order);
-            }
-            Ok(DirEvent::Failed { error, .. }) => {
-                eprintln!("ferry ls: {error}");
-                return EXIT_REFUSED;
-            }
-            Ok(DirEvent::Gone { path, .. }) => {
-                eprintln!(
-                    "ferry ls: {} disappeared while being listed",
-                    path.display()
-                );
-                return EXIT_REFUSED;
-            }
-            Ok(_) => {}
-            Err(_) => {
-                eprintln!("ferry ls: the listing service stopped unexpectedly");
-                return EXIT_PARTIAL;
-            }
+    let dir = match std::path::absolute(&args.dir) {
+        Ok(dir) => lister::list_path(&dir),
+        Err(e) => {
+            eprintln!("ferry ls: cannot open {}: {e}", args.dir.display());
+            return EXIT_REFUSED;
         }
     };
-    // Stop the service (and its watch) before printing: the listing is a snapshot.
-    drop(dirs);
+    let listing = match lister::list_all(&dir) {
+        Ok(listing) => listing,
+        Err(error) => {
+            eprintln!("ferry ls: {error}");
+            return EXIT_REFUSED;
+        }
+    };
+    let order = sort::sorted_order(&listing, args.sort_spec());
     let entries = order
         .iter()
         .map(|&i| listing.entry(i as usize))

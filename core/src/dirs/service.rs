@@ -301,7 +301,7 @@ impl Service {
             return;
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        let rx = lister::list_streaming(list_path(&path), Arc::clone(&cancel));
+        let rx = lister::list_streaming(lister::list_path(&path), Arc::clone(&cancel));
         let listing = Listing::new(path.clone());
         self.loads.push(Load {
             path,
@@ -605,13 +605,4 @@ impl Service {
 
 fn is_loading(loads: &[Load], path: &Path) -> bool {
     loads.iter().any(|l| l.path == path)
-}
-
-/// The path to hand the lister: a folder reached through a symlink is listed by following
-/// that last link (the lister never follows one itself); its entries are still not followed.
-fn list_path(path: &Path) -> PathBuf {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => watch::followed(path),
-        _ => path.to_owned(),
-    }
 }
