@@ -23,7 +23,7 @@ use crate::entry::Kind;
 
 pub use data::{CopyMethod, DataCopier, DataError};
 pub use mounts::{Mount, MountTable, is_removable};
-pub use stack::{DirStack, max_open_dirs, raise_fd_limit};
+pub use stack::{DirStack, max_open_dirs, raise_fd_limit, reserve_fd_table};
 
 /// Identity of a file: the device it lives on and its inode number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

@@ -439,6 +439,7 @@ impl Engine {
     pub fn start_with(staging: StagingRoots) -> (Engine, Receiver<Event>) {
         // Before any walk sizes its stacks from the limit.
         crate::fs::raise_fd_limit();
+        crate::fs::reserve_fd_table();
         let (events, rx) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             events,
