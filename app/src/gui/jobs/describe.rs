@@ -160,7 +160,10 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
         return format!("“{}”", format::display_name(one));
     }
     match totals {
+        // Planning found nothing to write (every item waits for a conflict's answer, say):
+        // the items given are what the job is about.
         None => format::counted(sources.len(), "item", "items"),
+        Some(totals) if totals.items == 0 => format::counted(sources.len(), "item", "items"),
         Some(totals) => {
             let folders = usize::try_from(totals.folders).unwrap_or(usize::MAX);
             let files =
@@ -218,6 +221,13 @@ mod tests {
             "Copying “report.pdf” to b"
         );
         assert_eq!(title(&copy(&["/a/x"], "/a"), None), "Duplicating “x”");
+        // Every item waits for a conflict's answer: planning found nothing else to write.
+        let nothing = Totals { items: 0, ..totals };
+        assert_eq!(
+            title(&job, Some(&nothing)),
+            "Copying 2 items to Backup",
+            "not '0 files'"
+        );
     }
 
     #[test]
