@@ -3,8 +3,8 @@
 //!
 //! Ferry's in-process arm lists through [`DirService`], exactly as the window does: the time
 //! runs from `open` to the `Loaded` event, which carries the complete listing and its sorted
-//! order. Its process arm is `ferry ls DIR` (the same service, then one line per entry, output
-//! to `/dev/null` like `ls -l`'s). "Cold" means a fresh service (nothing in Ferry's cache); the
+//! order. Its process arm is `ferry ls DIR` (the core's lister and sort without the service, which
+//! a snapshot does not need, then one line per entry, output to `/dev/null` like `ls -l`'s). "Cold" means a fresh service (nothing in Ferry's cache); the
 //! kernel's page and inode caches are warm for every tool alike, since dropping them needs root
 //! and would measure the disk, not the tools. "Warm" has no process arm: a new process has
 //! nothing cached.
