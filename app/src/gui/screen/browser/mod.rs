@@ -2,23 +2,31 @@
 //! selection, type-ahead, a filter bar and live updates.
 //!
 //! The browser never lists, sorts or watches anything itself: it asks the core's `DirService`
-//! (through [`Dirs`]) and shows the [`DirEvent`]s that come back, dropping those of a folder or
+//! (through [`Dirs`]) and shows the [`DirEvent`](ferry_core::dirs::DirEvent)s that come back, dropping those of a folder or
 //! generation it has moved away from. Each pane is its own view of the service, so two panes
 //! (tabs, a split) on one folder share its cached listing. `update` and `view` cost O(visible
 //! rows), except for linear passes over the rows when the listing, the hidden-file setting or
 //! the filter changes, and for type-ahead's search.
 //!
-//! The rest of the module is split by what it handles: [`history`] (Back/Forward), [`input`]
-//! (pointer and keyboard: clicks, the rubber band, moving the focus, type-ahead),
-//! [`location`] (breadcrumbs and the typed path with completion), [`details`] and [`grid`]
-//! (the two views), [`status`] and [`view`] (the rest of the pane).
+//! This file holds the pane's state and its `update`; the rest is split by what it handles:
+//! [`message`] (what comes in and what the window is asked), [`actions`] (what a shortcut
+//! does), [`navigation`] (going to a folder, refresh, opening a row) and [`history`]
+//! (Back/Forward), [`service`] (what the listing service says), [`display`] (hidden files,
+//! filter, sort, view mode, zoom), [`input`] (pointer and keyboard: clicks, the rubber band,
+//! moving the focus, type-ahead), [`operations`] (rename, drag, cut marks, the operation
+//! requests), [`location`] (breadcrumbs and the typed path with completion), [`details`] and
+//! [`grid`] (the two views), [`status`] and [`view`] (the rest of the pane).
 
+mod actions;
 mod contents;
 mod details;
+mod display;
 mod grid;
 mod history;
 mod input;
 mod location;
+mod message;
+mod navigation;
 mod operations;
 mod selection;
 mod service;
@@ -30,22 +38,19 @@ mod view;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use ferry_core::Error;
-use ferry_core::dirs::{DirEvent, DirService, ViewId};
-use ferry_core::sort::{Direction, SortKey, SortSpec};
+use ferry_core::dirs::{DirService, ViewId};
+use ferry_core::sort::{Direction, SortSpec};
 use iced::widget::Id;
-use iced::widget::operation::{self, AbsoluteOffset};
 use iced::{Point, Rectangle, Task};
 
 pub use contents::{Contents, Filter, Listing};
+pub use message::{Event, Message};
 pub use operations::{CutItems, DRAG_THRESHOLD, Operation};
 pub use selection::Selection;
 
 use super::Ctx;
 use crate::gui::settings::{Columns, Settings, ViewMode};
-use crate::gui::shortcut::PaneAction;
 use crate::gui::widget::field::Opened;
 use crate::gui::widget::list::Scroll;
 use history::{History, Nav, Place};
@@ -85,151 +90,12 @@ impl Dirs for DirService {
     }
 }
 
-/// Input of the browser.
-#[derive(Debug, Clone)]
-pub enum Message {
-    /// Go to this folder (a breadcrumb segment).
-    Navigate(PathBuf),
-    /// Show hidden entries or not (the toolbar's switch).
-    ShowHidden(bool),
-    /// Sort by this column (again: reverse the direction).
-    SortBy(SortKey),
-    /// Sort exactly so (the context menu).
-    SetSort(SortSpec),
-    /// Show the folder in this view.
-    SetMode(ViewMode),
-    /// A row or cell was clicked (with the modifiers held at the time).
-    RowPressed(RowRef),
-    /// A row or cell was double-clicked.
-    RowDoubleClicked(RowRef),
-    /// A row or cell was clicked with the middle button.
-    RowMiddleClicked(RowRef),
-    /// A row or cell was right-clicked (the menu follows as [`Message::RightPressed`]).
-    RowRightPressed(RowRef),
-    /// The pointer entered a row.
-    RowEntered(RowRef),
-    /// The pointer left a row.
-    RowLeft(RowRef),
-    /// The empty part of the list was pressed, here (relative to the list's area).
-    BackgroundPressed(Point),
-    /// An item was pressed, here (relative to the list's area): a drag may follow.
-    ItemPressed(Point),
-    /// The pointer moved with the button held after that press (relative to the list's area).
-    Dragged(Point),
-    /// The button was released.
-    Released,
-    /// A right press in the list at this window position; on an item when `on_item`.
-    RightPressed {
-        /// Where, in the window.
-        at: Point,
-        /// An item took the press first.
-        on_item: bool,
-    },
-    /// The list's area has these bounds in the window.
-    Resized(Rectangle),
-    /// The list was scrolled or resized.
-    Scrolled {
-        /// Offset of the viewport's top.
-        offset_y: f32,
-        /// Height of the viewport.
-        viewport_h: f32,
-    },
-    /// The scrollbar asks to scroll the list to this offset.
-    ScrollTo(f32),
-    /// Time passed while the rubber band is held past an edge: scroll on.
-    AutoScroll,
-    /// The column headers were pressed here (a column edge starts a resize).
-    HeaderPressed(Point),
-    /// The pointer moved with the button held after that press.
-    HeaderDragged(Point),
-    /// The button was released after a press on the headers.
-    HeaderReleased,
-    /// An action asked for by a keyboard shortcut, a menu or a toolbar button.
-    Action(PaneAction),
-    /// The notice banner was closed.
-    NoticeDismissed,
-    /// Turn the path bar into a text field.
-    EditPath,
-    /// The text in the path bar changed.
-    PathEdited(String),
-    /// Enter was pressed in the path bar: check the path, then go there.
-    PathSubmitted,
-    /// The typed path was checked: a folder, or why not.
-    PathChecked(PathBuf, Result<(), Arc<Error>>),
-    /// The folders of `dir`, for completing what was typed as `typed`.
-    Completed {
-        /// The text completion was asked for.
-        typed: String,
-        /// The folder listed.
-        dir: PathBuf,
-        /// Its folders' names, or why they could not be read.
-        names: Result<Arc<[OsString]>, Arc<Error>>,
-    },
-    /// The rename editor's text changed.
-    RenameEdited(String),
-    /// Enter in the rename editor.
-    RenameSubmitted,
-    /// Something is dragged over this pane at this point (relative to the list's area): the
-    /// list scrolls near its edges.
-    DragOver(Point),
-    /// The filter bar's text changed.
-    FilterEdited(String),
-    /// The filter bar was closed.
-    FilterClosed,
-    /// The listing service reported something.
-    Dir(DirEvent),
-}
-
 /// A row as drawn in one frame: its position, and the revision of the rows it was drawn from,
 /// so a click that raced with a live update is not applied to a different entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RowRef {
     revision: u32,
     row: usize,
-}
-
-/// What the window must act on.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    /// Open this file with the default application.
-    OpenFile(PathBuf),
-    /// Open this folder in a new tab, behind the current one.
-    OpenInNewTab(PathBuf),
-    /// The pane was clicked: it gets the keyboard.
-    Activated,
-    /// Open the context menu at this window position: for the selection, or for the folder
-    /// itself (empty space).
-    ContextMenu {
-        /// Where, in the window.
-        at: Point,
-        /// For the selected items rather than the folder.
-        on_items: bool,
-    },
-    /// The pane moved to another folder.
-    Navigated,
-    /// The user switched hidden files on or off (for every pane).
-    ShowHiddenChosen(bool),
-    /// The user chose a view mode in this folder.
-    ModeChosen(ViewMode),
-    /// The user chose a sort in this folder.
-    SortChosen(SortSpec),
-    /// The user zoomed: the icon size of `mode`'s view.
-    Zoomed(ViewMode, u16),
-    /// The user resized the details view's columns.
-    ColumnsResized(Columns),
-    /// Bookmark this folder in the places sidebar.
-    AddBookmark(PathBuf),
-    /// Put these paths on the clipboard as text.
-    CopyText(String),
-    /// Do this with items of the pane.
-    Operation(Operation),
-    /// The selection is being dragged (the window follows the pointer from now on).
-    DragStarted {
-        /// What is dragged.
-        paths: Vec<PathBuf>,
-        /// The first item's kind, for the badge's icon.
-        first: crate::gui::format::Category,
-    },
 }
 
 /// The browser screen's state.
@@ -599,277 +465,5 @@ impl Browser {
             Message::FilterClosed => (self.set_filter(None), None),
             Message::Dir(event) => self.on_dir_event(event, ctx),
         }
-    }
-
-    fn perform(&mut self, action: PaneAction, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
-        let none = (Task::none(), None);
-        if let Some(done) = self.operation(action) {
-            return done;
-        }
-        match action {
-            PaneAction::Back => match self.history.take_back() {
-                Some(place) => self.navigated(place, Nav::Back, ctx),
-                None => none,
-            },
-            PaneAction::Forward => match self.history.take_forward() {
-                Some(place) => self.navigated(place, Nav::Forward, ctx),
-                None => none,
-            },
-            PaneAction::Up => match self.path.parent() {
-                Some(parent) => self.navigated(Place::new(parent.to_path_buf()), Nav::Push, ctx),
-                None => none,
-            },
-            PaneAction::Refresh => {
-                self.refresh(ctx.dirs);
-                none
-            }
-            PaneAction::ToggleHidden => (
-                Task::none(),
-                Some(Event::ShowHiddenChosen(!self.show_hidden)),
-            ),
-            // Enter no field took while one is open was pressed before it had the keyboard.
-            PaneAction::Open if self.renaming.is_some() => (Task::none(), self.rename_submitted()),
-            PaneAction::Open if self.editing.is_some() => (self.submit_path(), None),
-            PaneAction::Open => match self.focused_row() {
-                Some(row) if self.selection.count() > 0 => self.open_row(row, ctx),
-                _ => none,
-            },
-            PaneAction::OpenInNewTab => {
-                (Task::none(), self.focused_folder().map(Event::OpenInNewTab))
-            }
-            // Up and Down reach the window while a path is typed: they are not for the list.
-            PaneAction::Move { .. } if self.editing.is_some() => none,
-            PaneAction::Move { step, extend } => (self.move_focus(step, extend), None),
-            PaneAction::Complete => (self.complete(ctx), None),
-            PaneAction::SelectAll => {
-                if let Some(contents) = self.listing.contents() {
-                    self.selection.select_all(contents.rows());
-                }
-                none
-            }
-            PaneAction::InvertSelection => {
-                if let Some(contents) = self.listing.contents() {
-                    self.selection.invert(contents.rows());
-                }
-                none
-            }
-            PaneAction::Escape => (self.escape(), None),
-            PaneAction::EditLocation => (self.edit_path(), None),
-            PaneAction::DetailsView => self.set_mode(ViewMode::Details),
-            PaneAction::IconsView => self.set_mode(ViewMode::Icons),
-            PaneAction::ZoomIn => (Task::none(), self.zoom(1)),
-            PaneAction::ZoomOut => (Task::none(), self.zoom(-1)),
-            PaneAction::ZoomReset => (Task::none(), self.zoom(0)),
-            PaneAction::Filter => (self.open_filter(), None),
-            PaneAction::ContextMenu => (Task::none(), Some(self.keyboard_menu())),
-            PaneAction::AddBookmark => {
-                let folder = self.focused_folder().unwrap_or_else(|| self.path.clone());
-                (Task::none(), Some(Event::AddBookmark(folder)))
-            }
-            PaneAction::CopyLocation => {
-                let mut paths = self.selected_paths();
-                if paths.is_empty() {
-                    paths.push(self.path.clone());
-                }
-                let text = paths
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                (Task::none(), Some(Event::CopyText(text)))
-            }
-            PaneAction::TypeAhead(c) => match self.type_into_open_field(c) {
-                Some(task) => (task, None),
-                None => (self.type_ahead(c), None),
-            },
-            // Handled by `operation` above.
-            PaneAction::Copy
-            | PaneAction::Cut
-            | PaneAction::Paste
-            | PaneAction::Rename
-            | PaneAction::NewFolder
-            | PaneAction::Trash
-            | PaneAction::Delete
-            | PaneAction::Duplicate
-            | PaneAction::CopyTo
-            | PaneAction::MoveTo
-            | PaneAction::LinkTo
-            | PaneAction::CopyToOtherPane
-            | PaneAction::MoveToOtherPane => none,
-        }
-    }
-
-    /// Escape: drop the rubber band, stop typing a path, close the filter, or clear the
-    /// selection — the first that applies.
-    fn escape(&mut self) -> Task<Message> {
-        if self.band.take().is_some()
-            || self.renaming.take().is_some()
-            || self.editing.take().is_some()
-        {
-            return Task::none();
-        }
-        if self.filter.is_some() {
-            return self.set_filter(None);
-        }
-        self.selection.clear();
-        Task::none()
-    }
-
-    fn navigated(
-        &mut self,
-        place: Place,
-        nav: Nav,
-        ctx: &Ctx<'_>,
-    ) -> (Task<Message>, Option<Event>) {
-        if place.path == self.path && nav == Nav::Push {
-            self.editing = None;
-            return (Task::none(), None);
-        }
-        (self.go_to(place, nav, ctx), Some(Event::Navigated))
-    }
-
-    /// Shows `place`, focusing its remembered entry once listed; or, coming up into an
-    /// ancestor, the folder we came from.
-    fn go_to(&mut self, place: Place, nav: Nav, ctx: &Ctx<'_>) -> Task<Message> {
-        let leaving = Place {
-            focus: self.focused_name(),
-            path: std::mem::replace(&mut self.path, place.path),
-        };
-        self.focus_on_load = place.focus.or_else(|| {
-            let rest = leaving.path.strip_prefix(&self.path).ok()?;
-            Some(rest.components().next()?.as_os_str().to_owned())
-        });
-        self.history.leave(leaving, nav);
-        (self.mode, self.sort) = ctx.settings.view_for(&self.path);
-        self.generation = ctx.dirs.open(self.view_id, self.path.clone(), self.sort);
-        self.listing = Listing::Loading(Contents::empty(self.path.clone()));
-        self.revision = self.revision.wrapping_add(1);
-        self.selection = Selection::default();
-        self.hovered = None;
-        self.notice = None;
-        self.editing = None;
-        self.filter = None;
-        self.band = None;
-        self.renaming = None;
-        self.pending_rename = None;
-        self.select_when_listed = None;
-        self.timing = Some(NavTiming::start());
-        self.scroll_to(0.0)
-    }
-
-    fn scroll_to(&mut self, offset_y: f32) -> Task<Message> {
-        self.scroll.offset_y = offset_y;
-        operation::scroll_to(
-            self.list_id(),
-            AbsoluteOffset {
-                x: None,
-                y: Some(offset_y),
-            },
-        )
-    }
-
-    /// The name of the focused entry, if it is shown.
-    fn focused_name(&self) -> Option<OsString> {
-        let entries = self.listing.contents()?.entries();
-        Some(
-            entries
-                .get(self.selection.focus()? as usize)?
-                .name()
-                .to_owned(),
-        )
-    }
-
-    fn refresh(&mut self, dirs: &dyn Dirs) {
-        if let Listing::Failed(_) = self.listing {
-            // The service dropped the failed folder: open it afresh (maybe it is readable now).
-            self.generation = dirs.open(self.view_id, self.path.clone(), self.sort);
-            self.listing = Listing::Loading(Contents::empty(self.path.clone()));
-            self.revision = self.revision.wrapping_add(1);
-        } else {
-            dirs.refresh(self.view_id);
-        }
-    }
-
-    fn set_show_hidden(&mut self, show: bool) -> Task<Message> {
-        if show == self.show_hidden {
-            return Task::none();
-        }
-        self.show_hidden = show;
-        let (Listing::Loading(contents) | Listing::Loaded(contents)) = &mut self.listing else {
-            return Task::none();
-        };
-        contents.set_show_hidden(show);
-        self.rows_changed();
-        self.reveal_focus()
-    }
-
-    fn set_filter(&mut self, text: Option<String>) -> Task<Message> {
-        let filter = text.as_deref().and_then(Filter::new);
-        self.filter = text;
-        let show_hidden = self.show_hidden;
-        if let Listing::Loading(contents) | Listing::Loaded(contents) = &mut self.listing
-            && contents.filter() != filter.as_ref()
-        {
-            contents.set_filter(filter, show_hidden);
-            self.rows_changed();
-            return self.reveal_focus();
-        }
-        Task::none()
-    }
-
-    /// The rows were rebuilt: only shown entries stay selected, and row positions drawn
-    /// before mean nothing now.
-    fn rows_changed(&mut self) {
-        if let Some(contents) = self.listing.contents() {
-            // Each selected entry is checked by itself: no set of every row at every change.
-            self.selection.retain(|e| contents.shows(e));
-        }
-        self.revision = self.revision.wrapping_add(1);
-        self.hovered = None;
-    }
-
-    fn set_sort(&mut self, sort: SortSpec, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
-        self.sort = sort;
-        ctx.dirs.resort(self.view_id, sort);
-        (Task::none(), Some(Event::SortChosen(sort)))
-    }
-
-    fn set_mode(&mut self, mode: ViewMode) -> (Task<Message>, Option<Event>) {
-        self.mode = mode;
-        self.revision = self.revision.wrapping_add(1);
-        self.hovered = None;
-        (self.reveal_focus(), Some(Event::ModeChosen(mode)))
-    }
-
-    /// Steps the current view's icon size `by` (0: back to the default).
-    fn zoom(&self, by: i32) -> Option<Event> {
-        let (sizes, current, default): (&[u16], u16, u16) = match self.mode {
-            ViewMode::Icons => (&ICON_SIZES, self.icon_size, 64),
-            ViewMode::Details => (&details::ICON_SIZES, self.details_icon, 22),
-        };
-        let at = sizes.iter().position(|&s| s >= current).unwrap_or(0);
-        let size = match by {
-            0 => default,
-            1 => sizes[(at + 1).min(sizes.len() - 1)],
-            _ => sizes[at.saturating_sub(1)],
-        };
-        (size != current).then_some(Event::Zoomed(self.mode, size))
-    }
-
-    fn open_row(&mut self, row: usize, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
-        let Some((_, entry)) = self.listing.contents().and_then(|c| c.row(row)) else {
-            return (Task::none(), None);
-        };
-        let target = self.path.join(entry.name());
-        if entry.is_dir_like() {
-            self.navigated(Place::new(target), Nav::Push, ctx)
-        } else {
-            (Task::none(), Some(Event::OpenFile(target)))
-        }
-    }
-
-    fn row_folder(&self, row: usize) -> Option<PathBuf> {
-        let (_, entry) = self.listing.contents()?.row(row)?;
-        entry.is_dir_like().then(|| self.path.join(entry.name()))
     }
 }

@@ -1,0 +1,107 @@
+//! Moving between folders: a navigation kept in the history, the folder shown and the entry
+//! focused when it is listed, a refresh, and opening a row (a folder here, a file elsewhere).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use iced::Task;
+use iced::widget::operation::{self, AbsoluteOffset};
+
+use super::history::{Nav, Place};
+use super::timing::NavTiming;
+use super::{Browser, Contents, Dirs, Event, Listing, Message, Selection};
+use crate::gui::screen::Ctx;
+
+impl Browser {
+    pub(super) fn navigated(
+        &mut self,
+        place: Place,
+        nav: Nav,
+        ctx: &Ctx<'_>,
+    ) -> (Task<Message>, Option<Event>) {
+        if place.path == self.path && nav == Nav::Push {
+            self.editing = None;
+            return (Task::none(), None);
+        }
+        (self.go_to(place, nav, ctx), Some(Event::Navigated))
+    }
+
+    /// Shows `place`, focusing its remembered entry once listed; or, coming up into an
+    /// ancestor, the folder we came from.
+    pub(super) fn go_to(&mut self, place: Place, nav: Nav, ctx: &Ctx<'_>) -> Task<Message> {
+        let leaving = Place {
+            focus: self.focused_name(),
+            path: std::mem::replace(&mut self.path, place.path),
+        };
+        self.focus_on_load = place.focus.or_else(|| {
+            let rest = leaving.path.strip_prefix(&self.path).ok()?;
+            Some(rest.components().next()?.as_os_str().to_owned())
+        });
+        self.history.leave(leaving, nav);
+        (self.mode, self.sort) = ctx.settings.view_for(&self.path);
+        self.generation = ctx.dirs.open(self.view_id, self.path.clone(), self.sort);
+        self.listing = Listing::Loading(Contents::empty(self.path.clone()));
+        self.revision = self.revision.wrapping_add(1);
+        self.selection = Selection::default();
+        self.hovered = None;
+        self.notice = None;
+        self.editing = None;
+        self.filter = None;
+        self.band = None;
+        self.renaming = None;
+        self.pending_rename = None;
+        self.select_when_listed = None;
+        self.timing = Some(NavTiming::start());
+        self.scroll_to(0.0)
+    }
+
+    pub(super) fn scroll_to(&mut self, offset_y: f32) -> Task<Message> {
+        self.scroll.offset_y = offset_y;
+        operation::scroll_to(
+            self.list_id(),
+            AbsoluteOffset {
+                x: None,
+                y: Some(offset_y),
+            },
+        )
+    }
+
+    /// The name of the focused entry, if it is shown.
+    pub(super) fn focused_name(&self) -> Option<OsString> {
+        let entries = self.listing.contents()?.entries();
+        Some(
+            entries
+                .get(self.selection.focus()? as usize)?
+                .name()
+                .to_owned(),
+        )
+    }
+
+    pub(super) fn refresh(&mut self, dirs: &dyn Dirs) {
+        if let Listing::Failed(_) = self.listing {
+            // The service dropped the failed folder: open it afresh (maybe it is readable now).
+            self.generation = dirs.open(self.view_id, self.path.clone(), self.sort);
+            self.listing = Listing::Loading(Contents::empty(self.path.clone()));
+            self.revision = self.revision.wrapping_add(1);
+        } else {
+            dirs.refresh(self.view_id);
+        }
+    }
+
+    pub(super) fn open_row(&mut self, row: usize, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let Some((_, entry)) = self.listing.contents().and_then(|c| c.row(row)) else {
+            return (Task::none(), None);
+        };
+        let target = self.path.join(entry.name());
+        if entry.is_dir_like() {
+            self.navigated(Place::new(target), Nav::Push, ctx)
+        } else {
+            (Task::none(), Some(Event::OpenFile(target)))
+        }
+    }
+
+    pub(super) fn row_folder(&self, row: usize) -> Option<PathBuf> {
+        let (_, entry) = self.listing.contents()?.row(row)?;
+        entry.is_dir_like().then(|| self.path.join(entry.name()))
+    }
+}
