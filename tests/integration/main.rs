@@ -32,6 +32,8 @@ mod trash;
 mod trash_untrusted;
 mod undo;
 mod undo_conflicts;
+mod undo_crash;
+mod undo_random;
 mod window;
 mod window_dialogs;
 mod window_ops;

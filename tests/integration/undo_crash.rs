@@ -1,0 +1,235 @@
+//! Crash recovery of journaled jobs: a move killed midway (SIGKILL of a `ferry mv` process)
+//! loses nothing, and `ferry resume` finishes it or `ferry undo` rolls it back; a move that
+//! died while removing its sources, resumed or undone through the engine.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use ferry_core::jobs::{Job, UndoJournal};
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_support::{Node, assert_no_temporaries, run_job, snapshot};
+use crate::undo::{Setup, moving, ok};
+
+/// Every file of `sources` (relative path -> contents) is whole in `src` or `dest` (or
+/// identical in both); returns how many are in the destination only.
+fn assert_each_file_whole_somewhere(
+    sources: &BTreeMap<PathBuf, Vec<u8>>,
+    src: &Path,
+    dest: &Path,
+) -> usize {
+    let mut moved = 0;
+    for (rel, data) in sources {
+        let (s, d) = (fs::read(src.join(rel)).ok(), fs::read(dest.join(rel)).ok());
+        match (s, d) {
+            (Some(s), Some(d)) => {
+                assert_eq!(&s, data, "{rel:?} changed in the source");
+                assert_eq!(&d, data, "{rel:?} differs in the destination");
+            }
+            (Some(s), None) => assert_eq!(&s, data, "{rel:?}"),
+            (None, Some(d)) => {
+                assert_eq!(&d, data, "{rel:?}");
+                moved += 1;
+            }
+            (None, None) => panic!("{rel:?} is lost"),
+        }
+    }
+    moved
+}
+
+fn count_files(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => count_files(&e.path()),
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Starts `ferry mv` of 2,000 files (80 MB) from tmpfs to the work tree and kills it
+/// (SIGKILL) once some files arrived; returns the source, the destination folder and the
+/// files (relative path -> contents).
+fn kill_a_move_midway(
+    shm: &TempTree,
+    t: &TempTree,
+    home: &Path,
+) -> (PathBuf, PathBuf, BTreeMap<PathBuf, Vec<u8>>) {
+    let src = shm.dir("src");
+    let mut files = BTreeMap::new();
+    for i in 0..2000 {
+        let rel = PathBuf::from(format!("d{}/f{i}", i % 10));
+        let data: Vec<u8> = (0..40_000u32).map(|b| (b as usize * 7 + i) as u8).collect();
+        shm.file(Path::new("src").join(&rel), &data);
+        files.insert(rel, data);
+    }
+    fs::set_permissions(src.join("d3"), fs::Permissions::from_mode(0o750)).unwrap();
+    let dest = t.dir("dest");
+    let mut child = ferry_in(home)
+        .arg("mv")
+        .arg(&src)
+        .arg(&dest)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    while count_files(&dest) < 200 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the move ended before it could be killed"
+        );
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+
+    let moved = assert_each_file_whole_somewhere(&files, &src, &dest.join("src"));
+    assert!(moved < files.len(), "the move was interrupted");
+    let history = ok(&ferry_in(home).arg("history").output().unwrap());
+    assert!(history.contains("INTERRUPTED"), "{history}");
+    assert_no_temporaries(&dest);
+    (src, dest, files)
+}
+
+fn files_below(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    snapshot(root)
+        .into_iter()
+        .filter_map(|(rel, node)| match node {
+            Node::File { data, .. } => Some((rel, data)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_move_killed_midway_loses_nothing_and_resumes() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let (src, dest, files) = kill_a_move_midway(&shm, &t, &home);
+
+    ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert!(!src.exists(), "the resumed move removed its source");
+    assert_eq!(files_below(&dest.join("src")), files);
+    let mode = fs::metadata(dest.join("src/d3"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o750, "folders get their mode back");
+    assert_no_temporaries(&dest);
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(!history.contains("INTERRUPTED"), "{history}");
+}
+
+#[test]
+fn a_move_killed_midway_rolls_back() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let (src, dest, files) = kill_a_move_midway(&shm, &t, &home);
+    // Killed while copying (as a rule): every source still whole, the copies mere duplicates.
+    let sources_all_there = files_below(&src) == files;
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(files_below(&src), files, "everything is back in the source");
+    assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest).keys());
+    if sources_all_there {
+        // The copied folder went to the trash whole, not as hundreds of loose files.
+        let trash = ok(&ferry_in(&home).arg("restore").output().unwrap());
+        assert_eq!(trash.lines().count(), 1, "{trash}");
+        assert!(
+            trash
+                .trim_end()
+                .ends_with(&*dest.join("src").to_string_lossy()),
+            "{trash}"
+        );
+    }
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(
+        history.contains("undone") && !history.contains("INTERRUPTED"),
+        "{history}"
+    );
+}
+
+/// Journals `job` as begun by a process that died (pid 0 never runs), as after a crash.
+fn begun_by_a_dead_process(journal: &UndoJournal, job: &Job) {
+    journal.begin(job).unwrap().unwrap();
+    let text = fs::read_to_string(journal.path()).unwrap();
+    let dead = text.replace(&format!("\"pid\":{}", std::process::id()), "\"pid\":0");
+    fs::write(journal.path(), dead).unwrap();
+}
+
+/// What a cross-file-system move of `src` (d/both, d/moved, d/left) into `dest`, journaled in
+/// `journal`, leaves when killed while removing its sources: one file copied and not yet removed, one moved, one
+/// not reached, a folder still 0700, and a named temporary of the dead process.
+fn a_half_moved_tree(shm: &TempTree, t: &TempTree, journal: &UndoJournal) -> (PathBuf, PathBuf) {
+    let src = shm.dir("src");
+    for name in ["both", "moved", "left"] {
+        shm.file(format!("src/d/{name}"), name);
+    }
+    let dest = t.dir("dest");
+    begun_by_a_dead_process(journal, &moving(vec![src.clone()], &dest));
+    fs::create_dir_all(dest.join("src/d")).unwrap();
+    for name in ["both", "moved"] {
+        let copy = dest.join("src/d").join(name);
+        fs::copy(src.join("d").join(name), &copy).unwrap();
+        let mtime = fs::metadata(src.join("d").join(name))
+            .unwrap()
+            .modified()
+            .unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&copy)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+    }
+    fs::remove_file(src.join("d/moved")).unwrap();
+    t.file("dest/src/d/.ferry-tmp-0-1-7", "half a file");
+    fs::set_permissions(dest.join("src/d"), fs::Permissions::from_mode(0o700)).unwrap();
+    (src, dest)
+}
+
+#[test]
+fn resume_finishes_a_move_killed_while_removing_its_sources() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let s = Setup::new(&t);
+    let (src, dest) = a_half_moved_tree(&shm, &t, &s.journal);
+
+    let interrupted = s.journal.recover().unwrap();
+    assert_eq!(interrupted.len(), 1);
+    assert_no_temporaries(&dest);
+    let out = run_job(Job::Resume {
+        record: Box::new(interrupted[0].clone()),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    // `both`, found copied whole, counts as done with the rest (src, d, left); `moved` was
+    // done before the crash.
+    assert_eq!(out.summary.items_done, 4);
+    assert!(!src.exists());
+    let names: Vec<PathBuf> = files_below(&dest.join("src")).into_keys().collect();
+    assert_eq!(names, ["d/both", "d/left", "d/moved"].map(PathBuf::from));
+    let mode = fs::metadata(dest.join("src/d"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o755, "the folder got its mode");
+}
+
+#[test]
+fn undo_rolls_back_a_move_killed_while_removing_its_sources() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let s = Setup::new(&t);
+    let (src, dest) = a_half_moved_tree(&shm, &t, &s.journal);
+
+    s.journal.recover().unwrap();
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let back: Vec<(PathBuf, Vec<u8>)> = files_below(&src).into_iter().collect();
+    let want = ["both", "left", "moved"].map(|n| (Path::new("d").join(n), n.as_bytes().to_vec()));
+    assert_eq!(back, want);
+    assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest).keys());
+    assert_eq!(s.trashed(), ["both"], "the extra copy went to the trash");
+}
