@@ -13,9 +13,11 @@ pub mod pointer;
 pub mod scrollbar;
 pub mod toast;
 
+use ferry_core::sort::Direction;
+use iced::alignment::Horizontal;
 use iced::widget::tooltip::Position;
-use iced::widget::{button, container, text, tooltip};
-use iced::{Element, Fill};
+use iced::widget::{Row, button, container, space, text, tooltip};
+use iced::{Alignment, Element, Fill, Length};
 
 use crate::gui::style;
 
@@ -36,4 +38,37 @@ pub fn tool<'a, Message: Clone + 'a>(
         .padding([4, 8])
         .style(container::rounded_box);
     tooltip(button, tip, Position::Bottom).gap(4).into()
+}
+
+/// A column header of a sortable list (the details view, the Trash view): `label`, with an
+/// arrow when the list is sorted by it (`sorted`), aligned as the column's cells; a press
+/// sends `on_press`.
+pub fn sort_header<'a, Message: Clone + 'a>(
+    label: &'a str,
+    sorted: Option<Direction>,
+    width: Length,
+    align: Horizontal,
+    on_press: Message,
+) -> button::Button<'a, Message> {
+    /// The headers' text size and the cells' side padding, shared by both lists.
+    const SIZE: f32 = 13.0;
+    const PAD: f32 = 8.0;
+    let mut content = Row::new().spacing(4).align_y(Alignment::Center);
+    if align == Horizontal::Right {
+        content = content.push(space::horizontal());
+    }
+    content = content.push(text(label).size(SIZE));
+    let arrow = match sorted {
+        None => None,
+        Some(Direction::Ascending) => Some("▴"),
+        Some(Direction::Descending) => Some("▾"),
+    };
+    if let Some(arrow) = arrow {
+        content = content.push(text(arrow).size(SIZE));
+    }
+    button(content)
+        .width(width)
+        .padding([7.0, PAD])
+        .style(style::header_button)
+        .on_press(on_press)
 }

@@ -4,15 +4,15 @@
 
 use chrono::{DateTime, Local};
 use ferry_core::entry::Kind;
-use ferry_core::sort::{Direction, SortKey};
+use ferry_core::sort::SortKey;
 use iced::alignment::Horizontal;
 use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
 use iced::widget::{
-    Row, button, column, container, mouse_area, pin, row, rule, scrollable, space, stack, text,
+    Row, column, container, mouse_area, pin, row, rule, scrollable, space, stack, text,
 };
 use iced::{Alignment, Element, Fill, Length, Padding, mouse};
 
-use super::view::{SMALL, TEXT, empty_state, small};
+use super::view::{TEXT, empty_state, small};
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::format;
 use crate::gui::settings::Columns;
@@ -21,6 +21,7 @@ use crate::gui::widget::icon::icon;
 use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
+use crate::gui::widget::sort_header;
 
 /// Icon sizes of the details view that zoom steps through.
 pub const ICON_SIZES: [u16; 4] = [16, 22, 32, 48];
@@ -181,24 +182,8 @@ impl Browser {
 
     fn header(&self) -> Element<'_, Message> {
         let cell = |label: &'static str, key: SortKey, width: Length, align: Horizontal| {
-            let arrow = match (self.sort.key == key, self.sort.direction) {
-                (false, _) => "",
-                (true, Direction::Ascending) => "▴",
-                (true, Direction::Descending) => "▾",
-            };
-            let mut content = Row::new().spacing(4).align_y(Alignment::Center);
-            if align == Horizontal::Right {
-                content = content.push(space::horizontal());
-            }
-            content = content.push(text(label).size(SMALL));
-            if !arrow.is_empty() {
-                content = content.push(text(arrow).size(SMALL));
-            }
-            button(content)
-                .width(width)
-                .padding([7.0, CELL_PAD])
-                .style(style::header_button)
-                .on_press(Message::SortBy(key))
+            let sorted = (self.sort.key == key).then_some(self.sort.direction);
+            sort_header(label, sorted, width, align, Message::SortBy(key))
         };
         // Grab zones between the headers; the press itself goes to the headers' pointer area.
         let handle = || {

@@ -8,12 +8,11 @@ use std::path::Path;
 use chrono::{DateTime, Local};
 use ferry_core::entry::Kind;
 use ferry_core::jobs::TrashedItem;
-use ferry_core::sort::Direction;
 use iced::alignment::Horizontal;
 use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
 use iced::widget::text::Wrapping;
 use iced::widget::{
-    Row, button, center, column, container, mouse_area, row, rule, scrollable, space, stack, text,
+    button, center, column, container, mouse_area, row, rule, scrollable, space, stack, text,
     text_input,
 };
 use iced::{Alignment, Element, Fill, Length, Padding, Theme};
@@ -25,6 +24,7 @@ use crate::gui::widget::icon::{icon, trash as trash_icon};
 use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
+use crate::gui::widget::sort_header;
 use crate::gui::words;
 
 /// Body text size.
@@ -137,24 +137,8 @@ impl Trash {
 
     fn header(&self) -> Element<'_, Message> {
         let cell = |label: &'static str, column: Column, width: Length, align: Horizontal| {
-            let arrow = match (self.sort.column == column, self.sort.direction) {
-                (false, _) => "",
-                (true, Direction::Ascending) => "▴",
-                (true, Direction::Descending) => "▾",
-            };
-            let mut content = Row::new().spacing(4).align_y(Alignment::Center);
-            if align == Horizontal::Right {
-                content = content.push(space::horizontal());
-            }
-            content = content.push(text(label).size(SMALL));
-            if !arrow.is_empty() {
-                content = content.push(text(arrow).size(SMALL));
-            }
-            button(content)
-                .width(width)
-                .padding([7.0, CELL_PAD])
-                .style(style::header_button)
-                .on_press(Message::SortBy(column))
+            let sorted = (self.sort.column == column).then_some(self.sort.direction);
+            sort_header(label, sorted, width, align, Message::SortBy(column))
         };
         row![
             cell(
