@@ -40,7 +40,7 @@ mod x11;
 
 use std::path::PathBuf;
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use ferry_core::Error;
 
 /// How long a read waits for the program holding the clipboard to answer (each step).
@@ -84,13 +84,44 @@ pub enum Backend {
 /// thread, which stops (and gives the clipboard up) when the last clone is dropped.
 #[derive(Clone)]
 pub struct FileClipboard {
-    inner: Inner,
+    handle: Handle,
+    backend: Backend,
 }
 
+/// What the window asks of the clipboard's thread, whichever backend runs it.
+enum Command {
+    Offer(Contents),
+    Read(Sender<Result<Contents, Error>>),
+    Clear,
+}
+
+/// The clipboard thread's end: every clone sends to the same thread, which stops when the
+/// last goes.
 #[derive(Clone)]
-enum Inner {
-    X11(x11::Handle),
-    Wayland(wayland::Handle),
+struct Handle {
+    commands: Sender<Command>,
+}
+
+impl Handle {
+    fn offer(&self, contents: Contents) {
+        let _ = self.commands.send(Command::Offer(contents));
+    }
+
+    fn clear(&self) {
+        let _ = self.commands.send(Command::Clear);
+    }
+
+    fn read(&self) -> Result<Contents, Error> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let gone = || {
+            failed(
+                std::io::ErrorKind::BrokenPipe,
+                "the clipboard's thread stopped",
+            )
+        };
+        self.commands.send(Command::Read(tx)).map_err(|_| gone())?;
+        rx.recv().map_err(|_| gone())?
+    }
 }
 
 impl std::fmt::Debug for FileClipboard {
@@ -109,7 +140,9 @@ impl FileClipboard {
         let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         if set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
             match wayland::start() {
-                Ok((handle, events)) => return Ok((Self::from(Inner::Wayland(handle)), events)),
+                Ok((handle, events)) => {
+                    return Ok((Self::from(handle, Backend::WaylandDataControl), events));
+                }
                 Err(why) if set("DISPLAY") => {
                     tracing::info!(target: "ferry", "{why}; using the X11 clipboard (XWayland)");
                 }
@@ -124,19 +157,16 @@ impl FileClipboard {
         display: Option<&str>,
     ) -> Result<(FileClipboard, Receiver<ClipboardEvent>), Error> {
         let (handle, events) = x11::start(display)?;
-        Ok((Self::from(Inner::X11(handle)), events))
+        Ok((Self::from(handle, Backend::X11), events))
     }
 
-    fn from(inner: Inner) -> Self {
-        FileClipboard { inner }
+    fn from(handle: Handle, backend: Backend) -> Self {
+        FileClipboard { handle, backend }
     }
 
     /// Which clipboard this is.
     pub fn backend(&self) -> Backend {
-        match self.inner {
-            Inner::X11(_) => Backend::X11,
-            Inner::Wayland(_) => Backend::WaylandDataControl,
-        }
+        self.backend
     }
 
     /// Puts files on the clipboard (Ctrl+C, or Ctrl+X with `cut`). Does not block: the
@@ -151,19 +181,13 @@ impl FileClipboard {
     }
 
     fn offer(&self, contents: Contents) {
-        match &self.inner {
-            Inner::X11(handle) => handle.offer(contents),
-            Inner::Wayland(handle) => handle.offer(contents),
-        }
+        self.handle.offer(contents);
     }
 
     /// Empties the clipboard if it still holds what Ferry offered, or what it read last (after
     /// a cut was pasted, as Nautilus does). Does not block.
     pub fn clear(&self) {
-        match &self.inner {
-            Inner::X11(handle) => handle.clear(),
-            Inner::Wayland(handle) => handle.clear(),
-        }
+        self.handle.clear();
     }
 
     /// What the clipboard holds (Ctrl+V). **Blocks**: call it on a thread of its own
@@ -172,10 +196,7 @@ impl FileClipboard {
     /// program gets [`READ_TIMEOUT`] for each answer. Text that is only paths of
     /// existing files comes back as [`Contents::Files`] (a copy).
     pub fn read(&self) -> Result<Contents, Error> {
-        let contents = match &self.inner {
-            Inner::X11(handle) => handle.read()?,
-            Inner::Wayland(handle) => handle.read()?,
-        };
+        let contents = self.handle.read()?;
         match contents {
             Contents::Text(text) => interpret_text(text),
             Contents::Files { paths, .. } if paths.is_empty() => Ok(Contents::Empty),

@@ -15,41 +15,7 @@ use ferry_core::Error;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use wl_clipboard_rs::{copy, paste};
 
-use super::{ClipboardEvent, Contents, READ_TIMEOUT, Source, failed, formats};
-
-enum Command {
-    Offer(Contents),
-    Read(Sender<Result<Contents, Error>>),
-    Clear,
-}
-
-/// The worker's end: every clone sends to the same thread, which stops when the last goes.
-#[derive(Clone)]
-pub(super) struct Handle {
-    commands: Sender<Command>,
-}
-
-impl Handle {
-    pub(super) fn offer(&self, contents: Contents) {
-        let _ = self.commands.send(Command::Offer(contents));
-    }
-
-    pub(super) fn clear(&self) {
-        let _ = self.commands.send(Command::Clear);
-    }
-
-    pub(super) fn read(&self) -> Result<Contents, Error> {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        let gone = || {
-            failed(
-                std::io::ErrorKind::BrokenPipe,
-                "the clipboard's thread stopped",
-            )
-        };
-        self.commands.send(Command::Read(tx)).map_err(|_| gone())?;
-        rx.recv().map_err(|_| gone())?
-    }
-}
+use super::{ClipboardEvent, Command, Contents, Handle, READ_TIMEOUT, Source, failed, formats};
 
 /// Checks that the compositor has data-control, and starts the worker.
 pub(super) fn start() -> Result<(Handle, Receiver<ClipboardEvent>), Error> {

@@ -23,7 +23,7 @@ use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 use x11rb::{COPY_DEPTH_FROM_PARENT, COPY_FROM_PARENT, CURRENT_TIME, NONE};
 
-use super::{ClipboardEvent, Contents, READ_TIMEOUT, Source, failed, formats};
+use super::{ClipboardEvent, Command, Contents, Handle, READ_TIMEOUT, Source, failed, formats};
 
 /// How long an INCR transfer to a requestor that stopped taking pieces is kept.
 const TRANSFER_IDLE: Duration = Duration::from_secs(10);
@@ -39,40 +39,6 @@ x11rb::atom_manager! {
         INTEGER,
         FERRY_SELECTION,
         FERRY_TIME,
-    }
-}
-
-enum Command {
-    Offer(Contents),
-    Read(Sender<Result<Contents, Error>>),
-    Clear,
-}
-
-/// The worker's end: every clone sends to the same thread, which stops when the last goes.
-#[derive(Clone)]
-pub(super) struct Handle {
-    commands: Sender<Command>,
-}
-
-impl Handle {
-    pub(super) fn offer(&self, contents: Contents) {
-        let _ = self.commands.send(Command::Offer(contents));
-    }
-
-    pub(super) fn clear(&self) {
-        let _ = self.commands.send(Command::Clear);
-    }
-
-    pub(super) fn read(&self) -> Result<Contents, Error> {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        let gone = || {
-            failed(
-                std::io::ErrorKind::BrokenPipe,
-                "the clipboard's thread stopped",
-            )
-        };
-        self.commands.send(Command::Read(tx)).map_err(|_| gone())?;
-        rx.recv().map_err(|_| gone())?
     }
 }
 
