@@ -12,6 +12,8 @@ pub mod gui;
 /// What the `ferry` binary does: a subcommand runs headless; without one the window opens
 /// (on the folder given, or the last session). Returns the exit status.
 pub fn main() -> i32 {
+    // While this is the only thread: growing the table later waits for the kernel (RCU).
+    ferry_core::fs::prepare_descriptors();
     match cli::run_args(std::env::args_os()) {
         Ok(code) => code,
         Err(path) => match gui::run(path) {

@@ -23,7 +23,7 @@ use crate::entry::Kind;
 
 pub use data::{CopyMethod, DataCopier, DataError};
 pub use mounts::{Mount, MountTable, is_removable};
-pub use stack::{DirStack, max_open_dirs, raise_fd_limit, reserve_fd_table};
+pub use stack::{DirStack, max_open_dirs, prepare_descriptors};
 
 /// Identity of a file: the device it lives on and its inode number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

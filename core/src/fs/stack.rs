@@ -32,6 +32,13 @@ pub fn raise_fd_limit() {
     }
 }
 
+/// Raises the descriptor limit and grows the table to it ([`raise_fd_limit`],
+/// [`reserve_fd_table`]): what a program that runs jobs calls before it starts any thread.
+pub fn prepare_descriptors() {
+    raise_fd_limit();
+    reserve_fd_table();
+}
+
 /// Grows the process's descriptor table, once, to what the deepest walk's stack needs.
 ///
 /// The kernel grows the table by doubling as descriptors are opened, and in a process with
@@ -39,6 +46,11 @@ pub fn raise_fd_limit() {
 /// milliseconds each. `ferry rm` of an 800-level tree paid four of them, about 26 ms of a
 /// 71 ms delete that took 45 ms in a process whose table had grown before. One descriptor
 /// duplicated above the budget grows it in one step, at start. Best effort.
+///
+/// That one step waits for a grace period too once a second thread exists: `ferry cp`, whose
+/// journal thread starts before the engine, measured up to 31 ms for it (one run in three,
+/// `perf trace`). A program calls [`prepare_descriptors`] first thing, while it has one
+/// thread; the engine's own call is then free.
 pub fn reserve_fd_table() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {

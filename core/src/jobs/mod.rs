@@ -437,9 +437,8 @@ impl Engine {
 
     /// Starts an engine whose Replace keeps what it replaces under `staging`.
     pub fn start_with(staging: StagingRoots) -> (Engine, Receiver<Event>) {
-        // Before any walk sizes its stacks from the limit.
-        crate::fs::raise_fd_limit();
-        crate::fs::reserve_fd_table();
+        // Before any walk sizes its stacks from the limit (cheap once `main` did it).
+        crate::fs::prepare_descriptors();
         let (events, rx) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             events,
