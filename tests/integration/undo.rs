@@ -151,6 +151,42 @@ fn undo_of_a_copy_trashes_the_copies_but_keeps_one_edited_since() {
     assert_eq!(s.journal.records().unwrap()[0].state, RecordState::Undone);
 }
 
+/// `/proc` files claim 0 bytes and sysfs files 4096 in no blocks, and hold something else:
+/// the copies hold what could be read (as `cp` makes them, never padded with zeros), and the
+/// record keeps that size, so undo knows them as unchanged copies rather than keeping them.
+#[test]
+fn copies_of_files_that_misstate_their_size_hold_their_contents_and_undo_cleanly() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let dest = t.dir("dest");
+    let sources = [
+        Path::new("/proc/self/status"),
+        Path::new("/sys/kernel/uevent_seqnum"),
+    ];
+    let sources: Vec<PathBuf> = (sources.iter())
+        .filter(|p| p.exists())
+        .map(|p| p.to_path_buf())
+        .collect();
+    if sources.len() < 2 {
+        eprintln!("skipped: no /proc or /sys here");
+        return;
+    }
+    let out = s.run(copy(sources, &dest));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let seqnum = fs::read(dest.join("uevent_seqnum")).unwrap();
+    assert!(
+        !seqnum.is_empty() && seqnum.iter().all(|b| b.is_ascii_digit() || *b == b'\n'),
+        "{seqnum:?}"
+    );
+    let status = fs::read_to_string(dest.join("status")).unwrap();
+    assert!(status.starts_with("Name:"), "{status:?}");
+
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(snapshot(&dest).is_empty(), "both copies went to the trash");
+    assert_eq!(s.trashed(), ["status", "uevent_seqnum"]);
+}
+
 #[test]
 fn undo_of_a_move_restores_the_tree_on_one_and_across_file_systems() {
     let shm = TempTree::new_in("/dev/shm");

@@ -185,7 +185,10 @@ impl<'a> DataCopier<'a> {
 
     /// Copies only the data regions (`SEEK_DATA`/`SEEK_HOLE`) from offset `from` (up to `to`,
     /// or the end), then sets the size, so holes stay holes even where `copy_file_range` would
-    /// fill them with zeros (ext4, tmpfs).
+    /// fill them with zeros (ext4, tmpfs). A region that ends early (the file shrank, or it
+    /// claims more than it holds, as sysfs files do: 4096 bytes, no blocks, 23 bytes to read)
+    /// ends the copy there: the copy is as long as what could be read, never padded to the
+    /// claimed size with zeros.
     fn copy_sparse(
         &mut self,
         src: &OwnedFd,
@@ -206,9 +209,14 @@ impl<'a> DataCopier<'a> {
                 Err(errno) => return Err(DataError::Io { op: "seek", errno }),
             };
             let hole = rustix::fs::seek(src, SeekFrom::Hole(data)).map_err(io("seek"))?;
-            let (n, m) = self.copy_range(src, dst, data, hole.min(limit), tick)?;
+            let region_end = hole.min(limit);
+            let (n, m) = self.copy_range(src, dst, data, region_end, tick)?;
             done += n;
             method = m;
+            if data + n < region_end {
+                rustix::fs::ftruncate(dst, data + n).map_err(io("write"))?;
+                return Ok((done, method));
+            }
             pos = hole;
         }
         let end = rustix::fs::seek(src, SeekFrom::End(0)).map_err(io("seek"))?;
@@ -349,6 +357,45 @@ mod tests {
                 "holes were filled: {} blocks",
                 meta.blocks
             );
+        }
+    }
+
+    /// A sysfs file claims 4096 bytes in no blocks (so it looks sparse) and holds a few: the
+    /// copy holds those few, as `cp` makes it, not them padded with zeros to 4096.
+    #[test]
+    fn a_file_that_claims_more_than_it_holds_copies_what_it_holds() {
+        let sys = std::path::Path::new("/sys/kernel");
+        let Ok(sys_fd) = open_dir_path(sys) else {
+            eprintln!("skipped: no /sys/kernel here");
+            return;
+        };
+        let src = open_file_at(&sys_fd, "uevent_seqnum").unwrap();
+        let meta = stat_fd(&src).unwrap();
+        let held = std::fs::read(sys.join("uevent_seqnum")).unwrap();
+        assert!(
+            meta.is_sparse() && (held.len() as u64) < meta.size,
+            "{meta:?}"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let fd = open_dir_path(tmp.path()).unwrap();
+        for range in [true, false] {
+            let _ = std::fs::remove_file(tmp.path().join("out"));
+            let dst = create_private_at(&fd, "out").unwrap();
+            let (r, c) = (AtomicBool::new(false), AtomicBool::new(range));
+            let src = open_file_at(&sys_fd, "uevent_seqnum").unwrap();
+            DataCopier::new(&r, &c)
+                .copy(&src, &dst, &meta, &mut |_| true)
+                .unwrap();
+            let copied = std::fs::read(tmp.path().join("out")).unwrap();
+            // The counter may move between the reads (a device event): a length it had.
+            let now = std::fs::read(sys.join("uevent_seqnum")).unwrap();
+            assert!(
+                copied.len() == held.len() || copied.len() == now.len(),
+                "copied {} bytes of {} (copy_file_range: {range})",
+                copied.len(),
+                held.len()
+            );
+            assert!(copied.iter().all(|b| b.is_ascii_digit() || *b == b'\n'));
         }
     }
 

@@ -46,6 +46,10 @@ impl Copier<'_> {
         let set = fs::set_times_fd(dst, meta.atime, meta.mtime);
         self.metadata(i, NoteKind::Times, set)
             .map_err(dest_err("set the times of"))?;
+        let planned = self.plan.item(i);
+        if written.size != planned.size || meta.mtime != planned.mtime {
+            super::lock(&self.written).push((i, written.size, meta.mtime));
+        }
         Ok(written.id.ino)
     }
 

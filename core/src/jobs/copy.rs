@@ -232,6 +232,8 @@ pub(crate) struct Copier<'a> {
     pub(super) staging: OnceLock<Result<Staging, Arc<Error>>>,
     /// Items replaced, and where the old ones went.
     pub(crate) staged: Mutex<Vec<(u32, PathBuf)>>,
+    /// Files written with another size or time than planning saw: item, size, mtime.
+    pub(crate) written: Mutex<Vec<(u32, u64, fs::Timestamp)>>,
     /// The copies hard links are made to (`links.rs`).
     pub(super) firsts: Firsts,
 }
@@ -258,6 +260,7 @@ impl<'a> Copier<'a> {
             asking: policy == ConflictPolicy::Ask,
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
+            written: Mutex::new(Vec::new()),
             firsts: Firsts::default(),
         }
     }

@@ -25,17 +25,22 @@ pub(crate) fn run(
     let (mut plan, mut totals) = (planned.plan, planned.totals);
     let mut roots = 0..plan.roots.len();
     loop {
-        let staged = std::thread::scope(|s| {
+        let (staged, written) = std::thread::scope(|s| {
             let _reporter = Reporter::start(s, ctx, &plan, totals);
             ctx.counters.set_phase(Phase::Copying);
             let copier = Copier::new(ctx, &plan, dest, &done, policy);
             copier.run(roots.clone());
-            copier
-                .staged
-                .into_inner()
-                .unwrap_or_else(|e| e.into_inner())
+            let staged = copier.staged.into_inner();
+            let written = copier.written.into_inner();
+            (
+                staged.unwrap_or_else(|e| e.into_inner()),
+                written.unwrap_or_else(|e| e.into_inner()),
+            )
         });
         plan.staged.extend(staged);
+        for (i, size, mtime) in written {
+            plan.set_written(i, size, mtime);
+        }
         let Some(answers) = next_answers(ctx) else {
             break;
         };

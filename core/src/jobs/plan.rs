@@ -317,6 +317,15 @@ impl Plan {
         item.mtime = m.mtime;
     }
 
+    /// Item `i` was written with `size` bytes and modification time `mtime`, not what planning
+    /// saw (it changed since, or claimed a size it does not hold, as `/proc` and sysfs files
+    /// do): the record of the job keeps what its copy is, so that undo knows it unchanged.
+    pub(crate) fn set_written(&mut self, i: u32, size: u64, mtime: Timestamp) {
+        let item = &mut self.items[i as usize];
+        item.size = size;
+        item.mtime = mtime;
+    }
+
     pub(crate) fn set_action(&mut self, i: u32, action: Action) {
         self.items[i as usize].action = action;
     }
