@@ -38,9 +38,14 @@ use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DirStack};
 
-/// Names per batch: a whole folder as a rule, so that two workers unlink in two folders
-/// rather than contend for the lock of one.
+/// Names per batch. A folder's files go in one batch up to [`WHOLE_FOLDER`] of them, so that
+/// two threads unlink in two folders rather than contend for the lock of one (a chain of ten
+/// folders of 1,500 files: 0.72x `rm -rf` cut at 1,024, 0.58x whole); a wider folder is cut
+/// at this, so that its last batch is short and no thread is left with a long tail of it
+/// alone (one folder of 15,000: 0.72x, 0.87x cut at 4,096).
 const BATCH_ITEMS: usize = 1024;
+/// The most files of one folder kept in one batch.
+const WHOLE_FOLDER: usize = 4096;
 /// Most folders one batch covers; with [`QUEUED_BATCHES`] per worker, this bounds the
 /// descriptors that queued batches hold open (beyond the walk's own [`fs::max_open_dirs`]).
 const BATCH_DIRS: usize = 8;
@@ -220,6 +225,7 @@ impl Remover<'_> {
         let mut cache: Option<(&std::path::Path, Arc<OwnedFd>, crate::fs::FileId)> = None;
         // Files given as sources: counted, though no folder waits for them.
         let loose = Arc::new(AtomicUsize::new(0));
+        let mut files = Vec::new();
         for root in &self.plan.roots {
             if !self.go_on() {
                 return;
@@ -245,7 +251,7 @@ impl Remover<'_> {
                 }
             };
             if self.plan.item(root.item).kind != Kind::Dir {
-                queue.add(self, &pfd, &loose, std::iter::once(root.item));
+                queue.add(self, &pfd, &loose, &[root.item]);
                 continue;
             }
             let mut stack = DirStack::new(fs::max_open_dirs());
@@ -281,10 +287,11 @@ impl Remover<'_> {
                     }
                 }
                 let pending = Arc::new(AtomicUsize::new(0));
-                let files = (block.start..block.end).filter(|&c| {
+                files.clear();
+                files.extend((block.start..block.end).filter(|&c| {
                     self.plan.item(c).kind != Kind::Dir && (self.select)(c) == Select::Remove
-                });
-                queue.add(self, stack.top(), &pending, files);
+                }));
+                queue.add(self, stack.top(), &pending, &files);
                 frames.push(Frame {
                     item: p,
                     start: block.start,
@@ -389,15 +396,20 @@ impl Remover<'_> {
 impl Queue<'_> {
     /// Adds the files `items` of the open folder `dir` to the batch being filled, counting
     /// them in `pending`, and hands full batches to the workers (doing queued work while
-    /// they are all busy).
+    /// they are all busy): a folder of at most [`WHOLE_FOLDER`] files in one batch.
     fn add(
         &mut self,
         remover: &Remover<'_>,
         dir: &Arc<OwnedFd>,
         pending: &Arc<AtomicUsize>,
-        items: impl Iterator<Item = u32>,
+        items: &[u32],
     ) {
-        for i in items {
+        let whole = items.len() <= WHOLE_FOLDER;
+        if whole && self.items.len() + items.len() > WHOLE_FOLDER {
+            self.flush(remover);
+        }
+        let limit = if whole { WHOLE_FOLDER } else { BATCH_ITEMS };
+        for &i in items {
             let same_part = self
                 .parts
                 .parts
@@ -416,7 +428,7 @@ impl Queue<'_> {
             self.items.push(i);
             pending.fetch_add(1, Ordering::Relaxed);
             self.parts.parts.last_mut().expect("a part was pushed").end += 1;
-            if self.items.len() == BATCH_ITEMS {
+            if self.items.len() >= limit {
                 self.flush(remover);
             }
         }
@@ -442,7 +454,7 @@ mod tests {
     use std::fs;
     use std::path::Path;
 
-    use super::{BATCH_DIRS, BATCH_ITEMS};
+    use super::{BATCH_DIRS, BATCH_ITEMS, WHOLE_FOLDER};
     use crate::fs::max_open_dirs;
     use crate::jobs::{Engine, Event, Job, Summary};
 
@@ -466,8 +478,8 @@ mod tests {
     }
 
     /// Small folders share batches (more of them than a batch covers, deeper than the open
-    /// descriptors reach), a wide folder fills several, and loose files from two folders
-    /// must each be unlinked in their own.
+    /// descriptors reach), a folder wider than a batch goes whole, a wider one fills
+    /// several, and loose files from two folders must each be unlinked in their own.
     #[test]
     fn deletes_chains_of_small_folders_wide_folders_and_loose_files() {
         let tmp = tempfile::tempdir().unwrap();
@@ -480,7 +492,10 @@ mod tests {
         }
         let wide = tree.join("wide");
         fs::create_dir(&wide).unwrap();
-        files(&wide, 2 * BATCH_ITEMS + 7);
+        files(&wide, WHOLE_FOLDER + BATCH_ITEMS + 7);
+        let whole = tree.join("whole");
+        fs::create_dir(&whole).unwrap();
+        files(&whole, BATCH_ITEMS + 5);
         let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
         fs::create_dir(&a).unwrap();
         fs::create_dir(&b).unwrap();
@@ -492,8 +507,9 @@ mod tests {
 
         let summary = delete(paths);
         assert!(summary.is_complete(), "{:#?}", summary.failed.first());
-        let folders = max_open_dirs() + 3 * BATCH_DIRS + 2;
-        let expected = folders + 3 * (folders - 2) + 2 * BATCH_ITEMS + 7 + loose.len();
+        let folders = max_open_dirs() + 3 * BATCH_DIRS + 3;
+        let wide_files = WHOLE_FOLDER + BATCH_ITEMS + 7 + BATCH_ITEMS + 5;
+        let expected = folders + 3 * (folders - 3) + wide_files + loose.len();
         assert_eq!(summary.items_done, expected as u64);
         assert!(!tree.exists());
         assert!(loose.iter().all(|p| !p.exists()));
