@@ -20,6 +20,11 @@ pub struct Mount {
 }
 
 impl Mount {
+    /// True for file systems held in memory, whose contents a power loss takes.
+    pub fn is_in_memory(&self) -> bool {
+        matches!(self.fs_type.as_str(), "tmpfs" | "ramfs")
+    }
+
     /// True for file systems that clone file contents (`FICLONE`) instead of copying them.
     pub fn can_reflink(&self) -> bool {
         matches!(

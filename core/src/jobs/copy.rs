@@ -65,7 +65,10 @@ pub(crate) fn run_job(
         Err(e) => return not_started(ctx, sources, e),
     };
     let done = not_done(&planned);
-    let (plan, done) = if preflight(ctx, &planned, &dest) {
+    // Into memory, the record need not be on disk first: a power loss takes the copies with
+    // it and leaves the sources as they were, so the record would tell of nothing to undo.
+    let record_first = !dest.mount.as_ref().is_some_and(fs::Mount::is_in_memory);
+    let (plan, done) = if preflight(ctx, &planned, &dest, record_first) {
         let (plan, done, _) = passes::run(ctx, PlanMode::Copy, policy, &dest, planned, done);
         if fs::is_removable(dest.meta.id.dev) {
             dest.flush(ctx);
@@ -134,9 +137,9 @@ pub(crate) fn not_started(ctx: &JobCtx, sources: &[PathBuf], error: Error) -> Su
     summary
 }
 
-/// Announces the plan and its conflicts, and checks free space; false (job halted) when it
-/// cannot fit.
-pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest) -> bool {
+/// Announces the plan and its conflicts, waits for the job's record to be on disk (if
+/// `record_first`), and checks free space; false (job halted) when it cannot fit.
+pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_first: bool) -> bool {
     ctx.emit(Event::Planned {
         job: ctx.id,
         totals: planned.totals,
@@ -148,7 +151,7 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest) -> bool {
         });
     }
     // Nothing is written before the job's journal record is on disk (`journal/durable.rs`).
-    if ctx.control.stopped() || !ctx.wait_durable() {
+    if ctx.control.stopped() || (record_first && !ctx.wait_durable()) {
         return false;
     }
     // Clones take no space: do not refuse a reflink copy of a large file.

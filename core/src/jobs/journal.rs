@@ -143,6 +143,20 @@ impl UndoJournal {
         Ok(Some(seq))
     }
 
+    /// [`begin`](Self::begin), with the line made durable on another thread while the job
+    /// plans: the job must wait for the [`Durable`] before it writes anything
+    /// ([`Engine::submit_journaled_after`](super::Engine::submit_journaled_after) does). What
+    /// the window does; `None` for jobs that are not journaled.
+    pub fn begin_in_background(&self, job: &Job) -> Result<Option<(u64, Durable)>, Error> {
+        let _lock = self.lock()?;
+        let (records, _) = self.load()?;
+        let seq = records.last().map_or(1, |r| r.seq + 1);
+        match self.begin_line(seq, job, false) {
+            Some(line) => Ok(Some((seq, self.append_in_background(&line)?))),
+            None => Ok(None),
+        }
+    }
+
     /// What a process whose first act is a new job does (a command such as `ferry cp`):
     /// [`begin`](Self::begin), then [`start_up`](Self::start_up), with the log read once for
     /// both (it is most of what the journal costs a job). The records start-up works on are

@@ -30,7 +30,7 @@ pub(crate) fn run_job(
         Err(e) => return not_started(ctx, sources, e),
     };
     let done = not_done(&planned);
-    if !preflight(ctx, &planned, &dest) {
+    if !preflight(ctx, &planned, &dest, true) {
         return summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev);
     }
     let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);

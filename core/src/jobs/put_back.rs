@@ -219,7 +219,7 @@ fn run_batch(
     }
     let planned = planner.finish();
     let done = not_done(&planned);
-    let (plan, done) = if preflight(ctx, &planned, &dest) {
+    let (plan, done) = if preflight(ctx, &planned, &dest, true) {
         let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
         remove_sources(ctx, &plan, &done, totals, &dest);
         (plan, done)

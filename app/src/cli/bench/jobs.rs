@@ -128,13 +128,17 @@ pub(super) fn plan<'a>(
 /// the run did not do the work it is timed for.
 pub(super) fn run_job(job: Job, journal: Option<&UndoJournal>) -> Result<Duration> {
     let start = Instant::now();
-    let seq = match journal {
-        Some(j) => j.begin(&job)?,
+    // As the window begins a record: made durable while the job plans.
+    let begun = match journal {
+        Some(j) => j.begin_in_background(&job)?,
         None => None,
     };
+    let seq = begun.as_ref().map(|(seq, _)| *seq);
     let (engine, events) = Engine::start();
-    let id = match seq {
-        Some(seq) => engine.submit_journaled(job, JobOptions::default(), seq),
+    let id = match begun {
+        Some((seq, durable)) => {
+            engine.submit_journaled_after(job, JobOptions::default(), seq, durable)
+        }
         None => engine.submit(job),
     };
     loop {

@@ -97,20 +97,21 @@ pub fn submit(
     bridge::blocking(move || Ok(submit_now(&engine, &stores, job, follow_up)))
 }
 
-/// [`submit`], on the calling thread (blocking: the journal's `begin` is written and
-/// flushed). `ferry bench` drives the window's job path through it.
+/// [`submit`], on the calling thread (blocking: the journal's `begin` is written, and made
+/// durable while the job plans). `ferry bench` drives the window's job path through it.
 pub fn submit_now(engine: &Engine, stores: &Stores, job: Job, follow_up: FollowUp) -> Started {
     let journal = stores.journal();
-    let seq = match journal.and_then(|j| j.begin(&job)) {
-        Ok(seq) => seq,
+    let begun = match journal.and_then(|j| j.begin_in_background(&job)) {
+        Ok(begun) => begun,
         Err(e) => {
             // The job runs all the same, as `ferry cp` does.
             tracing::warn!(target: "ferry", "this job will not be undoable: {e}");
             None
         }
     };
-    let id = match seq {
-        Some(seq) => engine.submit_journaled(job.clone(), options(), seq),
+    let seq = begun.as_ref().map(|(seq, _)| *seq);
+    let id = match begun {
+        Some((seq, durable)) => engine.submit_journaled_after(job.clone(), options(), seq, durable),
         None => engine.submit_with(job.clone(), options()),
     };
     Started {
