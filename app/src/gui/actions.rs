@@ -344,6 +344,9 @@ impl Ferry {
 
     /// A toast with buttons (Undo, Make it a copy); it stays longer, so they can be reached.
     pub(super) fn toast_with(&mut self, text: String, actions: Vec<(String, Command)>) {
+        if actions.iter().any(|(_, c)| is_undo(c)) {
+            self.withdraw_undo_offers(); // theirs is not the newest job any more
+        }
         self.next_toast += 1;
         let time = if actions.is_empty() {
             TOAST_TIME
@@ -359,6 +362,14 @@ impl Ferry {
         // A few at a time: the oldest go first.
         if self.toasts.len() > 3 {
             self.toasts.remove(0);
+        }
+    }
+
+    /// Takes Undo off the toasts shown: it undoes the newest job, which after another job or
+    /// an undo is no longer the one a toast names (clicked, it would undo something else).
+    pub(super) fn withdraw_undo_offers(&mut self) {
+        for toast in &mut self.toasts {
+            toast.actions.retain(|(_, c)| !is_undo(c));
         }
     }
 
@@ -433,4 +444,12 @@ impl Ferry {
         self.session_dirty = true;
         self.save().chain(iced::exit())
     }
+}
+
+/// The toasts' Undo: the window's Undo, of the newest job.
+fn is_undo(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Window(super::shortcut::WindowAction::Undo)
+    )
 }

@@ -227,7 +227,10 @@ impl Ferry {
         match undoing {
             // Its end says what it did ("Undid: Move “a.txt” to Music."); the jobs panel
             // shows a long one meanwhile.
-            Ok(Undoing::Started(started)) => self.job_started(Ok(started)),
+            Ok(Undoing::Started(started)) => {
+                self.withdraw_undo_offers();
+                self.job_started(Ok(started))
+            }
             Ok(Undoing::Nothing) => {
                 self.after_undo = None;
                 self.toast("There is nothing to undo.".to_owned());

@@ -88,6 +88,44 @@ fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
     assert!(home.join("Documents/a.txt").exists());
 }
 
+/// A toast's Undo undoes the newest job: once another job or an undo has come, older toasts
+/// no longer offer it (clicked, it would have undone something other than what they name).
+#[test]
+fn only_the_newest_jobs_toast_offers_undo() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    let offers = |f: &Ferry| {
+        (f.toasts.iter())
+            .filter(|t| t.actions.iter().any(|(label, _)| label == "Undo"))
+            .count()
+    };
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "c");
+    for to in [home.join("Music"), home.join("projects")] {
+        go(&mut ferry, &to);
+        ctrl(&mut ferry, "v");
+        jobs_done(&mut ferry);
+        assert!(to.join("a.txt").exists());
+    }
+    assert_eq!(ferry.toasts.len(), 2, "{:?}", ferry.toasts);
+    assert_eq!(offers(&ferry), 1, "{:?}", ferry.toasts);
+    assert!(shows_toast(&ferry, "Copied “a.txt” to projects."));
+    assert!(
+        ferry.toasts[1].actions.iter().any(|(l, _)| l == "Undo"),
+        "the newest offers it: {:?}",
+        ferry.toasts
+    );
+
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the undo", |_| {
+        !home.join("projects/a.txt").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists(), "only the newest undone");
+    assert_eq!(offers(&ferry), 0, "{:?}", ferry.toasts);
+}
+
 #[test]
 fn a_cut_pasted_moves_once_and_empties_the_clipboard() {
     let fixture = Fixture::new();
