@@ -59,13 +59,10 @@ fn the_question_about_a_folder_says_what_it_holds() {
         confirm.message()
     );
     // Cancel by the button (its label is rich text: found by the button's id).
-    let mut ui = simulator(ferry.view());
-    ui.click(iced_test::selector::id(modal::confirm::CANCEL_ID))
-        .expect("the Cancel button is shown");
-    let messages: Vec<Message> = ui.into_messages().collect();
-    for message in messages {
-        send(&mut ferry, message);
-    }
+    click(
+        &mut ferry,
+        iced_test::selector::id(modal::confirm::CANCEL_ID),
+    );
     assert_eq!(question(&ferry), None);
     assert!(home.join("Documents/tax/2025.pdf").exists());
 }

@@ -151,11 +151,16 @@ fn active_path(ferry: &Ferry) -> PathBuf {
     ferry.tabs.active_pane().path().to_path_buf()
 }
 
-/// Clicks `target` in the window's view and feeds what it sends back.
-fn click(ferry: &mut Ferry, target: &str) {
+/// Clicks `target` (a text, or a widget's id) in the window's view and feeds what it sends
+/// back.
+fn click<S>(ferry: &mut Ferry, target: S)
+where
+    S: iced_test::Selector + Send,
+    S::Output: iced_test::selector::Bounded + Clone + Send + Sync + 'static,
+{
     let mut ui = simulator(ferry.view());
-    ui.click(target)
-        .unwrap_or_else(|e| panic!("{target}: {e:?}"));
+    let what = target.description();
+    ui.click(target).unwrap_or_else(|e| panic!("{what}: {e:?}"));
     let messages: Vec<Message> = ui.into_messages().collect();
     for message in messages {
         send(ferry, message);
