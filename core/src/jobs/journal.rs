@@ -148,36 +148,18 @@ impl UndoJournal {
     /// ([`Engine::submit_journaled_after`](super::Engine::submit_journaled_after) does). What
     /// the window does; `None` for jobs that are not journaled.
     pub fn begin_in_background(&self, job: &Job) -> Result<Option<(u64, Durable)>, Error> {
-        let _lock = self.lock()?;
-        let (records, _) = self.load()?;
-        let seq = records.last().map_or(1, |r| r.seq + 1);
-        match self.begin_line(seq, job, false) {
-            Some(line) => Ok(Some((seq, self.append_in_background(&line)?))),
-            None => Ok(None),
-        }
+        Ok(self
+            .begin_unsynced(job)?
+            .map(|(seq, durable, _)| (seq, durable)))
     }
 
     /// What a process whose first act is a new job does (a command such as `ferry cp`):
-    /// [`begin`](Self::begin), then [`start_up`](Self::start_up), with the log read once for
-    /// both (it is most of what the journal costs a job). The records start-up works on are
-    /// those read before this job's: its own is running, so it is neither pruned nor
-    /// recovered. The `begin` line is made durable on another thread meanwhile: the job must
-    /// wait for [`Begun::durable`] before it writes anything
-    /// ([`Engine::submit_journaled_after`](super::Engine::submit_journaled_after) does).
+    /// [`begin_in_background`](Self::begin_in_background), then [`start_up`](Self::start_up),
+    /// with the log read once for both (it is most of what the journal costs a job). The
+    /// records start-up works on are those read before this job's: its own is running, so it
+    /// is neither pruned nor recovered.
     pub fn begin_and_start_up(&self, job: &Job) -> Result<Begun, Error> {
-        if StoredJob::of(job).is_none() {
-            return Ok(Begun::default()); // not journaled: nothing to read or write
-        }
-        let begun = {
-            let _lock = self.lock()?;
-            let (records, _) = self.load()?;
-            let seq = records.last().map_or(1, |r| r.seq + 1);
-            match self.begin_line(seq, job, false) {
-                Some(line) => Some((seq, self.append_in_background(&line)?, records)),
-                None => None,
-            }
-        };
-        let Some((seq, durable, records)) = begun else {
+        let Some((seq, durable, records)) = self.begin_unsynced(job)? else {
             return Ok(Begun::default());
         };
         let (interrupted, problems) = start_up_of(records);
@@ -187,6 +169,25 @@ impl UndoJournal {
             interrupted,
             problems,
         })
+    }
+
+    /// Appends `job`'s `begin` line and starts making it durable on another thread: its
+    /// record number, the sync under way, and the records read before it. `None` (nothing
+    /// read or written) for jobs that are not journaled.
+    fn begin_unsynced(
+        &self,
+        job: &Job,
+    ) -> Result<Option<(u64, Durable, Vec<JournalRecord>)>, Error> {
+        if StoredJob::of(job).is_none() {
+            return Ok(None);
+        }
+        let _lock = self.lock()?;
+        let (records, _) = self.load()?;
+        let seq = records.last().map_or(1, |r| r.seq + 1);
+        match self.begin_line(seq, job, false) {
+            Some(line) => Ok(Some((seq, self.append_in_background(&line)?, records))),
+            None => Ok(None),
+        }
     }
 
     /// Persists that record `seq` starts over with `job` (redo).
