@@ -232,18 +232,17 @@ fn list_fd(
             return Err(Error::Cancelled);
         }
         let (theirs, mut mine) = next;
-        let helped = mine.len() >= MIN_PARALLEL_HALF;
-        let mine = if helped {
+        let handed = if mine.len() >= MIN_PARALLEL_HALF {
             let helper = helper.get_or_insert_with(|| Helper::spawn(Arc::clone(&fd)));
             helper.start(theirs);
-            stat_all(fd.as_fd(), &mut mine, cancel);
-            mine
+            Some(&*helper)
         } else {
             let mut all = theirs;
             all.append(&mine);
-            stat_all(fd.as_fd(), &mut all, cancel);
-            all
+            mine = all;
+            None
         };
+        stat_all(fd.as_fd(), &mut mine, cancel);
         let next_len = if started.elapsed() > CHUNK_TIME {
             (chunk_len / 2).max(MIN_CHUNK)
         } else {
@@ -257,13 +256,13 @@ fn list_fd(
             read_chunk(&mut entries, dir, next_len)?
         };
         chunk_len = next_len;
-        let batch = match (helped, &helper) {
-            (true, Some(helper)) => {
+        let batch = match handed {
+            Some(helper) => {
                 let mut first = helper.finish();
                 first.append(&mine);
                 first
             }
-            _ => mine,
+            None => mine,
         };
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
