@@ -203,20 +203,21 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
     let job = journal.submit(&engine, job, options);
     let mut prompt = Prompt::default();
     let mut bar = Bar::new(std::io::stderr().is_terminal());
-    let (mut next, mut refused) = (None, false);
+    let (mut next, mut refused, mut cancelling) = (None, false, false);
     loop {
+        // Looked at between events too: progress arrives ten times a second, as often as
+        // the timeout, so a first Ctrl+C could otherwise wait for a quiet moment.
+        if !cancelling && interrupted.load(Ordering::Relaxed) {
+            engine.cancel(job);
+            cancelling = true;
+        }
         let received = match next.take() {
             Some(event) => Ok(event),
             None => events.recv_timeout(Duration::from_millis(100)),
         };
         let event = match received {
             Ok(event) => event,
-            Err(RecvTimeoutError::Timeout) => {
-                if interrupted.load(Ordering::Relaxed) {
-                    engine.cancel(job);
-                }
-                continue;
-            }
+            Err(RecvTimeoutError::Timeout) => continue,
             // The engine hung up without a summary: cannot claim success.
             Err(RecvTimeoutError::Disconnected) => return EXIT_PARTIAL,
         };
