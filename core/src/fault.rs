@@ -41,6 +41,20 @@ pub fn point(step: &str) {
     let _ = step;
 }
 
+/// Whether a test build was asked to leave the speed-up `name` out (`FERRY_FAULT_OFF`, a
+/// comma-separated list), so that a test can reach the plain path it stands in for; false in
+/// every other build. Only `hidden-folders` (`jobs/fresh.rs`) exists.
+#[inline]
+pub fn off(name: &str) -> bool {
+    #[cfg(feature = "fault-points")]
+    return std::env::var("FERRY_FAULT_OFF").is_ok_and(|v| v.split(',').any(|n| n == name));
+    #[cfg(not(feature = "fault-points"))]
+    {
+        let _ = name;
+        false
+    }
+}
+
 #[cfg(feature = "fault-points")]
 mod armed {
     use std::path::PathBuf;

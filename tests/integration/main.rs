@@ -8,6 +8,7 @@ mod clipboard;
 mod dirs;
 mod faults;
 mod folder_attrs;
+mod fresh_folders;
 mod hard_links;
 mod jobs_conflicts;
 mod jobs_control;

@@ -33,6 +33,25 @@ impl Mount {
         )
     }
 
+    /// True for the kernel's local file systems, where renaming a folder is one atomic step
+    /// that carries its whole tree. Not FUSE, whose server may do it entry by entry (fusefat
+    /// leaves the renamed folder empty), nor network file systems.
+    pub fn renames_trees(&self) -> bool {
+        matches!(
+            self.fs_type.as_str(),
+            "ext2"
+                | "ext3"
+                | "ext4"
+                | "btrfs"
+                | "xfs"
+                | "f2fs"
+                | "bcachefs"
+                | "zfs"
+                | "tmpfs"
+                | "ramfs"
+        )
+    }
+
     /// True where looking at a path can wait for a network, a user-space server or an
     /// automount (NFS, SMB, sshfs and other FUSE file systems, autofs): nothing looks there
     /// unasked, as the start-up pruning of staging folders would.

@@ -2,18 +2,21 @@
 //! through its descriptor, a link or FIFO its times by name; then the temporary it was
 //! written as is renamed to its final name, never replacing anything (for Replace, the old
 //! item goes to the staging folder first). A temporary that is not committed is removed
-//! when dropped, so a failure leaves nothing behind.
+//! when dropped, so a failure leaves nothing behind. Symbolic links and FIFOs are made here
+//! too, under a temporary name (they have no unnamed form), as are the permission bits a
+//! copy is given.
 
 use std::ffi::{OsStr, OsString};
 
 use rustix::fd::OwnedFd;
-use rustix::fs::AtFlags;
+use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
 use super::NoteKind;
 use super::copy::{Batch, Copier, Outcome};
 use super::notes::refused;
 use super::plan::Action;
+use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
 
@@ -70,6 +73,61 @@ impl Copier<'_> {
         }
     }
 
+    /// Sets the mode of item `i`'s copy; where the destination keeps no permissions (or
+    /// refuses them now), notes that they are not kept.
+    pub(super) fn set_mode(&self, fd: &OwnedFd, mode: u32, i: u32) -> rustix::io::Result<()> {
+        if self.keeps_modes {
+            self.metadata(i, NoteKind::Permissions, fs::set_mode_fd(fd, mode))
+        } else {
+            self.ctx
+                .note(NoteKind::Permissions, self.plan.dest_path(i), None);
+            Ok(())
+        }
+    }
+
+    /// Set-user/group-id bits survive only if the copy has the same owner as the original.
+    pub(super) fn mode_of(&self, mode: u32, uid: u32) -> u32 {
+        if uid == self.euid {
+            mode
+        } else {
+            mode & !0o6000
+        }
+    }
+
+    pub(super) fn copy_symlink(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
+        let target = rustix::fs::readlinkat(&*batch.src, self.plan.name(i), Vec::new()).map_err(
+            |e| match e {
+                Errno::INVAL => Error::Changed {
+                    path: self.plan.source_path(i),
+                },
+                e => Error::io("read the link", self.plan.source_path(i), e),
+            },
+        )?;
+        let (temp, ()) = self.temp(batch, i, |dir, name| {
+            rustix::fs::symlinkat(&*target, dir, name)
+        })?;
+        self.finish_special(batch, temp, i)
+    }
+
+    pub(super) fn copy_fifo(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
+        let meta = fs::stat_at(&*batch.src, self.plan.name(i))
+            .map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
+        if meta.kind != Kind::Fifo || meta.id != self.plan.item(i).id {
+            return Err(Error::Changed {
+                path: self.plan.source_path(i),
+            });
+        }
+        let make = |dir: &OwnedFd, name: &OsStr| {
+            rustix::fs::mknodat(dir, name, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
+        };
+        let (temp, ()) = self.temp(batch, i, make)?;
+        let mode = Mode::from_raw_mode(self.mode_of(meta.mode, meta.uid));
+        let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
+        self.metadata(i, NoteKind::Permissions, set)
+            .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;
+        self.finish_special(batch, temp, i)
+    }
+
     /// Times, identity and commit of a link or FIFO (no descriptor to work through).
     pub(super) fn finish_special(
         &self,
@@ -95,22 +153,30 @@ impl Copier<'_> {
         i: u32,
         make: impl Fn(&OwnedFd, &OsStr) -> rustix::io::Result<T>,
     ) -> Result<(Temp<'b>, T), Error> {
+        let (name, made) = self.temp_name(&batch.dst, i, make)?;
+        let temp = Temp {
+            dir: &batch.dst,
+            name,
+            armed: true,
+        };
+        Ok((temp, made))
+    }
+
+    /// Makes something with `make` under a temporary name for item `i` in `dir`, not taken
+    /// yet; returns the name.
+    pub(super) fn temp_name<T>(
+        &self,
+        dir: &OwnedFd,
+        i: u32,
+        make: impl Fn(&OwnedFd, &OsStr) -> rustix::io::Result<T>,
+    ) -> Result<(OsString, T), Error> {
         for attempt in 0..8 {
             let name = match attempt {
                 0 => format!("{}{i}", self.temp_prefix),
                 n => format!("{}{i}-{n}", self.temp_prefix),
             };
-            match make(&batch.dst, OsStr::new(&name)) {
-                Ok(t) => {
-                    return Ok((
-                        Temp {
-                            dir: &batch.dst,
-                            name: name.into(),
-                            armed: true,
-                        },
-                        t,
-                    ));
-                }
+            match make(dir, OsStr::new(&name)) {
+                Ok(t) => return Ok((name.into(), t)),
                 Err(Errno::EXIST) => {} // left over by a crashed run with the same pid: pick another
                 Err(e) => return Err(Error::io("create", self.plan.dest_path(i), e)),
             }

@@ -12,7 +12,9 @@
 //! `RENAME_NOREPLACE` unless replacing. A large file of a journaled job is written under a
 //! name that survives a crash, so that resume can continue it (`partial.rs`). Finishing and
 //! committing a written item is in `commit.rs`. A file's other names in the job are hard
-//! links to its copy, made by the job thread (`links.rs`).
+//! links to its copy, made by the job thread (`links.rs`). A new source folder of small files
+//! in a journaled job is filled under a hidden name instead, its files created directly under
+//! their names, and renamed into place once its whole tree is done (`fresh.rs`).
 //!
 //! Replace never overwrites: the old item is first renamed into the job's staging folder
 //! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
@@ -24,19 +26,20 @@
 //! disturbed after.
 
 use std::collections::HashSet;
-use std::ffi::OsStr;
+use std::ffi::OsString;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rustix::fd::OwnedFd;
-use rustix::fs::{AtFlags, FileType, Mode};
+use rustix::fs::Mode;
 use rustix::io::Errno;
 
 use super::claim;
 use super::control::JobCtx;
 use super::dest::Dest;
+use super::fresh::Hidden;
 use super::links::Firsts;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
@@ -179,6 +182,8 @@ struct DirDone {
     item: u32,
     /// Outstanding children in batches, plus one while the job thread is still inside it.
     pending: AtomicUsize,
+    /// The hidden tree it is in, which waits for it (`fresh.rs`).
+    hidden: Option<Arc<Hidden>>,
 }
 
 /// What the items of one batch share: their source and destination folders, open.
@@ -186,6 +191,8 @@ pub(super) struct Batch {
     pub(super) src: Arc<OwnedFd>,
     pub(super) dst: Arc<OwnedFd>,
     dir: Option<Arc<DirDone>>,
+    /// In a hidden folder: files are created under their own names (`fresh.rs`).
+    named: bool,
 }
 
 /// The job thread's side of the workers (see `claim.rs`).
@@ -194,6 +201,8 @@ type Queue<'q> = claim::Queue<'q, Batch>;
 struct Frame {
     item: u32,
     done: Option<Arc<DirDone>>,
+    /// The hidden tree it is in (`fresh.rs`).
+    hidden: Option<Arc<Hidden>>,
 }
 
 /// The job thread's position in the plan.
@@ -205,6 +214,8 @@ struct Cursor {
     batch_bytes: u64,
     /// Folders whose subtree is abandoned (could not be created or opened).
     dead: HashSet<u32>,
+    /// The source folder created under a hidden name, and that name (`fresh.rs`).
+    hidden: Option<(u32, OsString)>,
 }
 
 pub(super) enum Outcome {
@@ -226,9 +237,9 @@ pub(crate) struct Copier<'a> {
     /// Whether the destination supports `O_TMPFILE`.
     try_unnamed: AtomicBool,
     pub(super) temp_prefix: String,
-    euid: u32,
+    pub(super) euid: u32,
     /// The destination stores permission bits (not FAT; probed, see `probe.rs`).
-    keeps_modes: bool,
+    pub(super) keeps_modes: bool,
     /// Conflicts found while writing are asked about (policy Ask), else skipped.
     pub(super) asking: bool,
     /// Where replaced items go, opened at the first Replace.
@@ -237,6 +248,8 @@ pub(crate) struct Copier<'a> {
     pub(crate) staged: Mutex<Vec<(u32, PathBuf)>>,
     /// Files written with another size or time than planning saw: item, size, mtime.
     pub(crate) written: Mutex<Vec<(u32, u64, fs::Timestamp)>>,
+    /// Folders being filled under a hidden name, and where (`fresh.rs`).
+    pub(super) hidden: Mutex<Vec<(u32, PathBuf)>>,
     /// The copies hard links are made to (`links.rs`).
     pub(super) firsts: Firsts,
 }
@@ -264,6 +277,7 @@ impl<'a> Copier<'a> {
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
             written: Mutex::new(Vec::new()),
+            hidden: Mutex::new(Vec::new()),
             firsts: Firsts::default(),
         }
     }
@@ -330,6 +344,7 @@ impl<'a> Copier<'a> {
                 batch: Vec::new(),
                 batch_bytes: 0,
                 dead: HashSet::new(),
+                hidden: None,
             };
             cur.src.push(pfd, pid);
             match &root.dest_dir {
@@ -351,6 +366,10 @@ impl<'a> Copier<'a> {
             }
             self.flush(&mut cur, queue, copier);
             while !cur.frames.is_empty() && self.pop(&mut cur) {}
+            // Made hidden but never entered: the job stopped first.
+            if let Some((c, name)) = cur.hidden.take() {
+                self.abandon_hidden(cur.dst.top(), c, &name);
+            }
         }
     }
 
@@ -377,7 +396,9 @@ impl<'a> Copier<'a> {
                 return false;
             }
         }
-        let (name, dest_name) = (self.plan.name(p), self.plan.dest_name(p));
+        let name = self.plan.name(p);
+        let hidden_name = cur.hidden.as_ref().filter(|(h, _)| *h == p).map(|(_, n)| n);
+        let dest_name = hidden_name.map_or(self.plan.dest_name(p), OsString::as_os_str);
         let opened = fs::open_dir_at(cur.src.top(), name)
             .map_err(|e| Error::io("open", self.plan.source_path(p), e));
         let src = opened.and_then(|fd| match fs::stat_fd(&fd) {
@@ -398,11 +419,18 @@ impl<'a> Copier<'a> {
             Err(e) => {
                 self.ctx.fail(p, self.plan.source_path(p), e);
                 cur.dead.insert(p);
+                if let Some((c, name)) = cur.hidden.take_if(|(h, _)| *h == p) {
+                    self.abandon_hidden(cur.dst.top(), c, &name);
+                }
                 return true;
             }
         };
         self.done[p as usize].store(dst_id.ino, Relaxed);
         self.ctx.counters.add_item();
+        let hidden = match cur.hidden.take_if(|(h, _)| *h == p) {
+            Some((_, name)) => Some(Arc::new(Hidden::new(p, Arc::clone(cur.dst.top()), name))),
+            None => cur.frames.last().and_then(|f| f.hidden.clone()),
+        };
         cur.src.push(src, self.plan.item(p).id);
         cur.dst.push(dst, dst_id);
         let created = matches!(self.plan.item(p).action, Action::Create | Action::Replace);
@@ -410,9 +438,14 @@ impl<'a> Copier<'a> {
             Arc::new(DirDone {
                 item: p,
                 pending: AtomicUsize::new(1),
+                hidden: hidden.as_ref().map(|h| h.waits_for_one()),
             })
         });
-        cur.frames.push(Frame { item: p, done });
+        cur.frames.push(Frame {
+            item: p,
+            done,
+            hidden,
+        });
         for c in block.start..block.end {
             self.child(cur, queue, copier, c);
         }
@@ -427,7 +460,7 @@ impl<'a> Copier<'a> {
         if let Some(d) = frame.done
             && d.pending.fetch_sub(1, Relaxed) == 1
         {
-            self.finish_dir(d.item, &src_fd, &dst_fd);
+            self.finish_dir(&d, &src_fd, &dst_fd);
         }
         if let Err(e) = src.and(dst) {
             let path = self.plan.source_path(frame.item);
@@ -462,6 +495,16 @@ impl<'a> Copier<'a> {
                         return;
                     }
                 };
+                if action == Action::Create && cur.frames.is_empty() && self.fills_hidden(c) {
+                    match self.make_hidden(dir, c) {
+                        Ok(hidden) => cur.hidden = Some((c, hidden)),
+                        Err(e) => {
+                            self.ctx.fail(c, self.plan.source_path(c), e);
+                            cur.dead.insert(c);
+                        }
+                    }
+                    return;
+                }
                 let made = rustix::fs::mkdirat(dir, name, Mode::from_raw_mode(0o700));
                 if let Err(e) = self.settle(staged, made, dir, c) {
                     self.ctx.fail(c, self.plan.source_path(c), e);
@@ -561,6 +604,7 @@ impl<'a> Copier<'a> {
         let items = std::mem::take(&mut cur.batch);
         cur.batch_bytes = 0;
         let dir = cur.frames.last().and_then(|f| f.done.clone());
+        let named = cur.frames.last().is_some_and(|f| f.hidden.is_some());
         if let Some(d) = &dir {
             d.pending.fetch_add(items.len(), Relaxed);
         }
@@ -568,6 +612,7 @@ impl<'a> Copier<'a> {
             src: Arc::clone(cur.src.top()),
             dst: Arc::clone(cur.dst.top()),
             dir,
+            named,
         };
         queue.push(claim::Batch::new(items, batch), &mut |b, _, i| {
             self.work(copier, &b.with, i);
@@ -605,15 +650,17 @@ impl<'a> Copier<'a> {
         if let Some(d) = &batch.dir
             && d.pending.fetch_sub(1, Relaxed) == 1
         {
-            self.finish_dir(d.item, &batch.src, &batch.dst);
+            self.finish_dir(d, &batch.src, &batch.dst);
         }
     }
 
     /// Gives a created folder (`fd`) the extended attributes and ACLs of its source (`src`),
     /// and its final mode and times, once everything inside is written: a default ACL set
     /// before would have passed to what was copied into it. Attributes the destination
-    /// cannot hold are a note of the job, not a failure.
-    fn finish_dir(&self, i: u32, src: &OwnedFd, fd: &OwnedFd) {
+    /// cannot hold are a note of the job, not a failure. A folder filled under a hidden
+    /// name is then renamed to its own.
+    fn finish_dir(&self, done: &DirDone, src: &OwnedFd, fd: &OwnedFd) {
+        let i = done.item;
         if let Err(e) = fs::copy_xattrs(src, fd) {
             self.ctx.note(
                 NoteKind::ExtendedAttributes,
@@ -635,26 +682,8 @@ impl<'a> Copier<'a> {
             );
             self.ctx.fail(i, self.plan.source_path(i), error);
         }
-    }
-
-    /// Sets the mode of item `i`'s copy; where the destination keeps no permissions (or
-    /// refuses them now), notes that they are not kept.
-    pub(super) fn set_mode(&self, fd: &OwnedFd, mode: u32, i: u32) -> rustix::io::Result<()> {
-        if self.keeps_modes {
-            self.metadata(i, NoteKind::Permissions, fs::set_mode_fd(fd, mode))
-        } else {
-            self.ctx
-                .note(NoteKind::Permissions, self.plan.dest_path(i), None);
-            Ok(())
-        }
-    }
-
-    /// Set-user/group-id bits survive only if the copy has the same owner as the original.
-    pub(super) fn mode_of(&self, mode: u32, uid: u32) -> u32 {
-        if uid == self.euid {
-            mode
-        } else {
-            mode & !0o6000
+        if let Some(hidden) = &done.hidden {
+            self.finished_in(hidden);
         }
     }
 
@@ -693,15 +722,23 @@ impl<'a> Copier<'a> {
         // Replace needs a name to rename over the old file; everything else is linked in.
         let unnamed = item.action != Action::Replace && self.try_unnamed.load(Relaxed);
         let mode = self.mode_of(meta.mode, meta.uid);
-        let (temp, dst) = match unnamed.then(|| fs::create_unnamed_in(&*batch.dst, mode)) {
-            Some(Ok(fd)) => (None, fd),
-            Some(Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL)) | None => {
-                self.try_unnamed.store(false, Relaxed);
-                let (temp, fd) =
-                    self.temp(batch, i, |dir, name| fs::create_private_at(dir, name))?;
-                (Some(temp), fd)
+        let (temp, dst) = if batch.named {
+            match self.create_named(batch, i, mode) {
+                Ok((temp, fd)) => (Some(temp), fd),
+                Err(Errno::EXIST) => return Ok(self.taken(&batch.dst, i)),
+                Err(e) => return Err(Error::io("create", self.plan.dest_path(i), e)),
             }
-            Some(Err(e)) => return Err(Error::io("create", self.plan.dest_path(i), e)),
+        } else {
+            match unnamed.then(|| fs::create_unnamed_in(&*batch.dst, mode)) {
+                Some(Ok(fd)) => (None, fd),
+                Some(Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL)) | None => {
+                    self.try_unnamed.store(false, Relaxed);
+                    let (temp, fd) =
+                        self.temp(batch, i, |dir, name| fs::create_private_at(dir, name))?;
+                    (Some(temp), fd)
+                }
+                Some(Err(e)) => return Err(Error::io("create", self.plan.dest_path(i), e)),
+            }
         };
         let mut copied = 0u64;
         let result = copier.copy(&src, &dst, &meta, &mut |n| {
@@ -733,6 +770,11 @@ impl<'a> Copier<'a> {
             };
         };
         drop(dst);
+        if batch.named {
+            let mut temp = temp;
+            temp.armed = false;
+            return Ok(Outcome::Done(ino));
+        }
         self.commit(batch, temp, i, ino)
     }
 
@@ -743,39 +785,5 @@ impl<'a> Copier<'a> {
             ("copy", false) => Error::io("copy", self.plan.source_path(i), errno),
             _ => Error::io("read", self.plan.source_path(i), errno),
         }
-    }
-
-    fn copy_symlink(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
-        let target = rustix::fs::readlinkat(&*batch.src, self.plan.name(i), Vec::new()).map_err(
-            |e| match e {
-                Errno::INVAL => Error::Changed {
-                    path: self.plan.source_path(i),
-                },
-                e => Error::io("read the link", self.plan.source_path(i), e),
-            },
-        )?;
-        let (temp, ()) = self.temp(batch, i, |dir, name| {
-            rustix::fs::symlinkat(&*target, dir, name)
-        })?;
-        self.finish_special(batch, temp, i)
-    }
-
-    fn copy_fifo(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
-        let meta = fs::stat_at(&*batch.src, self.plan.name(i))
-            .map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
-        if meta.kind != Kind::Fifo || meta.id != self.plan.item(i).id {
-            return Err(Error::Changed {
-                path: self.plan.source_path(i),
-            });
-        }
-        let make = |dir: &OwnedFd, name: &OsStr| {
-            rustix::fs::mknodat(dir, name, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
-        };
-        let (temp, ()) = self.temp(batch, i, make)?;
-        let mode = Mode::from_raw_mode(self.mode_of(meta.mode, meta.uid));
-        let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
-        self.metadata(i, NoteKind::Permissions, set)
-            .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;
-        self.finish_special(batch, temp, i)
     }
 }

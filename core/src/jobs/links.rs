@@ -118,12 +118,14 @@ impl Copier<'_> {
     /// Makes `c` a link to `target`; `None` when the destination cannot (it is copied).
     fn link_to(&self, dir: &OwnedFd, c: u32, target: &Target) -> Result<Option<Outcome>, Error> {
         let item = self.plan.item(c);
-        let path = match target {
-            Target::Item(first, _) => self.plan.dest_path(*first),
-            Target::Path(path) => path.clone(),
+        let opened = match target {
+            Target::Item(first, _) => self.open_copy(*first),
+            Target::Path(path) => {
+                let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty()).ok()
+            }
         };
-        let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let Ok(fd) = rustix::fs::openat(rustix::fs::CWD, &path, flags, Mode::empty()) else {
+        let Some(fd) = opened else {
             return Ok(None); // gone since: copy it
         };
         let Ok(meta) = fs::stat_fd(&fd) else {

@@ -17,7 +17,9 @@
 //! I/O errors, which stop the job after cleaning up. Every file is written as an unnamed file
 //! (`O_TMPFILE`), or under a hidden temporary name (`.ferry-tmp-…`) where that is not possible,
 //! and only then linked or renamed into place, never replacing anything unless asked to: no
-//! cancel, error or crash leaves a truncated file under a real name. A large file of a
+//! cancel, error or crash leaves a truncated file under a real name. A new folder of small
+//! files in a journaled job is instead filled under a hidden name, its files created under
+//! their own, and renamed into place whole (`fresh.rs`: one call a file fewer). A large file of a
 //! journaled job ([`Engine::submit_journaled`]) is written as `.ferry-part-…`, which a crash
 //! leaves for [`Job::Resume`] to verify and append to.
 //!
@@ -41,6 +43,7 @@ mod control;
 mod copy;
 mod decide;
 mod dest;
+mod fresh;
 mod journal;
 mod links;
 mod measure;

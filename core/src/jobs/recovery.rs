@@ -3,14 +3,17 @@
 //!
 //! Why nothing is lost when a job is killed at any instant: a file is written as an unnamed
 //! file (`O_TMPFILE`) and linked under its name only once its data, mode and times are
-//! complete, so every destination file that exists is whole and, having its source's size and
-//! mtime, recognisable as a finished copy. A move across file systems removes a source only
+//! complete (or inside a new folder filled under a hidden name, renamed into place only once
+//! its whole tree is: `fresh.rs`), so every destination file that exists under a name the job
+//! meant is whole and, having its source's size and mtime, recognisable as a finished copy. A move across file systems removes a source only
 //! after `syncfs` of the destination, so at any instant each file is whole in the source, or
 //! in the destination, or in both. A small file in flight vanishes with the process (unnamed),
 //! so resume copies it again; a large one of a journaled job is kept as a part
 //! (`.ferry-part-<seq>-…`, see `partial.rs`) that resume verifies and appends to. Other named
-//! temporaries (`.ferry-tmp-<pid>-…`, used for Replace and where `O_TMPFILE` is missing) are
-//! removed by [`remove_temporaries`] at the next start; parts are removed by the resume or
+//! temporaries (`.ferry-tmp-<pid>-…`, used for Replace and where `O_TMPFILE` is missing) and
+//! the new folders a job fills under such a name (`fresh.rs`: files in them are written
+//! under their own names, so one may be truncated) are removed by [`remove_temporaries`] at
+//! the next start; parts are removed by the resume or
 //! roll back of their record ([`remove_parts`]).
 //!
 //! Resume ("skip identical"): a file present in the destination identical to its source
@@ -61,7 +64,8 @@ use super::{
 use crate::error::Error;
 
 /// Removes the named temporaries the dead process of `record` left in its destination
-/// folder and in the destination items of its sources (never following links). Its parts of
+/// folder and in the destination items of its sources (never following links), and the
+/// new folders it was filling under such names. Its parts of
 /// large files (`.ferry-part-…`) stay: resume continues them.
 pub(crate) fn remove_temporaries(record: &JournalRecord) -> Result<(), Error> {
     remove_named(record, &temp_prefix(record.pid))
@@ -101,11 +105,15 @@ fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
             let entry = entry.map_err(|e| Error::io("read folder", &dir, e))?;
             let path = entry.path();
             let kind = entry.file_type().map_err(|e| Error::io("stat", &path, e))?;
-            if kind.is_dir() {
+            let named = entry.file_name().as_bytes().starts_with(prefix);
+            if kind.is_dir() && named {
+                // A new folder the dead job was filling out of sight (`fresh.rs`): all copies.
+                fs::remove_dir_all(&path).map_err(|e| Error::io("remove", &path, e))?;
+            } else if kind.is_dir() {
                 if recursive {
                     stack.push(path);
                 }
-            } else if entry.file_name().as_bytes().starts_with(prefix) {
+            } else if named {
                 fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
             }
         }

@@ -1,0 +1,209 @@
+//! A folder copied to where nothing has its name is filled under a hidden name and renamed
+//! into place when complete (`ferry_core`'s `jobs/fresh.rs`): a crash leaves nothing under
+//! its name and nothing behind once recovered, and a name taken meanwhile is never touched.
+
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::Stdio;
+
+use ferry_tests::TempTree;
+
+use crate::faults::Pause;
+use crate::jobs_support::{assert_no_temporaries, snapshot};
+use crate::{ferry_in, undo::ok};
+
+/// The hidden names in `dir`.
+fn hidden_in(dir: &Path) -> Vec<OsString> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.as_encoded_bytes().starts_with(b".ferry-tmp-"))
+        .collect()
+}
+
+/// `src/docs`: 30 files, a subfolder of 10, a hard-linked pair and a symlink.
+fn docs(t: &TempTree) -> std::path::PathBuf {
+    for i in 0..30 {
+        t.file(format!("src/docs/f{i}"), format!("file {i}"));
+    }
+    for i in 0..10 {
+        t.file(format!("src/docs/sub/g{i}"), format!("sub {i}"));
+    }
+    let a = t.file("src/docs/linked", "one file, two names");
+    fs::hard_link(&a, t.join("src/docs/sub/linked-too")).unwrap();
+    t.symlink("src/docs/link", "f1");
+    t.join("src/docs")
+}
+
+/// Copies (or moves, `verb`) `docs` into `dest`, killed after its fifth file.
+fn killed(verb: &str, home: &Path, docs: &Path, dest: &Path) {
+    let out = ferry_in(home)
+        .env("FERRY_FAULT_POINT", "item-done:5")
+        .arg(verb)
+        .arg(docs)
+        .arg(dest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9), "killed");
+    assert!(
+        !dest.join("docs").exists(),
+        "nothing under the folder's name"
+    );
+    assert_eq!(
+        hidden_in(dest).len(),
+        1,
+        "the folder was being filled hidden"
+    );
+}
+
+#[test]
+fn a_copy_is_whole_under_its_name_with_links_kept() {
+    let t = TempTree::new();
+    let docs = docs(&t);
+    let dest = t.dir("dest");
+    ok(&ferry_in(&t.join("home"))
+        .arg("cp")
+        .arg(&docs)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    assert_eq!(snapshot(&dest.join("docs")), snapshot(&docs));
+    let (a, b) = (dest.join("docs/linked"), dest.join("docs/sub/linked-too"));
+    assert_eq!(
+        fs::metadata(a).unwrap().ino(),
+        fs::metadata(b).unwrap().ino()
+    );
+    assert!(hidden_in(&dest).is_empty());
+}
+
+#[test]
+fn a_copy_killed_mid_folder_is_cleaned_up_and_resumed_whole() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    let docs = docs(&t);
+    let home = t.dir("home");
+    for dest in [t.dir("dest"), shm.dir("dest")] {
+        killed("cp", &home, &docs, &dest);
+        ok(&ferry_in(&home).arg("resume").output().unwrap());
+        assert_eq!(snapshot(&dest.join("docs")), snapshot(&docs), "{dest:?}");
+        assert!(hidden_in(&dest).is_empty(), "{dest:?}");
+        assert_no_temporaries(&dest);
+    }
+}
+
+#[test]
+fn a_move_across_file_systems_killed_mid_folder_keeps_its_source_and_resumes() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    let docs = docs(&t);
+    let before = snapshot(&docs);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    killed("mv", &home, &docs, &dest);
+    assert_eq!(
+        snapshot(&docs),
+        before,
+        "every source whole: none is removed before"
+    );
+    ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert!(!docs.exists(), "the resumed move removed its source");
+    assert_eq!(snapshot(&dest.join("docs")), before);
+    assert!(hidden_in(&dest).is_empty());
+}
+
+#[test]
+fn undo_of_a_copy_killed_mid_folder_leaves_the_destination_as_it_was() {
+    let t = TempTree::new();
+    let docs = docs(&t);
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    t.file("dest/mine", "the user's");
+    killed("cp", &home, &docs, &dest);
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let left: Vec<OsString> = fs::read_dir(&dest)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["mine"]);
+    assert_eq!(fs::read(dest.join("mine")).unwrap(), b"the user's");
+}
+
+#[test]
+fn a_cancelled_copy_puts_what_it_copied_in_place() {
+    let t = TempTree::new();
+    let docs = t.dir("src/docs");
+    for i in 0..3000 {
+        t.file(format!("src/docs/f{i}"), format!("file {i}"));
+    }
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    let pause = Pause::at("item-done:3");
+    let child = pause
+        .hold(ferry_in(&home).arg("cp"))
+        .arg(&docs)
+        .arg(&dest)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    pause.wait_for(child.id());
+    // Ctrl+C as a terminal sends it; the held item keeps the folder from completing.
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(child.id() as i32).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+    let copied = snapshot(&dest.join("docs"));
+    let source = snapshot(&docs);
+    for (rel, node) in &copied {
+        assert_eq!(Some(node), source.get(rel), "{rel:?} is whole");
+    }
+    // Cancelled (as a rule: the signal is seen within 0.1 s) or, if the others finished
+    // first, complete; never hidden.
+    if out.status.code() == Some(0) {
+        assert_eq!(copied.len(), source.len());
+    } else {
+        assert!(copied.len() < source.len(), "{}", copied.len());
+    }
+    assert!(hidden_in(&dest).is_empty(), "what was copied is in place");
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert!(!dest.join("docs").exists(), "and undone");
+}
+
+#[test]
+fn a_name_taken_while_the_folder_is_filled_is_left_alone() {
+    let t = TempTree::new();
+    let docs = docs(&t);
+    let before = snapshot(&docs);
+    let dest = t.dir("dest");
+    let pause = Pause::at("item-done:3");
+    let child = pause
+        .hold(ferry_in(&t.join("home")).args(["cp", "--on-conflict", "skip"]))
+        .arg(&docs)
+        .arg(&dest)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    pause.wait_for(child.id());
+    // Another program makes the name while the copy is under way.
+    t.file("dest/docs/theirs", "not the copy's");
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("skipped"), "{said}");
+    let there: Vec<OsString> = fs::read_dir(dest.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(there, ["theirs"], "the other program's folder untouched");
+    assert_eq!(
+        fs::read(dest.join("docs/theirs")).unwrap(),
+        b"not the copy's"
+    );
+    assert!(hidden_in(&dest).is_empty(), "the hidden copy is removed");
+    assert_eq!(snapshot(&docs), before, "the source is intact");
+}
