@@ -54,7 +54,7 @@ use details::{Details, DoneOut, Part};
 #[cfg(test)]
 use start_up::is_staging_folder;
 use start_up::{prune_staging_of, recover_of, start_up_of};
-use stored::{Absolute, Line, StoredEntry, StoredJob, StoredPath, StoredRemade, StoredTrashRecord};
+use stored::{Absolute, Below, Line, StoredJob, StoredPath, StoredRemade, StoredTrashRecord};
 
 /// Records kept by default.
 pub const DEFAULT_LIMIT: usize = 100;
@@ -366,10 +366,11 @@ impl UndoJournal {
         if ended && record.details {
             match details::read(&folder, record.seq, Part::Done)? {
                 Some(d) => {
+                    let mut below = Below::default();
                     record.entries = d
                         .entries
                         .into_iter()
-                        .filter_map(StoredEntry::into_entry)
+                        .filter_map(|e| e.into_entry(&mut below))
                         .collect();
                     record.trash = d
                         .trash

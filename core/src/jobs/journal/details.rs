@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::stored::{Absolute, EntryOut, StoredEntry, StoredRemade, StoredTrashRecord};
+use super::stored::{Absolute, Below, EntryOut, StoredEntry, StoredRemade, StoredTrashRecord};
 use crate::error::Error;
 use crate::jobs::Record;
 
@@ -92,12 +92,26 @@ impl DoneOut<'_> {
         out.push(b'{');
         if let Some(record) = record {
             out.extend_from_slice(b"\"entries\":[");
+            let mut below = Below::default();
             for (k, entry) in record.entries().enumerate() {
                 if k > 0 {
                     out.push(b',');
                 }
                 let absolute = self.absolute;
-                EntryOut { entry, absolute }.write(&mut out)?;
+                let top = entry.top_level.then(|| {
+                    let (s, d) = (absolute.of(&entry.source), absolute.of(&entry.dest));
+                    (s.into_owned(), d.into_owned())
+                });
+                let below_top = &below;
+                EntryOut {
+                    entry,
+                    absolute,
+                    below: below_top,
+                }
+                .write(&mut out)?;
+                if let Some((source, dest)) = top {
+                    below.saw(&source, &dest, true);
+                }
             }
             out.push(b']');
         }

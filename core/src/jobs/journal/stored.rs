@@ -302,13 +302,21 @@ impl StoredJob {
     }
 }
 
-/// A [`RecordEntry`], compactly: short keys, as a job may record millions.
+/// A [`RecordEntry`], compactly: short keys, as a job may record millions. An entry below
+/// the last top-level one before it, at the same path below its source and its destination
+/// (nearly all of them), keeps only that path (`r`): both absolute paths made the details
+/// file of a 5,000-file copy 895 KB, and kept records could add up to gigabytes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct StoredEntry {
     /// Source.
-    s: StoredPath,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    s: Option<StoredPath>,
     /// Destination.
-    d: StoredPath,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    d: Option<StoredPath>,
+    /// Instead of both: the path below the last top-level entry's source and destination.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    r: Option<StoredPath>,
     /// [`Kind`], by its name.
     k: String,
     /// [`How`], by its name.
@@ -319,6 +327,7 @@ pub(super) struct StoredEntry {
     /// Modification time: seconds, nanoseconds.
     mt: (i64, u32),
     /// Top level.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     top: bool,
     /// Where the item it replaced was staged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -372,22 +381,78 @@ impl Serialize for PathOut<'_> {
 pub(super) struct EntryOut<'a> {
     pub(super) entry: RecordEntry,
     pub(super) absolute: &'a Absolute,
+    /// The last top-level entry written before it (see [`Below::rel`]).
+    pub(super) below: &'a Below,
+}
+
+/// The absolute source and destination of the last top-level entry, which the entries after
+/// it are written relative to.
+#[derive(Debug, Default)]
+pub(super) struct Below {
+    top: Option<(OsString, OsString)>,
+}
+
+impl Below {
+    /// The path `source` and `dest` both have below the top-level entry's, byte for byte,
+    /// if they do.
+    fn rel<'p>(&self, source: &'p Path, dest: &Path) -> Option<&'p OsStr> {
+        let (s, d) = self.top.as_ref()?;
+        let rel = below(source.as_os_str(), s)?;
+        (below(dest.as_os_str(), d)? == rel).then_some(rel)
+    }
+
+    /// Entry `source`, `dest` is written (or read): a top-level one is the next reference.
+    pub(super) fn saw(&mut self, source: &Path, dest: &Path, top_level: bool) {
+        if top_level {
+            let (s, d) = (source.as_os_str().to_owned(), dest.as_os_str().to_owned());
+            self.top = Some((s, d));
+        }
+    }
+
+    /// The source and destination of the entry stored as `rel`.
+    fn join(&self, rel: &OsStr) -> Option<(PathBuf, PathBuf)> {
+        let (s, d) = self.top.as_ref()?;
+        let join = |base: &OsStr| {
+            let mut p = OsString::with_capacity(base.len() + 1 + rel.len());
+            p.push(base);
+            p.push("/");
+            p.push(rel);
+            PathBuf::from(p)
+        };
+        Some((join(s), join(d)))
+    }
+}
+
+/// What `path` has after `base` and a slash, if it starts so (and has more).
+fn below<'p>(path: &'p OsStr, base: &OsStr) -> Option<&'p OsStr> {
+    let rest = path.as_bytes().strip_prefix(base.as_bytes())?;
+    let rel = rest.strip_prefix(b"/")?;
+    (!rel.is_empty()).then(|| OsStr::from_bytes(rel))
 }
 
 impl Serialize for EntryOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let e = &self.entry;
         let staged = e.staged.as_deref().map(|p| self.absolute.of(p));
-        let mut out = s.serialize_struct("StoredEntry", 9 + usize::from(staged.is_some()))?;
-        out.serialize_field("s", &PathOut(&self.absolute.of(&e.source)))?;
-        out.serialize_field("d", &PathOut(&self.absolute.of(&e.dest)))?;
+        let (source, dest) = (self.absolute.of(&e.source), self.absolute.of(&e.dest));
+        let rel = self.below.rel(&source, &dest);
+        let fields = 8 + usize::from(rel.is_none()) + usize::from(e.top_level);
+        let mut out = s.serialize_struct("StoredEntry", fields + usize::from(staged.is_some()))?;
+        if let Some(rel) = rel {
+            out.serialize_field("r", &PathOut(Path::new(rel)))?;
+        } else {
+            out.serialize_field("s", &PathOut(&source))?;
+            out.serialize_field("d", &PathOut(&dest))?;
+        }
         out.serialize_field("k", kind_name(e.kind))?;
         out.serialize_field("h", how_name(e.how))?;
         out.serialize_field("dev", &e.id.dev)?;
         out.serialize_field("ino", &e.id.ino)?;
         out.serialize_field("size", &e.size)?;
         out.serialize_field("mt", &(e.mtime.sec, e.mtime.nsec))?;
-        out.serialize_field("top", &e.top_level)?;
+        if e.top_level {
+            out.serialize_field("top", &true)?;
+        }
         if let Some(staged) = &staged {
             out.serialize_field("st", &PathOut(staged))?;
         }
@@ -402,14 +467,23 @@ impl EntryOut<'_> {
     pub(super) fn write(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         let e = &self.entry;
         let (source, dest) = (self.absolute.of(&e.source), self.absolute.of(&e.dest));
-        let (Some(s), Some(d), None) = (plain(&source), plain(&dest), &e.staged) else {
+        let rel = self.below.rel(&source, &dest).map(Path::new);
+        let paths = match rel {
+            Some(rel) => plain(rel).map(|r| (r, None)),
+            None => plain(&source).zip(plain(&dest)).map(|(s, d)| (s, Some(d))),
+        };
+        let (Some(paths), None) = (paths, &e.staged) else {
             return serde_json::to_writer(out, self);
         };
-        out.extend_from_slice(b"{\"s\":\"");
-        out.extend_from_slice(s.as_bytes());
-        out.extend_from_slice(b"\",\"d\":\"");
-        out.extend_from_slice(d.as_bytes());
-        out.extend_from_slice(b"\",\"k\":\"");
+        match paths {
+            (r, None) => push_text(out, b"{\"r\":\"", r),
+            (s, Some(d)) => {
+                push_text(out, b"{\"s\":\"", s);
+                push_text(out, b"\",\"d\":\"", d);
+            }
+        }
+        out.extend_from_slice(b"\",");
+        out.extend_from_slice(b"\"k\":\"");
         out.extend_from_slice(kind_name(e.kind).as_bytes());
         out.extend_from_slice(b"\",\"h\":\"");
         out.extend_from_slice(how_name(e.how).as_bytes());
@@ -426,10 +500,16 @@ impl EntryOut<'_> {
         out.extend_from_slice(if e.top_level {
             b"],\"top\":true}"
         } else {
-            b"],\"top\":false}"
+            b"]}"
         });
         Ok(())
     }
+}
+
+/// Appends `key` (up to the opening quote) and `text`.
+fn push_text(out: &mut Vec<u8>, key: &[u8], text: &str) {
+    out.extend_from_slice(key);
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// Appends `n` in decimal, as JSON writes it (`fmt` machinery cost more than the rest of an
@@ -515,13 +595,20 @@ fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str) -> Option<T> {
 }
 
 impl StoredEntry {
-    /// None for an entry this version cannot read (it is left alone by undo).
-    pub(super) fn into_entry(self) -> Option<RecordEntry> {
+    /// The entry, read after those before it (`below` follows their top-level ones); None
+    /// for one this version cannot read (it is left alone by undo).
+    pub(super) fn into_entry(self, below: &mut Below) -> Option<RecordEntry> {
+        let (source, dest) = match (self.r, self.s, self.d) {
+            (Some(rel), ..) => below.join(&rel.into_os())?,
+            (None, Some(s), Some(d)) => (s.into_path(), d.into_path()),
+            _ => return None,
+        };
+        below.saw(&source, &dest, self.top);
         let kind = named(&KINDS, &self.k)?;
         let how = named(&HOWS, &self.h)?;
         Some(RecordEntry {
-            source: self.s.into_path(),
-            dest: self.d.into_path(),
+            source,
+            dest,
             kind,
             how,
             id: FileId {
@@ -657,12 +744,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn entries_written_by_hand_are_what_serde_writes() {
-        let absolute = Absolute::default();
-        let entry = |source: &str, staged: Option<&str>| RecordEntry {
+    fn entry(source: &str, dest: &str, top_level: bool, staged: Option<&str>) -> RecordEntry {
+        RecordEntry {
             source: PathBuf::from(source),
-            dest: PathBuf::from("/d/x"),
+            dest: PathBuf::from(dest),
             kind: Kind::Symlink,
             how: How::MovedOver,
             id: FileId {
@@ -674,20 +759,32 @@ mod tests {
                 sec: -3,
                 nsec: 999_999_999,
             },
-            top_level: true,
+            top_level,
             staged: staged.map(PathBuf::from),
-        };
-        for (source, staged) in [
-            ("/plain/é path", None),
-            ("rel/a", None),
-            ("/q\"uote", None),
-            ("/back\\slash", None),
-            ("/tab\there", None),
-            ("/s", Some("/staged")),
+        }
+    }
+
+    #[test]
+    fn entries_written_by_hand_are_what_serde_writes() {
+        let absolute = Absolute::default();
+        let mut below = Below::default();
+        below.saw(Path::new("/plain"), Path::new("/d"), true);
+        for (source, dest, top, staged) in [
+            ("/plain/é path", "/d/x", true, None),
+            ("rel/a", "/d/x", false, None),
+            ("/q\"uote", "/d/x", false, None),
+            ("/back\\slash", "/d/x", true, None),
+            ("/tab\there", "/d/x", false, None),
+            ("/s", "/d/x", true, Some("/staged")),
+            // Written relative to the top-level entry.
+            ("/plain/x", "/d/x", false, None),
+            ("/plain/sub/q\"uote", "/d/sub/q\"uote", false, None),
+            ("/plain/s", "/d/s", false, Some("/staged")),
         ] {
             let out = EntryOut {
-                entry: entry(source, staged),
+                entry: entry(source, dest, top, staged),
                 absolute: &absolute,
+                below: &below,
             };
             let mut by_hand = Vec::new();
             out.write(&mut by_hand).unwrap();
@@ -696,6 +793,63 @@ mod tests {
                 serde_json::to_string(&out).unwrap()
             );
         }
+    }
+
+    #[test]
+    fn entries_below_the_top_level_keep_one_path_and_read_back_whole() {
+        let absolute = Absolute::default();
+        let entries = [
+            entry("/src/docs", "/dest/docs", true, None),
+            entry("/src/docs/a.txt", "/dest/docs/a.txt", false, None),
+            // Below the source but not at the same path below the destination.
+            entry("/src/docs/b", "/dest/other/b", false, None),
+            entry("/src/docsx/c", "/dest/docsx/c", false, None),
+            entry("/elsewhere", "/dest/elsewhere", true, None),
+            entry("/elsewhere/d", "/dest/elsewhere/d", false, None),
+        ];
+        let mut below = Below::default();
+        let mut json = Vec::new();
+        for e in &entries {
+            EntryOut {
+                entry: e.clone(),
+                absolute: &absolute,
+                below: &below,
+            }
+            .write(&mut json)
+            .unwrap();
+            json.push(b'\n');
+            below.saw(&e.source, &e.dest, e.top_level);
+        }
+        let text = String::from_utf8(json).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].starts_with(r#"{"r":"a.txt","#), "{}", lines[1]);
+        assert!(
+            lines[2].starts_with(r#"{"s":"/src/docs/b","#),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].starts_with(r#"{"s":"/src/docsx/c","#),
+            "{}",
+            lines[3]
+        );
+        assert!(lines[5].starts_with(r#"{"r":"d","#), "{}", lines[5]);
+        let mut below = Below::default();
+        let read: Vec<RecordEntry> = lines
+            .iter()
+            .map(|l| serde_json::from_str::<StoredEntry>(l).unwrap())
+            .filter_map(|e| e.into_entry(&mut below))
+            .collect();
+        assert_eq!(read, entries);
+    }
+
+    #[test]
+    fn entries_of_the_older_form_with_both_paths_still_read() {
+        let old = r#"{"s":"/src/a","d":"/dest/a","k":"File","h":"Created","dev":27,"ino":5,"size":3,"mt":[1,2],"top":false}"#;
+        let e = serde_json::from_str::<StoredEntry>(old).unwrap();
+        let e = e.into_entry(&mut Below::default()).unwrap();
+        assert_eq!((e.source, e.dest), ("/src/a".into(), "/dest/a".into()));
+        assert!(!e.top_level);
     }
 
     #[test]
