@@ -64,6 +64,10 @@ pub const DEFAULT_LIMIT: usize = 100;
 /// stays small enough to read at every start.
 pub const MAX_ENTRIES: usize = 100_000;
 
+/// A `begin` line longer than this is read without its job where the job is not needed
+/// (see `UndoJournal::load_for_start`); a job of a few hundred sources is shorter.
+const SKIM_LINE: usize = 64 << 10;
+
 /// Prefix of the named temporaries a job of process `pid` may leave after a crash.
 pub(crate) fn temp_prefix(pid: u32) -> String {
     format!(".ferry-tmp-{pid}-")
@@ -182,7 +186,7 @@ impl UndoJournal {
             return Ok(None);
         }
         let _lock = self.lock()?;
-        let (records, _) = self.load()?;
+        let records = self.load_for_start()?;
         let seq = records.last().map_or(1, |r| r.seq + 1);
         match self.begin_line(seq, job, false) {
             Some(line) => Ok(Some((seq, self.append_in_background(&line)?, records))),
@@ -406,7 +410,9 @@ impl UndoJournal {
     /// jobs ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
     /// (neither step stops the other).
     pub fn start_up(&self) -> (Vec<JournalRecord>, Vec<Error>) {
-        match self.records() {
+        let records = tail::read_lock(self.lock(), &self.file.with_extension("lock"))
+            .and_then(|_lock| self.load_for_start());
+        match records {
             Ok(records) => start_up_of(records),
             Err(e) => {
                 // The user's own staging folders are bounded all the same.
@@ -536,6 +542,35 @@ impl UndoJournal {
 
     /// Reads the log: the newest records (at most the bound) and the number of lines read.
     fn load(&self) -> Result<(Vec<JournalRecord>, usize), Error> {
+        self.load_skimming(None)
+    }
+
+    /// The records for what a job's or a process's start does with them, which is to take
+    /// the next record number, the staging folders the records name and the interrupted
+    /// records. A `begin` line longer than [`SKIM_LINE`] (a job given tens of thousands of
+    /// sources, as a paste of a selection in the window) is read without its job. The
+    /// records it begins stand for an empty copy, so this is only for that use. If such a
+    /// record has not ended, the log is read again in full: an interrupted record's job is
+    /// what recovery works from.
+    fn load_for_start(&self) -> Result<Vec<JournalRecord>, Error> {
+        let mut skimmed = Vec::new();
+        let (records, _) = self.load_skimming(Some(&mut skimmed))?;
+        let ended = |seq: &u64| {
+            (records.iter().rev().find(|r| r.seq == *seq))
+                .is_none_or(|r| !matches!(r.state, RecordState::Running | RecordState::Interrupted))
+        };
+        if skimmed.iter().all(ended) {
+            return Ok(records);
+        }
+        Ok(self.load()?.0)
+    }
+
+    /// Reads the log; with `skimmed`, reads long `begin` lines without their jobs (see
+    /// [`load_for_start`](Self::load_for_start)) and lists their records there.
+    fn load_skimming(
+        &self,
+        mut skimmed: Option<&mut Vec<u64>>,
+    ) -> Result<(Vec<JournalRecord>, usize), Error> {
         let file = match File::open(&self.file) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
@@ -546,8 +581,16 @@ impl UndoJournal {
         for line in BufReader::new(file).split(b'\n') {
             let line = line.map_err(|e| Error::io("read", &self.file, e))?;
             lines += 1;
+            let skim = skimmed.as_deref_mut().filter(|_| line.len() > SKIM_LINE);
+            let parsed = match skim.and_then(|list| Some((list, Line::skimmed(&line)?))) {
+                Some((list, line)) => {
+                    list.push(line.seq());
+                    Ok(line)
+                }
+                None => serde_json::from_slice::<Line>(&line),
+            };
             // A torn line from a crash mid-append carries nothing that was promised.
-            let Ok(line) = serde_json::from_slice::<Line>(&line) else {
+            let Ok(line) = parsed else {
                 continue;
             };
             apply(&mut records, line);

@@ -61,6 +61,44 @@ impl Line {
     }
 }
 
+/// What a `begin` line says besides its job, read without the job (see [`Line::skimmed`]).
+#[derive(Deserialize)]
+struct SkimmedLine {
+    begin: BeginHead,
+}
+
+#[derive(Deserialize)]
+struct BeginHead {
+    seq: u64,
+    time: u64,
+    pid: u32,
+    pid_start: u64,
+    #[serde(default)]
+    resumed: bool,
+}
+
+impl Line {
+    /// `line` as a `begin` line whose job and pre-existing items are not read (an empty
+    /// copy stands for the job): parsing the job of one with 100,000 sources cost every
+    /// later job's start 15-35 ms. `None` if it is not a `begin` line.
+    pub(super) fn skimmed(line: &[u8]) -> Option<Line> {
+        let head = serde_json::from_slice::<SkimmedLine>(line).ok()?.begin;
+        Some(Line::Begin {
+            seq: head.seq,
+            time: head.time,
+            pid: head.pid,
+            pid_start: head.pid_start,
+            job: StoredJob::Copy {
+                sources: Vec::new(),
+                dest_dir: StoredPath::Text(String::new()),
+                on_conflict: String::new(),
+            },
+            preexisting: Vec::new(),
+            resumed: head.resumed,
+        })
+    }
+}
+
 /// A path or name, exactly: UTF-8 as a string, anything else as bytes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]

@@ -98,3 +98,61 @@ fn a_job_begun_by_a_dead_process_is_interrupted() {
     assert_eq!(interrupted.len(), 1);
     assert_eq!(journal.undo_candidate().unwrap().unwrap().seq, 1);
 }
+
+#[test]
+fn a_job_of_many_sources_is_skimmed_at_start_up_unless_it_was_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let many = |n: usize| Job::Copy {
+        sources: (0..n)
+            .map(|i| dir.path().join(format!("s/{i:06}")))
+            .collect(),
+        dest_dir: dir.path().join("dest"),
+        on_conflict: crate::jobs::ConflictPolicy::Skip,
+    };
+    // Sources as the record reads them back, and its number.
+    let sources = |r: &JournalRecord| {
+        let (sources, _) = r.job.sources_and_dest().expect("a copy");
+        (r.seq, sources.to_vec())
+    };
+    let kill = || {
+        let text = std::fs::read_to_string(journal.path()).unwrap();
+        let dead = text.replace(&format!("\"pid\":{}", std::process::id()), "\"pid\":0");
+        std::fs::write(journal.path(), dead).unwrap();
+    };
+    let (
+        Job::Copy { sources: three, .. },
+        Job::Copy {
+            sources: five_k, ..
+        },
+    ) = (many(3), many(5_000))
+    else {
+        unreachable!()
+    };
+    let finished = journal.begin(&many(5_000)).unwrap().unwrap();
+    journal
+        .finish(finished, &Summary::default(), false)
+        .unwrap();
+    let log = std::fs::read(journal.path()).unwrap();
+    assert!(log.split(|&b| b == b'\n').next().unwrap().len() > SKIM_LINE);
+    let interrupted = journal.begin(&many(3)).unwrap().unwrap();
+    kill();
+    // Ended: start-up skims its line; the records read for anything else have it whole.
+    let skimmed = journal.load_for_start().unwrap();
+    assert_eq!(skimmed.len(), 2);
+    assert_eq!(sources(&skimmed[0]), (finished, Vec::new()));
+    let (found, problems) = journal.start_up();
+    assert!(problems.is_empty(), "{problems:?}");
+    let found: Vec<_> = found.iter().map(sources).collect();
+    assert_eq!(found, [(interrupted, three.clone())]);
+    assert_eq!(
+        sources(&journal.records().unwrap()[0]),
+        (finished, five_k.clone())
+    );
+    // Not ended: read whole, for recovery works from its job.
+    let big = journal.begin(&many(5_000)).unwrap().unwrap();
+    kill();
+    let (found, _) = journal.start_up();
+    let found: Vec<_> = found.iter().map(sources).collect();
+    assert_eq!(found, [(interrupted, three), (big, five_k)]);
+}
