@@ -30,8 +30,10 @@
 //! of bytes.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod apply;
@@ -91,6 +93,9 @@ pub struct Begun {
 pub struct UndoJournal {
     file: PathBuf,
     limit: usize,
+    /// Lines the log had when this journal (or a clone) last read it, `usize::MAX` before:
+    /// a job's end compares that with the bound rather than reading the log again.
+    seen_lines: Arc<AtomicUsize>,
 }
 
 impl UndoJournal {
@@ -113,6 +118,7 @@ impl UndoJournal {
         UndoJournal {
             file,
             limit: DEFAULT_LIMIT,
+            seen_lines: Arc::new(AtomicUsize::new(usize::MAX)),
         }
     }
 
@@ -578,8 +584,18 @@ impl UndoJournal {
         };
         let mut records: Vec<JournalRecord> = Vec::new();
         let mut lines = 0;
-        for line in BufReader::new(file).split(b'\n') {
-            let line = line.map_err(|e| Error::io("read", &self.file, e))?;
+        let (mut reader, mut line) = (BufReader::new(file), Vec::new());
+        loop {
+            // One buffer for every line: a line of megabytes is not grown again per line.
+            line.clear();
+            match reader.read_until(b'\n', &mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => return Err(Error::io("read", &self.file, e)),
+            }
+            if line.last() == Some(&b'\n') {
+                line.pop();
+            }
             lines += 1;
             let skim = skimmed.as_deref_mut().filter(|_| line.len() > SKIM_LINE);
             let parsed = match skim.and_then(|list| Some((list, Line::skimmed(&line)?))) {
@@ -595,6 +611,7 @@ impl UndoJournal {
             };
             apply(&mut records, line);
         }
+        self.seen_lines.store(lines, Relaxed);
         let excess = records.len().saturating_sub(self.limit);
         records.drain(..excess);
         for r in &mut records {
@@ -610,6 +627,12 @@ impl UndoJournal {
     /// the parts and temporaries its job left are removed first; one whose folders cannot be
     /// cleaned now is kept for a later try rather than leaving them behind for good.
     fn compact_if_long(&self) -> Result<(), Error> {
+        // The log as this job's begin read it, plus its begin and end lines (lines other
+        // processes added meanwhile only delay the rewrite to a later job, which reads them).
+        let seen = self.seen_lines.load(Relaxed);
+        if seen.saturating_add(2) <= 3 * self.limit {
+            return Ok(());
+        }
         // Counting lines costs a read; parsing them, most of what a job pays the journal.
         if self.line_count()? <= 3 * self.limit {
             return Ok(());
@@ -642,13 +665,25 @@ impl UndoJournal {
 
     /// Lines in the log, as [`load`](Self::load) counts them (a torn last line counts).
     fn line_count(&self) -> Result<usize, Error> {
-        let text = match std::fs::read(&self.file) {
-            Ok(text) => text,
+        let mut file = match File::open(&self.file) {
+            Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(Error::io("read", &self.file, e)),
+            Err(e) => return Err(Error::io("open", &self.file, e)),
         };
-        let newlines = text.iter().filter(|&&b| b == b'\n').count();
-        Ok(newlines + usize::from(text.last().is_some_and(|&b| b != b'\n')))
+        // In pieces: reading a log with a line of megabytes whole cost a job's end more in
+        // page faults than in counting.
+        let (mut buf, mut newlines, mut last) = (vec![0u8; 64 << 10], 0, b'\n');
+        loop {
+            let n = match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::io("read", &self.file, e)),
+            };
+            newlines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+            last = buf[n - 1];
+        }
+        Ok(newlines + usize::from(last != b'\n'))
     }
 
     /// The log as raw lines grouped by record, for compaction.

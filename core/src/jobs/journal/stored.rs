@@ -82,7 +82,27 @@ impl Line {
     /// copy stands for the job): parsing the job of one with 100,000 sources cost every
     /// later job's start 15-35 ms. `None` if it is not a `begin` line.
     pub(super) fn skimmed(line: &[u8]) -> Option<Line> {
-        let head = serde_json::from_slice::<SkimmedLine>(line).ok()?.begin;
+        // The job follows the four numbers, and `resumed` ends the line (the order the log
+        // is written in): reading only those skips even the scan of megabytes of sources
+        // (10 ms for 7.8 MB). A line of another shape, or torn, is scanned whole.
+        let job_at = line.windows(7).take(256).position(|w| w == b",\"job\":");
+        let complete = line.ends_with(b"}}");
+        let head = match job_at.filter(|_| complete) {
+            Some(at) => {
+                let mut text = line[..at].to_vec();
+                text.extend_from_slice(if line.ends_with(b"\"resumed\":true}}") {
+                    b",\"resumed\":true}}"
+                } else {
+                    b"}}"
+                });
+                serde_json::from_slice::<SkimmedLine>(&text).ok()
+            }
+            None => None,
+        };
+        let head = match head {
+            Some(skimmed) => skimmed.begin,
+            None => serde_json::from_slice::<SkimmedLine>(line).ok()?.begin,
+        };
         Some(Line::Begin {
             seq: head.seq,
             time: head.time,

@@ -156,3 +156,19 @@ fn a_job_of_many_sources_is_skimmed_at_start_up_unless_it_was_interrupted() {
     let found: Vec<_> = found.iter().map(sources).collect();
     assert_eq!(found, [(interrupted, three), (big, five_k)]);
 }
+
+#[test]
+fn lines_are_counted_across_the_pieces_the_log_is_read_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    assert_eq!(journal.line_count().unwrap(), 0);
+    let long = "x".repeat(200_000);
+    std::fs::write(journal.path(), format!("a\n{long}\n\nb\n{long}")).unwrap();
+    assert_eq!(
+        journal.line_count().unwrap(),
+        5,
+        "the last one unterminated"
+    );
+    std::fs::write(journal.path(), format!("{long}\n")).unwrap();
+    assert_eq!(journal.line_count().unwrap(), 1);
+}
