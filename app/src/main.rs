@@ -1,4 +1,5 @@
-//! The `ferry` binary: a subcommand runs headless, no subcommand opens the window.
+//! `ferry-window`: the window (no subcommand), `ferry bench`, and every other subcommand as
+//! `ferry` runs it.
 
 fn main() {
     std::process::exit(ferry_app::main());

@@ -75,11 +75,11 @@ pub(super) fn spin(cpu: usize) -> i32 {
     set.set(cpu);
     if let Err(e) = rustix::thread::sched_setaffinity(None, &set) {
         eprintln!("ferry bench: cannot pin the busy process to CPU {cpu}: {e}");
-        return super::super::EXIT_PARTIAL;
+        return ferry_cli::EXIT_PARTIAL;
     }
     let mut out = std::io::stdout();
     if out.write_all(b"1").and_then(|()| out.flush()).is_err() {
-        return super::super::EXIT_PARTIAL;
+        return ferry_cli::EXIT_PARTIAL;
     }
     let mut x = 0u64;
     loop {

@@ -5,7 +5,7 @@
 //!   filesystem (under the current folder, or `--dir`) and another under `/dev/shm`; both are
 //!   removed at the end.
 //! - **Who runs**: Ferry in two arms, and the peers. The **process** arm spawns `ferry cp|mv|rm|ls`
-//!   (this executable) exactly as a user's shell would, timed from spawn to exit like every peer:
+//!   (the `ferry` beside this program) exactly as a user's shell would, timed from spawn to exit like every peer:
 //!   the number a user meets. The **in-process** arm runs the same `ferry-core` API the window
 //!   uses ([`DirService`](ferry_core::dirs::DirService) for listings, the job `Engine` for copy,
 //!   move and delete) in this process, timed from the call to the result: the number the window
@@ -46,11 +46,22 @@
 //!   races: they run once, on `/dev/shm` (the filesystem does not change them, and tmpfs builds
 //!   their files fastest), in fresh child processes where other workloads could blur them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use clap::Args;
+use ferry_cli::{BenchArgs, EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
+
+// The command line's printing, shadowing the standard macros in every module below so that
+// none can panic on a closed pipe (see `ferry_cli::out`).
+macro_rules! println {
+    () => { ::ferry_cli::out::stdout(format_args!(""), true) };
+    ($($arg:tt)*) => { ::ferry_cli::out::stdout(format_args!($($arg)*), true) };
+}
+macro_rules! eprintln {
+    () => { ::ferry_cli::out::stderr(format_args!(""), true) };
+    ($($arg:tt)*) => { ::ferry_cli::out::stderr(format_args!($($arg)*), true) };
+}
 
 mod area;
 mod fixtures;
@@ -68,40 +79,6 @@ use harness::{Comparison, FerryCommand, Goal, Measured, Shuffler, Tool};
 use peers::Peers;
 use settle::Settler;
 
-/// Arguments of `ferry bench`.
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    /// Rounds per workload; each round runs every tool once, in a shuffled order.
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..))]
-    pub rounds: u32,
-    /// Run every race again with a busy process pinned to one CPU.
-    #[arg(long)]
-    pub load: bool,
-    /// Seed of the order the tools run in (default: from the clock; printed either way).
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
-    /// Small sizes, for CI: finishes well under a minute.
-    #[arg(long)]
-    pub quick: bool,
-    /// Run only the workloads whose name contains SUBSTRING.
-    #[arg(long, value_name = "SUBSTRING")]
-    pub only: Option<String>,
-    /// Where to put the scratch folder on the work tree's filesystem (default: the current
-    /// folder).
-    #[arg(long, value_name = "DIR")]
-    pub dir: Option<PathBuf>,
-    /// Also write the results as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Internal: walk the numbered folders under DIR and print a memory report as JSON (the
-    /// benchmark runs itself with this in a fresh process).
-    #[arg(long, hide = true, value_name = "DIR")]
-    pub memory_probe: Option<PathBuf>,
-    /// Internal: be the busy process of `--load`, pinned to CPU N, until killed.
-    #[arg(long, hide = true, value_name = "N")]
-    pub spin: Option<usize>,
-}
-
 /// Runs `ferry bench`: 0 when every workload ran, 1 when some failed, 2 on bad usage or when
 /// the scratch folders cannot be made.
 pub fn run(args: &BenchArgs) -> i32 {
@@ -112,11 +89,11 @@ pub fn run(args: &BenchArgs) -> i32 {
         return match listing::memory_probe(root) {
             Ok(report) => {
                 println!("{report}");
-                super::EXIT_OK
+                EXIT_OK
             }
             Err(err) => {
                 eprintln!("ferry bench: memory probe: {err:#}");
-                super::EXIT_PARTIAL
+                EXIT_PARTIAL
             }
         };
     }
@@ -124,7 +101,7 @@ pub fn run(args: &BenchArgs) -> i32 {
         Ok(code) => code,
         Err(err) => {
             eprintln!("ferry bench: {err:#}");
-            super::EXIT_REFUSED
+            EXIT_REFUSED
         }
     }
 }
@@ -426,10 +403,11 @@ fn bench(args: &BenchArgs) -> Result<i32> {
             "ferry bench: no workload matches {:?}",
             args.only.as_deref().unwrap_or("")
         );
-        return Ok(super::EXIT_REFUSED);
+        return Ok(EXIT_REFUSED);
     }
     let setup = report::Setup {
         seed,
+        ferry: ferry.exe(),
         peers: &peers,
         settler: &settler,
         load: args.load,
@@ -528,11 +506,7 @@ fn bench(args: &BenchArgs) -> Result<i32> {
     }
     eprintln!("ferry bench: removing the scratch folders ...");
     drop((work, shm));
-    Ok(if failed {
-        super::EXIT_PARTIAL
-    } else {
-        super::EXIT_OK
-    })
+    Ok(if failed { EXIT_PARTIAL } else { EXIT_OK })
 }
 
 /// The rounds `rounds` of one race, with a busy process on one CPU if `load`: the CPU it was

@@ -60,8 +60,9 @@ impl Tool {
     }
 }
 
-/// How to spawn the `ferry` command: this executable, with a scratch state folder so that the
-/// undo journal the runs write is the benchmark's, never the user's.
+/// How to spawn the `ferry` command: the program of that name beside this one, as a shell runs
+/// it, with a scratch state folder so that the undo journal the runs write is the
+/// benchmark's, never the user's.
 #[derive(Debug, Clone)]
 pub(super) struct FerryCommand {
     exe: PathBuf,
@@ -69,9 +70,12 @@ pub(super) struct FerryCommand {
 }
 
 impl FerryCommand {
-    /// `ferry` is this executable; its `XDG_STATE_HOME` is `state_home`.
+    /// `ferry` beside this program, or this program (which runs every subcommand too) where
+    /// there is none, as in the integration tests' build; its `XDG_STATE_HOME` is `state_home`.
     pub(super) fn new(state_home: PathBuf) -> Result<FerryCommand> {
-        let exe = std::env::current_exe().context("cannot find this executable")?;
+        let this = std::env::current_exe().context("cannot find this executable")?;
+        let beside = this.with_file_name("ferry");
+        let exe = if beside.is_file() { beside } else { this };
         Ok(FerryCommand { exe, state_home })
     }
 

@@ -2,7 +2,7 @@
 //! every sample, the machine and the method.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
@@ -72,6 +72,8 @@ const METHOD: &[(&str, &str)] = &[
 pub(super) struct Setup<'a> {
     /// Seed of the tools' order.
     pub seed: u64,
+    /// The `ferry` the process arm spawns.
+    pub ferry: &'a Path,
     /// The extra peers found.
     pub peers: &'a Peers,
     /// The settle step.
@@ -92,6 +94,7 @@ pub(super) struct Context {
     seed: u64,
     load: bool,
     peers: Value,
+    ferry: PathBuf,
     peer_lines: Vec<String>,
     disks: Vec<String>,
     areas: Vec<Value>,
@@ -111,8 +114,13 @@ impl Context {
         setup: &Setup<'_>,
     ) -> Self {
         let found = setup.peers.found();
-        let mut peer_lines: Vec<String> = (found.iter())
-            .map(|(p, exe)| format!("{}: {}", p.name(), exe.display()))
+        let ferry_line = format!("ferry: {} (the process arm)", setup.ferry.display());
+        let mut peer_lines: Vec<String> = std::iter::once(ferry_line)
+            .chain(
+                found
+                    .iter()
+                    .map(|(p, exe)| format!("{}: {}", p.name(), exe.display())),
+            )
             .collect();
         peer_lines.extend(setup.peers.missing().iter().map(|p| {
             format!(
@@ -138,6 +146,7 @@ impl Context {
             seed: setup.seed,
             load: setup.load,
             peers: Value::Object(peers),
+            ferry: setup.ferry.to_path_buf(),
             peer_lines,
             disks: (setup.settler.disks().iter())
                 .map(|d| d.display().to_string())
@@ -621,6 +630,7 @@ impl Report {
             "seed": self.context.seed,
             "load": self.context.load,
             "extra_peers": self.context.peers,
+            "ferry": self.context.ferry,
             "settle": {
                 "steps": self.settled.steps,
                 "sync_s": self.settled.sync.as_secs_f64(),

@@ -1,7 +1,7 @@
 //! Printing for the command line without ever panicking (RELIABILITY rule 22): the standard
 //! `println!` panics when stdout is a pipe whose reader went away (`ferry restore | head`:
 //! EPIPE), and `eprintln!` likewise for stderr. The command line's `println!`, `eprintln!`
-//! and `eprint!` (defined in `cli/mod.rs`) come here instead.
+//! and `eprint!` (defined in `lib.rs`, and by `ferry bench` in the app) come here instead.
 //!
 //! Once its reader is gone, stdout is written no more and the command goes on to its end,
 //! as if the rest had been read (a job still finishes and is recorded; a listing has nothing
@@ -21,7 +21,7 @@ static STOPPED: AtomicBool = AtomicBool::new(false);
 static FAILURE: Mutex<Option<io::Error>> = Mutex::new(None);
 
 /// Writes `args` (and a newline) to stdout, unless it failed before.
-pub(crate) fn stdout(args: fmt::Arguments<'_>, newline: bool) {
+pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
     if STOPPED.load(Ordering::Relaxed) {
         return;
     }
@@ -43,7 +43,7 @@ pub(crate) fn stdout(args: fmt::Arguments<'_>, newline: bool) {
 }
 
 /// Writes `args` (and a newline) to stderr, ignoring errors.
-pub(crate) fn stderr(args: fmt::Arguments<'_>, newline: bool) {
+pub fn stderr(args: fmt::Arguments<'_>, newline: bool) {
     let mut err = io::stderr().lock();
     let _ = err.write_fmt(args).and_then(|()| {
         if newline {
@@ -55,6 +55,6 @@ pub(crate) fn stderr(args: fmt::Arguments<'_>, newline: bool) {
 }
 
 /// The error that stopped output to stdout, if it was not a reader going away.
-pub(crate) fn failure() -> Option<io::Error> {
+pub fn failure() -> Option<io::Error> {
     FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
