@@ -18,7 +18,8 @@
 //! Key layout, compared byte by byte: one byte a character (its primary rank, 3 and up), or
 //! for a run of digits the digits' rank, the count of significant digits and those digits;
 //! then 0x01 (below every rank, so that a name sorts before the longer ones it begins); then
-//! one case byte per non-digit character. No byte is 0x00, as in the collator's keys.
+//! one case byte per non-digit character, less those of the first-sorting case at the end.
+//! No byte is 0x00, as in the collator's keys.
 
 use std::cmp::Ordering;
 
@@ -39,6 +40,9 @@ const MAX_DIGITS: usize = 200;
 
 /// Ends the primary part of a key.
 const LEVEL_SEPARATOR: u8 = 0x01;
+
+/// The case byte of the case that sorts first (the other one is 3); below every rank.
+const LOWEST_CASE: u8 = 2;
 
 /// The table of one collator; see the module documentation.
 pub(super) struct AsciiOrder {
@@ -99,7 +103,11 @@ impl AsciiOrder {
         }
         // Lowercase first unless the collator puts capitals first.
         let upper_first = key(collator, b"A").cmp(&key(collator, b"a")) == Ordering::Less;
-        let (lower, upper) = if upper_first { (3, 2) } else { (2, 3) };
+        let (lower, upper) = if upper_first {
+            (LOWEST_CASE + 1, LOWEST_CASE)
+        } else {
+            (LOWEST_CASE, LOWEST_CASE + 1)
+        };
         for c in 0x20..0x7fu8 {
             order.case[usize::from(c)] = if c.is_ascii_uppercase() { upper } else { lower };
         }
@@ -140,6 +148,12 @@ impl AsciiOrder {
                 .filter(|c| !c.is_ascii_digit())
                 .map(|&c| self.case[usize::from(c)]),
         );
+        // Case bytes are compared only between names of one shape (equal primaries), whose
+        // case parts are as long: dropping the lowest trailing ones keeps their order, and
+        // a name in the case that sorts first (most are) keeps no case part at all.
+        while key.last() == Some(&LOWEST_CASE) {
+            key.pop();
+        }
     }
 }
 
