@@ -17,6 +17,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use ferry_core::decimal::push_uint_right;
 use ferry_core::entry::{EntryRef, Kind};
 use ferry_core::lister;
 use ferry_core::sort::{self, Direction, SortKey, SortSpec};
@@ -138,7 +139,7 @@ fn write_lines<'a>(
         } else {
             line.extend_from_slice(&mode_bytes(entry.kind(), entry.mode()));
             line.extend_from_slice(b"  ");
-            push_right(&mut line, entry.size(), 12);
+            push_uint_right(&mut line, entry.size(), 12);
             line.extend_from_slice(b"  ");
             let (sec, _) = entry.mtime();
             let at = sec.div_euclid(60);
@@ -159,23 +160,6 @@ fn write_lines<'a>(
 /// The line of an entry whose stat failed, after its kind: `?` for every column, laid out as
 /// the columns of the others.
 const STAT_FAILED: &[u8] = b"?????????             ?  ?                 ";
-
-/// Appends `n` in decimal, right-aligned in `width` columns (as `{:>width$}`).
-fn push_right(out: &mut Vec<u8>, mut n: u64, width: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let len = digits.len() - at;
-    out.extend(std::iter::repeat_n(b' ', width.saturating_sub(len)));
-    out.extend_from_slice(&digits[at..]);
-}
 
 /// One entry of `ferry ls --json`.
 #[derive(Serialize)]
@@ -329,9 +313,9 @@ mod tests {
     #[test]
     fn lines_are_laid_out_as_ls_l_columns() {
         let mut out = Vec::new();
-        push_right(&mut out, 0, 12);
-        push_right(&mut out, 1_234_567, 12);
-        push_right(&mut out, u64::MAX, 12);
+        push_uint_right(&mut out, 0, 12);
+        push_uint_right(&mut out, 1_234_567, 12);
+        push_uint_right(&mut out, u64::MAX, 12);
         let want = format!("{:>12}{:>12}{:>12}", 0, 1_234_567, u64::MAX);
         assert_eq!(String::from_utf8(out).unwrap(), want);
         let failed = format!("?????????  {:>12}  {:16}  ", "?", "?");

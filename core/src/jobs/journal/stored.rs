@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::decimal::push_uint;
 use crate::entry::Kind;
 use crate::fs::{FileId, Timestamp};
 use crate::jobs::{
@@ -577,21 +578,6 @@ fn push_int(out: &mut Vec<u8>, n: i64) {
         out.push(b'-');
     }
     push_uint(out, n.unsigned_abs());
-}
-
-/// Appends `n` in decimal.
-fn push_uint(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
 }
 
 /// `p` as text if JSON holds it as it is: UTF-8 without a quote, a backslash or a control
