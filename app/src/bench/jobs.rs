@@ -175,6 +175,31 @@ fn run_dir(base: &Path, tool: Tool, round: usize) -> PathBuf {
     base.join(format!("{}-{round}", tool.name()))
 }
 
+/// Makes the empty destination folder of every tool's run in `round`.
+fn make_run_dirs(base: &Path, tools: &[Tool], round: usize) -> Result<()> {
+    for &tool in tools {
+        fs::create_dir(run_dir(base, tool, round))?;
+    }
+    Ok(())
+}
+
+/// The in-process arm of a copy of `source` into its folder of `round` under `base`.
+fn copy_in_process(
+    source: PathBuf,
+    base: &Path,
+    round: usize,
+    journal: &UndoJournal,
+) -> Result<Duration> {
+    run_job(
+        Job::Copy {
+            sources: vec![source],
+            dest_dir: run_dir(base, Tool::InProcess, round),
+            on_conflict: ConflictPolicy::Skip,
+        },
+        Some(journal),
+    )
+}
+
 /// `copy-NxS`: copy one folder of `files` files of `size` bytes into an empty folder.
 pub(super) struct Copy<'a> {
     area: &'a Area,
@@ -233,21 +258,11 @@ impl Comparison for Copy<'_> {
     }
 
     fn prepare_round(&mut self, tools: &[Tool], round: usize) -> Result<()> {
-        for &tool in tools {
-            fs::create_dir(run_dir(&self.base, tool, round))?;
-        }
-        Ok(())
+        make_run_dirs(&self.base, tools, round)
     }
 
     fn in_process(&mut self, round: usize) -> Result<Duration> {
-        run_job(
-            Job::Copy {
-                sources: vec![self.source()],
-                dest_dir: run_dir(&self.base, Tool::InProcess, round),
-                on_conflict: ConflictPolicy::Skip,
-            },
-            Some(&self.journal),
-        )
+        copy_in_process(self.source(), &self.base, round, &self.journal)
     }
 
     fn command(&mut self, tool: Tool, round: usize) -> Command {
@@ -358,21 +373,11 @@ impl Comparison for FullJournal<'_> {
 
     fn prepare_round(&mut self, tools: &[Tool], round: usize) -> Result<()> {
         self.fill()?;
-        for &tool in tools {
-            fs::create_dir(run_dir(&self.base, tool, round))?;
-        }
-        Ok(())
+        make_run_dirs(&self.base, tools, round)
     }
 
     fn in_process(&mut self, round: usize) -> Result<Duration> {
-        run_job(
-            Job::Copy {
-                sources: vec![self.source()],
-                dest_dir: run_dir(&self.base, Tool::InProcess, round),
-                on_conflict: ConflictPolicy::Skip,
-            },
-            Some(&self.journal),
-        )
+        copy_in_process(self.source(), &self.base, round, &self.journal)
     }
 
     fn command(&mut self, tool: Tool, round: usize) -> Command {
