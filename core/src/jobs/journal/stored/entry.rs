@@ -1,372 +1,25 @@
-//! The stored form of the journal: one JSON object per line, with paths kept exactly.
+//! The entries of a record's details file: short keys, paths below the last top-level
+//! entry kept relative to it, and the common entry written by hand.
 
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::StoredPath;
 use crate::decimal::push_uint;
 use crate::entry::Kind;
 use crate::fs::{FileId, Timestamp};
-use crate::jobs::{
-    ConflictPolicy, How, Job, RecordEntry, TrashRecord, TrashRoots, TrashedItem, Volumes,
-};
-/// One line of the log.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(super) enum Line {
-    Begin {
-        seq: u64,
-        time: u64,
-        pid: u32,
-        pid_start: u64,
-        job: StoredJob,
-        preexisting: Vec<StoredPath>,
-        #[serde(default)]
-        resumed: bool,
-    },
-    End {
-        seq: u64,
-        time: u64,
-        cancelled: bool,
-        done: u64,
-        skipped: u64,
-        failed: u64,
-        not_done: u64,
-        /// Entries and trash records are in the record's details file (see `details.rs`).
-        #[serde(default)]
-        details: bool,
-        /// The staging folders its entries' replaced items went to, for pruning.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        staging: Vec<StoredPath>,
-        /// More than [`MAX_ENTRIES`](super::MAX_ENTRIES): none kept.
-        #[serde(default)]
-        dropped: bool,
-    },
-    Undone {
-        seq: u64,
-        time: u64,
-        /// What the undo put in the trash is in the record's `undone` details file.
-        #[serde(default)]
-        details: bool,
-    },
-}
-
-impl Line {
-    pub(super) fn seq(&self) -> u64 {
-        match self {
-            Line::Begin { seq, .. } | Line::End { seq, .. } | Line::Undone { seq, .. } => *seq,
-        }
-    }
-}
-
-/// What a `begin` line says besides its job, read without the job (see [`Line::skimmed`]).
-#[derive(Deserialize)]
-struct SkimmedLine {
-    begin: BeginHead,
-}
-
-#[derive(Deserialize)]
-struct BeginHead {
-    seq: u64,
-    time: u64,
-    pid: u32,
-    pid_start: u64,
-    #[serde(default)]
-    resumed: bool,
-}
-
-impl Line {
-    /// `line` as a `begin` line whose job and pre-existing items are not read (an empty
-    /// copy stands for the job): parsing the job of one with 100,000 sources cost every
-    /// later job's start 15-35 ms. `None` if it is not a `begin` line.
-    pub(super) fn skimmed(line: &[u8]) -> Option<Line> {
-        // The job follows the four numbers, and `resumed` ends the line (the order the log
-        // is written in): reading only those skips even the scan of megabytes of sources
-        // (10 ms for 7.8 MB). A line of another shape, or torn, is scanned whole.
-        let job_at = line.windows(7).take(256).position(|w| w == b",\"job\":");
-        let complete = line.ends_with(b"}}");
-        let head = match job_at.filter(|_| complete) {
-            Some(at) => {
-                let mut text = line[..at].to_vec();
-                text.extend_from_slice(if line.ends_with(b"\"resumed\":true}}") {
-                    b",\"resumed\":true}}"
-                } else {
-                    b"}}"
-                });
-                serde_json::from_slice::<SkimmedLine>(&text).ok()
-            }
-            None => None,
-        };
-        let head = match head {
-            Some(skimmed) => skimmed.begin,
-            None => serde_json::from_slice::<SkimmedLine>(line).ok()?.begin,
-        };
-        Some(Line::Begin {
-            seq: head.seq,
-            time: head.time,
-            pid: head.pid,
-            pid_start: head.pid_start,
-            job: StoredJob::Copy {
-                sources: Vec::new(),
-                dest_dir: StoredPath::Text(String::new()),
-                on_conflict: String::new(),
-            },
-            preexisting: Vec::new(),
-            resumed: head.resumed,
-        })
-    }
-}
-
-/// A path or name, exactly: UTF-8 as a string, anything else as bytes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(untagged)]
-pub(super) enum StoredPath {
-    Text(String),
-    Bytes(Vec<u8>),
-}
-
-impl StoredPath {
-    pub(super) fn of(s: &OsStr) -> StoredPath {
-        match s.to_str() {
-            Some(t) => StoredPath::Text(t.to_owned()),
-            None => StoredPath::Bytes(s.as_bytes().to_vec()),
-        }
-    }
-
-    /// A path, made absolute against the current folder, so that a record stays true for a
-    /// process started elsewhere (symlinks are kept as given).
-    pub(super) fn path(p: &Path) -> StoredPath {
-        if p.is_absolute() {
-            return StoredPath::of(p.as_os_str()); // the rule for a job's thousands of entries
-        }
-        StoredPath::of(std::path::absolute(p).as_deref().unwrap_or(p).as_os_str())
-    }
-
-    fn into_os(self) -> OsString {
-        match self {
-            StoredPath::Text(t) => t.into(),
-            StoredPath::Bytes(b) => OsString::from_vec(b),
-        }
-    }
-
-    pub(super) fn into_path(self) -> PathBuf {
-        self.into_os().into()
-    }
-}
-
-fn paths(list: &[PathBuf]) -> Vec<StoredPath> {
-    list.iter().map(|p| StoredPath::path(p)).collect()
-}
-
-fn unpaths(list: Vec<StoredPath>) -> Vec<PathBuf> {
-    list.into_iter().map(StoredPath::into_path).collect()
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub(super) enum StoredJob {
-    Copy {
-        sources: Vec<StoredPath>,
-        dest_dir: StoredPath,
-        on_conflict: String,
-    },
-    Move {
-        sources: Vec<StoredPath>,
-        dest_dir: StoredPath,
-        on_conflict: String,
-    },
-    Rename {
-        path: StoredPath,
-        new_name: StoredPath,
-    },
-    CreateFolder {
-        parent: StoredPath,
-        name: StoredPath,
-    },
-    Link {
-        targets: Vec<StoredPath>,
-        dest_dir: StoredPath,
-        on_conflict: String,
-    },
-    Trash {
-        paths: Vec<StoredPath>,
-        home: StoredPath,
-        /// `None`: every volume.
-        volumes: Option<Vec<StoredPath>>,
-    },
-    /// The items, with where they were and their identities in the trash, so that a crash
-    /// leaves enough to tell which the job restored: their info files are gone by then.
-    /// Written before this field existed: only `infos` (read again when needed).
-    Restore {
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        infos: Vec<StoredPath>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        items: Vec<StoredTrashedItem>,
-        /// Absent before restores had a policy: read as Skip, as they failed a taken place.
-        #[serde(default)]
-        on_conflict: String,
-    },
-}
-
-/// Policies are stored by name; one this version does not know is read as Skip, which never
-/// overwrites anything.
-fn policy_name(p: ConflictPolicy) -> String {
-    format!("{p:?}")
-}
-
-fn policy_of(name: &str) -> ConflictPolicy {
-    match name {
-        "Ask" => ConflictPolicy::Ask,
-        "Replace" => ConflictPolicy::Replace,
-        "ReplaceIfNewer" => ConflictPolicy::ReplaceIfNewer,
-        "KeepBoth" => ConflictPolicy::KeepBoth,
-        "Merge" => ConflictPolicy::Merge,
-        _ => ConflictPolicy::Skip,
-    }
-}
-
-impl StoredJob {
-    pub(super) fn of(job: &Job) -> Option<StoredJob> {
-        Some(match job {
-            Job::Copy {
-                sources,
-                dest_dir,
-                on_conflict,
-            } => StoredJob::Copy {
-                sources: paths(sources),
-                dest_dir: StoredPath::path(dest_dir),
-                on_conflict: policy_name(*on_conflict),
-            },
-            Job::Move {
-                sources,
-                dest_dir,
-                on_conflict,
-            } => StoredJob::Move {
-                sources: paths(sources),
-                dest_dir: StoredPath::path(dest_dir),
-                on_conflict: policy_name(*on_conflict),
-            },
-            Job::Rename { path, new_name } => StoredJob::Rename {
-                path: StoredPath::path(path),
-                new_name: StoredPath::of(new_name),
-            },
-            Job::CreateFolder { parent, name } => StoredJob::CreateFolder {
-                parent: StoredPath::path(parent),
-                name: StoredPath::of(name),
-            },
-            Job::Link {
-                targets,
-                dest_dir,
-                on_conflict,
-            } => StoredJob::Link {
-                targets: paths(targets),
-                dest_dir: StoredPath::path(dest_dir),
-                on_conflict: policy_name(*on_conflict),
-            },
-            Job::Trash { paths: p, roots } => StoredJob::Trash {
-                paths: paths(p),
-                home: StoredPath::path(&roots.home),
-                volumes: match &roots.volumes {
-                    Volumes::All => None,
-                    Volumes::Only(tops) => Some(paths(tops)),
-                },
-            },
-            Job::Restore { items, on_conflict } => StoredJob::Restore {
-                infos: Vec::new(),
-                items: items.iter().map(StoredTrashedItem::of).collect(),
-                on_conflict: policy_name(*on_conflict),
-            },
-            // Nothing to undo.
-            Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
-                return None;
-            }
-        })
-    }
-
-    pub(super) fn into_job(self) -> Job {
-        match self {
-            StoredJob::Copy {
-                sources,
-                dest_dir,
-                on_conflict,
-            } => Job::Copy {
-                sources: unpaths(sources),
-                dest_dir: dest_dir.into_path(),
-                on_conflict: policy_of(&on_conflict),
-            },
-            StoredJob::Move {
-                sources,
-                dest_dir,
-                on_conflict,
-            } => Job::Move {
-                sources: unpaths(sources),
-                dest_dir: dest_dir.into_path(),
-                on_conflict: policy_of(&on_conflict),
-            },
-            StoredJob::Rename { path, new_name } => Job::Rename {
-                path: path.into_path(),
-                new_name: new_name.into_os(),
-            },
-            StoredJob::CreateFolder { parent, name } => Job::CreateFolder {
-                parent: parent.into_path(),
-                name: name.into_os(),
-            },
-            StoredJob::Link {
-                targets,
-                dest_dir,
-                on_conflict,
-            } => Job::Link {
-                targets: unpaths(targets),
-                dest_dir: dest_dir.into_path(),
-                on_conflict: policy_of(&on_conflict),
-            },
-            StoredJob::Trash {
-                paths,
-                home,
-                volumes,
-            } => Job::Trash {
-                paths: unpaths(paths),
-                roots: TrashRoots {
-                    home: home.into_path(),
-                    volumes: volumes.map_or(Volumes::All, |v| Volumes::Only(unpaths(v))),
-                },
-            },
-            // Every item the job was given, restored or not; what a redo restores comes from
-            // the undo (see `JournalRecord::redo_job`).
-            StoredJob::Restore {
-                infos,
-                items,
-                on_conflict,
-            } if infos.is_empty() => Job::Restore {
-                items: items
-                    .into_iter()
-                    .filter_map(StoredTrashedItem::into_item)
-                    .collect(),
-                on_conflict: policy_of(&on_conflict),
-            },
-            // An older line: restored items left the trash with their info files.
-            StoredJob::Restore {
-                infos, on_conflict, ..
-            } => Job::Restore {
-                items: infos
-                    .into_iter()
-                    .filter_map(|i| TrashedItem::read(&i.into_path()).ok())
-                    .collect(),
-                on_conflict: policy_of(&on_conflict),
-            },
-        }
-    }
-}
+use crate::jobs::{How, RecordEntry};
 
 /// A [`RecordEntry`], compactly: short keys, as a job may record millions. An entry below
 /// the last top-level one before it, at the same path below its source and its destination
 /// (nearly all of them), keeps only that path (`r`): both absolute paths made the details
 /// file of a 5,000-file copy 895 KB, and kept records could add up to gigabytes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct StoredEntry {
+pub(in crate::jobs::journal) struct StoredEntry {
     /// Source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     s: Option<StoredPath>,
@@ -396,14 +49,14 @@ pub(super) struct StoredEntry {
 /// Relative paths made absolute against the current folder, read once: what
 /// [`StoredPath::path`] does, for the thousands of paths of one record.
 #[derive(Debug, Default)]
-pub(super) struct Absolute {
+pub(in crate::jobs::journal) struct Absolute {
     cwd: std::sync::OnceLock<Option<PathBuf>>,
 }
 
 impl Absolute {
     /// `p` as [`std::path::absolute`] makes it (`p` itself if absolute, or if there is no
     /// current folder).
-    pub(super) fn of<'p>(&self, p: &'p Path) -> std::borrow::Cow<'p, Path> {
+    pub(in crate::jobs::journal) fn of<'p>(&self, p: &'p Path) -> std::borrow::Cow<'p, Path> {
         use std::borrow::Cow;
         if p.is_absolute() {
             return Cow::Borrowed(p);
@@ -437,17 +90,17 @@ impl Serialize for PathOut<'_> {
 
 /// A [`RecordEntry`] serialized exactly as its [`StoredEntry`] is, without building one (a
 /// job of thousands of files spent most of its end building them).
-pub(super) struct EntryOut<'a> {
-    pub(super) entry: RecordEntry,
-    pub(super) absolute: &'a Absolute,
+pub(in crate::jobs::journal) struct EntryOut<'a> {
+    pub(in crate::jobs::journal) entry: RecordEntry,
+    pub(in crate::jobs::journal) absolute: &'a Absolute,
     /// The last top-level entry written before it (see [`Below::rel`]).
-    pub(super) below: &'a Below,
+    pub(in crate::jobs::journal) below: &'a Below,
 }
 
 /// The absolute source and destination of the last top-level entry, which the entries after
 /// it are written relative to.
 #[derive(Debug, Default)]
-pub(super) struct Below {
+pub(in crate::jobs::journal) struct Below {
     top: Option<(OsString, OsString)>,
 }
 
@@ -461,7 +114,7 @@ impl Below {
     }
 
     /// Entry `source`, `dest` is written (or read): a top-level one is the next reference.
-    pub(super) fn saw(&mut self, source: &Path, dest: &Path, top_level: bool) {
+    pub(in crate::jobs::journal) fn saw(&mut self, source: &Path, dest: &Path, top_level: bool) {
         if top_level {
             let (s, d) = (source.as_os_str().to_owned(), dest.as_os_str().to_owned());
             self.top = Some((s, d));
@@ -523,7 +176,10 @@ impl EntryOut<'_> {
     /// Appends the entry's JSON, exactly what serializing it gives, to `out`: by hand for the
     /// common entry (UTF-8 paths with nothing to escape, nothing staged), which serde_json
     /// took most of a large job's end to escape byte by byte; through serde otherwise.
-    pub(super) fn write(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    pub(in crate::jobs::journal) fn write(
+        &self,
+        out: &mut Vec<u8>,
+    ) -> Result<(), serde_json::Error> {
         let e = &self.entry;
         let (source, dest) = (self.absolute.of(&e.source), self.absolute.of(&e.dest));
         let rel = self.below.rel(&source, &dest).map(Path::new);
@@ -613,7 +269,7 @@ fn how_name(how: How) -> &'static str {
     }
 }
 
-const KINDS: [Kind; 8] = [
+pub(super) const KINDS: [Kind; 8] = [
     Kind::File,
     Kind::Dir,
     Kind::Symlink,
@@ -634,14 +290,14 @@ const HOWS: [How; 5] = [
 
 /// The value among `all` stored as `name` (its `Debug` form); None for one this version
 /// does not know.
-fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str) -> Option<T> {
+pub(super) fn named<T: Copy + std::fmt::Debug>(all: &[T], name: &str) -> Option<T> {
     all.iter().copied().find(|v| format!("{v:?}") == name)
 }
 
 impl StoredEntry {
     /// The entry, read after those before it (`below` follows their top-level ones); None
     /// for one this version cannot read (it is left alone by undo).
-    pub(super) fn into_entry(self, below: &mut Below) -> Option<RecordEntry> {
+    pub(in crate::jobs::journal) fn into_entry(self, below: &mut Below) -> Option<RecordEntry> {
         let (source, dest) = match (self.r, self.s, self.d) {
             (Some(rel), ..) => below.join(&rel.into_os())?,
             (None, Some(s), Some(d)) => (s.into_path(), d.into_path()),
@@ -667,107 +323,6 @@ impl StoredEntry {
             top_level: self.top,
             staged: self.st.map(StoredPath::into_path),
         })
-    }
-}
-
-/// A [`TrashRecord`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct StoredTrashRecord {
-    original: StoredPath,
-    file: StoredPath,
-    info: StoredPath,
-    k: String,
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mt: (i64, u32),
-}
-
-impl StoredTrashRecord {
-    pub(super) fn of(r: &TrashRecord) -> StoredTrashRecord {
-        StoredTrashRecord {
-            original: StoredPath::path(&r.original),
-            file: StoredPath::path(&r.file),
-            info: StoredPath::path(&r.info),
-            k: format!("{:?}", r.kind),
-            dev: r.id.dev,
-            ino: r.id.ino,
-            size: r.size,
-            mt: (r.mtime.sec, r.mtime.nsec),
-        }
-    }
-
-    pub(super) fn into_record(self) -> Option<TrashRecord> {
-        Some(TrashRecord {
-            original: self.original.into_path(),
-            file: self.file.into_path(),
-            info: self.info.into_path(),
-            kind: named(&KINDS, &self.k)?,
-            id: FileId {
-                dev: self.dev,
-                ino: self.ino,
-            },
-            size: self.size,
-            mtime: Timestamp {
-                sec: self.mt.0,
-                nsec: self.mt.1,
-            },
-        })
-    }
-}
-
-/// A folder an undo made anew, and its identity (see [`Summary::remade`]).
-///
-/// [`Summary::remade`]: crate::jobs::Summary::remade
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct StoredRemade {
-    p: StoredPath,
-    dev: u64,
-    ino: u64,
-}
-
-impl StoredRemade {
-    pub(super) fn of((path, id): &(PathBuf, FileId)) -> StoredRemade {
-        StoredRemade {
-            p: StoredPath::path(path),
-            dev: id.dev,
-            ino: id.ino,
-        }
-    }
-
-    pub(super) fn into_remade(self) -> (PathBuf, FileId) {
-        let id = FileId {
-            dev: self.dev,
-            ino: self.ino,
-        };
-        (self.p.into_path(), id)
-    }
-}
-
-/// A [`TrashedItem`] given to a restore job: its [`TrashRecord`] and deletion date.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct StoredTrashedItem {
-    #[serde(flatten)]
-    record: StoredTrashRecord,
-    #[serde(default)]
-    date: String,
-    /// Restored into a folder the user picked ([`TrashedItem::restore_to`]).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    chosen: bool,
-}
-
-impl StoredTrashedItem {
-    fn of(item: &TrashedItem) -> StoredTrashedItem {
-        StoredTrashedItem {
-            record: StoredTrashRecord::of(&item.as_record()),
-            date: item.deletion_date.clone(),
-            chosen: item.chosen_folder,
-        }
-    }
-
-    fn into_item(self) -> Option<TrashedItem> {
-        let record = self.record.into_record()?;
-        Some(TrashedItem::recorded(record, self.date, self.chosen))
     }
 }
 
