@@ -283,22 +283,29 @@ struct Collation {
 
 impl Collation {
     fn new(locale: Locale) -> Collation {
-        let numeric = |locale: &Locale| {
-            let mut prefs = CollatorPreferences::from(locale);
-            prefs.numeric_ordering = Some(CollationNumericOrdering::True);
-            CollatorBorrowed::try_new(prefs, CollatorOptions::default())
-        };
         // No tailoring for that locale in the compiled data: the root order.
-        let (locale, collator) = match numeric(&locale) {
-            Ok(collator) => (locale, collator),
-            Err(_) => (
+        let (locale, collator) = match numeric_collator(&locale, CollatorOptions::default()) {
+            Some(collator) => (locale, collator),
+            None => (
                 Locale::UNKNOWN,
-                numeric(&Locale::UNKNOWN).expect("root collation data is compiled in"),
+                numeric_collator(&Locale::UNKNOWN, CollatorOptions::default())
+                    .expect("root collation data is compiled in"),
             ),
         };
         let ascii = AsciiOrder::new(&locale, &collator);
         Collation { collator, ascii }
     }
+}
+
+/// The collator of `locale` with numeric ordering on, or `None` if the compiled data has
+/// none for it.
+fn numeric_collator(
+    locale: &Locale,
+    options: CollatorOptions,
+) -> Option<CollatorBorrowed<'static>> {
+    let mut prefs = CollatorPreferences::from(locale);
+    prefs.numeric_ordering = Some(CollationNumericOrdering::True);
+    CollatorBorrowed::try_new(prefs, options).ok()
 }
 
 /// The process-wide collation of the user's collation locale.

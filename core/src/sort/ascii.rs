@@ -21,12 +21,11 @@
 //! one case byte per non-digit character, less those of the first-sorting case at the end.
 //! No byte is 0x00, as in the collator's keys.
 
-use std::cmp::Ordering;
-
+use icu_collator::CollatorBorrowed;
 use icu_collator::options::{AlternateHandling, CollatorOptions, Strength};
-use icu_collator::preferences::CollationNumericOrdering;
-use icu_collator::{CollatorBorrowed, CollatorPreferences};
 use icu_locale_core::Locale;
+
+use super::numeric_collator;
 
 /// Languages whose collation orders printable ASCII character by character, with punctuation
 /// not ignorable (see the module documentation); `und` is the root order.
@@ -67,21 +66,14 @@ impl AsciiOrder {
         {
             return None;
         }
-        let mut prefs = CollatorPreferences::from(locale);
-        prefs.numeric_ordering = Some(CollationNumericOrdering::True);
         let mut options = CollatorOptions::default();
         options.strength = Some(Strength::Primary);
-        let primary = CollatorBorrowed::try_new(prefs, options).ok()?;
-        let key = |c: &CollatorBorrowed<'_>, s: &[u8]| {
-            let mut k = Vec::new();
-            let Ok(()) = c.write_sort_key_utf8_to(s, &mut k);
-            k
-        };
+        let primary = numeric_collator(locale, options)?;
         // Every printable character but the digits, and '5' standing for every number.
         let chars = (0x20..0x7f)
             .filter(|c: &u8| !c.is_ascii_digit())
             .chain([b'5']);
-        let mut keyed: Vec<(Vec<u8>, u8)> = chars.map(|c| (key(&primary, &[c]), c)).collect();
+        let mut keyed: Vec<(Vec<u8>, u8)> = chars.map(|c| (sort_key(&primary, &[c]), c)).collect();
         keyed.sort();
         let mut order = AsciiOrder {
             primary: [0; 128],
@@ -102,7 +94,7 @@ impl AsciiOrder {
             }
         }
         // Lowercase first unless the collator puts capitals first.
-        let upper_first = key(collator, b"A").cmp(&key(collator, b"a")) == Ordering::Less;
+        let upper_first = sort_key(collator, b"A") < sort_key(collator, b"a");
         let (lower, upper) = if upper_first {
             (LOWEST_CASE + 1, LOWEST_CASE)
         } else {
@@ -157,6 +149,13 @@ impl AsciiOrder {
     }
 }
 
+/// The collator's sort key of `s`.
+fn sort_key(collator: &CollatorBorrowed<'_>, s: &[u8]) -> Vec<u8> {
+    let mut key = Vec::new();
+    let Ok(()) = collator.write_sort_key_utf8_to(s, &mut key);
+    key
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,17 +164,14 @@ mod tests {
 
     fn collation(language: &str) -> (CollatorBorrowed<'static>, AsciiOrder) {
         let locale: Locale = language.parse().unwrap();
-        let mut prefs = CollatorPreferences::from(&locale);
-        prefs.numeric_ordering = Some(CollationNumericOrdering::True);
-        let collator = CollatorBorrowed::try_new(prefs, CollatorOptions::default()).unwrap();
+        let collator = numeric_collator(&locale, CollatorOptions::default()).unwrap();
         let table =
             AsciiOrder::new(&locale, &collator).unwrap_or_else(|| panic!("{language}: no table"));
         (collator, table)
     }
 
     fn both_keys(collator: &CollatorBorrowed<'_>, table: &AsciiOrder, name: &str) -> [Vec<u8>; 2] {
-        let mut icu = Vec::new();
-        let Ok(()) = collator.write_sort_key_utf8_to(name.as_bytes(), &mut icu);
+        let icu = sort_key(collator, name.as_bytes());
         assert!(table.covers(name.as_bytes()), "{name:?}");
         let mut fast = Vec::new();
         table.write_key(name.as_bytes(), &mut fast);
@@ -298,20 +294,12 @@ mod tests {
     fn languages_with_contractions_or_shifted_punctuation_keep_the_collator() {
         for language in ["cs", "hu", "cy", "da", "th", "de-u-co-phonebk"] {
             let locale: Locale = language.parse().unwrap();
-            let collator =
-                CollatorBorrowed::try_new((&locale).into(), CollatorOptions::default()).unwrap();
+            let collator = numeric_collator(&locale, CollatorOptions::default()).unwrap();
             assert!(AsciiOrder::new(&locale, &collator).is_none(), "{language}");
         }
         // Why: in Czech "ch" is a letter after "h", which no table of characters can say.
-        let czech: Locale = "cs".parse().unwrap();
-        let collator =
-            CollatorBorrowed::try_new((&czech).into(), CollatorOptions::default()).unwrap();
-        let key = |s: &str| {
-            let mut k = Vec::new();
-            let Ok(()) = collator.write_sort_key_to(s, &mut k);
-            k
-        };
-        assert!(key("chata") > key("hrad"));
+        let czech = numeric_collator(&"cs".parse().unwrap(), CollatorOptions::default()).unwrap();
+        assert!(sort_key(&czech, b"chata") > sort_key(&czech, b"hrad"));
     }
 
     #[test]
