@@ -98,19 +98,16 @@ impl DoneOut<'_> {
                     out.push(b',');
                 }
                 let absolute = self.absolute;
-                let top = entry.top_level.then(|| {
-                    let (s, d) = (absolute.of(&entry.source), absolute.of(&entry.dest));
-                    (s.into_owned(), d.into_owned())
-                });
-                let below_top = &below;
-                EntryOut {
+                let written = EntryOut {
                     entry,
                     absolute,
-                    below: below_top,
-                }
-                .write(&mut out)?;
-                if let Some((source, dest)) = top {
-                    below.saw(&source, &dest, true);
+                    below: &below,
+                };
+                written.write(&mut out)?;
+                // The entries after a top-level one are written relative to it.
+                let entry = written.entry;
+                if entry.top_level {
+                    below.saw(&absolute.of(&entry.source), &absolute.of(&entry.dest), true);
                 }
             }
             out.push(b']');
