@@ -5,7 +5,7 @@
 //! [`Shuffler`]: the seed is printed, and `--seed` repeats a run's orders), with the settle
 //! step (see `settle.rs`) before each run. Ferry takes part in two arms: **in-process**, through
 //! `ferry-core` as the window runs it, and **process**, the `ferry` command spawned exactly as
-//! a user's shell would (this very executable, from spawn to exit), like every peer.
+//! a user's shell would (the `ferry` beside this program, from spawn to exit), like every peer.
 
 use std::collections::HashMap;
 use std::fs;
