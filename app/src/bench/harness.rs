@@ -131,8 +131,8 @@ pub(super) trait Comparison {
     fn window(&mut self, _round: usize) -> Result<Duration> {
         bail!("this workload has no window arm")
     }
-    /// The command of `tool` (any but [`Tool::InProcess`] and [`Tool::Window`]) for round `round`; the harness
-    /// spawns and times it.
+    /// The command of `tool` (any but [`Tool::InProcess`] and [`Tool::Window`]) for round
+    /// `round`; the harness spawns and times it.
     fn command(&mut self, tool: Tool, round: usize) -> Command;
     /// Untimed, after each run: checks the result and moves the output aside.
     fn after(&mut self, _tool: Tool, _round: usize) -> Result<()> {

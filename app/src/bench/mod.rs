@@ -5,18 +5,18 @@
 //!   filesystem (under the current folder, or `--dir`) and another under `/dev/shm`; both are
 //!   removed at the end.
 //! - **Who runs**: Ferry in two arms, and the peers. The **process** arm spawns `ferry cp|mv|rm|ls`
-//!   (the `ferry` beside this program) exactly as a user's shell would, timed from spawn to exit like every peer:
-//!   the number a user meets. The **in-process** arm runs the same `ferry-core` API the window
-//!   uses ([`DirService`](ferry_core::dirs::DirService) for listings, the job `Engine` for copy,
-//!   move and delete) in this process, timed from the call to the result: the number the window
-//!   meets. Their difference is the process start and what the command does around the job
-//!   (see the JSON's `spawn_ms` for a bare spawn). The classic peer (`ls -l`,
-//!   `cp -r --preserve=mode,timestamps`, `mv`, `rm -rf`) is what ratios are taken against;
-//!   `xcp`, `cpz` and `rmz` join the copies and deletes when found on `PATH` (skipped with a
-//!   note otherwise). The **window** arm (`window.rs`) runs the small-file copy through the
-//!   window's own job path, headless, against `ferry cp`; the window's frames are measured
-//!   there too. Output goes to `/dev/null`. Ferry's journal is the benchmark's own
-//!   (`XDG_STATE_HOME` in the scratch folder), never the user's.
+//!   (the `ferry` beside this program) exactly as a user's shell would, timed from spawn to exit
+//!   like every peer: the number a user meets. The **in-process** arm runs the same `ferry-core`
+//!   API the window uses ([`DirService`](ferry_core::dirs::DirService) for listings, the job
+//!   `Engine` for copy, move and delete) in this process, timed from the call to the result: the
+//!   number the window meets. Their difference is the process start and what the command does
+//!   around the job (see the JSON's `spawn_ms` for a bare spawn). The classic peer (`ls -l`,
+//!   `cp -r --preserve=mode,timestamps`, `mv`, `rm -rf`) is what ratios are taken against; `xcp`,
+//!   `cpz` and `rmz` join the copies and deletes when found on `PATH` (skipped with a note
+//!   otherwise). The **window** arm (`window.rs`) runs the small-file copy through the window's
+//!   own job path, headless, against `ferry cp`; the window's frames are measured there too.
+//!   Output goes to `/dev/null`. Ferry's journal is the benchmark's own (`XDG_STATE_HOME` in the
+//!   scratch folder), never the user's.
 //! - **Rounds, shuffled**: each round runs every tool once, on identical inputs, in an order
 //!   shuffled anew each round from a printed seed (`--seed` repeats it), so that neither the
 //!   machine's drift nor what the previous tool left favours anyone. Reported: each tool's
