@@ -109,6 +109,8 @@ pub(crate) fn not_started(ctx: &JobCtx, sources: &[PathBuf], error: Error) -> Su
     // What planning found before it stopped was reported as it went: keep it in the summary.
     let problems = ctx.take_problems();
     let mut summary = Summary {
+        // A delete unlinks files while it plans (`unlink_ahead.rs`).
+        items_done: ctx.counters.items.load(Relaxed),
         skipped: problems
             .skipped
             .into_iter()

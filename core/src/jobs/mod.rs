@@ -65,6 +65,7 @@ mod summary;
 mod symlinks;
 mod trash;
 mod undo;
+mod unlink_ahead;
 
 use std::collections::HashMap;
 use std::ffi::OsString;

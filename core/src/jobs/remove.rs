@@ -9,6 +9,10 @@
 //! each would otherwise cost a hand-over per level), so a level costs one `openat`, one
 //! `statx`, one `rmdir` and, deeper than the stack keeps open, one reopen through `..`.
 //!
+//! Most files are gone before this replay starts: the planning walk hands each folder's files
+//! to a thread that unlinks them as soon as the folder is read (`unlink_ahead.rs`); the replay
+//! unlinks what that thread did not reach or could not remove, and removes the folders.
+//!
 //! Folders are reopened with `O_NOFOLLOW` and checked against their planned identity, so a
 //! folder swapped for a symlink or another folder since planning is never entered; the plan
 //! never entered another mount.
@@ -20,7 +24,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::Thread;
 
 use rustix::fd::OwnedFd;
@@ -33,6 +37,7 @@ use super::copy::{not_done, not_started};
 use super::plan::{Action, Mode, NO_ITEM, Plan, Planner};
 use super::progress::Reporter;
 use super::summary::{self, Operation};
+use super::unlink_ahead;
 use super::{ConflictPolicy, Event, Phase, Summary};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -54,7 +59,19 @@ const QUEUED_BATCHES: usize = 2;
 
 /// Runs a delete job from start to end.
 pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
-    let planned = match Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None).run(paths) {
+    // The files of each folder read are unlinked while the walk goes on (`unlink_ahead.rs`).
+    let stop = AtomicBool::new(false);
+    let (planned, unlinked) = std::thread::scope(|s| {
+        let (ahead, unlinking) = unlink_ahead::start(s, ctx, &stop);
+        let planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
+        let planned = planner.unlinking_ahead(ahead).run(paths);
+        stop.store(true, Ordering::Relaxed);
+        let unlinked = unlinking
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (planned, unlinked)
+    });
+    let planned = match planned {
         Ok(p) => p,
         Err(e) => return not_started(ctx, paths, e),
     };
@@ -63,6 +80,9 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
         totals: planned.totals,
     });
     let done = not_done(&planned);
+    for i in unlinked {
+        done[i as usize].store(1, Ordering::Relaxed);
+    }
     if !ctx.control.stopped() {
         let plan = &planned.plan;
         let select = |i| {
@@ -289,7 +309,9 @@ impl Remover<'_> {
                 let pending = Arc::new(AtomicUsize::new(0));
                 files.clear();
                 files.extend((block.start..block.end).filter(|&c| {
-                    self.plan.item(c).kind != Kind::Dir && (self.select)(c) == Select::Remove
+                    self.plan.item(c).kind != Kind::Dir
+                        && (self.select)(c) == Select::Remove
+                        && !self.gone(c)
                 }));
                 queue.add(self, stack.top(), &pending, &files);
                 frames.push(Frame {

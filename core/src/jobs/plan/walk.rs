@@ -18,6 +18,7 @@ use crate::jobs::conflict::Conflict;
 use crate::jobs::control::JobCtx;
 use crate::jobs::dest::Dest;
 use crate::jobs::progress::PlanningTicker;
+use crate::jobs::unlink_ahead::UnlinkAhead;
 use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals, lock};
 
 /// Children of a folder examined between two checks for cancel and progress ticks.
@@ -56,6 +57,8 @@ pub(crate) struct Planner<'a> {
     /// The last source's folder, open.
     parent: Option<(PathBuf, Arc<OwnedFd>, Meta)>,
     ticker: PlanningTicker,
+    /// Where a delete's files go once their folder is read (`unlink_ahead.rs`).
+    ahead: Option<UnlinkAhead>,
     pub(in crate::jobs) conflicts: Vec<Conflict>,
 }
 
@@ -87,6 +90,17 @@ impl<'a> Planner<'a> {
             parent: None,
             ticker: PlanningTicker::new(),
             conflicts: Vec::new(),
+            ahead: None,
+        }
+    }
+
+    /// A delete's planner that hands the files of each folder it has read to `ahead`, to be
+    /// unlinked while it plans on (see `unlink_ahead.rs`).
+    pub(crate) fn unlinking_ahead(self, ahead: UnlinkAhead) -> Self {
+        debug_assert_eq!(self.mode, Mode::Delete);
+        Planner {
+            ahead: Some(ahead),
+            ..self
         }
     }
 
@@ -372,7 +386,7 @@ impl<'a> Planner<'a> {
         let name = self.plan.name(i).to_owned();
         let fd = loop {
             match fs::open_dir_at(src.top(), &name).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
-                Ok((m, fd)) if m.id == self.plan.item(i).id => break fd,
+                Ok((m, fd)) if m.id == self.plan.item(i).id => break Arc::new(fd),
                 Ok(_) => {
                     let path = self.plan.source_path(i);
                     self.fail(i, Error::Changed { path });
@@ -414,6 +428,14 @@ impl<'a> Planner<'a> {
         }
         self.plan.blocks.push(Block { dir: i, start, end });
         self.ticker.tick(self.ctx, u64::from(end));
+        if let Some(ahead) = &self.ahead {
+            let plan = &self.plan;
+            let files = (start..end).filter(|&c| {
+                let child = plan.item(c);
+                child.kind != Kind::Dir && child.action == Action::Create
+            });
+            ahead.unlink(&fd, files.map(|c| (c, plan.name(c))));
+        }
         let id = self.plan.item(i).id;
         src.push(fd, id);
         if let Some((meta, d)) = dest_fd {
@@ -478,7 +500,9 @@ impl<'a> Planner<'a> {
             self.needs_stat(c)
                 .then(|| fs::stat_at(fd, self.plan.name(c)))
         };
-        if range.len() < PARALLEL_STAT_MIN {
+        // A delete stats only folders: a folder of files needs no second thread.
+        let wanted = || range.clone().filter(|&c| self.needs_stat(c)).count();
+        if range.len() < PARALLEL_STAT_MIN || wanted() < PARALLEL_STAT_MIN {
             return range.map(stat).collect();
         }
         let chunks = range.len().div_ceil(STAT_SHARE);
