@@ -221,6 +221,29 @@ pub fn read_dir(
     buf: &mut Vec<u8>,
     mut f: impl FnMut(&OsStr, FileType) -> Result<()>,
 ) -> Result<()> {
+    each_entry(dir, buf, |name, entry| f(name, entry.file_type()))
+}
+
+/// Reads every entry of the open folder `dir` from its start (except `.` and `..`), calling
+/// `f(name, inode)` with the inode number the folder lists for it: on the kernel's local file
+/// systems the file's own, got without a `statx` per file.
+pub fn read_dir_inodes(
+    dir: impl AsFd,
+    buf: &mut Vec<u8>,
+    mut f: impl FnMut(&OsStr, u64),
+) -> Result<()> {
+    rustix::fs::seek(&dir, rustix::fs::SeekFrom::Start(0))?;
+    each_entry(dir, buf, |name, entry| {
+        f(name, entry.ino());
+        Ok(())
+    })
+}
+
+fn each_entry(
+    dir: impl AsFd,
+    buf: &mut Vec<u8>,
+    mut f: impl FnMut(&OsStr, &rustix::fs::RawDirEntry<'_>) -> Result<()>,
+) -> Result<()> {
     if buf.capacity() < 32 * 1024 {
         buf.reserve(32 * 1024);
     }
@@ -231,9 +254,29 @@ pub fn read_dir(
         if name == b"." || name == b".." {
             continue;
         }
-        f(OsStr::from_bytes(name), entry.file_type())?;
+        f(OsStr::from_bytes(name), &entry)?;
     }
     Ok(())
+}
+
+/// The process's file mode creation mask, as `/proc/self/status` says (read once: Ferry never
+/// changes it); `None` where that cannot be read.
+pub fn umask() -> Option<u32> {
+    static UMASK: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
+        u32::from_str_radix(line.trim(), 8).ok()
+    })
+}
+
+/// True unless folder `dir` surely has no default ACL (which, where present, gives what is
+/// created in it its permissions instead of the umask).
+pub fn may_have_default_acl(dir: impl AsFd) -> bool {
+    !matches!(
+        rustix::fs::fgetxattr_query(dir, "system.posix_acl_default"),
+        Err(Errno::NODATA | Errno::OPNOTSUPP)
+    )
 }
 
 /// Identities of `dir` and each of its ancestors up to `/`, found through `..`.

@@ -21,17 +21,30 @@ use crate::error::Error;
 use crate::fs;
 
 impl Copier<'_> {
-    /// Gives a written file its mode, extended attributes and times; returns its inode. What
-    /// the destination refuses to hold is a note of the job, not a failure (see `notes.rs`).
+    /// Gives a written file its mode, extended attributes and times; returns its inode, or
+    /// [`INODE_PENDING`] for a file `created` in a hidden folder, whose inode is read with
+    /// its folder's entries. What the destination refuses to hold is a note of the job, not
+    /// a failure (see `notes.rs`).
     pub(super) fn finish_file(
         &self,
         src: &OwnedFd,
         dst: &OwnedFd,
         meta: &fs::Meta,
         i: u32,
+        created: Option<Created>,
     ) -> Result<u64, Error> {
         let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
-        let written = fs::stat_fd(dst).map_err(dest_err("stat"))?;
+        let written = match created {
+            Some(created) => created,
+            None => {
+                let st = fs::stat_fd(dst).map_err(dest_err("stat"))?;
+                Created {
+                    mode: st.mode,
+                    size: st.size,
+                    ino: st.id.ino,
+                }
+            }
+        };
         // An unnamed file is created with its final mode: most keep it through the umask.
         let mode = self.mode_of(meta.mode, meta.uid);
         if written.mode != mode {
@@ -53,7 +66,7 @@ impl Copier<'_> {
         if written.size != planned.size || meta.mtime != planned.mtime {
             super::lock(&self.written).push((i, written.size, meta.mtime));
         }
-        Ok(written.id.ino)
+        Ok(written.ino)
     }
 
     /// `set`, the result of giving item `i` some metadata `what`: an error saying the
@@ -213,6 +226,14 @@ impl Copier<'_> {
             Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
         }
     }
+}
+
+/// What a written file is: its permission bits, size and inode.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Created {
+    pub(super) mode: u32,
+    pub(super) size: u64,
+    pub(super) ino: u64,
 }
 
 /// A temporary in the destination folder, removed unless committed.

@@ -39,7 +39,7 @@ use rustix::io::Errno;
 use super::claim;
 use super::control::JobCtx;
 use super::dest::Dest;
-use super::fresh::Hidden;
+use super::fresh::{self, Hidden};
 use super::links::Firsts;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
@@ -182,6 +182,8 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_fir
 /// A folder being filled: the last of its pending children sets its mode and times.
 struct DirDone {
     item: u32,
+    /// Its children: items `children`.
+    children: Range<u32>,
     /// Outstanding children in batches, plus one while the job thread is still inside it.
     pending: AtomicUsize,
     /// The hidden tree it is in, which waits for it (`fresh.rs`).
@@ -195,6 +197,8 @@ pub(super) struct Batch {
     dir: Option<Arc<DirDone>>,
     /// In a hidden folder: files are created under their own names (`fresh.rs`).
     named: bool,
+    /// In a hidden folder where what is created gets its mode from the umask alone.
+    modes_known: bool,
 }
 
 /// The job thread's side of the workers (see `claim.rs`).
@@ -439,6 +443,7 @@ impl<'a> Copier<'a> {
         let done = created.then(|| {
             Arc::new(DirDone {
                 item: p,
+                children: block.start..block.end,
                 pending: AtomicUsize::new(1),
                 hidden: hidden.as_ref().map(|h| h.waits_for_one()),
             })
@@ -606,7 +611,8 @@ impl<'a> Copier<'a> {
         let items = std::mem::take(&mut cur.batch);
         cur.batch_bytes = 0;
         let dir = cur.frames.last().and_then(|f| f.done.clone());
-        let named = cur.frames.last().is_some_and(|f| f.hidden.is_some());
+        let hidden = cur.frames.last().and_then(|f| f.hidden.as_ref());
+        let (named, modes_known) = (hidden.is_some(), hidden.is_some_and(|h| h.modes_known));
         if let Some(d) = &dir {
             d.pending.fetch_add(items.len(), Relaxed);
         }
@@ -615,6 +621,7 @@ impl<'a> Copier<'a> {
             dst: Arc::clone(cur.dst.top()),
             dir,
             named,
+            modes_known,
         };
         queue.push(claim::Batch::new(items, batch), &mut |b, _, i| {
             self.work(copier, &b.with, i);
@@ -663,6 +670,10 @@ impl<'a> Copier<'a> {
     /// name is then renamed to its own.
     fn finish_dir(&self, done: &DirDone, src: &OwnedFd, fd: &OwnedFd) {
         let i = done.item;
+        if done.hidden.is_some() {
+            // Before anything it holds can be replaced: its mode is still 0700, its tree hidden.
+            self.read_inodes(done.children.clone(), fd);
+        }
         if let Err(e) = fs::copy_xattrs(src, fd) {
             self.ctx.note(
                 NoteKind::ExtendedAttributes,
@@ -748,14 +759,22 @@ impl<'a> Copier<'a> {
             self.ctx.counters.add_bytes(n);
             self.ctx.control.checkpoint()
         });
-        if let Err(e) = result {
-            self.ctx.counters.bytes.fetch_sub(copied, Relaxed);
-            return match e {
-                DataError::Stopped => Ok(Outcome::Stopped),
-                DataError::Io { op, errno } => Err(self.data_error(i, op, errno)),
-            };
-        }
-        let ino = self.finish_file(&src, &dst, &meta, i)?;
+        let size = match result {
+            Ok((size, _)) => size,
+            Err(e) => {
+                self.ctx.counters.bytes.fetch_sub(copied, Relaxed);
+                return match e {
+                    DataError::Stopped => Ok(Outcome::Stopped),
+                    DataError::Io { op, errno } => Err(self.data_error(i, op, errno)),
+                };
+            }
+        };
+        // A link's target needs its inode now (`links.rs`); other copies in a hidden folder
+        // are known without asking (`fresh.rs`).
+        let created = (batch.modes_known && !self.plan.links.is_first(i, item.id))
+            .then(|| fresh::created_hidden(mode, size))
+            .flatten();
+        let ino = self.finish_file(&src, &dst, &meta, i, created)?;
         let Some(temp) = temp else {
             return match fs::link_unnamed(&dst, &*batch.dst, self.plan.dest_name(i)) {
                 Ok(()) => Ok(Outcome::Done(ino)),

@@ -22,11 +22,20 @@
 //! whole tree at once ([`fs::Mount::renames_trees`]; through FUSE, fusefat empties it). A tree with anything but new items in it (a move's renames) is
 //! never hidden: removing it after a crash must not remove anything but copies.
 //!
+//! A file created in a hidden folder costs one call less again: where no default ACL reaches
+//! the tree, its mode is what it was created with less the umask, its size what was written,
+//! and its inode is read with its folder's entries once the folder is complete (one
+//! `getdents` for hundreds of files), so no `statx` of each copy is needed. Measured on
+//! 5,000 x 4 KiB into tmpfs, 21 shuffled rounds: 107.7 -> 103.5 ms of CPU a copy, the same
+//! time from start to end (the folder's entries are read by one thread at the end).
+//!
 //! A name taken while the folder was being filled is found by the final rename: the hidden
 //! copy is removed and the folder asked about again (or skipped), as a name taken before its
 //! folder was created would be.
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -37,7 +46,7 @@ use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::SkipReason;
-use super::commit::Temp;
+use super::commit::{Created, Temp};
 use super::copy::{Batch, Copier};
 use super::lock;
 use super::partial::PART_MIN_SIZE;
@@ -53,11 +62,18 @@ pub(super) const HIDDEN_MAX_BYTES: u64 = 256 << 20;
 /// `node_modules`): its copy is paced by files, not bytes.
 pub(super) const HIDDEN_MAX_MEAN: u64 = 128 << 10;
 
+/// The inode a file created in a hidden folder is recorded with until its folder's entries
+/// are read (`Copier::read_inodes`).
+pub(super) const INODE_PENDING: u64 = u64::MAX;
+
 /// A source folder being filled under a hidden name (`name` in `parent`).
 pub(super) struct Hidden {
     item: u32,
     parent: Arc<OwnedFd>,
     name: OsString,
+    /// What is created in the tree gets the permission bits it is created with less the
+    /// umask: no default ACL reaches it.
+    pub(super) modes_known: bool,
     /// Folders of the tree without their mode and times yet, counted as they are entered:
     /// the job thread enters a folder before it leaves the folder's parent, so the count
     /// reaches zero only when the whole tree is done.
@@ -66,10 +82,14 @@ pub(super) struct Hidden {
 
 impl Hidden {
     pub(super) fn new(item: u32, parent: Arc<OwnedFd>, name: OsString) -> Self {
+        // The tree's folders are made by the job and get their ACLs once their contents are
+        // written: only one inherited from `parent` could change what its files are given.
+        let modes_known = fs::umask().is_some() && !fs::may_have_default_acl(&*parent);
         Hidden {
             item,
             parent,
             name,
+            modes_known,
             pending: AtomicUsize::new(0),
         }
     }
@@ -79,6 +99,17 @@ impl Hidden {
         self.pending.fetch_add(1, Relaxed);
         Arc::clone(self)
     }
+}
+
+/// What a file created in a hidden folder with permission bits `mode` (`create_named`) is
+/// once `size` bytes are written, without a `statx`: the umask alone takes bits from its mode
+/// (see [`Hidden::modes_known`]); its inode is read later with its folder's entries.
+pub(super) fn created_hidden(mode: u32, size: u64) -> Option<Created> {
+    Some(Created {
+        mode: mode & 0o777 & !fs::umask()?,
+        size,
+        ino: INODE_PENDING,
+    })
 }
 
 /// Drops folder `c` from the hidden ones being filled; returns where it was.
@@ -194,6 +225,36 @@ impl Copier<'_> {
             armed: true,
         };
         Ok((temp, fd))
+    }
+
+    /// Records the inodes of the files copied into the hidden folder `dir` whose items are
+    /// `children`, from its entries: one `getdents` per few hundred files, where a `statx` of
+    /// each copy cost one call a file. The folder's listing is trusted only when it agrees
+    /// with a `statx` of one of them; otherwise (and for a name it does not list) each copy
+    /// is asked. A copy that cannot be is left with [`INODE_PENDING`]: undo then keeps it,
+    /// as it keeps a copy changed since.
+    pub(super) fn read_inodes(&self, children: Range<u32>, dir: &OwnedFd) {
+        let pending: HashMap<&OsStr, u32> = children
+            .filter(|&c| self.done[c as usize].load(Relaxed) == INODE_PENDING)
+            .map(|c| (self.plan.dest_name(c), c))
+            .collect();
+        let Some((&name, &sample)) = pending.iter().next() else {
+            return;
+        };
+        let listed = fs::read_dir_inodes(dir, &mut Vec::new(), |name, ino| {
+            if let Some(&c) = pending.get(name) {
+                self.done[c as usize].store(ino, Relaxed);
+            }
+        });
+        let agrees = fs::stat_at(dir, name)
+            .is_ok_and(|m| listed.is_ok() && m.id.ino == self.done[sample as usize].load(Relaxed));
+        for (name, c) in pending {
+            let done = &self.done[c as usize];
+            if !agrees || done.load(Relaxed) == INODE_PENDING {
+                let ino = fs::stat_at(dir, name).map_or(INODE_PENDING, |m| m.id.ino);
+                done.store(ino, Relaxed);
+            }
+        }
     }
 
     /// Opens (`O_PATH`, not following links) the copy of item `i` where it is now: inside its

@@ -119,9 +119,11 @@ impl Copier<'_> {
                 (None, DataError::Io { op, errno }) => Err(self.data_error(i, op, errno)),
             };
         }
-        let ino = self.finish_file(src, &dst, meta, i).inspect_err(|_| {
-            self.ctx.counters.bytes.fetch_sub(copied + kept, Relaxed);
-        })?;
+        let ino = self
+            .finish_file(src, &dst, meta, i, None)
+            .inspect_err(|_| {
+                self.ctx.counters.bytes.fetch_sub(copied + kept, Relaxed);
+            })?;
         self.ctx.counters.kept.fetch_add(kept, Relaxed);
         drop(dst);
         self.commit(batch, temp, i, ino)
