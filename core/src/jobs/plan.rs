@@ -24,6 +24,7 @@ use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{FileId, Meta, Timestamp};
 
+mod stat_ahead;
 mod walk;
 
 pub(crate) use walk::Planner;

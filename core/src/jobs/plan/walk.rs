@@ -10,6 +10,7 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
+use super::stat_ahead::{BIG_FOLDER_BYTES, StatAhead};
 use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned, Root};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -22,14 +23,14 @@ use crate::jobs::unlink_ahead::UnlinkAhead;
 use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals, lock};
 
 /// Children of a folder examined between two checks for cancel and progress ticks.
-const STAT_CHUNK: u32 = 4096;
+pub(super) const STAT_CHUNK: u32 = 4096;
 
 /// Children from which a folder is stat'ed by two threads: below, a thread costs more than
 /// it saves (about 30 us against 1 to 2 us a `statx`).
 const PARALLEL_STAT_MIN: usize = 256;
 
 /// Children two threads stat'ing one folder take at a time.
-const STAT_SHARE: usize = 64;
+pub(super) const STAT_SHARE: usize = 64;
 
 struct Frame {
     dir: u32,
@@ -410,7 +411,16 @@ impl<'a> Planner<'a> {
             None
         };
         let start = self.plan.items.len() as u32;
-        self.list(i, &fd, start)?;
+        let mut ahead = if self.mode != Mode::Delete && self.plan.item(i).size >= BIG_FOLDER_BYTES {
+            std::thread::scope(|s| {
+                let mut feed = StatAhead::start(s, &fd);
+                self.list(i, &fd, start, Some(&mut feed))?;
+                Ok::<_, Error>(feed.finish())
+            })?
+        } else {
+            self.list(i, &fd, start, None)?;
+            None
+        };
         let end = self.plan.items.len() as u32;
         let mut chunk = start;
         while chunk < end {
@@ -419,7 +429,12 @@ impl<'a> Planner<'a> {
                 return Err(Error::Cancelled);
             }
             let chunk_end = end.min(chunk + STAT_CHUNK);
-            let stats = self.stat_children(&fd, chunk..chunk_end);
+            let stats = match ahead.take() {
+                Some(stats) if stats.len() == (chunk_end - chunk) as usize => {
+                    stats.into_iter().map(Some).collect()
+                }
+                _ => self.stat_children(&fd, chunk..chunk_end),
+            };
             for (c, stat) in (chunk..chunk_end).zip(stats) {
                 self.examine(c, &fd, dest_fd.as_ref(), stat)?;
             }
@@ -450,13 +465,24 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
-    fn list(&mut self, dir: u32, fd: &OwnedFd, start: u32) -> Result<(), Error> {
+    /// Reads folder `dir` (open as `fd`) whole into the plan as items from `start`, handing
+    /// each name to `feed` as it is read.
+    fn list(
+        &mut self,
+        dir: u32,
+        fd: &OwnedFd,
+        start: u32,
+        mut feed: Option<&mut StatAhead<'_>>,
+    ) -> Result<(), Error> {
         let mut buf = std::mem::take(&mut self.buf);
         let mut overflow = None;
         let listed = fs::read_dir(fd, &mut buf, |name, file_type| {
             if let Err(e) = self.plan.push(dir, name, Kind::from_file_type(file_type)) {
                 overflow = Some(e);
                 return Err(Errno::NOMEM);
+            }
+            if let Some(feed) = feed.as_deref_mut() {
+                feed.add(name);
             }
             Ok(())
         });
@@ -470,11 +496,14 @@ impl<'a> Planner<'a> {
                 self.plan.names.truncate(first.name_off as usize);
             }
             self.plan.items.truncate(start as usize);
+            if let Some(feed) = feed.as_deref_mut() {
+                feed.spoil();
+            }
             let error = Error::io("read folder", self.plan.source_path(dir), e);
             if self.retry(dir, error) {
                 // From the start again; a failed seek fails the next read, which asks again.
                 let _ = rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0));
-                return self.list(dir, fd, start);
+                return self.list(dir, fd, start, feed);
             }
         }
         Ok(())
