@@ -25,6 +25,7 @@ const RACES: &[(&str, &[&str])] = &[
     ("delete-15000-depth10", BOTH),
     ("delete-15000-depth100", BOTH),
     ("delete-15000-depth800", BOTH),
+    ("delete-15000-in-1000-folders", BOTH),
 ];
 const BOTH: &[&str] = &["in-process", "process"];
 const IN_PROCESS: &[&str] = &["in-process"];

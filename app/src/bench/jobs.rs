@@ -116,9 +116,25 @@ pub(super) fn plan<'a>(
                 (800, _) => Goals::ratio(0.85, 0.9),
                 _ => Goals::ratio(0.9, 0.9),
             };
-            let delete = Delete::new(area, sizes.delete_files, depth, ferry, peers);
+            let shape = Shape::Chain(depth);
+            let delete = Delete::new(area, sizes.delete_files, shape, ferry, peers);
             plan.push(compare(workload, area, RM, delete.params(), goals, delete));
         }
+    }
+    for area in areas {
+        // A tree of many small folders, as most trees users delete are: held to the goals of
+        // the shallow chain.
+        let shape = Shape::Folders(sizes.delete_folders);
+        let delete = Delete::new(area, sizes.delete_files, shape, ferry, peers);
+        let goals = Goals::ratio(0.65, 0.85);
+        plan.push(compare(
+            "delete-15000-in-1000-folders",
+            area,
+            RM,
+            delete.params(),
+            goals,
+            delete,
+        ));
     }
     plan
 }
@@ -514,43 +530,65 @@ impl Comparison for Move<'_> {
 }
 
 /// `delete-N-depthD`: delete a tree of `files` empty files spread over `depth` nested folders.
+/// How a delete workload's files are laid out.
+#[derive(Clone, Copy)]
+pub(super) enum Shape {
+    /// A chain of this many nested folders, the files spread over its levels.
+    Chain(usize),
+    /// This many folders side by side in one, the files spread over them.
+    Folders(usize),
+}
+
 pub(super) struct Delete {
     ferry: FerryCommand,
     peers: Peers,
     base: PathBuf,
     files: usize,
-    depth: usize,
+    shape: Shape,
     /// Trees built before any round (on disks), or before each round (tmpfs).
     ahead: bool,
 }
 
 impl Delete {
-    /// A delete of `files` files at `depth` levels, within `area`.
+    /// A delete of `files` files laid out as `shape`, within `area`.
     pub(super) fn new(
         area: &Area,
         files: usize,
-        depth: usize,
+        shape: Shape,
         ferry: &FerryCommand,
         peers: &Peers,
     ) -> Self {
+        let base = match shape {
+            Shape::Chain(depth) => area.path(format!("delete-{files}-depth{depth}")),
+            Shape::Folders(count) => area.path(format!("delete-{files}-in-{count}-folders")),
+        };
         Delete {
             ferry: ferry.clone(),
             peers: peers.clone(),
-            base: area.path(format!("delete-{files}-depth{depth}")),
+            base,
             files,
-            depth,
+            shape,
             ahead: area.fs_type != "tmpfs",
         }
     }
 
     /// The sizes, for the report.
     pub(super) fn params(&self) -> Value {
-        json!({ "files": self.files, "depth": self.depth, "file_bytes": 0 })
+        match self.shape {
+            Shape::Chain(depth) => json!({ "files": self.files, "depth": depth, "file_bytes": 0 }),
+            Shape::Folders(count) => {
+                json!({ "files": self.files, "folders": count, "file_bytes": 0 })
+            }
+        }
     }
 
     fn build_round(&self, tools: &[Tool], round: usize) -> Result<()> {
         for &tool in tools {
-            fixtures::deep_tree(&run_dir(&self.base, tool, round), self.depth, self.files)?;
+            let tree = run_dir(&self.base, tool, round);
+            match self.shape {
+                Shape::Chain(depth) => fixtures::deep_tree(&tree, depth, self.files)?,
+                Shape::Folders(count) => fixtures::flat_many(&tree, count, self.files / count, 0)?,
+            }
         }
         Ok(())
     }
