@@ -43,10 +43,11 @@ use super::fresh::{self, Hidden};
 use super::links::Firsts;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
-use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan, Planned, Planner};
+use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan};
 use super::staging::Staging;
+use super::start::{not_done, not_started, plan_transfer, preflight};
 use super::summary::{self, Operation};
-use super::{ConflictPolicy, Event, Failed, NoteKind, SkipReason, Skipped, Summary};
+use super::{ConflictPolicy, NoteKind, SkipReason, Summary};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DataCopier, DataError, DirStack, FileId};
@@ -81,102 +82,6 @@ pub(crate) fn run_job(
         (planned.plan, done)
     };
     summary::build(ctx, Operation::Copy, plan, done, dest.meta.id.dev)
-}
-
-/// Opens the destination folder and plans copying or moving `sources` into it.
-pub(crate) fn plan_transfer(
-    ctx: &JobCtx,
-    mode: PlanMode,
-    sources: &[PathBuf],
-    dest_dir: &Path,
-    policy: ConflictPolicy,
-) -> Result<(Dest, Planned), Error> {
-    let dest = Dest::open(ctx, dest_dir)?;
-    let planned = Planner::new(ctx, mode, policy, Some(&dest)).run(sources)?;
-    Ok((dest, planned))
-}
-
-/// Per-item results, all "not done".
-pub(crate) fn not_done(planned: &Planned) -> Vec<AtomicU64> {
-    std::iter::repeat_with(|| AtomicU64::new(0))
-        .take(planned.plan.items.len())
-        .collect()
-}
-
-/// A job that could not start: every source failed with `error` (or is simply not done, if
-/// the job was cancelled while planning).
-pub(crate) fn not_started(ctx: &JobCtx, sources: &[PathBuf], error: Error) -> Summary {
-    // What planning found before it stopped was reported as it went: keep it in the summary.
-    let problems = ctx.take_problems();
-    let mut summary = Summary {
-        // A delete unlinks files while it plans (`unlink_ahead.rs`).
-        items_done: ctx.counters.items.load(Relaxed),
-        skipped: problems
-            .skipped
-            .into_iter()
-            .map(|(_, path, reason)| Skipped { path, reason })
-            .collect(),
-        failed: problems
-            .failed
-            .into_iter()
-            .map(|(_, path, error)| Failed { path, error })
-            .collect(),
-        ..Summary::default()
-    };
-    if matches!(error, Error::Cancelled) {
-        summary.not_done = sources.to_vec();
-        return summary;
-    }
-    let error = Arc::new(error);
-    for s in sources {
-        ctx.emit(Event::ItemFailed {
-            job: ctx.id,
-            path: s.clone(),
-            error: Arc::clone(&error),
-        });
-        summary.failed.push(Failed {
-            path: s.clone(),
-            error: Arc::clone(&error),
-        });
-    }
-    summary
-}
-
-/// Announces the plan and its conflicts, waits for the job's record to be on disk (if
-/// `record_first`), and checks free space; false (job halted) when it cannot fit.
-pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_first: bool) -> bool {
-    ctx.emit(Event::Planned {
-        job: ctx.id,
-        totals: planned.totals,
-    });
-    if !planned.conflicts.is_empty() {
-        ctx.emit(Event::Conflicts {
-            job: ctx.id,
-            conflicts: planned.conflicts.clone(),
-        });
-    }
-    // Nothing is written before the job's journal record is on disk (`journal/durable.rs`).
-    if ctx.control.stopped() || (record_first && !ctx.wait_durable()) {
-        return false;
-    }
-    // Clones take no space: do not refuse a reflink copy of a large file.
-    let reflinks = dest.mount.as_ref().is_some_and(fs::Mount::can_reflink)
-        && planned
-            .plan
-            .roots
-            .iter()
-            .all(|r| planned.plan.item(r.item).id.dev == dest.meta.id.dev);
-    let available = fs::available_bytes(&*dest.fd).unwrap_or(u64::MAX);
-    if planned.needed_bytes > available && !reflinks {
-        let error = Error::NoSpace {
-            path: dest.path.clone(),
-            needed: planned.needed_bytes,
-            available,
-        };
-        ctx.control.halt(Arc::new(error));
-        return false;
-    }
-    true
 }
 
 /// A folder being filled: the last of its pending children sets its mode and times.

@@ -61,6 +61,7 @@ mod remove;
 mod replacing;
 mod single;
 mod staging;
+mod start;
 mod summary;
 mod symlinks;
 mod trash;
@@ -626,7 +627,7 @@ fn run_job(
         if matches!(record.job, Job::Copy { .. } | Job::Move { .. }));
     let control = &ctx.control;
     let devices = control::devices_of(&job);
-    // A copy or move waits for its journal record after planning (`copy::preflight`); the
+    // A copy or move waits for its journal record after planning (`start::preflight`); the
     // other jobs have no planning walk to do meanwhile.
     let plans_first = matches!(job, Job::Copy { .. } | Job::Move { .. });
     let recorded = plans_first || ctx.wait_durable();

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::control::JobCtx;
-use super::copy::{not_done, not_started, plan_transfer, preflight};
 use super::dest::Dest;
 use super::passes;
 use super::plan::{Action, Mode, Plan};
 use super::progress::Reporter;
 use super::remove::{Select, remove_selected};
+use super::start::{not_done, not_started, plan_transfer, preflight};
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Phase, Summary, Totals};
 

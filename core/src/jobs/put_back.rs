@@ -24,11 +24,11 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 
 use super::control::JobCtx;
-use super::copy::{not_done, not_started, preflight};
 use super::dest::Dest;
 use super::moves::remove_sources;
 use super::passes;
 use super::plan::{Mode, NO_ITEM, Planner};
+use super::start::{not_done, not_started, preflight};
 use super::summary::{self, Operation};
 use super::undo::{absorb, fail};
 use super::{ConflictPolicy, How, Summary};

@@ -35,9 +35,9 @@ use rustix::io::Errno;
 
 use super::claim;
 use super::control::JobCtx;
-use super::copy::{not_done, not_started};
 use super::plan::{Action, Mode, NO_ITEM, Plan, Planner};
 use super::progress::Reporter;
+use super::start::{not_done, not_started};
 use super::summary::{self, Operation};
 use super::unlink_ahead;
 use super::{ConflictPolicy, Event, Phase, Summary};

@@ -10,8 +10,8 @@ use rustix::fs::Mode;
 use rustix::io::Errno;
 
 use super::control::JobCtx;
-use super::copy::not_started;
 use super::plan::{Action, Plan};
+use super::start::not_started;
 use super::summary::{self, Operation};
 use super::{Event, Summary, Totals};
 use crate::entry::Kind;

@@ -36,11 +36,11 @@ use rustix::io::Errno;
 
 use super::conflict::{Conflict, ConflictKind, EntryInfo, keep_both_link_name};
 use super::control::JobCtx;
-use super::copy::not_started;
 use super::dest::Dest;
 use super::plan::{Action, Plan};
 use super::progress::TICK;
 use super::staging::Staging;
+use super::start::not_started;
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Event, Phase, Progress, Resolution, SkipReason, Summary, Totals};
 use crate::entry::Kind;

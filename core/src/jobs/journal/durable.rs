@@ -5,7 +5,7 @@
 //! sources and looks at the destination (where the destination's file system has to be
 //! probed by creating a file, `probe.rs`, the probe waits for the line). So a command's job
 //! starts planning while another thread `fdatasync`s the line, and waits for it in its
-//! preflight, after planning and before its first write (`copy::preflight`; jobs without a
+//! preflight, after planning and before its first write (`start::preflight`; jobs without a
 //! planning walk wait before they start).
 //! A copy into a file system held in memory (tmpfs) does not wait: a power loss takes its
 //! copies with it and leaves its sources as they were, so the line would tell of nothing to

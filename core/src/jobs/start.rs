@@ -1,0 +1,110 @@
+//! How a job that plans starts: its plan made and announced, its record on disk, the space
+//! it needs checked; and the summary of one that could not start. Shared by copies, moves,
+//! deletes, links and restores.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::control::JobCtx;
+use super::dest::Dest;
+use super::plan::{Mode as PlanMode, Planned, Planner};
+use super::{ConflictPolicy, Event, Failed, Skipped, Summary};
+use crate::error::Error;
+use crate::fs;
+
+/// Opens the destination folder and plans copying or moving `sources` into it.
+pub(crate) fn plan_transfer(
+    ctx: &JobCtx,
+    mode: PlanMode,
+    sources: &[PathBuf],
+    dest_dir: &Path,
+    policy: ConflictPolicy,
+) -> Result<(Dest, Planned), Error> {
+    let dest = Dest::open(ctx, dest_dir)?;
+    let planned = Planner::new(ctx, mode, policy, Some(&dest)).run(sources)?;
+    Ok((dest, planned))
+}
+
+/// Per-item results, all "not done".
+pub(crate) fn not_done(planned: &Planned) -> Vec<AtomicU64> {
+    std::iter::repeat_with(|| AtomicU64::new(0))
+        .take(planned.plan.items.len())
+        .collect()
+}
+
+/// A job that could not start: every source failed with `error` (or is simply not done, if
+/// the job was cancelled while planning).
+pub(crate) fn not_started(ctx: &JobCtx, sources: &[PathBuf], error: Error) -> Summary {
+    // What planning found before it stopped was reported as it went: keep it in the summary.
+    let problems = ctx.take_problems();
+    let mut summary = Summary {
+        // A delete unlinks files while it plans (`unlink_ahead.rs`).
+        items_done: ctx.counters.items.load(Relaxed),
+        skipped: problems
+            .skipped
+            .into_iter()
+            .map(|(_, path, reason)| Skipped { path, reason })
+            .collect(),
+        failed: problems
+            .failed
+            .into_iter()
+            .map(|(_, path, error)| Failed { path, error })
+            .collect(),
+        ..Summary::default()
+    };
+    if matches!(error, Error::Cancelled) {
+        summary.not_done = sources.to_vec();
+        return summary;
+    }
+    let error = Arc::new(error);
+    for s in sources {
+        ctx.emit(Event::ItemFailed {
+            job: ctx.id,
+            path: s.clone(),
+            error: Arc::clone(&error),
+        });
+        summary.failed.push(Failed {
+            path: s.clone(),
+            error: Arc::clone(&error),
+        });
+    }
+    summary
+}
+
+/// Announces the plan and its conflicts, waits for the job's record to be on disk (if
+/// `record_first`), and checks free space; false (job halted) when it cannot fit.
+pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_first: bool) -> bool {
+    ctx.emit(Event::Planned {
+        job: ctx.id,
+        totals: planned.totals,
+    });
+    if !planned.conflicts.is_empty() {
+        ctx.emit(Event::Conflicts {
+            job: ctx.id,
+            conflicts: planned.conflicts.clone(),
+        });
+    }
+    // Nothing is written before the job's journal record is on disk (`journal/durable.rs`).
+    if ctx.control.stopped() || (record_first && !ctx.wait_durable()) {
+        return false;
+    }
+    // Clones take no space: do not refuse a reflink copy of a large file.
+    let reflinks = dest.mount.as_ref().is_some_and(fs::Mount::can_reflink)
+        && planned
+            .plan
+            .roots
+            .iter()
+            .all(|r| planned.plan.item(r.item).id.dev == dest.meta.id.dev);
+    let available = fs::available_bytes(&*dest.fd).unwrap_or(u64::MAX);
+    if planned.needed_bytes > available && !reflinks {
+        let error = Error::NoSpace {
+            path: dest.path.clone(),
+            needed: planned.needed_bytes,
+            available,
+        };
+        ctx.control.halt(Arc::new(error));
+        return false;
+    }
+    true
+}
