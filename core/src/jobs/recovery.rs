@@ -57,7 +57,8 @@ use super::conflict::same_samples;
 use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
-use super::undo::{absorb, fail};
+use super::summary::fail;
+use super::undo::absorb;
 use super::{
     ConflictPolicy, Job, NoteKind, Summary, TrashRoots, copy, moves, single, staging, trash,
 };

@@ -547,7 +547,8 @@ mod tests {
 
     /// Small folders share batches (more of them than a batch covers, deeper than the open
     /// descriptors reach, and more side by side than the walk leaves waiting), a folder
-    /// wider than a batch goes whole, a wider one fills several, and loose files from two folders must each be unlinked in their own.
+    /// wider than a batch goes whole, a wider one fills several, and loose files from two
+    /// folders must each be unlinked in their own.
     #[test]
     fn deletes_chains_of_small_folders_wide_folders_and_loose_files() {
         let tmp = tempfile::tempdir().unwrap();

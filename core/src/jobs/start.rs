@@ -59,15 +59,7 @@ pub(crate) fn not_started(ctx: &JobCtx, sources: &[PathBuf], error: Error) -> Su
     }
     let error = Arc::new(error);
     for s in sources {
-        ctx.emit(Event::ItemFailed {
-            job: ctx.id,
-            path: s.clone(),
-            error: Arc::clone(&error),
-        });
-        summary.failed.push(Failed {
-            path: s.clone(),
-            error: Arc::clone(&error),
-        });
+        super::summary::fail(ctx, &mut summary, s, Arc::clone(&error));
     }
     summary
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::Event;
 use super::control::JobCtx;
 use super::plan::{Action, NO_ITEM, Plan};
 use crate::entry::Kind;
@@ -378,6 +379,20 @@ pub(crate) fn build(
         },
     };
     summary
+}
+
+/// Records in `summary` that `path` failed with `error`, and tells the listeners.
+pub(crate) fn fail(ctx: &JobCtx, summary: &mut Summary, path: &Path, error: impl Into<Arc<Error>>) {
+    let error = error.into();
+    ctx.emit(Event::ItemFailed {
+        job: ctx.id,
+        path: path.to_path_buf(),
+        error: Arc::clone(&error),
+    });
+    summary.failed.push(Failed {
+        path: path.to_path_buf(),
+        error,
+    });
 }
 
 #[cfg(test)]

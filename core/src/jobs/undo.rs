@@ -32,13 +32,13 @@
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
 use super::put_back::{self, Target};
+use super::summary::fail;
 use super::{
-    ConflictPolicy, Event, Failed, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
+    ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
 use super::{recovery, single, symlinks, trash};
@@ -101,20 +101,6 @@ pub(crate) fn devices_of(record: &JournalRecord) -> Vec<u64> {
         .filter_map(|f| std::fs::metadata(f).ok())
         .map(|m| m.dev())
         .collect()
-}
-
-/// Records that `path` could not be undone, and tells the listeners.
-pub(crate) fn fail(ctx: &JobCtx, summary: &mut Summary, path: &Path, error: Error) {
-    let error = Arc::new(error);
-    ctx.emit(Event::ItemFailed {
-        job: ctx.id,
-        path: path.to_path_buf(),
-        error: Arc::clone(&error),
-    });
-    summary.failed.push(Failed {
-        path: path.to_path_buf(),
-        error,
-    });
 }
 
 /// Adds what a part of the undo (an engine move) did to the whole.

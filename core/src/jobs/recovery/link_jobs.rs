@@ -19,8 +19,9 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::super::journal::JournalRecord;
+use super::super::summary::fail;
 use super::super::symlinks::{self, link_text, names_tried};
-use super::super::undo::{absorb, fail};
+use super::super::undo::absorb;
 use super::super::{ConflictPolicy, Summary, TrashRoots, staging, trash};
 use crate::error::Error;
 use crate::jobs::control::JobCtx;

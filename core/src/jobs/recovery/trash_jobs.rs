@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use super::super::journal::JournalRecord;
-use super::super::undo::{absorb, fail};
+use super::super::summary::fail;
+use super::super::undo::absorb;
 use super::super::{
     ConflictPolicy, Summary, TrashRecord, TrashRoots, TrashedItem, list_trash_in, single, trash,
 };

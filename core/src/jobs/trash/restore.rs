@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::fs::{self, Meta};
 use crate::jobs::control::JobCtx;
 use crate::jobs::put_back::{self, Landed, Target};
-use crate::jobs::undo::fail;
+use crate::jobs::summary::fail;
 use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
 
 /// Runs a restore job.
