@@ -39,7 +39,8 @@ pub fn prepare_descriptors() {
     reserve_fd_table();
 }
 
-/// Grows the process's descriptor table, once, to what the deepest walk's stack needs.
+/// Grows the process's descriptor table, once, to what the deepest walk's stack needs, and
+/// the folders a delete keeps open to unlink ahead of its walk (`jobs/unlink_ahead.rs`).
 ///
 /// The kernel grows the table by doubling as descriptors are opened, and in a process with
 /// more than one thread each growth waits for an RCU grace period (`expand_fdtable`): a few
@@ -61,7 +62,8 @@ pub fn reserve_fd_table() {
         ) else {
             return;
         };
-        let top = i32::try_from(max_open_dirs() + 64).unwrap_or(1088);
+        // A walk's stack, and as many folders handed to a delete's unlinking thread.
+        let top = i32::try_from(2 * max_open_dirs() + 64).unwrap_or(2112);
         // Closed at once: the table keeps its size.
         drop(rustix::io::fcntl_dupfd_cloexec(&root, top));
     });

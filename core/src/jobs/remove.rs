@@ -12,8 +12,9 @@
 //! `statx`, one `rmdir` and, deeper than the stack keeps open, one reopen through `..`.
 //!
 //! Most files are gone before this replay starts: the planning walk hands each folder's files
-//! to a thread that unlinks them as soon as the folder is read (`unlink_ahead.rs`); the replay
-//! unlinks what that thread did not reach or could not remove, and removes the folders.
+//! to a thread that unlinks them as soon as the folder is read, and the folders it has left
+//! once their children are gone (`unlink_ahead.rs`); the replay removes what that thread did
+//! not reach or could not remove.
 //!
 //! Folders are reopened with `O_NOFOLLOW` and checked against their planned identity, so a
 //! folder swapped for a symlink or another folder since planning is never entered; the plan
@@ -265,7 +266,7 @@ impl Remover<'_> {
             if !self.go_on() {
                 return;
             }
-            if (self.select)(root.item) != Select::Remove {
+            if (self.select)(root.item) != Select::Remove || self.gone(root.item) {
                 continue;
             }
             let parent = root.parent();
@@ -301,7 +302,8 @@ impl Remover<'_> {
                 let block = self.plan.blocks[b as usize];
                 let p = block.dir;
                 let parent = self.plan.item(p).parent;
-                if dead.contains(&parent) || (self.select)(p) != Select::Remove {
+                // Gone: removed whole while the plan was made (`unlink_ahead.rs`).
+                if dead.contains(&parent) || (self.select)(p) != Select::Remove || self.gone(p) {
                     dead.insert(p);
                     continue;
                 }

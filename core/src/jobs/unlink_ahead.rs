@@ -12,8 +12,19 @@
 //! other; so is every name not reached when the plan is complete, at which point the thread
 //! stops rather than contend with the delete's own workers. The items unlinked are counted
 //! as done when they are, and marked removed in the job's results once the plan is made.
+//!
+//! Folders go the same way: when the walk leaves a folder whose children were all handed
+//! over (its files, and its folders left before it), it hands over the folder itself, and
+//! the thread removes it once it has unlinked everything handed before (it works in the
+//! order it is handed things, so the children are done or known left behind by then). A
+//! tree of 1,000 folders of 15 files was otherwise walked twice, by the plan and by the
+//! delete, which opened and checked every folder again to remove it: 25,000 calls where
+//! `rmz` makes 20,000, and 0.58-0.61x `rm -rf` against its 0.43x on tmpfs. A folder is
+//! removed by name in the folder above it, which the walk opened and checked; `rmdir`
+//! removes only an empty folder, so whatever appeared in it since stays, for the delete.
 
-use std::ffi::OsStr;
+use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -25,13 +36,36 @@ use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
 use super::control::JobCtx;
+use crate::fs;
 
-/// Folders handed over and not yet done: each holds its descriptor open, and a walk far
-/// ahead of the unlinking leaves the rest to the delete rather than keep more open.
-const QUEUED_FOLDERS: usize = 64;
+/// Folders handed over and not yet done: each holds its descriptor open, so as many as a
+/// walk's stack may keep open ([`fs::max_open_dirs`], for which the descriptor table is
+/// grown at start); a walk further ahead than that leaves the rest to the delete. On a tree
+/// of 3,100 folders of 3 files, 64 let the walk outrun this thread, which was left
+/// 3,100-5,800 of 12,100 items (65-68 ms in all).
+fn queued_folders() -> usize {
+    fs::max_open_dirs()
+}
+
+/// What the walk hands over.
+enum Handed {
+    /// The names of one folder's files to unlink.
+    Files(Folder),
+    /// A folder the walk has left, all its children handed over before it: remove it.
+    Folder {
+        /// The open folder holding it.
+        parent: Arc<OwnedFd>,
+        item: u32,
+        name: OsString,
+        /// The item of the folder holding it, or [`NO_ITEM`](super::plan::NO_ITEM).
+        up: u32,
+    },
+}
 
 /// The names of one folder's files to unlink, and their plan items.
 struct Folder {
+    /// The folder's item.
+    item: u32,
     dir: Arc<OwnedFd>,
     names: Vec<u8>,
     /// Item and end of its name in `names`, in order.
@@ -40,31 +74,34 @@ struct Folder {
 
 /// The walk's side: where the folders it has read go.
 pub(crate) struct UnlinkAhead {
-    folders: Sender<Folder>,
+    handed: Sender<Handed>,
 }
 
 /// Starts the thread (in `scope`) that unlinks the names handed to the returned
 /// [`UnlinkAhead`], until the job stops or `stop` is set; joined, it gives the items it
-/// unlinked.
+/// removed.
 pub(crate) fn start<'scope, 'env>(
     scope: &'scope Scope<'scope, 'env>,
     ctx: &'env JobCtx,
     stop: &'env AtomicBool,
 ) -> (UnlinkAhead, ScopedJoinHandle<'scope, Vec<u32>>) {
-    let (folders, received) = crossbeam_channel::bounded(QUEUED_FOLDERS);
-    let worker = scope.spawn(move || unlink_folders(ctx, stop, &received));
-    (UnlinkAhead { folders }, worker)
+    let (handed, received) = crossbeam_channel::bounded(queued_folders());
+    let worker = scope.spawn(move || remove_handed(ctx, stop, &received));
+    (UnlinkAhead { handed }, worker)
 }
 
 impl UnlinkAhead {
-    /// Hands over the files `items` (item, name) of the open folder `dir`, which the walk has
-    /// read whole.
+    /// Hands over the files `items` (item, name) of folder `item`, open as `dir`, which the
+    /// walk has read whole. False if they were not taken (too much is waiting already: the
+    /// delete does them).
     pub(crate) fn unlink<'n>(
         &self,
+        item: u32,
         dir: &Arc<OwnedFd>,
         items: impl Iterator<Item = (u32, &'n OsStr)>,
-    ) {
+    ) -> bool {
         let mut folder = Folder {
+            item,
             dir: Arc::clone(dir),
             names: Vec::new(),
             items: Vec::new(),
@@ -73,31 +110,80 @@ impl UnlinkAhead {
             folder.names.extend_from_slice(name.as_bytes());
             folder.items.push((item, folder.names.len()));
         }
-        if !folder.items.is_empty() {
-            // Too many folders waiting already: the delete does these.
-            let _ = self.folders.try_send(folder);
-        }
+        folder.items.is_empty() || self.handed.try_send(Handed::Files(folder)).is_ok()
+    }
+
+    /// Hands over folder `item`, named `name` in the open folder `parent` (whose item is
+    /// `up`, or [`NO_ITEM`](super::plan::NO_ITEM)), every child of which was handed over before: it is removed once
+    /// they are gone. False if it was not taken.
+    pub(crate) fn remove_folder(
+        &self,
+        parent: &Arc<OwnedFd>,
+        item: u32,
+        name: &OsStr,
+        up: u32,
+    ) -> bool {
+        let folder = Handed::Folder {
+            parent: Arc::clone(parent),
+            item,
+            name: name.to_owned(),
+            up,
+        };
+        self.handed.try_send(folder).is_ok()
     }
 }
 
-/// The thread: unlinks the names of each folder received, until told to stop; returns the
-/// items it unlinked (or found gone).
-fn unlink_folders(ctx: &JobCtx, stop: &AtomicBool, folders: &Receiver<Folder>) -> Vec<u32> {
+/// The thread: removes what it is handed, in order, until told to stop; returns the items it
+/// removed (or found gone).
+fn remove_handed(ctx: &JobCtx, stop: &AtomicBool, handed: &Receiver<Handed>) -> Vec<u32> {
     let mut removed = Vec::new();
-    for folder in folders {
-        let mut start = 0;
-        for &(item, end) in &folder.items {
-            if stop.load(Relaxed) || !ctx.control.checkpoint() {
-                return removed;
-            }
-            let name = OsStr::from_bytes(&folder.names[start..end]);
-            start = end;
-            match rustix::fs::unlinkat(&*folder.dir, name, AtFlags::empty()) {
-                Ok(()) | Err(Errno::NOENT) => {
-                    removed.push(item);
-                    ctx.counters.add_item();
+    // Folders with a child left in them: not worth an `rmdir`.
+    let mut kept = HashSet::new();
+    let go_on = || !stop.load(Relaxed) && ctx.control.checkpoint();
+    for next in handed {
+        match next {
+            Handed::Files(folder) => {
+                let mut start = 0;
+                for &(item, end) in &folder.items {
+                    if !go_on() {
+                        return removed;
+                    }
+                    let name = OsStr::from_bytes(&folder.names[start..end]);
+                    start = end;
+                    match rustix::fs::unlinkat(&*folder.dir, name, AtFlags::empty()) {
+                        Ok(()) | Err(Errno::NOENT) => {
+                            removed.push(item);
+                            ctx.counters.add_item();
+                        }
+                        // The delete tries again, and reports.
+                        Err(_) => {
+                            kept.insert(folder.item);
+                        }
+                    }
                 }
-                Err(_) => {} // the delete tries again, and reports
+            }
+            Handed::Folder {
+                parent,
+                item,
+                name,
+                up,
+            } => {
+                if !go_on() {
+                    return removed;
+                }
+                if kept.remove(&item) {
+                    kept.insert(up);
+                    continue;
+                }
+                match rustix::fs::unlinkat(&*parent, &name, AtFlags::REMOVEDIR) {
+                    Ok(()) | Err(Errno::NOENT) => {
+                        removed.push(item);
+                        ctx.counters.add_item();
+                    }
+                    Err(_) => {
+                        kept.insert(up);
+                    }
+                }
             }
         }
     }
@@ -109,6 +195,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::jobs::plan::NO_ITEM;
     use crate::jobs::staging::StagingRoots;
     use crate::jobs::{ErrorPolicy, JobId, control::Control};
 
@@ -129,7 +216,7 @@ mod tests {
         let stopped = AtomicBool::new(stop);
         std::thread::scope(|s| {
             let (ahead, worker) = start(s, ctx, &stopped);
-            ahead.unlink(&dir, items.iter().map(|&(i, n)| (i, OsStr::new(n))));
+            assert!(ahead.unlink(0, &dir, items.iter().map(|&(i, n)| (i, OsStr::new(n)))));
             drop(ahead);
             worker.join().unwrap()
         })
@@ -162,5 +249,52 @@ mod tests {
         assert!(unlink_ahead(&ctx, tmp.path(), &[(1, "kept")], true).is_empty());
         assert!(tmp.path().join("kept").exists());
         assert_eq!(ctx.counters.items.load(Relaxed), 0);
+    }
+
+    /// Hands over `top/inner/{a,b}`, `inner`, `top/c` and `top` as the walk would, `stray`
+    /// files created in `inner` first; returns what was removed.
+    fn remove_tree(ctx: &JobCtx, tmp: &Path, stray: &[&str]) -> Vec<u32> {
+        let (top, inner) = (tmp.join("top"), tmp.join("top/inner"));
+        std::fs::create_dir_all(&inner).unwrap();
+        for file in ["a", "b"].iter().chain(stray) {
+            std::fs::write(inner.join(file), "").unwrap();
+        }
+        std::fs::write(top.join("c"), "").unwrap();
+        let open = |p: &Path| Arc::new(crate::fs::open_dir_path(p).unwrap());
+        let (root, top_fd, inner_fd) = (open(tmp), open(&top), open(&inner));
+        let stopped = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let (ahead, worker) = start(s, ctx, &stopped);
+            let names =
+                |n: &'static [(u32, &'static str)]| n.iter().map(|&(i, n)| (i, OsStr::new(n)));
+            assert!(ahead.unlink(2, &inner_fd, names(&[(3, "a"), (4, "b")])));
+            assert!(ahead.remove_folder(&top_fd, 2, OsStr::new("inner"), 1));
+            assert!(ahead.unlink(1, &top_fd, names(&[(5, "c")])));
+            assert!(ahead.remove_folder(&root, 1, OsStr::new("top"), NO_ITEM));
+            drop(ahead);
+            worker.join().unwrap()
+        })
+    }
+
+    #[test]
+    fn removes_a_folder_handed_over_after_its_children() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ctx = ctx(tmp.path());
+        assert_eq!(remove_tree(&ctx, tmp.path(), &[]), [3, 4, 2, 5, 1]);
+        assert!(!tmp.path().join("top").exists());
+        assert_eq!(ctx.counters.items.load(Relaxed), 5);
+    }
+
+    #[test]
+    fn a_folder_holding_something_not_handed_over_stays_with_the_folders_above() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ctx = ctx(tmp.path());
+        assert_eq!(remove_tree(&ctx, tmp.path(), &["appeared"]), [3, 4, 5]);
+        let left: Vec<_> = std::fs::read_dir(tmp.path().join("top/inner"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["appeared"]);
+        assert!(!tmp.path().join("top/c").exists());
     }
 }
