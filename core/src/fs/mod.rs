@@ -9,6 +9,7 @@
 
 mod data;
 mod mounts;
+mod names;
 mod stack;
 
 use std::ffi::OsStr;
@@ -23,6 +24,7 @@ use crate::entry::Kind;
 
 pub use data::{CopyMethod, DataCopier, DataError};
 pub use mounts::{Mount, MountTable, is_removable};
+pub use names::NameList;
 pub use stack::{DirStack, max_open_dirs, prepare_descriptors};
 
 /// Identity of a file: the device it lives on and its inode number.

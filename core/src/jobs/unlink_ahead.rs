@@ -25,7 +25,6 @@
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::OsStrExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::thread::{Scope, ScopedJoinHandle};
@@ -36,17 +35,13 @@ use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
 use super::control::JobCtx;
-use crate::fs;
+use crate::fs::{self, NameList};
 
-/// Folders handed over and not yet done: each holds its descriptor open, so as many as a
-/// walk's stack may keep open ([`fs::max_open_dirs`], for which the descriptor table is
-/// grown at start); a walk further ahead than that leaves the rest to the delete. On a tree
-/// of 3,100 folders of 3 files, 64 let the walk outrun this thread, which was left
-/// 3,100-5,800 of 12,100 items (65-68 ms in all).
-fn queued_folders() -> usize {
-    fs::max_open_dirs()
-}
-
+/// Folders handed over and not yet done hold their descriptors open: as many as a walk's
+/// stack may keep ([`fs::max_open_dirs`], for which the descriptor table is grown at start);
+/// a walk further ahead than that leaves the rest to the delete. On a tree of 3,100 folders
+/// of 3 files, 64 let the walk outrun this thread, which was left 3,100-5,800 of 12,100 items
+/// (65-68 ms in all).
 /// What the walk hands over.
 enum Handed {
     /// The names of one folder's files to unlink.
@@ -67,9 +62,9 @@ struct Folder {
     /// The folder's item.
     item: u32,
     dir: Arc<OwnedFd>,
-    names: Vec<u8>,
-    /// Item and end of its name in `names`, in order.
-    items: Vec<(u32, usize)>,
+    names: NameList,
+    /// The item of each name, in order.
+    items: Vec<u32>,
 }
 
 /// The walk's side: where the folders it has read go.
@@ -85,7 +80,7 @@ pub(crate) fn start<'scope, 'env>(
     ctx: &'env JobCtx,
     stop: &'env AtomicBool,
 ) -> (UnlinkAhead, ScopedJoinHandle<'scope, Vec<u32>>) {
-    let (handed, received) = crossbeam_channel::bounded(queued_folders());
+    let (handed, received) = crossbeam_channel::bounded(fs::max_open_dirs());
     let worker = scope.spawn(move || remove_handed(ctx, stop, &received));
     (UnlinkAhead { handed }, worker)
 }
@@ -103,12 +98,12 @@ impl UnlinkAhead {
         let mut folder = Folder {
             item,
             dir: Arc::clone(dir),
-            names: Vec::new(),
+            names: NameList::default(),
             items: Vec::new(),
         };
         for (item, name) in items {
-            folder.names.extend_from_slice(name.as_bytes());
-            folder.items.push((item, folder.names.len()));
+            folder.names.push(name);
+            folder.items.push(item);
         }
         folder.items.is_empty() || self.handed.try_send(Handed::Files(folder)).is_ok()
     }
@@ -143,13 +138,10 @@ fn remove_handed(ctx: &JobCtx, stop: &AtomicBool, handed: &Receiver<Handed>) -> 
     for next in handed {
         match next {
             Handed::Files(folder) => {
-                let mut start = 0;
-                for &(item, end) in &folder.items {
+                for (&item, name) in folder.items.iter().zip(folder.names.iter()) {
                     if !go_on() {
                         return removed;
                     }
-                    let name = OsStr::from_bytes(&folder.names[start..end]);
-                    start = end;
                     match rustix::fs::unlinkat(&*folder.dir, name, AtFlags::empty()) {
                         Ok(()) | Err(Errno::NOENT) => {
                             removed.push(item);

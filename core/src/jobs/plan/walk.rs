@@ -481,13 +481,13 @@ impl<'a> Planner<'a> {
         let mut handed_over = false;
         if let Some(ahead) = &self.ahead {
             let plan = &self.plan;
-            let is_file = |c: &u32| {
-                let child = plan.item(*c);
+            let is_file = |c: u32| {
+                let child = plan.item(c);
                 child.kind != Kind::Dir && child.action == Action::Create
             };
-            let files = (start..end).filter(is_file);
+            let files = (start..end).filter(|&c| is_file(c));
             handed_over = ahead.unlink(i, &fd, files.map(|c| (c, plan.name(c))))
-                && (start..end).all(|c| is_file(&c) || plan.item(c).walkable());
+                && (start..end).all(|c| is_file(c) || plan.item(c).walkable());
         }
         let id = self.plan.item(i).id;
         src.push(fd, id);
@@ -548,7 +548,6 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
-    /// Deleting needs no metadata for what is not a folder: the type from getdents is enough.
     /// A delete stats only what its folder's listing gave no kind for: a file needs no
     /// `statx` to be unlinked, and a folder is stat'ed once opened (`enter`), which on trees
     /// of small folders (a `node_modules`) saved one call of the six the walk made a folder.
