@@ -224,7 +224,18 @@ impl Record {
 
     /// Every created, merged or moved item, parents before children.
     pub fn entries(&self) -> impl Iterator<Item = RecordEntry> + '_ {
-        self.parts.iter().flat_map(|d| Self::entries_of(d))
+        self.entries_at().map(|e| e.entry())
+    }
+
+    /// The same entries, their paths not built yet (see [`PathsBelow`]).
+    pub(crate) fn entries_at(&self) -> impl Iterator<Item = EntryAt<'_>> + '_ {
+        self.parts.iter().flat_map(|d| {
+            let d: &RecordData = d;
+            (0..d.inodes.len() as u32).filter_map(move |item| {
+                let how = Self::how_of(d, item)?;
+                Some(EntryAt { data: d, item, how })
+            })
+        })
     }
 
     /// How item `i` of `d` is recorded; `None` when it is not (not done, skipped, asked).
@@ -260,32 +271,116 @@ impl Record {
                 .map(|(_, p)| p.as_path())
         })
     }
+}
 
-    fn entries_of(d: &RecordData) -> impl Iterator<Item = RecordEntry> + '_ {
-        (0..d.inodes.len() as u32).filter_map(move |i| {
-            let how = Self::how_of(d, i)?;
-            let item = d.plan.item(i);
-            let top_level =
-                item.parent == NO_ITEM || d.plan.item(item.parent).action == Action::Merge;
-            Some(RecordEntry {
-                source: d.plan.source_path(i),
-                dest: d.plan.dest_path(i),
-                kind: item.kind,
-                how,
-                id: FileId {
-                    dev: if how == How::Moved {
-                        item.id.dev
-                    } else {
-                        d.dest_dev
-                    },
-                    ino: d.inodes[i as usize],
+/// An entry of a [`Record`] whose paths are built only when asked for: a job's record is
+/// written as thousands of entries nearly all of which need neither (see [`PathsBelow`]).
+#[derive(Clone, Copy)]
+pub(crate) struct EntryAt<'r> {
+    data: &'r RecordData,
+    item: u32,
+    how: How,
+}
+
+impl EntryAt<'_> {
+    /// The whole entry, paths included.
+    pub(crate) fn entry(&self) -> RecordEntry {
+        let (d, i) = (self.data, self.item);
+        RecordEntry {
+            source: d.plan.source_path(i),
+            dest: d.plan.dest_path(i),
+            staged: d.plan.staged.get(&i).cloned(),
+            ..self.without_paths()
+        }
+    }
+
+    /// The entry with empty paths and nothing staged: what it holds besides them.
+    pub(crate) fn without_paths(&self) -> RecordEntry {
+        let (d, i) = (self.data, self.item);
+        let item = d.plan.item(i);
+        RecordEntry {
+            source: PathBuf::new(),
+            dest: PathBuf::new(),
+            kind: item.kind,
+            how: self.how,
+            id: FileId {
+                dev: if self.how == How::Moved {
+                    item.id.dev
+                } else {
+                    d.dest_dev
                 },
-                size: item.size,
-                mtime: item.mtime,
-                top_level,
-                staged: d.plan.staged.get(&i).cloned(),
-            })
-        })
+                ino: d.inodes[i as usize],
+            },
+            size: item.size,
+            mtime: item.mtime,
+            top_level: self.top_level(),
+            staged: None,
+        }
+    }
+
+    /// See [`RecordEntry::top_level`].
+    pub(crate) fn top_level(&self) -> bool {
+        let parent = self.data.plan.item(self.item).parent;
+        parent == NO_ITEM || self.data.plan.item(parent).action == Action::Merge
+    }
+
+    /// Whether the item it replaced was staged ([`RecordEntry::staged`]).
+    pub(crate) fn staged(&self) -> bool {
+        self.data.plan.staged.contains_key(&self.item)
+    }
+}
+
+/// The path of an entry below a top-level entry above it, the same below its source and
+/// its destination: the names from the top-level item's child down to it, joined by `/`,
+/// from the plan's names rather than from its two whole paths.
+///
+/// That is exactly what is left of each path after the top-level entry's and a slash,
+/// provided neither of the top-level entry's paths ends with a slash (the caller's check):
+/// an entry's paths are its top-level entry's with the same names pushed on.
+#[derive(Default)]
+pub(crate) struct PathsBelow<'r> {
+    top: Option<EntryAt<'r>>,
+    /// The last folder a path was built in, and its own path below `top` (empty for `top`).
+    dir: Option<(u32, Vec<u8>)>,
+    path: Vec<u8>,
+}
+
+impl<'r> PathsBelow<'r> {
+    /// Paths are asked below `top` from now on, or below nothing.
+    pub(crate) fn set_top(&mut self, top: Option<EntryAt<'r>>) {
+        self.top = top;
+        self.dir = None;
+    }
+
+    /// The path of `e` below the top-level entry, if that is above `e`.
+    pub(crate) fn of(&mut self, e: &EntryAt<'r>) -> Option<&std::ffi::OsStr> {
+        use std::os::unix::ffi::OsStrExt;
+        let top = self.top.filter(|t| std::ptr::eq(t.data, e.data))?;
+        let plan = &e.data.plan;
+        let parent = plan.item(e.item).parent;
+        if self.dir.as_ref().is_none_or(|(dir, _)| *dir != parent) {
+            // Climb to the top-level item; entries come folder by folder, so rarely.
+            let mut names = Vec::new();
+            let mut at = parent;
+            while at != top.item {
+                if at == NO_ITEM {
+                    return None;
+                }
+                names.push(plan.name(at).as_bytes());
+                at = plan.item(at).parent;
+            }
+            let mut dir = Vec::new();
+            for name in names.iter().rev() {
+                dir.extend_from_slice(name);
+                dir.push(b'/');
+            }
+            self.dir = Some((parent, dir));
+        }
+        let (_, dir) = self.dir.as_ref()?;
+        self.path.clear();
+        self.path.extend_from_slice(dir);
+        self.path.extend_from_slice(plan.name(e.item).as_bytes());
+        Some(std::ffi::OsStr::from_bytes(&self.path))
     }
 }
 

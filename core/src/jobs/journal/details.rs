@@ -17,6 +17,7 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::stored::{Absolute, Below, EntryOut, StoredEntry, StoredRemade, StoredTrashRecord};
 use crate::error::Error;
 use crate::jobs::Record;
+use crate::jobs::summary::PathsBelow;
 
 /// What a record's details file holds.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -93,13 +95,22 @@ impl DoneOut<'_> {
         if let Some(record) = record {
             out.extend_from_slice(b"\"entries\":[");
             let mut below = Below::default();
-            for (k, entry) in record.entries().enumerate() {
+            let mut paths_below = PathsBelow::default();
+            for (k, at) in record.entries_at().enumerate() {
                 if k > 0 {
                     out.push(b',');
                 }
+                // Nearly every entry: below the top-level one before it, nothing staged.
+                if !at.top_level()
+                    && !at.staged()
+                    && let Some(rel) = paths_below.of(&at)
+                    && EntryOut::write_below(&at.without_paths(), rel, &mut out)
+                {
+                    continue;
+                }
                 let absolute = self.absolute;
                 let written = EntryOut {
-                    entry,
+                    entry: at.entry(),
                     absolute,
                     below: &below,
                 };
@@ -107,7 +118,11 @@ impl DoneOut<'_> {
                 // The entries after a top-level one are written relative to it.
                 let entry = written.entry;
                 if entry.top_level {
-                    below.saw(&absolute.of(&entry.source), &absolute.of(&entry.dest), true);
+                    let (source, dest) = (absolute.of(&entry.source), absolute.of(&entry.dest));
+                    let ends_in_slash = |p: &Path| p.as_os_str().as_bytes().ends_with(b"/");
+                    let clean = !ends_in_slash(&source) && !ends_in_slash(&dest);
+                    paths_below.set_top(clean.then_some(at));
+                    below.saw(&source, &dest, true);
                 }
             }
             out.push(b']');
@@ -288,5 +303,111 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, [format!("{last}.json")]);
+    }
+
+    fn run(job: Job) -> Summary {
+        let (engine, events) = Engine::start();
+        let id = engine.submit(job);
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::Finished { job, summary } if job == id => Some(summary),
+                _ => None,
+            })
+            .unwrap()
+    }
+
+    /// What the details were before entries below a top-level one had their paths built
+    /// from the plan's names: every entry's two whole paths, cut below the last top-level
+    /// entry's.
+    fn from_whole_paths(record: &crate::jobs::Record) -> Vec<u8> {
+        use super::super::stored::{Absolute, Below, EntryOut};
+        let (absolute, mut below) = (Absolute::default(), Below::default());
+        let mut out = b"{\"entries\":[".to_vec();
+        for (k, entry) in record.entries().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            let (source, dest) = (absolute.of(&entry.source), absolute.of(&entry.dest));
+            let (source, dest) = (source.into_owned(), dest.into_owned());
+            let top_level = entry.top_level;
+            let written = EntryOut {
+                entry,
+                absolute: &absolute,
+                below: &below,
+            };
+            written.write(&mut out).unwrap();
+            below.saw(&source, &dest, top_level);
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+
+    #[test]
+    fn paths_from_the_plan_read_as_the_whole_paths_would() {
+        use std::os::unix::ffi::OsStrExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("src");
+        std::fs::create_dir_all(src.join("sub/deeper/deepest")).unwrap();
+        std::fs::create_dir_all(src.join("other")).unwrap();
+        for name in [
+            "a.txt",
+            "sub/b",
+            "sub/deeper/c",
+            "sub/deeper/deepest/d",
+            "other/e",
+        ] {
+            std::fs::write(src.join(name), name).unwrap();
+        }
+        std::fs::write(src.join("sub").join("\"quoted\" \\ name"), "q").unwrap();
+        std::fs::write(src.join(std::ffi::OsStr::from_bytes(b"not-\xff-utf8")), "n").unwrap();
+        std::fs::write(src.join("sub\ttab"), "t").unwrap();
+        // Relative to the current folder, through `..`: made absolute by components.
+        let up = std::env::current_dir().unwrap().components().count();
+        let relative = std::iter::repeat_n("..", up - 1)
+            .collect::<PathBuf>()
+            .join(src.strip_prefix("/").unwrap());
+        let as_given = [
+            src.clone(),
+            PathBuf::from(format!("{}/", src.display())),
+            src.join("."),
+            tmp.path().join("./src"),
+            relative,
+        ];
+        for (n, source) in as_given.into_iter().enumerate() {
+            for merge in [false, true] {
+                let dest = tmp.path().join(format!("dest-{n}-{merge}"));
+                std::fs::create_dir(&dest).unwrap();
+                if merge {
+                    // An existing folder merged into, a file replaced (staged) in it.
+                    std::fs::create_dir_all(dest.join("src/sub/deeper")).unwrap();
+                    std::fs::write(dest.join("src/sub/b"), "old").unwrap();
+                }
+                let summary = run(Job::Copy {
+                    sources: vec![source.clone(), src.join("other")],
+                    dest_dir: dest,
+                    on_conflict: ConflictPolicy::Replace,
+                });
+                assert!(summary.failed.is_empty(), "{:?}", summary.failed);
+                let absolute = super::super::stored::Absolute::default();
+                let details = super::DoneOut {
+                    record: Some(&summary.record),
+                    trash: Vec::new(),
+                    absolute: &absolute,
+                };
+                let encoded = details.encode().unwrap();
+                let expected = from_whole_paths(&summary.record);
+                assert_eq!(
+                    String::from_utf8_lossy(&encoded),
+                    String::from_utf8_lossy(&expected),
+                    "{source:?}, merge: {merge}"
+                );
+                // And not only through the fallback: a new tree's entries are written relative
+                // (all but below a source given with a trailing slash, as before).
+                let relative = String::from_utf8_lossy(&encoded).matches("{\"r\":").count();
+                let trailing_slash = n == 1;
+                assert!(merge || trailing_slash || relative >= 9, "{n}: {relative}");
+            }
+        }
     }
 }

@@ -197,28 +197,49 @@ impl EntryOut<'_> {
                 push_text(out, b"\",\"d\":\"", d);
             }
         }
-        out.extend_from_slice(b"\",");
-        out.extend_from_slice(b"\"k\":\"");
-        out.extend_from_slice(kind_name(e.kind).as_bytes());
-        out.extend_from_slice(b"\",\"h\":\"");
-        out.extend_from_slice(how_name(e.how).as_bytes());
-        out.extend_from_slice(b"\",\"dev\":");
-        push_uint(out, e.id.dev);
-        out.extend_from_slice(b",\"ino\":");
-        push_uint(out, e.id.ino);
-        out.extend_from_slice(b",\"size\":");
-        push_uint(out, e.size);
-        out.extend_from_slice(b",\"mt\":[");
-        push_int(out, e.mtime.sec);
-        out.push(b',');
-        push_uint(out, e.mtime.nsec.into());
-        out.extend_from_slice(if e.top_level {
-            b"],\"top\":true}"
-        } else {
-            b"]}"
-        });
+        push_fields(out, e);
         Ok(())
     }
+
+    /// Appends the entry `e` (its paths ignored) as one below the last top-level entry at
+    /// `rel`, exactly as [`write`](Self::write) would: false, and nothing written, when `rel`
+    /// is not plain text (the caller then writes it whole).
+    pub(in crate::jobs::journal) fn write_below(
+        e: &RecordEntry,
+        rel: &OsStr,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let Some(rel) = plain(Path::new(rel)) else {
+            return false;
+        };
+        push_text(out, b"{\"r\":\"", rel);
+        push_fields(out, e);
+        true
+    }
+}
+
+/// Appends what follows an entry's paths, to its end.
+fn push_fields(out: &mut Vec<u8>, e: &RecordEntry) {
+    out.extend_from_slice(b"\",");
+    out.extend_from_slice(b"\"k\":\"");
+    out.extend_from_slice(kind_name(e.kind).as_bytes());
+    out.extend_from_slice(b"\",\"h\":\"");
+    out.extend_from_slice(how_name(e.how).as_bytes());
+    out.extend_from_slice(b"\",\"dev\":");
+    push_uint(out, e.id.dev);
+    out.extend_from_slice(b",\"ino\":");
+    push_uint(out, e.id.ino);
+    out.extend_from_slice(b",\"size\":");
+    push_uint(out, e.size);
+    out.extend_from_slice(b",\"mt\":[");
+    push_int(out, e.mtime.sec);
+    out.push(b',');
+    push_uint(out, e.mtime.nsec.into());
+    out.extend_from_slice(if e.top_level {
+        b"],\"top\":true}"
+    } else {
+        b"]}"
+    });
 }
 
 /// Appends `key` (up to the opening quote) and `text`.
