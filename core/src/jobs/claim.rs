@@ -140,7 +140,8 @@ impl<'q, T> Queue<'q, T> {
                         None => return batch.drain(work),
                     }
                 }
-                // The workers are gone (they outlive the walk, so only while unwinding).
+                // No workers: none were started (a small job), or they are gone (they
+                // outlive the walk, so only while unwinding).
                 Err(TrySendError::Disconnected(b)) => return b.drain(work),
             }
         }

@@ -56,6 +56,8 @@ use crate::fs::{self, DataCopier, DataError, DirStack, FileId};
 const BATCH_ITEMS: usize = 32;
 /// Bytes per batch, so two large files land on two workers.
 const BATCH_BYTES: u64 = 16 << 20;
+/// Plans of at most this many items are copied without workers (see [`Copier::run`]).
+const ALONE_ITEMS: usize = 4;
 
 /// Runs a copy job from start to end.
 pub(crate) fn run_job(
@@ -196,7 +198,13 @@ impl<'a> Copier<'a> {
     /// Copies the plan's `roots`; returns when every worker has finished (or drained after a
     /// stop).
     pub(crate) fn run(&self, roots: Range<usize>) {
-        let workers = claim::workers();
+        // A few items cost less than starting a thread (tens of microseconds each, and more
+        // on a busy machine): the job thread copies them alone, every batch handed to no one.
+        let workers = if self.plan.items.len() <= ALONE_ITEMS {
+            0
+        } else {
+            claim::workers()
+        };
         let (tx, rx) = crossbeam_channel::bounded::<Arc<claim::Batch<Batch>>>(workers * 4);
         std::thread::scope(|s| {
             for _ in 0..workers {
