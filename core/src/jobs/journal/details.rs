@@ -209,17 +209,25 @@ mod tests {
             on_conflict: ConflictPolicy::Skip,
         };
         let seq = journal.begin(&job).unwrap().unwrap();
+        let summary = run(job, Some(seq));
+        journal.finish(seq, &summary, false).unwrap();
+        seq
+    }
+
+    /// Runs `job` to its end, as record `seq` of a journal if given: its summary.
+    fn run(job: Job, seq: Option<u64>) -> Summary {
         let (engine, events) = Engine::start();
-        let id = engine.submit_journaled(job, JobOptions::default(), seq);
-        let summary: Summary = events
+        let id = match seq {
+            Some(seq) => engine.submit_journaled(job, JobOptions::default(), seq),
+            None => engine.submit(job),
+        };
+        events
             .iter()
             .find_map(|e| match e {
                 Event::Finished { job, summary } if job == id => Some(summary),
                 _ => None,
             })
-            .unwrap();
-        journal.finish(seq, &summary, false).unwrap();
-        seq
+            .unwrap()
     }
 
     #[test]
@@ -241,15 +249,7 @@ mod tests {
             on_conflict: ConflictPolicy::Skip,
         };
         let seq = journal.begin(&job).unwrap().unwrap();
-        let (engine, events) = Engine::start();
-        let id = engine.submit_journaled(job, JobOptions::default(), seq);
-        let summary: Summary = events
-            .iter()
-            .find_map(|e| match e {
-                Event::Finished { job, summary } if job == id => Some(summary),
-                _ => None,
-            })
-            .unwrap();
+        let summary = run(job, Some(seq));
         journal.finish(seq, &summary, false).unwrap();
         let written: Vec<_> = summary.record.entries().collect();
         assert_eq!(written.len(), 6);
@@ -303,18 +303,6 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, [format!("{last}.json")]);
-    }
-
-    fn run(job: Job) -> Summary {
-        let (engine, events) = Engine::start();
-        let id = engine.submit(job);
-        events
-            .iter()
-            .find_map(|e| match e {
-                Event::Finished { job, summary } if job == id => Some(summary),
-                _ => None,
-            })
-            .unwrap()
     }
 
     /// What the details were before entries below a top-level one had their paths built
@@ -383,11 +371,12 @@ mod tests {
                     std::fs::create_dir_all(dest.join("src/sub/deeper")).unwrap();
                     std::fs::write(dest.join("src/sub/b"), "old").unwrap();
                 }
-                let summary = run(Job::Copy {
+                let job = Job::Copy {
                     sources: vec![source.clone(), src.join("other")],
                     dest_dir: dest,
                     on_conflict: ConflictPolicy::Replace,
-                });
+                };
+                let summary = run(job, None);
                 assert!(summary.failed.is_empty(), "{:?}", summary.failed);
                 let absolute = super::super::stored::Absolute::default();
                 let details = super::DoneOut {
