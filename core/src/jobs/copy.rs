@@ -1,6 +1,7 @@
 //! Copying a plan: the job thread replays the plan's folders in order, creating destination
 //! folders itself and handing files to worker threads in batches, each batch carrying the
-//! open source and destination folder it belongs to.
+//! open source and destination folder it belongs to (a plan of a few items starts no
+//! workers: the job thread copies them itself, see [`Copier::run`]).
 //!
 //! A file is written as an unnamed file in its destination folder (`O_TMPFILE`, mode 0600),
 //! gets its mode, extended attributes and times, and is then linked in under its name, which
