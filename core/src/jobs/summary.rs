@@ -335,8 +335,9 @@ impl EntryAt<'_> {
 /// from the plan's names rather than from its two whole paths.
 ///
 /// That is exactly what is left of each path after the top-level entry's and a slash,
-/// provided neither of the top-level entry's paths ends with a slash (the caller's check):
-/// an entry's paths are its top-level entry's with the same names pushed on.
+/// provided neither of the top-level entry's paths ends with a slash (checked in
+/// [`set_top`](Self::set_top)): an entry's paths are its top-level entry's with the same
+/// names pushed on.
 #[derive(Default)]
 pub(crate) struct PathsBelow<'r> {
     top: Option<EntryAt<'r>>,
@@ -346,9 +347,12 @@ pub(crate) struct PathsBelow<'r> {
 }
 
 impl<'r> PathsBelow<'r> {
-    /// Paths are asked below `top` from now on, or below nothing.
-    pub(crate) fn set_top(&mut self, top: Option<EntryAt<'r>>) {
-        self.top = top;
+    /// Paths are asked below `top`, written with its `source` and `dest` paths, from now on;
+    /// below nothing if either ends with a slash.
+    pub(crate) fn set_top(&mut self, top: EntryAt<'r>, source: &Path, dest: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let ends_in_slash = |p: &Path| p.as_os_str().as_bytes().ends_with(b"/");
+        self.top = (!ends_in_slash(source) && !ends_in_slash(dest)).then_some(top);
         self.dir = None;
     }
 

@@ -17,7 +17,6 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -119,9 +118,7 @@ impl DoneOut<'_> {
                 let entry = written.entry;
                 if entry.top_level {
                     let (source, dest) = (absolute.of(&entry.source), absolute.of(&entry.dest));
-                    let ends_in_slash = |p: &Path| p.as_os_str().as_bytes().ends_with(b"/");
-                    let clean = !ends_in_slash(&source) && !ends_in_slash(&dest);
-                    paths_below.set_top(clean.then_some(at));
+                    paths_below.set_top(at, &source, &dest);
                     below.saw(&source, &dest, true);
                 }
             }
