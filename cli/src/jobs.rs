@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
-    ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, Phase, Progress, SkipReason,
-    Summary, Totals, delete_cautions,
+    ConflictPolicy, Engine, ErrorPolicy, Event, Failed, Job, JobOptions, Phase, Progress,
+    SkipReason, Summary, Totals, delete_cautions,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -278,47 +278,67 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
     }
 }
 
+/// Prints what `summary` tells of the job and returns the exit status.
 fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
-    for failed in &summary.failed {
-        eprintln!("ferry: {}", failed.error);
+    for line in report_lines(summary, verb, interactive) {
+        eprintln!("ferry: {line}");
+    }
+    exit_status(summary)
+}
+
+/// The lines [`report`] prints, without their `ferry: `.
+fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    // The error that stopped the job is said once, as what stopped it.
+    let stopped_the_job = |failed: &&Failed| {
+        summary
+            .stopped_by
+            .as_ref()
+            .is_some_and(|e| Arc::ptr_eq(e, &failed.error))
+    };
+    for failed in summary.failed.iter().filter(|f| !stopped_the_job(f)) {
+        lines.push(failed.error.to_string());
     }
     for skipped in &summary.skipped {
         if skipped.reason.after_error() {
             // "skipped after: <error>", and the error names the path.
-            eprintln!("ferry: {}", skipped.reason);
+            lines.push(skipped.reason.to_string());
         } else {
-            eprintln!(
-                "ferry: skipped {}: {}",
-                skipped.path.display(),
-                skipped.reason
-            );
+            let path = skipped.path.display();
+            lines.push(format!("skipped {path}: {}", skipped.reason));
         }
     }
     for note in &summary.notes {
-        eprintln!("ferry: note: {note}");
+        lines.push(format!("note: {note}"));
     }
     if let Some(error) = &summary.stopped_by {
-        eprintln!("ferry: stopped: {error}");
+        lines.push(format!("stopped: {error}"));
     }
     if !summary.not_done.is_empty() {
-        eprintln!(
-            "ferry: {} item(s) not {verb}: {}",
-            summary.not_done.len(),
+        let count = summary.not_done.len();
+        lines.push(format!(
+            "{count} item(s) not {verb}: {}",
             list(&summary.not_done)
-        );
+        ));
     }
     if summary.bytes_kept > 0 {
-        eprintln!(
-            "ferry: kept {} bytes an interrupted run had written (verified against the source)",
+        lines.push(format!(
+            "kept {} bytes an interrupted run had written (verified against the source)",
             summary.bytes_kept
-        );
+        ));
     }
     if interactive {
-        match summary.bytes_done {
-            0 => eprintln!("ferry: {} item(s) {verb}", summary.items_done),
-            b => eprintln!("ferry: {} item(s) {verb} ({b} bytes)", summary.items_done),
-        }
+        let items = summary.items_done;
+        lines.push(match summary.bytes_done {
+            0 => format!("{items} item(s) {verb}"),
+            b => format!("{items} item(s) {verb} ({b} bytes)"),
+        });
     }
+    lines
+}
+
+/// The exit status of a job that ended with `summary`.
+fn exit_status(summary: &Summary) -> i32 {
     let refused_up_front =
         summary.stopped_by.is_some() && summary.items_done == 0 && summary.failed.is_empty();
     let skipped_for_errors = summary
@@ -445,10 +465,36 @@ mod tests {
         let after_error = skipped(SkipReason::UserSkipped {
             error: Arc::new(error),
         });
-        assert_eq!(report(&after_error, "copied", false), EXIT_PARTIAL);
-        assert_eq!(
-            report(&skipped(SkipReason::Exists), "copied", false),
-            EXIT_OK
-        );
+        assert_eq!(exit_status(&after_error), EXIT_PARTIAL);
+        assert_eq!(exit_status(&skipped(SkipReason::Exists)), EXIT_OK);
+    }
+
+    #[test]
+    fn the_error_that_stopped_the_job_is_said_once() {
+        let io = |path: &str, kind| Arc::new(ferry_core::Error::io("create", path, kind));
+        let full = io("/dst/b", std::io::ErrorKind::StorageFull);
+        let failed = |path: &str, error: &Arc<ferry_core::Error>| Failed {
+            path: path.into(),
+            error: Arc::clone(error),
+        };
+        let summary = Summary {
+            failed: vec![
+                failed(
+                    "/src/a",
+                    &io("/dst/a", std::io::ErrorKind::PermissionDenied),
+                ),
+                failed("/src/b", &full),
+            ],
+            stopped_by: Some(Arc::clone(&full)),
+            not_done: vec!["/src/c".into()],
+            ..Summary::default()
+        };
+        let lines = report_lines(&summary, "copied", false);
+        let says = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
+        assert_eq!(says("/dst/b"), 1, "{lines:?}");
+        assert_eq!(says("/dst/a"), 1, "{lines:?}");
+        assert!(lines.contains(&format!("stopped: {full}")), "{lines:?}");
+        assert!(lines.contains(&"1 item(s) not copied: /src/c".to_owned()));
+        assert_eq!(exit_status(&summary), EXIT_PARTIAL);
     }
 }
