@@ -66,12 +66,14 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
     let stop = AtomicBool::new(false);
     let (planned, unlinked) = std::thread::scope(|s| {
         let (ahead, unlinking) = unlink_ahead::start(s, ctx, &stop);
+        let unlinked_here = ahead.unlinked_here();
         let planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
         let planned = planner.unlinking_ahead(ahead).run(paths);
         stop.store(true, Ordering::Relaxed);
-        let unlinked = unlinking
+        let mut unlinked = unlinking
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        unlinked.append(&mut super::lock(&unlinked_here));
         (planned, unlinked)
     });
     let planned = match planned {

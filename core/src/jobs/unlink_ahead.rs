@@ -7,6 +7,10 @@
 //! to one thread that unlinks them there and then, in the folder the walk opened and checked
 //! against its planned identity.
 //!
+//! When the thread already has a backlog, the walk unlinks the folder's files itself, there
+//! and then, before reading on (see [`BACKLOG`]): two threads then empty folders while their
+//! entries are fresh, as `rmz` does, instead of the delete coming back to them later.
+//!
 //! Unlinking ahead is best effort and silent: a name that cannot be unlinked (permissions, a
 //! read-only or busy file) is left for the delete itself, which asks or reports as for any
 //! other; so is every name not reached when the plan is complete, at which point the thread
@@ -25,8 +29,8 @@
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::thread::{Scope, ScopedJoinHandle};
 
 use crossbeam_channel::{Receiver, Sender};
@@ -35,7 +39,20 @@ use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
 use super::control::JobCtx;
+use super::lock;
 use crate::fs::{self, NameList};
+
+/// Things waiting for the thread beyond which the walk unlinks a folder's files itself. The
+/// walk reads folders several times faster than one thread unlinks their files: on a tree of
+/// 1,000 folders of 15 files it was done when the thread had reached a fifth of them, and the
+/// delete then opened, checked and emptied the other folders again, after their entries had
+/// left the CPU's caches (in C on tmpfs, one thread: 94 ms to empty each folder right after
+/// reading it, 105 ms to read them all first). With the walk unlinking too, 11 shuffled
+/// rounds on tmpfs: 60 -> 50 ms (rmz 51), 107 -> 90 ms of CPU; depth 800: 60 -> 54 ms;
+/// depth 10 the same; 1,000 folders with a CPU busy: 0.92 -> 0.77x `rm -rf` (rmz 0.75x).
+/// A backlog of 2 left the thread idle while the walk unlinked (65 ms); 8 to 64 measured
+/// alike.
+const BACKLOG: usize = 16;
 
 /// Folders handed over and not yet done hold their descriptors open: as many as a walk's
 /// stack may keep ([`fs::max_open_dirs`], for which the descriptor table is grown at start);
@@ -68,8 +85,12 @@ struct Folder {
 }
 
 /// The walk's side: where the folders it has read go.
-pub(crate) struct UnlinkAhead {
+pub(crate) struct UnlinkAhead<'env> {
+    ctx: &'env JobCtx,
+    stop: &'env AtomicBool,
     handed: Sender<Handed>,
+    /// The files the walk unlinked itself (see [`UnlinkAhead::unlink`]).
+    unlinked_here: Arc<Mutex<Vec<u32>>>,
 }
 
 /// Starts the thread (in `scope`) that unlinks the names handed to the returned
@@ -79,16 +100,34 @@ pub(crate) fn start<'scope, 'env>(
     scope: &'scope Scope<'scope, 'env>,
     ctx: &'env JobCtx,
     stop: &'env AtomicBool,
-) -> (UnlinkAhead, ScopedJoinHandle<'scope, Vec<u32>>) {
-    let (handed, received) = crossbeam_channel::bounded(fs::max_open_dirs());
+) -> (UnlinkAhead<'env>, ScopedJoinHandle<'scope, Vec<u32>>) {
+    let (ahead, received) = UnlinkAhead::new(ctx, stop);
     let worker = scope.spawn(move || remove_handed(ctx, stop, &received));
-    (UnlinkAhead { handed }, worker)
+    (ahead, worker)
 }
 
-impl UnlinkAhead {
+impl<'env> UnlinkAhead<'env> {
+    /// The walk's side, and where what it hands over arrives.
+    fn new(ctx: &'env JobCtx, stop: &'env AtomicBool) -> (Self, Receiver<Handed>) {
+        let (handed, received) = crossbeam_channel::bounded(fs::max_open_dirs());
+        let ahead = UnlinkAhead {
+            ctx,
+            stop,
+            handed,
+            unlinked_here: Arc::default(),
+        };
+        (ahead, received)
+    }
+
+    /// Where the files the walk unlinked itself are listed, for the job's results.
+    pub(crate) fn unlinked_here(&self) -> Arc<Mutex<Vec<u32>>> {
+        Arc::clone(&self.unlinked_here)
+    }
+
     /// Hands over the files `items` (item, name) of folder `item`, open as `dir`, which the
-    /// walk has read whole. False if they were not taken (too much is waiting already: the
-    /// delete does them).
+    /// walk has read whole; when the thread already has [`BACKLOG`] things waiting, unlinks
+    /// them here instead. False if they were not all taken or unlinked (too much is waiting
+    /// already, or a name could not be unlinked: the delete does them).
     pub(crate) fn unlink<'n>(
         &self,
         item: u32,
@@ -105,7 +144,16 @@ impl UnlinkAhead {
             folder.names.push(name);
             folder.items.push(item);
         }
-        folder.items.is_empty() || self.handed.try_send(Handed::Files(folder)).is_ok()
+        if folder.items.is_empty() {
+            return true;
+        }
+        if self.handed.len() < BACKLOG {
+            return self.handed.try_send(Handed::Files(folder)).is_ok();
+        }
+        let mut unlinked = Vec::with_capacity(folder.items.len());
+        let all = unlink_files(self.ctx, self.stop, &folder, &mut unlinked);
+        lock(&self.unlinked_here).extend(unlinked);
+        all
     }
 
     /// Hands over folder `item`, named `name` in the open folder `parent` (whose item is
@@ -138,20 +186,11 @@ fn remove_handed(ctx: &JobCtx, stop: &AtomicBool, handed: &Receiver<Handed>) -> 
     for next in handed {
         match next {
             Handed::Files(folder) => {
-                for (&item, name) in folder.items.iter().zip(folder.names.iter()) {
+                if !unlink_files(ctx, stop, &folder, &mut removed) {
                     if !go_on() {
                         return removed;
                     }
-                    match rustix::fs::unlinkat(&*folder.dir, name, AtFlags::empty()) {
-                        Ok(()) | Err(Errno::NOENT) => {
-                            removed.push(item);
-                            ctx.counters.add_item();
-                        }
-                        // The delete tries again, and reports.
-                        Err(_) => {
-                            kept.insert(folder.item);
-                        }
-                    }
+                    kept.insert(folder.item);
                 }
             }
             Handed::Folder {
@@ -180,6 +219,25 @@ fn remove_handed(ctx: &JobCtx, stop: &AtomicBool, handed: &Receiver<Handed>) -> 
         }
     }
     removed
+}
+
+/// Unlinks the files of `folder`, adding to `removed` the items gone; false if one is left
+/// (the delete tries it again, and reports) or the job stopped first.
+fn unlink_files(ctx: &JobCtx, stop: &AtomicBool, folder: &Folder, removed: &mut Vec<u32>) -> bool {
+    let mut all = true;
+    for (&item, name) in folder.items.iter().zip(folder.names.iter()) {
+        if stop.load(Relaxed) || !ctx.control.checkpoint() {
+            return false;
+        }
+        match rustix::fs::unlinkat(&*folder.dir, name, AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => {
+                removed.push(item);
+                ctx.counters.add_item();
+            }
+            Err(_) => all = false,
+        }
+    }
+    all
 }
 
 #[cfg(test)]
@@ -231,6 +289,40 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, ["folder"]);
+    }
+
+    #[test]
+    fn with_a_backlog_the_walk_unlinks_the_files_itself() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ctx = ctx(tmp.path());
+        let stop = AtomicBool::new(false);
+        // No thread takes what is handed over: the backlog stays.
+        let (ahead, _waiting) = UnlinkAhead::new(&ctx, &stop);
+        let dir = Arc::new(crate::fs::open_dir_path(tmp.path()).unwrap());
+        let queued: Vec<String> = (0..BACKLOG).map(|i| format!("queued {i}")).collect();
+        for (i, name) in (100..).zip(&queued) {
+            std::fs::write(tmp.path().join(name), "").unwrap();
+            assert!(ahead.unlink(i, &dir, [(i, OsStr::new(name))].into_iter()));
+        }
+        for name in ["a", "b"] {
+            std::fs::write(tmp.path().join(name), "").unwrap();
+        }
+        std::fs::create_dir(tmp.path().join("folder")).unwrap();
+        let names = |n: &'static [(u32, &'static str)]| n.iter().map(|&(i, n)| (i, OsStr::new(n)));
+        assert!(ahead.unlink(1, &dir, names(&[(1, "a"), (2, "b"), (3, "gone already")])));
+        assert_eq!(*lock(&ahead.unlinked_here()), [1, 2, 3]);
+        assert_eq!(ctx.counters.items.load(Relaxed), 3);
+        // A name it cannot unlink: left, and the folder not counted as emptied.
+        assert!(!ahead.unlink(4, &dir, names(&[(4, "folder")])));
+        let mut left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut expected = queued;
+        expected.push("folder".to_owned());
+        expected.sort();
+        assert_eq!(left, expected, "what was queued waits for the thread");
     }
 
     #[test]

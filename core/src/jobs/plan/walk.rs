@@ -62,7 +62,7 @@ pub(crate) struct Planner<'a> {
     parent: Option<(PathBuf, Arc<OwnedFd>, Meta)>,
     ticker: PlanningTicker,
     /// Where a delete's files go once their folder is read (`unlink_ahead.rs`).
-    ahead: Option<UnlinkAhead>,
+    ahead: Option<UnlinkAhead<'a>>,
     pub(in crate::jobs) conflicts: Vec<Conflict>,
 }
 
@@ -100,7 +100,7 @@ impl<'a> Planner<'a> {
 
     /// A delete's planner that hands the files of each folder it has read to `ahead`, to be
     /// unlinked while it plans on (see `unlink_ahead.rs`).
-    pub(crate) fn unlinking_ahead(self, ahead: UnlinkAhead) -> Self {
+    pub(crate) fn unlinking_ahead(self, ahead: UnlinkAhead<'a>) -> Self {
         debug_assert_eq!(self.mode, Mode::Delete);
         Planner {
             ahead: Some(ahead),
