@@ -134,6 +134,10 @@ impl<'env> UnlinkAhead<'env> {
         dir: &Arc<OwnedFd>,
         items: impl Iterator<Item = (u32, &'n OsStr)>,
     ) -> bool {
+        if self.handed.len() >= BACKLOG {
+            let unlinked = &mut lock(&self.unlinked_here);
+            return unlink_files(self.ctx, self.stop, dir, items, unlinked);
+        }
         let mut folder = Folder {
             item,
             dir: Arc::clone(dir),
@@ -144,16 +148,7 @@ impl<'env> UnlinkAhead<'env> {
             folder.names.push(name);
             folder.items.push(item);
         }
-        if folder.items.is_empty() {
-            return true;
-        }
-        if self.handed.len() < BACKLOG {
-            return self.handed.try_send(Handed::Files(folder)).is_ok();
-        }
-        let mut unlinked = Vec::with_capacity(folder.items.len());
-        let all = unlink_files(self.ctx, self.stop, &folder, &mut unlinked);
-        lock(&self.unlinked_here).extend(unlinked);
-        all
+        folder.items.is_empty() || self.handed.try_send(Handed::Files(folder)).is_ok()
     }
 
     /// Hands over folder `item`, named `name` in the open folder `parent` (whose item is
@@ -182,11 +177,12 @@ fn remove_handed(ctx: &JobCtx, stop: &AtomicBool, handed: &Receiver<Handed>) -> 
     let mut removed = Vec::new();
     // Folders with a child left in them: not worth an `rmdir`.
     let mut kept = HashSet::new();
-    let go_on = || !stop.load(Relaxed) && ctx.control.checkpoint();
+    let go_on = || going_on(ctx, stop);
     for next in handed {
         match next {
             Handed::Files(folder) => {
-                if !unlink_files(ctx, stop, &folder, &mut removed) {
+                let items = folder.items.iter().copied().zip(folder.names.iter());
+                if !unlink_files(ctx, stop, &folder.dir, items, &mut removed) {
                     if !go_on() {
                         return removed;
                     }
@@ -221,15 +217,27 @@ fn remove_handed(ctx: &JobCtx, stop: &AtomicBool, handed: &Receiver<Handed>) -> 
     removed
 }
 
-/// Unlinks the files of `folder`, adding to `removed` the items gone; false if one is left
-/// (the delete tries it again, and reports) or the job stopped first.
-fn unlink_files(ctx: &JobCtx, stop: &AtomicBool, folder: &Folder, removed: &mut Vec<u32>) -> bool {
+/// Whether unlinking ahead goes on: neither stopped nor the job cancelled (waits while paused).
+fn going_on(ctx: &JobCtx, stop: &AtomicBool) -> bool {
+    !stop.load(Relaxed) && ctx.control.checkpoint()
+}
+
+/// Unlinks the files `items` (item, name) of the open folder `dir`, adding to `removed` the
+/// items gone; false if one is left (the delete tries it again, and reports) or the job
+/// stopped first.
+fn unlink_files<'n>(
+    ctx: &JobCtx,
+    stop: &AtomicBool,
+    dir: &OwnedFd,
+    items: impl Iterator<Item = (u32, &'n OsStr)>,
+    removed: &mut Vec<u32>,
+) -> bool {
     let mut all = true;
-    for (&item, name) in folder.items.iter().zip(folder.names.iter()) {
-        if stop.load(Relaxed) || !ctx.control.checkpoint() {
+    for (item, name) in items {
+        if !going_on(ctx, stop) {
             return false;
         }
-        match rustix::fs::unlinkat(&*folder.dir, name, AtFlags::empty()) {
+        match rustix::fs::unlinkat(dir, name, AtFlags::empty()) {
             Ok(()) | Err(Errno::NOENT) => {
                 removed.push(item);
                 ctx.counters.add_item();
