@@ -4,7 +4,7 @@
 //! Crash recovery is in `undo_crash`, random sequences of jobs in `undo_random`.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
@@ -19,7 +19,9 @@ use ferry_tests::TempTree;
 use crate::ferry_in;
 use crate::jobs_conflicts::run_asking_with;
 use crate::jobs_copy::sample_tree;
-use crate::jobs_support::{Outcome, assert_no_temporaries, run_job, run_job_staged, snapshot};
+use crate::jobs_support::{
+    Mounted, Outcome, assert_no_temporaries, run_job, run_job_staged, set_mtime, snapshot,
+};
 
 /// A journal, a trash and a staging folder of their own, outside the trees the tests work on.
 pub(crate) struct Setup {
@@ -501,4 +503,64 @@ fn the_cli_keeps_replaced_files_in_its_data_folder_and_undo_puts_them_back() {
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(fs::read(&old).unwrap(), b"old");
     assert_eq!(fs::read_dir(&kept).unwrap().count(), 0);
+}
+
+/// ext4 with 128-byte inodes keeps whole seconds (FAT even seconds, exFAT 10 ms): the copies
+/// hold the source's time cut to that step. Undo still knows them as the copies it made, and
+/// "replace if newer" does not replace them with the same files on every run.
+#[test]
+fn copies_on_a_file_system_with_coarse_times_are_known_as_the_copies() {
+    let t = TempTree::new();
+    let image = t.join("ext4.img");
+    fs::File::create(&image).unwrap().set_len(64 << 20).unwrap();
+    let made = std::process::Command::new("mkfs.ext4")
+        .args(["-q", "-F", "-I", "128"])
+        .arg(&image)
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        eprintln!("note: mkfs.ext4 unavailable; skipped");
+        return;
+    }
+    let Some(mnt) = Mounted::new(&t.join("mnt"), &["-o", "loop", image.to_str().unwrap()]) else {
+        return;
+    };
+    let src = t.dir("src");
+    for name in ["a", "b"] {
+        t.file(format!("src/{name}"), name);
+        set_mtime(&src.join(name), 1_715_000_011);
+    }
+    let home = t.dir("home");
+    let ferry = |args: &[&std::ffi::OsStr]| ferry_in(&home).args(args).output().unwrap();
+    let copy = || ferry(&["cp".as_ref(), src.as_os_str(), mnt.dir.as_os_str()]);
+    assert_eq!(copy().status.code(), Some(0));
+    let held = fs::metadata(mnt.dir.join("src/a")).unwrap();
+    assert_eq!(
+        (held.mtime(), held.mtime_nsec()),
+        (1_715_000_011, 0),
+        "the file system keeps whole seconds"
+    );
+    let undo = ferry(&["undo".as_ref()]);
+    assert_eq!(undo.status.code(), Some(0), "{undo:?}");
+    assert!(
+        !mnt.dir.join("src").exists(),
+        "the copies went to the trash"
+    );
+
+    assert_eq!(copy().status.code(), Some(0));
+    let copied = fs::metadata(mnt.dir.join("src/a")).unwrap().ino();
+    let again = ferry(&[
+        "cp".as_ref(),
+        "--on-conflict".as_ref(),
+        "replace-if-newer".as_ref(),
+        src.join("a").as_os_str(),
+        mnt.dir.join("src").as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("skipped"), "{stderr}");
+    assert_eq!(
+        fs::metadata(mnt.dir.join("src/a")).unwrap().ino(),
+        copied,
+        "not replaced by the same file"
+    );
 }

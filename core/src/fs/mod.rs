@@ -46,12 +46,55 @@ pub struct Timestamp {
 }
 
 impl Timestamp {
+    /// Whether `held`, read back from a file, is this time as the file's file system keeps
+    /// it: the same, or this time cut to a coarser step. FAT keeps even seconds, ext4 with
+    /// small inodes and many network file systems whole seconds, exFAT 10 ms, NTFS 100 ns.
+    /// The step is read off `held` itself (its trailing zero digits), so no file system needs
+    /// probing. Without this, a copy to a USB stick never read as the copy Ferry made (undo
+    /// kept every file as changed) and "replace if newer" replaced it again on every run.
+    pub fn kept_as(self, held: Timestamp) -> bool {
+        if self == held {
+            return true;
+        }
+        let fat_seconds = held.nsec == 0 && held.sec % 2 == 0 && self.sec - held.sec == 1;
+        fat_seconds
+            || (held.sec == self.sec
+                && held.nsec < self.nsec
+                && self.nsec - held.nsec < step_of(held.nsec))
+    }
+
+    /// Whether this time is later than `held` as a file system keeps times (see
+    /// [`kept_as`](Self::kept_as)): "replace if newer" of a file against its own copy on a
+    /// coarser file system is false.
+    pub fn newer_than_held(self, held: Timestamp) -> bool {
+        self > held && !self.kept_as(held)
+    }
+
+    /// The modification time `meta` holds.
+    pub fn mtime_of(meta: &std::fs::Metadata) -> Timestamp {
+        use std::os::unix::fs::MetadataExt;
+        Timestamp {
+            sec: meta.mtime(),
+            nsec: meta.mtime_nsec().clamp(0, 999_999_999) as u32,
+        }
+    }
+
     fn timespec(self) -> Timespec {
         Timespec {
             tv_sec: self.sec,
             tv_nsec: i64::from(self.nsec),
         }
     }
+}
+
+/// The step a file system with sub-second time stamps keeps `nsec` to: 10 to the power of
+/// its trailing zero digits (a whole second for 0).
+fn step_of(nsec: u32) -> u32 {
+    let mut step = 1;
+    while step < 1_000_000_000 && (nsec / step).is_multiple_of(10) {
+        step *= 10;
+    }
+    step
 }
 
 /// What `statx` reports about one file, reduced to what jobs use.
@@ -421,6 +464,38 @@ pub fn available_bytes(fd: impl AsFd) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_is_kept_as_itself_or_cut_to_a_coarser_step_and_nothing_else() {
+        let t = |sec, nsec| Timestamp { sec, nsec };
+        let source = t(1_715_000_011, 123_456_789);
+        for (held, why) in [
+            (source, "a file system with nanoseconds"),
+            (t(1_715_000_011, 123_456_700), "NTFS: 100 ns"),
+            (t(1_715_000_011, 120_000_000), "exFAT: 10 ms"),
+            (t(1_715_000_011, 0), "whole seconds"),
+            (t(1_715_000_010, 0), "FAT: even seconds"),
+        ] {
+            assert!(source.kept_as(held), "{why}");
+            assert!(!source.newer_than_held(held), "{why}");
+        }
+        for (held, why) in [
+            (t(1_715_000_012, 0), "a later second"),
+            (t(1_715_000_009, 0), "two seconds before"),
+            (t(1_715_000_011, 123_456_790), "a later nanosecond"),
+            (t(1_715_000_011, 130_000_000), "a later 10 ms"),
+            (
+                t(1_715_000_011, 23_456_789),
+                "100 ms before, to the nanosecond",
+            ),
+            (t(1_715_000_010, 500_000_000), "not a whole second"),
+        ] {
+            assert!(!source.kept_as(held), "{why}");
+        }
+        assert!(t(1_715_000_014, 1).newer_than_held(t(1_715_000_012, 0)));
+        // An odd second is not FAT's.
+        assert!(!t(1_715_000_012, 5).kept_as(t(1_715_000_011, 0)));
+    }
 
     #[test]
     fn ancestors_end_at_root_and_include_self() {

@@ -161,7 +161,7 @@ impl Planner<'_> {
             }
             Resolution::Merge => self.skip(i, SkipReason::Exists),
             Resolution::Replace => self.set(i, meta, replace),
-            Resolution::ReplaceIfNewer if meta.mtime > existing.mtime => {
+            Resolution::ReplaceIfNewer if meta.mtime.newer_than_held(existing.mtime) => {
                 self.set(i, meta, replace);
             }
             Resolution::ReplaceIfNewer => self.skip(i, SkipReason::Exists),
@@ -184,7 +184,7 @@ impl Planner<'_> {
         match (meta.kind, existing.kind) {
             (Kind::File, Kind::File) => {
                 existing.size == meta.size
-                    && existing.mtime == meta.mtime
+                    && meta.mtime.kept_as(existing.mtime)
                     && likely_identical(src_dir, src, dest_dir, dest, meta.size)
             }
             (Kind::Symlink, Kind::Symlink) => {

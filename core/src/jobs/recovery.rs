@@ -63,6 +63,7 @@ use super::{
     ConflictPolicy, Job, NoteKind, Summary, TrashRoots, copy, moves, single, staging, trash,
 };
 use crate::error::Error;
+use crate::fs::Timestamp;
 
 /// Removes the named temporaries the dead process of `record` left in its destination
 /// folder and in the destination items of its sources (never following links), and the
@@ -234,8 +235,7 @@ fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
     s.is_file()
         && d.is_file()
         && s.size() == d.size()
-        && s.mtime() == d.mtime()
-        && s.mtime_nsec() == d.mtime_nsec()
+        && Timestamp::mtime_of(s).kept_as(Timestamp::mtime_of(d))
         && match (open(source), open(dest)) {
             (Ok(a), Ok(b)) => same_samples(&a, &b, s.size()),
             _ => false,
@@ -385,11 +385,8 @@ fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
             NoteKind::Permissions,
             crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777),
         );
-        let mtime = crate::fs::Timestamp {
-            sec: meta.mtime(),
-            nsec: meta.mtime_nsec().clamp(0, 999_999_999) as u32,
-        };
-        let atime = crate::fs::Timestamp {
+        let mtime = Timestamp::mtime_of(meta);
+        let atime = Timestamp {
             sec: meta.atime(),
             nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
         };

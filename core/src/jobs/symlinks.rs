@@ -334,7 +334,7 @@ impl Linker<'_> {
                 })
             }
             (ConflictKind::FileExists, Some(there)) => {
-                if newer_only && target.is_none_or(|t| t.mtime <= there.mtime) {
+                if newer_only && target.is_none_or(|t| !t.mtime.newer_than_held(there.mtime)) {
                     Step::Skip(SkipReason::Exists)
                 } else {
                     Step::Link {

@@ -44,7 +44,7 @@ use super::{
 use super::{recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::FileId;
+use crate::fs::{FileId, Timestamp};
 
 /// Runs the undo of `record`; copies go to the trash folders `roots`; items going back to a
 /// place taken since are handled with `policy`.
@@ -142,9 +142,7 @@ fn now_at(entry: &RecordEntry, content_too: bool) -> Now {
     let same_item = m.dev() == entry.id.dev && m.ino() == entry.id.ino;
     let same_content = !content_too
         || entry.kind != Kind::File
-        || (m.size() == entry.size
-            && m.mtime() == entry.mtime.sec
-            && m.mtime_nsec() == i64::from(entry.mtime.nsec));
+        || (m.size() == entry.size && entry.mtime.kept_as(Timestamp::mtime_of(&m)));
     if same_item && same_content {
         Now::Same
     } else {
@@ -399,8 +397,7 @@ fn link_now_at(entry: &RecordEntry) -> Now {
     let same = m.dev() == entry.id.dev
         && m.ino() == entry.id.ino
         && m.file_type().is_symlink()
-        && m.mtime() == entry.mtime.sec
-        && m.mtime_nsec() == i64::from(entry.mtime.nsec)
+        && entry.mtime.kept_as(Timestamp::mtime_of(&m))
         && std::fs::read_link(&entry.dest).ok() == symlinks::link_text(&entry.source).ok();
     if same { Now::Same } else { Now::Changed }
 }
