@@ -187,6 +187,25 @@ pub fn stat_path(path: &Path) -> Result<Meta> {
     Ok(meta_of(&st))
 }
 
+/// `ENOTDIR` when the path a user gave ends in `/` (or `/.`), which names a folder, but what
+/// it names (`meta`, not followed, found in `dir` as `name`) is neither a folder nor a link to
+/// one: `file/` is not `file`, for the kernel and GNU tools alike. `Path` drops a final slash
+/// from its components, so whoever splits such a path into folder and name must ask this.
+pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr) -> Result<()> {
+    let bytes = path.as_os_str().as_bytes();
+    if !(bytes.ends_with(b"/") || bytes.ends_with(b"/.")) || meta.kind == Kind::Dir {
+        return Ok(());
+    }
+    let folder_behind_link = meta.kind == Kind::Symlink
+        && statx_at(dir, name, true, StatxFlags::TYPE)
+            .is_ok_and(|st| FileType::from_raw_mode(st.stx_mode.into()) == FileType::Directory);
+    if folder_behind_link {
+        Ok(())
+    } else {
+        Err(Errno::NOTDIR)
+    }
+}
+
 const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)

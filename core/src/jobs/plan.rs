@@ -397,16 +397,4 @@ pub(crate) struct Planned {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_planned_item_stays_compact() {
-        // 1,000,000 items: 80 MB of records, plus names and 8 bytes of result each.
-        assert!(
-            std::mem::size_of::<Item>() <= 80,
-            "{}",
-            std::mem::size_of::<Item>()
-        );
-    }
-}
+mod tests;

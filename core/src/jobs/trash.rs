@@ -268,6 +268,7 @@ fn trash_one(
     let original = parent.join(name);
     let pfd = fs::open_dir_path(&parent).map_err(|e| Error::io("open", &parent, e))?;
     let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
+    fs::check_final_slash(path, &meta, &pfd, name).map_err(|e| Error::io("trash", path, e))?;
     if home.is_none() {
         let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
         *home = Some(opened?);
@@ -594,5 +595,22 @@ mod tests {
         let name = trash_name(&long, 12);
         assert_eq!(name.len() + ".trashinfo".len(), 255);
         assert!(name.as_bytes().ends_with(b"x.12"));
+    }
+
+    #[test]
+    fn a_path_written_with_a_final_slash_is_trashed_only_if_it_is_a_folder() {
+        let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "kept").unwrap();
+        std::fs::create_dir(tmp.path().join("folder")).unwrap();
+        let roots = TrashRoots::home_only(tmp.path().join("Trash"));
+        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
+        let mut home = None;
+        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, &mounts, uid);
+        let error = trash(format!("{}/", file.display())).unwrap_err();
+        assert!(error.to_string().contains("Not a directory"), "{error}");
+        assert!(file.exists());
+        trash(format!("{}/folder/", tmp.path().display())).unwrap();
+        assert!(!tmp.path().join("folder").exists());
     }
 }

@@ -1,6 +1,11 @@
 //! The [`Planner`]: one depth-first walk over the sources by directory descriptors that
 //! lists each folder, stats its children (on two threads for a large folder) and decides
 //! each one (`decide.rs`), filling the [`Plan`].
+//!
+//! A source the user wrote with a final slash must be a folder, or a link to one (`ENOTDIR`,
+//! as GNU tools say); a link to a folder is still taken as the link, never followed
+//! (RELIABILITY.md, rule 5), so `rm link/` removes the link, where GNU `rm -r link/` empties
+//! the folder it points to.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -259,6 +264,10 @@ impl<'a> Planner<'a> {
         let seen = (meta.id, linked.then(|| name.to_owned()));
         if !derived && !self.ids_seen.insert(seen) {
             self.skip(i, SkipReason::Duplicate);
+            return Ok(());
+        }
+        if let Err(e) = fs::check_final_slash(source, &meta, &*parent, name) {
+            self.fail(i, Error::io(self.op(), source, e));
             return Ok(());
         }
         let mut dest_fd = None;
