@@ -86,8 +86,9 @@ impl TrashFolder {
 
     /// Reads the entry of info file `name`: fails if the name maps to no item (`.trashinfo`,
     /// `..trashinfo`, `...trashinfo`), the file cannot be read or parsed, or the item it
-    /// describes is gone.
-    fn read(&self, name: &OsStr) -> Result<TrashedItem> {
+    /// describes is gone. With the item, when its info file was last written, to the
+    /// nanosecond: it orders items trashed within one second of `DeletionDate`.
+    fn read(&self, name: &OsStr) -> Result<(TrashedItem, Timestamp)> {
         let info = self.path.join("info").join(name);
         let bad = || Error::io("read", &info, Errno::INVAL);
         let stem = name
@@ -110,6 +111,7 @@ impl TrashFolder {
         )
         .map_err(|e| Error::io("read", &info, e))?;
         let (raw, date) = parse(&text).ok_or_else(bad)?;
+        let written = meta.mtime;
         let (original, unsafe_entry) = Origin::of(&self.path).resolve(&raw);
         // A place naming no item (`a/..`) leaves the name the item has in the trash, for a
         // restore into a chosen folder.
@@ -121,7 +123,7 @@ impl TrashFolder {
         } else {
             meta.size
         };
-        Ok(TrashedItem {
+        let item = TrashedItem {
             name,
             original,
             unsafe_entry,
@@ -134,7 +136,8 @@ impl TrashFolder {
             mtime: meta.mtime,
             file,
             info,
-        })
+        };
+        Ok((item, written))
     }
 }
 
@@ -150,6 +153,7 @@ impl TrashedItem {
         TrashFolder::open(trash)
             .map_err(|e| Error::io("open the trash folder", trash, e))?
             .read(name)
+            .map(|(item, _)| item)
     }
 
     /// The same item, to be restored into `folder` (one the user picked: "Restore to…")
@@ -251,7 +255,9 @@ pub fn list_trash() -> Result<Vec<TrashedItem>> {
     list_trash_in(&TrashRoots::from_env()?)
 }
 
-/// Everything in the trash folders of `roots`, oldest first (ties by original path). Info
+/// Everything in the trash folders of `roots`, oldest first: by `DeletionDate`, which has
+/// one-second steps, then by when the info file was written (two items trashed from one path
+/// within a second are listed in the order they were trashed), then by original path. Info
 /// files whose item is gone, whose name maps to no item, or that cannot be parsed are left
 /// out; so are trash folders that are links or, on a volume, not the user's. Entries naming
 /// an unsafe place are listed with [`TrashedItem::unsafe_entry`] set.
@@ -274,11 +280,12 @@ pub fn list_trash_in(roots: &TrashRoots) -> Result<Vec<TrashedItem>> {
         .map_err(|e| Error::io("read folder", dir.join("info"), e))?;
         items.extend(names.iter().filter_map(|n| folder.read(n).ok()));
     }
-    items.sort_by(|a, b| {
-        (&a.deletion_date, a.original.as_os_str().as_bytes())
-            .cmp(&(&b.deletion_date, b.original.as_os_str().as_bytes()))
-    });
-    Ok(items)
+    let key = |(item, written): &(TrashedItem, Timestamp)| {
+        let original = item.original.as_os_str().as_bytes();
+        (item.deletion_date.clone(), *written, original.to_vec())
+    };
+    items.sort_by_cached_key(key);
+    Ok(items.into_iter().map(|(item, _)| item).collect())
 }
 
 /// `Path` and `DeletionDate` of the `[Trash Info]` group.
@@ -384,6 +391,37 @@ mod tests {
             Err(Error::Refused { .. })
         ));
         assert!(trash.join("info/b.trashinfo").exists());
+    }
+
+    /// The freedesktop `DeletionDate` has one-second steps; items trashed from one path
+    /// within one second are told apart by when their info files were written, whatever the
+    /// order the folder lists them in.
+    #[test]
+    fn items_trashed_within_one_second_are_listed_in_the_order_they_were_trashed() {
+        let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+        let body = "[Trash Info]\nPath=/x/n\nDeletionDate=2024-01-02T03:04:05\n";
+        let second = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_704_164_645);
+        for first_trashed in ["n", "n.2"] {
+            let trash = dir.path().join(first_trashed).join("Trash");
+            std::fs::create_dir_all(trash.join("files")).unwrap();
+            std::fs::create_dir_all(trash.join("info")).unwrap();
+            for name in ["n", "n.2"] {
+                std::fs::write(trash.join("files").join(name), name).unwrap();
+                let info = trash.join(format!("info/{name}.trashinfo"));
+                std::fs::write(&info, body).unwrap();
+                let later = u64::from(name != first_trashed);
+                let written = second + std::time::Duration::from_nanos(1_000 + later);
+                let file = std::fs::File::options().write(true).open(&info).unwrap();
+                file.set_modified(written).unwrap();
+            }
+            let listed = list_trash_in(&TrashRoots::home_only(&trash)).unwrap();
+            let names: Vec<_> = listed.iter().map(|i| i.file.file_name().unwrap()).collect();
+            assert_eq!(
+                names.first().unwrap(),
+                &OsStr::new(first_trashed),
+                "{names:?}"
+            );
+        }
     }
 
     #[test]
