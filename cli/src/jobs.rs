@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
-    ConflictPolicy, Engine, ErrorPolicy, Event, Failed, Job, JobOptions, Phase, Progress,
-    SkipReason, Summary, Totals, delete_cautions,
+    Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Failed, Job, JobOptions, OwnFolders,
+    Phase, Progress, SkipReason, Summary, Totals, delete_cautions, move_cautions,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -50,6 +50,18 @@ pub struct TransferArgs {
     pub paths: Vec<PathBuf>,
 }
 
+/// Arguments of `ferry mv`.
+#[derive(Debug, Args)]
+pub struct MoveArgs {
+    /// Sources, destination and what to do on conflicts, as for `ferry cp`.
+    #[command(flatten)]
+    pub transfer: TransferArgs,
+    /// Move even your home folder, a folder holding it, or a trash folder (refused without;
+    /// Ferry's state folder, where the undo journal is, is never moved).
+    #[arg(long)]
+    pub force: bool,
+}
+
 /// Arguments of `ferry ln`.
 #[derive(Debug, Args)]
 pub struct LinkArgs {
@@ -82,8 +94,31 @@ pub fn run_copy(args: &TransferArgs) -> i32 {
 }
 
 /// Runs `ferry mv`.
-pub fn run_move(args: &TransferArgs) -> i32 {
-    transfer(args, true)
+pub fn run_move(args: &MoveArgs) -> i32 {
+    let sources = args.transfer.paths.split_last().map_or(&[][..], |(_, s)| s);
+    let refusals = move_refusals(&move_cautions(sources, &OwnFolders::from_env()), args.force);
+    for line in &refusals {
+        eprintln!("ferry: {line}");
+    }
+    if !refusals.is_empty() {
+        return EXIT_REFUSED;
+    }
+    transfer(&args.transfer, true)
+}
+
+/// Why `ferry mv` moves nothing, one line for each of `cautions` that `force` does not lift.
+fn move_refusals(cautions: &[(PathBuf, Caution)], force: bool) -> Vec<String> {
+    let refusal = |(path, why): &(PathBuf, Caution)| {
+        let path = path.display();
+        if !why.can_be_forced() {
+            Some(format!(
+                "not moving {path}: {why} (never moved by Ferry; a shell's mv can, with Ferry closed)"
+            ))
+        } else {
+            (!force).then(|| format!("not moving {path}: {why} (add --force to move it)"))
+        }
+    };
+    cautions.iter().filter_map(refusal).collect()
 }
 
 /// Runs `ferry ln`.
@@ -450,6 +485,22 @@ mod tests {
     use ferry_core::jobs::Skipped;
 
     use super::*;
+
+    #[test]
+    fn force_lifts_every_caution_of_a_move_but_ferrys_own_state_folder() {
+        let cautions = [
+            (PathBuf::from("/home/me"), Caution::HomeFolder),
+            (PathBuf::from("/home/me/.local/share/Trash"), Caution::Trash),
+            (PathBuf::from("/home/me/.local/state"), Caution::FerryState),
+        ];
+        let asked = move_refusals(&cautions, false);
+        assert_eq!(asked.len(), 3, "{asked:?}");
+        assert!(asked[0].starts_with("not moving /home/me: it is your home folder"));
+        assert!(asked[1].ends_with("(add --force to move it)"), "{asked:?}");
+        let forced = move_refusals(&cautions, true);
+        assert_eq!(forced.len(), 1, "{forced:?}");
+        assert!(forced[0].starts_with("not moving /home/me/.local/state: it is or holds Ferry's"));
+    }
 
     #[test]
     fn items_skipped_after_errors_make_the_exit_status_partial() {

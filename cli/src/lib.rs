@@ -66,7 +66,7 @@ pub enum Command {
     /// Copy SRC... into the existing folder DEST_DIR.
     Cp(jobs::TransferArgs),
     /// Move SRC... into the existing folder DEST_DIR.
-    Mv(jobs::TransferArgs),
+    Mv(jobs::MoveArgs),
     /// Make in the existing folder DEST_DIR a symbolic link to each TARGET, named like it,
     /// holding its absolute path.
     Ln(jobs::LinkArgs),

@@ -81,7 +81,8 @@ pub enum Error {
         /// Why the staging folder could not be used.
         error: std::sync::Arc<Error>,
     },
-    /// A folder is a mount point of another file system; a delete does not go into it.
+    /// A folder is a mount point of another file system; a delete does not go into it, a
+    /// move does not take it.
     #[error("{} is a mount point of another file system; left alone", path.display())]
     OtherFilesystem {
         /// The mount point.

@@ -1,16 +1,32 @@
-//! Deletes that deserve a second question: the home folder, a folder holding it, a mount
-//! point. A delete job refuses only `/`; these are legitimate requests that are far more
-//! often a slip (a variable that expanded to nothing, a selection that grew), so the window
-//! asks before it submits the job and `ferry rm` wants `--force` (RELIABILITY.md, rule 16).
+//! Deletes and moves that deserve a second question, and moves never to make.
 //!
-//! A symlink given as a path is never a caution: deleting it removes the link only.
+//! Deleting the home folder, a folder holding it or a mount point: a delete job refuses only
+//! `/`; these are legitimate requests that are far more often a slip (a variable that
+//! expanded to nothing, a selection that grew), so the window asks before it submits the job
+//! and `ferry rm` wants `--force` (RELIABILITY.md, rule 16).
+//!
+//! Moving them is the same slip, with the same question (`ferry mv --force`), and so is
+//! moving a trash folder (the home trash, or `.Trash`/`.Trash-$uid` at a volume's top) or a
+//! folder holding one: what is in it leaves the trash, which no longer lists or restores it,
+//! but nothing is lost, so the user may insist. A mount point is not asked about: the move
+//! job refuses it itself (`plan/walk.rs`). Ferry's state folder, where the undo journal is,
+//! or a folder holding it, is never moved, even when insisted on: the move's own journal
+//! record is in it, so the job would end by writing into a folder that has gone, the journal
+//! would be recreated empty but for a job that seems interrupted, and resuming that job would
+//! move the folder again. A shell's `mv` can move it with Ferry not running.
+//!
+//! A symlink given as a path is never a caution: deleting or moving it takes the link only.
 
+use std::ffi::OsStr;
 use std::fmt;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use crate::fs;
+use crate::entry::Kind;
+use crate::fs::{self, Meta};
 
-/// Why deleting a path deserves confirmation.
+/// Why deleting or moving a path deserves confirmation (or, for a move, is never done: see
+/// [`Caution::can_be_forced`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Caution {
     /// It is the user's home folder.
@@ -19,6 +35,17 @@ pub enum Caution {
     HoldsHomeFolder,
     /// Another filesystem is mounted on it: deleting it deletes that filesystem's contents.
     MountPoint,
+    /// It is a trash folder, or holds one: moved, its items leave the trash.
+    Trash,
+    /// It is Ferry's state folder, or holds it: the undo journal is there.
+    FerryState,
+}
+
+impl Caution {
+    /// Whether the user may go ahead once asked; false: never done (see the module's doc).
+    pub fn can_be_forced(self) -> bool {
+        self != Caution::FerryState
+    }
 }
 
 impl fmt::Display for Caution {
@@ -27,7 +54,36 @@ impl fmt::Display for Caution {
             Caution::HomeFolder => "it is your home folder",
             Caution::HoldsHomeFolder => "it holds your home folder",
             Caution::MountPoint => "another filesystem is mounted on it",
+            Caution::Trash => "it is or holds a trash folder, whose items would leave the trash",
+            Caution::FerryState => {
+                "it is or holds Ferry's state folder, where the undo journal of this very move \
+                 is kept"
+            }
         })
+    }
+}
+
+/// The folders a move must know of to find its cautions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OwnFolders {
+    /// The user's home folder.
+    pub home: Option<PathBuf>,
+    /// Ferry's state folder: the one holding the undo journal's file
+    /// ([`UndoJournal::path`](super::UndoJournal::path)).
+    pub state: Option<PathBuf>,
+    /// The home trash folder (see [`TrashRoots::home`](super::TrashRoots::home)).
+    pub trash: Option<PathBuf>,
+}
+
+impl OwnFolders {
+    /// The user's: the home folder, the default undo journal's folder and the home trash.
+    pub fn from_env() -> OwnFolders {
+        let journal = super::UndoJournal::open_default().ok();
+        OwnFolders {
+            home: directories::UserDirs::new().map(|d| d.home_dir().to_path_buf()),
+            state: journal.and_then(|j| Some(j.path().parent()?.to_path_buf())),
+            trash: super::TrashRoots::from_env().ok().map(|roots| roots.home),
+        }
     }
 }
 
@@ -37,16 +93,49 @@ pub fn delete_cautions(paths: &[PathBuf], home: Option<&Path>) -> Vec<(PathBuf, 
     let home = home.and_then(|h| std::fs::canonicalize(h).ok());
     paths
         .iter()
-        .filter_map(|path| Some((path.clone(), caution_of(path, home.as_deref())?)))
+        .filter_map(|path| {
+            let (real, meta) = real_folder(path)?;
+            let caution = home_caution(&real, home.as_deref())
+                .or_else(|| is_mount_point(&real, &meta).then_some(Caution::MountPoint))?;
+            Some((path.clone(), caution))
+        })
         .collect()
 }
 
-fn caution_of(path: &Path, home: Option<&Path>) -> Option<Caution> {
+/// The paths among `paths` whose move deserves confirmation or is never done, and why.
+/// Paths that cannot be examined are left to the job, which reports them.
+pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Caution)> {
+    let real = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::fs::canonicalize(p).ok());
+    let (home, state, trash) = (real(&own.home), real(&own.state), real(&own.trash));
+    let holds = |real: &Path, folder: &Option<PathBuf>| {
+        folder.as_ref().is_some_and(|f| f.starts_with(real))
+    };
+    paths
+        .iter()
+        .filter_map(|path| {
+            let (real, _) = real_folder(path)?;
+            let caution = if holds(&real, &state) {
+                Some(Caution::FerryState)
+            } else {
+                home_caution(&real, home.as_deref())
+            };
+            let in_trash = || holds(&real, &trash) || is_volume_trash(&real);
+            Some((
+                path.clone(),
+                caution.or_else(|| in_trash().then_some(Caution::Trash))?,
+            ))
+        })
+        .collect()
+}
+
+/// The folder `path` names, its parents' links resolved, and its metadata; `None` for
+/// anything but a folder (a link is not followed: only itself goes), for `/` (the jobs
+/// refuse it themselves) and for what cannot be examined.
+fn real_folder(path: &Path) -> Option<(PathBuf, Meta)> {
     let meta = fs::stat_at(rustix::fs::CWD, path).ok()?;
-    if meta.kind != crate::entry::Kind::Dir {
-        return None; // a file, or a link: only itself goes
+    if meta.kind != Kind::Dir {
+        return None;
     }
-    // The folder itself is not followed if it is a link (checked above), its parents are.
     let real = match (path.parent(), path.file_name()) {
         (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
             std::fs::canonicalize(parent).ok()?.join(name)
@@ -54,18 +143,38 @@ fn caution_of(path: &Path, home: Option<&Path>) -> Option<Caution> {
         (None, _) => PathBuf::from("/"),
         _ => std::fs::canonicalize(path).ok()?,
     };
-    real.parent()?; // `/`: the job itself refuses it
-    if let Some(home) = home {
-        if real == home {
-            return Some(Caution::HomeFolder);
-        }
-        if home.starts_with(&real) {
-            return Some(Caution::HoldsHomeFolder);
-        }
+    real.parent()?;
+    Some((real, meta))
+}
+
+fn home_caution(real: &Path, home: Option<&Path>) -> Option<Caution> {
+    let home = home?;
+    if real == home {
+        Some(Caution::HomeFolder)
+    } else {
+        home.starts_with(real).then_some(Caution::HoldsHomeFolder)
     }
+}
+
+fn is_mount_point(real: &Path, meta: &Meta) -> bool {
     let parent = real.parent().unwrap_or(Path::new("/"));
-    let parent_meta = fs::stat_path(parent).ok()?;
-    (parent_meta.mnt_id != meta.mnt_id).then_some(Caution::MountPoint)
+    fs::stat_path(parent).is_ok_and(|p| p.mnt_id != meta.mnt_id)
+}
+
+/// `.Trash` or `.Trash-$uid` at the top of a volume (the freedesktop trash specification).
+fn is_volume_trash(real: &Path) -> bool {
+    let Some(name) = real.file_name().map(OsStr::as_bytes) else {
+        return false;
+    };
+    let trash_name = name == b".Trash"
+        || name
+            .strip_prefix(b".Trash-")
+            .is_some_and(|uid| !uid.is_empty() && uid.iter().all(u8::is_ascii_digit));
+    let top = real
+        .parent()
+        .and_then(|p| Some((p, fs::stat_path(p).ok()?)));
+    trash_name
+        && top.is_some_and(|(top, meta)| top.parent().is_none() || is_mount_point(top, &meta))
 }
 
 #[cfg(test)]
@@ -98,5 +207,66 @@ mod tests {
                 (paths[6].clone(), Caution::MountPoint),
             ]
         );
+    }
+
+    #[test]
+    fn moving_home_ferrys_state_or_a_trash_is_a_caution_and_the_state_is_never_forced() {
+        let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+        let home = tmp.path().join("me");
+        let own = OwnFolders {
+            home: Some(home.clone()),
+            state: Some(home.join(".local/state/ferry")),
+            trash: Some(home.join(".local/share/Trash")),
+        };
+        for folder in [&own.state, &own.trash] {
+            std::fs::create_dir_all(folder.as_ref().unwrap()).unwrap();
+        }
+        std::fs::create_dir_all(home.join("docs")).unwrap();
+        std::os::unix::fs::symlink(&home, tmp.path().join("link")).unwrap();
+        let paths = [
+            home.clone(),
+            home.join(".local"),
+            home.join(".local/state/ferry"),
+            home.join(".local/share"),
+            home.join(".local/share/Trash"),
+            home.join("docs"),
+            tmp.path().join("link"),
+            tmp.path().to_path_buf(),
+            // A volume's trash: `/dev/shm` is a mount's top.
+            PathBuf::from(format!(
+                "/dev/shm/.Trash-{}",
+                rustix::process::getuid().as_raw()
+            )),
+        ];
+        // Made for the test only if it was not there.
+        let made = std::fs::create_dir(&paths[8]).is_ok();
+        let found = move_cautions(&paths, &own);
+        if made {
+            std::fs::remove_dir(&paths[8]).unwrap();
+        }
+        let cautions: Vec<_> = found.iter().map(|(_, c)| *c).collect();
+        assert_eq!(
+            found.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4, 7, 8].map(|k| &paths[k])
+        );
+        assert_eq!(
+            cautions,
+            [
+                Caution::FerryState,
+                Caution::FerryState,
+                Caution::FerryState,
+                Caution::Trash,
+                Caution::Trash,
+                Caution::FerryState,
+                Caution::Trash,
+            ]
+        );
+        assert!(!Caution::FerryState.can_be_forced() && Caution::Trash.can_be_forced());
+
+        // With the state folder elsewhere, the home folder is asked about, as for a delete.
+        let own = OwnFolders { state: None, ..own };
+        let found = move_cautions(&paths[..2], &own);
+        assert_eq!(found[0].1, Caution::HomeFolder);
+        assert_eq!(found[1].1, Caution::Trash);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use super::*;
 use crate::jobs::{ConflictPolicy, Engine, Event, Job, StagingRoots, Summary};
@@ -32,11 +33,80 @@ fn run(job: Job) -> Summary {
     panic!("the engine stopped without finishing the job");
 }
 
+/// A tmpfs mounted on `dir` for one test (`None` where this process may not mount).
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path) -> Option<Tmpfs> {
+        fs::create_dir_all(dir).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+            .arg(dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("note: cannot mount a tmpfs here; test skipped");
+        }
+        mounted.then(|| Tmpfs(dir.to_path_buf()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
 fn failed_with<'a>(summary: &'a Summary, path: &Path) -> &'a crate::Error {
     let failed = summary.failed.iter().find(|f| f.path == path);
     &failed
         .unwrap_or_else(|| panic!("{} did not fail: {summary:#?}", path.display()))
         .error
+}
+
+/// Across file systems (a tmpfs of its own against `/dev/shm`), as the move that emptied a
+/// mounted file system before failing on its mount point with `EBUSY`.
+#[test]
+fn a_move_takes_no_mount_point_given_or_found_below_a_source() {
+    let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+    let dest = tmp.path().join("dest");
+    fs::create_dir(&dest).unwrap();
+    let src = tempfile::tempdir().unwrap(); // on another file system than the destination
+    let Some(mounted) = Tmpfs::mount(&src.path().join("mounted")) else {
+        return;
+    };
+    fs::write(mounted.0.join("data"), "on its own tmpfs").unwrap();
+    let holder = src.path().join("holder");
+    fs::create_dir(&holder).unwrap();
+    fs::write(holder.join("file"), "moved").unwrap();
+    let Some(below) = Tmpfs::mount(&holder.join("below")) else {
+        return;
+    };
+    fs::write(below.0.join("data"), "below").unwrap();
+    let loose = src.path().join("loose");
+    fs::write(&loose, "loose").unwrap();
+
+    let summary = run(Job::Move {
+        sources: vec![mounted.0.clone(), holder.clone(), loose.clone()],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    });
+
+    for path in [&mounted.0, &below.0] {
+        let error = failed_with(&summary, path);
+        assert!(
+            matches!(error, crate::Error::OtherFilesystem { .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains(&*path.to_string_lossy()));
+        assert!(path.join("data").exists(), "{}", path.display());
+    }
+    assert!(!dest.join("mounted").exists());
+    // The folder holding the mount point stays, with it; the rest of it and of the batch moved.
+    assert!(holder.is_dir() && !holder.join("file").exists());
+    assert_eq!(fs::read(dest.join("holder/file")).unwrap(), b"moved");
+    assert_eq!(fs::read(dest.join("loose")).unwrap(), b"loose");
+    assert!(!loose.exists());
 }
 
 #[test]

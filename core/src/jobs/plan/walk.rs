@@ -2,10 +2,12 @@
 //! lists each folder, stats its children (on two threads for a large folder) and decides
 //! each one (`decide.rs`), filling the [`Plan`].
 //!
-//! A source the user wrote with a final slash must be a folder, or a link to one (`ENOTDIR`,
-//! as GNU tools say); a link to a folder is still taken as the link, never followed
-//! (RELIABILITY.md, rule 5), so `rm link/` removes the link, where GNU `rm -r link/` empties
-//! the folder it points to.
+//! A delete or a move never takes a folder another file system is mounted on, given or found
+//! below a source ([`Error::OtherFilesystem`]): a move across file systems would copy the
+//! mounted one's contents, delete them, then fail on the mount point (`EBUSY`). A source the
+//! user wrote with a final slash must be a folder, or a link to one (`ENOTDIR`, as GNU tools
+//! say); a link to a folder is still taken as the link, never followed (RELIABILITY.md, rule
+//! 5), so `rm link/` removes the link, where GNU `rm -r link/` empties the folder it points to.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -61,7 +63,7 @@ pub(crate) struct Planner<'a> {
     pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
     /// Sources seen, with their name when they are one of several names of a file.
     ids_seen: HashSet<(FileId, Option<OsString>)>,
-    /// Mount of the current delete root: a delete never leaves it.
+    /// Mount of the current root: a delete or a move never leaves it.
     root_mnt: u64,
     /// The last source's folder, open.
     parent: Option<(PathBuf, Arc<OwnedFd>, Meta)>,
@@ -270,18 +272,17 @@ impl<'a> Planner<'a> {
             self.fail(i, Error::io(self.op(), source, e));
             return Ok(());
         }
+        self.root_mnt = meta.mnt_id;
+        // Moving a mount point across file systems would empty the mounted file system and
+        // then fail on the folder (EBUSY); renaming it fails anyway. A delete leaves it too.
+        let mount_point = meta.kind == Kind::Dir && meta.mnt_id != parent_meta.mnt_id;
+        if mount_point && self.mode != Mode::Copy {
+            let path = source.to_path_buf();
+            self.fail(i, Error::OtherFilesystem { path });
+            return Ok(());
+        }
         let mut dest_fd = None;
-        if self.mode == Mode::Delete {
-            self.root_mnt = meta.mnt_id;
-            if meta.kind == Kind::Dir && meta.mnt_id != parent_meta.mnt_id {
-                self.fail(
-                    i,
-                    Error::OtherFilesystem {
-                        path: source.to_path_buf(),
-                    },
-                );
-            }
-        } else {
+        if self.mode != Mode::Delete {
             let dest = self.dest.expect("copy and move have a destination");
             if meta.kind == Kind::Dir && dest.ancestors.contains(&meta.id) {
                 self.fail(
@@ -636,16 +637,12 @@ impl<'a> Planner<'a> {
             }
         };
         self.plan.set_meta(c, &meta);
-        if self.mode == Mode::Delete {
-            if meta.kind == Kind::Dir && meta.mnt_id != self.root_mnt {
-                self.fail(
-                    c,
-                    Error::OtherFilesystem {
-                        path: self.plan.source_path(c),
-                    },
-                );
-            }
-        } else {
+        // A move across file systems removes what it copied: not another file system's
+        // contents, which a copy of them does not make moved.
+        if meta.kind == Kind::Dir && meta.mnt_id != self.root_mnt && self.mode != Mode::Copy {
+            let path = self.plan.source_path(c);
+            self.fail(c, Error::OtherFilesystem { path });
+        } else if self.mode != Mode::Delete {
             let dest_mnt = dest.map_or(0, |(m, _)| m.mnt_id);
             self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), dest_mnt, None);
         }
