@@ -122,6 +122,14 @@ pub enum Error {
         /// The item.
         path: PathBuf,
     },
+    /// A move across file systems found its source changed after it was copied (edited, or
+    /// replaced by another item of that name): the source is kept, and the copy is of the
+    /// version before.
+    #[error("{} changed since it was copied; kept", path.display())]
+    ChangedSinceCopied {
+        /// The source.
+        path: PathBuf,
+    },
     /// Undo of a Replace: the item it replaced is no longer kept (staged items are pruned
     /// after a while), so it cannot come back; the replacement is kept.
     #[error("{} is kept: the item it replaced ({}) is no longer kept for undo", path.display(), staged.display())]
@@ -210,6 +218,7 @@ impl Error {
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
             | Error::ChangedSince { path }
+            | Error::ChangedSinceCopied { path }
             | Error::ReplacedGone { path, .. }
             | Error::ReplacedKept { path, .. }
             | Error::CannotTrash { path, .. }

@@ -24,7 +24,9 @@
 //! | `job-ended` | the command's job has ended; its end is not in the undo journal yet |
 //!
 //! in any copy, `item-done` (a worker has put an item's copy in place, whole) and `linked` (a
-//! hard link to a file's copy has just been made, `links.rs`); in a link job, `symlinked` (a
+//! hard link to a file's copy has just been made, `links.rs`); in a move across file systems,
+//! `copies-durable` (every copy is on disk, no source removed yet) and `source-checked` (a
+//! source is renamed aside and found as it was copied, not unlinked yet); in a link job, `symlinked` (a
 //! symbolic link has just been made, not recorded yet; its Replace goes through
 //! `replace-staged` too); in a trash job,
 //! `trash-info-written` (an item's info file is written and on disk, the item not moved yet);

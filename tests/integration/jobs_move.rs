@@ -3,13 +3,15 @@
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
+use std::process::Stdio;
 
 use ferry_core::jobs::{ConflictPolicy, Engine, Event, How, Job, Phase};
 use ferry_tests::TempTree;
 
+use crate::faults::Pause;
 use crate::jobs_copy::sample_tree;
 use crate::jobs_support::{assert_accounts_for, assert_no_temporaries, run_job, snapshot};
-use crate::run_ferry;
+use crate::{ferry, run_ferry};
 
 #[test]
 fn mv_on_one_file_system_renames_and_keeps_inodes() {
@@ -96,6 +98,81 @@ fn a_move_merges_into_an_existing_folder_and_keeps_what_it_skipped() {
         assert!(!src.join("d/new").exists(), "{label}");
         assert_no_temporaries(&dest);
     }
+}
+
+/// An editor saving between the copy of a file and the removal of its source (a new file
+/// renamed over it, or the file rewritten in place with as many bytes): the move keeps what
+/// was saved, says so, and removes the sources that stayed as they were.
+#[test]
+fn a_move_across_file_systems_keeps_a_source_changed_after_its_copy() {
+    let shm = TempTree::new_in("/dev/shm");
+    let replaced = shm.file("src/replaced", "old");
+    let untouched = shm.file("src/untouched", "same");
+    let edited = shm.file("edited", "old");
+    let t = TempTree::new();
+    let dest = t.dir("dest");
+    let pause = Pause::at("copies-durable");
+    let child = pause
+        .hold(ferry().arg("mv"))
+        .args([shm.join("src"), edited.clone(), dest.clone()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    pause.wait_for(child.id());
+    shm.file("src/replaced.tmp", "new");
+    fs::rename(shm.join("src/replaced.tmp"), &replaced).unwrap();
+    fs::write(&edited, "NEW").unwrap();
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for kept in [&replaced, &edited] {
+        let said = format!("{} changed since it was copied; kept", kept.display());
+        assert!(stderr.contains(&said), "{stderr}");
+    }
+    assert_eq!(fs::read(&replaced).unwrap(), b"new");
+    assert_eq!(fs::read(&edited).unwrap(), b"NEW");
+    assert!(
+        !untouched.exists(),
+        "an unchanged source stayed after its move"
+    );
+    assert_eq!(fs::read(dest.join("src/replaced")).unwrap(), b"old");
+    assert_eq!(fs::read(dest.join("src/untouched")).unwrap(), b"same");
+    let left: Vec<_> = fs::read_dir(shm.join("src")).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the saved file is left: {left:?}");
+    assert_eq!(fs::read(dest.join("edited")).unwrap(), b"old");
+    assert_no_temporaries(&dest);
+}
+
+/// A save landing just after the source was found unchanged, before it is unlinked: what
+/// is unlinked is the file that was checked, never the one saved under its name.
+#[test]
+fn a_save_after_the_check_of_a_moved_source_is_kept() {
+    let shm = TempTree::new_in("/dev/shm");
+    let doc = shm.file("doc", "old");
+    let t = TempTree::new();
+    let dest = t.dir("dest");
+    let pause = Pause::at("source-checked");
+    let child = pause
+        .hold(ferry().arg("mv"))
+        .args([&doc, &dest])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    pause.wait_for(child.id());
+    shm.file("doc.tmp", "new");
+    fs::rename(shm.join("doc.tmp"), &doc).unwrap();
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(fs::read(&doc).unwrap(), b"new");
+    assert_eq!(fs::read(dest.join("doc")).unwrap(), b"old");
+    let left: Vec<_> = fs::read_dir(shm.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the saved file is left: {left:?}");
 }
 
 const FILES: usize = 1000;

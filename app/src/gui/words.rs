@@ -76,6 +76,10 @@ pub fn error_in_words(error: &Error) -> String {
         Error::ChangedSince { path } => {
             format!("{} has changed since, so it was kept.", quoted(path))
         }
+        Error::ChangedSinceCopied { path } => format!(
+            "{} changed after it was copied, so it was kept; the copy has the version before.",
+            quoted(path)
+        ),
         Error::ReplacedGone { path, .. } => format!(
             "{} was kept: the item it replaced is no longer kept for undo.",
             quoted(path)
@@ -142,7 +146,9 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::IntoItself { .. } => "Into itself",
         Error::SameFile { .. } => "Same file",
         Error::Cancelled => "Cancelled",
-        Error::Changed { .. } | Error::ChangedSince { .. } => "Changed meanwhile",
+        Error::Changed { .. } | Error::ChangedSince { .. } | Error::ChangedSinceCopied { .. } => {
+            "Changed meanwhile"
+        }
         Error::KindConflict { .. } | Error::DuplicateName { .. } => "Name taken",
         Error::Staging { .. } | Error::ReplacedGone { .. } | Error::ReplacedKept { .. } => {
             "Not replaced"

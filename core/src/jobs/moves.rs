@@ -1,5 +1,6 @@
 //! Moving: a rename per item where source and destination share a mount; elsewhere a copy,
-//! made durable with one `syncfs`, then removal of exactly the sources that made it.
+//! made durable with one `syncfs`, then removal of exactly the sources that made it and are
+//! still as they were copied (`remove.rs`).
 //!
 //! A folder moved across file systems is removed from the source only when every child made
 //! it. Cancel or a terminal error mid-move: what was copied is flushed and its source removed
@@ -61,6 +62,7 @@ pub(crate) fn remove_sources(
             if !dest.flush(ctx) {
                 return;
             }
+            crate::fault::point("copies-durable");
         } else if !all().any(|i| plan.item(i).action == Action::Merge) {
             return; // only renames: nothing left behind
         }

@@ -20,11 +20,18 @@
 //! folder swapped for a symlink or another folder since planning is never entered; the plan
 //! never entered another mount.
 //!
+//! A move's sources are removed only while they are still what was copied: an editor saving
+//! over a file between its copy and its removal (write `doc.tmp`, rename it over `doc`) must
+//! not lose the version it saved. Each is renamed aside (`.ferry-moving-<pid>-<job>-<item>`,
+//! in its folder), checked there and unlinked (see [`Remover::unlink_as_copied`]); a crash in
+//! between leaves it whole under that name, never swept as a temporary is.
+//!
 //! An item that cannot be removed is asked about when the job's policy is
 //! [`ErrorPolicy::Ask`](super::ErrorPolicy::Ask) (its worker waits, the others go on); the
 //! folders holding one that stays are left in place without a report of their own.
 
 use std::collections::{HashSet, VecDeque};
+use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -130,13 +137,15 @@ pub(crate) struct Remover<'a> {
     pub(crate) plan: &'a Plan,
     pub(crate) removed: &'a [AtomicU64],
     pub(crate) select: &'a (dyn Fn(u32) -> Select + Sync),
-    /// A delete job counts its items and stops on cancel; the source clean-up of a move does
-    /// neither (its items are counted by the copy, and what was moved must not stay twice).
+    /// A delete job counts its items and stops on cancel, and removes what it finds; the
+    /// source clean-up of a move does none of these (its items are counted by the copy, what
+    /// was moved must not stay twice, and only what was copied goes).
     pub(crate) is_delete_job: bool,
 }
 
-/// Removes the items `select` picks as part of another job (a move's sources, a restore's
-/// leftovers): not counted and not stopped by cancel. Returns which items are gone.
+/// Removes the items `select` picks as part of another job (the sources of a move, a restore
+/// or an undo), each only if it is still what was copied: not counted and not stopped by
+/// cancel. Returns which items are gone.
 pub(crate) fn remove_selected(
     ctx: &JobCtx,
     plan: &Plan,
@@ -454,14 +463,69 @@ impl Remover<'_> {
     fn unlink_one(&self, dir: &OwnedFd, i: u32) {
         self.ctx.counters.current.store(i, Ordering::Relaxed);
         let path = || self.plan.source_path(i);
-        let unlink = || match rustix::fs::unlinkat(dir, self.plan.name(i), AtFlags::empty()) {
-            Ok(()) | Err(Errno::NOENT) => Ok(()),
-            Err(Errno::ISDIR) => Err(Error::Changed { path: path() }),
-            Err(e) => Err(Error::io("delete", path(), e)),
+        let unlink = || {
+            if self.is_delete_job {
+                self.unlink_name(dir, self.plan.name(i), i)
+            } else {
+                self.unlink_as_copied(dir, i)
+            }
         };
         if self.ctx.retrying(i, path, unlink).is_some() {
             self.mark_removed(i);
         }
+    }
+
+    fn unlink_name(&self, dir: &OwnedFd, name: &OsStr, i: u32) -> Result<(), Error> {
+        match rustix::fs::unlinkat(dir, name, AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => Ok(()),
+            Err(Errno::ISDIR) => Err(Error::Changed {
+                path: self.plan.source_path(i),
+            }),
+            Err(e) => Err(Error::io("delete", self.plan.source_path(i), e)),
+        }
+    }
+
+    /// Unlinks the source of item `i` of a move only if it is still the item that was
+    /// copied. It is renamed aside to a name of this job, checked there, then unlinked under
+    /// that name: checked under its own name, a save landing between the check and the
+    /// unlink would be deleted (an editor renaming its new file over it), while a save after
+    /// the rename only makes the name anew. What is not as copied, or cannot be unlinked,
+    /// goes back to its name.
+    fn unlink_as_copied(&self, dir: &OwnedFd, i: u32) -> Result<(), Error> {
+        let (name, path) = (self.plan.name(i), self.plan.source_path(i));
+        let aside = format!(".ferry-moving-{}-{}-{i}", std::process::id(), self.ctx.id.0);
+        let aside = OsStr::new(&aside);
+        match fs::rename_noreplace(dir, name, dir, aside) {
+            Ok(()) => {}
+            Err(Errno::NOENT) => return Ok(()), // gone already: nothing to remove
+            Err(e) => return Err(Error::io("delete", path, e)),
+        }
+        let error = match fs::stat_at(dir, aside) {
+            Ok(now) if self.as_copied(i, &now) => {
+                crate::fault::point("source-checked");
+                match self.unlink_name(dir, aside, i) {
+                    Ok(()) => return Ok(()),
+                    Err(e) => e,
+                }
+            }
+            Ok(_) => Error::ChangedSinceCopied { path },
+            Err(e) => Error::io("stat", path, e),
+        };
+        match fs::rename_noreplace(dir, aside, dir, name) {
+            Ok(()) => Err(error),
+            // Its name was made anew meanwhile: what was there stays under the other name.
+            Err(_) => Err(Error::ChangedSinceCopied {
+                path: self.plan.source_path(i).with_file_name(aside),
+            }),
+        }
+    }
+
+    /// True when `now` is still item `i` as it was copied: the same device and inode and,
+    /// for a file, the size and modification time of its copy (the plan holds those).
+    fn as_copied(&self, i: u32, now: &fs::Meta) -> bool {
+        let item = self.plan.item(i);
+        let same_data = now.kind != Kind::File || (now.size, now.mtime) == (item.size, item.mtime);
+        now.id == item.id && now.kind == item.kind && same_data
     }
 }
 
