@@ -308,17 +308,7 @@ fn sockets_are_skipped_with_a_note_and_names_stay_bytes() {
 #[test]
 fn reflink_on_btrfs_shares_extents() {
     let t = TempTree::new();
-    let img = t.join("btrfs.img");
-    fs::File::create(&img).unwrap().set_len(300 << 20).unwrap();
-    let made = std::process::Command::new("mkfs.btrfs")
-        .arg("-q")
-        .arg(&img)
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
-        eprintln!("note: mkfs.btrfs unavailable; reflink test skipped");
-        return;
-    }
-    let Some(mnt) = Mounted::new(&t.join("mnt"), &["-o", "loop", img.to_str().unwrap()]) else {
+    let Some(mnt) = Mounted::btrfs(&t) else {
         return;
     };
     let big: Vec<u8> = (0..(8u32 << 20)).map(|i| (i >> 12) as u8).collect();

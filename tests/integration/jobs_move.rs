@@ -10,7 +10,7 @@ use ferry_tests::TempTree;
 
 use crate::faults::Pause;
 use crate::jobs_copy::sample_tree;
-use crate::jobs_support::{assert_accounts_for, assert_no_temporaries, run_job, snapshot};
+use crate::jobs_support::{Mounted, assert_accounts_for, assert_no_temporaries, run_job, snapshot};
 use crate::{ferry, run_ferry};
 
 #[test]
@@ -173,6 +173,54 @@ fn a_save_after_the_check_of_a_moved_source_is_kept() {
     assert_eq!(fs::read(dest.join("doc")).unwrap(), b"old");
     let left: Vec<_> = fs::read_dir(shm.path()).unwrap().collect();
     assert_eq!(left.len(), 1, "only the saved file is left: {left:?}");
+}
+
+/// Btrfs subvolumes share one mount but each has its own device, and `rename(2)` between
+/// them fails with `EXDEV`: a move into or out of one copies, then removes the source, as
+/// across file systems. A subvolume itself moves by rename within its file system.
+#[test]
+fn mv_between_btrfs_subvolumes_copies_then_removes_the_source() {
+    let shm = TempTree::new_in("/dev/shm");
+    let Some(mnt) = Mounted::btrfs(&shm) else {
+        return;
+    };
+    let top = &mnt.dir;
+    let sv = top.join("sv");
+    let made = std::process::Command::new("btrfs")
+        .args(["subvolume", "create"])
+        .arg(&sv)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    fs::write(top.join("t"), "t").unwrap();
+    fs::create_dir(top.join("d")).unwrap();
+    fs::write(top.join("d/f"), "f").unwrap();
+    fs::write(sv.join("back"), "back").unwrap();
+    let mv = |sources: &[std::path::PathBuf], dest: &std::path::Path| {
+        let out = run_ferry(
+            ["mv".as_ref()]
+                .into_iter()
+                .chain(sources.iter().map(|p| p.as_os_str()))
+                .chain([dest.as_os_str()]),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+    };
+
+    mv(&[top.join("t"), top.join("d")], &sv);
+    assert!(!top.join("t").exists() && !top.join("d").exists());
+    assert_eq!(fs::read(sv.join("t")).unwrap(), b"t");
+    assert_eq!(fs::read(sv.join("d/f")).unwrap(), b"f");
+    mv(&[sv.join("back")], top);
+    assert!(!sv.join("back").exists());
+    assert_eq!(fs::read(top.join("back")).unwrap(), b"back");
+
+    let ino = fs::metadata(&sv).unwrap().ino();
+    let elsewhere = top.join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    mv(std::slice::from_ref(&sv), &elsewhere);
+    assert_eq!(fs::metadata(elsewhere.join("sv")).unwrap().ino(), ino);
+    assert_eq!(fs::read(elsewhere.join("sv/d/f")).unwrap(), b"f");
 }
 
 const FILES: usize = 1000;

@@ -179,6 +179,20 @@ impl Mounted {
         })
     }
 
+    /// A fresh btrfs of 300 MB at `tree/mnt`, from an image file `tree/btrfs.img` (so best
+    /// made in a tree in `/dev/shm`); `None` (with a note) where `mkfs.btrfs` or loop mounts
+    /// are not available.
+    pub fn btrfs(tree: &ferry_tests::TempTree) -> Option<Mounted> {
+        let img = tree.join("btrfs.img");
+        fs::File::create(&img).unwrap().set_len(300 << 20).unwrap();
+        let made = Command::new("mkfs.btrfs").arg("-q").arg(&img).output();
+        if !made.is_ok_and(|o| o.status.success()) {
+            eprintln!("note: mkfs.btrfs unavailable; test skipped");
+            return None;
+        }
+        Mounted::new(&tree.join("mnt"), &["-o", "loop", img.to_str().unwrap()])
+    }
+
     /// A tmpfs of `size` (e.g. "2m").
     pub fn tmpfs(dir: &Path, size: &str) -> Option<Mounted> {
         Mounted::new(

@@ -45,33 +45,42 @@ fn kind_of(source: Kind, existing: Kind) -> ConflictKind {
     }
 }
 
+/// True when one `rename(2)` takes the item `meta`, from a folder on device `src_dev`, into
+/// the folder `dest`: they share a mount (a bind mount is another mount of one device, and
+/// rename across it fails with `EXDEV`) and the folders share a device. Btrfs subvolumes are
+/// one mount, each with its own `st_dev`, and rename between them fails with `EXDEV` too,
+/// except for a subvolume's own root: hence the source's folder, not the item, is compared.
+pub(super) fn one_rename(meta: &Meta, src_dev: u64, dest: &Meta) -> bool {
+    meta.mnt_id == dest.mnt_id && src_dev == dest.id.dev
+}
+
 impl Planner<'_> {
     /// Chooses what to do with item `i` (copy or move; its source folder is `src_dir`) given
     /// what its destination folder holds under its name (`dest_dir` is `None` when that folder
-    /// is being created). A move renames whatever lands in an existing folder of its own
-    /// mount. `force` is an answer given for this very item.
+    /// is being created). A move renames whatever lands in an existing folder that one rename
+    /// reaches (`renames`, see [`one_rename`]). `force` is an answer given for this very item.
     pub(super) fn decide(
         &mut self,
         i: u32,
         meta: &Meta,
         src_dir: &OwnedFd,
         dest_dir: Option<&OwnedFd>,
-        dest_mnt: u64,
+        renames: bool,
         force: Option<&Resolution>,
     ) {
-        let same_mount = self.mode == Mode::Move && dest_dir.is_some() && meta.mnt_id == dest_mnt;
+        let by_rename = self.mode == Mode::Move && dest_dir.is_some() && renames;
         let special = matches!(
             meta.kind,
             Kind::Socket | Kind::CharDevice | Kind::BlockDevice
         );
-        if special && !same_mount {
+        if special && !by_rename {
             return self.skip(i, SkipReason::Special(meta.kind));
         }
         let dest = self.dest.expect("copy and move have a destination");
         if let Some(limit) = dest.mount.as_ref().and_then(fs::Mount::max_file_size)
             && meta.kind == Kind::File
             && meta.size > limit
-            && !same_mount
+            && !by_rename
         {
             let error = Error::TooLarge {
                 path: self.plan.source_path(i),
@@ -99,7 +108,7 @@ impl Planner<'_> {
             Some(Err(e)) => return self.fail(i, Error::io("stat", self.plan.dest_path(i), e)),
         };
         let Some(existing) = existing else {
-            let action = if same_mount {
+            let action = if by_rename {
                 Action::Rename
             } else {
                 Action::Create
@@ -149,7 +158,7 @@ impl Planner<'_> {
                 return self.fail(i, error);
             }
         };
-        let replace = if same_mount {
+        let replace = if by_rename {
             Action::RenameOver
         } else {
             Action::Replace

@@ -24,6 +24,7 @@ use crate::error::Error;
 use crate::fs::{self, DirStack, FileId, Meta};
 use crate::jobs::conflict::Conflict;
 use crate::jobs::control::JobCtx;
+use crate::jobs::decide::one_rename;
 use crate::jobs::dest::Dest;
 use crate::jobs::progress::PlanningTicker;
 use crate::jobs::unlink_ahead::UnlinkAhead;
@@ -308,7 +309,8 @@ impl<'a> Planner<'a> {
             }
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
-            self.decide(i, &meta, &parent, Some(&*fd), dmeta.mnt_id, force.as_ref());
+            let renames = one_rename(&meta, parent_meta.id.dev, &dmeta);
+            self.decide(i, &meta, &parent, Some(&*fd), renames, force.as_ref());
             dest_fd = Some((fd, dmeta));
         }
         if self.plan.item(i).walkable() {
@@ -643,8 +645,9 @@ impl<'a> Planner<'a> {
             let path = self.plan.source_path(c);
             self.fail(c, Error::OtherFilesystem { path });
         } else if self.mode != Mode::Delete {
-            let dest_mnt = dest.map_or(0, |(m, _)| m.mnt_id);
-            self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), dest_mnt, None);
+            let src_dev = self.plan.item(self.plan.item(c).parent).id.dev;
+            let renames = dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
+            self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), renames, None);
         }
         Ok(())
     }
