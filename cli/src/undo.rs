@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::Args;
 use ferry_core::jobs::{
     Begun, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord, JournalWriter, RecordState,
-    STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots, UndoJournal,
+    STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots, UndoJournal, undo_complete,
 };
 
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -178,6 +178,9 @@ impl Journaled {
             None => journal.record_end(seq, undo, summary, cancelled),
         };
         match recorded {
+            Ok(()) if undo && !cancelled && !undo_complete(summary) => {
+                eprintln!("ferry: not all of it could be undone; `ferry undo` tries again");
+            }
             Ok(()) => {}
             // The record reads as interrupted: its undo compares instead of using identities.
             Err(e) if !undo => eprintln!(

@@ -564,3 +564,43 @@ fn copies_on_a_file_system_with_coarse_times_are_known_as_the_copies() {
         "not replaced by the same file"
     );
 }
+
+/// An undo that could not do its work (the destination read-only) leaves the job to be
+/// undone again, rather than marking it undone with the copies still there.
+#[test]
+fn an_undo_that_failed_can_be_run_again() {
+    let t = TempTree::new();
+    let Some(mnt) = Mounted::tmpfs(&t.join("mnt"), "4m") else {
+        return;
+    };
+    t.file("src/a", "alpha");
+    let home = t.dir("home");
+    let ferry = |args: &[&std::ffi::OsStr]| ferry_in(&home).args(args).output().unwrap();
+    let remount = |how: &str| {
+        let status = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,{how}")])
+            .arg(&mnt.dir)
+            .status();
+        assert!(status.is_ok_and(|s| s.success()), "remount {how}");
+    };
+    let copied = ferry(&[
+        "cp".as_ref(),
+        t.join("src").as_os_str(),
+        mnt.dir.as_os_str(),
+    ]);
+    assert_eq!(copied.status.code(), Some(0), "{copied:?}");
+    remount("ro");
+    let failed = ferry(&["undo".as_ref()]);
+    remount("rw");
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert_ne!(failed.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("tries again"), "{stderr}");
+    let journal = UndoJournal::at(home.join("state/ferry/journal.jsonl"));
+    let records = journal.records().unwrap();
+    assert_eq!(records.last().unwrap().state, RecordState::Finished);
+    let again = ferry(&["undo".as_ref()]);
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    assert!(!mnt.dir.join("src").exists(), "undone the second time");
+    let records = journal.records().unwrap();
+    assert_eq!(records.last().unwrap().state, RecordState::Undone);
+}

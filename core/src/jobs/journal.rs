@@ -272,7 +272,10 @@ impl UndoJournal {
 
     /// Records how a job run for record `seq` ended: as the record's own end (the job, its
     /// redo or its resume), or, for `undo`, as its undo. A cancelled undo did part of its work
-    /// and leaves the record as it was, for another try.
+    /// and leaves the record as it was, for another try; so does one that failed other than
+    /// by keeping what changed since (a read-only or unplugged destination): marked undone,
+    /// the job could not be undone again, and the next undo would take an older one. Undo is
+    /// safe to run again: what it already put back or in the trash is gone from where it looks.
     pub fn record_end(
         &self,
         seq: u64,
@@ -283,6 +286,7 @@ impl UndoJournal {
         match (undo, cancelled) {
             (false, _) => self.finish(seq, summary, cancelled),
             (true, true) => Ok(()),
+            (true, false) if !undo_complete(summary) => Ok(()),
             (true, false) => self.mark_undone(seq, summary),
         }
     }
@@ -734,6 +738,19 @@ fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept
+/// on purpose (changed since the job, or its replaced item no longer kept).
+pub fn undo_complete(summary: &Summary) -> bool {
+    summary.failed.iter().all(|f| {
+        matches!(
+            *f.error,
+            Error::ChangedSince { .. }
+                | Error::ChangedSinceCopied { .. }
+                | Error::ReplacedGone { .. }
+        )
+    })
 }
 
 fn sync_dir(file: &Path) -> Result<(), Error> {

@@ -89,7 +89,7 @@ pub use conflict::{
 };
 pub use journal::{
     Begun, Counts, DEFAULT_LIMIT, Durable, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState,
-    UndoJournal,
+    UndoJournal, undo_complete,
 };
 pub use measure::{Measure, measure};
 pub use names::{NameCheck, NameProblem, NameRules, check_name, free_name};
