@@ -484,6 +484,31 @@ fn the_cli_journal_survives_restarts_and_redo_replays() {
     assert!(!history.contains("undone"), "{history}");
 }
 
+/// `cp a d; undo; cp b e; undo; redo` redoes the second copy, not the first: a job undone
+/// before a later one was recorded is not redone.
+#[test]
+fn the_cli_redoes_the_job_undone_last_not_a_stale_one() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let (a, b) = (t.file("src/a", "a"), t.file("src/b", "b"));
+    let (d, e) = (t.dir("d"), t.dir("e"));
+    for (file, dest) in [(&a, &d), (&b, &e)] {
+        ok(&ferry_in(&home)
+            .arg("cp")
+            .arg(file)
+            .arg(dest)
+            .output()
+            .unwrap());
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+    }
+    ok(&ferry_in(&home).arg("redo").output().unwrap());
+    assert!(e.join("b").exists(), "the copy undone last is redone");
+    assert!(!d.join("a").exists(), "the stale copy is not");
+    let again = ferry_in(&home).arg("redo").output().unwrap();
+    assert_eq!(again.status.code(), Some(2), "nothing more to redo");
+    assert!(!d.join("a").exists());
+}
+
 #[test]
 fn the_cli_keeps_replaced_files_in_its_data_folder_and_undo_puts_them_back() {
     let t = TempTree::new();

@@ -261,11 +261,13 @@ impl UndoJournal {
             remade: summary.remade.iter().map(StoredRemade::of).collect(),
         };
         let _lock = self.lock()?;
+        let newest = self.load()?.0.iter().map(|r| r.seq).max();
         let details = self.store(seq, Part::Undone, &details)?;
         let line = Line::Undone {
             seq,
             time: now(),
             details,
+            newest,
         };
         self.append(&line, false)
     }
@@ -345,14 +347,36 @@ impl UndoJournal {
 
     /// The record redo applies to: the last one undone, if no job was recorded since. The
     /// decision alone: a redo holds a [`JournalWriter`] from it to its end, and asks it.
+    ///
+    /// Undo always takes the newest record not undone, so of those undone since the newest
+    /// job was recorded, the oldest was undone last. A record undone before a later job was
+    /// recorded is not redone: `cp a; undo; cp b; undo; redo` redoes `cp b` only.
     pub fn redo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
-        let records = self.records()?;
-        let after_last_done = records
+        let mut records = self.records()?;
+        let newest = records.iter().map(|r| r.seq).max();
+        let undone_since = records
             .iter()
-            .rposition(|r| r.state != RecordState::Undone)
-            .map_or(0, |i| i + 1);
-        let found = records.into_iter().nth(after_last_done);
-        found.map(|r| self.with_details(r)).transpose()
+            .filter(|r| r.state == RecordState::Undone && r.undone_when_newest == newest)
+            .min_by_key(|r| r.seq)
+            .map(|r| r.seq);
+        // A log written before undos kept the newest number: the first record undone after
+        // the last one not undone, as then.
+        let legacy = || {
+            let at = records
+                .iter()
+                .rposition(|r| r.state != RecordState::Undone)
+                .map_or(0, |i| i + 1);
+            records
+                .get(at)
+                .filter(|r| r.undone_when_newest.is_none())
+                .map(|r| r.seq)
+        };
+        let Some(seq) = undone_since.or_else(legacy) else {
+            return Ok(None);
+        };
+        let at = records.iter().position(|r| r.seq == seq);
+        at.map(|i| self.with_details(records.swap_remove(i)))
+            .transpose()
     }
 
     fn details_folder(&self) -> PathBuf {

@@ -48,6 +48,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 pid_start,
                 details: false,
                 undone_details: false,
+                undone_when_newest: None,
                 staging: Vec::new(),
                 details_missing: None,
             };
@@ -86,10 +87,16 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 not_done,
             };
         }
-        (Line::Undone { details, .. }, Some(i)) => {
+        (
+            Line::Undone {
+                details, newest, ..
+            },
+            Some(i),
+        ) => {
             let r = &mut records[i];
             r.state = RecordState::Undone;
             r.undone_details = details;
+            r.undone_when_newest = newest;
         }
         // An end or undo of a record already dropped by compaction.
         (Line::End { .. } | Line::Undone { .. }, None) => {}

@@ -75,6 +75,9 @@ pub struct JournalRecord {
     /// Its `end` and `undone` lines have details files.
     pub(crate) details: bool,
     pub(crate) undone_details: bool,
+    /// Once undone: the newest record's number then (see [`UndoJournal::redo_candidate`](
+    /// super::UndoJournal::redo_candidate)); `None` in logs from before it was kept.
+    pub(crate) undone_when_newest: Option<u64>,
     /// Staging folders its replaced items went to.
     pub(crate) staging: Vec<PathBuf>,
     /// The details file its `end` (or `undone`) line points to, when it is gone or torn:

@@ -172,3 +172,62 @@ fn lines_are_counted_across_the_pieces_the_log_is_read_in() {
     std::fs::write(journal.path(), format!("{long}\n")).unwrap();
     assert_eq!(journal.line_count().unwrap(), 1);
 }
+
+/// Redo takes the job undone last, and none undone before a later job was recorded, as an
+/// editor's redo does.
+#[test]
+fn redo_takes_the_job_undone_last_and_none_undone_before_a_later_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let job = |name: &str| Job::CreateFolder {
+        parent: dir.path().to_path_buf(),
+        name: name.into(),
+    };
+    let done = |name: &str| {
+        let seq = journal.begin(&job(name)).unwrap().unwrap();
+        journal.finish(seq, &Summary::default(), false).unwrap();
+        seq
+    };
+    let redo = || journal.redo_candidate().unwrap().map(|r| r.seq);
+    let undo = |seq| journal.mark_undone(seq, &Summary::default()).unwrap();
+
+    // cp a; undo; cp b; undo: only b can be redone, once.
+    let a = done("a");
+    undo(a);
+    assert_eq!(redo(), Some(a));
+    let b = done("b");
+    assert_eq!(redo(), None, "a job recorded since ends redo");
+    undo(b);
+    assert_eq!(redo(), Some(b));
+    journal.restart(b, &job("b")).unwrap();
+    journal.finish(b, &Summary::default(), false).unwrap();
+    assert_eq!(redo(), None, "a was undone before b was recorded");
+
+    // c; d; undo; undo: redo c, then d, in that order.
+    let (c, d) = (done("c"), done("d"));
+    undo(d);
+    undo(c);
+    assert_eq!(redo(), Some(c));
+    journal.restart(c, &job("c")).unwrap();
+    journal.finish(c, &Summary::default(), false).unwrap();
+    assert_eq!(redo(), Some(d));
+}
+
+/// A log written before `undone` lines kept the newest record's number redoes as then.
+#[test]
+fn redo_of_a_log_from_before_undone_lines_kept_the_newest_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let job = Job::CreateFolder {
+        parent: dir.path().to_path_buf(),
+        name: "a".into(),
+    };
+    let seq = journal.begin(&job).unwrap().unwrap();
+    journal.finish(seq, &Summary::default(), false).unwrap();
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(journal.path())
+        .unwrap();
+    writeln!(file, r#"{{"undone":{{"seq":{seq},"time":1}}}}"#).unwrap();
+    assert_eq!(journal.redo_candidate().unwrap().map(|r| r.seq), Some(seq));
+}

@@ -57,6 +57,11 @@ pub(super) enum Line {
         /// What the undo put in the trash is in the record's `undone` details file.
         #[serde(default)]
         details: bool,
+        /// The newest record's number when it was undone: redo applies only while no job
+        /// was recorded since (compaction groups a record's lines, so their order in the log
+        /// cannot tell). Absent in logs written before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        newest: Option<u64>,
     },
 }
 
