@@ -61,12 +61,14 @@ impl<'a> DataCopier<'a> {
         }
     }
 
-    /// Copies `src` into the empty `dst`: by `copy_file_range`, exactly the `meta.size` bytes
-    /// the caller's `fstat` of `src` saw (fewer if the file has shrunk since), so that a small
-    /// file costs one call rather than a second one that only finds the end; otherwise, and for
-    /// a file that claims to be empty (`/proc` files do), everything up to EOF. `tick(bytes)` is
-    /// called after every chunk and returns false to stop. Returns the bytes copied and the
-    /// method used.
+    /// Copies `src` into the empty `dst`, everything up to EOF, as `cp` does: a file that grows
+    /// while it is copied (a log, a download) is copied to the end it has when the copy gets
+    /// there. One exception: by `copy_file_range`, a file of at most one chunk is copied as the
+    /// `meta.size` bytes the caller's `fstat` of `src` saw (fewer if it has shrunk since), so
+    /// that a small file costs one call rather than a second one that only finds the end; it
+    /// is read microseconds after that `fstat`. A file that claims to be empty (`/proc` files
+    /// do) is read to EOF. `tick(bytes)` is called after every chunk and returns false to
+    /// stop. Returns the bytes copied and the method used.
     pub fn copy(
         &mut self,
         src: &OwnedFd,
@@ -105,11 +107,11 @@ impl<'a> DataCopier<'a> {
             loop {
                 // A size of 0 is not trusted (see above): read until the end then.
                 let left = meta.size.saturating_sub(done);
-                if meta.size > 0 && left == 0 {
+                if meta.size > 0 && left == 0 && meta.size <= CHUNK as u64 {
                     return Ok((done, CopyMethod::CopyFileRange));
                 }
-                let len = match meta.size {
-                    0 => CHUNK,
+                let len = match (meta.size, left) {
+                    (0, _) | (_, 0) => CHUNK,
                     _ => usize::try_from(left).map_or(CHUNK, |left| left.min(CHUNK)),
                 };
                 match rustix::fs::copy_file_range(src, None, dst, None, len) {
@@ -399,15 +401,20 @@ mod tests {
         }
     }
 
-    /// `copy_file_range` copies the size the caller's stat saw, with no call to find the end;
-    /// the read/write fallback still reads to the end.
+    /// `copy_file_range` copies a one-chunk file as the size the caller's stat saw, with no
+    /// call to find the end; a larger file, and the read/write fallback, to the end.
     #[test]
-    fn copy_file_range_copies_the_stat_size_of_a_file_that_grew() {
+    fn a_file_that_grew_is_copied_to_its_end_unless_one_call_copied_it() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("growing");
-        std::fs::write(&path, [1u8; 10_000]).unwrap();
         let fd = open_dir_path(tmp.path()).unwrap();
-        for (range, want) in [(true, 10_000), (false, 15_000)] {
+        let large = CHUNK + 1000;
+        for (size, range, want) in [
+            (10_000, true, 10_000),
+            (10_000, false, 15_000),
+            (large, true, large + 5_000),
+        ] {
+            std::fs::write(&path, vec![1u8; size]).unwrap();
             let src = open_file_at(&fd, "growing").unwrap();
             let meta = stat_fd(&src).unwrap();
             let mut f = std::fs::OpenOptions::new()
@@ -421,12 +428,8 @@ mod tests {
             let (n, _) = DataCopier::new(&r, &c)
                 .copy(&src, &dst, &meta, &mut |_| true)
                 .unwrap();
-            assert_eq!(n, want, "copy_file_range: {range}");
-            assert_eq!(
-                std::fs::read(tmp.path().join("out")).unwrap().len(),
-                want as usize
-            );
-            std::fs::write(&path, [1u8; 10_000]).unwrap();
+            assert_eq!(n, want as u64, "{size} bytes, copy_file_range: {range}");
+            assert_eq!(std::fs::read(tmp.path().join("out")).unwrap().len(), want);
         }
     }
 
