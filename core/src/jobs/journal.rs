@@ -58,6 +58,26 @@ use start_up::is_staging_folder;
 use start_up::{prune_staging_of, recover_of, start_up_of};
 use stored::{Absolute, Below, Line, StoredJob, StoredPath, StoredRemade, StoredTrashRecord};
 
+/// The journal's folder, made if missing, readable by its owner only (as the XDG base
+/// directories are to be made): the records name every file the user copied, moved or
+/// trashed.
+fn private_folder(dir: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| Error::io("create", dir, e))
+}
+
+/// Options that create a journal file readable by its owner only (see [`private_folder`]).
+fn private_file() -> OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = OpenOptions::new();
+    options.mode(0o600);
+    options
+}
+
 /// Records kept by default.
 pub const DEFAULT_LIMIT: usize = 100;
 
@@ -523,9 +543,9 @@ impl UndoJournal {
 
     fn lock(&self) -> Result<File, Error> {
         let dir = self.file.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+        private_folder(dir)?;
         let path = self.file.with_extension("lock");
-        let file = OpenOptions::new()
+        let file = private_file()
             .create(true)
             .truncate(false)
             .write(true)
@@ -560,7 +580,7 @@ impl UndoJournal {
         let mut text = serde_json::to_vec(line).map_err(|e| Error::io("encode", &self.file, e))?;
         text.push(b'\n');
         let created = !self.file.exists();
-        let mut file = OpenOptions::new()
+        let mut file = private_file()
             .create(true)
             .read(true)
             .append(true)
@@ -681,7 +701,12 @@ impl UndoJournal {
                 text.push(b'\n');
             }
         }
-        let mut file = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
+        let mut file = private_file()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temp)
+            .map_err(|e| Error::io("create", &temp, e))?;
         file.write_all(&text)
             .and_then(|()| file.sync_all())
             .map_err(|e| Error::io("write", &temp, e))?;

@@ -138,10 +138,15 @@ impl DoneOut<'_> {
 
 /// Writes `text`, the details of record `seq`, replacing any earlier ones (a redo's).
 pub(super) fn write(folder: &Path, seq: u64, part: Part, text: &[u8]) -> Result<(), Error> {
-    std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
+    super::private_folder(folder)?;
     let path = file(folder, seq, part);
     let temp = path.with_extension("json.tmp");
-    let mut out = File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
+    let mut out = super::private_file()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temp)
+        .map_err(|e| Error::io("create", &temp, e))?;
     out.write_all(text)
         .map_err(|e| Error::io("write", &temp, e))?;
     drop(out);

@@ -231,3 +231,44 @@ fn redo_of_a_log_from_before_undone_lines_kept_the_newest_number() {
     writeln!(file, r#"{{"undone":{{"seq":{seq},"time":1}}}}"#).unwrap();
     assert_eq!(journal.redo_candidate().unwrap().map(|r| r.seq), Some(seq));
 }
+
+/// The records name every file the user copied, moved or trashed: only the owner reads them.
+#[test]
+fn the_journal_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state/ferry");
+    let journal = UndoJournal::at(state.join("journal.jsonl"));
+    let job = Job::CreateFolder {
+        parent: dir.path().to_path_buf(),
+        name: "a".into(),
+    };
+    let seq = journal.begin(&job).unwrap().unwrap();
+    journal.finish(seq, &Summary::default(), false).unwrap();
+    journal.writer().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&state), 0o700);
+    assert_eq!(mode(&dir.path().join("state")), 0o700);
+    let mut files = 0;
+    for entry in walk(&state) {
+        assert_eq!(
+            mode(&entry),
+            if entry.is_dir() { 0o700 } else { 0o600 },
+            "{entry:?}"
+        );
+        files += usize::from(entry.is_file());
+    }
+    assert!(files >= 3, "the log and its two locks: {files}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        }
+        found.push(path);
+    }
+    found
+}

@@ -12,7 +12,7 @@
 //! other even within one process: two threads of the window are kept apart as two processes
 //! are. Nothing in the journal takes this lock by itself; whoever decides takes it.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use rustix::fs::FlockOperation;
@@ -36,9 +36,9 @@ pub struct JournalWriter {
 impl UndoJournal {
     fn writer_lock_file(&self) -> Result<(File, PathBuf), Error> {
         let dir = self.file.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+        super::private_folder(dir)?;
         let path = self.file.with_extension("writer.lock");
-        let file = OpenOptions::new()
+        let file = super::private_file()
             .create(true)
             .truncate(false)
             .write(true)
