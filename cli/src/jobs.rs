@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
@@ -217,13 +217,7 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
         }
     );
     let terminal = can_ask();
-    let interrupted = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
-        // Registration order matters: the shutdown check must see the flag before it is set.
-        let _ =
-            signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&interrupted));
-        let _ = signal_hook::flag::register(signal, Arc::clone(&interrupted));
-    }
+    let interrupt = Interrupt::register();
     let (engine, events) = Engine::start();
     let options = JobOptions {
         // Without a terminal, `ask` only looks: nothing is written unless there is no conflict.
@@ -242,7 +236,7 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
     loop {
         // Looked at between events too: progress arrives ten times a second, as often as
         // the timeout, so a first Ctrl+C could otherwise wait for a quiet moment.
-        if !cancelling && interrupted.load(Ordering::Relaxed) {
+        if !cancelling && interrupt.asked() {
             engine.cancel(job);
             cancelling = true;
         }
@@ -310,6 +304,45 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             }
             Event::Finished { .. } | Event::Cancelled { .. } => {}
         }
+    }
+}
+
+/// The signal that asked this process to stop (0: none), for [`end_by_signal`].
+static SIGNALLED: std::sync::OnceLock<Arc<AtomicUsize>> = std::sync::OnceLock::new();
+
+/// A Ctrl-C or SIGTERM asks the running job to stop: it is cancelled through the engine,
+/// which removes the item in flight; a second one ends the process at once (status 130).
+pub(crate) struct Interrupt {
+    asked: Arc<AtomicBool>,
+}
+
+impl Interrupt {
+    pub(crate) fn register() -> Self {
+        let asked = Arc::new(AtomicBool::new(false));
+        let signalled = SIGNALLED.get_or_init(|| Arc::new(AtomicUsize::new(0)));
+        for sig in [SIGINT, SIGTERM] {
+            // Registration order matters: the shutdown check must see the flag before it is set.
+            let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&asked));
+            let _ = signal_hook::flag::register(sig, Arc::clone(&asked));
+            let _ = signal_hook::flag::register_usize(sig, Arc::clone(signalled), sig as usize);
+        }
+        Interrupt { asked }
+    }
+
+    pub(crate) fn asked(&self) -> bool {
+        self.asked.load(Ordering::Relaxed)
+    }
+}
+
+/// Once a command has cleaned up and said everything after a Ctrl-C or SIGTERM, ends the
+/// process by that signal, as `cp` and `rm` end: a shell then sees status 130 (or 143) and
+/// stops the loop or script running it, which an exit status of our own would not tell
+/// apart from a failed item. Returns if no signal came.
+pub fn end_by_signal() {
+    let signal = SIGNALLED.get().map_or(0, |s| s.load(Ordering::Relaxed));
+    if let Ok(signal @ 1..) = i32::try_from(signal) {
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
     }
 }
 

@@ -170,21 +170,40 @@ where
         Some(Command::Trash(args)) => trash::run_trash(&args),
         Some(Command::Restore(args)) => trash::run_restore(&args),
         Some(Command::EmptyTrash(_)) => trash::run_empty(),
-        None => return Err(Handoff::Window(cli.path)),
+        None => return window(cli.path),
     };
     Ok(finish(code))
 }
 
+/// Hands the window over, unless `path` names nothing: `ferry lss` is a mistyped command far
+/// more often than a folder to open, and a window that cannot open it (or no display) would
+/// say something beside the point.
+fn window(path: Option<PathBuf>) -> Result<i32, Handoff> {
+    match &path {
+        Some(p) if std::fs::symlink_metadata(p).is_err() => {
+            eprintln!(
+                "ferry: '{}' is neither a command nor a folder (see `ferry --help`)",
+                p.display()
+            );
+            Ok(finish(EXIT_REFUSED))
+        }
+        _ => Err(Handoff::Window(path)),
+    }
+}
+
 /// The exit status of a command that returned `code`: output that could not be written is a
-/// failure (a reader gone away is not).
+/// failure (a reader gone away is not). After a Ctrl-C, the process ends by that signal
+/// instead ([`jobs::end_by_signal`]).
 pub fn finish(code: i32) -> i32 {
-    match out::failure() {
+    let code = match out::failure() {
         Some(e) => {
             eprintln!("ferry: cannot write the output: {e}");
             code.max(EXIT_PARTIAL)
         }
         None => code,
-    }
+    };
+    jobs::end_by_signal();
+    code
 }
 
 /// The program beside this one that has the window's code.

@@ -9,15 +9,12 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 use ferry_core::jobs::{
     Begun, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord, JournalWriter, RecordState,
     STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots, UndoJournal, undo_complete,
 };
-
-use signal_hook::consts::{SIGINT, SIGTERM};
 
 use super::jobs::{OnConflict, run_journaled};
 use super::prompt::{policy_of, refuse_unanswerable};
@@ -385,14 +382,11 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
         return EXIT_REFUSED;
     }
     // A Ctrl-C cancels the job running (see `run_journaled`); those after it do not start.
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
-        let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
-    }
+    let interrupt = super::jobs::Interrupt::register();
     let mut code = EXIT_OK;
     let mut resumed = Vec::new();
     for record in chosen {
-        if stop.load(Ordering::Relaxed) {
+        if interrupt.asked() {
             break;
         }
         resumed.push(record.seq);

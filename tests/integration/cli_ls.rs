@@ -272,3 +272,16 @@ fn names_with_spaces_are_written_whole() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A mistyped command is said to be one, not taken for a folder the window cannot open.
+#[test]
+fn a_mistyped_command_is_refused_as_neither_command_nor_folder() {
+    let t = TempTree::new();
+    let out = ferry().current_dir(t.path()).arg("lss").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("'lss' is neither a command nor a folder"),
+        "{stderr}"
+    );
+}

@@ -73,6 +73,7 @@ struct Killed {
     src: PathBuf,
     dest: PathBuf,
     part: PathBuf,
+    status: std::process::ExitStatus,
 }
 
 /// What the large file of [`stop_a_large_copy`] holds.
@@ -129,10 +130,15 @@ fn stop_a_large_copy(
         };
         let pid = child.id().to_string();
         let _ = Command::new("kill").args([signal, &pid]).status();
-        child.wait().unwrap();
+        let status = child.wait().unwrap();
         match part {
             Some(part) if !dest.join(src.file_name().unwrap()).exists() => {
-                return Some(Killed { src, dest, part });
+                return Some(Killed {
+                    src,
+                    dest,
+                    part,
+                    status,
+                });
             }
             // Finished before the signal landed: undo it and try a larger file.
             _ => {
@@ -255,6 +261,9 @@ fn a_cancelled_large_copy_leaves_no_part() {
     assert!(!k.part.exists(), "the part was removed");
     assert!(parts_in(&k.dest).is_empty());
     assert!(!k.dest.join(k.src.file_name().unwrap()).exists());
+    // Then it ends by the signal, as cp does, so that a shell stops its loop (status 130).
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(k.status.signal(), Some(2), "{:?}", k.status);
 }
 
 #[test]
