@@ -129,6 +129,8 @@ fn write_lines<'a>(
     entries: impl Iterator<Item = EntryRef<'a>>,
 ) -> io::Result<()> {
     let mut line = Vec::with_capacity(128);
+    // Names go as their bytes, but on a terminal without the escape sequences they may hold.
+    let terminal = crate::out::stdout_is_terminal();
     // Files made together share their minute: its text is made once for them all.
     let mut minute: Option<(i64, String)> = None;
     for entry in entries {
@@ -150,7 +152,10 @@ fn write_lines<'a>(
             line.extend_from_slice(text.as_bytes());
             line.extend_from_slice(b"  ");
         }
-        line.extend_from_slice(entry.name_bytes());
+        match terminal {
+            true => crate::out::push_escaped(&mut line, entry.name_bytes(), b""),
+            false => line.extend_from_slice(entry.name_bytes()),
+        }
         line.push(b'\n');
         out.write_all(&line)?;
     }

@@ -9,10 +9,15 @@
 //! stdout error (a full disk under `> file`) stops output too and is reported once at exit
 //! ([`failure`]), since output was lost. Errors writing to stderr are ignored: there is
 //! nowhere left to say anything.
+//!
+//! On a terminal, control characters in what is printed (a file may be named with an escape
+//! sequence that clears the screen or retitles the window) are shown escaped, `\x1b`, as `ls`
+//! quotes them; into a pipe or a file, names go as their bytes, for the programs reading them.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Stdout failed: nothing more is written to it.
@@ -26,7 +31,7 @@ pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
         return;
     }
     let mut out = io::stdout().lock();
-    let written = out.write_fmt(args).and_then(|()| {
+    let written = shown(args, stdout_is_terminal(), &mut out).and_then(|()| {
         if newline {
             out.write_all(b"\n")
         } else {
@@ -45,7 +50,9 @@ pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
 /// Writes `args` (and a newline) to stderr, ignoring errors.
 pub fn stderr(args: fmt::Arguments<'_>, newline: bool) {
     let mut err = io::stderr().lock();
-    let _ = err.write_fmt(args).and_then(|()| {
+    static TERMINAL: OnceLock<bool> = OnceLock::new();
+    let terminal = *TERMINAL.get_or_init(|| io::stderr().is_terminal());
+    let _ = shown(args, terminal, &mut err).and_then(|()| {
         if newline {
             err.write_all(b"\n")
         } else {
@@ -57,4 +64,59 @@ pub fn stderr(args: fmt::Arguments<'_>, newline: bool) {
 /// The error that stopped output to stdout, if it was not a reader going away.
 pub fn failure() -> Option<io::Error> {
     FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take()
+}
+
+/// Whether stdout is a terminal (asked once).
+pub fn stdout_is_terminal() -> bool {
+    static TERMINAL: OnceLock<bool> = OnceLock::new();
+    *TERMINAL.get_or_init(|| io::stdout().is_terminal())
+}
+
+/// Writes `args`, its control characters escaped when `terminal` (line breaks and tabs of
+/// the message itself kept).
+fn shown(args: fmt::Arguments<'_>, terminal: bool, out: &mut impl Write) -> io::Result<()> {
+    if !terminal {
+        return out.write_fmt(args);
+    }
+    let text = fmt::format(args);
+    let mut escaped = Vec::with_capacity(text.len());
+    push_escaped(&mut escaped, text.as_bytes(), b"\n\t");
+    out.write_all(&escaped)
+}
+
+/// Appends `bytes` to `line`, each control character (C0, DEL, and C1 as UTF-8, which some
+/// terminals obey too) but those in `keep` written as `\xNN` (a C1 as `\u{9b}`).
+pub fn push_escaped(line: &mut Vec<u8>, bytes: &[u8], keep: &[u8]) {
+    let mut rest = bytes;
+    while let Some((&b, tail)) = rest.split_first() {
+        if (b < 0x20 || b == 0x7f) && !keep.contains(&b) {
+            line.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+        } else if b == 0xc2 && tail.first().is_some_and(|c| (0x80..0xa0).contains(c)) {
+            line.extend_from_slice(format!("\\u{{{:x}}}", tail[0]).as_bytes());
+            rest = &tail[1..];
+            continue;
+        } else {
+            line.push(b);
+        }
+        rest = tail;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_for_a_terminal_only() {
+        let name = "a\x1b]0;owned\x07b\u{9b}2Jc\n";
+        let mut out = Vec::new();
+        shown(format_args!("{name}"), true, &mut out).unwrap();
+        assert_eq!(out, b"a\\x1b]0;owned\\x07b\\u{9b}2Jc\n");
+        out.clear();
+        shown(format_args!("{name}"), false, &mut out).unwrap();
+        assert_eq!(out, name.as_bytes());
+        let mut line = Vec::new();
+        push_escaped(&mut line, b"x\ny\xffz\xc2", b"");
+        assert_eq!(line, b"x\\x0ay\xffz\xc2", "invalid UTF-8 kept as its bytes");
+    }
 }

@@ -285,3 +285,36 @@ fn a_mistyped_command_is_refused_as_neither_command_nor_folder() {
         "{stderr}"
     );
 }
+
+/// On a terminal (here `script`'s), a name's escape sequence is shown escaped, in the listing
+/// and in an error; into a pipe, as its bytes.
+#[test]
+fn escape_sequences_in_names_are_shown_escaped_on_a_terminal() {
+    let t = TempTree::new();
+    t.file("s/a\x1b[2Jb", "");
+    let program = env!("CARGO_BIN_EXE_ferry-under-test");
+    let dir = t.join("s").display().to_string();
+    let missing = t.join("gone\x1b]0;x\x07");
+    let shell = format!(
+        "'{program}' ls '{dir}'; '{program}' ls '{}'",
+        missing.display()
+    );
+    let mut script = std::process::Command::new("script");
+    script.args(["-qec", &shell, "/dev/null"]);
+    let Ok(out) = super::isolate(&mut script).output() else {
+        eprintln!("note: no `script` (util-linux) to give ferry a terminal; test skipped");
+        return;
+    };
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !shown.contains('\x1b') && !shown.contains('\x07'),
+        "{shown:?}"
+    );
+    assert!(shown.contains("a\\x1b[2Jb"), "{shown:?}");
+    assert!(shown.contains("gone\\x1b]0;x\\x07"), "{shown:?}");
+    assert_eq!(
+        ls(&t, &[]),
+        [b"a\x1b[2Jb".to_vec()],
+        "a pipe gets the bytes"
+    );
+}
