@@ -409,10 +409,12 @@ fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String>
 fn exit_status(summary: &Summary) -> i32 {
     let refused_up_front =
         summary.stopped_by.is_some() && summary.items_done == 0 && summary.failed.is_empty();
+    // A socket or device left out is not done, as `cp` fails it; a source given twice is
+    // done once, as `cp` and `mv` do it, with a warning.
     let skipped_for_errors = summary
         .skipped
         .iter()
-        .any(|s| s.reason.after_error() || s.reason == SkipReason::Duplicate);
+        .any(|s| s.reason.after_error() || matches!(s.reason, SkipReason::Special(_)));
     if refused_up_front {
         EXIT_REFUSED
     } else if !summary.is_complete() || skipped_for_errors {

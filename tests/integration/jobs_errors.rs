@@ -115,3 +115,29 @@ fn running_out_of_space_mid_copy_stops_cleanly() {
         );
     }
 }
+
+/// A socket the copy leaves out is an item not done (status 1, as `cp` fails it); a source
+/// given twice is copied once and is no failure (status 0 and a word, as `cp` warns).
+#[test]
+fn a_socket_left_out_fails_the_copy_and_a_source_given_twice_does_not() {
+    let t = TempTree::new();
+    let dest = t.dir("dest");
+    let socket = t.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let out = run_ferry(["cp".as_ref(), socket.as_os_str(), dest.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("socket"), "{stderr}");
+
+    let file = t.file("a", "a");
+    let out = run_ferry([
+        "cp".as_ref(),
+        file.as_os_str(),
+        file.as_os_str(),
+        dest.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("given twice"), "{stderr}");
+    assert_eq!(fs::read(dest.join("a")).unwrap(), b"a");
+}
