@@ -162,23 +162,18 @@ impl Ferry {
     /// Copies (or, for a cut, moves) `paths` into `folder`. A cut pasted once empties the
     /// clipboard, as Nautilus does; a copy into the items' own folder duplicates them.
     fn paste_files(&mut self, paths: Vec<PathBuf>, cut: bool, folder: PathBuf) -> Task<Message> {
-        let job = if cut {
+        if cut {
             self.clip = None;
             self.show_cut();
             if let Some(clipboard) = &self.clipboard {
                 clipboard.clear();
             }
-            Job::Move {
-                sources: paths,
-                dest_dir: folder,
-                on_conflict: ConflictPolicy::Ask,
-            }
-        } else {
-            Job::Copy {
-                sources: paths,
-                dest_dir: folder,
-                on_conflict: ConflictPolicy::Ask,
-            }
+            return self.start_move(paths, folder, FollowUp::Toast);
+        }
+        let job = Job::Copy {
+            sources: paths,
+            dest_dir: folder,
+            on_conflict: ConflictPolicy::Ask,
         };
         self.start_job(job, FollowUp::Toast)
     }

@@ -1,7 +1,7 @@
 //! The window's questions: one confirmation at a time over everything (a permanent delete,
-//! quitting with jobs running, cancelling a job that has done part of its work, the trash
-//! view's delete and empty), and the queue of items a job could not do (the item error
-//! dialog). Each confirmation carries what to do once confirmed ([`Ask`]), so the window
+//! a move of the home folder or a trash (`moves.rs`), quitting with jobs running, cancelling
+//! a job that has done part of its work, the trash view's delete and empty), and the queue
+//! of items a job could not do (the item error dialog). Each confirmation carries what to do once confirmed ([`Ask`]), so the window
 //! keeps no other state for it.
 //!
 //! A permanent delete is asked at once, counted from the selection, and the question is
@@ -21,6 +21,7 @@ use iced::keyboard::{Key, Modifiers};
 use super::jobs::{FollowUp, lowercase_first};
 use super::modal::confirm::{self, Confirm};
 use super::modal::{folder_prompt, item_error};
+use super::moves::Move;
 use super::screen::trash;
 use super::{Ferry, Message, bridge, format, words};
 
@@ -31,6 +32,10 @@ pub enum Ask {
     Delete(Vec<PathBuf>),
     /// The trash could not take these: delete them permanently instead.
     DeleteRefused(Vec<PathBuf>),
+    /// Submit this move, which was checked (`moves.rs`).
+    Move(Move),
+    /// These are never moved (Ferry's state folder): said only, nothing to confirm.
+    MoveRefused(Vec<PathBuf>),
     /// Quit although jobs are running (they are cancelled, their ends recorded, then Ferry
     /// quits).
     Quit,
@@ -110,6 +115,8 @@ impl Ferry {
             Ask::Delete(paths) | Ask::DeleteRefused(paths) => {
                 self.start_job(Job::Delete { paths }, FollowUp::Toast)
             }
+            Ask::Move(checked) => self.submit_move(&checked),
+            Ask::MoveRefused(_) => Task::none(),
             Ask::Quit => {
                 self.quitting = true;
                 self.jobs.cancel_all();
@@ -329,6 +336,7 @@ fn delete_question(
     .detail(detail)
 }
 
-fn quoted(path: &Path) -> String {
+/// “name”: how a question names an item.
+pub(super) fn quoted(path: &Path) -> String {
     format!("“{}”", format::display_name(path))
 }

@@ -250,11 +250,11 @@ impl Ferry {
         };
         let release = self.release_panes();
         let job = match action {
-            Some(Action::Move(dest_dir)) => Job::Move {
-                sources: drag.paths,
-                dest_dir,
-                on_conflict: ConflictPolicy::Ask,
-            },
+            // A drop's move can become a copy from its toast.
+            Some(Action::Move(dest_dir)) => {
+                let moved = self.start_move(drag.paths, dest_dir, FollowUp::ToastWithCopy);
+                return Task::batch([release, moved]);
+            }
             Some(Action::Copy(dest_dir)) => Job::Copy {
                 sources: drag.paths,
                 dest_dir,
@@ -285,12 +285,7 @@ impl Ferry {
             }
             Some(Action::Refused(_)) | None => return release,
         };
-        let follow_up = if matches!(job, Job::Move { .. }) {
-            FollowUp::ToastWithCopy
-        } else {
-            FollowUp::Toast
-        };
-        Task::batch([release, self.start_job(job, follow_up)])
+        Task::batch([release, self.start_job(job, FollowUp::Toast)])
     }
 
     /// Escape during a drag: nothing happens.

@@ -33,6 +33,7 @@ mod keys;
 mod launch;
 pub mod menus;
 pub mod modal;
+mod moves;
 mod operations;
 mod picker;
 pub mod screen;
@@ -241,6 +242,8 @@ pub enum Message {
     ItemError(modal::item_error::Message),
     /// What the items of a permanent delete hold was counted.
     DeleteMeasured(Vec<PathBuf>, dialogs::Measured),
+    /// The sources of a move were checked for what deserves a question.
+    MoveChecked(moves::Move, moves::Cautions),
     /// The desktop's clipboard connected (or cannot be).
     ClipboardStarted(copy_paste::Started),
     /// Something happened to the desktop's clipboard.
@@ -474,6 +477,7 @@ impl Ferry {
                 self.delete_measured(&paths, &measured);
                 Task::none()
             }
+            Message::MoveChecked(checked, cautions) => self.move_checked(checked, cautions),
             Message::LabelsRead(labels) => {
                 self.jobs.set_labels(labels);
                 Task::none()

@@ -110,11 +110,7 @@ impl Ferry {
                 dest_dir,
                 on_conflict: ConflictPolicy::Ask,
             },
-            PickedFor::Move => Job::Move {
-                sources: paths,
-                dest_dir,
-                on_conflict: ConflictPolicy::Ask,
-            },
+            PickedFor::Move => return self.start_move(paths, dest_dir, FollowUp::Toast),
             PickedFor::Link => Job::Link {
                 targets: paths,
                 dest_dir,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ferry_core::Error;
 use ferry_core::jobs::{
     ConflictPolicy, Engine, ErrorPolicy, Job, JobId, JobOptions, JournalRecord, JournalWriter,
-    Summary, TrashRoots, UndoJournal,
+    OwnFolders, Summary, TrashRoots, UndoJournal,
 };
 use iced::Task;
 
@@ -40,6 +40,17 @@ impl Stores {
         match &self.trash {
             Some(home) => Ok(TrashRoots::home_only(home.clone())),
             None => TrashRoots::from_env(),
+        }
+    }
+
+    /// The folders a move must know of to find its cautions: `home`, the journal's folder
+    /// and the home trash (these stores', so that tests use theirs).
+    pub fn own_folders(&self, home: Option<PathBuf>) -> OwnFolders {
+        let journal = self.journal().ok();
+        OwnFolders {
+            home,
+            state: journal.and_then(|j| Some(j.path().parent()?.to_path_buf())),
+            trash: self.trash().ok().map(|roots| roots.home),
         }
     }
 }

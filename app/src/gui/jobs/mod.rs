@@ -27,7 +27,7 @@ use ferry_core::jobs::{
 use iced::Task;
 
 use super::screen::recovery::Choice;
-pub use describe::{done_message, lowercase_first, title};
+pub use describe::{done_message, in_words, lowercase_first, title};
 pub use journaled::{Labels, Started, Stores, Undoing};
 
 /// Where a job came from: whose screen follows it.

@@ -8,8 +8,12 @@
 //! needs no state of its own for what was asked. A dangerous action's button is drawn in the
 //! danger colour.
 //!
+//! A notice ([`Confirm::notice`]) has the one button that declines: for what cannot be done
+//! at all ("“ferry” can't be moved").
+//!
 //! Keyboard: Enter presses the button with the focus, which starts on the action (as the
-//! question was asked because the user asked for it); Escape cancels; Tab, Shift+Tab and the
+//! question was asked because the user asked for it), or on Cancel where the action is rarely
+//! meant ([`Confirm::cancel_by_default`]); Escape cancels; Tab, Shift+Tab and the
 //! arrow keys move the focus. iced 0.14 buttons take no keyboard focus, so the dialog keeps
 //! its own and draws it as a ring; the window routes keys here through [`Confirm::key`].
 //!
@@ -62,6 +66,8 @@ pub struct Confirm<T> {
     confirm_label: String,
     cancel_label: String,
     danger: bool,
+    /// False for a notice: no action button.
+    action: bool,
     focus: Choice,
 }
 
@@ -89,8 +95,32 @@ impl<T: Clone> Confirm<T> {
             confirm_label: confirm_label.into(),
             cancel_label: "Cancel".to_owned(),
             danger: false,
+            action: true,
             focus: Choice::Confirm,
         }
+    }
+
+    /// Tells `title` and `message` with one button, `label` ("OK"), which answers
+    /// [`Event::Cancelled`]: there is nothing to confirm.
+    pub fn notice(
+        token: T,
+        title: impl Into<String>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
+        Confirm {
+            action: false,
+            focus: Choice::Cancel,
+            ..Confirm::new(token, title, message, "").cancel_label(label)
+        }
+    }
+
+    /// Cancel has the focus at first, so that Enter declines: for an action that is far
+    /// more often a slip than meant (moving the home folder).
+    #[must_use]
+    pub fn cancel_by_default(mut self) -> Self {
+        self.focus = Choice::Cancel;
+        self
     }
 
     /// The action cannot be undone: its button is drawn in the danger colour.
@@ -125,6 +155,7 @@ impl<T: Clone> Confirm<T> {
             confirm_label: self.confirm_label,
             cancel_label: self.cancel_label,
             danger: self.danger,
+            action: self.action,
             focus: self.focus,
         }
     }
@@ -154,6 +185,11 @@ impl<T: Clone> Confirm<T> {
         self.danger
     }
 
+    /// The button Enter presses now.
+    pub fn focus(&self) -> Choice {
+        self.focus
+    }
+
     /// Handles a message; an answer ends the dialog (the window drops it).
     pub fn update(
         &mut self,
@@ -165,8 +201,8 @@ impl<T: Clone> Confirm<T> {
             Message::Chose(Choice::Cancel) => Some(Event::Cancelled(self.token.clone())),
             Message::FocusMoved => {
                 self.focus = match self.focus {
-                    Choice::Confirm => Choice::Cancel,
-                    Choice::Cancel => Choice::Confirm,
+                    Choice::Cancel if self.action => Choice::Confirm,
+                    _ => Choice::Cancel,
                 };
                 None
             }
@@ -200,7 +236,7 @@ impl<T: Clone> Confirm<T> {
         } else {
             Look::Suggested
         };
-        let buttons = row![
+        let mut buttons = row![
             space::horizontal(),
             button(
                 &self.cancel_label,
@@ -210,17 +246,19 @@ impl<T: Clone> Confirm<T> {
                 CANCEL_ID,
                 Message::Chose(Choice::Cancel),
             ),
-            button(
+        ]
+        .spacing(8)
+        .align_y(Alignment::Center);
+        if self.action {
+            buttons = buttons.push(button(
                 &self.confirm_label,
                 None,
                 look,
                 self.focus == Choice::Confirm,
                 CONFIRM_ID,
                 Message::Chose(Choice::Confirm),
-            ),
-        ]
-        .spacing(8)
-        .align_y(Alignment::Center);
+            ));
+        }
         let mut body = column![
             text(&self.title).size(17).font(style::bold()),
             text(&self.message).size(14),
@@ -447,6 +485,36 @@ pub(crate) mod tests {
             dialog.update(message, &ctx(none)).1,
             Some(Event::Cancelled(7))
         );
+    }
+
+    #[test]
+    fn cancel_first_and_a_notice_with_one_button() {
+        let none = Modifiers::empty();
+        let enter = Key::Named(Named::Enter);
+        // Cancel first: Enter declines until Tab moves to the action.
+        let mut dialog = delete_three().cancel_by_default();
+        let message = dialog.key(&enter, none).unwrap();
+        assert_eq!(
+            dialog.update(message, &ctx(none)).1,
+            Some(Event::Cancelled(7))
+        );
+        let tab = dialog.key(&Key::Named(Named::Tab), none).unwrap();
+        let _ = dialog.update(tab, &ctx(none));
+        assert_eq!(dialog.focus(), Choice::Confirm);
+        // A notice: one button, which every key declines with.
+        let mut notice = Confirm::notice(7, "“ferry” can't be moved", "Never.", "OK");
+        let tab = notice.key(&Key::Named(Named::Tab), none).unwrap();
+        let _ = notice.update(tab, &ctx(none));
+        let message = notice.key(&enter, none).unwrap();
+        assert_eq!(
+            notice.update(message, &ctx(none)).1,
+            Some(Event::Cancelled(7))
+        );
+        let shown = simulator(notice.view())
+            .find(selector::id(CONFIRM_ID))
+            .is_ok();
+        assert!(!shown, "no action button");
+        assert_eq!(click(&mut notice, CANCEL_ID), [Event::Cancelled(7)]);
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Window-level flows: tabs, the split, the sidebar, menus, the shortcuts dialog, settings
 //! and the session (here), operations on items with real jobs (`operations.rs`), drags onto
 //! rows and across file systems, paste beside, cut dimming and refused renames (`flows.rs`),
-//! the jobs panel (`jobs_panel.rs`) and the window's questions (`dialogs.rs`), driven
-//! through `Ferry::update` (keys as the window's key messages, since subscriptions get no
-//! simulated input) and checked through its state, the files, and `iced_test`. The tasks an
-//! update returns are run to their end and their messages fed back, as the runtime would.
+//! the jobs panel (`jobs_panel.rs`), the window's questions (`dialogs.rs`) and those before
+//! a risky move (`moves.rs`), driven through `Ferry::update` (keys as the window's key
+//! messages, since subscriptions get no simulated input) and checked through its state, the
+//! files, and `iced_test`. The tasks an update returns are run to their end and their
+//! messages fed back, as the runtime would.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -23,6 +24,7 @@ use super::*;
 mod dialogs;
 mod flows;
 mod jobs_panel;
+mod moves;
 mod operations;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.
@@ -64,6 +66,11 @@ impl Fixture {
 
     /// Ferry started with `path`, or without one (restoring the session).
     fn start(&self, path: Option<&Path>) -> Ferry {
+        self.start_with(path, self.stores())
+    }
+
+    /// Ferry started as [`start`](Self::start) does, its journal and trash in `stores`.
+    fn start_with(&self, path: Option<&Path>, stores: jobs::Stores) -> Ferry {
         let loaded = self.store().load();
         let launch = Launch {
             start: path.map_or_else(|| self.home(), Path::to_path_buf),
@@ -73,7 +80,7 @@ impl Fixture {
             problems: loaded.problems.into_iter().map(Arc::new).collect(),
             home: Some(self.home()),
             notice: None,
-            stores: self.stores(),
+            stores,
         };
         let (mut ferry, _) = Ferry::new(launch);
         settle(&mut ferry);

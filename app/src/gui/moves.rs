@@ -1,0 +1,159 @@
+//! Every move the window starts for the user (a paste of a cut, a drop that moves, Move to…
+//! and Shift+F6) is checked first, off the UI thread, as `ferry mv` checks it
+//! ([`move_cautions`]): moving the home folder, a folder holding it or a trash folder is
+//! asked about, with Cancel first; Ferry's state folder, or a folder holding it, is never
+//! moved (see `ferry_core::jobs::caution`): the dialog says so and offers to move the
+//! other items. Moves with nothing to ask about (a file is never asked about) are submitted
+//! as soon as the check returns.
+//!
+//! The question carries the move exactly as it will be submitted ([`Move`]), so confirming
+//! submits that and nothing else.
+
+use std::path::PathBuf;
+
+use ferry_core::jobs::{Caution, ConflictPolicy, Job, move_cautions};
+use iced::Task;
+
+use super::dialogs::{Ask, quoted};
+use super::jobs::{FollowUp, in_words};
+use super::modal::confirm::Confirm;
+use super::{Ferry, Message, bridge, format};
+
+/// A move the window will submit: the job's fields, and how the window follows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Move {
+    /// What moves.
+    pub sources: Vec<PathBuf>,
+    /// Where to.
+    pub dest_dir: PathBuf,
+    /// What to do with names taken there.
+    pub on_conflict: ConflictPolicy,
+    /// What the window does at its end.
+    pub follow_up: FollowUp,
+}
+
+impl Move {
+    fn job(&self) -> Job {
+        Job::Move {
+            sources: self.sources.clone(),
+            dest_dir: self.dest_dir.clone(),
+            on_conflict: self.on_conflict,
+        }
+    }
+}
+
+/// What the check of a move's sources found.
+pub type Cautions = Vec<(PathBuf, Caution)>;
+
+impl Ferry {
+    /// Moves `sources` into `dest_dir` (name conflicts asked about), once checked.
+    pub(super) fn start_move(
+        &self,
+        sources: Vec<PathBuf>,
+        dest_dir: PathBuf,
+        follow_up: FollowUp,
+    ) -> Task<Message> {
+        let checked = Move {
+            sources,
+            dest_dir,
+            on_conflict: ConflictPolicy::Ask,
+            follow_up,
+        };
+        let (stores, home) = (self.jobs.stores().clone(), self.services.home.clone());
+        // The move travels with the check, uncloned: a cut may hold 100,000 paths.
+        bridge::blocking(move || {
+            let cautions = move_cautions(&checked.sources, &stores.own_folders(home));
+            Message::MoveChecked(checked, cautions)
+        })
+    }
+
+    /// The sources of a move were checked: it is submitted, or asked about.
+    pub(super) fn move_checked(&mut self, checked: Move, cautions: Cautions) -> Task<Message> {
+        if cautions.is_empty() {
+            return self.submit_move(&checked);
+        }
+        let (asked, refused): (Cautions, Cautions) =
+            cautions.into_iter().partition(|(_, c)| c.can_be_forced());
+        let refused: Vec<PathBuf> = refused.into_iter().map(|(path, _)| path).collect();
+        let rest = Move {
+            sources: (checked.sources.iter())
+                .filter(|s| !refused.contains(s))
+                .cloned()
+                .collect(),
+            ..checked
+        };
+        self.ask(move_question(rest, &refused, &asked));
+        Task::none()
+    }
+
+    /// Submits `checked` as it is.
+    pub(super) fn submit_move(&self, checked: &Move) -> Task<Message> {
+        self.start_job(checked.job(), checked.follow_up.clone())
+    }
+}
+
+/// The question about `rest` (what would move), after `refused` (Ferry's state folder, or
+/// folders holding it), with why each of `asked` deserves it. With nothing left to move, a
+/// notice.
+fn move_question(rest: Move, refused: &[PathBuf], asked: &Cautions) -> Confirm<Ask> {
+    let moving = in_words(&rest.job());
+    let mut message = Vec::new();
+    let title = match (refused, rest.sources.as_slice(), asked.as_slice()) {
+        ([], [one], [(_, Caution::HomeFolder)]) => format!(
+            "Move your home folder, {}, to {}?",
+            quoted(one),
+            format::display_name(&rest.dest_dir)
+        ),
+        ([], _, _) => format!("{moving}?"),
+        (refused, rest_sources, _) => {
+            let what = match refused {
+                [one] => quoted(one),
+                many => format::counted(many.len(), "item", "items"),
+            };
+            message.push(format!(
+                "{}: {}. Ferry never moves it; a shell's mv can, with Ferry closed.",
+                names(refused),
+                Caution::FerryState
+            ));
+            if rest_sources.is_empty() {
+                let title = format!("{what} can't be moved");
+                let refused = Ask::MoveRefused(refused.to_vec());
+                return Confirm::notice(refused, title, message.join("\n"), "OK");
+            }
+            format!("{what} can't be moved. {moving}?")
+        }
+    };
+    message.extend(asked.iter().take(3).map(|(path, why)| {
+        let then = match why {
+            Caution::HomeFolder | Caution::HoldsHomeFolder => {
+                " Programs that keep their settings and files in it will no longer find them."
+            }
+            _ => "",
+        };
+        format!("{}: {why}.{then}", quoted(path))
+    }));
+    if asked.len() > 3 {
+        let more = format::count(asked.len() - 3);
+        message.push(format!("And {more} more like them."));
+    }
+    // With items refused, the button says how many still move.
+    let label = match rest.sources.len() {
+        _ if refused.is_empty() => "Move".to_owned(),
+        n => format!("Move {}", format::counted(n, "Item", "Items")),
+    };
+    let question = Confirm::new(Ask::Move(rest), title, message.join("\n"), label);
+    if asked.is_empty() {
+        question.cancel_by_default()
+    } else {
+        question.danger().cancel_by_default()
+    }
+}
+
+/// "“a”", "“a” and “b”", "“a”, “b” and 3 more".
+fn names(paths: &[PathBuf]) -> String {
+    let quoted: Vec<String> = paths.iter().take(2).map(|p| quoted(p)).collect();
+    match paths.len() {
+        0..=2 => quoted.join(" and "),
+        n => format!("{} and {} more", quoted.join(", "), format::count(n - 2)),
+    }
+}

@@ -1,0 +1,213 @@
+//! Moves the window checks before it submits them: Ferry's state folder is never moved (the
+//! rest is, once confirmed), the home folder and a trash are asked about with Cancel first,
+//! a plain folder moves at once; through a paste of a cut, Move to… and a drop.
+
+use std::fs;
+
+use super::operations::{go, jobs_done, lay_out, select};
+use super::*;
+use crate::gui::copy_paste::Clip;
+use crate::gui::dialogs::Ask;
+use crate::gui::modal::confirm::Choice;
+use crate::gui::moves::Move;
+use crate::gui::operations::PickedFor;
+
+fn question(ferry: &Ferry) -> Option<String> {
+    ferry.confirm.as_ref().map(|c| c.title().to_owned())
+}
+
+fn no_job(ferry: &Ferry) -> bool {
+    ferry.jobs.window_jobs().next().is_none()
+}
+
+fn asked_move(ferry: &Ferry) -> Option<&Move> {
+    match ferry.confirm.as_ref()?.token() {
+        Ask::Move(asked) => Some(asked),
+        _ => None,
+    }
+}
+
+/// `paths` cut (as another program's cut comes), pasted into `folder`.
+fn paste_cut(ferry: &mut Ferry, paths: &[PathBuf], folder: &Path) {
+    let _ = ferry.set_clip(Clip {
+        paths: paths.to_vec(),
+        cut: true,
+    });
+    go(ferry, folder);
+    ctrl(ferry, "v");
+}
+
+#[test]
+fn a_cut_holding_ferrys_state_folder_is_refused_and_the_rest_moves_once_confirmed() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    // The state folder in the home folder, as it is by default.
+    let state = home.join(".local/state/ferry");
+    fs::create_dir_all(&state).unwrap();
+    let stores = jobs::Stores {
+        journal: Some(state.join("journal.jsonl")),
+        ..fixture.stores()
+    };
+    let mut ferry = fixture.start_with(Some(&home), stores);
+    let (local, notes, music) = (
+        home.join(".local"),
+        home.join("notes.md"),
+        home.join("Music"),
+    );
+
+    paste_cut(&mut ferry, &[local.clone(), notes.clone()], &music);
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("“.local” can't be moved. Move “notes.md” to Music?")
+    );
+    let confirm = ferry.confirm.as_ref().unwrap();
+    assert!(confirm.message().contains("Ferry's state folder"));
+    assert_eq!(confirm.focus(), Choice::Cancel, "Cancel first");
+    assert!(shows(
+        &ferry,
+        "“.local” can't be moved. Move “notes.md” to Music?"
+    ));
+    assert!(no_job(&ferry), "nothing moves before the answer");
+    assert_eq!(
+        asked_move(&ferry),
+        Some(&Move {
+            sources: vec![notes.clone()],
+            dest_dir: music.clone(),
+            on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
+            follow_up: jobs::FollowUp::Toast,
+        }),
+        "the question carries the move without the state folder"
+    );
+    // Enter presses Cancel: nothing moves.
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert!(no_job(&ferry) && notes.exists());
+
+    // Again, and Tab to the action: the rest moves, the state folder stays.
+    paste_cut(&mut ferry, &[local.clone(), notes.clone()], &music);
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert!(music.join("notes.md").exists() && !notes.exists());
+    assert!(state.is_dir() && !music.join(".local").exists());
+
+    // The state folder alone: said, with one button, and nothing to confirm.
+    let jobs = ferry.jobs.window_jobs().count();
+    paste_cut(&mut ferry, std::slice::from_ref(&local), &music);
+    assert_eq!(question(&ferry).as_deref(), Some("“.local” can't be moved"));
+    let mut ui = simulator(ferry.view());
+    let id = iced_test::selector::id;
+    assert!(ui.find(id(modal::confirm::CANCEL_ID)).is_ok());
+    assert!(
+        ui.find(id(modal::confirm::CONFIRM_ID)).is_err(),
+        "one button"
+    );
+    drop(ui);
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert_eq!(ferry.jobs.window_jobs().count(), jobs, "no job");
+    assert!(state.is_dir());
+}
+
+#[test]
+fn moving_the_home_folder_is_asked_and_done_only_once_confirmed() {
+    let fixture = Fixture::new();
+    let (home, top) = (fixture.home(), fixture.dir.path().to_path_buf());
+    let elsewhere = top.join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    let mut ferry = fixture.start(Some(&top));
+    select(&mut ferry, "home");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &elsewhere);
+    ctrl(&mut ferry, "v");
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Move your home folder, “home”, to elsewhere?")
+    );
+    let confirm = ferry.confirm.as_ref().unwrap();
+    assert!(confirm.is_danger() && confirm.confirm_label() == "Move");
+    assert_eq!(confirm.focus(), Choice::Cancel);
+    assert!(no_job(&ferry));
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert!(no_job(&ferry) && home.is_dir());
+
+    // Move to…, the folder picked: the same question; its Move button moves exactly that.
+    send(
+        &mut ferry,
+        Message::FolderPicked(
+            vec![home.clone()],
+            PickedFor::Move,
+            picker::Picked::Folder(elsewhere.clone()),
+        ),
+    );
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Move your home folder, “home”, to elsewhere?")
+    );
+    assert!(no_job(&ferry));
+    click(
+        &mut ferry,
+        iced_test::selector::id(modal::confirm::CONFIRM_ID),
+    );
+    jobs_done(&mut ferry);
+    let submitted: Vec<_> = ferry.jobs.window_jobs().map(|j| (*j.job).clone()).collect();
+    assert!(
+        matches!(submitted.as_slice(), [ferry_core::jobs::Job::Move { sources, dest_dir, .. }]
+            if sources == std::slice::from_ref(&home) && dest_dir == &elsewhere),
+        "{submitted:?}"
+    );
+    assert!(elsewhere.join("home/notes.md").exists() && !home.exists());
+}
+
+#[test]
+fn a_plain_folder_moves_at_once_and_a_dropped_trash_is_asked_about() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "tax");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    assert_eq!(question(&ferry), None, "nothing to ask");
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/tax").is_dir() && !home.join("Documents/tax").exists());
+
+    // A drag of the trash folder into the other pane: a move, asked about first.
+    let trash = fixture.dir.path().join("data/Trash");
+    fs::create_dir_all(trash.join("files")).unwrap();
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    go(&mut ferry, &home.join("projects"));
+    key(&mut ferry, Key::Named(Named::Tab), Modifiers::empty());
+    lay_out(&mut ferry);
+    ferry.mounts = ferry_core::fs::MountTable::read();
+    ferry.drag_started(vec![trash.clone()], format::Category::Folder);
+    let target = ferry.tabs.inactive_pane().unwrap().list_bounds();
+    send(&mut ferry, Message::PointerMoved(target.center()));
+    assert_eq!(
+        ferry.drop_action(),
+        Some(drag::Action::Move(home.join("projects")))
+    );
+    let jobs = ferry.jobs.window_jobs().count();
+    send(&mut ferry, Message::PointerReleased);
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Move “Trash” to projects?")
+    );
+    let confirm = ferry.confirm.as_ref().unwrap();
+    assert!(
+        confirm.message().contains("trash folder"),
+        "{}",
+        confirm.message()
+    );
+    assert_eq!(
+        asked_move(&ferry).map(|m| &m.follow_up),
+        Some(&jobs::FollowUp::ToastWithCopy),
+        "a drop's move, as the drop would have followed it"
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(ferry.jobs.window_jobs().count(), jobs, "no job");
+    assert!(trash.join("files").is_dir());
+}
