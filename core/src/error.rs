@@ -148,6 +148,22 @@ pub enum Error {
         /// Where it is kept.
         staged: PathBuf,
     },
+    /// Recovery of an interrupted move: a source it had renamed aside to remove it cannot go
+    /// back to its name, taken since; it stays under the hidden name.
+    #[error("{} is kept: an interrupted move set {} aside there, and that name is taken now", aside.display(), path.display())]
+    SetAsideKept {
+        /// Where it was, and goes back once that place is free.
+        path: PathBuf,
+        /// Where it is kept.
+        aside: PathBuf,
+    },
+    /// Recovery of an interrupted move: a source it had renamed aside to remove it, under a
+    /// name that does not say its own (too long to fit in it); it stays there.
+    #[error("{} is kept: an interrupted move set a source aside there, whose name it cannot tell", path.display())]
+    SetAsideUnnamed {
+        /// Where it is kept.
+        path: PathBuf,
+    },
     /// An item cannot be moved to the trash (no usable trash on its file system, ...); it can
     /// still be deleted permanently, which the UI offers.
     #[error("cannot move {} to the trash: {reason}; it can be deleted permanently instead", path.display())]
@@ -221,6 +237,8 @@ impl Error {
             | Error::ChangedSinceCopied { path }
             | Error::ReplacedGone { path, .. }
             | Error::ReplacedKept { path, .. }
+            | Error::SetAsideKept { path, .. }
+            | Error::SetAsideUnnamed { path }
             | Error::CannotTrash { path, .. }
             | Error::UnsafeTrashEntry { path, .. }
             | Error::LinkInPath { path, .. } => Some(path),

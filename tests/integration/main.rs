@@ -24,6 +24,7 @@ mod journal_safety;
 mod listing;
 mod measure;
 mod metadata_refused;
+mod move_asides;
 mod places;
 mod recovery;
 mod replace_kills;

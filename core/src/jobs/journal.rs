@@ -21,7 +21,8 @@
 //! before the next append (`tail.rs`). When the log holds more than three times the bound, it
 //! is rewritten with only the newest records (temporary file, `fsync`, `rename`, `fsync` of
 //! the folder), so it never grows without bound and is never half-written; an interrupted
-//! record dropped then takes the parts and temporaries of its job with it. All access is under
+//! record dropped then takes the parts and temporaries of its job with it (and puts back the
+//! sources its move had set aside). All access is under
 //! an `flock` on `journal.lock`, so several Ferry processes can share it; an undo, redo or
 //! resume also holds the writer lock ([`JournalWriter`], `writer.rs`) from its decision to
 //! its end.
@@ -55,7 +56,7 @@ use apply::apply;
 use details::{Details, DoneOut, Part};
 #[cfg(test)]
 use start_up::is_staging_folder;
-use start_up::{prune_staging_of, recover_of, start_up_of};
+use start_up::{cleaned_up, prune_staging_of, recover_of, start_up_of};
 use stored::{Absolute, Below, Line, StoredJob, StoredPath, StoredRemade, StoredTrashRecord};
 
 /// The journal's folder, made if missing, readable by its owner only (as the XDG base
@@ -477,12 +478,14 @@ impl UndoJournal {
         }
     }
 
-    /// Interrupted records, after removing the named temporaries their processes left in
-    /// their destination folders. Their parts of large files (`.ferry-part-<seq>-…`) stay:
+    /// Interrupted records, after putting back the sources their moves had set aside to
+    /// remove them and removing the named temporaries their processes left in their
+    /// destination folders. Their parts of large files (`.ferry-part-<seq>-…`) stay:
     /// resuming the record continues them, undoing it removes them. Cheap when nothing was
-    /// interrupted; call it at start.
+    /// interrupted; call it at start. A source whose name is taken stays set aside:
+    /// [`start_up`](Self::start_up) reports it.
     pub fn recover(&self) -> Result<Vec<JournalRecord>, Error> {
-        recover_of(self.records()?)
+        recover_of(self.records()?, &mut Vec::new())
     }
 
     /// Bounds the staging folders that the records' replaced items are kept in (see
@@ -766,21 +769,6 @@ impl UndoJournal {
 struct RawRecord {
     seq: u64,
     lines: Vec<Line>,
-}
-
-/// For a record being dropped from the log: false when it is an interrupted job whose parts
-/// and temporaries could not be removed (it is kept, to try again).
-fn cleaned_up(raw: &RawRecord) -> bool {
-    let mut records = Vec::new();
-    for line in &raw.lines {
-        apply(&mut records, line.clone());
-    }
-    records.into_iter().all(|r| {
-        r.state != RecordState::Running
-            || is_alive(r.pid, r.pid_start)
-            || (super::recovery::remove_parts(&r).is_ok()
-                && super::recovery::remove_temporaries(&r).is_ok())
-    })
 }
 
 fn now() -> u64 {

@@ -35,6 +35,7 @@
 //! Jobs touching the same devices run one after another in submission order; jobs on other
 //! devices run in parallel. Rename, create-folder and link jobs are a few calls and never wait.
 
+mod aside;
 mod caution;
 mod claim;
 mod commit;

@@ -14,7 +14,11 @@
 //! the new folders a job fills under such a name (`fresh.rs`: files in them are written
 //! under their own names, so one may be truncated) are removed by [`remove_temporaries`] at
 //! the next start; parts are removed by the resume or
-//! roll back of their record ([`remove_parts`]).
+//! roll back of their record ([`remove_parts`]). A move across file systems renames each
+//! source aside in its folder to check it before it unlinks it (`remove.rs`): one a crash left
+//! there is put back under its name at the next start, never over what was made there since
+//! (that stays and is reported), so that resume and roll back find a source not removed yet
+//! (`recovery/set_aside.rs`).
 //!
 //! Resume ("skip identical"): a file present in the destination identical to its source
 //! (see below) is done; for a move its source is removed (after one `syncfs` of the
@@ -45,6 +49,7 @@
 //! `recovery/link_jobs.rs`).
 
 mod link_jobs;
+pub(crate) mod set_aside;
 mod trash_jobs;
 
 use std::collections::{BTreeMap, HashMap};
@@ -96,6 +101,45 @@ fn remove_named(record: &JournalRecord, prefix: &str) -> Result<(), Error> {
 }
 
 fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
+    let depth = if recursive { Depth::Tree } else { Depth::Flat };
+    each_named(top, prefix, depth, &mut |path, is_dir| {
+        if is_dir {
+            // A new folder the dead job was filling out of sight (`fresh.rs`): all copies.
+            fs::remove_dir_all(path)
+        } else {
+            fs::remove_file(path)
+        }
+        .map_err(|e| Error::io("remove", path, e))
+    })
+}
+
+/// How far below a folder a search for what a dead job left goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// The folder itself only.
+    Flat,
+    /// Its folders too, at any depth.
+    Tree,
+    /// Its folders on its own mount: what a move planned (it never enters another).
+    Mount,
+}
+
+/// Calls `found(path, is_folder)` for each entry named `prefix…` in `top` and, as `depth`
+/// says, in the folders below it, never through a symlink nor into a folder so named.
+fn each_named(
+    top: &Path,
+    prefix: &[u8],
+    depth: Depth,
+    found: &mut dyn FnMut(&Path, bool) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mount = |dir: &Path| {
+        let mask = rustix::fs::StatxFlags::MNT_ID;
+        crate::fs::statx_at(rustix::fs::CWD, dir, false, mask).map(|st| st.stx_mnt_id)
+    };
+    let top_mount = match depth {
+        Depth::Mount => Some(mount(top).map_err(|e| Error::io("stat", top, e))?),
+        _ => None,
+    };
     let mut stack = vec![top.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let entries = match fs::read_dir(&dir) {
@@ -107,16 +151,13 @@ fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
             let entry = entry.map_err(|e| Error::io("read folder", &dir, e))?;
             let path = entry.path();
             let kind = entry.file_type().map_err(|e| Error::io("stat", &path, e))?;
-            let named = entry.file_name().as_bytes().starts_with(prefix);
-            if kind.is_dir() && named {
-                // A new folder the dead job was filling out of sight (`fresh.rs`): all copies.
-                fs::remove_dir_all(&path).map_err(|e| Error::io("remove", &path, e))?;
-            } else if kind.is_dir() {
-                if recursive {
-                    stack.push(path);
-                }
-            } else if named {
-                fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
+            if entry.file_name().as_bytes().starts_with(prefix) {
+                found(&path, kind.is_dir())?;
+            } else if kind.is_dir()
+                && depth != Depth::Flat
+                && (top_mount.is_none() || mount(&path).ok() == top_mount)
+            {
+                stack.push(path);
             }
         }
     }
@@ -193,6 +234,7 @@ fn resume_move(
     policy: ConflictPolicy,
 ) -> Summary {
     let mut summary = Summary::default();
+    set_aside::put_back_before(ctx, &mut summary, record);
     // Read before the move removes the source folders.
     let folders = folder_times(sources, dest_dir, &record.preexisting);
     let mut settled = Vec::new();
@@ -434,6 +476,9 @@ pub(crate) fn roll_back(
     // Unfinished parts of large files are our temporaries, never the user's data.
     if let Err(e) = remove_parts(record) {
         fail(ctx, &mut summary, dest_dir, e);
+    }
+    if is_move {
+        set_aside::put_back_before(ctx, &mut summary, record);
     }
     let since = record
         .started

@@ -22,9 +22,11 @@
 //!
 //! A move's sources are removed only while they are still what was copied: an editor saving
 //! over a file between its copy and its removal (write `doc.tmp`, rename it over `doc`) must
-//! not lose the version it saved. Each is renamed aside (`.ferry-moving-<pid>-<job>-<item>`,
-//! in its folder), checked there and unlinked (see [`Remover::unlink_as_copied`]); a crash in
-//! between leaves it whole under that name, never swept as a temporary is.
+//! not lose the version it saved. Each is renamed aside (`.ferry-moving-<pid>-<job>-<name>`,
+//! in its folder: `aside.rs`), checked there and unlinked (see
+//! [`Remover::unlink_as_copied`]); a crash in between leaves it whole under that name, and
+//! the next start puts it back under its own (never over another file: `recovery.rs`), so
+//! that undo and resume find it as a source not removed yet.
 //!
 //! An item that cannot be removed is asked about when the job's policy is
 //! [`ErrorPolicy::Ask`](super::ErrorPolicy::Ask) (its worker waits, the others go on); the
@@ -41,6 +43,7 @@ use rustix::fd::OwnedFd;
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
+use super::aside;
 use super::claim;
 use super::control::JobCtx;
 use super::plan::{Action, Mode, NO_ITEM, Plan, Planner};
@@ -486,24 +489,29 @@ impl Remover<'_> {
     }
 
     /// Unlinks the source of item `i` of a move only if it is still the item that was
-    /// copied. It is renamed aside to a name of this job, checked there, then unlinked under
-    /// that name: checked under its own name, a save landing between the check and the
-    /// unlink would be deleted (an editor renaming its new file over it), while a save after
-    /// the rename only makes the name anew. What is not as copied, or cannot be unlinked,
-    /// goes back to its name.
+    /// copied. It is renamed aside to a name of this job (`aside.rs`), checked there, then
+    /// unlinked under that name: checked under its own name, a save landing between the
+    /// check and the unlink would be deleted (an editor renaming its new file over it), while
+    /// a save after the rename only makes the name anew. What is not as copied, or cannot be
+    /// unlinked, goes back to its name.
     fn unlink_as_copied(&self, dir: &OwnedFd, i: u32) -> Result<(), Error> {
         let (name, path) = (self.plan.name(i), self.plan.source_path(i));
-        let aside = format!(".ferry-moving-{}-{}-{i}", std::process::id(), self.ctx.id.0);
-        let aside = OsStr::new(&aside);
-        match fs::rename_noreplace(dir, name, dir, aside) {
+        let mut hidden = aside::name(self.ctx.id.0, name, i);
+        let mut renamed = fs::rename_noreplace(dir, name, dir, &hidden);
+        if renamed == Err(Errno::NAMETOOLONG) {
+            // A file system whose names are shorter than Linux's longest.
+            hidden = aside::numbered(self.ctx.id.0, i);
+            renamed = fs::rename_noreplace(dir, name, dir, &hidden);
+        }
+        match renamed {
             Ok(()) => {}
             Err(Errno::NOENT) => return Ok(()), // gone already: nothing to remove
             Err(e) => return Err(Error::io("delete", path, e)),
         }
-        let error = match fs::stat_at(dir, aside) {
+        let error = match fs::stat_at(dir, &hidden) {
             Ok(now) if self.as_copied(i, &now) => {
                 crate::fault::point("source-checked");
-                match self.unlink_name(dir, aside, i) {
+                match self.unlink_name(dir, &hidden, i) {
                     Ok(()) => return Ok(()),
                     Err(e) => e,
                 }
@@ -511,11 +519,11 @@ impl Remover<'_> {
             Ok(_) => Error::ChangedSinceCopied { path },
             Err(e) => Error::io("stat", path, e),
         };
-        match fs::rename_noreplace(dir, aside, dir, name) {
+        match fs::rename_noreplace(dir, &hidden, dir, name) {
             Ok(()) => Err(error),
             // Its name was made anew meanwhile: what was there stays under the other name.
             Err(_) => Err(Error::ChangedSinceCopied {
-                path: self.plan.source_path(i).with_file_name(aside),
+                path: self.plan.source_path(i).with_file_name(&hidden),
             }),
         }
     }
