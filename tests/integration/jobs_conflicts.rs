@@ -468,6 +468,56 @@ fn pasting_a_file_into_its_own_folder_duplicates_it() {
     );
 }
 
+/// A file or folder name taken between plan and copy: with `keep-both` the item gets a new
+/// name, as it would have had the name been taken before, and with `ask`, answered "keep
+/// both", the same. Either way the job is complete: the folder's contents went with it.
+#[test]
+fn a_name_taken_after_planning_gets_a_new_one_with_keep_both_or_its_answer() {
+    for policy in [ConflictPolicy::KeepBoth, ConflictPolicy::Ask] {
+        let t = TempTree::new();
+        let late = t.file("src/late", "new");
+        t.file("src/tree/inner", "inside");
+        let other = t.file("src/other", "other");
+        let sources = vec![late, t.join("src/tree"), other];
+        let dest = t.dir("dest");
+        let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+        let id = engine.submit_paused(copy(sources.clone(), &dest, policy));
+        let mut asked = 0;
+        let summary = loop {
+            match events.recv().unwrap() {
+                Event::Planned { .. } => {
+                    t.file("dest/late", "appeared meanwhile");
+                    t.file("dest/tree/theirs", "theirs");
+                    engine.resume(id);
+                }
+                Event::Conflicts { conflicts, .. } => {
+                    assert_eq!(policy, ConflictPolicy::Ask, "keep-both asked");
+                    for c in conflicts {
+                        assert!(engine.resolve(id, c.id, Resolution::KeepBoth, Scope::This));
+                        asked += 1;
+                    }
+                }
+                Event::Finished { summary, .. } => break summary,
+                Event::Cancelled { .. } => panic!("cancelled"),
+                _ => {}
+            }
+        };
+        assert_eq!(asked, if policy == ConflictPolicy::Ask { 2 } else { 0 });
+        assert!(summary.is_complete(), "{policy:?}: {summary:#?}");
+        assert_eq!(summary.done, sources, "{policy:?}");
+        assert_eq!(fs::read(dest.join("late")).unwrap(), b"appeared meanwhile");
+        assert_eq!(fs::read(dest.join("late (copy)")).unwrap(), b"new");
+        assert_eq!(fs::read(dest.join("tree/theirs")).unwrap(), b"theirs");
+        assert!(
+            !dest.join("tree/inner").exists(),
+            "merged into their folder"
+        );
+        assert_eq!(fs::read(dest.join("tree (copy)/inner")).unwrap(), b"inside");
+        assert_eq!(fs::read(dest.join("other")).unwrap(), b"other");
+        assert_no_temporaries(&dest);
+    }
+}
+
 #[test]
 fn a_name_taken_after_planning_is_asked_again_never_clobbered() {
     let t = TempTree::new();

@@ -156,6 +156,9 @@ pub(crate) struct Copier<'a> {
     pub(super) keeps_modes: bool,
     /// Conflicts found while writing are asked about (policy Ask), else skipped.
     pub(super) asking: bool,
+    /// Conflicts found while writing get new names, as planning gives them (policy
+    /// KeepBoth): a name taken since planning is no reason to leave the item out.
+    pub(super) keeping_both: bool,
     /// Where replaced items go, opened at the first Replace.
     pub(super) staging: OnceLock<Result<Staging, Arc<Error>>>,
     /// Items replaced, and where the old ones went.
@@ -188,6 +191,7 @@ impl<'a> Copier<'a> {
             euid: rustix::process::geteuid().as_raw(),
             keeps_modes: dest.caps.keeps_modes,
             asking: policy == ConflictPolicy::Ask,
+            keeping_both: policy == ConflictPolicy::KeepBoth,
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
             written: Mutex::new(Vec::new()),

@@ -11,7 +11,7 @@ use rustix::io::Errno;
 use super::conflict::{Conflict, ConflictKind, EntryInfo};
 use super::copy::{Copier, Outcome};
 use super::staging::Staging;
-use super::{Event, SkipReason, lock};
+use super::{Event, Resolution, SkipReason, lock};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
@@ -68,7 +68,8 @@ impl Copier<'_> {
         }
     }
 
-    /// The destination name of file `i` was taken since planning: ask again or skip.
+    /// The destination name of file `i` was taken since planning: ask again, keep both, or
+    /// skip.
     pub(super) fn taken(&self, dir: &OwnedFd, i: u32) -> Outcome {
         if self.ask_again(dir, i) {
             Outcome::Asked
@@ -77,10 +78,11 @@ impl Copier<'_> {
         }
     }
 
-    /// Reports a conflict found while writing item `i` into `dir`; false when the job does
-    /// not ask (the caller skips the item).
+    /// Reports a conflict found while writing item `i` into `dir`, or with policy KeepBoth
+    /// answers it at once (the item is planned again under a new name after this pass);
+    /// false when the job neither asks nor keeps both (the caller skips the item).
     pub(super) fn ask_again(&self, dir: &OwnedFd, i: u32) -> bool {
-        if !self.asking {
+        if !self.asking && !self.keeping_both {
             return false;
         }
         let item = self.plan.item(i);
@@ -91,6 +93,10 @@ impl Copier<'_> {
             _ if item.kind == Kind::Dir => ConflictKind::FileVsFolder,
             _ => ConflictKind::FileExists,
         };
+        if self.keeping_both {
+            self.ctx.control.asks.decided(i, kind, Resolution::KeepBoth);
+            return true;
+        }
         if let Some(id) = self.ctx.control.asks.add(i, kind) {
             let info = |path: PathBuf, size, mtime, kind| EntryInfo {
                 name: path.file_name().unwrap_or_default().to_owned(),

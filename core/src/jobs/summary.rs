@@ -425,10 +425,24 @@ pub(crate) fn build(
         .roots
         .iter()
         .map(|root| {
-            (root.item..root.end).all(|i| match plan.item(i).action {
-                Action::Skip => true,
-                Action::Ask => covered.contains(&i),
-                _ => done[i as usize] != 0,
+            // What a folder held when a conflict found while copying it was answered is
+            // carried out by the answer's root too (parents come before their children).
+            let mut carried = std::collections::HashSet::new();
+            (root.item..root.end).all(|i| {
+                let item = plan.item(i);
+                if !carried.is_empty() && carried.contains(&item.parent) {
+                    carried.insert(i);
+                    return true;
+                }
+                match item.action {
+                    Action::Skip => true,
+                    Action::Ask if item.kind == Kind::Dir && covered.contains(&i) => {
+                        carried.insert(i);
+                        true
+                    }
+                    Action::Ask => covered.contains(&i),
+                    _ => done[i as usize] != 0,
+                }
             })
         })
         .collect();
