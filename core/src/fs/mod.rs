@@ -206,6 +206,20 @@ pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr)
     }
 }
 
+/// Whether the last name of a path the user gave is `.` or `..` (`a/.`, `a/./`, `..`),
+/// which `Path` hides from its components (`a/.` has the file name `a`). POSIX has `rm`
+/// refuse such an operand, whatever the folder it names: a script's `rm -rf "$dir/."` is
+/// the slip the rule is for.
+pub fn ends_in_dot(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_bytes();
+    let end = bytes.iter().rposition(|&b| b != b'/').map_or(0, |p| p + 1);
+    let last = bytes[..end]
+        .rsplit(|&b| b == b'/')
+        .next()
+        .unwrap_or_default();
+    last == b"." || last == b".."
+}
+
 const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)

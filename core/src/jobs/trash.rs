@@ -257,7 +257,9 @@ fn trash_one(
         op: "trash",
         path: path.to_path_buf(),
     };
-    let name = path.file_name().ok_or_else(refused)?;
+    let name = (path.file_name())
+        .filter(|_| !fs::ends_in_dot(path))
+        .ok_or_else(refused)?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -612,5 +614,20 @@ mod tests {
         assert!(file.exists());
         trash(format!("{}/folder/", tmp.path().display())).unwrap();
         assert!(!tmp.path().join("folder").exists());
+    }
+
+    #[test]
+    fn a_path_ending_in_dot_is_not_trashed() {
+        let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+        std::fs::create_dir_all(tmp.path().join("folder/inside")).unwrap();
+        let roots = TrashRoots::home_only(tmp.path().join("Trash"));
+        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
+        let mut home = None;
+        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, &mounts, uid);
+        for path in ["folder/.", "folder/./", "folder/inside/.."] {
+            let error = trash(format!("{}/{path}", tmp.path().display())).unwrap_err();
+            assert!(matches!(error, Error::Refused { .. }), "{path}: {error}");
+        }
+        assert!(tmp.path().join("folder/inside").is_dir());
     }
 }

@@ -157,3 +157,34 @@ fn a_source_written_with_a_final_slash_must_be_a_folder() {
     assert!(t.join("folder/inside/f").exists());
     assert!(!t.join("gone").exists());
 }
+
+#[test]
+fn a_delete_of_a_path_ending_in_dot_is_refused_as_rm_refuses_it() {
+    let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+    let t = tmp.path();
+    fs::create_dir_all(t.join("folder/inside")).unwrap();
+    fs::write(t.join("folder/inside/f"), "f").unwrap();
+    std::os::unix::fs::symlink(t.join("folder"), t.join("link")).unwrap();
+    let dotted = ["folder/.", "folder/./", "link/.", "folder/inside/.."]
+        .map(|p| PathBuf::from(format!("{}/{p}", t.display())));
+    let summary = run(Job::Delete {
+        paths: dotted.to_vec(),
+    });
+    for path in &dotted {
+        let said = failed_with(&summary, path).to_string();
+        let shown = path.to_string_lossy();
+        assert!(said.starts_with("refusing to delete "), "{said}");
+        assert!(said.contains(shown.trim_end_matches('/')), "{said}");
+    }
+    assert!(t.join("folder/inside/f").exists());
+    assert!(t.join("link").symlink_metadata().is_ok());
+    // A copy takes `folder/.` as the folder, under its name.
+    fs::create_dir(t.join("dest")).unwrap();
+    let summary = run(Job::Copy {
+        sources: vec![dotted[0].clone()],
+        dest_dir: t.join("dest"),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(summary.is_complete(), "{summary:#?}");
+    assert!(t.join("dest/folder/inside/f").exists());
+}

@@ -228,8 +228,11 @@ impl<'a> Planner<'a> {
     }
 
     fn source(&mut self, source: &Path) -> Result<(), Error> {
-        let Some(name) = source.file_name() else {
-            // `/`, `..`, `a/..`: nothing a file manager should copy, move or delete.
+        let name =
+            (source.file_name()).filter(|_| self.mode != Mode::Delete || !fs::ends_in_dot(source));
+        let Some(name) = name else {
+            // `/`, `..`, `a/..`: nothing a file manager should copy, move or delete; nor
+            // `a/.` to delete, as `rm` refuses it (a copy or move takes it as `a`).
             let i = self.plan.push(NO_ITEM, OsStr::new(""), Kind::Unknown)?;
             self.fail(
                 i,
