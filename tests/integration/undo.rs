@@ -509,6 +509,33 @@ fn the_cli_redoes_the_job_undone_last_not_a_stale_one() {
     assert!(!d.join("a").exists());
 }
 
+/// A copy that skipped everything (the name was taken) did nothing to undo: `ferry undo`
+/// undoes the copy before it, as Dolphin's Undo would.
+#[test]
+fn the_cli_undo_passes_over_a_copy_that_did_nothing() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let a = t.file("src/a", "a");
+    let d = t.dir("d");
+    for _ in 0..2 {
+        ok(&ferry_in(&home).arg("cp").arg(&a).arg(&d).output().unwrap());
+    }
+    let failed = ferry_in(&home)
+        .arg("cp")
+        .arg(t.join("src/gone"))
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert!(
+        !d.join("a").exists(),
+        "the copy that did something is undone"
+    );
+    let again = ferry_in(&home).arg("undo").output().unwrap();
+    assert_eq!(again.status.code(), Some(2), "nothing more to undo");
+}
+
 #[test]
 fn the_cli_keeps_replaced_files_in_its_data_folder_and_undo_puts_them_back() {
     let t = TempTree::new();

@@ -47,6 +47,7 @@ mod tail;
 mod writer;
 
 pub use durable::Durable;
+use record::newest_that_counts;
 pub use record::{Counts, JournalRecord, RecordState};
 pub use writer::JournalWriter;
 
@@ -282,7 +283,7 @@ impl UndoJournal {
             remade: summary.remade.iter().map(StoredRemade::of).collect(),
         };
         let _lock = self.lock()?;
-        let newest = self.load()?.0.iter().map(|r| r.seq).max();
+        let newest = newest_that_counts(&self.load()?.0);
         let details = self.store(seq, Part::Undone, &details)?;
         let line = Line::Undone {
             seq,
@@ -314,7 +315,8 @@ impl UndoJournal {
         }
     }
 
-    /// The newest record that undo applies to: finished, cancelled or interrupted. The
+    /// The newest record that undo applies to: finished, cancelled or interrupted, and not
+    /// one that did nothing ([`JournalRecord::did_nothing`]). The
     /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
     ///
     /// Its folders that the undo of a later job made anew (see [`Summary::remade`]) are known
@@ -326,7 +328,7 @@ impl UndoJournal {
             matches!(
                 r.state,
                 RecordState::Finished | RecordState::Cancelled | RecordState::Interrupted
-            )
+            ) && !r.did_nothing()
         }) else {
             return Ok(None);
         };
@@ -374,7 +376,7 @@ impl UndoJournal {
     /// recorded is not redone: `cp a; undo; cp b; undo; redo` redoes `cp b` only.
     pub fn redo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let mut records = self.records()?;
-        let newest = records.iter().map(|r| r.seq).max();
+        let newest = newest_that_counts(&records);
         let undone_since = records
             .iter()
             .filter(|r| r.state == RecordState::Undone && r.undone_when_newest == newest)

@@ -87,6 +87,21 @@ pub struct JournalRecord {
 }
 
 impl JournalRecord {
+    /// It ended having changed nothing: every item skipped or failed, or cancelled before
+    /// any was done. Undo passes over it to the job before, as a file manager's undo has no
+    /// entry for a copy that skipped everything (KIO adds none), and it is no later job
+    /// that ends redo's reach. `ferry history` still lists it.
+    pub fn did_nothing(&self) -> bool {
+        let c = &self.counts;
+        matches!(self.state, RecordState::Finished | RecordState::Cancelled)
+            && c.done == 0
+            && c.skipped + c.failed + c.not_done > 0
+            && !self.details
+            && !self.entries_dropped
+            && !self.resumed
+            && self.staging.is_empty()
+    }
+
     /// True when undo must compare sources and destinations, for want of per-item
     /// identities: the job was interrupted, resumed, or too large to list.
     pub fn undo_by_comparison(&self) -> bool {
@@ -163,4 +178,14 @@ impl JournalRecord {
             Job::Resume { .. } => "resume",
         }
     }
+}
+
+/// The number of the newest of `records` that did something (see
+/// [`JournalRecord::did_nothing`]): what decides which undone records redo may take.
+pub(super) fn newest_that_counts(records: &[JournalRecord]) -> Option<u64> {
+    records
+        .iter()
+        .filter(|r| !r.did_nothing())
+        .map(|r| r.seq)
+        .max()
 }

@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use super::*;
+use crate::jobs::{SkipReason, Skipped};
 
 #[test]
 fn only_staging_folders_are_pruned_whatever_the_journal_says() {
@@ -211,6 +212,55 @@ fn redo_takes_the_job_undone_last_and_none_undone_before_a_later_job() {
     journal.restart(c, &job("c")).unwrap();
     journal.finish(c, &Summary::default(), false).unwrap();
     assert_eq!(redo(), Some(d));
+}
+
+/// A job that skipped or failed every item is no undo step: undo takes the job before it,
+/// and redo still reaches a job undone before it was recorded.
+#[test]
+fn a_job_that_did_nothing_is_passed_over_by_undo_and_redo() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let job = |name: &str| Job::CreateFolder {
+        parent: dir.path().to_path_buf(),
+        name: name.into(),
+    };
+    let ended = |name: &str, summary: &Summary| {
+        let seq = journal.begin(&job(name)).unwrap().unwrap();
+        journal.finish(seq, summary, false).unwrap();
+        seq
+    };
+    let did = Summary {
+        items_done: 1,
+        ..Summary::default()
+    };
+    let skipped_all = Summary {
+        skipped: vec![Skipped {
+            path: dir.path().join("a"),
+            reason: SkipReason::Exists,
+        }],
+        ..Summary::default()
+    };
+    let undo = || journal.undo_candidate().unwrap().map(|r| r.seq);
+    let redo = || journal.redo_candidate().unwrap().map(|r| r.seq);
+
+    let a = ended("a", &did);
+    let nothing = ended("a", &skipped_all);
+    let records = journal.records().unwrap();
+    assert!(
+        records
+            .iter()
+            .find(|r| r.seq == nothing)
+            .unwrap()
+            .did_nothing()
+    );
+    assert!(!records.iter().find(|r| r.seq == a).unwrap().did_nothing());
+    assert_eq!(undo(), Some(a));
+    journal.mark_undone(a, &Summary::default()).unwrap();
+    assert_eq!(undo(), None);
+    ended("a", &skipped_all);
+    assert_eq!(redo(), Some(a), "a job that did nothing does not end redo");
+    ended("b", &did);
+    assert_eq!(redo(), None);
 }
 
 /// A log written before `undone` lines kept the newest record's number redoes as then.
