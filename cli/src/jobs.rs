@@ -228,6 +228,12 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             ErrorPolicy::Skip
         },
     };
+    // A socket or device named as a source fails, as `cp` fails to open it; one met inside a
+    // copied folder is left out with a note.
+    let given = match &job {
+        Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),
+        _ => Vec::new(),
+    };
     // Its large files can then be resumed after a crash.
     let job = journal.submit(&engine, job, options);
     let mut prompt = Prompt::default();
@@ -300,7 +306,7 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
                 if refused {
                     return EXIT_REFUSED;
                 }
-                return report(&summary, verb, bar.enabled());
+                return report(&summary, verb, bar.enabled(), &given);
             }
             Event::Finished { .. } | Event::Cancelled { .. } => {}
         }
@@ -346,12 +352,13 @@ pub fn end_by_signal() {
     }
 }
 
-/// Prints what `summary` tells of the job and returns the exit status.
-fn report(summary: &Summary, verb: &str, interactive: bool) -> i32 {
+/// Prints what `summary` tells of the job whose sources were `given` and returns the exit
+/// status.
+fn report(summary: &Summary, verb: &str, interactive: bool, given: &[PathBuf]) -> i32 {
     for line in report_lines(summary, verb, interactive) {
         eprintln!("ferry: {line}");
     }
-    exit_status(summary)
+    exit_status(summary, given)
 }
 
 /// The lines [`report`] prints, without their `ferry: `.
@@ -406,15 +413,16 @@ fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String>
 }
 
 /// The exit status of a job that ended with `summary`.
-fn exit_status(summary: &Summary) -> i32 {
+fn exit_status(summary: &Summary, given: &[PathBuf]) -> i32 {
     let refused_up_front =
         summary.stopped_by.is_some() && summary.items_done == 0 && summary.failed.is_empty();
-    // A socket or device left out is not done, as `cp` fails it; a source given twice is
-    // done once, as `cp` and `mv` do it, with a warning.
-    let skipped_for_errors = summary
-        .skipped
-        .iter()
-        .any(|s| s.reason.after_error() || matches!(s.reason, SkipReason::Special(_)));
+    // A socket or device given as a source is not done, as `cp` fails to open it (one inside
+    // a copied folder is a note); a source given twice is done once, as `cp` and `mv` do it,
+    // with a warning.
+    let skipped_for_errors = summary.skipped.iter().any(|s| {
+        s.reason.after_error()
+            || matches!(s.reason, SkipReason::Special(_)) && given.contains(&s.path)
+    });
     if refused_up_front {
         EXIT_REFUSED
     } else if !summary.is_complete() || skipped_for_errors {
@@ -551,8 +559,12 @@ mod tests {
         let after_error = skipped(SkipReason::UserSkipped {
             error: Arc::new(error),
         });
-        assert_eq!(exit_status(&after_error), EXIT_PARTIAL);
-        assert_eq!(exit_status(&skipped(SkipReason::Exists)), EXIT_OK);
+        assert_eq!(exit_status(&after_error, &[]), EXIT_PARTIAL);
+        assert_eq!(exit_status(&skipped(SkipReason::Exists), &[]), EXIT_OK);
+        // A socket named as a source fails; one found inside a copied folder is a note.
+        let socket = skipped(SkipReason::Special(ferry_core::entry::Kind::Socket));
+        assert_eq!(exit_status(&socket, &["/a".into()]), EXIT_PARTIAL);
+        assert_eq!(exit_status(&socket, &["/".into()]), EXIT_OK);
     }
 
     #[test]
@@ -581,6 +593,6 @@ mod tests {
         assert_eq!(says("/dst/a"), 1, "{lines:?}");
         assert!(lines.contains(&format!("stopped: {full}")), "{lines:?}");
         assert!(lines.contains(&"1 item(s) not copied: /src/c".to_owned()));
-        assert_eq!(exit_status(&summary), EXIT_PARTIAL);
+        assert_eq!(exit_status(&summary, &[]), EXIT_PARTIAL);
     }
 }
