@@ -166,13 +166,28 @@ fn a_journal_folder_the_user_cannot_write_is_read_and_the_job_says_it_is_not_und
     let (a, b) = (tree.file("a", "a"), tree.file("b", "b"));
     let dest = tree.dir("dest");
     super::jobs_support::chmod(&dest, 0o777);
-    // A journal written by root: user 65534 may read it, not write there.
     ok(&ferry_in(&home)
         .arg("cp")
         .arg(&a)
         .arg(&dest)
         .output()
         .unwrap());
+    // Made user 65534's own journal, read-only: it may read it, not write there (another
+    // user's journal it may not even read: 0700).
+    let state = home.join("state");
+    super::jobs_support::chmod(&state, 0o755);
+    let mut everything = vec![state];
+    let mut at = 0;
+    while let Some(path) = everything.get(at).cloned() {
+        at += 1;
+        std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
+        if path.is_dir() {
+            everything.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        }
+    }
+    for path in everything.iter().skip(1).rev() {
+        super::jobs_support::chmod(path, if path.is_dir() { 0o500 } else { 0o400 });
+    }
     let log = fs::read(journal_file(&home)).unwrap();
 
     let out = ferry_as_nobody(&home)
