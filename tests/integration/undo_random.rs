@@ -81,7 +81,9 @@ fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
             _ => continue,
         };
         s.run(job);
-        journaled += 1;
+        // A job that skipped or failed everything is no undo step.
+        let newest = s.journal.records().unwrap().pop().unwrap();
+        journaled += usize::from(!newest.did_nothing());
     }
     for _ in 0..journaled {
         s.undo();
