@@ -174,112 +174,127 @@ fn lines_are_counted_across_the_pieces_the_log_is_read_in() {
     assert_eq!(journal.line_count().unwrap(), 1);
 }
 
+/// A journal in a temporary folder, recording jobs that make folders there.
+struct FolderJobs {
+    dir: tempfile::TempDir,
+    journal: UndoJournal,
+}
+
+impl FolderJobs {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+        FolderJobs { dir, journal }
+    }
+
+    fn job(&self, name: &str) -> Job {
+        Job::CreateFolder {
+            parent: self.dir.path().to_path_buf(),
+            name: name.into(),
+        }
+    }
+
+    /// Records the job making `name`, ended with `summary`; its number.
+    fn ended(&self, name: &str, summary: &Summary) -> u64 {
+        let seq = self.journal.begin(&self.job(name)).unwrap().unwrap();
+        self.journal.finish(seq, summary, false).unwrap();
+        seq
+    }
+
+    fn undo(&self) -> Option<u64> {
+        self.journal.undo_candidate().unwrap().map(|r| r.seq)
+    }
+
+    fn redo(&self) -> Option<u64> {
+        self.journal.redo_candidate().unwrap().map(|r| r.seq)
+    }
+
+    fn mark_undone(&self, seq: u64) {
+        self.journal.mark_undone(seq, &Summary::default()).unwrap();
+    }
+
+    fn redone(&self, seq: u64, name: &str) {
+        self.journal.restart(seq, &self.job(name)).unwrap();
+        self.journal
+            .finish(seq, &Summary::default(), false)
+            .unwrap();
+    }
+}
+
 /// Redo takes the job undone last, and none undone before a later job was recorded, as an
 /// editor's redo does.
 #[test]
 fn redo_takes_the_job_undone_last_and_none_undone_before_a_later_job() {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
-    let job = |name: &str| Job::CreateFolder {
-        parent: dir.path().to_path_buf(),
-        name: name.into(),
-    };
-    let done = |name: &str| {
-        let seq = journal.begin(&job(name)).unwrap().unwrap();
-        journal.finish(seq, &Summary::default(), false).unwrap();
-        seq
-    };
-    let redo = || journal.redo_candidate().unwrap().map(|r| r.seq);
-    let undo = |seq| journal.mark_undone(seq, &Summary::default()).unwrap();
+    let f = FolderJobs::new();
+    let done = |name: &str| f.ended(name, &Summary::default());
 
     // cp a; undo; cp b; undo: only b can be redone, once.
     let a = done("a");
-    undo(a);
-    assert_eq!(redo(), Some(a));
+    f.mark_undone(a);
+    assert_eq!(f.redo(), Some(a));
     let b = done("b");
-    assert_eq!(redo(), None, "a job recorded since ends redo");
-    undo(b);
-    assert_eq!(redo(), Some(b));
-    journal.restart(b, &job("b")).unwrap();
-    journal.finish(b, &Summary::default(), false).unwrap();
-    assert_eq!(redo(), None, "a was undone before b was recorded");
+    assert_eq!(f.redo(), None, "a job recorded since ends redo");
+    f.mark_undone(b);
+    assert_eq!(f.redo(), Some(b));
+    f.redone(b, "b");
+    assert_eq!(f.redo(), None, "a was undone before b was recorded");
 
     // c; d; undo; undo: redo c, then d, in that order.
     let (c, d) = (done("c"), done("d"));
-    undo(d);
-    undo(c);
-    assert_eq!(redo(), Some(c));
-    journal.restart(c, &job("c")).unwrap();
-    journal.finish(c, &Summary::default(), false).unwrap();
-    assert_eq!(redo(), Some(d));
+    f.mark_undone(d);
+    f.mark_undone(c);
+    assert_eq!(f.redo(), Some(c));
+    f.redone(c, "c");
+    assert_eq!(f.redo(), Some(d));
 }
 
 /// A job that skipped or failed every item is no undo step: undo takes the job before it,
 /// and redo still reaches a job undone before it was recorded.
 #[test]
 fn a_job_that_did_nothing_is_passed_over_by_undo_and_redo() {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
-    let job = |name: &str| Job::CreateFolder {
-        parent: dir.path().to_path_buf(),
-        name: name.into(),
-    };
-    let ended = |name: &str, summary: &Summary| {
-        let seq = journal.begin(&job(name)).unwrap().unwrap();
-        journal.finish(seq, summary, false).unwrap();
-        seq
-    };
+    let f = FolderJobs::new();
     let did = Summary {
         items_done: 1,
         ..Summary::default()
     };
     let skipped_all = Summary {
         skipped: vec![Skipped {
-            path: dir.path().join("a"),
+            path: f.dir.path().join("a"),
             reason: SkipReason::Exists,
         }],
         ..Summary::default()
     };
-    let undo = || journal.undo_candidate().unwrap().map(|r| r.seq);
-    let redo = || journal.redo_candidate().unwrap().map(|r| r.seq);
 
-    let a = ended("a", &did);
-    let nothing = ended("a", &skipped_all);
-    let records = journal.records().unwrap();
-    assert!(
-        records
-            .iter()
-            .find(|r| r.seq == nothing)
-            .unwrap()
-            .did_nothing()
+    let a = f.ended("a", &did);
+    let nothing = f.ended("a", &skipped_all);
+    let records = f.journal.records().unwrap();
+    let record = |seq| records.iter().find(|r| r.seq == seq).unwrap();
+    assert!(record(nothing).did_nothing());
+    assert!(!record(a).did_nothing());
+    assert_eq!(f.undo(), Some(a));
+    f.mark_undone(a);
+    assert_eq!(f.undo(), None);
+    f.ended("a", &skipped_all);
+    assert_eq!(
+        f.redo(),
+        Some(a),
+        "a job that did nothing does not end redo"
     );
-    assert!(!records.iter().find(|r| r.seq == a).unwrap().did_nothing());
-    assert_eq!(undo(), Some(a));
-    journal.mark_undone(a, &Summary::default()).unwrap();
-    assert_eq!(undo(), None);
-    ended("a", &skipped_all);
-    assert_eq!(redo(), Some(a), "a job that did nothing does not end redo");
-    ended("b", &did);
-    assert_eq!(redo(), None);
+    f.ended("b", &did);
+    assert_eq!(f.redo(), None);
 }
 
 /// A log written before `undone` lines kept the newest record's number redoes as then.
 #[test]
 fn redo_of_a_log_from_before_undone_lines_kept_the_newest_number() {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
-    let job = Job::CreateFolder {
-        parent: dir.path().to_path_buf(),
-        name: "a".into(),
-    };
-    let seq = journal.begin(&job).unwrap().unwrap();
-    journal.finish(seq, &Summary::default(), false).unwrap();
+    let f = FolderJobs::new();
+    let seq = f.ended("a", &Summary::default());
     let mut file = OpenOptions::new()
         .append(true)
-        .open(journal.path())
+        .open(f.journal.path())
         .unwrap();
     writeln!(file, r#"{{"undone":{{"seq":{seq},"time":1}}}}"#).unwrap();
-    assert_eq!(journal.redo_candidate().unwrap().map(|r| r.seq), Some(seq));
+    assert_eq!(f.redo(), Some(seq));
 }
 
 /// The records name every file the user copied, moved or trashed: only the owner reads them.
