@@ -1,0 +1,207 @@
+//! Undo and redo over the journal: which record each takes, read whole with its details
+//! files, and how the end of an undo is recorded. Undo takes the newest record that did
+//! something; redo the one undone last, if no job that did something was recorded since.
+
+use std::collections::HashMap;
+
+use super::details::{self, Details, Part};
+use super::record::newest_that_counts;
+use super::stored::{Below, Line, StoredRemade, StoredTrashRecord};
+use super::{JournalRecord, RecordState, UndoJournal, now};
+use crate::error::Error;
+use crate::jobs::Summary;
+
+impl UndoJournal {
+    /// Persists that record `seq` was undone by a job that ended with `summary`.
+    pub fn mark_undone(&self, seq: u64, summary: &Summary) -> Result<(), Error> {
+        let details = Details {
+            entries: Vec::new(),
+            trash: summary.trash.iter().map(StoredTrashRecord::of).collect(),
+            remade: summary.remade.iter().map(StoredRemade::of).collect(),
+        };
+        let _lock = self.lock()?;
+        let newest = newest_that_counts(&self.load()?.0);
+        let details = self.store(seq, Part::Undone, &details)?;
+        let line = Line::Undone {
+            seq,
+            time: now(),
+            details,
+            newest,
+        };
+        self.append(&line, false)
+    }
+
+    /// Records how a job run for record `seq` ended: as the record's own end (the job, its
+    /// redo or its resume), or, for `undo`, as its undo. A cancelled undo did part of its work
+    /// and leaves the record as it was, for another try; so does one that failed other than
+    /// by keeping what changed since (a read-only or unplugged destination): marked undone,
+    /// the job could not be undone again, and the next undo would take an older one. Undo is
+    /// safe to run again: what it already put back or in the trash is gone from where it looks.
+    pub fn record_end(
+        &self,
+        seq: u64,
+        undo: bool,
+        summary: &Summary,
+        cancelled: bool,
+    ) -> Result<(), Error> {
+        match (undo, cancelled) {
+            (false, _) => self.finish(seq, summary, cancelled),
+            (true, true) => Ok(()),
+            (true, false) if !undo_complete(summary) => Ok(()),
+            (true, false) => self.mark_undone(seq, summary),
+        }
+    }
+
+    /// The newest record that undo applies to: finished, cancelled or interrupted, and not
+    /// one that did nothing ([`JournalRecord::did_nothing`]). The
+    /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
+    ///
+    /// Its folders that the undo of a later job made anew (see [`Summary::remade`]) are known
+    /// by their new identities: a folder removed by a move that merged it elsewhere, and made
+    /// again by that move's undo, is still the folder this job made or moved there.
+    pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
+        let mut records = self.records()?;
+        let Some(at) = records.iter().rposition(|r| {
+            matches!(
+                r.state,
+                RecordState::Finished | RecordState::Cancelled | RecordState::Interrupted
+            ) && !r.did_nothing()
+        }) else {
+            return Ok(None);
+        };
+        let later = records.split_off(at + 1);
+        let record = self.with_details(records.swap_remove(at))?;
+        self.with_remade(record, &later).map(Some)
+    }
+
+    /// `record`, whose folder entries made anew by the undos of the `later` records (oldest
+    /// first) get the identities of the new folders, the newest for each path.
+    fn with_remade(
+        &self,
+        mut record: JournalRecord,
+        later: &[JournalRecord],
+    ) -> Result<JournalRecord, Error> {
+        let mut remade = HashMap::new();
+        let undone = later
+            .iter()
+            .filter(|r| r.state == RecordState::Undone && r.undone_details);
+        for r in undone {
+            // Details gone or torn: those folders are judged by their old identities.
+            let Some(d) = details::read(&self.details_folder(), r.seq, Part::Undone)? else {
+                continue;
+            };
+            remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
+        }
+        if remade.is_empty() {
+            return Ok(record);
+        }
+        for e in &mut record.entries {
+            if e.kind == crate::entry::Kind::Dir
+                && let Some(&id) = remade.get(&e.dest)
+            {
+                e.id = id;
+            }
+        }
+        Ok(record)
+    }
+
+    /// The record redo applies to: the last one undone, if no job was recorded since. The
+    /// decision alone: a redo holds a [`JournalWriter`] from it to its end, and asks it.
+    ///
+    /// Undo always takes the newest record not undone, so of those undone since the newest
+    /// job was recorded, the oldest was undone last. A record undone before a later job was
+    /// recorded is not redone: `cp a; undo; cp b; undo; redo` redoes `cp b` only.
+    pub fn redo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
+        let mut records = self.records()?;
+        let newest = newest_that_counts(&records);
+        let undone_since = records
+            .iter()
+            .filter(|r| r.state == RecordState::Undone && r.undone_when_newest == newest)
+            .min_by_key(|r| r.seq)
+            .map(|r| r.seq);
+        // A log written before undos kept the newest number: the first record undone after
+        // the last one not undone, as then.
+        let legacy = || {
+            let at = records
+                .iter()
+                .rposition(|r| r.state != RecordState::Undone)
+                .map_or(0, |i| i + 1);
+            records
+                .get(at)
+                .filter(|r| r.undone_when_newest.is_none())
+                .map(|r| r.seq)
+        };
+        let Some(seq) = undone_since.or_else(legacy) else {
+            return Ok(None);
+        };
+        let at = records.iter().position(|r| r.seq == seq);
+        at.map(|i| self.with_details(records.swap_remove(i)))
+            .transpose()
+    }
+
+    /// Writes `details` of record `seq` unless there are none; true when written.
+    fn store(&self, seq: u64, part: Part, details: &Details) -> Result<bool, Error> {
+        if details.is_empty() {
+            return Ok(false);
+        }
+        let text = serde_json::to_vec(details).map_err(|e| Error::io("encode", &self.file, e))?;
+        details::write(&self.details_folder(), seq, part, &text)?;
+        Ok(true)
+    }
+
+    /// `record` with what its details files hold. A details file removed by hand leaves the
+    /// record without per-item identities: undone by comparison, as an interrupted one.
+    fn with_details(&self, mut record: JournalRecord) -> Result<JournalRecord, Error> {
+        let folder = self.details_folder();
+        let ended = matches!(
+            record.state,
+            RecordState::Finished | RecordState::Cancelled | RecordState::Undone
+        );
+        if ended && record.details {
+            match details::read(&folder, record.seq, Part::Done)? {
+                Some(d) => {
+                    let mut below = Below::default();
+                    record.entries = d
+                        .entries
+                        .into_iter()
+                        .filter_map(|e| e.into_entry(&mut below))
+                        .collect();
+                    record.trash = d
+                        .trash
+                        .into_iter()
+                        .filter_map(StoredTrashRecord::into_record)
+                        .collect();
+                }
+                None => {
+                    record.entries_dropped = true;
+                    record.details_missing = Some(details::file(&folder, record.seq, Part::Done));
+                }
+            }
+        }
+        if record.state == RecordState::Undone && record.undone_details {
+            let read = details::read(&folder, record.seq, Part::Undone)?;
+            if read.is_none() {
+                record.details_missing = Some(details::file(&folder, record.seq, Part::Undone));
+            }
+            let trash = read.unwrap_or_default().trash;
+            record.undo_trash = trash
+                .into_iter()
+                .filter_map(StoredTrashRecord::into_record)
+                .collect();
+        }
+        Ok(record)
+    }
+}
+
+/// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept
+/// on purpose (changed since the job, or its replaced item no longer kept).
+pub fn undo_complete(summary: &Summary) -> bool {
+    summary.failed.iter().all(|f| {
+        matches!(
+            *f.error,
+            Error::ChangedSince { .. }
+                | Error::ChangedSinceCopied { .. }
+                | Error::ReplacedGone { .. }
+        )
+    })
+}
