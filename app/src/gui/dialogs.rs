@@ -1,8 +1,8 @@
 //! The window's questions: one confirmation at a time over everything (a permanent delete,
 //! a move of the home folder or a trash (`moves.rs`), quitting with jobs running, cancelling
 //! a job that has done part of its work, the trash view's delete and empty), and the queue
-//! of items a job could not do (the item error dialog). Each confirmation carries what to do once confirmed ([`Ask`]), so the window
-//! keeps no other state for it.
+//! of items a job could not do (the item error dialog). Each confirmation carries what to do
+//! once confirmed ([`Ask`]), so the window keeps no other state for it.
 //!
 //! A permanent delete is asked at once, counted from the selection, and the question is
 //! made exact ("3 folders and 1,204 files, 2.1 GB") when a walk of the items off the UI

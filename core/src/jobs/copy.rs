@@ -154,11 +154,10 @@ pub(crate) struct Copier<'a> {
     pub(super) euid: u32,
     /// The destination stores permission bits (not FAT; probed, see `probe.rs`).
     pub(super) keeps_modes: bool,
-    /// Conflicts found while writing are asked about (policy Ask), else skipped.
-    pub(super) asking: bool,
-    /// Conflicts found while writing get new names, as planning gives them (policy
-    /// KeepBoth): a name taken since planning is no reason to leave the item out.
-    pub(super) keeping_both: bool,
+    /// The job's policy: a conflict found while writing is asked about (Ask), gets a new
+    /// name as planning gives one (KeepBoth: a name taken since planning is no reason to
+    /// leave the item out), or is skipped.
+    pub(super) policy: ConflictPolicy,
     /// Where replaced items go, opened at the first Replace.
     pub(super) staging: OnceLock<Result<Staging, Arc<Error>>>,
     /// Items replaced, and where the old ones went.
@@ -190,8 +189,7 @@ impl<'a> Copier<'a> {
             temp_prefix: format!(".ferry-tmp-{}-{}-", std::process::id(), ctx.id.0),
             euid: rustix::process::geteuid().as_raw(),
             keeps_modes: dest.caps.keeps_modes,
-            asking: policy == ConflictPolicy::Ask,
-            keeping_both: policy == ConflictPolicy::KeepBoth,
+            policy,
             staging: OnceLock::new(),
             staged: Mutex::new(Vec::new()),
             written: Mutex::new(Vec::new()),

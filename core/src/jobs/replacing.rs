@@ -11,7 +11,7 @@ use rustix::io::Errno;
 use super::conflict::{Conflict, ConflictKind, EntryInfo};
 use super::copy::{Copier, Outcome};
 use super::staging::Staging;
-use super::{Event, Resolution, SkipReason, lock};
+use super::{ConflictPolicy, Event, Resolution, SkipReason, lock};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
@@ -82,7 +82,7 @@ impl Copier<'_> {
     /// answers it at once (the item is planned again under a new name after this pass);
     /// false when the job neither asks nor keeps both (the caller skips the item).
     pub(super) fn ask_again(&self, dir: &OwnedFd, i: u32) -> bool {
-        if !self.asking && !self.keeping_both {
+        if !matches!(self.policy, ConflictPolicy::Ask | ConflictPolicy::KeepBoth) {
             return false;
         }
         let item = self.plan.item(i);
@@ -93,7 +93,7 @@ impl Copier<'_> {
             _ if item.kind == Kind::Dir => ConflictKind::FileVsFolder,
             _ => ConflictKind::FileExists,
         };
-        if self.keeping_both {
+        if self.policy == ConflictPolicy::KeepBoth {
             self.ctx.control.asks.decided(i, kind, Resolution::KeepBoth);
             return true;
         }
