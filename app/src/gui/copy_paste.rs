@@ -160,7 +160,9 @@ impl Ferry {
     }
 
     /// Copies (or, for a cut, moves) `paths` into `folder`. A cut pasted once empties the
-    /// clipboard, as Nautilus does; a copy into the items' own folder duplicates them.
+    /// clipboard, as Nautilus does (at once, so a second Ctrl+V cannot move it twice; a move
+    /// the user then declines puts it back, `moves.rs`); a copy into the items' own folder
+    /// duplicates them.
     fn paste_files(&mut self, paths: Vec<PathBuf>, cut: bool, folder: PathBuf) -> Task<Message> {
         if cut {
             self.clip = None;
@@ -168,7 +170,7 @@ impl Ferry {
             if let Some(clipboard) = &self.clipboard {
                 clipboard.clear();
             }
-            return self.start_move(paths, folder, FollowUp::Toast);
+            return self.start_move(paths, folder, FollowUp::Toast, true);
         }
         let job = Job::Copy {
             sources: paths,

@@ -106,6 +106,9 @@ impl Ferry {
         self.stop_measuring();
         match event {
             confirm::Event::Confirmed(ask) => Task::batch([task, self.confirmed(ask)]),
+            confirm::Event::Cancelled(Ask::Move(declined)) => {
+                Task::batch([task, self.move_declined(declined)])
+            }
             confirm::Event::Cancelled(_) => task,
         }
     }

@@ -252,7 +252,7 @@ impl Ferry {
         let job = match action {
             // A drop's move can become a copy from its toast.
             Some(Action::Move(dest_dir)) => {
-                let moved = self.start_move(drag.paths, dest_dir, FollowUp::ToastWithCopy);
+                let moved = self.start_move(drag.paths, dest_dir, FollowUp::ToastWithCopy, false);
                 return Task::batch([release, moved]);
             }
             Some(Action::Copy(dest_dir)) => Job::Copy {

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use ferry_core::jobs::{Caution, ConflictPolicy, Job, move_cautions};
 use iced::Task;
 
+use super::copy_paste::Clip;
 use super::dialogs::{Ask, quoted};
 use super::jobs::{FollowUp, in_words};
 use super::modal::confirm::Confirm;
@@ -30,6 +31,8 @@ pub struct Move {
     pub on_conflict: ConflictPolicy,
     /// What the window does at its end.
     pub follow_up: FollowUp,
+    /// A paste of a cut, which took it from the clipboard: declining the move puts it back.
+    pub from_cut: bool,
 }
 
 impl Move {
@@ -52,12 +55,14 @@ impl Ferry {
         sources: Vec<PathBuf>,
         dest_dir: PathBuf,
         follow_up: FollowUp,
+        from_cut: bool,
     ) -> Task<Message> {
         let checked = Move {
             sources,
             dest_dir,
             on_conflict: ConflictPolicy::Ask,
             follow_up,
+            from_cut,
         };
         let (stores, home) = (self.jobs.stores().clone(), self.services.home.clone());
         // The move travels with the check, uncloned: a cut may hold 100,000 paths.
@@ -89,6 +94,18 @@ impl Ferry {
     /// Submits `checked` as it is.
     pub(super) fn submit_move(&self, checked: &Move) -> Task<Message> {
         self.start_job(checked.job(), checked.follow_up.clone())
+    }
+
+    /// The question about `declined` was answered Cancel: a cut it took from the clipboard
+    /// goes back (what could move of it), so that the user can paste it elsewhere.
+    pub(super) fn move_declined(&mut self, declined: Move) -> Task<Message> {
+        if !declined.from_cut || declined.sources.is_empty() {
+            return Task::none();
+        }
+        self.set_clip(Clip {
+            paths: declined.sources,
+            cut: true,
+        })
     }
 }
 

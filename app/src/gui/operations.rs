@@ -110,7 +110,7 @@ impl Ferry {
                 dest_dir,
                 on_conflict: ConflictPolicy::Ask,
             },
-            PickedFor::Move => return self.start_move(paths, dest_dir, FollowUp::Toast),
+            PickedFor::Move => return self.start_move(paths, dest_dir, FollowUp::Toast, false),
             PickedFor::Link => Job::Link {
                 targets: paths,
                 dest_dir,

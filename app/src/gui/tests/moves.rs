@@ -75,6 +75,7 @@ fn a_cut_holding_ferrys_state_folder_is_refused_and_the_rest_moves_once_confirme
             dest_dir: music.clone(),
             on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
             follow_up: jobs::FollowUp::Toast,
+            from_cut: true,
         }),
         "the question carries the move without the state folder"
     );
@@ -132,6 +133,18 @@ fn moving_the_home_folder_is_asked_and_done_only_once_confirmed() {
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(question(&ferry), None);
     assert!(no_job(&ferry) && home.is_dir());
+    // Declined, the cut is back on the clipboard: it can be pasted again.
+    let cut_back = Clip {
+        paths: vec![home.clone()],
+        cut: true,
+    };
+    assert_eq!(ferry.clip.as_ref(), Some(&cut_back));
+    ctrl(&mut ferry, "v");
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Move your home folder, “home”, to elsewhere?")
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
 
     // Move to…, the folder picked: the same question; its Move button moves exactly that.
     send(
