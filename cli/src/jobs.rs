@@ -45,7 +45,8 @@ pub struct TransferArgs {
     /// `ask` or `keep-both`).
     #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
     pub on_conflict: OnConflict,
-    /// Sources, then the destination folder (SRC... DEST_DIR).
+    /// Sources, then the destination folder (SRC... DEST_DIR). `SRC/.` stands for what the
+    /// folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items land in DEST_DIR itself.
     #[arg(required = true, num_args = 2.., value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
@@ -170,8 +171,12 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
         return EXIT_REFUSED;
     }
     let on_conflict = policy_of(args.on_conflict);
-    let (sources, dest_dir) = (sources.to_vec(), dest_dir.clone());
-    if is_move {
+    let (sources, unread) = with_contents_expanded(sources);
+    if sources.is_empty() {
+        return if unread { EXIT_PARTIAL } else { EXIT_OK };
+    }
+    let dest_dir = dest_dir.clone();
+    let code = if is_move {
         run(
             Job::Move {
                 sources,
@@ -189,7 +194,46 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
             },
             "copied",
         )
+    };
+    if unread { code.max(EXIT_PARTIAL) } else { code }
+}
+
+/// The sources with each `SRC/.` (or `.`) replaced by what the folder holds, in name order:
+/// `cp -r SRC/. DEST` copies SRC's contents into DEST itself, where `Path` would read
+/// `SRC/.` as SRC and copy the folder. True with them if a folder could not be read (said
+/// on stderr, naming it; the other sources still go).
+fn with_contents_expanded(sources: &[PathBuf]) -> (Vec<PathBuf>, bool) {
+    let mut expanded = Vec::with_capacity(sources.len());
+    let mut unread = false;
+    for source in sources {
+        if !names_contents(source) {
+            expanded.push(source.clone());
+            continue;
+        }
+        let names = std::fs::read_dir(source).and_then(|items| {
+            items
+                .map(|item| Ok(item?.file_name()))
+                .collect::<std::io::Result<Vec<_>>>()
+        });
+        match names {
+            Ok(mut names) => {
+                names.sort();
+                expanded.extend(names.iter().map(|name| source.join(name)));
+            }
+            Err(e) => {
+                eprintln!("ferry: {}", ferry_core::Error::io("read folder", source, e));
+                unread = true;
+            }
+        }
     }
+    (expanded, unread)
+}
+
+/// Whether `path`'s last name is `.` (`a/.`, `a/./`, `.`): the folder's contents.
+fn names_contents(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let end = bytes.iter().rposition(|&b| b != b'/').map_or(0, |p| p + 1);
+    bytes[..end].rsplit(|&b| b == b'/').next() == Some(b".")
 }
 
 /// Submits `job`, shows its progress, prints its summary and returns the exit status.

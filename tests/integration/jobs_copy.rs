@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
 use ferry_core::jobs::{ConflictPolicy, How, Job, SkipReason};
@@ -83,6 +83,44 @@ fn cp_copies_every_kind_of_item_identically() {
         (b.mode(), b.mtime(), b.mtime_nsec())
     );
     assert_no_temporaries(&dest);
+}
+
+#[test]
+fn cp_of_a_folder_ending_in_a_dot_copies_what_it_holds() {
+    let t = TempTree::new();
+    let src = sample_tree(&t, "src");
+    let before = snapshot(&src);
+    let (dest, file) = (t.dir("dest"), t.file("file", "f"));
+    let had = t.file("dest/had", "had");
+    let dot = src.join(".");
+    let out = run_ferry(["cp".as_ref(), dot.as_os_str(), dest.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // As `cp -r src/. dest`: src's items in dest itself, beside what it had.
+    let mut copied = snapshot(&dest);
+    copied.retain(|path, _| path != Path::new("had"));
+    assert_eq!(copied, before, "dest holds exactly src's items");
+    assert!(!dest.join("src").exists() && fs::read(&had).unwrap() == b"had");
+
+    // `file/.` is no folder: said, naming it; the other sources still go.
+    let empty = t.dir("empty");
+    let (file_dot, empty_dot) = (file.join("."), empty.join("."));
+    let other = t.dir("other");
+    let out = run_ferry([
+        "cp".as_ref(),
+        file_dot.as_os_str(),
+        empty_dot.as_os_str(),
+        had.as_os_str(),
+        other.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}", file_dot.display())),
+        "{stderr}"
+    );
+    assert_eq!(fs::read(other.join("had")).unwrap(), b"had");
+    assert_eq!(fs::read_dir(&other).unwrap().count(), 1);
 }
 
 #[test]
