@@ -1,5 +1,6 @@
 //! `ferry ls`: lists a folder with the core's lister and sort, as the window's listing
-//! service does (folders first).
+//! service does (folders first). Given anything else, it prints that item's line, named as
+//! given, as `ls -l FILE` does.
 //!
 //! Human output is one line per entry, `ls -l` style: kind and permissions, size in bytes,
 //! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name written as its raw bytes.
@@ -14,11 +15,12 @@
 
 use std::borrow::Cow;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use ferry_core::decimal::push_uint_right;
-use ferry_core::entry::{EntryRef, Kind};
+use ferry_core::entry::{EntryRef, Kind, Listing};
 use ferry_core::lister;
 use ferry_core::sort::{self, Direction, SortKey, SortSpec};
 use serde::Serialize;
@@ -40,7 +42,7 @@ pub struct LsArgs {
     /// Print a JSON array of entries instead of lines.
     #[arg(long)]
     pub json: bool,
-    /// Folder to list.
+    /// Folder to list (or a file, whose line is printed).
     pub dir: PathBuf,
 }
 
@@ -93,8 +95,16 @@ pub fn run(args: &LsArgs) -> i32 {
             return EXIT_REFUSED;
         }
     };
-    let listing = match lister::list_all(&dir) {
-        Ok(listing) => listing,
+    let (listing, named) = match lister::list_all(&dir) {
+        Ok(listing) => (listing, false),
+        // `ls -l FILE`: the line of the item itself, named as given (a link is not followed).
+        Err(error @ ferry_core::Error::NotADirectory { .. }) => match the_item(&args.dir) {
+            Some(item) => (item, true),
+            None => {
+                eprintln!("ferry ls: {error}");
+                return EXIT_REFUSED;
+            }
+        },
         Err(error) => {
             eprintln!("ferry ls: {error}");
             return EXIT_REFUSED;
@@ -104,7 +114,7 @@ pub fn run(args: &LsArgs) -> i32 {
     let entries = order
         .iter()
         .map(|&i| listing.entry(i as usize))
-        .filter(|e| args.all || !e.is_hidden());
+        .filter(|e| named || args.all || !e.is_hidden());
     let mut out = io::BufWriter::new(io::stdout().lock());
     let written = if args.json {
         write_json(&mut out, entries)
@@ -120,6 +130,19 @@ pub fn run(args: &LsArgs) -> i32 {
             EXIT_PARTIAL
         }
     }
+}
+
+/// A listing of the one item at `path`, under the name given; `None` if it cannot be stat'ed
+/// (`file/`: a final slash asks for a folder).
+fn the_item(path: &Path) -> Option<Listing> {
+    let here = std::fs::File::open(".").ok()?;
+    let meta = lister::stat_at(here.as_fd(), path.as_os_str());
+    if meta.stat_failed {
+        return None;
+    }
+    let mut item = Listing::new(path.parent().unwrap_or(Path::new(".")).to_owned());
+    item.push(path.as_os_str(), meta);
+    Some(item)
 }
 
 /// One line per entry, built in one buffer: formatting each through `fmt` (three `String`s a

@@ -230,10 +230,35 @@ fn a_missing_path_is_refused() {
 }
 
 #[test]
-fn a_file_is_refused() {
+fn a_file_is_listed_as_itself_under_the_name_given_and_file_slash_is_refused() {
     let tree = TempTree::new();
-    let file = tree.file("plain.txt", "hello");
-    let out = run_ferry(["ls".as_ref(), file.as_os_str()]);
+    let file = tree.file(".plain.txt", "hello");
+    // As `ls -l FILE`: one line, the name as given, hidden or not.
+    let out = ferry()
+        .current_dir(tree.path())
+        .args(["ls", ".plain.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].starts_with(b"-rw"));
+    assert!(
+        lines[0].ends_with(b" .plain.txt"),
+        "{:?}",
+        String::from_utf8_lossy(lines[0])
+    );
+    let out = run_ferry(["ls".as_ref(), "--json".as_ref(), file.as_os_str()]);
+    let items = json(&out);
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["name"], file.to_str().unwrap());
+    assert_eq!(
+        (items[0]["kind"].as_str(), items[0]["size"].as_u64()),
+        (Some("file"), Some(5))
+    );
+    // A final slash asks for a folder.
+    let slash = tree.join(".plain.txt/");
+    let out = run_ferry(["ls".as_ref(), slash.as_os_str()]);
     assert_refused(&out, &file, "not a folder");
 }
 
