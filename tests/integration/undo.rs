@@ -20,8 +20,10 @@ use crate::ferry_in;
 use crate::jobs_conflicts::run_asking_with;
 use crate::jobs_copy::sample_tree;
 use crate::jobs_support::{
-    Mounted, Outcome, assert_no_temporaries, run_job, run_job_staged, set_mtime, snapshot,
+    Mounted, Outcome, assert_no_temporaries, deep_chain, run_job, run_job_staged, set_mtime,
+    snapshot,
 };
+use rustix::fs::{Mode, OFlags};
 
 /// A journal, a trash and a staging folder of their own, outside the trees the tests work on.
 pub(crate) struct Setup {
@@ -151,6 +153,45 @@ fn undo_of_a_copy_trashes_the_copies_but_keeps_one_edited_since() {
     assert_eq!(snapshot(&src), before, "the sources are untouched");
     assert!(loose.exists());
     assert_eq!(s.journal.records().unwrap()[0].state, RecordState::Undone);
+}
+
+/// A tree deeper than `PATH_MAX` is undone like any other: its items, reached by folder, are
+/// known as the copies; one added deep inside since stays, with the folders holding it.
+#[test]
+fn undo_of_a_copy_deeper_than_path_max_trashes_it_or_keeps_what_was_added() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let name = "d".repeat(50);
+    let src = t.dir("src");
+    deep_chain(&src, &name, 100);
+    let dest = t.dir("dest");
+    let out = s.run(copy(vec![src.clone()], &dest));
+    assert!(out.summary.is_complete(), "{:?}", out.summary.failed);
+    let out = s.undo();
+    assert!(out.summary.failed.is_empty(), "{:?}", out.summary.failed);
+    assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "the copy is gone");
+    assert_eq!(s.trashed(), ["src"]);
+
+    // Again, with a file added at depth 90 since: it stays, the rest goes.
+    let out = s.run(copy(vec![src], &dest));
+    assert!(out.summary.is_complete(), "{:?}", out.summary.failed);
+    let mut fd = rustix::fs::open(dest.join("src"), OFlags::RDONLY, Mode::empty()).unwrap();
+    for _ in 0..90 {
+        fd = rustix::fs::openat(&fd, name.as_str(), OFlags::RDONLY, Mode::empty()).unwrap();
+    }
+    let added = OFlags::WRONLY | OFlags::CREATE;
+    rustix::fs::openat(&fd, "added", added, Mode::from_raw_mode(0o644)).unwrap();
+    let out = s.undo();
+    assert_eq!(out.summary.failed.len(), 1, "{:?}", out.summary.failed);
+    assert!(matches!(
+        *out.summary.failed[0].error,
+        Error::ChangedSince { .. }
+    ));
+    assert!(rustix::fs::statat(&fd, "added", rustix::fs::AtFlags::empty()).is_ok());
+    assert!(
+        rustix::fs::statat(&fd, name.as_str(), rustix::fs::AtFlags::empty()).is_err(),
+        "what was below it went"
+    );
 }
 
 /// `/proc` files claim 0 bytes and sysfs files 4096 in no blocks, and hold something else:

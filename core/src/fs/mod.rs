@@ -8,6 +8,7 @@
 //! (reflink, `copy_file_range`, hole-preserving, or read/write).
 
 mod data;
+mod deep;
 mod mounts;
 mod names;
 mod stack;
@@ -23,6 +24,7 @@ use rustix::io::{Errno, Result};
 use crate::entry::Kind;
 
 pub use data::{CopyMethod, DataCopier, DataError};
+pub use deep::DeepPaths;
 pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
 pub use stack::{DirStack, max_open_dirs, prepare_descriptors};

@@ -265,10 +265,27 @@ fn trash_one(
         _ => Path::new("."),
     };
     // The info file needs the absolute path; the parent's links are resolved as a shell
-    // would, the item itself is never followed.
-    let parent = std::fs::canonicalize(parent).map_err(|e| Error::io("open", parent, e))?;
+    // would, the item itself is never followed. An absolute path longer than the kernel takes
+    // (an undo of a tree copied that deep) is reached by folder, links not followed.
+    let (parent, pfd) = match std::fs::canonicalize(parent) {
+        Ok(parent) => {
+            let pfd = fs::open_dir_path(&parent).map_err(|e| Error::io("open", &parent, e))?;
+            (parent, pfd)
+        }
+        Err(e) if e.raw_os_error() == Some(Errno::NAMETOOLONG.raw_os_error()) => {
+            let pfd = if parent.is_absolute() {
+                fs::DeepPaths::default().open_dir(parent)
+            } else {
+                Err(Errno::NAMETOOLONG)
+            };
+            (
+                parent.to_owned(),
+                pfd.map_err(|e| Error::io("open", parent, e))?,
+            )
+        }
+        Err(e) => return Err(Error::io("open", parent, e)),
+    };
     let original = parent.join(name);
-    let pfd = fs::open_dir_path(&parent).map_err(|e| Error::io("open", &parent, e))?;
     let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
     fs::check_final_slash(path, &meta, &pfd, name).map_err(|e| Error::io("trash", path, e))?;
     if home.is_none() {

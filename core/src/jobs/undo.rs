@@ -44,7 +44,7 @@ use super::{
 use super::{recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{FileId, Timestamp};
+use crate::fs::{DeepPaths, FileId, Timestamp};
 
 /// Runs the undo of `record`; copies go to the trash folders `roots`; items going back to a
 /// place taken since are handled with `policy`.
@@ -135,14 +135,14 @@ enum Now {
     Gone,
 }
 
-fn now_at(entry: &RecordEntry, content_too: bool) -> Now {
-    let Ok(m) = std::fs::symlink_metadata(&entry.dest) else {
+fn now_at(deep: &mut DeepPaths, entry: &RecordEntry, content_too: bool) -> Now {
+    let Ok(m) = deep.stat(&entry.dest) else {
         return Now::Gone;
     };
-    let same_item = m.dev() == entry.id.dev && m.ino() == entry.id.ino;
+    let same_item = m.id == entry.id;
     let same_content = !content_too
         || entry.kind != Kind::File
-        || (m.size() == entry.size && entry.mtime.kept_as(Timestamp::mtime_of(&m)));
+        || (m.size == entry.size && entry.mtime.kept_as(m.mtime));
     if same_item && same_content {
         Now::Same
     } else {
@@ -176,7 +176,17 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
     }
     // Children before parents: a folder is clean when it is the same folder, all its recorded
     // children still there are clean, and it holds nothing else.
-    let now: Vec<Now> = entries.iter().map(|e| now_at(e, true)).collect();
+    // Trees deeper than PATH_MAX were copied: their items are reached by folder.
+    let mut deep = DeepPaths::default();
+    let now: Vec<Now> = entries.iter().map(|e| now_at(&mut deep, e, true)).collect();
+    // What each folder holds, read in the same order (parents first: one step each when deep).
+    let holding: Vec<Option<usize>> = (entries.iter().zip(&now))
+        .map(|(e, now)| {
+            (e.kind == Kind::Dir && *now == Now::Same)
+                .then(|| holds(&mut deep, &e.dest))
+                .flatten()
+        })
+        .collect();
     let mut clean = vec![false; n];
     let mut present = vec![0usize; n];
     let mut children_clean = vec![true; n];
@@ -185,9 +195,7 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
         clean[i] = match (e.how, e.kind) {
             (How::Merged, _) => false,
             (_, Kind::Dir) => {
-                now[i] == Now::Same
-                    && children_clean[i]
-                    && std::fs::read_dir(&e.dest).is_ok_and(|d| d.count() == present[i])
+                now[i] == Now::Same && children_clean[i] && holding[i] == Some(present[i])
             }
             _ => now[i] == Now::Same,
         } && !kept[i];
@@ -219,11 +227,9 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
             continue; // reported by `unstage`
         }
         if e.kind == Kind::Dir && now[i] == Now::Same {
-            match std::fs::remove_dir(&e.dest) {
+            match deep.remove_dir(&e.dest) {
                 Ok(()) => continue,
-                Err(err)
-                    if err.raw_os_error() != Some(rustix::io::Errno::NOTEMPTY.raw_os_error()) =>
-                {
+                Err(err) if err != rustix::io::Errno::NOTEMPTY => {
                     fail(
                         ctx,
                         &mut summary,
@@ -247,6 +253,18 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
     summary
 }
 
+/// How many items the folder `path` holds; `None` if it cannot be read.
+fn holds(deep: &mut DeepPaths, path: &Path) -> Option<usize> {
+    let dir = deep.open_dir(path).ok()?;
+    let mut count = 0;
+    crate::fs::read_dir(&dir, &mut Vec::new(), |_, _| {
+        count += 1;
+        Ok(())
+    })
+    .ok()?;
+    Some(count)
+}
+
 fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
     // A folder merged into the one there was removed once emptied: it is made again, before
@@ -263,7 +281,7 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
     {
-        match now_at(e, false) {
+        match now_at(&mut DeepPaths::default(), e, false) {
             Now::Same => targets.push(Target {
                 source: e.dest.clone(),
                 dest: e.source.clone(),
@@ -319,7 +337,7 @@ fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
         let Some(old_name) = e.source.file_name() else {
             continue;
         };
-        if now_at(e, false) != Now::Same {
+        if now_at(&mut DeepPaths::default(), e, false) != Now::Same {
             let changed = Error::ChangedSince {
                 path: e.dest.clone(),
             };
@@ -335,7 +353,7 @@ fn undo_create_folder(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
     let mut summary = Summary::default();
     planned(ctx, entries.len() as u64);
     for e in entries {
-        match now_at(e, false) {
+        match now_at(&mut DeepPaths::default(), e, false) {
             Now::Gone => {}
             Now::Changed => {
                 let changed = Error::ChangedSince {
@@ -444,7 +462,7 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         e.top_level && e.how != How::Merged && e.dest.parent().is_some_and(|p| merged.contains(p))
     });
     for e in merged_in {
-        if now_at(e, false) == Now::Same {
+        if now_at(&mut DeepPaths::default(), e, false) == Now::Same {
             paths.push(e.dest.clone());
         } else {
             let changed = Error::ChangedSince {
