@@ -223,6 +223,51 @@ fn mv_between_btrfs_subvolumes_copies_then_removes_the_source() {
     assert_eq!(fs::read(elsewhere.join("sv/d/f")).unwrap(), b"f");
 }
 
+/// On overlayfs a folder of the lower layer cannot be renamed (`EXDEV`, without the
+/// `redirect_dir` feature) although its mount and device are the destination's: it is copied
+/// and removed, as `mv` does, beside a file that renames.
+#[test]
+fn mv_of_an_overlay_lower_folder_falls_back_to_copy_and_remove() {
+    let shm = TempTree::new_in("/dev/shm");
+    let (lower, upper, work) = (shm.dir("lower"), shm.dir("upper"), shm.dir("work"));
+    fs::create_dir_all(lower.join("dir/sub")).unwrap();
+    fs::write(lower.join("dir/sub/f"), "f").unwrap();
+    fs::write(lower.join("dir/top"), "top").unwrap();
+    fs::write(lower.join("loose"), "loose").unwrap();
+    let layers = format!(
+        "lowerdir={},upperdir={},workdir={}",
+        lower.display(),
+        upper.display(),
+        work.display()
+    );
+    let Some(mnt) = Mounted::new(
+        &shm.join("merged"),
+        &["-t", "overlay", "overlay", "-o", &layers],
+    ) else {
+        return;
+    };
+    let merged = &mnt.dir;
+    let dest = merged.join("t");
+    fs::create_dir(&dest).unwrap();
+    let renamed = fs::rename(merged.join("dir"), merged.join("probe"));
+    if renamed.is_ok() {
+        eprintln!("note: this overlayfs renames lower folders (redirect_dir); test skipped");
+        return;
+    }
+    let out = run_ferry([
+        "mv".as_ref(),
+        merged.join("dir").as_os_str(),
+        merged.join("loose").as_os_str(),
+        dest.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!merged.join("dir").exists() && !merged.join("loose").exists());
+    assert_eq!(fs::read(dest.join("dir/sub/f")).unwrap(), b"f");
+    assert_eq!(fs::read(dest.join("dir/top")).unwrap(), b"top");
+    assert_eq!(fs::read(dest.join("loose")).unwrap(), b"loose");
+}
+
 const FILES: usize = 1000;
 
 #[test]

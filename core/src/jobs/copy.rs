@@ -42,6 +42,7 @@ use super::control::JobCtx;
 use super::dest::Dest;
 use super::fresh::{self, Hidden};
 use super::links::Firsts;
+use super::lock;
 use super::partial::PART_MIN_SIZE;
 use super::passes;
 use super::plan::{Action, Mode as PlanMode, NO_ITEM, Plan};
@@ -168,6 +169,8 @@ pub(crate) struct Copier<'a> {
     pub(super) hidden: Mutex<Vec<(u32, PathBuf)>>,
     /// The copies hard links are made to (`links.rs`).
     pub(super) firsts: Firsts,
+    /// Items a rename could not move (`EXDEV`), to be copied and removed instead.
+    pub(crate) crossed: Mutex<Vec<u32>>,
 }
 
 impl<'a> Copier<'a> {
@@ -195,6 +198,7 @@ impl<'a> Copier<'a> {
             written: Mutex::new(Vec::new()),
             hidden: Mutex::new(Vec::new()),
             firsts: Firsts::default(),
+            crossed: Mutex::new(Vec::new()),
         }
     }
 
@@ -506,6 +510,9 @@ impl<'a> Copier<'a> {
                         .skip(c, self.plan.source_path(c), SkipReason::Exists);
                 }
             }
+            // One mount and one device, yet no rename (overlayfs: a folder of a lower layer):
+            // copied and removed instead, as `mv` does (`passes.rs`).
+            Err(Errno::XDEV) => lock(&self.crossed).push(c),
             Err(e) => {
                 let path = self.plan.source_path(c);
                 if self

@@ -1,7 +1,9 @@
 //! Moving: a rename per item where source and destination share a mount and a device (btrfs
 //! subvolumes share a mount, not a device, and rename between them fails with `EXDEV`;
 //! `decide.rs`); elsewhere a copy, made durable with one `syncfs`, then removal of exactly
-//! the sources that made it and are still as they were copied (`remove.rs`).
+//! the sources that made it and are still as they were copied (`remove.rs`). A rename that
+//! fails with `EXDEV` all the same (overlayfs, for a folder of a lower layer) falls back to
+//! that copy and removal, as `mv` does (`passes.rs`).
 //!
 //! A folder moved across file systems is removed from the source only when every child made
 //! it. Cancel or a terminal error mid-move: what was copied is flushed and its source removed

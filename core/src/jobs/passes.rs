@@ -1,6 +1,7 @@
 //! Running a copy or move plan in passes: everything without a conflict first, then, as
 //! answers arrive, the answered conflicts, each planned as a new root of the same plan (where
-//! more conflicts may be found and asked about). The job ends when nothing is waiting.
+//! more conflicts may be found and asked about). Items a rename could not move (`EXDEV`) are
+//! planned again the same way, to be copied and removed. The job ends when nothing is waiting.
 
 use std::sync::atomic::AtomicU64;
 
@@ -25,27 +26,31 @@ pub(crate) fn run(
     let (mut plan, mut totals) = (planned.plan, planned.totals);
     let mut roots = 0..plan.roots.len();
     loop {
-        let (staged, written) = std::thread::scope(|s| {
+        let (staged, written, crossed) = std::thread::scope(|s| {
             let _reporter = Reporter::start(s, ctx, &plan, totals);
             ctx.counters.set_phase(Phase::Copying);
             let copier = Copier::new(ctx, &plan, dest, &done, policy);
             copier.run(roots.clone());
-            let staged = copier.staged.into_inner();
-            let written = copier.written.into_inner();
             (
-                staged.unwrap_or_else(|e| e.into_inner()),
-                written.unwrap_or_else(|e| e.into_inner()),
+                inner(copier.staged),
+                inner(copier.written),
+                inner(copier.crossed),
             )
         });
         plan.staged.extend(staged);
         for (i, size, mtime) in written {
             plan.set_written(i, size, mtime);
         }
-        let Some(answers) = next_answers(ctx) else {
+        let start = plan.roots.len();
+        let planner = Planner::resume(ctx, mode, policy, dest, plan);
+        let (planned, error) = if !crossed.is_empty() && !ctx.control.stopped() {
+            planner.replan_crossed(crossed)
+        } else if let Some(answers) = next_answers(ctx) {
+            planner.extend(answers)
+        } else {
+            plan = planner.plan;
             break;
         };
-        let start = plan.roots.len();
-        let (planned, error) = Planner::resume(ctx, mode, policy, dest, plan).extend(answers);
         (plan, totals) = (planned.plan, planned.totals);
         done.resize_with(plan.items.len(), || AtomicU64::new(0));
         if let Some(e) = error
@@ -62,6 +67,10 @@ pub(crate) fn run(
         roots = start..plan.roots.len();
     }
     (plan, done, totals)
+}
+
+fn inner<T>(held: std::sync::Mutex<T>) -> T {
+    held.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Waits for the next answers; `None` when nothing is waiting any more or the job stops.

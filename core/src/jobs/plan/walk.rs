@@ -72,6 +72,9 @@ pub(crate) struct Planner<'a> {
     /// Where a delete's files go once their folder is read (`unlink_ahead.rs`).
     ahead: Option<UnlinkAhead<'a>>,
     pub(in crate::jobs) conflicts: Vec<Conflict>,
+    /// Whether a move may rename what one rename reaches: not when planning again items whose
+    /// rename failed with `EXDEV` (see [`replan_crossed`](Self::replan_crossed)).
+    renames: bool,
 }
 
 impl<'a> Planner<'a> {
@@ -103,6 +106,7 @@ impl<'a> Planner<'a> {
             ticker: PlanningTicker::new(),
             conflicts: Vec::new(),
             ahead: None,
+            renames: true,
         }
     }
 
@@ -137,6 +141,29 @@ impl<'a> Planner<'a> {
             self.add_root(source, None, None, NO_ITEM, None)?;
         }
         Ok(self.finish())
+    }
+
+    /// Plans again, as new roots, the items of a move whose rename failed with `EXDEV` although
+    /// the kernel's device and mount numbers said one rename would do (an overlayfs folder of
+    /// a lower layer): each is copied, then its source removed, as `mv` falls back to. Returns
+    /// the extended plan, and the error that stopped planning early, if any.
+    pub(crate) fn replan_crossed(mut self, crossed: Vec<u32>) -> (Planned, Option<Error>) {
+        self.renames = false;
+        for i in crossed {
+            let (source, dest) = (self.plan.source_path(i), self.plan.dest_path(i));
+            let name = self.plan.dest_name(i).to_owned();
+            let dest_name = (name != self.plan.name(i)).then_some(name);
+            let force = (self.plan.roots.iter())
+                .find(|r| r.item == i)
+                .and_then(|r| r.force.clone());
+            // The item is now carried out by the new root.
+            self.plan.set_action(i, Action::Ask);
+            let dest_dir = dest.parent().map(PathBuf::from);
+            if let Err(e) = self.add_root(&source, dest_dir, dest_name, i, force) {
+                return (self.finish(), Some(e));
+            }
+        }
+        (self.finish(), None)
     }
 
     /// Plans one more root: `source` into `dest_dir` (the job's destination if `None`) as
@@ -312,7 +339,7 @@ impl<'a> Planner<'a> {
             }
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
-            let renames = one_rename(&meta, parent_meta.id.dev, &dmeta);
+            let renames = self.renames && one_rename(&meta, parent_meta.id.dev, &dmeta);
             self.decide(i, &meta, &parent, Some(&*fd), renames, force.as_ref());
             dest_fd = Some((fd, dmeta));
         }
@@ -649,7 +676,7 @@ impl<'a> Planner<'a> {
             self.fail(c, Error::OtherFilesystem { path });
         } else if self.mode != Mode::Delete {
             let src_dev = self.plan.item(self.plan.item(c).parent).id.dev;
-            let renames = dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
+            let renames = self.renames && dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
             self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), renames, None);
         }
         Ok(())
