@@ -206,7 +206,8 @@ fn with_contents_expanded(sources: &[PathBuf]) -> (Vec<PathBuf>, bool) {
     let mut expanded = Vec::with_capacity(sources.len());
     let mut unread = false;
     for source in sources {
-        if !names_contents(source) {
+        // `a/.`, `a/./`, `.`: the folder's contents.
+        if ferry_core::fs::last_name(source) != b"." {
             expanded.push(source.clone());
             continue;
         }
@@ -227,13 +228,6 @@ fn with_contents_expanded(sources: &[PathBuf]) -> (Vec<PathBuf>, bool) {
         }
     }
     (expanded, unread)
-}
-
-/// Whether `path`'s last name is `.` (`a/.`, `a/./`, `.`): the folder's contents.
-fn names_contents(path: &Path) -> bool {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let end = bytes.iter().rposition(|&b| b != b'/').map_or(0, |p| p + 1);
-    bytes[..end].rsplit(|&b| b == b'/').next() == Some(b".")
 }
 
 /// Submits `job`, shows its progress, prints its summary and returns the exit status.

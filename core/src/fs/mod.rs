@@ -213,13 +213,18 @@ pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr)
 /// refuse such an operand, whatever the folder it names: a script's `rm -rf "$dir/."` is
 /// the slip the rule is for.
 pub fn ends_in_dot(path: &Path) -> bool {
+    matches!(last_name(path), b"." | b"..")
+}
+
+/// The last name of a path as the user wrote it, final slashes dropped (`.` for `a/./`),
+/// where `Path::file_name` hides `.` and `..`.
+pub fn last_name(path: &Path) -> &[u8] {
     let bytes = path.as_os_str().as_bytes();
     let end = bytes.iter().rposition(|&b| b != b'/').map_or(0, |p| p + 1);
-    let last = bytes[..end]
+    bytes[..end]
         .rsplit(|&b| b == b'/')
         .next()
-        .unwrap_or_default();
-    last == b"." || last == b".."
+        .unwrap_or_default()
 }
 
 const DIR_FLAGS: OFlags = OFlags::RDONLY

@@ -1,8 +1,8 @@
 //! What the planner does with an item whose destination is taken: the conflict kinds, the
 //! job's policy, and answers given later ([`Planner::extend`]).
 
-use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
@@ -346,8 +346,6 @@ impl Planner<'_> {
     ) -> (Planned, Option<Error>) {
         for (w, resolution) in answers {
             let i = w.item;
-            let (source, dest) = (self.plan.source_path(i), self.plan.dest_path(i));
-            let dest_dir = dest.parent().map(PathBuf::from);
             let name = self.plan.dest_name(i).to_owned();
             let (dest_name, force) = match resolution {
                 // The job is being cancelled: the item stays not done.
@@ -361,7 +359,8 @@ impl Planner<'_> {
                     continue;
                 }
                 Resolution::KeepBoth => {
-                    let dir = dest_dir.clone().unwrap_or_default();
+                    let dest = self.plan.dest_path(i);
+                    let dir = dest.parent().unwrap_or(Path::new(""));
                     let name_max = self.dest.map_or(255, |d| d.name_max);
                     let claimed = &self.plan.claimed;
                     let fresh = conflict::keep_both_name(&name, name_max, |n| {
@@ -371,22 +370,40 @@ impl Planner<'_> {
                     (Some(fresh), None)
                 }
                 Resolution::RenameTo(n) => (Some(n), None),
-                // A root going to a name of its own (a restore's `notes.2` back to `notes`)
-                // keeps it.
-                r => ((name != self.plan.name(i)).then_some(name), Some(r)),
+                r => (self.own_dest_name(i), Some(r)),
             };
-            if let Some(n) = &dest_name {
-                self.plan
-                    .claimed
-                    .insert(dest_dir.clone().unwrap_or_default().join(n));
-            }
-            // The item is now carried out by the new root.
-            self.plan.set_action(i, Action::Ask);
-            if let Err(e) = self.add_root(&source, dest_dir, dest_name, i, force) {
+            if let Err(e) = self.reroot(i, dest_name, force) {
                 return (self.finish(), Some(e));
             }
         }
         (self.finish(), None)
+    }
+
+    /// The name item `i` goes to when it is not its source's (a restore's `notes.2` going back
+    /// to `notes`): a new root standing for it keeps it.
+    pub(in crate::jobs) fn own_dest_name(&self, i: u32) -> Option<OsString> {
+        let name = self.plan.dest_name(i);
+        (name != self.plan.name(i)).then(|| name.to_owned())
+    }
+
+    /// Hands item `i` over to a new root of the plan: its source into its destination folder,
+    /// as `dest_name` (`None`: its source's name), carrying out `force`.
+    pub(in crate::jobs) fn reroot(
+        &mut self,
+        i: u32,
+        dest_name: Option<OsString>,
+        force: Option<Resolution>,
+    ) -> Result<(), Error> {
+        let (source, dest) = (self.plan.source_path(i), self.plan.dest_path(i));
+        let dest_dir = dest.parent().map(PathBuf::from);
+        if let Some(n) = &dest_name {
+            self.plan
+                .claimed
+                .insert(dest_dir.clone().unwrap_or_default().join(n));
+        }
+        // The item is now carried out by the new root.
+        self.plan.set_action(i, Action::Ask);
+        self.add_root(&source, dest_dir, dest_name, i, force)
     }
 }
 

@@ -42,13 +42,11 @@ pub(crate) fn run(
             plan.set_written(i, size, mtime);
         }
         let start = plan.roots.len();
-        let planner = Planner::resume(ctx, mode, policy, dest, plan);
         let (planned, error) = if !crossed.is_empty() && !ctx.control.stopped() {
-            planner.replan_crossed(crossed)
+            Planner::resume(ctx, mode, policy, dest, plan).replan_crossed(crossed)
         } else if let Some(answers) = next_answers(ctx) {
-            planner.extend(answers)
+            Planner::resume(ctx, mode, policy, dest, plan).extend(answers)
         } else {
-            plan = planner.plan;
             break;
         };
         (plan, totals) = (planned.plan, planned.totals);

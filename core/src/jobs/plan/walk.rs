@@ -150,16 +150,10 @@ impl<'a> Planner<'a> {
     pub(crate) fn replan_crossed(mut self, crossed: Vec<u32>) -> (Planned, Option<Error>) {
         self.renames = false;
         for i in crossed {
-            let (source, dest) = (self.plan.source_path(i), self.plan.dest_path(i));
-            let name = self.plan.dest_name(i).to_owned();
-            let dest_name = (name != self.plan.name(i)).then_some(name);
             let force = (self.plan.roots.iter())
                 .find(|r| r.item == i)
                 .and_then(|r| r.force.clone());
-            // The item is now carried out by the new root.
-            self.plan.set_action(i, Action::Ask);
-            let dest_dir = dest.parent().map(PathBuf::from);
-            if let Err(e) = self.add_root(&source, dest_dir, dest_name, i, force) {
+            if let Err(e) = self.reroot(i, self.own_dest_name(i), force) {
                 return (self.finish(), Some(e));
             }
         }
