@@ -116,6 +116,37 @@ fn running_out_of_space_mid_copy_stops_cleanly() {
     }
 }
 
+/// A move across file systems that a full disk stops part-way (here the destination runs out
+/// of inodes, which no free-space check foresees) says what it did not move: the folder given,
+/// whose unmoved files stay in it; each file is in exactly one place.
+#[test]
+fn a_move_a_full_disk_stops_says_what_it_did_not_move() {
+    let t = TempTree::new();
+    let Some(small) = Mounted::new(
+        &t.join("small"),
+        &["-t", "tmpfs", "-o", "size=10m,nr_inodes=6", "tmpfs"],
+    ) else {
+        return;
+    };
+    let src = t.many_files("src", "f", 8, 10);
+    let out = run_ferry(["mv".as_ref(), src.as_os_str(), small.dir.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("stopped: "), "{stderr}");
+    let said = format!("1 item(s) not moved: {}", src.display());
+    assert!(stderr.contains(&said), "{stderr}");
+    let moved = small.dir.join("src");
+    let (mut here, mut there) = (0, 0);
+    for i in 0..8 {
+        let name = format!("f{i}");
+        let (a, b) = (src.join(&name).exists(), moved.join(&name).exists());
+        assert!(a != b, "{name}: in the source {a}, moved {b}");
+        (here, there) = (here + usize::from(a), there + usize::from(b));
+    }
+    assert!(here > 0 && there > 0, "{here} left, {there} moved");
+    assert_no_temporaries(&small.dir);
+}
+
 /// A socket the copy leaves out is an item not done (status 1, as `cp` fails it); a source
 /// given twice is copied once and is no failure (status 0 and a word, as `cp` warns).
 #[test]

@@ -84,7 +84,8 @@ pub struct Failed {
 }
 
 /// Exactly what a job did. Every source given to the job is in `done` or `not_done`, or it or
-/// something inside it is in `skipped` or `failed`.
+/// something inside it is in `skipped` or `failed` (and, when the job was stopped or
+/// cancelled before finishing it, in `not_done` as well).
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
     /// Sources done completely (a folder with everything in it).
@@ -93,7 +94,8 @@ pub struct Summary {
     pub skipped: Vec<Skipped>,
     /// Items that failed, at any depth.
     pub failed: Vec<Failed>,
-    /// Sources left untouched or unfinished because the job was cancelled or stopped.
+    /// Sources left untouched or unfinished because the job was cancelled or stopped (those
+    /// holding a failure included).
     pub not_done: Vec<PathBuf>,
     /// Items (files, folders, links...) done.
     pub items_done: u64,
@@ -454,8 +456,11 @@ pub(crate) fn build(
             complete[o] &= complete[r];
         }
     }
+    // A job that stopped early left the rest of a source holding a failure undone too: it is
+    // named as not done, not only by what failed in it.
+    let halted = summary.stopped_by.is_some() || ctx.control.is_cancelled();
     for (r, root) in plan.roots.iter().enumerate() {
-        if troubled[r] || root.origin != NO_ITEM {
+        if (troubled[r] && (complete[r] || !halted)) || root.origin != NO_ITEM {
             continue;
         }
         let list = if complete[r] {
