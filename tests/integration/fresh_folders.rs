@@ -170,8 +170,12 @@ fn a_cancelled_copy_puts_what_it_copied_in_place() {
     assert!(!dest.join("docs").exists(), "and undone");
 }
 
+/// A folder of the copy's name made by another program while the copy fills its hidden
+/// folder: the copy is merged into it, as it would have been had the folder been there when
+/// the copy planned (`--on-conflict skip` merges folders and skips taken file names), rather
+/// than skipped whole.
 #[test]
-fn a_name_taken_while_the_folder_is_filled_is_left_alone() {
+fn a_folder_made_while_the_folder_is_filled_is_merged_into() {
     let t = TempTree::new();
     let docs = docs(&t);
     let before = snapshot(&docs);
@@ -188,20 +192,30 @@ fn a_name_taken_while_the_folder_is_filled_is_left_alone() {
     pause.wait_for(child.id());
     // Another program makes the name while the copy is under way.
     t.file("dest/docs/theirs", "not the copy's");
+    t.file("dest/docs/f7", "theirs too");
     pause.release(child.id());
     let out = child.wait_with_output().unwrap();
     let said =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("skipped"), "{said}");
-    let there: Vec<OsString> = fs::read_dir(dest.join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(there, ["theirs"], "the other program's folder untouched");
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("skipped") && said.contains("f7"), "{said}");
+    let mut merged = snapshot(&dest.join("docs"));
+    assert_eq!(
+        merged.remove(Path::new("theirs")).map(|_| ()),
+        Some(()),
+        "theirs kept"
+    );
     assert_eq!(
         fs::read(dest.join("docs/theirs")).unwrap(),
         b"not the copy's"
     );
+    assert_eq!(fs::read(dest.join("docs/f7")).unwrap(), b"theirs too");
+    for (rel, node) in &before {
+        let dir = matches!(node, crate::jobs_support::Node::Dir { .. });
+        if rel != Path::new("f7") && !dir {
+            assert_eq!(merged.get(rel), Some(node), "{}", rel.display());
+        }
+    }
     assert!(hidden_in(&dest).is_empty(), "the hidden copy is removed");
     assert_eq!(snapshot(&docs), before, "the source is intact");
 }

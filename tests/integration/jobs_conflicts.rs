@@ -518,6 +518,87 @@ fn a_name_taken_after_planning_gets_a_new_one_with_keep_both_or_its_answer() {
     }
 }
 
+/// A folder of the same name made between plan and copy (by another job, another program) is
+/// merged into, as it would have been had it been there when the job planned: with the
+/// policies that merge folders (all but `ask` and `keep-both`), for a copy and a move, and for
+/// a journaled copy, whose new folder is filled under a hidden name first (`fresh.rs`). It
+/// was skipped whole, "already exists", with nothing of it copied. The hidden copy withdrawn
+/// counts for nothing: a copy counts what it did the same either way.
+#[test]
+fn a_folder_made_after_planning_is_merged_into_as_the_policy_says() {
+    for policy in [
+        ConflictPolicy::Skip,
+        ConflictPolicy::Merge,
+        ConflictPolicy::Replace,
+    ] {
+        let mut copied = Vec::new();
+        for (journaled, moving) in [(false, false), (true, false), (false, true)] {
+            let case = format!("{policy:?}, journaled {journaled}, move {moving}");
+            let t = TempTree::new();
+            let tree = t.dir("src/tree");
+            t.file("src/tree/inner", "inside");
+            t.file("src/tree/both", "mine");
+            let dest = t.dir("dest");
+            let job = match moving {
+                false => copy(vec![tree.clone()], &dest, policy),
+                true => Job::Move {
+                    sources: vec![tree.clone()],
+                    dest_dir: dest.clone(),
+                    on_conflict: policy,
+                },
+            };
+            let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+            let paused = JobOptions {
+                paused: true,
+                ..JobOptions::default()
+            };
+            let id = match journaled {
+                true => engine.submit_journaled(job, paused, 1),
+                false => engine.submit_with(job, paused),
+            };
+            let summary = loop {
+                match events.recv().unwrap() {
+                    Event::Planned { .. } => {
+                        t.file("dest/tree/theirs", "theirs");
+                        t.file("dest/tree/both", "theirs too");
+                        engine.resume(id);
+                    }
+                    Event::Conflicts { .. } => panic!("{case}: asked"),
+                    Event::Finished { summary, .. } => break summary,
+                    Event::Cancelled { .. } => panic!("{case}: cancelled"),
+                    _ => {}
+                }
+            };
+            assert!(summary.failed.is_empty(), "{case}: {summary:#?}");
+            assert_eq!(
+                fs::read(dest.join("tree/inner")).unwrap(),
+                b"inside",
+                "{case}"
+            );
+            assert_eq!(
+                fs::read(dest.join("tree/theirs")).unwrap(),
+                b"theirs",
+                "{case}"
+            );
+            let both = fs::read(dest.join("tree/both")).unwrap();
+            let expected: &[u8] = match policy {
+                ConflictPolicy::Replace => b"mine",
+                _ => b"theirs too",
+            };
+            assert_eq!(both, expected, "{case}");
+            assert_eq!(tree.join("inner").exists(), !moving, "{case}");
+            assert_no_temporaries(&dest);
+            if !moving {
+                copied.push((summary.items_done, summary.bytes_done));
+            }
+        }
+        assert_eq!(
+            copied[0], copied[1],
+            "{policy:?}: counted, plain then journaled"
+        );
+    }
+}
+
 #[test]
 fn a_name_taken_after_planning_is_asked_again_never_clobbered() {
     let t = TempTree::new();

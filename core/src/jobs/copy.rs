@@ -20,7 +20,8 @@
 //! Replace never overwrites: the old item is first renamed into the job's staging folder
 //! (kept for undo, see `staging.rs`), then the new one is put in place as above, without
 //! replacing. A name that appeared since planning is a new conflict (asked again with
-//! [`ConflictPolicy::Ask`], else skipped), never clobbered.
+//! [`ConflictPolicy::Ask`]; a folder merged into a folder, as planning would; else skipped),
+//! never clobbered.
 //!
 //! A folder is created 0700 and gets its final mode and times from whichever thread finishes
 //! its last child, so that its contents can be written first and its time stamp is not

@@ -30,8 +30,8 @@
 //! time from start to end (the folder's entries are read by one thread at the end).
 //!
 //! A name taken while the folder was being filled is found by the final rename: the hidden
-//! copy is removed and the folder asked about again (or skipped), as a name taken before its
-//! folder was created would be.
+//! copy is removed and the folder asked about again, merged into the folder now there, or
+//! skipped, as a name taken before its folder was created would be.
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
@@ -187,10 +187,21 @@ impl Copier<'_> {
             self.ctx
                 .fail(c, self.plan.source_path(c), Error::io("remove", &path, e));
         }
+        // Nothing of the copy is done any more: neither recorded nor counted (the folder is
+        // planned again, and what it holds counted as it is written again).
         let root = &self.plan.roots[self.plan.root_of(c)];
+        let (mut items, mut bytes) = (0, 0);
         for i in c..root.end {
-            self.done[i as usize].store(0, Relaxed);
+            if self.done[i as usize].swap(0, Relaxed) != 0 {
+                let item = self.plan.item(i);
+                items += 1;
+                if item.kind == Kind::File && self.plan.links.of(i).is_none() {
+                    bytes += item.size;
+                }
+            }
         }
+        self.ctx.counters.items.fetch_sub(items, Relaxed);
+        self.ctx.counters.bytes.fetch_sub(bytes, Relaxed);
         if e != Errno::EXIST {
             let error = Error::io("rename into place", self.plan.dest_path(c), e);
             self.ctx.fail(c, self.plan.source_path(c), error);

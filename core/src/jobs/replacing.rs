@@ -78,14 +78,16 @@ impl Copier<'_> {
         }
     }
 
-    /// Reports a conflict found while writing item `i` into `dir`, or with policy KeepBoth
-    /// answers it at once (the item is planned again under a new name after this pass);
-    /// false when the job neither asks nor keeps both (the caller skips the item).
+    /// Reports a conflict found while writing item `i` into `dir`, or answers it at once (the
+    /// item is planned again after this pass): with policy KeepBoth under a new name, and
+    /// with the others, a folder meeting a folder, merged into it. False otherwise (the
+    /// caller skips the item).
     pub(super) fn ask_again(&self, dir: &OwnedFd, i: u32) -> bool {
-        if !matches!(self.policy, ConflictPolicy::Ask | ConflictPolicy::KeepBoth) {
+        let asks = matches!(self.policy, ConflictPolicy::Ask | ConflictPolicy::KeepBoth);
+        let item = self.plan.item(i);
+        if !asks && item.kind != Kind::Dir {
             return false;
         }
-        let item = self.plan.item(i);
         let existing = fs::stat_at(dir, self.plan.dest_name(i)).ok();
         let kind = match existing.map(|m| m.kind) {
             Some(Kind::Dir) if item.kind == Kind::Dir => ConflictKind::FolderExists,
@@ -93,6 +95,15 @@ impl Copier<'_> {
             _ if item.kind == Kind::Dir => ConflictKind::FileVsFolder,
             _ => ConflictKind::FileExists,
         };
+        if !asks {
+            // Every other policy merges a folder into a folder, as planning does: one made
+            // since (by another job, say) is no reason to leave this one out.
+            let merges = kind == ConflictKind::FolderExists;
+            if merges {
+                self.ctx.control.asks.decided(i, kind, Resolution::Merge);
+            }
+            return merges;
+        }
         if self.policy == ConflictPolicy::KeepBoth {
             self.ctx.control.asks.decided(i, kind, Resolution::KeepBoth);
             return true;
