@@ -116,6 +116,53 @@ fn running_out_of_space_mid_copy_stops_cleanly() {
     }
 }
 
+/// A move across file systems of what it could copy but not remove after (as another user,
+/// since root may remove anything): a file in a folder it may not write to, a folder it may
+/// not empty, another user's file in a sticky folder. Each is refused before anything is
+/// copied, named, and left where it was, not copied and left in both places as `mv` leaves
+/// it; the rest moves.
+#[test]
+fn a_move_refuses_up_front_what_it_could_not_remove_once_copied() {
+    let t = open_tree();
+    let tree = t.dir("tree");
+    chmod(&tree, 0o777);
+    let locked = t.dir("tree/locked");
+    t.file("tree/locked/kept", "kept");
+    chmod(&locked, 0o755); // root's: not writable by 65534
+    let movable = t.dir("tree/movable");
+    chmod(&movable, 0o777);
+    chmod(&t.file("tree/movable/goes", "goes"), 0o666);
+    let closed = t.dir("closed");
+    t.file("closed/stays", "stays");
+    let sticky = t.dir("sticky");
+    chmod(&sticky, 0o1777);
+    chmod(&t.file("sticky/roots", "root's"), 0o666);
+    let shm = TempTree::new_in("/dev/shm");
+    let dest = shm.dir("dest");
+    chmod(&dest, 0o777);
+    let out = run_ferry_unprivileged([
+        "mv".as_ref(),
+        tree.as_os_str(),
+        closed.join("stays").as_os_str(),
+        sticky.join("roots").as_os_str(),
+        dest.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for refused in ["tree/locked", "closed/stays", "sticky/roots"] {
+        let said = format!("cannot move {}", t.join(refused).display());
+        assert!(stderr.contains(&said), "{said}: {stderr}");
+    }
+    assert_eq!(fs::read(locked.join("kept")).unwrap(), b"kept");
+    assert_eq!(fs::read(closed.join("stays")).unwrap(), b"stays");
+    assert_eq!(fs::read(sticky.join("roots")).unwrap(), b"root's");
+    assert!(!dest.join("tree/locked").exists(), "copied all the same");
+    assert!(!dest.join("stays").exists() && !dest.join("roots").exists());
+    assert_eq!(fs::read(dest.join("tree/movable/goes")).unwrap(), b"goes");
+    assert!(!movable.exists(), "what could move, moved");
+    assert_no_temporaries(&dest);
+}
+
 /// A move across file systems that a full disk stops part-way (here the destination runs out
 /// of inodes, which no free-space check foresees) says what it did not move: the folder given,
 /// whose unmoved files stay in it; each file is in exactly one place.

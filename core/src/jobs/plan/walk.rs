@@ -17,6 +17,7 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
+use super::removable;
 use super::stat_ahead::{BIG_FOLDER_BYTES, StatAhead};
 use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned, Root};
 use crate::entry::Kind;
@@ -334,6 +335,16 @@ impl<'a> Planner<'a> {
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
             let renames = self.renames && one_rename(&meta, parent_meta.id.dev, &dmeta);
+            let holder = (parent_meta.mode, parent_meta.uid);
+            let refused =
+                || removable::refused(&*parent, holder, false, name, (meta.kind, meta.uid));
+            if self.mode == Mode::Move
+                && !renames
+                && let Some(e) = refused()
+            {
+                self.fail(i, Error::io("move", source, e));
+                return Ok(());
+            }
             self.decide(i, &meta, &parent, Some(&*fd), renames, force.as_ref());
             dest_fd = Some((fd, dmeta));
         }
@@ -671,6 +682,16 @@ impl<'a> Planner<'a> {
         } else if self.mode != Mode::Delete {
             let src_dev = self.plan.item(self.plan.item(c).parent).id.dev;
             let renames = self.renames && dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
+            if self.mode == Mode::Move && !renames {
+                // This folder's own write access was checked when it was examined itself.
+                let folder = self.plan.item(self.plan.item(c).parent);
+                let holder = (u32::from(folder.mode), folder.uid);
+                let item = (meta.kind, meta.uid);
+                if let Some(e) = removable::refused(fd, holder, true, self.plan.name(c), item) {
+                    self.fail(c, Error::io("move", self.plan.source_path(c), e));
+                    return Ok(());
+                }
+            }
             self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), renames, None);
         }
         Ok(())
