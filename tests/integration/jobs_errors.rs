@@ -163,6 +163,59 @@ fn a_move_refuses_up_front_what_it_could_not_remove_once_copied() {
     assert_no_temporaries(&dest);
 }
 
+/// `chattr +i` on a file and `+a` on a folder: the kernel refuses to remove them, root too.
+/// A move across file systems refuses each before copying it (the rest moves), rather than
+/// leaving it in both places. Skipped, with a note, where `chattr` cannot set them.
+#[test]
+fn an_immutable_file_or_append_only_folder_is_not_moved_across_file_systems() {
+    /// Clears the attributes again, so that the tree can be removed.
+    struct Pinned(Vec<std::path::PathBuf>);
+    impl Drop for Pinned {
+        fn drop(&mut self) {
+            for path in &self.0 {
+                let _ = std::process::Command::new("chattr")
+                    .args(["-i", "-a"])
+                    .arg(path)
+                    .status();
+            }
+        }
+    }
+    let t = TempTree::new();
+    let tree = t.dir("tree");
+    let frozen = t.file("tree/frozen", "frozen");
+    let log = t.dir("tree/log");
+    t.file("tree/log/entry", "entry");
+    t.file("tree/free", "free");
+    let mut pinned = Pinned(Vec::new());
+    for (flag, path) in [("+i", &frozen), ("+a", &log)] {
+        let set = std::process::Command::new("chattr")
+            .arg(flag)
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !set {
+            eprintln!("note: chattr {flag} is not possible here; test skipped");
+            return;
+        }
+        pinned.0.push(path.clone());
+    }
+    let shm = TempTree::new_in("/dev/shm");
+    let dest = shm.dir("dest");
+    let out = run_ferry(["mv".as_ref(), tree.as_os_str(), dest.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for refused in [&frozen, &log] {
+        let said = format!("cannot move {}", refused.display());
+        assert!(stderr.contains(&said), "{said}: {stderr}");
+    }
+    assert_eq!(fs::read(&frozen).unwrap(), b"frozen");
+    assert_eq!(fs::read(log.join("entry")).unwrap(), b"entry");
+    assert!(!dest.join("tree/frozen").exists() && !dest.join("tree/log").exists());
+    assert_eq!(fs::read(dest.join("tree/free")).unwrap(), b"free");
+    assert!(!tree.join("free").exists(), "what could move, moved");
+    drop(pinned);
+}
+
 /// A move across file systems that a full disk stops part-way (here the destination runs out
 /// of inodes, which no free-space check foresees) says what it did not move: the folder given,
 /// whose unmoved files stay in it; each file is in exactly one place.

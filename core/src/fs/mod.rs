@@ -18,7 +18,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use rustix::fd::{AsFd, OwnedFd};
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxFlags, Timespec};
+use rustix::fs::{
+    AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxAttributes, StatxFlags, Timespec,
+};
 use rustix::io::{Errno, Result};
 
 use crate::entry::Kind;
@@ -122,6 +124,9 @@ pub struct Meta {
     pub atime: Timestamp,
     /// Last modification.
     pub mtime: Timestamp,
+    /// Immutable or append-only (`chattr +i`, `+a`): not to be removed or renamed, by root
+    /// either (nor, for a folder, what it holds, if append-only).
+    pub pinned: bool,
 }
 
 impl Meta {
@@ -150,6 +155,9 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
         nlink: st.stx_nlink,
         atime: ts(st.stx_atime),
         mtime: ts(st.stx_mtime),
+        pinned: st
+            .stx_attributes
+            .intersects(StatxAttributes::IMMUTABLE | StatxAttributes::APPEND),
     }
 }
 

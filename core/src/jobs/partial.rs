@@ -195,6 +195,7 @@ mod tests {
             nlink: 1,
             atime: time,
             mtime: time,
+            pinned: false,
         }
     }
 

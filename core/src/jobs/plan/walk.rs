@@ -335,12 +335,14 @@ impl<'a> Planner<'a> {
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
             let renames = self.renames && one_rename(&meta, parent_meta.id.dev, &dmeta);
-            let holder = (parent_meta.mode, parent_meta.uid);
-            let refused =
-                || removable::refused(&*parent, holder, false, name, (meta.kind, meta.uid));
+            let holder = removable::Holder {
+                mode: parent_meta.mode,
+                uid: parent_meta.uid,
+                unchecked: Some(parent_meta.pinned),
+            };
             if self.mode == Mode::Move
                 && !renames
-                && let Some(e) = refused()
+                && let Some(e) = removable::refused(&*parent, &holder, name, &meta)
             {
                 self.fail(i, Error::io("move", source, e));
                 return Ok(());
@@ -683,11 +685,13 @@ impl<'a> Planner<'a> {
             let src_dev = self.plan.item(self.plan.item(c).parent).id.dev;
             let renames = self.renames && dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
             if self.mode == Mode::Move && !renames {
-                // This folder's own write access was checked when it was examined itself.
                 let folder = self.plan.item(self.plan.item(c).parent);
-                let holder = (u32::from(folder.mode), folder.uid);
-                let item = (meta.kind, meta.uid);
-                if let Some(e) = removable::refused(fd, holder, true, self.plan.name(c), item) {
+                let holder = removable::Holder {
+                    mode: u32::from(folder.mode),
+                    uid: folder.uid,
+                    unchecked: None,
+                };
+                if let Some(e) = removable::refused(fd, &holder, self.plan.name(c), &meta) {
                     self.fail(c, Error::io("move", self.plan.source_path(c), e));
                     return Ok(());
                 }
