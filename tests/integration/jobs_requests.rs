@@ -326,6 +326,8 @@ fn a_rename_refused_in_a_move_asks_and_retries() {
     assert_eq!(fs::read(dest.join("locked")).unwrap(), b"x");
 }
 
+/// An item a move across file systems could not remove once copied (immutable) is asked about
+/// before anything is copied; skipped, it stays where it was and only there.
 #[test]
 fn a_source_that_cannot_be_removed_after_a_cross_fs_move_asks_and_stays() {
     let t = TempTree::new();
@@ -350,11 +352,40 @@ fn a_source_that_cannot_be_removed_after_a_cross_fs_move_asks_and_stays() {
     assert_eq!(skipped.len(), 1, "{summary:#?}");
     assert_eq!(skipped[0].0, locked);
     assert_accounts_for(summary, &sources);
-    // Copied whole; only what could be removed left the source.
-    assert_eq!(fs::read(dest.join("d/locked")).unwrap(), b"x");
+    // Asked before it was copied: skipped, it is not copied; the rest moved.
+    assert!(!dest.join("d/locked").exists(), "copied all the same");
     assert_eq!(fs::read(dest.join("d/other")).unwrap(), b"y");
     assert!(locked.exists() && !other.exists());
     assert_no_temporaries(&dest);
+}
+
+/// The same, answered Retry once the flag is cleared: it is looked at again, and moves.
+#[test]
+fn a_source_made_removable_after_the_question_moves_on_retry() {
+    let t = TempTree::new();
+    let locked = t.file("src/d/locked", "x");
+    let shm = TempTree::new_in("/dev/shm");
+    let dest = shm.dir("dest");
+    let Some(flag) = Immutable::set(&locked) else {
+        return;
+    };
+    let job = Job::Move {
+        sources: vec![t.join("src/d")],
+        dest_dir: dest.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let asked = run_answering(job, |_, _| {
+        flag.clear();
+        Some(ErrorAction::Retry)
+    });
+    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
+    assert!(
+        asked.outcome.summary.is_complete(),
+        "{:#?}",
+        asked.outcome.summary
+    );
+    assert_eq!(fs::read(dest.join("d/locked")).unwrap(), b"x");
+    assert!(!locked.exists());
 }
 
 #[test]

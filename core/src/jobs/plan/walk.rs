@@ -335,17 +335,24 @@ impl<'a> Planner<'a> {
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
             let renames = self.renames && one_rename(&meta, parent_meta.id.dev, &dmeta);
-            let holder = removable::Holder {
-                mode: parent_meta.mode,
-                uid: parent_meta.uid,
-                unchecked: Some(parent_meta.pinned),
-            };
-            if self.mode == Mode::Move
-                && !renames
-                && let Some(e) = removable::refused(&*parent, &holder, name, &meta)
-            {
-                self.fail(i, Error::io("move", source, e));
-                return Ok(());
+            if self.mode == Mode::Move && !renames {
+                // Asked like an error reading the source: Retry looks again.
+                let (mut holder_meta, mut now) = (parent_meta, meta);
+                loop {
+                    let holder = removable::Holder {
+                        mode: holder_meta.mode,
+                        uid: holder_meta.uid,
+                        unchecked: Some(holder_meta.pinned),
+                    };
+                    let Some(e) = removable::refused(&*parent, &holder, name, &now) else {
+                        break;
+                    };
+                    if !self.retry(i, Error::io("move", source, e)) {
+                        return Ok(());
+                    }
+                    holder_meta = fs::stat_fd(&*parent).unwrap_or(holder_meta);
+                    now = fs::stat_at(&*parent, name).unwrap_or(now);
+                }
             }
             self.decide(i, &meta, &parent, Some(&*fd), renames, force.as_ref());
             dest_fd = Some((fd, dmeta));
@@ -691,9 +698,12 @@ impl<'a> Planner<'a> {
                     uid: folder.uid,
                     unchecked: None,
                 };
-                if let Some(e) = removable::refused(fd, &holder, self.plan.name(c), &meta) {
-                    self.fail(c, Error::io("move", self.plan.source_path(c), e));
-                    return Ok(());
+                let mut now = meta;
+                while let Some(e) = removable::refused(fd, &holder, self.plan.name(c), &now) {
+                    if !self.retry(c, Error::io("move", self.plan.source_path(c), e)) {
+                        return Ok(());
+                    }
+                    now = fs::stat_at(fd, self.plan.name(c)).unwrap_or(now);
                 }
             }
             self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), renames, None);
