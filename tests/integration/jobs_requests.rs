@@ -299,31 +299,43 @@ fn a_source_missing_at_plan_time_skipped_leaves_the_rest_done() {
     assert_accounts_for(summary, &sources);
 }
 
+/// A move of an immutable file asks, and Retry once the flag is cleared moves it: within a
+/// file system (its rename refused), and across file systems, where what could not be removed
+/// once copied is asked about before it is copied.
 #[test]
-fn a_rename_refused_in_a_move_asks_and_retries() {
-    let t = TempTree::new();
-    let locked = t.file("src/locked", "x");
-    let dest = t.dir("dest");
-    let Some(flag) = Immutable::set(&locked) else {
-        return;
-    };
-    let job = Job::Move {
-        sources: vec![locked.clone()],
-        dest_dir: dest.clone(),
-        on_conflict: ConflictPolicy::Skip,
-    };
-    let asked = run_answering(job, |_, _| {
-        flag.clear();
-        Some(ErrorAction::Retry)
-    });
-    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
-    assert!(
-        asked.outcome.summary.is_complete(),
-        "{:#?}",
-        asked.outcome.summary
-    );
-    assert!(!locked.exists());
-    assert_eq!(fs::read(dest.join("locked")).unwrap(), b"x");
+fn a_move_refused_for_an_immutable_file_asks_and_retries() {
+    for across in [false, true] {
+        let t = TempTree::new();
+        let locked = t.file("src/d/locked", "x");
+        let shm = TempTree::new_in("/dev/shm");
+        let dest = if across {
+            shm.dir("dest")
+        } else {
+            t.dir("dest")
+        };
+        let Some(flag) = Immutable::set(&locked) else {
+            return;
+        };
+        // Within a file system the folder's rename would carry the file: move the file.
+        let (source, moved) = match across {
+            true => (t.join("src/d"), dest.join("d/locked")),
+            false => (locked.clone(), dest.join("locked")),
+        };
+        let job = Job::Move {
+            sources: vec![source],
+            dest_dir: dest.clone(),
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let asked = run_answering(job, |_, _| {
+            flag.clear();
+            Some(ErrorAction::Retry)
+        });
+        assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
+        let summary = &asked.outcome.summary;
+        assert!(summary.is_complete(), "across {across}: {summary:#?}");
+        assert!(!locked.exists());
+        assert_eq!(fs::read(moved).unwrap(), b"x");
+    }
 }
 
 /// An item a move across file systems could not remove once copied (immutable) is asked about
@@ -357,35 +369,6 @@ fn a_source_that_cannot_be_removed_after_a_cross_fs_move_asks_and_stays() {
     assert_eq!(fs::read(dest.join("d/other")).unwrap(), b"y");
     assert!(locked.exists() && !other.exists());
     assert_no_temporaries(&dest);
-}
-
-/// The same, answered Retry once the flag is cleared: it is looked at again, and moves.
-#[test]
-fn a_source_made_removable_after_the_question_moves_on_retry() {
-    let t = TempTree::new();
-    let locked = t.file("src/d/locked", "x");
-    let shm = TempTree::new_in("/dev/shm");
-    let dest = shm.dir("dest");
-    let Some(flag) = Immutable::set(&locked) else {
-        return;
-    };
-    let job = Job::Move {
-        sources: vec![t.join("src/d")],
-        dest_dir: dest.clone(),
-        on_conflict: ConflictPolicy::Skip,
-    };
-    let asked = run_answering(job, |_, _| {
-        flag.clear();
-        Some(ErrorAction::Retry)
-    });
-    assert_eq!(paths(&asked.requests), std::slice::from_ref(&locked));
-    assert!(
-        asked.outcome.summary.is_complete(),
-        "{:#?}",
-        asked.outcome.summary
-    );
-    assert_eq!(fs::read(dest.join("d/locked")).unwrap(), b"x");
-    assert!(!locked.exists());
 }
 
 #[test]
