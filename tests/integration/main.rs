@@ -11,6 +11,7 @@ mod folder_attrs;
 mod fresh_folders;
 mod hard_links;
 mod jobs_conflicts;
+mod jobs_conflicts_late;
 mod jobs_control;
 mod jobs_copy;
 mod jobs_delete;

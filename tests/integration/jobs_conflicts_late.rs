@@ -1,0 +1,179 @@
+//! Conflicts found while writing: a name taken between plan and copy is asked about again
+//! (or given a new name with `keep-both`), never clobbered, and a folder made meanwhile is
+//! merged into as planning would have merged it.
+
+use std::fs;
+
+use ferry_core::jobs::{
+    ConflictKind, ConflictPolicy, Engine, Event, Job, JobOptions, Resolution, Scope,
+};
+use ferry_tests::TempTree;
+
+use crate::jobs_conflicts::copy;
+use crate::jobs_support::assert_no_temporaries;
+
+/// A file or folder name taken between plan and copy: with `keep-both` the item gets a new
+/// name, as it would have had the name been taken before, and with `ask`, answered "keep
+/// both", the same. Either way the job is complete: the folder's contents went with it.
+#[test]
+fn a_name_taken_after_planning_gets_a_new_one_with_keep_both_or_its_answer() {
+    for policy in [ConflictPolicy::KeepBoth, ConflictPolicy::Ask] {
+        let t = TempTree::new();
+        let late = t.file("src/late", "new");
+        t.file("src/tree/inner", "inside");
+        let other = t.file("src/other", "other");
+        let sources = vec![late, t.join("src/tree"), other];
+        let dest = t.dir("dest");
+        let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+        let id = engine.submit_paused(copy(sources.clone(), &dest, policy));
+        let mut asked = 0;
+        let summary = loop {
+            match events.recv().unwrap() {
+                Event::Planned { .. } => {
+                    t.file("dest/late", "appeared meanwhile");
+                    t.file("dest/tree/theirs", "theirs");
+                    engine.resume(id);
+                }
+                Event::Conflicts { conflicts, .. } => {
+                    assert_eq!(policy, ConflictPolicy::Ask, "keep-both asked");
+                    for c in conflicts {
+                        assert!(engine.resolve(id, c.id, Resolution::KeepBoth, Scope::This));
+                        asked += 1;
+                    }
+                }
+                Event::Finished { summary, .. } => break summary,
+                Event::Cancelled { .. } => panic!("cancelled"),
+                _ => {}
+            }
+        };
+        assert_eq!(asked, if policy == ConflictPolicy::Ask { 2 } else { 0 });
+        assert!(summary.is_complete(), "{policy:?}: {summary:#?}");
+        assert_eq!(summary.done, sources, "{policy:?}");
+        assert_eq!(fs::read(dest.join("late")).unwrap(), b"appeared meanwhile");
+        assert_eq!(fs::read(dest.join("late (copy)")).unwrap(), b"new");
+        assert_eq!(fs::read(dest.join("tree/theirs")).unwrap(), b"theirs");
+        assert!(
+            !dest.join("tree/inner").exists(),
+            "merged into their folder"
+        );
+        assert_eq!(fs::read(dest.join("tree (copy)/inner")).unwrap(), b"inside");
+        assert_eq!(fs::read(dest.join("other")).unwrap(), b"other");
+        assert_no_temporaries(&dest);
+    }
+}
+
+/// A folder of the same name made between plan and copy (by another job, another program) is
+/// merged into, as it would have been had it been there when the job planned: with the
+/// policies that merge folders (all but `ask` and `keep-both`), for a copy and a move, and for
+/// a journaled copy, whose new folder is filled under a hidden name first (`fresh.rs`). It
+/// was skipped whole, "already exists", with nothing of it copied. The hidden copy withdrawn
+/// counts for nothing: a copy counts what it did the same either way.
+#[test]
+fn a_folder_made_after_planning_is_merged_into_as_the_policy_says() {
+    for policy in [
+        ConflictPolicy::Skip,
+        ConflictPolicy::Merge,
+        ConflictPolicy::Replace,
+    ] {
+        let mut copied = Vec::new();
+        for (journaled, moving) in [(false, false), (true, false), (false, true)] {
+            let case = format!("{policy:?}, journaled {journaled}, move {moving}");
+            let t = TempTree::new();
+            let tree = t.dir("src/tree");
+            t.file("src/tree/inner", "inside");
+            t.file("src/tree/both", "mine");
+            let dest = t.dir("dest");
+            let job = match moving {
+                false => copy(vec![tree.clone()], &dest, policy),
+                true => Job::Move {
+                    sources: vec![tree.clone()],
+                    dest_dir: dest.clone(),
+                    on_conflict: policy,
+                },
+            };
+            let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+            let paused = JobOptions {
+                paused: true,
+                ..JobOptions::default()
+            };
+            let id = match journaled {
+                true => engine.submit_journaled(job, paused, 1),
+                false => engine.submit_with(job, paused),
+            };
+            let summary = loop {
+                match events.recv().unwrap() {
+                    Event::Planned { .. } => {
+                        t.file("dest/tree/theirs", "theirs");
+                        t.file("dest/tree/both", "theirs too");
+                        engine.resume(id);
+                    }
+                    Event::Conflicts { .. } => panic!("{case}: asked"),
+                    Event::Finished { summary, .. } => break summary,
+                    Event::Cancelled { .. } => panic!("{case}: cancelled"),
+                    _ => {}
+                }
+            };
+            assert!(summary.failed.is_empty(), "{case}: {summary:#?}");
+            assert_eq!(
+                fs::read(dest.join("tree/inner")).unwrap(),
+                b"inside",
+                "{case}"
+            );
+            assert_eq!(
+                fs::read(dest.join("tree/theirs")).unwrap(),
+                b"theirs",
+                "{case}"
+            );
+            let both = fs::read(dest.join("tree/both")).unwrap();
+            let expected: &[u8] = match policy {
+                ConflictPolicy::Replace => b"mine",
+                _ => b"theirs too",
+            };
+            assert_eq!(both, expected, "{case}");
+            assert_eq!(tree.join("inner").exists(), !moving, "{case}");
+            assert_no_temporaries(&dest);
+            if !moving {
+                copied.push((summary.items_done, summary.bytes_done));
+            }
+        }
+        assert_eq!(
+            copied[0], copied[1],
+            "{policy:?}: counted, plain then journaled"
+        );
+    }
+}
+
+#[test]
+fn a_name_taken_after_planning_is_asked_again_never_clobbered() {
+    let t = TempTree::new();
+    let sources = vec![t.file("src/late", "new"), t.file("src/other", "other")];
+    let dest = t.dir("dest");
+    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+    let id = engine.submit_paused(copy(sources.clone(), &dest, ConflictPolicy::Ask));
+    let mut asked = Vec::new();
+    let summary = loop {
+        match events.recv().unwrap() {
+            Event::Planned { .. } => {
+                t.file("dest/late", "appeared meanwhile");
+                engine.resume(id);
+            }
+            Event::Conflicts { conflicts, .. } => {
+                for c in conflicts {
+                    assert!(engine.resolve(id, c.id, Resolution::KeepBoth, Scope::This));
+                    asked.push(c);
+                }
+            }
+            Event::Finished { summary, .. } => break summary,
+            Event::Cancelled { .. } => panic!("cancelled"),
+            _ => {}
+        }
+    };
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].kind, ConflictKind::FileExists);
+    assert_eq!(asked[0].source.path, sources[0]);
+    assert_eq!(fs::read(dest.join("late")).unwrap(), b"appeared meanwhile");
+    assert_eq!(fs::read(dest.join("late (copy)")).unwrap(), b"new");
+    assert!(summary.is_complete(), "{summary:#?}");
+    assert_eq!(summary.done, sources);
+    assert_no_temporaries(&dest);
+}
