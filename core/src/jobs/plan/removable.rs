@@ -11,6 +11,7 @@ use rustix::fd::AsFd;
 use rustix::fs::{Access, AtFlags};
 use rustix::io::Errno;
 
+use super::Item;
 use crate::entry::Kind;
 use crate::fs::Meta;
 
@@ -23,6 +24,26 @@ pub(super) struct Holder {
     /// Its own write access and attributes are still to be checked (a source's parent); for
     /// a folder of the move they were, when it was examined itself.
     pub(super) unchecked: Option<bool>,
+}
+
+impl Holder {
+    /// A source's parent folder (`meta`): its own access and attributes to be checked.
+    pub(super) fn parent(meta: &Meta) -> Holder {
+        Holder {
+            mode: meta.mode,
+            uid: meta.uid,
+            unchecked: Some(meta.pinned),
+        }
+    }
+
+    /// A folder of the move (`item`), checked when it was examined itself.
+    pub(super) fn folder(item: &Item) -> Holder {
+        Holder {
+            mode: u32::from(item.mode),
+            uid: item.uid,
+            unchecked: None,
+        }
+    }
 }
 
 /// Why the item `name` (`meta`) of the open folder `holder_fd` (`holder`) could not be

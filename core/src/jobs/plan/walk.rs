@@ -241,6 +241,34 @@ impl<'a> Planner<'a> {
         self.ctx.skip(i, self.plan.source_path(i), reason);
     }
 
+    /// For a move that copies, then removes: true when item `i` (`meta`, named `name` in
+    /// `dir`, given as `source`) could be removed once copied; otherwise asks like an error
+    /// reading the source (Retry looks at the item, and at an unchecked holder, again), and
+    /// false once it is skipped (see `removable.rs`).
+    fn removable_or_asked(
+        &mut self,
+        i: u32,
+        source: &Path,
+        dir: &OwnedFd,
+        mut holder: removable::Holder,
+        name: &OsStr,
+        meta: Meta,
+    ) -> bool {
+        let mut now = meta;
+        while let Some(e) = removable::refused(dir, &holder, name, &now) {
+            if !self.retry(i, Error::io("move", source, e)) {
+                return false;
+            }
+            if holder.unchecked.is_some()
+                && let Ok(m) = fs::stat_fd(dir)
+            {
+                holder = removable::Holder::parent(&m);
+            }
+            now = fs::stat_at(dir, name).unwrap_or(now);
+        }
+        true
+    }
+
     fn op(&self) -> &'static str {
         match self.mode {
             Mode::Copy => "copy",
@@ -335,24 +363,12 @@ impl<'a> Planner<'a> {
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
             let renames = self.renames && one_rename(&meta, parent_meta.id.dev, &dmeta);
-            if self.mode == Mode::Move && !renames {
-                // Asked like an error reading the source: Retry looks again.
-                let (mut holder_meta, mut now) = (parent_meta, meta);
-                loop {
-                    let holder = removable::Holder {
-                        mode: holder_meta.mode,
-                        uid: holder_meta.uid,
-                        unchecked: Some(holder_meta.pinned),
-                    };
-                    let Some(e) = removable::refused(&*parent, &holder, name, &now) else {
-                        break;
-                    };
-                    if !self.retry(i, Error::io("move", source, e)) {
-                        return Ok(());
-                    }
-                    holder_meta = fs::stat_fd(&*parent).unwrap_or(holder_meta);
-                    now = fs::stat_at(&*parent, name).unwrap_or(now);
-                }
+            let holder = removable::Holder::parent(&parent_meta);
+            if self.mode == Mode::Move
+                && !renames
+                && !self.removable_or_asked(i, source, &parent, holder, name, meta)
+            {
+                return Ok(());
             }
             self.decide(i, &meta, &parent, Some(&*fd), renames, force.as_ref());
             dest_fd = Some((fd, dmeta));
@@ -692,18 +708,10 @@ impl<'a> Planner<'a> {
             let src_dev = self.plan.item(self.plan.item(c).parent).id.dev;
             let renames = self.renames && dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
             if self.mode == Mode::Move && !renames {
-                let folder = self.plan.item(self.plan.item(c).parent);
-                let holder = removable::Holder {
-                    mode: u32::from(folder.mode),
-                    uid: folder.uid,
-                    unchecked: None,
-                };
-                let mut now = meta;
-                while let Some(e) = removable::refused(fd, &holder, self.plan.name(c), &now) {
-                    if !self.retry(c, Error::io("move", self.plan.source_path(c), e)) {
-                        return Ok(());
-                    }
-                    now = fs::stat_at(fd, self.plan.name(c)).unwrap_or(now);
+                let holder = removable::Holder::folder(self.plan.item(self.plan.item(c).parent));
+                let (source, name) = (self.plan.source_path(c), self.plan.name(c).to_owned());
+                if !self.removable_or_asked(c, &source, fd, holder, &name, meta) {
+                    return Ok(());
                 }
             }
             self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), renames, None);
