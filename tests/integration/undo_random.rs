@@ -55,6 +55,34 @@ fn items(root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// Runs `steps` on a small tree, journaled, then undoes them all: the tree must be as it was,
 /// and nothing left to undo.
 fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
+    let mut steps = steps.into_iter();
+    undo_restores_the_tree_after_jobs(|root| {
+        for step in steps.by_ref() {
+            let (dirs, all) = items(root);
+            let pick = |list: &[PathBuf], i: usize| list[i % list.len()].clone();
+            return Some(match step {
+                Step::Copy(a, b) if !all.is_empty() => copy(vec![pick(&all, a)], &pick(&dirs, b)),
+                Step::Move(a, b) if !all.is_empty() => moving(vec![pick(&all, a)], &pick(&dirs, b)),
+                Step::Rename(a, name) if !all.is_empty() => Job::Rename {
+                    path: pick(&all, a),
+                    new_name: name.into(),
+                },
+                Step::Mkdir(a, name) => Job::CreateFolder {
+                    parent: pick(&dirs, a),
+                    name: name.into(),
+                },
+                _ => continue,
+            });
+        }
+        None
+    })
+}
+
+/// Runs the jobs `next` gives, each made after the one before has run, on a small tree
+/// (`a.txt`, `x/b.txt`, `x/y/c.txt`, `z/`), then undoes them all (see above).
+fn undo_restores_the_tree_after_jobs(
+    mut next: impl FnMut(&Path) -> Option<Job>,
+) -> Result<(), TestCaseError> {
     let t = TempTree::new();
     let s = Setup::new(&t);
     let root = t.dir("root");
@@ -64,22 +92,7 @@ fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
     t.dir("root/z");
     let start = manifest(&root);
     let mut journaled = 0;
-    for step in steps {
-        let (dirs, all) = items(&root);
-        let pick = |list: &[PathBuf], i: usize| list[i % list.len()].clone();
-        let job = match step {
-            Step::Copy(a, b) if !all.is_empty() => copy(vec![pick(&all, a)], &pick(&dirs, b)),
-            Step::Move(a, b) if !all.is_empty() => moving(vec![pick(&all, a)], &pick(&dirs, b)),
-            Step::Rename(a, name) if !all.is_empty() => Job::Rename {
-                path: pick(&all, a),
-                new_name: name.into(),
-            },
-            Step::Mkdir(a, name) => Job::CreateFolder {
-                parent: pick(&dirs, a),
-                name: name.into(),
-            },
-            _ => continue,
-        };
+    while let Some(job) = next(&root) {
         s.run(job);
         // A job that skipped or failed everything is no undo step.
         let newest = s.journal.records().unwrap().pop().unwrap();
@@ -136,4 +149,43 @@ fn undoing_a_move_of_a_folder_later_merged_away_moves_it_back() {
 #[test]
 fn undoing_a_move_that_merged_an_empty_folder_makes_it_again() {
     undo_restores_the_tree_after(vec![Step::Copy(5, 52), Step::Move(6, 15)]).unwrap();
+}
+
+/// As above, with a rename between: `z/a` made, renamed to `z/e`, then merged into `x/e`
+/// (`x/y` renamed so). Undoing the move makes `z/e` anew, undoing the rename moves it back to
+/// `z/a`: the undo of the new folder must know it there by its new identity, not keep it.
+#[test]
+fn undoing_a_rename_of_a_folder_a_move_later_remade_restores_the_tree() {
+    let steps = vec![
+        Step::Mkdir(30, "a".into()),
+        Step::Rename(10, "e".into()),
+        Step::Rename(6, "e".into()),
+        Step::Move(6, 5),
+    ];
+    undo_restores_the_tree_after(steps).unwrap();
+}
+
+/// As above, for a folder made anew below the renamed one: `z/a/b` made, copied to `b`,
+/// `z/a` renamed to `z/e`, then `z/e/b` merged into `b`. Undoing the rename carries the
+/// remade `z/e/b` to `z/a/b`, which the undo of its making then removes.
+#[test]
+fn undoing_a_rename_carries_a_folder_made_anew_below_it() {
+    let mut jobs = vec![
+        |r: &Path| Job::CreateFolder {
+            parent: r.join("z"),
+            name: "a".into(),
+        },
+        |r: &Path| Job::CreateFolder {
+            parent: r.join("z/a"),
+            name: "b".into(),
+        },
+        |r: &Path| copy(vec![r.join("z/a/b")], r),
+        |r: &Path| Job::Rename {
+            path: r.join("z/a"),
+            new_name: "e".into(),
+        },
+        |r: &Path| moving(vec![r.join("z/e/b")], r),
+    ]
+    .into_iter();
+    undo_restores_the_tree_after_jobs(|root| jobs.next().map(|job| job(root))).unwrap();
 }

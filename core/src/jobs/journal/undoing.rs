@@ -3,13 +3,16 @@
 //! something; redo the one undone last, if no job that did something was recorded since.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use super::details::{self, Details, Part};
 use super::record::newest_that_counts;
 use super::stored::{Below, Line, StoredRemade, StoredTrashRecord};
 use super::{JournalRecord, RecordState, UndoJournal, now};
+use crate::entry::Kind;
 use crate::error::Error;
-use crate::jobs::Summary;
+use crate::fs::FileId;
+use crate::jobs::{Job, Summary};
 
 impl UndoJournal {
     /// Persists that record `seq` was undone by a job that ended with `summary`.
@@ -71,32 +74,43 @@ impl UndoJournal {
         };
         let later = records.split_off(at + 1);
         let record = self.with_details(records.swap_remove(at))?;
-        self.with_remade(record, &later).map(Some)
+        self.with_remade(record, later).map(Some)
     }
 
     /// `record`, whose folder entries made anew by the undos of the `later` records (oldest
-    /// first) get the identities of the new folders, the newest for each path.
+    /// first) get the identities of the new folders.
+    ///
+    /// The later records were undone newest first, so they are replayed in that order: the
+    /// folders each undo made anew, then carried along with what that undo moved or renamed
+    /// back (a folder made again at `z/e` and then renamed back to `z/a` is known at `z/a`),
+    /// the last undo's word standing for each path.
     fn with_remade(
         &self,
         mut record: JournalRecord,
-        later: &[JournalRecord],
+        later: Vec<JournalRecord>,
     ) -> Result<JournalRecord, Error> {
         let mut remade = HashMap::new();
-        let undone = later
-            .iter()
-            .filter(|r| r.state == RecordState::Undone && r.undone_details);
-        for r in undone {
-            // Details gone or torn: those folders are judged by their old identities.
-            let Some(d) = details::read(&self.details_folder(), r.seq, Part::Undone)? else {
+        for r in later.into_iter().rev() {
+            if r.state != RecordState::Undone {
                 continue;
-            };
-            remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
-        }
-        if remade.is_empty() {
-            return Ok(record);
+            }
+            // Details gone or torn: those folders are judged by their old identities.
+            if r.undone_details
+                && let Some(d) = details::read(&self.details_folder(), r.seq, Part::Undone)?
+            {
+                remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
+            }
+            if remade.is_empty() || !matches!(r.job, Job::Move { .. } | Job::Rename { .. }) {
+                continue;
+            }
+            for e in self.with_details(r)?.entries {
+                if e.kind == Kind::Dir {
+                    carry(&mut remade, &e.dest, &e.source);
+                }
+            }
         }
         for e in &mut record.entries {
-            if e.kind == crate::entry::Kind::Dir
+            if e.kind == Kind::Dir
                 && let Some(&id) = remade.get(&e.dest)
             {
                 e.id = id;
@@ -204,4 +218,23 @@ pub fn undo_complete(summary: &Summary) -> bool {
                 | Error::ReplacedGone { .. }
         )
     })
+}
+
+/// Moves the folders made anew at or below `from` to the same places below `to`, as the
+/// undo that moved `from` back to `to` did.
+fn carry(remade: &mut HashMap<PathBuf, FileId>, from: &Path, to: &Path) {
+    let below: Vec<PathBuf> = remade
+        .keys()
+        .filter(|p| p.starts_with(from))
+        .cloned()
+        .collect();
+    for path in below {
+        let Some(id) = remade.remove(&path) else {
+            continue;
+        };
+        match path.strip_prefix(from) {
+            Ok(rel) if !rel.as_os_str().is_empty() => remade.insert(to.join(rel), id),
+            _ => remade.insert(to.to_path_buf(), id),
+        };
+    }
 }
