@@ -115,7 +115,8 @@ pub fn error_in_words(error: &Error) -> String {
 /// A short headline for `error`: "No permission", "The disk is full", "Not a valid name", …
 pub fn error_title(error: &Error) -> &'static str {
     match error {
-        Error::Io { source, .. } => match errno(source) {
+        Error::Io { op, source, .. } => match errno(source) {
+            Some(Errno::PERM) if Act::of(op).removes() => "Not allowed",
             Some(Errno::ACCESS | Errno::PERM) => "No permission",
             Some(Errno::NOSPC) => "The disk is full",
             Some(Errno::DQUOT) => "Disk quota used up",
@@ -188,6 +189,9 @@ fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {
         };
     };
     match errno {
+        // Not the permission bits (EACCES) but a lock on the item or its folder, which root
+        // meets too.
+        Errno::PERM if act.removes() => protected(op, path),
         Errno::ACCESS | Errno::PERM => denied(act, path),
         Errno::NOENT => match act {
             // The folder it was to go into has gone.
@@ -264,6 +268,11 @@ enum Act {
 }
 
 impl Act {
+    /// Takes the item out of its folder (where `EPERM` means a lock, not the mode bits).
+    fn removes(self) -> bool {
+        matches!(self, Act::Delete | Act::Move)
+    }
+
     fn of(op: &str) -> Act {
         match op {
             "open"
@@ -312,6 +321,21 @@ fn denied(act: Act, path: &Path) -> String {
         Act::Move => format!("You don't have permission to move {it}."),
         Act::Change => format!("You don't have permission to change {it}."),
     }
+}
+
+/// Why a removal or move was refused with `EPERM`: the kernel's two reasons (`unlink(2)`).
+fn protected(op: &str, path: &Path) -> String {
+    let (verb, done) = match op {
+        "delete" | "remove" => ("deleted", "delete"),
+        "rename" | "rename to" => ("renamed", "rename"),
+        "move to the trash" => ("moved to the trash", "remove"),
+        _ => ("moved", "move"),
+    };
+    format!(
+        "{} can't be {verb}: it or its folder is locked (immutable or append-only), or the \
+         folder lets only an item's owner {done} it.",
+        quoted(path)
+    )
 }
 
 /// What ran out of space: the folder written in for a new item, else the item.
@@ -416,9 +440,9 @@ mod tests {
         assert_eq!(error_title(&e), "No permission");
         let e = io("open", "/m/secret", Errno::ACCESS);
         assert_eq!(said(&e), "You don't have permission to open “secret”.");
-        let e = io("delete", "/m/a.txt", Errno::PERM);
+        let e = io("delete", "/m/a.txt", Errno::ACCESS);
         assert_eq!(said(&e), "You don't have permission to delete “a.txt”.");
-        let e = io("move", "/m/a.txt", Errno::PERM);
+        let e = io("move", "/m/a.txt", Errno::ACCESS);
         assert_eq!(said(&e), "You don't have permission to move “a.txt”.");
         let e = io("write", "/m/a.txt", Errno::ACCESS);
         assert_eq!(said(&e), "You don't have permission to write to “a.txt”.");
@@ -430,6 +454,35 @@ mod tests {
             io::Error::from(io::ErrorKind::PermissionDenied),
         );
         assert_eq!(said(&e), "You don't have permission to open “a”.");
+    }
+
+    /// `EPERM` from a removal is a lock (`chattr +i`, `+a`) or a sticky folder, which root
+    /// meets too: not the permission bits.
+    #[test]
+    fn a_refused_removal_says_why_not_that_permission_is_missing() {
+        let e = io("move", "/m/locked.txt", Errno::PERM);
+        assert_eq!(
+            said(&e),
+            "“locked.txt” can't be moved: it or its folder is locked (immutable or \
+             append-only), or the folder lets only an item's owner move it."
+        );
+        assert_eq!(error_title(&e), "Not allowed");
+        let e = io("delete", "/m/locked.txt", Errno::PERM);
+        assert!(
+            said(&e).starts_with("“locked.txt” can't be deleted: "),
+            "{}",
+            said(&e)
+        );
+        let e = io("rename", "/m/locked.txt", Errno::PERM);
+        assert!(
+            said(&e).ends_with("lets only an item's owner rename it."),
+            "{}",
+            said(&e)
+        );
+        assert_eq!(
+            error_title(&io("delete", "/m/a", Errno::ACCESS)),
+            "No permission"
+        );
     }
 
     #[test]
