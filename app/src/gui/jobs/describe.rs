@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use ferry_core::jobs::{Job, Summary, Totals};
 
-use crate::gui::format;
+use crate::gui::{format, words};
 
 /// What `job` is doing, counted from `totals` once planning found them.
 pub fn title(job: &Job, totals: Option<&Totals>) -> String {
@@ -87,6 +87,12 @@ pub fn in_words(job: &Job) -> String {
 /// What `job` did, for the toast at its end: "Moved 12 items to Photos", with what was not
 /// done after it.
 pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
+    // A rename or new folder that failed did nothing but fail: the reason is the message.
+    if let (Job::Rename { .. } | Job::CreateFolder { .. }, [], [failed]) =
+        (job, summary.done.as_slice(), summary.failed.as_slice())
+    {
+        return words::error_in_words(&failed.error);
+    }
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
         [] => "nothing".to_owned(),
@@ -256,6 +262,37 @@ mod tests {
             done_message(&job, &failed, true),
             "Cancelled: moved 12 items to Photos (1 failed)."
         );
+    }
+
+    /// Not "Renamed to “b.txt” (1 failed)." when nothing was renamed.
+    #[test]
+    fn a_rename_or_new_folder_that_failed_says_why() {
+        let refused = |path: &str| Summary {
+            failed: vec![ferry_core::jobs::Failed {
+                path: PathBuf::from(path),
+                error: std::sync::Arc::new(ferry_core::Error::io(
+                    "rename",
+                    path,
+                    std::io::Error::from_raw_os_error(rustix::io::Errno::PERM.raw_os_error()),
+                )),
+            }],
+            ..Summary::default()
+        };
+        let rename = Job::Rename {
+            path: PathBuf::from("/h/locked.txt"),
+            new_name: "b.txt".into(),
+        };
+        let said = done_message(&rename, &refused("/h/locked.txt"), false);
+        assert!(
+            said.starts_with("“locked.txt” can't be renamed: "),
+            "{said}"
+        );
+        let made = Job::CreateFolder {
+            parent: PathBuf::from("/h"),
+            name: "new".into(),
+        };
+        let said = done_message(&made, &refused("/h/new"), false);
+        assert!(!said.starts_with("Created"), "{said}");
     }
 
     #[test]
