@@ -73,6 +73,14 @@ pub enum PaneAction {
         /// Keep the anchor and select the whole range.
         extend: bool,
     },
+    /// Move the focus alone, the selection left as it is (Ctrl+arrows), to pick items one
+    /// by one with [`ToggleFocused`](Self::ToggleFocused), as in Dolphin.
+    MoveFocus {
+        /// Where to move.
+        step: Step,
+    },
+    /// Select the focused entry, or deselect it when selected (Ctrl+Space).
+    ToggleFocused,
     /// Select every shown entry (Ctrl+A).
     SelectAll,
     /// Select what is not selected and deselect the rest (Ctrl+Shift+I).
@@ -275,6 +283,16 @@ const fn moves(key: Named, step: Step, what: &'static str) -> [Binding; 2] {
     ]
 }
 
+/// Ctrl with an arrow, Home or End (Ctrl+Page Up/Down change tabs).
+const fn focus_only(key: Named, step: Step) -> Binding {
+    pane(
+        KeySpec::Named(key),
+        CTRL,
+        PaneAction::MoveFocus { step },
+        "…moving only the focus",
+    )
+}
+
 use KeySpec::{Char, Named as N};
 use PaneAction as P;
 use WindowAction as W;
@@ -307,7 +325,7 @@ const WINDOW_TABLE: [Binding; 20] = [
     window(Char("y"), CTRL, W::Redo, "Redo"),
 ];
 
-const PANE_TABLE: [Binding; 54] = {
+const PANE_TABLE: [Binding; 61] = {
     let [down, down_x] = moves(Named::ArrowDown, Step::Down, "Next item");
     let [up, up_x] = moves(Named::ArrowUp, Step::Up, "Previous item");
     let [left, left_x] = moves(Named::ArrowLeft, Step::Left, "Item to the left (icons)");
@@ -331,20 +349,32 @@ const PANE_TABLE: [Binding; 54] = {
         pane(N(Named::Enter), CTRL, P::OpenInNewTab, "Open in new tab"),
         down,
         down_x,
+        focus_only(Named::ArrowDown, Step::Down),
         up,
         up_x,
+        focus_only(Named::ArrowUp, Step::Up),
         left,
         left_x,
+        focus_only(Named::ArrowLeft, Step::Left),
         right,
         right_x,
+        focus_only(Named::ArrowRight, Step::Right),
         page_up,
         page_up_x,
         page_down,
         page_down_x,
         home,
         home_x,
+        focus_only(Named::Home, Step::First),
         end,
         end_x,
+        focus_only(Named::End, Step::Last),
+        pane(
+            N(Named::Space),
+            CTRL,
+            P::ToggleFocused,
+            "Select or deselect the focused item",
+        ),
         pane(Char("a"), CTRL, P::SelectAll, "Select all"),
         pane(
             Char("i"),
@@ -556,6 +586,11 @@ mod tests {
             pane_key(&named(Named::ArrowLeft), NO),
             mv(Step::Left, false)
         );
+        assert_eq!(
+            pane_key(&named(Named::ArrowDown), C),
+            Some(P::MoveFocus { step: Step::Down })
+        );
+        assert_eq!(pane_key(&named(Named::Space), C), Some(P::ToggleFocused));
         // Alt+Up is "parent folder", not "move up".
         assert_eq!(pane_key(&named(Named::ArrowUp), A), Some(P::Up));
     }

@@ -50,8 +50,17 @@ impl Browser {
                 (Task::none(), self.focused_folder().map(Event::OpenInNewTab))
             }
             // Up and Down reach the window while a path is typed: they are not for the list.
-            PaneAction::Move { .. } if self.editing.is_some() => none,
+            PaneAction::Move { .. } | PaneAction::MoveFocus { .. } if self.editing.is_some() => {
+                none
+            }
             PaneAction::Move { step, extend } => (self.move_focus(step, extend), None),
+            PaneAction::MoveFocus { step } => (self.move_focus_only(step), None),
+            PaneAction::ToggleFocused => {
+                if let Some(focus) = self.selection.focus() {
+                    self.selection.toggle(focus);
+                }
+                none
+            }
             PaneAction::Complete => (self.complete(ctx), None),
             PaneAction::SelectAll => {
                 if let Some(contents) = self.listing.contents() {

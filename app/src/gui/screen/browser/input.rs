@@ -240,28 +240,13 @@ impl Browser {
     }
 
     pub(super) fn move_focus(&mut self, step: Step, extend: bool) -> Task<Message> {
-        let per_line = self.per_line();
-        let page = self.scroll.page(self.line_height()) * per_line;
-        let current = self.focused_row();
+        let Some(target) = self.row_after(step) else {
+            return Task::none();
+        };
         let Some(contents) = self.listing.contents() else {
             return Task::none();
         };
         let rows = contents.rows();
-        let Some(last) = rows.len().checked_sub(1) else {
-            return Task::none();
-        };
-        let target = match (current, step) {
-            (_, Step::First) => 0,
-            (_, Step::Last) => last,
-            (None, _) => 0,
-            (Some(_), Step::Left | Step::Right) if per_line == 1 => return Task::none(),
-            (Some(row), Step::Left) => row.saturating_sub(1),
-            (Some(row), Step::Right) => (row + 1).min(last),
-            (Some(row), Step::Up) => row.checked_sub(per_line).unwrap_or(row),
-            (Some(row), Step::Down) => (row + per_line).min(last),
-            (Some(row), Step::PageUp) => row.saturating_sub(page),
-            (Some(row), Step::PageDown) => (row + page).min(last),
-        };
         if extend {
             let anchor = self.selection.anchor().and_then(|e| contents.row_of(e));
             self.selection.select_range(rows, anchor, target, false);
@@ -269,6 +254,37 @@ impl Browser {
             self.selection.select_only(rows[target]);
         }
         self.reveal(target, false)
+    }
+
+    /// Ctrl+arrows: the focus moves, what is selected stays selected.
+    pub(super) fn move_focus_only(&mut self, step: Step) -> Task<Message> {
+        let Some(target) = self.row_after(step) else {
+            return Task::none();
+        };
+        if let Some(&entry) = self.listing.contents().and_then(|c| c.rows().get(target)) {
+            self.selection.focus_on(entry);
+        }
+        self.reveal(target, false)
+    }
+
+    /// The row a focus move by `step` lands on, if there is one.
+    fn row_after(&self, step: Step) -> Option<usize> {
+        let per_line = self.per_line();
+        let page = self.scroll.page(self.line_height()) * per_line;
+        let current = self.focused_row();
+        let last = self.listing.contents()?.rows().len().checked_sub(1)?;
+        Some(match (current, step) {
+            (_, Step::First) => 0,
+            (_, Step::Last) => last,
+            (None, _) => 0,
+            (Some(_), Step::Left | Step::Right) if per_line == 1 => return None,
+            (Some(row), Step::Left) => row.saturating_sub(1),
+            (Some(row), Step::Right) => (row + 1).min(last),
+            (Some(row), Step::Up) => row.checked_sub(per_line).unwrap_or(row),
+            (Some(row), Step::Down) => (row + per_line).min(last),
+            (Some(row), Step::PageUp) => row.saturating_sub(page),
+            (Some(row), Step::PageDown) => (row + page).min(last),
+        })
     }
 
     /// Scrolls so `row` is visible (centred when `center`), keeping our offset in step so this

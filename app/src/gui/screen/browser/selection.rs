@@ -52,7 +52,12 @@ impl Selection {
         self.focus = Some(entry);
     }
 
-    /// Adds or removes `entry` and focuses it (Ctrl+click).
+    /// Focuses `entry`, the selection and the anchor as they were (Ctrl+arrows).
+    pub fn focus_on(&mut self, entry: u32) {
+        self.focus = Some(entry);
+    }
+
+    /// Adds or removes `entry` and focuses it (Ctrl+click, Ctrl+Space).
     pub fn toggle(&mut self, entry: u32) {
         if !self.selected.remove(&entry) {
             self.selected.insert(entry);

@@ -13,14 +13,19 @@ use crate::gui::widget::list::top_of;
 
 impl Trash {
     /// What a key does in the view (the window routes keys here while it is shown): the
-    /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection),
-    /// Ctrl+A selects all, Escape selects nothing (or closes the folder field), Delete or
+    /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection, Ctrl
+    /// keeps it as it is), Ctrl+Space selects or deselects the focused item, Ctrl+A selects all, Escape selects nothing (or closes the folder field), Delete or
     /// Shift+Delete deletes permanently, Alt+R restores, Alt+T restores to…, Alt+E empties the
     /// trash, the menu key or Shift+F10 opens the context menu, F5 or Ctrl+R reads the trash
     /// again.
     pub fn key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Message> {
         let shift = modifiers.shift();
-        let step = |step| Some(Message::Step(step, shift));
+        // Ctrl+Page Up/Down change tabs.
+        let paging = |step| matches!(step, Step::PageUp | Step::PageDown);
+        let step = |step| match modifiers.command() && !shift && !paging(step) {
+            true => Some(Message::StepFocus(step)),
+            false => Some(Message::Step(step, shift)),
+        };
         match key.as_ref() {
             Key::Named(Named::Escape) if self.restore_to.is_some() => {
                 Some(Message::FolderCancelled)
@@ -32,6 +37,7 @@ impl Trash {
             Key::Named(Named::PageDown) => step(Step::PageDown),
             Key::Named(Named::Home) => step(Step::First),
             Key::Named(Named::End) => step(Step::Last),
+            Key::Named(Named::Space) if modifiers.command() => Some(Message::ToggleFocused),
             Key::Named(Named::Delete) => Some(Message::DeletePermanently),
             Key::Named(Named::ContextMenu) => Some(Message::MenuKey),
             Key::Named(Named::F10) if shift => Some(Message::MenuKey),
@@ -118,24 +124,8 @@ impl Trash {
     }
 
     pub(super) fn step(&mut self, step: Step, extend: bool) -> Task<Message> {
-        let n = self.order.len();
-        if n == 0 {
+        let Some(row) = self.row_after(step) else {
             return Task::none();
-        }
-        let last = n - 1;
-        let page = self.scroll.page(ROW_HEIGHT);
-        let current = self
-            .selection
-            .focus()
-            .map(|e| self.rows_of[e as usize] as usize);
-        let row = match (current, step) {
-            (_, Step::First) => 0,
-            (_, Step::Last) => last,
-            (None, _) => 0,
-            (Some(row), Step::Up | Step::Left) => row.saturating_sub(1),
-            (Some(row), Step::Down | Step::Right) => (row + 1).min(last),
-            (Some(row), Step::PageUp) => row.saturating_sub(page),
-            (Some(row), Step::PageDown) => (row + page).min(last),
         };
         if extend {
             let anchor = self
@@ -146,6 +136,38 @@ impl Trash {
         } else {
             self.selection.select_only(self.order[row]);
         }
+        self.reveal(row)
+    }
+
+    /// Ctrl+arrows: the focus moves, what is selected stays selected.
+    pub(super) fn step_focus(&mut self, step: Step) -> Task<Message> {
+        let Some(row) = self.row_after(step) else {
+            return Task::none();
+        };
+        self.selection.focus_on(self.order[row]);
+        self.reveal(row)
+    }
+
+    /// The row a focus move by `step` lands on, if there is one.
+    fn row_after(&self, step: Step) -> Option<usize> {
+        let last = self.order.len().checked_sub(1)?;
+        let page = self.scroll.page(ROW_HEIGHT);
+        let current = self
+            .selection
+            .focus()
+            .map(|e| self.rows_of[e as usize] as usize);
+        Some(match (current, step) {
+            (_, Step::First) => 0,
+            (_, Step::Last) => last,
+            (None, _) => 0,
+            (Some(row), Step::Up | Step::Left) => row.saturating_sub(1),
+            (Some(row), Step::Down | Step::Right) => (row + 1).min(last),
+            (Some(row), Step::PageUp) => row.saturating_sub(page),
+            (Some(row), Step::PageDown) => (row + page).min(last),
+        })
+    }
+
+    fn reveal(&mut self, row: usize) -> Task<Message> {
         match self.scroll.reveal(row, ROW_HEIGHT) {
             Some(offset_y) => self.scroll_to(offset_y),
             None => Task::none(),

@@ -112,6 +112,10 @@ pub enum Message {
     ScrollTo(f32),
     /// Move the keyboard focus; `true`: extend the selection (Shift).
     Step(Step, bool),
+    /// Move the keyboard focus alone, the selection kept (Ctrl+arrows).
+    StepFocus(Step),
+    /// Select the focused item, or deselect it (Ctrl+Space).
+    ToggleFocused,
     /// Select every item.
     SelectAll,
     /// Select nothing.
@@ -396,6 +400,13 @@ impl Trash {
             }
             Message::ScrollTo(offset_y) => (self.scroll_to(offset_y), None),
             Message::Step(step, extend) => (self.step(step, extend), None),
+            Message::StepFocus(step) => (self.step_focus(step), None),
+            Message::ToggleFocused => {
+                if let Some(focus) = self.selection.focus() {
+                    self.selection.toggle(focus);
+                }
+                (Task::none(), None)
+            }
             Message::SelectAll => {
                 self.selection.select_all(&self.order);
                 (Task::none(), None)

@@ -369,15 +369,40 @@ fn a_file_trashed_then_restored_from_the_view_is_back_in_its_place() {
     assert!(trash.is_empty());
 }
 
+fn press(trash: &mut Trash, key: &Key, modifiers: Modifiers) -> Option<Event> {
+    let message = trash.key(key, modifiers);
+    message.and_then(|m| trash.update(m, &ctx(modifiers)).1)
+}
+
+/// Ctrl+arrows move the focus alone and Ctrl+Space picks the focused item: items apart are
+/// selected from the keyboard, as in Dolphin.
+#[test]
+fn ctrl_arrows_and_ctrl_space_select_items_apart() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    let (down, space) = (Key::Named(Named::ArrowDown), Key::Named(Named::Space));
+    press(&mut trash, &down, Modifiers::empty());
+    let first = names(&trash.selected_items());
+    press(&mut trash, &down, Modifiers::CTRL);
+    press(&mut trash, &down, Modifiers::CTRL);
+    assert_eq!(
+        names(&trash.selected_items()),
+        first,
+        "the focus moved alone"
+    );
+    press(&mut trash, &space, Modifiers::CTRL);
+    let both = names(&trash.selected_items());
+    assert_eq!(both.len(), 2);
+    assert!(both.contains(&"report.pdf".to_owned()), "{both:?}");
+    press(&mut trash, &space, Modifiers::CTRL);
+    assert_eq!(names(&trash.selected_items()), first);
+}
+
 #[test]
 fn keys_move_select_and_act() {
     let fixture = Fixture::four();
     let mut trash = fixture.view();
     let none = Modifiers::empty();
-    fn press(trash: &mut Trash, key: &Key, modifiers: Modifiers) -> Option<Event> {
-        let message = trash.key(key, modifiers);
-        message.and_then(|m| trash.update(m, &ctx(modifiers)).1)
-    }
     press(&mut trash, &Key::Named(Named::ArrowDown), none);
     press(&mut trash, &Key::Named(Named::ArrowDown), none);
     assert_eq!(names(&trash.selected_items()), ["a.txt"]);

@@ -33,6 +33,44 @@ fn ctrl_a_and_ctrl_shift_i_select_all_and_invert() {
     assert!(selected_names(&browser).is_empty());
 }
 
+/// Ctrl+arrows move the focus alone and Ctrl+Space picks the focused entry: entries apart
+/// are selected from the keyboard, as in Dolphin.
+#[test]
+fn ctrl_arrows_and_ctrl_space_select_entries_apart() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d"]);
+    let down = |extend| PaneAction::Move {
+        step: Step::Down,
+        extend,
+    };
+    act(&mut browser, &dirs, down(false));
+    act(
+        &mut browser,
+        &dirs,
+        PaneAction::MoveFocus { step: Step::Down },
+    );
+    act(
+        &mut browser,
+        &dirs,
+        PaneAction::MoveFocus { step: Step::Down },
+    );
+    assert_eq!(selected_names(&browser), ["a"], "the focus moved alone");
+    act(&mut browser, &dirs, PaneAction::ToggleFocused);
+    assert_eq!(selected_names(&browser), ["a", "c"]);
+    act(
+        &mut browser,
+        &dirs,
+        PaneAction::MoveFocus { step: Step::Up },
+    );
+    act(&mut browser, &dirs, PaneAction::ToggleFocused);
+    assert_eq!(selected_names(&browser), ["a", "b", "c"]);
+    act(&mut browser, &dirs, PaneAction::ToggleFocused);
+    assert_eq!(selected_names(&browser), ["a", "c"]);
+    // A plain arrow selects only where it lands, as before.
+    act(&mut browser, &dirs, down(false));
+    assert_eq!(selected_names(&browser), ["c"]);
+}
+
 #[test]
 fn a_rubber_band_in_empty_space_selects_the_rows_it_crosses_and_scrolls_at_the_edge() {
     let dirs = Recorder::default();
