@@ -189,3 +189,33 @@ fn undoing_a_rename_carries_a_folder_made_anew_below_it() {
     .into_iter();
     undo_restores_the_tree_after_jobs(|root| jobs.next().map(|job| job(root))).unwrap();
 }
+
+/// A folder merged into is not carried: `x/y/k` made, `z/y` (holding `w`) merged into `x/y`,
+/// then `x/y/k` merged into a new `k` and removed. Undoing that remakes `x/y/k`; undoing the
+/// merge of `z/y` takes back only `w` and leaves `x/y` (and the remade `x/y/k`) where they
+/// are, so the undo of the making of `x/y/k` must know it there.
+#[test]
+fn undoing_a_merge_into_a_folder_leaves_a_folder_made_anew_inside_it() {
+    let mut jobs = vec![
+        |r: &Path| Job::CreateFolder {
+            parent: r.join("x/y"),
+            name: "k".into(),
+        },
+        |r: &Path| Job::CreateFolder {
+            parent: r.join("z"),
+            name: "y".into(),
+        },
+        |r: &Path| Job::CreateFolder {
+            parent: r.join("z/y"),
+            name: "w".into(),
+        },
+        |r: &Path| moving(vec![r.join("z/y")], &r.join("x")),
+        |r: &Path| Job::CreateFolder {
+            parent: r.to_path_buf(),
+            name: "k".into(),
+        },
+        |r: &Path| moving(vec![r.join("x/y/k")], r),
+    ]
+    .into_iter();
+    undo_restores_the_tree_after_jobs(|root| jobs.next().map(|job| job(root))).unwrap();
+}

@@ -12,7 +12,7 @@ use super::{JournalRecord, RecordState, UndoJournal, now};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::FileId;
-use crate::jobs::{Job, Summary};
+use crate::jobs::{How, Job, RecordEntry, Summary};
 
 impl UndoJournal {
     /// Persists that record `seq` was undone by a job that ended with `summary`.
@@ -103,10 +103,14 @@ impl UndoJournal {
             if remade.is_empty() || !matches!(r.job, Job::Move { .. } | Job::Rename { .. }) {
                 continue;
             }
-            for e in self.with_details(r)?.entries {
-                if e.kind == Kind::Dir {
-                    carry(&mut remade, &e.dest, &e.source);
-                }
+            // Its items unreadable: nothing carried, and an older undo keeps those folders.
+            let Ok(r) = self.with_details(r) else {
+                continue;
+            };
+            // A folder merged into stays where it is; its undo takes back only what came in.
+            let went_back = |e: &&RecordEntry| e.kind == Kind::Dir && e.how != How::Merged;
+            for e in r.entries.iter().filter(went_back) {
+                carry(&mut remade, &e.dest, &e.source);
             }
         }
         for e in &mut record.entries {
