@@ -1,10 +1,11 @@
-//! Undo of random sequences of jobs (copy, move, rename, new folder) on a small tree
-//! restores it exactly, and the sequences the property test once failed with.
+//! Undo of random sequences of jobs (copy and move under each policy that needs no answer,
+//! rename, new folder, trash) on a small tree restores it exactly, and the sequences the
+//! property test once failed with.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ferry_core::jobs::Job;
+use ferry_core::jobs::{ConflictPolicy, Job};
 use ferry_tests::TempTree;
 use proptest::prelude::*;
 
@@ -32,7 +33,19 @@ enum Step {
     Move(usize, usize),
     Rename(usize, String),
     Mkdir(usize, String),
+    /// A copy or move with a policy of [`POLICIES`] for what it meets.
+    CopyAs(usize, usize, usize),
+    MoveAs(usize, usize, usize),
+    Trash(usize),
 }
+
+/// What a copy or move does with a name taken: every policy that needs no answer.
+const POLICIES: [ConflictPolicy; 4] = [
+    ConflictPolicy::Replace,
+    ConflictPolicy::KeepBoth,
+    ConflictPolicy::Merge,
+    ConflictPolicy::ReplaceIfNewer,
+];
 
 fn step() -> impl Strategy<Value = Step> {
     let name = "[a-e]{1,2}";
@@ -41,6 +54,9 @@ fn step() -> impl Strategy<Value = Step> {
         (0usize..64, 0usize..64).prop_map(|(a, b)| Step::Move(a, b)),
         (0usize..64, name).prop_map(|(a, n)| Step::Rename(a, n)),
         (0usize..64, name).prop_map(|(a, n)| Step::Mkdir(a, n)),
+        (0usize..64, 0usize..64, 0..POLICIES.len()).prop_map(|(a, b, p)| Step::CopyAs(a, b, p)),
+        (0usize..64, 0usize..64, 0..POLICIES.len()).prop_map(|(a, b, p)| Step::MoveAs(a, b, p)),
+        (0usize..64).prop_map(Step::Trash),
     ]
 }
 
@@ -56,7 +72,7 @@ fn items(root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// and nothing left to undo.
 fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
     let mut steps = steps.into_iter();
-    undo_restores_the_tree_after_jobs(|root| {
+    undo_restores_the_tree_after_jobs(|root, s| {
         for step in steps.by_ref() {
             let (dirs, all) = items(root);
             let pick = |list: &[PathBuf], i: usize| list[i % list.len()].clone();
@@ -71,6 +87,20 @@ fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
                     parent: pick(&dirs, a),
                     name: name.into(),
                 },
+                Step::CopyAs(a, b, p) if !all.is_empty() => Job::Copy {
+                    sources: vec![pick(&all, a)],
+                    dest_dir: pick(&dirs, b),
+                    on_conflict: POLICIES[p],
+                },
+                Step::MoveAs(a, b, p) if !all.is_empty() => Job::Move {
+                    sources: vec![pick(&all, a)],
+                    dest_dir: pick(&dirs, b),
+                    on_conflict: POLICIES[p],
+                },
+                Step::Trash(a) if !all.is_empty() => Job::Trash {
+                    paths: vec![pick(&all, a)],
+                    roots: s.trash.clone(),
+                },
                 _ => continue,
             });
         }
@@ -81,7 +111,7 @@ fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
 /// Runs the jobs `next` gives, each made after the one before has run, on a small tree
 /// (`a.txt`, `x/b.txt`, `x/y/c.txt`, `z/`), then undoes them all (see above).
 fn undo_restores_the_tree_after_jobs(
-    mut next: impl FnMut(&Path) -> Option<Job>,
+    mut next: impl FnMut(&Path, &Setup) -> Option<Job>,
 ) -> Result<(), TestCaseError> {
     let t = TempTree::new();
     let s = Setup::new(&t);
@@ -92,7 +122,7 @@ fn undo_restores_the_tree_after_jobs(
     t.dir("root/z");
     let start = manifest(&root);
     let mut journaled = 0;
-    while let Some(job) = next(&root) {
+    while let Some(job) = next(&root, &s) {
         s.run(job);
         // A job that skipped or failed everything is no undo step.
         let newest = s.journal.records().unwrap().pop().unwrap();
@@ -107,7 +137,7 @@ fn undo_restores_the_tree_after_jobs(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     #[test]
     fn undoing_a_random_sequence_of_jobs_restores_the_tree(steps in proptest::collection::vec(step(), 1..7)) {
@@ -187,7 +217,7 @@ fn undoing_a_rename_carries_a_folder_made_anew_below_it() {
         |r: &Path| moving(vec![r.join("z/e/b")], r),
     ]
     .into_iter();
-    undo_restores_the_tree_after_jobs(|root| jobs.next().map(|job| job(root))).unwrap();
+    undo_restores_the_tree_after_jobs(|root, _| jobs.next().map(|job| job(root))).unwrap();
 }
 
 /// A folder merged into is not carried: `x/y/k` made, `z/y` (holding `w`) merged into `x/y`,
@@ -217,5 +247,5 @@ fn undoing_a_merge_into_a_folder_leaves_a_folder_made_anew_inside_it() {
         |r: &Path| moving(vec![r.join("x/y/k")], r),
     ]
     .into_iter();
-    undo_restores_the_tree_after_jobs(|root| jobs.next().map(|job| job(root))).unwrap();
+    undo_restores_the_tree_after_jobs(|root, _| jobs.next().map(|job| job(root))).unwrap();
 }
