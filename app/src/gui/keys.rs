@@ -88,7 +88,7 @@ impl Ferry {
             if named == Some(Named::Escape) {
                 self.shortcuts_shown = false;
             }
-            return Task::none();
+            return super::modal::shortcuts::key(key).unwrap_or_else(Task::none);
         }
         if !captured && let Some(task) = self.trash_key(key, text, modifiers) {
             return task;

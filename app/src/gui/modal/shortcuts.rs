@@ -1,8 +1,11 @@
 //! The Keyboard Shortcuts dialog (Ctrl+F1, or the menu): every binding of the one table in
 //! [`shortcut`](crate::gui::shortcut), so the list cannot drift from what the keys do.
 
-use iced::widget::{Column, button, column, row, rule, scrollable, space, text};
-use iced::{Alignment, Element, Fill};
+use iced::keyboard::Key;
+use iced::keyboard::key::Named;
+use iced::widget::operation::{self, AbsoluteOffset, RelativeOffset};
+use iced::widget::{Column, Id, button, column, row, rule, scrollable, space, text};
+use iced::{Alignment, Element, Fill, Padding, Task};
 
 use crate::gui::shortcut::{Action, TABLE, key_label};
 use crate::gui::style;
@@ -12,6 +15,33 @@ use crate::gui::style;
 pub enum Message {
     /// Close it (the button, Escape, the backdrop).
     Close,
+}
+
+/// Height of the scrolled list.
+const LIST_HEIGHT: f32 = 460.0;
+/// One line of the list, about (13 px text and its spacing).
+const LINE: f32 = 19.0;
+
+fn list_id() -> Id {
+    Id::new("ferry-shortcuts-list")
+}
+
+/// Scrolls the list for `key`, so that all of it can be read from the keyboard: the arrows
+/// by a line, Page Up/Down by a page, Home and End to either end. `None` for other keys.
+pub fn key<T>(key: &Key) -> Option<Task<T>> {
+    let by = |y: f32| operation::scroll_by(list_id(), AbsoluteOffset { x: 0.0, y });
+    let Key::Named(named) = key.as_ref() else {
+        return None;
+    };
+    Some(match named {
+        Named::ArrowDown => by(LINE),
+        Named::ArrowUp => by(-LINE),
+        Named::PageDown | Named::Space => by(LIST_HEIGHT - LINE),
+        Named::PageUp => by(LINE - LIST_HEIGHT),
+        Named::Home => operation::snap_to(list_id(), RelativeOffset::START),
+        Named::End => operation::snap_to(list_id(), RelativeOffset::END),
+        _ => return None,
+    })
 }
 
 /// The dialog's content.
@@ -32,7 +62,7 @@ pub fn view<'a>() -> Element<'a, Message> {
                 .align_y(Alignment::Center),
             );
         }
-        list.width(320)
+        list.width(310)
     };
     let close = button(text("Close").size(13))
         .padding([5, 16])
@@ -42,11 +72,16 @@ pub fn view<'a>() -> Element<'a, Message> {
         text("Keyboard Shortcuts").size(18).font(style::bold()),
         rule::horizontal(1).style(style::separator),
         scrollable(
+            // Room on the right for the scrollbar, which is drawn over the content.
             row![section("Window", true), section("Folder view", false)]
                 .spacing(32)
-                .padding([0, 8])
+                .padding(Padding {
+                    right: 20.0,
+                    ..Padding::from([0, 8])
+                })
         )
-        .height(460),
+        .id(list_id())
+        .height(LIST_HEIGHT),
         row![
             text("Letters typed in a folder select the next name starting with them.")
                 .size(12)
@@ -58,4 +93,25 @@ pub fn view<'a>() -> Element<'a, Message> {
     ]
     .spacing(12)
     .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list is taller than the dialog: the keys that move through a list scroll it.
+    #[test]
+    fn the_list_scrolls_from_the_keyboard() {
+        for named in [
+            Named::ArrowDown,
+            Named::PageDown,
+            Named::PageUp,
+            Named::Home,
+            Named::End,
+        ] {
+            assert!(key::<()>(&Key::Named(named)).is_some(), "{named:?}");
+        }
+        assert!(key::<()>(&Key::Named(Named::Enter)).is_none());
+        assert!(key::<()>(&Key::Character("a".into())).is_none());
+    }
 }
