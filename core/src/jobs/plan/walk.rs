@@ -241,21 +241,20 @@ impl<'a> Planner<'a> {
         self.ctx.skip(i, self.plan.source_path(i), reason);
     }
 
-    /// For a move that copies, then removes: true when item `i` (`meta`, named `name` in
-    /// `dir`, given as `source`) could be removed once copied; otherwise asks like an error
-    /// reading the source (Retry looks at the item, and at an unchecked holder, again), and
-    /// false once it is skipped (see `removable.rs`).
-    fn removable_or_asked(
+    /// For a move that copies, then removes, item `i` (named `name` in `dir`, stat'ed as
+    /// `meta`, given as `source`) whose removal once copied was `refused`: asks like an error
+    /// reading the source (Retry looks at the item, and at an unchecked holder, again) until
+    /// it could be removed (true) or is skipped (false). See `removable.rs`.
+    fn ask_until_removable(
         &mut self,
-        i: u32,
-        source: &Path,
+        (i, source): (u32, &Path),
         dir: &OwnedFd,
         mut holder: removable::Holder,
-        name: &OsStr,
-        meta: Meta,
+        (name, mut meta): (&OsStr, Meta),
+        refused: Errno,
     ) -> bool {
-        let mut now = meta;
-        while let Some(e) = removable::refused(dir, &holder, name, &now) {
+        let mut refusal = Some(refused);
+        while let Some(e) = refusal {
             if !self.retry(i, Error::io("move", source, e)) {
                 return false;
             }
@@ -264,7 +263,8 @@ impl<'a> Planner<'a> {
             {
                 holder = removable::Holder::parent(&m);
             }
-            now = fs::stat_at(dir, name).unwrap_or(now);
+            meta = fs::stat_at(dir, name).unwrap_or(meta);
+            refusal = removable::refused(dir, &holder, name, &meta);
         }
         true
     }
@@ -366,7 +366,8 @@ impl<'a> Planner<'a> {
             let holder = removable::Holder::parent(&parent_meta);
             if self.mode == Mode::Move
                 && !renames
-                && !self.removable_or_asked(i, source, &parent, holder, name, meta)
+                && let Some(e) = removable::refused(&*parent, &holder, name, &meta)
+                && !self.ask_until_removable((i, source), &parent, holder, (name, meta), e)
             {
                 return Ok(());
             }
@@ -709,9 +710,12 @@ impl<'a> Planner<'a> {
             let renames = self.renames && dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
             if self.mode == Mode::Move && !renames {
                 let holder = removable::Holder::folder(self.plan.item(self.plan.item(c).parent));
-                let (source, name) = (self.plan.source_path(c), self.plan.name(c).to_owned());
-                if !self.removable_or_asked(c, &source, fd, holder, &name, meta) {
-                    return Ok(());
+                // The path and name are made only for a refusal: most children pass.
+                if let Some(e) = removable::refused(fd, &holder, self.plan.name(c), &meta) {
+                    let (source, name) = (self.plan.source_path(c), self.plan.name(c).to_owned());
+                    if !self.ask_until_removable((c, &source), fd, holder, (&name, meta), e) {
+                        return Ok(());
+                    }
                 }
             }
             self.decide(c, &meta, fd, dest.map(|(_, fd)| fd), renames, None);

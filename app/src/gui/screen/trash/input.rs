@@ -13,14 +13,15 @@ use crate::gui::widget::list::top_of;
 
 impl Trash {
     /// What a key does in the view (the window routes keys here while it is shown): the
-    /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection, Ctrl
-    /// keeps it as it is), Ctrl+Space selects or deselects the focused item, Ctrl+A selects all, Escape selects nothing (or closes the folder field), Delete or
-    /// Shift+Delete deletes permanently, Alt+R restores, Alt+T restores to…, Alt+E empties the
-    /// trash, the menu key or Shift+F10 opens the context menu, F5 or Ctrl+R reads the trash
-    /// again.
+    /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection; Ctrl
+    /// with an arrow, Home or End keeps it as it is), Ctrl+Space selects or deselects the
+    /// focused item, Ctrl+A selects all, Escape selects nothing (or closes the folder field),
+    /// Delete or Shift+Delete deletes permanently, Alt+R restores, Alt+T restores to…, Alt+E
+    /// empties the trash, the menu key or Shift+F10 opens the context menu, F5 or Ctrl+R reads
+    /// the trash again.
     pub fn key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Message> {
         let shift = modifiers.shift();
-        // Ctrl+Page Up/Down change tabs.
+        // As in folders, where Ctrl+Page Up/Down are the tab keys: no focus-only page move.
         let paging = |step| matches!(step, Step::PageUp | Step::PageDown);
         let step = |step| match modifiers.command() && !shift && !paging(step) {
             true => Some(Message::StepFocus(step)),
