@@ -79,9 +79,10 @@ fn staged_name(secs: u64) -> String {
     format!("{secs}-{}-1-0", std::process::id())
 }
 
-/// The folders replaced files are kept in are pruned at every start, whether or not a record
-/// names them (records fall out of the journal; an interrupted job never says where it put
-/// what it replaced): the data folder's and the one at the root of another file system.
+/// The folders replaced files are kept in are pruned at start, whether or not a record names
+/// them (records fall out of the journal; an interrupted job never says where it put what it
+/// replaced): the data folder's and the one at the root of another file system; at most
+/// every ten minutes, for it costs a walk of everything staged.
 #[test]
 fn staging_is_pruned_at_start_even_where_no_record_names_it() {
     let t = TempTree::new();
@@ -113,6 +114,21 @@ fn staging_is_pruned_at_start_even_where_no_record_names_it() {
             dir.display()
         );
     }
+    // At most every ten minutes: a start a moment later leaves what expired since.
+    fs::write(in_data.join(&old), "expired since").unwrap();
+    ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(in_data.join(&old).exists(), "not pruned again so soon");
+    let stamp = fs::File::options()
+        .write(true)
+        .open(home.join("state/ferry/staging-pruned"))
+        .unwrap();
+    let eleven_minutes_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(660);
+    stamp.set_modified(eleven_minutes_ago).unwrap();
+    ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(
+        !in_data.join(&old).exists(),
+        "pruned once the last prune is old"
+    );
     for path in made {
         fs::remove_file(path).unwrap();
     }

@@ -196,7 +196,7 @@ impl UndoJournal {
         let Some((seq, durable, records)) = self.begin_unsynced(job)? else {
             return Ok(Begun::default());
         };
-        let (interrupted, problems) = start_up_of(records);
+        let (interrupted, problems) = start_up_of(records, &self.prune_stamp());
         Ok(Begun {
             seq: Some(seq),
             durable: Some(durable),
@@ -277,13 +277,19 @@ impl UndoJournal {
         self.compact_if_long()
     }
 
+    /// Dated by the last start-up that pruned the staging folders (`start_up.rs`).
+    fn prune_stamp(&self) -> PathBuf {
+        self.file.with_file_name("staging-pruned")
+    }
+
     fn details_folder(&self) -> PathBuf {
         details::folder(&self.file)
     }
 
     /// What every Ferry process does at start, the window and each command alike: bounds the
     /// staging folders the records name and the user's own (the data folder's and those at
-    /// the root of each local file system), whether or not a record still names them, with
+    /// the root of each local file system), whether or not a record still names them, when
+    /// the last start that did was ten minutes ago or more (see `start_up.rs`), with
     /// [`prune_staging`](super::prune_staging), [`STAGING_MAX_AGE`](super::STAGING_MAX_AGE)
     /// and [`STAGING_MAX_BYTES`](super::STAGING_MAX_BYTES); and cleans up after interrupted
     /// jobs ([`recover`](Self::recover)). Returns those jobs, and the problems met on the way
@@ -292,10 +298,10 @@ impl UndoJournal {
         let records = tail::read_lock(self.lock(), &self.file.with_extension("lock"))
             .and_then(|_lock| self.load_for_start());
         match records {
-            Ok(records) => start_up_of(records),
+            Ok(records) => start_up_of(records, &self.prune_stamp()),
             Err(e) => {
                 // The user's own staging folders are bounded all the same.
-                let (_, mut problems) = start_up_of(Vec::new());
+                let (_, mut problems) = start_up_of(Vec::new(), &self.prune_stamp());
                 problems.insert(0, e);
                 (Vec::new(), problems)
             }

@@ -22,8 +22,8 @@
 //! extra write, nothing to keep in step after a crash.
 //! [`StagingRoots::from_env`] is the user's choice; tests point it at a temporary folder.
 //!
-//! Staging is bounded: [`UndoJournal::start_up`](super::UndoJournal::start_up), at every
-//! start, applies [`prune_staging`] with [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the
+//! Staging is bounded: [`UndoJournal::start_up`](super::UndoJournal::start_up), at start
+//! (at most every ten minutes: it walks everything staged, see `journal/start_up.rs`), applies [`prune_staging`] with [`STAGING_MAX_AGE`] and [`STAGING_MAX_BYTES`] to the
 //! folders its records name and to the user's own (the data folder's and those at the root of
 //! each local file system), which an interrupted job, a record fallen out of the journal or
 //! an undo that replaced something leaves unnamed (sparing what was staged in the last
@@ -185,8 +185,8 @@ impl Staging {
 
 /// The user's staging folders that exist: the data folder's ([`StagingRoots::from_env`]) and
 /// `.ferry-replaced-<uid>` at the root of each mounted file system, except where looking may
-/// hang ([`fs::Mount::may_hang`]). Pruned at every start, so that what was kept there is
-/// bounded even when no journal record names the folder any more.
+/// hang ([`fs::Mount::may_hang`]). Pruned at start (see `journal/start_up.rs`), so that what
+/// was kept there is bounded even when no journal record names the folder any more.
 pub(crate) fn user_folders() -> Vec<PathBuf> {
     let name = staging_folder_name();
     let roots = fs::MountTable::read();

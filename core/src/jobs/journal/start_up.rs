@@ -3,10 +3,19 @@
 //! their moves had set aside, remove their temporaries), on records already read (see
 //! [`UndoJournal::start_up`]); and the same for an interrupted record the log drops.
 //!
+//! Bounding the staging folders reads the mount table, looks at the root of every file
+//! system and sizes every staged tree: work that grows with what was replaced (a replaced
+//! folder of 50,000 files is 50,000 `statx`), and was a quarter of the main thread's time in
+//! a `ferry cp` of one file with 158 items staged. It runs at most every [`PRUNE_EVERY`],
+//! the time of the last one kept as a stamp beside the journal: staged items live a week
+//! ([`STAGING_MAX_AGE`]) and pruning for size spares the last hour ([`STAGING_GRACE`]), so
+//! a bound applied ten minutes late is the same bound. Recovery runs at every start.
+//!
 //! [`UndoJournal::start_up`]: super::UndoJournal::start_up
+//! [`STAGING_GRACE`]: crate::jobs::STAGING_GRACE
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::{JournalRecord, RawRecord, RecordState};
 use crate::error::Error;
@@ -22,21 +31,32 @@ pub(super) fn is_staging_folder(dir: &Path) -> bool {
             && dir.parent().and_then(Path::file_name) == Some("ferry".as_ref()))
 }
 
+/// Start-up bounds the staging folders at most this often (see the module documentation).
+pub(crate) const PRUNE_EVERY: Duration = Duration::from_secs(600);
+
 /// [`UndoJournal::start_up`] on `records`, read once by the caller: prunes the staging
-/// folders they name and the user's own (which records may no longer name), then recovers.
-pub(super) fn start_up_of(records: Vec<JournalRecord>) -> (Vec<JournalRecord>, Vec<Error>) {
+/// folders they name and the user's own (which records may no longer name) when the last
+/// prune, dated by the file `stamp`, was [`PRUNE_EVERY`] ago or more; then recovers.
+pub(super) fn start_up_of(
+    records: Vec<JournalRecord>,
+    stamp: &Path,
+) -> (Vec<JournalRecord>, Vec<Error>) {
     let mut problems = Vec::new();
-    let mut folders: Vec<PathBuf> = named(&records)
-        .into_iter()
-        .cloned()
-        .chain(crate::jobs::staging::user_folders())
-        .collect();
-    folders.sort();
-    folders.dedup();
-    for dir in folders {
-        if let Err(e) = prune_staging(&dir, STAGING_MAX_AGE, STAGING_MAX_BYTES) {
-            problems.push(e);
+    if prune_due(stamp, SystemTime::now()) {
+        let mut folders: Vec<PathBuf> = named(&records)
+            .into_iter()
+            .cloned()
+            .chain(crate::jobs::staging::user_folders())
+            .collect();
+        folders.sort();
+        folders.dedup();
+        for dir in folders {
+            if let Err(e) = prune_staging(&dir, STAGING_MAX_AGE, STAGING_MAX_BYTES) {
+                problems.push(e);
+            }
         }
+        // Dated when done: a stamp that cannot be written only means pruning again next time.
+        let _ = std::fs::File::create(stamp).and_then(|f| f.set_modified(SystemTime::now()));
     }
     let interrupted = recover_of(records, &mut problems).unwrap_or_else(|e| {
         problems.push(e);
@@ -62,6 +82,16 @@ pub(super) fn recover_of(
         crate::jobs::recovery::remove_temporaries(record)?;
     }
     Ok(interrupted)
+}
+
+/// Whether start-up prunes at `now`: no stamp, a stamp [`PRUNE_EVERY`] old or older, or one
+/// dated after `now` (the clock was set back).
+fn prune_due(stamp: &Path, now: SystemTime) -> bool {
+    let pruned_at = std::fs::metadata(stamp).and_then(|m| m.modified());
+    pruned_at.map_or(true, |at| {
+        now.duration_since(at)
+            .map_or(true, |since| since >= PRUNE_EVERY)
+    })
 }
 
 /// For a record being dropped from the log: false when it is an interrupted job whose
@@ -106,4 +136,27 @@ pub(super) fn prune_staging_of(
         pruned.bytes += p.bytes;
     }
     Ok(pruned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_is_due_without_a_stamp_or_once_it_is_old() {
+        let dir = tempfile::tempdir().unwrap();
+        let stamp = dir.path().join("staging-pruned");
+        let now = SystemTime::now();
+        assert!(prune_due(&stamp, now), "never pruned");
+        std::fs::File::create(&stamp)
+            .unwrap()
+            .set_modified(now)
+            .unwrap();
+        assert!(!prune_due(&stamp, now + PRUNE_EVERY / 2));
+        assert!(prune_due(&stamp, now + PRUNE_EVERY));
+        assert!(
+            prune_due(&stamp, now - Duration::from_secs(1)),
+            "the clock was set back"
+        );
+    }
 }
