@@ -1,22 +1,83 @@
 //! Opening a file with the user's default application, and another window.
 
+use std::ffi::OsStr;
 use std::io;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-/// Hands `path` to `xdg-open` without waiting for it; a helper thread reaps the process so it
-/// does not linger as a zombie. Fails only if `xdg-open` cannot be started.
-pub fn open(path: &Path) -> io::Result<()> {
-    let mut child = Command::new("xdg-open")
+use crate::gui::{format, words};
+
+/// Why a file did not open.
+#[derive(Debug)]
+pub enum OpenFailure {
+    /// `xdg-open` is not installed.
+    NoOpener,
+    /// `xdg-open` found no application for the file (its exit status 3 or 4).
+    NoApplication,
+    /// `xdg-open` found no file there (its exit status 2).
+    Gone,
+    /// `xdg-open` could not be started for another reason.
+    NotStarted(io::Error),
+    /// `xdg-open` failed with this exit status.
+    Failed(i32),
+}
+
+impl OpenFailure {
+    /// What the folder's notice says about opening `path`.
+    pub fn in_words(&self, path: &Path) -> String {
+        let name = format::display_name(path);
+        match self {
+            OpenFailure::NoOpener => format!(
+                "Could not open “{name}”: no program that opens files is installed \
+                 (xdg-open, from the package xdg-utils)."
+            ),
+            OpenFailure::NoApplication => format!("No application is set up to open “{name}”."),
+            OpenFailure::Gone => format!("“{name}” is no longer there."),
+            OpenFailure::NotStarted(e) => format!(
+                "Could not open “{name}”: xdg-open could not be started: {}.",
+                words::strip_os_code(e)
+            ),
+            OpenFailure::Failed(code) => {
+                format!("Could not open “{name}”: xdg-open failed (exit status {code}).")
+            }
+        }
+    }
+}
+
+/// An `xdg-open` that fails does so at once; one still running after this has handed the
+/// file to an application that runs in the foreground, whose exit is not ours to report.
+const OWN_FAILURE_WITHIN: Duration = Duration::from_secs(5);
+
+/// Hands `path` to `xdg-open` and waits for it (call it off the UI thread): fails when it
+/// cannot be started or says, soon enough to be its own answer, that it could not open the
+/// file. The wait also reaps the process, so it does not linger as a zombie.
+pub fn open(path: &Path) -> Result<(), OpenFailure> {
+    open_by(OsStr::new("xdg-open"), path)
+}
+
+fn open_by(opener: &OsStr, path: &Path) -> Result<(), OpenFailure> {
+    let started = Instant::now();
+    let mut child = Command::new(opener)
         .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()?;
-    std::thread::Builder::new()
-        .name("ferry-xdg-open".into())
-        .spawn(move || child.wait())?;
-    Ok(())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => OpenFailure::NoOpener,
+            _ => OpenFailure::NotStarted(e),
+        })?;
+    let status = child.wait().map_err(OpenFailure::NotStarted)?;
+    if status.success() || started.elapsed() > OWN_FAILURE_WITHIN {
+        return Ok(());
+    }
+    // xdg-open(1): 1 bad arguments, 2 no such file, 3 a tool it needs is missing, 4 failed.
+    Err(match status.code() {
+        Some(2) => OpenFailure::Gone,
+        Some(3 | 4) => OpenFailure::NoApplication,
+        code => OpenFailure::Failed(code.unwrap_or(-1)),
+    })
 }
 
 /// Starts another Ferry window on `folder` (a process of its own, as a new window of most file
@@ -30,4 +91,57 @@ pub fn new_window(folder: &Path) -> io::Result<()> {
         .name("ferry-window".into())
         .spawn(move || child.wait())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use rustix::io::Errno;
+
+    use super::*;
+
+    /// An opener in `dir` that exits with `status`.
+    fn opener(dir: &Path, status: i32) -> std::path::PathBuf {
+        let path = dir.join(format!("opener-{status}"));
+        std::fs::write(&path, format!("#!/bin/sh\nexit {status}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_file_that_did_not_open_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.bin");
+        let said = |opener: &Path| loop {
+            match open_by(opener.as_os_str(), &file) {
+                // The script is still open for writing in a process another test forked.
+                Err(OpenFailure::NotStarted(e))
+                    if e.raw_os_error() == Some(Errno::TXTBSY.raw_os_error()) => {}
+                result => return result.err().map(|failure| failure.in_words(&file)),
+            }
+        };
+        assert_eq!(said(&opener(dir.path(), 0)), None);
+        assert_eq!(
+            said(&dir.path().join("no-such-opener")).unwrap(),
+            "Could not open “big.bin”: no program that opens files is installed \
+             (xdg-open, from the package xdg-utils)."
+        );
+        assert_eq!(
+            said(&opener(dir.path(), 3)).unwrap(),
+            "No application is set up to open “big.bin”."
+        );
+        assert_eq!(
+            said(&opener(dir.path(), 4)).unwrap(),
+            "No application is set up to open “big.bin”."
+        );
+        assert_eq!(
+            said(&opener(dir.path(), 2)).unwrap(),
+            "“big.bin” is no longer there."
+        );
+        assert_eq!(
+            said(&opener(dir.path(), 1)).unwrap(),
+            "Could not open “big.bin”: xdg-open failed (exit status 1)."
+        );
+    }
 }

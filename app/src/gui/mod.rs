@@ -293,7 +293,7 @@ pub enum Message {
     /// The system switched between light and dark.
     ModeChanged(Mode),
     /// A file could not be opened with its default application.
-    OpenFailed(PathBuf, Arc<std::io::Error>),
+    OpenFailed(PathBuf, Arc<launch::OpenFailure>),
     /// A bookmark was added, or was there already, or could not be.
     BookmarkAdded(PathBuf, Result<bool, Arc<Error>>),
     /// A bookmark was removed, or could not be.
@@ -573,8 +573,9 @@ impl Ferry {
                 Task::none()
             }
             Message::OpenFailed(path, error) => {
-                let notice = format!("Could not open “{}”: {error}", format::display_name(&path));
-                self.tabs.active_pane_mut().set_notice(notice);
+                self.tabs
+                    .active_pane_mut()
+                    .set_notice(error.in_words(&path));
                 Task::none()
             }
             Message::BookmarkAdded(path, result) => {

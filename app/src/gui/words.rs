@@ -365,7 +365,7 @@ fn errno(source: &io::Error) -> Option<Errno> {
 }
 
 /// The OS message without Rust's " (os error N)" tail.
-fn strip_os_code(source: &io::Error) -> String {
+pub(super) fn strip_os_code(source: &io::Error) -> String {
     let text = source.to_string();
     match text.rfind(" (os error ") {
         Some(at) => text[..at].to_owned(),
