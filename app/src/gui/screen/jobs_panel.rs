@@ -345,10 +345,11 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
         ));
     }
     if p.items_total > 0 {
+        let total = usize::try_from(p.items_total).unwrap_or(usize::MAX);
         parts.push(format!(
-            "{} of {} items",
+            "{} of {}",
             format::count(usize::try_from(p.items_done).unwrap_or(usize::MAX)),
-            format::count(usize::try_from(p.items_total).unwrap_or(usize::MAX))
+            format::counted(total, "item", "items")
         ));
     }
     if p.paused {
@@ -490,6 +491,18 @@ mod tests {
             undoing: false,
             follow_up: crate::gui::jobs::FollowUp::None,
         }
+    }
+
+    #[test]
+    fn the_progress_line_counts_one_item_as_one() {
+        let mut copying = job(1, State::Running, true);
+        let progress = copying.progress.as_mut().unwrap();
+        (progress.bytes_total, progress.items_total) = (2_000_000_000, 1);
+        let (_, line) = progress_line(&copying);
+        assert!(line.contains("0 of 1 item ·"), "{line}");
+        copying.progress.as_mut().unwrap().items_total = 3;
+        let (_, line) = progress_line(&copying);
+        assert!(line.contains("0 of 3 items ·"), "{line}");
     }
 
     #[test]

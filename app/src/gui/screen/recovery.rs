@@ -252,9 +252,9 @@ impl Recovery {
             State::Running(run, _, progress) => {
                 let done = progress.as_ref().map_or(String::new(), |p| {
                     format!(
-                        ": {} of {} items",
+                        ": {} of {}",
                         format::count(p.items_done as usize),
-                        format::count(p.items_total as usize)
+                        format::counted(p.items_total as usize, "item", "items")
                     )
                 });
                 (
