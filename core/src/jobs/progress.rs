@@ -114,7 +114,12 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speed: &mut Speed) -> Pr
     } else {
         (items_done, totals.items)
     };
-    let rate = speed.update(done);
+    let paused = ctx.control.is_paused();
+    let rate = if paused {
+        speed.pause()
+    } else {
+        speed.update(done)
+    };
     let current = c.current.load(Relaxed);
     Progress {
         phase: c.phase(),
@@ -124,10 +129,25 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speed: &mut Speed) -> Pr
         items_total: totals.items,
         current: (current != NO_ITEM).then(|| plan.source_path(current)),
         speed: rate,
-        eta: (rate > 0.0)
-            .then(|| Duration::from_secs_f64(total.saturating_sub(done) as f64 / rate)),
-        paused: ctx.control.is_paused(),
+        eta: (!paused)
+            .then(|| time_left(total.saturating_sub(done), rate))
+            .flatten(),
+        paused,
     }
+}
+
+/// Estimates beyond this say nothing: a rate decayed by a long stall.
+const LONGEST_ESTIMATE: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// Time to do `left` more at `rate` a second; none when the rate cannot tell (zero, or so
+/// low after a stall that the quotient would be years, or beyond what a `Duration` holds).
+fn time_left(left: u64, rate: f64) -> Option<Duration> {
+    #[allow(clippy::cast_precision_loss)] // an estimate
+    let secs = left as f64 / rate;
+    (rate > 0.0)
+        .then(|| Duration::try_from_secs_f64(secs).ok())
+        .flatten()
+        .filter(|d| *d <= LONGEST_ESTIMATE)
 }
 
 /// Exponentially smoothed rate, so one slow file does not swing the estimate.
@@ -152,6 +172,13 @@ impl Speed {
             }
         }
         self.last = Some((now, done));
+        self.rate
+    }
+
+    /// While the job is paused: the rate stays what it was, and the first sample after the
+    /// resume starts from the resume, not from before the pause.
+    fn pause(&mut self) -> f64 {
+        self.last = None;
         self.rate
     }
 }
@@ -189,5 +216,46 @@ impl PlanningTicker {
             job: ctx.id,
             progress,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy stalled (a network share that stopped answering, say) for a minute of ticks: the
+    /// smoothed rate decays towards zero and the time left must not overflow a `Duration`
+    /// (it did, and the panic ended the job without a word: the window showed it running).
+    #[test]
+    fn a_stall_leaves_no_estimate_and_no_panic() {
+        let mut speed = Speed {
+            last: Some((Instant::now() - Duration::from_secs(61), 0)),
+            rate: 0.0,
+        };
+        speed.update(900_000_000);
+        for _ in 0..600 {
+            speed.last = speed.last.map(|(t, d)| (t - TICK, d));
+            speed.update(900_000_000);
+        }
+        assert!(speed.rate > 0.0 && speed.rate < 1e-60, "{}", speed.rate);
+        assert_eq!(time_left(1_100_000_000, speed.rate), None);
+        assert_eq!(time_left(1_000, 0.0), None);
+        assert_eq!(time_left(1_000, 1e-300), None);
+        assert_eq!(time_left(1_000, 100.0), Some(Duration::from_secs(10)));
+    }
+
+    #[test]
+    fn a_pause_keeps_the_rate_and_restarts_the_sampling() {
+        let mut speed = Speed {
+            last: Some((Instant::now() - Duration::from_secs(1), 0)),
+            rate: 0.0,
+        };
+        let rate = speed.update(1_000);
+        assert!((900.0..1_100.0).contains(&rate), "{rate}");
+        for _ in 0..1_000 {
+            assert_eq!(speed.pause(), rate);
+        }
+        // The first tick after the resume only marks where sampling starts again.
+        assert_eq!(speed.update(1_000), rate);
     }
 }
