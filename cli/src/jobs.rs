@@ -424,6 +424,15 @@ fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String>
     for note in &summary.notes {
         lines.push(format!("note: {note}"));
     }
+    if summary.stopped_by_defect() {
+        // What it did is not known here; the journal's record is, as after a crash.
+        let error = summary.stopped_by.as_deref().map(ToString::to_string);
+        lines.push(format!(
+            "{}: `ferry resume` finishes the job, `ferry undo` rolls it back",
+            error.unwrap_or_default()
+        ));
+        return lines;
+    }
     if let Some(error) = &summary.stopped_by {
         lines.push(format!("stopped: {error}"));
     }
@@ -452,8 +461,10 @@ fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String>
 
 /// The exit status of a job that ended with `summary`.
 fn exit_status(summary: &Summary, given: &[PathBuf]) -> i32 {
-    let refused_up_front =
-        summary.stopped_by.is_some() && summary.items_done == 0 && summary.failed.is_empty();
+    let refused_up_front = summary.stopped_by.is_some()
+        && !summary.stopped_by_defect()
+        && summary.items_done == 0
+        && summary.failed.is_empty();
     // A socket or device given as a source is not done, as `cp` fails to open it (one inside
     // a copied folder is a note); a source given twice is done once, as `cp` and `mv` do it,
     // with a warning.

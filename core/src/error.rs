@@ -46,6 +46,14 @@ pub enum Error {
     /// The operation was cancelled by the user.
     #[error("cancelled")]
     Cancelled,
+    /// A job stopped by a defect in Ferry (a panic), not by anything about the files: what it
+    /// did is not recorded as ended, so that the next start offers to finish it or roll it
+    /// back, as after a crash ([`Summary::stopped_by_defect`](crate::jobs::Summary::stopped_by_defect)).
+    #[error("stopped by an internal error ({message})")]
+    Defect {
+        /// The panic's message.
+        message: String,
+    },
     /// The item changed (replaced, moved, different type) between planning and doing.
     #[error("{} changed during the operation", path.display())]
     Changed {
@@ -242,7 +250,10 @@ impl Error {
             | Error::CannotTrash { path, .. }
             | Error::UnsafeTrashEntry { path, .. }
             | Error::LinkInPath { path, .. } => Some(path),
-            Error::Cancelled | Error::PlanTooLarge { .. } | Error::Clipboard { .. } => None,
+            Error::Cancelled
+            | Error::Defect { .. }
+            | Error::PlanTooLarge { .. }
+            | Error::Clipboard { .. } => None,
         }
     }
 

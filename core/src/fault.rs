@@ -12,7 +12,8 @@
 //! - `<step>@<dir>` or `<step>:<n>@<dir>`: there it holds instead: it creates the FIFO
 //!   `<dir>/<pid>` (its arrival, which the test waits for) and blocks until someone opens that
 //!   FIFO for writing and closes it (the test's release), then removes it and goes on. The
-//!   test may kill it meanwhile.
+//!   test may kill it meanwhile;
+//! - `<step>!` or `<step>:<n>!`: there the thread panics, as a defect in Ferry would.
 //!
 //! The steps, in the order a Replace goes through them:
 //!
@@ -70,6 +71,8 @@ mod armed {
         nth: u64,
         /// Hold there, with the FIFO in this folder, rather than die.
         hold: Option<PathBuf>,
+        /// Panic there rather than die.
+        panic: bool,
     }
 
     /// `FERRY_FAULT_POINT`, read once; `None` when unset or not understood.
@@ -78,6 +81,10 @@ mod armed {
         TARGET
             .get_or_init(|| {
                 let spec = std::env::var("FERRY_FAULT_POINT").ok()?;
+                let (spec, panic) = match spec.strip_suffix('!') {
+                    Some(at) => (at.to_owned(), true),
+                    None => (spec, false),
+                };
                 let (at, hold) = match spec.split_once('@') {
                     Some((at, dir)) => (at, Some(PathBuf::from(dir))),
                     None => (spec.as_str(), None),
@@ -90,6 +97,7 @@ mod armed {
                     step: step.to_owned(),
                     nth,
                     hold,
+                    panic,
                 })
             })
             .as_ref()
@@ -104,6 +112,7 @@ mod armed {
             return;
         }
         match &target.hold {
+            _ if target.panic => panic!("fault point {step}"),
             Some(dir) => hold(dir),
             None => {
                 let me = rustix::process::getpid();

@@ -133,3 +133,42 @@ fn staging_is_pruned_at_start_even_where_no_record_names_it() {
         fs::remove_file(path).unwrap();
     }
 }
+
+/// A defect that panics in the middle of a copy (here, a test's fault point on the third
+/// file done) ends the command, says so, and leaves the job as a crash would: recorded as
+/// running, so the next command finds it interrupted and `ferry resume` finishes it. Before,
+/// the panic ended the job's thread and nothing told the command or the window it was over.
+#[test]
+fn a_job_a_defect_stopped_is_said_and_resumed_like_a_crashed_one() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    for i in 0..10 {
+        t.file(format!("src/f{i}"), format!("file {i}"));
+    }
+    let dest = t.dir("dest");
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:3!")
+        .arg("cp")
+        .arg(t.path().join("src"))
+        .arg(&dest)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    // The panic's own words, or those of the thread that joined the one that panicked.
+    assert!(
+        said.contains("ferry: stopped by an internal error ("),
+        "{said}"
+    );
+    assert!(
+        said.contains("): `ferry resume` finishes the job, `ferry undo` rolls it back"),
+        "{said}"
+    );
+    assert_eq!(interrupted(&home), 1);
+    ok(&ferry_in(&home).arg("resume").output().unwrap());
+    for i in 0..10 {
+        let copied = fs::read_to_string(dest.join(format!("src/f{i}"))).unwrap();
+        assert_eq!(copied, format!("file {i}"));
+    }
+    assert_eq!(interrupted(&home), 0);
+}

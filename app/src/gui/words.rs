@@ -34,6 +34,10 @@ pub fn error_in_words(error: &Error) -> String {
             format!("{} and {} are the same file.", quoted(path), quoted(dest))
         }
         Error::Cancelled => "The job was cancelled.".to_owned(),
+        Error::Defect { message } => format!(
+            "Ferry stopped this job on an internal error ({message}). What it did stays as it \
+             is: start Ferry again to finish the job or roll it back."
+        ),
         Error::Changed { path } => format!(
             "{} changed while the job was working on it, so it was left alone.",
             quoted(path)
@@ -147,6 +151,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::IntoItself { .. } => "Into itself",
         Error::SameFile { .. } => "Same file",
         Error::Cancelled => "Cancelled",
+        Error::Defect { .. } => "Internal error",
         Error::Changed { .. } | Error::ChangedSince { .. } | Error::ChangedSinceCopied { .. } => {
             "Changed meanwhile"
         }
@@ -619,6 +624,13 @@ mod tests {
                 "“a” and “b” are the same file.",
             ),
             (Error::Cancelled, "The job was cancelled."),
+            (
+                Error::Defect {
+                    message: "index out of bounds".into(),
+                },
+                "Ferry stopped this job on an internal error (index out of bounds). What it did \
+                 stays as it is: start Ferry again to finish the job or roll it back.",
+            ),
             (
                 Error::Changed { path: p("/m/a") },
                 "“a” changed while the job was working on it, so it was left alone.",

@@ -72,6 +72,7 @@ mod unlink_ahead;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -403,7 +404,8 @@ pub enum Event {
         /// Why.
         error: Arc<Error>,
     },
-    /// The job ended (possibly with failures, or stopped by a terminal error).
+    /// The job ended (possibly with failures, or stopped by a terminal error, or by a defect
+    /// in Ferry: see [`Summary::stopped_by_defect`]).
     Finished {
         /// The job.
         job: JobId,
@@ -633,53 +635,22 @@ fn run_job(
     let plans_first = matches!(job, Job::Copy { .. } | Job::Move { .. });
     let recorded = plans_first || ctx.wait_durable();
     let mut summary = if recorded && shared.devices.acquire(id, &devices, control) {
-        let summary = match job {
-            Job::Copy {
-                sources,
-                dest_dir,
-                on_conflict,
-            } => copy::run_job(&ctx, &sources, &dest_dir, on_conflict),
-            Job::Move {
-                sources,
-                dest_dir,
-                on_conflict,
-            } => moves::run_job(&ctx, &sources, &dest_dir, on_conflict),
-            Job::Delete { paths } => remove::run_job(&ctx, &paths),
-            Job::Rename { path, new_name } => single::rename(&ctx, &path, &new_name),
-            Job::CreateFolder { parent, name } => single::create_folder(&ctx, &parent, &name),
-            Job::Link {
-                targets,
-                dest_dir,
-                on_conflict,
-            } => symlinks::run_job(&ctx, &targets, &dest_dir, on_conflict),
-            Job::Trash { paths, roots } => trash::run_trash(&ctx, &paths, &roots),
-            Job::Restore { items, on_conflict } => trash::run_restore(&ctx, &items, on_conflict),
-            Job::EmptyTrash { roots } => trash::run_empty(&ctx, &roots),
-            Job::Undo {
-                record,
-                trash: roots,
-                on_conflict,
-            } => undo::run_job(&ctx, &record, &roots, on_conflict),
-            Job::Resume { record } => recovery::resume(&ctx, &record),
-        };
+        // A defect (a panic) ends the job, not the engine: its devices are released and the
+        // window hears of its end, which a panic on this thread would have left unsaid.
+        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| execute(&ctx, &job)));
         shared.devices.release(&devices);
-        summary
+        ran.unwrap_or_else(|panic| Summary {
+            not_done: paths_of(job),
+            stopped_by: Some(Arc::new(Error::Defect {
+                message: panic_message(panic.as_ref()),
+            })),
+            ..Summary::default()
+        })
     } else {
         // Cancelled while waiting for its devices, or its record could not be made durable:
         // nothing was touched.
-        let not_done = match job {
-            Job::Copy { sources, .. } | Job::Move { sources, .. } => sources,
-            Job::Delete { paths } => paths,
-            Job::Rename { path, .. } => vec![path],
-            Job::CreateFolder { parent, name } => vec![parent.join(name)],
-            Job::Link { targets, .. } => targets,
-            Job::Trash { paths, .. } => paths,
-            Job::Restore { items, .. } => items.into_iter().map(|i| i.original).collect(),
-            Job::EmptyTrash { roots } => vec![roots.home],
-            Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
-        };
         Summary {
-            not_done,
+            not_done: paths_of(job),
             stopped_by: control.halted_by().cloned(),
             ..Summary::default()
         }
@@ -691,10 +662,65 @@ fn run_job(
     summary.bytes_kept = ctx.counters.kept.load(Ordering::Relaxed);
     summary.notes = ctx.take_notes();
     lock(&shared.controls).remove(&id);
-    let event = if control.is_cancelled() {
+    let event = if control.is_cancelled() && !summary.stopped_by_defect() {
         Event::Cancelled { job: id, summary }
     } else {
         Event::Finished { job: id, summary }
     };
     let _ = shared.events.send(event);
+}
+
+/// Carries out `job` (see [`run_job`]).
+fn execute(ctx: &JobCtx, job: &Job) -> Summary {
+    match job {
+        Job::Copy {
+            sources,
+            dest_dir,
+            on_conflict,
+        } => copy::run_job(ctx, sources, dest_dir, *on_conflict),
+        Job::Move {
+            sources,
+            dest_dir,
+            on_conflict,
+        } => moves::run_job(ctx, sources, dest_dir, *on_conflict),
+        Job::Delete { paths } => remove::run_job(ctx, paths),
+        Job::Rename { path, new_name } => single::rename(ctx, path, new_name),
+        Job::CreateFolder { parent, name } => single::create_folder(ctx, parent, name),
+        Job::Link {
+            targets,
+            dest_dir,
+            on_conflict,
+        } => symlinks::run_job(ctx, targets, dest_dir, *on_conflict),
+        Job::Trash { paths, roots } => trash::run_trash(ctx, paths, roots),
+        Job::Restore { items, on_conflict } => trash::run_restore(ctx, items, *on_conflict),
+        Job::EmptyTrash { roots } => trash::run_empty(ctx, roots),
+        Job::Undo {
+            record,
+            trash: roots,
+            on_conflict,
+        } => undo::run_job(ctx, record, roots, *on_conflict),
+        Job::Resume { record } => recovery::resume(ctx, record),
+    }
+}
+
+/// What a job that did not run, or did not finish, leaves undone: everything it was given.
+fn paths_of(job: Job) -> Vec<PathBuf> {
+    match job {
+        Job::Copy { sources, .. } | Job::Move { sources, .. } => sources,
+        Job::Delete { paths } => paths,
+        Job::Rename { path, .. } => vec![path],
+        Job::CreateFolder { parent, name } => vec![parent.join(name)],
+        Job::Link { targets, .. } => targets,
+        Job::Trash { paths, .. } => paths,
+        Job::Restore { items, .. } => items.into_iter().map(|i| i.original).collect(),
+        Job::EmptyTrash { roots } => vec![roots.home],
+        Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
+    }
+}
+
+/// A panic's message, as `std` prints it.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    (payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_owned())
 }

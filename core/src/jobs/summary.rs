@@ -129,6 +129,15 @@ impl Summary {
             && self.stopped_by.is_none()
             && !self.skipped.iter().any(|s| s.reason.after_error())
     }
+
+    /// True when a defect in Ferry (a panic) stopped the job: its record does not say what
+    /// it did, so its end must not be journaled; left running in the journal, it is found
+    /// interrupted at the next start, to be finished or rolled back ([`Error::Defect`]).
+    pub fn stopped_by_defect(&self) -> bool {
+        self.stopped_by
+            .as_deref()
+            .is_some_and(|e| matches!(e, Error::Defect { .. }))
+    }
 }
 
 /// The kind of job a [`Record`] describes.

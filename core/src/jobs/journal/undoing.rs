@@ -40,6 +40,9 @@ impl UndoJournal {
     /// by keeping what changed since (a read-only or unplugged destination): marked undone,
     /// the job could not be undone again, and the next undo would take an older one. Undo is
     /// safe to run again: what it already put back or in the trash is gone from where it looks.
+    /// A job a defect stopped ([`Summary::stopped_by_defect`]) records nothing: its summary
+    /// does not say what it did, and its record, still running, is found interrupted at the
+    /// next start, to be finished or rolled back like a crashed one.
     pub fn record_end(
         &self,
         seq: u64,
@@ -47,6 +50,9 @@ impl UndoJournal {
         summary: &Summary,
         cancelled: bool,
     ) -> Result<(), Error> {
+        if summary.stopped_by_defect() {
+            return Ok(());
+        }
         match (undo, cancelled) {
             (false, _) => self.finish(seq, summary, cancelled),
             (true, true) => Ok(()),
