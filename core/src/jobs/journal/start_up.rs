@@ -56,7 +56,8 @@ pub(super) fn start_up_of(
             }
         }
         // Dated when done: a stamp that cannot be written only means pruning again next time.
-        let _ = std::fs::File::create(stamp).and_then(|f| f.set_modified(SystemTime::now()));
+        let _ = (super::private_file().write(true).create(true).open(stamp))
+            .and_then(|f| f.set_modified(SystemTime::now()));
     }
     let interrupted = recover_of(records, &mut problems).unwrap_or_else(|e| {
         problems.push(e);
