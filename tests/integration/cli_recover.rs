@@ -155,9 +155,9 @@ fn a_job_a_defect_stopped_is_said_and_resumed_like_a_crashed_one() {
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
-    // The panic's own words, or those of the thread that joined the one that panicked.
+    // The panic's own words and place, whichever thread it was on.
     assert!(
-        said.contains("ferry: stopped by an internal error ("),
+        said.contains("ferry: stopped by an internal error (fault point item-done, at core/src/"),
         "{said}"
     );
     assert!(

@@ -43,6 +43,7 @@ mod conflict;
 mod control;
 mod copy;
 mod decide;
+mod defect;
 mod dest;
 mod fresh;
 mod journal;
@@ -447,6 +448,7 @@ impl Engine {
     pub fn start_with(staging: StagingRoots) -> (Engine, Receiver<Event>) {
         // Before any walk sizes its stacks from the limit (cheap once `main` did it).
         crate::fs::prepare_descriptors();
+        defect::remember_panics();
         let (events, rx) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             events,
@@ -642,7 +644,7 @@ fn run_job(
         ran.unwrap_or_else(|panic| Summary {
             not_done: paths_of(job),
             stopped_by: Some(Arc::new(Error::Defect {
-                message: panic_message(panic.as_ref()),
+                message: defect::message(panic.as_ref()),
             })),
             ..Summary::default()
         })
@@ -716,11 +718,4 @@ fn paths_of(job: Job) -> Vec<PathBuf> {
         Job::EmptyTrash { roots } => vec![roots.home],
         Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
     }
-}
-
-/// A panic's message, as `std` prints it.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    (payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".to_owned())
 }
