@@ -656,7 +656,7 @@ impl Ferry {
             layout = layout.push(panel.map(Message::JobsPanel));
         }
         let mut content: Element<'_, Message> = layout.into();
-        content = self.drag_badge(content);
+        content = self.with_toasts(self.drag_badge(content));
         if let Some(menu) = &self.menu {
             let entries = self
                 .menu_entries(&menu.kind)
@@ -702,6 +702,13 @@ impl Ferry {
                 )),
             );
         }
+        content
+    }
+
+    /// The toasts over `content`: under menus and dialogs, which they would otherwise cover
+    /// (a toast at the bottom lay over a conflict dialog's edge, and could over its buttons in
+    /// a small window).
+    fn with_toasts<'a>(&'a self, content: Element<'a, Message>) -> Element<'a, Message> {
         widget::toast::overlay(
             content,
             self.toasts.iter().map(|t| {
