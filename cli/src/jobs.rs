@@ -424,16 +424,14 @@ fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String>
     for note in &summary.notes {
         lines.push(format!("note: {note}"));
     }
-    if summary.stopped_by_defect() {
-        // What it did is not known here; the journal's record is, as after a crash.
-        let error = summary.stopped_by.as_deref().map(ToString::to_string);
-        lines.push(format!(
-            "{}: `ferry resume` finishes the job, `ferry undo` rolls it back",
-            error.unwrap_or_default()
-        ));
-        return lines;
-    }
     if let Some(error) = &summary.stopped_by {
+        if summary.stopped_by_defect() {
+            // What it did is not known here; the journal's record is, as after a crash.
+            lines.push(format!(
+                "{error}: `ferry resume` finishes the job, `ferry undo` rolls it back"
+            ));
+            return lines;
+        }
         lines.push(format!("stopped: {error}"));
     }
     if !summary.not_done.is_empty() {

@@ -111,8 +111,10 @@ mod armed {
         if target.step != step || PASSES.fetch_add(1, Ordering::SeqCst) + 1 != target.nth {
             return;
         }
+        if target.panic {
+            panic!("fault point {step}");
+        }
         match &target.hold {
-            _ if target.panic => panic!("fault point {step}"),
             Some(dir) => hold(dir),
             None => {
                 let me = rustix::process::getpid();

@@ -127,21 +127,16 @@ mod tests {
             "Could not open “big.bin”: no program that opens files is installed \
              (xdg-open, from the package xdg-utils)."
         );
-        assert_eq!(
-            said(&opener(dir.path(), 3)).unwrap(),
-            "No application is set up to open “big.bin”."
-        );
-        assert_eq!(
-            said(&opener(dir.path(), 4)).unwrap(),
-            "No application is set up to open “big.bin”."
-        );
-        assert_eq!(
-            said(&opener(dir.path(), 2)).unwrap(),
-            "“big.bin” is no longer there."
-        );
-        assert_eq!(
-            said(&opener(dir.path(), 1)).unwrap(),
-            "Could not open “big.bin”: xdg-open failed (exit status 1)."
-        );
+        for (status, words) in [
+            (3, "No application is set up to open “big.bin”."),
+            (4, "No application is set up to open “big.bin”."),
+            (2, "“big.bin” is no longer there."),
+            (
+                1,
+                "Could not open “big.bin”: xdg-open failed (exit status 1).",
+            ),
+        ] {
+            assert_eq!(said(&opener(dir.path(), status)).unwrap(), words);
+        }
     }
 }

@@ -142,11 +142,13 @@ const LONGEST_ESTIMATE: Duration = Duration::from_secs(30 * 24 * 3600);
 /// Time to do `left` more at `rate` a second; none when the rate cannot tell (zero, or so
 /// low after a stall that the quotient would be years, or beyond what a `Duration` holds).
 fn time_left(left: u64, rate: f64) -> Option<Duration> {
+    if rate <= 0.0 {
+        return None;
+    }
     #[allow(clippy::cast_precision_loss)] // an estimate
     let secs = left as f64 / rate;
-    (rate > 0.0)
-        .then(|| Duration::try_from_secs_f64(secs).ok())
-        .flatten()
+    Duration::try_from_secs_f64(secs)
+        .ok()
         .filter(|d| *d <= LONGEST_ESTIMATE)
 }
 
