@@ -2,6 +2,7 @@
 //! stderr when it is a terminal and a summary naming every item that was not done.
 
 use std::io::IsTerminal;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -45,8 +46,10 @@ pub struct TransferArgs {
     /// `ask` or `keep-both`).
     #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
     pub on_conflict: OnConflict,
-    /// Sources, then the destination folder (SRC... DEST_DIR). `SRC/.` stands for what the
-    /// folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items land in DEST_DIR itself.
+    /// Sources, then the destination folder (SRC... DEST_DIR), or one source and the new path
+    /// it goes to (SRC DEST: `ferry cp a.txt b.txt`, `ferry mv old new`). `SRC/.` stands for
+    /// what the folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items land in DEST_DIR
+    /// itself.
     #[arg(required = true, num_args = 2.., value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
@@ -163,24 +166,27 @@ pub fn run_remove(args: &RmArgs) -> i32 {
 }
 
 fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
-    let Some((dest_dir, sources)) = args.paths.split_last() else {
+    let Some((dest, sources)) = args.paths.split_last() else {
         return EXIT_REFUSED;
     };
-    if !dest_dir.is_dir() {
-        eprintln!("ferry: {}: not an existing folder", dest_dir.display());
-        return EXIT_REFUSED;
-    }
+    let (dest_dir, dest_name) = match destination(dest, sources) {
+        Ok(d) => d,
+        Err(folder) => {
+            eprintln!("ferry: {}: not an existing folder", folder.display());
+            return EXIT_REFUSED;
+        }
+    };
     let on_conflict = policy_of(args.on_conflict);
     let (sources, unread) = with_contents_expanded(sources);
     if sources.is_empty() {
         return if unread { EXIT_PARTIAL } else { EXIT_OK };
     }
-    let dest_dir = dest_dir.clone();
     let code = if is_move {
         run(
             Job::Move {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             },
             "moved",
@@ -190,12 +196,44 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
             Job::Copy {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             },
             "copied",
         )
     };
     if unread { code.max(EXIT_PARTIAL) } else { code }
+}
+
+/// Where `sources` go, as `cp` and `mv` read their last argument `dest`: into it when it is a
+/// folder (or a link to one); else, for one source, to that path, the source taking the last
+/// name of `dest` in the folder before it (`ferry cp a.txt b.txt`, `ferry mv old new`), a
+/// name already there being a conflict like any other. The folder that does not exist when
+/// neither applies.
+fn destination(
+    dest: &Path,
+    sources: &[PathBuf],
+) -> Result<(PathBuf, Option<std::ffi::OsString>), PathBuf> {
+    if dest.is_dir() {
+        return Ok((dest.to_path_buf(), None));
+    }
+    let last = ferry_core::fs::last_name(dest);
+    // `new/` and `new/.` name a folder, never a new name; nor does `SRC/.`'s contents.
+    let names_a_file =
+        !dest.as_os_str().as_bytes().ends_with(b"/") && last != b"." && last != b"..";
+    let one = matches!(sources, [s] if ferry_core::fs::last_name(s) != b".");
+    let parent = match dest.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => return Err(dest.to_path_buf()),
+    };
+    match dest.file_name() {
+        Some(name) if one && names_a_file && parent.is_dir() => {
+            Ok((parent.to_path_buf(), Some(name.to_owned())))
+        }
+        _ if one && names_a_file => Err(parent.to_path_buf()),
+        _ => Err(dest.to_path_buf()),
+    }
 }
 
 /// The sources with each `SRC/.` (or `.`) replaced by what the folder holds, in name order:

@@ -63,9 +63,9 @@ pub struct Cli {
 pub enum Command {
     /// List a folder through the same lister and sort the window uses.
     Ls(ls::LsArgs),
-    /// Copy SRC... into the existing folder DEST_DIR.
+    /// Copy SRC... into the existing folder DEST_DIR, or SRC to the new path DEST.
     Cp(jobs::TransferArgs),
-    /// Move SRC... into the existing folder DEST_DIR.
+    /// Move SRC... into the existing folder DEST_DIR, or SRC to the new path DEST (a rename).
     Mv(jobs::MoveArgs),
     /// Make in the existing folder DEST_DIR a symbolic link to each TARGET, named like it,
     /// holding its absolute path.

@@ -101,6 +101,7 @@ fn a_copy_keeps_folder_attributes_and_acls_on_one_and_across_file_systems() {
         let out = run_job(Job::Copy {
             sources: vec![docs.clone()],
             dest_dir: dest.clone(),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         });
         assert!(out.summary.is_complete(), "{what}: {:#?}", out.summary);
@@ -154,6 +155,7 @@ fn a_destination_without_attributes_gets_a_note_not_a_failure() {
     let out = run_job(Job::Copy {
         sources: vec![docs.clone()],
         dest_dir: ramfs.dir.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);

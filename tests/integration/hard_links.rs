@@ -52,6 +52,7 @@ fn a_copy_keeps_hard_links_within_the_batch() {
     let out = run_job(Job::Copy {
         sources: vec![tree.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -99,6 +100,7 @@ fn links_given_as_sources_stay_links() {
     let out = run_job(Job::Copy {
         sources: vec![a.clone(), b.clone(), a.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert_eq!(out.summary.done, [a, b], "{:#?}", out.summary);
@@ -124,6 +126,7 @@ fn a_link_whose_first_name_is_taken_is_copied_and_the_rest_linked_to_it() {
     let out = run_job(Job::Copy {
         sources: vec![tree],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);

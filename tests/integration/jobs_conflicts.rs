@@ -20,6 +20,7 @@ pub(crate) fn copy(sources: Vec<PathBuf>, dest: &Path, on_conflict: ConflictPoli
     Job::Copy {
         sources,
         dest_dir: dest.to_path_buf(),
+        dest_name: None,
         on_conflict,
     }
 }
@@ -476,6 +477,7 @@ fn moves_ask_too_and_keep_both_moves_the_item() {
     let job = Job::Move {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Ask,
     };
     let (out, _) = run_asking(job, |c| {
@@ -631,6 +633,7 @@ fn a_move_across_file_systems_carries_out_answers_and_removes_only_moved_sources
     let job = Job::Move {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Ask,
     };
     let (out, _) = run_asking(job, |c| {

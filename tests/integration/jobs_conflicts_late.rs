@@ -88,6 +88,7 @@ fn a_folder_made_after_planning_is_merged_into_as_the_policy_says() {
                 true => Job::Move {
                     sources: vec![tree.clone()],
                     dest_dir: dest.clone(),
+                    dest_name: None,
                     on_conflict: policy,
                 },
             };

@@ -17,6 +17,7 @@ fn a_paused_job_writes_nothing_until_resumed() {
     let id = engine.submit_paused(Job::Copy {
         sources: vec![src.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     let mut planned = false;
@@ -57,6 +58,7 @@ fn large_copy(
     let id = engine.submit(Job::Copy {
         sources: vec![big],
         dest_dir: dest,
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     loop {
@@ -104,6 +106,7 @@ fn jobs_on_one_device_queue_and_other_devices_run_in_parallel() {
     let copy = |src: &std::path::Path, dest: std::path::PathBuf| Job::Copy {
         sources: vec![src.parent().unwrap().to_path_buf()],
         dest_dir: dest,
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     };
     let (engine, events) = Engine::start();

@@ -131,6 +131,7 @@ fn copy_job_records_what_it_created() {
     let out = run_job(Job::Copy {
         sources: vec![src.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -162,6 +163,7 @@ fn a_file_onto_itself_is_refused_and_kept_whole() {
     let out = run_job(Job::Copy {
         sources: vec![a.clone()],
         dest_dir: t.join("other"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Replace,
     });
     assert!(
@@ -206,6 +208,7 @@ fn a_folder_into_itself_is_refused_and_the_rest_still_copies() {
     let out = run_job(Job::Copy {
         sources: vec![src.clone(), other.clone()],
         dest_dir: src.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(matches!(
@@ -236,6 +239,7 @@ fn conflicts_skip_replace_merge_and_never_swap_files_for_folders() {
     let skip = run_job(Job::Copy {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(skip.summary.failed.is_empty(), "{:#?}", skip.summary);
@@ -260,6 +264,7 @@ fn conflicts_skip_replace_merge_and_never_swap_files_for_folders() {
     let replace = run_job(Job::Copy {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Replace,
     });
     assert_eq!(fs::read(dest.join("src/same")).unwrap(), b"new");
@@ -297,6 +302,7 @@ fn two_sources_with_one_name_never_overwrite_each_other() {
     let out = run_job(Job::Copy {
         sources: vec![a.clone(), b.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Replace,
     });
     assert_eq!(fs::read(dest.join("x")).unwrap(), b"first");
@@ -318,6 +324,7 @@ fn sockets_are_skipped_with_a_note_and_names_stay_bytes() {
     let out = run_job(Job::Copy {
         sources: vec![src.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert_eq!(out.summary.skipped.len(), 1);
@@ -364,6 +371,7 @@ fn reflink_on_btrfs_shares_extents() {
     let out = run_job(Job::Copy {
         sources: vec![src],
         dest_dir: mnt.dir.join("dest"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -391,6 +399,7 @@ fn holes_and_extended_attributes_survive_a_copy() {
         let out = run_job(Job::Copy {
             sources: vec![sparse.clone()],
             dest_dir: dest.clone(),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         });
         assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -421,6 +430,7 @@ fn a_source_replaced_after_planning_is_reported_not_copied() {
     let id = engine.submit_paused(Job::Copy {
         sources: vec![src],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     while !matches!(
@@ -441,4 +451,36 @@ fn a_source_replaced_after_planning_is_reported_not_copied() {
     assert_eq!(fs::read(dest.join("src/steady")).unwrap(), b"steady");
     assert!(!dest.join("src/swapped").exists());
     assert_no_temporaries(&dest);
+}
+
+#[test]
+fn a_new_name_is_for_one_source_and_must_be_a_name() {
+    let t = TempTree::new();
+    let a = t.file("src/a", "a");
+    let b = t.file("src/b", "b");
+    let dest = t.dir("dest");
+    let copy = |sources: Vec<PathBuf>, name: &str| {
+        run_job(Job::Copy {
+            sources,
+            dest_dir: dest.clone(),
+            dest_name: Some(name.into()),
+            on_conflict: ConflictPolicy::Skip,
+        })
+    };
+    for (sources, name) in [
+        (vec![a.clone(), b], "both"),
+        (vec![a.clone()], "x/y"),
+        (vec![a.clone()], ".."),
+        (vec![a.clone()], ""),
+    ] {
+        let out = copy(sources.clone(), name);
+        assert_eq!(out.summary.failed.len(), sources.len(), "{name:?}");
+        let said = out.summary.failed[0].error.to_string();
+        assert!(said.contains("Invalid argument"), "{said}");
+    }
+    assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "nothing written");
+    let out = copy(vec![a.clone()], "renamed");
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.done, [a]);
+    assert_eq!(fs::read(dest.join("renamed")).unwrap(), b"a");
 }

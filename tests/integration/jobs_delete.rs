@@ -125,6 +125,7 @@ fn copy_and_delete_trees_deeper_than_path_max() {
     let out = run_job(Job::Copy {
         sources: vec![src.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(

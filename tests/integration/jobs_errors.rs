@@ -83,6 +83,7 @@ fn running_out_of_space_mid_copy_stops_cleanly() {
     let id = engine.submit_paused(Job::Copy {
         sources: vec![src.clone()],
         dest_dir: small.dir.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     // The plan fits; then something else takes the space before the copy starts.

@@ -23,6 +23,7 @@ fn mv_on_one_file_system_renames_and_keeps_inodes() {
     let out = run_job(Job::Move {
         sources: vec![src.clone(), file.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -74,6 +75,7 @@ fn a_move_merges_into_an_existing_folder_and_keeps_what_it_skipped() {
         let out = run_job(Job::Move {
             sources: vec![src.clone()],
             dest_dir: dest.clone(),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         });
         assert_eq!(out.summary.skipped.len(), 1, "{label}: {:#?}", out.summary);
@@ -293,6 +295,7 @@ fn cancelled_mid_move_leaves_every_file_whole() -> bool {
     let id = engine.submit(Job::Move {
         sources: vec![src.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     // Cancel as soon as some files have been copied, while the copy is still under way: a

@@ -75,7 +75,7 @@ proptest! {
         let src = t.join("src");
         build(&src, &Spec::Dir(children, 0o755, 1_000_000_000), &t);
         let dest = t.dir("dest");
-        let out = run_job(Job::Copy { sources: vec![src.clone()], dest_dir: dest.clone(), on_conflict: ConflictPolicy::Skip });
+        let out = run_job(Job::Copy { sources: vec![src.clone()], dest_dir: dest.clone(), dest_name: None, on_conflict: ConflictPolicy::Skip });
         prop_assert!(out.summary.is_complete(), "{:#?}", out.summary);
         prop_assert_eq!(snapshot(&dest.join("src")), snapshot(&src));
         assert_no_temporaries(&dest);

@@ -259,6 +259,7 @@ fn a_source_missing_at_plan_time_asks_and_retry_reads_it_again() {
     let job = Job::Copy {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     };
     let asked = run_answering(job, |_, path| {
@@ -285,6 +286,7 @@ fn a_source_missing_at_plan_time_skipped_leaves_the_rest_done() {
     let job = Job::Copy {
         sources: sources.clone(),
         dest_dir: dest,
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     };
     let asked = run_answering(job, |_, _| Some(ErrorAction::Skip));
@@ -324,6 +326,7 @@ fn a_move_refused_for_an_immutable_file_asks_and_retries() {
         let job = Job::Move {
             sources: vec![source],
             dest_dir: dest.clone(),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         };
         let asked = run_answering(job, |_, _| {
@@ -354,6 +357,7 @@ fn a_source_that_cannot_be_removed_after_a_cross_fs_move_asks_and_stays() {
     let job = Job::Move {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     };
     let asked = run_answering(job, |_, _| Some(ErrorAction::Skip));
@@ -383,6 +387,7 @@ fn a_folder_that_cannot_be_created_asks_and_retry_creates_it() {
     let job = Job::Copy {
         sources: sources.clone(),
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     };
     let asked = run_answering(job, |_, _| {

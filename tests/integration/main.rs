@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli_ls;
+mod cli_new_name;
 mod cli_pipes;
 mod cli_recover;
 mod clipboard;

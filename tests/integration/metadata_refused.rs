@@ -100,6 +100,7 @@ fn a_fuse_fat_disk_gets_the_data_with_a_note_for_what_it_cannot_hold() {
     let out = run_job(Job::Copy {
         sources: vec![src.clone()],
         dest_dir: fat.dir.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     let copy = fat.dir.join("src");
@@ -170,6 +171,7 @@ fn a_destination_refusing_chmod_is_found_by_probing_not_by_its_type_name() {
     let out = run_job(Job::Copy {
         sources: vec![src],
         dest_dir: view.dir.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);

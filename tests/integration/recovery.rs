@@ -402,6 +402,7 @@ fn parts_of_an_interrupted_record_compacted_away_are_removed() {
     s.begun_by_a_dead_process(&Job::Copy {
         sources: vec![src],
         dest_dir: dest,
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     let part = t.file("dest/.ferry-part-1-0123456789abcdef", "half");

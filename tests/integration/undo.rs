@@ -106,6 +106,7 @@ pub(crate) fn copy(sources: Vec<PathBuf>, dest_dir: &Path) -> Job {
     Job::Copy {
         sources,
         dest_dir: dest_dir.to_path_buf(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     }
 }
@@ -114,6 +115,7 @@ pub(crate) fn moving(sources: Vec<PathBuf>, dest_dir: &Path) -> Job {
     Job::Move {
         sources,
         dest_dir: dest_dir.to_path_buf(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     }
 }
@@ -285,6 +287,7 @@ fn undo_of_a_keep_both_move_gives_the_item_its_name_back() {
     let out = s.run(Job::Move {
         sources: vec![file.clone()],
         dest_dir: t.join("there"),
+        dest_name: None,
         on_conflict: ConflictPolicy::KeepBoth,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -306,6 +309,7 @@ fn undo_of_a_replace_gives_back_the_old_file_byte_for_byte() {
     let out = s.run(Job::Copy {
         sources: vec![new],
         dest_dir: t.join("dest"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Replace,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -338,6 +342,7 @@ fn a_replace_on_another_file_system_keeps_the_old_file_on_it() {
     let out = s.run(Job::Copy {
         sources: vec![new],
         dest_dir: shm.join("dest"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Replace,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
@@ -362,6 +367,7 @@ fn pruning_bounds_staging_and_undo_then_reports_the_old_file_gone() {
     let out = s.run(Job::Copy {
         sources: vec![new],
         dest_dir: t.join("dest"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Replace,
     });
     let staged = out.summary.record.entries().find_map(|e| e.staged).unwrap();

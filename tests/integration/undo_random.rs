@@ -90,11 +90,13 @@ fn undo_restores_the_tree_after(steps: Vec<Step>) -> Result<(), TestCaseError> {
                 Step::CopyAs(a, b, p) if !all.is_empty() => Job::Copy {
                     sources: vec![pick(&all, a)],
                     dest_dir: pick(&dirs, b),
+                    dest_name: None,
                     on_conflict: POLICIES[p],
                 },
                 Step::MoveAs(a, b, p) if !all.is_empty() => Job::Move {
                     sources: vec![pick(&all, a)],
                     dest_dir: pick(&dirs, b),
+                    dest_name: None,
                     on_conflict: POLICIES[p],
                 },
                 Step::Trash(a) if !all.is_empty() => Job::Trash {

@@ -210,6 +210,7 @@ fn copy_in_process(
         Job::Copy {
             sources: vec![source],
             dest_dir: run_dir(base, Tool::InProcess, round),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         },
         Some(journal),
@@ -374,6 +375,7 @@ impl<'a> FullJournal<'a> {
             let job = Job::Copy {
                 sources: vec![self.source()],
                 dest_dir: fill.clone(),
+                dest_name: None,
                 on_conflict: ConflictPolicy::Skip,
             };
             run_job(job, Some(&self.journal))?;
@@ -494,6 +496,7 @@ impl Comparison for Move<'_> {
             Job::Move {
                 sources: vec![self.source(Tool::InProcess, round)],
                 dest_dir: run_dir(&self.dest_base, Tool::InProcess, round),
+                dest_name: None,
                 on_conflict: ConflictPolicy::Skip,
             },
             Some(&self.journal),

@@ -95,6 +95,7 @@ impl Comparison for WindowCopy<'_> {
             Job::Copy {
                 sources: vec![self.source()],
                 dest_dir: self.dest(Tool::InProcess, round),
+                dest_name: None,
                 on_conflict: ConflictPolicy::Skip,
             },
             Some(&self.journal),

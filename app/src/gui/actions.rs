@@ -414,6 +414,7 @@ impl Ferry {
         let job = ferry_core::jobs::Job::Copy {
             sources,
             dest_dir,
+            dest_name: None,
             on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
         };
         self.start_job(job, super::jobs::FollowUp::Toast)

@@ -175,6 +175,7 @@ impl Ferry {
         let job = Job::Copy {
             sources: paths,
             dest_dir: folder,
+            dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         };
         self.start_job(job, FollowUp::Toast)

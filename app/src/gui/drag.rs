@@ -258,6 +258,7 @@ impl Ferry {
             Some(Action::Copy(dest_dir)) => Job::Copy {
                 sources: drag.paths,
                 dest_dir,
+                dest_name: None,
                 on_conflict: ConflictPolicy::Ask,
             },
             Some(Action::Trash) => match self.jobs.stores().trash() {

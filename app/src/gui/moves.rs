@@ -40,6 +40,7 @@ impl Move {
         Job::Move {
             sources: self.sources.clone(),
             dest_dir: self.dest_dir.clone(),
+            dest_name: None,
             on_conflict: self.on_conflict,
         }
     }

@@ -76,6 +76,7 @@ impl Ferry {
                 let job = Job::Copy {
                     sources: paths,
                     dest_dir,
+                    dest_name: None,
                     on_conflict: ConflictPolicy::KeepBoth,
                 };
                 self.start_job(job, FollowUp::Toast)
@@ -108,6 +109,7 @@ impl Ferry {
             PickedFor::Copy => Job::Copy {
                 sources: paths,
                 dest_dir,
+                dest_name: None,
                 on_conflict: ConflictPolicy::Ask,
             },
             PickedFor::Move => return self.start_move(paths, dest_dir, FollowUp::Toast, false),
@@ -266,17 +268,25 @@ impl Ferry {
         };
         let retry = match &*window.job {
             Job::Copy {
-                sources, dest_dir, ..
+                sources,
+                dest_dir,
+                dest_name,
+                ..
             } => Job::Copy {
                 sources: holding(sources),
                 dest_dir: dest_dir.clone(),
+                dest_name: dest_name.clone(),
                 on_conflict: ConflictPolicy::Merge,
             },
             Job::Move {
-                sources, dest_dir, ..
+                sources,
+                dest_dir,
+                dest_name,
+                ..
             } => Job::Move {
                 sources: holding(sources),
                 dest_dir: dest_dir.clone(),
+                dest_name: dest_name.clone(),
                 on_conflict: ConflictPolicy::Merge,
             },
             Job::Trash { paths, roots } => Job::Trash {
@@ -295,7 +305,10 @@ impl Ferry {
     /// "Make it a copy" of a drop's move: undo the move, then copy instead.
     pub(super) fn make_copy(&mut self, job: JobId) -> Task<Message> {
         let Some(Job::Move {
-            sources, dest_dir, ..
+            sources,
+            dest_dir,
+            dest_name,
+            ..
         }) = self.jobs.window_job(job).map(|j| (*j.job).clone())
         else {
             return Task::none();
@@ -303,6 +316,7 @@ impl Ferry {
         self.after_undo = Some(Job::Copy {
             sources,
             dest_dir,
+            dest_name,
             on_conflict: ConflictPolicy::Ask,
         });
         self.undo(false)

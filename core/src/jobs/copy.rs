@@ -28,7 +28,7 @@
 //! disturbed after.
 
 use std::collections::HashSet;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -66,10 +66,10 @@ const ALONE_ITEMS: usize = 4;
 pub(crate) fn run_job(
     ctx: &JobCtx,
     sources: &[PathBuf],
-    dest_dir: &Path,
+    dest: (&Path, Option<&OsStr>),
     policy: ConflictPolicy,
 ) -> Summary {
-    let (dest, planned) = match plan_transfer(ctx, PlanMode::Copy, sources, dest_dir, policy) {
+    let (dest, planned) = match plan_transfer(ctx, PlanMode::Copy, sources, dest, policy) {
         Ok(p) => p,
         Err(e) => return not_started(ctx, sources, e),
     };

@@ -340,10 +340,7 @@ impl UndoJournal {
         let stored = StoredJob::of(job)?;
         let pid = std::process::id();
         let targets: Vec<PathBuf> = match (job, job.sources_and_dest()) {
-            (_, Some((sources, dest_dir))) => sources
-                .iter()
-                .filter_map(|s| s.file_name().map(|n| dest_dir.join(n)))
-                .collect(),
+            (_, Some(_)) => job.landings().into_iter().map(|(_, d)| d).collect(),
             (Job::Restore { items, .. }, None) => {
                 items.iter().map(|i| i.original.clone()).collect()
             }

@@ -162,6 +162,9 @@ pub enum Job {
         sources: Vec<PathBuf>,
         /// The folder they land in.
         dest_dir: PathBuf,
+        /// The name the one source gets there (`ferry cp FILE NEWNAME`); `None`: every
+        /// source keeps its own. A name already there is a conflict like any other.
+        dest_name: Option<OsString>,
         /// What to do with names that already exist.
         on_conflict: ConflictPolicy,
     },
@@ -171,6 +174,9 @@ pub enum Job {
         sources: Vec<PathBuf>,
         /// The folder they land in.
         dest_dir: PathBuf,
+        /// The name the one source gets there (`ferry mv OLD NEW`); `None`: every source
+        /// keeps its own.
+        dest_name: Option<OsString>,
         /// What to do with names that already exist.
         on_conflict: ConflictPolicy,
     },
@@ -261,19 +267,23 @@ impl Job {
             Job::Copy {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             } => Job::Copy {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict: quiet(on_conflict),
             },
             Job::Move {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             } => Job::Move {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict: quiet(on_conflict),
             },
             Job::Restore { items, on_conflict } => Job::Restore {
@@ -304,6 +314,33 @@ impl Job {
             } => Some((sources, dest_dir)),
             _ => None,
         }
+    }
+
+    /// Each source of a copy or move with the path it lands at: in the destination folder
+    /// under its own name, or under the job's new name. Sources without a name (`/`, `..`)
+    /// land nowhere and are left out; empty for other jobs.
+    pub(crate) fn landings(&self) -> Vec<(&Path, PathBuf)> {
+        let (Job::Copy {
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        }
+        | Job::Move {
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        }) = self
+        else {
+            return Vec::new();
+        };
+        (sources.iter())
+            .filter_map(|s| {
+                let name = dest_name.as_deref().or_else(|| s.file_name())?;
+                Some((s.as_path(), dest_dir.join(name)))
+            })
+            .collect()
     }
 }
 
@@ -678,13 +715,15 @@ fn execute(ctx: &JobCtx, job: &Job) -> Summary {
         Job::Copy {
             sources,
             dest_dir,
+            dest_name,
             on_conflict,
-        } => copy::run_job(ctx, sources, dest_dir, *on_conflict),
+        } => copy::run_job(ctx, sources, (dest_dir, dest_name.as_deref()), *on_conflict),
         Job::Move {
             sources,
             dest_dir,
+            dest_name,
             on_conflict,
-        } => moves::run_job(ctx, sources, dest_dir, *on_conflict),
+        } => moves::run_job(ctx, sources, (dest_dir, dest_name.as_deref()), *on_conflict),
         Job::Delete { paths } => remove::run_job(ctx, paths),
         Job::Rename { path, new_name } => single::rename(ctx, path, new_name),
         Job::CreateFolder { parent, name } => single::create_folder(ctx, parent, name),

@@ -9,6 +9,7 @@
 //! it. Cancel or a terminal error mid-move: what was copied is flushed and its source removed
 //! (it is moved), the file in flight is rolled back (its temporary removed), the rest stays.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -26,10 +27,10 @@ use super::{ConflictPolicy, Phase, Summary, Totals};
 pub(crate) fn run_job(
     ctx: &JobCtx,
     sources: &[PathBuf],
-    dest_dir: &Path,
+    dest: (&Path, Option<&OsStr>),
     policy: ConflictPolicy,
 ) -> Summary {
-    let (dest, planned) = match plan_transfer(ctx, Mode::Move, sources, dest_dir, policy) {
+    let (dest, planned) = match plan_transfer(ctx, Mode::Move, sources, dest, policy) {
         Ok(p) => p,
         Err(e) => return not_started(ctx, sources, e),
     };

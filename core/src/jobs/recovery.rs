@@ -87,12 +87,11 @@ pub(crate) fn remove_parts(record: &JournalRecord) -> Result<(), Error> {
 /// Removes the files named `prefix…` in `record`'s destination folder and in the destination
 /// items of its sources.
 fn remove_named(record: &JournalRecord, prefix: &str) -> Result<(), Error> {
-    let Some((sources, dest_dir)) = record.job.sources_and_dest() else {
+    let Some((_, dest_dir)) = record.job.sources_and_dest() else {
         return Ok(());
     };
     sweep(dest_dir, prefix.as_bytes(), false)?;
-    for name in sources.iter().filter_map(|s| s.file_name()) {
-        let dest = dest_dir.join(name);
+    for (_, dest) in record.job.landings() {
         if fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir()) {
             sweep(&dest, prefix.as_bytes(), true)?;
         }
@@ -170,20 +169,22 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
         Job::Copy {
             sources,
             dest_dir,
+            dest_name,
             on_conflict,
         } => {
-            let folders = folder_times(sources, dest_dir, &record.preexisting);
-            let mut summary = copy::run_job(ctx, sources, dest_dir, *on_conflict);
+            let folders = folder_times(&record.job.landings(), &record.preexisting);
+            let dest = (dest_dir.as_path(), dest_name.as_deref());
+            let mut summary = copy::run_job(ctx, sources, dest, *on_conflict);
             restore_folder_times(ctx, &folders);
             discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
         Job::Move {
-            sources,
             dest_dir,
             on_conflict,
+            ..
         } => {
-            let mut summary = resume_move(ctx, record, sources, dest_dir, *on_conflict);
+            let mut summary = resume_move(ctx, record, *on_conflict);
             discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
@@ -226,22 +227,24 @@ fn discard_parts(ctx: &JobCtx, summary: &mut Summary, record: &JournalRecord, de
     }
 }
 
-fn resume_move(
-    ctx: &JobCtx,
-    record: &JournalRecord,
-    sources: &[PathBuf],
-    dest_dir: &Path,
-    policy: ConflictPolicy,
-) -> Summary {
+fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Summary {
+    let Job::Move {
+        sources,
+        dest_dir,
+        dest_name,
+        ..
+    } = &record.job
+    else {
+        return Summary::default();
+    };
     let mut summary = Summary::default();
     set_aside::put_back_before(ctx, &mut summary, record);
+    let landings = record.job.landings();
     // Read before the move removes the source folders.
-    let folders = folder_times(sources, dest_dir, &record.preexisting);
+    let folders = folder_times(&landings, &record.preexisting);
     let mut settled = Vec::new();
-    for source in sources {
-        if let Some(name) = source.file_name()
-            && let Err(e) = settle(ctx, source, &dest_dir.join(name), &mut settled)
-        {
+    for (source, dest) in &landings {
+        if let Err(e) = settle(ctx, source, dest, &mut settled) {
             fail(ctx, &mut summary, source, e);
         }
     }
@@ -255,7 +258,8 @@ fn resume_move(
         }
     }
     if !left.is_empty() {
-        absorb(&mut summary, moves::run_job(ctx, &left, dest_dir, policy));
+        let dest = (dest_dir.as_path(), dest_name.as_deref());
+        absorb(&mut summary, moves::run_job(ctx, &left, dest, policy));
     }
     restore_folder_times(ctx, &folders);
     summary
@@ -365,17 +369,13 @@ struct Folder {
 
 /// Mode, times and extended attributes of the source folders whose copies the job created
 /// (not those merged into).
-fn folder_times(sources: &[PathBuf], dest_dir: &Path, preexisting: &[PathBuf]) -> Vec<Folder> {
+fn folder_times(landings: &[(&Path, PathBuf)], preexisting: &[PathBuf]) -> Vec<Folder> {
     let mut out = Vec::new();
-    for source in sources {
-        let Some(name) = source.file_name() else {
-            continue;
-        };
-        let dest = dest_dir.join(name);
-        if preexisting.contains(&dest) {
+    for (source, dest) in landings {
+        if preexisting.contains(dest) {
             continue;
         }
-        let mut stack = vec![(source.clone(), dest)];
+        let mut stack = vec![(source.to_path_buf(), dest.clone())];
         while let Some((s, d)) = stack.pop() {
             let Ok(meta) = fs::symlink_metadata(&s) else {
                 continue;
@@ -448,13 +448,9 @@ pub(crate) fn roll_back(
 ) -> Summary {
     let mut summary = Summary::default();
     let interrupted = record.state == super::journal::RecordState::Interrupted;
-    let (sources, dest_dir, is_move) = match &record.job {
-        Job::Copy {
-            sources, dest_dir, ..
-        } => (sources, dest_dir, false),
-        Job::Move {
-            sources, dest_dir, ..
-        } => (sources, dest_dir, true),
+    let (dest_dir, is_move) = match &record.job {
+        Job::Copy { dest_dir, .. } => (dest_dir, false),
+        Job::Move { dest_dir, .. } => (dest_dir, true),
         Job::Trash {
             paths,
             roots: trashed_to,
@@ -492,11 +488,7 @@ pub(crate) fn roll_back(
         },
         ..Rollback::default()
     };
-    for source in sources {
-        let Some(name) = source.file_name() else {
-            continue;
-        };
-        let dest = dest_dir.join(name);
+    for (source, dest) in record.job.landings() {
         let created = !record.preexisting.contains(&dest);
         if let Err(e) = plan.walk(source, &dest, is_move, created) {
             fail(ctx, &mut summary, source, e);
@@ -613,7 +605,7 @@ impl Rollback {
             } else {
                 absorb(
                     summary,
-                    moves::run_job(ctx, &items, &parent, ConflictPolicy::Skip),
+                    moves::run_job(ctx, &items, (&parent, None), ConflictPolicy::Skip),
                 );
             }
         }

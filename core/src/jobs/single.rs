@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::fs;
 
 /// A single path component: not empty, not `.` or `..`, no `/` or NUL.
-fn is_valid_name(name: &OsStr) -> bool {
+pub(crate) fn is_valid_name(name: &OsStr) -> bool {
     let b = name.as_bytes();
     !b.is_empty() && b != b"." && b != b".." && !b.contains(&b'/') && !b.contains(&0)
 }

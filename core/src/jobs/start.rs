@@ -2,6 +2,7 @@
 //! it needs checked; and the summary of one that could not start. Shared by copies, moves,
 //! deletes, links and restores.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -9,20 +10,39 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use super::control::JobCtx;
 use super::dest::Dest;
 use super::plan::{Mode as PlanMode, Planned, Planner};
+use super::single;
 use super::{ConflictPolicy, Event, Failed, Skipped, Summary};
 use crate::error::Error;
 use crate::fs;
+use rustix::io::Errno;
 
-/// Opens the destination folder and plans copying or moving `sources` into it.
+/// Opens the destination folder and plans copying or moving `sources` into it, the one
+/// source as `dest_name` if given.
 pub(crate) fn plan_transfer(
     ctx: &JobCtx,
     mode: PlanMode,
     sources: &[PathBuf],
-    dest_dir: &Path,
+    (dest_dir, dest_name): (&Path, Option<&OsStr>),
     policy: ConflictPolicy,
 ) -> Result<(Dest, Planned), Error> {
+    let renamed = match (dest_name, sources) {
+        (None, _) => None,
+        (Some(name), [source]) if single::is_valid_name(name) => Some((source, name)),
+        // One name for several sources, or not a name (empty, `.`, `..`, with a `/`).
+        (Some(name), _) => {
+            return Err(Error::io(
+                "copy or move to",
+                dest_dir.join(name),
+                Errno::INVAL,
+            ));
+        }
+    };
     let dest = Dest::open(ctx, dest_dir)?;
-    let planned = Planner::new(ctx, mode, policy, Some(&dest)).run(sources)?;
+    let planner = Planner::new(ctx, mode, policy, Some(&dest));
+    let planned = match renamed {
+        Some((source, name)) => planner.run_renamed(source, name)?,
+        None => planner.run(sources)?,
+    };
     Ok((dest, planned))
 }
 

@@ -80,6 +80,7 @@ impl WindowJobs {
         let job = Job::Copy {
             sources,
             dest_dir,
+            dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         };
         let mut pending: VecDeque<_> = self.jobs.submit_now(job, FollowUp::Toast).into();
@@ -229,6 +230,7 @@ pub fn frames_during_copy(
     let job = Job::Copy {
         sources,
         dest_dir,
+        dest_name: None,
         on_conflict: ConflictPolicy::Ask,
     };
     let started = Instant::now();

@@ -1,6 +1,7 @@
 //! A job in words: what it is doing ("Copying 5,000 files to Backup") and what it did ("Moved
 //! 12 items to Photos").
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use ferry_core::jobs::{Job, Summary, Totals};
@@ -12,14 +13,31 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
     let things = |sources: &[PathBuf]| things(sources, totals);
     match job {
         Job::Copy {
-            sources, dest_dir, ..
+            sources,
+            dest_dir,
+            dest_name: None,
+            ..
         } if is_duplicate(sources, dest_dir) => format!("Duplicating {}", things(sources)),
         Job::Copy {
-            sources, dest_dir, ..
-        } => format!("Copying {} to {}", things(sources), folder(dest_dir)),
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        } => format!(
+            "Copying {} to {}",
+            things(sources),
+            destination(sources, dest_dir, dest_name.as_deref())
+        ),
         Job::Move {
-            sources, dest_dir, ..
-        } => format!("Moving {} to {}", things(sources), folder(dest_dir)),
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        } => format!(
+            "Moving {} to {}",
+            things(sources),
+            destination(sources, dest_dir, dest_name.as_deref())
+        ),
         Job::Link {
             targets, dest_dir, ..
         } => format!(
@@ -53,14 +71,31 @@ pub fn in_words(job: &Job) -> String {
     let things = |sources: &[PathBuf]| things(sources, None);
     match job {
         Job::Copy {
-            sources, dest_dir, ..
+            sources,
+            dest_dir,
+            dest_name: None,
+            ..
         } if is_duplicate(sources, dest_dir) => format!("Duplicate {}", things(sources)),
         Job::Copy {
-            sources, dest_dir, ..
-        } => format!("Copy {} to {}", things(sources), folder(dest_dir)),
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        } => format!(
+            "Copy {} to {}",
+            things(sources),
+            destination(sources, dest_dir, dest_name.as_deref())
+        ),
         Job::Move {
-            sources, dest_dir, ..
-        } => format!("Move {} to {}", things(sources), folder(dest_dir)),
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        } => format!(
+            "Move {} to {}",
+            things(sources),
+            destination(sources, dest_dir, dest_name.as_deref())
+        ),
         Job::Link {
             targets, dest_dir, ..
         } => format!("Make links to {} in {}", things(targets), folder(dest_dir)),
@@ -101,10 +136,29 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     };
     let mut text = match job {
         Job::Copy {
-            sources, dest_dir, ..
+            sources,
+            dest_dir,
+            dest_name: None,
+            ..
         } if is_duplicate(sources, dest_dir) => format!("Duplicated {items}"),
-        Job::Copy { dest_dir, .. } => format!("Copied {items} to {}", folder(dest_dir)),
-        Job::Move { dest_dir, .. } => format!("Moved {items} to {}", folder(dest_dir)),
+        Job::Copy {
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        } => format!(
+            "Copied {items} to {}",
+            destination(sources, dest_dir, dest_name.as_deref())
+        ),
+        Job::Move {
+            sources,
+            dest_dir,
+            dest_name,
+            ..
+        } => format!(
+            "Moved {items} to {}",
+            destination(sources, dest_dir, dest_name.as_deref())
+        ),
         Job::Link { dest_dir, .. } => {
             format!("Made links to {items} in {}", folder(dest_dir))
         }
@@ -151,6 +205,20 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
 /// "Backup" for `/data/Backup` (the folder's own name, as Dolphin's messages say it).
 fn folder(path: &Path) -> String {
     format::display_name(path).into_owned()
+}
+
+/// Where a copy or move goes, after "to": the folder ("Backup"); with a new name for its
+/// one source, that name ("“b.txt”") in the source's own folder, else "Backup as “b.txt”".
+fn destination(sources: &[PathBuf], dest_dir: &Path, dest_name: Option<&OsStr>) -> String {
+    let Some(name) = dest_name else {
+        return folder(dest_dir);
+    };
+    let name = name.to_string_lossy();
+    if is_duplicate(sources, dest_dir) {
+        format!("“{name}”")
+    } else {
+        format!("{} as “{name}”", folder(dest_dir))
+    }
 }
 
 /// A copy into the sources' own folder: a duplicate (`name (copy).ext`).
@@ -204,6 +272,7 @@ mod tests {
         Job::Copy {
             sources: sources.iter().map(PathBuf::from).collect(),
             dest_dir: PathBuf::from(dest),
+            dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         }
     }
@@ -237,10 +306,34 @@ mod tests {
     }
 
     #[test]
+    fn a_job_giving_its_source_a_new_name_says_the_name() {
+        let to = |dest: &str, name: &str| Job::Copy {
+            sources: vec![PathBuf::from("/h/a.txt")],
+            dest_dir: PathBuf::from(dest),
+            dest_name: Some(name.into()),
+            on_conflict: ConflictPolicy::Skip,
+        };
+        assert_eq!(in_words(&to("/h", "b.txt")), "Copy “a.txt” to “b.txt”");
+        assert_eq!(
+            in_words(&to("/h/Docs", "b.txt")),
+            "Copy “a.txt” to Docs as “b.txt”"
+        );
+        let done = Summary {
+            done: vec![PathBuf::from("/h/a.txt")],
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&to("/h", "b.txt"), &done, false),
+            "Copied “a.txt” to “b.txt”."
+        );
+    }
+
+    #[test]
     fn what_was_done_and_what_was_not() {
         let job = Job::Move {
             sources: vec![PathBuf::from("/a/x")],
             dest_dir: PathBuf::from("/p/Photos"),
+            dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         };
         let summary = Summary {
@@ -304,6 +397,7 @@ mod tests {
         let one = Job::Move {
             sources: vec![PathBuf::from("/h/photo.jpg")],
             dest_dir: PathBuf::from("/h/Documents"),
+            dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         };
         assert_eq!(in_words(&one), "Move “photo.jpg” to Documents");

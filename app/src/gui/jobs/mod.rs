@@ -543,6 +543,7 @@ mod tests {
         let job = Job::Copy {
             sources: vec![PathBuf::from("/a/x"), PathBuf::from("/a/y")],
             dest_dir: PathBuf::from("/b/Backup"),
+            dest_name: None,
             on_conflict: jobs::ConflictPolicy::Ask,
         };
         let early = jobs.started(Started {

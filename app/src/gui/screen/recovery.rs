@@ -371,6 +371,7 @@ mod tests {
             let job = Job::Move {
                 sources: vec![PathBuf::from("/src/a"), PathBuf::from("/src/b")],
                 dest_dir: PathBuf::from(d),
+                dest_name: None,
                 on_conflict: ConflictPolicy::Skip,
             };
             journal.begin(&job).unwrap();

@@ -239,6 +239,7 @@ fn retry_failed_runs_again_only_the_items_that_failed() {
         sources,
         dest_dir,
         on_conflict,
+        ..
     } = &*job(&ferry).job
     else {
         panic!("a copy again: {:?}", job(&ferry).job);
@@ -339,6 +340,7 @@ fn retry_after_a_job_stopped_runs_again_what_it_did_not_do() {
         job: Arc::new(Job::Copy {
             sources,
             dest_dir: music.clone(),
+            dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         }),
         seq: None,

@@ -208,6 +208,7 @@ mod tests {
         let job = Job::Copy {
             sources,
             dest_dir,
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         };
         let seq = journal.begin(&job).unwrap().unwrap();
@@ -248,6 +249,7 @@ mod tests {
         let job = Job::Copy {
             sources: vec![src],
             dest_dir: dest,
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         };
         let seq = journal.begin(&job).unwrap().unwrap();
@@ -376,6 +378,7 @@ mod tests {
                 let job = Job::Copy {
                     sources: vec![source.clone(), src.join("other")],
                     dest_dir: dest,
+                    dest_name: None,
                     on_conflict: ConflictPolicy::Replace,
                 };
                 let summary = run(job, None);

@@ -127,6 +127,7 @@ mod tests {
         let copy = Job::Copy {
             sources: vec![src.clone()],
             dest_dir: dest.clone(),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         };
         let summary =

@@ -124,7 +124,8 @@ impl JournalRecord {
         }
     }
 
-    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy, move or link,
+    /// What the job worked on, for a person: `a and 3 more -> /dest` for a copy, move or link
+    /// (`a -> /dest/new` for one given a new name),
     /// `path -> new name` for a rename, the paths for a trash or restore.
     pub fn describe(&self) -> String {
         let list = |paths: &mut dyn Iterator<Item = &Path>| {
@@ -137,6 +138,24 @@ impl JournalRecord {
             }
         };
         match &self.job {
+            // A new name: the path the one source went to.
+            job @ (Job::Copy {
+                sources,
+                dest_name: Some(_),
+                ..
+            }
+            | Job::Move {
+                sources,
+                dest_name: Some(_),
+                ..
+            }) => {
+                let to = job.landings().into_iter().next().map(|(_, to)| to);
+                format!(
+                    "{} -> {}",
+                    list(&mut sources.iter().map(PathBuf::as_path)),
+                    to.unwrap_or_default().display()
+                )
+            }
             Job::Copy {
                 sources, dest_dir, ..
             }

@@ -1,6 +1,6 @@
 //! Unit tests of the journal log.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use super::*;
@@ -52,6 +52,32 @@ fn exact_names_and_a_torn_last_line_survive_a_reload() {
 }
 
 #[test]
+fn a_new_name_is_kept_and_what_it_replaces_is_known_to_have_been_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
+    let taken = dir.path().join("b.txt");
+    std::fs::write(&taken, "there before").unwrap();
+    let job = Job::Move {
+        sources: vec![dir.path().join("a.txt")],
+        dest_dir: dir.path().to_path_buf(),
+        dest_name: Some(OsString::from_vec(b"b.txt".to_vec())),
+        on_conflict: crate::jobs::ConflictPolicy::Replace,
+    };
+    journal.begin(&job).unwrap().unwrap();
+    let records = journal.records().unwrap();
+    let Job::Move { dest_name, .. } = &records[0].job else {
+        panic!("{:?}", records[0].job);
+    };
+    assert_eq!(dest_name.as_deref(), Some(OsStr::new("b.txt")));
+    assert_eq!(records[0].preexisting, std::slice::from_ref(&taken));
+    assert!(
+        records[0]
+            .describe()
+            .ends_with(&format!("-> {}", taken.display()))
+    );
+}
+
+#[test]
 fn a_resume_keeps_the_start_and_what_existed_before_the_interrupted_run() {
     let dir = tempfile::tempdir().unwrap();
     let journal = UndoJournal::at(dir.path().join("journal.jsonl"));
@@ -61,6 +87,7 @@ fn a_resume_keeps_the_start_and_what_existed_before_the_interrupted_run() {
     let job = Job::Copy {
         sources: vec![src],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: super::super::ConflictPolicy::Skip,
     };
     journal.begin(&job).unwrap();
@@ -109,6 +136,7 @@ fn a_job_of_many_sources_is_skimmed_at_start_up_unless_it_was_interrupted() {
             .map(|i| dir.path().join(format!("s/{i:06}")))
             .collect(),
         dest_dir: dir.path().join("dest"),
+        dest_name: None,
         on_conflict: crate::jobs::ConflictPolicy::Skip,
     };
     // Sources as the record reads them back, and its number.

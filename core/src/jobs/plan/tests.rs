@@ -89,6 +89,7 @@ fn a_move_takes_no_mount_point_given_or_found_below_a_source() {
     let summary = run(Job::Move {
         sources: vec![mounted.0.clone(), holder.clone(), loose.clone()],
         dest_dir: dest.clone(),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
 
@@ -126,6 +127,7 @@ fn a_source_written_with_a_final_slash_must_be_a_folder() {
     let summary = run(Job::Copy {
         sources: vec![slashed("file"), slashed("folder")],
         dest_dir: t.join("dest"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     let error = failed_with(&summary, &slashed("file"));
@@ -183,6 +185,7 @@ fn a_delete_of_a_path_ending_in_dot_is_refused_as_rm_refuses_it() {
     let summary = run(Job::Copy {
         sources: vec![dotted[0].clone()],
         dest_dir: t.join("dest"),
+        dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(summary.is_complete(), "{summary:#?}");

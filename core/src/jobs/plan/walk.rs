@@ -144,6 +144,13 @@ impl<'a> Planner<'a> {
         Ok(self.finish())
     }
 
+    /// Plans the one source of a job that gives it a new name (`ferry cp FILE NEWNAME`):
+    /// walked like any source, its item named `name` at the destination.
+    pub(crate) fn run_renamed(mut self, source: &Path, name: &OsStr) -> Result<Planned, Error> {
+        self.add_root(source, None, Some(name.to_owned()), NO_ITEM, None)?;
+        Ok(self.finish())
+    }
+
     /// Plans again, as new roots, the items of a move whose rename failed with `EXDEV` although
     /// the kernel's device and mount numbers said one rename would do (an overlayfs folder of
     /// a lower layer): each is copied, then its source removed, as `mv` falls back to. Returns

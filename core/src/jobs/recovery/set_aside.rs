@@ -108,6 +108,7 @@ mod tests {
         let job = Job::Move {
             sources: vec![src.join("loose"), src.join("tree")],
             dest_dir: tmp.path().join("dest"),
+            dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         };
         journal.begin(&job).unwrap();

@@ -22,11 +22,17 @@ pub(in crate::jobs::journal) enum StoredJob {
     Copy {
         sources: Vec<StoredPath>,
         dest_dir: StoredPath,
+        /// Absent unless the one source is given a new name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dest_name: Option<StoredPath>,
         on_conflict: String,
     },
     Move {
         sources: Vec<StoredPath>,
         dest_dir: StoredPath,
+        /// Absent unless the one source is given a new name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dest_name: Option<StoredPath>,
         on_conflict: String,
     },
     Rename {
@@ -85,19 +91,23 @@ impl StoredJob {
             Job::Copy {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             } => StoredJob::Copy {
                 sources: paths(sources),
                 dest_dir: StoredPath::path(dest_dir),
+                dest_name: dest_name.as_deref().map(StoredPath::of),
                 on_conflict: policy_name(*on_conflict),
             },
             Job::Move {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             } => StoredJob::Move {
                 sources: paths(sources),
                 dest_dir: StoredPath::path(dest_dir),
+                dest_name: dest_name.as_deref().map(StoredPath::of),
                 on_conflict: policy_name(*on_conflict),
             },
             Job::Rename { path, new_name } => StoredJob::Rename {
@@ -142,19 +152,23 @@ impl StoredJob {
             StoredJob::Copy {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             } => Job::Copy {
                 sources: unpaths(sources),
                 dest_dir: dest_dir.into_path(),
+                dest_name: dest_name.map(StoredPath::into_os),
                 on_conflict: policy_of(&on_conflict),
             },
             StoredJob::Move {
                 sources,
                 dest_dir,
+                dest_name,
                 on_conflict,
             } => Job::Move {
                 sources: unpaths(sources),
                 dest_dir: dest_dir.into_path(),
+                dest_name: dest_name.map(StoredPath::into_os),
                 on_conflict: policy_of(&on_conflict),
             },
             StoredJob::Rename { path, new_name } => Job::Rename {

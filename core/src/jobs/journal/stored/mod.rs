@@ -123,6 +123,7 @@ impl Line {
             job: StoredJob::Copy {
                 sources: Vec::new(),
                 dest_dir: StoredPath::Text(String::new()),
+                dest_name: None,
                 on_conflict: String::new(),
             },
             preexisting: Vec::new(),
