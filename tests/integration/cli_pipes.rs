@@ -124,9 +124,15 @@ fn messages_on_a_closed_stderr_never_panic() {
         Closed::Stderr,
     );
     assert_quiet(&cp, 1, "cp of a missing file");
+    // Two sources: the last path must be a folder (one source would be copied to it).
     let not_a_folder = run_closed(
         &home,
-        &["cp".as_ref(), dest.as_os_str(), missing.as_os_str()],
+        &[
+            "cp".as_ref(),
+            dest.as_os_str(),
+            dest.as_os_str(),
+            missing.as_os_str(),
+        ],
         Closed::Stderr,
     );
     assert_quiet(&not_a_folder, 2, "cp into a missing folder");
