@@ -27,6 +27,7 @@ mod listing;
 mod measure;
 mod metadata_refused;
 mod move_asides;
+mod owners;
 mod places;
 mod recovery;
 mod replace_kills;

@@ -22,6 +22,7 @@ use rustix::fs::{
     AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxAttributes, StatxFlags, Timespec,
 };
 use rustix::io::{Errno, Result};
+use rustix::process::{Gid, Uid};
 
 use crate::entry::Kind;
 
@@ -114,6 +115,8 @@ pub struct Meta {
     pub mode: u32,
     /// Owner.
     pub uid: u32,
+    /// Group.
+    pub gid: u32,
     /// Size in bytes.
     pub size: u64,
     /// Allocated 512-byte blocks (less than `size / 512` for sparse files).
@@ -150,6 +153,7 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
         mnt_id: st.stx_mnt_id,
         mode: u32::from(st.stx_mode) & 0o7777,
         uid: st.stx_uid,
+        gid: st.stx_gid,
         size: st.stx_size,
         blocks: st.stx_blocks,
         nlink: st.stx_nlink,
@@ -443,6 +447,22 @@ pub fn set_times_at(
         last_modification: mtime.timespec(),
     };
     rustix::fs::utimensat(dir, name, &times, AtFlags::SYMLINK_NOFOLLOW)
+}
+
+/// Gives an open file or folder the owner `uid` and the group `gid` (`None`: left as is).
+pub fn set_owner_fd(fd: impl AsFd, uid: Option<u32>, gid: Option<u32>) -> Result<()> {
+    rustix::fs::fchown(fd, uid.map(Uid::from_raw), gid.map(Gid::from_raw))
+}
+
+/// Like [`set_owner_fd`] for `name` in `dir`, a link itself rather than what it points to.
+pub fn set_owner_at(
+    dir: impl AsFd,
+    name: &OsStr,
+    uid: Option<u32>,
+    gid: Option<u32>,
+) -> Result<()> {
+    let (uid, gid) = (uid.map(Uid::from_raw), gid.map(Gid::from_raw));
+    rustix::fs::chownat(dir, name, uid, gid, AtFlags::SYMLINK_NOFOLLOW)
 }
 
 /// Sets permission bits of an open file or folder.

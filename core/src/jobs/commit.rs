@@ -3,8 +3,14 @@
 //! written as is renamed to its final name, never replacing anything (for Replace, the old
 //! item goes to the staging folder first). A temporary that is not committed is removed
 //! when dropped, so a failure leaves nothing behind. Symbolic links and FIFOs are made here
-//! too, under a temporary name (they have no unnamed form), as are the permission bits a
-//! copy is given.
+//! too, under a temporary name (they have no unnamed form), as are the owner and permission
+//! bits a copy is given.
+//!
+//! Owners are kept as `cp -a` and `mv` keep them: root gives a copy its source's owner and
+//! group; anyone else keeps their own user and gives the source's group where they belong to
+//! it (the kernel decides; a refusal is silent, as with `cp -a`). So a move across file
+//! systems as root leaves every file its owner, as `mv` does. Set-user-id and set-group-id
+//! bits survive only with the owner and group they go with.
 
 use std::ffi::{OsStr, OsString};
 
@@ -19,6 +25,15 @@ use super::plan::Action;
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
+
+/// Whether a copy has its source's owner and group.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ownership {
+    user: bool,
+    group: bool,
+    /// Given after the copy was made: the kernel cleared its set-id bits then.
+    changed: bool,
+}
 
 impl Copier<'_> {
     /// Gives a written file its mode, extended attributes and times; returns its inode, or
@@ -45,9 +60,13 @@ impl Copier<'_> {
                 }
             }
         };
+        // Before the mode: a change of owner clears the set-id bits.
+        let owner = self.give_owner(i, (meta.uid, meta.gid), |uid, gid| {
+            fs::set_owner_fd(dst, uid, gid)
+        })?;
         // An unnamed file is created with its final mode: most keep it through the umask.
-        let mode = self.mode_of(meta.mode, meta.uid);
-        if written.mode != mode {
+        let mode = self.mode_of(meta.mode, owner);
+        if written.mode != mode || (owner.changed && mode & 0o6000 != 0) {
             self.set_mode(dst, mode, i)
                 .map_err(dest_err("set the permissions of"))?;
         }
@@ -98,13 +117,52 @@ impl Copier<'_> {
         }
     }
 
-    /// Set-user/group-id bits survive only if the copy has the same owner as the original.
-    pub(super) fn mode_of(&self, mode: u32, uid: u32) -> u32 {
-        if uid == self.euid {
-            mode
-        } else {
-            mode & !0o6000
+    /// Set-user-id survives only if the copy has the owner of the original, set-group-id
+    /// only if it has its group.
+    pub(super) fn mode_of(&self, mode: u32, owner: Ownership) -> u32 {
+        let user = if owner.user { 0 } else { 0o4000 };
+        let group = if owner.group { 0 } else { 0o2000 };
+        mode & !(user | group)
+    }
+
+    /// Whose a copy of an item owned by `uid` and `gid` is as this process creates it.
+    pub(super) fn as_created(&self, uid: u32, gid: u32) -> Ownership {
+        Ownership {
+            user: uid == self.euid,
+            group: gid == self.egid,
+            changed: false,
         }
+    }
+
+    /// Gives item `i`'s copy its source's owner `uid` and group `gid` with `chown` where
+    /// creating it did not and the process may (see the module documentation). Where root is
+    /// refused (a FAT disk, many FUSE mounts), a note that permissions are not kept.
+    pub(super) fn give_owner(
+        &self,
+        i: u32,
+        (uid, gid): (u32, u32),
+        chown: impl FnOnce(Option<u32>, Option<u32>) -> rustix::io::Result<()>,
+    ) -> Result<Ownership, Error> {
+        let mut owner = self.as_created(uid, gid);
+        let root = self.euid == 0;
+        // `u32::MAX` is "no change" to the kernel, never an owner.
+        let user = (root && !owner.user && uid != u32::MAX).then_some(uid);
+        let group = (!owner.group && gid != u32::MAX).then_some(gid);
+        if !self.keeps_modes || (user.is_none() && group.is_none()) {
+            return Ok(owner);
+        }
+        match chown(user, group) {
+            Ok(()) => {
+                owner.user |= user.is_some();
+                owner.group = true;
+                owner.changed = true;
+            }
+            Err(Errno::PERM) if !root => {}
+            Err(e) => self
+                .metadata(i, NoteKind::Permissions, Err(e))
+                .map_err(|e| Error::io("set the owner of", self.plan.dest_path(i), e))?,
+        }
+        Ok(owner)
     }
 
     pub(super) fn copy_symlink(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
@@ -118,6 +176,10 @@ impl Copier<'_> {
         )?;
         let (temp, ()) = self.temp(batch, i, |dir, name| {
             rustix::fs::symlinkat(&*target, dir, name)
+        })?;
+        let item = self.plan.item(i);
+        self.give_owner(i, (item.uid, item.gid), |uid, gid| {
+            fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
         self.finish_special(batch, temp, i)
     }
@@ -134,7 +196,10 @@ impl Copier<'_> {
             rustix::fs::mknodat(dir, name, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
         };
         let (temp, ()) = self.temp(batch, i, make)?;
-        let mode = Mode::from_raw_mode(self.mode_of(meta.mode, meta.uid));
+        let owner = self.give_owner(i, (meta.uid, meta.gid), |uid, gid| {
+            fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
+        })?;
+        let mode = Mode::from_raw_mode(self.mode_of(meta.mode, owner));
         let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
         self.metadata(i, NoteKind::Permissions, set)
             .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;

@@ -154,6 +154,7 @@ pub(crate) struct Copier<'a> {
     try_unnamed: AtomicBool,
     pub(super) temp_prefix: String,
     pub(super) euid: u32,
+    pub(super) egid: u32,
     /// The destination stores permission bits (not FAT; probed, see `probe.rs`).
     pub(super) keeps_modes: bool,
     /// The job's policy: a conflict found while writing is asked about (Ask), gets a new
@@ -192,6 +193,7 @@ impl<'a> Copier<'a> {
             try_unnamed: AtomicBool::new(true),
             temp_prefix: format!(".ferry-tmp-{}-{}-", std::process::id(), ctx.id.0),
             euid: rustix::process::geteuid().as_raw(),
+            egid: rustix::process::getegid().as_raw(),
             keeps_modes: dest.caps.keeps_modes,
             policy,
             staging: OnceLock::new(),
@@ -606,7 +608,14 @@ impl<'a> Copier<'a> {
             );
         }
         let item = self.plan.item(i);
-        let mode = self.mode_of(u32::from(item.mode), item.uid);
+        let owner = self.give_owner(i, (item.uid, item.gid), |uid, gid| {
+            fs::set_owner_fd(fd, uid, gid)
+        });
+        let owner = owner.unwrap_or_else(|e| {
+            self.ctx.fail(i, self.plan.source_path(i), e);
+            self.as_created(item.uid, item.gid)
+        });
+        let mode = self.mode_of(u32::from(item.mode), owner);
         let set = self.set_mode(fd, mode, i).and_then(|()| {
             let set = fs::set_times_fd(fd, item.atime, item.mtime);
             self.metadata(i, NoteKind::Times, set)
@@ -658,7 +667,7 @@ impl<'a> Copier<'a> {
         }
         // Replace needs a name to rename over the old file; everything else is linked in.
         let unnamed = item.action != Action::Replace && self.try_unnamed.load(Relaxed);
-        let mode = self.mode_of(meta.mode, meta.uid);
+        let mode = self.mode_of(meta.mode, self.as_created(meta.uid, meta.gid));
         let (temp, dst) = if batch.named {
             match self.create_named(batch, i, mode) {
                 Ok((temp, fd)) => (Some(temp), fd),

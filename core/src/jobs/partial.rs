@@ -190,6 +190,7 @@ mod tests {
             mnt_id: 1,
             mode: 0o644,
             uid: 0,
+            gid: 0,
             size,
             blocks: size / 512,
             nlink: 1,

@@ -64,6 +64,7 @@ pub(crate) struct Item {
     pub(crate) action: Action,
     pub(crate) mode: u16,
     pub(crate) uid: u32,
+    pub(crate) gid: u32,
     pub(crate) size: u64,
     pub(crate) id: FileId,
     pub(crate) atime: Timestamp,
@@ -300,6 +301,7 @@ impl Plan {
             action: Action::Create,
             mode: 0,
             uid: 0,
+            gid: 0,
             size: 0,
             id: FileId::default(),
             atime: Timestamp::default(),
@@ -313,6 +315,7 @@ impl Plan {
         item.kind = m.kind;
         item.mode = m.mode as u16; // permission bits only: fits
         item.uid = m.uid;
+        item.gid = m.gid;
         item.size = m.size;
         item.id = m.id;
         item.atime = m.atime;
