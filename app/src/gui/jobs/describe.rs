@@ -12,32 +12,9 @@ use crate::gui::{format, words};
 pub fn title(job: &Job, totals: Option<&Totals>) -> String {
     let things = |sources: &[PathBuf]| things(sources, totals);
     match job {
-        Job::Copy {
-            sources,
-            dest_dir,
-            dest_name: None,
-            ..
-        } if is_duplicate(sources, dest_dir) => format!("Duplicating {}", things(sources)),
-        Job::Copy {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        } => format!(
-            "Copying {} to {}",
-            things(sources),
-            destination(sources, dest_dir, dest_name.as_deref())
-        ),
-        Job::Move {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        } => format!(
-            "Moving {} to {}",
-            things(sources),
-            destination(sources, dest_dir, dest_name.as_deref())
-        ),
+        Job::Copy { .. } | Job::Move { .. } => {
+            transfer(job, ["Duplicating", "Copying", "Moving"], things)
+        }
         Job::Link {
             targets, dest_dir, ..
         } => format!(
@@ -70,32 +47,7 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
 pub fn in_words(job: &Job) -> String {
     let things = |sources: &[PathBuf]| things(sources, None);
     match job {
-        Job::Copy {
-            sources,
-            dest_dir,
-            dest_name: None,
-            ..
-        } if is_duplicate(sources, dest_dir) => format!("Duplicate {}", things(sources)),
-        Job::Copy {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        } => format!(
-            "Copy {} to {}",
-            things(sources),
-            destination(sources, dest_dir, dest_name.as_deref())
-        ),
-        Job::Move {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        } => format!(
-            "Move {} to {}",
-            things(sources),
-            destination(sources, dest_dir, dest_name.as_deref())
-        ),
+        Job::Copy { .. } | Job::Move { .. } => transfer(job, ["Duplicate", "Copy", "Move"], things),
         Job::Link {
             targets, dest_dir, ..
         } => format!("Make links to {} in {}", things(targets), folder(dest_dir)),
@@ -135,30 +87,9 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         _ => format::counted(done, "item", "items"),
     };
     let mut text = match job {
-        Job::Copy {
-            sources,
-            dest_dir,
-            dest_name: None,
-            ..
-        } if is_duplicate(sources, dest_dir) => format!("Duplicated {items}"),
-        Job::Copy {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        } => format!(
-            "Copied {items} to {}",
-            destination(sources, dest_dir, dest_name.as_deref())
-        ),
-        Job::Move {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        } => format!(
-            "Moved {items} to {}",
-            destination(sources, dest_dir, dest_name.as_deref())
-        ),
+        Job::Copy { .. } | Job::Move { .. } => {
+            transfer(job, ["Duplicated", "Copied", "Moved"], |_| items.clone())
+        }
         Job::Link { dest_dir, .. } => {
             format!("Made links to {items} in {}", folder(dest_dir))
         }
@@ -205,6 +136,37 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
 /// "Backup" for `/data/Backup` (the folder's own name, as Dolphin's messages say it).
 fn folder(path: &Path) -> String {
     format::display_name(path).into_owned()
+}
+
+/// A copy or move in words, with the verb of a duplicate, a copy and a move: "Copying
+/// “a.txt” to Backup", "Duplicated 3 items"; `things` names what it takes.
+fn transfer(
+    job: &Job,
+    [duplicate, copy, moving]: [&str; 3],
+    things: impl Fn(&[PathBuf]) -> String,
+) -> String {
+    let (Job::Copy {
+        sources,
+        dest_dir,
+        dest_name,
+        ..
+    }
+    | Job::Move {
+        sources,
+        dest_dir,
+        dest_name,
+        ..
+    }) = job
+    else {
+        return String::new();
+    };
+    let is_move = matches!(job, Job::Move { .. });
+    if !is_move && dest_name.is_none() && is_duplicate(sources, dest_dir) {
+        return format!("{duplicate} {}", things(sources));
+    }
+    let verb = if is_move { moving } else { copy };
+    let to = destination(sources, dest_dir, dest_name.as_deref());
+    format!("{verb} {} to {to}", things(sources))
 }
 
 /// Where a copy or move goes, after "to": the folder ("Backup"); with a new name for its
