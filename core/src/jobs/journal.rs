@@ -339,7 +339,7 @@ impl UndoJournal {
     fn begin_line(&self, seq: u64, job: &Job, resumed: bool) -> Option<Line> {
         let stored = StoredJob::of(job)?;
         let pid = std::process::id();
-        let targets: Vec<PathBuf> = match (job, job.sources_and_dest()) {
+        let targets: Vec<PathBuf> = match (job, job.transfer()) {
             (_, Some(_)) => job.landings().into_iter().map(|(_, d)| d).collect(),
             (Job::Restore { items, .. }, None) => {
                 items.iter().map(|i| i.original.clone()).collect()

@@ -71,7 +71,7 @@ mod undo;
 mod unlink_ahead;
 
 use std::collections::HashMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -303,15 +303,21 @@ impl Job {
         }
     }
 
-    /// The sources and destination folder of a copy or move; `None` for other jobs.
-    pub(crate) fn sources_and_dest(&self) -> Option<(&[PathBuf], &Path)> {
+    /// The sources, destination folder and new name of a copy or move; `None` for other jobs.
+    pub fn transfer(&self) -> Option<(&[PathBuf], &Path, Option<&OsStr>)> {
         match self {
             Job::Copy {
-                sources, dest_dir, ..
+                sources,
+                dest_dir,
+                dest_name,
+                ..
             }
             | Job::Move {
-                sources, dest_dir, ..
-            } => Some((sources, dest_dir)),
+                sources,
+                dest_dir,
+                dest_name,
+                ..
+            } => Some((sources, dest_dir, dest_name.as_deref())),
             _ => None,
         }
     }
@@ -320,24 +326,12 @@ impl Job {
     /// under its own name, or under the job's new name. Sources without a name (`/`, `..`)
     /// land nowhere and are left out; empty for other jobs.
     pub(crate) fn landings(&self) -> Vec<(&Path, PathBuf)> {
-        let (Job::Copy {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        }
-        | Job::Move {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        }) = self
-        else {
+        let Some((sources, dest_dir, dest_name)) = self.transfer() else {
             return Vec::new();
         };
         (sources.iter())
             .filter_map(|s| {
-                let name = dest_name.as_deref().or_else(|| s.file_name())?;
+                let name = dest_name.or_else(|| s.file_name())?;
                 Some((s.as_path(), dest_dir.join(name)))
             })
             .collect()

@@ -87,7 +87,7 @@ pub(crate) fn remove_parts(record: &JournalRecord) -> Result<(), Error> {
 /// Removes the files named `prefix…` in `record`'s destination folder and in the destination
 /// items of its sources.
 fn remove_named(record: &JournalRecord, prefix: &str) -> Result<(), Error> {
-    let Some((_, dest_dir)) = record.job.sources_and_dest() else {
+    let Some((_, dest_dir, _)) = record.job.transfer() else {
         return Ok(());
     };
     sweep(dest_dir, prefix.as_bytes(), false)?;

@@ -87,8 +87,8 @@ pub(crate) fn devices_of(record: &JournalRecord) -> Vec<u64> {
     let folders: Vec<&Path> = match &record.job {
         job @ (Job::Trash { .. } | Job::Restore { .. }) => return trash::devices_of(job),
         Job::Link { dest_dir, .. } => vec![dest_dir.as_path()],
-        job => match job.sources_and_dest() {
-            Some((sources, dest_dir)) => sources
+        job => match job.transfer() {
+            Some((sources, dest_dir, _)) => sources
                 .iter()
                 .filter_map(|s| s.parent())
                 .chain([dest_dir])

@@ -145,19 +145,7 @@ fn transfer(
     [duplicate, copy, moving]: [&str; 3],
     things: impl Fn(&[PathBuf]) -> String,
 ) -> String {
-    let (Job::Copy {
-        sources,
-        dest_dir,
-        dest_name,
-        ..
-    }
-    | Job::Move {
-        sources,
-        dest_dir,
-        dest_name,
-        ..
-    }) = job
-    else {
+    let Some((sources, dest_dir, dest_name)) = job.transfer() else {
         return String::new();
     };
     let is_move = matches!(job, Job::Move { .. });
@@ -165,7 +153,7 @@ fn transfer(
         return format!("{duplicate} {}", things(sources));
     }
     let verb = if is_move { moving } else { copy };
-    let to = destination(sources, dest_dir, dest_name.as_deref());
+    let to = destination(sources, dest_dir, dest_name);
     format!("{verb} {} to {to}", things(sources))
 }
 

@@ -141,7 +141,7 @@ fn a_job_of_many_sources_is_skimmed_at_start_up_unless_it_was_interrupted() {
     };
     // Sources as the record reads them back, and its number.
     let sources = |r: &JournalRecord| {
-        let (sources, _) = r.job.sources_and_dest().expect("a copy");
+        let (sources, _, _) = r.job.transfer().expect("a copy");
         (r.seq, sources.to_vec())
     };
     let kill = || {
