@@ -241,7 +241,7 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
         label: match label {
             Some(what) => format!(
                 "{verb}: {}",
-                crate::gui::format::ellipsize_middle(what.into(), 26)
+                crate::gui::format::ellipsize_middle(what.into(), 21)
             ),
             None => format!("{verb} (nothing to {})", verb.to_lowercase()),
         },
