@@ -1,5 +1,6 @@
 //! What a job did: the exact [`Summary`] and the [`Record`] kept for undo.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -231,6 +232,19 @@ impl Record {
             self.operation = other.operation;
         }
         self.parts.extend(other.parts);
+    }
+
+    /// The sources that landed under another name than their own (Keep both, a duplicate,
+    /// a new name given), with that name. Walks the record without building its paths.
+    pub fn renamed(&self) -> Vec<(PathBuf, OsString)> {
+        let root = |e: &EntryAt<'_>| e.data.plan.item(e.item).parent == NO_ITEM;
+        (self.entries_at().filter(root))
+            .filter_map(|e| {
+                let (plan, i) = (&e.data.plan, e.item);
+                let name = plan.dest_name(i);
+                (name != plan.name(i)).then(|| (plan.source_path(i), name.to_owned()))
+            })
+            .collect()
     }
 
     /// Every created, merged or moved item, parents before children.

@@ -13,7 +13,7 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
     let things = |sources: &[PathBuf]| things(sources, totals);
     match job {
         Job::Copy { .. } | Job::Move { .. } => {
-            transfer(job, ["Duplicating", "Copying", "Moving"], things)
+            transfer(job, ["Duplicating", "Copying", "Moving"], things, None)
         }
         Job::Link {
             targets, dest_dir, ..
@@ -47,7 +47,9 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
 pub fn in_words(job: &Job) -> String {
     let things = |sources: &[PathBuf]| things(sources, None);
     match job {
-        Job::Copy { .. } | Job::Move { .. } => transfer(job, ["Duplicate", "Copy", "Move"], things),
+        Job::Copy { .. } | Job::Move { .. } => {
+            transfer(job, ["Duplicate", "Copy", "Move"], things, None)
+        }
         Job::Link {
             targets, dest_dir, ..
         } => format!("Make links to {} in {}", things(targets), folder(dest_dir)),
@@ -88,7 +90,14 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     };
     let mut text = match job {
         Job::Copy { .. } | Job::Move { .. } => {
-            transfer(job, ["Duplicated", "Copied", "Moved"], |_| items.clone())
+            // The one item done, if it got another name (Keep both, a duplicate): that name.
+            let renamed = summary.record.renamed();
+            let landed = match (summary.done.as_slice(), renamed.as_slice()) {
+                ([done], [(source, name)]) if done == source => Some(name.as_os_str()),
+                _ => None,
+            };
+            let verbs = ["Duplicated", "Copied", "Moved"];
+            transfer(job, verbs, |_| items.clone(), landed)
         }
         Job::Link { dest_dir, .. } => {
             format!("Made links to {items} in {}", folder(dest_dir))
@@ -139,21 +148,27 @@ fn folder(path: &Path) -> String {
 }
 
 /// A copy or move in words, with the verb of a duplicate, a copy and a move: "Copying
-/// “a.txt” to Backup", "Duplicated 3 items"; `things` names what it takes.
+/// “a.txt” to Backup", "Duplicated 3 items"; `things` names what it takes, `landed` the name
+/// its one item got where known.
 fn transfer(
     job: &Job,
     [duplicate, copy, moving]: [&str; 3],
     things: impl Fn(&[PathBuf]) -> String,
+    landed: Option<&OsStr>,
 ) -> String {
     let Some((sources, dest_dir, dest_name)) = job.transfer() else {
         return String::new();
     };
     let is_move = matches!(job, Job::Move { .. });
     if !is_move && dest_name.is_none() && is_duplicate(sources, dest_dir) {
-        return format!("{duplicate} {}", things(sources));
+        let what = things(sources);
+        return match landed {
+            Some(name) => format!("{duplicate} {what} as “{}”", name.to_string_lossy()),
+            None => format!("{duplicate} {what}"),
+        };
     }
     let verb = if is_move { moving } else { copy };
-    let to = destination(sources, dest_dir, dest_name);
+    let to = destination(sources, dest_dir, landed.or(dest_name));
     format!("{verb} {} to {to}", things(sources))
 }
 

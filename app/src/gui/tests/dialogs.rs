@@ -216,6 +216,31 @@ fn a_paste_onto_a_name_taken_asks_and_the_answer_reaches_the_job() {
 }
 
 #[test]
+fn keep_both_names_the_new_file_in_the_toast() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::write(home.join("Music/a.txt"), "older").unwrap();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "c");
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    super::operations::until(&mut ferry, "the conflict dialog", |f| {
+        !f.conflicts.is_empty()
+    });
+    key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the copy", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+    assert_eq!(fs::read(home.join("Music/a (copy).txt")).unwrap(), b"x");
+    assert!(
+        super::operations::shows_toast(&ferry, "Copied “a.txt” to Music as “a (copy).txt”."),
+        "{:?}",
+        ferry.toasts
+    );
+}
+
+#[test]
 fn undoing_a_move_onto_a_place_taken_since_asks() {
     let fixture = Fixture::new();
     let home = fixture.home();

@@ -314,8 +314,8 @@ fn a_paste_into_the_folder_it_came_from_makes_a_copy_beside_it() {
     );
     assert_eq!(fs::read(documents.join("a.txt")).unwrap(), b"original");
     assert!(
-        shows_toast(&ferry, "Duplicated “a.txt”."),
-        "{:?}",
+        shows_toast(&ferry, "Duplicated “a.txt” as “a (copy).txt”."),
+        "the toast names the new file: {:?}",
         ferry.toasts
     );
     until(&mut ferry, "the copy listed", |f| shows(f, "a (copy).txt"));
@@ -328,6 +328,11 @@ fn a_paste_into_the_folder_it_came_from_makes_a_copy_beside_it() {
     assert_eq!(
         fs::read(documents.join("a (copy 2).txt")).unwrap(),
         b"original"
+    );
+    assert!(
+        shows_toast(&ferry, "Duplicated “a.txt” as “a (copy 2).txt”."),
+        "{:?}",
+        ferry.toasts
     );
     assert_eq!(
         fs::read(documents.join("a (copy).txt")).unwrap(),
