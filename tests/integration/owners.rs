@@ -125,4 +125,21 @@ fn anyone_else_gets_copies_of_their_own_without_a_word() {
         (NOBODY, NOBODY, 0o755),
         "root's set-user-id does not pass to a copy of another user"
     );
+
+    // A group the user is in passes to the copy, set-group-id bit and all.
+    const USERS: u32 = 100;
+    let shared = t.file("open/shared", "s");
+    lchown(&shared, None, Some(USERS)).unwrap();
+    chmod(&shared, 0o2644);
+    let out = crate::isolate(&mut std::process::Command::new("setpriv"))
+        .args(["--reuid=65534", "--regid=65534", "--groups=100"])
+        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+        .arg("cp")
+        .arg(&shared)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(whose(&dest.join("shared")), (NOBODY, USERS, 0o2644));
 }

@@ -145,9 +145,12 @@ impl Copier<'_> {
     ) -> Result<Ownership, Error> {
         let mut owner = self.as_created(uid, gid);
         let root = self.euid == 0;
-        // `u32::MAX` is "no change" to the kernel, never an owner.
+        // `u32::MAX` is "no change" to the kernel, never an owner. Anyone but root may give
+        // only a group they are in: no call that is sure to be refused (a user's copy of
+        // `/usr/share` would make one a file).
         let user = (root && !owner.user && uid != u32::MAX).then_some(uid);
-        let group = (!owner.group && gid != u32::MAX).then_some(gid);
+        let may_give = root || self.groups.contains(&gid);
+        let group = (!owner.group && gid != u32::MAX && may_give).then_some(gid);
         if !self.keeps_modes || (user.is_none() && group.is_none()) {
             return Ok(owner);
         }

@@ -155,6 +155,8 @@ pub(crate) struct Copier<'a> {
     pub(super) temp_prefix: String,
     pub(super) euid: u32,
     pub(super) egid: u32,
+    /// The process's other groups: a copy may be given one of them (or `egid`) only.
+    pub(super) groups: Vec<u32>,
     /// The destination stores permission bits (not FAT; probed, see `probe.rs`).
     pub(super) keeps_modes: bool,
     /// The job's policy: a conflict found while writing is asked about (Ask), gets a new
@@ -194,6 +196,9 @@ impl<'a> Copier<'a> {
             temp_prefix: format!(".ferry-tmp-{}-{}-", std::process::id(), ctx.id.0),
             euid: rustix::process::geteuid().as_raw(),
             egid: rustix::process::getegid().as_raw(),
+            groups: (rustix::process::getgroups().unwrap_or_default().into_iter())
+                .map(|g| g.as_raw())
+                .collect(),
             keeps_modes: dest.caps.keeps_modes,
             policy,
             staging: OnceLock::new(),
