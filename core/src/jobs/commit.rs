@@ -149,8 +149,8 @@ impl Copier<'_> {
         // only a group they are in: no call that is sure to be refused (a user's copy of
         // `/usr/share` would make one a file).
         let user = (root && !owner.user && uid != u32::MAX).then_some(uid);
-        let may_give = root || self.groups.contains(&gid);
-        let group = (!owner.group && gid != u32::MAX && may_give).then_some(gid);
+        let may_give = |gid| root || self.groups.contains(&gid);
+        let group = (!owner.group && gid != u32::MAX && may_give(gid)).then_some(gid);
         if !self.keeps_modes || (user.is_none() && group.is_none()) {
             return Ok(owner);
         }

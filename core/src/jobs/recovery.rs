@@ -228,13 +228,7 @@ fn discard_parts(ctx: &JobCtx, summary: &mut Summary, record: &JournalRecord, de
 }
 
 fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Summary {
-    let Job::Move {
-        sources,
-        dest_dir,
-        dest_name,
-        ..
-    } = &record.job
-    else {
+    let Some((sources, dest_dir, dest_name)) = record.job.transfer() else {
         return Summary::default();
     };
     let mut summary = Summary::default();
@@ -258,8 +252,10 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
         }
     }
     if !left.is_empty() {
-        let dest = (dest_dir.as_path(), dest_name.as_deref());
-        absorb(&mut summary, moves::run_job(ctx, &left, dest, policy));
+        absorb(
+            &mut summary,
+            moves::run_job(ctx, &left, (dest_dir, dest_name), policy),
+        );
     }
     restore_folder_times(ctx, &folders);
     summary
