@@ -154,6 +154,49 @@ fn a_path_that_is_neither_a_folder_nor_a_new_name_is_refused() {
     assert_eq!(fs::read_dir(w).unwrap().count(), 2, "nothing written");
 }
 
+/// A path that is the source itself, or another name of it, is refused as `cp` refuses it,
+/// where a paste into the file's own folder (`ferry cp a.txt .`) makes a duplicate.
+#[test]
+fn a_new_name_that_is_the_file_itself_is_refused() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let a = t.file("w/a.txt", "a");
+    let w = a.parent().unwrap();
+    fs::hard_link(&a, w.join("h.txt")).unwrap();
+    for (verb, to) in [
+        ("cp", "a.txt"),
+        ("cp", "./a.txt"),
+        ("cp", "h.txt"),
+        ("mv", "h.txt"),
+    ] {
+        let out = ferry_in(&home)
+            .current_dir(w)
+            .args([verb, "a.txt", to])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{verb} a.txt {to}: {}",
+            said(&out)
+        );
+        assert!(said(&out).contains("are the same file"), "{}", said(&out));
+    }
+    let names = |w: &Path| fs::read_dir(w).unwrap().count();
+    assert_eq!(names(w), 2, "nothing written");
+    assert_eq!(fs::read(&a).unwrap(), b"a");
+    let out = ferry_in(&home)
+        .current_dir(w)
+        .args(["cp", "a.txt", "."])
+        .output();
+    ok(&out.unwrap());
+    assert_eq!(
+        fs::read(w.join("a (copy).txt")).unwrap(),
+        b"a",
+        "a paste duplicates"
+    );
+}
+
 #[test]
 fn a_copy_to_a_new_name_killed_midway_is_resumed_and_rolled_back_under_that_name() {
     let t = TempTree::new();

@@ -117,8 +117,12 @@ impl Planner<'_> {
         };
         if existing.id == meta.id {
             // Pasting a file into its own folder makes a duplicate; anything else onto itself
-            // is refused (Replace would destroy it).
+            // is refused (Replace would destroy it), a source given a path that is itself
+            // (`ferry cp a.txt a.txt`, or another name of the file) too, as `cp` refuses it.
+            let root = &self.plan.roots[self.plan.root_of(i)];
+            let named = root.origin == NO_ITEM && root.dest_name.is_some();
             let same_folder = self.plan.item(i).parent == NO_ITEM
+                && !named
                 && dest_dir.is_some_and(|d| {
                     fs::stat_fd(d).ok().map(|m| m.id) == fs::stat_fd(src_dir).ok().map(|m| m.id)
                 });
