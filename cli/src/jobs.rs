@@ -310,6 +310,9 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
         Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),
         _ => Vec::new(),
     };
+    let landings: Vec<_> = (job.landings().into_iter())
+        .map(|(source, landing)| (source.to_path_buf(), landing))
+        .collect();
     // Its large files can then be resumed after a crash.
     let job = journal.submit(&engine, job, options);
     let mut prompt = Prompt::default();
@@ -382,7 +385,7 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
                 if refused {
                     return EXIT_REFUSED;
                 }
-                return report(&summary, verb, bar.enabled(), &given);
+                return report(&summary, verb, bar.enabled(), (&given, &landings));
             }
             Event::Finished { .. } | Event::Cancelled { .. } => {}
         }
@@ -428,17 +431,41 @@ pub fn end_by_signal() {
     }
 }
 
-/// Prints what `summary` tells of the job whose sources were `given` and returns the exit
-/// status.
-fn report(summary: &Summary, verb: &str, interactive: bool, given: &[PathBuf]) -> i32 {
-    for line in report_lines(summary, verb, interactive) {
+/// Each source of a copy or move with the path it lands at ([`Job::landings`]).
+type Landings = [(PathBuf, PathBuf)];
+
+/// Prints what `summary` tells of the job whose sources were `given`, landing at `landings`,
+/// and returns the exit status.
+fn report(
+    summary: &Summary,
+    verb: &str,
+    interactive: bool,
+    (given, landings): (&[PathBuf], &Landings),
+) -> i32 {
+    for line in report_lines(summary, verb, interactive, landings) {
         eprintln!("ferry: {line}");
     }
     exit_status(summary, given)
 }
 
+/// Where the item at source `path` lands: below the landing of the source it is in.
+fn landing_of(path: &Path, landings: &Landings) -> Option<PathBuf> {
+    landings.iter().find_map(|(source, landing)| {
+        let below = path.strip_prefix(source).ok()?;
+        Some(match below.as_os_str().is_empty() {
+            true => landing.clone(),
+            false => landing.join(below),
+        })
+    })
+}
+
 /// The lines [`report`] prints, without their `ferry: `.
-fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String> {
+fn report_lines(
+    summary: &Summary,
+    verb: &str,
+    interactive: bool,
+    landings: &Landings,
+) -> Vec<String> {
     let mut lines = Vec::new();
     // The error that stopped the job is said once, as what stopped it.
     let stopped_the_job = |failed: &&Failed| {
@@ -456,7 +483,16 @@ fn report_lines(summary: &Summary, verb: &str, interactive: bool) -> Vec<String>
             lines.push(skipped.reason.to_string());
         } else {
             let path = skipped.path.display();
-            lines.push(format!("skipped {path}: {}", skipped.reason));
+            match landing_of(&skipped.path, landings) {
+                // Which name was taken: the source's own, or a new one it was to get.
+                Some(taken) if skipped.reason == SkipReason::Exists => {
+                    lines.push(format!(
+                        "skipped {path}: {} already exists",
+                        taken.display()
+                    ));
+                }
+                _ => lines.push(format!("skipped {path}: {}", skipped.reason)),
+            }
         }
     }
     for note in &summary.notes {
@@ -631,6 +667,45 @@ mod tests {
     }
 
     #[test]
+    fn a_name_taken_at_the_destination_is_named() {
+        let job = Job::Copy {
+            sources: vec!["a.txt".into(), "src".into()],
+            dest_dir: "/dst".into(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let landings: Vec<_> = (job.landings().into_iter())
+            .map(|(source, landing)| (source.to_path_buf(), landing))
+            .collect();
+        let skipped = |path: &str| Skipped {
+            path: path.into(),
+            reason: SkipReason::Exists,
+        };
+        let summary = Summary {
+            skipped: vec![skipped("a.txt"), skipped("src/sub/x"), skipped("elsewhere")],
+            ..Summary::default()
+        };
+        let lines = report_lines(&summary, "copied", false, &landings);
+        assert_eq!(
+            lines[..3],
+            [
+                "skipped a.txt: /dst/a.txt already exists",
+                "skipped src/sub/x: /dst/src/sub/x already exists",
+                "skipped elsewhere: already exists at the destination",
+            ],
+        );
+        let renamed = Job::Copy {
+            dest_name: Some("b.txt".into()),
+            sources: vec!["a.txt".into()],
+            dest_dir: ".".into(),
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let landings = [(PathBuf::from("a.txt"), renamed.landings()[0].1.clone())];
+        let lines = report_lines(&summary, "copied", false, &landings);
+        assert_eq!(lines[0], "skipped a.txt: ./b.txt already exists");
+    }
+
+    #[test]
     fn items_skipped_after_errors_make_the_exit_status_partial() {
         let skipped = |reason| Summary {
             skipped: vec![Skipped {
@@ -672,7 +747,7 @@ mod tests {
             not_done: vec!["/src/c".into()],
             ..Summary::default()
         };
-        let lines = report_lines(&summary, "copied", false);
+        let lines = report_lines(&summary, "copied", false, &[]);
         let says = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
         assert_eq!(says("/dst/b"), 1, "{lines:?}");
         assert_eq!(says("/dst/a"), 1, "{lines:?}");

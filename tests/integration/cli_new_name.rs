@@ -88,11 +88,8 @@ fn a_new_name_already_taken_is_a_conflict_and_undo_gives_it_back() {
     };
     let skipped = copy("skip");
     ok(&skipped);
-    assert!(
-        said(&skipped).contains("already exists"),
-        "{}",
-        said(&skipped)
-    );
+    let taken = format!("{}: {} already exists", a.display(), c.display());
+    assert!(said(&skipped).contains(&taken), "{}", said(&skipped));
     assert_eq!(fs::read(&c).unwrap(), b"old", "skip keeps what is there");
 
     ok(&copy("replace"));

@@ -325,7 +325,7 @@ impl Job {
     /// Each source of a copy or move with the path it lands at: in the destination folder
     /// under its own name, or under the job's new name. Sources without a name (`/`, `..`)
     /// land nowhere and are left out; empty for other jobs.
-    pub(crate) fn landings(&self) -> Vec<(&Path, PathBuf)> {
+    pub fn landings(&self) -> Vec<(&Path, PathBuf)> {
         let Some((sources, dest_dir, dest_name)) = self.transfer() else {
             return Vec::new();
         };
