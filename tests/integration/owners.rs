@@ -143,3 +143,71 @@ fn anyone_else_gets_copies_of_their_own_without_a_word() {
     assert_eq!(out.status.code(), Some(0), "{said}");
     assert_eq!(whose(&dest.join("shared")), (NOBODY, USERS, 0o2644));
 }
+
+/// A set-group-id folder gives what is created in it its group; `cp -a` then gives each copy
+/// its source's group where it may, and a folder made there keeps the bit. So does Ferry, as
+/// root and as a user (of the folder's group) copying their own files.
+#[test]
+fn a_set_group_id_folder_gives_its_group_only_where_cp_a_would() {
+    if !is_root() {
+        eprintln!("note: not root; cannot make a folder of another group here");
+        return;
+    }
+    const USERS: u32 = 100;
+    let t = TempTree::new();
+    let home = t.dir("home");
+    chmod(t.path(), 0o755);
+    let src = t.dir("src");
+    t.file("src/f", "x");
+    t.file("src/sub/g", "y");
+    t.symlink("src/l", "f");
+    t.fifo("src/p");
+    chmod(&src, 0o755);
+    chmod(&src.join("sub"), 0o755);
+    let shared = t.dir("shared");
+    lchown(&shared, None, Some(USERS)).unwrap();
+    chmod(&shared, 0o2777);
+    let names = ["", "f", "sub", "sub/g", "l", "p"];
+    let groups = |root: &Path| -> Vec<(u32, bool)> {
+        let group_of = |name| {
+            let m = fs::symlink_metadata(root.join(name)).unwrap();
+            (m.gid(), m.is_dir() && m.mode() & 0o2000 != 0)
+        };
+        names.iter().map(group_of).collect()
+    };
+    // As root: root's files stay root's, in folders that keep the bit.
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&src)
+        .arg(&shared)
+        .output()
+        .unwrap());
+    let expected = [
+        (0, true),
+        (0, false),
+        (0, true),
+        (0, false),
+        (0, false),
+        (0, false),
+    ];
+    assert_eq!(groups(&shared.join("src")), expected);
+
+    // As a user of the folder's group: the user's own group, given back.
+    for name in names {
+        lchown(src.join(name), Some(NOBODY), Some(NOBODY)).unwrap();
+    }
+    let mine = t.dir("shared/mine");
+    chmod(&mine, 0o2777);
+    let out = crate::isolate(&mut std::process::Command::new("setpriv"))
+        .args(["--reuid=65534", "--regid=65534", "--groups=100"])
+        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+        .arg("cp")
+        .arg(&src)
+        .arg(&mine)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let theirs = expected.map(|(_, bit)| (NOBODY, bit));
+    assert_eq!(groups(&mine.join("src")), theirs);
+}

@@ -10,7 +10,10 @@
 //! group; anyone else keeps their own user and gives the source's group where they belong to
 //! it (the kernel decides; a refusal is silent, as with `cp -a`). So a move across file
 //! systems as root leaves every file its owner, as `mv` does. Set-user-id and set-group-id
-//! bits survive only with the owner and group they go with.
+//! bits survive only with the owner and group they go with. What a copy is created with is
+//! the process's group, or a set-group-id destination folder's (`Batch::group`): compared
+//! with the source's, so that a copy into a shared folder gets its source's group back
+//! where `cp -a` would, and a folder created there keeps the inherited bit.
 
 use std::ffi::{OsStr, OsString};
 
@@ -57,11 +60,13 @@ impl Copier<'_> {
                     mode: st.mode,
                     size: st.size,
                     ino: st.id.ino,
+                    gid: st.gid,
                 }
             }
         };
         // Before the mode: a change of owner clears the set-id bits.
-        let owner = self.give_owner(i, (meta.uid, meta.gid), |uid, gid| {
+        let created = self.as_created((meta.uid, meta.gid), written.gid);
+        let owner = self.give_owner(i, (meta.uid, meta.gid), created, |uid, gid| {
             fs::set_owner_fd(dst, uid, gid)
         })?;
         // An unnamed file is created with its final mode: most keep it through the umask.
@@ -125,31 +130,34 @@ impl Copier<'_> {
         mode & !(user | group)
     }
 
-    /// Whose a copy of an item owned by `uid` and `gid` is as this process creates it.
-    pub(super) fn as_created(&self, uid: u32, gid: u32) -> Ownership {
+    /// Whose a copy of an item owned by `uid` and `gid` is as this process creates it with
+    /// the group `group` (its own, or a set-group-id folder's).
+    pub(super) fn as_created(&self, (uid, gid): (u32, u32), group: u32) -> Ownership {
         Ownership {
             user: uid == self.euid,
-            group: gid == self.egid,
+            group: gid == group,
             changed: false,
         }
     }
 
-    /// Gives item `i`'s copy its source's owner `uid` and group `gid` with `chown` where
-    /// creating it did not and the process may (see the module documentation). Where root is
-    /// refused (a FAT disk, many FUSE mounts), a note that permissions are not kept.
+    /// Gives item `i`'s copy, `created` so, its source's owner `uid` and group `gid` with
+    /// `chown` where creating it did not and the process may (see the module documentation).
+    /// Where root is refused (a FAT disk, many FUSE mounts), a note that permissions are not
+    /// kept.
     pub(super) fn give_owner(
         &self,
         i: u32,
         (uid, gid): (u32, u32),
+        created: Ownership,
         chown: impl FnOnce(Option<u32>, Option<u32>) -> rustix::io::Result<()>,
     ) -> Result<Ownership, Error> {
-        let mut owner = self.as_created(uid, gid);
+        let mut owner = created;
         let root = self.euid == 0;
         // `u32::MAX` is "no change" to the kernel, never an owner. Anyone but root may give
         // only a group they are in: no call that is sure to be refused (a user's copy of
         // `/usr/share` would make one a file).
         let user = (root && !owner.user && uid != u32::MAX).then_some(uid);
-        let may_give = |gid| root || self.groups.contains(&gid);
+        let may_give = |gid| root || gid == self.egid || self.groups.contains(&gid);
         let group = (!owner.group && gid != u32::MAX && may_give(gid)).then_some(gid);
         if !self.keeps_modes || (user.is_none() && group.is_none()) {
             return Ok(owner);
@@ -181,7 +189,8 @@ impl Copier<'_> {
             rustix::fs::symlinkat(&*target, dir, name)
         })?;
         let item = self.plan.item(i);
-        self.give_owner(i, (item.uid, item.gid), |uid, gid| {
+        let created = self.as_created((item.uid, item.gid), batch.group);
+        self.give_owner(i, (item.uid, item.gid), created, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
         self.finish_special(batch, temp, i)
@@ -199,7 +208,8 @@ impl Copier<'_> {
             rustix::fs::mknodat(dir, name, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
         };
         let (temp, ()) = self.temp(batch, i, make)?;
-        let owner = self.give_owner(i, (meta.uid, meta.gid), |uid, gid| {
+        let created = self.as_created((meta.uid, meta.gid), batch.group);
+        let owner = self.give_owner(i, (meta.uid, meta.gid), created, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
         let mode = Mode::from_raw_mode(self.mode_of(meta.mode, owner));
@@ -302,6 +312,7 @@ pub(super) struct Created {
     pub(super) mode: u32,
     pub(super) size: u64,
     pub(super) ino: u64,
+    pub(super) gid: u32,
 }
 
 /// A temporary in the destination folder, removed unless committed.

@@ -98,6 +98,11 @@ struct DirDone {
     pending: AtomicUsize,
     /// The hidden tree it is in, which waits for it (`fresh.rs`).
     hidden: Option<Arc<Hidden>>,
+    /// The group it was created with.
+    gid: u32,
+    /// Created set-group-id, in a set-group-id folder: the bit stays, as with `mkdir` and
+    /// `cp -a`, so that what is later made in it gets the group too.
+    inherits_group: bool,
 }
 
 /// What the items of one batch share: their source and destination folders, open.
@@ -109,6 +114,18 @@ pub(super) struct Batch {
     named: bool,
     /// In a hidden folder where what is created gets its mode from the umask alone.
     modes_known: bool,
+    /// The group what is created in `dst` gets (see [`created_group`]).
+    pub(super) group: u32,
+}
+
+/// The group the kernel gives what is created in a folder of mode `mode` and group `gid`:
+/// the folder's if it is set-group-id, else the process's (`egid`).
+fn created_group(folder: &fs::Meta, egid: u32) -> u32 {
+    if folder.mode & 0o2000 != 0 {
+        folder.gid
+    } else {
+        egid
+    }
 }
 
 /// The job thread's side of the workers (see `claim.rs`).
@@ -119,6 +136,8 @@ struct Frame {
     done: Option<Arc<DirDone>>,
     /// The hidden tree it is in (`fresh.rs`).
     hidden: Option<Arc<Hidden>>,
+    /// The group what is created in it gets.
+    group: u32,
 }
 
 /// The job thread's position in the plan.
@@ -132,6 +151,8 @@ struct Cursor {
     dead: HashSet<u32>,
     /// The source folder created under a hidden name, and that name (`fresh.rs`).
     hidden: Option<(u32, OsString)>,
+    /// The group what is created in the root's destination folder gets.
+    root_group: u32,
 }
 
 pub(super) enum Outcome {
@@ -279,12 +300,16 @@ impl<'a> Copier<'a> {
                 batch_bytes: 0,
                 dead: HashSet::new(),
                 hidden: None,
+                root_group: created_group(&self.dest.meta, self.egid),
             };
             cur.src.push(pfd, pid);
             match &root.dest_dir {
                 None => cur.dst.push(Arc::clone(&self.dest.fd), self.dest.meta.id),
                 Some(dir) => match self.dest.open_dir(dir) {
-                    Ok((fd, meta)) => cur.dst.push(fd, meta.id),
+                    Ok((fd, meta)) => {
+                        cur.root_group = created_group(&meta, self.egid);
+                        cur.dst.push(fd, meta.id);
+                    }
                     Err(e) => {
                         let error = Error::io("open", dir, e);
                         self.ctx.fail(root.item, root.source.clone(), error);
@@ -343,12 +368,12 @@ impl<'a> Copier<'a> {
             Err(e) => Err(Error::io("stat", self.plan.source_path(p), e)),
         });
         let dst = src.and_then(|s| {
-            let d = fs::open_dir_at(cur.dst.top(), dest_name)
-                .and_then(|d| Ok((fs::stat_fd(&d)?.id, d)));
+            let d =
+                fs::open_dir_at(cur.dst.top(), dest_name).and_then(|d| Ok((fs::stat_fd(&d)?, d)));
             d.map(|d| (s, d))
                 .map_err(|e| Error::io("open", self.plan.dest_path(p), e))
         });
-        let (src, (dst_id, dst)) = match dst {
+        let (src, (dst_meta, dst)) = match dst {
             Ok(pair) => pair,
             Err(e) => {
                 self.ctx.fail(p, self.plan.source_path(p), e);
@@ -359,14 +384,14 @@ impl<'a> Copier<'a> {
                 return true;
             }
         };
-        self.done[p as usize].store(dst_id.ino, Relaxed);
+        self.done[p as usize].store(dst_meta.id.ino, Relaxed);
         self.ctx.counters.add_item();
         let hidden = match cur.hidden.take_if(|(h, _)| *h == p) {
             Some((_, name)) => Some(Arc::new(Hidden::new(p, Arc::clone(cur.dst.top()), name))),
             None => cur.frames.last().and_then(|f| f.hidden.clone()),
         };
         cur.src.push(src, self.plan.item(p).id);
-        cur.dst.push(dst, dst_id);
+        cur.dst.push(dst, dst_meta.id);
         let created = matches!(self.plan.item(p).action, Action::Create | Action::Replace);
         let done = created.then(|| {
             Arc::new(DirDone {
@@ -374,12 +399,15 @@ impl<'a> Copier<'a> {
                 children: block.start..block.end,
                 pending: AtomicUsize::new(1),
                 hidden: hidden.as_ref().map(|h| h.waits_for_one()),
+                gid: dst_meta.gid,
+                inherits_group: dst_meta.mode & 0o2000 != 0,
             })
         });
         cur.frames.push(Frame {
             item: p,
             done,
             hidden,
+            group: created_group(&dst_meta, self.egid),
         });
         for c in block.start..block.end {
             self.child(cur, queue, copier, c);
@@ -553,6 +581,7 @@ impl<'a> Copier<'a> {
             dir,
             named,
             modes_known,
+            group: cur.frames.last().map_or(cur.root_group, |f| f.group),
         };
         queue.push(claim::Batch::new(items, batch), &mut |b, _, i| {
             self.work(copier, &b.with, i);
@@ -613,14 +642,16 @@ impl<'a> Copier<'a> {
             );
         }
         let item = self.plan.item(i);
-        let owner = self.give_owner(i, (item.uid, item.gid), |uid, gid| {
+        let created = self.as_created((item.uid, item.gid), done.gid);
+        let owner = self.give_owner(i, (item.uid, item.gid), created, |uid, gid| {
             fs::set_owner_fd(fd, uid, gid)
         });
         let owner = owner.unwrap_or_else(|e| {
             self.ctx.fail(i, self.plan.source_path(i), e);
-            self.as_created(item.uid, item.gid)
+            created
         });
-        let mode = self.mode_of(u32::from(item.mode), owner);
+        let inherited = if done.inherits_group { 0o2000 } else { 0 };
+        let mode = self.mode_of(u32::from(item.mode), owner) | inherited;
         let set = self.set_mode(fd, mode, i).and_then(|()| {
             let set = fs::set_times_fd(fd, item.atime, item.mtime);
             self.metadata(i, NoteKind::Times, set)
@@ -672,7 +703,10 @@ impl<'a> Copier<'a> {
         }
         // Replace needs a name to rename over the old file; everything else is linked in.
         let unnamed = item.action != Action::Replace && self.try_unnamed.load(Relaxed);
-        let mode = self.mode_of(meta.mode, self.as_created(meta.uid, meta.gid));
+        let mode = self.mode_of(
+            meta.mode,
+            self.as_created((meta.uid, meta.gid), batch.group),
+        );
         let (temp, dst) = if batch.named {
             match self.create_named(batch, i, mode) {
                 Ok((temp, fd)) => (Some(temp), fd),
@@ -710,7 +744,7 @@ impl<'a> Copier<'a> {
         // A link's target needs its inode now (`links.rs`); other copies in a hidden folder
         // are known without asking (`fresh.rs`).
         let created = (batch.modes_known && !self.plan.links.is_first(i, item.id))
-            .then(|| fresh::created_hidden(mode, size))
+            .then(|| fresh::created_hidden(mode, size, batch.group))
             .flatten();
         let ino = self.finish_file(&src, &dst, &meta, i, created)?;
         let Some(temp) = temp else {
