@@ -235,14 +235,21 @@ impl Record {
     }
 
     /// The sources that landed under another name than their own (Keep both, a duplicate,
-    /// a new name given), with that name. Walks the record without building its paths.
+    /// a new name given), with that name. Looks at the plans' roots only: the window asks
+    /// on its UI thread when a job ends, and walking every item of a 100,000-file copy took
+    /// 20 ms there.
     pub fn renamed(&self) -> Vec<(PathBuf, OsString)> {
-        let root = |e: &EntryAt<'_>| e.data.plan.item(e.item).parent == NO_ITEM;
-        (self.entries_at().filter(root))
-            .filter_map(|e| {
-                let (plan, i) = (&e.data.plan, e.item);
-                let name = plan.dest_name(i);
-                (name != plan.name(i)).then(|| (plan.source_path(i), name.to_owned()))
+        (self.parts.iter())
+            .flat_map(|d| {
+                let (d, plan): (&RecordData, _) = (d, &d.plan);
+                // A root whose source could not be read has no item.
+                let walked = plan.roots.iter().filter(|r| r.item < r.end);
+                walked.filter_map(move |root| {
+                    let i = root.item;
+                    Self::how_of(d, i)?;
+                    let name = plan.dest_name(i);
+                    (name != plan.name(i)).then(|| (plan.source_path(i), name.to_owned()))
+                })
             })
             .collect()
     }

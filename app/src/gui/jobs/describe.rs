@@ -91,13 +91,16 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     let mut text = match job {
         Job::Copy { .. } | Job::Move { .. } => {
             // The one item done, if it got another name (Keep both, a duplicate): that name.
-            let renamed = summary.record.renamed();
-            let landed = match (summary.done.as_slice(), renamed.as_slice()) {
-                ([done], [(source, name)]) if done == source => Some(name.as_os_str()),
+            // Asked only then: this is the UI thread, and a paste can have 100,000 sources.
+            let landed = match summary.done.as_slice() {
+                [done] => match summary.record.renamed().as_slice() {
+                    [(source, name)] if done == source => Some(name.clone()),
+                    _ => None,
+                },
                 _ => None,
             };
             let verbs = ["Duplicated", "Copied", "Moved"];
-            transfer(job, verbs, |_| items.clone(), landed)
+            transfer(job, verbs, |_| items.clone(), landed.as_deref())
         }
         Job::Link { dest_dir, .. } => {
             format!("Made links to {items} in {}", folder(dest_dir))
