@@ -20,6 +20,20 @@ fn whose(path: &Path) -> (u32, u32, u32) {
     (m.uid(), m.gid(), m.mode() & 0o7777)
 }
 
+/// `ferry cp src dest` run as user 65534 in group 100 (`users`); asserts it succeeded.
+fn copy_as_member_of_users(src: &Path, dest: &Path) {
+    let out = crate::isolate(&mut std::process::Command::new("setpriv"))
+        .args(["--reuid=65534", "--regid=65534", "--groups=100"])
+        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+        .arg("cp")
+        .arg(src)
+        .arg(dest)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+}
+
 fn is_root() -> bool {
     rustix::process::geteuid().is_root()
 }
@@ -131,16 +145,7 @@ fn anyone_else_gets_copies_of_their_own_without_a_word() {
     let shared = t.file("open/shared", "s");
     lchown(&shared, None, Some(USERS)).unwrap();
     chmod(&shared, 0o2644);
-    let out = crate::isolate(&mut std::process::Command::new("setpriv"))
-        .args(["--reuid=65534", "--regid=65534", "--groups=100"])
-        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
-        .arg("cp")
-        .arg(&shared)
-        .arg(&dest)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{said}");
+    copy_as_member_of_users(&shared, &dest);
     assert_eq!(whose(&dest.join("shared")), (NOBODY, USERS, 0o2644));
 }
 
@@ -198,16 +203,7 @@ fn a_set_group_id_folder_gives_its_group_only_where_cp_a_would() {
     }
     let mine = t.dir("shared/mine");
     chmod(&mine, 0o2777);
-    let out = crate::isolate(&mut std::process::Command::new("setpriv"))
-        .args(["--reuid=65534", "--regid=65534", "--groups=100"])
-        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
-        .arg("cp")
-        .arg(&src)
-        .arg(&mine)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{said}");
+    copy_as_member_of_users(&src, &mine);
     let theirs = expected.map(|(_, bit)| (NOBODY, bit));
     assert_eq!(groups(&mine.join("src")), theirs);
 }
