@@ -310,9 +310,7 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
         Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),
         _ => Vec::new(),
     };
-    let landings: Vec<_> = (job.landings().into_iter())
-        .map(|(source, landing)| (source.to_path_buf(), landing))
-        .collect();
+    let landings = landings_of(&job);
     // Its large files can then be resumed after a crash.
     let job = journal.submit(&engine, job, options);
     let mut prompt = Prompt::default();
@@ -433,6 +431,13 @@ pub fn end_by_signal() {
 
 /// Each source of a copy or move with the path it lands at ([`Job::landings`]).
 type Landings = [(PathBuf, PathBuf)];
+
+/// [`Job::landings`], kept past the job's submission.
+fn landings_of(job: &Job) -> Vec<(PathBuf, PathBuf)> {
+    (job.landings().into_iter())
+        .map(|(source, landing)| (source.to_path_buf(), landing))
+        .collect()
+}
 
 /// Prints what `summary` tells of the job whose sources were `given`, landing at `landings`,
 /// and returns the exit status.
@@ -674,9 +679,7 @@ mod tests {
             dest_name: None,
             on_conflict: ConflictPolicy::Skip,
         };
-        let landings: Vec<_> = (job.landings().into_iter())
-            .map(|(source, landing)| (source.to_path_buf(), landing))
-            .collect();
+        let landings = landings_of(&job);
         let skipped = |path: &str| Skipped {
             path: path.into(),
             reason: SkipReason::Exists,
@@ -700,8 +703,7 @@ mod tests {
             dest_dir: ".".into(),
             on_conflict: ConflictPolicy::Skip,
         };
-        let landings = [(PathBuf::from("a.txt"), renamed.landings()[0].1.clone())];
-        let lines = report_lines(&summary, "copied", false, &landings);
+        let lines = report_lines(&summary, "copied", false, &landings_of(&renamed));
         assert_eq!(lines[0], "skipped a.txt: ./b.txt already exists");
     }
 

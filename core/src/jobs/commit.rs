@@ -65,8 +65,7 @@ impl Copier<'_> {
             }
         };
         // Before the mode: a change of owner clears the set-id bits.
-        let created = self.as_created((meta.uid, meta.gid), written.gid);
-        let owner = self.give_owner(i, (meta.uid, meta.gid), created, |uid, gid| {
+        let owner = self.give_owner(i, (meta.uid, meta.gid), written.gid, |uid, gid| {
             fs::set_owner_fd(dst, uid, gid)
         })?;
         // An unnamed file is created with its final mode: most keep it through the umask.
@@ -140,18 +139,18 @@ impl Copier<'_> {
         }
     }
 
-    /// Gives item `i`'s copy, `created` so, its source's owner `uid` and group `gid` with
-    /// `chown` where creating it did not and the process may (see the module documentation).
-    /// Where root is refused (a FAT disk, many FUSE mounts), a note that permissions are not
-    /// kept.
+    /// Gives item `i`'s copy, created with the group `group`, its source's owner `uid` and
+    /// group `gid` with `chown` where creating it did not and the process may (see the module
+    /// documentation). Where root is refused (a FAT disk, many FUSE mounts), a note that
+    /// permissions are not kept.
     pub(super) fn give_owner(
         &self,
         i: u32,
         (uid, gid): (u32, u32),
-        created: Ownership,
+        group: u32,
         chown: impl FnOnce(Option<u32>, Option<u32>) -> rustix::io::Result<()>,
     ) -> Result<Ownership, Error> {
-        let mut owner = created;
+        let mut owner = self.as_created((uid, gid), group);
         let root = self.euid == 0;
         // `u32::MAX` is "no change" to the kernel, never an owner. Anyone but root may give
         // only a group they are in: no call that is sure to be refused (a user's copy of
@@ -189,8 +188,7 @@ impl Copier<'_> {
             rustix::fs::symlinkat(&*target, dir, name)
         })?;
         let item = self.plan.item(i);
-        let created = self.as_created((item.uid, item.gid), batch.group);
-        self.give_owner(i, (item.uid, item.gid), created, |uid, gid| {
+        self.give_owner(i, (item.uid, item.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
         self.finish_special(batch, temp, i)
@@ -208,8 +206,7 @@ impl Copier<'_> {
             rustix::fs::mknodat(dir, name, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
         };
         let (temp, ()) = self.temp(batch, i, make)?;
-        let created = self.as_created((meta.uid, meta.gid), batch.group);
-        let owner = self.give_owner(i, (meta.uid, meta.gid), created, |uid, gid| {
+        let owner = self.give_owner(i, (meta.uid, meta.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
         let mode = Mode::from_raw_mode(self.mode_of(meta.mode, owner));

@@ -642,13 +642,13 @@ impl<'a> Copier<'a> {
             );
         }
         let item = self.plan.item(i);
-        let created = self.as_created((item.uid, item.gid), done.gid);
-        let owner = self.give_owner(i, (item.uid, item.gid), created, |uid, gid| {
+        let owned = (item.uid, item.gid);
+        let owner = self.give_owner(i, owned, done.gid, |uid, gid| {
             fs::set_owner_fd(fd, uid, gid)
         });
         let owner = owner.unwrap_or_else(|e| {
             self.ctx.fail(i, self.plan.source_path(i), e);
-            created
+            self.as_created(owned, done.gid)
         });
         let inherited = if done.inherits_group { 0o2000 } else { 0 };
         let mode = self.mode_of(u32::from(item.mode), owner) | inherited;

@@ -102,8 +102,9 @@ impl Hidden {
 }
 
 /// What a file created in a hidden folder with permission bits `mode` (`create_named`) and
-/// group `gid` is once `size` bytes are written, without a `statx`: the umask alone takes bits from its mode
-/// (see [`Hidden::modes_known`]); its inode is read later with its folder's entries.
+/// group `gid` is once `size` bytes are written, without a `statx`: the umask alone takes
+/// bits from its mode (see [`Hidden::modes_known`]); its inode is read later with its
+/// folder's entries.
 pub(super) fn created_hidden(mode: u32, size: u64, gid: u32) -> Option<Created> {
     Some(Created {
         mode: mode & 0o777 & !fs::umask()?,

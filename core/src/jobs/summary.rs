@@ -239,19 +239,18 @@ impl Record {
     /// on its UI thread when a job ends, and walking every item of a 100,000-file copy took
     /// 20 ms there.
     pub fn renamed(&self) -> Vec<(PathBuf, OsString)> {
-        (self.parts.iter())
-            .flat_map(|d| {
-                let (d, plan): (&RecordData, _) = (d, &d.plan);
-                // A root whose source could not be read has no item.
-                let walked = plan.roots.iter().filter(|r| r.item < r.end);
-                walked.filter_map(move |root| {
-                    let i = root.item;
-                    Self::how_of(d, i)?;
-                    let name = plan.dest_name(i);
-                    (name != plan.name(i)).then(|| (plan.source_path(i), name.to_owned()))
-                })
-            })
-            .collect()
+        let mut renamed = Vec::new();
+        for d in &self.parts {
+            let plan = &d.plan;
+            // A root whose source could not be read has no item.
+            for root in plan.roots.iter().filter(|r| r.item < r.end) {
+                let (i, name) = (root.item, plan.dest_name(root.item));
+                if Self::how_of(d, i).is_some() && name != plan.name(i) {
+                    renamed.push((plan.source_path(i), name.to_owned()));
+                }
+            }
+        }
+        renamed
     }
 
     /// Every created, merged or moved item, parents before children.
