@@ -49,7 +49,7 @@ pub struct TransferArgs {
     /// Sources, then the destination folder (SRC... DEST_DIR), or one source and the new path
     /// it goes to (SRC DEST: `ferry cp a.txt b.txt`, `ferry mv old new`). `SRC/.` stands for
     /// what the folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items land in DEST_DIR
-    /// itself.
+    /// itself (a copy makes DEST_DIR first when it is not there).
     #[arg(required = true, num_args = 2.., value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
@@ -169,6 +169,13 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
     let Some((dest, sources)) = args.paths.split_last() else {
         return EXIT_REFUSED;
     };
+    let whole;
+    let sources = if is_move {
+        sources
+    } else {
+        whole = folder_for_contents_copy(sources, dest);
+        whole.as_deref().unwrap_or(sources)
+    };
     let (dest_dir, dest_name) = match destination(dest, sources) {
         Ok(d) => d,
         Err(folder) => {
@@ -233,6 +240,19 @@ fn destination(
         }
         _ if one && names_a_file => Err(parent.to_path_buf()),
         _ => Err(dest.to_path_buf()),
+    }
+}
+
+/// `cp -r SRC/. NEW`, where NEW does not exist, makes NEW a copy of the folder SRC: its
+/// contents with nothing around them. The folder itself, then, as the one source that gets
+/// NEW's name; `None` for any other copy (and when SRC cannot be resolved, so that the job
+/// names it). `SRC/.` is the folder itself, wherever links in SRC lead.
+fn folder_for_contents_copy(sources: &[PathBuf], dest: &Path) -> Option<Vec<PathBuf>> {
+    match sources {
+        [source] if ferry_core::fs::last_name(source) == b"." && !dest.is_dir() => {
+            Some(vec![std::fs::canonicalize(source).ok()?])
+        }
+        _ => None,
     }
 }
 

@@ -151,6 +151,58 @@ fn a_path_that_is_neither_a_folder_nor_a_new_name_is_refused() {
     assert_eq!(fs::read_dir(w).unwrap().count(), 2, "nothing written");
 }
 
+/// `cp -r SRC/. NEW`, NEW not there yet, makes NEW a copy of SRC (its contents, nothing
+/// around them), from any spelling of SRC; into an existing folder, SRC's items go into it.
+#[test]
+fn the_contents_of_a_folder_copied_to_a_new_path_make_that_folder() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("w/photos/a.jpg", "a");
+    t.file("w/photos/sub/b.jpg", "b");
+    let w = t.path().join("w");
+    for (from, source, to) in [
+        (w.clone(), "photos/.", "backup"),
+        (w.clone(), "photos/./", "backup2"),
+        (w.join("photos"), ".", "../backup3"),
+    ] {
+        let out = ferry_in(&home)
+            .current_dir(&from)
+            .args(["cp", source, to])
+            .output()
+            .unwrap();
+        ok(&out);
+        let made = from.join(to);
+        assert_eq!(fs::read(made.join("a.jpg")).unwrap(), b"a", "{source} {to}");
+        assert_eq!(fs::read(made.join("sub/b.jpg")).unwrap(), b"b");
+        assert!(
+            !made.join("photos").exists(),
+            "{source} {to}: contents only"
+        );
+    }
+    // Into a folder that exists, the items go in, as before.
+    t.dir("w/existing");
+    ok(&ferry_in(&home)
+        .current_dir(&w)
+        .args(["cp", "photos/.", "existing"])
+        .output()
+        .unwrap());
+    assert_eq!(fs::read(w.join("existing/sub/b.jpg")).unwrap(), b"b");
+    assert!(!w.join("existing/photos").exists());
+    assert_eq!(
+        fs::read_dir(w.join("photos")).unwrap().count(),
+        2,
+        "source kept"
+    );
+    // Into itself: refused for that item, nothing made.
+    let out = ferry_in(&home)
+        .current_dir(w.join("photos"))
+        .args(["cp", ".", "inner"])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", said(&out));
+    assert!(!w.join("photos/inner").exists());
+}
+
 /// A path that is the source itself, or another name of it, is refused as `cp` refuses it,
 /// where a paste into the file's own folder (`ferry cp a.txt .`) makes a duplicate.
 #[test]
