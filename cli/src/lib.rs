@@ -123,6 +123,10 @@ pub struct BenchArgs {
     /// benchmark runs itself with this in a fresh process).
     #[arg(long, hide = true, value_name = "DIR")]
     pub memory_probe: Option<PathBuf>,
+    /// Internal: copy the files of the folder SRC into the new folder DEST with bare system
+    /// calls, the floor the small-file copies are shown beside.
+    #[arg(long, hide = true, num_args = 2, value_names = ["SRC", "DEST"])]
+    pub floor_copy: Option<Vec<PathBuf>>,
     /// Internal: be the busy process of `--load`, pinned to CPU N, until killed.
     #[arg(long, hide = true, value_name = "N")]
     pub spin: Option<usize>,

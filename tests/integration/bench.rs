@@ -27,6 +27,8 @@ const RACES: &[(&str, &[&str])] = &[
     ("delete-15000-depth800", BOTH),
     ("delete-15000-in-1000-folders", BOTH),
 ];
+/// The races the floor (the bare system calls, `floor.rs`) joins.
+const FLOORED: &[&str] = &["copy-5000x4k", "copy-200x5m"];
 const BOTH: &[&str] = &["in-process", "process"];
 const IN_PROCESS: &[&str] = &["in-process"];
 const WINDOW: &[&str] = &["window", "in-process"];
@@ -154,11 +156,18 @@ fn quick_run_reports_every_workload_arm_and_field() {
         );
         assert_eq!(r["load"], false, "{r}");
     }
+    assert!(report["extra_peers"]["floor"].is_string(), "{report}");
     for (workload, arms) in RACES {
+        let floor = FLOORED.contains(workload);
         for fs in ["work", "shm"] {
             for arm in *arms {
-                // Both arms (or the one) and the classic peer ran each round.
-                check_race(find(results, workload, fs, arm, false), arms.len() + 1);
+                // Both arms (or the one) and the classic peer ran each round, and the floor
+                // with the copies.
+                let r = find(results, workload, fs, arm, false);
+                check_race(r, arms.len() + 1 + usize::from(floor));
+                assert_eq!(r["peers"]["floor"]["ratio"].is_f64(), floor, "{r}");
+                // The floor is a reference: alone, it leaves nobody to be ahead of.
+                assert!(r["beats_peers"].is_null(), "{r}");
             }
         }
     }
@@ -249,9 +258,9 @@ fn load_reruns_every_race_with_a_busy_cpu_and_extra_peers_join_their_workloads()
     for load in [false, true] {
         for arm in BOTH {
             let copy = find(results, "copy-5000x4k", "shm", arm, load);
-            // Two arms, cp, xcp and cpz each round.
-            check_race(copy, 5);
-            for peer in ["xcp", "cpz"] {
+            // Two arms, cp, xcp, cpz and the floor each round.
+            check_race(copy, 6);
+            for peer in ["xcp", "cpz", "floor"] {
                 assert!(
                     copy["peers"][peer]["ratio"]
                         .as_f64()

@@ -394,14 +394,13 @@ impl Measured {
             .collect()
     }
 
-    /// Whether Ferry's ratio is below every extra peer's; `None` without extra peers.
+    /// Whether Ferry's ratio is below every extra peer's (the floor is no rival); `None`
+    /// without extra peers.
     pub(super) fn beats_peers(&self) -> Option<bool> {
         let ours = self.ratio()?;
-        (!self.peers.is_empty()).then(|| {
-            self.peers
-                .iter()
-                .all(|(_, times)| ours < median(&self.peer_ratios(times)))
-        })
+        let mut rivals = self.peers.iter().filter(|(p, _)| p.is_rival()).peekable();
+        rivals.peek()?;
+        Some(rivals.all(|(_, times)| ours < median(&self.peer_ratios(times))))
     }
 
     /// The goal as text, with the value's unit where it has one.
@@ -519,6 +518,14 @@ mod tests {
             Goal::None,
         );
         assert_eq!(ahead.beats_peers(), Some(true));
+        // The floor is faster than Ferry and no rival: it neither counts nor stands alone.
+        let mut with_floor = runs(&[4.0, 4.0, 8.0], &classic, &[4.0, 6.0, 9.0]);
+        (with_floor.times).insert(Tool::Peer(Peer::Floor), vec![1.0, 1.0, 1.0]);
+        let m = Measured::timed(Value::Null, &with_floor, Tool::Process, Goal::None);
+        assert_eq!(m.beats_peers(), Some(true));
+        with_floor.times.remove(&Tool::Peer(Peer::Xcp));
+        let m = Measured::timed(Value::Null, &with_floor, Tool::Process, Goal::None);
+        assert_eq!(m.beats_peers(), None);
     }
 
     #[test]

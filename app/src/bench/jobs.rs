@@ -262,7 +262,7 @@ impl<'a> Copy<'a> {
 impl Comparison for Copy<'_> {
     fn tools(&self) -> Vec<Tool> {
         let mut tools = vec![Tool::InProcess, Tool::Process, Tool::Classic];
-        for peer in [Peer::Xcp, Peer::Cpz] {
+        for peer in [Peer::Xcp, Peer::Cpz, Peer::Floor] {
             if self.peers.exe(peer).is_some() {
                 tools.push(Tool::Peer(peer));
             }

@@ -13,7 +13,10 @@
 //!   around the job (see the JSON's `spawn_ms` for a bare spawn). The classic peer (`ls -l`,
 //!   `cp -r --preserve=mode,timestamps`, `mv`, `rm -rf`) is what ratios are taken against; `xcp`,
 //!   `cpz` and `rmz` join the copies and deletes when found on `PATH` (skipped with a note
-//!   otherwise). The **window** arm (`window.rs`) runs the small-file copy through the window's
+//!   otherwise). The **floor** (`floor.rs`) joins the copies as a reference, not a rival: the
+//!   bare system calls of the copy in two threads, spawned like a peer, so that a ratio can be
+//!   read against what the filesystem allows (on ext4, whose creates in one folder take turns,
+//!   the floor is far higher than on tmpfs). The **window** arm (`window.rs`) runs the small-file copy through the window's
 //!   own job path, headless, against `ferry cp`; the window's frames are measured there too.
 //!   Output goes to `/dev/null`. Ferry's journal is the benchmark's own (`XDG_STATE_HOME` in the
 //!   scratch folder), never the user's.
@@ -27,9 +30,10 @@
 //! - **Load** (`--load`): every race runs a second time with a busy process pinned to one CPU
 //!   (`load.rs`); rows say `"load": true`.
 //! - **Deletes are deferred** on every filesystem but tmpfs: outputs are moved into the scratch
-//!   folder's trash and deleted at the very end. On ext4 mounted with `discard`, creating
-//!   thousands of files within a minute or two of deleting thousands slows down by an order of
-//!   magnitude: deleting between runs would measure the kernel, not the tools. For the same
+//!   folder's trash and deleted at the very end. On ext4 without a journal, creating
+//!   thousands of files within minutes of deleting thousands slows down by an order of
+//!   magnitude (`area.rs` says why): deleting between runs would measure the kernel, not the
+//!   tools. For the same
 //!   reason every fixture that can be built ahead is built before the first workload runs
 //!   (trees to delete for every round and tool included, except on tmpfs, whose inodes are
 //!   bounded and which has no such slowdown: there each round's are built before it),
@@ -65,6 +69,7 @@ macro_rules! eprintln {
 
 mod area;
 mod fixtures;
+mod floor;
 mod harness;
 mod jobs;
 mod listing;
@@ -84,6 +89,15 @@ use settle::Settler;
 pub fn run(args: &BenchArgs) -> i32 {
     if let Some(cpu) = args.spin {
         return load::spin(cpu);
+    }
+    if let Some([src, dest]) = args.floor_copy.as_deref() {
+        return match floor::copy(src, dest) {
+            Ok(()) => EXIT_OK,
+            Err(err) => {
+                eprintln!("ferry bench: floor copy: {err:#}");
+                EXIT_PARTIAL
+            }
+        };
     }
     if let Some(root) = &args.memory_probe {
         return match listing::memory_probe(root) {
@@ -392,7 +406,8 @@ fn bench(args: &BenchArgs) -> Result<i32> {
     let work = Area::create("work", &parent)?;
     let shm = Area::create("shm", Path::new("/dev/shm"))?;
     let ferry = FerryCommand::new(work.path("state"))?;
-    let peers = Peers::find(std::env::var_os("PATH").as_deref());
+    let this = std::env::current_exe().context("cannot find this executable")?;
+    let peers = Peers::find(std::env::var_os("PATH").as_deref(), this);
     let seed = args.seed.unwrap_or_else(Shuffler::clock_seed);
     let mut shuffler = Shuffler::new(seed);
     let settler = Settler::new(&[work.dev, shm.dev]);

@@ -16,11 +16,19 @@ pub(super) enum Peer {
     Cpz,
     /// `rmz PATH`: the delete tool of the `fuc` project.
     Rmz,
+    /// The bare system calls of a small-file copy (`floor.rs`): a reference that shows what
+    /// the machine allows, never a rival to beat. Always there: it is this executable.
+    Floor,
 }
 
 impl Peer {
-    /// Every extra peer, in report order.
+    /// Every extra peer a user may install, in report order.
     pub(super) const ALL: [Peer; 3] = [Peer::Xcp, Peer::Cpz, Peer::Rmz];
+
+    /// Whether Ferry must be ahead of it: every peer but the floor.
+    pub(super) fn is_rival(self) -> bool {
+        self != Peer::Floor
+    }
 
     /// Its program name.
     pub(super) fn name(self) -> &'static str {
@@ -28,6 +36,7 @@ impl Peer {
             Peer::Xcp => "xcp",
             Peer::Cpz => "cpz",
             Peer::Rmz => "rmz",
+            Peer::Floor => "floor",
         }
     }
 
@@ -43,6 +52,11 @@ impl Peer {
             Peer::Cpz => {
                 cmd.arg(src).arg(dest_dir.join(src.file_name()?));
             }
+            Peer::Floor => {
+                cmd.args(["bench", "--floor-copy"])
+                    .arg(src)
+                    .arg(dest_dir.join(src.file_name()?));
+            }
             Peer::Rmz => return None,
         }
         Some(cmd)
@@ -57,7 +71,7 @@ impl Peer {
                 cmd.arg(path);
                 Some(cmd)
             }
-            Peer::Xcp | Peer::Cpz => None,
+            Peer::Xcp | Peer::Cpz | Peer::Floor => None,
         }
     }
 }
@@ -69,11 +83,13 @@ pub(super) struct Peers {
 }
 
 impl Peers {
-    /// Looks for every extra peer on `search_path` (a `PATH`-style list).
-    pub(super) fn find(search_path: Option<&OsStr>) -> Peers {
+    /// Looks for every extra peer on `search_path` (a `PATH`-style list); the floor is `this`
+    /// executable.
+    pub(super) fn find(search_path: Option<&OsStr>, this: PathBuf) -> Peers {
         let found = Peer::ALL
             .into_iter()
             .filter_map(|p| Some((p, find_program(p.name(), search_path?)?)))
+            .chain([(Peer::Floor, this)])
             .collect();
         Peers { found }
     }
@@ -135,10 +151,11 @@ mod tests {
         fs::create_dir(a.join("rmz")).unwrap(); // a folder is no program
         let path = std::env::join_paths([&a, &b]).unwrap();
 
-        let peers = Peers::find(Some(&path));
+        let peers = Peers::find(Some(&path), PathBuf::from("/bin/ferry"));
         assert_eq!(peers.exe(Peer::Xcp), Some(b.join("xcp").as_path()));
         assert_eq!(peers.missing(), [Peer::Cpz, Peer::Rmz]);
-        assert_eq!(Peers::find(None).missing(), Peer::ALL);
+        assert_eq!(peers.exe(Peer::Floor), Some(Path::new("/bin/ferry")));
+        assert_eq!(Peers::find(None, PathBuf::new()).missing(), Peer::ALL);
     }
 
     #[test]
@@ -150,6 +167,10 @@ mod tests {
         };
         assert_eq!(copy(Peer::Xcp).unwrap(), ["-r", "/s/set", "/d"]);
         assert_eq!(copy(Peer::Cpz).unwrap(), ["/s/set", "/d/set"]);
+        assert_eq!(
+            copy(Peer::Floor).unwrap(),
+            ["bench", "--floor-copy", "/s/set", "/d/set"]
+        );
         assert!(copy(Peer::Rmz).is_none());
         assert!(Peer::Rmz.delete(exe, Path::new("/t")).is_some());
         assert!(Peer::Xcp.delete(exe, Path::new("/t")).is_none());

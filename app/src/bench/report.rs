@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::BenchArgs;
 use super::area::Area;
 use super::harness::{Measured, Tool};
-use super::peers::Peers;
+use super::peers::{Peer, Peers};
 use super::settle::{Settler, Spent};
 
 /// How Ferry and the peers are run, for the output (the module docs say why).
@@ -116,11 +116,14 @@ impl Context {
         let found = setup.peers.found();
         let ferry_line = format!("ferry: {} (the process arm)", setup.ferry.display());
         let mut peer_lines: Vec<String> = std::iter::once(ferry_line)
-            .chain(
-                found
-                    .iter()
-                    .map(|(p, exe)| format!("{}: {}", p.name(), exe.display())),
-            )
+            .chain(found.iter().map(|(p, exe)| match p {
+                Peer::Floor => format!(
+                    "floor: {} bench --floor-copy (the small-file copies' bare system \
+                             calls: a reference, not a rival)",
+                    exe.display()
+                ),
+                _ => format!("{}: {}", p.name(), exe.display()),
+            }))
             .collect();
         peer_lines.extend(setup.peers.missing().iter().map(|p| {
             format!(
