@@ -4,13 +4,16 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
 
 /// Files created to check the health of a filesystem.
 const PROBE_FILES: usize = 256;
+/// How long ext4 without a journal avoids an inode after freeing it once its inode-table block
+/// is written (`RECENTCY_MIN` in `fs/ext4/ialloc.c`), and a second more.
+const RECENTLY_DELETED: Duration = Duration::from_secs(61);
 
 /// A scratch folder on one filesystem. Everything the benchmark creates lives under it, and it
 /// is removed (with everything moved aside into its trash) when the area is dropped, i.e. at the
@@ -28,15 +31,17 @@ pub(super) struct Area {
     pub dev: u64,
     /// Whether outputs are moved aside and deleted only at the end (everything but tmpfs), so
     /// that no timed run creates files shortly after thousands were deleted: ext4 without a
-    /// journal passes over every inode freed in the last 5 seconds (5 minutes while its
-    /// inode-table block is unwritten) on each inode it allocates (`recently_deleted` in
+    /// journal passes over every inode freed in the last minute (six while its inode-table
+    /// block is unwritten) on each inode it allocates (`recently_deleted` in
     /// `fs/ext4/ialloc.c`, the top of `perf` profiles then), and file creation right after mass
     /// deletion slows down by an order of magnitude (5,000 files: 3.5 s instead of 0.2 s).
     pub defer_deletes: bool,
+    /// How long the area waited, before its first file, for inodes freed before the benchmark
+    /// started to stop being avoided (ext4 without a journal: [`RECENTLY_DELETED`]).
+    pub waited_for_deletions: Duration,
     /// Microseconds per file to create 256 files of 4 KiB here, measured when the area is
     /// made: a health check of the filesystem. Tens of microseconds normally; ten times more
-    /// on ext4 without a journal for minutes after mass deletion (e.g. right after the
-    /// clean-up of a previous run), which then distorts every result on it.
+    /// on ext4 without a journal for a minute after mass deletion had it not waited.
     pub create_us: f64,
     trash: PathBuf,
     discarded: std::cell::Cell<u64>,
@@ -44,8 +49,10 @@ pub(super) struct Area {
 
 impl Area {
     /// Creates the scratch folder `ferry-bench-<pid>-<label>` inside `parent` (the label keeps
-    /// two areas apart when `--dir` is `/dev/shm` itself).
-    pub(super) fn create(label: &'static str, parent: &Path) -> Result<Area> {
+    /// two areas apart when `--dir` is `/dev/shm` itself). With `settle`, on ext4 without a
+    /// journal, first waits out the inodes that earlier deletions (a previous benchmark's
+    /// clean-up, say) left to be avoided: `sync`, then [`RECENTLY_DELETED`].
+    pub(super) fn create(label: &'static str, parent: &Path, settle: bool) -> Result<Area> {
         let root = parent.join(format!("ferry-bench-{}-{label}", std::process::id()));
         fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
         let root = root.canonicalize()?;
@@ -60,8 +67,15 @@ impl Area {
             trash: root.join("trash"),
             root,
             create_us: 0.0,
+            waited_for_deletions: Duration::ZERO,
             discarded: std::cell::Cell::new(0),
         };
+        if settle && area.fs_type == "ext4" && ext4_without_journal(area.dev) {
+            let start = Instant::now();
+            rustix::fs::sync();
+            std::thread::sleep(RECENTLY_DELETED);
+            area.waited_for_deletions = start.elapsed();
+        }
         fs::create_dir(&area.trash)?;
         let start = Instant::now();
         super::fixtures::flat(&area.path("probe"), PROBE_FILES, 4096)?;
@@ -114,6 +128,7 @@ impl Area {
             "mount_options": self.mount_options,
             "deferred_deletes": self.defer_deletes,
             "create_us_per_file": self.create_us,
+            "waited_for_deletions_s": self.waited_for_deletions.as_secs_f64(),
         })
     }
 }
@@ -124,6 +139,20 @@ impl Drop for Area {
             eprintln!("ferry bench: cannot remove {}: {err}", self.root.display());
         }
     }
+}
+
+/// Whether the ext4 filesystem on device `dev` has no journal: its `journal_task` in sysfs says
+/// `<none>` (the kernel's own word; a journaled one names its jbd2 thread).
+fn ext4_without_journal(dev: u64) -> bool {
+    let (major, minor) = (rustix::fs::major(dev), rustix::fs::minor(dev));
+    let Ok(device) = fs::read_link(format!("/sys/dev/block/{major}:{minor}")) else {
+        return false;
+    };
+    let Some(name) = device.file_name() else {
+        return false;
+    };
+    let task = Path::new("/sys/fs/ext4").join(name).join("journal_task");
+    fs::read_to_string(task).is_ok_and(|t| t.trim() == "<none>")
 }
 
 /// The filesystem type and mount options of the mount holding `path` (longest mount point that
@@ -181,6 +210,15 @@ fn unescape_mount(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_ext4_device_can_lack_a_journal() {
+        use std::os::unix::fs::MetadataExt;
+        // tmpfs has no block device, let alone a journal to lack.
+        let shm = fs::metadata("/dev/shm").unwrap().dev();
+        assert!(!ext4_without_journal(shm));
+        assert!(!ext4_without_journal(0));
+    }
 
     #[test]
     fn mount_paths_are_unescaped() {

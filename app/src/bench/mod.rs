@@ -33,7 +33,9 @@
 //!   folder's trash and deleted at the very end. On ext4 without a journal, creating
 //!   thousands of files within minutes of deleting thousands slows down by an order of
 //!   magnitude (`area.rs` says why): deleting between runs would measure the kernel, not the
-//!   tools. For the same
+//!   tools. For the same reason, on such a filesystem the run starts with `sync` and a wait of
+//!   a minute, so that what was deleted before it (a previous run's clean-up) is forgotten
+//!   (not under `--quick`). For the same
 //!   reason every fixture that can be built ahead is built before the first workload runs
 //!   (trees to delete for every round and tool included, except on tmpfs, whose inodes are
 //!   bounded and which has no such slowdown: there each round's are built before it),
@@ -403,8 +405,9 @@ fn bench(args: &BenchArgs) -> Result<i32> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().context("no current folder")?,
     };
-    let work = Area::create("work", &parent)?;
-    let shm = Area::create("shm", Path::new("/dev/shm"))?;
+    // A quick run checks that everything works, not the numbers: it does not wait.
+    let work = Area::create("work", &parent, !args.quick)?;
+    let shm = Area::create("shm", Path::new("/dev/shm"), !args.quick)?;
     let ferry = FerryCommand::new(work.path("state"))?;
     let this = std::env::current_exe().context("cannot find this executable")?;
     let peers = Peers::find(std::env::var_os("PATH").as_deref(), this);

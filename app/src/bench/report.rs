@@ -158,8 +158,17 @@ impl Context {
             area_lines: areas
                 .iter()
                 .map(|a| {
+                    let waited = a.waited_for_deletions.as_secs_f64();
+                    let waited = if waited > 0.0 {
+                        format!(
+                            " (after waiting {waited:.0} s: ext4 without a journal avoids the \
+                             inodes freed in the last minute)"
+                        )
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{:<5} {} ({}, {}); creating a 4 KiB file takes {:.0} us",
+                        "{:<5} {} ({}, {}); creating a 4 KiB file takes {:.0} us{waited}",
                         a.label,
                         a.root.display(),
                         a.fs_type,
