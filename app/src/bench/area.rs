@@ -213,7 +213,6 @@ mod tests {
 
     #[test]
     fn only_an_ext4_device_can_lack_a_journal() {
-        use std::os::unix::fs::MetadataExt;
         // tmpfs has no block device, let alone a journal to lack.
         let shm = fs::metadata("/dev/shm").unwrap().dev();
         assert!(!ext4_without_journal(shm));

@@ -39,23 +39,24 @@ pub(super) fn name(i: usize) -> String {
 pub(super) fn flat(dir: &Path, count: usize, size: usize) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let body = noise(size);
+    on_threads(2, |w| {
+        for i in (w..count).step_by(2) {
+            let path = dir.join(name(i));
+            fs::write(&path, &body).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    })
+}
+
+/// Runs `work(0)` .. `work(threads - 1)` on as many threads at once; the first error, once all
+/// are done.
+pub(super) fn on_threads(threads: usize, work: impl Fn(usize) -> Result<()> + Sync) -> Result<()> {
     thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|w| {
-                let body = &body;
-                s.spawn(move || -> Result<()> {
-                    for i in (w..count).step_by(2) {
-                        let path = dir.join(name(i));
-                        fs::write(&path, body)
-                            .with_context(|| format!("cannot write {}", path.display()))?;
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
+        let work = &work;
+        let workers: Vec<_> = (0..threads).map(|w| s.spawn(move || work(w))).collect();
         workers
             .into_iter()
-            .try_for_each(|w| w.join().expect("fixture thread panicked"))
+            .try_for_each(|w| w.join().expect("bench thread panicked"))
     })
 }
 

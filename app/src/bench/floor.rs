@@ -32,23 +32,12 @@ pub(super) fn copy(src: &Path, dest: &Path) -> Result<()> {
         |p: &Path| rustix::fs::open(p, OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty());
     let (src_dir, dest_dir) = (open_dir(src)?, open_dir(dest)?);
     let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..THREADS)
-            .map(|_| {
-                s.spawn(|| -> Result<()> {
-                    loop {
-                        let Some(name) = names.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            return Ok(());
-                        };
-                        copy_one(&src_dir, &dest_dir, name.as_os_str())
-                            .with_context(|| format!("cannot copy {}", name.display()))?;
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .try_for_each(|w| w.join().expect("floor copy thread panicked"))
+    super::fixtures::on_threads(THREADS, |_| {
+        while let Some(name) = names.get(next.fetch_add(1, Ordering::Relaxed)) {
+            copy_one(&src_dir, &dest_dir, name)
+                .with_context(|| format!("cannot copy {}", name.display()))?;
+        }
+        Ok(())
     })
 }
 

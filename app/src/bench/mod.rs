@@ -16,8 +16,9 @@
 //!   otherwise). The **floor** (`floor.rs`) joins the copies as a reference, not a rival: the
 //!   bare system calls of the copy in two threads, spawned like a peer, so that a ratio can be
 //!   read against what the filesystem allows (on ext4, whose creates in one folder take turns,
-//!   the floor is far higher than on tmpfs). The **window** arm (`window.rs`) runs the small-file copy through the window's
-//!   own job path, headless, against `ferry cp`; the window's frames are measured there too.
+//!   the floor is far higher than on tmpfs). The **window** arm (`window.rs`) runs the
+//!   small-file copy through the window's own job path, headless, against `ferry cp`; the
+//!   window's frames are measured there too.
 //!   Output goes to `/dev/null`. Ferry's journal is the benchmark's own (`XDG_STATE_HOME` in the
 //!   scratch folder), never the user's.
 //! - **Rounds, shuffled**: each round runs every tool once, on identical inputs, in an order
@@ -35,8 +36,7 @@
 //!   magnitude (`area.rs` says why): deleting between runs would measure the kernel, not the
 //!   tools. For the same reason, on such a filesystem the run starts with `sync` and a wait of
 //!   a minute, so that what was deleted before it (a previous run's clean-up) is forgotten
-//!   (not under `--quick`). For the same
-//!   reason every fixture that can be built ahead is built before the first workload runs
+//!   (not under `--quick`), and every fixture that can be built ahead is built before the first workload runs
 //!   (trees to delete for every round and tool included, except on tmpfs, whose inodes are
 //!   bounded and which has no such slowdown: there each round's are built before it),
 //!   workloads that delete run last, and
