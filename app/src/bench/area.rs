@@ -14,6 +14,16 @@ const PROBE_FILES: usize = 256;
 /// How long ext4 without a journal avoids an inode after freeing it once its inode-table block
 /// is written (`RECENTCY_MIN` in `fs/ext4/ialloc.c`), and a second more.
 const RECENTLY_DELETED: Duration = Duration::from_secs(61);
+/// Microseconds per file under which creating files counts as recovered from earlier
+/// deletions (a healthy ext4 here takes 20 to 30). After deleting about 200,000 files, one
+/// minute was not enough: the probe read 155 us a file, and a full benchmark then measured
+/// every ext4 copy against that; creating 2,000 files went from 1.4 s to 84 ms between 80
+/// and 120 s after the deletion.
+const SETTLED_CREATE_US: f64 = 60.0;
+/// How long the area waits at most, in all, for creating files to recover.
+const MAX_SETTLE: Duration = Duration::from_secs(6 * 60);
+/// Between two probes while waiting.
+const PROBE_PAUSE: Duration = Duration::from_secs(15);
 
 /// A scratch folder on one filesystem. Everything the benchmark creates lives under it, and it
 /// is removed (with everything moved aside into its trash) when the area is dropped, i.e. at the
@@ -36,8 +46,9 @@ pub(super) struct Area {
     /// `fs/ext4/ialloc.c`, the top of `perf` profiles then), and file creation right after mass
     /// deletion slows down by an order of magnitude (5,000 files: 3.5 s instead of 0.2 s).
     pub defer_deletes: bool,
-    /// How long the area waited, before its first file, for inodes freed before the benchmark
-    /// started to stop being avoided (ext4 without a journal: [`RECENTLY_DELETED`]).
+    /// How long the area waited, before its first timed file, for inodes freed before the
+    /// benchmark started to stop being avoided (ext4 without a journal: [`RECENTLY_DELETED`],
+    /// then longer while creating files stays slow).
     pub waited_for_deletions: Duration,
     /// Microseconds per file to create 256 files of 4 KiB here, measured when the area is
     /// made: a health check of the filesystem. Tens of microseconds normally; ten times more
@@ -51,7 +62,9 @@ impl Area {
     /// Creates the scratch folder `ferry-bench-<pid>-<label>` inside `parent` (the label keeps
     /// two areas apart when `--dir` is `/dev/shm` itself). With `settle`, on ext4 without a
     /// journal, first waits out the inodes that earlier deletions (a previous benchmark's
-    /// clean-up, say) left to be avoided: `sync`, then [`RECENTLY_DELETED`].
+    /// clean-up, say) left to be avoided: `sync`, [`RECENTLY_DELETED`], then as long as
+    /// creating files is slower than [`SETTLED_CREATE_US`] (at most [`MAX_SETTLE`] in all).
+    /// The files of those probes stay until the end: deleting them would start it again.
     pub(super) fn create(label: &'static str, parent: &Path, settle: bool) -> Result<Area> {
         let root = parent.join(format!("ferry-bench-{}-{label}", std::process::id()));
         fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
@@ -74,13 +87,25 @@ impl Area {
             let start = Instant::now();
             rustix::fs::sync();
             std::thread::sleep(RECENTLY_DELETED);
+            for waited in 1.. {
+                let us = area.probe(&format!("settling-{waited}"))?;
+                if us <= SETTLED_CREATE_US || start.elapsed() >= MAX_SETTLE {
+                    break;
+                }
+                std::thread::sleep(PROBE_PAUSE);
+            }
             area.waited_for_deletions = start.elapsed();
         }
         fs::create_dir(&area.trash)?;
-        let start = Instant::now();
-        super::fixtures::flat(&area.path("probe"), PROBE_FILES, 4096)?;
-        area.create_us = start.elapsed().as_secs_f64() * 1e6 / PROBE_FILES as f64;
+        area.create_us = area.probe("probe")?;
         Ok(area)
+    }
+
+    /// Microseconds per file to create [`PROBE_FILES`] files of 4 KiB in the new folder `name`.
+    fn probe(&self, name: &str) -> Result<f64> {
+        let start = Instant::now();
+        super::fixtures::flat(&self.path(name), PROBE_FILES, 4096)?;
+        Ok(start.elapsed().as_secs_f64() * 1e6 / PROBE_FILES as f64)
     }
 
     /// `root/rel`.

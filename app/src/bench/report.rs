@@ -84,7 +84,7 @@ pub(super) struct Setup<'a> {
 
 /// Creating a small file slower than this (microseconds) means the filesystem is busy with
 /// something else (a healthy ext4 here takes about 30, tmpfs about 10).
-const SLOW_CREATE_US: f64 = 200.0;
+const SLOW_CREATE_US: f64 = 80.0;
 
 /// Everything about the run that is not a result.
 pub(super) struct Context {
@@ -162,7 +162,7 @@ impl Context {
                     let waited = if waited > 0.0 {
                         format!(
                             " (after waiting {waited:.0} s: ext4 without a journal avoids the \
-                             inodes freed in the last minute)"
+                             inodes freed in the last minute, longer after mass deletion)"
                         )
                     } else {
                         String::new()
