@@ -6,19 +6,24 @@
 //! otherwise always reads the clipboard, off the UI thread, since another program may have
 //! taken it since. When another program takes it, the dimming ends.
 
-use std::collections::HashSet;
-use std::ffi::OsString;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 use ferry_core::Error;
-use ferry_core::jobs::{ConflictPolicy, Job};
+use ferry_core::jobs::{ConflictPolicy, Job, Summary};
 use iced::Task;
 
 use super::clipboard::{ClipboardEvent, Contents, FileClipboard};
 use super::jobs::FollowUp;
+use super::screen::tabs;
 use super::{Ferry, Message, bridge};
+
+/// Pastes and drops of at most this many items select what they brought; a bigger one leaves
+/// the selection alone: its names are matched against the listing on the UI thread.
+const SELECT_LANDED_MAX: usize = 10_000;
 
 /// What the window last put on the clipboard.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,5 +184,36 @@ impl Ferry {
             on_conflict: ConflictPolicy::Ask,
         };
         self.start_job(job, FollowUp::Toast)
+    }
+}
+
+impl Ferry {
+    /// Selects what a copy or move put into a folder, under the names it got there, in every
+    /// pane showing that folder, as Dolphin selects what was pasted or dropped.
+    pub(super) fn select_landed(&mut self, job: &Job, summary: &Summary) -> Task<Message> {
+        let Some((_, dest_dir, dest_name)) = job.transfer() else {
+            return Task::none();
+        };
+        if summary.done.is_empty() || summary.done.len() > SELECT_LANDED_MAX {
+            return Task::none();
+        }
+        let renamed: HashMap<PathBuf, OsString> = summary.record.renamed().into_iter().collect();
+        let names: Vec<OsString> = (summary.done.iter())
+            .filter_map(|source| match renamed.get(source) {
+                Some(name) => Some(name.clone()),
+                None => dest_name
+                    .or_else(|| source.file_name())
+                    .map(OsStr::to_owned),
+            })
+            .collect();
+        let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
+            .filter(|pane| pane.path() == dest_dir)
+            .map(|pane| {
+                let view = pane.view_id();
+                (pane.select_when_listed(names.iter().cloned()))
+                    .map(move |m| Message::Tabs(tabs::Message::Pane(view, m)))
+            })
+            .collect();
+        Task::batch(tasks)
     }
 }

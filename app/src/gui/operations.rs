@@ -440,6 +440,9 @@ impl Ferry {
                 }
             }
             FollowUp::Toast | FollowUp::ToastWithCopy => {
+                if !window.undoing {
+                    tasks.push(self.select_landed(&window.job, summary));
+                }
                 let mut actions = Vec::new();
                 if undoable {
                     actions.push((

@@ -318,7 +318,9 @@ fn a_paste_into_the_folder_it_came_from_makes_a_copy_beside_it() {
         "the toast names the new file: {:?}",
         ferry.toasts
     );
-    until(&mut ferry, "the copy listed", |f| shows(f, "a (copy).txt"));
+    until(&mut ferry, "the copy selected", |f| {
+        f.tabs.active_pane().selected_paths() == [documents.join("a (copy).txt")]
+    });
 
     // Again: the next free name.
     ctrl(&mut ferry, "v");
@@ -337,6 +339,48 @@ fn a_paste_into_the_folder_it_came_from_makes_a_copy_beside_it() {
     assert_eq!(
         fs::read(documents.join("a (copy).txt")).unwrap(),
         b"original"
+    );
+}
+
+#[test]
+fn what_a_paste_brings_is_selected_in_place_of_what_was() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let (from, to) = (home.join("from"), home.join("to"));
+    fs::create_dir(&from).unwrap();
+    fs::create_dir(&to).unwrap();
+    for name in ["a.txt", "b.txt", "sub"] {
+        fs::write(from.join(name), name).unwrap();
+    }
+    fs::write(to.join("old.txt"), "old").unwrap();
+    let mut ferry = fixture.start(Some(&from));
+    until(&mut ferry, "the sources listed", |f| lists(f, "sub"));
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &to);
+    until(&mut ferry, "the destination listed", |f| {
+        lists(f, "old.txt")
+    });
+    select(&mut ferry, "old.txt");
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    let pasted = |f: &Ferry| {
+        let mut selected = f.tabs.active_pane().selected_paths();
+        selected.sort();
+        selected == [to.join("a.txt"), to.join("b.txt"), to.join("sub")]
+    };
+    until(
+        &mut ferry,
+        "the pasted items selected, and only them",
+        pasted,
+    );
+    let pane = ferry.tabs.active_pane();
+    let contents = pane.listing().contents().expect("listed");
+    let focused = (pane.selection().focus()).map(|e| contents.entries().entry(e as usize).name());
+    assert_eq!(
+        focused,
+        Some("a.txt".as_ref()),
+        "the first pasted has the focus"
     );
 }
 

@@ -138,8 +138,8 @@ pub struct Browser {
     renaming: Option<Renaming>,
     /// A name to open the rename editor on once the folder lists it (New Folder).
     pending_rename: Option<OsString>,
-    /// A name to select once the folder lists it (a renamed item).
-    select_when_listed: Option<OsString>,
+    /// Names to select once the folder lists them (a renamed item, what a paste brought).
+    select_when_listed: operations::SelectWhenListed,
     /// The items cut to the clipboard, drawn dimmed while the pane shows their folder.
     cut: Option<CutItems>,
     /// Where something dragged over the pane is, for scrolling at the edges.
@@ -183,7 +183,7 @@ impl Browser {
             press: None,
             renaming: None,
             pending_rename: None,
-            select_when_listed: None,
+            select_when_listed: operations::SelectWhenListed::default(),
             cut: None,
             drag_over: None,
             focus_on_load: None,

@@ -50,7 +50,7 @@ impl Browser {
         self.band = None;
         self.renaming = None;
         self.pending_rename = None;
-        self.select_when_listed = None;
+        self.select_when_listed = Default::default();
         self.timing = Some(NavTiming::start());
         self.scroll_to(0.0)
     }

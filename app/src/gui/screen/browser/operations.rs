@@ -204,20 +204,51 @@ impl Browser {
         Task::batch([reveal, field::focus(self.rename_input_id(), opened)])
     }
 
-    /// Selects the entry a rename gave a new name, once the folder lists it.
+    /// Selects the items pending in [`SelectWhenListed`] that the folder lists now: the
+    /// first found replaces the selection, the rest join it (they may be listed over several
+    /// live changes), and the first in the view's order gets the focus and is scrolled to.
     pub(super) fn select_if_pending(&mut self) -> Task<Message> {
-        let Some(name) = self.select_when_listed.clone() else {
+        let pending = &mut self.select_when_listed;
+        if pending.names.is_empty() {
             return Task::none();
-        };
+        }
         let Some(contents) = self.listing.contents() else {
             return Task::none();
         };
-        let Some(row) = contents.row_named(name.as_encoded_bytes()) else {
+        let mut found = Vec::new();
+        for (row, &entry) in contents.rows().iter().enumerate() {
+            let listed = contents.entries().get(entry as usize);
+            if listed.is_some_and(|e| pending.names.remove(e.name())) {
+                found.push((row, entry));
+                if pending.names.is_empty() {
+                    break;
+                }
+            }
+        }
+        let Some(&(row, first)) = found.first() else {
             return Task::none();
         };
-        self.select_when_listed = None;
-        self.selection.select_only(contents.rows()[row]);
-        self.reveal(row, false)
+        let focus = (!pending.begun).then_some(first);
+        if !pending.begun {
+            self.selection.clear();
+            pending.begun = true;
+        }
+        self.selection.add(found.iter().map(|&(_, e)| e), focus);
+        if focus.is_some() {
+            self.reveal(row, false)
+        } else {
+            Task::none()
+        }
+    }
+
+    /// Selects `names` in place of the selection once the folder lists them (what a paste or
+    /// a drop brought here, as Dolphin selects it), now for those it lists already.
+    pub fn select_when_listed(
+        &mut self,
+        names: impl IntoIterator<Item = OsString>,
+    ) -> Task<Message> {
+        self.select_when_listed = SelectWhenListed::new(names);
+        self.select_if_pending()
     }
 
     /// Opens the rename editor on `name` once the folder lists it (after New Folder).
@@ -275,7 +306,7 @@ impl Browser {
         let renaming = self.renaming.take()?;
         let path = self.path.join(&renaming.original);
         // The item stays selected under its new name, as in Dolphin.
-        self.select_when_listed = Some(typed.clone().into());
+        self.select_when_listed = SelectWhenListed::new([typed.clone().into()]);
         Some(Event::Operation(Operation::Rename {
             path,
             new_name: typed.into(),
@@ -358,5 +389,24 @@ impl Browser {
     /// The list area's bounds in the window (where a drop lands in this pane).
     pub fn list_bounds(&self) -> iced::Rectangle {
         self.bounds
+    }
+}
+
+/// Names to select once the folder lists them: a renamed item under its new name, or what a
+/// paste or a drop brought into the folder.
+#[derive(Debug, Default)]
+pub(super) struct SelectWhenListed {
+    /// The names not listed yet.
+    names: HashSet<OsString>,
+    /// One of them was selected already: the others join it rather than replace it.
+    begun: bool,
+}
+
+impl SelectWhenListed {
+    fn new(names: impl IntoIterator<Item = OsString>) -> Self {
+        SelectWhenListed {
+            names: names.into_iter().collect(),
+            begun: false,
+        }
     }
 }

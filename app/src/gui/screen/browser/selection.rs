@@ -66,6 +66,15 @@ impl Selection {
         self.focus = Some(entry);
     }
 
+    /// Adds `entries` to the selection; `focus`, if any, becomes the focus and the anchor.
+    pub fn add(&mut self, entries: impl IntoIterator<Item = u32>, focus: Option<u32>) {
+        self.selected.extend(entries);
+        if focus.is_some() {
+            self.anchor = focus;
+            self.focus = focus;
+        }
+    }
+
     /// Selects the rows between the anchor and `to` (both included) of `rows`, focusing `to`.
     /// `add` keeps what was selected before (Ctrl+Shift). Without an anchor in `rows` the range
     /// starts at `to`.
