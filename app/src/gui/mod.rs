@@ -645,10 +645,13 @@ impl Ferry {
             }
             None => main = main.push(self.tabs.view().map(Message::Tabs)),
         }
+        // Toasts over the panes alone: they then never cover the jobs panel or the window's
+        // bottom line, and centre on the folder they speak of.
+        let main = self.with_toasts(main.into());
         let body: Element<'_, Message> = if self.services.settings.show_sidebar {
             row![self.sidebar.view(current).map(Message::Sidebar), main].into()
         } else {
-            main.into()
+            main
         };
         let window_jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
         let mut layout = column![toolbar, body];
@@ -656,7 +659,7 @@ impl Ferry {
             layout = layout.push(panel.map(Message::JobsPanel));
         }
         let mut content: Element<'_, Message> = layout.into();
-        content = self.with_toasts(self.drag_badge(content));
+        content = self.drag_badge(content);
         if let Some(menu) = &self.menu {
             let entries = self
                 .menu_entries(&menu.kind)
@@ -705,9 +708,9 @@ impl Ferry {
         content
     }
 
-    /// The toasts over `content`: under menus and dialogs, which they would otherwise cover
-    /// (a toast at the bottom lay over a conflict dialog's edge, and could over its buttons in
-    /// a small window).
+    /// The toasts over `content` (the panes): under menus and dialogs, which they would
+    /// otherwise cover (a toast at the bottom lay over a conflict dialog's edge, and could over
+    /// its buttons in a small window).
     fn with_toasts<'a>(&'a self, content: Element<'a, Message>) -> Element<'a, Message> {
         widget::toast::overlay(
             content,

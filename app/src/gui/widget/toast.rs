@@ -6,6 +6,10 @@ use iced::{Alignment, Element, Fill};
 
 use crate::gui::style;
 
+/// Space under the toasts: they sit above the pane's status bar (about 28 pixels), whose item
+/// count they covered at 24.
+const BARS_CLEARANCE: f32 = 40.0;
+
 /// `base` with `toasts` (each `(id, text, buttons)`) stacked over its bottom; a button
 /// sends its message, ✕ sends `on_close(id)`.
 pub fn overlay<'a, Message: Clone + 'a>(
@@ -47,6 +51,6 @@ pub fn overlay<'a, Message: Clone + 'a>(
         .height(Fill)
         .align_bottom(Fill)
         .center_x(Fill)
-        .padding(24);
+        .padding(iced::Padding::from(24).bottom(BARS_CLEARANCE));
     iced::widget::stack![base, layer].into()
 }
