@@ -185,9 +185,7 @@ impl Ferry {
         };
         self.start_job(job, FollowUp::Toast)
     }
-}
 
-impl Ferry {
     /// Selects what a copy or move put into a folder, under the names it got there, in every
     /// pane showing that folder, as Dolphin selects what was pasted or dropped.
     pub(super) fn select_landed(&mut self, job: &Job, summary: &Summary) -> Task<Message> {

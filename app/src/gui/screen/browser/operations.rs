@@ -225,6 +225,13 @@ impl Browser {
                 }
             }
         }
+        // Listed but not shown (hidden, or left out by the filter): not selected, and not
+        // waited for either, or showing hidden files later would select them.
+        if !pending.names.is_empty() {
+            for entry in contents.entries().iter() {
+                pending.names.remove(entry.name());
+            }
+        }
         let Some(&(row, first)) = found.first() else {
             return Task::none();
         };

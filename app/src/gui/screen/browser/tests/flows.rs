@@ -531,3 +531,34 @@ fn escape_leaves_the_path_field_before_clearing_the_selection() {
     let _ = browser.update(Message::Action(Action::Escape), &ctx(&dirs));
     assert!(selected_names(&browser).is_empty());
 }
+
+#[test]
+fn names_to_select_replace_the_selection_as_changes_list_them_but_never_hidden_ones() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
+    let messages = click(&browser, &["b"]);
+    feed(&mut browser, &dirs, messages);
+    let names = ["c", "d", ".e"].map(std::ffi::OsString::from);
+    let _ = browser.select_when_listed(names);
+    assert_eq!(selected_names(&browser), ["b"], "nothing listed yet");
+
+    // A paste's items arrive over two live changes: the first replaces the selection, the
+    // second joins it.
+    let event = changed(&browser, listing("/x", &[".e", "a", "b", "c"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["c"]);
+    let event = changed(&browser, listing("/x", &[".e", "a", "b", "c", "d"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["c", "d"]);
+
+    // The hidden one was listed, not shown: showing hidden files later does not select it.
+    let shown = Settings {
+        show_hidden: true,
+        ..Settings::default()
+    };
+    let _ = browser.apply_settings(&shown);
+    let event = changed(&browser, listing("/x", &[".e", "a", "b", "c", "d"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(shows(&browser, ".e"));
+    assert_eq!(selected_names(&browser), ["c", "d"]);
+}
