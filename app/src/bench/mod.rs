@@ -34,10 +34,11 @@
 //!   folder's trash and deleted at the very end. On ext4 without a journal, creating
 //!   thousands of files within minutes of deleting thousands slows down by an order of
 //!   magnitude (`area.rs` says why): deleting between runs would measure the kernel, not the
-//!   tools. For the same reason, on such a filesystem the run starts with `sync` and a wait of
-//!   a minute, so that what was deleted before it (a previous run's clean-up) is forgotten
-//!   (not under `--quick`), and every fixture that can be built ahead is built before the first workload runs
-//!   (trees to delete for every round and tool included, except on tmpfs, whose inodes are
+//!   tools. For the same reason, on such a filesystem the run starts with `sync`, a wait of a
+//!   minute and then as long as creating files stays slow (`area.rs`), so that what was
+//!   deleted before it (a previous run's clean-up) is forgotten (not under `--quick`), and
+//!   every fixture that can be built ahead is built before the first workload runs (trees to
+//!   delete for every round and tool included, except on tmpfs, whose inodes are
 //!   bounded and which has no such slowdown: there each round's are built before it),
 //!   workloads that delete run last, and
 //!   delete trees hold empty files (the tools' walk and unlinks are measured, not the freeing

@@ -7,8 +7,8 @@
 //! taken it since. When another program takes it, the dimming ends.
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::{OsStr, OsString};
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
@@ -189,19 +189,19 @@ impl Ferry {
     /// Selects what a copy or move put into a folder, under the names it got there, in every
     /// pane showing that folder, as Dolphin selects what was pasted or dropped.
     pub(super) fn select_landed(&mut self, job: &Job, summary: &Summary) -> Task<Message> {
-        let Some((_, dest_dir, dest_name)) = job.transfer() else {
+        let Some((_, dest_dir, _)) = job.transfer() else {
             return Task::none();
         };
         if summary.done.is_empty() || summary.done.len() > SELECT_LANDED_MAX {
             return Task::none();
         }
+        // Where each source was to land, unless planning gave it another name.
+        let landings: HashMap<&Path, PathBuf> = job.landings().into_iter().collect();
         let renamed: HashMap<PathBuf, OsString> = summary.record.renamed().into_iter().collect();
         let names: Vec<OsString> = (summary.done.iter())
             .filter_map(|source| match renamed.get(source) {
                 Some(name) => Some(name.clone()),
-                None => dest_name
-                    .or_else(|| source.file_name())
-                    .map(OsStr::to_owned),
+                None => Some(landings.get(source.as_path())?.file_name()?.to_owned()),
             })
             .collect();
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())

@@ -215,11 +215,13 @@ impl Browser {
         let Some(contents) = self.listing.contents() else {
             return Task::none();
         };
-        let mut found = Vec::new();
+        // The first found, in the view's order, and every one found.
+        let (mut first, mut found) = (None, Vec::new());
         for (row, &entry) in contents.rows().iter().enumerate() {
             let listed = contents.entries().get(entry as usize);
             if listed.is_some_and(|e| pending.names.remove(e.name())) {
-                found.push((row, entry));
+                first.get_or_insert((row, entry));
+                found.push(entry);
                 if pending.names.is_empty() {
                     break;
                 }
@@ -232,20 +234,17 @@ impl Browser {
                 pending.names.remove(entry.name());
             }
         }
-        let Some(&(row, first)) = found.first() else {
+        let Some((row, entry)) = first else {
             return Task::none();
         };
-        let focus = (!pending.begun).then_some(first);
-        if !pending.begun {
-            self.selection.clear();
-            pending.begun = true;
+        if pending.begun {
+            self.selection.add(found, None);
+            return Task::none();
         }
-        self.selection.add(found.iter().map(|&(_, e)| e), focus);
-        if focus.is_some() {
-            self.reveal(row, false)
-        } else {
-            Task::none()
-        }
+        pending.begun = true;
+        self.selection.clear();
+        self.selection.add(found, Some(entry));
+        self.reveal(row, false)
     }
 
     /// Selects `names` in place of the selection once the folder lists them (what a paste or

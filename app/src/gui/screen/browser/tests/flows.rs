@@ -150,8 +150,7 @@ fn selection_is_kept_by_name_across_changes() {
     assert_eq!(selected_names(&browser), ["b", "d"]);
 
     // "d" deleted, "a0" created: "b" is now at another index and stays selected alone.
-    let event = changed(&browser, listing("/x", &["a", "a0", "b", "c"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    change_to(&mut browser, &dirs, &["a", "a0", "b", "c"]);
     assert_eq!(selected_names(&browser), ["b"]);
     assert_eq!(browser.selection().iter().collect::<Vec<_>>(), [2]);
 }
@@ -374,8 +373,7 @@ fn clicks_drawn_before_a_change_are_ignored_after_it() {
     let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
     let messages = click(&browser, &["b"]);
     // A live update lands between the frame and the click: row 1 is now another file.
-    let event = changed(&browser, listing("/x", &["a", "aa", "b"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    change_to(&mut browser, &dirs, &["a", "aa", "b"]);
     feed(&mut browser, &dirs, messages);
     assert!(selected_names(&browser).is_empty());
 }
@@ -544,11 +542,9 @@ fn names_to_select_replace_the_selection_as_changes_list_them_but_never_hidden_o
 
     // A paste's items arrive over two live changes: the first replaces the selection, the
     // second joins it.
-    let event = changed(&browser, listing("/x", &[".e", "a", "b", "c"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    change_to(&mut browser, &dirs, &[".e", "a", "b", "c"]);
     assert_eq!(selected_names(&browser), ["c"]);
-    let event = changed(&browser, listing("/x", &[".e", "a", "b", "c", "d"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    change_to(&mut browser, &dirs, &[".e", "a", "b", "c", "d"]);
     assert_eq!(selected_names(&browser), ["c", "d"]);
 
     // The hidden one was listed, not shown: showing hidden files later does not select it.
@@ -557,8 +553,7 @@ fn names_to_select_replace_the_selection_as_changes_list_them_but_never_hidden_o
         ..Settings::default()
     };
     let _ = browser.apply_settings(&shown);
-    let event = changed(&browser, listing("/x", &[".e", "a", "b", "c", "d"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    change_to(&mut browser, &dirs, &[".e", "a", "b", "c", "d"]);
     assert!(shows(&browser, ".e"));
     assert_eq!(selected_names(&browser), ["c", "d"]);
 }

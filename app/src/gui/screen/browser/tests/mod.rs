@@ -140,6 +140,17 @@ fn changed(browser: &Browser, listing: Arc<entry::Listing>) -> DirEvent {
     }
 }
 
+/// A live change of the browser's folder to `names`, handed to it.
+fn change_to(browser: &mut Browser, dirs: &Recorder, names: &[&str]) {
+    let dir = browser
+        .path()
+        .to_str()
+        .expect("test folders are UTF-8")
+        .to_owned();
+    let event = changed(browser, listing(&dir, names));
+    let _ = browser.update(Message::Dir(event), &ctx(dirs));
+}
+
 /// A browser on `dir` showing `names`.
 fn browser_with(dirs: &Recorder, dir: &str, names: &[&str]) -> Browser {
     let mut browser = browser_on(dirs, dir);
