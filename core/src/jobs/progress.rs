@@ -103,6 +103,16 @@ impl Reporter {
         });
         Reporter { stop: Some(stop) }
     }
+
+    /// Reports the progress once, for a job whose work was all done before its reporter
+    /// would have started.
+    pub(crate) fn report_once(ctx: &JobCtx, plan: &Plan, totals: Totals) {
+        let progress = snapshot(ctx, plan, &totals, &mut Speed::default());
+        ctx.emit(Event::Progress {
+            job: ctx.id,
+            progress,
+        });
+    }
 }
 
 fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speed: &mut Speed) -> Progress {

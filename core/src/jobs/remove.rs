@@ -79,7 +79,11 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
         let unlinked_here = ahead.unlinked_here();
         let planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
         let planned = planner.unlinking_ahead(ahead).run(paths);
-        stop.store(true, Ordering::Relaxed);
+        // Planned whole, the thread finishes what it was handed: a few folders, which the
+        // replay below would otherwise open and check again, on threads of its own.
+        if planned.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
         let mut unlinked = unlinking
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -107,9 +111,16 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
                 Select::Remove
             }
         };
+        let left = (0..plan.items.len() as u32)
+            .any(|i| done[i as usize].load(Ordering::Relaxed) == 0 && select(i) == Select::Remove);
+        ctx.counters.set_phase(Phase::Deleting);
+        if !left {
+            // All gone while planning: no replay, no threads to start for it.
+            Reporter::report_once(ctx, plan, planned.totals);
+            return summary::build(ctx, Operation::Delete, planned.plan, done, 0);
+        }
         std::thread::scope(|s| {
             let _reporter = Reporter::start(s, ctx, plan, planned.totals);
-            ctx.counters.set_phase(Phase::Deleting);
             Remover {
                 ctx,
                 plan,

@@ -13,9 +13,12 @@
 //!
 //! Unlinking ahead is best effort and silent: a name that cannot be unlinked (permissions, a
 //! read-only or busy file) is left for the delete itself, which asks or reports as for any
-//! other; so is every name not reached when the plan is complete, at which point the thread
-//! stops rather than contend with the delete's own workers. The items unlinked are counted
-//! as done when they are, and marked removed in the job's results once the plan is made.
+//! other. Once the plan is complete the thread finishes what it was handed before the delete
+//! goes on (a few folders: the walk keeps the backlog short), so that the delete finds them
+//! gone rather than opening and checking them again on threads of its own: on 1,000 folders
+//! of 15 files that replay was 3-7 ms of a 45-50 ms `ferry rm`. A plan that fails stops the
+//! thread at once. The items unlinked are counted as done when they are, and marked removed
+//! in the job's results once the plan is made.
 //!
 //! Folders go the same way: when the walk leaves a folder whose children were all handed
 //! over (its files, and its folders left before it), it hands over the folder itself, and
