@@ -15,7 +15,7 @@ mod stack;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustix::fd::{AsFd, OwnedFd};
 use rustix::fs::{
@@ -205,9 +205,11 @@ pub fn stat_path(path: &Path) -> Result<Meta> {
 /// it names (`meta`, not followed, found in `dir` as `name`) is neither a folder nor a link to
 /// one: `file/` is not `file`, for the kernel and GNU tools alike. `Path` drops a final slash
 /// from its components, so whoever splits such a path into folder and name must ask this.
+/// A link to a folder passes: a shell completes its name with a `/`, and a move, delete or
+/// trash then takes the link, never the folder behind it (`rm -r lnk/` empties that folder);
+/// a copy takes the folder ([`folder_behind_final_slash`]).
 pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr) -> Result<()> {
-    let bytes = path.as_os_str().as_bytes();
-    if !(bytes.ends_with(b"/") || bytes.ends_with(b"/.")) || meta.kind == Kind::Dir {
+    if !names_a_folder(path) || meta.kind == Kind::Dir {
         return Ok(());
     }
     let folder_behind_link = meta.kind == Kind::Symlink
@@ -218,6 +220,28 @@ pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr)
     } else {
         Err(Errno::NOTDIR)
     }
+}
+
+/// The folder a path the user gave names through a symbolic link by a final `/` (`lnk/`), as
+/// the kernel resolves it: copied as that folder, under the link's name, as `cp -r lnk/ x`
+/// does. `None` for any other path.
+pub fn folder_behind_final_slash(path: &Path) -> Option<PathBuf> {
+    let bytes = path.as_os_str().as_bytes();
+    let mut end = bytes.len();
+    while end > 1 && (bytes[end - 1] == b'/' || bytes[..end].ends_with(b"/.")) {
+        end -= 1;
+    }
+    let link = std::fs::symlink_metadata(OsStr::from_bytes(&bytes[..end]));
+    if !names_a_folder(path) || !link.is_ok_and(|m| m.file_type().is_symlink()) {
+        return None;
+    }
+    std::fs::canonicalize(path).ok().filter(|p| p.is_dir())
+}
+
+/// Whether a path ends in `/` or `/.`, which name a folder whatever the last name is.
+fn names_a_folder(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_bytes();
+    bytes.ends_with(b"/") || bytes.ends_with(b"/.")
 }
 
 /// Whether the last name of a path the user gave is `.` or `..` (`a/.`, `a/./`, `..`),

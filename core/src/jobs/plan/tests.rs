@@ -124,6 +124,29 @@ fn a_source_written_with_a_final_slash_must_be_a_folder() {
     fs::write(t.join("gone"), "gone").unwrap();
     let slashed = |name: &str| PathBuf::from(format!("{}/{name}/", t.display()));
 
+    fs::create_dir(t.join("dest2")).unwrap();
+    let summary = run(Job::Copy {
+        sources: vec![slashed("link")],
+        dest_dir: t.join("dest2"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(summary.failed.is_empty(), "{summary:#?}");
+    // `cp -r link/ dest2` copies the folder behind the link, named as the link: a copy of
+    // the link itself (relative, it may point nowhere there) would hold none of the data.
+    let copied = t.join("dest2/link");
+    assert!(fs::symlink_metadata(&copied).unwrap().is_dir());
+    assert_eq!(fs::read(copied.join("inside/f")).unwrap(), b"f");
+    let summary = run(Job::Copy {
+        sources: vec![slashed("link")],
+        dest_dir: t.to_path_buf(),
+        dest_name: Some("renamed".into()),
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(summary.failed.is_empty(), "{summary:#?}");
+    assert!(fs::symlink_metadata(t.join("renamed")).unwrap().is_dir());
+    assert!(t.join("renamed/inside/f").exists());
+
     let summary = run(Job::Copy {
         sources: vec![slashed("file"), slashed("folder")],
         dest_dir: t.join("dest"),

@@ -178,6 +178,15 @@ impl<'a> Planner<'a> {
         origin: u32,
         force: Option<Resolution>,
     ) -> Result<(), Error> {
+        // `lnk/` copies the folder behind the link, named as the link (`cp -r lnk/ x`).
+        let folder = (self.mode == Mode::Copy)
+            .then(|| fs::folder_behind_final_slash(source))
+            .flatten();
+        let dest_name = match &folder {
+            Some(_) => dest_name.or_else(|| source.file_name().map(OsStr::to_owned)),
+            None => dest_name,
+        };
+        let source = folder.as_deref().unwrap_or(source);
         let (item, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
         self.plan.roots.push(Root {
             item,
