@@ -96,6 +96,15 @@ pub enum Error {
         /// The mount point.
         path: PathBuf,
     },
+    /// A folder holds a mount point of another file system: not trashed, which would take the
+    /// mounted file system with it.
+    #[error("{} holds {}, where another file system is mounted; left alone", path.display(), mount.display())]
+    HoldsMount {
+        /// The folder.
+        path: PathBuf,
+        /// The mount point inside it.
+        mount: PathBuf,
+    },
     /// The operation is refused on this path (`/`, `..`).
     #[error("refusing to {op} {}", path.display())]
     Refused {
@@ -238,6 +247,7 @@ impl Error {
             | Error::NameNotAllowed { path }
             | Error::Staging { path, .. }
             | Error::OtherFilesystem { path }
+            | Error::HoldsMount { path, .. }
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }

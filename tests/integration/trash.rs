@@ -12,6 +12,7 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ferry_core::Error;
 use ferry_core::jobs::{
@@ -623,6 +624,43 @@ fn a_volume_gets_its_own_private_trash_folder() {
     assert!(restore(listed).is_complete());
     assert_eq!(fs::read_to_string(&path).unwrap(), "on tmpfs");
     assert!(trash_contents(&vol_trash).is_empty());
+}
+
+/// Renamed into the trash, a folder holding a mount point took the mounted file system with
+/// it, out of sight and beyond what emptying the trash removes; a mount point itself got a
+/// trash folder made on the mounted file system before it was refused.
+#[test]
+fn a_mount_point_and_a_folder_holding_one_are_left_alone() {
+    let tree = TempTree::new();
+    let Some(mount) = Mounted::tmpfs(&tree.join("outer/mnt"), "1m") else {
+        return;
+    };
+    fs::write(mount.dir.join("data"), "on the mount").unwrap();
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone()]),
+    };
+    let outer = tree.join("outer");
+    let summary = trash(&[outer.clone(), mount.dir.clone()], &roots);
+    assert!(summary.done.is_empty(), "{summary:#?}");
+    let error = |path: &Path| {
+        let failed = summary.failed.iter().find(|f| f.path == path);
+        Arc::clone(
+            &failed
+                .unwrap_or_else(|| panic!("{}: {summary:#?}", path.display()))
+                .error,
+        )
+    };
+    let holds = error(&outer);
+    assert!(
+        matches!(&*holds, Error::HoldsMount { mount: m, .. } if *m == mount.dir),
+        "{holds:?}"
+    );
+    assert!(matches!(*error(&mount.dir), Error::OtherFilesystem { .. }));
+    assert_eq!(read(&mount.dir.join("data")), "on the mount");
+    let uid = rustix::process::getuid().as_raw();
+    assert!(!mount.dir.join(format!(".Trash-{uid}")).exists());
+    assert!(trash_contents(&tree.join("home/Trash")).is_empty());
 }
 
 #[test]

@@ -60,6 +60,11 @@ pub fn error_in_words(error: &Error) -> String {
             "{} is where another disk is mounted; it was left alone.",
             quoted(path)
         ),
+        Error::HoldsMount { path, mount } => format!(
+            "{} holds {}, where another disk is mounted; it was left alone.",
+            quoted(path),
+            quoted_full(mount)
+        ),
         Error::Refused { op, path } => format!("Ferry won't {op} {}.", quoted_full(path)),
         Error::TooLarge { path, size, limit } => format!(
             "{} is too large for this disk: it is {}, and the disk holds files of at most {}.",
@@ -159,7 +164,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::Staging { .. } | Error::ReplacedGone { .. } | Error::ReplacedKept { .. } => {
             "Not replaced"
         }
-        Error::OtherFilesystem { .. } => "Another disk",
+        Error::OtherFilesystem { .. } | Error::HoldsMount { .. } => "Another disk",
         Error::Refused { .. } => "Refused",
         Error::CannotTrash { .. } => "Can't move to the trash",
         Error::UnsafeTrashEntry { .. } => "Unsafe trash entry",

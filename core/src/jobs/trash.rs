@@ -288,6 +288,7 @@ fn trash_one(
     let original = parent.join(name);
     let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
     fs::check_final_slash(path, &meta, &pfd, name).map_err(|e| Error::io("trash", path, e))?;
+    refuse_mounts(&original, mounts)?;
     if home.is_none() {
         let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
         *home = Some(opened?);
@@ -369,6 +370,24 @@ fn trash_one(
         &original,
         "too many items of this name in the trash",
     ))
+}
+
+/// Refuses an item that is a mount point or holds one: renamed into the trash, the mounted
+/// file system would go with it, out of sight, and emptying the trash could not remove it
+/// (`rm` and `mv` leave mount points alone too). Checked before a volume's trash folder is
+/// made, which for a mount point would be made on the mounted file system itself.
+fn refuse_mounts(original: &Path, mounts: &MountTable) -> Result<()> {
+    let mut inside = mounts.mounts().iter().map(|m| &m.mount_point);
+    match inside.find(|point| point.starts_with(original)) {
+        None => Ok(()),
+        Some(point) if point == original => Err(Error::OtherFilesystem {
+            path: original.to_path_buf(),
+        }),
+        Some(point) => Err(Error::HoldsMount {
+            path: original.to_path_buf(),
+            mount: point.clone(),
+        }),
+    }
 }
 
 fn cannot(path: &Path, reason: impl Into<String>) -> Error {
