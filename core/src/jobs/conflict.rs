@@ -223,15 +223,17 @@ pub(crate) fn trim_stem(stem: &[u8], max: usize) -> &[u8] {
 
 /// A free name for a second copy of `name`, following the convention of GNOME Files and
 /// Ferry's duplicate command: `report (copy).pdf`, then `report (copy 2).pdf`, ...;
-/// `archive.tar.gz` becomes `archive (copy).tar.gz`. A name already ending in ` (copy)` or
-/// ` (copy N)` counts on from there instead of growing. The stem is shortened when needed
-/// so that the result fits in `name_max` bytes. `taken` tells whether a name is in use.
+/// `archive.tar.gz` becomes `archive (copy).tar.gz`. A `folder` has no extension, as in
+/// GNOME Files: `photos.2024 (copy)`. A name already ending in ` (copy)` or ` (copy N)`
+/// counts on from there instead of growing. The stem is shortened when needed so that the
+/// result fits in `name_max` bytes. `taken` tells whether a name is in use.
 pub fn keep_both_name(
     name: &OsStr,
+    folder: bool,
     name_max: usize,
     taken: impl FnMut(&OsStr) -> bool,
 ) -> OsString {
-    free_name(name, "copy", name_max, taken)
+    free_name(name, "copy", folder, name_max, taken)
 }
 
 /// Like [`keep_both_name`] for a symbolic link beside an item of the same name:
@@ -241,17 +243,22 @@ pub(crate) fn keep_both_link_name(
     name_max: usize,
     taken: impl FnMut(&OsStr) -> bool,
 ) -> OsString {
-    free_name(name, "link", name_max, taken)
+    free_name(name, "link", false, name_max, taken)
 }
 
-/// `stem (word).ext`, `stem (word 2).ext`, ...: the first that `taken` does not refuse.
+/// `stem (word).ext`, `stem (word 2).ext`, ...: the first that `taken` does not refuse; the
+/// whole name is the stem of a `folder`.
 fn free_name(
     name: &OsStr,
     word: &str,
+    folder: bool,
     name_max: usize,
     mut taken: impl FnMut(&OsStr) -> bool,
 ) -> OsString {
-    let (stem, ext) = split_extension(name.as_bytes());
+    let (stem, ext) = match folder {
+        true => (name.as_bytes(), &b""[..]),
+        false => split_extension(name.as_bytes()),
+    };
     let (stem, first) = strip_suffix(stem, word);
     for n in first.. {
         let suffix = match n {
@@ -483,7 +490,7 @@ mod tests {
     use super::*;
 
     fn kb(name: &str, max: usize, taken: &[&str]) -> String {
-        let n = keep_both_name(OsStr::new(name), max, |c| {
+        let n = keep_both_name(OsStr::new(name), false, max, |c| {
             taken.iter().any(|t| OsStr::new(t) == c)
         });
         n.into_string().unwrap()
@@ -502,6 +509,21 @@ mod tests {
         assert_eq!(kb("folder", 255, &[]), "folder (copy)");
         assert_eq!(kb("x (copy).txt", 255, &[]), "x (copy 2).txt");
         assert_eq!(kb("x (copy 7).txt", 255, &[]), "x (copy 8).txt");
+    }
+
+    #[test]
+    fn a_folder_kept_beside_one_has_no_extension() {
+        let folder = |name: &str, taken: &[&str]| {
+            keep_both_name(OsStr::new(name), true, 255, |c| {
+                taken.iter().any(|t| OsStr::new(t) == c)
+            })
+            .into_string()
+            .unwrap()
+        };
+        assert_eq!(folder("photos.2024", &[]), "photos.2024 (copy)");
+        assert_eq!(folder("backup.tar.gz", &[]), "backup.tar.gz (copy)");
+        assert_eq!(folder("dir.v2", &["dir.v2 (copy)"]), "dir.v2 (copy 2)");
+        assert_eq!(folder("dir.v2 (copy 2)", &[]), "dir.v2 (copy 3)");
     }
 
     #[test]

@@ -367,7 +367,8 @@ impl Planner<'_> {
                     let dir = dest.parent().unwrap_or(Path::new(""));
                     let name_max = self.dest.map_or(255, |d| d.name_max);
                     let claimed = &self.plan.claimed;
-                    let fresh = conflict::keep_both_name(&name, name_max, |n| {
+                    let folder = self.plan.item(i).kind == Kind::Dir;
+                    let fresh = conflict::keep_both_name(&name, folder, name_max, |n| {
                         claimed.contains(&dir.join(n))
                             || std::fs::symlink_metadata(dir.join(n)).is_ok()
                     });

@@ -151,7 +151,12 @@ pub fn check_name(dir: &Path, rules: &NameRules, name: &OsStr) -> Result<NameChe
 /// A name close to `name` that is free in folder `dir` and that its rules take: `name`
 /// itself made valid ([`NameRules::fix`]) when that is free, else the keep-both name the
 /// engine would give it (`report (copy).pdf`, see [`keep_both_name`]).
-pub fn free_name(dir: &Path, rules: &NameRules, name: &OsStr) -> Result<OsString, Error> {
+pub fn free_name(
+    dir: &Path,
+    rules: &NameRules,
+    name: &OsStr,
+    folder: bool,
+) -> Result<OsString, Error> {
     let fd = fs::open_dir_path(dir).map_err(|e| Error::io("open", dir, e))?;
     let mut failed = None;
     let mut taken = |n: &OsStr| match fs::stat_at(&fd, n) {
@@ -164,7 +169,7 @@ pub fn free_name(dir: &Path, rules: &NameRules, name: &OsStr) -> Result<OsString
     };
     let fixed = rules.fix(name);
     let free = if taken(&fixed) {
-        keep_both_name(&fixed, rules.name_max, &mut taken)
+        keep_both_name(&fixed, folder, rules.name_max, &mut taken)
     } else {
         fixed
     };
@@ -239,7 +244,7 @@ mod tests {
         assert_eq!(check("report.pdf"), NameCheck::Taken);
         assert_eq!(check("other.pdf"), NameCheck::Free);
         assert_eq!(check("a/b"), NameCheck::NotAllowed(NameProblem::Slash));
-        let free = |rules: &NameRules, n| free_name(dir, rules, os(n)).unwrap();
+        let free = |rules: &NameRules, n| free_name(dir, rules, os(n), false).unwrap();
         assert_eq!(free(&rules, "report.pdf"), "report (copy 2).pdf");
         assert_eq!(free(&rules, "new.pdf"), "new.pdf");
         assert_eq!(free(&FAT, "a:b.txt"), "a_b.txt");

@@ -96,9 +96,10 @@ fn probe(
     let exists = |n: &OsStr| std::fs::symlink_metadata(folder.join(n)).is_ok();
     // As the engine names it: the name itself counts as taken (the existing item, or the
     // first of two sources has it).
-    let kept = keep_both_name(name, rules.name_max, |n| n == name || exists(n));
+    let is_folder = incoming.is_some();
+    let kept = keep_both_name(name, is_folder, rules.name_max, |n| n == name || exists(n));
     let suggestion = match kind {
-        ConflictKind::NameNotAllowed => free_name(folder, &rules, name)?,
+        ConflictKind::NameNotAllowed => free_name(folder, &rules, name, is_folder)?,
         _ => kept.clone(),
     };
     let count = |dir: Option<PathBuf>| {

@@ -116,7 +116,8 @@ impl Single {
         let c = &row.conflict;
         let name = c.source.name.clone();
         let guess = guessed_rules(c.kind);
-        let kept = keep_both_name(&name, guess.name_max, |n| n == name.as_os_str());
+        let is_folder = c.source.kind == Kind::Dir;
+        let kept = keep_both_name(&name, is_folder, guess.name_max, |n| n == name.as_os_str());
         let draft = match c.kind {
             ConflictKind::NameNotAllowed => guess.fix(&name),
             _ => kept.clone(),
