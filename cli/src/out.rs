@@ -12,7 +12,8 @@
 //!
 //! On a terminal, control characters in what is printed (a file may be named with an escape
 //! sequence that clears the screen or retitles the window) are shown escaped, `\x1b`, as `ls`
-//! quotes them; into a pipe or a file, names go as their bytes, for the programs reading them.
+//! quotes them; into a pipe or a file, what goes to stdout goes as its bytes, for the programs
+//! reading it. Messages on stderr are escaped everywhere, since people read them.
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
@@ -47,12 +48,12 @@ pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
     }
 }
 
-/// Writes `args` (and a newline) to stderr, ignoring errors.
+/// Writes `args` (and a newline) to stderr, ignoring errors. Its control characters are
+/// escaped wherever it goes: messages are read by people, in a terminal or later from a log
+/// (`2>&1 | less`), as GNU tools quote the names in theirs.
 pub fn stderr(args: fmt::Arguments<'_>, newline: bool) {
     let mut err = io::stderr().lock();
-    static TERMINAL: OnceLock<bool> = OnceLock::new();
-    let terminal = *TERMINAL.get_or_init(|| io::stderr().is_terminal());
-    let _ = shown(args, terminal, &mut err).and_then(|()| {
+    let _ = shown(args, true, &mut err).and_then(|()| {
         if newline {
             err.write_all(b"\n")
         } else {

@@ -162,3 +162,28 @@ fn bench_finishes_and_cleans_up_when_its_reader_is_gone() {
         assert_eq!(left, 0, "the scratch folders are removed");
     }
 }
+
+/// A name holding an escape sequence is escaped in messages, also into a pipe or a log: read
+/// later with `less -R` or `cat`, the raw bytes would clear the screen or retitle the window.
+/// What goes to stdout stays as its bytes, for the programs reading it.
+#[test]
+fn messages_escape_control_characters_wherever_they_go() {
+    let t = TempTree::new();
+    let home = used_home(&t);
+    let missing = t.join("a\x1b[2Jb");
+    let dest = t.dir("dest");
+    let out = ferry_in(&home)
+        .args(["cp".as_ref(), missing.as_os_str(), dest.as_os_str()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(!out.stderr.contains(&0x1b), "{stderr:?}");
+    assert!(stderr.contains("a\\x1b[2Jb"), "{stderr:?}");
+    t.file("listed/c\x1b[2Jd", "");
+    let out = ferry_in(&home)
+        .args(["ls".as_ref(), t.join("listed").as_os_str()])
+        .output()
+        .unwrap();
+    assert!(out.stdout.windows(5).any(|w| w == b"c\x1b[2J"), "{out:?}");
+}
