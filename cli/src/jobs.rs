@@ -17,14 +17,15 @@ use ferry_core::jobs::{
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
 
-use super::prompt::{Prompt, can_ask, describe, policy_of};
+use super::prompt::{Prompt, describe, policy_of};
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
 
 /// What to do when a name already exists in the destination folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OnConflict {
     /// Ask about each conflict (needs a terminal; without one, list them and exit 2 before
-    /// writing anything).
+    /// writing anything; one that appears after writing began is skipped, and the exit
+    /// status is 1).
     Ask,
     /// Keep the existing file; the source is reported as skipped.
     Skip,
@@ -299,6 +300,19 @@ pub(crate) fn run(job: Job, verb: &str) -> i32 {
 
 /// Like [`run`], telling `journal` how the job ended (the undo journal's record of it).
 pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journaled) -> i32 {
+    run_asking(job, verb, journal, Prompt::on_terminal())
+}
+
+/// [`run_journaled`] with the questions of `prompt`. Without a terminal, a conflict found
+/// after writing began is skipped and said, and the exit status is partial, as for an item
+/// skipped after an error (one found when planning refuses the job before it writes).
+pub(crate) fn run_asking(
+    job: Job,
+    verb: &str,
+    journal: super::undo::Journaled,
+    mut prompt: Prompt,
+) -> i32 {
+    let terminal = prompt.terminal();
     let asks_conflicts = matches!(
         job,
         Job::Copy {
@@ -312,7 +326,6 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
             ..
         }
     );
-    let terminal = can_ask();
     let interrupt = Interrupt::register();
     let (engine, events) = Engine::start();
     let options = JobOptions {
@@ -333,7 +346,6 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
     let landings = landings_of(&job);
     // Its large files can then be resumed after a crash.
     let job = journal.submit(&engine, job, options);
-    let mut prompt = Prompt::default();
     let mut bar = Bar::new(std::io::stderr().is_terminal());
     let (mut next, mut refused, mut cancelling) = (None, false, false);
     loop {
@@ -399,11 +411,24 @@ pub(crate) fn run_journaled(job: Job, verb: &str, journal: super::undo::Journale
                 if j == job =>
             {
                 bar.finish();
-                journal.finish(&summary, cancelled);
+                let unasked = prompt.unasked();
+                journal.finish(&summary, cancelled, !unasked.is_empty());
                 if refused {
                     return EXIT_REFUSED;
                 }
-                return report(&summary, verb, bar.enabled(), (&given, &landings));
+                let code = report(&summary, verb, bar.enabled(), (&given, &landings));
+                if unasked.is_empty() {
+                    return code;
+                }
+                eprintln!(
+                    "ferry: {} conflict(s) found after writing began were skipped, with no \
+                     terminal to ask on (use --on-conflict):",
+                    unasked.len()
+                );
+                for conflict in unasked {
+                    eprintln!("ferry:   {conflict}");
+                }
+                return code.max(EXIT_PARTIAL);
             }
             Event::Finished { .. } | Event::Cancelled { .. } => {}
         }

@@ -29,11 +29,15 @@ pub fn can_ask() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-/// For `policy` [`Ask`](ConflictPolicy::Ask) without a terminal to ask on: when items would
-/// go to places that are `taken` (item, place), lists them and returns the exit status of a
-/// refusal, before anything is written. `None`: go on.
-pub fn refuse_unanswerable(policy: ConflictPolicy, taken: &[(PathBuf, PathBuf)]) -> Option<i32> {
-    if policy != ConflictPolicy::Ask || taken.is_empty() || can_ask() {
+/// For `policy` [`Ask`](ConflictPolicy::Ask) without a `terminal` to ask on: when items
+/// would go to places that are `taken` (item, place), lists them and returns the exit status
+/// of a refusal, before anything is written. `None`: go on.
+pub fn refuse_unanswerable(
+    policy: ConflictPolicy,
+    taken: &[(PathBuf, PathBuf)],
+    terminal: bool,
+) -> Option<i32> {
+    if policy != ConflictPolicy::Ask || taken.is_empty() || terminal {
         return None;
     }
     eprintln!("ferry: conflicts (use --on-conflict); nothing written:");
@@ -47,10 +51,18 @@ pub fn refuse_unanswerable(policy: ConflictPolicy, taken: &[(PathBuf, PathBuf)])
     Some(EXIT_REFUSED)
 }
 
-/// What was answered "for all" so far.
-#[derive(Default)]
+/// The questions of one job: what was answered "for all" so far, and, without a terminal,
+/// what could not be asked.
 pub struct Prompt {
     answered_kinds: HashSet<ConflictKind>,
+    /// Questions can be asked ([`can_ask`]); without a terminal nothing is printed as a
+    /// question and stdin is never read: a prompt would go to a log or a pipe, and an answer
+    /// would come from data that was never meant as one.
+    terminal: bool,
+    /// Where answers are read, one a line: stdin.
+    answers: Box<dyn BufRead>,
+    /// Conflicts met after writing began without a terminal to ask on, skipped ([`describe`]).
+    unasked: Vec<String>,
 }
 
 /// One line naming a conflict, for the prompt and for the list printed without a terminal.
@@ -79,19 +91,45 @@ pub fn describe(c: &Conflict) -> String {
     )
 }
 
-fn ask(question: &str) -> Option<String> {
-    eprint!("{question} ");
-    let _ = std::io::stderr().flush();
-    let mut line = String::new();
-    match std::io::stdin().lock().read_line(&mut line) {
-        Ok(0) | Err(_) => None, // end of input: treated as cancel
-        Ok(_) => Some(line.trim().to_owned()),
-    }
-}
-
 impl Prompt {
-    /// Asks about `c`; `None` when an earlier "all" answer already covers it.
+    /// Questions for a job, asked on the terminal if there is one ([`can_ask`]).
+    pub fn on_terminal() -> Self {
+        Self::new(can_ask(), Box::new(std::io::stdin().lock()))
+    }
+
+    /// Questions asked if `terminal`, answered from `answers`.
+    pub fn new(terminal: bool, answers: Box<dyn BufRead>) -> Self {
+        Prompt {
+            answered_kinds: HashSet::new(),
+            terminal,
+            answers,
+            unasked: Vec::new(),
+        }
+    }
+
+    /// Whether questions are asked, rather than answered Skip.
+    pub fn terminal(&self) -> bool {
+        self.terminal
+    }
+
+    fn ask(&mut self, question: &str) -> Option<String> {
+        eprint!("{question} ");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        match self.answers.read_line(&mut line) {
+            Ok(0) | Err(_) => None, // end of input: treated as cancel
+            Ok(_) => Some(line.trim().to_owned()),
+        }
+    }
+
+    /// Asks about `c`; `None` when an earlier "all" answer already covers it. Without a
+    /// terminal, answers Skip: never replace what nobody was asked about (said afterwards by
+    /// [`unasked`](Self::unasked)).
     pub fn conflict(&mut self, c: &Conflict) -> Option<(Resolution, Scope)> {
+        if !self.terminal {
+            self.unasked.push(describe(c));
+            return Some((Resolution::Skip, Scope::This));
+        }
         if self.answered_kinds.contains(&c.kind) {
             return None;
         }
@@ -103,7 +141,7 @@ impl Prompt {
             "[r]eplace, [R]eplace all, [s]kip, [S]kip all, [k]eep both, [K]eep both all, re[n]ame, [c]ancel?"
         };
         loop {
-            let Some(answer) = ask(menu) else {
+            let Some(answer) = self.ask(menu) else {
                 return Some((Resolution::Cancel, Scope::This));
             };
             let (resolution, all) = match answer.as_str() {
@@ -116,7 +154,7 @@ impl Prompt {
                 "m" if folders => (Resolution::Merge, false),
                 "M" if folders => (Resolution::Merge, true),
                 "c" => (Resolution::Cancel, false),
-                "n" => match ask("new name:") {
+                "n" => match self.ask("new name:") {
                     Some(name) if !name.is_empty() => {
                         (Resolution::RenameTo(OsString::from(name)), false)
                     }
@@ -136,11 +174,15 @@ impl Prompt {
         }
     }
 
-    /// Asks what to do about an item that failed.
+    /// Asks what to do about an item that failed; without a terminal, Skip (the item is
+    /// reported as skipped after its error).
     pub fn error(&mut self, path: &Path, error: &Error) -> ErrorAction {
+        if !self.terminal {
+            return ErrorAction::Skip;
+        }
         eprintln!("ferry: {}: {error}", path.display());
         loop {
-            let Some(answer) = ask("[r]etry, [s]kip, [S]kip all like this, [c]ancel?") else {
+            let Some(answer) = self.ask("[r]etry, [s]kip, [S]kip all like this, [c]ancel?") else {
                 return ErrorAction::Cancel;
             };
             return match answer.as_str() {
@@ -151,5 +193,25 @@ impl Prompt {
                 _ => continue,
             };
         }
+    }
+
+    /// The conflicts skipped because there was no terminal to ask on, as [`describe`] says
+    /// them.
+    pub fn unasked(&self) -> &[String] {
+        &self.unasked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An item that failed while nobody can be asked is skipped (the exit status then says
+    /// so), even when stdin holds an answer: it is never read.
+    #[test]
+    fn without_a_terminal_an_error_is_skipped_and_stdin_left_unread() {
+        let mut prompt = Prompt::new(false, Box::new(&b"r\n"[..]));
+        let error = Error::io("open", "/a", std::io::ErrorKind::PermissionDenied);
+        assert_eq!(prompt.error(Path::new("/a"), &error), ErrorAction::Skip);
     }
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use ferry_core::jobs::{Job, TrashRoots, TrashedItem, list_trash};
 
 use super::jobs::{self, OnConflict};
-use super::prompt::{policy_of, refuse_unanswerable};
+use super::prompt::{can_ask, policy_of, refuse_unanswerable};
 use super::{EXIT_OK, EXIT_REFUSED};
 
 /// Arguments of `ferry trash`.
@@ -29,8 +29,8 @@ pub struct RestoreArgs {
     #[arg(long, value_name = "N")]
     pub index: Vec<usize>,
     /// What to do when an original place is taken (`ask` needs a terminal; without one, the
-    /// conflicts are listed and nothing is restored). Folders are merged unless `ask` or
-    /// `keep-both`.
+    /// conflicts are listed and nothing is restored, and one that appears as the restore goes
+    /// is skipped, exit status 1). Folders are merged unless `ask` or `keep-both`.
     #[arg(long, value_enum, default_value_t = OnConflict::Ask)]
     pub on_conflict: OnConflict,
     /// Same as `--on-conflict keep-both`: restore under a free name (`name (copy).ext`).
@@ -121,7 +121,7 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
     } else {
         args.on_conflict
     });
-    if let Some(code) = refuse_unanswerable(on_conflict, &taken(&chosen)) {
+    if let Some(code) = refuse_unanswerable(on_conflict, &taken(&chosen), can_ask()) {
         return code;
     }
     let job = Job::Restore {

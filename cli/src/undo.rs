@@ -12,19 +12,21 @@ use std::sync::Arc;
 
 use clap::Args;
 use ferry_core::jobs::{
-    Begun, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord, JournalWriter, RecordState,
-    STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots, UndoJournal, undo_complete,
+    Begun, ConflictPolicy, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord,
+    JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
+    UndoJournal, undo_complete,
 };
 
-use super::jobs::{OnConflict, run_journaled};
-use super::prompt::{policy_of, refuse_unanswerable};
+use super::jobs::{OnConflict, run_asking, run_journaled};
+use super::prompt::{Prompt, policy_of, refuse_unanswerable};
 use super::{EXIT_OK, EXIT_REFUSED};
 
 /// Arguments of `ferry undo`.
 #[derive(Debug, Args)]
 pub struct UndoArgs {
     /// What to do when an item going back finds its original place taken (`ask` needs a
-    /// terminal; without one, the conflicts are listed and nothing is undone).
+    /// terminal; without one, the conflicts are listed and nothing is undone, and one that
+    /// appears as the undo goes is skipped, left for another `ferry undo`, exit status 1).
     #[arg(long, value_enum, default_value_t = OnConflict::Ask)]
     pub on_conflict: OnConflict,
 }
@@ -63,6 +65,10 @@ enum End {
     Record,
     /// Mark the record undone (the job was its undo).
     Undone,
+}
+
+fn not_undoable(e: &ferry_core::Error) {
+    eprintln!("ferry: this job will not be undoable: {e}");
 }
 
 fn warn(e: &ferry_core::Error) {
@@ -121,12 +127,14 @@ impl Journaled {
     /// that cannot be written is reported ("this job will not be undoable") and the job runs
     /// anyway.
     pub fn begin(job: &Job) -> Journaled {
-        let not_undoable = |e: &ferry_core::Error| {
-            eprintln!("ferry: this job will not be undoable: {e}");
-        };
         let journal = UndoJournal::open_default()
             .map_err(|e| not_undoable(&e))
             .ok();
+        Self::begin_in(journal, job)
+    }
+
+    /// [`begin`](Self::begin) in `journal`.
+    fn begin_in(journal: Option<UndoJournal>, job: &Job) -> Journaled {
         let begun = journal.as_ref().map(|j| {
             // One read of the log for the record and the start-up checks.
             let begun = j.begin_and_start_up(job).unwrap_or_else(|e| {
@@ -163,13 +171,20 @@ impl Journaled {
         }
     }
 
-    /// Records the end of the job.
-    pub fn finish(self, summary: &Summary, cancelled: bool) {
+    /// Records the end of the job; `unasked`: conflicts were skipped without a terminal to
+    /// ask on.
+    pub fn finish(self, summary: &Summary, cancelled: bool, unasked: bool) {
         ferry_core::fault::point("job-ended");
         let (Some(journal), Some(seq)) = (self.journal, self.seq) else {
             return;
         };
         let undo = self.end == End::Undone;
+        if undo && unasked && !cancelled {
+            // Not marked undone: nobody chose to leave those items where they are, and
+            // another `ferry undo` (with `--on-conflict`) can still put them back.
+            eprintln!("ferry: not all of it could be undone; `ferry undo` tries again");
+            return;
+        }
         let recorded = match &self.writer {
             Some(writer) => writer.record_end(seq, undo, summary, cancelled),
             None => journal.record_end(seq, undo, summary, cancelled),
@@ -238,6 +253,26 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
     let Some(journal) = open_journal() else {
         return EXIT_REFUSED;
     };
+    let trash = || {
+        TrashRoots::from_env().map_err(|e| {
+            eprintln!("ferry: {e}");
+        })
+    };
+    undo_in(
+        journal,
+        trash,
+        policy_of(args.on_conflict),
+        Prompt::on_terminal(),
+    )
+}
+
+/// [`run_undo`] with `journal`, the trash folders `trash` gives and the questions of `prompt`.
+fn undo_in(
+    journal: UndoJournal,
+    trash: impl FnOnce() -> Result<TrashRoots, ()>,
+    on_conflict: ConflictPolicy,
+    prompt: Prompt,
+) -> i32 {
     let Some(writer) = writer(&journal) else {
         return EXIT_REFUSED;
     };
@@ -246,12 +281,8 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         return EXIT_REFUSED;
     };
     ferry_core::fault::point("undo-decided");
-    let trash = match TrashRoots::from_env() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("ferry: {e}");
-            return EXIT_REFUSED;
-        }
+    let Ok(trash) = trash() else {
+        return EXIT_REFUSED;
     };
     eprintln!("ferry: undoing {} {}", r_kind(&record), record.describe());
     details_missing(&record);
@@ -269,8 +300,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
             STAGING_MAX_BYTES >> 20
         );
     }
-    let on_conflict = policy_of(args.on_conflict);
-    if let Some(code) = refuse_unanswerable(on_conflict, &taken(&record)) {
+    if let Some(code) = refuse_unanswerable(on_conflict, &taken(&record), prompt.terminal()) {
         return code;
     }
     let seq = record.seq;
@@ -286,7 +316,7 @@ pub fn run_undo(args: &UndoArgs) -> i32 {
         durable: None,
         end: End::Undone,
     };
-    run_journaled(job, "undone", journaled)
+    run_asking(job, "undone", journaled, prompt)
 }
 
 /// Says so when `record` lost a details file (its per-item identities, or what its undo put
@@ -435,4 +465,65 @@ fn resume_one(
         record: Box::new(record),
     };
     run_journaled(job, "resumed", journaled)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::EXIT_PARTIAL;
+
+    /// No terminal, and stdin holding "replace", as in `printf 'r\n' | ferry undo`.
+    fn no_terminal() -> Prompt {
+        Prompt::new(false, Box::new(&b"r\n"[..]))
+    }
+
+    /// Runs `job` journaled in `journal`, without a terminal.
+    fn run_in(journal: &UndoJournal, job: Job) -> i32 {
+        let journaled = Journaled::begin_in(Some(journal.clone()), &job);
+        run_asking(job, "moved", journaled, no_terminal())
+    }
+
+    /// The undo of `ferry mv d2 d2/sub DEST` puts `sub` back first, which makes `d2` again:
+    /// `d2` then finds its place taken, a conflict no check before the job could see. Without
+    /// a terminal it is skipped, never asked (stdin is not read, whatever it holds), the
+    /// status is partial and the record stays to be undone again.
+    #[test]
+    fn without_a_terminal_a_conflict_met_by_an_undo_is_skipped_not_asked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let journal = UndoJournal::at(tmp.path().join("state/journal.jsonl"));
+        let trash = TrashRoots::home_only(tmp.path().join("home"));
+        // Across file systems, as a move of a folder with a folder inside it runs.
+        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+        let (orig, dest) = (tmp.path().join("orig"), shm.path().to_path_buf());
+        fs::create_dir_all(orig.join("d2/sub")).unwrap();
+        fs::write(orig.join("d2/own"), "own").unwrap();
+        fs::write(orig.join("d2/sub/f"), "f").unwrap();
+        let job = Job::Move {
+            sources: vec![orig.join("d2"), orig.join("d2/sub")],
+            dest_dir: dest.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        run_in(&journal, job);
+        assert!(dest.join("d2/own").exists() && dest.join("sub/f").exists());
+        let code = undo_in(
+            journal.clone(),
+            || Ok(trash),
+            ConflictPolicy::Ask,
+            no_terminal(),
+        );
+        assert_eq!(code, EXIT_PARTIAL);
+        assert_eq!(
+            fs::read(orig.join("d2/sub/f")).unwrap(),
+            b"f",
+            "sub went back"
+        );
+        // Neither merged nor replaced.
+        assert_eq!(fs::read(dest.join("d2/own")).unwrap(), b"own");
+        assert!(!orig.join("d2/own").exists());
+        let records = journal.records().unwrap();
+        assert_ne!(records[0].state, RecordState::Undone, "to be undone again");
+    }
 }
