@@ -344,6 +344,7 @@ pub(crate) fn run_asking(
         _ => Vec::new(),
     };
     let landings = landings_of(&job);
+    let moved = matches!(job, Job::Move { .. });
     // Its large files can then be resumed after a crash.
     let job = journal.submit(&engine, job, options);
     let mut bar = Bar::new(std::io::stderr().is_terminal());
@@ -416,7 +417,8 @@ pub(crate) fn run_asking(
                 if refused {
                     return EXIT_REFUSED;
                 }
-                let code = report(&summary, verb, bar.enabled(), (&given, &landings));
+                let sources = (&given[..], &landings[..], moved);
+                let code = report(&summary, verb, bar.enabled(), sources);
                 if unasked.is_empty() {
                     return code;
                 }
@@ -485,17 +487,32 @@ fn landings_of(job: &Job) -> Vec<(PathBuf, PathBuf)> {
 }
 
 /// Prints what `summary` tells of the job whose sources were `given`, landing at `landings`,
-/// and returns the exit status.
+/// (`moved`: a move) and returns the exit status.
 fn report(
     summary: &Summary,
     verb: &str,
     interactive: bool,
-    (given, landings): (&[PathBuf], &Landings),
+    (given, landings, moved): (&[PathBuf], &Landings, bool),
 ) -> i32 {
-    for line in report_lines(summary, verb, interactive, landings) {
+    let moved_from = if moved { given } else { &[] };
+    for line in report_lines(summary, verb, interactive, (landings, moved_from)) {
         eprintln!("ferry: {line}");
     }
-    exit_status(summary, given)
+    exit_status(summary, given, moved)
+}
+
+/// The sources of a move, `moved_from`, left in place because something in them was skipped
+/// or failed: a folder is removed only once all it held has moved.
+fn partly_moved<'a>(summary: &Summary, moved_from: &'a [PathBuf]) -> Vec<&'a PathBuf> {
+    let left_out = || {
+        let skipped = summary.skipped.iter().map(|s| &s.path);
+        skipped.chain(summary.failed.iter().map(|f| &f.path))
+    };
+    moved_from
+        .iter()
+        .filter(|source| !summary.done.contains(source) && !summary.not_done.contains(source))
+        .filter(|source| left_out().any(|p| p != *source && p.starts_with(source)))
+        .collect()
 }
 
 /// Where the item at source `path` lands: below the landing of the source it is in.
@@ -509,12 +526,12 @@ fn landing_of(path: &Path, landings: &Landings) -> Option<PathBuf> {
     })
 }
 
-/// The lines [`report`] prints, without their `ferry: `.
+/// The lines [`report`] prints, without their `ferry: `; `moved_from`: the sources of a move.
 fn report_lines(
     summary: &Summary,
     verb: &str,
     interactive: bool,
-    landings: &Landings,
+    (landings, moved_from): (&Landings, &[PathBuf]),
 ) -> Vec<String> {
     let mut lines = Vec::new();
     // The error that stopped the job is said once, as what stopped it.
@@ -565,6 +582,15 @@ fn report_lines(
             list(&summary.not_done)
         ));
     }
+    let partly = partly_moved(summary, moved_from);
+    if !partly.is_empty() {
+        let partly: Vec<PathBuf> = partly.into_iter().cloned().collect();
+        lines.push(format!(
+            "{} folder(s) not fully moved, what was left out still in them: {}",
+            partly.len(),
+            list(&partly)
+        ));
+    }
     if summary.bytes_kept > 0 {
         lines.push(format!(
             "kept {} bytes an interrupted run had written (verified against the source)",
@@ -581,18 +607,20 @@ fn report_lines(
     lines
 }
 
-/// The exit status of a job that ended with `summary`.
-fn exit_status(summary: &Summary, given: &[PathBuf]) -> i32 {
+/// The exit status of a job given the sources `given` (`moved`: a move) that ended with
+/// `summary`.
+fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
     let refused_up_front = summary.stopped_by.is_some()
         && !summary.stopped_by_defect()
         && summary.items_done == 0
         && summary.failed.is_empty();
     // A socket or device given as a source is not done, as `cp` fails to open it (one inside
-    // a copied folder is a note); a source given twice is done once, as `cp` and `mv` do it,
-    // with a warning.
+    // a copied folder is a note, as `cp` as root would copy a device; but a move that leaves
+    // it behind leaves its folder too, which was asked to be gone); a source given twice is
+    // done once, as `cp` and `mv` do it, with a warning.
     let skipped_for_errors = summary.skipped.iter().any(|s| {
         s.reason.after_error()
-            || matches!(s.reason, SkipReason::Special(_)) && given.contains(&s.path)
+            || matches!(s.reason, SkipReason::Special(_)) && (moved || given.contains(&s.path))
     });
     if refused_up_front {
         EXIT_REFUSED
@@ -733,7 +761,7 @@ mod tests {
             skipped: vec![skipped("a.txt"), skipped("src/sub/x"), skipped("elsewhere")],
             ..Summary::default()
         };
-        let lines = report_lines(&summary, "copied", false, &landings);
+        let lines = report_lines(&summary, "copied", false, (&landings, &[]));
         assert_eq!(
             lines[..3],
             [
@@ -748,7 +776,7 @@ mod tests {
             dest_dir: ".".into(),
             on_conflict: ConflictPolicy::Skip,
         };
-        let lines = report_lines(&summary, "copied", false, &landings_of(&renamed));
+        let lines = report_lines(&summary, "copied", false, (&landings_of(&renamed), &[]));
         assert_eq!(lines[0], "skipped a.txt: ./b.txt already exists");
     }
 
@@ -766,12 +794,66 @@ mod tests {
         let after_error = skipped(SkipReason::UserSkipped {
             error: Arc::new(error),
         });
-        assert_eq!(exit_status(&after_error, &[]), EXIT_PARTIAL);
-        assert_eq!(exit_status(&skipped(SkipReason::Exists), &[]), EXIT_OK);
+        assert_eq!(exit_status(&after_error, &[], false), EXIT_PARTIAL);
+        assert_eq!(
+            exit_status(&skipped(SkipReason::Exists), &[], false),
+            EXIT_OK
+        );
         // A socket named as a source fails; one found inside a copied folder is a note.
         let socket = skipped(SkipReason::Special(ferry_core::entry::Kind::Socket));
-        assert_eq!(exit_status(&socket, &["/a".into()]), EXIT_PARTIAL);
-        assert_eq!(exit_status(&socket, &["/".into()]), EXIT_OK);
+        assert_eq!(exit_status(&socket, &["/a".into()], false), EXIT_PARTIAL);
+        assert_eq!(exit_status(&socket, &["/".into()], false), EXIT_OK);
+    }
+
+    /// `ferry mv m DEST` across file systems, `m` holding a socket: the socket cannot go, so
+    /// `m` stays, with it. The move did not do what was asked: the status says so, and the
+    /// summary names the folder.
+    #[test]
+    fn a_move_that_leaves_a_socket_behind_is_partial() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+        let m = tmp.path().join("m");
+        std::fs::create_dir(&m).unwrap();
+        std::fs::write(m.join("g"), "data").unwrap();
+        let _socket = std::os::unix::net::UnixListener::bind(m.join("sock")).unwrap();
+        let job = Job::Move {
+            sources: vec![m.clone()],
+            dest_dir: shm.path().to_path_buf(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let journaled = crate::undo::Journaled::begin_in(None, &job);
+        let no_terminal = Prompt::new(false, Box::new(std::io::empty()));
+        assert_eq!(
+            run_asking(job, "moved", journaled, no_terminal),
+            EXIT_PARTIAL
+        );
+        assert_eq!(std::fs::read(shm.path().join("m/g")).unwrap(), b"data");
+        assert!(!m.join("g").exists() && m.join("sock").exists());
+    }
+
+    #[test]
+    fn a_folder_a_move_left_in_place_is_named_and_a_copy_only_notes_it() {
+        let summary = Summary {
+            skipped: vec![Skipped {
+                path: "/src/m/sock".into(),
+                reason: SkipReason::Special(ferry_core::entry::Kind::Socket),
+            }],
+            done: vec!["/src/done".into()],
+            items_done: 2,
+            ..Summary::default()
+        };
+        let given = [PathBuf::from("/src/m"), PathBuf::from("/src/done")];
+        let moved = report_lines(&summary, "moved", false, (&[], &given));
+        let partly = "1 folder(s) not fully moved, what was left out still in them: /src/m";
+        assert!(moved.contains(&partly.to_owned()), "{moved:?}");
+        assert_eq!(exit_status(&summary, &given, true), EXIT_PARTIAL);
+        let copied = report_lines(&summary, "copied", false, (&[], &[]));
+        assert!(
+            !copied.iter().any(|l| l.contains("not fully")),
+            "{copied:?}"
+        );
+        assert_eq!(exit_status(&summary, &given, false), EXIT_OK);
     }
 
     #[test]
@@ -794,12 +876,12 @@ mod tests {
             not_done: vec!["/src/c".into()],
             ..Summary::default()
         };
-        let lines = report_lines(&summary, "copied", false, &[]);
+        let lines = report_lines(&summary, "copied", false, (&[], &[]));
         let says = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
         assert_eq!(says("/dst/b"), 1, "{lines:?}");
         assert_eq!(says("/dst/a"), 1, "{lines:?}");
         assert!(lines.contains(&format!("stopped: {full}")), "{lines:?}");
         assert!(lines.contains(&"1 item(s) not copied: /src/c".to_owned()));
-        assert_eq!(exit_status(&summary, &[]), EXIT_PARTIAL);
+        assert_eq!(exit_status(&summary, &[], false), EXIT_PARTIAL);
     }
 }

@@ -134,7 +134,7 @@ impl Journaled {
     }
 
     /// [`begin`](Self::begin) in `journal`.
-    fn begin_in(journal: Option<UndoJournal>, job: &Job) -> Journaled {
+    pub(crate) fn begin_in(journal: Option<UndoJournal>, job: &Job) -> Journaled {
         let begun = journal.as_ref().map(|j| {
             // One read of the log for the record and the start-up checks.
             let begun = j.begin_and_start_up(job).unwrap_or_else(|e| {
