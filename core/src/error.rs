@@ -139,6 +139,14 @@ pub enum Error {
         /// The item.
         path: PathBuf,
     },
+    /// Undo found nothing where the job left the item (deleted, moved or renamed away, its
+    /// folder perhaps, or put in the trash by an undo that did not finish): nothing was
+    /// undone for it.
+    #[error("{} is no longer there; nothing was undone for it", path.display())]
+    GoneSince {
+        /// Where the job left the item.
+        path: PathBuf,
+    },
     /// A move across file systems found its source changed after it was copied (edited, or
     /// replaced by another item of that name): the source is kept, and the copy is of the
     /// version before.
@@ -252,6 +260,7 @@ impl Error {
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
             | Error::ChangedSince { path }
+            | Error::GoneSince { path }
             | Error::ChangedSinceCopied { path }
             | Error::ReplacedGone { path, .. }
             | Error::ReplacedKept { path, .. }

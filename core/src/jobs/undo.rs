@@ -135,6 +135,25 @@ enum Now {
     Gone,
 }
 
+/// Why the item the job left at `path` is not undone: it changed since, or it is gone.
+fn not_as_left(now: Now, path: &Path) -> Error {
+    let path = path.to_path_buf();
+    match now {
+        Now::Gone => Error::GoneSince { path },
+        Now::Same | Now::Changed => Error::ChangedSince { path },
+    }
+}
+
+/// [`not_as_left`] for an item found not to be the one the job left, by a check that does
+/// not tell gone from changed.
+fn not_as_left_at(path: &Path) -> Error {
+    let now = match std::fs::symlink_metadata(path) {
+        Ok(_) => Now::Changed,
+        Err(_) => Now::Gone,
+    };
+    not_as_left(now, path)
+}
+
 fn now_at(deep: &mut DeepPaths, entry: &RecordEntry, content_too: bool) -> Now {
     let Ok(m) = deep.stat(&entry.dest) else {
         return Now::Gone;
@@ -217,9 +236,19 @@ fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
         return summary;
     }
     unstage(ctx, &mut summary, entries);
-    // What stays: changed items, and copied folders still holding something.
+    // What stays: changed items, and copied folders still holding something. A copy gone
+    // since (deleted, or moved away with its folder) is said, once for all it held: it may
+    // well still exist elsewhere, and nothing was trashed for it. One that replaced an item
+    // is `unstage`'s: what it replaced comes back in its place.
     for i in (0..n).rev() {
         let e = &entries[i];
+        // Said once for a folder, merged into or made, and all it held.
+        let folder_gone =
+            (e.dest.parent().and_then(|p| index.get(p))).is_some_and(|&p| now[p] == Now::Gone);
+        if now[i] == Now::Gone && !folder_gone && e.staged.is_none() {
+            fail(ctx, &mut summary, &e.dest, not_as_left(Now::Gone, &e.dest));
+            continue;
+        }
         if clean[i] || e.how == How::Merged || now[i] == Now::Gone {
             continue;
         }
@@ -287,11 +316,8 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
                 dest: e.source.clone(),
                 dir: None,
             }),
-            Now::Changed | Now::Gone => {
-                let changed = Error::ChangedSince {
-                    path: e.dest.clone(),
-                };
-                fail(ctx, &mut summary, &e.dest, changed);
+            now @ (Now::Changed | Now::Gone) => {
+                fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
         }
     }
@@ -337,11 +363,9 @@ fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
         let Some(old_name) = e.source.file_name() else {
             continue;
         };
-        if now_at(&mut DeepPaths::default(), e, false) != Now::Same {
-            let changed = Error::ChangedSince {
-                path: e.dest.clone(),
-            };
-            fail(ctx, &mut summary, &e.dest, changed);
+        let now = now_at(&mut DeepPaths::default(), e, false);
+        if now != Now::Same {
+            fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             continue;
         }
         absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
@@ -354,12 +378,8 @@ fn undo_create_folder(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
     planned(ctx, entries.len() as u64);
     for e in entries {
         match now_at(&mut DeepPaths::default(), e, false) {
-            Now::Gone => {}
-            Now::Changed => {
-                let changed = Error::ChangedSince {
-                    path: e.dest.clone(),
-                };
-                fail(ctx, &mut summary, &e.dest, changed);
+            now @ (Now::Changed | Now::Gone) => {
+                fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
             // Only an empty folder is removed: anything put in it since stays.
             Now::Same => match std::fs::remove_dir(&e.dest) {
@@ -387,12 +407,10 @@ fn undo_link(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
     for e in entries {
         match link_now_at(e) {
             Now::Same => links.push(e.dest.clone()),
-            Now::Gone => {}
-            Now::Changed => {
-                let changed = Error::ChangedSince {
-                    path: e.dest.clone(),
-                };
-                fail(ctx, &mut summary, &e.dest, changed);
+            // What it replaced comes back in its place (`unstage`).
+            Now::Gone if e.staged.is_some() => {}
+            now @ (Now::Changed | Now::Gone) => {
+                fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
         }
     }
@@ -432,12 +450,7 @@ fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord], policy: ConflictPolicy) -> 
     for r in trashed {
         match TrashedItem::read(&r.info) {
             Ok(item) if is_still(&r.file, r.id) => items.push(item),
-            Ok(_) | Err(_) => {
-                let changed = Error::ChangedSince {
-                    path: r.file.clone(),
-                };
-                fail(ctx, &mut summary, &r.file, changed);
-            }
+            Ok(_) | Err(_) => fail(ctx, &mut summary, &r.file, not_as_left_at(&r.file)),
         }
     }
     if !items.is_empty() {
@@ -462,13 +475,9 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         e.top_level && e.how != How::Merged && e.dest.parent().is_some_and(|p| merged.contains(p))
     });
     for e in merged_in {
-        if now_at(&mut DeepPaths::default(), e, false) == Now::Same {
-            paths.push(e.dest.clone());
-        } else {
-            let changed = Error::ChangedSince {
-                path: e.dest.clone(),
-            };
-            fail(ctx, &mut summary, &e.dest, changed);
+        match now_at(&mut DeepPaths::default(), e, false) {
+            Now::Same => paths.push(e.dest.clone()),
+            now => fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest)),
         }
     }
     for r in record
@@ -479,10 +488,7 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         if is_still(&r.original, r.id) {
             paths.push(r.original.clone());
         } else {
-            let changed = Error::ChangedSince {
-                path: r.original.clone(),
-            };
-            fail(ctx, &mut summary, &r.original, changed);
+            fail(ctx, &mut summary, &r.original, not_as_left_at(&r.original));
         }
     }
     if !paths.is_empty() {
@@ -492,4 +498,163 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         unstage(ctx, &mut summary, &record.entries);
     }
     summary
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::jobs::{Engine, StagingRoots, UndoJournal, undo_complete};
+
+    fn run(job: Job, staging: &Path) -> Summary {
+        let (engine, events) = Engine::start_with(StagingRoots {
+            home: Some(staging.to_path_buf()),
+            volumes: false,
+        });
+        let id = engine.submit(job);
+        for event in events.iter() {
+            if let Event::Finished { job, summary } = event
+                && job == id
+            {
+                return summary;
+            }
+        }
+        panic!("the engine stopped without finishing the job");
+    }
+
+    /// A journal, trash and staging folder in `dir`, and jobs run and undone through them.
+    struct Setup {
+        dir: PathBuf,
+        journal: UndoJournal,
+    }
+
+    impl Setup {
+        fn new(dir: &Path) -> Setup {
+            let journal = UndoJournal::at(dir.join("state/journal.jsonl"));
+            let dir = dir.to_path_buf();
+            Setup { dir, journal }
+        }
+
+        fn run(&self, job: Job) {
+            let seq = self.journal.begin(&job).unwrap().unwrap();
+            let summary = run(job, &self.dir.join("staging"));
+            self.journal.finish(seq, &summary, false).unwrap();
+        }
+
+        fn undo(&self) -> Summary {
+            let record = self.journal.undo_candidate().unwrap().unwrap();
+            let job = Job::Undo {
+                record: Box::new(record),
+                trash: TrashRoots::home_only(self.dir.join("trash")),
+                on_conflict: ConflictPolicy::Skip,
+            };
+            run(job, &self.dir.join("staging"))
+        }
+
+        fn trashed(&self) -> usize {
+            fs::read_dir(self.dir.join("trash/files")).map_or(0, Iterator::count)
+        }
+    }
+
+    fn failures(summary: &Summary) -> Vec<String> {
+        summary.failed.iter().map(|f| f.error.to_string()).collect()
+    }
+
+    /// `mv y r; rm r/y; ferry undo`: the item is gone, not changed; nothing more can be done.
+    #[test]
+    fn undo_of_a_move_says_an_item_deleted_since_is_gone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = Setup::new(tmp.path());
+        let y = tmp.path().join("y");
+        let r = tmp.path().join("r");
+        fs::write(&y, "y").unwrap();
+        fs::create_dir(&r).unwrap();
+        s.run(Job::Move {
+            sources: vec![y.clone()],
+            dest_dir: r.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        });
+        fs::remove_file(r.join("y")).unwrap();
+        let summary = s.undo();
+        let gone = r.join("y");
+        assert!(
+            matches!(&*summary.failed[0].error, Error::GoneSince { path } if *path == gone),
+            "{summary:#?}"
+        );
+        assert_eq!(
+            failures(&summary),
+            [format!(
+                "{} is no longer there; nothing was undone for it",
+                gone.display()
+            )]
+        );
+        assert!(undo_complete(&summary), "nothing a later undo could do");
+        assert!(!y.exists());
+    }
+
+    /// `ferry cp z q; mv q q2; ferry undo`: the copy is not where it was made, so nothing is
+    /// trashed for it, and the undo says so rather than finishing silently.
+    #[test]
+    fn undo_of_a_copy_says_a_copy_moved_away_since_is_gone_and_trashes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = Setup::new(tmp.path());
+        let z = tmp.path().join("z");
+        let q = tmp.path().join("q");
+        fs::write(&z, "z").unwrap();
+        fs::create_dir_all(q.join("tree/inner")).unwrap();
+        let tree = tmp.path().join("tree");
+        fs::create_dir_all(tree.join("inner")).unwrap();
+        fs::write(tree.join("inner/f"), "f").unwrap();
+        s.run(Job::Copy {
+            sources: vec![z, tree],
+            dest_dir: q.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Merge,
+        });
+        assert!(q.join("z").exists() && q.join("tree/inner/f").exists());
+        let q2 = tmp.path().join("q2");
+        fs::rename(&q, &q2).unwrap();
+        let summary = s.undo();
+        // Once for the copy of z, once for the folder merged into, not for what it held.
+        let gone: Vec<&Path> = summary
+            .failed
+            .iter()
+            .filter_map(|f| match &*f.error {
+                Error::GoneSince { path } => Some(path.as_path()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(gone.len(), 2, "{summary:#?}");
+        assert!(gone.contains(&q.join("z").as_path()) && gone.contains(&q.join("tree").as_path()));
+        assert_eq!(summary.failed.len(), 2, "{summary:#?}");
+        assert!(undo_complete(&summary));
+        assert_eq!(s.trashed(), 0);
+        assert!(q2.join("z").exists() && q2.join("tree/inner/f").exists());
+    }
+
+    /// A copy that replaced a file and was deleted since: the old file comes back, which is
+    /// all its undo is for; nothing to report.
+    #[test]
+    fn undo_of_a_replace_deleted_since_puts_the_old_file_back_and_says_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = Setup::new(tmp.path());
+        let z = tmp.path().join("z");
+        let q = tmp.path().join("q");
+        fs::write(&z, "new").unwrap();
+        fs::create_dir(&q).unwrap();
+        fs::write(q.join("z"), "old").unwrap();
+        s.run(Job::Copy {
+            sources: vec![z],
+            dest_dir: q.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Replace,
+        });
+        assert_eq!(fs::read(q.join("z")).unwrap(), b"new");
+        fs::remove_file(q.join("z")).unwrap();
+        let summary = s.undo();
+        assert!(summary.failed.is_empty(), "{summary:#?}");
+        assert_eq!(fs::read(q.join("z")).unwrap(), b"old");
+    }
 }

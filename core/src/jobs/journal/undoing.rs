@@ -218,12 +218,13 @@ impl UndoJournal {
 }
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept
-/// on purpose (changed since the job, or its replaced item no longer kept).
+/// on purpose (changed since the job, or its replaced item no longer kept), or found gone.
 pub fn undo_complete(summary: &Summary) -> bool {
     summary.failed.iter().all(|f| {
         matches!(
             *f.error,
             Error::ChangedSince { .. }
+                | Error::GoneSince { .. }
                 | Error::ChangedSinceCopied { .. }
                 | Error::ReplacedGone { .. }
         )
