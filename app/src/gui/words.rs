@@ -85,6 +85,10 @@ pub fn error_in_words(error: &Error) -> String {
         Error::ChangedSince { path } => {
             format!("{} has changed since, so it was kept.", quoted(path))
         }
+        Error::GoneSince { path } => format!(
+            "{} is no longer where it was left, so nothing was undone for it.",
+            quoted_full(path)
+        ),
         Error::ChangedSinceCopied { path } => format!(
             "{} changed after it was copied, so it was kept; the copy has the version before.",
             quoted(path)
@@ -157,6 +161,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::SameFile { .. } => "Same file",
         Error::Cancelled => "Cancelled",
         Error::Defect { .. } => "Internal error",
+        Error::GoneSince { .. } => "No longer there",
         Error::Changed { .. } | Error::ChangedSince { .. } | Error::ChangedSinceCopied { .. } => {
             "Changed meanwhile"
         }
@@ -682,6 +687,10 @@ mod tests {
             (
                 Error::ChangedSince { path: p("/m/a") },
                 "“a” has changed since, so it was kept.",
+            ),
+            (
+                Error::GoneSince { path: p("/m/a") },
+                "“/m/a” is no longer where it was left, so nothing was undone for it.",
             ),
             (
                 Error::ReplacedGone {
