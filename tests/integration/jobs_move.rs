@@ -5,7 +5,7 @@ use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::process::Stdio;
 
-use ferry_core::jobs::{ConflictPolicy, Engine, Event, How, Job, Phase};
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, How, Job, Phase, SkipReason};
 use ferry_tests::TempTree;
 
 use crate::faults::Pause;
@@ -337,4 +337,48 @@ fn cancelled_mid_move_leaves_every_file_whole() -> bool {
     );
     assert_no_temporaries(&dest);
     true
+}
+
+/// `mv d d/sub DEST`, in either order: `sub` goes with `d`, once. Across file systems it was
+/// copied twice (`DEST/sub` and `DEST/d/sub`) and its removal after `d` failed.
+#[test]
+fn a_source_inside_another_source_folder_goes_with_it_once() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    for (k, dest) in [t.dir("same fs"), shm.dir("other fs")]
+        .into_iter()
+        .enumerate()
+    {
+        let d = t.join(format!("d{k}"));
+        let sub = t.file(format!("d{k}/sub/f"), "in sub");
+        let sub = sub.parent().unwrap().to_path_buf();
+        t.file(format!("d{k}/g"), "in d");
+        for sources in [vec![d.clone(), sub.clone()], vec![sub.clone(), d.clone()]] {
+            let out = run_job(Job::Move {
+                sources: sources.clone(),
+                dest_dir: dest.clone(),
+                dest_name: None,
+                on_conflict: ConflictPolicy::Skip,
+            });
+            let s = &out.summary;
+            assert_accounts_for(s, &sources);
+            assert!(s.failed.is_empty(), "{s:#?}");
+            assert_eq!(s.done, vec![d.clone()], "{s:#?}");
+            assert_eq!(s.skipped.len(), 1, "{s:#?}");
+            assert_eq!(s.skipped[0].path, sub);
+            assert_eq!(s.skipped[0].reason, SkipReason::InsideSource);
+            let moved = dest.join(d.file_name().unwrap());
+            assert_eq!(fs::read_to_string(moved.join("sub/f")).unwrap(), "in sub");
+            assert_eq!(fs::read_to_string(moved.join("g")).unwrap(), "in d");
+            assert!(!dest.join("sub").exists(), "moved once, with its folder");
+            assert!(!d.exists());
+            assert_no_temporaries(&dest);
+            // Back for the other order.
+            let back = std::process::Command::new("mv")
+                .arg(&moved)
+                .arg(&d)
+                .status();
+            assert!(back.unwrap().success());
+        }
+    }
 }

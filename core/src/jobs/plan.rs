@@ -24,6 +24,7 @@ use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{FileId, Meta, Timestamp};
 
+mod nested;
 mod removable;
 mod stat_ahead;
 mod walk;

@@ -22,6 +22,8 @@ pub enum SkipReason {
     Special(Kind),
     /// The same item was given twice.
     Duplicate,
+    /// A move's source inside another of its source folders: it goes with that folder.
+    InsideSource,
     /// Its name cannot exist on the destination, and the answer was to skip it.
     NameNotAllowed,
     /// It failed, and the answer to the error request was Skip (or Skip all of this kind).
@@ -60,6 +62,7 @@ impl fmt::Display for SkipReason {
             SkipReason::Exists => f.write_str("already exists at the destination"),
             SkipReason::Special(kind) => write!(f, "a {} cannot be copied", kind.noun()),
             SkipReason::Duplicate => f.write_str("given twice"),
+            SkipReason::InsideSource => f.write_str("moved with the folder holding it"),
             SkipReason::NameNotAllowed => f.write_str("name not allowed at the destination"),
             SkipReason::UserSkipped { error } => write!(f, "skipped after: {error}"),
         }

@@ -65,6 +65,8 @@ pub(crate) struct Planner<'a> {
     pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
     /// Sources seen, with their name when they are one of several names of a file.
     ids_seen: HashSet<(FileId, Option<OsString>)>,
+    /// Sources of a move inside another source folder: they go with it (`nested.rs`).
+    inside_others: HashSet<PathBuf>,
     /// Mount of the current root: a delete or a move never leaves it.
     root_mnt: u64,
     /// The last source's folder, open.
@@ -102,6 +104,7 @@ impl<'a> Planner<'a> {
             buf: Vec::new(),
             names_seen: HashMap::new(),
             ids_seen: HashSet::new(),
+            inside_others: HashSet::new(),
             root_mnt: 0,
             parent: None,
             ticker: PlanningTicker::new(),
@@ -138,6 +141,9 @@ impl<'a> Planner<'a> {
     /// Walks every source. Fails only when cancelled or when the plan outgrows its indexes;
     /// problems with single items are recorded in the job context.
     pub(crate) fn run(mut self, sources: &[PathBuf]) -> Result<Planned, Error> {
+        if self.mode == Mode::Move && sources.len() > 1 {
+            self.inside_others = super::nested::inside_others(sources);
+        }
         for source in sources {
             self.add_root(source, None, None, NO_ITEM, None)?;
         }
@@ -310,6 +316,10 @@ impl<'a> Planner<'a> {
             return Ok(());
         };
         let i = self.plan.push(NO_ITEM, name, Kind::Unknown)?;
+        if self.inside_others.contains(source) {
+            self.skip(i, SkipReason::InsideSource);
+            return Ok(());
+        }
         let parent_path = self
             .plan
             .roots
