@@ -76,12 +76,12 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
     let stop = AtomicBool::new(false);
     let (planned, unlinked) = std::thread::scope(|s| {
         let (ahead, unlinking) = unlink_ahead::start(s, ctx, &stop);
-        let unlinked_here = ahead.unlinked_here();
+        let (unlinked_here, waiting) = (ahead.unlinked_here(), ahead.waiting());
         let planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
         let planned = planner.unlinking_ahead(ahead).run(paths);
-        // Planned whole, the thread finishes what it was handed: a few folders, which the
-        // replay below would otherwise open and check again, on threads of its own.
-        if planned.is_err() {
+        // Planned whole, the thread finishes what it was handed if that is little; more is
+        // left to the delete's workers, which share it.
+        if planned.is_err() || waiting.load(Ordering::Relaxed) > unlink_ahead::DRAIN_ITEMS {
             stop.store(true, Ordering::Relaxed);
         }
         let mut unlinked = unlinking
