@@ -76,10 +76,10 @@ pub fn in_words(job: &Job) -> String {
 /// What `job` did, for the toast at its end: "Moved 12 items to Photos", with what was not
 /// done after it.
 pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
-    // A rename or new folder that failed did nothing but fail: the reason is the message.
-    if let (Job::Rename { .. } | Job::CreateFolder { .. }, [], [failed]) =
-        (job, summary.done.as_slice(), summary.failed.as_slice())
-    {
+    // A job that did nothing but fail on one item (a rename refused, a folder that cannot go
+    // to the trash): the reason is the message, as Dolphin's error box gives it.
+    let only_failed = summary.done.is_empty() && summary.skipped.is_empty() && !cancelled;
+    if let ([failed], None, true) = (summary.failed.as_slice(), &summary.stopped_by, only_failed) {
         return words::error_in_words(&failed.error);
     }
     let done = summary.done.len();
@@ -323,6 +323,33 @@ mod tests {
             done_message(&job, &failed, true),
             "Cancelled: moved 12 items to Photos (1 failed)."
         );
+    }
+
+    /// Not "Moved nothing to the trash (1 failed)." with the reason a click away.
+    #[test]
+    fn a_job_that_only_failed_on_one_item_says_why() {
+        let outer = PathBuf::from("/h/outer");
+        let summary = Summary {
+            failed: vec![ferry_core::jobs::Failed {
+                path: outer.clone(),
+                error: std::sync::Arc::new(ferry_core::Error::HoldsMount {
+                    path: outer.clone(),
+                    mount: PathBuf::from("/h/outer/usb"),
+                }),
+            }],
+            ..Summary::default()
+        };
+        let trash = Job::Trash {
+            paths: vec![outer],
+            roots: ferry_core::jobs::TrashRoots::home_only(PathBuf::from("/h/.Trash")),
+        };
+        assert_eq!(
+            done_message(&trash, &summary, false),
+            "“outer” holds “/h/outer/usb”, where another disk is mounted; it was left alone."
+        );
+        // Cancelled, it says so and counts.
+        let said = done_message(&trash, &summary, true);
+        assert_eq!(said, "Cancelled: moved nothing to the trash (1 failed).");
     }
 
     /// Not "Renamed to “b.txt” (1 failed)." when nothing was renamed.
