@@ -226,13 +226,17 @@ pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr)
 /// the kernel resolves it: copied as that folder, under the link's name, as `cp -r lnk/ x`
 /// does. `None` for any other path.
 pub fn folder_behind_final_slash(path: &Path) -> Option<PathBuf> {
+    // Asked of every source of a copy (a paste may have 100,000): no system call for most.
+    if !names_a_folder(path) {
+        return None;
+    }
     let bytes = path.as_os_str().as_bytes();
     let mut end = bytes.len();
     while end > 1 && (bytes[end - 1] == b'/' || bytes[..end].ends_with(b"/.")) {
         end -= 1;
     }
     let link = std::fs::symlink_metadata(OsStr::from_bytes(&bytes[..end]));
-    if !names_a_folder(path) || !link.is_ok_and(|m| m.file_type().is_symlink()) {
+    if !link.is_ok_and(|m| m.file_type().is_symlink()) {
         return None;
     }
     std::fs::canonicalize(path).ok().filter(|p| p.is_dir())
