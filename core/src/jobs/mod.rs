@@ -752,3 +752,13 @@ fn paths_of(job: Job) -> Vec<PathBuf> {
         Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
     }
 }
+
+/// For tests: the summary of job `id`, once `events` tell of its end.
+#[cfg(test)]
+pub(crate) fn finished(events: &Receiver<Event>, id: JobId) -> Summary {
+    let end = events.iter().find_map(|event| match event {
+        Event::Finished { job, summary } if job == id => Some(summary),
+        _ => None,
+    });
+    end.expect("the engine stopped without finishing the job")
+}

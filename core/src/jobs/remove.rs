@@ -611,19 +611,11 @@ mod tests {
 
     use super::{BATCH_DIRS, BATCH_ITEMS, MAX_LEFT, WHOLE_FOLDER};
     use crate::fs::max_open_dirs;
-    use crate::jobs::{Engine, Event, Job, Summary};
+    use crate::jobs::{Engine, Job, Summary};
 
     fn delete(paths: Vec<std::path::PathBuf>) -> Summary {
         let (engine, events) = Engine::start();
-        let id = engine.submit(Job::Delete { paths });
-        for event in events.iter() {
-            if let Event::Finished { job, summary } = event
-                && job == id
-            {
-                return summary;
-            }
-        }
-        panic!("the engine stopped without finishing the job");
+        crate::jobs::finished(&events, engine.submit(Job::Delete { paths }))
     }
 
     fn files(dir: &Path, count: usize) {

@@ -512,15 +512,7 @@ mod tests {
             home: Some(staging.to_path_buf()),
             volumes: false,
         });
-        let id = engine.submit(job);
-        for event in events.iter() {
-            if let Event::Finished { job, summary } = event
-                && job == id
-            {
-                return summary;
-            }
-        }
-        panic!("the engine stopped without finishing the job");
+        crate::jobs::finished(&events, engine.submit(job))
     }
 
     /// A journal, trash and staging folder in `dir`, and jobs run and undone through them.

@@ -202,7 +202,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::super::{RecordState, UndoJournal};
-    use crate::jobs::{ConflictPolicy, Engine, Event, Job, JobOptions, Summary};
+    use crate::jobs::{ConflictPolicy, Engine, Job, JobOptions, Summary};
 
     fn copy_journaled(journal: &UndoJournal, sources: Vec<PathBuf>, dest_dir: PathBuf) -> u64 {
         let job = Job::Copy {
@@ -224,13 +224,7 @@ mod tests {
             Some(seq) => engine.submit_journaled(job, JobOptions::default(), seq),
             None => engine.submit(job),
         };
-        events
-            .iter()
-            .find_map(|e| match e {
-                Event::Finished { job, summary } if job == id => Some(summary),
-                _ => None,
-            })
-            .unwrap()
+        crate::jobs::finished(&events, id)
     }
 
     #[test]

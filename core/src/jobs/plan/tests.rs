@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::*;
-use crate::jobs::{ConflictPolicy, Engine, Event, Job, StagingRoots, Summary};
+use crate::jobs::{ConflictPolicy, Engine, Job, StagingRoots, Summary};
 
 #[test]
 fn a_planned_item_stays_compact() {
@@ -22,15 +22,7 @@ fn run(job: Job) -> Summary {
         home: None,
         volumes: false,
     });
-    let id = engine.submit(job);
-    for event in events.iter() {
-        if let Event::Finished { job, summary } = event
-            && job == id
-        {
-            return summary;
-        }
-    }
-    panic!("the engine stopped without finishing the job");
+    crate::jobs::finished(&events, engine.submit(job))
 }
 
 /// A tmpfs mounted on `dir` for one test (`None` where this process may not mount).
