@@ -485,7 +485,7 @@ mod tests {
         run_asking(job, "moved", journaled, no_terminal())
     }
 
-    /// The undo of `ferry mv d2 d2/sub DEST` puts `sub` back first, which makes `d2` again:
+    /// The undo of `ferry trash d2/sub d2` puts `sub` back first, which makes `d2` again:
     /// `d2` then finds its place taken, a conflict no check before the job could see. Without
     /// a terminal it is skipped, never asked (stdin is not read, whatever it holds), the
     /// status is partial and the record stays to be undone again.
@@ -493,21 +493,17 @@ mod tests {
     fn without_a_terminal_a_conflict_met_by_an_undo_is_skipped_not_asked() {
         let tmp = tempfile::tempdir().unwrap();
         let journal = UndoJournal::at(tmp.path().join("state/journal.jsonl"));
-        let trash = TrashRoots::home_only(tmp.path().join("home"));
-        // Across file systems, as a move of a folder with a folder inside it runs.
-        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
-        let (orig, dest) = (tmp.path().join("orig"), shm.path().to_path_buf());
+        let trash = TrashRoots::home_only(tmp.path().join("home/Trash"));
+        let orig = tmp.path().join("orig");
         fs::create_dir_all(orig.join("d2/sub")).unwrap();
         fs::write(orig.join("d2/own"), "own").unwrap();
         fs::write(orig.join("d2/sub/f"), "f").unwrap();
-        let job = Job::Move {
-            sources: vec![orig.join("d2"), orig.join("d2/sub")],
-            dest_dir: dest.clone(),
-            dest_name: None,
-            on_conflict: ConflictPolicy::Skip,
+        let job = Job::Trash {
+            paths: vec![orig.join("d2/sub"), orig.join("d2")],
+            roots: trash.clone(),
         };
         run_in(&journal, job);
-        assert!(dest.join("d2/own").exists() && dest.join("sub/f").exists());
+        assert!(!orig.join("d2").exists());
         let code = undo_in(
             journal.clone(),
             || Ok(trash),
@@ -520,9 +516,10 @@ mod tests {
             b"f",
             "sub went back"
         );
-        // Neither merged nor replaced.
-        assert_eq!(fs::read(dest.join("d2/own")).unwrap(), b"own");
+        // Neither merged nor replaced: `d2` stays in the trash.
         assert!(!orig.join("d2/own").exists());
+        let in_trash = fs::read_dir(tmp.path().join("home/Trash/files")).unwrap();
+        assert_eq!(in_trash.count(), 1);
         let records = journal.records().unwrap();
         assert_ne!(records[0].state, RecordState::Undone, "to be undone again");
     }
