@@ -97,14 +97,19 @@ pub fn run(args: &LsArgs) -> i32 {
     };
     let (listing, named) = match lister::list_all(&dir) {
         Ok(listing) => (listing, false),
-        // `ls -l FILE`: the line of the item itself, named as given (a link is not followed).
-        Err(error @ ferry_core::Error::NotADirectory { .. }) => match the_item(&args.dir) {
-            Some(item) => (item, true),
-            None => {
-                eprintln!("ferry ls: {error}");
-                return EXIT_REFUSED;
+        // `ls -l FILE`: the line of the item itself, named as given (a link is not followed;
+        // one that leads nowhere is listed too, as `ls -l` lists it).
+        Err(error)
+            if matches!(error, ferry_core::Error::NotADirectory { .. }) || error.is_not_found() =>
+        {
+            match the_item(&args.dir) {
+                Some(item) => (item, true),
+                None => {
+                    eprintln!("ferry ls: {error}");
+                    return EXIT_REFUSED;
+                }
             }
-        },
+        }
         Err(error) => {
             eprintln!("ferry ls: {error}");
             return EXIT_REFUSED;

@@ -260,6 +260,20 @@ fn a_file_is_listed_as_itself_under_the_name_given_and_file_slash_is_refused() {
     let slash = tree.join(".plain.txt/");
     let out = run_ferry(["ls".as_ref(), slash.as_os_str()]);
     assert_refused(&out, &file, "not a folder");
+    // A link that leads nowhere is listed, as `ls -l` lists it; what is not there is not.
+    let dangling = tree.symlink("dangling", "/nowhere/at/all");
+    let out = run_ferry(["ls".as_ref(), dangling.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with(b"l"),
+        "{:?}",
+        String::from_utf8_lossy(lines[0])
+    );
+    let missing = tree.join("missing");
+    let out = run_ferry(["ls".as_ref(), missing.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
 
 #[test]
