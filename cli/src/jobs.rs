@@ -11,13 +11,14 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
-    Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Failed, Job, JobOptions, OwnFolders,
-    Phase, Progress, SkipReason, Summary, Totals, delete_cautions, move_cautions,
+    Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, OwnFolders, Phase,
+    Progress, Totals, delete_cautions, move_cautions,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
 
 use super::prompt::{Prompt, describe, policy_of};
+use super::report::{landings_of, report};
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
 
 /// What to do when a name already exists in the destination folder.
@@ -476,169 +477,6 @@ pub fn end_by_signal() {
     }
 }
 
-/// Each source of a copy or move with the path it lands at ([`Job::landings`]).
-type Landings = [(PathBuf, PathBuf)];
-
-/// [`Job::landings`], kept past the job's submission.
-fn landings_of(job: &Job) -> Vec<(PathBuf, PathBuf)> {
-    (job.landings().into_iter())
-        .map(|(source, landing)| (source.to_path_buf(), landing))
-        .collect()
-}
-
-/// Prints what `summary` tells of the job whose sources were `given`, landing at `landings`,
-/// (`moved`: a move) and returns the exit status.
-fn report(
-    summary: &Summary,
-    verb: &str,
-    interactive: bool,
-    (given, landings, moved): (&[PathBuf], &Landings, bool),
-) -> i32 {
-    let moved_from = if moved { given } else { &[] };
-    for line in report_lines(summary, verb, interactive, (landings, moved_from)) {
-        eprintln!("ferry: {line}");
-    }
-    exit_status(summary, given, moved)
-}
-
-/// The sources of a move, `moved_from`, left in place because something in them was skipped
-/// or failed: a folder is removed only once all it held has moved.
-fn partly_moved<'a>(summary: &Summary, moved_from: &'a [PathBuf]) -> Vec<&'a PathBuf> {
-    let left_out = || {
-        let skipped = summary.skipped.iter().map(|s| &s.path);
-        skipped.chain(summary.failed.iter().map(|f| &f.path))
-    };
-    moved_from
-        .iter()
-        .filter(|source| !summary.done.contains(source) && !summary.not_done.contains(source))
-        .filter(|source| left_out().any(|p| p != *source && p.starts_with(source)))
-        .collect()
-}
-
-/// Where the item at source `path` lands: below the landing of the source it is in.
-fn landing_of(path: &Path, landings: &Landings) -> Option<PathBuf> {
-    landings.iter().find_map(|(source, landing)| {
-        let below = path.strip_prefix(source).ok()?;
-        Some(match below.as_os_str().is_empty() {
-            true => landing.clone(),
-            false => landing.join(below),
-        })
-    })
-}
-
-/// The lines [`report`] prints, without their `ferry: `; `moved_from`: the sources of a move.
-fn report_lines(
-    summary: &Summary,
-    verb: &str,
-    interactive: bool,
-    (landings, moved_from): (&Landings, &[PathBuf]),
-) -> Vec<String> {
-    let mut lines = Vec::new();
-    // The error that stopped the job is said once, as what stopped it.
-    let stopped_the_job = |failed: &&Failed| {
-        summary
-            .stopped_by
-            .as_ref()
-            .is_some_and(|e| Arc::ptr_eq(e, &failed.error))
-    };
-    for failed in summary.failed.iter().filter(|f| !stopped_the_job(f)) {
-        lines.push(failed.error.to_string());
-    }
-    for skipped in &summary.skipped {
-        if skipped.reason.after_error() {
-            // "skipped after: <error>", and the error names the path.
-            lines.push(skipped.reason.to_string());
-        } else {
-            let path = skipped.path.display();
-            match landing_of(&skipped.path, landings) {
-                // Which name was taken: the source's own, or a new one it was to get.
-                Some(taken) if skipped.reason == SkipReason::Exists => {
-                    lines.push(format!(
-                        "skipped {path}: {} already exists",
-                        taken.display()
-                    ));
-                }
-                _ => lines.push(format!("skipped {path}: {}", skipped.reason)),
-            }
-        }
-    }
-    for note in &summary.notes {
-        lines.push(format!("note: {note}"));
-    }
-    if let Some(error) = &summary.stopped_by {
-        if summary.stopped_by_defect() {
-            // What it did is not known here; the journal's record is, as after a crash.
-            lines.push(format!(
-                "{error}: `ferry resume` finishes the job, `ferry undo` rolls it back"
-            ));
-            return lines;
-        }
-        lines.push(format!("stopped: {error}"));
-    }
-    if !summary.not_done.is_empty() {
-        let count = summary.not_done.len();
-        lines.push(format!(
-            "{count} item(s) not {verb}: {}",
-            list(&summary.not_done)
-        ));
-    }
-    let partly = partly_moved(summary, moved_from);
-    if !partly.is_empty() {
-        let partly: Vec<PathBuf> = partly.into_iter().cloned().collect();
-        lines.push(format!(
-            "{} folder(s) not fully moved, what was left out still in them: {}",
-            partly.len(),
-            list(&partly)
-        ));
-    }
-    if summary.bytes_kept > 0 {
-        lines.push(format!(
-            "kept {} bytes an interrupted run had written (verified against the source)",
-            summary.bytes_kept
-        ));
-    }
-    if interactive {
-        let items = summary.items_done;
-        lines.push(match summary.bytes_done {
-            0 => format!("{items} item(s) {verb}"),
-            b => format!("{items} item(s) {verb} ({b} bytes)"),
-        });
-    }
-    lines
-}
-
-/// The exit status of a job given the sources `given` (`moved`: a move) that ended with
-/// `summary`.
-fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
-    let refused_up_front = summary.stopped_by.is_some()
-        && !summary.stopped_by_defect()
-        && summary.items_done == 0
-        && summary.failed.is_empty();
-    // A socket or device given as a source is not done, as `cp` fails to open it (one inside
-    // a copied folder is a note, as `cp` as root would copy a device; but a move that leaves
-    // it behind leaves its folder too, which was asked to be gone); a source given twice is
-    // done once, as `cp` and `mv` do it, with a warning.
-    let skipped_for_errors = summary.skipped.iter().any(|s| {
-        s.reason.after_error()
-            || matches!(s.reason, SkipReason::Special(_)) && (moved || given.contains(&s.path))
-    });
-    if refused_up_front {
-        EXIT_REFUSED
-    } else if !summary.is_complete() || skipped_for_errors {
-        EXIT_PARTIAL
-    } else {
-        EXIT_OK
-    }
-}
-
-fn list(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The terminal progress bar (absent when stderr is not a terminal).
 struct Bar {
     bar: Option<ProgressBar>,
@@ -722,10 +560,6 @@ impl Bar {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use ferry_core::jobs::Skipped;
-
     use super::*;
 
     #[test]
@@ -742,146 +576,5 @@ mod tests {
         let forced = move_refusals(&cautions, true);
         assert_eq!(forced.len(), 1, "{forced:?}");
         assert!(forced[0].starts_with("not moving /home/me/.local/state: it is or holds Ferry's"));
-    }
-
-    #[test]
-    fn a_name_taken_at_the_destination_is_named() {
-        let job = Job::Copy {
-            sources: vec!["a.txt".into(), "src".into()],
-            dest_dir: "/dst".into(),
-            dest_name: None,
-            on_conflict: ConflictPolicy::Skip,
-        };
-        let landings = landings_of(&job);
-        let skipped = |path: &str| Skipped {
-            path: path.into(),
-            reason: SkipReason::Exists,
-        };
-        let summary = Summary {
-            skipped: vec![skipped("a.txt"), skipped("src/sub/x"), skipped("elsewhere")],
-            ..Summary::default()
-        };
-        let lines = report_lines(&summary, "copied", false, (&landings, &[]));
-        assert_eq!(
-            lines[..3],
-            [
-                "skipped a.txt: /dst/a.txt already exists",
-                "skipped src/sub/x: /dst/src/sub/x already exists",
-                "skipped elsewhere: already exists at the destination",
-            ],
-        );
-        let renamed = Job::Copy {
-            dest_name: Some("b.txt".into()),
-            sources: vec!["a.txt".into()],
-            dest_dir: ".".into(),
-            on_conflict: ConflictPolicy::Skip,
-        };
-        let lines = report_lines(&summary, "copied", false, (&landings_of(&renamed), &[]));
-        assert_eq!(lines[0], "skipped a.txt: ./b.txt already exists");
-    }
-
-    #[test]
-    fn items_skipped_after_errors_make_the_exit_status_partial() {
-        let skipped = |reason| Summary {
-            skipped: vec![Skipped {
-                path: "/a".into(),
-                reason,
-            }],
-            items_done: 1,
-            ..Summary::default()
-        };
-        let error = ferry_core::Error::io("open", "/a", std::io::ErrorKind::PermissionDenied);
-        let after_error = skipped(SkipReason::UserSkipped {
-            error: Arc::new(error),
-        });
-        assert_eq!(exit_status(&after_error, &[], false), EXIT_PARTIAL);
-        assert_eq!(
-            exit_status(&skipped(SkipReason::Exists), &[], false),
-            EXIT_OK
-        );
-        // A socket named as a source fails; one found inside a copied folder is a note.
-        let socket = skipped(SkipReason::Special(ferry_core::entry::Kind::Socket));
-        assert_eq!(exit_status(&socket, &["/a".into()], false), EXIT_PARTIAL);
-        assert_eq!(exit_status(&socket, &["/".into()], false), EXIT_OK);
-    }
-
-    /// `ferry mv m DEST` across file systems, `m` holding a socket: the socket cannot go, so
-    /// `m` stays, with it. The move did not do what was asked: the status says so, and the
-    /// summary names the folder.
-    #[test]
-    fn a_move_that_leaves_a_socket_behind_is_partial() {
-        let tmp = tempfile::tempdir().unwrap();
-        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
-        let m = tmp.path().join("m");
-        std::fs::create_dir(&m).unwrap();
-        std::fs::write(m.join("g"), "data").unwrap();
-        let _socket = std::os::unix::net::UnixListener::bind(m.join("sock")).unwrap();
-        let job = Job::Move {
-            sources: vec![m.clone()],
-            dest_dir: shm.path().to_path_buf(),
-            dest_name: None,
-            on_conflict: ConflictPolicy::Skip,
-        };
-        let journaled = crate::undo::Journaled::begin_in(None, &job);
-        let no_terminal = Prompt::new(false, Box::new(std::io::empty()));
-        assert_eq!(
-            run_asking(job, "moved", journaled, no_terminal),
-            EXIT_PARTIAL
-        );
-        assert_eq!(std::fs::read(shm.path().join("m/g")).unwrap(), b"data");
-        assert!(!m.join("g").exists() && m.join("sock").exists());
-    }
-
-    #[test]
-    fn a_folder_a_move_left_in_place_is_named_and_a_copy_only_notes_it() {
-        let summary = Summary {
-            skipped: vec![Skipped {
-                path: "/src/m/sock".into(),
-                reason: SkipReason::Special(ferry_core::entry::Kind::Socket),
-            }],
-            done: vec!["/src/done".into()],
-            items_done: 2,
-            ..Summary::default()
-        };
-        let given = [PathBuf::from("/src/m"), PathBuf::from("/src/done")];
-        let moved = report_lines(&summary, "moved", false, (&[], &given));
-        let partly = "1 folder(s) not fully moved, what was left out still in them: /src/m";
-        assert!(moved.contains(&partly.to_owned()), "{moved:?}");
-        assert_eq!(exit_status(&summary, &given, true), EXIT_PARTIAL);
-        let copied = report_lines(&summary, "copied", false, (&[], &[]));
-        assert!(
-            !copied.iter().any(|l| l.contains("not fully")),
-            "{copied:?}"
-        );
-        assert_eq!(exit_status(&summary, &given, false), EXIT_OK);
-    }
-
-    #[test]
-    fn the_error_that_stopped_the_job_is_said_once() {
-        let io = |path: &str, kind| Arc::new(ferry_core::Error::io("create", path, kind));
-        let full = io("/dst/b", std::io::ErrorKind::StorageFull);
-        let failed = |path: &str, error: &Arc<ferry_core::Error>| Failed {
-            path: path.into(),
-            error: Arc::clone(error),
-        };
-        let summary = Summary {
-            failed: vec![
-                failed(
-                    "/src/a",
-                    &io("/dst/a", std::io::ErrorKind::PermissionDenied),
-                ),
-                failed("/src/b", &full),
-            ],
-            stopped_by: Some(Arc::clone(&full)),
-            not_done: vec!["/src/c".into()],
-            ..Summary::default()
-        };
-        let lines = report_lines(&summary, "copied", false, (&[], &[]));
-        let says = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
-        assert_eq!(says("/dst/b"), 1, "{lines:?}");
-        assert_eq!(says("/dst/a"), 1, "{lines:?}");
-        assert!(lines.contains(&format!("stopped: {full}")), "{lines:?}");
-        assert!(lines.contains(&"1 item(s) not copied: /src/c".to_owned()));
-        assert_eq!(exit_status(&summary, &[], false), EXIT_PARTIAL);
     }
 }

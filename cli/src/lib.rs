@@ -37,6 +37,7 @@ pub mod out;
 pub mod jobs;
 pub mod ls;
 pub mod prompt;
+mod report;
 pub mod trash;
 pub mod undo;
 
