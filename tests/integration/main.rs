@@ -34,6 +34,7 @@ mod replace_kills;
 mod resume;
 mod symlink_jobs;
 mod trash;
+mod trash_cli;
 mod trash_untrusted;
 mod undo;
 mod undo_conflicts;

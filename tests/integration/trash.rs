@@ -1,6 +1,6 @@
 //! The trash: trash, list, restore (same file system, across file systems, onto a taken
 //! name with each answer to the conflict, into a vanished folder), empty, per-volume
-//! `.Trash-$uid`, and the CLI.
+//! `.Trash-$uid` (the CLI's in `trash_cli.rs`).
 //!
 //! Never the user's trash: core tests give the engine a home trash in a temporary folder
 //! ([`TrashRoots`]) and allow no volume trash except a tmpfs mounted for the test; CLI tests
@@ -21,7 +21,6 @@ use ferry_core::jobs::{
 };
 use ferry_tests::TempTree;
 
-use super::ferry_in;
 use super::jobs_conflicts::{once, run_asking};
 use super::jobs_support::{
     Mounted, Outcome, assert_accounts_for, assert_no_temporaries, run_job, set_mtime, snapshot,
@@ -72,7 +71,7 @@ fn taken(tree: &TempTree, roots: &TrashRoots, name: &str) -> PathBuf {
     path
 }
 
-fn read(path: &Path) -> String {
+pub(crate) fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap()
 }
 
@@ -120,7 +119,7 @@ fn undo_last(journal: &UndoJournal, roots: &TrashRoots) -> Summary {
 }
 
 /// Every entry of a trash folder's `files/` and `info/`.
-fn trash_contents(trash: &Path) -> Vec<PathBuf> {
+pub(crate) fn trash_contents(trash: &Path) -> Vec<PathBuf> {
     let mut all = Vec::new();
     for sub in ["files", "info"] {
         if let Ok(entries) = fs::read_dir(trash.join(sub)) {
@@ -690,127 +689,6 @@ fn empty_trash_deletes_everything_with_progress() {
     ));
     assert_eq!(trash_contents(&roots.home), Vec::<PathBuf>::new());
     assert!(list_trash_in(&roots).unwrap().is_empty());
-}
-
-/// `ferry` with its home (and so its home trash) in `home`.
-fn ferry_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
-    ferry_in(home).args(args).output().unwrap()
-}
-
-#[test]
-fn cli_trashes_lists_and_restores_by_path_and_index() {
-    let tree = TempTree::new();
-    let home = tree.join("home");
-    fs::create_dir(&home).unwrap();
-    let a = tree.file("w/a file", "A");
-    let b = tree.file(Path::new("w").join(OsStr::from_bytes(b"b\xff")), "B");
-    let out = ferry_at(&home, &[OsStr::new("trash"), a.as_os_str(), b.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!a.exists() && !b.exists());
-    assert_eq!(trash_contents(&home.join("data/Trash")).len(), 4);
-
-    let out = ferry_at(&home, &[OsStr::new("restore")]);
-    assert_eq!(out.status.code(), Some(0));
-    let listing = String::from_utf8_lossy(&out.stdout).into_owned();
-    let line_of = |p: &Path| {
-        listing
-            .lines()
-            .find(|l| l.ends_with(&*p.to_string_lossy()))
-            .unwrap_or_else(|| panic!("{} not listed:\n{listing}", p.display()))
-            .to_owned()
-    };
-    let b_index = line_of(&b).split_whitespace().next().unwrap().to_owned();
-    line_of(&a);
-
-    // Indexes are those of the listing: restore by index before anything else changes it.
-    let out = ferry_at(
-        &home,
-        &[
-            OsStr::new("restore"),
-            OsStr::new("--index"),
-            OsStr::new(&b_index),
-        ],
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(fs::read_to_string(&a).unwrap(), "A");
-    assert_eq!(fs::read_to_string(&b).unwrap(), "B");
-    assert!(trash_contents(&home.join("data/Trash")).is_empty());
-
-    let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
-    assert_eq!(out.status.code(), Some(2), "not in the trash any more");
-    let missing = tree.join("w/missing");
-    let out = ferry_at(&home, &[OsStr::new("trash"), missing.as_os_str()]);
-    assert_eq!(out.status.code(), Some(1));
-}
-
-#[test]
-fn cli_restore_asks_about_a_taken_name() {
-    let tree = TempTree::new();
-    let home = tree.join("home");
-    fs::create_dir(&home).unwrap();
-    let a = tree.file("w/a", "old");
-    let out = ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]);
-    assert_eq!(out.status.code(), Some(0));
-    fs::write(&a, "new").unwrap();
-    let in_trash = trash_contents(&home.join("data/Trash"));
-
-    // Without a terminal, `ask` (the default) lists the conflict and restores nothing.
-    let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains(&*a.to_string_lossy()) && stderr.contains("nothing written"),
-        "{stderr}"
-    );
-    assert_eq!(read(&a), "new");
-    assert_eq!(trash_contents(&home.join("data/Trash")), in_trash);
-
-    let skip = [
-        OsStr::new("restore"),
-        OsStr::new("--on-conflict"),
-        OsStr::new("skip"),
-        a.as_os_str(),
-    ];
-    let out = ferry_at(&home, &skip);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("skipped"), "{stderr}");
-    assert_eq!(read(&a), "new");
-    assert_eq!(trash_contents(&home.join("data/Trash")), in_trash);
-
-    // `--keep-both` is `--on-conflict keep-both`.
-    let keep_both = [
-        OsStr::new("restore"),
-        OsStr::new("--keep-both"),
-        a.as_os_str(),
-    ];
-    let out = ferry_at(&home, &keep_both);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(read(&a), "new");
-    assert_eq!(read(&tree.join("w/a (copy)")), "old");
-    assert!(trash_contents(&home.join("data/Trash")).is_empty());
 }
 
 #[test]

@@ -1,0 +1,134 @@
+//! The trash from the command line: `ferry trash`, `ferry restore` (listing, by path and by
+//! index, asking about a taken name), each run with `HOME` and `XDG_DATA_HOME` in a temporary
+//! folder and restoring only items it trashed itself.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use ferry_tests::TempTree;
+
+use super::ferry_in;
+use super::trash::{read, trash_contents};
+
+/// `ferry` with its home (and so its home trash) in `home`.
+fn ferry_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
+    ferry_in(home).args(args).output().unwrap()
+}
+
+#[test]
+fn cli_trashes_lists_and_restores_by_path_and_index() {
+    let tree = TempTree::new();
+    let home = tree.join("home");
+    fs::create_dir(&home).unwrap();
+    let a = tree.file("w/a file", "A");
+    let b = tree.file(Path::new("w").join(OsStr::from_bytes(b"b\xff")), "B");
+    let out = ferry_at(&home, &[OsStr::new("trash"), a.as_os_str(), b.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!a.exists() && !b.exists());
+    assert_eq!(trash_contents(&home.join("data/Trash")).len(), 4);
+
+    let out = ferry_at(&home, &[OsStr::new("restore")]);
+    assert_eq!(out.status.code(), Some(0));
+    let listing = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line_of = |p: &Path| {
+        listing
+            .lines()
+            .find(|l| l.ends_with(&*p.to_string_lossy()))
+            .unwrap_or_else(|| panic!("{} not listed:\n{listing}", p.display()))
+            .to_owned()
+    };
+    let b_index = line_of(&b).split_whitespace().next().unwrap().to_owned();
+    line_of(&a);
+
+    // Indexes are those of the listing: restore by index before anything else changes it.
+    let out = ferry_at(
+        &home,
+        &[
+            OsStr::new("restore"),
+            OsStr::new("--index"),
+            OsStr::new(&b_index),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(fs::read_to_string(&a).unwrap(), "A");
+    assert_eq!(fs::read_to_string(&b).unwrap(), "B");
+    assert!(trash_contents(&home.join("data/Trash")).is_empty());
+
+    let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2), "not in the trash any more");
+    let missing = tree.join("w/missing");
+    let out = ferry_at(&home, &[OsStr::new("trash"), missing.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn cli_restore_asks_about_a_taken_name() {
+    let tree = TempTree::new();
+    let home = tree.join("home");
+    fs::create_dir(&home).unwrap();
+    let a = tree.file("w/a", "old");
+    let out = ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0));
+    fs::write(&a, "new").unwrap();
+    let in_trash = trash_contents(&home.join("data/Trash"));
+
+    // Without a terminal, `ask` (the default) lists the conflict and restores nothing.
+    let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&*a.to_string_lossy()) && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+    assert_eq!(read(&a), "new");
+    assert_eq!(trash_contents(&home.join("data/Trash")), in_trash);
+
+    let skip = [
+        OsStr::new("restore"),
+        OsStr::new("--on-conflict"),
+        OsStr::new("skip"),
+        a.as_os_str(),
+    ];
+    let out = ferry_at(&home, &skip);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("skipped"), "{stderr}");
+    assert_eq!(read(&a), "new");
+    assert_eq!(trash_contents(&home.join("data/Trash")), in_trash);
+
+    // `--keep-both` is `--on-conflict keep-both`.
+    let keep_both = [
+        OsStr::new("restore"),
+        OsStr::new("--keep-both"),
+        a.as_os_str(),
+    ];
+    let out = ferry_at(&home, &keep_both);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(read(&a), "new");
+    assert_eq!(read(&tree.join("w/a (copy)")), "old");
+    assert!(trash_contents(&home.join("data/Trash")).is_empty());
+}
