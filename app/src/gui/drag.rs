@@ -450,7 +450,7 @@ fn mount_of<'a>(mounts: &'a MountTable, path: &Path) -> Option<&'a ferry_core::f
 }
 
 fn name(path: &Path) -> String {
-    format::display_name(path).into_owned()
+    format!("“{}”", format::display_name(path))
 }
 
 #[cfg(test)]

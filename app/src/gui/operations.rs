@@ -223,7 +223,7 @@ impl Ferry {
     /// An undo or redo was submitted, or there was nothing to do.
     pub(super) fn undid(&mut self, undoing: Result<Undoing, Arc<Error>>) -> Task<Message> {
         match undoing {
-            // Its end says what it did ("Undid: Move “a.txt” to Music."); the jobs panel
+            // Its end says what it did ("Undid: Move “a.txt” to “Music”."); the jobs panel
             // shows a long one meanwhile.
             Ok(Undoing::Started(started)) => {
                 self.withdraw_undo_offers();

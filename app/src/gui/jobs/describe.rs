@@ -1,5 +1,5 @@
-//! A job in words: what it is doing ("Copying 5,000 files to Backup") and what it did ("Moved
-//! 12 items to Photos").
+//! A job in words: what it is doing ("Copying 5,000 files to “Backup”") and what it did ("Moved
+//! 12 items to “Photos”").
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
     }
 }
 
-/// What `job` does, as an order: "Move “photo.jpg” to Documents", "Copy 3 items to Backup"
+/// What `job` does, as an order: "Move “photo.jpg” to “Documents”", "Copy 3 items to “Backup”"
 /// (how the Undo and Redo entries and their toasts name a job).
 pub fn in_words(job: &Job) -> String {
     let things = |sources: &[PathBuf]| things(sources, None);
@@ -73,7 +73,7 @@ pub fn in_words(job: &Job) -> String {
     }
 }
 
-/// What `job` did, for the toast at its end: "Moved 12 items to Photos", with what was not
+/// What `job` did, for the toast at its end: "Moved 12 items to “Photos”", with what was not
 /// done after it.
 pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     // A job that did nothing but fail on one item (a rename refused, a folder that cannot go
@@ -145,13 +145,14 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     text
 }
 
-/// "Backup" for `/data/Backup` (the folder's own name, as Dolphin's messages say it).
+/// "“Backup”" for `/data/Backup`: the folder's own name, quoted as every other name in these
+/// messages is (unquoted, a folder named "to" read "Copied 4 items to to.").
 fn folder(path: &Path) -> String {
-    format::display_name(path).into_owned()
+    format!("“{}”", format::display_name(path))
 }
 
 /// A copy or move in words, with the verb of a duplicate, a copy and a move: "Copying
-/// “a.txt” to Backup", "Duplicated 3 items"; `things` names what it takes, `landed` the name
+/// “a.txt” to “Backup”", "Duplicated 3 items"; `things` names what it takes, `landed` the name
 /// its one item got where known.
 fn transfer(
     job: &Job,
@@ -176,7 +177,7 @@ fn transfer(
 }
 
 /// Where a copy or move goes, after "to": the folder ("Backup"); with a new name for its
-/// one source, that name ("“b.txt”") in the source's own folder, else "Backup as “b.txt”".
+/// one source, that name ("“b.txt”") in the source's own folder, else "“Backup” as “b.txt”".
 fn destination(sources: &[PathBuf], dest_dir: &Path, dest_name: Option<&OsStr>) -> String {
     let Some(name) = dest_name else {
         return folder(dest_dir);
@@ -248,7 +249,7 @@ mod tests {
     #[test]
     fn titles_count_what_planning_found() {
         let job = copy(&["/a/x", "/a/y"], "/b/Backup");
-        assert_eq!(title(&job, None), "Copying 2 items to Backup");
+        assert_eq!(title(&job, None), "Copying 2 items to “Backup”");
         let totals = Totals {
             items: 15,
             bytes: 0,
@@ -257,18 +258,18 @@ mod tests {
         };
         assert_eq!(
             title(&job, Some(&totals)),
-            "Copying 3 folders and 12 files to Backup"
+            "Copying 3 folders and 12 files to “Backup”"
         );
         assert_eq!(
             title(&copy(&["/a/report.pdf"], "/b"), None),
-            "Copying “report.pdf” to b"
+            "Copying “report.pdf” to “b”"
         );
         assert_eq!(title(&copy(&["/a/x"], "/a"), None), "Duplicating “x”");
         // Every item waits for a conflict's answer: planning found nothing else to write.
         let nothing = Totals { items: 0, ..totals };
         assert_eq!(
             title(&job, Some(&nothing)),
-            "Copying 2 items to Backup",
+            "Copying 2 items to “Backup”",
             "not '0 files'"
         );
     }
@@ -284,7 +285,7 @@ mod tests {
         assert_eq!(in_words(&to("/h", "b.txt")), "Copy “a.txt” to “b.txt”");
         assert_eq!(
             in_words(&to("/h/Docs", "b.txt")),
-            "Copy “a.txt” to Docs as “b.txt”"
+            "Copy “a.txt” to “Docs” as “b.txt”"
         );
         let done = Summary {
             done: vec![PathBuf::from("/h/a.txt")],
@@ -310,7 +311,7 @@ mod tests {
         };
         assert_eq!(
             done_message(&job, &summary, false),
-            "Moved 12 items to Photos."
+            "Moved 12 items to “Photos”."
         );
         let failed = Summary {
             failed: vec![ferry_core::jobs::Failed {
@@ -321,7 +322,7 @@ mod tests {
         };
         assert_eq!(
             done_message(&job, &failed, true),
-            "Cancelled: moved 12 items to Photos (1 failed)."
+            "Cancelled: moved 12 items to “Photos” (1 failed)."
         );
     }
 
@@ -387,7 +388,7 @@ mod tests {
     fn undo_and_redo_name_a_job_as_an_order() {
         assert_eq!(
             in_words(&copy(&["/a/x.txt", "/a/y", "/a/z"], "/b/Backup")),
-            "Copy 3 items to Backup"
+            "Copy 3 items to “Backup”"
         );
         let one = Job::Move {
             sources: vec![PathBuf::from("/h/photo.jpg")],
@@ -395,7 +396,7 @@ mod tests {
             dest_name: None,
             on_conflict: ConflictPolicy::Ask,
         };
-        assert_eq!(in_words(&one), "Move “photo.jpg” to Documents");
+        assert_eq!(in_words(&one), "Move “photo.jpg” to “Documents”");
         assert_eq!(in_words(&copy(&["/a/x.txt"], "/a")), "Duplicate “x.txt”");
     }
 }

@@ -75,7 +75,7 @@ pub struct Started {
 /// An undo or redo, submitted; or why there is nothing to do.
 #[derive(Debug, Clone)]
 pub enum Undoing {
-    /// The job doing it (the jobs panel names it "Undoing: Copy 3 items to Backup").
+    /// The job doing it (the jobs panel names it "Undoing: Copy 3 items to “Backup”").
     Started(Started),
     /// The journal has nothing to undo (or redo).
     Nothing,

@@ -92,7 +92,7 @@ pub struct WindowJob {
     /// The job as submitted (Retry failed builds on it). Shared: a paste of 100,000 files
     /// holds as many paths, and the window reads it at every event of the job.
     pub job: Arc<Job>,
-    /// "Copying 5,000 files to Backup".
+    /// "Copying 5,000 files to “Backup”".
     pub title: String,
     /// When it was submitted.
     pub started: Instant,
@@ -557,7 +557,7 @@ mod tests {
         assert!(early.is_empty());
         assert_eq!(
             jobs.window_job(JobId(5)).unwrap().title,
-            "Copying 2 items to Backup"
+            "Copying 2 items to “Backup”"
         );
         let totals = Totals {
             items: 5000,
@@ -572,7 +572,7 @@ mod tests {
         assert!(matches!(routed, Some(Routed::Changed(JobId(5)))));
         assert_eq!(
             jobs.window_job(JobId(5)).unwrap().title,
-            "Copying 5,000 files to Backup"
+            "Copying 5,000 files to “Backup”"
         );
         assert_eq!(jobs.running(), 1);
         let routed = jobs.route(Event::Finished {

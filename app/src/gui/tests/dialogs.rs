@@ -142,7 +142,7 @@ fn a_drag_out_of_the_trash_view_onto_a_place_restores_there() {
         Some(drag::Action::Restore(home.join("Music")))
     );
     assert!(
-        shows(&ferry, "Restore 1 item to Music"),
+        shows(&ferry, "Restore 1 item to “Music”"),
         "the badge says so"
     );
     send(&mut ferry, Message::PointerReleased);
@@ -234,7 +234,7 @@ fn keep_both_names_the_new_file_in_the_toast() {
     });
     assert_eq!(fs::read(home.join("Music/a (copy).txt")).unwrap(), b"x");
     assert!(
-        super::operations::shows_toast(&ferry, "Copied “a.txt” to Music as “a (copy).txt”."),
+        super::operations::shows_toast(&ferry, "Copied “a.txt” to “Music” as “a (copy).txt”."),
         "{:?}",
         ferry.toasts
     );

@@ -110,13 +110,13 @@ fn a_drop_on_a_folder_row_of_the_same_pane_moves_into_it_and_ctrl_copies() {
         Some(drag::Action::Move(home.join("Music"))),
         "the same file system: a move into the row's folder"
     );
-    assert!(shows(&ferry, "Move 1 item to Music"), "the badge says so");
+    assert!(shows(&ferry, "Move 1 item to “Music”"), "the badge says so");
     hold(&mut ferry, Modifiers::CTRL);
     assert_eq!(
         ferry.drop_action(),
         Some(drag::Action::Copy(home.join("Music")))
     );
-    assert!(shows(&ferry, "Copy 1 item to Music"));
+    assert!(shows(&ferry, "Copy 1 item to “Music”"));
     hold(&mut ferry, Modifiers::SHIFT);
     assert_eq!(
         ferry.drop_action(),
@@ -182,7 +182,7 @@ fn a_drop_on_another_file_system_copies_and_shift_moves() {
         Some(drag::Action::Copy(there.clone())),
         "another file system: a copy"
     );
-    assert!(shows(&ferry, &format!("Copy 1 item to {name}")));
+    assert!(shows(&ferry, &format!("Copy 1 item to “{name}”")));
     hold(&mut ferry, Modifiers::SHIFT);
     assert_eq!(
         ferry.drop_action(),
@@ -252,7 +252,7 @@ fn a_folder_dropped_onto_itself_or_inside_itself_is_refused_and_nothing_starts()
     drag(&mut ferry, notes, empty);
     assert_eq!(
         ferry.drop_action(),
-        Some(drag::Action::Refused("Already in home".to_owned()))
+        Some(drag::Action::Refused("Already in “home”".to_owned()))
     );
     send(&mut ferry, Message::PointerReleased);
 

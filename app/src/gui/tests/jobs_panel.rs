@@ -116,7 +116,7 @@ fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
     let (summary, cancelled) = ended(&ferry).expect("ended");
     assert!(!cancelled && summary.failed.is_empty());
     assert_eq!(count(&copied), FILES, "every file copied");
-    assert!(shows(&ferry, "Copied “big” to Music."));
+    assert!(shows(&ferry, "Copied “big” to “Music”."));
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
         "the folder was not finished"
     );
     assert!(count(&home.join("Music/big")) < FILES);
-    assert!(shows(&ferry, "Cancelled: copied nothing to Music."));
+    assert!(shows(&ferry, "Cancelled: copied nothing to “Music”."));
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn a_job_still_planning_counts_nothing_done_and_cancel_does_not_ask() {
     );
     assert_eq!(job(&ferry).items_done(), 0);
     assert!(
-        shows(&ferry, "Copying “big” to Music · 0%"),
+        shows(&ferry, "Copying “big” to “Music” · 0%"),
         "the compact line counts nothing done yet"
     );
     click(&mut ferry, "Cancel");
@@ -220,7 +220,7 @@ fn retry_failed_runs_again_only_the_items_that_failed() {
     let (summary, _) = ended(&ferry).unwrap();
     let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
     assert_eq!(failed, [home.join("Documents")]);
-    assert!(shows(&ferry, "Copied 3 items to tax (1 failed)."));
+    assert!(shows(&ferry, "Copied 3 items to “tax” (1 failed)."));
     click(&mut ferry, "Show failures");
     let reason = format!("{}: ", home.join("Documents").display());
     assert!(shows_containing(&ferry, &reason), "the failed item and why");

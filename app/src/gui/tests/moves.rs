@@ -58,14 +58,14 @@ fn a_cut_holding_ferrys_state_folder_is_refused_and_the_rest_moves_once_confirme
     paste_cut(&mut ferry, &[local.clone(), notes.clone()], &music);
     assert_eq!(
         question(&ferry).as_deref(),
-        Some("“.local” can't be moved. Move “notes.md” to Music?")
+        Some("“.local” can't be moved. Move “notes.md” to “Music”?")
     );
     let confirm = ferry.confirm.as_ref().unwrap();
     assert!(confirm.message().contains("Ferry's state folder"));
     assert_eq!(confirm.focus(), Choice::Cancel, "Cancel first");
     assert!(shows(
         &ferry,
-        "“.local” can't be moved. Move “notes.md” to Music?"
+        "“.local” can't be moved. Move “notes.md” to “Music”?"
     ));
     assert!(no_job(&ferry), "nothing moves before the answer");
     assert_eq!(
@@ -207,7 +207,7 @@ fn a_plain_folder_moves_at_once_and_a_dropped_trash_is_asked_about() {
     send(&mut ferry, Message::PointerReleased);
     assert_eq!(
         question(&ferry).as_deref(),
-        Some("Move “Trash” to projects?")
+        Some("Move “Trash” to “projects”?")
     );
     let confirm = ferry.confirm.as_ref().unwrap();
     assert!(

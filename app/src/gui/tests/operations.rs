@@ -73,7 +73,7 @@ fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
         "a copy leaves the original"
     );
     assert!(
-        shows_toast(&ferry, "Copied “a.txt” to Music."),
+        shows_toast(&ferry, "Copied “a.txt” to “Music”."),
         "{:?}",
         ferry.toasts
     );
@@ -110,7 +110,7 @@ fn only_the_newest_jobs_toast_offers_undo() {
     }
     assert_eq!(ferry.toasts.len(), 2, "{:?}", ferry.toasts);
     assert_eq!(offers(&ferry), 1, "{:?}", ferry.toasts);
-    assert!(shows_toast(&ferry, "Copied “a.txt” to projects."));
+    assert!(shows_toast(&ferry, "Copied “a.txt” to “projects”."));
     assert!(
         ferry.toasts[1].actions.iter().any(|(l, _)| l == "Undo"),
         "the newest offers it: {:?}",
