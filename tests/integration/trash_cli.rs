@@ -5,11 +5,13 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use ferry_tests::TempTree;
 
 use super::ferry_in;
+use super::jobs_support::chmod;
 use super::trash::{read, trash_contents};
 
 /// `ferry` with its home (and so its home trash) in `home`.
@@ -131,4 +133,78 @@ fn cli_restore_asks_about_a_taken_name() {
     assert_eq!(read(&a), "new");
     assert_eq!(read(&tree.join("w/a (copy)")), "old");
     assert!(trash_contents(&home.join("data/Trash")).is_empty());
+}
+
+/// `ferry` run as the unprivileged user 65534 (root ignores permissions) with its own `home`.
+fn ferry_unprivileged_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
+    std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .output()
+        .unwrap()
+}
+
+/// A folder of the user's own with read-only folders in it, as a copied CD or a Go module
+/// cache has: `ro` (0555) holding a file, and `locked` (000) holding one. (The folder itself
+/// stays writable: a folder without write permission cannot be renamed into another one, so
+/// it cannot go to the trash at all, in any file manager.)
+fn read_only_tree(tree: &TempTree, name: &str) -> std::path::PathBuf {
+    let top = tree.dir(name);
+    for (path, mode) in [
+        (tree.file(format!("{name}/ro/a"), "a"), 0o644),
+        (tree.file(format!("{name}/locked/b"), "b"), 0o644),
+        (top.join("ro"), 0o555),
+        (top.join("locked"), 0o000),
+        (top.clone(), 0o755),
+    ] {
+        std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
+        chmod(&path, mode);
+    }
+    top
+}
+
+#[test]
+fn emptying_the_trash_removes_read_only_folders_of_ours_where_rm_fails() {
+    let tree = TempTree::new();
+    chmod(tree.path(), 0o755);
+    let home = tree.dir("home");
+    std::os::unix::fs::lchown(&home, Some(65534), Some(65534)).unwrap();
+    let work = tree.dir("work");
+    std::os::unix::fs::lchown(&work, Some(65534), Some(65534)).unwrap();
+
+    // `rm -rf` cannot empty a folder without write permission; neither does `ferry rm`.
+    let kept = read_only_tree(&tree, "work/kept");
+    let out = ferry_unprivileged_at(&home, &[OsStr::new("rm"), kept.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(kept.join("ro/a").exists());
+
+    let trashed = read_only_tree(&tree, "work/cd");
+    let out = ferry_unprivileged_at(&home, &[OsStr::new("trash"), trashed.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!trashed.exists());
+    let out = ferry_unprivileged_at(&home, &[OsStr::new("empty-trash")]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trash = home.join("data/Trash");
+    assert!(
+        trash_contents(&trash).is_empty(),
+        "{:?}",
+        trash_contents(&trash)
+    );
+    assert_eq!(fs::read_dir(trash.join("files")).unwrap().count(), 0);
+    // What was outside the trash is as it was.
+    assert!(kept.join("ro/a").exists());
+    assert_eq!(
+        fs::metadata(kept.join("ro")).unwrap().permissions().mode() & 0o777,
+        0o555
+    );
 }

@@ -718,7 +718,7 @@ fn execute(ctx: &JobCtx, job: &Job) -> Summary {
             dest_name,
             on_conflict,
         } => moves::run_job(ctx, sources, (dest_dir, dest_name.as_deref()), *on_conflict),
-        Job::Delete { paths } => remove::run_job(ctx, paths),
+        Job::Delete { paths } => remove::run_job(ctx, paths, trash::read_only_rule(paths)),
         Job::Rename { path, new_name } => single::rename(ctx, path, new_name),
         Job::CreateFolder { parent, name } => single::create_folder(ctx, parent, name),
         Job::Link {

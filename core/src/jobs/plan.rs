@@ -28,6 +28,7 @@ mod nested;
 mod removable;
 mod stat_ahead;
 mod walk;
+mod writable;
 
 pub(crate) use walk::Planner;
 

@@ -70,14 +70,26 @@ const BATCH_DIRS: usize = 8;
 /// Batches queued per worker.
 const QUEUED_BATCHES: usize = 2;
 
+/// What a delete does with a folder of ours it cannot empty as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReadOnly {
+    /// Fails on it, as `rm -rf` does: a delete the user asked for.
+    Fail,
+    /// Makes it writable first: emptying the trash (`plan/writable.rs`).
+    MakeWritable,
+}
+
 /// Runs a delete job from start to end.
-pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
+pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> Summary {
     // The files of each folder read are unlinked while the walk goes on (`unlink_ahead.rs`).
     let stop = AtomicBool::new(false);
     let (planned, unlinked) = std::thread::scope(|s| {
         let (ahead, unlinking) = unlink_ahead::start(s, ctx, &stop);
         let (unlinked_here, waiting) = (ahead.unlinked_here(), ahead.waiting());
-        let planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
+        let mut planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
+        if read_only == ReadOnly::MakeWritable {
+            planner = planner.making_writable();
+        }
         let planned = planner.unlinking_ahead(ahead).run(paths);
         // Planned whole, the thread finishes what it was handed if that is little; more is
         // left to the delete's workers, which share it.

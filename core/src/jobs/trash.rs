@@ -443,6 +443,36 @@ fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
     dirs
 }
 
+/// How a delete treats read-only folders of ours: made writable when every path is an item in
+/// a trash (the trash view's Delete permanently), as emptying it does; else as `rm -rf`.
+pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
+    if !paths.is_empty() && paths.iter().all(|p| is_trashed_item(p)) {
+        remove::ReadOnly::MakeWritable
+    } else {
+        remove::ReadOnly::Fail
+    }
+}
+
+/// `path` is an entry of a trash's `files` folder: `…/Trash/files/x`, `…/.Trash-1000/files/x`
+/// or `…/.Trash/1000/files/x`.
+fn is_trashed_item(path: &Path) -> bool {
+    fn name(p: Option<&Path>) -> Option<&[u8]> {
+        p.and_then(Path::file_name).map(OsStr::as_bytes)
+    }
+    let files = path.parent();
+    let trash = files.and_then(Path::parent);
+    name(files) == Some(b"files")
+        && match name(trash) {
+            Some(b"Trash") => true,
+            Some(n) if n.starts_with(b".Trash-") => true,
+            Some(n) => {
+                n.iter().all(u8::is_ascii_digit)
+                    && name(trash.and_then(Path::parent)) == Some(b".Trash")
+            }
+            None => false,
+        }
+}
+
 /// Runs an empty-trash job: every entry of every trash folder is deleted by the engine's
 /// remover, then the info files of what is gone. A trash folder whose `files/` or `info/`
 /// is a link, or a volume's that is not the user's, is left alone (it could lead anywhere).
@@ -468,7 +498,7 @@ pub(crate) fn run_empty(ctx: &JobCtx, roots: &TrashRoots) -> Summary {
             }
         }
     });
-    let mut summary = remove::run_job(ctx, &entries);
+    let mut summary = remove::run_job(ctx, &entries, remove::ReadOnly::MakeWritable);
     for dir in &dirs {
         if let Err(e) = remove_orphan_infos(dir) {
             failed.push((dir.join("info"), e));
@@ -665,5 +695,38 @@ mod tests {
             assert!(matches!(error, Error::Refused { .. }), "{path}: {error}");
         }
         assert!(tmp.path().join("folder/inside").is_dir());
+    }
+
+    #[test]
+    fn only_items_in_a_trash_are_deleted_as_emptying_it() {
+        fn rule(paths: &[&str]) -> remove::ReadOnly {
+            read_only_rule(&paths.iter().map(PathBuf::from).collect::<Vec<_>>())
+        }
+        for trashed in [
+            "/home/u/.local/share/Trash/files/a",
+            "/mnt/usb/.Trash-1000/files/a",
+            "/mnt/usb/.Trash/1000/files/a",
+        ] {
+            assert_eq!(
+                rule(&[trashed]),
+                remove::ReadOnly::MakeWritable,
+                "{trashed}"
+            );
+        }
+        for not_trashed in [
+            "/home/u/files/a",
+            "/mnt/usb/.Trash/files/a",
+            "/home/u/.local/share/Trash/files",
+            "/home/u/.local/share/Trash/files/a/b",
+        ] {
+            assert_eq!(
+                rule(&[not_trashed]),
+                remove::ReadOnly::Fail,
+                "{not_trashed}"
+            );
+        }
+        let mixed = ["/home/u/.local/share/Trash/files/a", "/home/u/a"];
+        assert_eq!(rule(&mixed), remove::ReadOnly::Fail);
+        assert_eq!(rule(&[]), remove::ReadOnly::Fail);
     }
 }

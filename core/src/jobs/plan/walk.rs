@@ -17,9 +17,9 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
-use super::removable;
 use super::stat_ahead::{BIG_FOLDER_BYTES, StatAhead};
 use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned, Root};
+use super::{removable, writable};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DirStack, FileId, Meta};
@@ -78,6 +78,8 @@ pub(crate) struct Planner<'a> {
     /// Whether a move may rename what one rename reaches: not when planning again items whose
     /// rename failed with `EXDEV` (see [`replan_crossed`](Self::replan_crossed)).
     renames: bool,
+    /// A delete that gives our folders back the access it needs (`writable.rs`).
+    writable: bool,
 }
 
 impl<'a> Planner<'a> {
@@ -111,6 +113,7 @@ impl<'a> Planner<'a> {
             conflicts: Vec::new(),
             ahead: None,
             renames: true,
+            writable: false,
         }
     }
 
@@ -120,6 +123,16 @@ impl<'a> Planner<'a> {
         debug_assert_eq!(self.mode, Mode::Delete);
         Planner {
             ahead: Some(ahead),
+            ..self
+        }
+    }
+
+    /// A delete's planner that makes read-only folders of ours writable as it enters them,
+    /// for emptying the trash (see `writable.rs`).
+    pub(crate) fn making_writable(self) -> Self {
+        debug_assert_eq!(self.mode, Mode::Delete);
+        Planner {
+            writable: true,
             ..self
         }
     }
@@ -507,7 +520,7 @@ impl<'a> Planner<'a> {
         // with `O_NOFOLLOW`, is it.
         let unstated = self.mode == Mode::Delete && self.plan.item(i).id == FileId::default();
         let fd = loop {
-            match fs::open_dir_at(src.top(), &name).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd))) {
+            match writable::open(src.top(), &name, self.writable) {
                 Ok((m, _)) if unstated && m.mnt_id != self.root_mnt => {
                     let path = self.plan.source_path(i);
                     self.fail(i, Error::OtherFilesystem { path });
