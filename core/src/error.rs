@@ -105,6 +105,13 @@ pub enum Error {
         /// The mount point inside it.
         mount: PathBuf,
     },
+    /// A folder is or holds Ferry's state folder: not trashed, which would take the undo
+    /// journal with it (that very job's record included), as a move never does.
+    #[error("{} is or holds Ferry's state folder, where the undo journal is kept; left alone", path.display())]
+    HoldsFerryState {
+        /// The folder.
+        path: PathBuf,
+    },
     /// The operation is refused on this path (`/`, `..`).
     #[error("refusing to {op} {}", path.display())]
     Refused {
@@ -256,6 +263,7 @@ impl Error {
             | Error::Staging { path, .. }
             | Error::OtherFilesystem { path }
             | Error::HoldsMount { path, .. }
+            | Error::HoldsFerryState { path }
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }

@@ -208,3 +208,25 @@ fn emptying_the_trash_removes_read_only_folders_of_ours_where_rm_fails() {
         0o555
     );
 }
+
+#[test]
+fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let file = tree.file("home/f", "f");
+    let out = ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let state = home.join("state/ferry");
+    assert!(state.join("journal.jsonl").is_file());
+    for holder in [state.clone(), home.join("state")] {
+        let out = ferry_at(&home, &[OsStr::new("trash"), holder.as_os_str()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("Ferry's state folder"), "{stderr}");
+        assert!(state.join("journal.jsonl").is_file());
+    }
+    // The first trash is still the one to undo.
+    let out = ferry_at(&home, &[OsStr::new("undo")]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(read(&file), "f");
+}

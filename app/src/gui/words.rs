@@ -65,6 +65,10 @@ pub fn error_in_words(error: &Error) -> String {
             quoted(path),
             quoted_full(mount)
         ),
+        Error::HoldsFerryState { path } => format!(
+            "{} holds Ferry's undo history; it was left alone.",
+            quoted(path)
+        ),
         Error::Refused { op, path } => format!("Ferry won't {op} {}.", quoted_full(path)),
         Error::TooLarge { path, size, limit } => format!(
             "{} is too large for this disk: it is {}, and the disk holds files of at most {}.",
@@ -170,7 +174,7 @@ pub fn error_title(error: &Error) -> &'static str {
             "Not replaced"
         }
         Error::OtherFilesystem { .. } | Error::HoldsMount { .. } => "Another disk",
-        Error::Refused { .. } => "Refused",
+        Error::Refused { .. } | Error::HoldsFerryState { .. } => "Refused",
         Error::CannotTrash { .. } => "Can't move to the trash",
         Error::UnsafeTrashEntry { .. } => "Unsafe trash entry",
         Error::LinkInPath { .. } => "Symbolic link on the way",

@@ -232,13 +232,16 @@ pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> 
     let mut run = Run::new(ctx, paths.len());
     let uid = rustix::process::getuid().as_raw();
     let mounts = MountTable::read();
+    let state = super::UndoJournal::open_default()
+        .ok()
+        .and_then(|journal| std::fs::canonicalize(journal.path().parent()?).ok());
     let mut home: Option<(TrashDir, u64)> = None;
     for (i, path) in paths.iter().enumerate() {
         if !run.step(i, path) {
             run.summary.not_done.extend_from_slice(&paths[i..]);
             break;
         }
-        match trash_one(path, roots, &mut home, &mounts, uid) {
+        match trash_one(path, roots, &mut home, (&mounts, state.as_deref()), uid) {
             Ok(record) => run.done(path.clone(), record),
             Err(e) => run.fail(path.clone(), e),
         }
@@ -246,11 +249,13 @@ pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> 
     run.finish()
 }
 
+/// Trashes `path`, leaving alone a mount point or a folder holding one, and Ferry's `state`
+/// folder or a folder holding it (the undo journal, where this very job is recorded).
 fn trash_one(
     path: &Path,
     roots: &TrashRoots,
     home: &mut Option<(TrashDir, u64)>,
-    mounts: &MountTable,
+    (mounts, state): (&MountTable, Option<&Path>),
     uid: u32,
 ) -> Result<TrashRecord> {
     let refused = || Error::Refused {
@@ -289,6 +294,9 @@ fn trash_one(
     let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
     fs::check_final_slash(path, &meta, &pfd, name).map_err(|e| Error::io("trash", path, e))?;
     refuse_mounts(&original, mounts)?;
+    if state.is_some_and(|state| state.starts_with(&original)) {
+        return Err(Error::HoldsFerryState { path: original });
+    }
     if home.is_none() {
         let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
         *home = Some(opened?);
@@ -674,7 +682,8 @@ mod tests {
         let roots = TrashRoots::home_only(tmp.path().join("Trash"));
         let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
         let mut home = None;
-        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, &mounts, uid);
+        let kept = (&mounts, None);
+        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, kept, uid);
         let error = trash(format!("{}/", file.display())).unwrap_err();
         assert!(error.to_string().contains("Not a directory"), "{error}");
         assert!(file.exists());
@@ -689,7 +698,8 @@ mod tests {
         let roots = TrashRoots::home_only(tmp.path().join("Trash"));
         let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
         let mut home = None;
-        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, &mounts, uid);
+        let kept = (&mounts, None);
+        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, kept, uid);
         for path in ["folder/.", "folder/./", "folder/inside/.."] {
             let error = trash(format!("{}/{path}", tmp.path().display())).unwrap_err();
             assert!(matches!(error, Error::Refused { .. }), "{path}: {error}");
