@@ -180,6 +180,15 @@ pub enum Error {
         /// Where it is kept.
         staged: PathBuf,
     },
+    /// Undo of a Replace whose place is taken (by the replacement, changed since and kept):
+    /// the item it replaced is put back beside it, under a keep-both name.
+    #[error("what the job replaced at {} is back beside it, as {}", taken.display(), path.display())]
+    PutBackBeside {
+        /// Where it is now.
+        path: PathBuf,
+        /// Its place, taken.
+        taken: PathBuf,
+    },
     /// Recovery of an interrupted move: a source it had renamed aside to remove it cannot go
     /// back to its name, taken since; it stays under the hidden name.
     #[error("{} is kept: an interrupted move set {} aside there, and that name is taken now", aside.display(), path.display())]
@@ -272,6 +281,7 @@ impl Error {
             | Error::ChangedSinceCopied { path }
             | Error::ReplacedGone { path, .. }
             | Error::ReplacedKept { path, .. }
+            | Error::PutBackBeside { path, .. }
             | Error::SetAsideKept { path, .. }
             | Error::SetAsideUnnamed { path }
             | Error::CannotTrash { path, .. }

@@ -332,6 +332,51 @@ fn undo_of_a_replace_gives_back_the_old_file_byte_for_byte() {
     );
 }
 
+/// The replacement was edited since: undo keeps it, and what it replaced comes back beside it
+/// instead of staying out of reach in the staging folder with the job marked undone.
+#[test]
+fn undo_of_a_replace_edited_since_puts_the_old_file_back_beside_it() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let new = t.file("src/doc.bin", "the new version");
+    let old = t.file("dest/doc.bin", "the old version");
+    let out = s.run(Job::Copy {
+        sources: vec![new],
+        dest_dir: t.join("dest"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Replace,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    fs::write(&old, "the new version, edited").unwrap();
+    let out = s.undo();
+    assert_eq!(fs::read(&old).unwrap(), b"the new version, edited");
+    let beside = t.join("dest/doc (copy).bin");
+    assert_eq!(fs::read(&beside).unwrap(), b"the old version");
+    let errors: Vec<String> = out
+        .summary
+        .failed
+        .iter()
+        .map(|f| f.error.to_string())
+        .collect();
+    let said =
+        |wanted: &dyn Fn(&Error) -> bool| out.summary.failed.iter().any(|f| wanted(&f.error));
+    assert!(
+        said(&|e| matches!(e, Error::ChangedSince { path } if *path == old)),
+        "{errors:?}"
+    );
+    assert!(
+        said(&|e| matches!(e, Error::PutBackBeside { path, .. } if *path == beside)),
+        "{errors:?}"
+    );
+    assert_eq!(out.summary.failed.len(), 2, "{errors:?}");
+    assert!(ferry_core::jobs::undo_complete(&out.summary), "{errors:?}");
+    assert_eq!(
+        fs::read_dir(&s.staging).unwrap().count(),
+        0,
+        "nothing left staged"
+    );
+}
+
 #[test]
 fn a_replace_on_another_file_system_keeps_the_old_file_on_it() {
     let shm = TempTree::new_in("/dev/shm");

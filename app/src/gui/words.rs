@@ -106,6 +106,11 @@ pub fn error_in_words(error: &Error) -> String {
             quoted_full(path),
             quoted_full(staged)
         ),
+        Error::PutBackBeside { path, taken } => format!(
+            "What this job replaced at {} is back beside it, as {}.",
+            quoted(taken),
+            quoted(path)
+        ),
         Error::CannotTrash { path, reason } => format!(
             "{} can't be moved to the trash: {reason}. It can be deleted permanently instead.",
             quoted(path)
@@ -173,6 +178,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::Staging { .. } | Error::ReplacedGone { .. } | Error::ReplacedKept { .. } => {
             "Not replaced"
         }
+        Error::PutBackBeside { .. } => "Put back beside",
         Error::OtherFilesystem { .. } | Error::HoldsMount { .. } => "Another disk",
         Error::Refused { .. } | Error::HoldsFerryState { .. } => "Refused",
         Error::CannotTrash { .. } => "Can't move to the trash",

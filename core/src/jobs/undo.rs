@@ -41,7 +41,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{recovery, single, symlinks, trash};
+use super::{names, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId, Timestamp};
@@ -346,14 +346,41 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
             fail(ctx, summary, kept, gone);
             continue;
         }
-        if exists(&e.dest) {
-            continue;
-        }
         let flags = rustix::fs::RenameFlags::NOREPLACE;
         let cwd = rustix::fs::CWD;
-        if let Err(err) = rustix::fs::renameat_with(cwd, staged, cwd, &e.dest, flags) {
-            fail(ctx, summary, &e.dest, Error::io("put back", &e.dest, err));
+        if !exists(&e.dest) {
+            if let Err(err) = rustix::fs::renameat_with(cwd, staged, cwd, &e.dest, flags) {
+                fail(ctx, summary, &e.dest, Error::io("put back", &e.dest, err));
+            }
+            continue;
         }
+        // Its place holds what the job put there, changed since and kept (said already), or
+        // something else: what was replaced comes back beside it, under a keep-both name,
+        // rather than stay in the staging folder with the job marked undone.
+        let beside = e
+            .dest
+            .parent()
+            .zip(e.dest.file_name())
+            .and_then(|(dir, name)| {
+                let folder = std::fs::symlink_metadata(staged).is_ok_and(|m| m.is_dir());
+                let rules = names::NameRules::of(dir).ok()?;
+                let free = names::free_name(dir, &rules, name, folder).ok()?;
+                let beside = dir.join(free);
+                rustix::fs::renameat_with(cwd, staged, cwd, &beside, flags).ok()?;
+                Some(beside)
+            });
+        let error = match beside {
+            Some(beside) => Error::PutBackBeside {
+                path: beside,
+                taken: e.dest.clone(),
+            },
+            None => Error::ReplacedKept {
+                path: e.dest.clone(),
+                staged: staged.clone(),
+            },
+        };
+        let path = e.dest.clone();
+        fail(ctx, summary, &path, error);
     }
 }
 

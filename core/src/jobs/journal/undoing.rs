@@ -227,6 +227,7 @@ pub fn undo_complete(summary: &Summary) -> bool {
                 | Error::GoneSince { .. }
                 | Error::ChangedSinceCopied { .. }
                 | Error::ReplacedGone { .. }
+                | Error::PutBackBeside { .. }
         )
     })
 }
