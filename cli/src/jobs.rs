@@ -52,7 +52,7 @@ pub struct TransferArgs {
     /// it goes to (SRC DEST: `ferry cp a.txt b.txt`, `ferry mv old new`). `SRC/.` stands for
     /// what the folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items land in DEST_DIR
     /// itself (a copy makes DEST_DIR first when it is not there).
-    #[arg(required = true, num_args = 2.., value_name = "PATH")]
+    #[arg(required = true, num_args = 2.., value_name = "PATH", value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
 }
 
@@ -79,7 +79,7 @@ pub struct LinkArgs {
     /// Targets (each must exist; a link is linked to, not followed), then the destination
     /// folder (TARGET... DEST_DIR). Each link's text is its target's absolute path, not
     /// resolved.
-    #[arg(required = true, num_args = 2.., value_name = "PATH")]
+    #[arg(required = true, num_args = 2.., value_name = "PATH", value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
 }
 
@@ -87,7 +87,7 @@ pub struct LinkArgs {
 #[derive(Debug, Args)]
 pub struct RmArgs {
     /// Paths to delete permanently (folders with everything in them; links are not followed).
-    #[arg(required = true)]
+    #[arg(required = true, value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
     /// Delete even your home folder, a folder holding it, or a mount point (refused without).
     #[arg(long)]
@@ -159,18 +159,47 @@ pub fn run_remove(args: &RmArgs) -> i32 {
             return EXIT_REFUSED;
         }
     }
-    run(
-        Job::Delete {
-            paths: args.paths.clone(),
-        },
-        "deleted",
-    )
+    with_empty_paths_named(&args.paths, "delete", |paths| {
+        run(Job::Delete { paths }, "deleted")
+    })
+}
+
+/// Runs `job` on `paths` without the empty ones, each said to be not found, as `rm ''` says
+/// it; exit status 1 at least when there was one, as the rest of the batch goes on.
+pub(crate) fn with_empty_paths_named(
+    paths: &[PathBuf],
+    op: &str,
+    job: impl FnOnce(Vec<PathBuf>) -> i32,
+) -> i32 {
+    let (empty, paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|p| p.as_os_str().is_empty());
+    for _ in &empty {
+        eprintln!("ferry: cannot {op} '': No such file or directory");
+    }
+    let paths: Vec<PathBuf> = paths.into_iter().cloned().collect();
+    let code = if paths.is_empty() {
+        EXIT_OK
+    } else {
+        job(paths)
+    };
+    if empty.is_empty() {
+        code
+    } else {
+        code.max(EXIT_PARTIAL)
+    }
 }
 
 fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
     let Some((dest, sources)) = args.paths.split_last() else {
         return EXIT_REFUSED;
     };
+    let op = if is_move { "move" } else { "copy" };
+    with_empty_paths_named(sources, op, |sources| {
+        transfer_to(args, is_move, &sources, dest)
+    })
+}
+
+fn transfer_to(args: &TransferArgs, is_move: bool, sources: &[PathBuf], dest: &Path) -> i32 {
     let whole;
     let sources = if is_move {
         sources

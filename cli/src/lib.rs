@@ -142,6 +142,14 @@ pub enum Handoff {
     Bench(Box<BenchArgs>),
 }
 
+/// Paths as the shell gave them, an empty one included: `ferry rm a '' b` removes `a` and `b`
+/// and names the empty path as not found, as `rm` does, where clap's own path parser refused
+/// the whole command (`"$UNSET" other` is a common slip).
+pub(crate) fn any_path() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::OsStringValueParser::new().map(PathBuf::from)
+}
+
 /// Parses `args` (including the program name) and runs the chosen subcommand, returning its
 /// exit status; or returns what only `ferry-window` can do.
 pub fn run_args<I, T>(args: I) -> Result<i32, Handoff>

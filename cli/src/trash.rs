@@ -15,7 +15,7 @@ use super::{EXIT_OK, EXIT_REFUSED};
 #[derive(Debug, Args)]
 pub struct TrashArgs {
     /// Paths to move to the trash (links are trashed, not followed).
-    #[arg(required = true)]
+    #[arg(required = true, value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
 }
 
@@ -54,8 +54,9 @@ pub fn run_trash(args: &TrashArgs) -> i32 {
             return EXIT_REFUSED;
         }
     };
-    let paths = args.paths.clone();
-    jobs::run(Job::Trash { paths, roots }, "moved to the trash")
+    jobs::with_empty_paths_named(&args.paths, "trash", |paths| {
+        jobs::run(Job::Trash { paths, roots }, "moved to the trash")
+    })
 }
 
 /// Runs `ferry empty-trash`.

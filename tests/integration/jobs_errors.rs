@@ -273,3 +273,27 @@ fn a_socket_left_out_fails_the_copy_and_a_source_given_twice_does_not() {
     assert!(stderr.contains("given twice"), "{stderr}");
     assert_eq!(fs::read(dest.join("a")).unwrap(), b"a");
 }
+
+/// `ferry rm a '' b` (an unset variable, say) removes `a` and `b` and names the empty path as
+/// not found, exit status 1, as `rm` does; so do `cp`, `mv` and `trash` with their sources.
+#[test]
+fn an_empty_path_is_named_and_the_rest_of_the_batch_goes_on() {
+    let t = TempTree::new();
+    let (a, b) = (t.file("a", "a"), t.file("b", "b"));
+    let out = run_ferry(["rm".as_ref(), a.as_os_str(), "".as_ref(), b.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot delete '': No such file"),
+        "{stderr}"
+    );
+    assert!(!a.exists() && !b.exists());
+
+    let c = t.file("c", "c");
+    let dest = t.dir("dest");
+    let out = run_ferry(["cp".as_ref(), "".as_ref(), c.as_os_str(), dest.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot copy ''"), "{stderr}");
+    assert_eq!(fs::read(dest.join("c")).unwrap(), b"c");
+}
