@@ -220,6 +220,37 @@ fn a_folder_into_itself_is_refused_and_the_rest_still_copies() {
     assert_eq!(fs::read(src.join("sub/f")).unwrap(), b"f");
 }
 
+/// The destination reached inside the source through a bind mount is found by device and
+/// inode, as `cp` finds it: never walked into (which copied the source into itself), and
+/// the move leaves what it could not move in place.
+#[test]
+fn a_folder_into_itself_through_a_bind_mount_is_refused() {
+    let t = TempTree::new();
+    for op in ["cp", "mv"] {
+        let src = t.dir(format!("{op}/d"));
+        t.file(format!("{op}/d/f"), "f");
+        let sub = t
+            .file(format!("{op}/d/sub/s"), "s")
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let bind = t.dir(format!("{op}/bind"));
+        let Some(_bind) = Mounted::new(&bind, &["--bind", sub.to_str().unwrap()]) else {
+            return;
+        };
+        let out = run_ferry([op.as_ref(), src.as_os_str(), bind.as_os_str()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{op}: {stderr}");
+        assert!(stderr.contains("into itself"), "{op}: {stderr}");
+        assert!(
+            !sub.join("d/sub").exists(),
+            "{op}: never copied into itself"
+        );
+        assert_eq!(fs::read(sub.join("s")).unwrap(), b"s", "{op}");
+        assert_eq!(fs::read(sub.join("d/f")).unwrap(), b"f", "{op}");
+    }
+}
+
 #[test]
 fn conflicts_skip_replace_merge_and_never_swap_files_for_folders() {
     let t = TempTree::new();

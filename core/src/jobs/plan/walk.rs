@@ -256,6 +256,12 @@ impl<'a> Planner<'a> {
         t
     }
 
+    /// `meta` is a folder that is the destination or holds it, by device and inode, whatever
+    /// the path it was reached by.
+    fn holds_dest(&self, meta: &Meta) -> bool {
+        meta.kind == Kind::Dir && self.dest.is_some_and(|d| d.ancestors.contains(&meta.id))
+    }
+
     pub(in crate::jobs) fn fail(&mut self, i: u32, error: Error) {
         self.plan.set_action(i, Action::Skip);
         self.ctx.fail(i, self.plan.source_path(i), error);
@@ -377,7 +383,7 @@ impl<'a> Planner<'a> {
         let mut dest_fd = None;
         if self.mode != Mode::Delete {
             let dest = self.dest.expect("copy and move have a destination");
-            if meta.kind == Kind::Dir && dest.ancestors.contains(&meta.id) {
+            if self.holds_dest(&meta) {
                 self.fail(
                     i,
                     Error::IntoItself {
@@ -744,6 +750,12 @@ impl<'a> Planner<'a> {
         if meta.kind == Kind::Dir && meta.mnt_id != self.root_mnt && self.mode != Mode::Copy {
             let path = self.plan.source_path(c);
             self.fail(c, Error::OtherFilesystem { path });
+        } else if self.mode != Mode::Delete && self.holds_dest(&meta) {
+            // The destination reached inside a source by another path (a bind mount): not
+            // walked into, which would copy the tree into itself without end.
+            let dest = self.dest.map(|d| d.path.clone()).unwrap_or_default();
+            let path = self.plan.source_path(c);
+            self.fail(c, Error::IntoItself { path, dest });
         } else if self.mode != Mode::Delete {
             let src_dev = self.plan.item(self.plan.item(c).parent).id.dev;
             let renames = self.renames && dest.is_some_and(|(m, _)| one_rename(&meta, src_dev, m));
