@@ -515,3 +515,47 @@ fn a_new_name_is_for_one_source_and_must_be_a_name() {
     assert_eq!(out.summary.done, [a]);
     assert_eq!(fs::read(dest.join("renamed")).unwrap(), b"a");
 }
+
+/// Root copies and moves device files as `cp -a` and `mv` run by root do: made anew with
+/// their type, device number and mode (a chroot or a container's root holds some).
+#[test]
+fn root_copies_and_moves_devices_with_their_numbers() {
+    use std::os::unix::fs::FileTypeExt;
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skipped: making devices needs root");
+        return;
+    }
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    for (op, name) in [("cp", "copied"), ("mv", "moved")] {
+        let root = t.dir(name);
+        let make = |rel: &str, kind, dev| {
+            let path = root.join(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let mode = rustix::fs::Mode::from_raw_mode(0o640);
+            rustix::fs::mknodat(rustix::fs::CWD, &path, kind, mode, dev).unwrap();
+        };
+        make(
+            "null",
+            rustix::fs::FileType::CharacterDevice,
+            rustix::fs::makedev(1, 3),
+        );
+        make(
+            "sub/loop",
+            rustix::fs::FileType::BlockDevice,
+            rustix::fs::makedev(7, 200),
+        );
+        let out = run_ferry([op.as_ref(), root.as_os_str(), shm.path().as_os_str()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{op}: {stderr}");
+        let null = fs::symlink_metadata(shm.join(format!("{name}/null"))).unwrap();
+        let block = fs::symlink_metadata(shm.join(format!("{name}/sub/loop"))).unwrap();
+        assert!(null.file_type().is_char_device() && block.file_type().is_block_device());
+        assert_eq!(
+            (null.rdev(), block.rdev()),
+            (rustix::fs::makedev(1, 3), rustix::fs::makedev(7, 200))
+        );
+        assert_eq!(null.mode() & 0o777, 0o640, "{op}");
+        assert_eq!(root.exists(), op == "cp", "{op}");
+    }
+}

@@ -189,6 +189,14 @@ pub fn stat_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Meta> {
     Ok(meta_of(&statx_at(dir, name, false, STATX_WANT)?))
 }
 
+/// `statx` of `name` inside `dir` (not following a final symlink), with the device number a
+/// device file stands for (`st_rdev`; 0 for anything else).
+pub fn stat_node_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<(Meta, u64)> {
+    let st = statx_at(dir, name, false, STATX_WANT)?;
+    let rdev = rustix::fs::makedev(st.stx_rdev_major, st.stx_rdev_minor);
+    Ok((meta_of(&st), rdev))
+}
+
 /// `statx` of an open file.
 pub fn stat_fd(fd: impl AsFd) -> Result<Meta> {
     let st = rustix::fs::statx(fd, c"", AtFlags::EMPTY_PATH, STATX_WANT)?;

@@ -21,10 +21,10 @@ use rustix::fd::OwnedFd;
 use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
-use super::NoteKind;
 use super::copy::{Batch, Copier, Outcome};
 use super::notes::refused;
 use super::plan::Action;
+use super::{NoteKind, SkipReason};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
@@ -194,18 +194,41 @@ impl Copier<'_> {
         self.finish_special(batch, temp, i)
     }
 
-    pub(super) fn copy_fifo(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
-        let meta = fs::stat_at(&*batch.src, self.plan.name(i))
+    /// A FIFO, or a character or block device (made only by root, as `cp -a` run by root
+    /// makes them; where the kernel refuses, it is skipped as before), made anew with the
+    /// source's type and device number.
+    pub(super) fn copy_node(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
+        let (meta, rdev) = fs::stat_node_at(&*batch.src, self.plan.name(i))
             .map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
-        if meta.kind != Kind::Fifo || meta.id != self.plan.item(i).id {
+        let planned = self.plan.item(i);
+        let file_type = match meta.kind {
+            Kind::Fifo => FileType::Fifo,
+            Kind::CharDevice => FileType::CharacterDevice,
+            Kind::BlockDevice => FileType::BlockDevice,
+            _ => FileType::Unknown,
+        };
+        if meta.kind != planned.kind || meta.id != planned.id || file_type == FileType::Unknown {
             return Err(Error::Changed {
                 path: self.plan.source_path(i),
             });
         }
         let make = |dir: &OwnedFd, name: &OsStr| {
-            rustix::fs::mknodat(dir, name, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
+            rustix::fs::mknodat(dir, name, file_type, Mode::from_raw_mode(0o600), rdev)
         };
-        let (temp, ()) = self.temp(batch, i, make)?;
+        let temp = match self.temp(batch, i, make) {
+            Ok((temp, ())) => temp,
+            // Without the capability to make devices (a user namespace's root).
+            Err(Error::Io { source, .. })
+                if meta.kind != Kind::Fifo
+                    && matches!(
+                        Errno::from_io_error(&source),
+                        Some(Errno::PERM | Errno::ACCESS)
+                    ) =>
+            {
+                return Ok(Outcome::Skipped(SkipReason::Special(meta.kind)));
+            }
+            Err(e) => return Err(e),
+        };
         let owner = self.give_owner(i, (meta.uid, meta.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;

@@ -678,7 +678,7 @@ impl<'a> Copier<'a> {
         match self.plan.item(i).kind {
             Kind::File => self.copy_file(copier, batch, i),
             Kind::Symlink => self.copy_symlink(batch, i),
-            Kind::Fifo => self.copy_fifo(batch, i),
+            Kind::Fifo | Kind::CharDevice | Kind::BlockDevice => self.copy_node(batch, i),
             kind => Ok(Outcome::Skipped(SkipReason::Special(kind))),
         }
     }

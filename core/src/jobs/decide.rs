@@ -69,10 +69,13 @@ impl Planner<'_> {
         force: Option<&Resolution>,
     ) {
         let by_rename = self.mode == Mode::Move && dest_dir.is_some() && renames;
-        let special = matches!(
-            meta.kind,
-            Kind::Socket | Kind::CharDevice | Kind::BlockDevice
-        );
+        // A socket cannot be made anew; a device can, by root alone (`mknod`), as `cp -a`
+        // and `mv` run by root make them.
+        let special = match meta.kind {
+            Kind::Socket => true,
+            Kind::CharDevice | Kind::BlockDevice => !rustix::process::geteuid().is_root(),
+            _ => false,
+        };
         if special && !by_rename {
             return self.skip(i, SkipReason::Special(meta.kind));
         }
