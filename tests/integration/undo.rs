@@ -53,6 +53,16 @@ impl Setup {
         out
     }
 
+    /// Copies `new` into the folder `dest` of `t`, replacing what has its name there.
+    fn replace_in_dest(&self, t: &TempTree, new: PathBuf) -> Outcome {
+        self.run(Job::Copy {
+            sources: vec![new],
+            dest_dir: t.join("dest"),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Replace,
+        })
+    }
+
     pub(crate) fn undo(&self) -> Outcome {
         let record = self
             .journal
@@ -306,12 +316,7 @@ fn undo_of_a_replace_gives_back_the_old_file_byte_for_byte() {
     let new = t.file("src/doc.bin", "the new version");
     let old_bytes: Vec<u8> = (0..70_000u32).map(|i| (i % 251) as u8).collect();
     let old = t.file("dest/doc.bin", &old_bytes);
-    let out = s.run(Job::Copy {
-        sources: vec![new],
-        dest_dir: t.join("dest"),
-        dest_name: None,
-        on_conflict: ConflictPolicy::Replace,
-    });
+    let out = s.replace_in_dest(&t, new);
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert_eq!(fs::read(&old).unwrap(), b"the new version");
     // On the data folder's file system, the old file is kept there, in a private folder.
@@ -340,12 +345,7 @@ fn undo_of_a_replace_edited_since_puts_the_old_file_back_beside_it() {
     let s = Setup::new(&t);
     let new = t.file("src/doc.bin", "the new version");
     let old = t.file("dest/doc.bin", "the old version");
-    let out = s.run(Job::Copy {
-        sources: vec![new],
-        dest_dir: t.join("dest"),
-        dest_name: None,
-        on_conflict: ConflictPolicy::Replace,
-    });
+    let out = s.replace_in_dest(&t, new);
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     fs::write(&old, "the new version, edited").unwrap();
     let out = s.undo();
@@ -409,12 +409,7 @@ fn pruning_bounds_staging_and_undo_then_reports_the_old_file_gone() {
     let s = Setup::new(&t);
     let new = t.file("src/doc.txt", "new");
     let old = t.file("dest/doc.txt", "old");
-    let out = s.run(Job::Copy {
-        sources: vec![new],
-        dest_dir: t.join("dest"),
-        dest_name: None,
-        on_conflict: ConflictPolicy::Replace,
-    });
+    let out = s.replace_in_dest(&t, new);
     let staged = out.summary.record.entries().find_map(|e| e.staged).unwrap();
     // Within the bounds: nothing goes.
     let week = Duration::from_secs(7 * 86_400);

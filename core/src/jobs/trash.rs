@@ -712,28 +712,17 @@ mod tests {
         fn rule(paths: &[&str]) -> remove::ReadOnly {
             read_only_rule(&paths.iter().map(PathBuf::from).collect::<Vec<_>>())
         }
-        for trashed in [
-            "/home/u/.local/share/Trash/files/a",
-            "/mnt/usb/.Trash-1000/files/a",
-            "/mnt/usb/.Trash/1000/files/a",
+        use remove::ReadOnly::{Fail, MakeWritable};
+        for (path, expected) in [
+            ("/home/u/.local/share/Trash/files/a", MakeWritable),
+            ("/mnt/usb/.Trash-1000/files/a", MakeWritable),
+            ("/mnt/usb/.Trash/1000/files/a", MakeWritable),
+            ("/home/u/files/a", Fail),
+            ("/mnt/usb/.Trash/files/a", Fail),
+            ("/home/u/.local/share/Trash/files", Fail),
+            ("/home/u/.local/share/Trash/files/a/b", Fail),
         ] {
-            assert_eq!(
-                rule(&[trashed]),
-                remove::ReadOnly::MakeWritable,
-                "{trashed}"
-            );
-        }
-        for not_trashed in [
-            "/home/u/files/a",
-            "/mnt/usb/.Trash/files/a",
-            "/home/u/.local/share/Trash/files",
-            "/home/u/.local/share/Trash/files/a/b",
-        ] {
-            assert_eq!(
-                rule(&[not_trashed]),
-                remove::ReadOnly::Fail,
-                "{not_trashed}"
-            );
+            assert_eq!(rule(&[path]), expected, "{path}");
         }
         let mixed = ["/home/u/.local/share/Trash/files/a", "/home/u/a"];
         assert_eq!(rule(&mixed), remove::ReadOnly::Fail);
