@@ -231,3 +231,38 @@ fn a_resumed_job_gives_the_folders_the_killed_run_made_their_attributes() {
         assert_same_attributes(&reference, &dest.join("docs"), verb);
     }
 }
+
+/// A symbolic link's own attributes (`trusted.*`, which root may set on a link, as SELinux
+/// sets `security.*`) are kept on a copy and a move across file systems, as `cp -a` keeps them.
+#[test]
+fn a_links_own_attributes_are_kept() {
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skipped: trusted.* attributes need root");
+        return;
+    }
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    for op in ["cp", "mv"] {
+        let src = t.dir(format!("{op}/links"));
+        let link = t.symlink(format!("{op}/links/link"), "nowhere");
+        if !try_tool(
+            "setfattr",
+            &["-h", "-n", "trusted.origin", "-v", "camera"],
+            &link,
+        ) {
+            return;
+        }
+        let (home, dest) = (t.dir(format!("{op}/home")), shm.dir(op));
+        let out = ferry_in(&home)
+            .args([op.as_ref(), src.as_os_str(), dest.as_os_str()])
+            .output()
+            .unwrap();
+        ok(&out);
+        let copied = dest.join("links/link");
+        assert_eq!(
+            xattrs(&copied).get(std::ffi::OsStr::new("trusted.origin")),
+            Some(&b"camera".to_vec()),
+            "{op}"
+        );
+    }
+}

@@ -17,7 +17,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use rustix::fd::{AsFd, OwnedFd};
+use rustix::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use rustix::fs::{
     AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxAttributes, StatxFlags, Timespec,
 };
@@ -509,29 +509,101 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
 /// Extended attributes (ACLs included) of a file or folder, names with values.
 pub type Xattrs = Vec<(std::ffi::OsString, Vec<u8>)>;
 
-/// Reads every extended attribute of `fd`; none for a file system without them.
-pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
-    let len = match rustix::fs::flistxattr_query(&fd) {
-        Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(Vec::new()),
-        Ok(n) => n,
-        Err(e) => return Err(e),
-    };
-    let mut names = vec![0u8; len];
-    let len = rustix::fs::flistxattr(&fd, &mut names[..])?;
-    let mut out = Vec::new();
-    for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
-        let name = OsStr::from_bytes(name);
-        let size = match rustix::fs::fgetxattr_query(&fd, name) {
+/// What extended attributes are read from or written to: an open file or folder, or a
+/// symbolic link itself, which has no descriptor to work through (`cp -a` keeps a link's
+/// `trusted.*` and `security.*` attributes too; `user.*` ones a link cannot have).
+enum XattrsOf<'a> {
+    Fd(BorrowedFd<'a>),
+    /// The link, by a path through its folder's `/proc` entry (never followed: `l*xattr`).
+    Link(PathBuf),
+}
+
+impl XattrsOf<'_> {
+    fn link(dir: BorrowedFd<'_>, name: &OsStr) -> XattrsOf<'static> {
+        let mut path = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
+        path.push(name);
+        XattrsOf::Link(path)
+    }
+
+    /// The size of the list of names.
+    fn list_size(&self) -> Result<usize> {
+        match self {
+            XattrsOf::Fd(fd) => rustix::fs::flistxattr_query(fd),
+            XattrsOf::Link(path) => rustix::fs::llistxattr_query(path),
+        }
+    }
+
+    /// The size of the value of `name`.
+    fn value_size(&self, name: &OsStr) -> Result<usize> {
+        match self {
+            XattrsOf::Fd(fd) => rustix::fs::fgetxattr_query(fd, name),
+            XattrsOf::Link(path) => rustix::fs::lgetxattr_query(path, name),
+        }
+    }
+
+    fn list(&self, names: &mut [u8]) -> Result<usize> {
+        match self {
+            XattrsOf::Fd(fd) => rustix::fs::flistxattr(fd, names),
+            XattrsOf::Link(path) => rustix::fs::llistxattr(path, names),
+        }
+    }
+
+    fn get(&self, name: &OsStr, value: &mut [u8]) -> Result<usize> {
+        match self {
+            XattrsOf::Fd(fd) => rustix::fs::fgetxattr(fd, name, value),
+            XattrsOf::Link(path) => rustix::fs::lgetxattr(path, name, value),
+        }
+    }
+
+    fn set(&self, name: &OsStr, value: &[u8]) -> Result<()> {
+        let flags = rustix::fs::XattrFlags::empty();
+        match self {
+            XattrsOf::Fd(fd) => rustix::fs::fsetxattr(fd, name, value, flags),
+            XattrsOf::Link(path) => rustix::fs::lsetxattr(path, name, value, flags),
+        }
+    }
+
+    /// Every extended attribute; none for a file system without them.
+    fn read(&self) -> Result<Xattrs> {
+        let len = match self.list_size() {
+            Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(Vec::new()),
             Ok(n) => n,
-            Err(Errno::NODATA) => continue,
             Err(e) => return Err(e),
         };
-        let mut value = vec![0u8; size];
-        let size = rustix::fs::fgetxattr(&fd, name, &mut value[..])?;
-        value.truncate(size);
-        out.push((name.to_owned(), value));
+        let mut names = vec![0u8; len];
+        let len = self.list(&mut names[..])?;
+        let mut out = Vec::new();
+        for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
+            let name = OsStr::from_bytes(name);
+            let size = match self.value_size(name) {
+                Ok(n) => n,
+                Err(Errno::NODATA) => continue,
+                Err(e) => return Err(e),
+            };
+            let mut value = vec![0u8; size];
+            let size = self.get(name, &mut value[..])?;
+            value.truncate(size);
+            out.push((name.to_owned(), value));
+        }
+        Ok(out)
     }
-    Ok(out)
+
+    /// Sets every attribute of `xattrs`, best effort (see [`write_xattrs`]).
+    fn write(&self, xattrs: &Xattrs) -> Result<()> {
+        let mut first_error = Ok(());
+        for (name, value) in xattrs {
+            let set = self.set(name, value);
+            if first_error.is_ok() {
+                first_error = set;
+            }
+        }
+        first_error
+    }
+}
+
+/// Reads every extended attribute of `fd`; none for a file system without them.
+pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
+    XattrsOf::Fd(fd.as_fd()).read()
 }
 
 /// Sets every attribute of `xattrs` on `fd`, best effort: every one is tried (a file system
@@ -539,20 +611,26 @@ pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
 /// error returned (`ENOTSUP` when it cannot hold it); a caller records it as a note, not a
 /// failure.
 pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> Result<()> {
-    let mut first_error = Ok(());
-    for (name, value) in xattrs {
-        let set = rustix::fs::fsetxattr(&fd, name, value, rustix::fs::XattrFlags::empty());
-        if first_error.is_ok() {
-            first_error = set;
-        }
-    }
-    first_error
+    XattrsOf::Fd(fd.as_fd()).write(xattrs)
 }
 
 /// Copies extended attributes (ACLs included) from `src` to `dst`, as [`write_xattrs`]
 /// does; a source without any is nothing to do.
 pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
     write_xattrs(dst, &read_xattrs(src)?)
+}
+
+/// Copies the extended attributes of the symbolic link `src_name` in folder `src_dir` to the
+/// link `dst_name` in `dst_dir`, as [`copy_xattrs`] does for files.
+pub fn copy_link_xattrs(
+    (src_dir, src_name): (impl AsFd, &OsStr),
+    (dst_dir, dst_name): (impl AsFd, &OsStr),
+) -> Result<()> {
+    let xattrs = XattrsOf::link(src_dir.as_fd(), src_name).read()?;
+    if xattrs.is_empty() {
+        return Ok(());
+    }
+    XattrsOf::link(dst_dir.as_fd(), dst_name).write(&xattrs)
 }
 
 /// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that

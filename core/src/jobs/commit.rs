@@ -191,6 +191,12 @@ impl Copier<'_> {
         self.give_owner(i, (item.uid, item.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
+        // Best effort, as for files: a link's `trusted.*` or `security.*` attributes.
+        let from = (&*batch.src, self.plan.name(i));
+        if let Err(e) = fs::copy_link_xattrs(from, (&*batch.dst, &*temp.name)) {
+            let path = self.plan.dest_path(i);
+            self.ctx.note(NoteKind::ExtendedAttributes, path, Some(e));
+        }
         self.finish_special(batch, temp, i)
     }
 
