@@ -165,8 +165,14 @@ where
             } else {
                 EXIT_OK
             };
-            let _ = err.print();
-            return Ok(code);
+            // Help that could not be written is a failure, as for every command's output.
+            return Ok(match err.print() {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("ferry: cannot write the output: {e}");
+                    code.max(EXIT_PARTIAL)
+                }
+                _ => code,
+            });
         }
     };
     let code = match cli.command {

@@ -97,15 +97,15 @@ fn a_listing_that_cannot_be_written_fails() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = ferry_in(&home)
-        .arg("history")
-        .stdout(full)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("cannot write the output"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The help too, which clap writes.
+    for args in [&["history"][..], &["--help"], &["help", "cp"]] {
+        let full = full.try_clone().unwrap();
+        let out = ferry_in(&home).args(args).stdout(full).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("cannot write the output"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
 }
 
 #[test]
