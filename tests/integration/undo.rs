@@ -377,6 +377,42 @@ fn undo_of_a_replace_edited_since_puts_the_old_file_back_beside_it() {
     );
 }
 
+/// An undo that could not take the replacement away (no trash to put it in) leaves what it
+/// replaced in staging, and the undo tried again puts it back in its own place.
+#[test]
+fn undo_of_a_replace_that_failed_leaves_the_old_file_for_the_next_try() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let new = t.file("src/doc.bin", "the new version");
+    let old = t.file("dest/doc.bin", "the old version");
+    let out = s.replace_in_dest(&t, new);
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    // The trash cannot be made where a file has its name.
+    fs::create_dir_all(t.join("data")).unwrap();
+    fs::write(t.join("data/Trash"), "in the way").unwrap();
+    // Not marked undone, as the window and the command line leave an undo that failed.
+    let record = s.journal.undo_candidate().unwrap().unwrap();
+    let undo = Job::Undo {
+        record: Box::new(record),
+        trash: s.trash.clone(),
+        on_conflict: ConflictPolicy::Skip,
+    };
+    let out = run_job_staged(undo, &s.staging);
+    assert!(
+        !ferry_core::jobs::undo_complete(&out.summary),
+        "the trash failed"
+    );
+    assert_eq!(fs::read(&old).unwrap(), b"the new version");
+    assert!(
+        !t.join("dest/doc (copy).bin").exists(),
+        "nothing put beside"
+    );
+    fs::remove_file(t.join("data/Trash")).unwrap();
+    let out = s.undo();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&old).unwrap(), b"the old version");
+}
+
 #[test]
 fn a_replace_on_another_file_system_keeps_the_old_file_on_it() {
     let shm = TempTree::new_in("/dev/shm");

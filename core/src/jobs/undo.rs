@@ -354,6 +354,11 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
             }
             continue;
         }
+        // The job's own item, unchanged, is still there: taking it away failed (and is said);
+        // what it replaced waits in staging for the undo to be tried again.
+        if now_at(&mut DeepPaths::default(), e, true) == Now::Same {
+            continue;
+        }
         // Its place holds what the job put there, changed since and kept (said already), or
         // something else: what was replaced comes back beside it, under a keep-both name,
         // rather than stay in the staging folder with the job marked undone.
