@@ -236,8 +236,7 @@ fn a_resumed_job_gives_the_folders_the_killed_run_made_their_attributes() {
 /// sets `security.*`) are kept on a copy and a move across file systems, as `cp -a` keeps them.
 #[test]
 fn a_links_own_attributes_are_kept() {
-    if !rustix::process::geteuid().is_root() {
-        eprintln!("skipped: trusted.* attributes need root");
+    if !crate::jobs_support::root_or_skip("setting trusted.* attributes") {
         return;
     }
     let t = TempTree::new();

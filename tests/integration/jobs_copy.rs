@@ -521,8 +521,7 @@ fn a_new_name_is_for_one_source_and_must_be_a_name() {
 #[test]
 fn root_copies_and_moves_devices_with_their_numbers() {
     use std::os::unix::fs::FileTypeExt;
-    if !rustix::process::geteuid().is_root() {
-        eprintln!("skipped: making devices needs root");
+    if !crate::jobs_support::root_or_skip("making devices") {
         return;
     }
     let t = TempTree::new();

@@ -278,3 +278,12 @@ pub fn chmod(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
 }
+
+/// Whether this runs as root; if not, says the test that needs it (`what`) is skipped.
+pub fn root_or_skip(what: &str) -> bool {
+    let root = rustix::process::geteuid().is_root();
+    if !root {
+        eprintln!("note: {what} needs root; skipped");
+    }
+    root
+}

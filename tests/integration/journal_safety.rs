@@ -156,8 +156,7 @@ fn ferry_as_nobody(home: &Path) -> std::process::Command {
 
 #[test]
 fn a_journal_folder_the_user_cannot_write_is_read_and_the_job_says_it_is_not_undoable() {
-    if !rustix::process::geteuid().is_root() {
-        eprintln!("note: needs root to make a journal another user cannot write; skipped");
+    if !crate::jobs_support::root_or_skip("making a journal another user cannot write") {
         return;
     }
     let tree = TempTree::new();

@@ -53,6 +53,15 @@ impl Setup {
         out
     }
 
+    /// `dest/doc.bin` of `t`, "the old version", replaced by a copy of "the new version".
+    fn replaced_doc(&self, t: &TempTree) -> PathBuf {
+        let new = t.file("src/doc.bin", "the new version");
+        let old = t.file("dest/doc.bin", "the old version");
+        let out = self.replace_in_dest(t, new);
+        assert!(out.summary.is_complete(), "{:#?}", out.summary);
+        old
+    }
+
     /// Copies `new` into the folder `dest` of `t`, replacing what has its name there.
     fn replace_in_dest(&self, t: &TempTree, new: PathBuf) -> Outcome {
         self.run(Job::Copy {
@@ -64,6 +73,14 @@ impl Setup {
     }
 
     pub(crate) fn undo(&self) -> Outcome {
+        let (seq, out) = self.undo_unmarked();
+        self.journal.mark_undone(seq, &out.summary).unwrap();
+        out
+    }
+
+    /// Undoes the newest job without marking its record, as the window and the command line
+    /// leave an undo that failed: its record number and outcome.
+    fn undo_unmarked(&self) -> (u64, Outcome) {
         let record = self
             .journal
             .undo_candidate()
@@ -75,9 +92,7 @@ impl Setup {
             trash: self.trash.clone(),
             on_conflict: ConflictPolicy::Skip,
         };
-        let out = run_job_staged(undo, &self.staging);
-        self.journal.mark_undone(seq, &out.summary).unwrap();
-        out
+        (seq, run_job_staged(undo, &self.staging))
     }
 
     /// Undoes the newest job with the Ask policy, answering with `answer`.
@@ -343,10 +358,7 @@ fn undo_of_a_replace_gives_back_the_old_file_byte_for_byte() {
 fn undo_of_a_replace_edited_since_puts_the_old_file_back_beside_it() {
     let t = TempTree::new();
     let s = Setup::new(&t);
-    let new = t.file("src/doc.bin", "the new version");
-    let old = t.file("dest/doc.bin", "the old version");
-    let out = s.replace_in_dest(&t, new);
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let old = s.replaced_doc(&t);
     fs::write(&old, "the new version, edited").unwrap();
     let out = s.undo();
     assert_eq!(fs::read(&old).unwrap(), b"the new version, edited");
@@ -383,21 +395,11 @@ fn undo_of_a_replace_edited_since_puts_the_old_file_back_beside_it() {
 fn undo_of_a_replace_that_failed_leaves_the_old_file_for_the_next_try() {
     let t = TempTree::new();
     let s = Setup::new(&t);
-    let new = t.file("src/doc.bin", "the new version");
-    let old = t.file("dest/doc.bin", "the old version");
-    let out = s.replace_in_dest(&t, new);
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let old = s.replaced_doc(&t);
     // The trash cannot be made where a file has its name.
     fs::create_dir_all(t.join("data")).unwrap();
     fs::write(t.join("data/Trash"), "in the way").unwrap();
-    // Not marked undone, as the window and the command line leave an undo that failed.
-    let record = s.journal.undo_candidate().unwrap().unwrap();
-    let undo = Job::Undo {
-        record: Box::new(record),
-        trash: s.trash.clone(),
-        on_conflict: ConflictPolicy::Skip,
-    };
-    let out = run_job_staged(undo, &s.staging);
+    let (_, out) = s.undo_unmarked();
     assert!(
         !ferry_core::jobs::undo_complete(&out.summary),
         "the trash failed"
