@@ -136,12 +136,14 @@ pub fn run_link(args: &LinkArgs) -> i32 {
         eprintln!("ferry: {}: not an existing folder", dest_dir.display());
         return EXIT_REFUSED;
     }
-    let job = Job::Link {
-        targets: targets.to_vec(),
-        dest_dir: dest_dir.clone(),
-        on_conflict: policy_of(args.on_conflict),
-    };
-    run(job, "linked")
+    with_empty_paths_named(targets, "link to", |targets| {
+        let job = Job::Link {
+            targets,
+            dest_dir: dest_dir.clone(),
+            on_conflict: policy_of(args.on_conflict),
+        };
+        run(job, "linked")
+    })
 }
 
 /// Runs `ferry rm`.

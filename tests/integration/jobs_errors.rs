@@ -275,7 +275,7 @@ fn a_socket_left_out_fails_the_copy_and_a_source_given_twice_does_not() {
 }
 
 /// `ferry rm a '' b` (an unset variable, say) removes `a` and `b` and names the empty path as
-/// not found, exit status 1, as `rm` does; so do `cp`, `mv` and `trash` with their sources.
+/// not found, exit status 1, as `rm` does; so do `cp`, `mv`, `ln` and `trash` with theirs.
 #[test]
 fn an_empty_path_is_named_and_the_rest_of_the_batch_goes_on() {
     let t = TempTree::new();
@@ -296,4 +296,11 @@ fn an_empty_path_is_named_and_the_rest_of_the_batch_goes_on() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("cannot copy ''"), "{stderr}");
     assert_eq!(fs::read(dest.join("c")).unwrap(), b"c");
+
+    let links = t.dir("links");
+    let out = run_ferry(["ln".as_ref(), "".as_ref(), c.as_os_str(), links.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot link to ''"), "{stderr}");
+    assert!(fs::symlink_metadata(links.join("c")).unwrap().is_symlink());
 }
