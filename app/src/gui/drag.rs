@@ -26,6 +26,7 @@ use super::format::{self, Category};
 use super::jobs::FollowUp;
 use super::screen::{browser, sidebar, tabs, trash};
 use super::widget::icon;
+use super::words;
 use super::{Ferry, Message, style};
 
 /// A folder held under the pointer this long opens.
@@ -315,11 +316,13 @@ impl Ferry {
         };
         let count = format::counted(drag.paths.len(), "item", "items");
         let (words, refused) = match self.drop_action() {
-            Some(Action::Move(to)) => (format!("Move {count} to {}", name(&to)), false),
-            Some(Action::Copy(to)) => (format!("Copy {count} to {}", name(&to)), false),
-            Some(Action::Link(to)) => (format!("Link {count} in {}", name(&to)), false),
+            Some(Action::Move(to)) => (format!("Move {count} to {}", words::quoted(&to)), false),
+            Some(Action::Copy(to)) => (format!("Copy {count} to {}", words::quoted(&to)), false),
+            Some(Action::Link(to)) => (format!("Link {count} in {}", words::quoted(&to)), false),
             Some(Action::Trash) => (format!("Move {count} to the trash"), false),
-            Some(Action::Restore(to)) => (format!("Restore {count} to {}", name(&to)), false),
+            Some(Action::Restore(to)) => {
+                (format!("Restore {count} to {}", words::quoted(&to)), false)
+            }
             Some(Action::Refused(why)) => (why, true),
             None => (count, false),
         };
@@ -408,7 +411,7 @@ fn decide(paths: &[PathBuf], target: &Target, modifiers: Modifiers, mounts: &Mou
         ));
     }
     if mount_of(mounts, folder).is_some_and(|m| m.read_only) {
-        return Action::Refused(format!("{} is read-only", name(folder)));
+        return Action::Refused(format!("{} is read-only", words::quoted(folder)));
     }
     if ctrl && shift {
         return Action::Link(folder.clone());
@@ -422,7 +425,7 @@ fn decide(paths: &[PathBuf], target: &Target, modifiers: Modifiers, mounts: &Mou
         return Action::Copy(folder.clone());
     }
     if here {
-        return Action::Refused(format!("Already in {}", name(folder)));
+        return Action::Refused(format!("Already in {}", words::quoted(folder)));
     }
     Action::Move(folder.clone())
 }
@@ -433,7 +436,7 @@ fn decide_restore(target: &Target, mounts: &MountTable) -> Action {
     match target {
         Target::Trash => Action::Refused("Already in the trash".to_owned()),
         Target::Folder(folder) if mount_of(mounts, folder).is_some_and(|m| m.read_only) => {
-            Action::Refused(format!("{} is read-only", name(folder)))
+            Action::Refused(format!("{} is read-only", words::quoted(folder)))
         }
         Target::Folder(folder) => Action::Restore(folder.clone()),
     }
@@ -447,10 +450,6 @@ fn mount_of<'a>(mounts: &'a MountTable, path: &Path) -> Option<&'a ferry_core::f
         .iter()
         .filter(|m| path.starts_with(&m.mount_point))
         .max_by_key(|m| m.mount_point.as_os_str().len())
-}
-
-fn name(path: &Path) -> String {
-    format!("“{}”", format::display_name(path))
 }
 
 #[cfg(test)]

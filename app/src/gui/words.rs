@@ -399,7 +399,7 @@ pub(super) fn strip_os_code(source: &io::Error) -> String {
 }
 
 /// “name”.
-fn quoted(path: &Path) -> String {
+pub(crate) fn quoted(path: &Path) -> String {
     format!("“{}”", format::display_name(path))
 }
 

@@ -20,7 +20,7 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
         } => format!(
             "Making links to {} in {}",
             things(targets),
-            folder(dest_dir)
+            words::quoted(dest_dir)
         ),
         Job::Delete { paths } => format!("Deleting {}", things(paths)),
         Job::Trash { paths, .. } => format!("Moving {} to the trash", things(paths)),
@@ -52,7 +52,11 @@ pub fn in_words(job: &Job) -> String {
         }
         Job::Link {
             targets, dest_dir, ..
-        } => format!("Make links to {} in {}", things(targets), folder(dest_dir)),
+        } => format!(
+            "Make links to {} in {}",
+            things(targets),
+            words::quoted(dest_dir)
+        ),
         Job::Delete { paths } => format!("Delete {} permanently", things(paths)),
         Job::Trash { paths, .. } => format!("Move {} to the trash", things(paths)),
         Job::Rename { path, new_name } => format!(
@@ -85,7 +89,7 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
         [] => "nothing".to_owned(),
-        [one] => format!("“{}”", format::display_name(one)),
+        [one] => words::quoted(one),
         _ => format::counted(done, "item", "items"),
     };
     let mut text = match job {
@@ -103,7 +107,7 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
             transfer(job, verbs, |_| items.clone(), landed.as_deref())
         }
         Job::Link { dest_dir, .. } => {
-            format!("Made links to {items} in {}", folder(dest_dir))
+            format!("Made links to {items} in {}", words::quoted(dest_dir))
         }
         Job::Delete { .. } => format!("Deleted {items} permanently"),
         Job::Trash { .. } => format!("Moved {items} to the trash"),
@@ -116,7 +120,7 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
             items: restored, ..
         } => match restored.first() {
             Some(first) if first.chosen_folder => match first.original.parent() {
-                Some(to) => format!("Restored {items} to {}", folder(to)),
+                Some(to) => format!("Restored {items} to {}", words::quoted(to)),
                 None => format!("Restored {items}"),
             },
             _ => format!("Restored {items}"),
@@ -143,12 +147,6 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     }
     text.push('.');
     text
-}
-
-/// "“Backup”" for `/data/Backup`: the folder's own name, quoted as every other name in these
-/// messages is (unquoted, a folder named "to" read "Copied 4 items to to.").
-fn folder(path: &Path) -> String {
-    format!("“{}”", format::display_name(path))
 }
 
 /// A copy or move in words, with the verb of a duplicate, a copy and a move: "Copying
@@ -180,13 +178,13 @@ fn transfer(
 /// one source, that name ("“b.txt”") in the source's own folder, else "“Backup” as “b.txt”".
 fn destination(sources: &[PathBuf], dest_dir: &Path, dest_name: Option<&OsStr>) -> String {
     let Some(name) = dest_name else {
-        return folder(dest_dir);
+        return words::quoted(dest_dir);
     };
     let name = name.to_string_lossy();
     if is_duplicate(sources, dest_dir) {
         format!("“{name}”")
     } else {
-        format!("{} as “{name}”", folder(dest_dir))
+        format!("{} as “{name}”", words::quoted(dest_dir))
     }
 }
 
@@ -200,7 +198,7 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
     if let [one] = sources
         && totals.is_none_or(|t| t.items <= 1)
     {
-        return format!("“{}”", format::display_name(one));
+        return words::quoted(one);
     }
     match totals {
         // Planning found nothing to write (every item waits for a conflict's answer, say):
