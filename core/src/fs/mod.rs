@@ -325,6 +325,12 @@ pub fn create_unnamed_in(dir: impl AsFd, mode: u32) -> Result<OwnedFd> {
     rustix::fs::openat(dir, c".", flags, Mode::from_raw_mode(mode & 0o777))
 }
 
+/// The path through which `/proc` reaches what `fd` is open on: the only way to name a file
+/// opened with `O_PATH` (or a link's folder) to the calls that take a path.
+pub fn proc_path(fd: impl AsFd) -> PathBuf {
+    PathBuf::from(format!("/proc/self/fd/{}", fd.as_fd().as_raw_fd()))
+}
+
 /// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`, or
 /// another name to a file opened with `O_PATH` (a hard link to exactly that file); fails
 /// with `EEXIST` rather than replace anything, like `RENAME_NOREPLACE`.
@@ -334,13 +340,9 @@ pub fn link_unnamed(fd: impl AsFd, dir: impl AsFd, name: &OsStr) -> Result<()> {
         Err(Errno::NOENT | Errno::PERM) => {}
         other => return other,
     }
-    let proc = format!(
-        "/proc/self/fd/{}",
-        std::os::fd::AsRawFd::as_raw_fd(&fd.as_fd())
-    );
     rustix::fs::linkat(
         rustix::fs::CWD,
-        proc.as_str(),
+        proc_path(fd),
         &dir,
         name,
         AtFlags::SYMLINK_FOLLOW,
@@ -520,9 +522,7 @@ enum XattrsOf<'a> {
 
 impl XattrsOf<'_> {
     fn link(dir: BorrowedFd<'_>, name: &OsStr) -> XattrsOf<'static> {
-        let mut path = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
-        path.push(name);
-        XattrsOf::Link(path)
+        XattrsOf::Link(proc_path(dir).join(name))
     }
 
     /// The size of the list of names.

@@ -208,16 +208,18 @@ impl Copier<'_> {
             .map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
         let planned = self.plan.item(i);
         let file_type = match meta.kind {
-            Kind::Fifo => FileType::Fifo,
-            Kind::CharDevice => FileType::CharacterDevice,
-            Kind::BlockDevice => FileType::BlockDevice,
-            _ => FileType::Unknown,
+            Kind::Fifo => Some(FileType::Fifo),
+            Kind::CharDevice => Some(FileType::CharacterDevice),
+            Kind::BlockDevice => Some(FileType::BlockDevice),
+            _ => None,
         };
-        if meta.kind != planned.kind || meta.id != planned.id || file_type == FileType::Unknown {
+        let Some(file_type) =
+            file_type.filter(|_| meta.kind == planned.kind && meta.id == planned.id)
+        else {
             return Err(Error::Changed {
                 path: self.plan.source_path(i),
             });
-        }
+        };
         let make = |dir: &OwnedFd, name: &OsStr| {
             rustix::fs::mknodat(dir, name, file_type, Mode::from_raw_mode(0o600), rdev)
         };

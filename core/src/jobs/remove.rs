@@ -86,10 +86,8 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> S
     let (planned, unlinked) = std::thread::scope(|s| {
         let (ahead, unlinking) = unlink_ahead::start(s, ctx, &stop);
         let (unlinked_here, waiting) = (ahead.unlinked_here(), ahead.waiting());
-        let mut planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
-        if read_only == ReadOnly::MakeWritable {
-            planner = planner.making_writable();
-        }
+        let planner = Planner::new(ctx, Mode::Delete, ConflictPolicy::Skip, None);
+        let planner = planner.treating_read_only(read_only);
         let planned = planner.unlinking_ahead(ahead).run(paths);
         // Planned whole, the thread finishes what it was handed if that is little; more is
         // left to the delete's workers, which share it.

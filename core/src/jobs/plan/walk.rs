@@ -28,6 +28,7 @@ use crate::jobs::control::JobCtx;
 use crate::jobs::decide::one_rename;
 use crate::jobs::dest::Dest;
 use crate::jobs::progress::PlanningTicker;
+use crate::jobs::remove::ReadOnly;
 use crate::jobs::unlink_ahead::UnlinkAhead;
 use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals, lock};
 
@@ -78,8 +79,8 @@ pub(crate) struct Planner<'a> {
     /// Whether a move may rename what one rename reaches: not when planning again items whose
     /// rename failed with `EXDEV` (see [`replan_crossed`](Self::replan_crossed)).
     renames: bool,
-    /// A delete that gives our folders back the access it needs (`writable.rs`).
-    writable: bool,
+    /// What a delete does with a folder of ours it cannot empty as it is (`writable.rs`).
+    read_only: ReadOnly,
 }
 
 impl<'a> Planner<'a> {
@@ -113,7 +114,7 @@ impl<'a> Planner<'a> {
             conflicts: Vec::new(),
             ahead: None,
             renames: true,
-            writable: false,
+            read_only: ReadOnly::Fail,
         }
     }
 
@@ -127,14 +128,11 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// A delete's planner that makes read-only folders of ours writable as it enters them,
-    /// for emptying the trash (see `writable.rs`).
-    pub(crate) fn making_writable(self) -> Self {
+    /// A delete's planner that treats read-only folders of ours as `read_only` says: made
+    /// writable as it enters them when emptying the trash (see `writable.rs`).
+    pub(crate) fn treating_read_only(self, read_only: ReadOnly) -> Self {
         debug_assert_eq!(self.mode, Mode::Delete);
-        Planner {
-            writable: true,
-            ..self
-        }
+        Planner { read_only, ..self }
     }
 
     /// A planner that goes on with `plan` (see [`extend`](Self::extend)).
@@ -526,7 +524,7 @@ impl<'a> Planner<'a> {
         // with `O_NOFOLLOW`, is it.
         let unstated = self.mode == Mode::Delete && self.plan.item(i).id == FileId::default();
         let fd = loop {
-            match writable::open(src.top(), &name, self.writable) {
+            match writable::open(src.top(), &name, self.read_only) {
                 Ok((m, _)) if unstated && m.mnt_id != self.root_mnt => {
                     let path = self.plan.source_path(i);
                     self.fail(i, Error::OtherFilesystem { path });

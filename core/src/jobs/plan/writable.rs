@@ -6,7 +6,6 @@
 //! emptying the trash does this: a delete the user asked for does what `rm -rf` does.
 
 use std::ffi::OsStr;
-use std::os::fd::AsRawFd;
 
 use rustix::fd::{AsFd, OwnedFd};
 use rustix::fs::{Mode, OFlags};
@@ -14,19 +13,20 @@ use rustix::io::Errno;
 
 use crate::entry::Kind;
 use crate::fs::{self, Meta};
+use crate::jobs::remove::ReadOnly;
 
 /// What the owner needs to list a folder and remove what is in it.
 const OWNER_ALL: u32 = 0o700;
 
-/// Opens folder `name` of the open folder `parent` with its `statx`; when `writable`, a
-/// folder of ours gets [`OWNER_ALL`] first if it lacks any of it.
+/// Opens folder `name` of the open folder `parent` with its `statx`; when `read_only` says
+/// so, a folder of ours gets [`OWNER_ALL`] first if it lacks any of it.
 pub(super) fn open(
     parent: impl AsFd,
     name: &OsStr,
-    writable: bool,
+    read_only: ReadOnly,
 ) -> rustix::io::Result<(Meta, OwnedFd)> {
     let opened = fs::open_dir_at(&parent, name).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd)));
-    if !writable {
+    if read_only == ReadOnly::Fail {
         return opened;
     }
     match opened {
@@ -44,8 +44,8 @@ pub(super) fn open(
                 return Err(Errno::ACCESS);
             }
             // `fchmod` refuses an `O_PATH` descriptor; its /proc link reaches the folder itself.
-            let link = format!("/proc/self/fd/{}", handle.as_raw_fd());
-            rustix::fs::chmod(link.as_str(), Mode::from_raw_mode(meta.mode | OWNER_ALL))?;
+            let mode = Mode::from_raw_mode(meta.mode | OWNER_ALL);
+            rustix::fs::chmod(fs::proc_path(&handle), mode)?;
             fs::open_dir_at(&parent, name).and_then(|fd| Ok((fs::stat_fd(&fd)?, fd)))
         }
         other => other,
