@@ -13,6 +13,7 @@ use ferry_tests::TempTree;
 use super::ferry_in;
 use super::jobs_support::chmod;
 use super::trash::{read, trash_contents};
+use super::undo::ok;
 
 /// `ferry` with its home (and so its home trash) in `home`.
 fn ferry_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
@@ -27,12 +28,7 @@ fn cli_trashes_lists_and_restores_by_path_and_index() {
     let a = tree.file("w/a file", "A");
     let b = tree.file(Path::new("w").join(OsStr::from_bytes(b"b\xff")), "B");
     let out = ferry_at(&home, &[OsStr::new("trash"), a.as_os_str(), b.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     assert!(!a.exists() && !b.exists());
     assert_eq!(trash_contents(&home.join("data/Trash")).len(), 4);
 
@@ -58,19 +54,9 @@ fn cli_trashes_lists_and_restores_by_path_and_index() {
             OsStr::new(&b_index),
         ],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     let out = ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     assert_eq!(fs::read_to_string(&a).unwrap(), "A");
     assert_eq!(fs::read_to_string(&b).unwrap(), "B");
     assert!(trash_contents(&home.join("data/Trash")).is_empty());
@@ -124,12 +110,7 @@ fn cli_restore_asks_about_a_taken_name() {
         a.as_os_str(),
     ];
     let out = ferry_at(&home, &keep_both);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     assert_eq!(read(&a), "new");
     assert_eq!(read(&tree.join("w/a (copy)")), "old");
     assert!(trash_contents(&home.join("data/Trash")).is_empty());
@@ -185,15 +166,10 @@ fn emptying_the_trash_removes_read_only_folders_of_ours_where_rm_fails() {
 
     let trashed = read_only_tree(&tree, "work/cd");
     let out = ferry_unprivileged_at(&home, &[OsStr::new("trash"), trashed.as_os_str()]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    ok(&out);
     assert!(!trashed.exists());
     let out = ferry_unprivileged_at(&home, &[OsStr::new("empty-trash")]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&out);
     let trash = home.join("data/Trash");
     assert!(
         trash_contents(&trash).is_empty(),
@@ -215,7 +191,7 @@ fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
     let home = tree.dir("home");
     let file = tree.file("home/f", "f");
     let out = ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    ok(&out);
     let state = home.join("state/ferry");
     assert!(state.join("journal.jsonl").is_file());
     for holder in [state.clone(), home.join("state")] {
@@ -227,6 +203,6 @@ fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
     }
     // The first trash is still the one to undo.
     let out = ferry_at(&home, &[OsStr::new("undo")]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    ok(&out);
     assert_eq!(read(&file), "f");
 }
