@@ -228,6 +228,7 @@ impl Ferry {
                 None
             }
             WindowAction::Quit => return self.ask_quit(),
+            WindowAction::OpenTrash => return self.open_trash(),
             WindowAction::Undo => return self.undo(false),
             WindowAction::Redo => return self.undo(true),
             WindowAction::ToggleJobs => {

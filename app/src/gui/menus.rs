@@ -258,6 +258,7 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
             "Ctrl+Shift+Z",
         ),
         window("Jobs", WindowAction::ToggleJobs),
+        window("Trash", WindowAction::OpenTrash),
         Entry::Separator,
         window("New Window", WindowAction::NewWindow).key("Ctrl+N"),
         window("New Tab", WindowAction::NewTab).key("Ctrl+T"),

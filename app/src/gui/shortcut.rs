@@ -42,6 +42,8 @@ pub enum WindowAction {
     Redo,
     /// Show or hide the jobs panel.
     ToggleJobs,
+    /// Show the Trash (the window menu's "Trash": the places sidebar takes no keyboard).
+    OpenTrash,
     /// Put the keyboard in the jobs panel, opening it; again: give it back (Ctrl+J).
     FocusJobs,
     /// Quit, saving the session (Ctrl+Q).

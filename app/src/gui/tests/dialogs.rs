@@ -266,3 +266,21 @@ fn undoing_a_move_onto_a_place_taken_since_asks() {
     assert_eq!(fs::read(home.join("Documents/a (copy).txt")).unwrap(), b"x");
     assert!(!home.join("Music/a.txt").exists());
 }
+
+/// The Trash view from the keyboard alone: the window menu (F10), its "Trash" entry chosen
+/// with the arrows and Enter (the places sidebar takes no keyboard).
+#[test]
+fn the_window_menu_opens_the_trash_from_the_keyboard() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F10, Modifiers::empty());
+    // Undo and Redo (both disabled: nothing done yet), Jobs, then Trash.
+    for _ in 0..2 {
+        named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    }
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    super::operations::until(&mut ferry, "the trash read", |f| {
+        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
+    });
+    assert!(shows(&ferry, "Empty Trash"));
+}
