@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::area::Area;
 use super::fixtures;
-use super::harness::{self, Comparison, FerryCommand, Goal, Measured, Tool};
+use super::harness::{self, Comparison, FerryCommand, Goal, Measured, Resident, Tool};
 
 /// Files in the memory probe's big warm-up folder: enough for the lister's helper thread and
 /// the two-thread sort.
@@ -360,8 +360,7 @@ pub(super) fn memory_probe(root: &Path) -> Result<Value> {
         service.close(VIEW);
     }
     let mut stats = service.stats();
-    let before = harness::rss_bytes()?;
-    let anon_before = harness::rss_anon_bytes()?;
+    let before = Resident::now()?;
     let mut listing_bytes = Vec::with_capacity(folders.len());
     // The resident set after leaving each folder: a plateau is allocator slack, a slope a leak.
     let mut rss_steps = Vec::with_capacity(folders.len());
@@ -372,13 +371,12 @@ pub(super) fn memory_probe(root: &Path) -> Result<Value> {
         service.close(VIEW);
         // `stats` answers once the close was handled: the state a user leaves behind.
         stats = service.stats();
-        rss_steps.push(harness::rss_bytes()?);
+        rss_steps.push(Resident::now()?.total);
     }
-    let after = harness::rss_bytes()?;
-    let anon_after = harness::rss_anon_bytes()?;
+    let after = Resident::now()?;
     // Diagnostic: what is left once the allocator is asked to return every free page.
     ferry_core::memory::release_free_memory();
-    let anon_after_trim = harness::rss_anon_bytes()?;
+    let anon_after_trim = Resident::now()?.anon;
     let three: usize = listing_bytes.iter().rev().take(3).sum();
     let mut from_cache = Vec::new();
     for (_, dir) in folders.iter().rev().take(4) {
@@ -386,11 +384,11 @@ pub(super) fn memory_probe(root: &Path) -> Result<Value> {
         service.close(VIEW);
     }
     Ok(json!({
-        "rss_before_bytes": before,
-        "rss_after_bytes": after,
-        "rss_growth_bytes": after.saturating_sub(before),
-        "rss_anon_growth_bytes": anon_after.saturating_sub(anon_before),
-        "rss_anon_growth_after_trim_bytes": anon_after_trim.saturating_sub(anon_before),
+        "rss_before_bytes": before.total,
+        "rss_after_bytes": after.total,
+        "rss_growth_bytes": after.total.saturating_sub(before.total),
+        "rss_anon_growth_bytes": after.anon.saturating_sub(before.anon),
+        "rss_anon_growth_after_trim_bytes": anon_after_trim.saturating_sub(before.anon),
         "three_listings_bytes": three,
         "listing_bytes": listing_bytes,
         "rss_after_each_folder_bytes": rss_steps,
