@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use crossbeam_channel::RecvTimeoutError;
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use ferry_core::jobs::{
     Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, OwnFolders, Phase,
     Progress, Totals, delete_cautions, move_cautions,
@@ -390,7 +390,11 @@ pub(crate) fn run_asking(
         }
         let received = match next.take() {
             Some(event) => Ok(event),
-            None => events.recv_timeout(Duration::from_millis(100)),
+            None => crossbeam_channel::select! {
+                recv(events) -> event => event.map_err(|_| RecvTimeoutError::Disconnected),
+                recv(interrupt.arrived) -> _ => continue,
+                default(Duration::from_millis(100)) => Err(RecvTimeoutError::Timeout),
+            },
         };
         let event = match received {
             Ok(event) => event,
@@ -476,6 +480,10 @@ static SIGNALLED: std::sync::OnceLock<Arc<AtomicUsize>> = std::sync::OnceLock::n
 /// which removes the item in flight; a second one ends the process at once (status 130).
 pub(crate) struct Interrupt {
     asked: Arc<AtomicBool>,
+    /// A message for each signal, so that a wait for the engine's events ends at once: a
+    /// signal does not interrupt it, and a small copy could otherwise finish before the
+    /// next event let the cancel through.
+    pub(crate) arrived: Receiver<()>,
 }
 
 impl Interrupt {
@@ -488,12 +496,34 @@ impl Interrupt {
             let _ = signal_hook::flag::register(sig, Arc::clone(&asked));
             let _ = signal_hook::flag::register_usize(sig, Arc::clone(signalled), sig as usize);
         }
-        Interrupt { asked }
+        Interrupt {
+            asked,
+            arrived: ARRIVED.get_or_init(forward_signals).clone(),
+        }
     }
 
     pub(crate) fn asked(&self) -> bool {
         self.asked.load(Ordering::Relaxed)
     }
+}
+
+/// Where [`forward_signals`] says a signal came; one thread serves every [`Interrupt`].
+static ARRIVED: std::sync::OnceLock<Receiver<()>> = std::sync::OnceLock::new();
+
+/// Starts a thread that sends a message for each SIGINT or SIGTERM (none if it cannot: the
+/// flag is then seen at the next event, as before).
+fn forward_signals() -> Receiver<()> {
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        let _ = std::thread::Builder::new()
+            .name("ferry-signals".into())
+            .spawn(move || {
+                for _ in signals.forever() {
+                    let _ = tx.try_send(());
+                }
+            });
+    }
+    rx
 }
 
 /// Once a command has cleaned up and said everything after a Ctrl-C or SIGTERM, ends the

@@ -666,6 +666,8 @@ fn run_job(
     // A copy or move waits for its journal record after planning (`start::preflight`); the
     // other jobs have no planning walk to do meanwhile.
     let plans_first = matches!(job, Job::Copy { .. } | Job::Move { .. });
+    // Their summaries name every source left unfinished by a cancel (`Summary::not_done`).
+    let names_unfinished = plans_first || matches!(job, Job::Delete { .. } | Job::Trash { .. });
     let recorded = plans_first || ctx.wait_durable();
     let mut summary = if recorded && shared.devices.acquire(id, &devices, control) {
         // A defect (a panic) ends the job, not the engine: its devices are released and the
@@ -695,7 +697,10 @@ fn run_job(
     summary.bytes_kept = ctx.counters.kept.load(Ordering::Relaxed);
     summary.notes = ctx.take_notes();
     lock(&shared.controls).remove(&id);
-    let event = if control.is_cancelled() && !summary.stopped_by_defect() {
+    // A cancel that came once every item was done, during the job's last steps, stopped
+    // nothing: the job finished (a Ctrl+C while a small copy ends, say).
+    let moot = names_unfinished && summary.is_complete();
+    let event = if control.is_cancelled() && !moot && !summary.stopped_by_defect() {
         Event::Cancelled { job: id, summary }
     } else {
         Event::Finished { job: id, summary }
