@@ -116,10 +116,11 @@ pub fn run(args: &LsArgs) -> i32 {
         }
     };
     let order = sort::sorted_order(&listing, args.sort_spec());
+    let shown = |e: &EntryRef<'_>| named || args.all || !e.is_hidden();
     let entries = order
         .iter()
         .map(|&i| listing.entry(i as usize))
-        .filter(|e| named || args.all || !e.is_hidden());
+        .filter(shown);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let written = if args.json {
         write_json(&mut out, entries)
@@ -127,7 +128,7 @@ pub fn run(args: &LsArgs) -> i32 {
         write_lines(&mut out, entries)
     };
     match written.and_then(|()| out.flush()) {
-        Ok(()) => EXIT_OK,
+        Ok(()) => unreadable(&listing, &order, shown),
         // `ferry ls | head`: the reader has all it wanted.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
@@ -135,6 +136,23 @@ pub fn run(args: &LsArgs) -> i32 {
             EXIT_PARTIAL
         }
     }
+}
+
+/// Names every entry shown whose details could not be read (`?` in the listing) with the
+/// reason, as `ls -l` does, and returns the exit status: partial if there was one.
+fn unreadable(listing: &Listing, order: &[u32], shown: impl Fn(&EntryRef<'_>) -> bool) -> i32 {
+    let mut code = EXIT_OK;
+    for entry in order.iter().map(|&i| listing.entry(i as usize)) {
+        if entry.stat_failed() && shown(&entry) {
+            let path = listing.dir().join(entry.name());
+            // Asked again for the reason, which the listing does not keep.
+            if let Err(e) = std::fs::symlink_metadata(&path) {
+                eprintln!("ferry ls: {}", ferry_core::Error::io("access", path, e));
+            }
+            code = EXIT_PARTIAL;
+        }
+    }
+    code
 }
 
 /// A listing of the one item at `path`, under the name given; `None` if it cannot be stat'ed

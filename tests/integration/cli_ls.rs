@@ -292,6 +292,35 @@ fn an_unreadable_folder_is_refused_for_another_user() {
     assert_eq!(listed_names(&parent), [b"private".to_vec()]);
 }
 
+/// A folder another user may read but not search (0744): its names are listed with `?` for
+/// what cannot be read, each such entry named with the reason, and the status is 1, as with
+/// `ls -l` (the hidden one only with `--all`).
+#[test]
+fn entries_whose_details_cannot_be_read_are_named_and_fail_the_listing() {
+    let tree = TempTree::new();
+    fs::set_permissions(tree.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let unsearchable = tree.dir("unsearchable");
+    tree.file("unsearchable/a", "");
+    tree.file("unsearchable/.h", "");
+    fs::set_permissions(&unsearchable, fs::Permissions::from_mode(0o744)).unwrap();
+    for (all, named) in [(false, 1), (true, 2)] {
+        let mut args = vec!["ls".as_ref(), unsearchable.as_os_str()];
+        if all {
+            args.push("--all".as_ref());
+        }
+        let out = run_ferry_unprivileged(args);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(out.stdout.starts_with(b"-?????????"), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let reason = format!(
+            "cannot access {}: Permission denied",
+            unsearchable.join("a").display()
+        );
+        assert!(stderr.contains(&reason), "{stderr}");
+        assert_eq!(stderr.lines().count(), named, "{stderr}");
+    }
+}
+
 #[test]
 fn bad_usage_is_refused() {
     let out = run_ferry(["ls", "--sort", "colour", "/"]);
