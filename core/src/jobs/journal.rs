@@ -82,6 +82,30 @@ fn private_file() -> OpenOptions {
     options
 }
 
+/// Puts `text` at `path` whole: written to `temp` (made private, and synced if `sync`), then
+/// renamed over it. On failure `temp` is removed: on a full disk the part written would hold
+/// the space the next try needs.
+fn write_replacing(temp: &Path, path: &Path, text: &[u8], sync: bool) -> Result<(), Error> {
+    let mut file = private_file()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(temp)
+        .map_err(|e| Error::io("create", temp, e))?;
+    let written = file
+        .write_all(text)
+        .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
+        .map_err(|e| Error::io("write", temp, e))
+        .and_then(|()| {
+            drop(file);
+            std::fs::rename(temp, path).map_err(|e| Error::io("rename", path, e))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(temp);
+    }
+    written
+}
+
 /// Records kept by default.
 pub const DEFAULT_LIMIT: usize = 100;
 
@@ -531,16 +555,7 @@ impl UndoJournal {
                 text.push(b'\n');
             }
         }
-        let mut file = private_file()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temp)
-            .map_err(|e| Error::io("create", &temp, e))?;
-        file.write_all(&text)
-            .and_then(|()| file.sync_all())
-            .map_err(|e| Error::io("write", &temp, e))?;
-        std::fs::rename(&temp, &self.file).map_err(|e| Error::io("rename", &self.file, e))?;
+        write_replacing(&temp, &self.file, &text, true)?;
         sync_dir(&self.file)?;
         let kept = keep.iter().map(|r| r.seq).collect();
         details::sweep(&self.details_folder(), &kept)

@@ -16,7 +16,7 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -141,16 +141,7 @@ pub(super) fn write(folder: &Path, seq: u64, part: Part, text: &[u8]) -> Result<
     super::private_folder(folder)?;
     let path = file(folder, seq, part);
     let temp = path.with_extension("json.tmp");
-    let mut out = super::private_file()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&temp)
-        .map_err(|e| Error::io("create", &temp, e))?;
-    out.write_all(text)
-        .map_err(|e| Error::io("write", &temp, e))?;
-    drop(out);
-    std::fs::rename(&temp, &path).map_err(|e| Error::io("rename", &path, e))
+    super::write_replacing(&temp, &path, text, false)
 }
 
 /// Reads the details of record `seq`; `None` when the file is gone (removed by hand) or torn
@@ -225,6 +216,22 @@ mod tests {
             None => engine.submit(job),
         };
         crate::jobs::finished(&events, id)
+    }
+
+    /// A details file that cannot be put in place (on a full disk, its write fails the same
+    /// way) leaves no temporary behind to hold the space.
+    #[test]
+    fn a_failed_write_removes_its_temporary() {
+        let tmp = tempfile::tempdir().unwrap();
+        let folder = tmp.path().join("records");
+        let path = super::file(&folder, 7, super::Part::Done);
+        std::fs::create_dir_all(path.join("in the way")).unwrap();
+        assert!(super::write(&folder, 7, super::Part::Done, b"{}").is_err());
+        let left: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, [path.file_name().unwrap()]);
     }
 
     #[test]
