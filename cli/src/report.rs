@@ -74,7 +74,15 @@ fn report_lines(
             .is_some_and(|e| Arc::ptr_eq(e, &failed.error))
     };
     for failed in summary.failed.iter().filter(|f| !stopped_the_job(f)) {
-        lines.push(failed.error.to_string());
+        let error = failed.error.to_string();
+        // An error about a folder above the item (a restore's parent now a file, say) does
+        // not say which item it stopped.
+        let above =
+            (failed.error.path()).is_some_and(|p| p != failed.path && failed.path.starts_with(p));
+        lines.push(match above {
+            true => format!("{}: {error}", failed.path.display()),
+            false => error,
+        });
     }
     for skipped in &summary.skipped {
         if skipped.reason.after_error() {
@@ -320,5 +328,25 @@ mod tests {
         assert!(lines.contains(&format!("stopped: {full}")), "{lines:?}");
         assert!(lines.contains(&"1 item(s) not copied: /src/c".to_owned()));
         assert_eq!(exit_status(&summary, &[], false), EXIT_PARTIAL);
+    }
+
+    /// Two items whose folder is now a file fail with one error each about that folder: each
+    /// line names its item too.
+    #[test]
+    fn an_error_about_a_folder_above_names_the_item_it_stopped() {
+        let not_a_folder = Arc::new(ferry_core::Error::NotADirectory { path: "/p".into() });
+        let failed = |path: &str| Failed {
+            path: path.into(),
+            error: Arc::clone(&not_a_folder),
+        };
+        let summary = Summary {
+            failed: vec![failed("/p/g"), failed("/p/q/f")],
+            ..Summary::default()
+        };
+        let lines = report_lines(&summary, "restored", false, (&[], &[]));
+        assert_eq!(
+            lines[..2],
+            ["/p/g: /p is not a folder", "/p/q/f: /p is not a folder"]
+        );
     }
 }
