@@ -2,12 +2,14 @@
 //! before and during a copy.
 
 use std::fs;
+use std::io::Write;
 
 use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job};
 use ferry_tests::TempTree;
 
+use crate::faults::Pause;
 use crate::jobs_support::{Mounted, assert_accounts_for, assert_no_temporaries, chmod, collect};
-use crate::{run_ferry, run_ferry_unprivileged};
+use crate::{ferry_in, run_ferry, run_ferry_unprivileged};
 
 /// A tree the unprivileged user 65534 can enter and write into.
 fn open_tree() -> TempTree {
@@ -303,4 +305,46 @@ fn an_empty_path_is_named_and_the_rest_of_the_batch_goes_on() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("cannot link to ''"), "{stderr}");
     assert!(fs::symlink_metadata(links.join("c")).unwrap().is_symlink());
+}
+
+/// A large file written to while it is copied (a download, a log): its copy would be neither
+/// version, so the item fails as changed and nothing is put in its place (RELIABILITY rule
+/// 10), where `cp` reports success. Copied again once it is still, it is whole.
+#[test]
+fn a_large_file_written_to_during_its_copy_fails_as_changed() {
+    let t = TempTree::new();
+    let big = t.file("big", vec![7u8; 3 << 20]);
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    let pause = Pause::at("file-written");
+    let child = pause
+        .hold(ferry_in(&home).arg("cp"))
+        .arg(&big)
+        .arg(&dest)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    pause.wait_for(child.id());
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&big)
+        .unwrap()
+        .write_all(b"more")
+        .unwrap();
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let said = format!("{} changed during the operation", big.display());
+    assert!(stderr.contains(&said), "{stderr}");
+    assert!(!dest.join("big").exists());
+    assert_no_temporaries(&dest);
+
+    let out = ferry_in(&home)
+        .arg("cp")
+        .arg(&big)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(fs::read(dest.join("big")).unwrap(), fs::read(&big).unwrap());
 }
