@@ -35,6 +35,17 @@ impl Pause {
         command.env("FERRY_FAULT_POINT", spec)
     }
 
+    /// Starts `command` (its stderr piped) and waits until it is held at the point.
+    pub fn start_held(&self, command: &mut Command) -> std::process::Child {
+        let child = self
+            .hold(command)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        self.wait_for(child.id());
+        child
+    }
+
     /// The processes held now.
     pub fn held(&self) -> Vec<u32> {
         std::fs::read_dir(self.dir.path())

@@ -6,10 +6,11 @@ use std::ffi::OsString;
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use ferry_tests::TempTree;
+use rustix::process::Signal;
 
 use crate::faults::Pause;
 use crate::jobs_support::{assert_no_temporaries, snapshot};
@@ -129,32 +130,31 @@ fn undo_of_a_copy_killed_mid_folder_leaves_the_destination_as_it_was() {
     assert_eq!(fs::read(dest.join("mine")).unwrap(), b"the user's");
 }
 
-#[test]
-fn a_cancelled_copy_puts_what_it_copied_in_place() {
+/// `ferry cp` of a folder of `files` files, held as its third item is done, then sent
+/// `signal` (as a terminal's Ctrl+C sends it) and, 0.3 s later, let go: its output, and the
+/// folders copied from and into, and the home its journal is in.
+fn signalled_copy(files: usize, signal: Signal) -> (Output, TempTree, [PathBuf; 3]) {
     let t = TempTree::new();
     let docs = t.dir("src/docs");
-    for i in 0..3000 {
+    for i in 0..files {
         t.file(format!("src/docs/f{i}"), format!("file {i}"));
     }
     let (home, dest) = (t.dir("home"), t.dir("dest"));
     let pause = Pause::at("item-done:3");
-    let child = pause
-        .hold(ferry_in(&home).arg("cp"))
-        .arg(&docs)
-        .arg(&dest)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    pause.wait_for(child.id());
-    // Ctrl+C as a terminal sends it; the held item keeps the folder from completing.
-    rustix::process::kill_process(
-        rustix::process::Pid::from_raw(child.id() as i32).unwrap(),
-        rustix::process::Signal::TERM,
-    )
-    .unwrap();
+    let child = pause.start_held(ferry_in(&home).arg("cp").arg(&docs).arg(&dest));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, signal).unwrap();
+    // The command cancels the job as the signal comes; give it time to.
     std::thread::sleep(std::time::Duration::from_millis(300));
     pause.release(child.id());
     let out = child.wait_with_output().unwrap();
+    (out, t, [docs, dest, home])
+}
+
+#[test]
+fn a_cancelled_copy_puts_what_it_copied_in_place() {
+    // The held item keeps the folder from completing.
+    let (out, _t, [docs, dest, home]) = signalled_copy(3000, Signal::TERM);
     let copied = snapshot(&dest.join("docs"));
     let source = snapshot(&docs);
     for (rel, node) in &copied {
@@ -174,27 +174,7 @@ fn a_cancelled_copy_puts_what_it_copied_in_place() {
 /// The process still ends by the signal, so that a shell loop running it stops.
 #[test]
 fn a_ctrl_c_after_the_last_item_leaves_the_copy_done() {
-    let t = TempTree::new();
-    let docs = t.dir("src/docs");
-    for i in 0..3 {
-        t.file(format!("src/docs/f{i}"), format!("file {i}"));
-    }
-    let (home, dest) = (t.dir("home"), t.dir("dest"));
-    let pause = Pause::at("item-done:3");
-    let child = pause
-        .hold(ferry_in(&home).arg("cp"))
-        .arg(&docs)
-        .arg(&dest)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    pause.wait_for(child.id());
-    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    // The command cancels the job as the signal comes; give it time to.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    pause.release(child.id());
-    let out = child.wait_with_output().unwrap();
+    let (out, _t, [docs, dest, home]) = signalled_copy(3, Signal::INT);
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.signal(), Some(2), "{:?}: {said}", out.status);
     assert_eq!(snapshot(&dest.join("docs")), snapshot(&docs));

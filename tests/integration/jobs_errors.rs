@@ -316,14 +316,7 @@ fn a_large_file_written_to_during_its_copy_fails_as_changed() {
     let big = t.file("big", vec![7u8; 3 << 20]);
     let (home, dest) = (t.dir("home"), t.dir("dest"));
     let pause = Pause::at("file-written");
-    let child = pause
-        .hold(ferry_in(&home).arg("cp"))
-        .arg(&big)
-        .arg(&dest)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    pause.wait_for(child.id());
+    let child = pause.start_held(ferry_in(&home).arg("cp").arg(&big).arg(&dest));
     fs::OpenOptions::new()
         .append(true)
         .open(&big)
