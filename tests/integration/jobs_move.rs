@@ -148,6 +148,44 @@ fn a_move_across_file_systems_keeps_a_source_changed_after_its_copy() {
     assert_no_temporaries(&dest);
 }
 
+/// A source removed by someone else between its copy and its removal (two moves of one
+/// folder at once): the move says so and fails, as `mv` does, rather than report as its own
+/// a removal it did not make; what it copied stays in place.
+#[test]
+fn a_move_whose_source_vanishes_before_its_removal_says_so() {
+    let shm = TempTree::new_in("/dev/shm");
+    let vanishing = shm.file("src/vanishing", "one");
+    let staying = shm.file("src/staying", "two");
+    let t = TempTree::new();
+    let dest = t.dir("dest");
+    let pause = Pause::at("copies-durable");
+    let child = pause
+        .hold(ferry().arg("mv"))
+        .args([shm.join("src"), dest.clone()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    pause.wait_for(child.id());
+    fs::remove_file(&vanishing).unwrap();
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let said = format!(
+        "cannot delete {}: No such file or directory",
+        vanishing.display()
+    );
+    assert!(stderr.contains(&said), "{stderr}");
+    assert!(
+        !staying.exists(),
+        "a source as copied stayed after its move"
+    );
+    assert_eq!(fs::read(dest.join("src/vanishing")).unwrap(), b"one");
+    assert_eq!(fs::read(dest.join("src/staying")).unwrap(), b"two");
+    assert_no_temporaries(&dest);
+}
+
 /// A save landing just after the source was found unchanged, before it is unlinked: what
 /// is unlinked is the file that was checked, never the one saved under its name.
 #[test]

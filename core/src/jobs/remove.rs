@@ -526,7 +526,8 @@ impl Remover<'_> {
         }
         match renamed {
             Ok(()) => {}
-            Err(Errno::NOENT) => return Ok(()), // gone already: nothing to remove
+            // Removed by someone else since its copy (another move of it, say): said, as
+            // `mv` says it, rather than counted as this move's.
             Err(e) => return Err(Error::io("delete", path, e)),
         }
         let error = match fs::stat_at(dir, &hidden) {
