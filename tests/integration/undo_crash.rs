@@ -238,3 +238,96 @@ fn undo_rolls_back_a_move_killed_while_removing_its_sources() {
     assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest).keys());
     assert_eq!(s.trashed(), ["both"], "the extra copy went to the trash");
 }
+
+/// Moves `name` (a folder of three files, or one file) from the work tree to tmpfs, then
+/// kills `ferry undo` of it when it has put the item back whole and is removing what it
+/// copied back from, at the `n`-th file (renamed aside, not unlinked); returns the source
+/// and what was moved (relative path -> contents).
+fn an_undo_killed_while_removing(
+    t: &TempTree,
+    shm: &TempTree,
+    home: &Path,
+    name: &str,
+    n: usize,
+) -> (PathBuf, BTreeMap<PathBuf, Vec<u8>>) {
+    let files: BTreeMap<PathBuf, Vec<u8>> = if name.starts_with("folder") {
+        ["a", "sub/b", "sub/c"]
+            .map(|f| (PathBuf::from(f), f.repeat(3000).into_bytes()))
+            .into()
+    } else {
+        [(PathBuf::new(), b"one file".to_vec())].into()
+    };
+    for (rel, data) in &files {
+        match rel.as_os_str().is_empty() {
+            true => t.file(name, data),
+            false => t.file(Path::new(name).join(rel), data),
+        };
+    }
+    let src = t.path().join(name);
+    let dest = shm.dir("dest");
+    ok(&ferry_in(home)
+        .arg("mv")
+        .arg(&src)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let killed = ferry_in(home)
+        .env("FERRY_FAULT_POINT", format!("source-checked:{n}"))
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the undo was killed");
+    let now: BTreeMap<PathBuf, Vec<u8>> = if name.starts_with("folder") {
+        files_below(&src)
+    } else {
+        [(PathBuf::new(), fs::read(&src).unwrap())].into()
+    };
+    assert_eq!(now, files, "the item was back whole before the kill");
+    (src, files)
+}
+
+/// An undo killed after putting a moved item back whole, while removing what it copied
+/// back from, finishes when run again: no conflict with its own put-back, nothing left twice
+/// or set aside.
+#[test]
+fn an_undo_killed_while_removing_what_it_put_back_finishes_when_run_again() {
+    for (name, n) in [("folder", 1), ("folder-late", 3), ("file", 1)] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        let (src, files) = an_undo_killed_while_removing(&t, &shm, &home, name, n);
+
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        let back: BTreeMap<PathBuf, Vec<u8>> = if name == "file" {
+            [(PathBuf::new(), fs::read(&src).unwrap())].into()
+        } else {
+            files_below(&src)
+        };
+        assert_eq!(back, files, "{name}");
+        let left = snapshot(shm.path());
+        assert_eq!(
+            left.keys().collect::<Vec<_>>(),
+            [Path::new("dest")],
+            "{name}"
+        );
+        let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+        assert!(history.contains("undone"), "{name}: {history}");
+    }
+}
+
+/// What was changed where an undo was killed is not taken for its put-back: run again, the
+/// undo meets the place taken, as for any other item there, and removes nothing.
+#[test]
+fn a_file_changed_since_a_killed_undo_keeps_its_item_from_being_taken_for_put_back() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let (src, files) = an_undo_killed_while_removing(&t, &shm, &home, "folder", 1);
+    let left_over = shm.path().join("dest/folder/sub/c");
+    fs::write(&left_over, "edited after the kill").unwrap();
+
+    let again = ferry_in(&home).arg("undo").output().unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is taken"), "{stderr}");
+    assert_eq!(fs::read(&left_over).unwrap(), b"edited after the kill");
+    assert_eq!(files_below(&src), files);
+}

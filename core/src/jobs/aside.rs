@@ -76,6 +76,19 @@ pub(crate) fn original(aside: &OsStr, pid: u32) -> Option<Original<'_>> {
     }
 }
 
+/// The name that `aside` had, when a process no longer running set it aside (one still
+/// running may be about to unlink it or put it back); `None` for any other name.
+pub(crate) fn original_of_dead(aside: &OsStr) -> Option<Original<'_>> {
+    let rest = aside.as_bytes().strip_prefix(PREFIX.as_bytes())?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let pid: u32 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    let running = std::path::Path::new(&format!("/proc/{pid}")).exists();
+    if running {
+        return None;
+    }
+    original(aside, pid)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +127,19 @@ mod tests {
         let aside = name(12, long.as_ref(), 3);
         assert_eq!(aside, OsString::from(format!(".ferry-moving-{pid}-12#3")));
         assert_eq!(original(&aside, pid), Some(Original::Unknown));
+    }
+
+    #[test]
+    fn only_a_process_that_is_gone_has_its_names_read_back_as_left_over() {
+        let running = name(12, "doc".as_ref(), 3);
+        assert_eq!(original_of_dead(&running), None, "this process is running");
+        // Above the kernel's highest process number (2^22): never running.
+        let gone = OsString::from(".ferry-moving-4194305-12-doc");
+        assert_eq!(
+            original_of_dead(&gone),
+            Some(Original::Named("doc".as_ref()))
+        );
+        assert_eq!(original_of_dead("doc".as_ref()), None);
     }
 
     #[test]

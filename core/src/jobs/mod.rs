@@ -68,6 +68,7 @@ mod summary;
 mod symlinks;
 mod trash;
 mod undo;
+mod undo_again;
 mod unlink_ahead;
 
 use std::collections::HashMap;
@@ -106,6 +107,7 @@ pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipp
 pub use trash::{
     TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, list_trash, list_trash_in,
 };
+pub use undo_again::went_back_whole;
 
 /// Identifies one submitted job; ids grow in submission order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -264,7 +264,7 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
 /// True when `dest` is a finished copy of `source`: the engine links a file in only with its
 /// source's size and mtime, and a link only with its target. A file of the same size and
 /// mtime that differs in its sampled head, middle or tail bytes is someone else's.
-fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
+pub(super) fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
     if s.file_type().is_symlink() && d.file_type().is_symlink() {
         return fs::read_link(source).ok() == fs::read_link(dest).ok();
     }

@@ -12,7 +12,9 @@
 //!   A folder merged into one of the same name was removed once emptied: it is made again
 //!   (empty ones too), and what went into the other folder goes back into it. A folder made
 //!   again is a new inode: the undo records it ([`Summary::remade`]), and the undo of an
-//!   earlier job that made or moved that folder knows it by its new identity.
+//!   earlier job that made or moved that folder knows it by its new identity. An item an
+//!   earlier run of the undo put back whole, killed while removing what it copied back
+//!   from, is finished rather than met as a taken place (`undo_again.rs`).
 //! - Rename: renamed back, never over another item. Create folder: removed only while empty.
 //! - Link: each link still the very one made (device, inode, time and text) goes to the
 //!   trash; one replaced since (by a file, another link) is kept and reported. Then what a
@@ -41,7 +43,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{names, recovery, single, symlinks, trash};
+use super::{names, recovery, single, symlinks, trash, undo_again};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId, Timestamp};
@@ -310,7 +312,18 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
     {
-        match now_at(&mut DeepPaths::default(), e, false) {
+        // An earlier run of this undo, killed while removing what it had put back whole.
+        let now = now_at(&mut DeepPaths::default(), e, false);
+        let left_at = match now {
+            Now::Same => Some(e.dest.clone()),
+            Now::Gone => undo_again::set_aside_from(&e.dest),
+            Now::Changed => None,
+        };
+        if let Some(left) = left_at.and_then(|at| undo_again::left_behind(&at, &e.source)) {
+            undo_again::finish(ctx, &mut summary, &e.dest, &e.source, &left);
+            continue;
+        }
+        match now {
             Now::Same => targets.push(Target {
                 source: e.dest.clone(),
                 dest: e.source.clone(),
