@@ -14,7 +14,7 @@ use clap::Args;
 use ferry_core::jobs::{
     Begun, ConflictPolicy, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord,
     JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
-    UndoJournal, undo_complete, went_back_whole,
+    UndoJournal, put_back_interrupted, undo_complete,
 };
 
 use super::jobs::{OnConflict, run_asking, run_journaled};
@@ -353,7 +353,7 @@ fn taken(record: &JournalRecord) -> Vec<(PathBuf, PathBuf)> {
             .entries
             .iter()
             .filter(|e| e.top_level && e.how != How::Merged)
-            .filter(|e| exists(&e.dest) && exists(&e.source) && !went_back_whole(e))
+            .filter(|e| exists(&e.dest) && exists(&e.source) && !put_back_interrupted(e))
             .map(|e| (e.dest.clone(), e.source.clone()))
             .collect(),
         Job::Trash { .. } => record

@@ -239,21 +239,24 @@ fn undo_rolls_back_a_move_killed_while_removing_its_sources() {
     assert_eq!(s.trashed(), ["both"], "the extra copy went to the trash");
 }
 
-/// Moves `name` (a folder of three files, or one file) from the work tree to tmpfs, then
-/// kills `ferry undo` of it when it has put the item back whole and is removing what it
-/// copied back from, at the `n`-th file (renamed aside, not unlinked); returns the source
+/// Moves `name` (a folder of 43 files, or one file) from the work tree to tmpfs, then
+/// kills `ferry undo` of it at the fault point `point` of its put-back; returns the source
 /// and what was moved (relative path -> contents).
-fn an_undo_killed_while_removing(
+fn an_undo_killed_at(
     t: &TempTree,
     shm: &TempTree,
     home: &Path,
     name: &str,
-    n: usize,
+    point: &str,
 ) -> (PathBuf, BTreeMap<PathBuf, Vec<u8>>) {
+    // Enough files that a copy killed at its second is a part copy, whatever the workers did.
     let files: BTreeMap<PathBuf, Vec<u8>> = if name.starts_with("folder") {
-        ["a", "sub/b", "sub/c"]
-            .map(|f| (PathBuf::from(f), f.repeat(3000).into_bytes()))
-            .into()
+        let many = (0..40).map(|i| format!("sub/many/f{i}"));
+        ["a".to_owned(), "sub/b".to_owned(), "sub/c".to_owned()]
+            .into_iter()
+            .chain(many)
+            .map(|f| (PathBuf::from(&f), f.repeat(3000).into_bytes()))
+            .collect()
     } else {
         [(PathBuf::new(), b"one file".to_vec())].into()
     };
@@ -272,37 +275,42 @@ fn an_undo_killed_while_removing(
         .output()
         .unwrap());
     let killed = ferry_in(home)
-        .env("FERRY_FAULT_POINT", format!("source-checked:{n}"))
+        .env("FERRY_FAULT_POINT", point)
         .arg("undo")
         .output()
         .unwrap();
-    assert_eq!(killed.status.code(), None, "the undo was killed");
-    let now: BTreeMap<PathBuf, Vec<u8>> = if name.starts_with("folder") {
-        files_below(&src)
-    } else {
-        [(PathBuf::new(), fs::read(&src).unwrap())].into()
-    };
-    assert_eq!(now, files, "the item was back whole before the kill");
+    assert_eq!(killed.status.code(), None, "the undo was killed at {point}");
     (src, files)
 }
 
-/// An undo killed after putting a moved item back whole, while removing what it copied
-/// back from, finishes when run again: no conflict with its own put-back, nothing left twice
-/// or set aside.
+/// The files of `name` at `src`, as [`an_undo_killed_at`] made them.
+fn item_at(src: &Path, name: &str) -> BTreeMap<PathBuf, Vec<u8>> {
+    match name {
+        "file" => [(PathBuf::new(), fs::read(src).unwrap())].into(),
+        _ => files_below(src),
+    }
+}
+
+/// An undo killed while putting a moved item back finishes when run again: killed while
+/// removing what it copied back from (the item back whole, a file perhaps set aside) or while
+/// copying it (part of it back): no conflict with its own put-back, nothing left twice or set
+/// aside.
 #[test]
-fn an_undo_killed_while_removing_what_it_put_back_finishes_when_run_again() {
-    for (name, n) in [("folder", 1), ("folder-late", 3), ("file", 1)] {
+fn an_undo_killed_while_putting_an_item_back_finishes_when_run_again() {
+    let cases = [
+        ("folder", "source-checked:1", true),
+        ("folder-late", "source-checked:3", true),
+        ("file", "source-checked:1", true),
+        ("folder-copying", "item-done:2", false),
+    ];
+    for (name, point, back_whole) in cases {
         let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
         let home = t.dir("home");
-        let (src, files) = an_undo_killed_while_removing(&t, &shm, &home, name, n);
+        let (src, files) = an_undo_killed_at(&t, &shm, &home, name, point);
+        assert_eq!(item_at(&src, name) == files, back_whole, "{name}");
 
         ok(&ferry_in(&home).arg("undo").output().unwrap());
-        let back: BTreeMap<PathBuf, Vec<u8>> = if name == "file" {
-            [(PathBuf::new(), fs::read(&src).unwrap())].into()
-        } else {
-            files_below(&src)
-        };
-        assert_eq!(back, files, "{name}");
+        assert_eq!(item_at(&src, name), files, "{name}");
         let left = snapshot(shm.path());
         assert_eq!(
             left.keys().collect::<Vec<_>>(),
@@ -318,16 +326,29 @@ fn an_undo_killed_while_removing_what_it_put_back_finishes_when_run_again() {
 /// undo meets the place taken, as for any other item there, and removes nothing.
 #[test]
 fn a_file_changed_since_a_killed_undo_keeps_its_item_from_being_taken_for_put_back() {
-    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
-    let home = t.dir("home");
-    let (src, files) = an_undo_killed_while_removing(&t, &shm, &home, "folder", 1);
-    let left_over = shm.path().join("dest/folder/sub/c");
-    fs::write(&left_over, "edited after the kill").unwrap();
+    for (point, changed) in [
+        ("source-checked:1", "dest/folder/sub/c"),
+        ("item-done:2", ""),
+    ] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        let (src, _) = an_undo_killed_at(&t, &shm, &home, "folder", point);
+        // Killed while copying: a file of the part copy at the old place is edited.
+        let edited = match changed {
+            "" => files_below(&src)
+                .into_keys()
+                .next()
+                .map(|rel| src.join(rel))
+                .unwrap(),
+            rel => shm.path().join(rel),
+        };
+        fs::write(&edited, "edited after the kill").unwrap();
+        let before = (snapshot(&src), snapshot(shm.path()));
 
-    let again = ferry_in(&home).arg("undo").output().unwrap();
-    let stderr = String::from_utf8_lossy(&again.stderr);
-    assert_eq!(again.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("is taken"), "{stderr}");
-    assert_eq!(fs::read(&left_over).unwrap(), b"edited after the kill");
-    assert_eq!(files_below(&src), files);
+        let again = ferry_in(&home).arg("undo").output().unwrap();
+        let stderr = String::from_utf8_lossy(&again.stderr);
+        assert_eq!(again.status.code(), Some(2), "{point}: {stderr}");
+        assert!(stderr.contains("is taken"), "{point}: {stderr}");
+        assert_eq!((snapshot(&src), snapshot(shm.path())), before, "{point}");
+    }
 }

@@ -107,7 +107,7 @@ pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipp
 pub use trash::{
     TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, list_trash, list_trash_in,
 };
-pub use undo_again::went_back_whole;
+pub use undo_again::put_back_interrupted;
 
 /// Identifies one submitted job; ids grow in submission order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

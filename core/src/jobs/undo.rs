@@ -13,8 +13,8 @@
 //!   (empty ones too), and what went into the other folder goes back into it. A folder made
 //!   again is a new inode: the undo records it ([`Summary::remade`]), and the undo of an
 //!   earlier job that made or moved that folder knows it by its new identity. An item an
-//!   earlier run of the undo put back whole, killed while removing what it copied back
-//!   from, is finished rather than met as a taken place (`undo_again.rs`).
+//!   earlier run of the undo, killed while putting it back, left at both places is finished
+//!   or put back again rather than met as a taken place (`undo_again.rs`).
 //! - Rename: renamed back, never over another item. Create folder: removed only while empty.
 //! - Link: each link still the very one made (device, inode, time and text) goes to the
 //!   trash; one replaced since (by a file, another link) is kept and reported. Then what a
@@ -321,6 +321,13 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
         };
         if let Some(left) = left_at.and_then(|at| undo_again::left_behind(&at, &e.source)) {
             undo_again::finish(ctx, &mut summary, &e.dest, &e.source, &left);
+            continue;
+        }
+        // One killed while copying it back: its part copy goes, the item goes back whole.
+        let part_copy = (now == Now::Same)
+            .then(|| undo_again::left_behind(&e.source, &e.dest))
+            .flatten();
+        if part_copy.is_some_and(|part| !undo_again::remove(ctx, &mut summary, &part)) {
             continue;
         }
         match now {

@@ -1,18 +1,21 @@
 //! The undo of a move run again after it was killed while putting an item back across file
-//! systems. That put-back is an engine move: it copies the item whole to its old place, then
-//! removes what it copied from, each file renamed aside first (`remove.rs`). Killed in
-//! between, it leaves the item whole at its old place and partly still where the job had
-//! moved it, a file perhaps under a `.ferry-moving-…` name; nothing in the journal says so
-//! (an undo records only its end). Run again, the undo would find the old place taken and
-//! the user would get a conflict, or, merging, every file twice.
+//! systems. That put-back is an engine move: it copies the item to its old place, then
+//! removes what it copied from, each file renamed aside first (`remove.rs`). Nothing in the
+//! journal says an undo was under way (it records only its end), and run again it would
+//! meet its own put-back at the old place as a place taken: the user would get a conflict,
+//! or, merging, every file twice. So before an item goes back, the two places are compared
+//! ("identical" as for a resume: size, mtime and sampled bytes, `recovery.rs`):
 //!
-//! So before an item goes back, what is left of it is compared with what is at its old
-//! place: when every file and link left (one set aside by a process that is gone counting
-//! under its own name) has an identical copy at the same place there ("identical" as for a
-//! resume: size, mtime and sampled bytes, `recovery.rs`), and every folder a folder, the
-//! put-back was complete and only its removal is finished: once the old place's file system
-//! is synced, what is left is removed, files before their folders. Anything else left there
-//! (a file changed or added since) and the item goes back as usual, taken place and all.
+//! - Killed while removing: every file and link left at the destination (one set aside by a
+//!   process that is gone counting under its own name) has an identical copy at the same
+//!   place in the old one, every folder a folder. The put-back was complete: once the old
+//!   place's file system is synced, what is left is removed, files before their folders.
+//! - Killed while copying: everything at the old place is such a copy of what is at the
+//!   destination. That part copy is removed (all of it is still at the destination) and
+//!   the item goes back as usual.
+//!
+//! Anything else (a file changed or added since, on either side) and the item goes back as
+//! usual, taken place and all, with nothing removed.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -25,15 +28,17 @@ use super::summary::fail;
 use super::{RecordEntry, Summary};
 use crate::error::Error;
 
-/// Whether the item of `entry` (a move's) is back whole at its source, after an undo killed
-/// while removing what is left of it at its destination: that undo, run again, finishes the
-/// removal, and the source is not a place taken.
-pub fn went_back_whole(entry: &RecordEntry) -> bool {
+/// Whether what is at both places of `entry` (a move's) is what an undo of it killed while
+/// putting it back left: the undo run again finishes or redoes that put-back, and the source
+/// is not a place taken.
+pub fn put_back_interrupted(entry: &RecordEntry) -> bool {
     left_behind(&entry.dest, &entry.source).is_some()
+        || left_behind(&entry.source, &entry.dest).is_some()
 }
 
-/// What is left at `at` of an item put back whole at `back`: the paths to remove, children
-/// before their folders; `None` when `back` is missing or anything left differs from it.
+/// What is at `at` of an item that is whole at `back` (every file an identical copy of the
+/// one at its place there): the paths to remove, children before their folders; `None` when
+/// `back` is missing or anything at `at` differs from it.
 pub(super) fn left_behind(at: &Path, back: &Path) -> Option<Vec<PathBuf>> {
     let (a, b) = (
         fs::symlink_metadata(at).ok()?,
@@ -86,15 +91,24 @@ pub(super) fn finish(
     if let Err(e) = synced {
         return fail(ctx, summary, back, Error::io("flush", back, e));
     }
-    for path in left {
+    if remove(ctx, summary, left) {
+        ctx.counters.add_item();
+        summary.done.push(item.to_path_buf());
+    }
+}
+
+/// Removes `paths`, files and empty folders in that order; false, said in `summary`, at the
+/// first that cannot be removed.
+pub(super) fn remove(ctx: &JobCtx, summary: &mut Summary, paths: &[PathBuf]) -> bool {
+    for path in paths {
         let removed = match fs::symlink_metadata(path) {
             Ok(m) if m.is_dir() => fs::remove_dir(path),
             _ => fs::remove_file(path),
         };
         if let Err(e) = removed {
-            return fail(ctx, summary, path, Error::io("remove", path, e));
+            fail(ctx, summary, path, Error::io("remove", path, e));
+            return false;
         }
     }
-    ctx.counters.add_item();
-    summary.done.push(item.to_path_buf());
+    true
 }
