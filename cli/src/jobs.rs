@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
     Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, OwnFolders, Phase,
     Progress, Totals, delete_cautions, move_cautions,
@@ -360,6 +360,9 @@ pub(crate) fn run_asking(
     );
     let interrupt = Interrupt::register();
     let (engine, events) = Engine::start();
+    // The job stops at its next item, not at this loop's next wake-up: a small copy could
+    // otherwise finish first.
+    engine.cancel_all_when(Arc::clone(&interrupt.asked));
     let options = JobOptions {
         // Without a terminal, `ask` only looks: nothing is written unless there is no conflict.
         paused: asks_conflicts && !terminal,
@@ -390,11 +393,7 @@ pub(crate) fn run_asking(
         }
         let received = match next.take() {
             Some(event) => Ok(event),
-            None => crossbeam_channel::select! {
-                recv(events) -> event => event.map_err(|_| RecvTimeoutError::Disconnected),
-                recv(interrupt.arrived) -> _ => continue,
-                default(Duration::from_millis(100)) => Err(RecvTimeoutError::Timeout),
-            },
+            None => events.recv_timeout(Duration::from_millis(100)),
         };
         let event = match received {
             Ok(event) => event,
@@ -479,11 +478,11 @@ static SIGNALLED: std::sync::OnceLock<Arc<AtomicUsize>> = std::sync::OnceLock::n
 /// A Ctrl-C or SIGTERM asks the running job to stop: it is cancelled through the engine,
 /// which removes the item in flight; a second one ends the process at once (status 130).
 pub(crate) struct Interrupt {
+    /// Set by the signal handler itself, so that an engine sees it without a thread to
+    /// forward the signal: a thread blocked waiting for signals has to be woken to die at
+    /// exit, and with another program busy on one of two CPUs that wait cost every
+    /// `ferry cp` of 5,000 small files 8-10 ms (measured: 49.0 against 40.1 ms).
     asked: Arc<AtomicBool>,
-    /// A message for each signal, so that a wait for the engine's events ends at once: a
-    /// signal does not interrupt it, and a small copy could otherwise finish before the
-    /// next event let the cancel through.
-    pub(crate) arrived: Receiver<()>,
 }
 
 impl Interrupt {
@@ -496,34 +495,12 @@ impl Interrupt {
             let _ = signal_hook::flag::register(sig, Arc::clone(&asked));
             let _ = signal_hook::flag::register_usize(sig, Arc::clone(signalled), sig as usize);
         }
-        Interrupt {
-            asked,
-            arrived: ARRIVED.get_or_init(forward_signals).clone(),
-        }
+        Interrupt { asked }
     }
 
     pub(crate) fn asked(&self) -> bool {
         self.asked.load(Ordering::Relaxed)
     }
-}
-
-/// Where [`forward_signals`] says a signal came; one thread serves every [`Interrupt`].
-static ARRIVED: std::sync::OnceLock<Receiver<()>> = std::sync::OnceLock::new();
-
-/// Starts a thread that sends a message for each SIGINT or SIGTERM (none if it cannot: the
-/// flag is then seen at the next event, as before).
-fn forward_signals() -> Receiver<()> {
-    let (tx, rx) = crossbeam_channel::bounded(1);
-    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
-        let _ = std::thread::Builder::new()
-            .name("ferry-signals".into())
-            .spawn(move || {
-                for _ in signals.forever() {
-                    let _ = tx.try_send(());
-                }
-            });
-    }
-    rx
 }
 
 /// Once a command has cleaned up and said everything after a Ctrl-C or SIGTERM, ends the

@@ -1,6 +1,8 @@
 //! Pause, resume and cancel of running jobs, and dropping the engine.
 
 use std::fs;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job};
 use ferry_tests::TempTree;
@@ -43,10 +45,12 @@ fn a_paused_job_writes_nothing_until_resumed() {
     assert_eq!(snapshot(&dest.join("src")), snapshot(&src));
 }
 
-/// Starts copying one large file and returns the engine, its events, the job and paths.
+/// Starts copying one large file and returns the engine, its events, the job and paths;
+/// the engine's jobs are also cancelled by `flag`, if given.
 fn large_copy(
     t: &TempTree,
     shm: &TempTree,
+    flag: Option<Arc<AtomicBool>>,
 ) -> (
     Engine,
     crossbeam_channel::Receiver<Event>,
@@ -55,6 +59,9 @@ fn large_copy(
     let big = shm.file("big", vec![1u8; 512 << 20]);
     let dest = t.dir("dest");
     let (engine, events) = Engine::start();
+    if let Some(flag) = flag {
+        engine.cancel_all_when(flag);
+    }
     let id = engine.submit(Job::Copy {
         sources: vec![big],
         dest_dir: dest,
@@ -76,7 +83,7 @@ fn large_copy(
 #[test]
 fn cancel_inside_a_large_file_removes_its_temporary() {
     let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
-    let (engine, events, id) = large_copy(&t, &shm);
+    let (engine, events, id) = large_copy(&t, &shm, None);
     engine.cancel(id);
     let out = collect(&events, id);
     assert!(out.cancelled);
@@ -86,10 +93,24 @@ fn cancel_inside_a_large_file_removes_its_temporary() {
     assert_eq!(fs::metadata(shm.join("big")).unwrap().len(), 512 << 20);
 }
 
+/// The command line's Ctrl-C: a flag its signal handler sets, seen by the job itself.
+#[test]
+fn a_flag_given_to_the_engine_cancels_its_job_as_cancel_does() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let flag = Arc::new(AtomicBool::new(false));
+    let (_engine, events, id) = large_copy(&t, &shm, Some(Arc::clone(&flag)));
+    flag.store(true, Ordering::SeqCst);
+    let out = collect(&events, id);
+    assert!(out.cancelled);
+    assert_eq!(out.summary.not_done, vec![shm.join("big")]);
+    assert_eq!(fs::read_dir(t.join("dest")).unwrap().count(), 0);
+    assert_no_temporaries(t.path());
+}
+
 #[test]
 fn dropping_the_engine_cancels_and_cleans_up() {
     let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
-    let (engine, events, id) = large_copy(&t, &shm);
+    let (engine, events, id) = large_copy(&t, &shm, None);
     drop(engine);
     let cancelled = events
         .iter()

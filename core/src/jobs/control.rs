@@ -33,6 +33,9 @@ pub(crate) struct Control {
     pub(crate) asks: Asks,
     /// Whether failing items ask before being skipped.
     pub(crate) on_error: ErrorPolicy,
+    /// Set from outside the engine, it cancels the job as [`cancel`](Self::cancel) does,
+    /// seen at the next item or wait poll ([`Engine::cancel_all_when`](super::Engine)).
+    cancel_flag: Option<Arc<AtomicBool>>,
 }
 
 impl Control {
@@ -41,6 +44,14 @@ impl Control {
         Control {
             on_error,
             ..Control::default()
+        }
+    }
+
+    /// This control block, also cancelled once `flag` (if any) is set.
+    pub(crate) fn cancelled_by(self, flag: Option<Arc<AtomicBool>>) -> Self {
+        Control {
+            cancel_flag: flag,
+            ..self
         }
     }
 
@@ -60,7 +71,7 @@ impl Control {
     }
 
     pub(crate) fn is_cancelled(&self) -> bool {
-        self.cancelled.load(SeqCst)
+        self.cancelled.load(SeqCst) || self.cancel_flag.as_ref().is_some_and(|f| f.load(SeqCst))
     }
 
     pub(crate) fn is_paused(&self) -> bool {

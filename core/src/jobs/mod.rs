@@ -76,8 +76,8 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -460,6 +460,8 @@ struct Shared {
     controls: Mutex<HashMap<JobId, Arc<Control>>>,
     devices: DeviceQueue,
     staging: Arc<StagingRoots>,
+    /// See [`Engine::cancel_all_when`].
+    cancel_flag: OnceLock<Arc<AtomicBool>>,
 }
 
 /// Runs jobs on background threads. Dropping it cancels every job and waits for them to
@@ -488,6 +490,7 @@ impl Engine {
             controls: Mutex::new(HashMap::new()),
             devices: DeviceQueue::default(),
             staging: Arc::new(staging),
+            cancel_flag: OnceLock::new(),
         });
         let engine = Engine {
             shared,
@@ -495,6 +498,14 @@ impl Engine {
             next_id: AtomicU64::new(1),
         };
         (engine, rx)
+    }
+
+    /// Cancels every job of this engine once `flag` is set, as [`cancel`](Self::cancel)
+    /// would, at its next item: for a signal handler, which may do no more than store to an
+    /// atomic (the command line's Ctrl-C), without a thread to carry the signal over. The
+    /// first flag given stays.
+    pub fn cancel_all_when(&self, flag: Arc<AtomicBool>) {
+        let _ = self.shared.cancel_flag.set(flag);
     }
 
     /// Queues `job`; it starts as soon as no earlier job uses its devices.
@@ -553,7 +564,8 @@ impl Engine {
         durable: Option<Durable>,
     ) -> JobId {
         let id = JobId(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let control = Arc::new(Control::new(options.on_error));
+        let flag = self.shared.cancel_flag.get().cloned();
+        let control = Arc::new(Control::new(options.on_error).cancelled_by(flag));
         if options.paused {
             control.pause();
         }
