@@ -46,8 +46,9 @@ pub(super) fn left_behind(at: &Path, back: &Path) -> Option<Vec<PathBuf>> {
     );
     let mut left = Vec::new();
     if a.is_dir() && b.is_dir() {
-        for entry in fs::read_dir(at).ok()? {
-            let entry = entry.ok()?;
+        // Read whole before going down, so that a deep tree does not hold a descriptor a level.
+        let entries: Vec<fs::DirEntry> = fs::read_dir(at).ok()?.collect::<Result<_, _>>().ok()?;
+        for entry in entries {
             let name = entry.file_name();
             let own = own_name(&name)?;
             left.extend(left_behind(&entry.path(), &back.join(own))?);
