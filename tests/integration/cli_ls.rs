@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, SystemTime};
 
@@ -276,15 +276,24 @@ fn a_file_is_listed_as_itself_under_the_name_given_and_file_slash_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
 
+/// A folder `name` of root's in `tree` (made 0755, so that another user reaches it), holding
+/// the empty `files`, with `mode`.
+fn root_folder(tree: &TempTree, name: &str, files: &[&str], mode: u32) -> PathBuf {
+    fs::set_permissions(tree.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let folder = tree.dir(name);
+    for file in files {
+        tree.file(format!("{name}/{file}"), "");
+    }
+    fs::set_permissions(&folder, fs::Permissions::from_mode(mode)).unwrap();
+    folder
+}
+
 #[test]
 fn an_unreadable_folder_is_refused_for_another_user() {
     // Root ignores permissions, so the command runs as user 65534, who can reach the folder
     // (the tree is 0755) but not read it (0700, owned by root).
     let tree = TempTree::new();
-    fs::set_permissions(tree.path(), fs::Permissions::from_mode(0o755)).unwrap();
-    let private = tree.dir("private");
-    tree.file("private/secret", "");
-    fs::set_permissions(&private, fs::Permissions::from_mode(0o700)).unwrap();
+    let private = root_folder(&tree, "private", &["secret"], 0o700);
     let out = run_ferry_unprivileged(["ls".as_ref(), private.as_os_str()]);
     assert_refused(&out, &private, "Permission denied");
     // The same user can list the readable parent.
@@ -298,11 +307,7 @@ fn an_unreadable_folder_is_refused_for_another_user() {
 #[test]
 fn entries_whose_details_cannot_be_read_are_named_and_fail_the_listing() {
     let tree = TempTree::new();
-    fs::set_permissions(tree.path(), fs::Permissions::from_mode(0o755)).unwrap();
-    let unsearchable = tree.dir("unsearchable");
-    tree.file("unsearchable/a", "");
-    tree.file("unsearchable/.h", "");
-    fs::set_permissions(&unsearchable, fs::Permissions::from_mode(0o744)).unwrap();
+    let unsearchable = root_folder(&tree, "unsearchable", &["a", ".h"], 0o744);
     for (all, named) in [(false, 1), (true, 2)] {
         let mut args = vec!["ls".as_ref(), unsearchable.as_os_str()];
         if all {

@@ -114,14 +114,10 @@ fn a_move_across_file_systems_keeps_a_source_changed_after_its_copy() {
     let t = TempTree::new();
     let dest = t.dir("dest");
     let pause = Pause::at("copies-durable");
-    let child = pause
-        .hold(ferry().arg("mv"))
-        .args([shm.join("src"), edited.clone(), dest.clone()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    pause.wait_for(child.id());
+    let mut mv = ferry();
+    mv.arg("mv")
+        .args([shm.join("src"), edited.clone(), dest.clone()]);
+    let child = pause.start_held(mv.stdout(Stdio::piped()));
     shm.file("src/replaced.tmp", "new");
     fs::rename(shm.join("src/replaced.tmp"), &replaced).unwrap();
     fs::write(&edited, "NEW").unwrap();
@@ -159,13 +155,7 @@ fn a_move_whose_source_vanishes_before_its_removal_says_so() {
     let t = TempTree::new();
     let dest = t.dir("dest");
     let pause = Pause::at("copies-durable");
-    let child = pause
-        .hold(ferry().arg("mv"))
-        .args([shm.join("src"), dest.clone()])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    pause.wait_for(child.id());
+    let child = pause.start_held(ferry().arg("mv").args([shm.join("src"), dest.clone()]));
     fs::remove_file(&vanishing).unwrap();
     pause.release(child.id());
     let out = child.wait_with_output().unwrap();
@@ -195,13 +185,7 @@ fn a_save_after_the_check_of_a_moved_source_is_kept() {
     let t = TempTree::new();
     let dest = t.dir("dest");
     let pause = Pause::at("source-checked");
-    let child = pause
-        .hold(ferry().arg("mv"))
-        .args([&doc, &dest])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    pause.wait_for(child.id());
+    let child = pause.start_held(ferry().arg("mv").args([&doc, &dest]));
     shm.file("doc.tmp", "new");
     fs::rename(shm.join("doc.tmp"), &doc).unwrap();
     pause.release(child.id());

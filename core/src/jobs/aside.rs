@@ -82,8 +82,8 @@ pub(crate) fn original_of_dead(aside: &OsStr) -> Option<Original<'_>> {
     let rest = aside.as_bytes().strip_prefix(PREFIX.as_bytes())?;
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     let pid: u32 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
-    let running = std::path::Path::new(&format!("/proc/{pid}")).exists();
-    if running {
+    // Start time 0: any process of that number counts as running.
+    if super::journal::is_alive(pid, 0) {
         return None;
     }
     original(aside, pid)

@@ -639,7 +639,8 @@ fn process_start(pid: u32) -> Option<u64> {
         .ok()
 }
 
-fn is_alive(pid: u32, start: u64) -> bool {
+/// Whether process `pid` runs, and is the one started at `start` (0: any of that number).
+pub(crate) fn is_alive(pid: u32, start: u64) -> bool {
     process_start(pid).is_some_and(|s| start == 0 || s == start)
 }
 

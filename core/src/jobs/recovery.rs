@@ -343,14 +343,25 @@ fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled:
     if settled.is_empty() {
         return;
     }
-    let synced = fs::File::open(dest_dir).and_then(|d| Ok(rustix::fs::syncfs(&d)?));
-    if let Err(e) = synced {
-        return fail(ctx, summary, dest_dir, Error::io("flush", dest_dir, e));
+    if !copies_durable(ctx, summary, dest_dir) {
+        return;
     }
     for source in settled {
         match fs::remove_file(source) {
             Ok(()) => ctx.counters.add_item(),
             Err(e) => fail(ctx, summary, source, Error::io("remove", source, e)),
+        }
+    }
+}
+
+/// Syncs the file system holding `path` (one `syncfs`), so that the copies there are on
+/// disk before what they were copied from goes; false, said in `summary`, if it cannot be.
+pub(super) fn copies_durable(ctx: &JobCtx, summary: &mut Summary, path: &Path) -> bool {
+    match fs::File::open(path).and_then(|d| Ok(rustix::fs::syncfs(&d)?)) {
+        Ok(()) => true,
+        Err(e) => {
+            fail(ctx, summary, path, Error::io("flush", path, e));
+            false
         }
     }
 }

@@ -39,11 +39,12 @@ use super::control::JobCtx;
 use super::journal::JournalRecord;
 use super::put_back::{self, Target};
 use super::summary::fail;
+use super::undo_again::{self, KilledPutBack, killed_put_back};
 use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{names, recovery, single, symlinks, trash, undo_again};
+use super::{names, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId, Timestamp};
@@ -312,23 +313,24 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
     {
-        // An earlier run of this undo, killed while removing what it had put back whole.
+        // An earlier run of this undo, killed while putting the item back.
         let now = now_at(&mut DeepPaths::default(), e, false);
         let left_at = match now {
             Now::Same => Some(e.dest.clone()),
             Now::Gone => undo_again::set_aside_from(&e.dest),
             Now::Changed => None,
         };
-        if let Some(left) = left_at.and_then(|at| undo_again::left_behind(&at, &e.source)) {
-            undo_again::finish(ctx, &mut summary, &e.dest, &e.source, &left);
-            continue;
-        }
-        // One killed while copying it back: its part copy goes, the item goes back whole.
-        let part_copy = (now == Now::Same)
-            .then(|| undo_again::left_behind(&e.source, &e.dest))
-            .flatten();
-        if part_copy.is_some_and(|part| !undo_again::remove(ctx, &mut summary, &part)) {
-            continue;
+        let killed = left_at.and_then(|at| killed_put_back(&at, &e.source, now == Now::Same));
+        match killed {
+            Some(KilledPutBack::Removing(left)) => {
+                undo_again::finish(ctx, &mut summary, &e.dest, &e.source, &left);
+                continue;
+            }
+            // Its part copy goes, and the item goes back whole.
+            Some(KilledPutBack::Copying(part)) if !undo_again::remove(ctx, &mut summary, &part) => {
+                continue;
+            }
+            _ => {}
         }
         match now {
             Now::Same => targets.push(Target {

@@ -23,23 +23,44 @@ use std::path::{Path, PathBuf};
 
 use super::aside::{self, Original};
 use super::control::JobCtx;
-use super::recovery::is_copy_of;
+use super::recovery::{self, is_copy_of};
 use super::summary::fail;
 use super::{RecordEntry, Summary};
 use crate::error::Error;
 
-/// Whether what is at both places of `entry` (a move's) is what an undo of it killed while
-/// putting it back left: the undo run again finishes or redoes that put-back, and the source
-/// is not a place taken.
+/// What an undo of a move, killed while putting an item back, left of it.
+pub(super) enum KilledPutBack {
+    /// The item is back whole; these paths are what is left where the move had put it.
+    Removing(Vec<PathBuf>),
+    /// These paths, at the item's old place, are a part copy of what is still where the
+    /// move had put it.
+    Copying(Vec<PathBuf>),
+}
+
+/// What a killed undo left of the item whose old place is `source`, when what is left of it
+/// where the move put it is at `at` (its destination, or a name set aside beside it: a
+/// part copy is looked for only when `at` is the destination itself); `None`: no such undo.
+pub(super) fn killed_put_back(at: &Path, source: &Path, at_is_dest: bool) -> Option<KilledPutBack> {
+    if let Some(left) = left_behind(at, source) {
+        return Some(KilledPutBack::Removing(left));
+    }
+    at_is_dest
+        .then(|| left_behind(source, at))
+        .flatten()
+        .map(KilledPutBack::Copying)
+}
+
+/// Whether the places of `entry` (a move's) hold what an undo of it killed while putting it
+/// back left: the undo run again finishes or redoes that put-back, and the source is not a
+/// place taken.
 pub fn put_back_interrupted(entry: &RecordEntry) -> bool {
-    left_behind(&entry.dest, &entry.source).is_some()
-        || left_behind(&entry.source, &entry.dest).is_some()
+    killed_put_back(&entry.dest, &entry.source, true).is_some()
 }
 
 /// What is at `at` of an item that is whole at `back` (every file an identical copy of the
 /// one at its place there): the paths to remove, children before their folders; `None` when
 /// `back` is missing or anything at `at` differs from it.
-pub(super) fn left_behind(at: &Path, back: &Path) -> Option<Vec<PathBuf>> {
+fn left_behind(at: &Path, back: &Path) -> Option<Vec<PathBuf>> {
     let (a, b) = (
         fs::symlink_metadata(at).ok()?,
         fs::symlink_metadata(back).ok()?,
@@ -88,11 +109,7 @@ pub(super) fn finish(
     back: &Path,
     left: &[PathBuf],
 ) {
-    let synced = fs::File::open(back).and_then(|f| Ok(rustix::fs::syncfs(&f)?));
-    if let Err(e) = synced {
-        return fail(ctx, summary, back, Error::io("flush", back, e));
-    }
-    if remove(ctx, summary, left) {
+    if recovery::copies_durable(ctx, summary, back) && remove(ctx, summary, left) {
         ctx.counters.add_item();
         summary.done.push(item.to_path_buf());
     }
