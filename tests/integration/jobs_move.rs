@@ -292,7 +292,7 @@ fn mv_of_an_overlay_lower_folder_falls_back_to_copy_and_remove() {
     assert_eq!(fs::read(dest.join("loose")).unwrap(), b"loose");
 }
 
-const FILES: usize = 1000;
+const FILES: usize = 3000;
 
 /// A move cancelled while its copy is under way (a busy machine may let it finish before the
 /// cancel lands: then it is tried again, up to three times).
