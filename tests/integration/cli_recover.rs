@@ -172,3 +172,75 @@ fn a_job_a_defect_stopped_is_said_and_resumed_like_a_crashed_one() {
     }
     assert_eq!(interrupted(&home), 0);
 }
+
+/// Files the user had in a folder before a job, identical to its sources (an earlier `cp -a`):
+/// `(src, backup)`, with `src` holding `n` files and `backup/src` copies of the first three,
+/// changed last over a second before the job starts, plus a note of the user's own.
+fn an_earlier_backup(t: &TempTree, n: usize) -> (std::path::PathBuf, std::path::PathBuf) {
+    let src = t.many_files("src", "photo", n, 100);
+    let mine = t.dir("backup/src");
+    for i in 0..3 {
+        let name = format!("photo{i}");
+        let copied = std::process::Command::new("cp")
+            .arg("-p")
+            .arg(src.join(&name))
+            .arg(mine.join(&name))
+            .status()
+            .unwrap();
+        assert!(copied.success());
+    }
+    fs::write(mine.join("notes.txt"), "mine").unwrap();
+    // A job records its start in whole seconds: the user's files are older than that.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    (src, mine.parent().unwrap().to_path_buf())
+}
+
+/// Rolling back a killed copy into a folder that was there takes back only what the job
+/// wrote: the user's identical files, which it skipped, stay (they went to the trash).
+#[test]
+fn rolling_back_a_killed_copy_keeps_the_files_that_were_there_before() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let (src, backup) = an_earlier_backup(&t, 12);
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:6")
+        .arg("cp")
+        .arg(&src)
+        .arg(&backup)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9), "killed");
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let mut left: Vec<String> = fs::read_dir(backup.join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["notes.txt", "photo0", "photo1", "photo2"]);
+}
+
+/// The same for a finished copy undone without its details file, by comparison: a file it
+/// skipped because it was there stays.
+#[test]
+fn an_undo_by_comparison_keeps_a_file_the_copy_skipped() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let (src, backup) = an_earlier_backup(&t, 5);
+    let out = ferry_in(&home)
+        .arg("cp")
+        .arg(&src)
+        .arg(&backup)
+        .output()
+        .unwrap();
+    ok(&out);
+    for details in fs::read_dir(home.join("state/ferry/records")).unwrap() {
+        fs::remove_file(details.unwrap().path()).unwrap();
+    }
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let mut left: Vec<String> = fs::read_dir(backup.join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["notes.txt", "photo0", "photo1", "photo2"]);
+}

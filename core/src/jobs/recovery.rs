@@ -493,6 +493,7 @@ pub(crate) fn roll_back(
             found: Vec::new(),
             dest_dir: dest_dir.clone(),
         },
+        since: Some(since as i64),
         ..Rollback::default()
     };
     for (source, dest) in record.job.landings() {
@@ -532,6 +533,11 @@ struct Rollback {
     emptied: Vec<PathBuf>,
     /// What the job moved aside to replace it, put back at the end.
     replaced: Replaced,
+    /// When the job started (seconds since the epoch): where it did not create the place, a
+    /// file changed last before then is not its copy, however like its source (one the job
+    /// skipped in a folder it merged into, say, made earlier by `cp -a`). Every file the job
+    /// writes is changed after it starts. `None`: no such test.
+    since: Option<i64>,
 }
 
 /// The items an interrupted job moved into the staging folder to replace them: found by the
@@ -684,7 +690,9 @@ impl Rollback {
                 self.copies.push(dest.to_path_buf());
             }
             Ok(whole)
-        } else if is_copy_of(source, &s, dest, &d) {
+        } else if is_copy_of(source, &s, dest, &d)
+            && (created || self.since.is_none_or(|since| d.ctime() >= since))
+        {
             self.copies.push(dest.to_path_buf());
             Ok(true)
         } else {
