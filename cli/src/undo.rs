@@ -14,7 +14,7 @@ use clap::Args;
 use ferry_core::jobs::{
     Begun, ConflictPolicy, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord,
     JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
-    UndoJournal, put_back_interrupted, undo_complete,
+    UndoJournal, put_back_interrupted, taken_inside, undo_complete,
 };
 
 use super::jobs::{OnConflict, run_asking, run_journaled};
@@ -354,7 +354,10 @@ fn taken(record: &JournalRecord) -> Vec<(PathBuf, PathBuf)> {
             .iter()
             .filter(|e| e.top_level && e.how != How::Merged)
             .filter(|e| exists(&e.dest) && exists(&e.source) && !put_back_interrupted(e))
-            .map(|e| (e.dest.clone(), e.source.clone()))
+            .flat_map(|e| {
+                // A folder partly moved goes back into what it left behind, item by item.
+                taken_inside(record, e).unwrap_or_else(|| vec![(e.dest.clone(), e.source.clone())])
+            })
             .collect(),
         Job::Trash { .. } => record
             .trash

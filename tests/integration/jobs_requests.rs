@@ -21,11 +21,11 @@ use ferry_tests::TempTree;
 use crate::jobs_support::{Outcome, assert_accounts_for, assert_no_temporaries, staging_in_tree};
 
 /// The immutable flag on one path, cleared when dropped (else the tree cannot be removed).
-struct Immutable(PathBuf);
+pub(crate) struct Immutable(PathBuf);
 
 impl Immutable {
     /// Sets the flag; `None` (with a note) where the file system has no such flag.
-    fn set(path: &Path) -> Option<Immutable> {
+    pub(crate) fn set(path: &Path) -> Option<Immutable> {
         let set = chattr("+i", path);
         if !set {
             eprintln!(

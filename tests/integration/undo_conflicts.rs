@@ -9,6 +9,7 @@ use ferry_tests::TempTree;
 
 use crate::ferry_in;
 use crate::jobs_conflicts::once;
+use crate::jobs_requests::Immutable;
 use crate::jobs_support::assert_no_temporaries;
 use crate::undo::{Setup, moving, ok};
 
@@ -124,4 +125,65 @@ fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
         b"moved away"
     );
     assert!(!dest.join("report.txt").exists());
+}
+
+/// A move across file systems that could not move one file of a folder (immutable) leaves the
+/// folder where it was, holding that file: the undo puts what was moved back into it, down
+/// the sub-folder left behind too, with no question, and removes the emptied copies. A folder
+/// made at the place (and filled) after a move that left nothing is still a taken place.
+#[test]
+fn the_undo_of_a_partly_moved_folder_puts_back_into_what_it_left() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let tree = t.dir("here/tree");
+    t.file("here/tree/a", "a");
+    t.file("here/tree/sub/b", "b");
+    let frozen = [
+        t.file("here/tree/frozen", "frozen"),
+        t.file("here/tree/sub/frozen", "frozen too"),
+    ];
+    let Some(pins) = frozen
+        .iter()
+        .map(|f| Immutable::set(f))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    let shm = TempTree::new_in("/dev/shm");
+    let dest = shm.dir("dest");
+    let moved = ferry_in(&home)
+        .arg("mv")
+        .arg(&tree)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(moved.status.code(), Some(1), "{moved:?}");
+    assert!(!tree.join("a").exists() && dest.join("tree/sub/b").exists());
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read(tree.join("a")).unwrap(), b"a");
+    assert_eq!(fs::read(tree.join("sub/b")).unwrap(), b"b");
+    for f in &frozen {
+        assert!(f.exists(), "{}", f.display());
+    }
+    assert!(
+        !dest.join("tree").exists(),
+        "the emptied copies are removed"
+    );
+    drop(pins);
+
+    let whole = t.file("there/whole/c", "c");
+    let whole = whole.parent().unwrap();
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .arg(whole)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    fs::create_dir(whole).unwrap();
+    fs::write(whole.join("new"), "made since").unwrap();
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(dest.join("whole/c").exists());
+    assert_no_temporaries(t.path());
 }

@@ -47,6 +47,7 @@ mod defect;
 mod dest;
 mod fresh;
 mod journal;
+mod left_behind;
 mod links;
 mod measure;
 mod moves;
@@ -95,6 +96,7 @@ pub use journal::{
     Begun, Counts, DEFAULT_LIMIT, Durable, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState,
     UndoJournal, undo_complete,
 };
+pub use left_behind::taken_inside;
 pub use measure::{Measure, measure};
 pub use names::{NameCheck, NameProblem, NameRules, check_name, free_name};
 pub use notes::{Note, NoteKind};

@@ -199,6 +199,10 @@ pub struct RecordEntry {
     /// Where the item it replaced was put (`Replaced`, `MovedOver`): moving it back from
     /// there undoes the replace. Under the staging folder of the destination's file system.
     pub staged: Option<PathBuf>,
+    /// A folder a move made at `dest` (across file systems): the identity of the folder it
+    /// came from, which stays at `source` when something in it was not moved, so that an
+    /// undo can tell it from one made there since and put back into it what was moved.
+    pub source_folder: Option<FileId>,
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
@@ -263,11 +267,17 @@ impl Record {
 
     /// The same entries, their paths not built yet (see [`PathsBelow`]).
     pub(crate) fn entries_at(&self) -> impl Iterator<Item = EntryAt<'_>> + '_ {
-        self.parts.iter().flat_map(|d| {
+        let moved = self.operation == Operation::Move;
+        self.parts.iter().flat_map(move |d| {
             let d: &RecordData = d;
             (0..d.inodes.len() as u32).filter_map(move |item| {
                 let how = Self::how_of(d, item)?;
-                Some(EntryAt { data: d, item, how })
+                Some(EntryAt {
+                    data: d,
+                    item,
+                    how,
+                    moved,
+                })
             })
         })
     }
@@ -314,6 +324,8 @@ pub(crate) struct EntryAt<'r> {
     data: &'r RecordData,
     item: u32,
     how: How,
+    /// Of a move's record.
+    moved: bool,
 }
 
 impl EntryAt<'_> {
@@ -349,6 +361,8 @@ impl EntryAt<'_> {
             mtime: item.mtime,
             top_level: self.top_level(),
             staged: None,
+            source_folder: (self.moved && item.kind == Kind::Dir && self.how == How::Created)
+                .then_some(item.id),
         }
     }
 

@@ -44,7 +44,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{names, recovery, single, symlinks, trash};
+use super::{left_behind, names, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId, Timestamp};
@@ -60,7 +60,7 @@ pub(crate) fn run_job(
     match &record.job {
         _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots, policy),
         Job::Copy { .. } => undo_copy(ctx, &record.entries, roots),
-        Job::Move { .. } => undo_move(ctx, &record.entries, policy),
+        Job::Move { .. } => undo_move(ctx, record, policy),
         Job::Rename { .. } => undo_rename(ctx, &record.entries),
         Job::CreateFolder { .. } => undo_create_folder(ctx, &record.entries),
         Job::Link { .. } => undo_link(ctx, &record.entries, roots),
@@ -297,7 +297,8 @@ fn holds(deep: &mut DeepPaths, path: &Path) -> Option<usize> {
     Some(count)
 }
 
-fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> Summary {
+fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Summary {
+    let entries = &record.entries[..];
     let mut summary = Summary::default();
     // A folder merged into the one there was removed once emptied: it is made again, before
     // what it held goes back into it (new folders: `remade` says which, for earlier undos).
@@ -308,7 +309,7 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
         }
     }
     // Each top-level item goes back, as it is now, to where it came from.
-    let mut targets = Vec::new();
+    let (mut targets, mut emptied) = (Vec::new(), Vec::new());
     for e in entries
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
@@ -332,12 +333,18 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
             }
             _ => {}
         }
+        let target = |(source, dest)| Target {
+            source,
+            dest,
+            dir: None,
+        };
         match now {
-            Now::Same => targets.push(Target {
-                source: e.dest.clone(),
-                dest: e.source.clone(),
-                dir: None,
-            }),
+            // Part of it was not moved: what was goes back into the folder it came from.
+            Now::Same if let Some(into) = left_behind::put_back_into(record, e) => {
+                targets.extend(into.items.into_iter().map(target));
+                emptied.extend(into.copies);
+            }
+            Now::Same => targets.push(target((e.dest.clone(), e.source.clone()))),
             now @ (Now::Changed | Now::Gone) => {
                 fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
@@ -346,6 +353,7 @@ fn undo_move(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> S
     if !targets.is_empty() {
         absorb(&mut summary, put_back::run(ctx, &targets, policy).summary);
     }
+    left_behind::remove_emptied(&emptied);
     if !ctx.control.stopped() {
         unstage(ctx, &mut summary, entries);
     }

@@ -102,6 +102,15 @@ impl JournalRecord {
             && self.staging.is_empty()
     }
 
+    /// True when the job may have left part of what it was given where it was (something
+    /// skipped, failed or not done): a moved folder's source may then still be there, holding
+    /// it, and its undo puts back into that folder (see `left_behind.rs`). A folder at that
+    /// place after a job that left nothing is one made since, whatever its inode number.
+    pub fn left_something(&self) -> bool {
+        let c = &self.counts;
+        self.state == RecordState::Cancelled || c.skipped + c.failed + c.not_done > 0
+    }
+
     /// True when undo must compare sources and destinations, for want of per-item
     /// identities: the job was interrupted, resumed, or too large to list.
     pub fn undo_by_comparison(&self) -> bool {

@@ -44,6 +44,9 @@ pub(in crate::jobs::journal) struct StoredEntry {
     /// Where the item it replaced was staged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     st: Option<StoredPath>,
+    /// [`RecordEntry::source_folder`]: device, inode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sf: Option<(u64, u64)>,
 }
 
 /// Relative paths made absolute against the current folder, read once: what
@@ -149,7 +152,8 @@ impl Serialize for EntryOut<'_> {
         let (source, dest) = (self.absolute.of(&e.source), self.absolute.of(&e.dest));
         let rel = self.below.rel(&source, &dest);
         let fields = 8 + usize::from(rel.is_none()) + usize::from(e.top_level);
-        let mut out = s.serialize_struct("StoredEntry", fields + usize::from(staged.is_some()))?;
+        let optional = usize::from(staged.is_some()) + usize::from(e.source_folder.is_some());
+        let mut out = s.serialize_struct("StoredEntry", fields + optional)?;
         if let Some(rel) = rel {
             out.serialize_field("r", &PathOut(Path::new(rel)))?;
         } else {
@@ -167,6 +171,9 @@ impl Serialize for EntryOut<'_> {
         }
         if let Some(staged) = &staged {
             out.serialize_field("st", &PathOut(staged))?;
+        }
+        if let Some(id) = e.source_folder {
+            out.serialize_field("sf", &(id.dev, id.ino))?;
         }
         out.end()
     }
@@ -235,11 +242,18 @@ fn push_fields(out: &mut Vec<u8>, e: &RecordEntry) {
     push_int(out, e.mtime.sec);
     out.push(b',');
     push_uint(out, e.mtime.nsec.into());
-    out.extend_from_slice(if e.top_level {
-        b"],\"top\":true}"
-    } else {
-        b"]}"
-    });
+    out.push(b']');
+    if e.top_level {
+        out.extend_from_slice(b",\"top\":true");
+    }
+    if let Some(id) = e.source_folder {
+        out.extend_from_slice(b",\"sf\":[");
+        push_uint(out, id.dev);
+        out.push(b',');
+        push_uint(out, id.ino);
+        out.push(b']');
+    }
+    out.push(b'}');
 }
 
 /// Appends `key` (up to the opening quote) and `text`.
@@ -343,6 +357,7 @@ impl StoredEntry {
             },
             top_level: self.top,
             staged: self.st.map(StoredPath::into_path),
+            source_folder: self.sf.map(|(dev, ino)| FileId { dev, ino }),
         })
     }
 }
@@ -381,8 +396,12 @@ mod tests {
             },
             top_level,
             staged: staged.map(PathBuf::from),
+            source_folder: None,
         }
     }
+
+    /// A moved folder's source identity, as the undo of a partly moved folder reads it.
+    const SOURCE_FOLDER: Option<FileId> = Some(FileId { dev: 64768, ino: 7 });
 
     #[test]
     fn entries_written_by_hand_are_what_serde_writes() {
@@ -401,17 +420,22 @@ mod tests {
             ("/plain/sub/q\"uote", "/d/sub/q\"uote", false, None),
             ("/plain/s", "/d/s", false, Some("/staged")),
         ] {
-            let out = EntryOut {
-                entry: entry(source, dest, top, staged),
-                absolute: &absolute,
-                below: &below,
-            };
-            let mut by_hand = Vec::new();
-            out.write(&mut by_hand).unwrap();
-            assert_eq!(
-                String::from_utf8(by_hand).unwrap(),
-                serde_json::to_string(&out).unwrap()
-            );
+            for source_folder in [None, SOURCE_FOLDER] {
+                let out = EntryOut {
+                    entry: RecordEntry {
+                        source_folder,
+                        ..entry(source, dest, top, staged)
+                    },
+                    absolute: &absolute,
+                    below: &below,
+                };
+                let mut by_hand = Vec::new();
+                out.write(&mut by_hand).unwrap();
+                assert_eq!(
+                    String::from_utf8(by_hand).unwrap(),
+                    serde_json::to_string(&out).unwrap()
+                );
+            }
         }
     }
 
@@ -420,6 +444,10 @@ mod tests {
         let absolute = Absolute::default();
         let entries = [
             entry("/src/docs", "/dest/docs", true, None),
+            RecordEntry {
+                source_folder: SOURCE_FOLDER,
+                ..entry("/src/docs/sub", "/dest/docs/sub", false, None)
+            },
             entry("/src/docs/a.txt", "/dest/docs/a.txt", false, None),
             // Below the source but not at the same path below the destination.
             entry("/src/docs/b", "/dest/other/b", false, None),
@@ -442,18 +470,19 @@ mod tests {
         }
         let text = String::from_utf8(json).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[1].starts_with(r#"{"r":"a.txt","#), "{}", lines[1]);
+        assert!(lines[1].ends_with(r#""sf":[64768,7]}"#), "{}", lines[1]);
+        assert!(lines[2].starts_with(r#"{"r":"a.txt","#), "{}", lines[2]);
         assert!(
-            lines[2].starts_with(r#"{"s":"/src/docs/b","#),
-            "{}",
-            lines[2]
-        );
-        assert!(
-            lines[3].starts_with(r#"{"s":"/src/docsx/c","#),
+            lines[3].starts_with(r#"{"s":"/src/docs/b","#),
             "{}",
             lines[3]
         );
-        assert!(lines[5].starts_with(r#"{"r":"d","#), "{}", lines[5]);
+        assert!(
+            lines[4].starts_with(r#"{"s":"/src/docsx/c","#),
+            "{}",
+            lines[4]
+        );
+        assert!(lines[6].starts_with(r#"{"r":"d","#), "{}", lines[6]);
         let mut below = Below::default();
         let read: Vec<RecordEntry> = lines
             .iter()
