@@ -265,3 +265,58 @@ fn a_links_own_attributes_are_kept() {
         );
     }
 }
+
+/// A destination folder with a default ACL (here giving another user everything) passes it
+/// to what is created in it; a copy of a source without ACLs loses them again, as with
+/// `cp -a` and `mv`, so that it is never open to more users than its source: its files,
+/// its folders, on a copy and on a move across file systems.
+#[test]
+fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folders() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let src = t.dir("src/private");
+    t.file("src/private/sub/notes.txt", "mine");
+    let file = t.file("src/private.txt", "mine too");
+    for path in [&file, &src.join("sub/notes.txt")] {
+        fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o640)).unwrap();
+    }
+    let acl = |name: &OsString| name.to_string_lossy().starts_with("system.posix_acl");
+    for (dest, what) in [(t.dir("open"), "same fs"), (shm.dir("open"), "to tmpfs")] {
+        if !try_tool("setfacl", &["-d", "-m", "u:65534:rwx"], &dest) {
+            return;
+        }
+        let out = run_job(Job::Copy {
+            sources: vec![src.clone(), file.clone()],
+            dest_dir: dest.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        });
+        assert!(out.summary.is_complete(), "{what}: {:#?}", out.summary);
+        for rel in [
+            "private",
+            "private/sub",
+            "private/sub/notes.txt",
+            "private.txt",
+        ] {
+            let names: Vec<_> = xattrs(&dest.join(rel)).into_keys().filter(acl).collect();
+            assert!(names.is_empty(), "{what}: {rel} has {names:?}");
+        }
+        assert_eq!(
+            fs::metadata(dest.join("private.txt")).unwrap().mode() & 0o7777,
+            0o640,
+            "{what}"
+        );
+    }
+    let moved = shm.dir("moved");
+    assert!(try_tool("setfacl", &["-d", "-m", "u:65534:rwx"], &moved));
+    ok(&ferry_in(&t.dir("home"))
+        .arg("mv")
+        .arg(&src)
+        .arg(&moved)
+        .output()
+        .unwrap());
+    for rel in ["private", "private/sub", "private/sub/notes.txt"] {
+        let names: Vec<_> = xattrs(&moved.join(rel)).into_keys().filter(acl).collect();
+        assert!(names.is_empty(), "moved: {rel} has {names:?}");
+    }
+}

@@ -409,7 +409,7 @@ pub fn umask() -> Option<u32> {
 /// created in it its permissions instead of the umask).
 pub fn may_have_default_acl(dir: impl AsFd) -> bool {
     !matches!(
-        rustix::fs::fgetxattr_query(dir, "system.posix_acl_default"),
+        rustix::fs::fgetxattr_query(dir, DEFAULT_ACL),
         Err(Errno::NODATA | Errno::OPNOTSUPP)
     )
 }
@@ -614,10 +614,28 @@ pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> Result<()> {
     XattrsOf::Fd(fd.as_fd()).write(xattrs)
 }
 
+/// A file's or folder's access ACL, as an extended attribute.
+pub const ACCESS_ACL: &str = "system.posix_acl_access";
+/// A folder's default ACL, which what is created in it inherits.
+pub const DEFAULT_ACL: &str = "system.posix_acl_default";
+
 /// Copies extended attributes (ACLs included) from `src` to `dst`, as [`write_xattrs`]
-/// does; a source without any is nothing to do.
-pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd) -> Result<()> {
-    write_xattrs(dst, &read_xattrs(src)?)
+/// does. `inherited`: ACLs `dst` may have got from its folder's default ACL on creation
+/// (see [`may_have_default_acl`]); those its source does not have are removed again, as
+/// `cp -a` does, so that a copy is never open to more users than its source.
+pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd, inherited: &[&str]) -> Result<()> {
+    let xattrs = read_xattrs(src)?;
+    let written = write_xattrs(&dst, &xattrs);
+    for &name in inherited {
+        if xattrs.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        match rustix::fs::fremovexattr(&dst, name) {
+            Ok(()) | Err(Errno::NODATA | Errno::OPNOTSUPP) => {}
+            Err(e) => written.and(Err(e))?,
+        }
+    }
+    written
 }
 
 /// Copies the extended attributes of the symbolic link `src_name` in folder `src_dir` to the
@@ -711,7 +729,7 @@ mod tests {
         rustix::fs::fsetxattr(&src, "user.one", b"1", rustix::fs::XattrFlags::empty()).unwrap();
         rustix::fs::fsetxattr(&src, "user.two", b"22", rustix::fs::XattrFlags::empty()).unwrap();
         let dst = std::fs::File::create(&b).unwrap();
-        copy_xattrs(&src, &dst).unwrap();
+        copy_xattrs(&src, &dst, &[]).unwrap();
         let mut value = [0u8; 8];
         let n = rustix::fs::getxattr(&b, "user.two", &mut value[..]).unwrap();
         assert_eq!(&value[..n], b"22");

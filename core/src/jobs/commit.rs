@@ -48,7 +48,7 @@ pub(super) struct Ownership {
 impl Copier<'_> {
     /// Gives a written file its mode, extended attributes and times; returns its inode, or
     /// [`INODE_PENDING`] for a file `created` in a hidden folder, whose inode is read with
-    /// its folder's entries. What the destination refuses to hold is a note of the job, not
+    /// its folder's entries. `inherits_acl`: see [`Batch::inherits_acl`]. What the destination refuses to hold is a note of the job, not
     /// a failure (see `notes.rs`).
     pub(super) fn finish_file(
         &self,
@@ -56,7 +56,7 @@ impl Copier<'_> {
         dst: &OwnedFd,
         meta: &fs::Meta,
         i: u32,
-        created: Option<Created>,
+        (created, inherits_acl): (Option<Created>, bool),
     ) -> Result<u64, Error> {
         let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
         crate::fault::point("file-written");
@@ -90,7 +90,8 @@ impl Copier<'_> {
                 .map_err(dest_err("set the permissions of"))?;
         }
         // Best effort: extended attributes never fail the file.
-        if let Err(e) = fs::copy_xattrs(src, dst) {
+        let inherited: &[&str] = if inherits_acl { &[fs::ACCESS_ACL] } else { &[] };
+        if let Err(e) = fs::copy_xattrs(src, dst, inherited) {
             self.ctx.note(
                 NoteKind::ExtendedAttributes,
                 self.plan.dest_path(i),

@@ -116,6 +116,9 @@ pub(super) struct Batch {
     modes_known: bool,
     /// The group what is created in `dst` gets (see [`created_group`]).
     pub(super) group: u32,
+    /// `dst` has a default ACL, which a file created in it inherits: a copy of a source
+    /// without that ACL loses it again (`fs::copy_xattrs`). Asked once per batch.
+    pub(super) inherits_acl: bool,
 }
 
 /// The group the kernel gives what is created in a folder of mode `mode` and group `gid`:
@@ -582,6 +585,7 @@ impl<'a> Copier<'a> {
             named,
             modes_known,
             group: cur.frames.last().map_or(cur.root_group, |f| f.group),
+            inherits_acl: fs::may_have_default_acl(&**cur.dst.top()),
         };
         queue.push(claim::Batch::new(items, batch), &mut |b, _, i| {
             self.work(copier, &b.with, i);
@@ -634,7 +638,13 @@ impl<'a> Copier<'a> {
             // Before anything it holds can be replaced: its mode is still 0700, its tree hidden.
             self.read_inodes(done.children.clone(), fd);
         }
-        if let Err(e) = fs::copy_xattrs(src, fd) {
+        // Made with its parent's default ACL, if it has one: then its own two are inherited.
+        let inherited: &[&str] = if fs::may_have_default_acl(fd) {
+            &[fs::ACCESS_ACL, fs::DEFAULT_ACL]
+        } else {
+            &[]
+        };
+        if let Err(e) = fs::copy_xattrs(src, fd, inherited) {
             self.ctx.note(
                 NoteKind::ExtendedAttributes,
                 self.plan.dest_path(i),
@@ -746,7 +756,7 @@ impl<'a> Copier<'a> {
         let created = (batch.modes_known && !self.plan.links.is_first(i, item.id))
             .then(|| fresh::created_hidden(mode, size, batch.group))
             .flatten();
-        let ino = self.finish_file(&src, &dst, &meta, i, created)?;
+        let ino = self.finish_file(&src, &dst, &meta, i, (created, batch.inherits_acl))?;
         let Some(temp) = temp else {
             return match fs::link_unnamed(&dst, &*batch.dst, self.plan.dest_name(i)) {
                 Ok(()) => Ok(Outcome::Done(ino)),

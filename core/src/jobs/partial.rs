@@ -120,7 +120,7 @@ impl Copier<'_> {
             };
         }
         let ino = self
-            .finish_file(src, &dst, meta, i, None)
+            .finish_file(src, &dst, meta, i, (None, batch.inherits_acl))
             .inspect_err(|_| {
                 self.ctx.counters.bytes.fetch_sub(copied + kept, Relaxed);
             })?;
