@@ -10,6 +10,7 @@ use ferry_tests::TempTree;
 use crate::ferry_in;
 use crate::jobs_conflicts::once;
 use crate::jobs_requests::Immutable;
+use crate::jobs_support::Mounted;
 use crate::jobs_support::assert_no_temporaries;
 use crate::undo::{Setup, moving, ok};
 
@@ -186,4 +187,37 @@ fn the_undo_of_a_partly_moved_folder_puts_back_into_what_it_left() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(dest.join("whole/c").exists());
     assert_no_temporaries(t.path());
+}
+
+/// An undo the free-space check stops before it puts anything back leaves its job to be
+/// undone: once space is freed, `ferry undo` puts the item back.
+#[test]
+fn an_undo_stopped_for_want_of_space_can_be_tried_again() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let Some(small) = Mounted::new(&t.join("small"), &["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+    else {
+        return;
+    };
+    let big = small.dir.join("s/big");
+    fs::create_dir(big.parent().unwrap()).unwrap();
+    fs::write(&big, vec![7u8; 600_000]).unwrap();
+    let dest = t.dir("dest");
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .arg(big.parent().unwrap())
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let filler = small.dir.join("filler");
+    fs::write(&filler, vec![0u8; 700_000]).unwrap();
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("not enough free space"), "{stderr}");
+
+    fs::remove_file(&filler).unwrap();
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read(&big).unwrap().len(), 600_000);
+    assert!(!dest.join("s").exists());
 }

@@ -219,17 +219,19 @@ impl UndoJournal {
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept
 /// on purpose (changed since the job, or its replaced item no longer kept), or found gone.
+/// One halted before it put something back (not enough free space) can be tried again.
 pub fn undo_complete(summary: &Summary) -> bool {
-    summary.failed.iter().all(|f| {
-        matches!(
-            *f.error,
-            Error::ChangedSince { .. }
-                | Error::GoneSince { .. }
-                | Error::ChangedSinceCopied { .. }
-                | Error::ReplacedGone { .. }
-                | Error::PutBackBeside { .. }
-        )
-    })
+    summary.not_done.is_empty()
+        && summary.failed.iter().all(|f| {
+            matches!(
+                *f.error,
+                Error::ChangedSince { .. }
+                    | Error::GoneSince { .. }
+                    | Error::ChangedSinceCopied { .. }
+                    | Error::ReplacedGone { .. }
+                    | Error::PutBackBeside { .. }
+            )
+        })
 }
 
 /// Moves the folders made anew at or below `from` to the same places below `to`, as the
