@@ -182,6 +182,32 @@ fn undo_of_a_copy_trashes_the_copies_but_keeps_one_edited_since() {
     assert_eq!(s.journal.records().unwrap()[0].state, RecordState::Undone);
 }
 
+/// A copied link the user removed and made anew (which often gets the freed inode number
+/// back), pointing elsewhere with a text of the same length, is not the copy: kept, and said.
+#[test]
+fn undo_of_a_copy_keeps_a_link_made_anew_in_its_place() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let link = t.symlink("src/link", "target-A");
+    let dest = t.dir("dest");
+    let out = s.run(copy(vec![link], &dest));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let copied = dest.join("link");
+    fs::remove_file(&copied).unwrap();
+    std::os::unix::fs::symlink("target-B", &copied).unwrap();
+
+    let out = s.undo();
+    assert_eq!(fs::read_link(&copied).unwrap(), Path::new("target-B"));
+    assert!(
+        out.summary
+            .failed
+            .iter()
+            .any(|f| f.path == copied && matches!(*f.error, Error::ChangedSince { .. })),
+        "{:#?}",
+        out.summary
+    );
+}
+
 /// A tree deeper than `PATH_MAX` is undone like any other: its items, reached by folder, are
 /// known as the copies; one added deep inside since stays, with the folders holding it.
 #[test]

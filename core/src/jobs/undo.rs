@@ -157,14 +157,26 @@ fn not_as_left_at(path: &Path) -> Error {
     not_as_left(now, path)
 }
 
+/// The link at `copy` holds the text of the link at `source`, or `source` is gone (a move's
+/// source, whose copy is then known by identity, size and time alone).
+fn same_link_text(source: &Path, copy: &Path) -> bool {
+    match std::fs::read_link(source) {
+        Ok(text) => std::fs::read_link(copy).is_ok_and(|t| t == text),
+        Err(_) => true,
+    }
+}
+
 fn now_at(deep: &mut DeepPaths, entry: &RecordEntry, content_too: bool) -> Now {
     let Ok(m) = deep.stat(&entry.dest) else {
         return Now::Gone;
     };
     let same_item = m.id == entry.id;
+    // A link removed and made anew often gets the freed inode number back: its text tells.
     let same_content = !content_too
-        || entry.kind != Kind::File
-        || (m.size == entry.size && entry.mtime.kept_as(m.mtime));
+        || !matches!(entry.kind, Kind::File | Kind::Symlink)
+        || (m.size == entry.size
+            && entry.mtime.kept_as(m.mtime)
+            && (entry.kind == Kind::File || same_link_text(&entry.source, &entry.dest)));
     if same_item && same_content {
         Now::Same
     } else {
