@@ -120,6 +120,13 @@ pub enum Error {
         /// The path.
         path: PathBuf,
     },
+    /// Undo was asked for while the newest job is still running: undoing an older one
+    /// instead would leave the journal out of order and surprise whoever asked.
+    #[error("the {what} is still running; undo it once it has finished")]
+    StillRunning {
+        /// The job, in words ("copy /a -> /b").
+        what: String,
+    },
     /// The file is larger than the destination file system allows (FAT: 4 GiB).
     #[error("{} is too large for the destination ({size} bytes, at most {limit})", path.display())]
     TooLarge {
@@ -290,6 +297,7 @@ impl Error {
             Error::Cancelled
             | Error::Defect { .. }
             | Error::PlanTooLarge { .. }
+            | Error::StillRunning { .. }
             | Error::Clipboard { .. } => None,
         }
     }

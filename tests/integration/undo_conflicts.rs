@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use ferry_core::jobs::{ConflictKind, Job, Resolution, SkipReason};
 use ferry_tests::TempTree;
 
+use crate::faults::Pause;
 use crate::ferry_in;
 use crate::jobs_conflicts::once;
 use crate::jobs_requests::Immutable;
@@ -220,4 +221,39 @@ fn an_undo_stopped_for_want_of_space_can_be_tried_again() {
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(fs::read(&big).unwrap().len(), 600_000);
     assert!(!dest.join("s").exists());
+}
+
+/// `ferry undo` while the newest job still runs refuses and names it, rather than undoing an
+/// older job; once that job has finished, it is the one undone.
+#[test]
+fn undo_while_the_newest_job_runs_refuses_and_says_so() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let older = t.file("older.txt", "done before");
+    let (dest, more) = (t.dir("dest"), t.dir("more"));
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&older)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let src = t.many_files("src", "f", 5, 10);
+    let pause = Pause::at("item-done:2");
+    let child = pause.start_held(ferry_in(&home).arg("cp").arg(&src).arg(&more));
+
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    // Let the copy go on before anything can fail, so that no held process outlives the test.
+    pause.release(child.id());
+    assert!(child.wait_with_output().unwrap().status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("still running"), "{stderr}");
+    assert!(stderr.contains(&*src.to_string_lossy()), "{stderr}");
+    assert!(
+        dest.join("older.txt").exists(),
+        "the older job is not undone"
+    );
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert!(!more.join("src").exists() && dest.join("older.txt").exists());
 }

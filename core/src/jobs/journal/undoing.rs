@@ -62,7 +62,8 @@ impl UndoJournal {
     }
 
     /// The newest record that undo applies to: finished, cancelled or interrupted, and not
-    /// one that did nothing ([`JournalRecord::did_nothing`]). The
+    /// one that did nothing ([`JournalRecord::did_nothing`]); [`Error::StillRunning`] when a
+    /// job started after it is still running. The
     /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
     ///
     /// Its folders that the undo of a later job made anew (see [`Summary::remade`]) are known
@@ -78,6 +79,13 @@ impl UndoJournal {
         }) else {
             return Ok(None);
         };
+        // A job started later by a process still running it: not done yet, to be undone first.
+        if let Some(running) = (records[at + 1..].iter())
+            .rfind(|r| r.state == RecordState::Running && !r.did_nothing())
+        {
+            let what = format!("{} {}", running.kind(), running.describe());
+            return Err(Error::StillRunning { what });
+        }
         let later = records.split_off(at + 1);
         let record = self.with_details(records.swap_remove(at))?;
         self.with_remade(record, later).map(Some)
