@@ -116,6 +116,31 @@ fn cli_restore_asks_about_a_taken_name() {
     assert!(trash_contents(&home.join("data/Trash")).is_empty());
 }
 
+/// A restore that replaced is redone as it was done: it replaces again (the redone restore
+/// does not skip the taken name and call that done).
+#[test]
+fn redo_of_a_restore_that_replaced_replaces_again() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let a = tree.file("w/a", "old");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]));
+    fs::write(&a, "new").unwrap();
+    let replace = [
+        OsStr::new("restore"),
+        OsStr::new("--on-conflict"),
+        OsStr::new("replace"),
+        a.as_os_str(),
+    ];
+    ok(&ferry_at(&home, &replace));
+    assert_eq!(read(&a), "old");
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(read(&a), "new");
+    ok(&ferry_at(&home, &[OsStr::new("redo")]));
+    assert_eq!(read(&a), "old", "redone as it was done");
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(read(&a), "new", "and undone again");
+}
+
 /// `ferry` run as the unprivileged user 65534 (root ignores permissions) with its own `home`.
 fn ferry_unprivileged_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
     std::process::Command::new("setpriv")

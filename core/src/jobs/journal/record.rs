@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::jobs::{ConflictPolicy, Job, RecordEntry, TrashRecord, TrashedItem};
+use crate::jobs::{Job, RecordEntry, TrashRecord, TrashedItem};
 
 /// Where a journaled job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,16 +118,17 @@ impl JournalRecord {
     }
 
     /// The job that redoes this one: the job itself, except for a restore, which restores
-    /// the items from where its undo put them in the trash.
+    /// the items from where its undo put them in the trash, with the restore's own conflict
+    /// policy (a restore that replaced replaces again, as a redone copy does).
     pub fn redo_job(&self) -> Job {
         match &self.job {
-            Job::Restore { .. } => Job::Restore {
+            Job::Restore { on_conflict, .. } => Job::Restore {
                 items: self
                     .undo_trash
                     .iter()
                     .filter_map(|r| TrashedItem::read(&r.info).ok())
                     .collect(),
-                on_conflict: ConflictPolicy::Ask,
+                on_conflict: *on_conflict,
             },
             job => job.clone(),
         }
