@@ -211,7 +211,8 @@ pub fn stat_path(path: &Path) -> Result<Meta> {
 
 /// `ENOTDIR` when the path a user gave ends in `/` (or `/.`), which names a folder, but what
 /// it names (`meta`, not followed, found in `dir` as `name`) is neither a folder nor a link to
-/// one: `file/` is not `file`, for the kernel and GNU tools alike. `Path` drops a final slash
+/// one (the kernel's own error for a link it cannot follow: `ELOOP`, `ENOENT`, as GNU tools
+/// say): `file/` is not `file`, for the kernel and GNU tools alike. `Path` drops a final slash
 /// from its components, so whoever splits such a path into folder and name must ask this.
 /// A link to a folder passes: a shell completes its name with a `/`, and a move, delete or
 /// trash then takes the link, never the folder behind it (`rm -r lnk/` empties that folder);
@@ -220,10 +221,12 @@ pub fn check_final_slash(path: &Path, meta: &Meta, dir: impl AsFd, name: &OsStr)
     if !names_a_folder(path) || meta.kind == Kind::Dir {
         return Ok(());
     }
-    let folder_behind_link = meta.kind == Kind::Symlink
-        && statx_at(dir, name, true, StatxFlags::TYPE)
-            .is_ok_and(|st| FileType::from_raw_mode(st.stx_mode.into()) == FileType::Directory);
-    if folder_behind_link {
+    if meta.kind != Kind::Symlink {
+        return Err(Errno::NOTDIR);
+    }
+    // What the link leads to, as the kernel says: a loop is `ELOOP`, a dangling link `ENOENT`.
+    let behind = statx_at(dir, name, true, StatxFlags::TYPE)?;
+    if FileType::from_raw_mode(behind.stx_mode.into()) == FileType::Directory {
         Ok(())
     } else {
         Err(Errno::NOTDIR)
@@ -695,6 +698,33 @@ mod tests {
         assert!(t(1_715_000_014, 1).newer_than_held(t(1_715_000_012, 0)));
         // An odd second is not FAT's.
         assert!(!t(1_715_000_012, 5).kept_as(t(1_715_000_011, 0)));
+    }
+
+    #[test]
+    fn a_final_slash_after_a_link_says_why_it_leads_to_no_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = open_dir_path(tmp.path()).unwrap();
+        std::fs::create_dir(tmp.path().join("folder")).unwrap();
+        std::fs::write(tmp.path().join("file"), "f").unwrap();
+        for (name, target) in [
+            ("to-folder", "folder"),
+            ("to-file", "file"),
+            ("loop", "loop"),
+            ("dangling", "nowhere"),
+        ] {
+            std::os::unix::fs::symlink(target, tmp.path().join(name)).unwrap();
+        }
+        let check = |name: &str| {
+            let path = tmp.path().join(format!("{name}/"));
+            let meta = stat_at(&dir, OsStr::new(name)).unwrap();
+            check_final_slash(&path, &meta, &dir, OsStr::new(name))
+        };
+        assert_eq!(check("folder"), Ok(()));
+        assert_eq!(check("to-folder"), Ok(()));
+        assert_eq!(check("file"), Err(Errno::NOTDIR));
+        assert_eq!(check("to-file"), Err(Errno::NOTDIR));
+        assert_eq!(check("loop"), Err(Errno::LOOP));
+        assert_eq!(check("dangling"), Err(Errno::NOENT));
     }
 
     #[test]
