@@ -256,4 +256,14 @@ fn undo_while_the_newest_job_runs_refuses_and_says_so() {
 
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert!(!more.join("src").exists() && dest.join("older.txt").exists());
+
+    // With no job before it, the same, rather than "nothing to undo".
+    let alone = t.dir("alone");
+    let child = pause.start_held(ferry_in(&alone).arg("cp").arg(&src).arg(&more));
+    let out = ferry_in(&alone).arg("undo").output().unwrap();
+    pause.release(child.id());
+    assert!(child.wait_with_output().unwrap().status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("still running"), "{stderr}");
 }

@@ -185,6 +185,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::UnsafeTrashEntry { .. } => "Unsafe trash entry",
         Error::LinkInPath { .. } => "Symbolic link on the way",
         Error::PlanTooLarge { .. } => "Too many items",
+        Error::StillRunning { .. } => "Still running",
         _ => "Something went wrong",
     }
 }

@@ -71,21 +71,24 @@ impl UndoJournal {
     /// again by that move's undo, is still the folder this job made or moved there.
     pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let mut records = self.records()?;
-        let Some(at) = records.iter().rposition(|r| {
+        let found = records.iter().rposition(|r| {
             matches!(
                 r.state,
                 RecordState::Finished | RecordState::Cancelled | RecordState::Interrupted
             ) && !r.did_nothing()
-        }) else {
-            return Ok(None);
-        };
+        });
         // A job started later by a process still running it: not done yet, to be undone first.
-        if let Some(running) = (records[at + 1..].iter())
-            .rfind(|r| r.state == RecordState::Running && !r.did_nothing())
+        let later = found.map_or(0, |at| at + 1);
+        if let Some(running) = records[later..]
+            .iter()
+            .rfind(|r| r.state == RecordState::Running)
         {
             let what = format!("{} {}", running.kind(), running.describe());
             return Err(Error::StillRunning { what });
         }
+        let Some(at) = found else {
+            return Ok(None);
+        };
         let later = records.split_off(at + 1);
         let record = self.with_details(records.swap_remove(at))?;
         self.with_remade(record, later).map(Some)
