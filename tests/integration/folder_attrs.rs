@@ -187,6 +187,47 @@ fn a_destination_without_attributes_gets_a_note_not_a_failure() {
     );
 }
 
+/// A destination that keeps `user.*` attributes but no ACLs (btrfs mounted `noacl`): the
+/// note says the ACLs were not kept, not the attributes, which were.
+#[test]
+fn a_destination_without_acls_keeps_the_attributes_and_says_only_acls_were_not_kept() {
+    let t = TempTree::new();
+    let Some(docs) = folder_with_attributes(&t) else {
+        return;
+    };
+    let shm = TempTree::new_in("/dev/shm");
+    let img = shm.join("btrfs.img");
+    fs::File::create(&img).unwrap().set_len(300 << 20).unwrap();
+    let made = Command::new("mkfs.btrfs").arg("-q").arg(&img).output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        eprintln!("note: mkfs.btrfs unavailable; test skipped");
+        return;
+    }
+    let mount = ["-o", "loop,noacl", img.to_str().unwrap()];
+    let Some(noacl) = Mounted::new(&shm.join("mnt"), &mount) else {
+        return;
+    };
+    let out = run_job(Job::Copy {
+        sources: vec![docs],
+        dest_dir: noacl.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(out.summary.notes.len(), 1, "{:#?}", out.summary.notes);
+    assert_eq!(out.summary.notes[0].kind, NoteKind::Acls);
+    assert!(
+        out.summary.notes[0]
+            .to_string()
+            .starts_with("ACLs not kept at ")
+    );
+    let kept = xattrs(&noacl.dir.join("docs"));
+    assert_eq!(
+        kept.get(&OsString::from("user.origin")).map(Vec::as_slice),
+        Some(&b"camera"[..])
+    );
+}
+
 /// A copy, and a move across file systems, killed once two files are done (a folder made, its
 /// attributes not given yet: they come after its contents): the resumed job gives them, and
 /// the folder's mode, as the job would have.

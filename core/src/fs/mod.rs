@@ -592,16 +592,43 @@ impl XattrsOf<'_> {
     }
 
     /// Sets every attribute of `xattrs`, best effort (see [`write_xattrs`]).
-    fn write(&self, xattrs: &Xattrs) -> Result<()> {
-        let mut first_error = Ok(());
+    fn write(&self, xattrs: &Xattrs) -> std::result::Result<(), NotKept> {
+        let mut not_kept: Option<NotKept> = None;
         for (name, value) in xattrs {
-            let set = self.set(name, value);
-            if first_error.is_ok() {
-                first_error = set;
+            if let Err(errno) = self.set(name, value) {
+                let acl = is_acl(name);
+                let first = not_kept.get_or_insert(NotKept {
+                    errno,
+                    acls_only: true,
+                });
+                first.acls_only &= acl;
             }
         }
-        first_error
+        not_kept.map_or(Ok(()), Err)
     }
+}
+
+/// Extended attributes a copy could not be given: the file system's first answer, and
+/// whether what it refused was ACLs alone (a `noacl` mount keeps `user.*` attributes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotKept {
+    /// The first refusal.
+    pub errno: Errno,
+    /// Only `system.posix_acl_*` attributes were refused.
+    pub acls_only: bool,
+}
+
+impl From<Errno> for NotKept {
+    fn from(errno: Errno) -> Self {
+        NotKept {
+            errno,
+            acls_only: false,
+        }
+    }
+}
+
+fn is_acl(name: &OsStr) -> bool {
+    name == ACCESS_ACL || name == DEFAULT_ACL
 }
 
 /// Reads every extended attribute of `fd`; none for a file system without them.
@@ -613,7 +640,7 @@ pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
 /// may hold `user.*` attributes and refuse ACLs), and the first that could not be set is the
 /// error returned (`ENOTSUP` when it cannot hold it); a caller records it as a note, not a
 /// failure.
-pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> Result<()> {
+pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> std::result::Result<(), NotKept> {
     XattrsOf::Fd(fd.as_fd()).write(xattrs)
 }
 
@@ -626,7 +653,11 @@ pub const DEFAULT_ACL: &str = "system.posix_acl_default";
 /// does. `inherited`: ACLs `dst` may have got from its folder's default ACL on creation
 /// (see [`may_have_default_acl`]); those its source does not have are removed again, as
 /// `cp -a` does, so that a copy is never open to more users than its source.
-pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd, inherited: &[&str]) -> Result<()> {
+pub fn copy_xattrs(
+    src: impl AsFd,
+    dst: impl AsFd,
+    inherited: &[&str],
+) -> std::result::Result<(), NotKept> {
     let xattrs = read_xattrs(src)?;
     let written = write_xattrs(&dst, &xattrs);
     for &name in inherited {
@@ -635,7 +666,10 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd, inherited: &[&str]) -> Result
         }
         match rustix::fs::fremovexattr(&dst, name) {
             Ok(()) | Err(Errno::NODATA | Errno::OPNOTSUPP) => {}
-            Err(e) => written.and(Err(e))?,
+            Err(errno) => written.and(Err(NotKept {
+                errno,
+                acls_only: true,
+            }))?,
         }
     }
     written
@@ -646,7 +680,7 @@ pub fn copy_xattrs(src: impl AsFd, dst: impl AsFd, inherited: &[&str]) -> Result
 pub fn copy_link_xattrs(
     (src_dir, src_name): (impl AsFd, &OsStr),
     (dst_dir, dst_name): (impl AsFd, &OsStr),
-) -> Result<()> {
+) -> std::result::Result<(), NotKept> {
     let xattrs = XattrsOf::link(src_dir.as_fd(), src_name).read()?;
     if xattrs.is_empty() {
         return Ok(());

@@ -92,11 +92,7 @@ impl Copier<'_> {
         // Best effort: extended attributes never fail the file.
         let inherited: &[&str] = if inherits_acl { &[fs::ACCESS_ACL] } else { &[] };
         if let Err(e) = fs::copy_xattrs(src, dst, inherited) {
-            self.ctx.note(
-                NoteKind::ExtendedAttributes,
-                self.plan.dest_path(i),
-                Some(e),
-            );
+            self.ctx.note_xattrs(self.plan.dest_path(i), e);
         }
         let set = fs::set_times_fd(dst, meta.atime, meta.mtime);
         self.metadata(i, NoteKind::Times, set)
@@ -210,8 +206,7 @@ impl Copier<'_> {
         // Best effort, as for files: a link's `trusted.*` or `security.*` attributes.
         let from = (&*batch.src, self.plan.name(i));
         if let Err(e) = fs::copy_link_xattrs(from, (&*batch.dst, &*temp.name)) {
-            let path = self.plan.dest_path(i);
-            self.ctx.note(NoteKind::ExtendedAttributes, path, Some(e));
+            self.ctx.note_xattrs(self.plan.dest_path(i), e);
         }
         self.finish_special(batch, temp, i)
     }

@@ -369,6 +369,11 @@ impl JobCtx {
         }
     }
 
+    /// Notes the extended attributes (or only the ACLs) `not_kept` of `path`.
+    pub(crate) fn note_xattrs(&self, path: PathBuf, not_kept: crate::fs::NotKept) {
+        self.note(NoteKind::of_xattrs(&not_kept), path, Some(not_kept.errno));
+    }
+
     pub(crate) fn take_notes(&self) -> Vec<Note> {
         std::mem::take(&mut *lock(&self.notes))
     }

@@ -645,11 +645,7 @@ impl<'a> Copier<'a> {
             &[]
         };
         if let Err(e) = fs::copy_xattrs(src, fd, inherited) {
-            self.ctx.note(
-                NoteKind::ExtendedAttributes,
-                self.plan.dest_path(i),
-                Some(e),
-            );
+            self.ctx.note_xattrs(self.plan.dest_path(i), e);
         }
         let item = self.plan.item(i);
         let owned = (item.uid, item.gid);

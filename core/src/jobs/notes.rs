@@ -27,6 +27,19 @@ pub enum NoteKind {
     /// Extended attributes (`user.*` and the rest) and POSIX ACLs (access and default), of
     /// files and folders.
     ExtendedAttributes,
+    /// POSIX ACLs alone, where the other attributes were kept (a `noacl` mount).
+    Acls,
+}
+
+impl NoteKind {
+    /// The kind of note for extended attributes `not_kept`.
+    pub(crate) fn of_xattrs(not_kept: &crate::fs::NotKept) -> NoteKind {
+        if not_kept.acls_only {
+            NoteKind::Acls
+        } else {
+            NoteKind::ExtendedAttributes
+        }
+    }
 }
 
 impl NoteKind {
@@ -35,6 +48,7 @@ impl NoteKind {
             NoteKind::Permissions => "permissions",
             NoteKind::Times => "times",
             NoteKind::ExtendedAttributes => "extended attributes and ACLs",
+            NoteKind::Acls => "ACLs",
         }
     }
 
@@ -44,6 +58,7 @@ impl NoteKind {
             NoteKind::Permissions => "set the permissions of",
             NoteKind::Times => "set the times of",
             NoteKind::ExtendedAttributes => "keep the extended attributes and ACLs of",
+            NoteKind::Acls => "keep the ACLs of",
         }
     }
 }

@@ -421,15 +421,14 @@ fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
         // What the destination refuses to hold is a note, as in the engine; other errors
         // leave the folder as it is.
         let noted = |kind, set: rustix::io::Result<()>| match set {
-            Err(e) if kind == NoteKind::ExtendedAttributes || super::notes::refused(e) => {
+            Err(e) if super::notes::refused(e) => {
                 ctx.note(kind, dest.clone(), Some(e));
             }
             _ => {}
         };
-        noted(
-            NoteKind::ExtendedAttributes,
-            crate::fs::write_xattrs(&fd, xattrs),
-        );
+        if let Err(not_kept) = crate::fs::write_xattrs(&fd, xattrs) {
+            ctx.note_xattrs(dest.clone(), not_kept);
+        }
         noted(
             NoteKind::Permissions,
             crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777),
