@@ -267,3 +267,33 @@ fn undo_while_the_newest_job_runs_refuses_and_says_so() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("still running"), "{stderr}");
 }
+
+/// A copy that only met a folder that was there and skipped everything in it did nothing: it
+/// is no undo step, and `ferry undo` undoes the job before it.
+#[test]
+fn a_copy_that_only_merged_a_folder_is_no_undo_step() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let dest = t.dir("dest");
+    let first = t.file("first.txt", "first");
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&first)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let dir = t.file("src/dir/f", "f");
+    let dir = dir.parent().unwrap();
+    t.file("dest/dir/f", "f, there before");
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(dir)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("0 done, 1 skipped"), "{history}");
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert!(!dest.join("first.txt").exists(), "the job before is undone");
+    assert_eq!(fs::read(dest.join("dir/f")).unwrap(), b"f, there before");
+}

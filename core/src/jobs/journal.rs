@@ -263,6 +263,10 @@ impl UndoJournal {
     /// Persists the end of record `seq` with what the job did.
     pub fn finish(&self, seq: u64, summary: &Summary, cancelled: bool) -> Result<(), Error> {
         let record = &summary.record;
+        // Only folders merged into: recorded as nothing done, which undo passes over.
+        let merged = record.merges_only().filter(|_| summary.trash.is_empty());
+        let empty = crate::jobs::Record::default();
+        let record = if merged.is_some() { &empty } else { record };
         let dropped = record.len() > MAX_ENTRIES;
         let absolute = Absolute::default();
         let mut staging: Vec<PathBuf> = record
@@ -289,7 +293,7 @@ impl UndoJournal {
             seq,
             time: now(),
             cancelled,
-            done: summary.items_done,
+            done: summary.items_done - merged.unwrap_or(0).min(summary.items_done),
             skipped: summary.skipped.len() as u64,
             failed: summary.failed.len() as u64,
             not_done: summary.not_done.len() as u64,

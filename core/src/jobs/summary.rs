@@ -296,6 +296,19 @@ impl Record {
         }
     }
 
+    /// Folders merged into, if any, and nothing else: a job that only met folders that were
+    /// there and skipped what they held did nothing to undo.
+    pub(crate) fn merges_only(&self) -> Option<u64> {
+        let mut merged = 0;
+        for e in self.entries_at() {
+            if e.how != How::Merged {
+                return None;
+            }
+            merged += 1;
+        }
+        (merged > 0).then_some(merged)
+    }
+
     /// How many entries [`entries`](Self::entries) yields, without building them.
     pub(crate) fn len(&self) -> usize {
         (self.parts.iter())
