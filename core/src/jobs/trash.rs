@@ -319,8 +319,13 @@ fn trash_one(
         volume = TrashDir::volume(&top, uid).map_err(|e| cannot(&original, e.to_string()))?;
         &volume
     };
+    // The trash itself, what is in it, or a folder holding it.
+    let trash_itself = || Error::Refused {
+        op: "move the trash or what it holds to the trash:",
+        path: original.clone(),
+    };
     if original.starts_with(&trash.path) || trash.path.starts_with(&original) {
-        return Err(refused());
+        return Err(trash_itself());
     }
     let deleted = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S");
     // A volume's trash holds paths relative to its top, as the specification asks (the
@@ -365,7 +370,7 @@ fn trash_one(
                     Errno::XDEV => {
                         return Err(cannot(&original, "the trash is on another file system"));
                     }
-                    Errno::INVAL => return Err(refused()),
+                    Errno::INVAL => return Err(trash_itself()),
                     e => return Err(Error::io("move to the trash", original, e)),
                 }
             }
