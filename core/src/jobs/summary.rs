@@ -296,9 +296,13 @@ impl Record {
         }
     }
 
-    /// Folders merged into, if any, and nothing else: a job that only met folders that were
-    /// there and skipped what they held did nothing to undo.
+    /// For a copy: the folders merged into, if any, and nothing else. A copy that only met
+    /// folders that were there and skipped what they held did nothing to undo (a move that
+    /// merged a folder removed its source, which its undo makes again).
     pub(crate) fn merges_only(&self) -> Option<u64> {
+        if self.operation != Operation::Copy {
+            return None;
+        }
         let mut merged = 0;
         for e in self.entries_at() {
             if e.how != How::Merged {
