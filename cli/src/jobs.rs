@@ -1,6 +1,7 @@
 //! `ferry cp|mv|ln|rm`: the same engine and code path as the window, with a progress bar on
 //! stderr when it is a terminal and a summary naming every item that was not done.
 
+use ferry_core::shown::Shown;
 use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -115,7 +116,7 @@ pub fn run_move(args: &MoveArgs) -> i32 {
 /// Why `ferry mv` moves nothing, one line for each of `cautions` that `force` does not lift.
 fn move_refusals(cautions: &[(PathBuf, Caution)], force: bool) -> Vec<String> {
     let refusal = |(path, why): &(PathBuf, Caution)| {
-        let path = path.display();
+        let path = Shown(path);
         if !why.can_be_forced() {
             Some(format!(
                 "not moving {path}: {why} (never moved by Ferry; a shell's mv can, with Ferry closed)"
@@ -133,7 +134,7 @@ pub fn run_link(args: &LinkArgs) -> i32 {
         return EXIT_REFUSED;
     };
     if !dest_dir.is_dir() {
-        eprintln!("ferry: {}: not an existing folder", dest_dir.display());
+        eprintln!("ferry: {}: not an existing folder", Shown(dest_dir));
         return EXIT_REFUSED;
     }
     with_empty_paths_named(targets, "link to", |targets| {
@@ -154,7 +155,7 @@ pub fn run_remove(args: &RmArgs) -> i32 {
         for (path, why) in &cautions {
             eprintln!(
                 "ferry: not deleting {}: {why} (add --force to delete it)",
-                path.display()
+                Shown(path)
             );
         }
         if !cautions.is_empty() {
@@ -212,7 +213,7 @@ fn transfer_to(args: &TransferArgs, is_move: bool, sources: &[PathBuf], dest: &P
     let (dest_dir, dest_name) = match destination(dest, sources) {
         Ok(d) => d,
         Err(folder) => {
-            eprintln!("ferry: {}: not an existing folder", folder.display());
+            eprintln!("ferry: {}: not an existing folder", Shown(&folder));
             return EXIT_REFUSED;
         }
     };

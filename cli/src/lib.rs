@@ -12,6 +12,7 @@
 //! Exit status convention for every subcommand: 0 = everything done, 1 = some items failed or
 //! were skipped for errors, 2 = refused before doing anything (usage, bad path, nothing to do).
 
+use ferry_core::shown::Shown;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -202,7 +203,7 @@ fn window(path: Option<PathBuf>) -> Result<i32, Handoff> {
         Some(p) if std::fs::symlink_metadata(p).is_err() => {
             eprintln!(
                 "ferry: '{}' is neither a command nor a folder (see `ferry --help`)",
-                p.display()
+                Shown(p)
             );
             Ok(finish(EXIT_REFUSED))
         }
@@ -248,7 +249,7 @@ pub fn hand_over() -> i32 {
     eprintln!(
         "ferry: cannot start {}: {err} (the window and `ferry bench` are in {WINDOW_PROGRAM}, \
          built and installed beside ferry)",
-        program.display()
+        Shown(&program)
     );
     EXIT_REFUSED
 }

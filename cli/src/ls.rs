@@ -13,6 +13,7 @@
 //! failed. Symlinks add `"target_kind"` (`null` when broken). A name that is not UTF-8 adds
 //! `"name_bytes"`, its exact bytes as an array of numbers, since `"name"` is then lossy.
 
+use ferry_core::shown::Shown;
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
@@ -91,7 +92,7 @@ pub fn run(args: &LsArgs) -> i32 {
     let dir = match std::path::absolute(&args.dir) {
         Ok(dir) => lister::list_path(&dir),
         Err(e) => {
-            eprintln!("ferry ls: cannot open {}: {e}", args.dir.display());
+            eprintln!("ferry ls: cannot open {}: {e}", Shown(&args.dir));
             return EXIT_REFUSED;
         }
     };

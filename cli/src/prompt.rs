@@ -1,6 +1,7 @@
 //! Questions on the terminal for `ferry cp|mv|restore|undo --on-conflict ask` and for failed
 //! items: one line per question on stderr, one answer per line on stdin.
 
+use ferry_core::shown::Shown;
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
@@ -42,11 +43,7 @@ pub fn refuse_unanswerable(
     }
     eprintln!("ferry: conflicts (use --on-conflict); nothing written:");
     for (item, place) in taken {
-        eprintln!(
-            "ferry:   {} -> {} is taken",
-            item.display(),
-            place.display()
-        );
+        eprintln!("ferry:   {} -> {} is taken", Shown(item), Shown(place));
     }
     Some(EXIT_REFUSED)
 }
@@ -84,8 +81,8 @@ pub fn describe(c: &Conflict) -> String {
     };
     format!(
         "{} -> {} {what}{same} ({} vs {} bytes)",
-        c.source.path.display(),
-        c.dest.path.display(),
+        Shown(&c.source.path),
+        Shown(&c.dest.path),
         c.source.size,
         c.dest.size
     )
@@ -180,7 +177,7 @@ impl Prompt {
         if !self.terminal {
             return ErrorAction::Skip;
         }
-        eprintln!("ferry: {}: {error}", path.display());
+        eprintln!("ferry: {}: {error}", Shown(path));
         loop {
             let Some(answer) = self.ask("[r]etry, [s]kip, [S]kip all like this, [c]ancel?") else {
                 return ErrorAction::Cancel;

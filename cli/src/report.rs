@@ -1,6 +1,7 @@
 //! What the command line says when a job ends: a line for each item not done (named where
 //! it would have landed), the folders a move left in place, and the exit status.
 
+use ferry_core::shown::Shown;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -80,7 +81,7 @@ fn report_lines(
         let above =
             (failed.error.path()).is_some_and(|p| p != failed.path && failed.path.starts_with(p));
         lines.push(match above {
-            true => format!("{}: {error}", failed.path.display()),
+            true => format!("{}: {error}", Shown(&failed.path)),
             false => error,
         });
     }
@@ -89,14 +90,11 @@ fn report_lines(
             // "skipped after: <error>", and the error names the path.
             lines.push(skipped.reason.to_string());
         } else {
-            let path = skipped.path.display();
+            let path = Shown(&skipped.path);
             match landing_of(&skipped.path, landings) {
                 // Which name was taken: the source's own, or a new one it was to get.
                 Some(taken) if skipped.reason == SkipReason::Exists => {
-                    lines.push(format!(
-                        "skipped {path}: {} already exists",
-                        taken.display()
-                    ));
+                    lines.push(format!("skipped {path}: {} already exists", Shown(&taken)));
                 }
                 _ => lines.push(format!("skipped {path}: {}", skipped.reason)),
             }
@@ -174,7 +172,7 @@ fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
 fn list(paths: &[PathBuf]) -> String {
     paths
         .iter()
-        .map(|p| p.display().to_string())
+        .map(|p| Shown(p).to_string())
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -1,6 +1,7 @@
 //! `ferry trash|restore|empty-trash`: the freedesktop.org trash (home trash and each volume's
 //! `.Trash-$uid`), through the same engine jobs as the window.
 
+use ferry_core::shown::Shown;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -103,7 +104,7 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
     };
     if let Some(dir) = &args.to {
         if !dir.is_dir() {
-            eprintln!("ferry: {}: not an existing folder", dir.display());
+            eprintln!("ferry: {}: not an existing folder", Shown(dir));
             return EXIT_REFUSED;
         }
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
@@ -162,7 +163,7 @@ fn choose(args: &RestoreArgs, items: &[TrashedItem]) -> Result<Vec<TrashedItem>,
             .iter()
             .rev()
             .find(|i| i.original == lexical || i.original == resolved)
-            .ok_or_else(|| format!("{}: not in the trash", path.display()))?;
+            .ok_or_else(|| format!("{}: not in the trash", Shown(path)))?;
         chosen.push(item.clone());
     }
     chosen.dedup_by(|a, b| a.info == b.info);

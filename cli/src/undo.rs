@@ -7,6 +7,7 @@
 //! writer lock ([`JournalWriter`]) from choosing its record to recording its end: a second
 //! one started meanwhile (here or in the window) waits, then decides afresh.
 
+use ferry_core::shown::Shown;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -329,7 +330,7 @@ fn details_missing(record: &JournalRecord) {
         };
         eprintln!(
             "ferry: warning: this job's details file {} is missing or damaged; {what}",
-            file.display()
+            Shown(file)
         );
     }
 }

@@ -3,6 +3,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::shown::Shown;
+
 /// Result alias used across the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -11,7 +13,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// A system call failed on `path`; `op` is a short verb such as "open" or "stat".
-    #[error("cannot {op} {}: {source}", path.display())]
+    #[error("cannot {op} {}: {source}", Shown(path))]
     Io {
         /// What was being attempted ("open", "read directory", "stat", "copy", ...).
         op: &'static str,
@@ -22,13 +24,13 @@ pub enum Error {
         source: io::Error,
     },
     /// A directory was expected but `path` is something else.
-    #[error("{} is not a folder", path.display())]
+    #[error("{} is not a folder", Shown(path))]
     NotADirectory {
         /// The offending path.
         path: PathBuf,
     },
     /// Copying or moving a folder into itself or one of its descendants.
-    #[error("cannot copy or move {} into itself ({})", path.display(), dest.display())]
+    #[error("cannot copy or move {} into itself ({})", Shown(path), Shown(dest))]
     IntoItself {
         /// The folder being copied or moved.
         path: PathBuf,
@@ -36,7 +38,7 @@ pub enum Error {
         dest: PathBuf,
     },
     /// Source and destination are the same file (same device and inode).
-    #[error("{} and {} are the same file", path.display(), dest.display())]
+    #[error("{} and {} are the same file", Shown(path), Shown(dest))]
     SameFile {
         /// The source path.
         path: PathBuf,
@@ -55,13 +57,13 @@ pub enum Error {
         message: String,
     },
     /// The item changed (replaced, moved, different type) between planning and doing.
-    #[error("{} changed during the operation", path.display())]
+    #[error("{} changed during the operation", Shown(path))]
     Changed {
         /// The item that changed.
         path: PathBuf,
     },
     /// A file and a folder of one name: neither replaces the other without an explicit choice.
-    #[error("{} already exists as a {existing}; not replaced", path.display())]
+    #[error("{} already exists as a {existing}; not replaced", Shown(path))]
     KindConflict {
         /// The destination path.
         path: PathBuf,
@@ -69,20 +71,20 @@ pub enum Error {
         existing: &'static str,
     },
     /// Two sources of one job have the same name and would land on each other.
-    #[error("{} has the same name as another item of this operation", path.display())]
+    #[error("{} has the same name as another item of this operation", Shown(path))]
     DuplicateName {
         /// The second source of that name.
         path: PathBuf,
     },
     /// The name cannot exist on the destination file system (characters FAT or NTFS refuse,
     /// or longer than its name limit).
-    #[error("{} is not a valid name on the destination file system", path.display())]
+    #[error("{} is not a valid name on the destination file system", Shown(path))]
     NameNotAllowed {
         /// The destination path it would have had.
         path: PathBuf,
     },
     /// The item to be replaced could not be kept aside (no staging folder): not replaced.
-    #[error("cannot keep {} aside to replace it: {error}", path.display())]
+    #[error("cannot keep {} aside to replace it: {error}", Shown(path))]
     Staging {
         /// The item that would have been replaced.
         path: PathBuf,
@@ -91,14 +93,18 @@ pub enum Error {
     },
     /// A folder is a mount point of another file system; a delete does not go into it, a
     /// move does not take it.
-    #[error("{} is a mount point of another file system; left alone", path.display())]
+    #[error("{} is a mount point of another file system; left alone", Shown(path))]
     OtherFilesystem {
         /// The mount point.
         path: PathBuf,
     },
     /// A folder holds a mount point of another file system: not trashed, which would take the
     /// mounted file system with it.
-    #[error("{} holds {}, where another file system is mounted; left alone", path.display(), mount.display())]
+    #[error(
+        "{} holds {}, where another file system is mounted; left alone",
+        Shown(path),
+        Shown(mount)
+    )]
     HoldsMount {
         /// The folder.
         path: PathBuf,
@@ -107,13 +113,16 @@ pub enum Error {
     },
     /// A folder is or holds Ferry's state folder: not trashed, which would take the undo
     /// journal with it (that very job's record included), as a move never does.
-    #[error("{} is or holds Ferry's state folder, where the undo journal is kept; left alone", path.display())]
+    #[error(
+        "{} is or holds Ferry's state folder, where the undo journal is kept; left alone",
+        Shown(path)
+    )]
     HoldsFerryState {
         /// The folder.
         path: PathBuf,
     },
     /// The operation is refused on this path (`/`, `..`).
-    #[error("refusing to {op} {}", path.display())]
+    #[error("refusing to {op} {}", Shown(path))]
     Refused {
         /// "copy", "move" or "delete".
         op: &'static str,
@@ -128,7 +137,10 @@ pub enum Error {
         what: String,
     },
     /// The file is larger than the destination file system allows (FAT: 4 GiB).
-    #[error("{} is too large for the destination ({size} bytes, at most {limit})", path.display())]
+    #[error(
+        "{} is too large for the destination ({size} bytes, at most {limit})",
+        Shown(path)
+    )]
     TooLarge {
         /// The source file.
         path: PathBuf,
@@ -138,7 +150,10 @@ pub enum Error {
         limit: u64,
     },
     /// Not enough free space for the job, found before writing anything.
-    #[error("not enough free space in {}: {needed} bytes needed, {available} available", path.display())]
+    #[error(
+        "not enough free space in {}: {needed} bytes needed, {available} available",
+        Shown(path)
+    )]
     NoSpace {
         /// The destination folder.
         path: PathBuf,
@@ -148,7 +163,7 @@ pub enum Error {
         available: u64,
     },
     /// Undo found the item changed since the job (edited, replaced, moved): it is kept.
-    #[error("{} has changed since; kept", path.display())]
+    #[error("{} has changed since; kept", Shown(path))]
     ChangedSince {
         /// The item.
         path: PathBuf,
@@ -156,7 +171,7 @@ pub enum Error {
     /// Undo found nothing where the job left the item (deleted, moved or renamed away, its
     /// folder perhaps, or put in the trash by an undo that did not finish): nothing was
     /// undone for it.
-    #[error("{} is no longer there; nothing was undone for it", path.display())]
+    #[error("{} is no longer there; nothing was undone for it", Shown(path))]
     GoneSince {
         /// Where the job left the item.
         path: PathBuf,
@@ -164,14 +179,18 @@ pub enum Error {
     /// A move across file systems found its source changed after it was copied (edited, or
     /// replaced by another item of that name): the source is kept, and the copy is of the
     /// version before.
-    #[error("{} changed since it was copied; kept", path.display())]
+    #[error("{} changed since it was copied; kept", Shown(path))]
     ChangedSinceCopied {
         /// The source.
         path: PathBuf,
     },
     /// Undo of a Replace: the item it replaced is no longer kept (staged items are pruned
     /// after a while), so it cannot come back; the replacement is kept.
-    #[error("{} is kept: the item it replaced ({}) is no longer kept for undo", path.display(), staged.display())]
+    #[error(
+        "{} is kept: the item it replaced ({}) is no longer kept for undo",
+        Shown(path),
+        Shown(staged)
+    )]
     ReplacedGone {
         /// The replacement, kept.
         path: PathBuf,
@@ -180,7 +199,11 @@ pub enum Error {
     },
     /// Roll back of an interrupted Replace: the item it replaced cannot go back to its place
     /// (taken since, or not known), so it stays in the staging folder.
-    #[error("{} is kept: this job replaced it at {} and could not put it back", staged.display(), path.display())]
+    #[error(
+        "{} is kept: this job replaced it at {} and could not put it back",
+        Shown(staged),
+        Shown(path)
+    )]
     ReplacedKept {
         /// Where it was (or the job's destination folder, when that is all that is known).
         path: PathBuf,
@@ -189,7 +212,11 @@ pub enum Error {
     },
     /// Undo of a Replace whose place is taken (by the replacement, changed since and kept):
     /// the item it replaced is put back beside it, under a keep-both name.
-    #[error("what the job replaced at {} is back beside it, as {}", taken.display(), path.display())]
+    #[error(
+        "what the job replaced at {} is back beside it, as {}",
+        Shown(taken),
+        Shown(path)
+    )]
     PutBackBeside {
         /// Where it is now.
         path: PathBuf,
@@ -198,7 +225,11 @@ pub enum Error {
     },
     /// Recovery of an interrupted move: a source it had renamed aside to remove it cannot go
     /// back to its name, taken since; it stays under the hidden name.
-    #[error("{} is kept: an interrupted move set {} aside there, and that name is taken now", aside.display(), path.display())]
+    #[error(
+        "{} is kept: an interrupted move set {} aside there, and that name is taken now",
+        Shown(aside),
+        Shown(path)
+    )]
     SetAsideKept {
         /// Where it was, and goes back once that place is free.
         path: PathBuf,
@@ -207,14 +238,20 @@ pub enum Error {
     },
     /// Recovery of an interrupted move: a source it had renamed aside to remove it, under a
     /// name that does not say its own (too long to fit in it); it stays there.
-    #[error("{} is kept: an interrupted move set a source aside there, whose name it cannot tell", path.display())]
+    #[error(
+        "{} is kept: an interrupted move set a source aside there, whose name it cannot tell",
+        Shown(path)
+    )]
     SetAsideUnnamed {
         /// Where it is kept.
         path: PathBuf,
     },
     /// An item cannot be moved to the trash (no usable trash on its file system, ...); it can
     /// still be deleted permanently, which the UI offers.
-    #[error("cannot move {} to the trash: {reason}; it can be deleted permanently instead", path.display())]
+    #[error(
+        "cannot move {} to the trash: {reason}; it can be deleted permanently instead",
+        Shown(path)
+    )]
     CannotTrash {
         /// The item.
         path: PathBuf,
@@ -223,7 +260,10 @@ pub enum Error {
     },
     /// A trash entry whose info file names an unsafe place (off its volume, climbing out
     /// with `..`, ...): not restored there; it can be restored into a folder the user picks.
-    #[error("not restoring the unsafe trash entry {}: {reason}; it can be restored to a folder you choose", path.display())]
+    #[error(
+        "not restoring the unsafe trash entry {}: {reason}; it can be restored to a folder you choose",
+        Shown(path)
+    )]
     UnsafeTrashEntry {
         /// Its info file.
         path: PathBuf,
@@ -231,7 +271,7 @@ pub enum Error {
         reason: crate::jobs::UnsafeEntry,
     },
     /// A folder on the way to a place is a symbolic link: nothing is written through it.
-    #[error("not writing to {}: {} is a symbolic link", dest.display(), path.display())]
+    #[error("not writing to {}: {} is a symbolic link", Shown(dest), Shown(path))]
     LinkInPath {
         /// The link.
         path: PathBuf,

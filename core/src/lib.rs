@@ -21,6 +21,7 @@ pub mod jobs;
 pub mod lister;
 pub mod memory;
 pub mod places;
+pub mod shown;
 pub mod sort;
 pub mod uri;
 pub mod watch;

@@ -341,3 +341,18 @@ fn a_large_file_written_to_during_its_copy_fails_as_changed() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(fs::read(dest.join("big")).unwrap(), fs::read(&big).unwrap());
 }
+
+/// A message names a path so that it can be told from any other: a newline in a name does
+/// not break the message in two, a byte that is not UTF-8 is not made U+FFFD.
+#[test]
+fn a_message_shows_an_odd_name_escaped_on_one_line() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = TempTree::new();
+    let missing = t.join(std::ffi::OsStr::from_bytes(b"no\nsuch\xfe"));
+    let dest = t.dir("dest");
+    let out = run_ferry(["cp".as_ref(), missing.as_os_str(), dest.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no\\x0asuch\\xfe"), "{stderr}");
+}

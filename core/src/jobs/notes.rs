@@ -9,6 +9,7 @@
 //! attributes and ACLs, of files and folders alike, are best effort: whatever could not be
 //! set is a note. (Ferry does not change owners, so `chown` never fails.)
 
+use crate::shown::Shown;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -93,12 +94,7 @@ impl Note {
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} not kept at {}",
-            self.kind.noun(),
-            self.path.display()
-        )?;
+        write!(f, "{} not kept at {}", self.kind.noun(), Shown(&self.path))?;
         match self.count {
             0 | 1 => {}
             2 => f.write_str(" and 1 other item")?,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::jobs::{Job, RecordEntry, TrashRecord, TrashedItem};
+use crate::shown::Shown;
 
 /// Where a journaled job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,7 +140,7 @@ impl JournalRecord {
     /// `path -> new name` for a rename, the paths for a trash or restore.
     pub fn describe(&self) -> String {
         let list = |paths: &mut dyn Iterator<Item = &Path>| {
-            let first = paths.next().map(|p| p.display().to_string());
+            let first = paths.next().map(|p| Shown(p).to_string());
             let more = paths.count();
             match (first, more) {
                 (None, _) => String::new(),
@@ -163,7 +164,7 @@ impl JournalRecord {
                 format!(
                     "{} -> {}",
                     list(&mut sources.iter().map(PathBuf::as_path)),
-                    to.unwrap_or_default().display()
+                    Shown(&to.unwrap_or_default())
                 )
             }
             Job::Copy {
@@ -179,12 +180,12 @@ impl JournalRecord {
             } => format!(
                 "{} -> {}",
                 list(&mut sources.iter().map(PathBuf::as_path)),
-                dest_dir.display()
+                Shown(dest_dir)
             ),
             Job::Rename { path, new_name } => {
-                format!("{} -> {}", path.display(), new_name.to_string_lossy())
+                format!("{} -> {}", Shown(path), Shown(Path::new(new_name)))
             }
-            Job::CreateFolder { parent, name } => parent.join(name).display().to_string(),
+            Job::CreateFolder { parent, name } => Shown(&parent.join(name)).to_string(),
             Job::Trash { paths, .. } => list(&mut paths.iter().map(PathBuf::as_path)),
             Job::Restore { items, .. } => list(&mut items.iter().map(|i| i.original.as_path())),
             _ => String::new(),
