@@ -195,6 +195,16 @@ fn an_earlier_backup(t: &TempTree, n: usize) -> (std::path::PathBuf, std::path::
     (src, mine.parent().unwrap().to_path_buf())
 }
 
+/// What [`an_earlier_backup`] put in `backup` is there, and nothing else.
+fn assert_only_the_earlier_backup_is_left(backup: &Path) {
+    let mut left: Vec<String> = fs::read_dir(backup.join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["notes.txt", "photo0", "photo1", "photo2"]);
+}
+
 /// Rolling back a killed copy into a folder that was there takes back only what the job
 /// wrote: the user's identical files, which it skipped, stay (they went to the trash).
 #[test]
@@ -211,12 +221,7 @@ fn rolling_back_a_killed_copy_keeps_the_files_that_were_there_before() {
         .unwrap();
     assert_eq!(out.status.signal(), Some(9), "killed");
     ok(&ferry_in(&home).arg("undo").output().unwrap());
-    let mut left: Vec<String> = fs::read_dir(backup.join("src"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["notes.txt", "photo0", "photo1", "photo2"]);
+    assert_only_the_earlier_backup_is_left(&backup);
 }
 
 /// The same for a finished copy undone without its details file, by comparison: a file it
@@ -237,10 +242,5 @@ fn an_undo_by_comparison_keeps_a_file_the_copy_skipped() {
         fs::remove_file(details.unwrap().path()).unwrap();
     }
     ok(&ferry_in(&home).arg("undo").output().unwrap());
-    let mut left: Vec<String> = fs::read_dir(backup.join("src"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["notes.txt", "photo0", "photo1", "photo2"]);
+    assert_only_the_earlier_backup_is_left(&backup);
 }

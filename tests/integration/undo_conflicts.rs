@@ -2,7 +2,7 @@
 //! asks (or applies its conflict policy) as a paste does, in the engine and in `ferry undo`.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ferry_core::jobs::{ConflictKind, Job, Resolution, SkipReason};
 use ferry_tests::TempTree;
@@ -239,15 +239,7 @@ fn undo_while_the_newest_job_runs_refuses_and_says_so() {
         .unwrap());
     let src = t.many_files("src", "f", 5, 10);
     let pause = Pause::at("item-done:2");
-    let child = pause.start_held(ferry_in(&home).arg("cp").arg(&src).arg(&more));
-
-    let out = ferry_in(&home).arg("undo").output().unwrap();
-    // Let the copy go on before anything can fail, so that no held process outlives the test.
-    pause.release(child.id());
-    assert!(child.wait_with_output().unwrap().status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("still running"), "{stderr}");
+    let stderr = undo_while_copying(&pause, &home, &src, &more);
     assert!(stderr.contains(&*src.to_string_lossy()), "{stderr}");
     assert!(
         dest.join("older.txt").exists(),
@@ -258,14 +250,21 @@ fn undo_while_the_newest_job_runs_refuses_and_says_so() {
     assert!(!more.join("src").exists() && dest.join("older.txt").exists());
 
     // With no job before it, the same, rather than "nothing to undo".
-    let alone = t.dir("alone");
-    let child = pause.start_held(ferry_in(&alone).arg("cp").arg(&src).arg(&more));
-    let out = ferry_in(&alone).arg("undo").output().unwrap();
+    undo_while_copying(&pause, &t.dir("alone"), &src, &more);
+}
+
+/// `ferry undo` while `ferry cp SRC DEST` is held at `pause`: refused as still running (its
+/// stderr returned), the copy then let go and finished.
+fn undo_while_copying(pause: &Pause, home: &Path, src: &Path, dest: &Path) -> String {
+    let child = pause.start_held(ferry_in(home).arg("cp").arg(src).arg(dest));
+    let out = ferry_in(home).arg("undo").output().unwrap();
+    // Let the copy go on before anything can fail, so that no held process outlives the test.
     pause.release(child.id());
     assert!(child.wait_with_output().unwrap().status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("still running"), "{stderr}");
+    stderr
 }
 
 /// A copy that only met a folder that was there and skipped everything in it did nothing: it
