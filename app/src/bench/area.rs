@@ -60,18 +60,15 @@ pub(super) struct Area {
 
 impl Area {
     /// Creates the scratch folder `ferry-bench-<pid>-<label>` inside `parent` (the label keeps
-    /// two areas apart when `--dir` is `/dev/shm` itself). With `settle`, on ext4 without a
-    /// journal, first waits out the inodes that earlier deletions (a previous benchmark's
-    /// clean-up, say) left to be avoided: `sync`, [`RECENTLY_DELETED`], then as long as
-    /// creating files is slower than [`SETTLED_CREATE_US`] (at most [`MAX_SETTLE`] in all).
-    /// The files of those probes stay until the end: deleting them would start it again.
-    pub(super) fn create(label: &'static str, parent: &Path, settle: bool) -> Result<Area> {
+    /// two areas apart when `--dir` is `/dev/shm` itself); [`make_ready`](Self::make_ready)
+    /// before use.
+    pub(super) fn create(label: &'static str, parent: &Path) -> Result<Area> {
         let root = parent.join(format!("ferry-bench-{}-{label}", std::process::id()));
         fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
         let root = root.canonicalize()?;
         let (fs_type, mount_options) = mount_of(&root).unwrap_or_default();
         // From here on, dropping the area removes the folder, also on an early return.
-        let mut area = Area {
+        Ok(Area {
             label,
             defer_deletes: fs_type != "tmpfs",
             fs_type,
@@ -82,23 +79,31 @@ impl Area {
             create_us: 0.0,
             waited_for_deletions: Duration::ZERO,
             discarded: std::cell::Cell::new(0),
-        };
-        if settle && area.fs_type == "ext4" && ext4_without_journal(area.dev) {
+        })
+    }
+
+    /// Makes its trash and measures how fast files are created in it. With `settle`, on ext4
+    /// without a journal, first waits out the inodes that earlier deletions (a previous
+    /// benchmark's clean-up, say) left to be avoided: `sync`, [`RECENTLY_DELETED`], then as
+    /// long as creating files is slower than [`SETTLED_CREATE_US`] (at most [`MAX_SETTLE`] in
+    /// all). The files of those probes stay until the end: deleting them would start it again.
+    pub(super) fn make_ready(&mut self, settle: bool) -> Result<()> {
+        if settle && self.fs_type == "ext4" && ext4_without_journal(self.dev) {
             let start = Instant::now();
             rustix::fs::sync();
             std::thread::sleep(RECENTLY_DELETED);
             for waited in 1.. {
-                let us = area.probe(&format!("settling-{waited}"))?;
+                let us = self.probe(&format!("settling-{waited}"))?;
                 if us <= SETTLED_CREATE_US || start.elapsed() >= MAX_SETTLE {
                     break;
                 }
                 std::thread::sleep(PROBE_PAUSE);
             }
-            area.waited_for_deletions = start.elapsed();
+            self.waited_for_deletions = start.elapsed();
         }
-        fs::create_dir(&area.trash)?;
-        area.create_us = area.probe("probe")?;
-        Ok(area)
+        fs::create_dir(&self.trash)?;
+        self.create_us = self.probe("probe")?;
+        Ok(())
     }
 
     /// Microseconds per file to create [`PROBE_FILES`] files of 4 KiB in the new folder `name`.

@@ -406,28 +406,31 @@ fn bench(args: &BenchArgs) -> Result<i32> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().context("no current folder")?,
     };
-    // A quick run checks that everything works, not the numbers: it does not wait.
-    let work = Area::create("work", &parent, !args.quick)?;
-    let shm = Area::create("shm", Path::new("/dev/shm"), !args.quick)?;
+    let mut work = Area::create("work", &parent)?;
+    let mut shm = Area::create("shm", Path::new("/dev/shm"))?;
     let ferry = FerryCommand::new(work.path("state"))?;
     let this = std::env::current_exe().context("cannot find this executable")?;
     let peers = Peers::find(std::env::var_os("PATH").as_deref(), this);
-    let seed = args.seed.unwrap_or_else(Shuffler::clock_seed);
-    let mut shuffler = Shuffler::new(seed);
-    let settler = Settler::new(&[work.dev, shm.dev]);
-    let conditions: &[bool] = if args.load { &[false, true] } else { &[false] };
-    let spawn_ms = harness::spawn_cost_ms(21)?;
-    let mut plan = plan(sizes, &work, &shm, &ferry, &peers);
-    if let Some(only) = &args.only {
-        plan.retain(|p| p.workload.contains(only.as_str()));
-    }
-    if plan.is_empty() {
+    // A name that matches nothing is said at once, not after the work tree settles (minutes
+    // after mass deletion).
+    let matches = |p: &Planned<'_>| args.only.as_ref().is_none_or(|o| p.workload.contains(o));
+    if !plan(sizes, &work, &shm, &ferry, &peers).iter().any(matches) {
         eprintln!(
             "ferry bench: no workload matches {:?}",
             args.only.as_deref().unwrap_or("")
         );
         return Ok(EXIT_REFUSED);
     }
+    // A quick run checks that everything works, not the numbers: it does not wait.
+    work.make_ready(!args.quick)?;
+    shm.make_ready(!args.quick)?;
+    let seed = args.seed.unwrap_or_else(Shuffler::clock_seed);
+    let mut shuffler = Shuffler::new(seed);
+    let settler = Settler::new(&[work.dev, shm.dev]);
+    let conditions: &[bool] = if args.load { &[false, true] } else { &[false] };
+    let spawn_ms = harness::spawn_cost_ms(21)?;
+    let mut plan = plan(sizes, &work, &shm, &ferry, &peers);
+    plan.retain(matches);
     let setup = report::Setup {
         seed,
         ferry: ferry.exe(),
