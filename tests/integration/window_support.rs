@@ -64,8 +64,24 @@ impl Drop for Killed {
 
 /// An X server of the test's own, stopped when dropped.
 pub struct Xvfb {
-    _server: Killed,
+    server: Killed,
     display: String,
+}
+
+impl Drop for Xvfb {
+    /// Asks the server to end (SIGTERM), so that it removes its lock file and socket: one
+    /// killed outright leaves them, and two servers starting at once can both take the stale
+    /// display, the second cutting the first one's clients off ("Connection reset by peer").
+    fn drop(&mut self) {
+        let child = &mut self.server.0;
+        if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+        }
+        let end = Instant::now() + Duration::from_secs(5);
+        while child.try_wait().is_ok_and(|s| s.is_none()) && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 /// Starts Xvfb on a display it picks itself (`-displayfd`), so tests running at once never
@@ -92,7 +108,7 @@ pub fn xvfb() -> Xvfb {
     let server = Killed(child);
     assert!(!number.trim().is_empty(), "Xvfb gave no display number");
     Xvfb {
-        _server: server,
+        server,
         display: format!(":{}", number.trim()),
     }
 }
