@@ -5,19 +5,21 @@
 //! symlink swapped in during a job is never followed (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`).
 //! [`DirStack`] keeps the chain of open folders of a walk bounded in file descriptors;
 //! [`MountTable`] is the mount table, read once per job; [`DataCopier`] moves file contents
-//! (reflink, `copy_file_range`, hole-preserving, or read/write).
+//! (reflink, `copy_file_range`, hole-preserving, or read/write); `xattrs.rs` copies extended
+//! attributes and ACLs.
 
 mod data;
 mod deep;
 mod mounts;
 mod names;
 mod stack;
+mod xattrs;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use rustix::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use rustix::fd::{AsFd, AsRawFd, OwnedFd};
 use rustix::fs::{
     AtFlags, FileType, Mode, OFlags, RawDir, RenameFlags, StatxAttributes, StatxFlags, Timespec,
 };
@@ -31,6 +33,10 @@ pub use deep::DeepPaths;
 pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
 pub use stack::{DirStack, max_open_dirs, prepare_descriptors};
+pub use xattrs::{
+    ACCESS_ACL, DEFAULT_ACL, NotKept, Xattrs, copy_link_xattrs, copy_xattrs, may_have_default_acl,
+    read_xattrs, write_xattrs,
+};
 
 /// Identity of a file: the device it lives on and its inode number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -408,15 +414,6 @@ pub fn umask() -> Option<u32> {
     })
 }
 
-/// True unless folder `dir` surely has no default ACL (which, where present, gives what is
-/// created in it its permissions instead of the umask).
-pub fn may_have_default_acl(dir: impl AsFd) -> bool {
-    !matches!(
-        rustix::fs::fgetxattr_query(dir, DEFAULT_ACL),
-        Err(Errno::NODATA | Errno::OPNOTSUPP)
-    )
-}
-
 /// Identities of `dir` and each of its ancestors up to `/`, found through `..`.
 /// Used for the "into itself" check; bounded by the folder depth, read once per job.
 pub fn ancestors(dir: impl AsFd) -> Result<Vec<FileId>> {
@@ -509,183 +506,6 @@ pub fn set_owner_at(
 /// Sets permission bits of an open file or folder.
 pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
-}
-
-/// Extended attributes (ACLs included) of a file or folder, names with values.
-pub type Xattrs = Vec<(std::ffi::OsString, Vec<u8>)>;
-
-/// What extended attributes are read from or written to: an open file or folder, or a
-/// symbolic link itself, which has no descriptor to work through (`cp -a` keeps a link's
-/// `trusted.*` and `security.*` attributes too; `user.*` ones a link cannot have).
-enum XattrsOf<'a> {
-    Fd(BorrowedFd<'a>),
-    /// The link, by a path through its folder's `/proc` entry (never followed: `l*xattr`).
-    Link(PathBuf),
-}
-
-impl XattrsOf<'_> {
-    fn link(dir: BorrowedFd<'_>, name: &OsStr) -> XattrsOf<'static> {
-        XattrsOf::Link(proc_path(dir).join(name))
-    }
-
-    /// The size of the list of names.
-    fn list_size(&self) -> Result<usize> {
-        match self {
-            XattrsOf::Fd(fd) => rustix::fs::flistxattr_query(fd),
-            XattrsOf::Link(path) => rustix::fs::llistxattr_query(path),
-        }
-    }
-
-    /// The size of the value of `name`.
-    fn value_size(&self, name: &OsStr) -> Result<usize> {
-        match self {
-            XattrsOf::Fd(fd) => rustix::fs::fgetxattr_query(fd, name),
-            XattrsOf::Link(path) => rustix::fs::lgetxattr_query(path, name),
-        }
-    }
-
-    fn list(&self, names: &mut [u8]) -> Result<usize> {
-        match self {
-            XattrsOf::Fd(fd) => rustix::fs::flistxattr(fd, names),
-            XattrsOf::Link(path) => rustix::fs::llistxattr(path, names),
-        }
-    }
-
-    fn get(&self, name: &OsStr, value: &mut [u8]) -> Result<usize> {
-        match self {
-            XattrsOf::Fd(fd) => rustix::fs::fgetxattr(fd, name, value),
-            XattrsOf::Link(path) => rustix::fs::lgetxattr(path, name, value),
-        }
-    }
-
-    fn set(&self, name: &OsStr, value: &[u8]) -> Result<()> {
-        let flags = rustix::fs::XattrFlags::empty();
-        match self {
-            XattrsOf::Fd(fd) => rustix::fs::fsetxattr(fd, name, value, flags),
-            XattrsOf::Link(path) => rustix::fs::lsetxattr(path, name, value, flags),
-        }
-    }
-
-    /// Every extended attribute; none for a file system without them.
-    fn read(&self) -> Result<Xattrs> {
-        let len = match self.list_size() {
-            Ok(0) | Err(Errno::OPNOTSUPP) => return Ok(Vec::new()),
-            Ok(n) => n,
-            Err(e) => return Err(e),
-        };
-        let mut names = vec![0u8; len];
-        let len = self.list(&mut names[..])?;
-        let mut out = Vec::new();
-        for name in names[..len].split(|&b| b == 0).filter(|n| !n.is_empty()) {
-            let name = OsStr::from_bytes(name);
-            let size = match self.value_size(name) {
-                Ok(n) => n,
-                Err(Errno::NODATA) => continue,
-                Err(e) => return Err(e),
-            };
-            let mut value = vec![0u8; size];
-            let size = self.get(name, &mut value[..])?;
-            value.truncate(size);
-            out.push((name.to_owned(), value));
-        }
-        Ok(out)
-    }
-
-    /// Sets every attribute of `xattrs`, best effort (see [`write_xattrs`]).
-    fn write(&self, xattrs: &Xattrs) -> std::result::Result<(), NotKept> {
-        let mut not_kept: Option<NotKept> = None;
-        for (name, value) in xattrs {
-            if let Err(errno) = self.set(name, value) {
-                let acl = is_acl(name);
-                let first = not_kept.get_or_insert(NotKept {
-                    errno,
-                    acls_only: true,
-                });
-                first.acls_only &= acl;
-            }
-        }
-        not_kept.map_or(Ok(()), Err)
-    }
-}
-
-/// Extended attributes a copy could not be given: the file system's first answer, and
-/// whether what it refused was ACLs alone (a `noacl` mount keeps `user.*` attributes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NotKept {
-    /// The first refusal.
-    pub errno: Errno,
-    /// Only `system.posix_acl_*` attributes were refused.
-    pub acls_only: bool,
-}
-
-impl From<Errno> for NotKept {
-    fn from(errno: Errno) -> Self {
-        NotKept {
-            errno,
-            acls_only: false,
-        }
-    }
-}
-
-fn is_acl(name: &OsStr) -> bool {
-    name == ACCESS_ACL || name == DEFAULT_ACL
-}
-
-/// Reads every extended attribute of `fd`; none for a file system without them.
-pub fn read_xattrs(fd: impl AsFd) -> Result<Xattrs> {
-    XattrsOf::Fd(fd.as_fd()).read()
-}
-
-/// Sets every attribute of `xattrs` on `fd`, best effort: every one is tried (a file system
-/// may hold `user.*` attributes and refuse ACLs), and the first that could not be set is the
-/// error returned (`ENOTSUP` when it cannot hold it); a caller records it as a note, not a
-/// failure.
-pub fn write_xattrs(fd: impl AsFd, xattrs: &Xattrs) -> std::result::Result<(), NotKept> {
-    XattrsOf::Fd(fd.as_fd()).write(xattrs)
-}
-
-/// A file's or folder's access ACL, as an extended attribute.
-pub const ACCESS_ACL: &str = "system.posix_acl_access";
-/// A folder's default ACL, which what is created in it inherits.
-pub const DEFAULT_ACL: &str = "system.posix_acl_default";
-
-/// Copies extended attributes (ACLs included) from `src` to `dst`, as [`write_xattrs`]
-/// does. `inherited`: ACLs `dst` may have got from its folder's default ACL on creation
-/// (see [`may_have_default_acl`]); those its source does not have are removed again, as
-/// `cp -a` does, so that a copy is never open to more users than its source.
-pub fn copy_xattrs(
-    src: impl AsFd,
-    dst: impl AsFd,
-    inherited: &[&str],
-) -> std::result::Result<(), NotKept> {
-    let xattrs = read_xattrs(src)?;
-    let written = write_xattrs(&dst, &xattrs);
-    for &name in inherited {
-        if xattrs.iter().any(|(n, _)| n == name) {
-            continue;
-        }
-        match rustix::fs::fremovexattr(&dst, name) {
-            Ok(()) | Err(Errno::NODATA | Errno::OPNOTSUPP) => {}
-            Err(errno) => written.and(Err(NotKept {
-                errno,
-                acls_only: true,
-            }))?,
-        }
-    }
-    written
-}
-
-/// Copies the extended attributes of the symbolic link `src_name` in folder `src_dir` to the
-/// link `dst_name` in `dst_dir`, as [`copy_xattrs`] does for files.
-pub fn copy_link_xattrs(
-    (src_dir, src_name): (impl AsFd, &OsStr),
-    (dst_dir, dst_name): (impl AsFd, &OsStr),
-) -> std::result::Result<(), NotKept> {
-    let xattrs = XattrsOf::link(src_dir.as_fd(), src_name).read()?;
-    if xattrs.is_empty() {
-        return Ok(());
-    }
-    XattrsOf::link(dst_dir.as_fd(), dst_name).write(&xattrs)
 }
 
 /// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that
@@ -783,20 +603,6 @@ mod tests {
         assert_eq!(std::fs::read(tmp.path().join("b")).unwrap(), b"b");
         rename_noreplace(&fd, OsStr::new("a"), &fd, OsStr::new("c")).unwrap();
         assert_eq!(std::fs::read(tmp.path().join("c")).unwrap(), b"a");
-    }
-
-    #[test]
-    fn extended_attributes_are_copied() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-        let src = std::fs::File::create(&a).unwrap();
-        rustix::fs::fsetxattr(&src, "user.one", b"1", rustix::fs::XattrFlags::empty()).unwrap();
-        rustix::fs::fsetxattr(&src, "user.two", b"22", rustix::fs::XattrFlags::empty()).unwrap();
-        let dst = std::fs::File::create(&b).unwrap();
-        copy_xattrs(&src, &dst, &[]).unwrap();
-        let mut value = [0u8; 8];
-        let n = rustix::fs::getxattr(&b, "user.two", &mut value[..]).unwrap();
-        assert_eq!(&value[..n], b"22");
     }
 
     #[test]
