@@ -40,6 +40,7 @@ mod undo;
 mod undo_conflicts;
 mod undo_crash;
 mod undo_random;
+mod undo_replace;
 mod window;
 mod window_dialogs;
 mod window_ops;
