@@ -1,7 +1,6 @@
 //! `ferry cp|mv|ln|rm`: the same engine and code path as the window, with a progress bar on
 //! stderr when it is a terminal and a summary naming every item that was not done.
 
-use ferry_core::shown::Shown;
 use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -15,6 +14,7 @@ use ferry_core::jobs::{
     Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, OwnFolders, Phase,
     Progress, Totals, delete_cautions, move_cautions,
 };
+use ferry_core::shown::Shown;
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
 

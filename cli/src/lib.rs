@@ -12,11 +12,11 @@
 //! Exit status convention for every subcommand: 0 = everything done, 1 = some items failed or
 //! were skipped for errors, 2 = refused before doing anything (usage, bad path, nothing to do).
 
-use ferry_core::shown::Shown;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use ferry_core::shown::Shown;
 
 // The printing macros of the command line, shadowing the standard ones in every module below
 // (bench included) so that none can panic on a closed pipe: see `out.rs`.

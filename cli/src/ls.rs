@@ -13,7 +13,6 @@
 //! failed. Symlinks add `"target_kind"` (`null` when broken). A name that is not UTF-8 adds
 //! `"name_bytes"`, its exact bytes as an array of numbers, since `"name"` is then lossy.
 
-use ferry_core::shown::Shown;
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
@@ -23,6 +22,7 @@ use clap::{Args, ValueEnum};
 use ferry_core::decimal::push_uint_right;
 use ferry_core::entry::{EntryRef, Kind, Listing};
 use ferry_core::lister;
+use ferry_core::shown::Shown;
 use ferry_core::sort::{self, Direction, SortKey, SortSpec};
 use serde::Serialize;
 

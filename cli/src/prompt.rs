@@ -1,7 +1,6 @@
 //! Questions on the terminal for `ferry cp|mv|restore|undo --on-conflict ask` and for failed
 //! items: one line per question on stderr, one answer per line on stdin.
 
-use ferry_core::shown::Shown;
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
@@ -9,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
 use ferry_core::jobs::{Conflict, ConflictKind, ConflictPolicy, ErrorAction, Resolution, Scope};
+use ferry_core::shown::Shown;
 
 use super::EXIT_REFUSED;
 use super::jobs::OnConflict;

@@ -1,11 +1,11 @@
 //! What the command line says when a job ends: a line for each item not done (named where
 //! it would have landed), the folders a move left in place, and the exit status.
 
-use ferry_core::shown::Shown;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::jobs::{Failed, Job, SkipReason, Summary};
+use ferry_core::shown::Shown;
 
 use super::{EXIT_OK, EXIT_PARTIAL, EXIT_REFUSED};
 

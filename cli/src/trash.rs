@@ -1,12 +1,12 @@
 //! `ferry trash|restore|empty-trash`: the freedesktop.org trash (home trash and each volume's
 //! `.Trash-$uid`), through the same engine jobs as the window.
 
-use ferry_core::shown::Shown;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ferry_core::jobs::{Job, TrashRoots, TrashedItem, list_trash};
+use ferry_core::shown::Shown;
 
 use super::jobs::{self, OnConflict};
 use super::prompt::{can_ask, policy_of, refuse_unanswerable};

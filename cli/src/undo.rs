@@ -7,16 +7,16 @@
 //! writer lock ([`JournalWriter`]) from choosing its record to recording its end: a second
 //! one started meanwhile (here or in the window) waits, then decides afresh.
 
-use ferry_core::shown::Shown;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 use ferry_core::jobs::{
     Begun, ConflictPolicy, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord,
-    JournalWriter, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary, TrashRoots,
-    UndoJournal, put_back_interrupted, taken_inside, undo_complete,
+    JournalWriter, LeftBehind, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary,
+    TrashRoots, UndoJournal, put_back_interrupted, undo_complete,
 };
+use ferry_core::shown::Shown;
 
 use super::jobs::{OnConflict, run_asking, run_journaled};
 use super::prompt::{Prompt, policy_of, refuse_unanswerable};
@@ -350,16 +350,18 @@ fn taken(record: &JournalRecord) -> Vec<(PathBuf, PathBuf)> {
         return Vec::new(); // rolled back by comparison, never over anything
     }
     match &record.job {
-        Job::Move { .. } => record
-            .entries
-            .iter()
-            .filter(|e| e.top_level && e.how != How::Merged)
-            .filter(|e| exists(&e.dest) && exists(&e.source) && !put_back_interrupted(e))
-            .flat_map(|e| {
-                // A folder partly moved goes back into what it left behind, item by item.
-                taken_inside(record, e).unwrap_or_else(|| vec![(e.dest.clone(), e.source.clone())])
-            })
-            .collect(),
+        Job::Move { .. } => {
+            let left_behind = LeftBehind::of(record);
+            (record.entries.iter())
+                .filter(|e| e.top_level && e.how != How::Merged)
+                .filter(|e| exists(&e.dest) && exists(&e.source) && !put_back_interrupted(e))
+                .flat_map(|e| {
+                    // A folder partly moved goes back into what it left behind, item by item.
+                    (left_behind.as_ref().and_then(|l| l.taken_inside(e)))
+                        .unwrap_or_else(|| vec![(e.dest.clone(), e.source.clone())])
+                })
+                .collect()
+        }
         Job::Trash { .. } => record
             .trash
             .iter()

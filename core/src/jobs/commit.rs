@@ -48,8 +48,8 @@ pub(super) struct Ownership {
 impl Copier<'_> {
     /// Gives a written file its mode, extended attributes and times; returns its inode, or
     /// [`INODE_PENDING`] for a file `created` in a hidden folder, whose inode is read with
-    /// its folder's entries. `inherits_acl`: see [`Batch::inherits_acl`]. What the destination refuses to hold is a note of the job, not
-    /// a failure (see `notes.rs`).
+    /// its folder's entries. `inherits_acl`: see [`Batch::inherits_acl`]. What the
+    /// destination refuses to hold is a note of the job, not a failure (see `notes.rs`).
     pub(super) fn finish_file(
         &self,
         src: &OwnedFd,

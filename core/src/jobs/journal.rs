@@ -293,7 +293,7 @@ impl UndoJournal {
             seq,
             time: now(),
             cancelled,
-            done: summary.items_done - merged.unwrap_or(0).min(summary.items_done),
+            done: summary.items_done.saturating_sub(merged.unwrap_or(0)),
             skipped: summary.skipped.len() as u64,
             failed: summary.failed.len() as u64,
             not_done: summary.not_done.len() as u64,

@@ -9,7 +9,6 @@
 //! attributes and ACLs, of files and folders alike, are best effort: whatever could not be
 //! set is a note. (Ferry does not change owners, so `chown` never fails.)
 
-use crate::shown::Shown;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,6 +16,7 @@ use std::sync::Arc;
 use rustix::io::Errno;
 
 use crate::error::Error;
+use crate::shown::Shown;
 
 /// What a [`Note`] says was not kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,9 +41,7 @@ impl NoteKind {
             NoteKind::ExtendedAttributes
         }
     }
-}
 
-impl NoteKind {
     fn noun(self) -> &'static str {
         match self {
             NoteKind::Permissions => "permissions",

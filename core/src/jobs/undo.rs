@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
+use super::left_behind::{self, LeftBehind};
 use super::put_back::{self, Target};
 use super::summary::fail;
 use super::undo_again::{self, KilledPutBack, killed_put_back};
@@ -44,7 +45,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{left_behind, names, recovery, single, symlinks, trash};
+use super::{names, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId, Timestamp};
@@ -322,6 +323,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
     }
     // Each top-level item goes back, as it is now, to where it came from.
     let (mut targets, mut emptied) = (Vec::new(), Vec::new());
+    let left_behind = LeftBehind::of(record);
     for e in entries
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
@@ -352,7 +354,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
         };
         match now {
             // Part of it was not moved: what was goes back into the folder it came from.
-            Now::Same if let Some(into) = left_behind::put_back_into(record, e) => {
+            Now::Same if let Some(into) = left_behind.as_ref().and_then(|l| l.put_back_into(e)) => {
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
             }
@@ -513,7 +515,7 @@ fn link_now_at(entry: &RecordEntry) -> Now {
 }
 
 /// True when `path` is still the item `id`.
-fn is_still(path: &Path, id: FileId) -> bool {
+pub(super) fn is_still(path: &Path, id: FileId) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.dev() == id.dev && m.ino() == id.ino)
 }
 
