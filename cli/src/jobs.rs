@@ -373,8 +373,8 @@ pub(crate) fn run_asking(
             ErrorPolicy::Skip
         },
     };
-    // A socket or device named as a source fails, as `cp` fails to open it; one met inside a
-    // copied folder is left out with a note.
+    // A device named as a source by one who cannot make it fails; one met inside a copied
+    // folder is left out with a note.
     let given = match &job {
         Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),
         _ => Vec::new(),

@@ -211,15 +211,18 @@ impl Copier<'_> {
         self.finish_special(batch, temp, i)
     }
 
-    /// A FIFO, or a character or block device (made only by root, as `cp -a` run by root
-    /// makes them; where the kernel refuses, it is skipped as before), made anew with the
-    /// source's type and device number.
+    /// A FIFO, a socket, or a character or block device (made only by root, as `cp -a` run
+    /// by root makes them; where the kernel refuses, it is skipped as before), made anew with
+    /// the source's type and device number. A socket made anew is an inode no program
+    /// listens on, as `cp -a` and `mv` across file systems make it: the program that made it
+    /// makes it again when it starts, and a folder moved with one is not left behind.
     pub(super) fn copy_node(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
         let (meta, rdev) = fs::stat_node_at(&*batch.src, self.plan.name(i))
             .map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
         let planned = self.plan.item(i);
         let file_type = match meta.kind {
             Kind::Fifo => Some(FileType::Fifo),
+            Kind::Socket => Some(FileType::Socket),
             Kind::CharDevice => Some(FileType::CharacterDevice),
             Kind::BlockDevice => Some(FileType::BlockDevice),
             _ => None,
@@ -238,7 +241,7 @@ impl Copier<'_> {
             Ok((temp, ())) => temp,
             // Without the capability to make devices (a user namespace's root).
             Err(Error::Io { source, .. })
-                if meta.kind != Kind::Fifo
+                if matches!(meta.kind, Kind::CharDevice | Kind::BlockDevice)
                     && matches!(
                         Errno::from_io_error(&source),
                         Some(Errno::PERM | Errno::ACCESS)
@@ -258,7 +261,7 @@ impl Copier<'_> {
         self.finish_special(batch, temp, i)
     }
 
-    /// Times, identity and commit of a link or FIFO (no descriptor to work through).
+    /// Times, identity and commit of a link, FIFO, socket or device (no descriptor to work through).
     pub(super) fn finish_special(
         &self,
         batch: &Batch,

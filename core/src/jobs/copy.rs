@@ -684,7 +684,9 @@ impl<'a> Copier<'a> {
         match self.plan.item(i).kind {
             Kind::File => self.copy_file(copier, batch, i),
             Kind::Symlink => self.copy_symlink(batch, i),
-            Kind::Fifo | Kind::CharDevice | Kind::BlockDevice => self.copy_node(batch, i),
+            Kind::Fifo | Kind::Socket | Kind::CharDevice | Kind::BlockDevice => {
+                self.copy_node(batch, i)
+            }
             kind => Ok(Outcome::Skipped(SkipReason::Special(kind))),
         }
     }

@@ -69,13 +69,10 @@ impl Planner<'_> {
         force: Option<&Resolution>,
     ) {
         let by_rename = self.mode == Mode::Move && dest_dir.is_some() && renames;
-        // A socket cannot be made anew; a device can, by root alone (`mknod`), as `cp -a`
-        // and `mv` run by root make them.
-        let special = match meta.kind {
-            Kind::Socket => true,
-            Kind::CharDevice | Kind::BlockDevice => !rustix::process::geteuid().is_root(),
-            _ => false,
-        };
+        // A device can be made anew by root alone (`mknod`), as `cp -a` and `mv` run by
+        // root make them; a socket, like a FIFO, by anyone.
+        let special = matches!(meta.kind, Kind::CharDevice | Kind::BlockDevice)
+            && !rustix::process::geteuid().is_root();
         if special && !by_rename {
             return self.skip(i, SkipReason::Special(meta.kind));
         }

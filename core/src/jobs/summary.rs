@@ -18,7 +18,7 @@ use crate::fs::{FileId, Timestamp};
 pub enum SkipReason {
     /// The destination name exists and the policy is [`Skip`](super::ConflictPolicy::Skip).
     Exists,
-    /// Sockets and devices are not copied.
+    /// A device, which only root can make, is not copied by anyone else.
     Special(Kind),
     /// The same item was given twice.
     Duplicate,
