@@ -310,7 +310,8 @@ fn a_links_own_attributes_are_kept() {
 /// A destination folder with a default ACL (here giving another user everything) passes it
 /// to what is created in it; a copy of a source without ACLs loses them again, as with
 /// `cp -a` and `mv`, so that it is never open to more users than its source: its files,
-/// its folders, on a copy and on a move across file systems.
+/// its folders, its FIFOs and sockets, on a copy and on a move across file systems. An ACL
+/// of the source's own is kept.
 #[test]
 fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folders() {
     let t = TempTree::new();
@@ -318,9 +319,24 @@ fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folder
     let src = t.dir("src/private");
     t.file("src/private/sub/notes.txt", "mine");
     let file = t.file("src/private.txt", "mine too");
-    for path in [&file, &src.join("sub/notes.txt")] {
+    let (pipe, shared) = (src.join("sub/pipe"), src.join("sub/shared"));
+    for fifo in [&pipe, &shared] {
+        let mode = rustix::fs::Mode::from_raw_mode(0o640);
+        rustix::fs::mknodat(rustix::fs::CWD, fifo, rustix::fs::FileType::Fifo, mode, 0).unwrap();
+    }
+    let _socket = std::os::unix::net::UnixListener::bind(src.join("sub/sock")).unwrap();
+    for path in [
+        &file,
+        &src.join("sub/notes.txt"),
+        &pipe,
+        &src.join("sub/sock"),
+    ] {
         fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o640)).unwrap();
     }
+    if !try_tool("setfacl", &["-m", "u:65534:r"], &shared) {
+        return;
+    }
+    let own_acl = xattrs(&shared);
     let acl = |name: &OsString| name.to_string_lossy().starts_with("system.posix_acl");
     for (dest, what) in [(t.dir("open"), "same fs"), (shm.dir("open"), "to tmpfs")] {
         if !try_tool("setfacl", &["-d", "-m", "u:65534:rwx"], &dest) {
@@ -337,11 +353,14 @@ fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folder
             "private",
             "private/sub",
             "private/sub/notes.txt",
+            "private/sub/pipe",
+            "private/sub/sock",
             "private.txt",
         ] {
             let names: Vec<_> = xattrs(&dest.join(rel)).into_keys().filter(acl).collect();
             assert!(names.is_empty(), "{what}: {rel} has {names:?}");
         }
+        assert_eq!(xattrs(&dest.join("private/sub/shared")), own_acl, "{what}");
         assert_eq!(
             fs::metadata(dest.join("private.txt")).unwrap().mode() & 0o7777,
             0o640,
@@ -356,8 +375,15 @@ fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folder
         .arg(&moved)
         .output()
         .unwrap());
-    for rel in ["private", "private/sub", "private/sub/notes.txt"] {
+    for rel in [
+        "private",
+        "private/sub",
+        "private/sub/notes.txt",
+        "private/sub/pipe",
+        "private/sub/sock",
+    ] {
         let names: Vec<_> = xattrs(&moved.join(rel)).into_keys().filter(acl).collect();
         assert!(names.is_empty(), "moved: {rel} has {names:?}");
     }
+    assert_eq!(xattrs(&moved.join("private/sub/shared")), own_acl);
 }

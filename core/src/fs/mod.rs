@@ -34,7 +34,7 @@ pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
 pub use stack::{DirStack, max_open_dirs, prepare_descriptors};
 pub use xattrs::{
-    ACCESS_ACL, DEFAULT_ACL, NotKept, Xattrs, copy_link_xattrs, copy_xattrs, may_have_default_acl,
+    ACCESS_ACL, DEFAULT_ACL, NotKept, Xattrs, copy_xattrs, copy_xattrs_at, may_have_default_acl,
     read_xattrs, write_xattrs,
 };
 

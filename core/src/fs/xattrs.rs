@@ -67,6 +67,13 @@ impl XattrsOf<'_> {
         }
     }
 
+    fn remove(&self, name: &str) -> Result<()> {
+        match self {
+            XattrsOf::Fd(fd) => rustix::fs::fremovexattr(fd, name),
+            XattrsOf::Link(path) => rustix::fs::lremovexattr(path, name),
+        }
+    }
+
     fn set(&self, name: &OsStr, value: &[u8]) -> Result<()> {
         let flags = rustix::fs::XattrFlags::empty();
         match self {
@@ -167,13 +174,40 @@ pub fn copy_xattrs(
     dst: impl AsFd,
     inherited: &[&str],
 ) -> std::result::Result<(), NotKept> {
-    let xattrs = read_xattrs(src)?;
-    let written = write_xattrs(&dst, &xattrs);
+    let (src, dst) = (XattrsOf::Fd(src.as_fd()), XattrsOf::Fd(dst.as_fd()));
+    copy_between(&src, &dst, inherited)
+}
+
+/// [`copy_xattrs`] for what has no descriptor to work through: `src_name` in folder
+/// `src_dir` to `dst_name` in `dst_dir`, neither followed. A symbolic link (whose `user.*`
+/// attributes the kernel refuses, and which inherits no ACL), or a FIFO, socket or device,
+/// which may have ACLs of its own and inherit its folder's.
+pub fn copy_xattrs_at(
+    (src_dir, src_name): (impl AsFd, &OsStr),
+    (dst_dir, dst_name): (impl AsFd, &OsStr),
+    inherited: &[&str],
+) -> std::result::Result<(), NotKept> {
+    let src = XattrsOf::link(src_dir.as_fd(), src_name);
+    let dst = XattrsOf::link(dst_dir.as_fd(), dst_name);
+    copy_between(&src, &dst, inherited)
+}
+
+fn copy_between(
+    src: &XattrsOf<'_>,
+    dst: &XattrsOf<'_>,
+    inherited: &[&str],
+) -> std::result::Result<(), NotKept> {
+    let xattrs = src.read()?;
+    let written = if xattrs.is_empty() {
+        Ok(())
+    } else {
+        dst.write(&xattrs)
+    };
     for &name in inherited {
         if xattrs.iter().any(|(n, _)| n == name) {
             continue;
         }
-        match rustix::fs::fremovexattr(&dst, name) {
+        match dst.remove(name) {
             Ok(()) | Err(Errno::NODATA | Errno::OPNOTSUPP) => {}
             Err(errno) => written.and(Err(NotKept {
                 errno,
@@ -182,19 +216,6 @@ pub fn copy_xattrs(
         }
     }
     written
-}
-
-/// Copies the extended attributes of the symbolic link `src_name` in folder `src_dir` to the
-/// link `dst_name` in `dst_dir`, as [`copy_xattrs`] does for files.
-pub fn copy_link_xattrs(
-    (src_dir, src_name): (impl AsFd, &OsStr),
-    (dst_dir, dst_name): (impl AsFd, &OsStr),
-) -> std::result::Result<(), NotKept> {
-    let xattrs = XattrsOf::link(src_dir.as_fd(), src_name).read()?;
-    if xattrs.is_empty() {
-        return Ok(());
-    }
-    XattrsOf::link(dst_dir.as_fd(), dst_name).write(&xattrs)
 }
 
 #[cfg(test)]

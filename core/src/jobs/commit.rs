@@ -205,7 +205,7 @@ impl Copier<'_> {
         })?;
         // Best effort, as for files: a link's `trusted.*` or `security.*` attributes.
         let from = (&*batch.src, self.plan.name(i));
-        if let Err(e) = fs::copy_link_xattrs(from, (&*batch.dst, &*temp.name)) {
+        if let Err(e) = fs::copy_xattrs_at(from, (&*batch.dst, &*temp.name), &[]) {
             self.ctx.note_xattrs(self.plan.dest_path(i), e);
         }
         self.finish_special(batch, temp, i)
@@ -258,6 +258,17 @@ impl Copier<'_> {
         let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
         self.metadata(i, NoteKind::Permissions, set)
             .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;
+        // Its ACLs, and none its folder's default ACL gave it that its source has not (a
+        // FIFO open to more users than its source would let them read what is written to it).
+        let inherited: &[&str] = if batch.inherits_acl {
+            &[fs::ACCESS_ACL]
+        } else {
+            &[]
+        };
+        let from = (&*batch.src, self.plan.name(i));
+        if let Err(e) = fs::copy_xattrs_at(from, (&*batch.dst, &*temp.name), inherited) {
+            self.ctx.note_xattrs(self.plan.dest_path(i), e);
+        }
         self.finish_special(batch, temp, i)
     }
 
