@@ -198,3 +198,57 @@ fn a_destination_refusing_chmod_is_found_by_probing_not_by_its_type_name() {
     );
     assert_no_temporaries(&view.dir);
 }
+
+/// Undo of a Replace on a FUSE FAT disk, which answers `RENAME_NOREPLACE` with EINVAL: the
+/// old file comes back (it stayed in the disk's `.ferry-replaced-*` folder, the new one in
+/// the trash, and the file's place empty).
+#[test]
+fn the_undo_of_a_replace_on_a_fuse_fat_disk_puts_the_old_file_back() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let old = fat.dir.join("x.txt");
+    fs::write(&old, "old").unwrap();
+    let new = tree.file("src/x.txt", "new");
+    let home = tree.dir("home");
+    let ferry = |args: &[&std::ffi::OsStr]| {
+        let out = ferry_in(&home).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    };
+    let replace = ["cp", "--on-conflict", "replace"].map(std::ffi::OsStr::new);
+    ferry(&[&replace[..], &[new.as_os_str(), fat.dir.as_os_str()]].concat());
+    assert_eq!(fs::read(&old).unwrap(), b"new");
+    ferry(&["undo".as_ref()]);
+    assert_eq!(fs::read(&old).unwrap(), b"old");
+}
+
+/// A FIFO a FUSE FAT disk cannot hold fails, naming it (EIO stops the job, as a failing disk
+/// would), and leaves no temporary entry: the disk answers `mknodat` with EIO yet keeps an
+/// entry under the name.
+#[test]
+fn a_fifo_a_fuse_fat_disk_refuses_leaves_nothing_behind() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let src = tree.dir("src");
+    let mode = rustix::fs::Mode::from_raw_mode(0o644);
+    let pipe = src.join("pipe");
+    rustix::fs::mknodat(rustix::fs::CWD, &pipe, rustix::fs::FileType::Fifo, mode, 0).unwrap();
+    let out = run_job(Job::Copy {
+        sources: vec![src],
+        dest_dir: fat.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    let failed: Vec<&Path> = out
+        .summary
+        .failed
+        .iter()
+        .map(|f| f.path.as_path())
+        .collect();
+    assert_eq!(failed, [pipe.as_path()], "{:#?}", out.summary);
+    assert_no_temporaries(&fat.dir);
+}

@@ -444,7 +444,7 @@ pub fn rename_noreplace(
     }
     match rustix::fs::linkat(&from_dir, from, &to_dir, to, AtFlags::empty()) {
         Ok(()) => return rustix::fs::unlinkat(&from_dir, from, AtFlags::empty()),
-        Err(Errno::PERM | Errno::OPNOTSUPP | Errno::MLINK) => {}
+        Err(Errno::PERM | Errno::OPNOTSUPP | Errno::NOSYS | Errno::MLINK) => {}
         Err(e) => return Err(e),
     }
     match rustix::fs::statx(&to_dir, to, AtFlags::SYMLINK_NOFOLLOW, StatxFlags::TYPE) {
@@ -452,6 +452,14 @@ pub fn rename_noreplace(
         Err(Errno::NOENT) => rustix::fs::renameat(&from_dir, from, &to_dir, to),
         Err(e) => Err(e),
     }
+}
+
+/// [`rename_noreplace`] from path to path: what undo and recovery put back from a staging
+/// folder, which may be on a FUSE mount (exFAT, FAT) that answers `RENAME_NOREPLACE` with
+/// `EINVAL`.
+pub fn rename_noreplace_path(from: &Path, to: &Path) -> Result<()> {
+    let cwd = rustix::fs::CWD;
+    rename_noreplace(cwd, from.as_os_str(), cwd, to.as_os_str())
 }
 
 /// Plain rename, replacing a non-folder at the destination atomically.

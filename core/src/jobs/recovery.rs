@@ -575,8 +575,7 @@ impl Replaced {
     /// others, and those never matched, as kept.
     fn put_back(self, ctx: &JobCtx, summary: &mut Summary) {
         for (staged, dest) in self.found {
-            let (cwd, flags) = (rustix::fs::CWD, rustix::fs::RenameFlags::NOREPLACE);
-            match rustix::fs::renameat_with(cwd, &staged, cwd, &dest, flags) {
+            match crate::fs::rename_noreplace_path(&staged, &dest) {
                 Ok(()) => {}
                 Err(rustix::io::Errno::EXIST | rustix::io::Errno::NOTEMPTY) => {
                     let kept = Error::ReplacedKept {

@@ -48,7 +48,7 @@ use super::{
 use super::{names, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{DeepPaths, FileId, Timestamp};
+use crate::fs::{self, DeepPaths, FileId, Timestamp};
 
 /// Runs the undo of `record`; copies go to the trash folders `roots`; items going back to a
 /// place taken since are handled with `policy`.
@@ -390,10 +390,8 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
             fail(ctx, summary, kept, gone);
             continue;
         }
-        let flags = rustix::fs::RenameFlags::NOREPLACE;
-        let cwd = rustix::fs::CWD;
         if !exists(&e.dest) {
-            if let Err(err) = rustix::fs::renameat_with(cwd, staged, cwd, &e.dest, flags) {
+            if let Err(err) = fs::rename_noreplace_path(staged, &e.dest) {
                 fail(ctx, summary, &e.dest, Error::io("put back", &e.dest, err));
             }
             continue;
@@ -415,7 +413,7 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
                 let rules = names::NameRules::of(dir).ok()?;
                 let free = names::free_name(dir, &rules, name, folder).ok()?;
                 let beside = dir.join(free);
-                rustix::fs::renameat_with(cwd, staged, cwd, &beside, flags).ok()?;
+                fs::rename_noreplace_path(staged, &beside).ok()?;
                 Some(beside)
             });
         let error = match beside {

@@ -135,18 +135,17 @@ pub(super) fn roll_back_link(
         };
         // Oldest first: what was there before the job.
         let mut staged = staged.into_iter();
-        if let Some(first) = staged.next() {
-            let (cwd, flags) = (rustix::fs::CWD, rustix::fs::RenameFlags::NOREPLACE);
-            if let Err(e) = rustix::fs::renameat_with(cwd, &first, cwd, &place, flags) {
-                let error = match e {
-                    rustix::io::Errno::EXIST => Error::ReplacedKept {
-                        path: place.clone(),
-                        staged: first,
-                    },
-                    e => Error::io("put back", &place, e),
-                };
-                fail(ctx, &mut summary, &place, error);
-            }
+        if let Some(first) = staged.next()
+            && let Err(e) = crate::fs::rename_noreplace_path(&first, &place)
+        {
+            let error = match e {
+                rustix::io::Errno::EXIST => Error::ReplacedKept {
+                    path: place.clone(),
+                    staged: first,
+                },
+                e => Error::io("put back", &place, e),
+            };
+            fail(ctx, &mut summary, &place, error);
         }
         left.extend(staged);
     }
