@@ -322,7 +322,12 @@ impl Copier<'_> {
             match make(dir, OsStr::new(&name)) {
                 Ok(t) => return Ok((name.into(), t)),
                 Err(Errno::EXIST) => {} // left over by a crashed run with the same pid: pick another
-                Err(e) => return Err(Error::io("create", self.plan.dest_path(i), e)),
+                Err(e) => {
+                    // A FUSE FAT disk answers a FIFO's `mknodat` with EIO and keeps an entry
+                    // under the name all the same: ours, so not left for the user to find.
+                    let _ = rustix::fs::unlinkat(dir, name.as_str(), AtFlags::empty());
+                    return Err(Error::io("create", self.plan.dest_path(i), e));
+                }
             }
         }
         Err(Error::io("create", self.plan.dest_path(i), Errno::EXIST))
