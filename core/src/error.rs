@@ -136,6 +136,20 @@ pub enum Error {
         /// The job, in words ("copy /a -> /b").
         what: String,
     },
+    /// Redo was asked for a job whose undo met places taken since and put items back beside
+    /// them (keep both) or over them (replace): replaying the job would take whatever now
+    /// has the job's paths, someone else's file, not what the undo put back.
+    #[error(
+        "cannot redo the {what}: its undo put items back beside or over what had taken their \
+         places{}; redo it by hand",
+        kept_words(kept)
+    )]
+    RedoAfterAside {
+        /// The job, in words ("move /a -> /b").
+        what: String,
+        /// Where the undo kept what it replaced.
+        kept: Vec<PathBuf>,
+    },
     /// The file is larger than the destination file system allows (FAT: 4 GiB).
     #[error(
         "{} is too large for the destination ({size} bytes, at most {limit})",
@@ -338,6 +352,7 @@ impl Error {
             | Error::Defect { .. }
             | Error::PlanTooLarge { .. }
             | Error::StillRunning { .. }
+            | Error::RedoAfterAside { .. }
             | Error::Clipboard { .. } => None,
         }
     }
@@ -371,4 +386,13 @@ impl Error {
                     || e == rustix::io::Errno::IO.raw_os_error()
             )
     }
+}
+
+/// ` (what it replaced is kept at A, B)`, for [`Error::RedoAfterAside`].
+fn kept_words(kept: &[PathBuf]) -> String {
+    if kept.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = kept.iter().map(|p| Shown(p).to_string()).collect();
+    format!(" (what it replaced is kept at {})", list.join(", "))
 }

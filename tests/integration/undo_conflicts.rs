@@ -129,6 +129,48 @@ fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
     assert!(!dest.join("report.txt").exists());
 }
 
+/// An undo that put an item back beside (keep both) or over (replace) what had taken its place
+/// cannot be redone: replaying the move would take the file now at the job's path, someone
+/// else's. Redo refuses, says where what the undo replaced is kept, and moves nothing.
+#[test]
+fn no_redo_after_an_undo_that_put_items_back_beside_or_over_others() {
+    for policy in ["keep-both", "replace"] {
+        let t = TempTree::new();
+        let home = t.dir("home");
+        let file = t.file("here/report.txt", "moved away");
+        let dest = t.dir("there");
+        ok(&ferry_in(&home)
+            .arg("mv")
+            .arg(&file)
+            .arg(&dest)
+            .output()
+            .unwrap());
+        fs::write(&file, "new").unwrap();
+        ok(&ferry_in(&home)
+            .args(["undo", "--on-conflict", policy])
+            .output()
+            .unwrap());
+        let out = ferry_in(&home).arg("redo").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{policy}: {stderr}");
+        assert!(stderr.contains("cannot redo the move"), "{policy}: {stderr}");
+        assert!(!dest.join("report.txt").exists(), "{policy}: nothing moved");
+        if policy == "keep-both" {
+            assert_eq!(fs::read(&file).unwrap(), b"new");
+            let back = t.join("here/report (copy).txt");
+            assert_eq!(fs::read(back).unwrap(), b"moved away");
+        } else {
+            assert_eq!(fs::read(&file).unwrap(), b"moved away");
+            let kept = stderr
+                .split("is kept at ")
+                .nth(1)
+                .and_then(|rest| rest.split(')').next())
+                .unwrap_or_else(|| panic!("{stderr}"));
+            assert_eq!(fs::read(kept).unwrap(), b"new", "{stderr}");
+        }
+    }
+}
+
 /// A move across file systems that could not move one file of a folder (immutable) leaves the
 /// folder where it was, holding that file: the undo puts what was moved back into it, down
 /// the sub-folder left behind too, with no question, and removes the emptied copies. A folder

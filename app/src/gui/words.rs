@@ -186,6 +186,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::LinkInPath { .. } => "Symbolic link on the way",
         Error::PlanTooLarge { .. } => "Too many items",
         Error::StillRunning { .. } => "Still running",
+        Error::RedoAfterAside { .. } => "Cannot redo",
         _ => "Something went wrong",
     }
 }

@@ -109,6 +109,8 @@ pub(crate) fn devices_of(record: &JournalRecord) -> Vec<u64> {
 
 /// Adds what a part of the undo (an engine move) did to the whole.
 pub(crate) fn absorb(total: &mut Summary, part: Summary) {
+    // What it put back where: whether it went beside or over something (see `put_aside`).
+    total.record.append(part.record);
     total.done.extend(part.done);
     total.skipped.extend(part.skipped);
     total.failed.extend(part.failed);

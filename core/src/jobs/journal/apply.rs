@@ -49,6 +49,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 details: false,
                 undone_details: false,
                 undone_when_newest: None,
+                undone_aside: None,
                 staging: Vec::new(),
                 details_missing: None,
             };
@@ -89,7 +90,10 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
         }
         (
             Line::Undone {
-                details, newest, ..
+                details,
+                newest,
+                aside,
+                ..
             },
             Some(i),
         ) => {
@@ -97,6 +101,8 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             r.state = RecordState::Undone;
             r.undone_details = details;
             r.undone_when_newest = newest;
+            r.undone_aside =
+                aside.map(|kept| kept.into_iter().map(StoredPath::into_path).collect());
         }
         // An end or undo of a record already dropped by compaction.
         (Line::End { .. } | Line::Undone { .. }, None) => {}

@@ -79,6 +79,9 @@ pub struct JournalRecord {
     /// Once undone: the newest record's number then (see [`UndoJournal::redo_candidate`](
     /// super::UndoJournal::redo_candidate)); `None` in logs from before it was kept.
     pub(crate) undone_when_newest: Option<u64>,
+    /// Once undone: whether its undo put items back beside or over what had taken their
+    /// places, and where it kept what it replaced (no redo then).
+    pub(crate) undone_aside: Option<Vec<PathBuf>>,
     /// Staging folders its replaced items went to.
     pub(crate) staging: Vec<PathBuf>,
     /// The details file its `end` (or `undone`) line points to, when it is gone or torn:

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::details::{self, Details, Part};
 use super::record::newest_that_counts;
-use super::stored::{Below, Line, StoredRemade, StoredTrashRecord};
+use super::stored::{Below, Line, StoredPath, StoredRemade, StoredTrashRecord};
 use super::{JournalRecord, RecordState, UndoJournal, now};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -30,6 +30,8 @@ impl UndoJournal {
             time: now(),
             details,
             newest,
+            aside: put_aside(summary)
+                .map(|kept| kept.iter().map(|p| StoredPath::of(p.as_os_str())).collect()),
         };
         self.append(&line, false)
     }
@@ -170,6 +172,13 @@ impl UndoJournal {
             return Ok(None);
         };
         let at = records.iter().position(|r| r.seq == seq);
+        if let Some(r) = at.map(|i| &records[i])
+            && let Some(kept) = &r.undone_aside
+        {
+            let what = format!("{} {}", r.kind(), r.describe());
+            let kept = kept.clone();
+            return Err(Error::RedoAfterAside { what, kept });
+        }
         at.map(|i| self.with_details(records.swap_remove(i)))
             .transpose()
     }
@@ -226,6 +235,20 @@ impl UndoJournal {
         }
         Ok(record)
     }
+}
+
+/// What an undo that ended with `summary` replaced, where it put an item back over what had
+/// taken its place (Replace), or nothing when it put one back beside it under another name
+/// (Keep both); `None` when it put every item back at its own place. Redo replays the job,
+/// which would then take what has the job's paths now instead of what the undo put back.
+fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
+    let record = &summary.record;
+    let kept: Vec<PathBuf> = record
+        .entries()
+        .filter(|e| e.top_level && matches!(e.how, How::Replaced | How::MovedOver))
+        .filter_map(|e| e.staged)
+        .collect();
+    (!kept.is_empty() || !record.renamed().is_empty()).then_some(kept)
 }
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept

@@ -62,6 +62,11 @@ pub(super) enum Line {
         /// cannot tell). Absent in logs written before it was kept.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         newest: Option<u64>,
+        /// The undo put items back beside or over what had taken their places (keep both,
+        /// replace), keeping what it replaced at these paths: no redo (see
+        /// [`Error::RedoAfterAside`](crate::error::Error::RedoAfterAside)).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        aside: Option<Vec<StoredPath>>,
     },
 }
 
