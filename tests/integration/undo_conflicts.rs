@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use ferry_core::jobs::{ConflictKind, Job, Resolution, SkipReason};
 use ferry_tests::TempTree;
@@ -153,7 +154,10 @@ fn no_redo_after_an_undo_that_put_items_back_beside_or_over_others() {
         let out = ferry_in(&home).arg("redo").output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{policy}: {stderr}");
-        assert!(stderr.contains("cannot redo the move"), "{policy}: {stderr}");
+        assert!(
+            stderr.contains("cannot redo the move"),
+            "{policy}: {stderr}"
+        );
         assert!(!dest.join("report.txt").exists(), "{policy}: nothing moved");
         if policy == "keep-both" {
             assert_eq!(fs::read(&file).unwrap(), b"new");
@@ -337,4 +341,55 @@ fn a_copy_that_only_merged_a_folder_is_no_undo_step() {
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert!(!dest.join("first.txt").exists(), "the job before is undone");
     assert_eq!(fs::read(dest.join("dir/f")).unwrap(), b"f, there before");
+}
+
+/// A copy, or a move across file systems, cancelled midway (Ctrl-C) had made folders it had
+/// not filled yet: its undo takes them away too, rather than keep the whole copy as changed
+/// since (the copy) or meet them as taken places (the move). The copy's destination is as it
+/// was, and the move's source whole again.
+#[test]
+fn the_undo_of_a_job_cancelled_midway_takes_the_folders_it_made() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let home = t.dir("home");
+    // Enough that the job thread, which hands files to the workers a batch at a time, has
+    // not entered the later folders when the third file is done.
+    for d in 0..8 {
+        for i in 0..200 {
+            t.file(format!("src/d{d}/f{i}"), format!("{d}{i}"));
+        }
+    }
+    let src = t.join("src");
+    let files = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut all: Vec<_> = crate::jobs_support::snapshot(root)
+            .into_iter()
+            .map(|(rel, node)| match node {
+                crate::jobs_support::Node::File { data, .. } => (rel, data),
+                _ => (rel, Vec::new()),
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    let before = files(&src);
+    for (op, dest) in [("cp", t.dir("dest")), ("mv", shm.dir("dest"))] {
+        let pause = Pause::at("item-done:3");
+        let child = pause.start_held(ferry_in(&home).arg(op).arg(&src).arg(&dest));
+        let pid = child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-INT", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        pause.release(child.id());
+        let out = child.wait_with_output().unwrap();
+        // Ended by the signal, as `cp` ends: a shell sees 130.
+        let signal = std::os::unix::process::ExitStatusExt::signal(&out.status);
+        assert_eq!(signal, Some(2), "{op}: {out:?}");
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "{op}");
+        assert_eq!(files(&src), before, "{op}");
+    }
 }

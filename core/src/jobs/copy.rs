@@ -478,7 +478,14 @@ impl<'a> Copier<'a> {
                     return;
                 }
                 match made {
-                    Ok(()) => {}
+                    // Recorded as made now, not once entered: a job cancelled or stopped
+                    // before it filled the folder leaves it empty, and its undo takes it
+                    // away (unrecorded, it was a change since that kept the whole copy).
+                    Ok(()) => {
+                        if let Ok(made) = fs::stat_at(dir, name) {
+                            self.done[c as usize].store(made.id.ino, Relaxed);
+                        }
+                    }
                     Err(Errno::EXIST) => {
                         if !self.ask_again(dir, c) {
                             self.ctx
