@@ -1,7 +1,9 @@
 //! Paths in messages, shown so that every name can be told apart and read back: a control
 //! character (a newline, an escape sequence that would clear the terminal) as `\xNN` (a C1
-//! one as `\u{NN}`), and a byte that is not UTF-8 as `\xNN`, where `Path::display` would put
-//! U+FFFD for any of them and two different names could read the same.
+//! one as `\u{NN}`), a byte that is not UTF-8 as `\xNN`, and a backslash as `\\`, where
+//! `Path::display` would put U+FFFD for any of them and two different names could read the
+//! same (a name holding the four characters `\x0a` and one holding a newline, without the
+//! last rule).
 
 use std::fmt;
 use std::os::unix::ffi::OsStrExt;
@@ -18,6 +20,7 @@ impl fmt::Display for Shown<'_> {
                 match u32::from(c) {
                     n @ (0..0x20 | 0x7f) => write!(f, "\\x{n:02x}")?,
                     n @ 0x80..0xa0 => write!(f, "\\u{{{n:x}}}")?,
+                    0x5c => f.write_str("\\\\")?,
                     _ => fmt::Write::write_char(f, c)?,
                 }
             }
@@ -42,5 +45,7 @@ mod tests {
         assert_eq!(shown(b"/t/\x1b[2J"), "/t/\\x1b[2J");
         assert_eq!(shown(b"/t/\xff\xfe"), "/t/\\xff\\xfe");
         assert_eq!(shown("/t/\u{9b}x".as_bytes()), "/t/\\u{9b}x");
+        assert_eq!(shown(br"/t/x\x0ay"), r"/t/x\\x0ay", "not the newline's");
+        assert_ne!(shown(br"/t/x\x0ay"), shown(b"/t/x\ny"));
     }
 }
