@@ -202,3 +202,39 @@ fn undo_after_a_replace_killed_inside_a_merged_folder() {
     assert!(!t.join("dest/docs/b.txt").exists(), "the copy is undone");
     assert_no_temporaries(Path::new(&t.join("dest")));
 }
+
+/// Two journals of one user (two `XDG_STATE_HOME`s: a container, a second session) number
+/// their records alike and keep what they replace on a volume in one folder: rolling back
+/// one's killed Replace takes only what its own process kept there, and leaves the other's
+/// to its own undo (it was reported as this job's, kept and not put back, at every try).
+#[test]
+fn the_roll_back_of_a_killed_replace_leaves_another_journals_kept_items_alone() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let (home, other) = (t.dir("home"), t.dir("other"));
+    let theirs = shm.file("two/x.txt", OLD);
+    let replace = |home: &Path, src: &Path, dest: &Path| {
+        ferry_in(home)
+            .args(["mv", "--on-conflict", "replace"])
+            .arg(src)
+            .arg(dest)
+            .output()
+            .unwrap()
+    };
+    ok(&replace(&other, &t.file("x.txt", NEW), &shm.join("two")));
+    let ours = shm.file("one/y.txt", OLD);
+    let src = t.file("y.txt", NEW);
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "replace-placed")
+        .args(["mv", "--on-conflict", "replace"])
+        .arg(&src)
+        .arg(shm.join("one"))
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.signal(), Some(9));
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read(&ours).unwrap(), OLD);
+    assert_eq!(fs::read(&src).unwrap(), NEW);
+    ok(&ferry_in(&other).arg("undo").output().unwrap());
+    assert_eq!(fs::read(&theirs).unwrap(), OLD);
+}

@@ -488,7 +488,7 @@ pub(crate) fn roll_back(
         .map_or(0, |d| d.as_secs());
     let mut plan = Rollback {
         replaced: Replaced {
-            kept: staging::kept_for(record.seq, since, &ctx.staging, dest_dir),
+            kept: staging::kept_for((record.seq, &record.pids), since, &ctx.staging, dest_dir),
             found: Vec::new(),
             dest_dir: dest_dir.clone(),
         },

@@ -219,11 +219,13 @@ pub(crate) fn path_hash(path: &Path) -> u64 {
     })
 }
 
-/// The items staged by the job of journal record `seq` (and by its resume), staged at
-/// `since` (unix seconds) or later, in the staging folders `roots` give a job writing into
-/// `dest_dir`: by the [`path_hash`] of the path each was at, oldest first.
+/// The items staged by the job of journal record `seq` (and by its resume: the processes
+/// `pids`), staged at `since` (unix seconds) or later, in the staging folders `roots` give a
+/// job writing into `dest_dir`: by the [`path_hash`] of the path each was at, oldest first.
+/// The process matters: another journal of the same user (another `XDG_STATE_HOME`) stages
+/// into the same folder of a volume with record numbers of its own.
 pub(crate) fn kept_for(
-    seq: u64,
+    (seq, pids): (u64, &[u32]),
     since: u64,
     roots: &StagingRoots,
     dest_dir: &Path,
@@ -248,6 +250,7 @@ pub(crate) fn kept_for(
             let name = entry.file_name();
             if let Some((order, hash)) = name.to_str().and_then(|n| staged_name(n, &record))
                 && order[0] >= since
+                && u32::try_from(order[1]).is_ok_and(|pid| pids.contains(&pid))
             {
                 found.push((order, hash, entry.path()));
             }
@@ -427,7 +430,11 @@ mod tests {
             home: None,
             volumes: false,
         };
-        let kept = kept_for(7, 100, &roots, &dest);
+        let kept = kept_for((7, &[9]), 100, &roots, &dest);
+        assert!(
+            kept_for((7, &[10]), 100, &roots, &dest).is_empty(),
+            "another process's"
+        );
         assert_eq!(kept.len(), 1);
         assert_eq!(
             kept[&h],

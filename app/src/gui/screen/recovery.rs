@@ -91,7 +91,7 @@ pub struct Recovery {
 enum State {
     #[default]
     Hidden,
-    Offer(JournalRecord),
+    Offer(Box<JournalRecord>),
     Starting(Run),
     Running(Run, JobId, Option<Progress>),
     Ended(String),
@@ -159,7 +159,7 @@ impl Recovery {
                 };
                 self.state = State::Starting(Run::new(&record, choice));
                 Some(Event::Start {
-                    record: Box::new(record),
+                    record,
                     choice,
                 })
             }
@@ -207,7 +207,7 @@ impl Recovery {
 
     fn offer_next(&mut self) {
         self.state = match self.waiting.pop_front() {
-            Some(record) => State::Offer(record),
+            Some(record) => State::Offer(Box::new(record)),
             None => State::Hidden,
         };
     }

@@ -25,6 +25,10 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             // A resume continues the run it resumes: what that run did counts from its start
             // (recovery looks for the trash entries made since), and what existed before the
             // job is what existed before that run, not what it created.
+            let pids = match index {
+                Some(i) if resumed => [&records[i].pids[..], &[pid]].concat(),
+                _ => vec![pid],
+            };
             let (started, preexisting) = match index {
                 Some(i) if resumed => (records[i].started, records[i].preexisting.clone()),
                 _ => (
@@ -46,6 +50,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 entries_dropped: false,
                 pid,
                 pid_start,
+                pids,
                 details: false,
                 undone_details: false,
                 undone_when_newest: None,

@@ -73,6 +73,10 @@ pub struct JournalRecord {
     /// Process that ran it, and its start time (to tell it from a later one of that number).
     pub(crate) pid: u32,
     pub(crate) pid_start: u64,
+    /// Every process that ran it: the first run's, then each resume's. What it staged to
+    /// replace is found by these (other journals of the same user share a volume's staging
+    /// folder, and number their records alike).
+    pub(crate) pids: Vec<u32>,
     /// Its `end` and `undone` lines have details files.
     pub(crate) details: bool,
     pub(crate) undone_details: bool,

@@ -82,7 +82,12 @@ pub(super) fn resume_link(
     policy: ConflictPolicy,
 ) -> Summary {
     let mut summary = Summary::default();
-    let replaced = staging::kept_for(record.seq, since(record) as u64, &ctx.staging, dest_dir);
+    let replaced = staging::kept_for(
+        (record.seq, &record.pids),
+        since(record) as u64,
+        &ctx.staging,
+        dest_dir,
+    );
     let mut left = Vec::new();
     for target in targets {
         match made_by(record, target, dest_dir, &replaced) {
@@ -112,7 +117,12 @@ pub(super) fn roll_back_link(
     roots: &TrashRoots,
 ) -> Summary {
     let mut summary = Summary::default();
-    let mut kept = staging::kept_for(record.seq, since(record) as u64, &ctx.staging, dest_dir);
+    let mut kept = staging::kept_for(
+        (record.seq, &record.pids),
+        since(record) as u64,
+        &ctx.staging,
+        dest_dir,
+    );
     let mut links: Vec<PathBuf> = targets
         .iter()
         .filter_map(|t| made_by(record, t, dest_dir, &kept))
