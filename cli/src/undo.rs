@@ -194,6 +194,9 @@ impl Journaled {
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {
                 eprintln!("ferry: not all of it could be undone; `ferry undo` tries again");
             }
+            Ok(()) if summary.resume_again => {
+                eprintln!("ferry: the job is still interrupted; `ferry resume` tries again");
+            }
             Ok(()) => {}
             // The record reads as interrupted: its undo compares instead of using identities.
             Err(e) if !undo => eprintln!(

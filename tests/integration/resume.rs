@@ -288,3 +288,52 @@ fn a_resumed_sparse_file_keeps_its_holes() {
         "{allocated} bytes allocated for {size} bytes, half of them a hole"
     );
 }
+
+/// A resume stopped for want of space (or an I/O error) leaves its job interrupted and its
+/// part kept, to be resumed again once space is freed: it once ended the job for good and
+/// removed the part, and the next `ferry resume` had nothing to resume.
+#[test]
+fn a_resume_stopped_for_want_of_space_can_be_tried_again() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    let args = ["-t", "tmpfs", "-o", "size=230m", "tmpfs"];
+    let Some(small) = crate::jobs_support::Mounted::new(&t.join("small"), &args) else {
+        return;
+    };
+    let src = shm.join("big.bin");
+    write_data(&src, 150);
+    // Killed with the part whole, before it is renamed into place: the resume's free-space
+    // check asks for the file's whole size, which the part leaves no room for.
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "file-written")
+        .arg("cp")
+        .arg(&src)
+        .arg(&small.dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&killed.status),
+        Some(9)
+    );
+    assert_eq!(parts_in(&small.dir).len(), 1);
+
+    let out = ferry_in(&home).arg("resume").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("not enough free space"), "{stderr}");
+    assert!(stderr.contains("`ferry resume` tries again"), "{stderr}");
+    assert_eq!(parts_in(&small.dir).len(), 1, "the part is kept");
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("INTERRUPTED"), "{history}");
+
+    let grown = Command::new("mount")
+        .args(["-o", "remount,size=400m"])
+        .arg(&small.dir)
+        .status()
+        .unwrap();
+    assert!(grown.success());
+    let out = ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert_eq!(kept_bytes(&out), 150 * MIB, "{out}");
+    assert!(same_contents(&src, &small.dir.join("big.bin")));
+    assert!(parts_in(&small.dir).is_empty());
+}

@@ -325,7 +325,7 @@ impl Ferry {
     /// What the engine said about a job of the window.
     pub(super) fn on_routed(&mut self, routed: Routed) -> Task<Message> {
         match routed {
-            Routed::Recovery(event) => self.recovery_event(event),
+            Routed::Recovery(event) => self.recovery_event(*event),
             Routed::Changed(job) => {
                 let long = self
                     .jobs

@@ -220,8 +220,13 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
 }
 
 /// After a resume (finished or cancelled, which ends the record either way), the parts it did
-/// not continue are stale: their sources changed, or they were skipped.
+/// not continue are stale: their sources changed, or they were skipped. One stopped (no
+/// space, say) leaves its record to be resumed again: its parts stay for that.
 fn discard_parts(ctx: &JobCtx, summary: &mut Summary, record: &JournalRecord, dest_dir: &Path) {
+    if summary.stopped_by.is_some() && !summary.stopped_by_defect() {
+        summary.resume_again = true;
+        return;
+    }
     if let Err(e) = remove_parts(record) {
         fail(ctx, summary, dest_dir, e);
     }

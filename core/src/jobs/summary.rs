@@ -122,6 +122,10 @@ pub struct Summary {
     /// undo, so that the undo of an earlier job that made or moved the folder takes the new
     /// one for it (its inode could not survive).
     pub remade: Vec<(PathBuf, FileId)>,
+    /// A resume stopped before it finished by what stops a job (no space, an I/O error): its
+    /// record is left interrupted and its large files' parts kept, so that `ferry resume`
+    /// can be tried again once the cause is gone, as an undo stopped so can.
+    pub resume_again: bool,
 }
 
 impl Summary {

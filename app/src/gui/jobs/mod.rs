@@ -137,7 +137,7 @@ impl WindowJob {
 #[derive(Debug)]
 pub enum Routed {
     /// For the recovery banner.
-    Recovery(Event),
+    Recovery(Box<Event>),
     /// A window job changed (progress, totals): the panel redraws from [`Jobs::window_jobs`].
     Changed(JobId),
     /// A window job found conflicts: the window asks about them.
@@ -291,7 +291,7 @@ impl Jobs {
             self.origins.remove(&job);
         }
         if origin == Origin::Recovery {
-            return Some(Routed::Recovery(event));
+            return Some(Routed::Recovery(Box::new(event)));
         }
         let window = self.window.get_mut(&job)?;
         Some(match event {

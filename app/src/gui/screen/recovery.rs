@@ -158,10 +158,7 @@ impl Recovery {
                     return None;
                 };
                 self.state = State::Starting(Run::new(&record, choice));
-                Some(Event::Start {
-                    record,
-                    choice,
-                })
+                Some(Event::Start { record, choice })
             }
             Message::Later if matches!(self.state, State::Offer(_)) => {
                 self.offer_next();

@@ -109,7 +109,8 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             r.undone_aside =
                 aside.map(|kept| kept.into_iter().map(StoredPath::into_path).collect());
         }
+        (Line::Halted { .. }, Some(i)) => records[i].state = RecordState::Interrupted,
         // An end or undo of a record already dropped by compaction.
-        (Line::End { .. } | Line::Undone { .. }, None) => {}
+        (Line::End { .. } | Line::Undone { .. } | Line::Halted { .. }, None) => {}
     }
 }

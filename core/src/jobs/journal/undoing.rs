@@ -56,6 +56,10 @@ impl UndoJournal {
             return Ok(());
         }
         match (undo, cancelled) {
+            (false, false) if summary.resume_again => {
+                let _lock = self.lock()?;
+                self.append(&Line::Halted { seq, time: now() }, false)
+            }
             (false, _) => self.finish(seq, summary, cancelled),
             (true, true) => Ok(()),
             (true, false) if !undo_complete(summary) => Ok(()),

@@ -68,11 +68,15 @@ pub(super) enum Line {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         aside: Option<Vec<StoredPath>>,
     },
+    /// A resume stopped before it finished (see `Summary::resume_again`): the record is
+    /// interrupted again, for another resume. A reader without this line skips it as torn.
+    Halted { seq: u64, time: u64 },
 }
 
 impl Line {
     pub(super) fn seq(&self) -> u64 {
         match self {
+            Line::Halted { seq, .. } => *seq,
             Line::Begin { seq, .. } | Line::End { seq, .. } | Line::Undone { seq, .. } => *seq,
         }
     }
