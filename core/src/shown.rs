@@ -3,7 +3,7 @@
 //! one as `\u{NN}`), a byte that is not UTF-8 as `\xNN`, and a backslash as `\\`, where
 //! `Path::display` would put U+FFFD for any of them and two different names could read the
 //! same (a name holding the four characters `\x0a` and one holding a newline, without the
-//! last rule).
+//! last rule). An empty path is `''`.
 
 use std::fmt;
 use std::os::unix::ffi::OsStrExt;
@@ -15,6 +15,10 @@ pub struct Shown<'a>(pub &'a Path);
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // As coreutils names it: `cp: cannot stat '': No such file or directory`.
+        if self.0.as_os_str().is_empty() {
+            return f.write_str("''");
+        }
         for chunk in self.0.as_os_str().as_bytes().utf8_chunks() {
             for c in chunk.valid().chars() {
                 match u32::from(c) {
@@ -47,5 +51,6 @@ mod tests {
         assert_eq!(shown("/t/\u{9b}x".as_bytes()), "/t/\\u{9b}x");
         assert_eq!(shown(br"/t/x\x0ay"), r"/t/x\\x0ay", "not the newline's");
         assert_ne!(shown(br"/t/x\x0ay"), shown(b"/t/x\ny"));
+        assert_eq!(shown(b""), "''", "an empty path, an unset variable say, is seen");
     }
 }
