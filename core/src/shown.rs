@@ -51,6 +51,10 @@ mod tests {
         assert_eq!(shown("/t/\u{9b}x".as_bytes()), "/t/\\u{9b}x");
         assert_eq!(shown(br"/t/x\x0ay"), r"/t/x\\x0ay", "not the newline's");
         assert_ne!(shown(br"/t/x\x0ay"), shown(b"/t/x\ny"));
-        assert_eq!(shown(b""), "''", "an empty path, an unset variable say, is seen");
+        assert_eq!(
+            shown(b""),
+            "''",
+            "an empty path, an unset variable say, is seen"
+        );
     }
 }

@@ -208,3 +208,31 @@ fn a_journal_folder_the_user_cannot_write_is_read_and_the_job_says_it_is_not_und
     let history = String::from_utf8_lossy(&out.stdout);
     assert!(history.contains(&*a.to_string_lossy()), "{history}");
 }
+
+/// A journal whose folder was made read-only after it was made (`chmod 500`) still records
+/// jobs (its log and details can be written), and their undo works: the writer lock, which
+/// no file could be made for, is taken on the log instead. Undo once said it could not open
+/// `journal.writer.lock` and refused.
+#[test]
+fn a_journal_folder_made_read_only_later_still_undoes() {
+    if !crate::jobs_support::root_or_skip("acting as another user") {
+        return;
+    }
+    let tree = TempTree::new();
+    super::jobs_support::chmod(tree.path(), 0o755);
+    let home = tree.dir("home");
+    std::os::unix::fs::lchown(&home, Some(65534), Some(65534)).unwrap();
+    let (a, b) = (tree.file("a", "a"), tree.file("b", "b"));
+    let dest = tree.dir("dest");
+    super::jobs_support::chmod(&dest, 0o777);
+    let nobody =
+        |args: &[&std::ffi::OsStr]| ok(&ferry_as_nobody(&home).args(args).output().unwrap());
+    nobody(&["cp".as_ref(), a.as_os_str(), dest.as_os_str()]);
+    super::jobs_support::chmod(&home.join("state/ferry"), 0o500);
+    let stderr = nobody(&["cp".as_ref(), b.as_os_str(), dest.as_os_str()]);
+    assert!(!stderr.contains("not be undoable"), "{stderr}");
+    nobody(&["undo".as_ref()]);
+    assert!(!dest.join("b").exists(), "the copy is undone");
+    assert!(dest.join("a").exists(), "the job before stays");
+    super::jobs_support::chmod(&home.join("state/ferry"), 0o700);
+}

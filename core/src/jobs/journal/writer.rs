@@ -38,13 +38,28 @@ impl UndoJournal {
         let dir = self.file.parent().unwrap_or(Path::new("."));
         super::private_folder(dir)?;
         let path = self.file.with_extension("writer.lock");
-        let file = super::private_file()
+        let opened = super::private_file()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&path)
-            .map_err(|e| Error::io("open", &path, e))?;
-        Ok((file, path))
+            .open(&path);
+        match opened {
+            Ok(file) => Ok((file, path)),
+            // A folder made read-only after the journal was (`chmod 500`): its log and
+            // details can still be written, so jobs are recorded, but no lock file can be
+            // made beside them. The log itself is locked instead: compaction, the only
+            // thing that replaces it, cannot run in such a folder either.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                ) && self.file.exists() =>
+            {
+                let file = File::open(&self.file).map_err(|e| Error::io("open", &self.file, e))?;
+                Ok((file, self.file.clone()))
+            }
+            Err(e) => Err(Error::io("open", &path, e)),
+        }
     }
 
     /// Waits until no other undo, redo or resume is under way on this journal (in any
