@@ -352,3 +352,33 @@ fn a_file_changed_since_a_killed_undo_keeps_its_item_from_being_taken_for_put_ba
         assert_eq!((snapshot(&src), snapshot(shm.path())), before, "{point}");
     }
 }
+
+/// A copy killed midway into a folder that was there had made folders in it: rolling it back
+/// takes them away with the copies, and leaves the folder with what it held before.
+#[test]
+fn rolling_back_a_killed_copy_removes_the_folders_it_made_in_a_merged_folder() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    for (d, n) in [("a/b", 3), ("c", 3)] {
+        for i in 0..n {
+            t.file(format!("src/n7/{d}/f{i}"), format!("{d}{i}"));
+        }
+    }
+    let kept = t.file("dest/n7/only-in-dest", "the user's");
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:2")
+        .arg("cp")
+        .arg(t.join("src/n7"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    let signal = std::os::unix::process::ExitStatusExt::signal(&killed.status);
+    assert_eq!(signal, Some(9));
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let left: Vec<PathBuf> = snapshot(&t.join("dest")).into_keys().collect();
+    assert_eq!(
+        left,
+        [PathBuf::from("n7"), PathBuf::from("n7/only-in-dest")]
+    );
+    assert_eq!(fs::read(kept).unwrap(), b"the user's");
+}

@@ -659,7 +659,9 @@ impl Rollback {
         };
         if s.is_dir() && d.is_dir() {
             let (copies, emptied) = (self.copies.len(), self.emptied.len());
-            if created {
+            // One made in a folder the job merged into is its own too, born since it started;
+            // it goes only if emptied, and what is in it counts as in a merged folder.
+            if created || self.born_since(&d) {
                 self.emptied.push(dest.to_path_buf());
             }
             let mut all_copies = true;
@@ -701,6 +703,18 @@ impl Rollback {
         } else {
             Ok(false)
         }
+    }
+
+    /// Whether the item of `meta` was made at or after the job's start (its birth time, where
+    /// the file system keeps one).
+    fn born_since(&self, meta: &fs::Metadata) -> bool {
+        let (Some(since), Ok(born)) = (self.since, meta.created()) else {
+            return false;
+        };
+        let born = born
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        i64::try_from(born).is_ok_and(|born| born >= since)
     }
 }
 
