@@ -231,3 +231,33 @@ fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
     ok(&out);
     assert_eq!(read(&file), "f");
 }
+
+/// An undo of a trash stopped midway (Ctrl-C) had put some items back and said nothing of
+/// them: run again, it puts back the rest and counts those as done, where it once failed
+/// each as "no longer there" and left the job to be undone for ever.
+#[test]
+fn an_undo_of_a_trash_stopped_midway_finishes_when_run_again() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let files: Vec<_> = (0..4)
+        .map(|i| tree.file(format!("w/f{i}"), format!("{i}")))
+        .collect();
+    let mut args = vec![OsStr::new("trash")];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    ok(&ferry_at(&home, &args));
+    // What the stopped undo did: two items back in place, their info files gone.
+    let trash = home.join("data/Trash");
+    for f in &files[..2] {
+        let name = f.file_name().unwrap();
+        fs::rename(trash.join("files").join(name), f).unwrap();
+        let mut info = name.to_owned();
+        info.push(".trashinfo");
+        fs::remove_file(trash.join("info").join(info)).unwrap();
+    }
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    for (i, f) in files.iter().enumerate() {
+        assert_eq!(fs::read_to_string(f).unwrap(), i.to_string());
+    }
+    let history = ok(&ferry_at(&home, &[OsStr::new("history")]));
+    assert!(history.contains("undone"), "{history}");
+}

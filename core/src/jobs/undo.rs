@@ -526,6 +526,9 @@ fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord], policy: ConflictPolicy) -> 
     for r in trashed {
         match TrashedItem::read(&r.info) {
             Ok(item) if is_still(&r.file, r.id) => items.push(item),
+            // Put back by an earlier run of this undo, stopped (Ctrl-C) before it could say
+            // so: already undone.
+            _ if is_still(&r.original, r.id) => {}
             Ok(_) | Err(_) => fail(ctx, &mut summary, &r.file, not_as_left_at(&r.file)),
         }
     }
