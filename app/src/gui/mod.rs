@@ -225,8 +225,8 @@ pub enum Message {
     RecoveryStarted(Result<(ferry_core::jobs::JobId, jobs::Held), Arc<Error>>),
     /// A job the window started was journaled and submitted, or could not be.
     JobStarted(Result<Started, Arc<Error>>),
-    /// An undo or redo was submitted, or there was nothing to do.
-    Undid(Result<Undoing, Arc<Error>>),
+    /// An undo (or, `true`, a redo) was submitted, or there was nothing to do.
+    Undid(bool, Result<Undoing, Arc<Error>>),
     /// A job's end was recorded in the journal.
     JobRecorded,
     /// What Undo and Redo would do now.
@@ -464,7 +464,7 @@ impl Ferry {
                 }
             }
             Message::JobStarted(started) => self.job_started(started),
-            Message::Undid(undoing) => self.undid(undoing),
+            Message::Undid(redo, undoing) => self.undid(redo, undoing),
             Message::JobRecorded => {
                 self.recording = self.recording.saturating_sub(1);
                 self.quit_when_idle()

@@ -217,11 +217,18 @@ impl Ferry {
 
     /// Ctrl+Z / Ctrl+Shift+Z.
     pub(super) fn undo(&mut self, redo: bool) -> Task<Message> {
-        self.jobs.undo(redo).map(Message::Undid)
+        self.jobs
+            .undo(redo)
+            .map(move |undoing| Message::Undid(redo, undoing))
     }
 
-    /// An undo or redo was submitted, or there was nothing to do.
-    pub(super) fn undid(&mut self, undoing: Result<Undoing, Arc<Error>>) -> Task<Message> {
+    /// An undo (or a redo, `redo`) was submitted, or there was nothing to do.
+    pub(super) fn undid(
+        &mut self,
+        redo: bool,
+        undoing: Result<Undoing, Arc<Error>>,
+    ) -> Task<Message> {
+        let what = if redo { "redo" } else { "undo" };
         match undoing {
             // Its end says what it did ("Undid: Move “a.txt” to “Music”."); the jobs panel
             // shows a long one meanwhile.
@@ -231,12 +238,12 @@ impl Ferry {
             }
             Ok(Undoing::Nothing) => {
                 self.after_undo = None;
-                self.toast("There is nothing to undo.".to_owned());
+                self.toast(format!("There is nothing to {what}."));
                 Task::none()
             }
             Err(e) => {
                 self.after_undo = None;
-                self.toast(format!("Could not undo: {e}"));
+                self.toast(format!("Could not {what}: {e}"));
                 Task::none()
             }
         }
