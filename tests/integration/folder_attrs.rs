@@ -307,6 +307,26 @@ fn a_links_own_attributes_are_kept() {
     }
 }
 
+/// What the default-ACL test's `private` folder holds (but `shared`, with an ACL of its own).
+const PRIVATE: &[&str] = &[
+    "private",
+    "private/sub",
+    "private/sub/notes.txt",
+    "private/sub/pipe",
+    "private/sub/sock",
+];
+
+/// Asserts that none of `rels` below `root` has an ACL.
+fn assert_no_acls(root: &Path, rels: &[&str], what: &str) {
+    for rel in rels {
+        let names: Vec<_> = xattrs(&root.join(rel))
+            .into_keys()
+            .filter(|name| name.to_string_lossy().starts_with("system.posix_acl"))
+            .collect();
+        assert!(names.is_empty(), "{what}: {rel} has {names:?}");
+    }
+}
+
 /// A destination folder with a default ACL (here giving another user everything) passes it
 /// to what is created in it; a copy of a source without ACLs loses them again, as with
 /// `cp -a` and `mv`, so that it is never open to more users than its source: its files,
@@ -337,7 +357,6 @@ fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folder
         return;
     }
     let own_acl = xattrs(&shared);
-    let acl = |name: &OsString| name.to_string_lossy().starts_with("system.posix_acl");
     for (dest, what) in [(t.dir("open"), "same fs"), (shm.dir("open"), "to tmpfs")] {
         if !try_tool("setfacl", &["-d", "-m", "u:65534:rwx"], &dest) {
             return;
@@ -349,17 +368,7 @@ fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folder
             on_conflict: ConflictPolicy::Skip,
         });
         assert!(out.summary.is_complete(), "{what}: {:#?}", out.summary);
-        for rel in [
-            "private",
-            "private/sub",
-            "private/sub/notes.txt",
-            "private/sub/pipe",
-            "private/sub/sock",
-            "private.txt",
-        ] {
-            let names: Vec<_> = xattrs(&dest.join(rel)).into_keys().filter(acl).collect();
-            assert!(names.is_empty(), "{what}: {rel} has {names:?}");
-        }
+        assert_no_acls(&dest, &[PRIVATE, &["private.txt"]].concat(), what);
         assert_eq!(xattrs(&dest.join("private/sub/shared")), own_acl, "{what}");
         assert_eq!(
             fs::metadata(dest.join("private.txt")).unwrap().mode() & 0o7777,
@@ -375,15 +384,6 @@ fn a_copy_into_a_folder_with_a_default_acl_keeps_its_sources_acls_not_the_folder
         .arg(&moved)
         .output()
         .unwrap());
-    for rel in [
-        "private",
-        "private/sub",
-        "private/sub/notes.txt",
-        "private/sub/pipe",
-        "private/sub/sock",
-    ] {
-        let names: Vec<_> = xattrs(&moved.join(rel)).into_keys().filter(acl).collect();
-        assert!(names.is_empty(), "moved: {rel} has {names:?}");
-    }
+    assert_no_acls(&moved, PRIVATE, "moved");
     assert_eq!(xattrs(&moved.join("private/sub/shared")), own_acl);
 }

@@ -83,6 +83,11 @@ fn source(tree: &TempTree) -> PathBuf {
     src
 }
 
+/// The paths of the items that failed.
+fn failed_paths(summary: &ferry_core::jobs::Summary) -> Vec<&Path> {
+    summary.failed.iter().map(|f| f.path.as_path()).collect()
+}
+
 fn notes_of(notes: &[Note]) -> Vec<NoteKind> {
     let mut kinds: Vec<NoteKind> = notes.iter().map(|n| n.kind).collect();
     kinds.sort();
@@ -110,12 +115,7 @@ fn a_fuse_fat_disk_gets_the_data_with_a_note_for_what_it_cannot_hold() {
         vec![7u8; 100_000]
     );
     // Only the name FAT cannot hold failed, and it was known before writing.
-    let failed: Vec<&Path> = out
-        .summary
-        .failed
-        .iter()
-        .map(|f| f.path.as_path())
-        .collect();
+    let failed = failed_paths(&out.summary);
     assert_eq!(failed, [src.join("a:b")], "{:#?}", out.summary);
     assert!(matches!(
         *out.summary.failed[0].error,
@@ -243,12 +243,7 @@ fn a_fifo_a_fuse_fat_disk_refuses_leaves_nothing_behind() {
         dest_name: None,
         on_conflict: ConflictPolicy::Skip,
     });
-    let failed: Vec<&Path> = out
-        .summary
-        .failed
-        .iter()
-        .map(|f| f.path.as_path())
-        .collect();
+    let failed = failed_paths(&out.summary);
     assert_eq!(failed, [pipe.as_path()], "{:#?}", out.summary);
     assert_no_temporaries(&fat.dir);
 }

@@ -97,19 +97,26 @@ fn undo_of_a_trash_whose_original_place_was_re_used_asks() {
     assert!(s.trashed().is_empty());
 }
 
-#[test]
-fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
-    let t = TempTree::new();
-    let home = t.dir("home");
+/// `ferry mv here/report.txt there`, then a new `here/report.txt` ("new"): the file and the
+/// folder it was moved to.
+fn moved_by_the_cli_then_re_used(t: &TempTree, home: &Path) -> (PathBuf, PathBuf) {
     let file = t.file("here/report.txt", "moved away");
     let dest = t.dir("there");
-    ok(&ferry_in(&home)
+    ok(&ferry_in(home)
         .arg("mv")
         .arg(&file)
         .arg(&dest)
         .output()
         .unwrap());
     fs::write(&file, "new").unwrap();
+    (file, dest)
+}
+
+#[test]
+fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let (file, dest) = moved_by_the_cli_then_re_used(&t, &home);
     // Without a terminal, `ask` (the default) lists the conflict and moves nothing back.
     let out = ferry_in(&home).arg("undo").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -138,15 +145,7 @@ fn no_redo_after_an_undo_that_put_items_back_beside_or_over_others() {
     for policy in ["keep-both", "replace"] {
         let t = TempTree::new();
         let home = t.dir("home");
-        let file = t.file("here/report.txt", "moved away");
-        let dest = t.dir("there");
-        ok(&ferry_in(&home)
-            .arg("mv")
-            .arg(&file)
-            .arg(&dest)
-            .output()
-            .unwrap());
-        fs::write(&file, "new").unwrap();
+        let (file, dest) = moved_by_the_cli_then_re_used(&t, &home);
         ok(&ferry_in(&home)
             .args(["undo", "--on-conflict", policy])
             .output()
