@@ -28,18 +28,28 @@ static FAILURE: Mutex<Option<io::Error>> = Mutex::new(None);
 
 /// Writes `args` (and a newline) to stdout, unless it failed before.
 pub fn stdout(args: fmt::Arguments<'_>, newline: bool) {
-    if STOPPED.load(Ordering::Relaxed) {
-        return;
-    }
-    let mut out = io::stdout().lock();
-    let written = shown(args, stdout_is_terminal(), &mut out).and_then(|()| {
+    write_stdout(|out| {
+        shown(args, stdout_is_terminal(), out)?;
         if newline {
             out.write_all(b"\n")
         } else {
             Ok(())
         }
     });
-    if let Err(e) = written {
+}
+
+/// Writes `line` to stdout as its bytes, unless it failed before: a listing's line whose
+/// names are not UTF-8, into a pipe (on a terminal, the caller shows them escaped).
+pub fn stdout_bytes(line: &[u8]) {
+    write_stdout(|out| out.write_all(line));
+}
+
+fn write_stdout(write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>) {
+    if STOPPED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = io::stdout().lock();
+    if let Err(e) = write(&mut out) {
         STOPPED.store(true, Ordering::Relaxed);
         if e.kind() != io::ErrorKind::BrokenPipe {
             let mut failure = FAILURE.lock().unwrap_or_else(|e| e.into_inner());

@@ -86,12 +86,17 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
                 Some(reason) => format!("  [unsafe entry: {reason}; restore it with --to DIR]"),
                 None => String::new(),
             };
-            println!(
-                "{:>4}  {:<19}  {}{warning}",
-                i + 1,
-                item.deletion_date,
-                item.original.display()
-            );
+            // A name is shown escaped on a terminal (a newline in it would split its line),
+            // and given as its bytes into a pipe, for the programs reading it.
+            let head = format!("{:>4}  {:<19}  ", i + 1, item.deletion_date);
+            if super::out::stdout_is_terminal() {
+                println!("{head}{}{warning}", Shown(&item.original));
+            } else {
+                let path = item.original.as_os_str().as_encoded_bytes();
+                super::out::stdout_bytes(
+                    &[head.as_bytes(), path, warning.as_bytes(), b"\n"].concat(),
+                );
+            }
         }
         return EXIT_OK;
     }
