@@ -77,8 +77,7 @@ pub(crate) fn run(ctx: &JobCtx, targets: &[Target], policy: ConflictPolicy) -> P
             out.summary.not_done.extend(rest);
             continue;
         }
-        let mut part = run_batch(ctx, targets, &batch, policy, &mut out.landed);
-        out.summary.record.append(std::mem::take(&mut part.record));
+        let part = run_batch(ctx, targets, &batch, policy, &mut out.landed);
         absorb(&mut out.summary, part);
     }
     out

@@ -176,7 +176,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             let dest = (dest_dir.as_path(), dest_name.as_deref());
             let mut summary = copy::run_job(ctx, sources, dest, *on_conflict);
             restore_folder_times(ctx, &folders);
-            discard_parts(ctx, &mut summary, record, dest_dir);
+            keep_or_discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
         Job::Move {
@@ -185,7 +185,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             ..
         } => {
             let mut summary = resume_move(ctx, record, *on_conflict);
-            discard_parts(ctx, &mut summary, record, dest_dir);
+            keep_or_discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
         Job::Rename { path, new_name } => {
@@ -219,10 +219,16 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
     }
 }
 
-/// After a resume (finished or cancelled, which ends the record either way), the parts it did
-/// not continue are stale: their sources changed, or they were skipped. One stopped (no
-/// space, say) leaves its record to be resumed again: its parts stay for that.
-fn discard_parts(ctx: &JobCtx, summary: &mut Summary, record: &JournalRecord, dest_dir: &Path) {
+/// After a resume: one stopped (no space, an I/O error) is to be resumed again, so it keeps
+/// its parts and says so ([`Summary::resume_again`]); one finished or cancelled ends the
+/// record, and the parts it did not continue are stale (their sources changed, or they were
+/// skipped).
+fn keep_or_discard_parts(
+    ctx: &JobCtx,
+    summary: &mut Summary,
+    record: &JournalRecord,
+    dest_dir: &Path,
+) {
     if summary.stopped_by.is_some() && !summary.stopped_by_defect() {
         summary.resume_again = true;
         return;
@@ -487,17 +493,14 @@ pub(crate) fn roll_back(
     if is_move {
         set_aside::put_back_before(ctx, &mut summary, record);
     }
-    let since = record
-        .started
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let since = record.started_secs();
     let mut plan = Rollback {
         replaced: Replaced {
-            kept: staging::kept_for((record.seq, &record.pids), since, &ctx.staging, dest_dir),
+            kept: staging::kept_for(record, &ctx.staging, dest_dir),
             found: Vec::new(),
             dest_dir: dest_dir.clone(),
         },
-        since: Some(since as i64),
+        since: Some(since),
         ..Rollback::default()
     };
     for (source, dest) in record.job.landings() {

@@ -44,6 +44,7 @@ use rustix::fd::{AsFd, OwnedFd};
 use rustix::fs::Mode;
 use rustix::io::Errno;
 
+use super::journal::JournalRecord;
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
@@ -219,12 +220,22 @@ pub(crate) fn path_hash(path: &Path) -> u64 {
     })
 }
 
-/// The items staged by the job of journal record `seq` (and by its resume: the processes
-/// `pids`), staged at `since` (unix seconds) or later, in the staging folders `roots` give a
-/// job writing into `dest_dir`: by the [`path_hash`] of the path each was at, oldest first.
-/// The process matters: another journal of the same user (another `XDG_STATE_HOME`) stages
-/// into the same folder of a volume with record numbers of its own.
+/// The items staged by the job of `record` (by its processes: the first run and each
+/// resume), since it started, in the staging folders `roots` give a job writing into
+/// `dest_dir`: by the [`path_hash`] of the path each was at, oldest first. The process
+/// matters: another journal of the same user (another `XDG_STATE_HOME`) stages into the same
+/// folder of a volume with record numbers of its own.
 pub(crate) fn kept_for(
+    record: &JournalRecord,
+    roots: &StagingRoots,
+    dest_dir: &Path,
+) -> HashMap<u64, Vec<PathBuf>> {
+    let since = u64::try_from(record.started_secs()).unwrap_or(0);
+    kept_by((record.seq, &record.pids), since, roots, dest_dir)
+}
+
+/// [`kept_for`] the record `seq` run by `pids`, from `since` (unix seconds).
+fn kept_by(
     (seq, pids): (u64, &[u32]),
     since: u64,
     roots: &StagingRoots,
@@ -240,7 +251,7 @@ pub(crate) fn kept_for(
     }
     folders.push(dest_dir.join(&name));
     folders.dedup();
-    let record = format!("r{seq}");
+    let seq = format!("r{seq}");
     let mut found = Vec::new();
     for folder in folders {
         let Ok(entries) = std::fs::read_dir(&folder) else {
@@ -248,7 +259,7 @@ pub(crate) fn kept_for(
         };
         for entry in entries.flatten() {
             let name = entry.file_name();
-            if let Some((order, hash)) = name.to_str().and_then(|n| staged_name(n, &record))
+            if let Some((order, hash)) = name.to_str().and_then(|n| staged_name(n, &seq))
                 && order[0] >= since
                 && u32::try_from(order[1]).is_ok_and(|pid| pids.contains(&pid))
             {
@@ -430,9 +441,9 @@ mod tests {
             home: None,
             volumes: false,
         };
-        let kept = kept_for((7, &[9]), 100, &roots, &dest);
+        let kept = kept_by((7, &[9]), 100, &roots, &dest);
         assert!(
-            kept_for((7, &[10]), 100, &roots, &dest).is_empty(),
+            kept_by((7, &[10]), 100, &roots, &dest).is_empty(),
             "another process's"
         );
         assert_eq!(kept.len(), 1);

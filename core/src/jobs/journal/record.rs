@@ -95,6 +95,13 @@ pub struct JournalRecord {
 }
 
 impl JournalRecord {
+    /// When the job (or its latest redo) started, in unix seconds: what a roll back counts
+    /// as the job's own (trash entries, staged items, files changed) is from then on.
+    pub(crate) fn started_secs(&self) -> i64 {
+        let secs = (self.started.duration_since(std::time::UNIX_EPOCH)).map_or(0, |d| d.as_secs());
+        i64::try_from(secs).unwrap_or(i64::MAX)
+    }
+
     /// It ended having changed nothing: every item skipped or failed, or cancelled before
     /// any was done. Undo passes over it to the job before, as a file manager's undo has no
     /// entry for a copy that skipped everything (KIO adds none), and it is no later job

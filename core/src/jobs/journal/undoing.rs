@@ -247,11 +247,7 @@ impl UndoJournal {
 /// which would then take what has the job's paths now instead of what the undo put back.
 fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
     let record = &summary.record;
-    let kept: Vec<PathBuf> = record
-        .entries()
-        .filter(|e| e.top_level && matches!(e.how, How::Replaced | How::MovedOver))
-        .filter_map(|e| e.staged)
-        .collect();
+    let kept: Vec<PathBuf> = record.staged().map(Path::to_path_buf).collect();
     (!kept.is_empty() || !record.renamed().is_empty()).then_some(kept)
 }
 

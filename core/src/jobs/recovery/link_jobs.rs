@@ -26,15 +26,6 @@ use super::super::{ConflictPolicy, Summary, TrashRoots, staging, trash};
 use crate::error::Error;
 use crate::jobs::control::JobCtx;
 
-/// Start of the job of `record`, in unix seconds.
-fn since(record: &JournalRecord) -> i64 {
-    let secs = record
-        .started
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    i64::try_from(secs).unwrap_or(i64::MAX)
-}
-
 /// Longest name `dir` takes.
 fn name_max(dir: &Path) -> usize {
     rustix::fs::statfs(dir).map_or(255, |s| s.f_namelen as usize)
@@ -50,7 +41,7 @@ fn made_by(
 ) -> Option<PathBuf> {
     let name = target.file_name()?;
     let text = link_text(target).ok()?;
-    let since = since(record);
+    let since = record.started_secs();
     let mut found = None;
     names_tried(name, name_max(dest_dir), |candidate| {
         let path = dest_dir.join(candidate);
@@ -82,12 +73,7 @@ pub(super) fn resume_link(
     policy: ConflictPolicy,
 ) -> Summary {
     let mut summary = Summary::default();
-    let replaced = staging::kept_for(
-        (record.seq, &record.pids),
-        since(record) as u64,
-        &ctx.staging,
-        dest_dir,
-    );
+    let replaced = staging::kept_for(record, &ctx.staging, dest_dir);
     let mut left = Vec::new();
     for target in targets {
         match made_by(record, target, dest_dir, &replaced) {
@@ -117,12 +103,7 @@ pub(super) fn roll_back_link(
     roots: &TrashRoots,
 ) -> Summary {
     let mut summary = Summary::default();
-    let mut kept = staging::kept_for(
-        (record.seq, &record.pids),
-        since(record) as u64,
-        &ctx.staging,
-        dest_dir,
-    );
+    let mut kept = staging::kept_for(record, &ctx.staging, dest_dir);
     let mut links: Vec<PathBuf> = targets
         .iter()
         .filter_map(|t| made_by(record, t, dest_dir, &kept))

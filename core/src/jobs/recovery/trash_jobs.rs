@@ -23,7 +23,6 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 use super::super::journal::JournalRecord;
 use super::super::summary::fail;
@@ -42,10 +41,7 @@ fn trashed_by(
     paths: &[PathBuf],
     roots: &TrashRoots,
 ) -> Result<Vec<Option<TrashedItem>>, Error> {
-    let since = record
-        .started
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let since = record.started_secs();
     let listed: Vec<TrashedItem> = list_trash_in(roots)?
         .into_iter()
         .filter(|i| i.deleted_at.is_some_and(|t| t >= since))
