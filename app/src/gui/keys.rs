@@ -99,6 +99,9 @@ impl Ferry {
                 _ => Task::none(),
             };
         }
+        if let Some(message) = self.recovery.access_key(key, modifiers) {
+            return self.update(Message::Recovery(message));
+        }
         if self.sidebar.has_focus() {
             return self.sidebar_key(named, modifiers, key, text);
         }

@@ -52,6 +52,9 @@ pub enum Message {
     Dismiss,
 }
 
+/// A button of the banner: its label, its access key (with Alt), and what it sends.
+type BannerButton = (&'static str, char, Message);
+
 /// What the window must do for the banner.
 #[derive(Debug)]
 pub enum Event {
@@ -223,9 +226,58 @@ impl Recovery {
         }
     }
 
+    /// The banner's buttons from the keyboard: Alt and the letter each shows beside its label
+    /// ("Resume Alt+R"), as a KDE message bar's accelerators; the keys go nowhere else
+    /// meanwhile.
+    pub fn access_key(
+        &self,
+        key: &iced::keyboard::Key,
+        modifiers: iced::keyboard::Modifiers,
+    ) -> Option<Message> {
+        if !modifiers.alt() || modifiers.command() || modifiers.shift() {
+            return None;
+        }
+        let iced::keyboard::Key::Character(c) = key else {
+            return None;
+        };
+        let (_, buttons) = self.line_and_buttons()?;
+        buttons
+            .into_iter()
+            .find(|(_, access, _)| c.eq_ignore_ascii_case(&access.to_string()))
+            .map(|(_, _, message)| message)
+    }
+
     /// The banner, or nothing.
     pub fn view(&self) -> Option<Element<'_, Message>> {
-        let (line, buttons): (String, Vec<(&str, Message)>) = match &self.state {
+        let (line, buttons) = self.line_and_buttons()?;
+        let mut bar = row![text(line).size(13).width(Fill)]
+            .spacing(8)
+            .align_y(Alignment::Center);
+        for (label, access, message) in buttons {
+            let hint = text(format!("Alt+{access}"))
+                .size(11)
+                .style(style::dim_text);
+            bar = bar.push(
+                button(
+                    row![text(label).size(13), hint]
+                        .spacing(6)
+                        .align_y(Alignment::Center),
+                )
+                .padding([4, 12])
+                .style(style::tool_button)
+                .on_press(message),
+            );
+        }
+        Some(
+            container(container(bar).padding([6, 12]).style(style::notice))
+                .padding(Padding::from([8, 12]).bottom(0))
+                .into(),
+        )
+    }
+
+    /// What the banner says, and its buttons with their access keys; `None` when hidden.
+    fn line_and_buttons(&self) -> Option<(String, Vec<BannerButton>)> {
+        Some(match &self.state {
             State::Hidden => return None,
             State::Offer(record) => {
                 let more = match self.waiting.len() {
@@ -239,9 +291,9 @@ impl Recovery {
                     record.describe()
                 );
                 let buttons = vec![
-                    ("Resume", Message::Chose(Choice::Resume)),
-                    ("Roll back", Message::Chose(Choice::RollBack)),
-                    ("Not now", Message::Later),
+                    ("Resume", 'R', Message::Chose(Choice::Resume)),
+                    ("Roll back", 'B', Message::Chose(Choice::RollBack)),
+                    ("Not now", 'N', Message::Later),
                 ];
                 (line, buttons)
             }
@@ -256,27 +308,11 @@ impl Recovery {
                 });
                 (
                     format!("{}{done}", run.what),
-                    vec![("Cancel", Message::Cancel)],
+                    vec![("Cancel", 'C', Message::Cancel)],
                 )
             }
-            State::Ended(text) => (text.clone(), vec![("Close", Message::Dismiss)]),
-        };
-        let mut bar = row![text(line).size(13).width(Fill)]
-            .spacing(8)
-            .align_y(Alignment::Center);
-        for (label, message) in buttons {
-            bar = bar.push(
-                button(text(label).size(13))
-                    .padding([4, 12])
-                    .style(style::tool_button)
-                    .on_press(message),
-            );
-        }
-        Some(
-            container(container(bar).padding([6, 12]).style(style::notice))
-                .padding(Padding::from([8, 12]).bottom(0))
-                .into(),
-        )
+            State::Ended(text) => (text.clone(), vec![("Close", 'C', Message::Dismiss)]),
+        })
     }
 }
 
@@ -552,5 +588,38 @@ mod tests {
             &recovery,
             "Resuming the move of /src/a and 1 more -> /dest2 cancelled: what was done stays done."
         ));
+    }
+
+    /// Every button of the banner is reached with Alt and its letter, the keyboard's way to
+    /// the offer; other keys, and Alt with Ctrl, are left to the window.
+    #[test]
+    fn the_banners_buttons_answer_their_access_keys() {
+        use iced::keyboard::{Key, Modifiers};
+        let key = |c: &str| Key::Character(c.into());
+        let mut recovery = Recovery::default();
+        assert!(
+            recovery.access_key(&key("r"), Modifiers::ALT).is_none(),
+            "hidden"
+        );
+        let _ = update(&mut recovery, Message::Found(moves(&["/dest"])));
+        assert!(matches!(
+            recovery.access_key(&key("r"), Modifiers::ALT),
+            Some(Message::Chose(Choice::Resume))
+        ));
+        assert!(matches!(
+            recovery.access_key(&key("b"), Modifiers::ALT),
+            Some(Message::Chose(Choice::RollBack))
+        ));
+        assert!(matches!(
+            recovery.access_key(&key("n"), Modifiers::ALT),
+            Some(Message::Later)
+        ));
+        assert!(recovery.access_key(&key("r"), Modifiers::empty()).is_none());
+        assert!(
+            recovery
+                .access_key(&key("r"), Modifiers::ALT | Modifiers::CTRL)
+                .is_none()
+        );
+        assert!(recovery.access_key(&key("x"), Modifiers::ALT).is_none());
     }
 }
