@@ -141,6 +141,75 @@ fn redo_of_a_restore_that_replaced_replaces_again() {
     assert_eq!(read(&a), "new", "and undone again");
 }
 
+/// The info file of the one item in the home trash of `home`: its name and text.
+fn only_info(home: &Path) -> (std::ffi::OsString, String) {
+    let infos: Vec<_> = fs::read_dir(home.join("data/Trash/info"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(infos.len(), 1, "{infos:?}");
+    let name = infos[0].file_name().unwrap().to_owned();
+    (name, fs::read_to_string(&infos[0]).unwrap())
+}
+
+/// Undoing a restore into a chosen folder (`--to`) or beside a taken name (`--keep-both`)
+/// puts the item back in the trash as it was there: its own `Path=`, `DeletionDate` and
+/// name, not where the restore had put it. Redo restores it where the restore did.
+#[test]
+fn the_undo_of_a_restore_elsewhere_gives_the_item_back_its_own_place() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let chosen = tree.dir("chosen");
+    let a = tree.file("w/a", "old");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]));
+    let trashed = only_info(&home);
+    assert!(
+        trashed.1.contains(&format!("Path={}\n", a.display())),
+        "{}",
+        trashed.1
+    );
+
+    let to = [
+        OsStr::new("restore"),
+        OsStr::new("--to"),
+        chosen.as_os_str(),
+        a.as_os_str(),
+    ];
+    ok(&ferry_at(&home, &to));
+    assert_eq!(read(&chosen.join("a")), "old");
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert!(!chosen.join("a").exists());
+    assert_eq!(
+        only_info(&home),
+        trashed,
+        "the same entry as before the restore"
+    );
+    ok(&ferry_at(&home, &[OsStr::new("redo")]));
+    assert_eq!(
+        read(&chosen.join("a")),
+        "old",
+        "redone into the folder chosen"
+    );
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(only_info(&home), trashed);
+
+    fs::write(&a, "new").unwrap();
+    let keep_both = [
+        OsStr::new("restore"),
+        OsStr::new("--keep-both"),
+        a.as_os_str(),
+    ];
+    ok(&ferry_at(&home, &keep_both));
+    assert_eq!(read(&tree.join("w/a (copy)")), "old");
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(read(&a), "new");
+    assert!(!tree.join("w/a (copy)").exists());
+    assert_eq!(only_info(&home), trashed);
+    // Restored by its original path, as before the first restore.
+    ok(&ferry_at(&home, &keep_both));
+    assert_eq!(read(&tree.join("w/a (copy)")), "old");
+}
+
 /// `ferry` run as the unprivileged user 65534 (root ignores permissions) with its own `home`.
 fn ferry_unprivileged_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
     std::process::Command::new("setpriv")

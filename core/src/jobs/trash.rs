@@ -220,8 +220,29 @@ fn trash_name(name: &OsStr, n: u32) -> OsString {
     out
 }
 
+/// How an item a restore took out of the trash goes back when the restore is undone: as the
+/// entry it was (its `Path=`, `DeletionDate` and name in `files/`), not as an item trashed
+/// now from where the restore put it (a chosen folder, or a "(copy)" name beside another).
+#[derive(Debug, Clone)]
+pub(crate) struct AsTrashed {
+    pub(crate) original: PathBuf,
+    pub(crate) deletion_date: String,
+    pub(crate) name: OsString,
+}
+
 /// Runs a trash job: each path is moved into the trash of its own file system.
 pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> Summary {
+    run_trash_as(ctx, paths, &[], roots)
+}
+
+/// [`run_trash`], the item at `paths[i]` written into the trash as `as_trashed[i]` says
+/// where it has one.
+pub(crate) fn run_trash_as(
+    ctx: &JobCtx,
+    paths: &[PathBuf],
+    as_trashed: &[Option<AsTrashed>],
+    roots: &TrashRoots,
+) -> Summary {
     ctx.emit(Event::Planned {
         job: ctx.id,
         totals: Totals {
@@ -241,7 +262,9 @@ pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> 
             run.summary.not_done.extend_from_slice(&paths[i..]);
             break;
         }
-        match trash_one(path, roots, &mut home, (&mounts, state.as_deref()), uid) {
+        let as_trashed = as_trashed.get(i).and_then(Option::as_ref);
+        let places = (&mounts, state.as_deref());
+        match trash_one(path, as_trashed, roots, &mut home, places, uid) {
             Ok(record) => run.done(path.clone(), record),
             Err(e) => run.fail(path.clone(), e),
         }
@@ -253,6 +276,7 @@ pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> 
 /// folder or a folder holding it (the undo journal, where this very job is recorded).
 fn trash_one(
     path: &Path,
+    as_trashed: Option<&AsTrashed>,
     roots: &TrashRoots,
     home: &mut Option<(TrashDir, u64)>,
     (mounts, state): (&MountTable, Option<&Path>),
@@ -327,21 +351,28 @@ fn trash_one(
     if original.starts_with(&trash.path) || trash.path.starts_with(&original) {
         return Err(trash_itself());
     }
-    let deleted = chrono::Local::now().format("%Y-%m-%dT%H:%M:%S");
+    let (listed, deleted) = match as_trashed {
+        Some(a) if !a.deletion_date.is_empty() => (&a.original, a.deletion_date.clone()),
+        _ => (&original, now_stamp()),
+    };
     // A volume's trash holds paths relative to its top, as the specification asks (the
     // volume may be mounted elsewhere next time).
     let stored = trash
         .top
         .as_deref()
-        .and_then(|top| original.strip_prefix(top).ok())
+        .and_then(|top| listed.strip_prefix(top).ok())
         .filter(|rel| !rel.as_os_str().is_empty())
-        .unwrap_or(&original);
+        .unwrap_or(listed);
     let body = format!(
         "[Trash Info]\nPath={}\nDeletionDate={deleted}\n",
         crate::uri::percent_encode_path(stored)
     );
-    for n in 1..=10_000 {
-        let in_trash = trash_name(name, n);
+    let base = listed.file_name().unwrap_or(name);
+    let earlier = as_trashed.map(|a| a.name.clone());
+    for in_trash in earlier
+        .into_iter()
+        .chain((1..=10_000).map(|n| trash_name(base, n)))
+    {
         let mut info_name = in_trash.clone();
         info_name.push(".trashinfo");
         let info_path = trash.path.join("info").join(&info_name);
@@ -401,6 +432,11 @@ fn refuse_mounts(original: &Path, mounts: &MountTable) -> Result<()> {
             mount: point.clone(),
         }),
     }
+}
+
+/// `DeletionDate` for an item trashed now: local time, whole seconds.
+fn now_stamp() -> String {
+    chrono::Local::now().format("%Y-%m-%dT%H:%M:%S").to_string()
 }
 
 fn cannot(path: &Path, reason: impl Into<String>) -> Error {
@@ -688,7 +724,8 @@ mod tests {
         let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
         let mut home = None;
         let kept = (&mounts, None);
-        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, kept, uid);
+        let mut trash =
+            |path: String| trash_one(Path::new(&path), None, &roots, &mut home, kept, uid);
         let error = trash(format!("{}/", file.display())).unwrap_err();
         assert!(error.to_string().contains("Not a directory"), "{error}");
         assert!(file.exists());
@@ -704,7 +741,8 @@ mod tests {
         let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
         let mut home = None;
         let kept = (&mounts, None);
-        let mut trash = |path: String| trash_one(Path::new(&path), &roots, &mut home, kept, uid);
+        let mut trash =
+            |path: String| trash_one(Path::new(&path), None, &roots, &mut home, kept, uid);
         for path in ["folder/.", "folder/./", "folder/inside/.."] {
             let error = trash(format!("{}/{path}", tmp.path().display())).unwrap_err();
             assert!(matches!(error, Error::Refused { .. }), "{path}: {error}");

@@ -559,6 +559,11 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
             now => fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest)),
         }
     }
+    let mut as_trashed = vec![None; paths.len()];
+    let items: &[TrashedItem] = match &record.job {
+        Job::Restore { items, .. } => items,
+        _ => &[],
+    };
     for r in record
         .trash
         .iter()
@@ -566,12 +571,25 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
     {
         if is_still(&r.original, r.id) {
             paths.push(r.original.clone());
-        } else {
+            as_trashed.push(
+                items
+                    .iter()
+                    .find(|i| i.file == r.file)
+                    .map(|i| trash::AsTrashed {
+                        original: i.trashed_from.clone(),
+                        deletion_date: i.deletion_date.clone(),
+                        name: r.file.file_name().unwrap_or_default().to_owned(),
+                    }),
+            );
+        } else if !is_still(&r.file, r.id) {
+            // (Back in the trash as it was: put there by an earlier run of this undo,
+            // stopped before it could say so.)
             fail(ctx, &mut summary, &r.original, not_as_left_at(&r.original));
         }
     }
     if !paths.is_empty() {
-        absorb(&mut summary, trash::run_trash(ctx, &paths, roots));
+        let part = trash::run_trash_as(ctx, &paths, &as_trashed, roots);
+        absorb(&mut summary, part);
     }
     if !ctx.control.stopped() {
         unstage(ctx, &mut summary, &record.entries);

@@ -137,11 +137,26 @@ impl JournalRecord {
     /// policy (a restore that replaced replaces again, as a redone copy does).
     pub fn redo_job(&self) -> Job {
         match &self.job {
-            Job::Restore { on_conflict, .. } => Job::Restore {
+            Job::Restore { on_conflict, items } => Job::Restore {
                 items: self
                     .undo_trash
                     .iter()
-                    .filter_map(|r| TrashedItem::read(&r.info).ok())
+                    .filter_map(|r| {
+                        let item = TrashedItem::read(&r.info).ok()?;
+                        // Restored into a chosen folder: into the same folder again (the
+                        // undo gave it back its own `Path=`).
+                        let chosen = self
+                            .trash
+                            .iter()
+                            .find(|t| t.original == r.original)
+                            .and_then(|t| items.iter().find(|i| i.file == t.file))
+                            .filter(|i| i.chosen_folder)
+                            .and_then(|i| i.original.parent());
+                        Some(match chosen {
+                            Some(folder) => item.restore_to(folder),
+                            None => item,
+                        })
+                    })
                     .collect(),
                 on_conflict: *on_conflict,
             },

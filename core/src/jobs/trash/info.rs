@@ -24,6 +24,9 @@ pub struct TrashedItem {
     /// Where it was, absolute, as its info file says (for an item given by
     /// [`restore_to`](Self::restore_to): where it goes, in the folder chosen).
     pub original: PathBuf,
+    /// Where it was, as its info file says, also for an item restored into a chosen folder:
+    /// what an undo of the restore writes back (`Path=`).
+    pub trashed_from: PathBuf,
     /// Why the item is not restored to [`original`](Self::original), when its info file
     /// names an unsafe place (see [`UnsafeEntry`]): list it as an unsafe entry, which can
     /// only be restored into a folder the user picks.
@@ -125,6 +128,7 @@ impl TrashFolder {
         };
         let item = TrashedItem {
             name,
+            trashed_from: original.clone(),
             original,
             unsafe_entry,
             chosen_folder: false,
@@ -219,8 +223,15 @@ impl TrashedItem {
 impl TrashedItem {
     /// The item as a restore job was given it, from its record and `DeletionDate` (what the
     /// journal keeps: the item may have left the trash since).
-    pub(crate) fn recorded(r: TrashRecord, deletion_date: String, chosen: bool) -> TrashedItem {
+    /// `trashed_from` is the `Path=` it had, when not [`TrashRecord::original`].
+    pub(crate) fn recorded(
+        r: TrashRecord,
+        deletion_date: String,
+        chosen: bool,
+        trashed_from: Option<PathBuf>,
+    ) -> TrashedItem {
         TrashedItem {
+            trashed_from: trashed_from.unwrap_or_else(|| r.original.clone()),
             name: r.original.file_name().unwrap_or_default().to_owned(),
             unsafe_entry: None,
             chosen_folder: chosen,

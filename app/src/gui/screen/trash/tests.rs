@@ -468,6 +468,7 @@ fn twenty_thousand_items_build_only_the_visible_rows() {
             TrashedItem {
                 name: name.clone().into(),
                 original: PathBuf::from(format!("/srv/many/{name}")),
+                trashed_from: PathBuf::from(format!("/srv/many/{name}")),
                 unsafe_entry: None,
                 chosen_folder: false,
                 deletion_date: String::new(),

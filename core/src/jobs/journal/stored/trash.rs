@@ -93,6 +93,9 @@ pub(in crate::jobs::journal) struct StoredTrashedItem {
     /// Restored into a folder the user picked ([`TrashedItem::restore_to`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     chosen: bool,
+    /// Its `Path=`, when the item goes elsewhere ([`TrashedItem::trashed_from`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    from: Option<StoredPath>,
 }
 
 impl StoredTrashedItem {
@@ -101,11 +104,14 @@ impl StoredTrashedItem {
             record: StoredTrashRecord::of(&item.as_record()),
             date: item.deletion_date.clone(),
             chosen: item.chosen_folder,
+            from: (item.trashed_from != item.original)
+                .then(|| StoredPath::path(&item.trashed_from)),
         }
     }
 
     pub(super) fn into_item(self) -> Option<TrashedItem> {
         let record = self.record.into_record()?;
-        Some(TrashedItem::recorded(record, self.date, self.chosen))
+        let from = self.from.map(StoredPath::into_path);
+        Some(TrashedItem::recorded(record, self.date, self.chosen, from))
     }
 }
