@@ -197,9 +197,37 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
         return EXIT_REFUSED;
     };
     let op = if is_move { "move" } else { "copy" };
+    if is_move {
+        return with_dot_sources_refused(sources, |sources| {
+            with_empty_paths_named(&sources, op, |sources| {
+                transfer_to(args, is_move, &sources, dest)
+            })
+        });
+    }
     with_empty_paths_named(sources, op, |sources| {
         transfer_to(args, is_move, &sources, dest)
     })
+}
+
+/// Runs `job` on `sources` without those named by `.` (`.`, `SRC/.`), each refused as `mv`
+/// refuses it: a folder cannot be moved into another while it stays where it is, and moving
+/// its contents instead (as `cp -r SRC/.` copies them) is not what `mv` does. The exit
+/// status is "refused" when nothing is left, at least "partial" when something was refused.
+fn with_dot_sources_refused(sources: &[PathBuf], job: impl FnOnce(Vec<PathBuf>) -> i32) -> i32 {
+    let (dots, rest): (Vec<&PathBuf>, Vec<&PathBuf>) = sources
+        .iter()
+        .partition(|s| ferry_core::fs::last_name(s) == b".");
+    for dot in &dots {
+        eprintln!(
+            "ferry: cannot move {}: a path ending in '.' is refused; give the folder's own path",
+            Shown(dot),
+        );
+    }
+    match (dots.is_empty(), rest.is_empty()) {
+        (true, _) => job(rest.into_iter().cloned().collect()),
+        (false, true) => EXIT_REFUSED,
+        (false, false) => job(rest.into_iter().cloned().collect()).max(EXIT_PARTIAL),
+    }
 }
 
 fn transfer_to(args: &TransferArgs, is_move: bool, sources: &[PathBuf], dest: &Path) -> i32 {

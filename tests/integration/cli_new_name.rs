@@ -289,3 +289,39 @@ fn a_copy_to_a_new_name_killed_midway_is_resumed_and_rolled_back_under_that_name
         );
     }
 }
+
+/// `mv SRC/. DEST` and `mv . DEST` are refused, as `mv` refuses them, where a copy takes
+/// the folder's contents: nothing moves, the other sources still go.
+#[test]
+fn a_move_of_a_path_ending_in_dot_is_refused() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("w/photos/a.jpg", "a");
+    let lone = t.file("w/lone.txt", "l");
+    let dest = t.dir("dest");
+    let w = t.path().join("w");
+    for (from, source) in [
+        (w.clone(), "photos/."),
+        (w.clone(), "photos/./"),
+        (w.join("photos"), "."),
+    ] {
+        let out = ferry_in(&home)
+            .current_dir(&from)
+            .args(["mv", source])
+            .arg(&dest)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{source}: {}", said(&out));
+        assert!(said(&out).contains("ending in '.'"), "{}", said(&out));
+    }
+    let out = ferry_in(&home)
+        .current_dir(&w)
+        .args(["mv", "photos/.", "lone.txt"])
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    assert!(!lone.exists() && dest.join("lone.txt").exists());
+    assert!(w.join("photos/a.jpg").exists(), "nothing of photos moved");
+    assert!(!dest.join("a.jpg").exists() && !dest.join("photos").exists());
+}
