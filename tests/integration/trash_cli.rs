@@ -11,7 +11,7 @@ use std::path::Path;
 use ferry_tests::TempTree;
 
 use super::ferry_in;
-use super::jobs_support::chmod;
+use super::jobs_support::{Mounted, chmod};
 use super::trash::{read, trash_contents};
 use super::undo::ok;
 
@@ -208,6 +208,63 @@ fn the_undo_of_a_restore_elsewhere_gives_the_item_back_its_own_place() {
     // Restored by its original path, as before the first restore.
     ok(&ferry_at(&home, &keep_both));
     assert_eq!(read(&tree.join("w/a (copy)")), "old");
+}
+
+/// A folder another user made where this user's trash on a volume would be (`.Trash-$uid`,
+/// `.Trash/$uid`), which this user cannot open, is not this user's trash: listing, restoring
+/// and emptying skip it rather than fail, on every volume.
+#[test]
+fn another_users_trash_folder_on_a_volume_locks_nobody_out() {
+    let tree = TempTree::new();
+    chmod(tree.path(), 0o755);
+    let home = tree.dir("home");
+    let Some(volume) = Mounted::new(
+        &tree.join("mnt"),
+        &["-t", "tmpfs", "-o", "mode=1777", "tmpfs"],
+    ) else {
+        return;
+    };
+    let report = tree.file("home/report.txt", "precious");
+    for path in [&home, &report] {
+        std::os::unix::fs::lchown(path, Some(65534), Some(65534)).unwrap();
+    }
+    let shared = volume.dir.join(".Trash");
+    fs::create_dir(&shared).unwrap();
+    chmod(&shared, 0o1777);
+    for theirs in [volume.dir.join(".Trash-65534"), shared.join("65534")] {
+        fs::create_dir_all(theirs.join("files")).unwrap();
+        fs::create_dir_all(theirs.join("info")).unwrap();
+        for dir in [theirs.join("files"), theirs.join("info"), theirs.clone()] {
+            std::os::unix::fs::lchown(&dir, Some(1234), Some(1234)).unwrap();
+            chmod(&dir, 0o700);
+        }
+    }
+
+    ok(&ferry_unprivileged_at(
+        &home,
+        &[OsStr::new("trash"), report.as_os_str()],
+    ));
+    let out = ferry_unprivileged_at(&home, &[OsStr::new("restore")]);
+    ok(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("report.txt"),
+        "{out:?}"
+    );
+    ok(&ferry_unprivileged_at(
+        &home,
+        &[OsStr::new("restore"), report.as_os_str()],
+    ));
+    assert_eq!(read(&report), "precious");
+    ok(&ferry_unprivileged_at(
+        &home,
+        &[OsStr::new("trash"), report.as_os_str()],
+    ));
+    ok(&ferry_unprivileged_at(&home, &[OsStr::new("empty-trash")]));
+    assert!(!report.exists() && trash_contents(&home.join("data/Trash")).is_empty());
+    assert!(
+        volume.dir.join(".Trash-65534/files").is_dir(),
+        "theirs left alone"
+    );
 }
 
 /// `ferry` run as the unprivileged user 65534 (root ignores permissions) with its own `home`.

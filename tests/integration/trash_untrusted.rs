@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
 use ferry_core::jobs::{
-    ConflictPolicy, Job, Summary, TrashRoots, TrashedItem, Volumes, list_trash_in,
+    ConflictPolicy, Job, Summary, TrashRoots, TrashedItem, UnsafeEntry, Volumes, list_trash_in,
 };
 use ferry_tests::TempTree;
 
@@ -382,7 +382,7 @@ fn a_trash_folder_leading_elsewhere_is_neither_listed_nor_emptied() {
 }
 
 #[test]
-fn info_files_that_are_not_files_or_too_large_are_left_out() {
+fn info_files_that_are_not_files_or_too_large_are_not_read() {
     let v = Volume::new();
     let info = v.trash().join("info");
     fs::write(v.in_trash("fifo"), "f").unwrap();
@@ -411,7 +411,17 @@ fn info_files_that_are_not_files_or_too_large_are_left_out() {
     .unwrap();
     v.entry(b"fine", "sub/fine", Some("fine"));
 
+    // Their items are listed where they are, as items no info file describes: nothing is
+    // read from those info files.
     let listed = v.listed();
-    let names: Vec<&OsStr> = listed.iter().map(|i| i.name.as_os_str()).collect();
-    assert_eq!(names, ["fine"]);
+    let (fine, unread): (Vec<_>, Vec<_>) = listed.iter().partition(|i| i.name == "fine");
+    assert_eq!(fine.len(), 1);
+    assert_eq!(fine[0].unsafe_entry, None);
+    let mut names: Vec<&OsStr> = unread.iter().map(|i| i.name.as_os_str()).collect();
+    names.sort();
+    assert_eq!(names, ["fifo", "huge", "linked"]);
+    for item in unread {
+        assert_eq!(item.unsafe_entry, Some(UnsafeEntry::NoInfo));
+        assert_eq!(item.original, item.file);
+    }
 }

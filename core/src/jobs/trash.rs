@@ -483,8 +483,12 @@ fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
             candidates.push(shared.join(uid.to_string()));
         }
         for dir in candidates {
-            let is_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
-            if is_dir && !dirs.contains(&dir) {
+            // Another user's (made there to lock this user out) is not this user's trash.
+            let ours = std::fs::symlink_metadata(&dir).is_ok_and(|m| {
+                use std::os::unix::fs::MetadataExt;
+                m.is_dir() && m.uid() == uid
+            });
+            if ours && !dirs.contains(&dir) {
                 dirs.push(dir);
             }
         }

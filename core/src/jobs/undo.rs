@@ -571,16 +571,13 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
     {
         if is_still(&r.original, r.id) {
             paths.push(r.original.clone());
-            as_trashed.push(
-                items
-                    .iter()
-                    .find(|i| i.file == r.file)
-                    .map(|i| trash::AsTrashed {
-                        original: i.trashed_from.clone(),
-                        deletion_date: i.deletion_date.clone(),
-                        name: r.file.file_name().unwrap_or_default().to_owned(),
-                    }),
-            );
+            // (One that had no info file goes back as an item trashed now.)
+            let listed = |i: &&TrashedItem| i.file == r.file && i.trashed_from != i.file;
+            as_trashed.push(items.iter().find(listed).map(|i| trash::AsTrashed {
+                original: i.trashed_from.clone(),
+                deletion_date: i.deletion_date.clone(),
+                name: r.file.file_name().unwrap_or_default().to_owned(),
+            }));
         } else if !is_still(&r.file, r.id) {
             // (Back in the trash as it was: put there by an earlier run of this undo,
             // stopped before it could say so.)

@@ -2,6 +2,7 @@
 //! (see `place.rs`: an info file is untrusted input). A trash folder's `files/` and `info/`
 //! are opened without following links, and a volume's trash must belong to the user.
 
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -121,11 +122,7 @@ impl TrashFolder {
         let name = original.file_name().unwrap_or(stem).to_owned();
         let file = self.path.join("files").join(stem);
         let meta = fs::stat_at(&self.files, stem).map_err(|e| Error::io("stat", &file, e))?;
-        let size = if meta.kind == Kind::Dir {
-            tree_size(&file)
-        } else {
-            meta.size
-        };
+        let size = item_size(&file, &meta);
         let item = TrashedItem {
             name,
             trashed_from: original.clone(),
@@ -142,6 +139,42 @@ impl TrashFolder {
             info,
         };
         Ok((item, written))
+    }
+}
+
+impl TrashFolder {
+    /// The item `name` of `files/` that no readable info file describes, listed where it
+    /// is (see [`UnsafeEntry::NoInfo`]).
+    fn orphan(&self, name: &OsStr) -> Result<(TrashedItem, Timestamp)> {
+        let file = self.path.join("files").join(name);
+        let meta = fs::stat_at(&self.files, name).map_err(|e| Error::io("stat", &file, e))?;
+        let mut info_name = name.to_owned();
+        info_name.push(".trashinfo");
+        let item = TrashedItem {
+            name: name.to_owned(),
+            original: file.clone(),
+            trashed_from: file.clone(),
+            unsafe_entry: Some(UnsafeEntry::NoInfo),
+            chosen_folder: false,
+            deletion_date: String::new(),
+            deleted_at: None,
+            kind: meta.kind,
+            size: item_size(&file, &meta),
+            id: meta.id,
+            mtime: meta.mtime,
+            info: self.path.join("info").join(info_name),
+            file,
+        };
+        Ok((item, Timestamp::default()))
+    }
+}
+
+/// A file's size, or the total size of the files in a folder.
+fn item_size(path: &Path, meta: &fs::Meta) -> u64 {
+    if meta.kind == Kind::Dir {
+        tree_size(path)
+    } else {
+        meta.size
     }
 }
 
@@ -289,7 +322,21 @@ pub fn list_trash_in(roots: &TrashRoots) -> Result<Vec<TrashedItem>> {
             Ok(())
         })
         .map_err(|e| Error::io("read folder", dir.join("info"), e))?;
+        let start = items.len();
         items.extend(names.iter().filter_map(|n| folder.read(n).ok()));
+        let described: HashSet<&OsStr> = items[start..]
+            .iter()
+            .filter_map(|(item, _)| item.file.file_name())
+            .collect();
+        let mut orphans = Vec::new();
+        fs::read_dir(&folder.files, &mut buf, |name, _| {
+            if !described.contains(name) {
+                orphans.push(name.to_owned());
+            }
+            Ok(())
+        })
+        .map_err(|e| Error::io("read folder", dir.join("files"), e))?;
+        items.extend(orphans.iter().filter_map(|n| folder.orphan(n).ok()));
     }
     let key = |(item, written): &(TrashedItem, Timestamp)| {
         let original = item.original.as_os_str().as_bytes();
@@ -308,12 +355,14 @@ fn parse(text: &[u8]) -> Option<(PathBuf, String)> {
         if line.starts_with(b"[") {
             in_group = line == b"[Trash Info]";
         } else if !in_group {
-        } else if let Some(value) = line.strip_prefix(b"Path=") {
-            path = Some(PathBuf::from(OsString::from_vec(percent_decode(
-                value.trim_ascii(),
-            ))));
-        } else if let Some(value) = line.strip_prefix(b"DeletionDate=") {
-            date = String::from_utf8_lossy(value.trim_ascii()).into_owned();
+        } else if let Some(at) = line.iter().position(|&b| b == b'=') {
+            // Desktop Entry syntax: spaces around `=` are ignored.
+            let value = line[at + 1..].trim_ascii();
+            match line[..at].trim_ascii() {
+                b"Path" => path = Some(PathBuf::from(OsString::from_vec(percent_decode(value)))),
+                b"DeletionDate" => date = String::from_utf8_lossy(value).into_owned(),
+                _ => {}
+            }
         }
     }
     path.filter(|p| !p.as_os_str().is_empty())
@@ -402,6 +451,48 @@ mod tests {
             Err(Error::Refused { .. })
         ));
         assert!(trash.join("info/b.trashinfo").exists());
+    }
+
+    /// A trash folder in `dir`, with `files/` and `info/`.
+    fn trash_in(dir: &Path) -> PathBuf {
+        let trash = dir.join("Trash");
+        std::fs::create_dir_all(trash.join("files")).unwrap();
+        std::fs::create_dir_all(trash.join("info")).unwrap();
+        trash
+    }
+
+    /// Info files are Desktop Entry files: spaces around `=` are ignored, as GLib's and
+    /// KDE's readers ignore them. What no info file describes (none, or one without a
+    /// `Path`) is listed where it is, as an unsafe entry, as `gio trash --list` lists it:
+    /// never emptied unseen.
+    #[test]
+    fn items_without_a_readable_path_are_listed_where_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let trash = trash_in(dir.path());
+        for name in ["spaced", "pathless", "orphan"] {
+            std::fs::write(trash.join("files").join(name), name).unwrap();
+        }
+        let spaced = "[Trash Info]\nPath = /x/spaced\nDeletionDate = 2024-01-02T03:04:05\n";
+        std::fs::write(trash.join("info/spaced.trashinfo"), spaced).unwrap();
+        let pathless = "[Trash Info]\nDeletionDate=2024-01-02T03:04:05\n";
+        std::fs::write(trash.join("info/pathless.trashinfo"), pathless).unwrap();
+
+        let listed = list_trash_in(&TrashRoots::home_only(&trash)).unwrap();
+        let found = |name: &str| {
+            let file = trash.join("files").join(name);
+            listed.iter().find(|i| i.file == file).unwrap().clone()
+        };
+        let spaced = found("spaced");
+        assert_eq!(spaced.original, Path::new("/x/spaced"));
+        assert_eq!(spaced.deletion_date, "2024-01-02T03:04:05");
+        assert_eq!(spaced.unsafe_entry, None);
+        for name in ["pathless", "orphan"] {
+            let item = found(name);
+            assert_eq!(item.unsafe_entry, Some(UnsafeEntry::NoInfo), "{name}");
+            assert_eq!(item.original, item.file, "listed where it is");
+            assert_eq!(item.size, name.len() as u64);
+        }
+        assert_eq!(listed.len(), 3);
     }
 
     /// The freedesktop `DeletionDate` has one-second steps; items trashed from one path

@@ -43,6 +43,10 @@ pub enum UnsafeEntry {
     },
     /// Its `Path` is the trash folder itself or a place inside it.
     InsideTrash,
+    /// It has no info file that says where it was (none at all, or one without a `Path`):
+    /// listed where it is in the trash, as `gio trash --list` lists it, so that it can be
+    /// restored somewhere or deleted rather than be emptied unseen.
+    NoInfo,
 }
 
 impl fmt::Display for UnsafeEntry {
@@ -58,6 +62,7 @@ impl fmt::Display for UnsafeEntry {
                 top.display()
             ),
             UnsafeEntry::InsideTrash => f.write_str("its Path lies inside the trash folder"),
+            UnsafeEntry::NoInfo => f.write_str("no info file says where it was"),
         }
     }
 }
