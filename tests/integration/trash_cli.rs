@@ -267,6 +267,32 @@ fn another_users_trash_folder_on_a_volume_locks_nobody_out() {
     );
 }
 
+/// A restore that cannot write the original folder names that place, not the item's path
+/// in the trash.
+#[test]
+fn a_restore_refused_by_its_folder_names_the_original_place() {
+    let tree = TempTree::new();
+    chmod(tree.path(), 0o755);
+    let home = tree.dir("home");
+    std::os::unix::fs::lchown(&home, Some(65534), Some(65534)).unwrap();
+    let w = tree.dir("w");
+    chmod(&w, 0o777);
+    let a = tree.file("w/a", "a");
+    ok(&ferry_unprivileged_at(
+        &home,
+        &[OsStr::new("trash"), a.as_os_str()],
+    ));
+    chmod(&w, 0o755);
+    let out = ferry_unprivileged_at(&home, &[OsStr::new("restore"), a.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot restore {}: ", a.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Trash/files"), "{stderr}");
+}
+
 /// `ferry` run as the unprivileged user 65534 (root ignores permissions) with its own `home`.
 fn ferry_unprivileged_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
     std::process::Command::new("setpriv")

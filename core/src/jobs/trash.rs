@@ -149,7 +149,18 @@ impl TrashDir {
     /// Opens (creating as needed) the trash folder `name` inside the open folder `parent`.
     fn open(parent: &OwnedFd, parent_path: &Path, name: &OsStr, uid: u32) -> Result<Self> {
         let path = parent_path.join(name);
-        let io = |e| Error::io("use the trash folder", &path, e);
+        let io = |e| match e {
+            // Opened without following links: say so, not "Not a directory".
+            Errno::NOTDIR | Errno::LOOP
+                if fs::stat_at(parent, name).is_ok_and(|m| m.kind == Kind::Symlink) =>
+            {
+                Error::LinkInPath {
+                    path: path.clone(),
+                    dest: path.clone(),
+                }
+            }
+            e => Error::io("use the trash folder", &path, e),
+        };
         let root = private_dir_at(parent, name, uid).map_err(io)?;
         let files = private_dir_at(&root, OsStr::new("files"), uid).map_err(io)?;
         let info = private_dir_at(&root, OsStr::new("info"), uid).map_err(io)?;

@@ -79,12 +79,32 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
     summary
         .failed
         .extend(part.failed.into_iter().map(|f| Failed {
+            error: at_original(f.error, original),
             path: original(f.path),
-            error: f.error,
         }));
     summary.record = part.record;
     summary.stopped_by = part.stopped_by;
     summary
+}
+
+/// An error about a path in the trash as one about restoring its original place, which is
+/// where the user looks (`cannot restore ~/w/a: Permission denied`, not `cannot move
+/// ~/.local/share/Trash/files/a`).
+fn at_original(error: Arc<Error>, original: impl Fn(PathBuf) -> PathBuf) -> Arc<Error> {
+    match &*error {
+        Error::Io { path, source, .. } => {
+            let mapped = original(path.clone());
+            if mapped == *path {
+                return error;
+            }
+            let source = match source.raw_os_error() {
+                Some(code) => std::io::Error::from_raw_os_error(code),
+                None => std::io::Error::new(source.kind(), source.to_string()),
+            };
+            Arc::new(Error::io("restore", mapped, source))
+        }
+        _ => error,
+    }
 }
 
 /// `statx` of `path` itself (a link is not followed).
