@@ -18,6 +18,37 @@ impl Default for TempTree {
     }
 }
 
+/// What a test undid or trashed on `/dev/shm` went to the machine's `/dev/shm/.Trash-$uid`
+/// (the command line uses every volume's trash): take out the entries that came from this
+/// tree, so tests leave nothing in a trash a person lists.
+impl Drop for TempTree {
+    fn drop(&mut self) {
+        let Ok(rel) = self.dir.path().strip_prefix("/dev/shm") else {
+            return;
+        };
+        let uid = rustix::process::getuid().as_raw();
+        let trash = Path::new("/dev/shm").join(format!(".Trash-{uid}"));
+        let Ok(infos) = fs::read_dir(trash.join("info")) else {
+            return;
+        };
+        let prefix = format!("Path={}", rel.display());
+        for info in infos.flatten() {
+            let text = fs::read_to_string(info.path()).unwrap_or_default();
+            let ours = text.lines().any(|l| {
+                l.strip_prefix(&prefix)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            });
+            let name = info.file_name();
+            let stem = name.as_bytes().strip_suffix(b".trashinfo");
+            if let (true, Some(stem)) = (ours, stem) {
+                let item = trash.join("files").join(OsStr::from_bytes(stem));
+                let _ = fs::remove_dir_all(&item).or_else(|_| fs::remove_file(&item));
+                let _ = fs::remove_file(info.path());
+            }
+        }
+    }
+}
+
 impl TempTree {
     /// A fresh tree under the system temp folder (the work tree's filesystem on CI, not tmpfs).
     pub fn new() -> Self {
