@@ -231,6 +231,13 @@ fn with_dot_sources_refused(sources: &[PathBuf], job: impl FnOnce(Vec<PathBuf>) 
 }
 
 fn transfer_to(args: &TransferArgs, is_move: bool, sources: &[PathBuf], dest: &Path) -> i32 {
+    if is_move
+        && let [source] = sources
+        && let Some(new_name) = respelling(source, dest)
+    {
+        let path = source.clone();
+        return run(Job::Rename { path, new_name }, "renamed");
+    }
     let whole;
     let sources = if is_move {
         sources
@@ -303,6 +310,27 @@ fn destination(
         _ if one && names_a_file => Err(parent.to_path_buf()),
         _ => Err(dest.to_path_buf()),
     }
+}
+
+/// `mv Photo.JPG photo.jpg` on a file system that takes the two for one name (FAT, exFAT):
+/// the new spelling, where `dest` is `source` itself in the same folder. A move would take
+/// `dest` for a taken place, or for a folder to move `source` into (itself); it is a rename.
+fn respelling(source: &Path, dest: &Path) -> Option<std::ffi::OsString> {
+    let (name, new_name) = (source.file_name()?, dest.file_name()?);
+    let folder = |p: &Path| match p.parent() {
+        Some(p) if !p.as_os_str().is_empty() => std::fs::canonicalize(p).ok(),
+        _ => std::fs::canonicalize(".").ok(),
+    };
+    if name == new_name || dest.as_os_str().as_bytes().ends_with(b"/") {
+        return None;
+    }
+    let parent = folder(source)?;
+    if folder(dest)? != parent {
+        return None;
+    }
+    let dir = ferry_core::fs::open_dir_path(&parent).ok()?;
+    let listed = ferry_core::fs::folded_name(&dir, new_name).ok()??;
+    (listed == name).then(|| new_name.to_owned())
 }
 
 /// `cp -r SRC/. NEW`, where NEW does not exist, makes NEW a copy of the folder SRC: its

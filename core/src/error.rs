@@ -76,6 +76,20 @@ pub enum Error {
         /// The second source of that name.
         path: PathBuf,
     },
+    /// The destination file system takes the name for another one already there (FAT and
+    /// exFAT do not tell `Notes.txt` from `notes.txt`): two sources of one folder that only
+    /// such a file system confuses.
+    #[error(
+        "{} is taken by {} on this file system, which does not tell the two names apart; not overwritten",
+        Shown(path),
+        Shown(existing)
+    )]
+    NameFolded {
+        /// The destination path.
+        path: PathBuf,
+        /// The item there whose name the file system takes for it.
+        existing: PathBuf,
+    },
     /// The name cannot exist on the destination file system (characters FAT or NTFS refuse,
     /// or longer than its name limit).
     #[error("{} is not a valid name on the destination file system", Shown(path))]
@@ -329,6 +343,7 @@ impl Error {
             Error::Changed { path }
             | Error::KindConflict { path, .. }
             | Error::DuplicateName { path }
+            | Error::NameFolded { path, .. }
             | Error::NameNotAllowed { path }
             | Error::Staging { path, .. }
             | Error::OtherFilesystem { path }

@@ -7,6 +7,7 @@ mod cli_pipes;
 mod cli_recover;
 mod clipboard;
 mod dirs;
+mod fat_names;
 mod faults;
 mod folder_attrs;
 mod fresh_folders;

@@ -18,8 +18,8 @@ use super::ferry_in;
 use super::jobs_support::{assert_no_temporaries, run_job, set_mtime};
 
 /// A FUSE file system mounted for one test, unmounted when dropped.
-struct Fuse {
-    dir: PathBuf,
+pub(crate) struct Fuse {
+    pub(crate) dir: PathBuf,
 }
 
 impl Fuse {
@@ -42,7 +42,7 @@ impl Fuse {
     }
 
     /// A 16 MiB FAT image formatted with `mkfs.vfat`, mounted with `fusefat`.
-    fn fat(tree: &TempTree) -> Option<Fuse> {
+    pub(crate) fn fat(tree: &TempTree) -> Option<Fuse> {
         let image = tree.join("fat.img");
         let made = fs::File::create(&image)
             .and_then(|f| f.set_len(16 << 20))

@@ -50,6 +50,12 @@ pub fn error_in_words(error: &Error) -> String {
             "Another item of this job is also named {}; only the first one goes there.",
             quoted(path)
         ),
+        Error::NameFolded { path, existing } => format!(
+            "{} was not written: this disk takes its name for {}, which is there already \
+             (it does not tell upper and lower case apart).",
+            quoted(path),
+            quoted(existing)
+        ),
         Error::NameNotAllowed { path } => name_not_allowed(path),
         Error::Staging { path, error } => format!(
             "{} was not replaced, because the old one could not be kept aside for undo: {}",
@@ -174,7 +180,9 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::Changed { .. } | Error::ChangedSince { .. } | Error::ChangedSinceCopied { .. } => {
             "Changed meanwhile"
         }
-        Error::KindConflict { .. } | Error::DuplicateName { .. } => "Name taken",
+        Error::KindConflict { .. } | Error::DuplicateName { .. } | Error::NameFolded { .. } => {
+            "Name taken"
+        }
         Error::Staging { .. } | Error::ReplacedGone { .. } | Error::ReplacedKept { .. } => {
             "Not replaced"
         }

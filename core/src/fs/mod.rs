@@ -454,6 +454,32 @@ pub fn rename_noreplace(
     }
 }
 
+/// The name another entry of `dir` is listed under when `name` opens it: on a file system
+/// that folds names (FAT, exFAT, a casefolded ext4: `notes.txt` opens `Notes.txt`). `None`
+/// when `name` is listed as it is, or opens nothing.
+pub fn folded_name(dir: impl AsFd, name: &OsStr) -> Result<Option<std::ffi::OsString>> {
+    let found = match stat_at(&dir, name) {
+        Ok(m) => m,
+        Err(Errno::NOENT) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let listing = open_dir_at(&dir, ".")?;
+    let (mut exact, mut by_inode, mut by_case) = (false, None, None);
+    let lower = |n: &OsStr| n.to_string_lossy().to_lowercase();
+    let wanted = lower(name);
+    read_dir_inodes(&listing, &mut Vec::new(), |n, ino| {
+        if n == name {
+            exact = true;
+        } else if ino == found.id.ino {
+            by_inode.get_or_insert_with(|| n.to_owned());
+        } else if lower(n) == wanted {
+            // (FUSE may list inode numbers of its own.)
+            by_case.get_or_insert_with(|| n.to_owned());
+        }
+    })?;
+    Ok(if exact { None } else { by_inode.or(by_case) })
+}
+
 /// [`rename_noreplace`] from path to path: what undo and recovery put back from a staging
 /// folder, which may be on a FUSE mount (exFAT, FAT) that answers `RENAME_NOREPLACE` with
 /// `EINVAL`.

@@ -358,7 +358,7 @@ impl Copier<'_> {
                 temp.armed = false;
                 Ok(Outcome::Done(ino))
             }
-            Err(Errno::EXIST) => Ok(self.taken(&batch.dst, i)),
+            Err(Errno::EXIST) => self.taken(&batch.dst, i),
             Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
         }
     }

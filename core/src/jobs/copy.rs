@@ -725,7 +725,7 @@ impl<'a> Copier<'a> {
         let (temp, dst) = if batch.named {
             match self.create_named(batch, i, mode) {
                 Ok((temp, fd)) => (Some(temp), fd),
-                Err(Errno::EXIST) => return Ok(self.taken(&batch.dst, i)),
+                Err(Errno::EXIST) => return self.taken(&batch.dst, i),
                 Err(e) => return Err(Error::io("create", self.plan.dest_path(i), e)),
             }
         } else {
@@ -765,7 +765,7 @@ impl<'a> Copier<'a> {
         let Some(temp) = temp else {
             return match fs::link_unnamed(&dst, &*batch.dst, self.plan.dest_name(i)) {
                 Ok(()) => Ok(Outcome::Done(ino)),
-                Err(Errno::EXIST) => Ok(self.taken(&batch.dst, i)),
+                Err(Errno::EXIST) => self.taken(&batch.dst, i),
                 // No /proc on a kernel that wants it, or no hard links on this file system:
                 // name files the classic way from now on, this one included.
                 Err(Errno::NOENT | Errno::PERM | Errno::OPNOTSUPP | Errno::MLINK) => {

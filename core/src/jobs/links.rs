@@ -150,7 +150,7 @@ impl Copier<'_> {
                 crate::fault::point("linked");
                 Ok(Some(Outcome::Done(meta.id.ino)))
             }
-            Err(Errno::EXIST) => Ok(Some(self.taken(dir, c))),
+            Err(Errno::EXIST) => self.taken(dir, c).map(Some),
             // No hard links here (FAT), another file system (a mount below a merged folder),
             // too many links: a copy instead.
             Err(Errno::PERM | Errno::OPNOTSUPP | Errno::XDEV | Errno::MLINK | Errno::NOENT) => {

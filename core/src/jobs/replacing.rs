@@ -70,12 +70,19 @@ impl Copier<'_> {
 
     /// The destination name of file `i` was taken since planning: ask again, keep both, or
     /// skip.
-    pub(super) fn taken(&self, dir: &OwnedFd, i: u32) -> Outcome {
+    /// One whose name the file system takes for another item's (two sources `Notes.txt` and
+    /// `notes.txt` onto FAT) fails, naming both: skipped as "already exists", the second
+    /// would be lost without a word, as its name seems free in every listing.
+    pub(super) fn taken(&self, dir: &OwnedFd, i: u32) -> Result<Outcome, Error> {
         if self.ask_again(dir, i) {
-            Outcome::Asked
-        } else {
-            Outcome::Skipped(SkipReason::Exists)
+            return Ok(Outcome::Asked);
         }
+        if let Ok(Some(existing)) = fs::folded_name(dir, self.plan.dest_name(i)) {
+            let path = self.plan.dest_path(i);
+            let existing = path.with_file_name(existing);
+            return Err(Error::NameFolded { path, existing });
+        }
+        Ok(Outcome::Skipped(SkipReason::Exists))
     }
 
     /// Reports a conflict found while writing item `i` into `dir`, or answers it at once (the

@@ -76,7 +76,12 @@ pub(crate) fn rename(ctx: &JobCtx, path: &Path, new_name: &OsStr) -> Summary {
     let renamed = if name == new_name {
         Ok(())
     } else {
-        fs::rename_noreplace(&pfd, name, &pfd, new_name)
+        match fs::rename_noreplace(&pfd, name, &pfd, new_name) {
+            Err(Errno::EXIST | Errno::INVAL) if names_the_item(&pfd, new_name, name) => {
+                rename_through_temp(&pfd, name, new_name)
+            }
+            other => other,
+        }
     };
     match renamed {
         Ok(()) => {
@@ -86,6 +91,29 @@ pub(crate) fn rename(ctx: &JobCtx, path: &Path, new_name: &OsStr) -> Summary {
         Err(e) => ctx.fail(0, path.to_path_buf(), Error::io("rename", path, e)),
     }
     summary::build(ctx, Operation::Rename, plan, done, meta.id.dev)
+}
+
+/// True when `new_name` opens the item listed as `name` itself: the file system folds the
+/// two names into one (FAT, exFAT: `Photo.JPG` and `photo.jpg`), and a rename from one to the
+/// other changes only how the name is written.
+fn names_the_item(dir: &rustix::fd::OwnedFd, new_name: &OsStr, name: &OsStr) -> bool {
+    fs::folded_name(dir, new_name).is_ok_and(|listed| listed.as_deref() == Some(name))
+}
+
+/// Renames `name` to `new_name`, two spellings of one name on this file system, by way of a
+/// temporary name: a rename between them is taken for one onto itself (`EEXIST`, or nothing
+/// done), and a folder's for one into itself (`EINVAL`), as Windows' own tools also find.
+/// Put back under `name` if the second step fails.
+fn rename_through_temp(
+    dir: &rustix::fd::OwnedFd,
+    name: &OsStr,
+    new_name: &OsStr,
+) -> rustix::io::Result<()> {
+    let temp = std::ffi::OsString::from(format!(".ferry-renaming-{}", std::process::id()));
+    fs::rename_noreplace(dir, name, dir, &temp)?;
+    fs::rename_noreplace(dir, &temp, dir, new_name).inspect_err(|_| {
+        let _ = fs::rename_noreplace(dir, &temp, dir, name);
+    })
 }
 
 /// Creates the folder `name` in `parent` (mode 0777 less the umask, like `mkdir`).

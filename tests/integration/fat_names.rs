@@ -1,0 +1,101 @@
+//! Names on a file system that takes two spellings for one (FAT through `fusefat`, as on a
+//! USB stick): `Notes.txt` and `notes.txt` of one copied folder, and a rename that changes
+//! only the case. Root only (mounting); skipped with a note where the tools are missing.
+
+use std::ffi::OsStr;
+use std::fs;
+
+use ferry_tests::TempTree;
+
+use super::ferry_in;
+use super::metadata_refused::Fuse;
+
+/// Two files of one folder whose names FAT takes for one: the second fails, naming the
+/// first, with exit status 1, whatever the policy (a skip "as it exists" would lose it
+/// without a word: its name seems free in every listing). Keep both gives it a free name.
+#[test]
+fn names_a_fat_disk_takes_for_one_fail_naming_both() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let home = tree.dir("home");
+    tree.file("src/d/Notes.txt", "upper");
+    tree.file("src/d/notes.txt", "lower");
+    let src = tree.join("src/d");
+    for policy in ["skip", "replace", "keep-both"] {
+        let _ = fs::remove_dir_all(fat.dir.join("d"));
+        let out = ferry_in(&home)
+            .args(["cp", "--on-conflict", policy])
+            .arg(&src)
+            .arg(&fat.dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mut names: Vec<_> = fs::read_dir(fat.dir.join("d"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        if policy == "keep-both" {
+            assert_eq!(out.status.code(), Some(0), "{stderr}");
+            assert_eq!(names.len(), 2, "{names:?}");
+            let bodies: Vec<_> = names
+                .iter()
+                .map(|n| fs::read_to_string(fat.dir.join("d").join(n)).unwrap())
+                .collect();
+            assert!(bodies.contains(&"upper".into()) && bodies.contains(&"lower".into()));
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{policy}: {stderr}");
+        assert!(
+            stderr.contains("does not tell the two names apart"),
+            "{stderr}"
+        );
+        assert_eq!(names.len(), 1, "{names:?}");
+        let kept = fat.dir.join("d").join(&names[0]);
+        let other = if names[0] == "Notes.txt" {
+            "notes.txt"
+        } else {
+            "Notes.txt"
+        };
+        let expected = format!(
+            "{} is taken by {}",
+            fat.dir.join("d").join(other).display(),
+            kept.display()
+        );
+        assert!(stderr.contains(&expected), "{policy}: {stderr}");
+    }
+}
+
+/// `mv Photo.JPG photo.jpg` on FAT renames (through a temporary name: the disk takes the
+/// two for one), and undo gives the old spelling back.
+#[test]
+fn a_rename_that_changes_only_the_case_renames_on_a_fat_disk() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let home = tree.dir("home");
+    fs::write(fat.dir.join("Photo.JPG"), "pixels").unwrap();
+    let listed = || -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(&fat.dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let ferry = |args: &[&OsStr]| {
+        let out = ferry_in(&home).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    };
+    let (from, to) = (fat.dir.join("Photo.JPG"), fat.dir.join("photo.jpg"));
+    ferry(&[OsStr::new("mv"), from.as_os_str(), to.as_os_str()]);
+    assert_eq!(listed(), ["photo.jpg"]);
+    assert_eq!(fs::read(&to).unwrap(), b"pixels");
+    ferry(&[OsStr::new("undo")]);
+    assert_eq!(listed(), ["Photo.JPG"]);
+    assert_eq!(fs::read(&from).unwrap(), b"pixels");
+}
