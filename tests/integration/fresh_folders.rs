@@ -308,3 +308,33 @@ fn copies_keep_their_modes_whatever_the_umask_or_default_acl() {
         .unwrap());
     assert_eq!(modes(&acl.join("docs")), modes(&docs));
 }
+
+/// What is renamed into place is the folder the job filled: one put under its hidden name
+/// meanwhile (someone who may rename in the destination folder) fails the item, and is
+/// neither renamed to the folder's name nor removed.
+#[test]
+fn a_hidden_folder_swapped_before_it_is_put_in_place_is_left_alone() {
+    let t = TempTree::new();
+    let docs = docs(&t);
+    let dest = t.dir("dest");
+    let victim = t.file("victim/keep", "not the copy's");
+    let pause = Pause::at("hidden-filled");
+    let child = pause.start_held(ferry_in(&t.join("home")).arg("cp").arg(&docs).arg(&dest));
+    let hidden = hidden_in(&dest);
+    assert_eq!(hidden.len(), 1, "{hidden:?}");
+    let filled = dest.join(&hidden[0]);
+    fs::rename(&filled, dest.join("the copy")).unwrap();
+    std::os::unix::fs::symlink(victim.parent().unwrap(), &filled).unwrap();
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("changed"), "{said}");
+    assert!(
+        !dest.join("docs").exists(),
+        "nothing put in place under its name"
+    );
+    assert!(filled.is_symlink(), "what was put there is left alone");
+    assert_eq!(fs::read(&victim).unwrap(), b"not the copy's");
+    assert_eq!(fs::read(dest.join("the copy/f3")).unwrap(), b"file 3");
+}

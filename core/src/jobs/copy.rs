@@ -390,7 +390,10 @@ impl<'a> Copier<'a> {
         self.done[p as usize].store(dst_meta.id.ino, Relaxed);
         self.ctx.counters.add_item();
         let hidden = match cur.hidden.take_if(|(h, _)| *h == p) {
-            Some((_, name)) => Some(Arc::new(Hidden::new(p, Arc::clone(cur.dst.top()), name))),
+            Some((_, name)) => {
+                let parent = Arc::clone(cur.dst.top());
+                Some(Arc::new(Hidden::new(p, parent, name, dst_meta.id)))
+            }
             None => cur.frames.last().and_then(|f| f.hidden.clone()),
         };
         cur.src.push(src, self.plan.item(p).id);

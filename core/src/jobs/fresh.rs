@@ -53,7 +53,7 @@ use super::partial::PART_MIN_SIZE;
 use super::plan::Action;
 use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs;
+use crate::fs::{self, FileId};
 
 /// A tree of at most this many bytes is filled hidden, whatever its files' sizes.
 pub(super) const HIDDEN_MAX_BYTES: u64 = 256 << 20;
@@ -71,6 +71,8 @@ pub(super) struct Hidden {
     item: u32,
     parent: Arc<OwnedFd>,
     name: OsString,
+    /// The folder made under `name`: what is renamed into place must still be it.
+    id: FileId,
     /// What is created in the tree gets the permission bits it is created with less the
     /// umask: no default ACL reaches it.
     pub(super) modes_known: bool,
@@ -81,7 +83,7 @@ pub(super) struct Hidden {
 }
 
 impl Hidden {
-    pub(super) fn new(item: u32, parent: Arc<OwnedFd>, name: OsString) -> Self {
+    pub(super) fn new(item: u32, parent: Arc<OwnedFd>, name: OsString, id: FileId) -> Self {
         // The tree's folders are made by the job and get their ACLs once their contents are
         // written: only one inherited from `parent` could change what its files are given.
         let modes_known = fs::umask().is_some() && !fs::may_have_default_acl(&*parent);
@@ -89,6 +91,7 @@ impl Hidden {
             item,
             parent,
             name,
+            id,
             modes_known,
             pending: AtomicUsize::new(0),
         }
@@ -168,20 +171,48 @@ impl Copier<'_> {
     /// complete and renamed into place.
     pub(super) fn finished_in(&self, hidden: &Hidden) {
         if hidden.pending.fetch_sub(1, AcqRel) == 1 {
-            self.publish(hidden.item, &hidden.parent, &hidden.name);
+            self.publish(hidden);
         }
     }
 
-    /// Renames the complete hidden folder `c` (named `hidden` in `parent`) to its name. If
-    /// the name was taken meanwhile, or the rename fails, the copy is withdrawn: removed,
-    /// nothing in it counted as done, and the folder asked about again, skipped or failed.
-    fn publish(&self, c: u32, parent: &OwnedFd, hidden: &OsStr) {
+    /// Renames the complete hidden folder (`Hidden::name` in its parent) to its name. If the
+    /// name was taken meanwhile, or the rename fails, the copy is withdrawn: removed, nothing
+    /// in it counted as done, and the folder asked about again, skipped or failed. What is
+    /// under the hidden name must still be the folder the job made (someone who may rename in
+    /// the destination could have put something else there): if not, the item fails, and
+    /// nothing there is renamed or removed.
+    fn publish(&self, hidden: &Hidden) {
+        crate::fault::point("hidden-filled");
+        let (c, parent, name) = (hidden.item, &*hidden.parent, hidden.name.as_os_str());
+        let dest_name = self.plan.dest_name(c);
+        let is_ours = |name: &OsStr| fs::stat_at(parent, name).is_ok_and(|m| m.id == hidden.id);
         let mut filling = lock(&self.hidden);
-        let renamed = fs::rename_noreplace(parent, hidden, parent, self.plan.dest_name(c));
+        // `None`: what is there is not the folder made.
+        let renamed = if is_ours(name) {
+            match fs::rename_noreplace(parent, name, parent, dest_name) {
+                Ok(()) if is_ours(dest_name) => Some(Ok(())),
+                Ok(()) => {
+                    // Swapped between the check and the rename: it goes back.
+                    let _ = fs::rename_noreplace(parent, dest_name, parent, name);
+                    None
+                }
+                Err(e) => Some(Err(e)),
+            }
+        } else {
+            None
+        };
         let path = forget(&mut filling, c);
         drop(filling);
-        let Err(e) = renamed else {
-            return;
+        let e = match renamed {
+            Some(Ok(())) => return,
+            Some(Err(e)) => e,
+            None => {
+                let path = path.unwrap_or_else(|| self.plan.dest_path(c).with_file_name(name));
+                self.withdraw(c);
+                self.ctx
+                    .fail(c, self.plan.source_path(c), Error::Changed { path });
+                return;
+            }
         };
         if let Some(path) = path
             && let Err(e) = std::fs::remove_dir_all(&path)
@@ -189,8 +220,19 @@ impl Copier<'_> {
             self.ctx
                 .fail(c, self.plan.source_path(c), Error::io("remove", &path, e));
         }
-        // Nothing of the copy is done any more: neither recorded nor counted (the folder is
-        // planned again, and what it holds counted as it is written again).
+        self.withdraw(c);
+        if e != Errno::EXIST {
+            let error = Error::io("rename into place", self.plan.dest_path(c), e);
+            self.ctx.fail(c, self.plan.source_path(c), error);
+        } else if !self.ask_again(parent, c) {
+            self.ctx
+                .skip(c, self.plan.source_path(c), SkipReason::Exists);
+        }
+    }
+
+    /// Nothing of the copy of folder `c` is done any more: neither recorded nor counted (the
+    /// folder is planned again, and what it holds counted as it is written again).
+    fn withdraw(&self, c: u32) {
         let root = &self.plan.roots[self.plan.root_of(c)];
         let (mut items, mut bytes) = (0, 0);
         for i in c..root.end {
@@ -204,13 +246,6 @@ impl Copier<'_> {
         }
         self.ctx.counters.items.fetch_sub(items, Relaxed);
         self.ctx.counters.bytes.fetch_sub(bytes, Relaxed);
-        if e != Errno::EXIST {
-            let error = Error::io("rename into place", self.plan.dest_path(c), e);
-            self.ctx.fail(c, self.plan.source_path(c), error);
-        } else if !self.ask_again(parent, c) {
-            self.ctx
-                .skip(c, self.plan.source_path(c), SkipReason::Exists);
-        }
     }
 
     /// Removes the hidden folder `c`, still empty: it could not be entered, or the job
