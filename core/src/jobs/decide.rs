@@ -113,7 +113,14 @@ impl Planner<'_> {
             } else {
                 Action::Create
             };
-            return self.set(i, meta, action);
+            // A resume continues the parts its record left: their bytes are written already.
+            let kept = match (self.ctx.resuming, self.ctx.journal_seq, dest_dir) {
+                (true, Some(seq), Some(dir)) => super::partial::part_bytes(dir, seq, name, meta),
+                _ => 0,
+            };
+            self.set(i, meta, action);
+            self.needed_bytes = self.needed_bytes.saturating_sub(kept);
+            return;
         };
         if existing.id == meta.id {
             // Pasting a file into its own folder makes a duplicate; anything else onto itself

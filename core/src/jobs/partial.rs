@@ -63,6 +63,16 @@ fn part_name(seq: u64, dest_name: &OsStr, meta: &Meta) -> OsString {
     format!("{}{hash:016x}", part_prefix(seq)).into()
 }
 
+/// Bytes already on disk of the part an interrupted run of record `seq` left for the file
+/// `dest_name` copied from a source with `meta`, in folder `dir`: space a resume does not
+/// need again (continued, or freed when it starts over).
+pub(super) fn part_bytes(dir: &OwnedFd, seq: u64, dest_name: &OsStr, meta: &Meta) -> u64 {
+    if meta.size < PART_MIN_SIZE {
+        return 0;
+    }
+    fs::stat_at(dir, part_name(seq, dest_name, meta)).map_or(0, |m| m.blocks * 512)
+}
+
 impl Copier<'_> {
     /// Copies the large file `i` of a journaled job through its part, continuing a part left
     /// by an interrupted run of the same record when it matches the source.
