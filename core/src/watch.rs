@@ -416,6 +416,7 @@ pub fn apply_changes(
         .iter()
         .map(|name| (name.as_os_str(), probe(dir, name)))
         .collect();
+    unfold(dir, &mut disk);
     let mut summary = ChangeSummary::default();
     let mut updates = Vec::new();
     let mut removals = Vec::new();
@@ -448,6 +449,36 @@ pub fn apply_changes(
         }
     }
     summary
+}
+
+/// On a file system that may fold names (FAT, exFAT, FUSE), a name renamed to another
+/// spelling (`Photo.JPG` to `photo.jpg`) still opens the file: only the folder's listing
+/// says which spelling is there. Names found that it does not list are absent. One read of
+/// the folder per set of changes, and only on such file systems.
+fn unfold(dir: BorrowedFd<'_>, disk: &mut HashMap<&OsStr, Option<Meta>>) {
+    const MSDOS: u32 = 0x4d44;
+    const EXFAT: u32 = 0x2011_bab0;
+    const FUSE: u32 = 0x6573_5546;
+    let folds =
+        rustix::fs::fstatfs(dir).is_ok_and(|s| matches!(s.f_type as u32, MSDOS | EXFAT | FUSE));
+    if !folds || disk.values().all(Option::is_none) {
+        return;
+    }
+    let Ok(listing) = crate::fs::open_dir_at(dir, ".") else {
+        return;
+    };
+    let mut listed = HashSet::new();
+    let read = crate::fs::read_dir(&listing, &mut Vec::new(), |name, _| {
+        listed.insert(name.to_owned());
+        Ok(())
+    });
+    if read.is_ok() {
+        for (name, meta) in disk.iter_mut() {
+            if meta.is_some() && !listed.contains(*name) {
+                *meta = None;
+            }
+        }
+    }
 }
 
 /// The current metadata of `name` in `dir`, or `None` when it no longer exists. An entry that

@@ -99,3 +99,24 @@ fn a_rename_that_changes_only_the_case_renames_on_a_fat_disk() {
     assert_eq!(listed(), ["Photo.JPG"]);
     assert_eq!(fs::read(&from).unwrap(), b"pixels");
 }
+
+/// A folder's view kept current by its watcher drops the old spelling of a renamed item:
+/// on FAT the old name still opens the file, and only the listing says it is gone.
+#[test]
+fn the_view_of_a_fat_folder_drops_the_old_spelling_of_a_renamed_item() {
+    use std::os::fd::AsFd;
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    fs::write(fat.dir.join("Photo.JPG"), "pixels").unwrap();
+    let mut listing = ferry_core::lister::list_all(&fat.dir).unwrap();
+    fs::rename(fat.dir.join("Photo.JPG"), fat.dir.join("photo.jpg")).unwrap();
+    let names = ["Photo.JPG", "photo.jpg"]
+        .map(std::ffi::OsString::from)
+        .into();
+    let fd = ferry_core::lister::open_dir(&fat.dir).unwrap();
+    ferry_core::watch::apply_changes(&mut listing, fd.as_fd(), &names);
+    let shown: Vec<_> = listing.iter().map(|e| e.name().to_owned()).collect();
+    assert_eq!(shown, ["photo.jpg"]);
+}
