@@ -10,6 +10,16 @@ use ferry_tests::TempTree;
 use super::ferry_in;
 use super::metadata_refused::Fuse;
 
+/// The names in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Two files of one folder whose names FAT takes for one: the second fails, naming the
 /// first, with exit status 1, whatever the policy (a skip "as it exists" would lose it
 /// without a word: its name seems free in every listing). Keep both gives it a free name.
@@ -32,11 +42,7 @@ fn names_a_fat_disk_takes_for_one_fail_naming_both() {
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let mut names: Vec<_> = fs::read_dir(fat.dir.join("d"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
+        let names = names_in(&fat.dir.join("d"));
         if policy == "keep-both" {
             assert_eq!(out.status.code(), Some(0), "{stderr}");
             assert_eq!(names.len(), 2, "{names:?}");
@@ -78,14 +84,7 @@ fn a_rename_that_changes_only_the_case_renames_on_a_fat_disk() {
     };
     let home = tree.dir("home");
     fs::write(fat.dir.join("Photo.JPG"), "pixels").unwrap();
-    let listed = || -> Vec<String> {
-        let mut names: Vec<_> = fs::read_dir(&fat.dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    };
+    let listed = || names_in(&fat.dir);
     let ferry = |args: &[&OsStr]| {
         let out = ferry_in(&home).args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

@@ -289,6 +289,21 @@ fn a_resumed_sparse_file_keeps_its_holes() {
     );
 }
 
+/// `ferry cp SOURCES... DEST`, killed when its first file's data is written.
+fn copy_killed_when_a_file_is_written(home: &Path, sources: &[&Path], dest: &Path) {
+    let killed = ferry_in(home)
+        .env("FERRY_FAULT_POINT", "file-written")
+        .arg("cp")
+        .args(sources)
+        .arg(dest)
+        .output()
+        .unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&killed.status),
+        Some(9)
+    );
+}
+
 /// A resume refused for want of space keeps its parts and leaves the job interrupted, to be
 /// tried again once there is room; then it continues them.
 #[test]
@@ -303,20 +318,7 @@ fn a_resume_stopped_for_want_of_space_can_be_tried_again() {
     write_data(&a, 150);
     write_data(&b, 100);
     // Killed when the first file is whole: both are written as parts, one whole.
-    let killed = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "file-written")
-        .args([
-            "cp".as_ref(),
-            a.as_os_str(),
-            b.as_os_str(),
-            small.dir.as_os_str(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        std::os::unix::process::ExitStatusExt::signal(&killed.status),
-        Some(9)
-    );
+    copy_killed_when_a_file_is_written(&home, &[&a, &b], &small.dir);
     let parts = parts_in(&small.dir);
     let written: u64 = parts.iter().map(|p| fs::metadata(p).unwrap().len()).sum();
     let still_needed = 250 * MIB - written;
@@ -361,17 +363,7 @@ fn a_resume_needs_no_room_for_what_its_parts_hold() {
     };
     let src = shm.join("big.bin");
     write_data(&src, 150);
-    let killed = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "file-written")
-        .arg("cp")
-        .arg(&src)
-        .arg(&small.dir)
-        .output()
-        .unwrap();
-    assert_eq!(
-        std::os::unix::process::ExitStatusExt::signal(&killed.status),
-        Some(9)
-    );
+    copy_killed_when_a_file_is_written(&home, &[&src], &small.dir);
     assert_eq!(parts_in(&small.dir).len(), 1);
     let out = ok(&ferry_in(&home).arg("resume").output().unwrap());
     assert_eq!(kept_bytes(&out), 150 * MIB, "{out}");
