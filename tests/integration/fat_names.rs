@@ -9,16 +9,7 @@ use ferry_tests::TempTree;
 
 use super::ferry_in;
 use super::metadata_refused::Fuse;
-
-/// The names in `dir`, sorted.
-fn names_in(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
+use super::symlink_jobs::names as names_in;
 
 /// Two files of one folder whose names FAT takes for one: the second fails, naming the
 /// first, with exit status 1, whatever the policy (a skip "as it exists" would lose it

@@ -284,7 +284,8 @@ fn kill_a_link_job(home: &Path, targets: &[PathBuf], dest: &Path, n: usize) {
     assert_eq!(out.status.signal(), Some(9), "killed: {out:?}");
 }
 
-fn names(dir: &Path) -> Vec<String> {
+/// The names in `dir`, sorted.
+pub(crate) fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
