@@ -392,3 +392,57 @@ fn the_undo_of_a_job_cancelled_midway_takes_the_folders_it_made() {
         assert_eq!(files(&src), before, "{op}");
     }
 }
+
+/// The undo of a move puts an item back into the folder it came from, not through a
+/// symbolic link put in that folder's place since (someone who may write on the way would
+/// steer it anywhere): refused, naming the link, and the item stays. A folder made again in
+/// its place, or a path that led through a link at the time of the move, takes it back.
+#[test]
+fn the_undo_of_a_move_does_not_put_back_through_a_link_swapped_in() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let report = t.file("proj/report.txt", "secret");
+    let (archive, elsewhere) = (t.dir("archive"), t.dir("elsewhere"));
+    let ferry = |args: &[&std::ffi::OsStr]| ferry_in(&home).args(args).output().unwrap();
+    ok(&ferry(&[
+        "mv".as_ref(),
+        report.as_os_str(),
+        archive.as_os_str(),
+    ]));
+    fs::remove_dir(t.join("proj")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, t.join("proj")).unwrap();
+    let out = ferry(&["undo".as_ref()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert_eq!(
+        fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing through the link"
+    );
+    assert!(archive.join("report.txt").exists());
+
+    fs::remove_file(t.join("proj")).unwrap();
+    fs::create_dir(t.join("proj")).unwrap();
+    ok(&ferry(&["undo".as_ref()]));
+    assert_eq!(
+        fs::read(&report).unwrap(),
+        b"secret",
+        "into the folder made again"
+    );
+
+    let real = t.dir("real");
+    std::os::unix::fs::symlink(&real, t.join("lnk")).unwrap();
+    let via_link = t.file("lnk/f", "f");
+    ok(&ferry(&[
+        "mv".as_ref(),
+        via_link.as_os_str(),
+        archive.as_os_str(),
+    ]));
+    ok(&ferry(&["undo".as_ref()]));
+    assert_eq!(
+        fs::read(real.join("f")).unwrap(),
+        b"f",
+        "the link was there at the move"
+    );
+}

@@ -109,6 +109,8 @@ pub(crate) struct Root {
     pub(crate) origin: u32,
     /// The answer this root carries out (Replace, Replace if newer, Merge).
     pub(crate) force: Option<Resolution>,
+    /// The folder holding the source, as planning found it (device and inode).
+    pub(crate) source_parent: Option<FileId>,
 }
 
 impl Root {
@@ -379,6 +381,7 @@ impl Plan {
             dest_dir: None,
             origin: NO_ITEM,
             force: None,
+            source_parent: None,
         });
         Ok(i)
     }

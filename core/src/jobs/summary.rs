@@ -207,6 +207,9 @@ pub struct RecordEntry {
     /// came from, which stays at `source` when something in it was not moved, so that an
     /// undo can tell it from one made there since and put back into it what was moved.
     pub source_folder: Option<FileId>,
+    /// A moved source the job was given: the folder it came from (device and inode), so that
+    /// an undo puts it back into that folder, not through a link swapped in for it.
+    pub source_parent: Option<FileId>,
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
@@ -384,6 +387,9 @@ impl EntryAt<'_> {
             staged: None,
             source_folder: (self.moved && item.kind == Kind::Dir && self.how == How::Created)
                 .then_some(item.id),
+            source_parent: (self.moved && item.parent == NO_ITEM)
+                .then(|| d.plan.roots[d.plan.root_of(i)].source_parent)
+                .flatten(),
         }
     }
 

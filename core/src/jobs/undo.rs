@@ -34,6 +34,9 @@
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustix::fd::OwnedFd;
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
@@ -360,7 +363,13 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
             }
-            Now::Same => targets.push(target((e.dest.clone(), e.source.clone()))),
+            Now::Same => match folder_to_put_back_into(e) {
+                Ok(dir) => targets.push(Target {
+                    dir,
+                    ..target((e.dest.clone(), e.source.clone()))
+                }),
+                Err(error) => fail(ctx, &mut summary, &e.dest, error),
+            },
             now @ (Now::Changed | Now::Gone) => {
                 fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
@@ -374,6 +383,40 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
         unstage(ctx, &mut summary, entries);
     }
     summary
+}
+
+/// The folder a moved item goes back into, opened: the one it came from, or one made in its
+/// place since. Refused when the folder there is another and the path to it now leads
+/// through a symbolic link: someone who may write on the way swapped a link in for the
+/// folder, and the item would land wherever it points. `None` when the record does not say
+/// (the put-back goes by path, making a missing folder).
+fn folder_to_put_back_into(e: &RecordEntry) -> Result<Option<Arc<OwnedFd>>, Error> {
+    let (Some(recorded), Some(parent)) = (e.source_parent, e.source.parent()) else {
+        return Ok(None);
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let Ok(dir) = fs::open_dir_path(parent) else {
+        return Ok(None);
+    };
+    let same = fs::stat_fd(&dir).is_ok_and(|m| m.id == recorded);
+    let link = (!same)
+        .then(|| {
+            parent
+                .ancestors()
+                .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.is_symlink()))
+        })
+        .flatten();
+    match link {
+        Some(link) => Err(Error::LinkInPath {
+            path: link.to_path_buf(),
+            dest: e.source.clone(),
+        }),
+        None => Ok(Some(Arc::new(dir))),
+    }
 }
 
 /// Puts back the items the job replaced, from the staging folder, where their place is free

@@ -214,6 +214,7 @@ impl<'a> Planner<'a> {
             dest_dir,
             origin,
             force,
+            source_parent: None,
         });
         self.source(source)?;
         let (items, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
@@ -357,7 +358,9 @@ impl<'a> Planner<'a> {
             }
         };
         self.plan.set_meta(i, &meta);
-        let derived = self.plan.roots.last().expect("pushed by run").origin != NO_ITEM;
+        let root = self.plan.roots.last_mut().expect("pushed by run");
+        root.source_parent = Some(parent_meta.id);
+        let derived = root.origin != NO_ITEM;
         // Given twice: the same item, under the same name. Two names of one file are links.
         let linked = meta.kind == Kind::File && meta.nlink > 1;
         let seen = (meta.id, linked.then(|| name.to_owned()));

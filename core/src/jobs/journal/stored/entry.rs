@@ -47,6 +47,9 @@ pub(in crate::jobs::journal) struct StoredEntry {
     /// [`RecordEntry::source_folder`]: device, inode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sf: Option<(u64, u64)>,
+    /// [`RecordEntry::source_parent`]: device, inode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sp: Option<(u64, u64)>,
 }
 
 /// Relative paths made absolute against the current folder, read once: what
@@ -152,7 +155,9 @@ impl Serialize for EntryOut<'_> {
         let (source, dest) = (self.absolute.of(&e.source), self.absolute.of(&e.dest));
         let rel = self.below.rel(&source, &dest);
         let fields = 8 + usize::from(rel.is_none()) + usize::from(e.top_level);
-        let optional = usize::from(staged.is_some()) + usize::from(e.source_folder.is_some());
+        let optional = usize::from(staged.is_some())
+            + usize::from(e.source_folder.is_some())
+            + usize::from(e.source_parent.is_some());
         let mut out = s.serialize_struct("StoredEntry", fields + optional)?;
         if let Some(rel) = rel {
             out.serialize_field("r", &PathOut(Path::new(rel)))?;
@@ -174,6 +179,9 @@ impl Serialize for EntryOut<'_> {
         }
         if let Some(id) = e.source_folder {
             out.serialize_field("sf", &(id.dev, id.ino))?;
+        }
+        if let Some(id) = e.source_parent {
+            out.serialize_field("sp", &(id.dev, id.ino))?;
         }
         out.end()
     }
@@ -246,12 +254,17 @@ fn push_fields(out: &mut Vec<u8>, e: &RecordEntry) {
     if e.top_level {
         out.extend_from_slice(b",\"top\":true");
     }
-    if let Some(id) = e.source_folder {
-        out.extend_from_slice(b",\"sf\":[");
-        push_uint(out, id.dev);
-        out.push(b',');
-        push_uint(out, id.ino);
-        out.push(b']');
+    for (key, id) in [
+        (&b",\"sf\":["[..], e.source_folder),
+        (b",\"sp\":[", e.source_parent),
+    ] {
+        if let Some(id) = id {
+            out.extend_from_slice(key);
+            push_uint(out, id.dev);
+            out.push(b',');
+            push_uint(out, id.ino);
+            out.push(b']');
+        }
     }
     out.push(b'}');
 }
@@ -358,6 +371,7 @@ impl StoredEntry {
             top_level: self.top,
             staged: self.st.map(StoredPath::into_path),
             source_folder: self.sf.map(|(dev, ino)| FileId { dev, ino }),
+            source_parent: self.sp.map(|(dev, ino)| FileId { dev, ino }),
         })
     }
 }
@@ -397,6 +411,7 @@ mod tests {
             top_level,
             staged: staged.map(PathBuf::from),
             source_folder: None,
+            source_parent: None,
         }
     }
 
@@ -420,10 +435,11 @@ mod tests {
             ("/plain/sub/q\"uote", "/d/sub/q\"uote", false, None),
             ("/plain/s", "/d/s", false, Some("/staged")),
         ] {
-            for source_folder in [None, SOURCE_FOLDER] {
+            for (source_folder, source_parent) in [(None, None), (SOURCE_FOLDER, SOURCE_FOLDER)] {
                 let out = EntryOut {
                     entry: RecordEntry {
                         source_folder,
+                        source_parent,
                         ..entry(source, dest, top, staged)
                     },
                     absolute: &absolute,
