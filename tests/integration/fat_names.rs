@@ -24,8 +24,19 @@ fn names_a_fat_disk_takes_for_one_fail_naming_both() {
     tree.file("src/d/Notes.txt", "upper");
     tree.file("src/d/notes.txt", "lower");
     let src = tree.join("src/d");
-    for policy in ["skip", "replace", "keep-both"] {
-        let _ = fs::remove_dir_all(fat.dir.join("d"));
+    // Each policy onto a new folder, and again onto the copy there: the pair meets its own
+    // copy, and replacing that with the other spelling would lose one of the two.
+    let runs = [
+        ("skip", true),
+        ("skip", false),
+        ("replace", false),
+        ("replace", true),
+        ("keep-both", true),
+    ];
+    for (policy, fresh) in runs {
+        if fresh {
+            let _ = fs::remove_dir_all(fat.dir.join("d"));
+        }
         let out = ferry_in(&home)
             .args(["cp", "--on-conflict", policy])
             .arg(&src)
@@ -44,7 +55,7 @@ fn names_a_fat_disk_takes_for_one_fail_naming_both() {
             assert!(bodies.contains(&"upper".into()) && bodies.contains(&"lower".into()));
             continue;
         }
-        assert_eq!(out.status.code(), Some(1), "{policy}: {stderr}");
+        assert_eq!(out.status.code(), Some(1), "{policy} {fresh}: {stderr}");
         assert!(
             stderr.contains("does not tell the two names apart"),
             "{stderr}"
@@ -62,6 +73,21 @@ fn names_a_fat_disk_takes_for_one_fail_naming_both() {
             kept.display()
         );
         assert!(stderr.contains(&expected), "{policy}: {stderr}");
+    }
+    // The pair given as two sources: the second fails, whether the name is there or not.
+    for policy in ["replace", "skip"] {
+        let out = ferry_in(&home)
+            .args(["cp", "--on-conflict", policy])
+            .args([src.join("Notes.txt"), src.join("notes.txt")])
+            .arg(fat.dir.join("d"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{policy}: {stderr}");
+        assert!(
+            stderr.contains("does not tell the two names apart"),
+            "{stderr}"
+        );
     }
 }
 

@@ -122,6 +122,19 @@ impl Planner<'_> {
             self.needed_bytes = self.needed_bytes.saturating_sub(kept);
             return;
         };
+        // On a disk that takes `Notes.txt` for `notes.txt`, the one there may be this very
+        // folder's other spelling, copied along: replacing it would lose one of the two.
+        if dest.caps.windows_names
+            && meta.kind != Kind::Dir
+            && self.plan.item(i).parent != NO_ITEM
+            && let Some(dir) = dest_dir
+            && let Ok(Some(listed)) = fs::folded_name(dir, name)
+            && fs::stat_at(src_dir, &listed).is_ok()
+        {
+            let path = self.plan.dest_path(i);
+            let existing = path.with_file_name(&listed);
+            return self.fail(i, Error::NameFolded { path, existing });
+        }
         if existing.id == meta.id {
             // Pasting a file into its own folder makes a duplicate; anything else onto itself
             // is refused (Replace would destroy it), a source given a path that is itself

@@ -64,6 +64,9 @@ pub(crate) struct Planner<'a> {
     buf: Vec<u8>,
     /// First source of each name (copy and move).
     pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
+    /// The same, by lowercase name, where the destination takes names FAT's way (it does
+    /// not tell `Notes.txt` from `notes.txt`).
+    folded_seen: HashMap<String, u32>,
     /// Sources seen, with their name when they are one of several names of a file.
     ids_seen: HashSet<(FileId, Option<OsString>)>,
     /// Sources of a move inside another source folder: they go with it (`nested.rs`).
@@ -106,6 +109,7 @@ impl<'a> Planner<'a> {
             needed_bytes: 0,
             buf: Vec::new(),
             names_seen: HashMap::new(),
+            folded_seen: HashMap::new(),
             ids_seen: HashSet::new(),
             inside_others: HashSet::new(),
             root_mnt: 0,
@@ -405,6 +409,17 @@ impl<'a> Planner<'a> {
             if !derived && let Some(&first) = self.names_seen.get(&dest_name) {
                 self.duplicate(i, first, &meta, &parent, &fd);
                 return Ok(());
+            }
+            let folds = self.dest.is_some_and(|d| d.caps.windows_names);
+            if !derived && folds {
+                let lower = dest_name.to_string_lossy().to_lowercase();
+                if let Some(&first) = self.folded_seen.get(&lower) {
+                    let path = self.plan.dest_path(i);
+                    let existing = self.plan.dest_path(first);
+                    self.fail(i, Error::NameFolded { path, existing });
+                    return Ok(());
+                }
+                self.folded_seen.insert(lower, i);
             }
             self.names_seen.entry(dest_name).or_insert(i);
             let force = self.plan.roots.last().and_then(|r| r.force.clone());
