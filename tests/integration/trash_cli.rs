@@ -6,6 +6,7 @@ use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use ferry_tests::TempTree;
@@ -208,6 +209,40 @@ fn the_undo_of_a_restore_elsewhere_gives_the_item_back_its_own_place() {
     // Restored by its original path, as before the first restore.
     ok(&ferry_at(&home, &keep_both));
     assert_eq!(read(&tree.join("w/a (copy)")), "old");
+}
+
+/// An undo of a restore killed midway, then run again, leaves a record a redo restores
+/// whole: what the first run put back counts as the second run's.
+#[test]
+fn a_redo_after_an_undo_run_twice_restores_every_item() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let dst = tree.dir("dst");
+    let files: Vec<_> = (0..5).map(|i| tree.file(format!("w/f{i}"), "x")).collect();
+    let mut trash = vec![OsStr::new("trash")];
+    trash.extend(files.iter().map(|f| f.as_os_str()));
+    ok(&ferry_at(&home, &trash));
+    let all = ["restore", "--all", "--to"].map(OsStr::new);
+    ok(&ferry_at(&home, &[&all[..], &[dst.as_os_str()]].concat()));
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "trash-info-written:3")
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "{killed:?}");
+    assert_eq!(
+        fs::read_dir(&dst).unwrap().count(),
+        3,
+        "two put back when killed"
+    );
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(fs::read_dir(&dst).unwrap().count(), 0);
+    ok(&ferry_at(&home, &[OsStr::new("redo")]));
+    assert_eq!(
+        fs::read_dir(&dst).unwrap().count(),
+        5,
+        "all five restored again"
+    );
 }
 
 /// A folder another user made where this user's trash on a volume would be (`.Trash-$uid`,

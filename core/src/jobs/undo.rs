@@ -621,9 +621,11 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
                 deletion_date: i.deletion_date.clone(),
                 name: r.file.file_name().unwrap_or_default().to_owned(),
             }));
-        } else if !is_still(&r.file, r.id) {
-            // (Back in the trash as it was: put there by an earlier run of this undo,
-            // stopped before it could say so.)
+        } else if is_still(&r.file, r.id) {
+            // Back in the trash as it was: put there by an earlier run of this undo, stopped
+            // before it could say so. Recorded as this run's, for a redo to restore it too.
+            summary.trash.push(r.clone());
+        } else {
             fail(ctx, &mut summary, &r.original, not_as_left_at(&r.original));
         }
     }
