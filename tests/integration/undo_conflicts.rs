@@ -445,4 +445,30 @@ fn the_undo_of_a_move_does_not_put_back_through_a_link_swapped_in() {
         b"f",
         "the link was there at the move"
     );
+
+    // Through that link: one item refused while a link stands for its folder, the other
+    // put back; run again once the folder is made again, the first goes back too, and the
+    // second, back already, is no failure.
+    let (x, y) = (t.file("real/d/x", "x"), t.file("real/y", "y"));
+    let (via_x, via_y) = (t.join("lnk/d/x"), t.join("lnk/y"));
+    ok(&ferry(&[
+        "mv".as_ref(),
+        via_x.as_os_str(),
+        via_y.as_os_str(),
+        archive.as_os_str(),
+    ]));
+    // (Kept aside, so that the folder made again has another inode.)
+    fs::rename(real.join("d"), real.join("d.old")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, real.join("d")).unwrap();
+    assert_eq!(ferry(&["undo".as_ref()]).status.code(), Some(1));
+    assert!(y.exists() && !x.exists());
+    fs::remove_file(real.join("d")).unwrap();
+    fs::create_dir(real.join("d")).unwrap();
+    let again = ferry(&["undo".as_ref()]);
+    ok(&again);
+    assert!(
+        !String::from_utf8_lossy(&again.stderr).contains("no longer there"),
+        "{again:?}"
+    );
+    assert_eq!(fs::read(&x).unwrap(), b"x");
 }

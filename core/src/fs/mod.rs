@@ -340,6 +340,16 @@ pub fn proc_path(fd: impl AsFd) -> PathBuf {
     PathBuf::from(format!("/proc/self/fd/{}", fd.as_fd().as_raw_fd()))
 }
 
+/// Where the folder `dir` is, every link resolved (what the kernel says of its descriptor).
+pub fn real_path(dir: impl AsFd) -> Option<PathBuf> {
+    std::fs::read_link(proc_path(dir)).ok()
+}
+
+/// `path` made absolute against the current folder, `.` parts dropped (`..` kept).
+pub fn absolute(path: &Path) -> Option<PathBuf> {
+    Some(std::path::absolute(path).ok()?.components().collect())
+}
+
 /// Gives the unnamed file `fd` (from [`create_unnamed_in`]) the name `name` in `dir`, or
 /// another name to a file opened with `O_PATH` (a hard link to exactly that file); fails
 /// with `EEXIST` rather than replace anything, like `RENAME_NOREPLACE`.

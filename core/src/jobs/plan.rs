@@ -111,6 +111,8 @@ pub(crate) struct Root {
     pub(crate) force: Option<Resolution>,
     /// The folder holding the source, as planning found it (device and inode).
     pub(crate) source_parent: Option<FileId>,
+    /// Where that folder really is, when a link on the source's path leads elsewhere.
+    pub(crate) source_parent_real: Option<PathBuf>,
 }
 
 impl Root {
@@ -382,6 +384,7 @@ impl Plan {
             origin: NO_ITEM,
             force: None,
             source_parent: None,
+            source_parent_real: None,
         });
         Ok(i)
     }

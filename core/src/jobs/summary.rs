@@ -210,6 +210,8 @@ pub struct RecordEntry {
     /// A moved source the job was given: the folder it came from (device and inode), so that
     /// an undo puts it back into that folder, not through a link swapped in for it.
     pub source_parent: Option<FileId>,
+    /// Where that folder really was, when a link on the source's path led elsewhere.
+    pub source_parent_real: Option<PathBuf>,
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
@@ -389,6 +391,9 @@ impl EntryAt<'_> {
                 .then_some(item.id),
             source_parent: (self.moved && item.parent == NO_ITEM)
                 .then(|| d.plan.roots[d.plan.root_of(i)].source_parent)
+                .flatten(),
+            source_parent_real: (self.moved && item.parent == NO_ITEM)
+                .then(|| d.plan.roots[d.plan.root_of(i)].source_parent_real.clone())
                 .flatten(),
         }
     }

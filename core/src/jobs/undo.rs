@@ -370,6 +370,8 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
                 }),
                 Err(error) => fail(ctx, &mut summary, &e.dest, error),
             },
+            // Put back by an earlier run of this undo that could not finish: undone.
+            Now::Gone if is_still(&e.source, e.id) => {}
             now @ (Now::Changed | Now::Gone) => {
                 fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
@@ -385,11 +387,12 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
     summary
 }
 
-/// The folder a moved item goes back into, opened: the one it came from, or one made in its
-/// place since. Refused when the folder there is another and the path to it now leads
-/// through a symbolic link: someone who may write on the way swapped a link in for the
-/// folder, and the item would land wherever it points. `None` when the record does not say
-/// (the put-back goes by path, making a missing folder).
+/// The folder a moved item goes back into, opened: the one it came from, or one made since
+/// where it was. Refused when the path now leads through a symbolic link to a folder
+/// elsewhere: someone who may write on the way swapped a link in for a folder, and the item
+/// would land wherever it points (a link that led there at the time of the move still
+/// does). `None` when the record does not say (the put-back goes by path, making a missing
+/// folder).
 fn folder_to_put_back_into(e: &RecordEntry) -> Result<Option<Arc<OwnedFd>>, Error> {
     let (Some(recorded), Some(parent)) = (e.source_parent, e.source.parent()) else {
         return Ok(None);
@@ -402,7 +405,14 @@ fn folder_to_put_back_into(e: &RecordEntry) -> Result<Option<Arc<OwnedFd>>, Erro
     let Ok(dir) = fs::open_dir_path(parent) else {
         return Ok(None);
     };
-    let same = fs::stat_fd(&dir).is_ok_and(|m| m.id == recorded);
+    // The very folder, or one made again at the real place the folder was.
+    let same = fs::stat_fd(&dir).is_ok_and(|m| m.id == recorded)
+        || fs::real_path(&dir).is_some_and(|real| {
+            Some(real)
+                == e.source_parent_real
+                    .clone()
+                    .or_else(|| fs::absolute(parent))
+        });
     let link = (!same)
         .then(|| {
             parent

@@ -75,6 +75,8 @@ pub(crate) struct Planner<'a> {
     root_mnt: u64,
     /// The last source's folder, open.
     parent: Option<(PathBuf, Arc<OwnedFd>, Meta)>,
+    /// The last source folder's real path, if a link leads to it (moves).
+    parent_real: Option<(FileId, Option<PathBuf>)>,
     ticker: PlanningTicker,
     /// Where a delete's files go once their folder is read (`unlink_ahead.rs`).
     ahead: Option<UnlinkAhead<'a>>,
@@ -114,6 +116,7 @@ impl<'a> Planner<'a> {
             inside_others: HashSet::new(),
             root_mnt: 0,
             parent: None,
+            parent_real: None,
             ticker: PlanningTicker::new(),
             conflicts: Vec::new(),
             ahead: None,
@@ -219,6 +222,7 @@ impl<'a> Planner<'a> {
             origin,
             force,
             source_parent: None,
+            source_parent_real: None,
         });
         self.source(source)?;
         let (items, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
@@ -362,8 +366,11 @@ impl<'a> Planner<'a> {
             }
         };
         self.plan.set_meta(i, &meta);
+        let real = (self.mode == Mode::Move)
+            .then(|| self.real_parent(&parent, parent_meta.id, &parent_path))
+            .flatten();
         let root = self.plan.roots.last_mut().expect("pushed by run");
-        root.source_parent = Some(parent_meta.id);
+        (root.source_parent, root.source_parent_real) = (Some(parent_meta.id), real);
         let derived = root.origin != NO_ITEM;
         // Given twice: the same item, under the same name. Two names of one file are links.
         let linked = meta.kind == Kind::File && meta.nlink > 1;
@@ -454,6 +461,20 @@ impl<'a> Planner<'a> {
 
     /// The folder holding a source, opened once for all the sources it holds (a selection of
     /// thousands of files in one folder costs one open, not thousands).
+    /// Where the folder `dir` (of identity `id`, reached by `path`) really is, when a link on
+    /// `path` leads elsewhere: a move's record keeps it, so that its undo tells a folder made
+    /// again there from a link swapped in for it (`undo.rs`). Once per folder.
+    fn real_parent(&mut self, dir: &OwnedFd, id: FileId, path: &Path) -> Option<PathBuf> {
+        if let Some((cached, real)) = &self.parent_real
+            && *cached == id
+        {
+            return real.clone();
+        }
+        let real = fs::real_path(dir).filter(|r| Some(r) != fs::absolute(path).as_ref());
+        self.parent_real = Some((id, real.clone()));
+        real
+    }
+
     fn open_parent(&mut self, path: &Path) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
         if let Some((cached, fd, meta)) = &self.parent
             && cached == path

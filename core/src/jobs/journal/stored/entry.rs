@@ -50,6 +50,9 @@ pub(in crate::jobs::journal) struct StoredEntry {
     /// [`RecordEntry::source_parent`]: device, inode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sp: Option<(u64, u64)>,
+    /// [`RecordEntry::source_parent_real`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sr: Option<StoredPath>,
 }
 
 /// Relative paths made absolute against the current folder, read once: what
@@ -157,7 +160,8 @@ impl Serialize for EntryOut<'_> {
         let fields = 8 + usize::from(rel.is_none()) + usize::from(e.top_level);
         let optional = usize::from(staged.is_some())
             + usize::from(e.source_folder.is_some())
-            + usize::from(e.source_parent.is_some());
+            + usize::from(e.source_parent.is_some())
+            + usize::from(e.source_parent_real.is_some());
         let mut out = s.serialize_struct("StoredEntry", fields + optional)?;
         if let Some(rel) = rel {
             out.serialize_field("r", &PathOut(Path::new(rel)))?;
@@ -183,6 +187,9 @@ impl Serialize for EntryOut<'_> {
         if let Some(id) = e.source_parent {
             out.serialize_field("sp", &(id.dev, id.ino))?;
         }
+        if let Some(real) = &e.source_parent_real {
+            out.serialize_field("sr", &PathOut(real))?;
+        }
         out.end()
     }
 }
@@ -202,7 +209,7 @@ impl EntryOut<'_> {
             Some(rel) => plain(rel).map(|r| (r, None)),
             None => plain(&source).zip(plain(&dest)).map(|(s, d)| (s, Some(d))),
         };
-        let (Some(paths), None) = (paths, &e.staged) else {
+        let (Some(paths), None, None) = (paths, &e.staged, &e.source_parent_real) else {
             return serde_json::to_writer(out, self);
         };
         match paths {
@@ -372,6 +379,7 @@ impl StoredEntry {
             staged: self.st.map(StoredPath::into_path),
             source_folder: self.sf.map(|(dev, ino)| FileId { dev, ino }),
             source_parent: self.sp.map(|(dev, ino)| FileId { dev, ino }),
+            source_parent_real: self.sr.map(StoredPath::into_path),
         })
     }
 }
@@ -412,6 +420,7 @@ mod tests {
             staged: staged.map(PathBuf::from),
             source_folder: None,
             source_parent: None,
+            source_parent_real: None,
         }
     }
 
