@@ -388,6 +388,9 @@ fn undo_of_rename_and_create_folder() {
     assert!(t.join("made").is_dir() && t.join("new.txt").exists());
     s.undo();
     assert!(file.exists() && !t.join("new.txt").exists());
+    // The rename can be redone: its undo put nothing beside anything.
+    let redo = s.journal.redo_candidate().unwrap().unwrap();
+    assert!(matches!(redo.job, Job::Rename { .. }), "{:?}", redo.job);
     // A folder with something in it is kept.
     t.file("made/inside", "put there since");
     let out = s.undo();
