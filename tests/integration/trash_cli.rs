@@ -211,6 +211,36 @@ fn the_undo_of_a_restore_elsewhere_gives_the_item_back_its_own_place() {
     assert_eq!(read(&tree.join("w/a (copy)")), "old");
 }
 
+/// Restored `--to` a folder on another file system, an item's undo puts it in the trash of
+/// the disk it is on, as trashed from there: its own `Path=` would not be valid in that
+/// trash (an unsafe entry, restorable nowhere but into a folder picked).
+#[test]
+fn the_undo_of_a_restore_to_another_disk_trashes_it_there_restorably() {
+    let (tree, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let home = tree.dir("home");
+    let a = tree.file("w/a", "old");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]));
+    let chosen = shm.dir("chosen");
+    let to = [
+        OsStr::new("restore"),
+        OsStr::new("--to"),
+        chosen.as_os_str(),
+        a.as_os_str(),
+    ];
+    ok(&ferry_at(&home, &to));
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    let listing = ferry_at(&home, &[OsStr::new("restore")]);
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    let line = listing
+        .lines()
+        .find(|l| l.contains("chosen/a"))
+        .unwrap_or_else(|| panic!("{listing}"));
+    assert!(!line.contains("unsafe"), "{line}");
+    let back = chosen.join("a");
+    ok(&ferry_at(&home, &[OsStr::new("restore"), back.as_os_str()]));
+    assert_eq!(read(&back), "old");
+}
+
 /// An undo of a restore killed midway, then run again, leaves a record a redo restores
 /// whole: what the first run put back counts as the second run's.
 #[test]

@@ -627,8 +627,13 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
     {
         if is_still(&r.original, r.id) {
             paths.push(r.original.clone());
-            // (One that had no info file goes back as an item trashed now.)
-            let listed = |i: &&TrashedItem| i.file == r.file && i.trashed_from != i.file;
+            // One that had no info file, or that the restore took to another file system,
+            // goes back as an item trashed now, into the trash of the disk it is on: its own
+            // `Path=` may not be valid there (a volume's trash holds that volume's paths).
+            let files_dev = r.file.parent().and_then(|f| std::fs::metadata(f).ok());
+            let same_disk = files_dev.is_some_and(|m| m.dev() == r.id.dev);
+            let listed =
+                |i: &&TrashedItem| same_disk && i.file == r.file && i.trashed_from != i.file;
             as_trashed.push(items.iter().find(listed).map(|i| trash::AsTrashed {
                 original: i.trashed_from.clone(),
                 deletion_date: i.deletion_date.clone(),
