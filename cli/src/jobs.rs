@@ -209,17 +209,16 @@ fn transfer(args: &TransferArgs, is_move: bool) -> i32 {
     })
 }
 
-/// Runs `job` on `sources` without those named by `.` (`.`, `SRC/.`), each refused as `mv`
-/// refuses it: a folder cannot be moved into another while it stays where it is, and moving
+/// Runs `job` on `sources` without those named by `.` or `..` (`.`, `SRC/.`, `SRC/..`), each
+/// refused as `mv` refuses it: a folder cannot be moved into another while it stays where it is, and moving
 /// its contents instead (as `cp -r SRC/.` copies them) is not what `mv` does. The exit
 /// status is "refused" when nothing is left, at least "partial" when something was refused.
 fn with_dot_sources_refused(sources: &[PathBuf], job: impl FnOnce(Vec<PathBuf>) -> i32) -> i32 {
-    let (dots, rest): (Vec<&PathBuf>, Vec<&PathBuf>) = sources
-        .iter()
-        .partition(|s| ferry_core::fs::last_name(s) == b".");
+    let (dots, rest): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        sources.iter().partition(|s| ferry_core::fs::ends_in_dot(s));
     for dot in &dots {
         eprintln!(
-            "ferry: cannot move {}: a path ending in '.' is refused; give the folder's own path",
+            "ferry: cannot move {}: a path ending in '.' or '..' is refused; give the folder's own path",
             Shown(dot),
         );
     }

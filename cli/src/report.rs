@@ -169,13 +169,21 @@ fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
     }
 }
 
+/// The paths, comma-separated; past the first [`LISTED`], how many more (a job stopped
+/// early leaves thousands, which one line cannot usefully hold).
 fn list(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
+    let mut text = (paths.iter().take(LISTED))
         .map(|p| Shown(p).to_string())
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if paths.len() > LISTED {
+        text.push_str(&format!(" and {} more", paths.len() - LISTED));
+    }
+    text
 }
+
+/// How many paths one summary line names.
+const LISTED: usize = 10;
 
 #[cfg(test)]
 mod tests {
@@ -297,6 +305,11 @@ mod tests {
         assert_eq!(says("/dst/a"), 1, "{lines:?}");
         assert!(lines.contains(&format!("stopped: {full}")), "{lines:?}");
         assert!(lines.contains(&"1 item(s) not copied: /src/c".to_owned()));
+        let many: Vec<PathBuf> = (0..12).map(|i| PathBuf::from(format!("/s/{i}"))).collect();
+        assert_eq!(
+            list(&many),
+            "/s/0, /s/1, /s/2, /s/3, /s/4, /s/5, /s/6, /s/7, /s/8, /s/9 and 2 more"
+        );
         assert_eq!(exit_status(&summary, &[], false), EXIT_PARTIAL);
     }
 

@@ -304,6 +304,7 @@ fn a_move_of_a_path_ending_in_dot_is_refused() {
         (w.clone(), "photos/."),
         (w.clone(), "photos/./"),
         (w.join("photos"), "."),
+        (w.join("photos"), "sub/.."),
     ] {
         let out = ferry_in(&home)
             .current_dir(&from)
