@@ -241,6 +241,40 @@ fn the_undo_of_a_restore_to_another_disk_trashes_it_there_restorably() {
     assert_eq!(read(&back), "old");
 }
 
+/// An item of the home trash whose `Path=` leads through a link of the user's own
+/// (`~/Docs -> real`, as `gio trash` writes it, links unresolved) is restored through it, as
+/// GNOME and KDE restore it; through another user's link it is refused.
+#[test]
+fn the_home_trash_restores_through_the_users_own_links_only() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let trash = home.join("data/Trash");
+    for (name, owner) in [("Docs", 0), ("Theirs", 1234)] {
+        let real = tree.dir(format!("home/real-{name}"));
+        let link = home.join(name);
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        std::os::unix::fs::lchown(&link, Some(owner), Some(owner)).unwrap();
+        fs::create_dir_all(trash.join("files")).unwrap();
+        fs::create_dir_all(trash.join("info")).unwrap();
+        let item = format!("{name}.txt");
+        fs::write(trash.join("files").join(&item), name).unwrap();
+        let info = format!(
+            "[Trash Info]\nPath={}\nDeletionDate=2026-01-01T00:00:00\n",
+            link.join(&item).display()
+        );
+        fs::write(trash.join("info").join(format!("{item}.trashinfo")), info).unwrap();
+    }
+    let docs = home.join("Docs/Docs.txt");
+    ok(&ferry_at(&home, &[OsStr::new("restore"), docs.as_os_str()]));
+    assert_eq!(read(&home.join("real-Docs/Docs.txt")), "Docs");
+    let theirs = home.join("Theirs/Theirs.txt");
+    let out = ferry_at(&home, &[OsStr::new("restore"), theirs.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert_eq!(fs::read_dir(home.join("real-Theirs")).unwrap().count(), 0);
+}
+
 /// An undo of a restore killed midway, then run again, leaves a record a redo restores
 /// whole: what the first run put back counts as the second run's.
 #[test]

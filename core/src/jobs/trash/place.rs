@@ -182,7 +182,7 @@ pub(super) fn open_parent(item: &TrashedItem) -> Result<OwnedFd> {
             return Err(unsafe_entry(UnsafeEntry::EmptyComponent));
         };
         let next = path.join(name);
-        fd = step(&fd, name, &next, &item.original)?;
+        fd = step(&fd, name, &next, &item.original, !origin.volume)?;
         path = next;
     }
     Ok(fd)
@@ -198,7 +198,20 @@ fn home_anchor(parent: &Path) -> PathBuf {
 }
 
 /// Opens folder `name` (at `path`) in `dir` without following a link, creating it if missing.
-fn step(dir: &OwnedFd, name: &OsStr, path: &Path, dest: &Path) -> Result<OwnedFd> {
+/// For a place of the home trash (`own_links`), a link of the user's own (or root's) is
+/// followed, as GNOME and KDE restore through `~/Documents -> elsewhere`: the home trash is
+/// written by the user's programs, and such a link is the user's choice. Another user's
+/// link is refused there too.
+fn step(dir: &OwnedFd, name: &OsStr, path: &Path, dest: &Path, own_links: bool) -> Result<OwnedFd> {
+    if own_links
+        && let Ok(m) = fs::stat_at(dir, name)
+        && m.kind == Kind::Symlink
+        && (m.uid == rustix::process::getuid().as_raw() || m.uid == 0)
+    {
+        let flags = rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC;
+        return rustix::fs::openat(dir, name, flags, Mode::empty())
+            .map_err(|e| open_error(path, e));
+    }
     let refuse = |e: Errno| match fs::stat_at(dir, name) {
         Ok(m) if m.kind == Kind::Symlink => Error::LinkInPath {
             path: path.to_path_buf(),
