@@ -32,7 +32,7 @@ use super::start::{not_done, not_started, preflight};
 use super::summary::fail;
 use super::summary::{self, Operation};
 use super::undo::absorb;
-use super::{ConflictPolicy, How, Summary};
+use super::{ConflictPolicy, How, RecordEntry, Summary};
 use crate::error::Error;
 use crate::fs::{self, FileId};
 
@@ -243,4 +243,46 @@ fn run_batch(
         }
     }
     summary
+}
+
+/// The folder a moved item goes back into, opened: the one it came from, or one made since
+/// where it was. Refused when the path now leads through a symbolic link to a folder
+/// elsewhere: someone who may write on the way swapped a link in for a folder, and the item
+/// would land wherever it points (a link that led there at the time of the move still
+/// does). `None` when the record does not say (the put-back goes by path, making a missing
+/// folder).
+pub(crate) fn folder_of_source(e: &RecordEntry) -> Result<Option<Arc<OwnedFd>>, Error> {
+    let (Some(recorded), Some(parent)) = (e.source_parent, e.source.parent()) else {
+        return Ok(None);
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let Ok(dir) = fs::open_dir_path(parent) else {
+        return Ok(None);
+    };
+    // The very folder, or one made again at the real place the folder was.
+    let same = fs::stat_fd(&dir).is_ok_and(|m| m.id == recorded)
+        || fs::real_path(&dir).is_some_and(|real| {
+            Some(real)
+                == e.source_parent_real
+                    .clone()
+                    .or_else(|| fs::absolute(parent))
+        });
+    let link = (!same)
+        .then(|| {
+            parent
+                .ancestors()
+                .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.is_symlink()))
+        })
+        .flatten();
+    match link {
+        Some(link) => Err(Error::LinkInPath {
+            path: link.to_path_buf(),
+            dest: e.source.clone(),
+        }),
+        None => Ok(Some(Arc::new(dir))),
+    }
 }

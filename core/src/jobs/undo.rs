@@ -34,9 +34,6 @@
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use rustix::fd::OwnedFd;
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
@@ -363,7 +360,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
             }
-            Now::Same => match folder_to_put_back_into(e) {
+            Now::Same => match put_back::folder_of_source(e) {
                 Ok(dir) => targets.push(Target {
                     dir,
                     ..target((e.dest.clone(), e.source.clone()))
@@ -385,48 +382,6 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
         unstage(ctx, &mut summary, entries);
     }
     summary
-}
-
-/// The folder a moved item goes back into, opened: the one it came from, or one made since
-/// where it was. Refused when the path now leads through a symbolic link to a folder
-/// elsewhere: someone who may write on the way swapped a link in for a folder, and the item
-/// would land wherever it points (a link that led there at the time of the move still
-/// does). `None` when the record does not say (the put-back goes by path, making a missing
-/// folder).
-fn folder_to_put_back_into(e: &RecordEntry) -> Result<Option<Arc<OwnedFd>>, Error> {
-    let (Some(recorded), Some(parent)) = (e.source_parent, e.source.parent()) else {
-        return Ok(None);
-    };
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
-    };
-    let Ok(dir) = fs::open_dir_path(parent) else {
-        return Ok(None);
-    };
-    // The very folder, or one made again at the real place the folder was.
-    let same = fs::stat_fd(&dir).is_ok_and(|m| m.id == recorded)
-        || fs::real_path(&dir).is_some_and(|real| {
-            Some(real)
-                == e.source_parent_real
-                    .clone()
-                    .or_else(|| fs::absolute(parent))
-        });
-    let link = (!same)
-        .then(|| {
-            parent
-                .ancestors()
-                .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.is_symlink()))
-        })
-        .flatten();
-    match link {
-        Some(link) => Err(Error::LinkInPath {
-            path: link.to_path_buf(),
-            dest: e.source.clone(),
-        }),
-        None => Ok(Some(Arc::new(dir))),
-    }
 }
 
 /// Puts back the items the job replaced, from the staging folder, where their place is free
