@@ -315,8 +315,7 @@ fn a_redo_after_an_undo_run_twice_restores_every_item() {
 #[test]
 fn another_users_trash_folder_on_a_volume_locks_nobody_out() {
     let tree = TempTree::new();
-    chmod(tree.path(), 0o755);
-    let home = tree.dir("home");
+    let home = unprivileged_home(&tree);
     let Some(volume) = Mounted::new(
         &tree.join("mnt"),
         &["-t", "tmpfs", "-o", "mode=1777", "tmpfs"],
@@ -324,9 +323,7 @@ fn another_users_trash_folder_on_a_volume_locks_nobody_out() {
         return;
     };
     let report = tree.file("home/report.txt", "precious");
-    for path in [&home, &report] {
-        std::os::unix::fs::lchown(path, Some(65534), Some(65534)).unwrap();
-    }
+    std::os::unix::fs::lchown(&report, Some(65534), Some(65534)).unwrap();
     let shared = volume.dir.join(".Trash");
     fs::create_dir(&shared).unwrap();
     chmod(&shared, 0o1777);
@@ -371,9 +368,7 @@ fn another_users_trash_folder_on_a_volume_locks_nobody_out() {
 #[test]
 fn a_restore_refused_by_its_folder_names_the_original_place() {
     let tree = TempTree::new();
-    chmod(tree.path(), 0o755);
-    let home = tree.dir("home");
-    std::os::unix::fs::lchown(&home, Some(65534), Some(65534)).unwrap();
+    let home = unprivileged_home(&tree);
     let w = tree.dir("w");
     chmod(&w, 0o777);
     let a = tree.file("w/a", "a");
@@ -390,6 +385,14 @@ fn a_restore_refused_by_its_folder_names_the_original_place() {
         "{stderr}"
     );
     assert!(!stderr.contains("Trash/files"), "{stderr}");
+}
+
+/// `tree/home`, the home of user 65534 (`tree` opened to others for it).
+fn unprivileged_home(tree: &TempTree) -> std::path::PathBuf {
+    chmod(tree.path(), 0o755);
+    let home = tree.dir("home");
+    std::os::unix::fs::lchown(&home, Some(65534), Some(65534)).unwrap();
+    home
 }
 
 /// `ferry` run as the unprivileged user 65534 (root ignores permissions) with its own `home`.
@@ -428,9 +431,7 @@ fn read_only_tree(tree: &TempTree, name: &str) -> std::path::PathBuf {
 #[test]
 fn emptying_the_trash_removes_read_only_folders_of_ours_where_rm_fails() {
     let tree = TempTree::new();
-    chmod(tree.path(), 0o755);
-    let home = tree.dir("home");
-    std::os::unix::fs::lchown(&home, Some(65534), Some(65534)).unwrap();
+    let home = unprivileged_home(&tree);
     let work = tree.dir("work");
     std::os::unix::fs::lchown(&work, Some(65534), Some(65534)).unwrap();
 
