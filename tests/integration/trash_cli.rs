@@ -142,6 +142,17 @@ fn redo_of_a_restore_that_replaced_replaces_again() {
     assert_eq!(read(&a), "new", "and undone again");
 }
 
+/// `ferry restore --to FOLDER ORIGINAL`.
+fn restore_into(home: &Path, folder: &Path, original: &Path) -> std::process::Output {
+    let args = [
+        "restore".as_ref(),
+        "--to".as_ref(),
+        folder.as_os_str(),
+        original.as_os_str(),
+    ];
+    ferry_at(home, &args)
+}
+
 /// The info file of the one item in the home trash of `home`: its name and text.
 fn only_info(home: &Path) -> (std::ffi::OsString, String) {
     let infos: Vec<_> = fs::read_dir(home.join("data/Trash/info"))
@@ -170,13 +181,7 @@ fn the_undo_of_a_restore_elsewhere_gives_the_item_back_its_own_place() {
         trashed.1
     );
 
-    let to = [
-        OsStr::new("restore"),
-        OsStr::new("--to"),
-        chosen.as_os_str(),
-        a.as_os_str(),
-    ];
-    ok(&ferry_at(&home, &to));
+    ok(&restore_into(&home, &chosen, &a));
     assert_eq!(read(&chosen.join("a")), "old");
     ok(&ferry_at(&home, &[OsStr::new("undo")]));
     assert!(!chosen.join("a").exists());
@@ -221,13 +226,7 @@ fn the_undo_of_a_restore_to_another_disk_trashes_it_there_restorably() {
     let a = tree.file("w/a", "old");
     ok(&ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]));
     let chosen = shm.dir("chosen");
-    let to = [
-        OsStr::new("restore"),
-        OsStr::new("--to"),
-        chosen.as_os_str(),
-        a.as_os_str(),
-    ];
-    ok(&ferry_at(&home, &to));
+    ok(&restore_into(&home, &chosen, &a));
     ok(&ferry_at(&home, &[OsStr::new("undo")]));
     let listing = ferry_at(&home, &[OsStr::new("restore")]);
     let listing = String::from_utf8_lossy(&listing.stdout);
