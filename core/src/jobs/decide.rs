@@ -1,6 +1,7 @@
 //! What the planner does with an item whose destination is taken: the conflict kinds, the
 //! job's policy, and answers given later ([`Planner::extend`]).
 
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,7 @@ use super::plan::{Action, Mode, NO_ITEM, Planned, Planner};
 use super::{ConflictPolicy, Resolution, SkipReason};
 use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::{self, Meta};
+use crate::fs::{self, FileId, Meta};
 
 /// What the policy says about a conflict, when it does not ask.
 enum Choice {
@@ -128,6 +129,7 @@ impl Planner<'_> {
             && meta.kind != Kind::Dir
             && self.plan.item(i).parent != NO_ITEM
             && let Some(dir) = dest_dir
+            && !listed_as_is(&mut self.dest_listing, dir, name)
             && let Ok(Some(listed)) = fs::folded_name(dir, name)
             && fs::stat_at(src_dir, &listed).is_ok()
         {
@@ -447,4 +449,32 @@ fn likely_identical(
         (Ok(a), Ok(b)) => same_samples(&a, &b, size),
         _ => false,
     }
+}
+
+/// Whether folder `dir` lists `name` as it is written: the common case, known from one read
+/// of the folder kept in `cache` for its next items (a failed read says yes).
+fn listed_as_is(
+    cache: &mut Option<(FileId, HashSet<OsString>)>,
+    dir: &OwnedFd,
+    name: &OsStr,
+) -> bool {
+    let Ok(id) = fs::stat_fd(dir).map(|m| m.id) else {
+        return true;
+    };
+    if cache.as_ref().is_none_or(|(read, _)| *read != id) {
+        let mut names = HashSet::new();
+        let read = fs::open_dir_at(dir, ".").and_then(|listing| {
+            fs::read_dir(&listing, &mut Vec::new(), |n, _| {
+                names.insert(n.to_owned());
+                Ok(())
+            })
+        });
+        if read.is_err() {
+            return true;
+        }
+        *cache = Some((id, names));
+    }
+    cache
+        .as_ref()
+        .is_some_and(|(_, names)| names.contains(name))
 }

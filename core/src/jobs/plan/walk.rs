@@ -67,6 +67,9 @@ pub(crate) struct Planner<'a> {
     /// The same, by lowercase name, where the destination takes names FAT's way (it does
     /// not tell `Notes.txt` from `notes.txt`).
     folded_seen: HashMap<String, u32>,
+    /// The names of the last destination folder met with a name taken, on such a
+    /// destination: read once per folder, not once per item (`decide.rs`).
+    pub(in crate::jobs) dest_listing: Option<(FileId, HashSet<OsString>)>,
     /// Sources seen, with their name when they are one of several names of a file.
     ids_seen: HashSet<(FileId, Option<OsString>)>,
     /// Sources of a move inside another source folder: they go with it (`nested.rs`).
@@ -112,6 +115,7 @@ impl<'a> Planner<'a> {
             buf: Vec::new(),
             names_seen: HashMap::new(),
             folded_seen: HashMap::new(),
+            dest_listing: None,
             ids_seen: HashSet::new(),
             inside_others: HashSet::new(),
             root_mnt: 0,
