@@ -127,6 +127,12 @@ fn a_new_name_already_taken_is_a_conflict_and_undo_gives_it_back() {
         "undo of the move brings back the old name"
     );
     assert!(!w.join("d.txt").exists());
+    ok(&ferry_in(&home).arg("redo").output().unwrap());
+    assert_eq!(
+        fs::read(w.join("d.txt")).unwrap(),
+        b"new",
+        "and redo the new one"
+    );
 }
 
 #[test]

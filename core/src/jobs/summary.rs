@@ -269,6 +269,21 @@ impl Record {
         renamed
     }
 
+    /// Whether an answer to a conflict (Keep both, Rename to) gave an item another name than
+    /// the one it was to get: what an undo's put-back did beside what had taken a place. A
+    /// put-back to a name other than the item's own (the undo of a rename) is not that.
+    pub(crate) fn renamed_by_answers(&self) -> bool {
+        self.parts.iter().any(|d| {
+            let plan = &d.plan;
+            (plan.roots.iter())
+                .filter(|r| r.item < r.end && r.origin != NO_ITEM)
+                .any(|r| {
+                    Self::how_of(d, r.item).is_some()
+                        && plan.dest_name(r.item) != plan.dest_name(r.origin)
+                })
+        })
+    }
+
     /// Every created, merged or moved item, parents before children.
     pub fn entries(&self) -> impl Iterator<Item = RecordEntry> + '_ {
         self.entries_at().map(|e| e.entry())

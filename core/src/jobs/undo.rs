@@ -452,10 +452,7 @@ fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
             fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             continue;
         }
-        let mut back = single::rename(ctx, &e.dest, old_name);
-        // Its own old name, not one beside another: nothing redo would take from anyone.
-        back.record = Default::default();
-        absorb(&mut summary, back);
+        absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
     }
     summary
 }

@@ -248,7 +248,7 @@ impl UndoJournal {
 fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
     let record = &summary.record;
     let kept: Vec<PathBuf> = record.staged().map(Path::to_path_buf).collect();
-    (!kept.is_empty() || !record.renamed().is_empty()).then_some(kept)
+    (!kept.is_empty() || record.renamed_by_answers()).then_some(kept)
 }
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept
