@@ -123,6 +123,13 @@ impl Ferry {
             {
                 self.pane_action(PaneAction::Complete)
             }
+            // A text field has no undo of its own: Ctrl+Z there must not undo a file job
+            // the user is not looking at (Dolphin's fields undo their text).
+            Some(Action::Window(WindowAction::Undo | WindowAction::Redo))
+                if self.tabs.active_pane().is_typing() =>
+            {
+                Task::none()
+            }
             Some(Action::Window(action)) => self.window_action(action),
             Some(Action::Pane(action)) => self.pane_action(action),
             None => Task::none(),

@@ -166,6 +166,54 @@ fn f2_renames_in_place_and_the_item_stays_selected() {
     });
 }
 
+/// Ctrl+Z typed in a text field (the rename editor here) does not undo a file job the user
+/// is not looking at; once the field is closed it does. A rename undone can be redone.
+#[test]
+fn ctrl_z_in_a_text_field_leaves_the_jobs_alone() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    let copy = home.join("Music/a.txt");
+    assert!(copy.exists());
+    until(&mut ferry, "the copy listed", |f| shows(f, "a.txt"));
+    select(&mut ferry, "a.txt");
+    named(&mut ferry, Named::F2, Modifiers::empty());
+    assert!(ferry.tabs.active_pane().is_renaming());
+    ctrl(&mut ferry, "z");
+    jobs_done(&mut ferry);
+    assert!(copy.exists(), "the copy stays while the name is edited");
+
+    let view = ferry.tabs.active_pane().view_id();
+    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+    send(
+        &mut ferry,
+        pane(browser::Message::RenameEdited("b.txt".into())),
+    );
+    send(&mut ferry, pane(browser::Message::RenameSubmitted));
+    jobs_done(&mut ferry);
+    let renamed = home.join("Music/b.txt");
+    assert!(renamed.exists() && !ferry.tabs.active_pane().is_renaming());
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the rename undone", |_| {
+        copy.exists() && !renamed.exists()
+    });
+    jobs_done(&mut ferry);
+    key(
+        &mut ferry,
+        Key::Character("z".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    until(&mut ferry, "the rename redone", |_| {
+        renamed.exists() && !copy.exists()
+    });
+    jobs_done(&mut ferry);
+}
+
 #[test]
 fn a_new_folder_is_created_and_its_name_is_edited() {
     let fixture = Fixture::new();

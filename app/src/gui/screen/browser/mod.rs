@@ -309,6 +309,12 @@ impl Browser {
         self.renaming.is_some()
     }
 
+    /// True while a text field of the pane is open: the rename editor, a typed path, the
+    /// filter bar.
+    pub fn is_typing(&self) -> bool {
+        self.is_renaming() || self.is_editing_location() || self.filter.is_some()
+    }
+
     /// True while the pointer holds a rubber band, or drags something over the pane (the
     /// window then sends [`Message::AutoScroll`] ticks).
     pub fn is_banding(&self) -> bool {
