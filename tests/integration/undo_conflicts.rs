@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ferry_core::jobs::{ConflictKind, Job, Resolution, SkipReason};
+use ferry_core::jobs::{ConflictKind, Job, Resolution, Scope, SkipReason};
 use ferry_tests::TempTree;
 
 use crate::faults::Pause;
@@ -471,4 +471,46 @@ fn the_undo_of_a_move_does_not_put_back_through_a_link_swapped_in() {
         "{again:?}"
     );
     assert_eq!(fs::read(&x).unwrap(), b"x");
+}
+
+/// A folder moved onto one of its name, answered Merge and then Replace for a file inside,
+/// is gone from where it was once everything in it went (it stayed, empty); its undo makes
+/// it again and puts back both files.
+#[test]
+fn a_moved_folder_merged_by_answers_leaves_no_empty_source_and_undoes() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    t.file("w/A/inA.txt", "a");
+    t.file("w/B/A/other.txt", "o");
+    t.file("w/B/A/inA.txt", "old");
+    let job = Job::Move {
+        sources: vec![t.join("w/A")],
+        dest_dir: t.join("w/B"),
+        dest_name: None,
+        on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
+    };
+    let seq = s.journal.begin(&job).unwrap().unwrap();
+    let staging = ferry_core::jobs::StagingRoots {
+        home: Some(s.staging.clone()),
+        volumes: false,
+    };
+    let (out, _) = crate::jobs_conflicts::run_asking_with(staging, job, |c| {
+        Some(match c.kind {
+            ConflictKind::FolderExists => (Resolution::Merge, Scope::This),
+            _ => (Resolution::Replace, Scope::This),
+        })
+    });
+    s.journal.finish(seq, &out.summary, out.cancelled).unwrap();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(t.join("w/B/A/inA.txt")).unwrap(), b"a");
+    assert!(
+        !t.join("w/A").exists(),
+        "the emptied source folder is removed"
+    );
+
+    let undone = s.undo();
+    assert!(undone.summary.is_complete(), "{:#?}", undone.summary);
+    assert_eq!(fs::read(t.join("w/A/inA.txt")).unwrap(), b"a");
+    assert_eq!(fs::read(t.join("w/B/A/inA.txt")).unwrap(), b"old");
+    assert!(t.join("w/B/A/other.txt").exists());
 }

@@ -80,5 +80,21 @@ pub(crate) fn remove_sources(
             _ => Select::Keep,
         };
         remove_selected(ctx, plan, &select);
+        remove_emptied_merges(plan);
     });
+}
+
+/// Removes the source folders merged into folders of their name that the answers to their
+/// contents' conflicts emptied: each answer was carried out as a root of its own, after the
+/// folder's, so the folder's removal had met what it still held. Deepest first; one still
+/// holding something (an item skipped) stays.
+fn remove_emptied_merges(plan: &Plan) {
+    let mut merged: Vec<PathBuf> = (0..plan.items.len() as u32)
+        .filter(|&i| plan.item(i).action == Action::Merge)
+        .map(|i| plan.source_path(i))
+        .collect();
+    merged.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
+    for folder in merged {
+        let _ = std::fs::remove_dir(folder);
+    }
 }
