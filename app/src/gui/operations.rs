@@ -434,7 +434,9 @@ impl Ferry {
             tasks.push(self.start_job(copy, FollowUp::Toast));
         }
         let text = done_message(&window.job, summary, *cancelled);
-        let undoable = window.seq.is_some() && !window.undoing && !summary.done.is_empty();
+        // A job cancelled inside a folder did part of it: an undo step too.
+        let did = !summary.done.is_empty() || !summary.record.is_empty();
+        let undoable = window.seq.is_some() && !window.undoing && did;
         match window.follow_up {
             FollowUp::None => {
                 if !summary.failed.is_empty() || *cancelled {
@@ -457,7 +459,10 @@ impl Ferry {
                         Command::Window(super::shortcut::WindowAction::Undo),
                     ));
                 }
-                if window.follow_up == FollowUp::ToastWithCopy && undoable {
+                if window.follow_up == FollowUp::ToastWithCopy
+                    && undoable
+                    && !summary.done.is_empty()
+                {
                     actions.push(("Make it a copy".to_owned(), Command::MakeCopy(job)));
                 }
                 self.toast_with(text, actions);

@@ -338,7 +338,7 @@ impl Record {
     }
 
     /// How many entries [`entries`](Self::entries) yields, without building them.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         (self.parts.iter())
             .map(|d| {
                 (0..d.inodes.len() as u32)

@@ -88,6 +88,10 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     }
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
+        // Cancelled or stopped inside a folder: what of it is there.
+        [] if matches!(job, Job::Copy { .. } | Job::Move { .. }) && !summary.record.is_empty() => {
+            format::counted(summary.record.len(), "item", "items")
+        }
         [] => "nothing".to_owned(),
         [one] => words::quoted(one),
         _ => format::counted(done, "item", "items"),

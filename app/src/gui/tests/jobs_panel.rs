@@ -159,7 +159,16 @@ fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
         "the folder was not finished"
     );
     assert!(count(&home.join("Music/big")) < FILES);
-    assert!(shows(&ferry, "Cancelled: copied nothing to “Music”."));
+    // What was copied is said (not "nothing"), and can be undone.
+    let copied = summary.record.len();
+    assert!(copied > 1, "the folder and some files");
+    let said = format!(
+        "Cancelled: copied {} items to “Music”.",
+        crate::gui::format::count(copied)
+    );
+    assert!(shows(&ferry, &said), "{said}: {:?}", ferry.toasts);
+    let undo = |t: &&crate::gui::Toast| t.actions.iter().any(|(label, _)| label == "Undo");
+    assert!(ferry.toasts.iter().any(|t| undo(&t)), "{:?}", ferry.toasts);
 }
 
 #[test]
