@@ -119,6 +119,29 @@ fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
     assert!(shows(&ferry, "Copied “big” to “Music”."));
 }
 
+/// Asked whether to cancel a job that then ends on its own, the question goes: there is
+/// nothing left to cancel, and its Cancel would do nothing.
+#[test]
+fn the_cancel_question_goes_when_its_job_ends_first() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    paste_big(&mut ferry, &home);
+    until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    click(&mut ferry, "Cancel");
+    assert!(ferry.confirm.is_some(), "asked");
+    let id = job(&ferry).id;
+    ferry.jobs.resume(id);
+    jobs_done(&mut ferry);
+    let (_, cancelled) = ended(&ferry).expect("ended");
+    assert!(!cancelled);
+    assert!(ferry.confirm.is_none(), "the question went with the job");
+}
+
 #[test]
 fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
     let fixture = Fixture::new();
