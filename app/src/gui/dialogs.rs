@@ -9,7 +9,7 @@
 //! thread has counted them; deleting the home folder, a folder holding it or a mount point
 //! is said in the question.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -23,6 +23,7 @@ use super::modal::confirm::{self, Confirm};
 use super::modal::{folder_prompt, item_error};
 use super::moves::Move;
 use super::screen::trash;
+use super::words::quoted;
 use super::{Ferry, Message, bridge, format, words};
 
 /// What a confirmation asks about, and what its Confirm does.
@@ -337,9 +338,4 @@ fn delete_question(
     )
     .danger()
     .detail(detail)
-}
-
-/// “name”: how a question names an item.
-pub(super) fn quoted(path: &Path) -> String {
-    format!("“{}”", format::display_name(path))
 }

@@ -15,9 +15,10 @@ use ferry_core::jobs::{Caution, ConflictPolicy, Job, move_cautions};
 use iced::Task;
 
 use super::copy_paste::Clip;
-use super::dialogs::{Ask, quoted};
+use super::dialogs::Ask;
 use super::jobs::{FollowUp, in_words};
 use super::modal::confirm::Confirm;
+use super::words::quoted;
 use super::{Ferry, Message, bridge, format};
 
 /// A move the window will submit: the job's fields, and how the window follows it.

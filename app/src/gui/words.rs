@@ -410,8 +410,13 @@ pub(super) fn strip_os_code(source: &io::Error) -> String {
 
 /// “name”.
 pub(crate) fn quoted(path: &Path) -> String {
-    format!("“{}”", format::display_name(path))
+    // A name of 255 bytes would push a toast's buttons, or the status bar's, off the window.
+    let name = format::ellipsize_middle(format::display_name(path), QUOTED_CHARS);
+    format!("“{name}”")
 }
+
+/// The most characters of a name [`quoted`] shows.
+const QUOTED_CHARS: usize = 60;
 
 /// “/the/whole/path”.
 fn quoted_full(path: &Path) -> String {
@@ -453,6 +458,17 @@ fn lowercase_first(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// A name of 255 bytes is shortened in the middle, its extension kept, so that a toast's
+    /// buttons stay on the window.
+    #[test]
+    fn long_names_are_quoted_shortened() {
+        let name = format!("{}.txt", "L".repeat(251));
+        let shown = quoted(Path::new(&name));
+        assert!(shown.chars().count() <= QUOTED_CHARS + 2, "{shown}");
+        assert!(shown.ends_with(".txt”") && shown.contains('…'), "{shown}");
+        assert_eq!(quoted(Path::new("/a/b.txt")), "“b.txt”");
+    }
     use std::path::PathBuf;
     use std::sync::Arc;
 
