@@ -169,7 +169,7 @@ fn transfer(
     if !is_move && dest_name.is_none() && is_duplicate(sources, dest_dir) {
         let what = things(sources);
         return match landed {
-            Some(name) => format!("{duplicate} {what} as “{}”", name.to_string_lossy()),
+            Some(name) => format!("{duplicate} {what} as {}", words::quoted(Path::new(name))),
             None => format!("{duplicate} {what}"),
         };
     }
@@ -184,11 +184,11 @@ fn destination(sources: &[PathBuf], dest_dir: &Path, dest_name: Option<&OsStr>) 
     let Some(name) = dest_name else {
         return words::quoted(dest_dir);
     };
-    let name = name.to_string_lossy();
+    let name = words::quoted(Path::new(name));
     if is_duplicate(sources, dest_dir) {
-        format!("“{name}”")
+        name
     } else {
-        format!("{} as “{name}”", words::quoted(dest_dir))
+        format!("{} as {name}", words::quoted(dest_dir))
     }
 }
 
