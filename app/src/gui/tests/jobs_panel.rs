@@ -119,19 +119,26 @@ fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
     assert!(shows(&ferry, "Copied “big” to “Music”."));
 }
 
+/// The window on `home`, its jobs panel open, pasting the folder `big` of [`FILES`] files
+/// into `Music`, paused once some items are done.
+fn big_paste_paused(fixture: &Fixture, home: &std::path::Path) -> Ferry {
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(home));
+    open_panel(&mut ferry);
+    paste_big(&mut ferry, home);
+    until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    ferry
+}
+
 /// Asked whether to cancel a job that then ends on its own, the question goes: there is
 /// nothing left to cancel, and its Cancel would do nothing.
 #[test]
 fn the_cancel_question_goes_when_its_job_ends_first() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    many_files(&home.join("big"), FILES);
-    let mut ferry = fixture.start(Some(&home));
-    open_panel(&mut ferry);
-    paste_big(&mut ferry, &home);
-    until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
-    click(&mut ferry, "Pause");
-    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    let mut ferry = big_paste_paused(&fixture, &home);
     click(&mut ferry, "Cancel");
     assert!(ferry.confirm.is_some(), "asked");
     let id = job(&ferry).id;
@@ -146,13 +153,7 @@ fn the_cancel_question_goes_when_its_job_ends_first() {
 fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    many_files(&home.join("big"), FILES);
-    let mut ferry = fixture.start(Some(&home));
-    open_panel(&mut ferry);
-    paste_big(&mut ferry, &home);
-    until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
-    click(&mut ferry, "Pause");
-    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    let mut ferry = big_paste_paused(&fixture, &home);
 
     click(&mut ferry, "Cancel");
     let question = format!("Cancel {}?", jobs::lowercase_first(&job(&ferry).title));

@@ -57,16 +57,22 @@ pub(super) fn shows_toast(ferry: &Ferry, text: &str) -> bool {
     ferry.toasts.iter().any(|t| t.text == text)
 }
 
-#[test]
-fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
+/// The window after `Documents/a.txt` of `home` was copied (Ctrl+C, Ctrl+V) into `Music`.
+fn a_txt_copied_to_music(fixture: &Fixture, home: &std::path::Path) -> Ferry {
     let mut ferry = fixture.start(Some(&home.join("Documents")));
     select(&mut ferry, "a.txt");
     ctrl(&mut ferry, "c");
     go(&mut ferry, &home.join("Music"));
     ctrl(&mut ferry, "v");
     jobs_done(&mut ferry);
+    ferry
+}
+
+#[test]
+fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = a_txt_copied_to_music(&fixture, &home);
     assert_eq!(fs::read(home.join("Music/a.txt")).unwrap(), b"x");
     assert!(
         home.join("Documents/a.txt").exists(),
@@ -172,12 +178,7 @@ fn f2_renames_in_place_and_the_item_stays_selected() {
 fn ctrl_z_in_a_text_field_leaves_the_jobs_alone() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    let mut ferry = fixture.start(Some(&home.join("Documents")));
-    select(&mut ferry, "a.txt");
-    ctrl(&mut ferry, "c");
-    go(&mut ferry, &home.join("Music"));
-    ctrl(&mut ferry, "v");
-    jobs_done(&mut ferry);
+    let mut ferry = a_txt_copied_to_music(&fixture, &home);
     let copy = home.join("Music/a.txt");
     assert!(copy.exists());
     until(&mut ferry, "the copy listed", |f| shows(f, "a.txt"));
