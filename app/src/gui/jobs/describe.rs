@@ -205,10 +205,12 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
         return words::quoted(one);
     }
     match totals {
-        // Planning found nothing to write (every item waits for a conflict's answer, say):
-        // the items given are what the job is about.
+        // Planning found less to write than was given (the rest waits for conflicts'
+        // answers, say): the items given are what the job is about.
         None => format::counted(sources.len(), "item", "items"),
-        Some(totals) if totals.items == 0 => format::counted(sources.len(), "item", "items"),
+        Some(totals) if totals.items < sources.len() as u64 => {
+            format::counted(sources.len(), "item", "items")
+        }
         Some(totals) => {
             let folders = usize::try_from(totals.folders).unwrap_or(usize::MAX);
             let files =
@@ -262,6 +264,9 @@ mod tests {
             title(&job, Some(&totals)),
             "Copying 3 folders and 12 files to “Backup”"
         );
+        // One of the two free, the other waiting for an answer: not "Copying 1 file".
+        let one_free = Totals { items: 1, ..totals };
+        assert_eq!(title(&job, Some(&one_free)), "Copying 2 items to “Backup”");
         assert_eq!(
             title(&copy(&["/a/report.pdf"], "/b"), None),
             "Copying “report.pdf” to “b”"
