@@ -1,6 +1,8 @@
 //! The [`Planner`]: one depth-first walk over the sources by directory descriptors that
 //! lists each folder, stats its children (on two threads for a large folder) and decides
-//! each one (`decide.rs`), filling the [`Plan`].
+//! each one (`decide.rs`), filling the [`Plan`]. The sources given, each a root, are taken
+//! in `walk/sources.rs`; a folder's children are read and stat'ed in `walk/children.rs`;
+//! here, the planner itself and the walk below each root.
 //!
 //! A delete or a move never takes a folder another file system is mounted on, given or found
 //! below a source ([`Error::OtherFilesystem`]): a move across file systems would copy the
@@ -8,6 +10,9 @@
 //! user wrote with a final slash must be a folder, or a link to one (`ENOTDIR`, as GNU tools
 //! say); a link to a folder is still taken as the link, never followed (RELIABILITY.md, rule
 //! 5), so `rm link/` removes the link, where GNU `rm -r link/` empties the folder it points to.
+
+mod children;
+mod sources;
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -18,7 +23,7 @@ use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
 use super::stat_ahead::{BIG_FOLDER_BYTES, StatAhead};
-use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned, Root};
+use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned};
 use super::{removable, writable};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -30,7 +35,7 @@ use crate::jobs::dest::Dest;
 use crate::jobs::progress::PlanningTicker;
 use crate::jobs::remove::ReadOnly;
 use crate::jobs::unlink_ahead::UnlinkAhead;
-use crate::jobs::{ConflictPolicy, Resolution, SkipReason, Totals, lock};
+use crate::jobs::{ConflictPolicy, SkipReason, Totals, lock};
 
 /// Children of a folder examined between two checks for cancel and progress ticks.
 pub(super) const STAT_CHUNK: u32 = 4096;
@@ -196,45 +201,6 @@ impl<'a> Planner<'a> {
         (self.finish(), None)
     }
 
-    /// Plans one more root: `source` into `dest_dir` (the job's destination if `None`) as
-    /// `dest_name`, standing for item `origin` of an earlier root, carrying out `force`.
-    pub(in crate::jobs) fn add_root(
-        &mut self,
-        source: &Path,
-        dest_dir: Option<PathBuf>,
-        dest_name: Option<OsString>,
-        origin: u32,
-        force: Option<Resolution>,
-    ) -> Result<(), Error> {
-        // `lnk/` copies the folder behind the link, named as the link (`cp -r lnk/ x`).
-        let folder = (self.mode == Mode::Copy)
-            .then(|| fs::folder_behind_final_slash(source))
-            .flatten();
-        let dest_name = match &folder {
-            Some(_) => dest_name.or_else(|| source.file_name().map(OsStr::to_owned)),
-            None => dest_name,
-        };
-        let source = folder.as_deref().unwrap_or(source);
-        let (item, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
-        self.plan.roots.push(Root {
-            item,
-            end: item,
-            blocks: (blocks, blocks),
-            source: source.to_path_buf(),
-            dest_name,
-            dest_dir,
-            origin,
-            force,
-            source_parent: None,
-            source_parent_real: None,
-        });
-        self.source(source)?;
-        let (items, blocks) = (self.plan.items.len() as u32, self.plan.blocks.len() as u32);
-        let root = self.plan.roots.last_mut().expect("pushed above");
-        (root.end, root.blocks.1) = (items, blocks);
-        Ok(())
-    }
-
     pub(in crate::jobs) fn finish(self) -> Planned {
         let totals = self.totals();
         Planned {
@@ -291,204 +257,6 @@ impl<'a> Planner<'a> {
     pub(in crate::jobs) fn skip(&mut self, i: u32, reason: SkipReason) {
         self.plan.set_action(i, Action::Skip);
         self.ctx.skip(i, self.plan.source_path(i), reason);
-    }
-
-    /// For a move that copies, then removes, item `i` (named `name` in `dir`, stat'ed as
-    /// `meta`, given as `source`) whose removal once copied was `refused`: asks like an error
-    /// reading the source (Retry looks at the item, and at an unchecked holder, again) until
-    /// it could be removed (true) or is skipped (false). See `removable.rs`.
-    fn ask_until_removable(
-        &mut self,
-        (i, source): (u32, &Path),
-        dir: &OwnedFd,
-        mut holder: removable::Holder,
-        (name, mut meta): (&OsStr, Meta),
-        refused: Errno,
-    ) -> bool {
-        let mut refusal = Some(refused);
-        while let Some(e) = refusal {
-            if !self.retry(i, Error::io("move", source, e)) {
-                return false;
-            }
-            if holder.unchecked.is_some()
-                && let Ok(m) = fs::stat_fd(dir)
-            {
-                holder = removable::Holder::parent(&m);
-            }
-            meta = fs::stat_at(dir, name).unwrap_or(meta);
-            refusal = removable::refused(dir, &holder, name, &meta);
-        }
-        true
-    }
-
-    fn op(&self) -> &'static str {
-        match self.mode {
-            Mode::Copy => "copy",
-            Mode::Move => "move",
-            Mode::Delete => "delete",
-        }
-    }
-
-    fn source(&mut self, source: &Path) -> Result<(), Error> {
-        let name =
-            (source.file_name()).filter(|_| self.mode != Mode::Delete || !fs::ends_in_dot(source));
-        let Some(name) = name else {
-            // `/`, `..`, `a/..`: nothing a file manager should copy, move or delete; nor
-            // `a/.` to delete, as `rm` refuses it (a copy or move takes it as `a`).
-            let i = self.plan.push(NO_ITEM, OsStr::new(""), Kind::Unknown)?;
-            self.fail(
-                i,
-                Error::Refused {
-                    op: self.op(),
-                    path: source.to_path_buf(),
-                },
-            );
-            return Ok(());
-        };
-        let i = self.plan.push(NO_ITEM, name, Kind::Unknown)?;
-        if self.inside_others.contains(source) {
-            self.skip(i, SkipReason::InsideSource);
-            return Ok(());
-        }
-        let parent_path = self
-            .plan
-            .roots
-            .last()
-            .expect("pushed by run")
-            .parent()
-            .to_path_buf();
-        let (parent, parent_meta, meta) = loop {
-            let opened = self.open_parent(&parent_path).map_err(|e| ("open", e));
-            let stat = |(p, m): (Arc<OwnedFd>, Meta)| {
-                let meta = fs::stat_at(&*p, name).map_err(|e| ("stat", e))?;
-                Ok((p, m, meta))
-            };
-            match opened.and_then(stat) {
-                Ok(found) => break found,
-                Err((op, e)) if self.retry(i, Error::io(op, source, e)) => {}
-                Err(_) => return Ok(()),
-            }
-        };
-        self.plan.set_meta(i, &meta);
-        let real = (self.mode == Mode::Move)
-            .then(|| self.real_parent(&parent, parent_meta.id, &parent_path))
-            .flatten();
-        let root = self.plan.roots.last_mut().expect("pushed by run");
-        (root.source_parent, root.source_parent_real) = (Some(parent_meta.id), real);
-        let derived = root.origin != NO_ITEM;
-        // Given twice: the same item, under the same name. Two names of one file are links.
-        let linked = meta.kind == Kind::File && meta.nlink > 1;
-        let seen = (meta.id, linked.then(|| name.to_owned()));
-        if !derived && !self.ids_seen.insert(seen) {
-            self.skip(i, SkipReason::Duplicate);
-            return Ok(());
-        }
-        if let Err(e) = fs::check_final_slash(source, &meta, &*parent, name) {
-            self.fail(i, Error::io(self.op(), source, e));
-            return Ok(());
-        }
-        self.root_mnt = meta.mnt_id;
-        // Moving a mount point across file systems would empty the mounted file system and
-        // then fail on the folder (EBUSY); renaming it fails anyway. A delete leaves it too.
-        let mount_point = meta.kind == Kind::Dir && meta.mnt_id != parent_meta.mnt_id;
-        if mount_point && self.mode != Mode::Copy {
-            let path = source.to_path_buf();
-            self.fail(i, Error::OtherFilesystem { path });
-            return Ok(());
-        }
-        let mut dest_fd = None;
-        if self.mode != Mode::Delete {
-            let dest = self.dest.expect("copy and move have a destination");
-            if self.holds_dest(&meta) {
-                self.fail(
-                    i,
-                    Error::IntoItself {
-                        path: source.to_path_buf(),
-                        dest: dest.path.clone(),
-                    },
-                );
-                return Ok(());
-            }
-            let (fd, dmeta) = match self.root_dest() {
-                Ok(pair) => pair,
-                Err(e) => {
-                    self.fail(i, e);
-                    return Ok(());
-                }
-            };
-            let dest_name = self.plan.dest_name(i).to_owned();
-            if !derived && let Some(&first) = self.names_seen.get(&dest_name) {
-                self.duplicate(i, first, &meta, &parent, &fd);
-                return Ok(());
-            }
-            let folds = self.dest.is_some_and(|d| d.caps.windows_names);
-            if !derived && folds {
-                let lower = dest_name.to_string_lossy().to_lowercase();
-                if let Some(&first) = self.folded_seen.get(&lower) {
-                    let path = self.plan.dest_path(i);
-                    let existing = self.plan.dest_path(first);
-                    self.fail(i, Error::NameFolded { path, existing });
-                    return Ok(());
-                }
-                self.folded_seen.insert(lower, i);
-            }
-            self.names_seen.entry(dest_name).or_insert(i);
-            let force = self.plan.roots.last().and_then(|r| r.force.clone());
-            let renames = self.renames && one_rename(&meta, parent_meta.id.dev, &dmeta);
-            let holder = removable::Holder::parent(&parent_meta);
-            if self.mode == Mode::Move
-                && !renames
-                && let Some(e) = removable::refused(&*parent, &holder, name, &meta)
-                && !self.ask_until_removable((i, source), &parent, holder, (name, meta), e)
-            {
-                return Ok(());
-            }
-            self.decide(i, &meta, &parent, Some(&*fd), renames, force.as_ref());
-            dest_fd = Some((fd, dmeta));
-        }
-        if self.plan.item(i).walkable() {
-            let merged = self.plan.item(i).action == Action::Merge;
-            let dest = dest_fd.filter(|_| merged);
-            self.walk(i, parent, parent_meta.id, dest)?;
-        }
-        Ok(())
-    }
-
-    /// The open destination folder of the current root.
-    fn root_dest(&self) -> Result<(Arc<OwnedFd>, Meta), Error> {
-        let dest = self.dest.expect("copy and move have a destination");
-        match &self.plan.roots.last().expect("a root").dest_dir {
-            None => Ok((Arc::clone(&dest.fd), dest.meta)),
-            Some(dir) => dest.open_dir(dir).map_err(|e| Error::io("open", dir, e)),
-        }
-    }
-
-    /// The folder holding a source, opened once for all the sources it holds (a selection of
-    /// thousands of files in one folder costs one open, not thousands).
-    /// Where the folder `dir` (of identity `id`, reached by `path`) really is, when a link on
-    /// `path` leads elsewhere: a move's record keeps it, so that its undo tells a folder made
-    /// again there from a link swapped in for it (`undo.rs`). Once per folder.
-    fn real_parent(&mut self, dir: &OwnedFd, id: FileId, path: &Path) -> Option<PathBuf> {
-        if let Some((cached, real)) = &self.parent_real
-            && *cached == id
-        {
-            return real.clone();
-        }
-        let real = fs::real_path(dir).filter(|r| Some(r) != fs::absolute(path).as_ref());
-        self.parent_real = Some((id, real.clone()));
-        real
-    }
-
-    fn open_parent(&mut self, path: &Path) -> rustix::io::Result<(Arc<OwnedFd>, Meta)> {
-        if let Some((cached, fd, meta)) = &self.parent
-            && cached == path
-        {
-            return Ok((Arc::clone(fd), *meta));
-        }
-        let fd = Arc::new(fs::open_dir_path(path)?);
-        let meta = fs::stat_fd(&*fd)?;
-        self.parent = Some((path.to_path_buf(), Arc::clone(&fd), meta));
-        Ok((fd, meta))
     }
 
     /// Depth-first walk below the folder `root` (whose parent folder is `parent`).
@@ -661,104 +429,6 @@ impl<'a> Planner<'a> {
             handed_over,
         });
         Ok(())
-    }
-
-    /// Reads folder `dir` (open as `fd`) whole into the plan as items from `start`, handing
-    /// each name to `feed` as it is read.
-    fn list(
-        &mut self,
-        dir: u32,
-        fd: &OwnedFd,
-        start: u32,
-        mut feed: Option<&mut StatAhead<'_>>,
-    ) -> Result<(), Error> {
-        let mut buf = std::mem::take(&mut self.buf);
-        let mut overflow = None;
-        let listed = fs::read_dir(fd, &mut buf, |name, file_type| {
-            if let Err(e) = self.plan.push(dir, name, Kind::from_file_type(file_type)) {
-                overflow = Some(e);
-                return Err(Errno::NOMEM);
-            }
-            if let Some(feed) = feed.as_deref_mut() {
-                feed.add(name);
-            }
-            Ok(())
-        });
-        self.buf = buf;
-        if let Some(e) = overflow {
-            return Err(e);
-        }
-        if let Err(e) = listed {
-            // A folder we cannot list entirely is not copied or deleted as if it were empty.
-            if let Some(first) = self.plan.items.get(start as usize) {
-                self.plan.names.truncate(first.name_off as usize);
-            }
-            self.plan.items.truncate(start as usize);
-            if let Some(feed) = feed.as_deref_mut() {
-                feed.spoil();
-            }
-            let error = Error::io("read folder", self.plan.source_path(dir), e);
-            if self.retry(dir, error) {
-                // From the start again; a failed seek fails the next read, which asks again.
-                let _ = rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0));
-                return self.list(dir, fd, start, feed);
-            }
-        }
-        Ok(())
-    }
-
-    /// A delete stats only what its folder's listing gave no kind for: a file needs no
-    /// `statx` to be unlinked, and a folder is stat'ed once opened (`enter`), which on trees
-    /// of small folders (a `node_modules`) saved one call of the six the walk made a folder.
-    fn needs_stat(&self, c: u32) -> bool {
-        self.mode != Mode::Delete || self.plan.item(c).kind == Kind::Unknown
-    }
-
-    /// `statx` of the children `range` of the open folder `fd` that need it (`None` for the
-    /// others), by this thread and, for a large range, a second one: while a job plans, its
-    /// walk is its only thread, and these calls are most of the walk's time. The two take
-    /// chunks of [`STAT_SHARE`] children in turn rather than a half each, so that when the
-    /// scheduler puts one aside (another program busy on the other core), the other does the
-    /// rest instead of waiting for its half.
-    fn stat_children(
-        &self,
-        fd: &OwnedFd,
-        range: std::ops::Range<u32>,
-    ) -> Vec<Option<rustix::io::Result<Meta>>> {
-        let stat = |c: u32| {
-            self.needs_stat(c)
-                .then(|| fs::stat_at(fd, self.plan.name(c)))
-        };
-        // A delete stats only what has no kind: a folder of files needs no second thread.
-        let wanted = || range.clone().filter(|&c| self.needs_stat(c)).count();
-        if range.len() < PARALLEL_STAT_MIN || wanted() < PARALLEL_STAT_MIN {
-            return range.map(stat).collect();
-        }
-        let chunks = range.len().div_ceil(STAT_SHARE);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let take = || {
-            let mut done = Vec::new();
-            loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if k >= chunks {
-                    return done;
-                }
-                let start = range.start + (k * STAT_SHARE) as u32;
-                let end = (start + STAT_SHARE as u32).min(range.end);
-                done.push((k, (start..end).map(stat).collect::<Vec<_>>()));
-            }
-        };
-        let mut parts = std::thread::scope(|s| {
-            let second = s.spawn(take);
-            let mut parts = take();
-            match second.join() {
-                Ok(rest) => parts.extend(rest),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-            parts
-        });
-        parts.sort_unstable_by_key(|(k, _)| *k);
-        parts.into_iter().flat_map(|(_, stats)| stats).collect()
     }
 
     /// Examines child `c` of the open folder `fd`, given its `statx` (`None`: not needed).
