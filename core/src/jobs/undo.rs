@@ -568,10 +568,12 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         }
     }
     let mut as_trashed = vec![None; paths.len()];
-    let items: &[TrashedItem] = match &record.job {
-        Job::Restore { items, .. } => items,
-        _ => &[],
+    let items: HashMap<&Path, &TrashedItem> = match &record.job {
+        Job::Restore { items, .. } => items.iter().map(|i| (i.file.as_path(), i)).collect(),
+        _ => HashMap::new(),
     };
+    // The device of each trash's `files/`, read once per trash, not once per item.
+    let mut files_devs: HashMap<&Path, Option<u64>> = HashMap::new();
     for r in record
         .trash
         .iter()
@@ -582,11 +584,14 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
             // One that had no info file, or that the restore took to another file system,
             // goes back as an item trashed now, into the trash of the disk it is on: its own
             // `Path=` may not be valid there (a volume's trash holds that volume's paths).
-            let files_dev = r.file.parent().and_then(|f| std::fs::metadata(f).ok());
-            let same_disk = files_dev.is_some_and(|m| m.dev() == r.id.dev);
-            let listed =
-                |i: &&TrashedItem| same_disk && i.file == r.file && i.trashed_from != i.file;
-            as_trashed.push(items.iter().find(listed).map(|i| trash::AsTrashed {
+            let files_dev = r.file.parent().and_then(|files| {
+                *(files_devs.entry(files))
+                    .or_insert_with(|| std::fs::metadata(files).ok().map(|m| m.dev()))
+            });
+            let same_disk = files_dev == Some(r.id.dev);
+            let listed = |i: &&&TrashedItem| same_disk && i.trashed_from != i.file;
+            let item = items.get(r.file.as_path()).filter(listed);
+            as_trashed.push(item.map(|i| trash::AsTrashed {
                 original: i.trashed_from.clone(),
                 deletion_date: i.deletion_date.clone(),
                 name: r.file.file_name().unwrap_or_default().to_owned(),

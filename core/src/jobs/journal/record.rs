@@ -2,6 +2,7 @@
 //! (read from its details file when it is undone or redone), and how to describe it to a
 //! person. Reading and writing the log is `journal.rs`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -137,29 +138,29 @@ impl JournalRecord {
     /// policy (a restore that replaced replaces again, as a redone copy does).
     pub fn redo_job(&self) -> Job {
         match &self.job {
-            Job::Restore { on_conflict, items } => Job::Restore {
-                items: self
-                    .undo_trash
+            Job::Restore { on_conflict, items } => {
+                // Restored into a chosen folder: into the same folder again (the undo gave
+                // it back its own `Path=`). By where the restore put it: its folder.
+                let chosen: HashMap<&Path, &Path> = items
                     .iter()
-                    .filter_map(|r| {
-                        let item = TrashedItem::read(&r.info).ok()?;
-                        // Restored into a chosen folder: into the same folder again (the
-                        // undo gave it back its own `Path=`).
-                        let chosen = self
-                            .trash
-                            .iter()
-                            .find(|t| t.original == r.original)
-                            .and_then(|t| items.iter().find(|i| i.file == t.file))
-                            .filter(|i| i.chosen_folder)
-                            .and_then(|i| i.original.parent());
-                        Some(match chosen {
-                            Some(folder) => item.restore_to(folder),
-                            None => item,
-                        })
+                    .filter(|i| i.chosen_folder)
+                    .filter_map(|i| Some((i.file.as_path(), i.original.parent()?)))
+                    .collect();
+                let chosen: HashMap<&Path, &Path> = (self.trash.iter())
+                    .filter_map(|t| Some((t.original.as_path(), *chosen.get(t.file.as_path())?)))
+                    .collect();
+                let item = |r: &TrashRecord| {
+                    let item = TrashedItem::read(&r.info).ok()?;
+                    Some(match chosen.get(r.original.as_path()) {
+                        Some(folder) => item.restore_to(folder),
+                        None => item,
                     })
-                    .collect(),
-                on_conflict: *on_conflict,
-            },
+                };
+                Job::Restore {
+                    items: self.undo_trash.iter().filter_map(item).collect(),
+                    on_conflict: *on_conflict,
+                }
+            }
             job => job.clone(),
         }
     }
