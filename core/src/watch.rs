@@ -464,15 +464,7 @@ fn unfold(dir: BorrowedFd<'_>, disk: &mut HashMap<&OsStr, Option<Meta>>) {
     if !folds || disk.values().all(Option::is_none) {
         return;
     }
-    let Ok(listing) = crate::fs::open_dir_at(dir, ".") else {
-        return;
-    };
-    let mut listed = HashSet::new();
-    let read = crate::fs::read_dir(&listing, &mut Vec::new(), |name, _| {
-        listed.insert(name.to_owned());
-        Ok(())
-    });
-    if read.is_ok() {
+    if let Ok(listed) = crate::fs::names_in(dir) {
         for (name, meta) in disk.iter_mut() {
             if meta.is_some() && !listed.contains(*name) {
                 *meta = None;

@@ -464,6 +464,17 @@ pub fn rename_noreplace(
     }
 }
 
+/// Every name the folder `dir` lists (read through a descriptor of its own, from the start).
+pub fn names_in(dir: impl AsFd) -> Result<std::collections::HashSet<std::ffi::OsString>> {
+    let listing = open_dir_at(&dir, ".")?;
+    let mut names = std::collections::HashSet::new();
+    read_dir(&listing, &mut Vec::new(), |name, _| {
+        names.insert(name.to_owned());
+        Ok(())
+    })?;
+    Ok(names)
+}
+
 /// The name another entry of `dir` is listed under when `name` opens it: on a file system
 /// that folds names (FAT, exFAT, a casefolded ext4: `notes.txt` opens `Notes.txt`). `None`
 /// when `name` is listed as it is, or opens nothing.

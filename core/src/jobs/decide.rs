@@ -129,8 +129,7 @@ impl Planner<'_> {
             && meta.kind != Kind::Dir
             && self.plan.item(i).parent != NO_ITEM
             && let Some(dir) = dest_dir
-            && !listed_as_is(&mut self.dest_listing, dir, name)
-            && let Ok(Some(listed)) = fs::folded_name(dir, name)
+            && let Some(listed) = listed_otherwise(&mut self.dest_listing, dir, name)
             && fs::stat_at(src_dir, &listed).is_ok()
         {
             let path = self.plan.dest_path(i);
@@ -451,30 +450,23 @@ fn likely_identical(
     }
 }
 
-/// Whether folder `dir` lists `name` as it is written: the common case, known from one read
-/// of the folder kept in `cache` for its next items (a failed read says yes).
-fn listed_as_is(
+/// How folder `dir` lists `name`, which opens an entry there, when not as it is written: the
+/// other spelling a file system that folds names (FAT) keeps. The folder is read once and
+/// kept in `cache` for its next items; `None` when it cannot be read.
+fn listed_otherwise(
     cache: &mut Option<(FileId, HashSet<OsString>)>,
     dir: &OwnedFd,
     name: &OsStr,
-) -> bool {
-    let Ok(id) = fs::stat_fd(dir).map(|m| m.id) else {
-        return true;
-    };
+) -> Option<OsString> {
+    let id = fs::stat_fd(dir).ok()?.id;
     if cache.as_ref().is_none_or(|(read, _)| *read != id) {
-        let mut names = HashSet::new();
-        let read = fs::open_dir_at(dir, ".").and_then(|listing| {
-            fs::read_dir(&listing, &mut Vec::new(), |n, _| {
-                names.insert(n.to_owned());
-                Ok(())
-            })
-        });
-        if read.is_err() {
-            return true;
-        }
-        *cache = Some((id, names));
+        *cache = Some((id, fs::names_in(dir).ok()?));
     }
-    cache
-        .as_ref()
-        .is_some_and(|(_, names)| names.contains(name))
+    let (_, names) = cache.as_ref()?;
+    if names.contains(name) {
+        return None;
+    }
+    let lower = |n: &OsStr| n.to_string_lossy().to_lowercase();
+    let wanted = lower(name);
+    names.iter().find(|n| lower(n) == wanted).cloned()
 }

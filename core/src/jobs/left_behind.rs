@@ -84,10 +84,11 @@ fn is_left_behind(e: &RecordEntry) -> bool {
     e.source_folder.is_some_and(|id| is_still(&e.source, id)) && is_still(&e.dest, e.id)
 }
 
-/// Removes the copies [`LeftBehind::put_back_into`] emptied, deepest first; one still
-/// holding something (an item that could not go back, said already) stays.
-pub(crate) fn remove_emptied(copies: &[PathBuf]) {
-    for copy in copies.iter().rev() {
-        let _ = std::fs::remove_dir(copy);
+/// Removes the folders of `folders` (given parents before children) that are empty, deepest
+/// first: the copies [`LeftBehind::put_back_into`] emptied, say; one still holding something
+/// (an item that could not go back, said already) stays.
+pub(crate) fn remove_emptied(folders: &[PathBuf]) {
+    for folder in folders.iter().rev() {
+        let _ = std::fs::remove_dir(folder);
     }
 }

@@ -89,12 +89,10 @@ pub(crate) fn remove_sources(
 /// folder's, so the folder's removal had met what it still held. Deepest first; one still
 /// holding something (an item skipped) stays.
 fn remove_emptied_merges(plan: &Plan) {
-    let mut merged: Vec<PathBuf> = (0..plan.items.len() as u32)
+    // In plan order: parents before children.
+    let merged: Vec<PathBuf> = (0..plan.items.len() as u32)
         .filter(|&i| plan.item(i).action == Action::Merge)
         .map(|i| plan.source_path(i))
         .collect();
-    merged.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
-    for folder in merged {
-        let _ = std::fs::remove_dir(folder);
-    }
+    super::left_behind::remove_emptied(&merged);
 }

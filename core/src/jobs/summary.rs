@@ -385,6 +385,9 @@ impl EntryAt<'_> {
     pub(crate) fn without_paths(&self) -> RecordEntry {
         let (d, i) = (self.data, self.item);
         let item = d.plan.item(i);
+        // A moved source the job was given: its root says where it came from.
+        let given =
+            (self.moved && item.parent == NO_ITEM).then(|| &d.plan.roots[d.plan.root_of(i)]);
         RecordEntry {
             source: PathBuf::new(),
             dest: PathBuf::new(),
@@ -404,12 +407,8 @@ impl EntryAt<'_> {
             staged: None,
             source_folder: (self.moved && item.kind == Kind::Dir && self.how == How::Created)
                 .then_some(item.id),
-            source_parent: (self.moved && item.parent == NO_ITEM)
-                .then(|| d.plan.roots[d.plan.root_of(i)].source_parent)
-                .flatten(),
-            source_parent_real: (self.moved && item.parent == NO_ITEM)
-                .then(|| d.plan.roots[d.plan.root_of(i)].source_parent_real.clone())
-                .flatten(),
+            source_parent: given.and_then(|r| r.source_parent),
+            source_parent_real: given.and_then(|r| r.source_parent_real.clone()),
         }
     }
 
