@@ -203,36 +203,37 @@ fn home_anchor(parent: &Path) -> PathBuf {
 /// written by the user's programs, and such a link is the user's choice. Another user's
 /// link is refused there too.
 fn step(dir: &OwnedFd, name: &OsStr, path: &Path, dest: &Path, own_links: bool) -> Result<OwnedFd> {
-    if own_links
-        && let Ok(m) = fs::stat_at(dir, name)
-        && m.kind == Kind::Symlink
-        && (m.uid == rustix::process::getuid().as_raw() || m.uid == 0)
-    {
-        let flags = rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC;
-        return rustix::fs::openat(dir, name, flags, Mode::empty())
-            .map_err(|e| open_error(path, e));
-    }
-    let refuse = |e: Errno| match fs::stat_at(dir, name) {
-        Ok(m) if m.kind == Kind::Symlink => Error::LinkInPath {
+    // Looked at only when the careful open failed: a folder on the way costs one call.
+    let open_or_refuse = |e: Errno| match fs::stat_at(dir, name) {
+        Ok(m) if m.kind == Kind::Symlink && own_links && is_own(m.uid) => {
+            let flags = rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC;
+            rustix::fs::openat(dir, name, flags, Mode::empty()).map_err(|e| open_error(path, e))
+        }
+        Ok(m) if m.kind == Kind::Symlink => Err(Error::LinkInPath {
             path: path.to_path_buf(),
             dest: dest.to_path_buf(),
-        },
-        Ok(m) if m.kind != Kind::Dir => Error::NotADirectory {
+        }),
+        Ok(m) if m.kind != Kind::Dir => Err(Error::NotADirectory {
             path: path.to_path_buf(),
-        },
-        _ => open_error(path, e),
+        }),
+        _ => Err(open_error(path, e)),
     };
     match fs::open_dir_at(dir, name) {
         Ok(fd) => return Ok(fd),
         Err(Errno::NOENT) => {}
-        Err(e) => return Err(refuse(e)),
+        Err(e) => return open_or_refuse(e),
     }
     // Missing: recreated (as Dolphin does), then opened the same careful way.
     match rustix::fs::mkdirat(dir, name, Mode::from_raw_mode(0o777)) {
         Ok(()) | Err(Errno::EXIST) => {}
         Err(e) => return Err(Error::io("create folder", path, e)),
     }
-    fs::open_dir_at(dir, name).map_err(refuse)
+    fs::open_dir_at(dir, name).or_else(open_or_refuse)
+}
+
+/// A link's owner whose links a restore from the home trash follows: the user, or root.
+fn is_own(uid: u32) -> bool {
+    uid == 0 || uid == rustix::process::getuid().as_raw()
 }
 
 fn open_error(path: &Path, e: Errno) -> Error {
