@@ -40,8 +40,9 @@ pub enum Ask {
     /// Quit although jobs are running (they are cancelled, their ends recorded, then Ferry
     /// quits).
     Quit,
-    /// Cancel this job, which has done part of its work already.
-    CancelJob(JobId),
+    /// Cancel this job, which has done part of its work already. It is paused while asked;
+    /// `resume` when the question paused it (Keep Going lets it go on).
+    CancelJob { job: JobId, resume: bool },
     /// The trash view's question.
     Trash(trash::Pending),
 }
@@ -110,6 +111,10 @@ impl Ferry {
             confirm::Event::Cancelled(Ask::Move(declined)) => {
                 Task::batch([task, self.move_declined(declined)])
             }
+            confirm::Event::Cancelled(Ask::CancelJob { job, resume: true }) => {
+                self.jobs.resume(job);
+                task
+            }
             confirm::Event::Cancelled(_) => task,
         }
     }
@@ -126,7 +131,7 @@ impl Ferry {
                 self.jobs.cancel_all();
                 self.quit_when_idle()
             }
-            Ask::CancelJob(job) => {
+            Ask::CancelJob { job, .. } => {
                 self.jobs.cancel(job);
                 Task::none()
             }
@@ -181,12 +186,17 @@ impl Ferry {
             return;
         }
         let title = window.title.clone();
+        // Held while asked, as a question about cancelling it should not race it.
+        let resume = !window.is_paused();
+        if resume {
+            self.jobs.pause(job);
+        }
         self.ask(
             Confirm::new(
-                Ask::CancelJob(job),
+                Ask::CancelJob { job, resume },
                 format!("Cancel {}?", lowercase_first(&title)),
                 format!(
-                    "{} done already stay done (Undo takes them back); the rest is not done.",
+                    "It is paused. What it has done stays done ({}; Undo takes it back); the rest is not done.",
                     format::counted(usize::try_from(done).unwrap_or(usize::MAX), "item", "items")
                 ),
                 "Cancel Job",

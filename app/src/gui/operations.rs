@@ -403,11 +403,9 @@ impl Ferry {
         self.item_errors.job_ended(job);
         self.close_conflicts(job);
         // Asked whether to cancel it, and it ended meanwhile: nothing is left to cancel.
-        if self
-            .confirm
-            .as_ref()
-            .is_some_and(|c| matches!(c.token(), super::dialogs::Ask::CancelJob(id) if *id == job))
-        {
+        if self.confirm.as_ref().is_some_and(
+            |c| matches!(c.token(), super::dialogs::Ask::CancelJob { job: id, .. } if *id == job),
+        ) {
             self.confirm = None;
         }
         let Some(window) = self.jobs.window_job(job).cloned() else {

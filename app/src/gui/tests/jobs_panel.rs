@@ -149,6 +149,34 @@ fn the_cancel_question_goes_when_its_job_ends_first() {
     assert!(ferry.confirm.is_none(), "the question went with the job");
 }
 
+/// A running job asked about is held while the question is open (it does not race on
+/// behind it), and goes on when the answer is Keep Going.
+#[test]
+fn a_job_asked_about_cancelling_is_held_until_answered() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    paste_big(&mut ferry, &home);
+    until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
+    click(&mut ferry, "Cancel");
+    assert!(ferry.confirm.is_some(), "asked");
+    until(&mut ferry, "held while asked", |f| job(f).is_paused());
+    let done = job(&ferry).items_done();
+    wait(&mut ferry, Duration::from_millis(300));
+    assert_eq!(
+        job(&ferry).items_done(),
+        done,
+        "nothing more done while asked"
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    until(&mut ferry, "going on", |f| !job(f).is_paused());
+    jobs_done(&mut ferry);
+    let (_, cancelled) = ended(&ferry).expect("ended");
+    assert!(!cancelled, "Keep Going let it finish");
+}
+
 #[test]
 fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
     let fixture = Fixture::new();
