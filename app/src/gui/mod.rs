@@ -27,6 +27,7 @@ mod copy_paste;
 mod dialogs;
 mod display;
 mod drag;
+pub mod fit;
 pub mod format;
 mod jobs;
 mod keys;

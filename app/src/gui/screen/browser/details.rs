@@ -7,6 +7,7 @@ use ferry_core::entry::Kind;
 use ferry_core::sort::SortKey;
 use iced::alignment::Horizontal;
 use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
+use iced::widget::text::Wrapping;
 use iced::widget::{
     Row, column, container, mouse_area, pin, row, rule, scrollable, space, stack, text,
 };
@@ -14,7 +15,6 @@ use iced::{Alignment, Element, Fill, Length, Padding, mouse};
 
 use super::view::{TEXT, empty_state, small};
 use super::{Browser, Contents, Message, RowRef};
-use crate::gui::format;
 use crate::gui::settings::Columns;
 use crate::gui::style;
 use crate::gui::widget::icon::icon;
@@ -22,6 +22,7 @@ use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
 use crate::gui::widget::sort_header;
+use crate::gui::{fit, format};
 
 /// Icon sizes of the details view that zoom steps through.
 pub const ICON_SIZES: [u16; 4] = [16, 22, 32, 48];
@@ -36,8 +37,8 @@ pub const LIST_PAD: Padding = Padding {
 };
 /// The grab zone between two column headers.
 const HANDLE: f32 = 8.0;
-/// Average advance of a character at [`TEXT`] size, for shortening long names.
-const CHAR_W: f32 = 7.6;
+/// The least a name is given however narrow the pane: a dozen characters or so.
+const MIN_NAME_PX: f32 = 90.0;
 
 /// A row's height for icons `icon` pixels big.
 pub fn row_height(icon: u16) -> f32 {
@@ -120,9 +121,9 @@ impl Browser {
             self.pointer_over(empty_state(&self.listing, contents))
         } else {
             let now = format::now();
-            let name_chars = self.name_chars();
+            let name_px = self.name_px();
             let rows = list::windowed(rows.len(), self.scroll, row_h, |row| {
-                self.row(contents, row, &now, name_chars, row_h)
+                self.row(contents, row, &now, name_px, row_h)
             });
             self.list_area(rows, list::top_of(contents.rows().len(), row_h))
         };
@@ -212,7 +213,7 @@ impl Browser {
         contents: &'a Contents,
         row: usize,
         now: &DateTime<Local>,
-        name_chars: usize,
+        name_px: f32,
         row_h: f32,
     ) -> Element<'a, Message> {
         let Some((index, entry)) = contents.row(row) else {
@@ -237,7 +238,9 @@ impl Browser {
         let name: Element<'a, Message> = match self.rename_field(index) {
             Some(field) => field,
             None => {
-                let name = text(format::ellipsize_middle(name, name_chars)).size(TEXT);
+                let name = text(fit::middle(name, name_px, TEXT))
+                    .size(TEXT)
+                    .wrapping(Wrapping::None);
                 // Dot files, when shown, and cut items are drawn fainter, as most file
                 // managers do.
                 if entry.is_hidden() || self.is_cut(entry.name()) {
@@ -307,8 +310,8 @@ impl Browser {
         )
     }
 
-    /// How many characters of a name fit the name column at the pane's width.
-    fn name_chars(&self) -> usize {
+    /// How many pixels a name has in the name column at the pane's width.
+    fn name_px(&self) -> f32 {
         let shown = shown(self.bounds.width, &self.columns);
         let fixed = shown
             .iter()
@@ -316,11 +319,8 @@ impl Browser {
             .sum::<f32>()
             + LIST_PAD.left
             + LIST_PAD.right;
-        let name_px =
-            self.bounds.width - fixed - f32::from(self.details_icon) - 10.0 - 2.0 * CELL_PAD;
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
-        let chars = (name_px.max(0.0) / CHAR_W).floor() as usize;
-        chars.max(12)
+        (self.bounds.width - fixed - f32::from(self.details_icon) - 10.0 - 2.0 * CELL_PAD)
+            .max(MIN_NAME_PX)
     }
 }
 

@@ -9,13 +9,15 @@ use iced::{Alignment, Element, Fill};
 
 use super::view::empty_state;
 use super::{Browser, Contents, Message, RowRef};
-use crate::gui::format;
 use crate::gui::style;
 use crate::gui::widget::icon::icon;
 use crate::gui::widget::list;
+use crate::gui::{fit, format};
 
-/// Average advance of a character of a cell's name.
-const CHAR_W: f32 = 7.0;
+/// The size of a cell's name.
+const NAME_SIZE: f32 = 13.0;
+/// The room left and right of a cell's content.
+const CELL_PAD_X: f32 = 4.0;
 /// Two lines of a cell's name.
 const NAME_H: f32 = 34.0;
 
@@ -28,13 +30,12 @@ impl Browser {
         }
         let grid = self.grid();
         let lines = grid.rows(len);
-        // Two lines of the cell's width, less a little for where the lines break.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
-        let name_chars = (2.0 * (grid.cell_w - 20.0).max(0.0) / CHAR_W).floor() as usize;
+        // Two lines of the cell's width, less what breaking at words may leave at a line's end.
+        let name_px = (2.0 * (grid.cell_w - 2.0 * CELL_PAD_X) * 0.9).max(40.0);
         let rows = list::windowed(lines, self.scroll, grid.cell_h, |line| {
             let first = line * grid.columns;
             let cells = (first..(first + grid.columns).min(len))
-                .map(|row| self.cell(contents, row, grid.cell_w, grid.cell_h, name_chars));
+                .map(|row| self.cell(contents, row, grid.cell_w, grid.cell_h, name_px));
             Row::with_children(cells).height(grid.cell_h).into()
         });
         self.list_area(rows, list::top_of(lines, grid.cell_h))
@@ -46,7 +47,7 @@ impl Browser {
         row: usize,
         width: f32,
         height: f32,
-        name_chars: usize,
+        name_px: f32,
     ) -> Element<'a, Message> {
         let Some((index, entry)) = contents.row(row) else {
             return space().width(width).into();
@@ -64,10 +65,9 @@ impl Browser {
         let name: Element<'a, Message> = match self.rename_field(index) {
             Some(field) => field,
             None => {
-                let name =
-                    format::ellipsize_middle(entry.name().to_string_lossy(), name_chars.max(6));
+                let name = fit::middle(entry.name().to_string_lossy(), name_px, NAME_SIZE);
                 let name = text(name)
-                    .size(13)
+                    .size(NAME_SIZE)
                     .align_x(Alignment::Center)
                     .wrapping(Wrapping::WordOrGlyph)
                     .width(Fill);
@@ -84,7 +84,7 @@ impl Browser {
             .align_x(Alignment::Center)
             .width(Fill);
         let highlight = container(content)
-            .padding([6, 4])
+            .padding([6.0, CELL_PAD_X])
             .width(Fill)
             .height(Fill)
             .style(style::row(selected, hovered, focused));

@@ -18,7 +18,6 @@ use iced::widget::{
 use iced::{Alignment, Element, Fill, Length, Padding, Theme};
 
 use super::{Column, Listing, Loaded, Message, ROW_HEIGHT, Trash, folder_input_id, list_id};
-use crate::gui::format;
 use crate::gui::style;
 use crate::gui::widget::icon::{icon, trash as trash_icon};
 use crate::gui::widget::list;
@@ -26,6 +25,7 @@ use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
 use crate::gui::widget::sort_header;
 use crate::gui::words;
+use crate::gui::{fit, format};
 
 /// Body text size.
 const TEXT: f32 = 14.0;
@@ -47,8 +47,8 @@ const SIZE_W: f32 = 96.0;
 /// How the rest is shared: name, then original location.
 const NAME_PART: u16 = 5;
 const LOCATION_PART: u16 = 4;
-/// Average advance of a character at [`TEXT`] size, for shortening long names.
-const CHAR_W: f32 = 7.4;
+/// The least a name or a location is given however narrow the view.
+const MIN_PX: f32 = 75.0;
 /// The icon's size in a row.
 const ICON: f32 = 16.0;
 
@@ -174,9 +174,9 @@ impl Trash {
     /// area that reports presses on empty space, right presses and its bounds.
     fn list<'a>(&'a self, loaded: &'a Loaded) -> Element<'a, Message> {
         let now = format::now();
-        let (name_chars, location_chars) = self.chars();
+        let (name_px, location_px) = self.widths();
         let rows = list::windowed(self.order.len(), self.scroll, ROW_HEIGHT, |row| {
-            self.row(loaded, row, &now, name_chars, location_chars)
+            self.row(loaded, row, &now, name_px, location_px)
         });
         let scroll = scrollable(container(rows).padding(LIST_PAD))
             .id(list_id())
@@ -205,8 +205,8 @@ impl Trash {
         loaded: &'a Loaded,
         row: usize,
         now: &DateTime<Local>,
-        name_chars: usize,
-        location_chars: usize,
+        name_px: f32,
+        location_px: f32,
     ) -> Element<'a, Message> {
         let index = self.order[row];
         let (Some(item), Some(entry)) = (loaded.item(index), loaded.entry(index)) else {
@@ -236,7 +236,7 @@ impl Trash {
                 .padding([0.0, CELL_PAD])
                 .clip(true)
         };
-        let name = format::ellipsize_middle(item.name.to_string_lossy(), name_chars);
+        let name = fit::middle(item.name.to_string_lossy(), name_px, TEXT);
         let mut name_cell = row![
             icon(format::category(entry), item.kind == Kind::Symlink, ICON),
             text(name).size(TEXT).wrapping(Wrapping::None).style(faint)
@@ -250,7 +250,7 @@ impl Trash {
                     .style(danger_badge),
             );
         }
-        let location = ellipsize_start(self.location(item), location_chars);
+        let location = fit::start(self.location(item), location_px, SMALL);
         let location = small(location);
         let location = if unsafe_entry {
             location.style(style::danger_text)
@@ -305,15 +305,13 @@ impl Trash {
         folder.to_string_lossy()
     }
 
-    /// How many characters of a name and of a location fit their columns.
-    fn chars(&self) -> (usize, usize) {
+    /// How many pixels a name and a location have in their columns.
+    fn widths(&self) -> (f32, f32) {
         let rest = self.bounds.width - LIST_PAD.left - LIST_PAD.right - DELETED_W - SIZE_W;
         let parts = f32::from(NAME_PART + LOCATION_PART);
         let name_px = rest * f32::from(NAME_PART) / parts - ICON - 10.0 - 2.0 * CELL_PAD - 50.0;
         let location_px = rest * f32::from(LOCATION_PART) / parts - 2.0 * CELL_PAD;
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped, floored
-        let fit = |px: f32| ((px.max(0.0) / CHAR_W).floor() as usize).max(10);
-        (fit(name_px), fit(location_px))
+        (name_px.max(MIN_PX), location_px.max(MIN_PX))
     }
 
     /// Restore to…'s own folder field, when no folder dialog could be shown.
@@ -450,17 +448,6 @@ fn small<'a>(content: impl text::IntoFragment<'a>) -> text::Text<'a> {
         .wrapping(Wrapping::None)
 }
 
-/// Shortens `path` at its start ("…/Reports/2024"), so that its end stays visible.
-fn ellipsize_start(path: Cow<'_, str>, max_chars: usize) -> Cow<'_, str> {
-    let count = path.chars().count();
-    if count <= max_chars {
-        return path;
-    }
-    let keep = max_chars.saturating_sub(1);
-    let tail: String = path.chars().skip(count - keep).collect();
-    Cow::Owned(format!("…{tail}"))
-}
-
 /// The "unsafe" badge.
 fn danger_badge(theme: &Theme) -> container::Style {
     let c = style::colors(theme);
@@ -474,18 +461,5 @@ fn danger_badge(theme: &Theme) -> container::Style {
 fn on_danger(theme: &Theme) -> text::Style {
     text::Style {
         color: Some(style::colors(theme).base),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_locations_keep_their_end() {
-        assert_eq!(ellipsize_start("~/a/b".into(), 10), "~/a/b");
-        let short = ellipsize_start("/home/ann/Documents/Reports/2024".into(), 12);
-        assert_eq!(short, "…eports/2024");
-        assert_eq!(short.chars().count(), 12);
     }
 }
