@@ -382,3 +382,86 @@ fn rolling_back_a_killed_copy_removes_the_folders_it_made_in_a_merged_folder() {
     );
     assert_eq!(fs::read(kept).unwrap(), b"the user's");
 }
+
+/// Gives `file` the modification time of `like`.
+fn with_mtime_of(file: &Path, like: &Path) {
+    let mtime = fs::metadata(like).unwrap().modified().unwrap();
+    let f = fs::File::options().write(true).open(file).unwrap();
+    f.set_modified(mtime).unwrap();
+}
+
+/// 300 kB, and the same with one byte changed between the head, middle and tail samples a
+/// first comparison reads: files alike in everything but a full read (a rebuilt binary with
+/// fixed times, a disk image).
+fn look_alikes() -> (Vec<u8>, Vec<u8>) {
+    let data: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
+    let mut other = data.clone();
+    other[100_000] ^= 1;
+    (data, other)
+}
+
+/// A file like the moved one at its old place (same size and time, other bytes) is a place
+/// taken, not what a killed undo had put back: the undo removes nothing and says so, on one
+/// file system and across two. It used to delete the moved file, its only copy, exit 0.
+#[test]
+fn a_look_alike_at_the_old_place_is_not_taken_for_the_undos_own_put_back() {
+    let (data, other) = look_alikes();
+    for across in [false, true] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        let src = t.file("a/X", &data);
+        let dest = if across { shm.dir("b") } else { t.dir("b") };
+        ok(&ferry_in(&home)
+            .arg("mv")
+            .arg(&src)
+            .arg(&dest)
+            .output()
+            .unwrap());
+        let moved = dest.join("X");
+        fs::write(&src, &other).unwrap();
+        with_mtime_of(&src, &moved);
+
+        let undo = ferry_in(&home).arg("undo").output().unwrap();
+        let stderr = String::from_utf8_lossy(&undo.stderr);
+        assert_eq!(undo.status.code(), Some(2), "across {across}: {stderr}");
+        assert!(stderr.contains("is taken"), "across {across}: {stderr}");
+        assert_eq!(fs::read(&moved).unwrap(), data, "across {across}");
+        assert_eq!(fs::read(&src).unwrap(), other, "across {across}");
+    }
+}
+
+/// A move killed midway, resumed, where a look-alike of one of its files was in the
+/// destination before the move: that file was a conflict (skipped), not the interrupted run's
+/// copy, so the resume keeps its source.
+#[test]
+fn a_resumed_move_keeps_the_source_of_a_look_alike_it_did_not_copy() {
+    let (data, other) = look_alikes();
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    for i in 0..40 {
+        shm.file(format!("src/f{i:02}"), format!("file {i}").repeat(500));
+    }
+    let source = shm.file("src/zz-look-alike", &data);
+    let theirs = t.file("dest/src/zz-look-alike", &other);
+    with_mtime_of(&theirs, &source);
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:2")
+        .arg("mv")
+        .arg(shm.join("src"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the move was killed");
+
+    let resumed = ferry_in(&home).arg("resume").output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(fs::read(&source).unwrap(), data, "{stderr}");
+    assert_eq!(fs::read(&theirs).unwrap(), other, "{stderr}");
+    for i in 0..40 {
+        let moved = t.join(format!("dest/src/f{i:02}"));
+        assert_eq!(
+            fs::read(moved).unwrap(),
+            format!("file {i}").repeat(500).into_bytes()
+        );
+    }
+}

@@ -316,6 +316,49 @@ pub(crate) fn same_samples(a: impl AsFd, b: impl AsFd, size: u64) -> bool {
     })
 }
 
+/// Whether two open files of `size` bytes each hold the same bytes, every one of them: what
+/// decides that one is the other's copy, whenever that decision removes an item or counts the
+/// user's file as the job's own. Samples tell different files apart at once in most cases; a
+/// file that differs only between them (a disk image, a database, a rebuilt binary with fixed
+/// times) is read through.
+pub(crate) fn same_bytes(a: impl AsFd, b: impl AsFd, size: u64) -> bool {
+    const CHUNK: usize = 256 << 10;
+    if !same_samples(&a, &b, size) {
+        return false;
+    }
+    let (mut x, mut y) = (vec![0u8; CHUNK], vec![0u8; CHUNK]);
+    let mut off = 0u64;
+    while off < size {
+        let want = (size - off).min(CHUNK as u64) as usize;
+        let (x, y) = (&mut x[..want], &mut y[..want]);
+        if !(pread_full(&a, x, off) && pread_full(&b, y, off) && x == y) {
+            return false;
+        }
+        off += want as u64;
+    }
+    // Neither grew since `size` was read.
+    let at_end = |fd: &dyn AsFd| {
+        let mut past = [0u8; 1];
+        rustix::io::pread(fd.as_fd(), &mut past, size).is_ok_and(|n| n == 0)
+    };
+    at_end(&a) && at_end(&b)
+}
+
+/// Fills `buf` from `fd` at `off`; false on an error or an early end.
+fn pread_full(fd: impl AsFd, buf: &mut [u8], mut off: u64) -> bool {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match rustix::io::pread(fd.as_fd(), &mut buf[filled..], off) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => {
+                filled += n;
+                off += n as u64;
+            }
+        }
+    }
+    true
+}
+
 /// An item waiting for an answer.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Waiting {
@@ -587,7 +630,7 @@ mod tests {
     }
 
     #[test]
-    fn identical_samples_are_found() {
+    fn identical_files_are_found_by_samples_then_in_full() {
         let dir = std::env::temp_dir().join(format!("ferry-samples-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let data: Vec<u8> = (0..20_000u32).map(|i| i as u8).collect();
@@ -599,6 +642,22 @@ mod tests {
         let open = |n: &str| std::fs::File::open(dir.join(n)).unwrap();
         assert!(same_samples(open("a"), open("b"), 20_000));
         assert!(!same_samples(open("a"), open("c"), 20_000));
+        assert!(same_bytes(open("a"), open("b"), 20_000));
+        assert!(!same_bytes(open("a"), open("c"), 20_000));
+        // Files that differ only between the samples: alike by samples, told apart in full,
+        // also past the first chunk read.
+        let big: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.join("d"), &big).unwrap();
+        std::fs::write(dir.join("e"), &big).unwrap();
+        let mut between = big;
+        between[700_001] ^= 1;
+        std::fs::write(dir.join("f"), &between).unwrap();
+        assert!(same_samples(open("d"), open("f"), 1_000_000));
+        assert!(!same_bytes(open("d"), open("f"), 1_000_000));
+        assert!(same_bytes(open("d"), open("e"), 1_000_000));
+        // One grown past the size read is not the same.
+        std::fs::write(dir.join("g"), [&between[..], b"+"].concat()).unwrap();
+        assert!(!same_bytes(open("f"), open("g"), 1_000_000));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

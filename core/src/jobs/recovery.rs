@@ -58,7 +58,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use super::conflict::same_samples;
+use super::conflict::same_bytes;
 use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
@@ -273,8 +273,10 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
 }
 
 /// True when `dest` is a finished copy of `source`: the engine links a file in only with its
-/// source's size and mtime, and a link only with its target. A file of the same size and
-/// mtime that differs in its sampled head, middle or tail bytes is someone else's.
+/// source's size and mtime, and a link only with its target. What this decides removes one of
+/// the two (a settled source, what a killed undo left), so a file of the same size and mtime
+/// is someone else's unless every byte is the same: a rebuilt file with fixed times would
+/// pass a comparison of samples.
 pub(super) fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
     if s.file_type().is_symlink() && d.file_type().is_symlink() {
         return fs::read_link(source).ok() == fs::read_link(dest).ok();
@@ -290,7 +292,7 @@ pub(super) fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata)
         && s.size() == d.size()
         && Timestamp::mtime_of(s).kept_as(Timestamp::mtime_of(d))
         && match (open(source), open(dest)) {
-            (Ok(a), Ok(b)) => same_samples(&a, &b, s.size()),
+            (Ok(a), Ok(b)) => same_bytes(&a, &b, s.size()),
             _ => false,
         }
 }

@@ -4,7 +4,7 @@
 //! journal says an undo was under way (it records only its end), and run again it would
 //! meet its own put-back at the old place as a place taken: the user would get a conflict,
 //! or, merging, every file twice. So before an item goes back, the two places are compared
-//! ("identical" as for a resume: size, mtime and sampled bytes, `recovery.rs`):
+//! ("identical" as for a resume: size, mtime and every byte, `recovery.rs`):
 //!
 //! - Killed while removing: every file and link left at the destination (one set aside by a
 //!   process that is gone counting under its own name) has an identical copy at the same
