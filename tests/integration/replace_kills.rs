@@ -203,6 +203,37 @@ fn undo_after_a_replace_killed_inside_a_merged_folder() {
     assert_no_temporaries(Path::new(&t.join("dest")));
 }
 
+/// The same where the merged folder held only the replaced file and was made in the second the
+/// job started (a script's `mkdir` and copy): the roll back took the folder for one the job
+/// had made, removed it once emptied of the copy, and then could not put the old file back
+/// ("No such file or directory", the file left in the staging folder).
+#[test]
+fn undo_after_a_replace_killed_in_a_folder_made_the_second_the_job_started() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("src/docs/a.txt", NEW);
+    // The folder and the job in one second, as far as a sleep can make it so.
+    let into_second = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    std::thread::sleep(std::time::Duration::from_nanos(
+        u64::from(1_000_000_000 - into_second) + 5_000_000,
+    ));
+    let old = t.file("dest/docs/a.txt", OLD);
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "replace-placed")
+        .args(["cp", "--on-conflict", "replace"])
+        .arg(t.join("src/docs"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9));
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read(&old).unwrap(), OLD);
+    assert_no_temporaries(Path::new(&t.join("dest")));
+}
+
 /// Two journals of one user (two `XDG_STATE_HOME`s: a container, a second session) number
 /// their records alike and keep what they replace on a volume in one folder: rolling back
 /// one's killed Replace takes only what its own process kept there, and leaves the other's

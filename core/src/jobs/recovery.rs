@@ -32,9 +32,9 @@
 //! Folders the job created are removed once empty. Inside a folder the job merged into, a
 //! file identical to its source is taken for the job's copy (it may have been there before:
 //! then it goes to the trash, not away), and nothing else is touched. "Identical" is the
-//! source's size and mtime, as the engine gives them, and the same sampled head, middle and
-//! tail bytes, so that a different file that happens to match in size and mtime is never
-//! taken for a copy (trashed by a roll back, or its source removed by a resume).
+//! source's size and mtime, as the engine gives them, and every byte the same, so that a
+//! different file that happens to match in size and mtime is never taken for a copy (trashed
+//! by a roll back, or its source removed by a resume).
 //!
 //! Replace: the old item is moved to the staging folder under a name that says which record
 //! and which path it came from (`staging.rs`), so a job killed between any two steps of a
@@ -608,8 +608,8 @@ impl Replaced {
 }
 
 impl Rollback {
-    /// Trashes the copies, moves back what was carried over completely, removes the folders
-    /// the job created that are left empty, then puts back what the job replaced.
+    /// Trashes the copies, moves back what was carried over completely, puts back what the
+    /// job replaced, then removes the folders the job created that are left empty.
     fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
         if self.discard {
             for copy in &self.copies {
@@ -630,11 +630,13 @@ impl Rollback {
                 );
             }
         }
+        // Before the emptied folders go: a folder taken for the job's (made in the second the
+        // job started) may be where a replaced item goes back, and holding it, it stays.
+        self.replaced.put_back(ctx, summary);
         for dir in self.emptied.iter().rev() {
             // Only emptied folders the job created go; one still holding anything stays.
             let _ = fs::remove_dir(dir);
         }
-        self.replaced.put_back(ctx, summary);
     }
 
     /// Adds what the job did from `source` to `dest` (`created`: a destination folder the
