@@ -27,7 +27,8 @@
 //! in any copy, `file-written` (a file's data is copied; its mode, times and name are not
 //! set yet), `item-done` (a worker has put an item's copy in place, whole), `hidden-filled` (a folder
 //! filled under a hidden name is complete, not renamed into place yet, `fresh.rs`) and `linked` (a
-//! hard link to a file's copy has just been made, `links.rs`); in a move across file systems,
+//! hard link to a file's copy has just been made, `links.rs`); in a move within one file system,
+//! `renamed` (an item has just been renamed into place); in a move across file systems,
 //! `copies-durable` (every copy is on disk, no source removed yet) and `source-checked` (a
 //! source is renamed aside and found as it was copied, not unlinked yet); in a link job, `symlinked` (a
 //! symbolic link has just been made, not recorded yet; its Replace goes through

@@ -125,6 +125,19 @@ pub fn snapshot(root: &Path) -> BTreeMap<PathBuf, Node> {
     out
 }
 
+/// Waits for the start of the next second (and 5 ms), so that what a test makes next and the
+/// job it then starts fall in one second, as a script's `mkdir` and copy often do: the case
+/// where a job's start known only to the second cannot tell the user's items from the job's.
+pub fn at_the_start_of_a_second() {
+    let into = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    std::thread::sleep(std::time::Duration::from_nanos(
+        u64::from(1_000_000_000 - into) + 5_000_000,
+    ));
+}
+
 /// Asserts that no `.ferry-tmp-` temporary is left anywhere below `root`.
 pub fn assert_no_temporaries(root: &Path) {
     for rel in snapshot(root).keys() {

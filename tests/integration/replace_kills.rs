@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use ferry_tests::TempTree;
 
 use crate::ferry_in;
-use crate::jobs_support::assert_no_temporaries;
+use crate::jobs_support::{assert_no_temporaries, at_the_start_of_a_second};
 use crate::undo::ok;
 
 /// The steps of a Replace, in order (see `ferry_core::fault`); a move within one file system
@@ -212,14 +212,7 @@ fn undo_after_a_replace_killed_in_a_folder_made_the_second_the_job_started() {
     let t = TempTree::new();
     let home = t.dir("home");
     t.file("src/docs/a.txt", NEW);
-    // The folder and the job in one second, as far as a sleep can make it so.
-    let into_second = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    std::thread::sleep(std::time::Duration::from_nanos(
-        u64::from(1_000_000_000 - into_second) + 5_000_000,
-    ));
+    at_the_start_of_a_second();
     let old = t.file("dest/docs/a.txt", OLD);
     let out = ferry_in(&home)
         .env("FERRY_FAULT_POINT", "replace-placed")

@@ -11,7 +11,9 @@ use ferry_core::jobs::{Job, UndoJournal};
 use ferry_tests::TempTree;
 
 use crate::ferry_in;
-use crate::jobs_support::{Node, assert_no_temporaries, run_job, snapshot};
+use crate::jobs_support::{
+    Node, assert_no_temporaries, at_the_start_of_a_second, run_job, snapshot,
+};
 use crate::undo::{Setup, moving, ok};
 
 /// Every file of `sources` (relative path -> contents) is whole in `src` or `dest` (or
@@ -464,4 +466,42 @@ fn a_resumed_move_keeps_the_source_of_a_look_alike_it_did_not_copy() {
             format!("file {i}").repeat(500).into_bytes()
         );
     }
+}
+
+/// A move within one file system into a folder that holds a folder of the same name, killed
+/// midway: undo moves back what the killed run renamed into that folder, and leaves there the
+/// user's own file, made in the same second just before the job. The roll back used to leave
+/// every moved item where it was, record the job undone, exit 0; told only the second the
+/// job started, it then took the user's file for one the job had moved.
+#[test]
+fn undo_of_a_move_killed_while_merging_within_one_file_system_moves_back_only_its_items() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    for i in 0..200 {
+        t.file(format!("src/f{i:03}"), format!("file {i}"));
+    }
+    let before = snapshot(&t.join("src"));
+    at_the_start_of_a_second();
+    let mine = t.file("dest/src/mine", "the user's own");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "renamed:20")
+        .arg("mv")
+        .arg(t.join("src"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the move was killed");
+    assert!(
+        snapshot(&t.join("dest/src")).len() > 1,
+        "some items were moved"
+    );
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(snapshot(&t.join("src")), before);
+    assert_eq!(
+        snapshot(&t.join("dest")).into_keys().collect::<Vec<_>>(),
+        [PathBuf::from("src"), PathBuf::from("src/mine")]
+    );
+    assert_eq!(fs::read(&mine).unwrap(), b"the user's own");
 }

@@ -545,6 +545,7 @@ impl<'a> Copier<'a> {
         }
         match renamed {
             Ok(()) => {
+                crate::fault::point("renamed");
                 self.done[c as usize].store(item.id.ino, Relaxed);
                 self.ctx.counters.add_item();
                 self.ctx.counters.add_bytes(if item.kind == Kind::File {

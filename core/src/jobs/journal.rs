@@ -388,9 +388,11 @@ impl UndoJournal {
             .filter(|d| d.symlink_metadata().is_ok())
             .map(|d| StoredPath::path(d))
             .collect();
+        let (time, nsec) = now_as_file_times();
         Some(Line::Begin {
             seq,
-            time: now(),
+            time,
+            nsec,
             pid,
             pid_start: process_start(pid).unwrap_or(0),
             job: stored,
@@ -615,6 +617,16 @@ impl UndoJournal {
 struct RawRecord {
     seq: u64,
     lines: Vec<Line>,
+}
+
+/// Now, by the clock the kernel stamps file times with (the coarse real-time clock, a tick
+/// behind the precise one): everything a job changes after its start is stamped at or after
+/// it, which the precise clock, read later than the tick, would not promise.
+fn now_as_file_times() -> (u64, u32) {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::RealtimeCoarse);
+    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
+    let nsec = u32::try_from(t.tv_nsec).unwrap_or(0);
+    (secs, nsec)
 }
 
 fn now() -> u64 {

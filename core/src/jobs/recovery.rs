@@ -57,6 +57,7 @@ use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::conflict::same_bytes;
 use super::control::JobCtx;
@@ -495,14 +496,13 @@ pub(crate) fn roll_back(
     if is_move {
         set_aside::put_back_before(ctx, &mut summary, record);
     }
-    let since = record.started_secs();
     let mut plan = Rollback {
         replaced: Replaced {
             kept: staging::kept_for(record, &ctx.staging, dest_dir),
             found: Vec::new(),
             dest_dir: dest_dir.clone(),
         },
-        since: Some(since),
+        since: Some(record.started),
         ..Rollback::default()
     };
     for (source, dest) in record.job.landings() {
@@ -542,11 +542,12 @@ struct Rollback {
     emptied: Vec<PathBuf>,
     /// What the job moved aside to replace it, put back at the end.
     replaced: Replaced,
-    /// When the job started (seconds since the epoch): where it did not create the place, a
-    /// file changed last before then is not its copy, however like its source (one the job
-    /// skipped in a folder it merged into, say, made earlier by `cp -a`). Every file the job
-    /// writes is changed after it starts. `None`: no such test.
-    since: Option<i64>,
+    /// When the job started (by the clock file times are stamped with, to the nanosecond in
+    /// logs that keep it): where it did not create the place, a file changed last before then
+    /// is not its copy, however like its source (one the job skipped in a folder it merged
+    /// into, say, made earlier by `cp -a`), nor an item it moved there. Every item the job
+    /// writes or renames is changed after it starts. `None`: no such test.
+    since: Option<SystemTime>,
 }
 
 /// The items an interrupted job moved into the staging folder to replace them: found by the
@@ -655,7 +656,12 @@ impl Rollback {
             return Ok(false); // not reached by the job, or moved aside to replace it
         };
         let Ok(s) = fs::symlink_metadata(source) else {
-            if is_move && created {
+            // In a folder the job merged into, an item whose source is gone is the job's when
+            // it changed since the job started (a rename, or a copy made, changes it): the
+            // user's own items there were never moved, and one of the same name as a source
+            // would have been a conflict, its source left.
+            let moved_here = created || self.changed_since(&d);
+            if is_move && moved_here {
                 let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
                 self.back
                     .entry(parent)
@@ -702,9 +708,7 @@ impl Rollback {
                 self.copies.push(dest.to_path_buf());
             }
             Ok(whole)
-        } else if is_copy_of(source, &s, dest, &d)
-            && (created || self.since.is_none_or(|since| d.ctime() >= since))
-        {
+        } else if is_copy_of(source, &s, dest, &d) && (created || self.changed_since(&d)) {
             self.copies.push(dest.to_path_buf());
             Ok(true)
         } else {
@@ -718,10 +722,21 @@ impl Rollback {
         let (Some(since), Ok(born)) = (self.since, meta.created()) else {
             return false;
         };
-        let born = born
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        i64::try_from(born).is_ok_and(|born| born >= since)
+        born >= since
+    }
+
+    /// Whether the item of `meta` changed (its inode's ctime) at or after the job's start;
+    /// true without a start to compare with.
+    fn changed_since(&self, meta: &fs::Metadata) -> bool {
+        let Some(since) = self.since else {
+            return true;
+        };
+        let nsec = u32::try_from(meta.ctime_nsec()).unwrap_or(0);
+        let changed = match u64::try_from(meta.ctime()) {
+            Ok(secs) => UNIX_EPOCH + Duration::new(secs, nsec),
+            Err(_) => return false, // before 1970: long before any job
+        };
+        changed >= since
     }
 }
 

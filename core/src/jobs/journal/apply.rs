@@ -13,6 +13,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
         (
             Line::Begin {
                 time,
+                nsec,
                 pid,
                 pid_start,
                 job,
@@ -32,7 +33,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             let (started, preexisting) = match index {
                 Some(i) if resumed => (records[i].started, records[i].preexisting.clone()),
                 _ => (
-                    UNIX_EPOCH + Duration::from_secs(time),
+                    UNIX_EPOCH + Duration::new(time, nsec.min(999_999_999)),
                     preexisting.into_iter().map(StoredPath::into_path).collect(),
                 ),
             };

@@ -26,6 +26,10 @@ pub(super) enum Line {
     Begin {
         seq: u64,
         time: u64,
+        /// The nanoseconds of the start, by the clock file times are stamped with (absent in
+        /// logs from before it was kept: 0).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        nsec: u32,
         pid: u32,
         pid_start: u64,
         job: StoredJob,
@@ -82,6 +86,11 @@ impl Line {
     }
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// What a `begin` line says besides its job, read without the job (see [`Line::skimmed`]).
 #[derive(Deserialize)]
 struct SkimmedLine {
@@ -92,6 +101,8 @@ struct SkimmedLine {
 struct BeginHead {
     seq: u64,
     time: u64,
+    #[serde(default)]
+    nsec: u32,
     pid: u32,
     pid_start: u64,
     #[serde(default)]
@@ -127,6 +138,7 @@ impl Line {
         Some(Line::Begin {
             seq: head.seq,
             time: head.time,
+            nsec: head.nsec,
             pid: head.pid,
             pid_start: head.pid_start,
             job: StoredJob::Copy {
