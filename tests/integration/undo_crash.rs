@@ -505,3 +505,33 @@ fn undo_of_a_move_killed_while_merging_within_one_file_system_moves_back_only_it
     );
     assert_eq!(fs::read(&mine).unwrap(), b"the user's own");
 }
+
+/// `ferry mv DIR DEST/new-name` killed once the folder was there: undo puts it back under its
+/// own name, within one file system and across two (it came back under the new one).
+#[test]
+fn undo_of_a_killed_move_to_a_new_name_puts_the_item_back_under_its_own() {
+    for across in [false, true] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        let src = t.file("work/report/part.txt", "part");
+        let src = src.parent().unwrap();
+        let dest = if across { shm.dir("dst") } else { t.dir("dst") };
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "job-ended")
+            .arg("mv")
+            .arg(src)
+            .arg(dest.join("renamed"))
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "across {across}: killed");
+        assert!(!src.exists(), "across {across}: the move was done");
+
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_eq!(
+            snapshot(&t.join("work")).into_keys().collect::<Vec<_>>(),
+            [PathBuf::from("report"), PathBuf::from("report/part.txt")],
+            "across {across}"
+        );
+        assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "across {across}");
+    }
+}

@@ -53,6 +53,7 @@ pub(crate) mod set_aside;
 mod trash_jobs;
 
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -536,8 +537,9 @@ struct Rollback {
     /// The sources stay whole where the rest of the job is going back to (the trash, for a
     /// restore), so a copy is a duplicate of the job's own making, not worth a trash entry.
     discard: bool,
-    /// Items a move carried over completely, by the folder they go back to.
-    back: BTreeMap<PathBuf, Vec<PathBuf>>,
+    /// Items a move carried over completely, by the folder they go back to and the name
+    /// they go back under when it is not the one they have (`mv src dest/new-name`).
+    back: BTreeMap<(PathBuf, Option<OsString>), Vec<PathBuf>>,
     /// Destination folders the job created, parents first, removed at the end if empty.
     emptied: Vec<PathBuf>,
     /// What the job moved aside to replace it, put back at the end.
@@ -621,13 +623,14 @@ impl Rollback {
         } else if !self.copies.is_empty() {
             absorb(summary, trash::run_trash(ctx, &self.copies, roots));
         }
-        for (parent, items) in self.back {
+        for ((parent, name), items) in self.back {
             if ctx.control.stopped() {
                 summary.not_done.extend(items);
             } else {
+                let dest = (parent.as_path(), name.as_deref());
                 absorb(
                     summary,
-                    moves::run_job(ctx, &items, (&parent, None), ConflictPolicy::Skip),
+                    moves::run_job(ctx, &items, dest, ConflictPolicy::Skip),
                 );
             }
         }
@@ -663,8 +666,11 @@ impl Rollback {
             let moved_here = created || self.changed_since(&d);
             if is_move && moved_here {
                 let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
+                let renamed = (source.file_name() != dest.file_name())
+                    .then(|| source.file_name().map(OsStr::to_os_string))
+                    .flatten();
                 self.back
-                    .entry(parent)
+                    .entry((parent, renamed))
                     .or_default()
                     .push(dest.to_path_buf());
             }
