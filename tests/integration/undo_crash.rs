@@ -535,3 +535,79 @@ fn undo_of_a_killed_move_to_a_new_name_puts_the_item_back_under_its_own() {
         assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "across {across}");
     }
 }
+
+/// `--on-conflict keep-both` of a folder whose place is taken (`dest/src` the user's, or
+/// none), killed once its copy is in place, by copy and by a move across file systems.
+fn a_killed_keep_both(
+    op: &str,
+    taken: bool,
+) -> (TempTree, TempTree, PathBuf, BTreeMap<PathBuf, Vec<u8>>) {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    for i in 0..40 {
+        shm.file(format!("src/d/f{i:02}"), format!("file {i}").repeat(300));
+    }
+    let files = files_below(&shm.join("src"));
+    if taken {
+        t.file("dest/src/mine", "the user's own");
+    } else {
+        t.dir("dest");
+    }
+    // A new folder is filled under a hidden name and put in place whole: killed once it is
+    // there (the copy's end not recorded; the move removing its sources).
+    let point = if op == "mv" {
+        "source-checked:3"
+    } else {
+        "job-ended"
+    };
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", point)
+        .args([op, "--on-conflict", "keep-both"])
+        .arg(shm.join("src"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "{op}: the job was killed");
+    (shm, t, home, files)
+}
+
+/// Resumed, it goes on into the place it had made (`src (copy)`, or `src` itself when it was
+/// free) instead of keeping both with its own part copy (`src (copy 2)`, a second tree).
+#[test]
+fn a_resumed_keep_both_goes_on_into_the_place_it_made() {
+    for (op, taken) in [("cp", true), ("mv", true), ("cp", false), ("mv", false)] {
+        let (shm, t, home, files) = a_killed_keep_both(op, taken);
+        ok(&ferry_in(&home).arg("resume").output().unwrap());
+        let names: Vec<String> = fs::read_dir(t.join("dest"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let copy = if taken { "src (copy)" } else { "src" };
+        let expected: Vec<&str> = if taken { vec!["src", copy] } else { vec![copy] };
+        assert_eq!(names, expected, "{op} taken {taken}");
+        assert_eq!(
+            files_below(&t.join("dest").join(copy)),
+            files,
+            "{op} taken {taken}"
+        );
+        assert_eq!(shm.join("src").exists(), op == "cp", "{op} taken {taken}");
+    }
+}
+
+/// Rolled back, what it kept beside the user's folder goes (to the trash for a copy, back to
+/// its place for a move), and the user's folder stays as it was. `src (copy)` was left.
+#[test]
+fn a_rolled_back_keep_both_takes_back_what_it_kept_beside() {
+    for op in ["cp", "mv"] {
+        let (shm, t, home, files) = a_killed_keep_both(op, true);
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_eq!(
+            snapshot(&t.join("dest")).into_keys().collect::<Vec<_>>(),
+            [PathBuf::from("src"), PathBuf::from("src/mine")],
+            "{op}"
+        );
+        assert_eq!(files_below(&shm.join("src")), files, "{op}");
+    }
+}

@@ -48,6 +48,7 @@
 //! resume and roll back find what they did on disk (see `recovery/trash_jobs.rs` and
 //! `recovery/link_jobs.rs`).
 
+mod keep_both;
 mod link_jobs;
 pub(crate) mod set_aside;
 mod trash_jobs;
@@ -58,7 +59,7 @@ use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use super::conflict::same_bytes;
 use super::control::JobCtx;
@@ -175,8 +176,25 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             on_conflict,
         } => {
             let folders = folder_times(&record.job.landings(), &record.preexisting);
-            let dest = (dest_dir.as_path(), dest_name.as_deref());
-            let mut summary = copy::run_job(ctx, sources, dest, *on_conflict);
+            let mut summary = Summary::default();
+            let landings = keep_both::landings(record, *on_conflict);
+            for group in keep_both::by_place(landings.iter().flatten()) {
+                let dest = (group.folder.as_path(), group.name.as_deref());
+                let copied = copy::run_job(ctx, &group.sources, dest, group.policy);
+                absorb(&mut summary, copied);
+            }
+            // Not a place of its own (`/`): run for the error it gets.
+            let placeless: Vec<PathBuf> = (sources.iter())
+                .filter(|s| s.file_name().is_none())
+                .cloned()
+                .collect();
+            if !placeless.is_empty() {
+                let dest = (dest_dir.as_path(), dest_name.as_deref());
+                absorb(
+                    &mut summary,
+                    copy::run_job(ctx, &placeless, dest, *on_conflict),
+                );
+            }
             restore_folder_times(ctx, &folders);
             keep_or_discard_parts(ctx, &mut summary, record, dest_dir);
             summary
@@ -246,32 +264,44 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
     };
     let mut summary = Summary::default();
     set_aside::put_back_before(ctx, &mut summary, record);
-    let landings = record.job.landings();
     // Read before the move removes the source folders.
-    let folders = folder_times(&landings, &record.preexisting);
+    let folders = folder_times(&record.job.landings(), &record.preexisting);
+    let landings = keep_both::landings(record, policy);
     let mut settled = Vec::new();
-    for (source, dest) in &landings {
-        if let Err(e) = settle(ctx, source, dest, &mut settled) {
-            fail(ctx, &mut summary, source, e);
+    for landing in landings.iter().flatten() {
+        if let Err(e) = settle(ctx, &landing.source, &landing.dest, &mut settled) {
+            fail(ctx, &mut summary, &landing.source, e);
         }
     }
     remove_settled(ctx, &mut summary, dest_dir, &settled);
-    let mut left = Vec::new();
+    let still_there = |l: &&keep_both::Landing| fs::symlink_metadata(&l.source).is_ok();
+    for group in keep_both::by_place(landings.iter().flatten().filter(still_there)) {
+        let dest = (group.folder.as_path(), group.name.as_deref());
+        let moved = moves::run_job(ctx, &group.sources, dest, group.policy);
+        absorb(&mut summary, moved);
+    }
     for source in sources {
-        if source.file_name().is_none() || fs::symlink_metadata(source).is_ok() {
-            left.push(source.clone());
-        } else {
+        if source.file_name().is_none() {
+            // Not a place of its own (`/`): run for the error it gets.
+            let dest = (dest_dir, dest_name);
+            absorb(
+                &mut summary,
+                moves::run_job(ctx, std::slice::from_ref(source), dest, policy),
+            );
+        } else if fs::symlink_metadata(source).is_err() {
             summary.done.push(source.clone());
         }
     }
-    if !left.is_empty() {
-        absorb(
-            &mut summary,
-            moves::run_job(ctx, &left, (dest_dir, dest_name), policy),
-        );
-    }
     restore_folder_times(ctx, &folders);
     summary
+}
+
+/// The conflict policy of a copy or move job (Skip for others).
+fn policy_of(record: &JournalRecord) -> ConflictPolicy {
+    match &record.job {
+        Job::Copy { on_conflict, .. } | Job::Move { on_conflict, .. } => *on_conflict,
+        _ => ConflictPolicy::Skip,
+    }
 }
 
 /// True when `dest` is a finished copy of `source`: the engine links a file in only with its
@@ -506,9 +536,12 @@ pub(crate) fn roll_back(
         since: Some(record.started),
         ..Rollback::default()
     };
-    for (source, dest) in record.job.landings() {
-        let created = !record.preexisting.contains(&dest);
-        if let Err(e) = plan.walk(source, &dest, is_move, created) {
+    for landing in keep_both::landings(record, policy_of(record))
+        .into_iter()
+        .flatten()
+    {
+        let (source, dest) = (&landing.source, &landing.dest);
+        if let Err(e) = plan.walk(source, dest, is_move, landing.created) {
             fail(ctx, &mut summary, source, e);
         }
     }
@@ -734,15 +767,8 @@ impl Rollback {
     /// Whether the item of `meta` changed (its inode's ctime) at or after the job's start;
     /// true without a start to compare with.
     fn changed_since(&self, meta: &fs::Metadata) -> bool {
-        let Some(since) = self.since else {
-            return true;
-        };
-        let nsec = u32::try_from(meta.ctime_nsec()).unwrap_or(0);
-        let changed = match u64::try_from(meta.ctime()) {
-            Ok(secs) => UNIX_EPOCH + Duration::new(secs, nsec),
-            Err(_) => return false, // before 1970: long before any job
-        };
-        changed >= since
+        self.since
+            .is_none_or(|since| keep_both::changed_since(meta, since))
     }
 }
 
