@@ -325,6 +325,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
     }
     // Each top-level item goes back, as it is now, to where it came from.
     let (mut targets, mut emptied) = (Vec::new(), Vec::new());
+    let mut open = put_back::OpenFolders::default();
     let left_behind = LeftBehind::of(record);
     for e in entries
         .iter()
@@ -360,7 +361,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
             }
-            Now::Same => match put_back::folder_of_source(e) {
+            Now::Same => match put_back::folder_of_source(e, &mut open) {
                 Ok(dir) => targets.push(Target {
                     dir,
                     ..target((e.dest.clone(), e.source.clone()))

@@ -25,7 +25,7 @@ use super::{TrashRecord, TrashedItem, record};
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta};
 use crate::jobs::control::JobCtx;
-use crate::jobs::put_back::{self, Landed, Target};
+use crate::jobs::put_back::{self, Landed, OpenFolders, Target};
 use crate::jobs::summary::fail;
 use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
 
@@ -34,6 +34,7 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
     let mut summary = Summary::default();
     let mut chosen: Vec<(&TrashedItem, Meta)> = Vec::new();
     let mut targets: Vec<Target> = Vec::new();
+    let mut open = OpenFolders::default();
     for item in items {
         match check(item) {
             Ok((meta, parent)) => {
@@ -41,7 +42,7 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
                 targets.push(Target {
                     source: item.file.clone(),
                     dest: item.original.clone(),
-                    dir: Some(Arc::new(parent)),
+                    dir: Some(open.shared(parent)),
                 });
             }
             Err(e) => fail(ctx, &mut summary, &item.original, e),
