@@ -179,6 +179,7 @@ impl DirService {
             let _ = sink.send(Msg::Watch(event));
         })
         .ok();
+        watch_mounts(tx.clone());
         let thread = thread::Builder::new()
             .name("ferry-dirs".into())
             .spawn(move || Service::new(clock, watcher, events).run(&rx))
@@ -263,7 +264,40 @@ enum Msg {
     },
     Stats(Sender<CacheStats>),
     Watch(WatchEvent),
+    /// A file system was mounted or unmounted somewhere.
+    MountsChanged,
     Shutdown,
+}
+
+/// Tells the service whenever a file system is mounted or unmounted: inotify says nothing of
+/// it, and a folder shown when a disk is mounted on it (or unmounted from it) would go on
+/// showing, and watching, the folder it no longer leads to. The kernel marks
+/// `/proc/self/mountinfo` with a priority event at each change, until it is read again. A
+/// thread of its own, blocked in `poll`; it ends at the first change after the service has.
+fn watch_mounts(service: Sender<Msg>) {
+    use rustix::event::{PollFd, PollFlags, poll};
+    use std::io::{Read, Seek};
+    let Ok(mut table) = std::fs::File::open("/proc/self/mountinfo") else {
+        return; // no /proc: mounts are not followed
+    };
+    let mut text = Vec::new();
+    let _ = table.read_to_end(&mut text);
+    let spawned = thread::Builder::new()
+        .name("ferry-mounts".into())
+        .spawn(move || {
+            loop {
+                let mut fds = [PollFd::new(&table, PollFlags::PRI)];
+                if poll(&mut fds, None).is_err() {
+                    return;
+                }
+                text.clear();
+                let reread = table.rewind().and_then(|()| table.read_to_end(&mut text));
+                if reread.is_err() || service.send(Msg::MountsChanged).is_err() {
+                    return;
+                }
+            }
+        });
+    drop(spawned);
 }
 
 #[cfg(test)]

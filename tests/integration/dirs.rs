@@ -513,3 +513,47 @@ fn dropping_the_service_stops_its_thread() {
         }
     }
 }
+
+/// A disk mounted on the folder shown, then unmounted: the view follows each time and stays
+/// current (inotify says nothing of mounts: the view kept the covered folder's names and
+/// watched it, and a file made on the mounted disk never appeared); a folder shown inside the
+/// mounted disk is gone once it is unmounted.
+#[test]
+fn a_mount_on_the_shown_folder_is_followed_and_watched() {
+    let tree = TempTree::new();
+    tree.file("mnt/under", "covered");
+    let mnt = tree.join("mnt");
+    let (dirs, events) = DirService::start();
+    open(&dirs, &events, 1, &mnt);
+    let Some(mounted) = crate::jobs_support::Mounted::tmpfs(&mnt, "1m") else {
+        return;
+    };
+    fs::create_dir(mnt.join("inner")).unwrap();
+    let (listing, _) = changed_until(&events, 1, |l| names(l) == ["inner"]);
+    assert!(matches_fresh(&listing, &mnt));
+    fs::write(mnt.join("new"), "on the disk").unwrap();
+    changed_until(&events, 1, |l| names(l) == ["inner", "new"]);
+    open(&dirs, &events, 2, &mnt.join("inner"));
+    drop(mounted);
+    // The two views hear of it in either order.
+    let (mut covered, mut gone) = (false, false);
+    let end = Instant::now() + DEADLINE;
+    while !(covered && gone) {
+        let left = end.saturating_duration_since(Instant::now());
+        match events
+            .recv_timeout(left)
+            .expect("no event before the deadline")
+        {
+            DirEvent::Changed {
+                view: 1, listing, ..
+            } => covered = names(&listing) == ["under"],
+            DirEvent::Gone {
+                view: 2, nearest, ..
+            } => {
+                assert_eq!(nearest.as_deref(), Some(mnt.as_path()));
+                gone = true;
+            }
+            _ => {}
+        }
+    }
+}

@@ -256,7 +256,27 @@ impl Service {
                     watcher.note(event, Instant::now());
                 }
             }
+            Msg::MountsChanged => self.mounts_changed(),
             Msg::Shutdown => {}
+        }
+    }
+
+    /// After a mount or unmount: a cached folder whose path now leads to another folder (the
+    /// disk mounted on it, or the one it covered) is watched and listed again; one whose path
+    /// leads nowhere now (inside an unmounted disk) is gone.
+    fn mounts_changed(&mut self) {
+        for path in self.cache.paths() {
+            let Some(watcher) = self.watcher.as_mut() else {
+                return;
+            };
+            if !matches!(watcher.check(&path), DirCheck::Gone) {
+                continue;
+            }
+            if path.is_dir() && watcher.rewatch(&path).is_ok() {
+                self.start_load(path, true);
+            } else {
+                self.gone(&path);
+            }
         }
     }
 
