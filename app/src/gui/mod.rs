@@ -229,7 +229,7 @@ pub enum Message {
     /// An undo (or, `true`, a redo) was submitted, or there was nothing to do.
     Undid(bool, Result<Undoing, Arc<Error>>),
     /// A job's end was recorded in the journal.
-    JobRecorded,
+    JobRecorded(ferry_core::jobs::JobId),
     /// What Undo and Redo would do now.
     LabelsRead(Labels),
     /// A folder was picked for Copy to… or Move to… (or the dialog closed).
@@ -466,8 +466,9 @@ impl Ferry {
             }
             Message::JobStarted(started) => self.job_started(started),
             Message::Undid(redo, undoing) => self.undid(redo, undoing),
-            Message::JobRecorded => {
+            Message::JobRecorded(job) => {
                 self.recording = self.recording.saturating_sub(1);
+                self.jobs.slim(job);
                 self.quit_when_idle()
             }
             Message::Confirm(message) => self.confirm_message(message),

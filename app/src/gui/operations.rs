@@ -11,7 +11,7 @@ use ferry_core::jobs::{ConflictPolicy, Job, JobId};
 use iced::Task;
 
 use super::copy_paste::Clip;
-use super::jobs::{FollowUp, Routed, Started, State, Undoing, done_message};
+use super::jobs::{FollowUp, Routed, Started, State, Undoing};
 use super::menus::Command;
 use super::modal::folder_prompt::{self, FolderPrompt};
 use super::picker::Picked;
@@ -396,7 +396,7 @@ impl Ferry {
         let record = match self.jobs.record_end(job) {
             Some(record) => {
                 self.recording += 1;
-                record.map(|()| Message::JobRecorded)
+                record.map(move |()| Message::JobRecorded(job))
             }
             None => Task::none(),
         };
@@ -411,7 +411,12 @@ impl Ferry {
         let Some(window) = self.jobs.window_job(job).cloned() else {
             return record;
         };
-        let State::Ended { summary, cancelled } = &window.state else {
+        let State::Ended {
+            summary,
+            cancelled,
+            said,
+        } = &window.state
+        else {
             return record;
         };
         let mut tasks = vec![record];
@@ -439,7 +444,7 @@ impl Ferry {
         {
             tasks.push(self.start_job(copy, FollowUp::Toast));
         }
-        let text = done_message(&window.job, summary, *cancelled);
+        let text = said.clone();
         // A job cancelled inside a folder did part of it: an undo step too.
         let did = !summary.done.is_empty() || !summary.record.is_empty();
         let undoable = window.seq.is_some() && !window.undoing && did;

@@ -77,10 +77,13 @@ pub enum State {
     /// Ended, cancelled or not.
     Ended {
         /// What was done; shared with the journal's end record (100,000 paths are not
-        /// copied on the UI thread).
+        /// copied on the UI thread). Once that is written, only what the window still shows
+        /// or retries is kept ([`WindowJobs::slim`]).
         summary: Arc<Summary>,
         /// It was cancelled.
         cancelled: bool,
+        /// What it did, in words ([`done_message`]), said while the summary was whole.
+        said: String,
     },
 }
 
@@ -223,6 +226,31 @@ impl Jobs {
         }
     }
 
+    /// Drops what the window no longer needs of ended job `job`'s summary once the journal
+    /// holds its end: its record (an entry per item), what it did and skipped, item by item.
+    /// Kept: what failed and what was not done (shown, and retried), why it stopped, and the
+    /// counts. Three pastes of 200,000 files held 800 MB until the panel was cleared.
+    pub fn slim(&mut self, job: JobId) {
+        let Some(WindowJob {
+            state: State::Ended { summary, .. },
+            ..
+        }) = self.window.get_mut(&job)
+        else {
+            return;
+        };
+        *summary = Arc::new(Summary {
+            failed: summary.failed.clone(),
+            not_done: summary.not_done.clone(),
+            stopped_by: summary.stopped_by.clone(),
+            items_done: summary.items_done,
+            bytes_done: summary.bytes_done,
+            bytes_kept: summary.bytes_kept,
+            notes: summary.notes.clone(),
+            resume_again: summary.resume_again,
+            ..Summary::default()
+        });
+    }
+
     /// Forgets the ended jobs (the panel's Clear).
     pub fn clear_ended(&mut self) {
         self.window.retain(|_, j| j.is_running());
@@ -324,6 +352,7 @@ impl Jobs {
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
                 window.state = State::Ended {
+                    said: done_message(&window.job, &summary, false),
                     summary: Arc::new(summary),
                     cancelled: false,
                 };
@@ -331,6 +360,7 @@ impl Jobs {
             }
             Event::Cancelled { summary, .. } => {
                 window.state = State::Ended {
+                    said: done_message(&window.job, &summary, true),
                     summary: Arc::new(summary),
                     cancelled: true,
                 };
@@ -408,7 +438,13 @@ impl Jobs {
         let Some(window) = self.window.get(&job) else {
             return;
         };
-        let (State::Ended { summary, cancelled }, Some(seq)) = (&window.state, window.seq) else {
+        let (
+            State::Ended {
+                summary, cancelled, ..
+            },
+            Some(seq),
+        ) = (&window.state, window.seq)
+        else {
             return;
         };
         let writer = self.writers.remove(&job).and_then(|held| held.take());
@@ -438,7 +474,10 @@ impl Jobs {
     /// whose beginning could not be journaled), so no end is waited for.
     pub fn record_end(&mut self, job: JobId) -> Option<Task<()>> {
         let window = self.window.get(&job)?;
-        let State::Ended { summary, cancelled } = &window.state else {
+        let State::Ended {
+            summary, cancelled, ..
+        } = &window.state
+        else {
             return None;
         };
         let seq = window.seq?;

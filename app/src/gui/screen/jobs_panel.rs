@@ -22,7 +22,7 @@ use iced::{Alignment, Element, Fill, Task};
 
 use super::Ctx;
 use crate::gui::format;
-use crate::gui::jobs::{State, WindowJob, done_message};
+use crate::gui::jobs::{State, WindowJob};
 use crate::gui::{style, words};
 
 /// A job running longer than this opens the panel by itself.
@@ -238,7 +238,7 @@ impl JobsPanel {
     fn job<'a>(&'a self, job: &'a WindowJob) -> Element<'a, Message> {
         let title = text(job.title.as_str()).size(13).font(style::bold());
         match &job.state {
-            State::Ended { summary, cancelled } => {
+            State::Ended { summary, said, .. } => {
                 let mut lines = column![
                     row![
                         title.width(Fill),
@@ -246,9 +246,7 @@ impl JobsPanel {
                             .width(iced::Length::Shrink)
                     ]
                     .align_y(Alignment::Center),
-                    text(done_message(&job.job, summary, *cancelled))
-                        .size(12)
-                        .style(style::dim_text),
+                    text(said.as_str()).size(12).style(style::dim_text),
                 ]
                 .spacing(4);
                 if !summary.failed.is_empty() {
@@ -410,7 +408,7 @@ fn compact(jobs: &[&WindowJob]) -> String {
         return jobs
             .last()
             .map_or_else(String::new, |job| match &job.state {
-                State::Ended { summary, cancelled } => done_message(&job.job, summary, *cancelled),
+                State::Ended { said, .. } => said.clone(),
                 _ => String::new(),
             });
     }
@@ -517,6 +515,7 @@ mod tests {
         let ended = State::Ended {
             summary: std::sync::Arc::new(failed),
             cancelled: false,
+            said: "Copied nothing (1 failed)".to_owned(),
         };
         let (old, running, paused) = (
             job(1, ended, false),

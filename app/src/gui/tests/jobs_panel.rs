@@ -37,7 +37,9 @@ fn job(ferry: &Ferry) -> &WindowJob {
 
 fn ended(ferry: &Ferry) -> Option<(&ferry_core::jobs::Summary, bool)> {
     match &job(ferry).state {
-        State::Ended { summary, cancelled } => Some((summary, *cancelled)),
+        State::Ended {
+            summary, cancelled, ..
+        } => Some((summary, *cancelled)),
         _ => None,
     }
 }
@@ -211,8 +213,9 @@ fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
         "the folder was not finished"
     );
     assert!(count(&home.join("Music/big")) < FILES);
-    // What was copied is said (not "nothing"), and can be undone.
-    let copied = summary.record.len();
+    // What was copied is said (not "nothing"), and can be undone: the folder and its files
+    // (the window no longer holds the record once the journal does).
+    let copied = count(&home.join("Music/big")) + 1;
     assert!(copied > 1, "the folder and some files");
     let said = format!(
         "Cancelled: copied {} items to “Music”.",
@@ -281,6 +284,14 @@ fn retry_failed_runs_again_only_the_items_that_failed() {
     let (summary, _) = ended(&ferry).unwrap();
     let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
     assert_eq!(failed, [home.join("Documents")]);
+    assert!(shows(&ferry, "Copied 3 items to “tax” (1 failed)."));
+    // Once the journal holds its end, the window keeps only what it shows and retries.
+    until(&mut ferry, "the job's end in the journal", |f| {
+        f.recording == 0
+    });
+    let (summary, _) = ended(&ferry).unwrap();
+    assert!(summary.record.is_empty() && summary.done.is_empty());
+    assert_eq!(summary.failed.len(), 1);
     assert!(shows(&ferry, "Copied 3 items to “tax” (1 failed)."));
     click(&mut ferry, "Show failures");
     let reason = format!("{}: ", home.join("Documents").display());
