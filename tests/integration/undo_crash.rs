@@ -611,3 +611,35 @@ fn a_rolled_back_keep_both_takes_back_what_it_kept_beside() {
         assert_eq!(files_below(&shm.join("src")), files, "{op}");
     }
 }
+
+/// A copy into a folder that was there, killed while it filled a folder it had made inside it
+/// (mode 700 until complete): the resume gives that folder its source's mode, as it does the
+/// folders of a copy it created whole. It kept 700.
+#[test]
+fn a_resumed_copy_gives_the_folders_it_made_in_a_merged_folder_their_modes() {
+    use std::os::unix::fs::PermissionsExt;
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    shm.file("src/d/sub/small", "s");
+    shm.file("src/d/sub/big", vec![7u8; 800_000]);
+    shm.file("src/top", "new");
+    for dir in ["src", "src/d", "src/d/sub"] {
+        fs::set_permissions(shm.join(dir), fs::Permissions::from_mode(0o750)).unwrap();
+    }
+    t.file("dest/src/top", "the user's");
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:1")
+        .arg("cp")
+        .arg(shm.join("src"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the copy was killed");
+    let resumed = ferry_in(&home).arg("resume").output().unwrap();
+    assert!(resumed.status.code() == Some(0) || resumed.status.code() == Some(1));
+    for dir in ["dest/src/d", "dest/src/d/sub"] {
+        let mode = fs::metadata(t.join(dir)).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o750, "{dir}");
+    }
+    assert_eq!(fs::read(t.join("dest/src/top")).unwrap(), b"the user's");
+}

@@ -48,6 +48,7 @@
 //! resume and roll back find what they did on disk (see `recovery/trash_jobs.rs` and
 //! `recovery/link_jobs.rs`).
 
+mod folders;
 mod keep_both;
 mod link_jobs;
 pub(crate) mod set_aside;
@@ -67,9 +68,7 @@ use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
 use super::summary::fail;
 use super::undo::absorb;
-use super::{
-    ConflictPolicy, Job, NoteKind, Summary, TrashRoots, copy, moves, single, staging, trash,
-};
+use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, staging, trash};
 use crate::error::Error;
 use crate::fs::Timestamp;
 
@@ -175,7 +174,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
             dest_name,
             on_conflict,
         } => {
-            let folders = folder_times(&record.job.landings(), &record.preexisting);
+            let folders = folders::folder_times(record);
             let mut summary = Summary::default();
             let landings = keep_both::landings(record, *on_conflict);
             for group in keep_both::by_place(landings.iter().flatten()) {
@@ -195,7 +194,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
                     copy::run_job(ctx, &placeless, dest, *on_conflict),
                 );
             }
-            restore_folder_times(ctx, &folders);
+            folders::restore_folder_times(ctx, &folders);
             keep_or_discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
@@ -265,7 +264,7 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
     let mut summary = Summary::default();
     set_aside::put_back_before(ctx, &mut summary, record);
     // Read before the move removes the source folders.
-    let folders = folder_times(&record.job.landings(), &record.preexisting);
+    let folders = folders::folder_times(record);
     let landings = keep_both::landings(record, policy);
     let mut settled = Vec::new();
     for landing in landings.iter().flatten() {
@@ -292,7 +291,7 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
             summary.done.push(source.clone());
         }
     }
-    restore_folder_times(ctx, &folders);
+    folders::restore_folder_times(ctx, &folders);
     summary
 }
 
@@ -408,82 +407,6 @@ pub(super) fn copies_durable(ctx: &JobCtx, summary: &mut Summary, path: &Path) -
             fail(ctx, summary, path, Error::io("flush", path, e));
             false
         }
-    }
-}
-
-/// A source folder whose copy the job created, as it was before the resume (a move removes
-/// it): what its copy must get once its contents are written.
-struct Folder {
-    dest: PathBuf,
-    meta: Metadata,
-    xattrs: crate::fs::Xattrs,
-}
-
-/// Mode, times and extended attributes of the source folders whose copies the job created
-/// (not those merged into).
-fn folder_times(landings: &[(&Path, PathBuf)], preexisting: &[PathBuf]) -> Vec<Folder> {
-    let mut out = Vec::new();
-    for (source, dest) in landings {
-        if preexisting.contains(dest) {
-            continue;
-        }
-        let mut stack = vec![(source.to_path_buf(), dest.clone())];
-        while let Some((s, d)) = stack.pop() {
-            let Ok(meta) = fs::symlink_metadata(&s) else {
-                continue;
-            };
-            if !meta.is_dir() {
-                continue;
-            }
-            if let Ok(entries) = fs::read_dir(&s) {
-                for entry in entries.flatten() {
-                    stack.push((entry.path(), d.join(entry.file_name())));
-                }
-            }
-            let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
-                .and_then(crate::fs::read_xattrs)
-                .unwrap_or_default();
-            out.push(Folder {
-                dest: d,
-                meta,
-                xattrs,
-            });
-        }
-    }
-    out
-}
-
-/// Gives the folders the job created their sources' attributes, mode and times, as the
-/// engine does when a folder is complete (a killed run never got there). Best effort: a
-/// folder that is gone or refuses keeps what it has; what the destination cannot hold is a
-/// note of the job.
-fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
-    // Children first, so setting a child's times does not disturb its parent's afterwards.
-    for Folder { dest, meta, xattrs } in folders.iter().rev() {
-        let Ok(fd) = crate::fs::open_dir_at(rustix::fs::CWD, dest) else {
-            continue; // gone, or not a folder
-        };
-        // What the destination refuses to hold is a note, as in the engine; other errors
-        // leave the folder as it is.
-        let noted = |kind, set: rustix::io::Result<()>| match set {
-            Err(e) if super::notes::refused(e) => {
-                ctx.note(kind, dest.clone(), Some(e));
-            }
-            _ => {}
-        };
-        if let Err(not_kept) = crate::fs::write_xattrs(&fd, xattrs) {
-            ctx.note_xattrs(dest.clone(), not_kept);
-        }
-        noted(
-            NoteKind::Permissions,
-            crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777),
-        );
-        let mtime = Timestamp::mtime_of(meta);
-        let atime = Timestamp {
-            sec: meta.atime(),
-            nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
-        };
-        noted(NoteKind::Times, crate::fs::set_times_fd(&fd, atime, mtime));
     }
 }
 

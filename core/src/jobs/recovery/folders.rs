@@ -1,0 +1,98 @@
+//! The folders an interrupted copy or move made: a killed run never gave them their sources'
+//! mode, times and attributes (the engine does when a folder is complete), so a resume does.
+
+use std::fs::{self, Metadata};
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+
+use super::super::journal::JournalRecord;
+use super::super::notes::{self, NoteKind};
+use super::{keep_both, policy_of};
+use crate::fs::Timestamp;
+use crate::jobs::control::JobCtx;
+
+/// A source folder whose copy the job created, as it was before the resume (a move removes
+/// it): what its copy must get once its contents are written.
+pub(super) struct Folder {
+    dest: PathBuf,
+    meta: Metadata,
+    xattrs: crate::fs::Xattrs,
+}
+
+/// Mode, times and extended attributes of the source folders whose copies the job created,
+/// not those merged into: in a folder that was there before the job (`preexisting`), only the
+/// folders made since the job started (by their birth time: where the file system keeps none,
+/// a folder that is there is left alone, since the user's own might be taken for the job's).
+pub(super) fn folder_times(record: &JournalRecord) -> Vec<Folder> {
+    let mut out = Vec::new();
+    for landing in keep_both::landings(record, policy_of(record))
+        .into_iter()
+        .flatten()
+    {
+        let merged = !landing.created;
+        let mut stack = vec![(landing.source, landing.dest)];
+        while let Some((s, d)) = stack.pop() {
+            let Ok(meta) = fs::symlink_metadata(&s) else {
+                continue;
+            };
+            if !meta.is_dir() {
+                continue;
+            }
+            if let Ok(entries) = fs::read_dir(&s) {
+                for entry in entries.flatten() {
+                    stack.push((entry.path(), d.join(entry.file_name())));
+                }
+            }
+            let the_jobs = !merged
+                || fs::symlink_metadata(&d).map_or(true, |m| {
+                    m.created().is_ok_and(|born| born >= record.started)
+                });
+            if !the_jobs {
+                continue;
+            }
+            let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
+                .and_then(crate::fs::read_xattrs)
+                .unwrap_or_default();
+            out.push(Folder {
+                dest: d,
+                meta,
+                xattrs,
+            });
+        }
+    }
+    out
+}
+
+/// Gives the folders the job created their sources' attributes, mode and times, as the
+/// engine does when a folder is complete (a killed run never got there). Best effort: a
+/// folder that is gone or refuses keeps what it has; what the destination cannot hold is a
+/// note of the job.
+pub(super) fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
+    // Children first, so setting a child's times does not disturb its parent's afterwards.
+    for Folder { dest, meta, xattrs } in folders.iter().rev() {
+        let Ok(fd) = crate::fs::open_dir_at(rustix::fs::CWD, dest) else {
+            continue; // gone, or not a folder
+        };
+        // What the destination refuses to hold is a note, as in the engine; other errors
+        // leave the folder as it is.
+        let noted = |kind, set: rustix::io::Result<()>| match set {
+            Err(e) if notes::refused(e) => {
+                ctx.note(kind, dest.clone(), Some(e));
+            }
+            _ => {}
+        };
+        if let Err(not_kept) = crate::fs::write_xattrs(&fd, xattrs) {
+            ctx.note_xattrs(dest.clone(), not_kept);
+        }
+        noted(
+            NoteKind::Permissions,
+            crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777),
+        );
+        let mtime = Timestamp::mtime_of(meta);
+        let atime = Timestamp {
+            sec: meta.atime(),
+            nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
+        };
+        noted(NoteKind::Times, crate::fs::set_times_fd(&fd, atime, mtime));
+    }
+}
