@@ -485,30 +485,36 @@ fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
 
 /// An undo of a trash stopped midway (Ctrl-C) had put some items back and said nothing of
 /// them: run again, it puts back the rest and counts those as done, where it once failed
-/// each as "no longer there" and left the job to be undone for ever.
+/// each as "no longer there" and left the job to be undone for ever; and it removes the info
+/// file of one put back just before the stop (it stayed, an entry for nothing).
 #[test]
 fn an_undo_of_a_trash_stopped_midway_finishes_when_run_again() {
     let tree = TempTree::new();
     let home = tree.dir("home");
-    let files: Vec<_> = (0..4)
+    let files: Vec<_> = (0..5)
         .map(|i| tree.file(format!("w/f{i}"), format!("{i}")))
         .collect();
     let mut args = vec![OsStr::new("trash")];
     args.extend(files.iter().map(|f| f.as_os_str()));
     ok(&ferry_at(&home, &args));
-    // What the stopped undo did: two items back in place, their info files gone.
+    // What the stopped undo did: three items back in place, the info files of two gone (it
+    // was stopped before it removed the third's).
     let trash = home.join("data/Trash");
-    for f in &files[..2] {
+    for (i, f) in files[..3].iter().enumerate() {
         let name = f.file_name().unwrap();
         fs::rename(trash.join("files").join(name), f).unwrap();
         let mut info = name.to_owned();
         info.push(".trashinfo");
-        fs::remove_file(trash.join("info").join(info)).unwrap();
+        if i < 2 {
+            fs::remove_file(trash.join("info").join(info)).unwrap();
+        }
     }
     ok(&ferry_at(&home, &[OsStr::new("undo")]));
     for (i, f) in files.iter().enumerate() {
         assert_eq!(fs::read_to_string(f).unwrap(), i.to_string());
     }
+    let left = fs::read_dir(trash.join("info")).unwrap().count();
+    assert_eq!(left, 0, "no info file for an item no longer in the trash");
     let history = ok(&ferry_at(&home, &[OsStr::new("history")]));
     assert!(history.contains("undone"), "{history}");
 }
