@@ -630,3 +630,29 @@ fn more_items_than_open_files_are_put_back_from_one_folder() {
         assert_eq!(read(path), *name);
     }
 }
+
+/// An item on a read-only disk is refused as such: nothing there can be deleted either, so it
+/// is not a "can't be moved to the trash" the window offers to delete permanently (a delete
+/// that then failed "Read-only disk").
+#[test]
+fn an_item_on_a_read_only_disk_is_refused_as_read_only() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let Some(disk) = Mounted::tmpfs(&tree.join("disk"), "1m") else {
+        return;
+    };
+    let file = disk.dir.join("inside.txt");
+    fs::write(&file, "kept").unwrap();
+    let remounted = std::process::Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&disk.dir)
+        .status()
+        .unwrap();
+    assert!(remounted.success());
+    let out = ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Read-only file system"), "{stderr}");
+    assert!(!stderr.contains("trash folder"), "{stderr}");
+    assert_eq!(read(&file), "kept");
+}

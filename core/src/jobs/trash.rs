@@ -225,7 +225,14 @@ fn trash_name(name: &OsStr, n: u32) -> OsString {
     } else {
         format!(".{n}")
     };
-    let keep = (255 - ".trashinfo".len() - suffix.len()).min(name.len());
+    let mut keep = (255 - ".trashinfo".len() - suffix.len()).min(name.len());
+    // A name in UTF-8 is cut between characters (half a character is a name no program
+    // shows right).
+    if let Ok(text) = std::str::from_utf8(name.as_bytes()) {
+        while !text.is_char_boundary(keep) {
+            keep -= 1;
+        }
+    }
     let mut out = OsStr::from_bytes(&name.as_bytes()[..keep]).to_owned();
     out.push(suffix);
     out
@@ -351,7 +358,16 @@ fn trash_one(
                 "its file system has no trash folder in use",
             ));
         }
-        volume = TrashDir::volume(&top, uid).map_err(|e| cannot(&original, e.to_string()))?;
+        volume = TrashDir::volume(&top, uid).map_err(|e| {
+            // Nothing on a read-only disk can be deleted either: said as it is, never
+            // offered as a permanent delete.
+            if e.raw_os_error() == Some(libc::EROFS) {
+                let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
+                Error::io("trash", &original, read_only)
+            } else {
+                cannot(&original, e.to_string())
+            }
+        })?;
         &volume
     };
     // The trash itself, what is in it, or a folder holding it.
@@ -727,6 +743,19 @@ mod tests {
         let name = trash_name(&long, 12);
         assert_eq!(name.len() + ".trashinfo".len(), 255);
         assert!(name.as_bytes().ends_with(b"x.12"));
+        // Cut between characters: 127 two-byte letters keep 122 whole ones, not 122 and a half.
+        let accented = OsString::from("é".repeat(127));
+        let name = trash_name(&accented, 1);
+        assert_eq!(name.to_str(), Some("é".repeat(122).as_str()));
+        let name = trash_name(&accented, 2);
+        assert_eq!(
+            name.to_str(),
+            Some(format!("{}.2", "é".repeat(121)).as_str())
+        );
+        // A name that is not UTF-8 is cut by bytes.
+        let bytes = std::os::unix::ffi::OsStringExt::from_vec(vec![0xff; 255]);
+        let bytes: OsString = bytes;
+        assert_eq!(trash_name(&bytes, 1).len(), 245);
     }
 
     #[test]
