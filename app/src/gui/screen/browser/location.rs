@@ -80,6 +80,7 @@ impl Browser {
         };
         let target = resolve(&editing.text, &self.path, self.home.as_deref());
         bridge::blocking(move || {
+            let target = with_real_names(target);
             let checked = check_folder(&target).map_err(Arc::new);
             Message::PathChecked(target, checked)
         })
@@ -326,6 +327,37 @@ fn common_prefix(names: &[String]) -> &str {
     &first[..end]
 }
 
+/// `path` with each name that is shown with U+FFFD in place of bytes that are not UTF-8 (as
+/// the field shows, and Tab completes, names) replaced by the one name of its folder that is
+/// shown so; other names as typed. Reads folders: off the UI thread.
+fn with_real_names(path: PathBuf) -> PathBuf {
+    if !path.to_string_lossy().contains(char::REPLACEMENT_CHARACTER) {
+        return path;
+    }
+    let mut real = PathBuf::new();
+    for part in path.components() {
+        let shown = part.as_os_str();
+        let text = shown.to_string_lossy();
+        let found = text
+            .contains(char::REPLACEMENT_CHARACTER)
+            .then(|| {
+                let mut names = std::fs::read_dir(&real)
+                    .ok()?
+                    .flatten()
+                    .map(|e| e.file_name());
+                let first = names.find(|n| n.to_string_lossy() == text)?;
+                // Two names shown alike: which one was meant cannot be told.
+                names.all(|n| n.to_string_lossy() != text).then_some(first)
+            })
+            .flatten();
+        match found {
+            Some(name) => real.push(name),
+            None => real.push(shown),
+        }
+    }
+    real
+}
+
 /// The folder a typed path names: `~` is the home folder, relative paths start at `current`.
 /// Lexically, like a shell: "a/../b" is "b" even when "a" is a symlink elsewhere.
 pub fn resolve(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
@@ -476,5 +508,23 @@ mod tests {
     fn deep_paths_collapse_in_the_middle() {
         let c = crumbs(Path::new("/a/b/c/d/e/f/g"), None);
         assert_eq!(labels(&c), ["/", "…", "d", "e", "f", "g"]);
+    }
+
+    #[test]
+    fn names_shown_with_replacement_characters_find_their_folders() {
+        use std::os::unix::ffi::OsStrExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let odd = std::ffi::OsStr::from_bytes(b"bad\xff\xfedir");
+        let inner = std::ffi::OsStr::from_bytes(b"in\xe9ner");
+        let real = tmp.path().join(odd).join(inner);
+        std::fs::create_dir_all(&real).unwrap();
+        // As the field shows it, and as a user leaves it.
+        let shown = PathBuf::from(real.to_string_lossy().into_owned());
+        assert_ne!(shown, real);
+        assert_eq!(with_real_names(shown), real);
+        // A plain path, and one naming nothing, stay as typed.
+        assert_eq!(with_real_names(tmp.path().to_owned()), tmp.path());
+        let nothing = tmp.path().join("gone\u{fffd}");
+        assert_eq!(with_real_names(nothing.clone()), nothing);
     }
 }
