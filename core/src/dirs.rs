@@ -93,6 +93,9 @@ pub enum DirEvent {
         path: PathBuf,
         /// Its nearest ancestor that is still a folder, where a view may go instead.
         nearest: Option<PathBuf>,
+        /// Where the folder is now, when it was renamed in its parent folder: a view follows
+        /// it there, as Nautilus and Dolphin do.
+        renamed: Option<PathBuf>,
     },
     /// The folder could not be listed; the view holds nothing (a `refresh` tries again).
     Failed {

@@ -347,6 +347,25 @@ impl DirWatcher {
         self.pending.remove(path)
     }
 
+    /// Where the watched folder `path` is now, when it was renamed within its parent folder
+    /// (found by its inode number among the parent's entries; one moved elsewhere is not
+    /// looked for).
+    pub fn renamed_to(&self, path: &Path) -> Option<PathBuf> {
+        use std::os::unix::fs::{DirEntryExt, MetadataExt};
+        let &id = self.by_path.get(path)?;
+        let parent = path.parent()?;
+        std::fs::read_dir(parent)
+            .ok()?
+            .flatten()
+            .filter(|entry| entry.ino() == id.ino)
+            .map(|entry| entry.path())
+            .find(|candidate| {
+                candidate != path
+                    && std::fs::symlink_metadata(candidate)
+                        .is_ok_and(|m| m.is_dir() && m.dev() == id.dev && m.ino() == id.ino)
+            })
+    }
+
     /// Opens the watched folder `path` and checks that it is still the folder being watched.
     pub fn check(&self, path: &Path) -> DirCheck {
         let Some(&id) = self.by_path.get(path) else {

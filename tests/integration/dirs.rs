@@ -397,8 +397,10 @@ fn a_deleted_folder_is_reported_gone_and_forgotten() {
     assert!(stats.paths.is_empty() && stats.watched == 0);
 }
 
+/// A folder renamed in its parent while shown: gone from its path, with its new place for the
+/// view to follow (it went to the parent, with a notice that it was moved or deleted).
 #[test]
-fn a_folder_renamed_away_is_reported_gone() {
+fn a_folder_renamed_in_its_folder_is_reported_gone_with_its_new_place() {
     let tree = TempTree::new();
     tree.file("parent/moving/inner", "");
     let (parent, dir) = (tree.join("parent"), tree.join("parent/moving"));
@@ -416,7 +418,16 @@ fn a_folder_renamed_away_is_reported_gone() {
             .recv_timeout(left)
             .expect("no event before the deadline")
         {
-            DirEvent::Gone { view: 2, path, .. } if path == dir => gone = true,
+            DirEvent::Gone {
+                view: 2,
+                path,
+                renamed,
+                ..
+            } if path == dir => {
+                // Renamed in its folder: where it is now, for the view to follow.
+                assert_eq!(renamed, Some(tree.join("parent/moved")));
+                gone = true;
+            }
             DirEvent::Changed {
                 view: 1, listing, ..
             } if matches_fresh(&listing, &parent) => {

@@ -487,6 +487,7 @@ impl Service {
             .skip(1)
             .find(|p| p.is_dir())
             .map(Path::to_path_buf);
+        let renamed = self.watcher.as_ref().and_then(|w| w.renamed_to(path));
         for state in [ViewState::Loading, ViewState::Shown] {
             for (view, generation) in self.views_in(path, state) {
                 self.set_state(view, ViewState::Detached);
@@ -495,6 +496,7 @@ impl Service {
                     generation,
                     path: path.to_owned(),
                     nearest: nearest.clone(),
+                    renamed: renamed.clone(),
                 });
             }
         }

@@ -39,6 +39,10 @@ impl Browser {
                 (task, None)
             }
             DirEvent::Changed { listing, order, .. } => (self.show(listing, order), None),
+            DirEvent::Gone {
+                renamed: Some(renamed),
+                ..
+            } => self.navigated(Place::new(renamed), Nav::Replace, ctx),
             DirEvent::Gone { path, nearest, .. } => {
                 let Some(parent) = nearest else {
                     return (Task::none(), None);

@@ -220,6 +220,29 @@ fn failure_is_shown_in_place_of_the_list() {
     assert!(matches!(browser.listing(), Listing::Loading(_)));
 }
 
+/// A folder renamed while shown is followed to its new name, as in Nautilus and Dolphin,
+/// without a notice (it went to the parent, "moved or deleted").
+#[test]
+fn a_renamed_folder_is_followed_to_its_new_name() {
+    let (old, new) = (
+        PathBuf::from("/nowhere/sw"),
+        PathBuf::from("/nowhere/sw-renamed"),
+    );
+    let dirs = Recorder::default();
+    let mut browser = Browser::new(VIEW, old.clone(), &ctx(&dirs));
+    let event = DirEvent::Gone {
+        view: VIEW,
+        generation: browser.generation(),
+        path: old,
+        nearest: Some(PathBuf::from("/nowhere")),
+        renamed: Some(new.clone()),
+    };
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(browser.path(), new);
+    assert_eq!(dirs.last(), Some(Call::Open(new, SortSpec::default())));
+    assert_eq!(browser.notice, None);
+}
+
 #[test]
 fn a_gone_folder_is_replaced_by_the_parent_the_service_names() {
     // Nothing here exists: the browser goes where the event says, without looking at the disk.
@@ -232,6 +255,7 @@ fn a_gone_folder_is_replaced_by_the_parent_the_service_names() {
         generation: browser.generation(),
         path: gone,
         nearest: Some(parent.clone()),
+        renamed: None,
     };
     let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert_eq!(browser.path(), parent);
