@@ -417,7 +417,19 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
         .filter(|r| args.record.is_none_or(|seq| r.seq == seq))
         .collect();
     if chosen.is_empty() {
-        eprintln!("ferry: no interrupted job to resume");
+        // A job stopped (SIGSTOP, a suspended terminal) is not interrupted: say so.
+        let records = journal.records().unwrap_or_default();
+        let running = records.iter().rev().find(|r| {
+            r.state == RecordState::Running && args.record.is_none_or(|seq| r.seq == seq)
+        });
+        match running {
+            Some(r) => eprintln!(
+                "ferry: no interrupted job to resume: the {} {} is still running",
+                r.kind(),
+                r.describe()
+            ),
+            None => eprintln!("ferry: no interrupted job to resume"),
+        }
         return EXIT_REFUSED;
     }
     // A Ctrl-C cancels the job running (see `run_journaled`); those after it do not start.

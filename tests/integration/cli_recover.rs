@@ -244,3 +244,27 @@ fn an_undo_by_comparison_keeps_a_file_the_copy_skipped() {
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_only_the_earlier_backup_is_left(&backup);
 }
+
+/// `ferry resume` while a job is stopped (held, as by SIGSTOP or a suspended terminal) names
+/// that job as running, rather than saying only that nothing was interrupted.
+#[test]
+fn resume_names_a_job_still_running() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let src = t.file("a.txt", "a");
+    let pause = crate::faults::Pause::at("item-done");
+    let mut copy = ferry_in(&home);
+    copy.arg("cp").arg(&src).arg(t.dir("dest"));
+    let mut held = pause.start_held(&mut copy);
+
+    let out = ferry_in(&home).arg("resume").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no interrupted job to resume: the copy")
+            && stderr.contains("is still running"),
+        "{stderr}"
+    );
+    pause.release(held.id());
+    assert!(held.wait().unwrap().success());
+}
