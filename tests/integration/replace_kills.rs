@@ -185,15 +185,7 @@ fn undo_after_a_replace_killed_inside_a_merged_folder() {
     t.file("src/docs/b.txt", "b");
     let old = t.file("dest/docs/a.txt", OLD);
     t.file("dest/docs/mine.txt", "the user's own");
-    let out = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "replace-staged")
-        .args(["cp", "--on-conflict", "replace"])
-        .arg(t.join("src/docs"))
-        .arg(t.join("dest"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.signal(), Some(9));
-    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    replace_docs_killed_then_undone(&t, &home, "replace-staged");
     assert_eq!(fs::read(&old).unwrap(), OLD);
     assert_eq!(
         fs::read(t.join("dest/docs/mine.txt")).unwrap(),
@@ -214,17 +206,22 @@ fn undo_after_a_replace_killed_in_a_folder_made_the_second_the_job_started() {
     t.file("src/docs/a.txt", NEW);
     at_the_start_of_a_second();
     let old = t.file("dest/docs/a.txt", OLD);
-    let out = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "replace-placed")
+    replace_docs_killed_then_undone(&t, &home, "replace-placed");
+    assert_eq!(fs::read(&old).unwrap(), OLD);
+    assert_no_temporaries(Path::new(&t.join("dest")));
+}
+
+/// `ferry cp --on-conflict replace src/docs dest`, killed at `point`, then `ferry undo`.
+fn replace_docs_killed_then_undone(t: &TempTree, home: &Path, point: &str) {
+    let out = ferry_in(home)
+        .env("FERRY_FAULT_POINT", point)
         .args(["cp", "--on-conflict", "replace"])
         .arg(t.join("src/docs"))
         .arg(t.join("dest"))
         .output()
         .unwrap();
-    assert_eq!(out.status.signal(), Some(9));
-    ok(&ferry_in(&home).arg("undo").output().unwrap());
-    assert_eq!(fs::read(&old).unwrap(), OLD);
-    assert_no_temporaries(Path::new(&t.join("dest")));
+    assert_eq!(out.status.signal(), Some(9), "killed at {point}");
+    ok(&ferry_in(home).arg("undo").output().unwrap());
 }
 
 /// Two journals of one user (two `XDG_STATE_HOME`s: a container, a second session) number
