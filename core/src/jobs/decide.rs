@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
-use super::conflict::{self, Conflict, ConflictKind, EntryInfo, Waiting, same_bytes, same_samples};
+use super::conflict::{self, Conflict, ConflictKind, EntryInfo, Waiting, same_samples};
 use super::plan::{Action, Mode, NO_ITEM, Planned, Planner};
 use super::{ConflictPolicy, Resolution, SkipReason};
 use crate::entry::Kind;
@@ -205,8 +205,9 @@ impl Planner<'_> {
 
     /// True when `existing`, in `dest_dir`, is item `i`'s copy made by the interrupted run
     /// of a resumed copy: a file the engine linked in with the source's size and mtime (and
-    /// every byte the same: a resumed move then removes the source), or a link to the same
-    /// target.
+    /// the same sampled bytes: a resumed copy removes nothing, and reading every byte of what
+    /// a 400 GB copy wrote before it was killed would cost hours; a resumed move's sources are
+    /// settled by `recovery::is_copy_of`), or a link to the same target.
     fn copied_before(
         &self,
         i: u32,
@@ -220,7 +221,7 @@ impl Planner<'_> {
             (Kind::File, Kind::File) => {
                 existing.size == meta.size
                     && meta.mtime.kept_as(existing.mtime)
-                    && compare(src_dir, src, dest_dir, dest, meta.size, same_bytes)
+                    && likely_identical(src_dir, src, dest_dir, dest, meta.size)
             }
             (Kind::Symlink, Kind::Symlink) => {
                 let target = |dir, name| rustix::fs::readlinkat(dir, name, Vec::new()).ok();
@@ -328,13 +329,12 @@ impl Planner<'_> {
             && meta.kind == Kind::File
             && existing.is_some_and(|e| e.kind == Kind::File && e.size == meta.size)
             // Only shown, and for "Identical: skip", which leaves both: samples will do.
-            && compare(
+            && likely_identical(
                 src_dir,
                 self.plan.name(i),
                 dest_dir,
                 self.plan.dest_name(i),
                 meta.size,
-                same_samples,
             );
         let conflict = self.conflict_data(i, kind, meta, existing, other, identical);
         self.conflicts.push(Conflict { id, ..conflict });
@@ -436,20 +436,19 @@ impl Planner<'_> {
     }
 }
 
-/// Compares two files of `size` bytes with `same` ([`same_samples`] or [`same_bytes`]).
-fn compare(
+/// Same size and same head, middle and tail samples.
+fn likely_identical(
     src_dir: &OwnedFd,
     src: &OsStr,
     dest_dir: &OwnedFd,
     dest: &OsStr,
     size: u64,
-    same: fn(OwnedFd, OwnedFd, u64) -> bool,
 ) -> bool {
     match (
         fs::open_file_at(src_dir, src),
         fs::open_file_at(dest_dir, dest),
     ) {
-        (Ok(a), Ok(b)) => same(a, b, size),
+        (Ok(a), Ok(b)) => same_samples(&a, &b, size),
         _ => false,
     }
 }

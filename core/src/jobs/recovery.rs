@@ -62,7 +62,7 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::conflict::same_bytes;
+use super::conflict::{same_bytes, same_samples};
 use super::control::JobCtx;
 use super::journal::{JournalRecord, temp_prefix};
 use super::partial::part_prefix;
@@ -230,7 +230,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
         } => link_jobs::resume_link(ctx, record, targets, dest_dir, *on_conflict),
         Job::Trash { paths, roots } => trash_jobs::resume_trash(ctx, record, paths, roots),
         Job::Restore { items, on_conflict } => {
-            trash_jobs::resume_restore(ctx, items, *on_conflict, &record.preexisting)
+            trash_jobs::resume_restore(ctx, items, *on_conflict, record)
         }
         Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
             Summary::default()
@@ -268,7 +268,8 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
     let landings = keep_both::landings(record, policy);
     let mut settled = Vec::new();
     for landing in landings.iter().flatten() {
-        if let Err(e) = settle(ctx, &landing.source, &landing.dest, &mut settled) {
+        let place = (landing.source.as_path(), landing.dest.as_path());
+        if let Err(e) = settle(ctx, place, record.started, &mut settled) {
             fail(ctx, &mut summary, &landing.source, e);
         }
     }
@@ -304,11 +305,20 @@ fn policy_of(record: &JournalRecord) -> ConflictPolicy {
 }
 
 /// True when `dest` is a finished copy of `source`: the engine links a file in only with its
-/// source's size and mtime, and a link only with its target. What this decides removes one of
-/// the two (a settled source, what a killed undo left), so a file of the same size and mtime
-/// is someone else's unless every byte is the same: a rebuilt file with fixed times would
-/// pass a comparison of samples.
-pub(super) fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata) -> bool {
+/// source's size and mtime, and a link only with its target. What this decides may remove one
+/// of the two (a settled source, what a killed undo left), so a file of the same size and
+/// mtime that was there before the job (`made_since`, its start: a file not changed since is
+/// not the job's copy) is someone else's unless every byte is the same, since a rebuilt file
+/// with fixed times passes a comparison of samples. One the job wrote is compared by samples:
+/// reading every byte of a resumed 400 GB copy twice would cost hours. `None`: no start to
+/// compare with, every byte is read.
+pub(super) fn is_copy_of(
+    source: &Path,
+    s: &Metadata,
+    dest: &Path,
+    d: &Metadata,
+    made_since: Option<SystemTime>,
+) -> bool {
     if s.file_type().is_symlink() && d.file_type().is_symlink() {
         return fs::read_link(source).ok() == fs::read_link(dest).ok();
     }
@@ -323,6 +333,9 @@ pub(super) fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata)
         && s.size() == d.size()
         && Timestamp::mtime_of(s).kept_as(Timestamp::mtime_of(d))
         && match (open(source), open(dest)) {
+            (Ok(a), Ok(b)) if made_since.is_some_and(|t| keep_both::changed_since(d, t)) => {
+                same_samples(&a, &b, s.size())
+            }
             (Ok(a), Ok(b)) => same_bytes(&a, &b, s.size()),
             _ => false,
         }
@@ -334,8 +347,8 @@ pub(super) fn is_copy_of(source: &Path, s: &Metadata, dest: &Path, d: &Metadata)
 /// once this one is gone from the source.
 fn settle(
     ctx: &JobCtx,
-    source: &Path,
-    dest: &Path,
+    (source, dest): (&Path, &Path),
+    since: SystemTime,
     settled: &mut Vec<PathBuf>,
 ) -> Result<(), Error> {
     let Ok(s) = fs::symlink_metadata(source) else {
@@ -347,9 +360,10 @@ fn settle(
     if s.is_dir() && d.is_dir() {
         for entry in fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))? {
             let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
-            settle(ctx, &entry.path(), &dest.join(entry.file_name()), settled)?;
+            let child = (&*entry.path(), &*dest.join(entry.file_name()));
+            settle(ctx, child, since, settled)?;
         }
-    } else if is_copy_of(source, &s, dest, &d) {
+    } else if is_copy_of(source, &s, dest, &d, Some(since)) {
         if s.is_file() && s.nlink() > 1 {
             let id = crate::fs::FileId {
                 dev: s.dev(),
@@ -362,15 +376,16 @@ fn settle(
     Ok(())
 }
 
-/// [`settle`] and [`remove_settled`] for one item going to `dest`.
+/// [`settle`] and [`remove_settled`] for one item going to `dest`, by a job started at
+/// `since`.
 pub(super) fn settle_one(
     ctx: &JobCtx,
     summary: &mut Summary,
-    source: &Path,
-    dest: &Path,
+    (source, dest): (&Path, &Path),
+    since: SystemTime,
 ) -> Result<(), Error> {
     let mut settled = Vec::new();
-    settle(ctx, source, dest, &mut settled)?;
+    settle(ctx, (source, dest), since, &mut settled)?;
     remove_settled(
         ctx,
         summary,
@@ -670,7 +685,9 @@ impl Rollback {
                 self.copies.push(dest.to_path_buf());
             }
             Ok(whole)
-        } else if is_copy_of(source, &s, dest, &d) && (created || self.changed_since(&d)) {
+        } else if is_copy_of(source, &s, dest, &d, self.since)
+            && (created || self.changed_since(&d))
+        {
             self.copies.push(dest.to_path_buf());
             Ok(true)
         } else {
@@ -720,7 +737,19 @@ mod tests {
             f.set_modified(mtime).unwrap();
         }
         let meta = |p: &Path| fs::symlink_metadata(p).unwrap();
-        assert!(is_copy_of(&source, &meta(&source), &copy, &meta(&copy)));
-        assert!(!is_copy_of(&source, &meta(&source), &other, &meta(&other)));
+        assert!(is_copy_of(
+            &source,
+            &meta(&source),
+            &copy,
+            &meta(&copy),
+            None
+        ));
+        assert!(!is_copy_of(
+            &source,
+            &meta(&source),
+            &other,
+            &meta(&other),
+            None
+        ));
     }
 }

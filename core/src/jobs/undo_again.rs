@@ -74,7 +74,7 @@ fn left_behind(at: &Path, back: &Path) -> Option<Vec<PathBuf>> {
             let own = own_name(&name)?;
             left.extend(left_behind(&entry.path(), &back.join(own))?);
         }
-    } else if !is_copy_of(at, &a, back, &b) {
+    } else if !is_copy_of(at, &a, back, &b, None) {
         return None;
     }
     left.push(at.to_path_buf());

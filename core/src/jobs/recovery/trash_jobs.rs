@@ -185,13 +185,15 @@ fn wrote_there(item: &TrashedItem, policy: ConflictPolicy, taken: &[PathBuf]) ->
 /// Resumes an interrupted restore: what it restored is done (recorded for undo), an item
 /// it copied in part across file systems is finished by a merge into what is there (after
 /// removing from the trash what was already copied whole, as the resume of a move does), and
-/// the rest is restored now with the job's `policy`. `taken`: see [`wrote_there`].
+/// the rest is restored now with the job's `policy`. The record's `preexisting`: see
+/// [`wrote_there`].
 pub(super) fn resume_restore(
     ctx: &JobCtx,
     items: &[TrashedItem],
     policy: ConflictPolicy,
-    taken: &[PathBuf],
+    record: &JournalRecord,
 ) -> Summary {
+    let taken = &record.preexisting;
     let mut summary = Summary::default();
     let (mut fresh, mut partly) = (Vec::new(), Vec::new());
     for item in items {
@@ -199,8 +201,12 @@ pub(super) fn resume_restore(
         if matches!(state, Restored::Partly) {
             if !wrote_there(item, policy, taken) {
                 state = Restored::No;
-            } else if let Err(e) = super::settle_one(ctx, &mut summary, &item.file, &item.original)
-            {
+            } else if let Err(e) = super::settle_one(
+                ctx,
+                &mut summary,
+                (&item.file, &item.original),
+                record.started,
+            ) {
                 fail(ctx, &mut summary, &item.original, e);
                 continue;
             } else {
