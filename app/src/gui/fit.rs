@@ -78,11 +78,7 @@ pub fn middle(name: Cow<'_, str>, max_px: f32, size: f32) -> Cow<'_, str> {
     // The end keeps a third of the room, and at least the extension and four characters
     // before it (so "report-2024-final.pdf" stays told apart from "report-2024-draft.pdf"),
     // as long as a character of the start still fits.
-    let extension = name
-        .rfind('.')
-        .filter(|&dot| dot > 0)
-        .map_or(0, |dot| name[dot..].chars().count())
-        .min(8);
+    let extension = super::format::extension_chars(&name);
     let ending: f32 = name
         .chars()
         .rev()

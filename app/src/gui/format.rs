@@ -206,16 +206,21 @@ pub fn ellipsize_middle(name: Cow<'_, str>, max_chars: usize) -> Cow<'_, str> {
         return name;
     }
     let keep = max_chars.saturating_sub(1);
-    let extension = name
-        .rfind('.')
-        .filter(|&dot| dot > 0)
-        .map_or(0, |dot| name[dot..].chars().count())
-        .min(8);
+    let extension = extension_chars(&name);
     let tail = (keep / 3).max(extension + 4).min(keep.saturating_sub(1));
     let head = keep - tail;
     let start: String = name.chars().take(head).collect();
     let end: String = name.chars().skip(count - tail).collect();
     Cow::Owned(format!("{start}…{end}"))
+}
+
+/// How many characters of `name`'s end a shortened name keeps for its extension (the dot
+/// included, at most 8; none for a dot file's leading dot).
+pub fn extension_chars(name: &str) -> usize {
+    name.rfind('.')
+        .filter(|&dot| dot > 0)
+        .map_or(0, |dot| name[dot..].chars().count())
+        .min(8)
 }
 
 /// The current local time, read once per frame for [`modified`].

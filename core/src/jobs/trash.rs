@@ -52,7 +52,7 @@ use crate::fs::{self, FileId, Meta, MountTable, Timestamp};
 pub(crate) use empty::{read_only_rule, run_empty};
 pub use info::{TrashedItem, list_trash, list_trash_in};
 pub use place::UnsafeEntry;
-pub(crate) use restore::run_job as run_restore;
+pub(crate) use restore::{remove_info_if_gone, run_job as run_restore};
 
 /// Where the trash folders are. [`TrashRoots::from_env`] is the user's trash; tests point
 /// [`home`](Self::home) at a temporary folder and restrict [`volumes`](Self::volumes).

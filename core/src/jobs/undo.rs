@@ -539,14 +539,7 @@ fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord], policy: ConflictPolicy) -> 
             // so: already undone. Stopped before it removed the info file, that file is an
             // entry for nothing in the trash.
             _ if is_still(&r.original, r.id) => {
-                if std::fs::symlink_metadata(&r.file).is_err() {
-                    match std::fs::remove_file(&r.info) {
-                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                            fail(ctx, &mut summary, &r.info, Error::io("delete", &r.info, e));
-                        }
-                        _ => {}
-                    }
-                }
+                trash::remove_info_if_gone(ctx, &mut summary, &r.file, &r.info);
             }
             Ok(_) | Err(_) => fail(ctx, &mut summary, &r.file, not_as_left_at(&r.file)),
         }

@@ -108,6 +108,18 @@ fn at_original(error: Arc<Error>, original: impl Fn(PathBuf) -> PathBuf) -> Arc<
     }
 }
 
+/// Removes the info file `info` when the item it describes, `file` in the trash, is gone
+/// (restored whole): it would be an entry for nothing.
+pub(crate) fn remove_info_if_gone(ctx: &JobCtx, summary: &mut Summary, file: &Path, info: &Path) {
+    if lstat(file) == Err(Errno::NOENT) {
+        match std::fs::remove_file(info) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => fail(ctx, summary, info, Error::io("delete", info, e)),
+        }
+    }
+}
+
 /// `statx` of `path` itself (a link is not followed).
 fn lstat(path: &Path) -> rustix::io::Result<Meta> {
     fs::stat_at(rustix::fs::CWD, path)
@@ -141,13 +153,7 @@ fn settle(
     trashed: &Meta,
     landed: &Landed,
 ) -> TrashRecord {
-    if lstat(&item.file) == Err(Errno::NOENT) {
-        match std::fs::remove_file(&item.info) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => fail(ctx, summary, &item.info, Error::io("delete", &item.info, e)),
-        }
-    }
+    remove_info_if_gone(ctx, summary, &item.file, &item.info);
     let here = if landed.merged {
         *trashed
     } else {
