@@ -60,7 +60,7 @@ use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::conflict::{same_bytes, same_samples};
 use super::control::JobCtx;
@@ -304,6 +304,28 @@ fn policy_of(record: &JournalRecord) -> ConflictPolicy {
     }
 }
 
+/// Whether the item of `meta` changed (its ctime) at or after `since`.
+pub(super) fn changed_since(meta: &fs::Metadata, since: SystemTime) -> bool {
+    changed_at(meta).is_some_and(|changed| changed >= since)
+}
+
+/// Whether the item of `meta` changed surely after `since`, a job's start by the coarse clock:
+/// file systems may stamp a change with the precise clock, up to a tick (4 ms at 250 Hz)
+/// ahead of the coarse one, so a file the user changed just before the job can look changed
+/// after its start. A margin of a few ticks tells them apart; a file the job wrote within it
+/// is compared in full, which costs time, not data.
+fn surely_after(meta: &fs::Metadata, since: SystemTime) -> bool {
+    const CLOCK_MARGIN: Duration = Duration::from_millis(50);
+    changed_at(meta).is_some_and(|changed| changed > since + CLOCK_MARGIN)
+}
+
+/// The item's ctime; `None` before 1970, long before any job.
+fn changed_at(meta: &fs::Metadata) -> Option<SystemTime> {
+    let nsec = u32::try_from(meta.ctime_nsec()).unwrap_or(0);
+    let secs = u64::try_from(meta.ctime()).ok()?;
+    Some(UNIX_EPOCH + Duration::new(secs, nsec))
+}
+
 /// True when `dest` is a finished copy of `source`: the engine links a file in only with its
 /// source's size and mtime, and a link only with its target. What this decides may remove one
 /// of the two (a settled source, what a killed undo left), so a file of the same size and
@@ -333,7 +355,7 @@ pub(super) fn is_copy_of(
         && s.size() == d.size()
         && Timestamp::mtime_of(s).kept_as(Timestamp::mtime_of(d))
         && match (open(source), open(dest)) {
-            (Ok(a), Ok(b)) if made_since.is_some_and(|t| keep_both::changed_since(d, t)) => {
+            (Ok(a), Ok(b)) if made_since.is_some_and(|t| surely_after(d, t)) => {
                 same_samples(&a, &b, s.size())
             }
             (Ok(a), Ok(b)) => same_bytes(&a, &b, s.size()),
@@ -707,8 +729,7 @@ impl Rollback {
     /// Whether the item of `meta` changed (its inode's ctime) at or after the job's start;
     /// true without a start to compare with.
     fn changed_since(&self, meta: &fs::Metadata) -> bool {
-        self.since
-            .is_none_or(|since| keep_both::changed_since(meta, since))
+        self.since.is_none_or(|since| changed_since(meta, since))
     }
 }
 

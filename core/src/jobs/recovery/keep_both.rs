@@ -11,13 +11,12 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::super::ConflictPolicy;
 use super::super::conflict::keep_both_name;
 use super::super::journal::JournalRecord;
+use super::changed_since;
 
 /// Where the job of `record` put (or is to put) one source.
 pub(super) struct Landing {
@@ -146,13 +145,4 @@ fn kept_beside(record: &JournalRecord, source: &Path, dest: &Path) -> Option<Pat
         });
         found
     })
-}
-
-/// Whether the item of `meta` changed (its ctime) at or after `since`.
-pub(super) fn changed_since(meta: &fs::Metadata, since: SystemTime) -> bool {
-    let nsec = u32::try_from(meta.ctime_nsec()).unwrap_or(0);
-    match u64::try_from(meta.ctime()) {
-        Ok(secs) => UNIX_EPOCH + Duration::new(secs, nsec) >= since,
-        Err(_) => false, // before 1970: long before any job
-    }
 }
