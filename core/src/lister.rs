@@ -2,21 +2,23 @@
 //!
 //! The folder is opened once; every entry is stat'ed by name relative to that fd, without
 //! following symlinks (a symlink gets one more stat, following it, only to learn the kind of its
-//! target). Names are read in chunks; each chunk is stat'ed by a helper thread (two thirds)
-//! and the reading thread (the rest, then it reads the next chunk's names), then sent as one
-//! [`ListMsg::Batch`]. Chunks start small so the first batch arrives within a few
+//! target). Names are read in chunks; the entries of each chunk are claimed a few at a time by
+//! a helper thread and the reading thread (which first reads the next chunk's names), then the
+//! chunk is sent as one [`ListMsg::Batch`]. Chunks start small so the first batch arrives within a few
 //! milliseconds, and grow to keep the message count low.
 //!
 //! Entries are never dropped: a failed stat (the file vanished, or access was refused) yields
 //! an entry flagged [`EntryRef::stat_failed`](crate::entry::EntryRef::stat_failed) with the kind
 //! from `d_type`; broken symlinks get target kind [`Kind::Unknown`]; names are raw bytes.
 
+use std::collections::VecDeque;
 use std::ffi::OsStr;
+use std::ops::Range;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -47,9 +49,6 @@ const MAX_CHUNK: usize = 4096;
 const CHUNK_TIME: Duration = Duration::from_millis(16);
 /// Smallest chunk after slow ones halve it.
 const MIN_CHUNK: usize = 64;
-/// Below this many entries in the reading thread's share of a chunk, handing the helper its
-/// share costs more than it saves.
-const MIN_PARALLEL_HALF: usize = 32;
 /// getdents buffer: ~1000 short names per system call.
 const DIRENT_BUF: usize = 32 * 1024;
 
@@ -207,13 +206,16 @@ fn stream(fd: OwnedFd, dir: &Path, cancel: &AtomicBool, tx: &Sender<ListMsg>) ->
     })
 }
 
-/// Reads `fd` chunk by chunk, stats each chunk (in parallel when worth it) and hands it to
+/// Reads `fd` chunk by chunk, stats each chunk (on two threads when worth it) and hands it to
 /// `sink`, which returns false to stop (its receiver is gone).
 ///
-/// Reading is pipelined with stat'ing: while the helper thread stats the larger share of a
-/// chunk ([`HELPER_SHARE`]), this thread stats the rest and then reads the next chunk's names,
-/// so that neither core idles while `getdents` runs (a third of a `statx`'s cost on tmpfs:
-/// with the whole chunk read first, 50,000 entries kept 1.5 of two CPUs busy).
+/// Reading is pipelined with stat'ing: the next chunk's names are read while the helper thread
+/// stats the current one, and it is handed over at once, so the helper goes on to it without
+/// waiting. Both threads then claim entries of a chunk a [`BLOCK`] at a time, so neither waits
+/// for a fixed share: a fixed split (two thirds to the helper) left one thread or the other
+/// idle for a third of a 50,000-entry listing, since `getdents` costs more on ext4 than on
+/// tmpfs; and with another program busy on one core, a fixed share waits on a descheduled
+/// thread, where claiming lets the reader take the whole chunk.
 fn list_fd(
     fd: OwnedFd,
     dir: &Path,
@@ -225,93 +227,213 @@ fn list_fd(
     let mut buf = Vec::with_capacity(DIRENT_BUF);
     let mut entries = RawDir::new(fd.as_fd(), buf.spare_capacity_mut());
     let mut chunk_len = FIRST_CHUNK;
+    let mut at_end = false;
+    // The chunk being stat'ed and the one read ahead.
+    let mut ahead: VecDeque<Pending> = VecDeque::with_capacity(2);
     let mut started = Instant::now();
-    let (mut next, mut at_end) = read_chunk(&mut entries, dir, chunk_len)?;
-    while next.0.len() + next.1.len() > 0 {
+    loop {
+        while ahead.len() < 2 && !at_end {
+            let chunk;
+            (chunk, at_end) = read_chunk(&mut entries, dir, chunk_len)?;
+            if chunk.len() >= MIN_SHARED {
+                let helper = helper.get_or_insert_with(|| Helper::spawn(Arc::clone(&fd)));
+                ahead.push_back(Pending::Shared(helper.share(chunk)));
+            } else if !chunk.is_empty() {
+                ahead.push_back(Pending::Alone(chunk));
+            }
+        }
+        let Some(pending) = ahead.pop_front() else {
+            return Ok(());
+        };
+        let batch = match pending {
+            Pending::Alone(mut chunk) => {
+                stat_all(fd.as_fd(), &mut chunk, cancel);
+                chunk
+            }
+            Pending::Shared(chunk) => match Shared::finish(chunk, fd.as_fd(), cancel) {
+                Some(chunk) => chunk,
+                None => return Err(Error::Cancelled),
+            },
+        };
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
-        let (theirs, mut mine) = next;
-        let handed = if mine.len() >= MIN_PARALLEL_HALF {
-            let helper = helper.get_or_insert_with(|| Helper::spawn(Arc::clone(&fd)));
-            helper.start(theirs);
-            Some(&*helper)
-        } else {
-            let mut all = theirs;
-            all.append(&mine);
-            mine = all;
-            None
-        };
-        stat_all(fd.as_fd(), &mut mine, cancel);
-        let next_len = if started.elapsed() > CHUNK_TIME {
+        chunk_len = if started.elapsed() > CHUNK_TIME {
             (chunk_len / 2).max(MIN_CHUNK)
         } else {
             (chunk_len * 2).min(MAX_CHUNK)
         };
         started = Instant::now();
-        (next, at_end) = if at_end {
-            let none = || Listing::new(dir.to_owned());
-            ((none(), none()), true)
-        } else {
-            read_chunk(&mut entries, dir, next_len)?
-        };
-        chunk_len = next_len;
-        let batch = match handed {
-            Some(helper) => {
-                let mut first = helper.finish();
-                first.append(&mine);
-                first
-            }
-            None => mine,
-        };
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Error::Cancelled);
-        }
-        if !batch.is_empty() && !sink(batch) {
+        if !sink(batch) {
             return Ok(());
         }
     }
-    Ok(())
 }
 
-/// The helper's share of a chunk, as a fraction: the reading thread's smaller share leaves it
-/// the time to read the next chunk (`getdents` costs about a third of a `statx` an entry on
-/// tmpfs; 3/5 left the reader the busier of the two).
-const HELPER_SHARE: (usize, usize) = (2, 3);
+/// Below this many entries, a chunk is stat'ed by the reading thread alone: waking the helper
+/// costs more than it saves.
+const MIN_SHARED: usize = 96;
+/// Entries a thread claims at once from a shared chunk: few, so that the last block in flight
+/// keeps the other thread waiting only a few stats' time.
+const BLOCK: usize = 16;
 
-/// The names (and `d_type` kinds, stat pending) of the next at most `len` entries, as the
-/// helper's share and the rest, and whether the folder is read to its end.
+/// A chunk read and waiting to be stat'ed.
+enum Pending {
+    /// Stat'ed by the reading thread alone.
+    Alone(Listing),
+    /// Handed to the helper too; both claim its entries.
+    Shared(Arc<Shared>),
+}
+
+/// A chunk both threads stat: the names, read only, and the next entry to claim.
+struct Shared {
+    chunk: Listing,
+    next: AtomicUsize,
+    /// What the helper stat'ed, and how many entries either thread has finished.
+    stated: Mutex<Stated>,
+    /// Signalled when the finished count reaches the chunk's length.
+    complete: Condvar,
+}
+
+#[derive(Default)]
+struct Stated {
+    finished: usize,
+    /// The helper's blocks: where each starts, and their metadata in order.
+    starts: Vec<usize>,
+    metas: Vec<Meta>,
+}
+
+impl Shared {
+    fn new(chunk: Listing) -> Shared {
+        // Allocated here, by the reading thread: memory the helper allocated would come from
+        // its own arena, which the allocator keeps after the listing is gone.
+        let stated = Stated {
+            finished: 0,
+            starts: Vec::with_capacity(chunk.len().div_ceil(BLOCK)),
+            metas: Vec::with_capacity(chunk.len()),
+        };
+        Shared {
+            chunk,
+            next: AtomicUsize::new(0),
+            stated: Mutex::new(stated),
+            complete: Condvar::new(),
+        }
+    }
+
+    /// The next block of entries no thread has taken, if any is left.
+    fn claim(&self) -> Option<Range<usize>> {
+        let len = self.chunk.len();
+        let start = self.next.fetch_add(BLOCK, Ordering::Relaxed);
+        (start < len).then(|| start..(start + BLOCK).min(len))
+    }
+
+    /// Stats `block` into `metas` (appended).
+    fn stat_block(&self, dir: BorrowedFd<'_>, block: Range<usize>, metas: &mut Vec<Meta>) {
+        for i in block {
+            let entry = self.chunk.entry(i);
+            metas.push(stat_entry(dir, entry.name_bytes(), entry.kind()));
+        }
+    }
+
+    /// The helper's part of one block it claimed: stats it (into `metas`, a buffer) and hands
+    /// the result to the reader.
+    fn help(&self, dir: BorrowedFd<'_>, block: Range<usize>, metas: &mut Vec<Meta>) {
+        let start = block.start;
+        metas.clear();
+        self.stat_block(dir, block, metas);
+        let mut stated = lock(&self.stated);
+        stated.starts.push(start);
+        stated.metas.extend_from_slice(metas);
+        self.count(&mut stated, metas.len());
+    }
+
+    /// Counts `done` more entries finished; wakes the reader when that completes the chunk.
+    fn count(&self, stated: &mut Stated, done: usize) {
+        stated.finished += done;
+        if stated.finished == self.chunk.len() {
+            self.complete.notify_one();
+        }
+    }
+
+    /// The reading thread's part: claims blocks until none is left, waits for the helper's
+    /// block in flight, and returns the chunk stat'ed. On cancel, returns at once with the
+    /// chunk's entries pending (the caller reports the cancel).
+    fn finish(shared: Arc<Shared>, dir: BorrowedFd<'_>, cancel: &AtomicBool) -> Option<Listing> {
+        let mut starts = Vec::new();
+        let mut metas = Vec::with_capacity(shared.chunk.len());
+        while let Some(block) = shared.claim() {
+            if cancel.load(Ordering::Relaxed) {
+                // The helper stops at its next claim.
+                shared.next.store(usize::MAX / 2, Ordering::Relaxed);
+                return None;
+            }
+            starts.push(block.start);
+            shared.stat_block(dir, block, &mut metas);
+        }
+        let theirs = {
+            let mut stated = lock(&shared.stated);
+            let mine = metas.len();
+            shared.count(&mut stated, mine);
+            while stated.finished < shared.chunk.len() {
+                stated = shared
+                    .complete
+                    .wait(stated)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+            std::mem::take(&mut *stated)
+        };
+        // The helper lets go of the chunk right after its last block: wait that long, and no
+        // longer for a descheduled thread (a copy of the chunk costs less than a time slice).
+        for _ in 0..UNWRAP_SPINS {
+            if Arc::strong_count(&shared) == 1 {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        let mut chunk =
+            Arc::try_unwrap(shared).map_or_else(|still| still.chunk.clone(), |owned| owned.chunk);
+        for (starts, metas) in [(starts, metas), (theirs.starts, theirs.metas)] {
+            let mut metas = metas.into_iter();
+            for start in starts {
+                let end = (start + BLOCK).min(chunk.len());
+                for (i, meta) in (start..end).zip(metas.by_ref()) {
+                    chunk.set_meta(i, meta);
+                }
+            }
+        }
+        Some(chunk)
+    }
+}
+
+/// How long the reader waits for the helper to drop a finished chunk, in spins of a few
+/// nanoseconds each.
+const UNWRAP_SPINS: usize = 4096;
+
+/// The names (and `d_type` kinds, stat pending) of the next at most `len` entries, and whether
+/// the folder is read to its end.
 fn read_chunk(
     entries: &mut RawDir<'_, BorrowedFd<'_>>,
     dir: &Path,
     len: usize,
-) -> Result<((Listing, Listing), bool), Error> {
-    let theirs_len = len * HELPER_SHARE.0 / HELPER_SHARE.1;
-    let mut theirs = Listing::with_capacity(dir.to_owned(), theirs_len, theirs_len * 16);
-    let mut mine =
-        Listing::with_capacity(dir.to_owned(), len - theirs_len, (len - theirs_len) * 16);
-    while theirs.len() + mine.len() < len {
+) -> Result<(Listing, bool), Error> {
+    let mut chunk = Listing::with_capacity(dir.to_owned(), len, len * 16);
+    while chunk.len() < len {
         let Some(entry) = entries.next() else {
-            return Ok(((theirs, mine), true));
+            return Ok((chunk, true));
         };
         let entry = entry.map_err(|e| Error::io("read folder", dir, e))?;
         let name = entry.file_name().to_bytes();
         if name == b"." || name == b".." {
             continue;
         }
-        let part = if theirs.len() < theirs_len {
-            &mut theirs
-        } else {
-            &mut mine
-        };
         // Stat pending: the d_type kind is what a failed stat will report.
         let pending = Meta {
             kind: Kind::from_file_type(entry.file_type()),
             ..Meta::default()
         };
-        part.push(OsStr::from_bytes(name), pending);
+        chunk.push(OsStr::from_bytes(name), pending);
     }
-    Ok(((theirs, mine), false))
+    Ok((chunk, false))
 }
 
 /// Stats every entry of `part` in place; stops early (leaving entries pending) on cancel.
@@ -326,41 +448,40 @@ fn stat_all(dir: BorrowedFd<'_>, part: &mut Listing, cancel: &AtomicBool) {
     }
 }
 
-/// The second core's share: a thread that stats the halves it is sent, for one listing.
+/// The second core's share: a thread that claims blocks of the chunks it is handed, for one
+/// listing; it ends when the lister drops it.
 struct Helper {
-    jobs: Sender<Listing>,
-    done: Receiver<Listing>,
+    jobs: Sender<Arc<Shared>>,
 }
 
 impl Helper {
     fn spawn(fd: Arc<OwnedFd>) -> Helper {
-        let (jobs, job_rx) = crossbeam_channel::bounded::<Listing>(1);
-        let (done_tx, done) = crossbeam_channel::bounded(1);
-        // The helper never sees the cancel flag: a half is at most MAX_CHUNK / 2 entries, and
-        // the thread ends when `jobs` is dropped with the lister's stack.
-        let never = AtomicBool::new(false);
+        // Unbounded: a helper that is not running must never hold the reader up. At most the
+        // two chunks in flight wait in it.
+        let (jobs, job_rx) = crossbeam_channel::unbounded::<Arc<Shared>>();
         spawn_named(move || {
-            for mut part in job_rx {
-                stat_all(fd.as_fd(), &mut part, &never);
-                if done_tx.send(part).is_err() {
-                    return;
+            let mut metas = Vec::with_capacity(BLOCK);
+            for shared in job_rx {
+                while let Some(block) = shared.claim() {
+                    shared.help(fd.as_fd(), block, &mut metas);
                 }
             }
         });
-        Helper { jobs, done }
+        Helper { jobs }
     }
 
-    /// Hands `part` to the helper thread; collect it with [`Helper::finish`].
-    fn start(&self, part: Listing) {
+    /// Hands `chunk` to the helper thread; the caller claims its share with [`Shared::finish`].
+    fn share(&self, chunk: Listing) -> Arc<Shared> {
+        let shared = Arc::new(Shared::new(chunk));
         self.jobs
-            .send(part)
+            .send(Arc::clone(&shared))
             .expect("lister helper thread ended early");
+        shared
     }
+}
 
-    /// Waits for the part given to [`Helper::start`], stat'ed.
-    fn finish(&self) -> Listing {
-        self.done.recv().expect("lister helper thread ended early")
-    }
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]
@@ -370,6 +491,7 @@ mod tests {
     use std::ffi::OsString;
     use std::fs;
     use std::os::unix::fs::symlink;
+    use std::time::Duration;
 
     fn names(listing: &Listing) -> BTreeSet<OsString> {
         listing.iter().map(|e| e.name().to_owned()).collect()
@@ -495,6 +617,47 @@ mod tests {
                 .map(|e| 48 + e.name_bytes().len())
                 .sum::<usize>()
         );
+    }
+
+    #[test]
+    fn a_chunk_both_threads_stat_gets_each_entry_its_own_details() {
+        let tmp = tempfile::tempdir().unwrap();
+        let count = 10 * BLOCK + 3;
+        for i in 0..count {
+            fs::write(tmp.path().join(format!("f{i}")), vec![b'x'; i]).unwrap();
+        }
+        let fd = open_dir(tmp.path()).unwrap();
+        let mut buf = Vec::with_capacity(DIRENT_BUF);
+        let mut entries = RawDir::new(fd.as_fd(), buf.spare_capacity_mut());
+        let (chunk, at_end) = read_chunk(&mut entries, tmp.path(), count + 1).unwrap();
+        assert!(at_end);
+        let shared = Arc::new(Shared::new(chunk));
+        // A helper that claims the first block, and is slow to stat it and slower still to let
+        // go of the chunk: the reader takes every other block, waits for that one, and copies
+        // the chunk rather than wait on.
+        let (claimed_tx, claimed) = crossbeam_channel::bounded(0);
+        let helper = {
+            let (shared, fd) = (Arc::clone(&shared), fd.try_clone().unwrap());
+            thread::spawn(move || {
+                let block = shared.claim().unwrap();
+                claimed_tx.send(()).unwrap();
+                thread::sleep(Duration::from_millis(50));
+                shared.help(fd.as_fd(), block, &mut Vec::new());
+                thread::sleep(Duration::from_millis(50));
+            })
+        };
+        claimed.recv().unwrap();
+        let never = AtomicBool::new(false);
+        let listing = Shared::finish(shared, fd.as_fd(), &never).unwrap();
+        helper.join().unwrap();
+        assert_eq!(listing.len(), count);
+        for e in listing.iter() {
+            let i: u64 = e.name().to_str().unwrap()[1..].parse().unwrap();
+            assert_eq!(
+                (e.kind(), e.size(), e.stat_failed()),
+                (Kind::File, i, false)
+            );
+        }
     }
 
     #[test]

@@ -97,15 +97,41 @@ pub fn sorted_order(listing: &Listing, spec: SortSpec) -> Vec<u32> {
         _ => Keyer::Collator(&collation.collator),
     };
     if n < PARALLEL_MIN || thread::available_parallelism().map_or(1, |p| p.get()) < 2 {
-        let run = Run::sorted(listing, spec, keyer, 0..n);
+        let mut run = Run::keyed(listing, spec, keyer, 0..n);
+        let (_, common) = run.head_and_common();
+        run.sort(listing, spec, common);
         return run.items.iter().map(|item| item.idx).collect();
     }
+    // Each thread keys and sorts one half; between the two, they agree on the bytes every key
+    // of the listing starts with, which no comparison needs to look at.
+    let (to_main, from_helper) = crossbeam_channel::bounded(1);
+    let (to_helper, from_main) = crossbeam_channel::bounded(1);
     let (first, second) = thread::scope(|s| {
-        let second = s.spawn(|| Run::sorted(listing, spec, keyer, n / 2..n));
-        let first = Run::sorted(listing, spec, keyer, 0..n / 2);
+        let second = s.spawn(move || {
+            let mut run = Run::keyed(listing, spec, keyer, n / 2..n);
+            to_main
+                .send(run.head_and_common())
+                .expect("sort thread left");
+            let common = from_main.recv().expect("sort thread left");
+            run.sort(listing, spec, common);
+            run
+        });
+        let mut first = Run::keyed(listing, spec, keyer, 0..n / 2);
+        let (their_head, their_common) = from_helper.recv().expect("sort thread panicked");
+        let (my_head, my_common) = first.head_and_common();
+        let common = my_common
+            .min(their_common)
+            .min(common_len(&my_head, &their_head));
+        to_helper.send(common).expect("sort thread panicked");
+        first.sort(listing, spec, common);
         (first, second.join().expect("sort thread panicked"))
     });
     merge(listing, spec, &first, &second)
+}
+
+/// How many leading bytes `a` and `b` share.
+fn common_len(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// What makes the collation keys of a listing's names.
@@ -132,8 +158,8 @@ impl Keyer<'_> {
 /// beside the listing (about sixty), which is what `ferry ls` peaks at.
 #[derive(Clone, Copy)]
 struct Item {
-    /// The first 8 bytes of the entry's sort key (see [`Keys`]), big-endian, zero-padded:
-    /// most comparisons end here, without touching the key buffer.
+    /// The 8 bytes of the entry's sort key (see [`Keys`]) after those every key shares,
+    /// big-endian, zero-padded: most comparisons end here, without touching the key buffer.
     prefix: u64,
     /// Index into the listing.
     idx: u32,
@@ -141,26 +167,68 @@ struct Item {
     group: u8,
 }
 
-/// The sort keys of a run's entries past their first 8 bytes, one after another in listing
-/// order. An entry's sort key is its size (8 bytes, big-endian) or modification time
-/// (seconds mapped to keep their order as unsigned, then nanoseconds: 12 bytes) when sorting
-/// by those, then for the type sort its extension's collation key and a 0x00 (which no
-/// collation key contains), then its name's collation key: comparing keys byte by byte
-/// compares those fields in that order, as their headers have one length.
+/// The sort keys of a run's entries past their first 8 bytes (which the items hold), one after
+/// another in listing order. An entry's sort key is its size (8 bytes, big-endian) or
+/// modification time (seconds mapped to keep their order as unsigned, then nanoseconds:
+/// 12 bytes) when sorting by those, then for the type sort its extension's collation key and a
+/// 0x00 (which no collation key contains), then its name's collation key: comparing keys byte
+/// by byte compares those fields in that order, as their headers have one length. A key
+/// shorter than 8 bytes is taken as zero-padded, which orders it as it is, since no key goes
+/// on from another with a zero byte.
 struct Keys {
     /// Listing index of the run's first entry.
     start: usize,
     bytes: Vec<u8>,
     /// `ends[k]`: where the key rest of the run's entry `k` ends in `bytes`.
     ends: Vec<u32>,
+    /// Bytes of each rest that comparisons skip: once sorted, the items hold the 8 bytes after
+    /// those every key shares, and the rests go on from there.
+    skip: usize,
 }
 
 impl Keys {
-    /// The key of listing entry `idx` past its first 8 bytes.
-    fn rest(&self, idx: u32) -> &[u8] {
-        let k = idx as usize - self.start;
+    /// The key of the run's `k`-th entry past its first 8 bytes.
+    fn whole_rest(&self, k: usize) -> &[u8] {
         let from = if k == 0 { 0 } else { self.ends[k - 1] as usize };
         &self.bytes[from..self.ends[k] as usize]
+    }
+
+    /// The key of listing entry `idx` past the bytes its item holds.
+    fn rest(&self, idx: u32) -> &[u8] {
+        let rest = self.whole_rest(idx as usize - self.start);
+        &rest[self.skip.min(rest.len())..]
+    }
+}
+
+/// A key as its first 8 bytes and the rest.
+#[derive(Clone, Copy)]
+struct KeyParts<'a> {
+    head: u64,
+    rest: &'a [u8],
+}
+
+impl KeyParts<'_> {
+    /// How many leading bytes two keys share.
+    fn common(self, other: KeyParts<'_>) -> usize {
+        match self.head ^ other.head {
+            0 => 8 + common_len(self.rest, other.rest),
+            diff => diff.leading_zeros() as usize / 8,
+        }
+    }
+
+    /// The 8 bytes from byte `at` on, big-endian, zero-padded.
+    fn window(self, at: usize) -> u64 {
+        let mut bytes = [0; 16];
+        bytes[..8].copy_from_slice(&self.head.to_be_bytes());
+        let (from, rest) = if at < 8 {
+            (at, &self.rest[..self.rest.len().min(8)])
+        } else {
+            (8, &self.rest[(at - 8).min(self.rest.len())..])
+        };
+        let rest = &rest[..rest.len().min(8)];
+        bytes[8..8 + rest.len()].copy_from_slice(rest);
+        let window: [u8; 8] = bytes[from..from + 8].try_into().expect("8 bytes");
+        u64::from_be_bytes(window)
     }
 }
 
@@ -171,12 +239,13 @@ struct Run {
 }
 
 impl Run {
-    /// Computes the keys of entries `range` and sorts them.
-    fn sorted(listing: &Listing, spec: SortSpec, keyer: Keyer<'_>, range: Range<usize>) -> Run {
+    /// Computes the keys of entries `range`, unsorted.
+    fn keyed(listing: &Listing, spec: SortSpec, keyer: Keyer<'_>, range: Range<usize>) -> Run {
         let mut keys = Keys {
             start: range.start,
             bytes: Vec::with_capacity(range.len() * 16),
             ends: Vec::with_capacity(range.len()),
+            skip: 0,
         };
         let mut items = Vec::with_capacity(range.len());
         let (mut key, mut ext) = (Vec::new(), Vec::new());
@@ -219,8 +288,44 @@ impl Run {
                 group: u8::from(spec.folders_first && !entry.is_dir_like()),
             });
         }
-        items.sort_unstable_by(|a, b| compare(listing, spec, (a, &keys), (b, &keys)));
         Run { keys, items }
+    }
+
+    /// The key of the run's `k`-th entry, before sorting.
+    fn key(&self, k: usize) -> KeyParts<'_> {
+        KeyParts {
+            head: self.items[k].prefix,
+            rest: self.keys.whole_rest(k),
+        }
+    }
+
+    /// The run's first key (empty if it has none), and how many leading bytes all its keys
+    /// share; before sorting.
+    fn head_and_common(&self) -> (Vec<u8>, usize) {
+        let Some(first) = (!self.items.is_empty()).then(|| self.key(0)) else {
+            return (Vec::new(), usize::MAX);
+        };
+        let common = (1..self.items.len())
+            .map(|k| first.common(self.key(k)))
+            .min()
+            .unwrap_or(usize::MAX);
+        let mut head = first.head.to_be_bytes().to_vec();
+        head.extend_from_slice(first.rest);
+        (head, common)
+    }
+
+    /// Sorts the run, comparing keys past their first `common` bytes, which every key this
+    /// run is ever compared with starts with.
+    fn sort(&mut self, listing: &Listing, spec: SortSpec, common: usize) {
+        // A run of one key: whatever it shares with itself.
+        let common = common.min(self.keys.bytes.len() + 8);
+        for k in 0..self.items.len() {
+            self.items[k].prefix = self.key(k).window(common);
+        }
+        self.keys.skip = common;
+        let keys = &self.keys;
+        self.items
+            .sort_unstable_by(|a, b| compare(listing, spec, (a, keys), (b, keys)));
     }
 }
 
@@ -569,6 +674,91 @@ mod tests {
         want.sort_unstable();
         let want: Vec<String> = want.into_iter().map(|(_, i)| format!("n{i}")).collect();
         assert_eq!(got, want);
+    }
+
+    /// The order the sort gave before it skipped the bytes all keys share: every key whole.
+    fn whole_key_order(l: &Listing, spec: SortSpec) -> Vec<u32> {
+        let collation = collation();
+        let keyer = match &collation.ascii {
+            Some(t) if (0..l.len()).all(|i| t.covers(l.entry(i).name_bytes())) => Keyer::Ascii(t),
+            _ => Keyer::Collator(&collation.collator),
+        };
+        let mut run = Run::keyed(l, spec, keyer, 0..l.len());
+        run.sort(l, spec, 0);
+        run.items.iter().map(|item| item.idx).collect()
+    }
+
+    #[test]
+    fn skipping_the_shared_bytes_keeps_the_order_of_whole_keys() {
+        let sizes = [0, 1, 40, PARALLEL_MIN * 2 + 7];
+        // Long shared starts (ASCII and not), keys shorter than 8 bytes, equal sizes and
+        // times, extensions that are empty, shared or differ, and halves that share more
+        // within than between them.
+        let shapes: [fn(usize) -> (String, Meta); 6] = [
+            |i| (format!("file-{:06}.txt", i * 7919 % 100_003), file(7, 7)),
+            |i| {
+                (
+                    format!("été-rapport-{}", i * 31 % 9973),
+                    file(i as u64 % 3, 5),
+                )
+            },
+            |i| {
+                (
+                    format!("{}", (b'a' + (i % 26) as u8) as char).repeat(1 + i / 26),
+                    file(0, 0),
+                )
+            },
+            |i| {
+                let ext = ["", ".tar.gz", ".TXT", ".txt", "."][i % 5];
+                (
+                    format!("doc{}{ext}", i / 5),
+                    if i % 7 == 0 { dir() } else { file(1, 1) },
+                )
+            },
+            |i| {
+                (
+                    format!("same-prefix-then-{}", i),
+                    file(u64::MAX - (i as u64 % 2), -5),
+                )
+            },
+            // Each half (one per thread) shares more than the two halves share.
+            |i| {
+                // Past their first byte, the left half's names would sort after the right's.
+                let half = if i < PARALLEL_MIN + 3 { "x9" } else { "y1" };
+                (format!("{half}-{i:05}"), file(0, 0))
+            },
+        ];
+        for shape in shapes {
+            for &n in &sizes {
+                let l = listing_of((0..n).map(shape));
+                for key in [
+                    SortKey::Name,
+                    SortKey::Size,
+                    SortKey::Modified,
+                    SortKey::Type,
+                ] {
+                    for direction in [Direction::Ascending, Direction::Descending] {
+                        for folders_first in [true, false] {
+                            let spec = SortSpec {
+                                key,
+                                direction,
+                                folders_first,
+                            };
+                            let want = whole_key_order(&l, spec);
+                            assert_eq!(sorted_order(&l, spec), want, "{n} names, {spec:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn listing_of(entries: impl Iterator<Item = (String, Meta)>) -> Listing {
+        let mut l = Listing::new(PathBuf::from("/t"));
+        for (name, meta) in entries {
+            l.push(OsStr::new(&name), meta);
+        }
+        l
     }
 
     #[test]
