@@ -57,8 +57,11 @@ use std::sync::OnceLock;
 fn test_home() -> &'static Path {
     static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
     HOME.get_or_init(|| {
+        // A static is never dropped, so each run's home outlives it: the homes of runs whose
+        // process is gone are removed here instead.
+        remove_homes_of_ended_runs();
         let home = tempfile::Builder::new()
-            .prefix("ferry-test-home-")
+            .prefix(&format!("{HOME_PREFIX}{}-", std::process::id()))
             .tempdir()
             .unwrap();
         // World-writable (sticky), so processes run as the unprivileged user can keep their
@@ -71,6 +74,27 @@ fn test_home() -> &'static Path {
         home
     })
     .path()
+}
+
+/// How the name of a test run's home starts; the process id of the run follows.
+const HOME_PREFIX: &str = "ferry-test-home-";
+
+/// Removes the homes that earlier test runs left in the temporary folder, once their process
+/// has ended.
+fn remove_homes_of_ended_runs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = (name.to_str())
+            .and_then(|n| n.strip_prefix(HOME_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !Path::new("/proc").join(pid.to_string()).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Points a `ferry` process at the private test home.
