@@ -144,12 +144,9 @@ pub fn run(args: &LsArgs) -> i32 {
 fn unreadable(listing: &Listing, order: &[u32], shown: impl Fn(&EntryRef<'_>) -> bool) -> i32 {
     let mut code = EXIT_OK;
     for entry in order.iter().map(|&i| listing.entry(i as usize)) {
-        if entry.stat_failed() && shown(&entry) {
+        if let Some(error) = entry.stat_error().filter(|_| shown(&entry)) {
             let path = listing.dir().join(entry.name());
-            // Asked again for the reason, which the listing does not keep.
-            if let Err(e) = std::fs::symlink_metadata(&path) {
-                eprintln!("ferry ls: {}", ferry_core::Error::io("access", path, e));
-            }
+            eprintln!("ferry ls: {}", ferry_core::Error::io("access", path, error));
             code = EXIT_PARTIAL;
         }
     }
@@ -161,7 +158,7 @@ fn unreadable(listing: &Listing, order: &[u32], shown: impl Fn(&EntryRef<'_>) ->
 fn the_item(path: &Path) -> Option<Listing> {
     let here = std::fs::File::open(".").ok()?;
     let meta = lister::stat_at(here.as_fd(), path.as_os_str());
-    if meta.stat_failed {
+    if meta.stat_failed() {
         return None;
     }
     let mut item = Listing::new(path.parent().unwrap_or(Path::new(".")).to_owned());

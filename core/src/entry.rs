@@ -11,6 +11,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use rustix::io::Errno;
+
 /// What kind of file system object an entry is: the one type for it in Ferry, shared by the
 /// listing, the job engine ([`fs::Meta`](crate::fs::Meta)) and what a conflict shows
 /// ([`EntryInfo`](crate::jobs::EntryInfo)).
@@ -128,8 +130,15 @@ pub struct Meta {
     pub mtime_sec: i64,
     /// Modification time, nanoseconds part.
     pub mtime_nsec: u32,
-    /// The stat failed; everything but `kind` is zero.
-    pub stat_failed: bool,
+    /// Why the stat failed, if it did; everything but `kind` is then zero.
+    pub stat_error: Option<Errno>,
+}
+
+impl Meta {
+    /// True when the stat failed.
+    pub fn stat_failed(&self) -> bool {
+        self.stat_error.is_some()
+    }
 }
 
 /// One folder's entries: names in one arena, records in one `Vec`.
@@ -346,12 +355,15 @@ impl Record {
             mtime_sec: meta.mtime_sec,
             name_off: 0,
             mtime_nsec: meta.mtime_nsec,
-            nlink: meta.nlink,
+            // A failed stat has no link count: the field keeps its error instead.
+            nlink: meta
+                .stat_error
+                .map_or(meta.nlink, |e| e.raw_os_error().cast_unsigned()),
             name_len: 0,
             mode: meta.mode,
             kind: meta.kind,
             target: meta.target,
-            flags: if meta.stat_failed { STAT_FAILED } else { 0 },
+            flags: if meta.stat_failed() { STAT_FAILED } else { 0 },
         }
     }
 
@@ -413,9 +425,13 @@ impl<'a> EntryRef<'a> {
         self.rec.mode
     }
 
-    /// Hard link count.
+    /// Hard link count (0 when the stat failed).
     pub fn nlink(&self) -> u32 {
-        self.rec.nlink
+        if self.stat_failed() {
+            0
+        } else {
+            self.rec.nlink
+        }
     }
 
     /// Modification time as (seconds since the epoch, nanoseconds).
@@ -449,6 +465,12 @@ impl<'a> EntryRef<'a> {
         self.rec.flags & STAT_FAILED != 0
     }
 
+    /// Why the entry could not be stat'ed, if it could not.
+    pub fn stat_error(&self) -> Option<Errno> {
+        self.stat_failed()
+            .then(|| Errno::from_raw_os_error(self.rec.nlink.cast_signed()))
+    }
+
     /// The entry's metadata as plain data.
     pub fn meta(&self) -> Meta {
         let rec = self.rec;
@@ -458,10 +480,10 @@ impl<'a> EntryRef<'a> {
             size: rec.size,
             ino: rec.ino,
             mode: rec.mode,
-            nlink: rec.nlink,
+            nlink: self.nlink(),
             mtime_sec: rec.mtime_sec,
             mtime_nsec: rec.mtime_nsec,
-            stat_failed: self.stat_failed(),
+            stat_error: self.stat_error(),
         }
     }
 }
@@ -516,7 +538,7 @@ mod tests {
             nlink: 3,
             mtime_sec: -5,
             mtime_nsec: 999_999_999,
-            stat_failed: false,
+            stat_error: None,
         };
         assert_eq!(l.push(os("a"), file(1)), 0);
         assert_eq!(l.push(os("link"), meta), 1);
@@ -525,7 +547,7 @@ mod tests {
             l.push(
                 bad,
                 Meta {
-                    stat_failed: true,
+                    stat_error: Some(Errno::ACCESS),
                     ..Meta::default()
                 }
             ),
@@ -545,6 +567,11 @@ mod tests {
         );
         assert_eq!(l.entry(2).name_bytes(), b"caf\xe9");
         assert!(l.entry(2).stat_failed());
+        // The error is kept where the link count would be, which it reads as 0.
+        assert_eq!(l.entry(2).stat_error(), Some(Errno::ACCESS));
+        assert_eq!(l.entry(2).meta().stat_error, Some(Errno::ACCESS));
+        assert_eq!(l.entry(2).nlink(), 0);
+        assert_eq!(l.entry(1).stat_error(), None);
         assert_eq!(l.entry(2).modified(), None);
         assert!(l.get(3).is_none());
         assert_eq!(l.iter().len(), 3);

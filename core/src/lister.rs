@@ -81,19 +81,22 @@ pub fn open_dir(dir: &Path) -> Result<OwnedFd, Error> {
 /// a second stat (following it) fills [`Meta::target`], left `Unknown` if the link is broken.
 ///
 /// A failed stat (the entry vanished, or access was refused) gives
-/// `Meta { stat_failed: true, kind: Kind::Unknown, .. }` with everything else zero.
+/// `Meta { stat_error: Some(errno), kind: Kind::Unknown, .. }` with everything else zero.
 pub fn stat_at(dir: BorrowedFd<'_>, name: &OsStr) -> Meta {
     stat_entry(dir, name.as_bytes(), Kind::Unknown)
 }
 
 /// [`stat_at`], with the kind to report on failure (the lister knows it from `d_type`).
 fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
-    let Ok(st) = fs::statx_at(dir, OsStr::from_bytes(name), false, statx_mask()) else {
-        return Meta {
-            kind: kind_hint,
-            stat_failed: true,
-            ..Meta::default()
-        };
+    let st = match fs::statx_at(dir, OsStr::from_bytes(name), false, statx_mask()) {
+        Ok(st) => st,
+        Err(error) => {
+            return Meta {
+                kind: kind_hint,
+                stat_error: Some(error),
+                ..Meta::default()
+            };
+        }
     };
     let kind = Kind::from_mode(u32::from(st.stx_mode));
     let target = if kind == Kind::Symlink {
@@ -111,7 +114,7 @@ fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
         nlink: st.stx_nlink,
         mtime_sec: st.stx_mtime.tv_sec,
         mtime_nsec: st.stx_mtime.tv_nsec,
-        stat_failed: false,
+        stat_error: None,
     }
 }
 
@@ -525,7 +528,7 @@ mod tests {
 
         let f = stat_at(fd, OsStr::new("f"));
         assert_eq!(
-            (f.kind, f.size, f.nlink, f.stat_failed),
+            (f.kind, f.size, f.nlink, f.stat_failed()),
             (Kind::File, 5, 1, false)
         );
         assert_eq!(u32::from(f.mode) & 0o170_000, 0o100_000);
@@ -536,14 +539,14 @@ mod tests {
         assert_eq!((to_dir.kind, to_dir.target), (Kind::Symlink, Kind::Dir));
         let broken = stat_at(fd, OsStr::new("broken"));
         assert_eq!(
-            (broken.kind, broken.target, broken.stat_failed),
+            (broken.kind, broken.target, broken.stat_failed()),
             (Kind::Symlink, Kind::Unknown, false)
         );
         let missing = stat_at(fd, OsStr::new("missing"));
         assert_eq!(
             missing,
             Meta {
-                stat_failed: true,
+                stat_error: Some(Errno::NOENT),
                 ..Meta::default()
             }
         );

@@ -22,14 +22,13 @@
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use notify::event::{AccessKind, AccessMode};
 use notify::{EventKind, INotifyWatcher, RecursiveMode, Watcher as _};
-use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
 use crate::entry::{Listing, Meta};
@@ -500,11 +499,8 @@ fn probe(dir: BorrowedFd<'_>, name: &OsStr) -> Option<Meta> {
         return None;
     }
     let meta = lister::stat_at(dir, name);
-    if !meta.stat_failed {
-        return Some(meta);
-    }
-    match rustix::fs::statat(dir.as_fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
-        Err(Errno::NOENT | Errno::NOTDIR) => None,
+    match meta.stat_error {
+        Some(Errno::NOENT | Errno::NOTDIR) => None,
         _ => Some(meta),
     }
 }
@@ -537,6 +533,7 @@ fn to_io(err: notify::Error) -> io::Error {
 mod tests {
     use super::*;
     use std::fs;
+    use std::os::fd::AsFd;
 
     fn set(names: &[&str]) -> HashSet<OsString> {
         names.iter().map(OsString::from).collect()

@@ -326,6 +326,63 @@ fn entries_whose_details_cannot_be_read_are_named_and_fail_the_listing() {
     }
 }
 
+/// A stat that fails once and would succeed if asked again (a file replaced at that moment)
+/// is reported with the error it gave, not left unexplained: the failure is made with
+/// `strace`'s fault injection on the stat of `b` alone.
+#[test]
+fn a_stat_that_failed_once_is_named_with_its_own_error() {
+    let tree = TempTree::new();
+    for name in ["a", "b", "c"] {
+        tree.file(format!("d/{name}"), name);
+    }
+    let dir = tree.join("d");
+    let ls = |strace_args: &[&str]| {
+        std::process::Command::new("strace")
+            .args(["-f", "-qq", "-e", "trace=statx"])
+            .args(strace_args)
+            .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+            .arg("ls")
+            .arg(&dir)
+            .output()
+            .expect("strace is installed (.ci/run installs it)")
+    };
+    // Which of its thread's stats is the one of `b`: strace counts calls per thread.
+    let log = tree.join("statx.log");
+    let traced = ls(&["-o", log.to_str().unwrap()]);
+    assert!(traced.status.success(), "{traced:?}");
+    let log = fs::read_to_string(&log).unwrap();
+    let of_b = log
+        .lines()
+        .position(|l| l.contains("statx(") && l.contains(", \"b\","));
+    let of_b = of_b.unwrap_or_else(|| panic!("no stat of b in {log}"));
+    let tid = log
+        .lines()
+        .nth(of_b)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let when = (log.lines().take(of_b + 1))
+        .filter(|l| l.split_whitespace().next() == Some(tid) && l.contains("statx("))
+        .count();
+    let inject = format!("inject=statx:error=EACCES:when={when}");
+    let out = ls(&["-o", "/dev/null", "-e", &inject]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("-?????????") && l.ends_with("  b")),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let reason = format!(
+        "cannot access {}: Permission denied",
+        dir.join("b").display()
+    );
+    assert!(stderr.contains(&reason), "{stderr}");
+}
+
 #[test]
 fn bad_usage_is_refused() {
     let out = run_ferry(["ls", "--sort", "colour", "/"]);
