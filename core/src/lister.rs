@@ -301,6 +301,9 @@ struct Shared {
 #[derive(Default)]
 struct Stated {
     finished: usize,
+    /// The reader stopped waiting and stat'ed the helper's blocks in flight itself: a result
+    /// the helper brings later is dropped.
+    taken: bool,
     /// The helper's blocks: where each starts, and their metadata in order.
     starts: Vec<usize>,
     metas: Vec<Meta>,
@@ -312,6 +315,7 @@ impl Shared {
         // its own arena, which the allocator keeps after the listing is gone.
         let stated = Stated {
             finished: 0,
+            taken: false,
             starts: Vec::with_capacity(chunk.len().div_ceil(BLOCK)),
             metas: Vec::with_capacity(chunk.len()),
         };
@@ -345,6 +349,9 @@ impl Shared {
         metas.clear();
         self.stat_block(dir, block, metas);
         let mut stated = lock(&self.stated);
+        if stated.taken {
+            return;
+        }
         stated.starts.push(start);
         stated.metas.extend_from_slice(metas);
         self.count(&mut stated, metas.len());
@@ -373,18 +380,32 @@ impl Shared {
             starts.push(block.start);
             shared.stat_block(dir, block, &mut metas);
         }
+        let len = shared.chunk.len();
         let theirs = {
             let mut stated = lock(&shared.stated);
             let mine = metas.len();
             shared.count(&mut stated, mine);
-            while stated.finished < shared.chunk.len() {
-                stated = shared
-                    .complete
-                    .wait(stated)
-                    .unwrap_or_else(PoisonError::into_inner);
-            }
-            std::mem::take(&mut *stated)
+            // The helper's last block takes a few stats' time, unless the scheduler put it
+            // aside (another program busy on its core): then its blocks are done here.
+            (stated, _) = (shared.complete)
+                .wait_timeout_while(stated, HELPER_PATIENCE, |s| s.finished < len)
+                .unwrap_or_else(PoisonError::into_inner);
+            stated.taken = stated.finished < len;
+            let theirs = std::mem::take(&mut *stated);
+            // Whatever the helper brings from now on is not looked at.
+            stated.taken = true;
+            theirs
         };
+        if theirs.taken {
+            let mut done: Vec<usize> = starts.iter().chain(&theirs.starts).copied().collect();
+            done.sort_unstable();
+            for start in (0..len).step_by(BLOCK) {
+                if done.binary_search(&start).is_err() {
+                    starts.push(start);
+                    shared.stat_block(dir, start..(start + BLOCK).min(len), &mut metas);
+                }
+            }
+        }
         // The helper lets go of the chunk right after its last block: wait that long, and no
         // longer for a descheduled thread (a copy of the chunk costs less than a time slice).
         for _ in 0..UNWRAP_SPINS {
@@ -407,6 +428,10 @@ impl Shared {
         Some(chunk)
     }
 }
+
+/// How long the reader waits for the helper's blocks in flight before it stats them itself: a
+/// block takes tens of microseconds; a descheduled thread waits for a time slice, milliseconds.
+const HELPER_PATIENCE: Duration = Duration::from_micros(300);
 
 /// How long the reader waits for the helper to drop a finished chunk, in spins of a few
 /// nanoseconds each.
@@ -634,32 +659,37 @@ mod tests {
         let mut entries = RawDir::new(fd.as_fd(), buf.spare_capacity_mut());
         let (chunk, at_end) = read_chunk(&mut entries, tmp.path(), count + 1).unwrap();
         assert!(at_end);
-        let shared = Arc::new(Shared::new(chunk));
-        // A helper that claims the first block, and is slow to stat it and slower still to let
-        // go of the chunk: the reader takes every other block, waits for that one, and copies
-        // the chunk rather than wait on.
-        let (claimed_tx, claimed) = crossbeam_channel::bounded(0);
-        let helper = {
-            let (shared, fd) = (Arc::clone(&shared), fd.try_clone().unwrap());
-            thread::spawn(move || {
-                let block = shared.claim().unwrap();
-                claimed_tx.send(()).unwrap();
-                thread::sleep(Duration::from_millis(50));
-                shared.help(fd.as_fd(), block, &mut Vec::new());
-                thread::sleep(Duration::from_millis(50));
-            })
-        };
-        claimed.recv().unwrap();
-        let never = AtomicBool::new(false);
-        let listing = Shared::finish(shared, fd.as_fd(), &never).unwrap();
-        helper.join().unwrap();
-        assert_eq!(listing.len(), count);
-        for e in listing.iter() {
-            let i: u64 = e.name().to_str().unwrap()[1..].parse().unwrap();
-            assert_eq!(
-                (e.kind(), e.size(), e.stat_failed()),
-                (Kind::File, i, false)
-            );
+        // A helper that stats its first block before the reader starts (merged), or claims it
+        // and is put aside for far longer than the reader waits (done again by the reader, the
+        // helper's late result dropped); either way it keeps the chunk a while after.
+        for late in [false, true] {
+            let shared = Arc::new(Shared::new(chunk.clone()));
+            let (ready_tx, ready) = crossbeam_channel::bounded(0);
+            let helper = {
+                let (shared, fd) = (Arc::clone(&shared), fd.try_clone().unwrap());
+                thread::spawn(move || {
+                    let block = shared.claim().unwrap();
+                    if late {
+                        ready_tx.send(()).unwrap();
+                        thread::sleep(Duration::from_millis(50));
+                        shared.help(fd.as_fd(), block, &mut Vec::new());
+                    } else {
+                        shared.help(fd.as_fd(), block, &mut Vec::new());
+                        ready_tx.send(()).unwrap();
+                    }
+                    thread::sleep(Duration::from_millis(50));
+                })
+            };
+            ready.recv().unwrap();
+            let never = AtomicBool::new(false);
+            let listing = Shared::finish(shared, fd.as_fd(), &never).unwrap();
+            helper.join().unwrap();
+            assert_eq!(listing.len(), count);
+            for e in listing.iter() {
+                let i: u64 = e.name().to_str().unwrap()[1..].parse().unwrap();
+                let got = (e.kind(), e.size(), e.stat_failed());
+                assert_eq!(got, (Kind::File, i, false), "late: {late}");
+            }
         }
     }
 
