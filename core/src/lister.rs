@@ -301,8 +301,8 @@ struct Shared {
 #[derive(Default)]
 struct Stated {
     finished: usize,
-    /// The reader stopped waiting and stat'ed the helper's blocks in flight itself: a result
-    /// the helper brings later is dropped.
+    /// The reader has taken what is here: a block the helper brings later is dropped (the
+    /// reader stat'ed it itself).
     taken: bool,
     /// The helper's blocks: where each starts, and their metadata in order.
     starts: Vec<usize>,
@@ -365,8 +365,8 @@ impl Shared {
         }
     }
 
-    /// The reading thread's part: claims blocks until none is left, waits for the helper's
-    /// block in flight, and returns the chunk stat'ed. On cancel, returns at once with the
+    /// The reading thread's part: claims blocks until none is left, waits a little for the
+    /// helper's blocks in flight (then stats them itself), and returns the chunk stat'ed. On cancel, returns at once with the
     /// chunk's entries pending (the caller reports the cancel).
     fn finish(shared: Arc<Shared>, dir: BorrowedFd<'_>, cancel: &AtomicBool) -> Option<Listing> {
         let mut starts = Vec::new();
@@ -390,20 +390,19 @@ impl Shared {
             (stated, _) = (shared.complete)
                 .wait_timeout_while(stated, HELPER_PATIENCE, |s| s.finished < len)
                 .unwrap_or_else(PoisonError::into_inner);
-            stated.taken = stated.finished < len;
             let theirs = std::mem::take(&mut *stated);
-            // Whatever the helper brings from now on is not looked at.
             stated.taken = true;
             theirs
         };
-        if theirs.taken {
-            let mut done: Vec<usize> = starts.iter().chain(&theirs.starts).copied().collect();
-            done.sort_unstable();
-            for start in (0..len).step_by(BLOCK) {
-                if done.binary_search(&start).is_err() {
-                    starts.push(start);
-                    shared.stat_block(dir, start..(start + BLOCK).min(len), &mut metas);
-                }
+        if theirs.finished < len {
+            let mut handed_in = vec![false; len.div_ceil(BLOCK)];
+            for start in starts.iter().chain(&theirs.starts) {
+                handed_in[start / BLOCK] = true;
+            }
+            for block in (0..handed_in.len()).filter(|&b| !handed_in[b]) {
+                let start = block * BLOCK;
+                starts.push(start);
+                shared.stat_block(dir, start..(start + BLOCK).min(len), &mut metas);
             }
         }
         // The helper lets go of the chunk right after its last block: wait that long, and no

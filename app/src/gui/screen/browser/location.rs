@@ -340,22 +340,22 @@ fn with_real_names(path: PathBuf) -> PathBuf {
         let text = shown.to_string_lossy();
         let found = text
             .contains(char::REPLACEMENT_CHARACTER)
-            .then(|| {
-                let mut names = std::fs::read_dir(&real)
-                    .ok()?
-                    .flatten()
-                    .map(|e| e.file_name());
-                let first = names.find(|n| n.to_string_lossy() == text)?;
-                // Two names shown alike: which one was meant cannot be told.
-                names.all(|n| n.to_string_lossy() != text).then_some(first)
-            })
+            .then(|| the_name_shown_as(&real, &text))
             .flatten();
-        match found {
-            Some(name) => real.push(name),
-            None => real.push(shown),
-        }
+        real.push(found.as_deref().unwrap_or(shown));
     }
     real
+}
+
+/// The one name in folder `dir` that is shown as `text`; `None` if there is none, or two
+/// (which one was meant cannot be told).
+fn the_name_shown_as(dir: &Path, text: &str) -> Option<std::ffi::OsString> {
+    let mut names = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name());
+    let first = names.find(|n| n.to_string_lossy() == text)?;
+    names.all(|n| n.to_string_lossy() != text).then_some(first)
 }
 
 /// The folder a typed path names: `~` is the home folder, relative paths start at `current`.
