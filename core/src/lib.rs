@@ -15,6 +15,7 @@ pub mod decimal;
 pub mod dirs;
 pub mod entry;
 pub mod error;
+pub mod exact_path;
 pub mod fault;
 pub mod fs;
 pub mod jobs;

@@ -176,7 +176,8 @@ impl Settings {
 /// One pane of a tab as the session keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaneSession {
-    /// Its folder.
+    /// Its folder (exactly: its names need not be UTF-8).
+    #[serde(with = "ferry_core::exact_path")]
     pub path: PathBuf,
 }
 
@@ -302,6 +303,25 @@ fn write_atomically<T: Serialize>(path: &Path, value: &T) -> Result<(), Error> {
 mod tests {
     use super::*;
     use ferry_core::sort::{Direction, SortKey};
+
+    #[test]
+    fn a_session_in_a_folder_whose_name_is_not_utf8_is_saved_exactly() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path().join("ferry"));
+        let odd = PathBuf::from(std::ffi::OsStr::from_bytes(b"/work/caf\xe9-odd/inside"));
+        let session = Session {
+            tabs: vec![TabSession {
+                panes: vec![PaneSession { path: odd }, PaneSession { path: "/b".into() }],
+                active: 0,
+            }],
+            active: 0,
+        };
+        store.save_session(&session).unwrap();
+        let loaded = store.load();
+        assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+        assert_eq!(loaded.session, Some(session));
+    }
 
     #[test]
     fn settings_and_session_round_trip() {

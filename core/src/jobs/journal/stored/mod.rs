@@ -1,15 +1,16 @@
 //! The stored form of the journal: one JSON object per line, with paths kept exactly.
 //!
-//! - here: the log's [`Line`]s and [`StoredPath`], the exact form of every path;
+//! - here: the log's [`Line`]s; every path in its exact form, [`StoredPath`]
+//!   (`exact_path.rs`);
 //! - `job.rs`: a `begin` line's [`StoredJob`];
 //! - `entry.rs`: the entries of a record's details file, compact and written by hand;
 //! - `trash.rs`: trash records, trashed items and remade folders.
 
-use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+
+pub(super) use crate::exact_path::StoredPath;
 
 mod entry;
 mod job;
@@ -153,22 +154,7 @@ impl Line {
     }
 }
 
-/// A path or name, exactly: UTF-8 as a string, anything else as bytes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(untagged)]
-pub(super) enum StoredPath {
-    Text(String),
-    Bytes(Vec<u8>),
-}
-
 impl StoredPath {
-    pub(super) fn of(s: &OsStr) -> StoredPath {
-        match s.to_str() {
-            Some(t) => StoredPath::Text(t.to_owned()),
-            None => StoredPath::Bytes(s.as_bytes().to_vec()),
-        }
-    }
-
     /// A path, made absolute against the current folder, so that a record stays true for a
     /// process started elsewhere (symlinks are kept as given).
     pub(super) fn path(p: &Path) -> StoredPath {
@@ -176,16 +162,5 @@ impl StoredPath {
             return StoredPath::of(p.as_os_str()); // the rule for a job's thousands of entries
         }
         StoredPath::of(std::path::absolute(p).as_deref().unwrap_or(p).as_os_str())
-    }
-
-    pub(super) fn into_os(self) -> OsString {
-        match self {
-            StoredPath::Text(t) => t.into(),
-            StoredPath::Bytes(b) => OsString::from_vec(b),
-        }
-    }
-
-    pub(super) fn into_path(self) -> PathBuf {
-        self.into_os().into()
     }
 }
