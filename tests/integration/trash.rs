@@ -625,6 +625,69 @@ fn a_volume_gets_its_own_private_trash_folder() {
     assert!(trash_contents(&vol_trash).is_empty());
 }
 
+/// A btrfs subvolume below its mount point has a device of its own and a rename cannot leave
+/// it: its items go to the trash at its own top (as GLib puts them), which listing, restoring
+/// and emptying find although no mount lists it. Before, they were refused as "on another
+/// file system" and offered for a permanent delete. A subvolume itself renames within the
+/// folder it is in, so one in the home folder goes to the home trash.
+#[test]
+fn an_item_in_a_btrfs_subvolume_goes_to_the_trash_at_the_subvolumes_top() {
+    let shm = TempTree::new_in("/dev/shm");
+    let Some(mnt) = Mounted::btrfs(&shm) else {
+        return;
+    };
+    let subvolume = |path: &Path| {
+        let made = std::process::Command::new("btrfs")
+            .args(["subvolume", "create"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+    };
+    fs::create_dir(mnt.dir.join("home")).unwrap();
+    let sv = mnt.dir.join("home/projects");
+    subvolume(&sv);
+    subvolume(&mnt.dir.join("home/scratch"));
+    let file = sv.join("src/main.rs");
+    fs::create_dir(sv.join("src")).unwrap();
+    fs::write(&file, "fn main() {}").unwrap();
+    let roots = TrashRoots {
+        home: mnt.dir.join("home/.local/share/Trash"),
+        volumes: Volumes::Only(vec![mnt.dir.clone()]),
+    };
+    let scratch = mnt.dir.join("home/scratch");
+    let summary = trash(&[file.clone(), scratch.clone()], &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    let uid = rustix::process::getuid().as_raw();
+    let sv_trash = sv.join(format!(".Trash-{uid}"));
+    assert_eq!(summary.trash[0].file, sv_trash.join("files/main.rs"));
+    assert_eq!(summary.trash[1].file, roots.home.join("files/scratch"));
+    assert_eq!(mode(&sv_trash), 0o700);
+    // The info file holds the path from the subvolume's top, as a volume's trash does.
+    let info = fs::read_to_string(sv_trash.join("info/main.rs.trashinfo")).unwrap();
+    assert!(info.contains("\nPath=src/main.rs\n"), "{info}");
+
+    let listed = list_trash_in(&roots).unwrap();
+    let originals: Vec<&Path> = listed.iter().map(|i| i.original.as_path()).collect();
+    assert_eq!(originals.len(), 2, "{listed:#?}");
+    assert!(originals.contains(&file.as_path()) && originals.contains(&scratch.as_path()));
+    let (back, rest): (Vec<_>, Vec<_>) = listed.into_iter().partition(|i| i.original == file);
+    assert!(restore(back).is_complete());
+    assert_eq!(fs::read_to_string(&file).unwrap(), "fn main() {}");
+    assert!(trash_contents(&sv_trash).is_empty());
+
+    fs::write(sv.join("old.log"), "old").unwrap();
+    assert!(trash(&[sv.join("old.log")], &roots).is_complete());
+    assert_eq!(rest.len(), 1);
+    let out = run_job(Job::EmptyTrash {
+        roots: roots.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(list_trash_in(&roots).unwrap().is_empty());
+    assert!(trash_contents(&sv_trash).is_empty() && trash_contents(&roots.home).is_empty());
+    assert!(!scratch.exists());
+}
+
 /// Renamed into the trash, a folder holding a mount point took the mounted file system with
 /// it, out of sight and beyond what emptying the trash removes; a mount point itself got a
 /// trash folder made on the mounted file system before it was refused.

@@ -285,8 +285,10 @@ fn a_redo_after_an_undo_run_twice_restores_every_item() {
     let mut trash = vec![OsStr::new("trash")];
     trash.extend(files.iter().map(|f| f.as_os_str()));
     ok(&ferry_at(&home, &trash));
-    let all = ["restore", "--all", "--to"].map(OsStr::new);
-    ok(&ferry_at(&home, &[&all[..], &[dst.as_os_str()]].concat()));
+    // By path, not `--all`: that would take other tests' items from `/dev/shm`'s trash too.
+    let mut restore = vec![OsStr::new("restore"), OsStr::new("--to"), dst.as_os_str()];
+    restore.extend(files.iter().map(|f| f.as_os_str()));
+    ok(&ferry_at(&home, &restore));
     let killed = ferry_in(&home)
         .env("FERRY_FAULT_POINT", "trash-info-written:3")
         .arg("undo")
@@ -625,7 +627,9 @@ fn more_items_than_open_files_are_put_back_from_one_folder() {
     run(&mv);
     run(&[OsStr::new("undo")]); // each moved item back into its folder
     run(&trash);
-    run(&[OsStr::new("restore"), OsStr::new("--all")]);
+    let mut restore = vec![OsStr::new("restore")];
+    restore.extend(paths.iter().map(|p| p.as_os_str()));
+    run(&restore);
     for (name, path) in names.iter().zip(&paths) {
         assert_eq!(read(path), *name);
     }

@@ -13,12 +13,14 @@
 //! flushing nothing. Here an item that cannot be renamed into a trash on its own file system
 //! fails with [`Error::CannotTrash`], which the UI answers with "Delete permanently".
 //!
-//! Which trash an item goes to: the home trash when the item's device (`st_dev`) is the home
-//! trash's; otherwise the trash at the top of the item's mount (from `mountinfo`). A tmpfs
-//! such as `/dev/shm` is its own mount, so items there go to `/dev/shm/.Trash-$uid` (the
-//! crate would use it too, created with the umask's mode). Trash folders and their `files/`
-//! and `info/` are created 0700 and must belong to the user. A bind mount or btrfs subvolume
-//! where the rename into the chosen trash fails with `EXDEV` gets [`Error::CannotTrash`].
+//! Which trash an item goes to: the home trash when the item's device (`st_dev`), or that of
+//! the folder it is in, is the home trash's; otherwise the trash at the top of the item's
+//! mount (from `mountinfo`), or at the top of the btrfs subvolume it is in when that is below
+//! the mount point (`trash/subvolumes.rs`, as GLib does). A tmpfs such as `/dev/shm` is its
+//! own mount, so items there go to `/dev/shm/.Trash-$uid` (the crate would use it too,
+//! created with the umask's mode). Trash folders and their `files/` and `info/` are created
+//! 0700 and must belong to the user. A bind mount where the rename into the chosen trash
+//! fails with `EXDEV` gets [`Error::CannotTrash`].
 //!
 //! Restoring is a move of each trashed item to its original path (see `trash/restore.rs`):
 //! a rename where the trash and the original place share a mount, elsewhere a copy made
@@ -31,6 +33,7 @@ mod empty;
 mod info;
 mod place;
 mod restore;
+mod subvolumes;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -345,19 +348,38 @@ fn trash_one(
         *home = Some(opened?);
     }
     let (home_dir, home_dev) = home.as_ref().expect("set above");
+    // A rename leaves neither a btrfs subvolume nor a mount: what counts is the device of the
+    // folder the item is in (a subvolume itself moves within its parent's).
+    let folder_dev = match meta.id.dev == *home_dev {
+        true => meta.id.dev,
+        false => {
+            fs::stat_fd(&pfd)
+                .map_err(|e| Error::io("stat", &parent, e))?
+                .id
+                .dev
+        }
+    };
     let volume;
-    let trash = if meta.id.dev == *home_dev {
+    let trash = if folder_dev == *home_dev {
         home_dir
     } else {
-        let top = mounts
+        let mount_point = mounts
             .by_id(meta.mnt_id)
             .map(|m| m.mount_point.clone())
             .ok_or_else(|| cannot(&original, "its file system is not in the mount table"))?;
-        if !roots.allows_volume(&top) {
+        if !roots.allows_volume(&mount_point) {
             return Err(cannot(
                 &original,
                 "its file system has no trash folder in use",
             ));
+        }
+        let top = subvolumes::top_of(&parent, folder_dev, &mount_point)
+            .unwrap_or_else(|| mount_point.clone());
+        if top != mount_point {
+            subvolumes::remember(roots, &top).map_err(|e| {
+                let reason = format!("the trash folder of its subvolume cannot be recorded: {e}");
+                cannot(&original, reason)
+            })?;
         }
         volume = TrashDir::volume(&top, uid).map_err(|e| {
             // Nothing on a read-only disk can be deleted either: said as it is, never
@@ -500,6 +522,10 @@ fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
             .collect(),
         Volumes::Only(tops) => tops.clone(),
     };
+    let subvolume_tops = subvolumes::remembered(roots)
+        .into_iter()
+        .filter(|top| tops.iter().any(|mount| top.starts_with(mount)));
+    let tops: Vec<PathBuf> = tops.iter().cloned().chain(subvolume_tops).collect();
     for top in tops {
         let shared = top.join(".Trash");
         let valid = std::fs::symlink_metadata(&shared).is_ok_and(|m| {
