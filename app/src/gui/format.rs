@@ -1,6 +1,7 @@
 //! Strings and categories derived from an entry at view time, for the visible rows only.
 
 use std::borrow::Cow;
+use std::ffi::OsStr;
 use std::path::Path;
 
 use chrono::{DateTime, Datelike, Local, TimeZone};
@@ -190,12 +191,31 @@ where
     }
 }
 
-/// The last component of `path` for people to read ("/" for the root), lossily decoded.
+/// The last component of `path` for people to read ("/" for the root), as [`shown_name`].
 pub fn display_name(path: &Path) -> Cow<'_, str> {
-    match path.file_name() {
-        Some(name) => name.to_string_lossy(),
-        None => path.as_os_str().to_string_lossy(),
+    shown_name(path.file_name().unwrap_or(path.as_os_str()))
+}
+
+/// What a name shows for its character `c`, when not `c` itself: a newline as `↵`, a tab as
+/// `⇥`, another control character as `�`, so that every name is one line (few fonts draw the
+/// Control Pictures block, which would say more).
+pub fn symbol_for(c: char) -> Option<char> {
+    match c {
+        '\n' => Some('↵'),
+        '\t' => Some('⇥'),
+        c if c.is_ascii_control() => Some(char::REPLACEMENT_CHARACTER),
+        _ => None,
     }
+}
+
+/// A name for people to read, on one line: bytes that are not UTF-8 as `�`, control
+/// characters as [`symbol_for`] shows them.
+pub fn shown_name(name: &OsStr) -> Cow<'_, str> {
+    let text = name.to_string_lossy();
+    if !text.chars().any(|c| c.is_ascii_control()) {
+        return text;
+    }
+    Cow::Owned(text.chars().map(|c| symbol_for(c).unwrap_or(c)).collect())
 }
 
 /// Shortens `name` in the middle ("holiday-ph…2019.jpg") to `max_chars` characters, so that
@@ -278,8 +298,16 @@ mod tests {
 
     #[test]
     fn display_names_and_middle_ellipsis() {
+        use std::os::unix::ffi::OsStrExt;
         assert_eq!(display_name(Path::new("/home/ann/tax")), "tax");
         assert_eq!(display_name(Path::new("/")), "/");
+        // One line per name: a name with a newline drew over the row below it.
+        assert_eq!(
+            display_name(Path::new("/x/two\nlines\t\x1b.txt")),
+            "two↵lines⇥�.txt"
+        );
+        let odd = std::ffi::OsStr::from_bytes(b"caf\xe9");
+        assert_eq!(shown_name(odd), "caf�");
         assert_eq!(ellipsize_middle("short.txt".into(), 20), "short.txt");
         let long = ellipsize_middle("a-very-long-holiday-photo-name-2019.jpg".into(), 16);
         assert_eq!(long, "a-very-…2019.jpg");

@@ -115,7 +115,7 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         }
         Job::Delete { .. } => format!("Deleted {items} permanently"),
         Job::Trash { .. } => format!("Moved {items} to the trash"),
-        Job::Rename { new_name, .. } => format!("Renamed to “{}”", new_name.to_string_lossy()),
+        Job::Rename { new_name, .. } => format!("Renamed to “{}”", format::shown_name(new_name)),
         Job::CreateFolder { name, .. } => {
             format!("Created the folder “{}”", name.to_string_lossy())
         }

@@ -228,7 +228,7 @@ impl Browser {
             self.selection.focus() == Some(index) && (self.selection.count() > 1 || !selected);
         let hovered = self.hovered == Some(at);
 
-        let name = entry.name().to_string_lossy();
+        let name = format::shown_name(entry.name());
         let cell = |content: Element<'a, Message>, width: Length| {
             container(content)
                 .width(width)

@@ -65,7 +65,7 @@ impl Browser {
         let name: Element<'a, Message> = match self.rename_field(index) {
             Some(field) => field,
             None => {
-                let name = fit::middle(entry.name().to_string_lossy(), name_px, NAME_SIZE);
+                let name = fit::middle(format::shown_name(entry.name()), name_px, NAME_SIZE);
                 let name = text(name)
                     .size(NAME_SIZE)
                     .align_x(Alignment::Center)

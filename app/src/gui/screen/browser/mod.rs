@@ -28,6 +28,7 @@ mod location;
 mod message;
 mod navigation;
 mod operations;
+mod rename_text;
 mod selection;
 mod service;
 mod status;

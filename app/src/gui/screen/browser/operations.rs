@@ -5,10 +5,12 @@
 
 use std::collections::HashSet;
 use std::ffi::OsString;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use iced::{Point, Task};
 
+use super::rename_text::NameText;
 use super::{Browser, Event, Listing, Message, RowRef};
 use crate::gui::format::{self, Category};
 use crate::gui::shortcut::PaneAction;
@@ -69,6 +71,8 @@ pub(super) struct Renaming {
     pub entry: u32,
     /// Its name now.
     pub original: OsString,
+    /// Its name as the editor shows it, to read the typed text back into a name.
+    pub name_text: NameText,
     /// What is typed.
     pub text: String,
     /// Why the name typed cannot be used.
@@ -187,7 +191,8 @@ impl Browser {
             return Task::none();
         };
         let original = item.name().to_owned();
-        let text = original.to_string_lossy().into_owned();
+        let name_text = NameText::of(original.as_bytes());
+        let text = name_text.shown.clone();
         let stem = match text.rfind('.') {
             Some(dot) if dot > 0 && !item.is_dir_like() => text[..dot].chars().count(),
             _ => text.chars().count(),
@@ -196,6 +201,7 @@ impl Browser {
         self.renaming = Some(Renaming {
             entry,
             original,
+            name_text,
             text,
             problem: None,
             opened: opened.clone(),
@@ -284,24 +290,24 @@ impl Browser {
     pub(super) fn rename_submitted(&mut self) -> Option<Event> {
         let renaming = self.renaming.as_ref()?;
         let typed = renaming.text.trim_end_matches(['\n', '\r']).to_owned();
-        let problem = if typed.trim().is_empty() {
-            Some("A name can't be empty.".to_owned())
-        } else if typed.contains('/') {
-            Some("A name can't contain “/”.".to_owned())
-        } else if typed == "." || typed == ".." {
-            Some("“.” and “..” can't be used as names.".to_owned())
-        } else if typed.len() > 255 {
-            Some(format!(
+        let name = renaming.name_text.name_for(&typed);
+        let problem = match &name {
+            _ if typed.trim().is_empty() => Some("A name can't be empty.".to_owned()),
+            Err(why) => Some((*why).to_owned()),
+            Ok(name) if name.contains(&b'/') => Some("A name can't contain “/”.".to_owned()),
+            Ok(name) if name == b"." || name == b".." => {
+                Some("“.” and “..” can't be used as names.".to_owned())
+            }
+            Ok(name) if name.len() > 255 => Some(format!(
                 "This name is too long: {} bytes, at most 255.",
-                typed.len()
-            ))
-        } else if typed.as_bytes() == renaming.original.as_encoded_bytes() {
-            self.renaming = None;
-            return None;
-        } else if self.has_name(typed.as_bytes()) {
-            Some(format!("“{typed}” already exists here."))
-        } else {
-            None
+                name.len()
+            )),
+            Ok(name) if name.as_slice() == renaming.original.as_bytes() => {
+                self.renaming = None;
+                return None;
+            }
+            Ok(name) if self.has_name(name) => Some(format!("“{typed}” already exists here.")),
+            Ok(_) => None,
         };
         if let Some(problem) = problem {
             if let Some(renaming) = &mut self.renaming {
@@ -309,14 +315,12 @@ impl Browser {
             }
             return None;
         }
+        let new_name = OsString::from_vec(name.ok()?);
         let renaming = self.renaming.take()?;
         let path = self.path.join(&renaming.original);
         // The item stays selected under its new name, as in Dolphin.
-        self.select_when_listed = SelectWhenListed::new([typed.clone().into()]);
-        Some(Event::Operation(Operation::Rename {
-            path,
-            new_name: typed.into(),
-        }))
+        self.select_when_listed = SelectWhenListed::new([new_name.clone()]);
+        Some(Event::Operation(Operation::Rename { path, new_name }))
     }
 
     /// The pointer area saw the press a row reported, at `at` (list coordinates): a drag

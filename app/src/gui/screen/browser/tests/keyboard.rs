@@ -397,3 +397,23 @@ fn keys_typed_before_a_new_field_has_the_keyboard_go_into_it() {
     act(&mut browser, &dirs, PaneAction::TypeAhead('u'));
     assert!(shows(&browser, "1 of 3 shown"));
 }
+
+/// A name with a newline: the editor showed only its first line, and renaming it changed
+/// what could not be seen. Now the newline is shown as `↵` and kept where it was not edited.
+#[test]
+fn the_rename_editor_shows_a_newline_in_a_name_and_keeps_it() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["two\nlines.txt"]);
+    act(&mut browser, &dirs, PaneAction::TypeAhead('t'));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    assert!(shows(&browser, "two↵lines.txt"));
+    let edited = Message::RenameEdited("two↵lines.md".into());
+    let _ = browser.update(edited, &ctx(&dirs));
+    assert_eq!(
+        act(&mut browser, &dirs, PaneAction::Open),
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/two\nlines.txt"),
+            new_name: OsString::from("two\nlines.md"),
+        }))
+    );
+}
