@@ -66,17 +66,26 @@ impl Browser {
             Some(field) => field,
             None => {
                 let name = fit::middle(format::shown_name(entry.name()), name_px, NAME_SIZE);
+                // As wide as its text (a line at most) and centred by its container: laid out
+                // as wide as the cell and centred within, a right-to-left name was drawn from
+                // the right and stood right of centre.
+                let line_px = width - 2.0 * (CELL_PAD_X + 3.0);
+                let name_width = (fit::width(&name, NAME_SIZE).ceil() + 1.0).min(line_px);
                 let name = text(name)
                     .size(NAME_SIZE)
                     .align_x(Alignment::Center)
                     .wrapping(Wrapping::WordOrGlyph)
-                    .width(Fill);
+                    .width(name_width);
                 let name = if entry.is_hidden() || self.is_cut(entry.name()) {
                     name.style(style::faint_text)
                 } else {
                     name
                 };
-                container(name).height(NAME_H).clip(true).into()
+                container(name)
+                    .center_x(Fill)
+                    .height(NAME_H)
+                    .clip(true)
+                    .into()
             }
         };
         let content = column![icon(format::category(entry), link, size), name]
