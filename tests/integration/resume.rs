@@ -370,3 +370,53 @@ fn a_resume_needs_no_room_for_what_its_parts_hold() {
     assert!(same_contents(&src, &small.dir.join("big.bin")));
     assert!(parts_in(&small.dir).is_empty());
 }
+
+/// A resume whose destination has turned read-only (remounted so after an error) fails
+/// every item, as no space would stop it: the record is left interrupted, to be resumed once
+/// the disk is writable, not ended with the copy half done.
+#[test]
+fn a_resume_onto_a_read_only_disk_can_be_tried_again() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let args = ["-t", "tmpfs", "-o", "size=8m", "tmpfs"];
+    let Some(disk) = crate::jobs_support::Mounted::new(&t.join("disk"), &args) else {
+        return;
+    };
+    let names: Vec<String> = (0..40).map(|i| format!("src/f{i:02}")).collect();
+    for name in &names {
+        t.file(name, name);
+    }
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:3")
+        .arg("cp")
+        .arg(t.join("src"))
+        .arg(&disk.dir)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "{killed:?}");
+    let remount = |how: &str| {
+        let out = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,{how}")])
+            .arg(&disk.dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    remount("ro");
+    let out = ferry_in(&home).arg("resume").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("Read-only"), "{stderr}");
+    // Before: the killed copy's hidden folder could not be removed, and that hid the job
+    // ("no interrupted job to resume"); with it said and the job resumed, each item failed
+    // and the record was ended.
+    assert!(stderr.contains("`ferry resume` tries again"), "{stderr}");
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("INTERRUPTED"), "{history}");
+
+    remount("rw");
+    ok(&ferry_in(&home).arg("resume").output().unwrap());
+    for name in &names {
+        assert_eq!(fs::read_to_string(disk.dir.join(name)).unwrap(), *name);
+    }
+}

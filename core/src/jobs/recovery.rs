@@ -238,7 +238,8 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
     }
 }
 
-/// After a resume: one stopped (no space, an I/O error) is to be resumed again, so it keeps
+/// After a resume: one stopped (no space, an I/O error), or whose destination was read-only
+/// (which fails each item rather than stopping the job), is to be resumed again, so it keeps
 /// its parts and says so ([`Summary::resume_again`]); one finished or cancelled ends the
 /// record, and the parts it did not continue are stale (their sources changed, or they were
 /// skipped).
@@ -248,7 +249,11 @@ fn keep_or_discard_parts(
     record: &JournalRecord,
     dest_dir: &Path,
 ) {
-    if summary.stopped_by.is_some() && !summary.stopped_by_defect() {
+    let read_only_dest = summary.failed.iter().any(|f| {
+        f.error.raw_os_error() == Some(rustix::io::Errno::ROFS.raw_os_error())
+            && f.error.path().is_some_and(|p| p.starts_with(dest_dir))
+    });
+    if read_only_dest || (summary.stopped_by.is_some() && !summary.stopped_by_defect()) {
         summary.resume_again = true;
         return;
     }

@@ -75,12 +75,17 @@ pub(super) fn recover_of(
         .into_iter()
         .filter(|r| r.state == RecordState::Interrupted)
         .collect();
-    // The user's files first: a temporary that cannot be removed stops the rest.
+    // The user's files first.
     for record in &interrupted {
         kept.extend(crate::jobs::recovery::set_aside::put_back(record));
     }
+    // A temporary that cannot be removed (a disk turned read-only) is said, and its job is
+    // still interrupted: a resume or undo then says what stops it, where before it and every
+    // other interrupted job went unmentioned ("no interrupted job to resume").
     for record in &interrupted {
-        crate::jobs::recovery::remove_temporaries(record)?;
+        if let Err(e) = crate::jobs::recovery::remove_temporaries(record) {
+            kept.push(e);
+        }
     }
     Ok(interrupted)
 }
