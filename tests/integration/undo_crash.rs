@@ -643,3 +643,36 @@ fn a_resumed_copy_gives_the_folders_it_made_in_a_merged_folder_their_modes() {
     }
     assert_eq!(fs::read(t.join("dest/src/top")).unwrap(), b"the user's");
 }
+
+/// Killed before it had made its place beside the user's folder (its hidden folder not yet
+/// renamed there), a Keep both job has nothing of its own anywhere: rolled back, the user's
+/// folder stays whole. It was taken for the job's own place: a copy's roll back put the
+/// files there that matched the source (as `cp -a` leaves them) in the trash, a move's moved
+/// the whole folder into the source's place.
+#[test]
+fn a_keep_both_killed_before_its_place_was_made_rolls_back_without_touching_the_users_folder() {
+    for op in ["cp", "mv"] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        for i in 0..40 {
+            shm.file(format!("src/d/f{i:02}"), format!("file {i}"));
+        }
+        let files = files_below(&shm.join("src"));
+        t.file("dest/src/mine", "the user's own");
+        let like = t.file("dest/src/d/f00", "file 0");
+        with_mtime_of(&like, &shm.join("src/d/f00"));
+        let users = snapshot(&t.join("dest"));
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "item-done:2")
+            .args([op, "--on-conflict", "keep-both"])
+            .arg(shm.join("src"))
+            .arg(t.join("dest"))
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "{op}: the job was killed");
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        let now = snapshot(&t.join("dest"));
+        assert!(now == users, "{op}: {:?}", now.keys().collect::<Vec<_>>());
+        assert_eq!(files_below(&shm.join("src")), files, "{op}");
+    }
+}

@@ -501,10 +501,7 @@ pub(crate) fn roll_back(
         since: Some(record.started),
         ..Rollback::default()
     };
-    for landing in keep_both::landings(record, policy_of(record))
-        .into_iter()
-        .flatten()
-    {
+    for landing in keep_both::on_disk(record, policy_of(record)) {
         let (source, dest) = (&landing.source, &landing.dest);
         if let Err(e) = plan.walk(source, dest, is_move, landing.created) {
             fail(ctx, &mut summary, source, e);

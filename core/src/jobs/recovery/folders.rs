@@ -25,10 +25,7 @@ pub(super) struct Folder {
 /// a folder that is there is left alone, since the user's own might be taken for the job's).
 pub(super) fn folder_times(record: &JournalRecord) -> Vec<Folder> {
     let mut out = Vec::new();
-    for landing in keep_both::landings(record, policy_of(record))
-        .into_iter()
-        .flatten()
-    {
+    for landing in keep_both::on_disk(record, policy_of(record)) {
         let merged = !landing.created;
         let mut stack = vec![(landing.source, landing.dest)];
         while let Some((s, d)) = stack.pop() {

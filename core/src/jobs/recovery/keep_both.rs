@@ -27,6 +27,11 @@ pub(super) struct Landing {
     pub(super) created: bool,
     /// The policy to resume it with: Merge to go on into a place the job made itself.
     pub(super) policy: ConflictPolicy,
+    /// False for a place taken before a Keep both job that had not yet made its place beside
+    /// it: nothing of the job's is there. A resume keeps both again; a roll back and the
+    /// folders' times leave the place alone (it was rolled back as the job's own: a copy's
+    /// files matching their sources went to the trash, a move's whole folder to the source).
+    pub(super) holds_the_jobs: bool,
 }
 
 impl Landing {
@@ -71,8 +76,9 @@ pub(super) fn by_place<'a>(landings: impl Iterator<Item = &'a Landing>) -> Vec<G
 }
 
 /// The landings of the copy or move of `record`, found on disk for a Keep both job;
-/// `None` for a place taken before a Keep both job that it never reached (nothing of it to
-/// resume into or take back: the job does not touch what was there).
+/// `None` for a place taken before a Keep both job whose source is gone, that it never
+/// reached (nothing of it to resume into or take back: the job does not touch what was
+/// there). [`on_disk`] leaves out, for a roll back, the places that hold nothing of the job.
 pub(super) fn landings(record: &JournalRecord, policy: ConflictPolicy) -> Vec<Option<Landing>> {
     record
         .job
@@ -88,6 +94,7 @@ pub(super) fn landings(record: &JournalRecord, policy: ConflictPolicy) -> Vec<Op
                     dest,
                     created,
                     policy,
+                    holds_the_jobs: true,
                 });
             }
             if !taken {
@@ -101,19 +108,23 @@ pub(super) fn landings(record: &JournalRecord, policy: ConflictPolicy) -> Vec<Op
                     dest,
                     created: true,
                     policy,
+                    holds_the_jobs: true,
                 });
             }
             let beside = kept_beside(record, &source, &dest);
-            let (dest, policy) = match beside {
-                Some(beside) => (beside, ConflictPolicy::Merge),
-                None if fs::symlink_metadata(&source).is_ok() => (dest, ConflictPolicy::KeepBoth),
+            let (dest, policy, holds_the_jobs) = match beside {
+                Some(beside) => (beside, ConflictPolicy::Merge, true),
+                None if fs::symlink_metadata(&source).is_ok() => {
+                    (dest, ConflictPolicy::KeepBoth, false)
+                }
                 None => return None,
             };
             Some(Landing {
                 source,
                 dest,
-                created: true,
+                created: holds_the_jobs,
                 policy,
+                holds_the_jobs,
             })
         })
         .collect()
@@ -145,4 +156,12 @@ fn kept_beside(record: &JournalRecord, source: &Path, dest: &Path) -> Option<Pat
         });
         found
     })
+}
+
+/// The landings of `record` that hold what its job wrote or moved: what a roll back takes
+/// back and whose folders' times a resume restores.
+pub(super) fn on_disk(record: &JournalRecord, policy: ConflictPolicy) -> Vec<Landing> {
+    (landings(record, policy).into_iter().flatten())
+        .filter(|landing| landing.holds_the_jobs)
+        .collect()
 }
