@@ -192,3 +192,43 @@ fn a_link_replacing_a_file_keeps_it_for_undo() {
     assert_eq!(fs::read(&old).unwrap(), b"the old c");
     assert!(!dest.join("tree/a").exists() && !dest.join("tree/sub").exists());
 }
+
+/// The undo of a move across file systems keeps linked what the move kept linked, names in
+/// different folders too (given as sources, and inside folders given as sources); a redo
+/// then moves them linked again. The undo put each folder's items back in a plan of its own,
+/// which could not link names of other plans: they came back as separate files.
+#[test]
+fn the_undo_of_a_move_across_file_systems_keeps_links_between_folders() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let home = t.dir("home");
+    let f = t.file("h/s/f", "one file");
+    t.dir("h/s/x");
+    fs::hard_link(&f, t.join("h/s/x/g")).unwrap();
+    let a = t.file("h/p1/dA/a", "another");
+    t.dir("h/p2/dB");
+    fs::hard_link(&a, t.join("h/p2/dB/b")).unwrap();
+    let dest = shm.dir("dest");
+    let sources = ["h/s/f", "h/s/x/g", "h/p1/dA", "h/p2/dB"].map(|s| t.join(s));
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .args(&sources)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let at_dest = inodes(&dest, &["f", "g", "dA/a", "dB/b"]);
+    assert_eq!(at_dest[0], at_dest[1], "moved linked");
+    assert_eq!(at_dest[2], at_dest[3], "moved linked");
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let back = inodes(t.path(), &["h/s/f", "h/s/x/g", "h/p1/dA/a", "h/p2/dB/b"]);
+    assert_eq!(back[0], back[1], "back linked: {back:?}");
+    assert_eq!(back[0].1, 2);
+    assert_eq!(back[2], back[3], "back linked: {back:?}");
+    assert_eq!(fs::read_to_string(t.join("h/s/x/g")).unwrap(), "one file");
+    assert_no_temporaries(t.path());
+
+    ok(&ferry_in(&home).arg("redo").output().unwrap());
+    let again = inodes(&dest, &["f", "g", "dA/a", "dB/b"]);
+    assert_eq!(again[0], again[1], "redone linked");
+    assert_eq!(again[2], again[3], "redone linked");
+}

@@ -60,6 +60,7 @@ mod probe;
 mod progress;
 mod put_back;
 mod recovery;
+mod relink;
 mod remove;
 mod replacing;
 mod single;

@@ -376,7 +376,9 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
         }
     }
     if !targets.is_empty() {
-        absorb(&mut summary, put_back::run(ctx, &targets, policy).summary);
+        let put = put_back::run(ctx, &targets, policy).summary;
+        super::relink::relink(ctx, &mut summary, entries, &put);
+        absorb(&mut summary, put);
     }
     left_behind::remove_emptied(&emptied);
     if !ctx.control.stopped() {
