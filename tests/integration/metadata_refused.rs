@@ -247,3 +247,36 @@ fn a_fifo_a_fuse_fat_disk_refuses_leaves_nothing_behind() {
     assert_eq!(failed, [pipe.as_path()], "{:#?}", out.summary);
     assert_no_temporaries(&fat.dir);
 }
+
+/// fusefat stamps a renamed file with the time of the rename, and each file is written under
+/// a temporary name then renamed into place: every copy had the time of the copy, with no
+/// note (`cp -a` keeps the source's). Times are given again once a file is in place.
+#[test]
+fn a_fuse_fat_disk_keeps_the_times_of_the_files_copied_there() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let src = source(&tree);
+    set_mtime(&src.join("a.txt"), 1_000_000_000);
+    let out = run_job(Job::Copy {
+        sources: vec![src.join("a.txt"), src.join("sub")],
+        dest_dir: fat.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    for copy in [fat.dir.join("a.txt"), fat.dir.join("sub/b.bin")] {
+        let mtime = fs::metadata(&copy).unwrap().modified().unwrap();
+        let secs = mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        // FAT keeps times to two seconds.
+        assert!(
+            secs.abs_diff(1_000_000_000) <= 2,
+            "{}: {secs}",
+            copy.display()
+        );
+    }
+}

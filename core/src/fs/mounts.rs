@@ -52,6 +52,12 @@ impl Mount {
         )
     }
 
+    /// True for a file system served in user space: how it renames, and what a rename
+    /// keeps, is its server's (fusefat stamps a renamed file with the time of the rename).
+    pub fn is_fuse(&self) -> bool {
+        self.fs_type == "fuse" || self.fs_type.starts_with("fuse.")
+    }
+
     /// True where looking at a path can wait for a network, a user-space server or an
     /// automount (NFS, SMB, sshfs and other FUSE file systems, autofs): nothing looks there
     /// unasked, as the start-up pruning of staging folders would.

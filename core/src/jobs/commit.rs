@@ -351,11 +351,23 @@ impl Copier<'_> {
             }
             _ => None,
         };
+        // Given to the temporary, and lost by the rename on some FUSE file systems (fusefat
+        // stamps a renamed file with the time of the rename): given again once in place.
+        let times = (self.dest_resets_times_on_rename)
+            .then(|| fs::stat_at(&*batch.dst, &temp.name).ok())
+            .flatten();
         let renamed = fs::rename_noreplace(&*batch.dst, &temp.name, &*batch.dst, name);
         self.settle(staged, renamed, &batch.dst, i)?;
         match renamed {
             Ok(()) => {
                 temp.armed = false;
+                if let Some(m) = times {
+                    let set = fs::set_times_at(&*batch.dst, name, m.atime, m.mtime);
+                    if let Err(e) = set {
+                        self.ctx
+                            .note(NoteKind::Times, self.plan.dest_path(i), Some(e));
+                    }
+                }
                 Ok(Outcome::Done(ino))
             }
             Err(Errno::EXIST) => self.taken(&batch.dst, i),

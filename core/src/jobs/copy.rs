@@ -201,6 +201,8 @@ pub(crate) struct Copier<'a> {
     pub(super) firsts: Firsts,
     /// Items a rename could not move (`EXDEV`), to be copied and removed instead.
     pub(crate) crossed: Mutex<Vec<u32>>,
+    /// The destination stamps a renamed file with the time of the rename (`commit.rs`).
+    pub(super) dest_resets_times_on_rename: bool,
 }
 
 impl<'a> Copier<'a> {
@@ -233,6 +235,7 @@ impl<'a> Copier<'a> {
             hidden: Mutex::new(Vec::new()),
             firsts: Firsts::default(),
             crossed: Mutex::new(Vec::new()),
+            dest_resets_times_on_rename: dest.mount.as_ref().is_some_and(fs::Mount::is_fuse),
         }
     }
 
