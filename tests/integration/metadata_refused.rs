@@ -224,30 +224,6 @@ fn the_undo_of_a_replace_on_a_fuse_fat_disk_puts_the_old_file_back() {
     assert_eq!(fs::read(&old).unwrap(), b"old");
 }
 
-/// A FIFO a FUSE FAT disk cannot hold fails, naming it (EIO stops the job, as a failing disk
-/// would), and leaves no temporary entry: the disk answers `mknodat` with EIO yet keeps an
-/// entry under the name.
-#[test]
-fn a_fifo_a_fuse_fat_disk_refuses_leaves_nothing_behind() {
-    let tree = TempTree::new();
-    let Some(fat) = Fuse::fat(&tree) else {
-        return;
-    };
-    let src = tree.dir("src");
-    let mode = rustix::fs::Mode::from_raw_mode(0o644);
-    let pipe = src.join("pipe");
-    rustix::fs::mknodat(rustix::fs::CWD, &pipe, rustix::fs::FileType::Fifo, mode, 0).unwrap();
-    let out = run_job(Job::Copy {
-        sources: vec![src],
-        dest_dir: fat.dir.clone(),
-        dest_name: None,
-        on_conflict: ConflictPolicy::Skip,
-    });
-    let failed = failed_paths(&out.summary);
-    assert_eq!(failed, [pipe.as_path()], "{:#?}", out.summary);
-    assert_no_temporaries(&fat.dir);
-}
-
 /// fusefat stamps a renamed file with the time of the rename, and each file is written under
 /// a temporary name then renamed into place: every copy had the time of the copy, with no
 /// note (`cp -a` keeps the source's). Times are given again once a file is in place.
@@ -279,4 +255,45 @@ fn a_fuse_fat_disk_keeps_the_times_of_the_files_copied_there() {
             copy.display()
         );
     }
+}
+
+/// fusefat makes no FIFO and fails `mknod` with EIO, which stopped the whole job as a
+/// failing disk would ("stopped: cannot create …/fifo: Input/output error"), the other files
+/// not copied. The FIFO is skipped as a node that destination cannot hold, as `cp` goes on,
+/// and no temporary entry is left (the disk keeps an entry under the name it refused).
+#[test]
+fn a_fifo_a_fuse_disk_cannot_make_is_skipped_and_the_rest_copied() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let src = tree.dir("src");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        src.join("a-fifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    for name in ["b.txt", "c.txt", "d.txt"] {
+        tree.file(format!("src/{name}"), name);
+    }
+    let out = run_job(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: fat.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.stopped_by.is_none(), "{:#?}", out.summary);
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    let skipped: Vec<_> = out.summary.skipped.iter().map(|s| &s.path).collect();
+    assert_eq!(skipped, [&src.join("a-fifo")], "{:#?}", out.summary);
+    for name in ["b.txt", "c.txt", "d.txt"] {
+        assert_eq!(
+            fs::read_to_string(fat.dir.join("src").join(name)).unwrap(),
+            name
+        );
+    }
+    assert_no_temporaries(&fat.dir);
 }

@@ -239,13 +239,8 @@ impl Copier<'_> {
         };
         let temp = match self.temp(batch, i, make) {
             Ok((temp, ())) => temp,
-            // Without the capability to make devices (a user namespace's root).
             Err(Error::Io { source, .. })
-                if matches!(meta.kind, Kind::CharDevice | Kind::BlockDevice)
-                    && matches!(
-                        Errno::from_io_error(&source),
-                        Some(Errno::PERM | Errno::ACCESS)
-                    ) =>
+                if self.cannot_make(meta.kind, Errno::from_io_error(&source)) =>
             {
                 return Ok(Outcome::Skipped(SkipReason::Special(meta.kind)));
             }
@@ -270,6 +265,20 @@ impl Copier<'_> {
             self.ctx.note_xattrs(self.plan.dest_path(i), e);
         }
         self.finish_special(batch, temp, i)
+    }
+
+    /// Whether `mknod` failing with `errno` says the destination cannot hold a node of `kind`
+    /// (skipped, as `cp` goes on past it): a device without the capability to make one (a
+    /// user namespace's root), or any node on a FUSE file system whose server makes none
+    /// (fusefat fails with EIO, which elsewhere stops the job as a failing disk would).
+    fn cannot_make(&self, kind: Kind, errno: Option<Errno>) -> bool {
+        let device = matches!(kind, Kind::CharDevice | Kind::BlockDevice);
+        let fuse = self.dest.mount.as_ref().is_some_and(fs::Mount::is_fuse);
+        match errno {
+            Some(Errno::PERM | Errno::ACCESS) => device || fuse,
+            Some(Errno::IO | Errno::NOSYS | Errno::OPNOTSUPP) => fuse,
+            _ => false,
+        }
     }
 
     /// Times, identity and commit of a link, FIFO, socket or device (no descriptor to work through).
