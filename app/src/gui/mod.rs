@@ -35,6 +35,7 @@ mod launch;
 pub mod menus;
 pub mod modal;
 mod moves;
+mod name_text;
 mod operations;
 mod picker;
 pub mod screen;

@@ -5,6 +5,7 @@
 //! ([`Checked`]), asked as it is typed and again when Rename is chosen.
 
 use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -139,7 +140,13 @@ impl ConflictDialog {
         let Some(single) = &mut self.single else {
             return (Task::none(), None);
         };
-        let name = OsString::from(&single.draft);
+        let name = match single.draft_name.name_for(&single.draft) {
+            Ok(name) => OsString::from_vec(name),
+            Err(why) => {
+                single.name = NameState::Refused(why.to_owned());
+                return (Task::none(), None);
+            }
+        };
         let rules = single.rules().unwrap_or(guessed_rules(single.kind));
         if let Some(problem) = rules.problem(&name) {
             single.name = NameState::Refused(words::name_problem(problem));
@@ -183,7 +190,8 @@ impl ConflictDialog {
         let Some(single) = &mut self.single else {
             return (Task::none(), None);
         };
-        if checked.id != single.id || checked.name != OsStr::new(&single.draft) {
+        let now = single.draft_name.name_for(&single.draft).ok();
+        if checked.id != single.id || now.as_deref() != Some(checked.name.as_bytes()) {
             return (Task::none(), None); // stale: the name changed since
         }
         let shown = words::name(&checked.name).into_owned();

@@ -5,6 +5,7 @@
 //! What needs the disk is found on a worker thread ([`checks`](super::checks)); until the
 //! destination has been read, the names shown are the ones the rules of a Unix disk give.
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use super::checks::{self, Items, Probe, Probed, guessed_rules};
 use super::rows::Row;
 use super::{Act, ConflictDialog, Control, Message, keys, look, words};
 use crate::gui::format::{self, Category};
+use crate::gui::name_text::NameText;
 use crate::gui::style;
 use crate::gui::widget::icon::icon;
 use crate::gui::widget::mnemonic::mnemonic;
@@ -99,6 +101,8 @@ pub struct Single {
     pub(super) apply_all: bool,
     /// The name in the Rename field.
     pub(super) draft: String,
+    /// The name the field was filled with, to read what is typed back into a name.
+    pub(super) draft_name: NameText,
     /// Typed into by the user (the probe's suggestion no longer replaces it).
     pub(super) edited: bool,
     pub(super) name: NameState,
@@ -122,14 +126,16 @@ impl Single {
             ConflictKind::NameNotAllowed => guess.fix(&name),
             _ => kept.clone(),
         };
+        let draft_name = NameText::of(draft.as_bytes());
         let single = Single {
             id: c.id,
             apply_all: false,
-            draft: draft.to_string_lossy().into_owned(),
+            draft: draft_name.shown.clone(),
+            draft_name,
             edited: false,
             name: NameState::Unchecked,
             probe: Probing::Loading,
-            kept: kept.to_string_lossy().into_owned(),
+            kept: format::shown_name(&kept).into_owned(),
             folder: folder.clone(),
             kind: c.kind,
         };
@@ -145,9 +151,10 @@ impl Single {
         self.probe = match probed.result {
             Ok(probe) => {
                 if !self.edited {
-                    self.draft = probe.suggestion.to_string_lossy().into_owned();
+                    self.draft_name = NameText::of(probe.suggestion.as_bytes());
+                    self.draft = self.draft_name.shown.clone();
                 }
-                self.kept = probe.kept.to_string_lossy().into_owned();
+                self.kept = format::shown_name(&probe.kept).into_owned();
                 Probing::Ready(probe)
             }
             Err(e) => Probing::Failed(e),

@@ -28,7 +28,6 @@ mod location;
 mod message;
 mod navigation;
 mod operations;
-mod rename_text;
 mod selection;
 mod service;
 mod status;

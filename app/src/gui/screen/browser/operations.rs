@@ -10,9 +10,9 @@ use std::path::PathBuf;
 
 use iced::{Point, Task};
 
-use super::rename_text::NameText;
 use super::{Browser, Event, Listing, Message, RowRef};
 use crate::gui::format::{self, Category};
+use crate::gui::name_text::NameText;
 use crate::gui::shortcut::PaneAction;
 use crate::gui::widget::field::{self, Opened};
 

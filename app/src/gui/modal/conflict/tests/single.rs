@@ -286,3 +286,37 @@ fn tab_walks_the_controls_and_enter_takes_the_one_with_the_keyboard() {
     assert!(named(&mut table, Named::Enter).is_empty());
     assert!(shows(&table, "2 of 2 decided"));
 }
+
+/// Rename's field showed a name that is not UTF-8 decoded lossily and read it back as typed:
+/// accepting the suggestion for `caf\xe9` gave `caf\u{fffd} (copy)`, another name than Keep
+/// both's. What is left as shown keeps the name's bytes.
+#[test]
+fn rename_keeps_the_bytes_of_a_name_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStringExt;
+    let odd = |bytes: &[u8]| OsString::from_vec(bytes.to_vec());
+    // What the worker thread answers for the name the field stands for.
+    let free = |name: &[u8]| {
+        Message::NameChecked(Checked {
+            id: ConflictId(1),
+            name: odd(name),
+            submit: true,
+            result: Ok(NameCheck::Free),
+        })
+    };
+    for (typed, name) in [
+        (None, &b"caf\xe9 (copy)"[..]),
+        (Some("new caf\u{fffd} (copy)"), &b"new caf\xe9 (copy)"[..]),
+    ] {
+        let mut conflict = fixture::file(1, "x", 100, 200);
+        conflict.source.name = odd(b"caf\xe9");
+        let mut dialog = open(vec![conflict], None);
+        assert!(shows(&dialog, "caf\u{fffd} (copy)"));
+        if let Some(typed) = typed {
+            feed(&mut dialog, Message::RenameEdited(typed.into()));
+        }
+        assert!(feed(&mut dialog, Message::RenameSubmitted).is_empty());
+        let events = feed(&mut dialog, free(name));
+        let answer = Resolution::RenameTo(odd(name));
+        assert_eq!(events[0], resolve(&[(1, answer, Scope::This)]), "{typed:?}");
+    }
+}

@@ -29,6 +29,10 @@ pub(crate) struct NameText {
 pub(crate) const UNREADABLE_CHANGED: &str =
     "“�” stands for something that cannot be typed: edit around it, or replace it.";
 
+/// Why an edited line stands for no one name.
+pub(crate) const AMBIGUOUS: &str = "The “�” beside your change stand for different characters, so which one changed is \
+     unclear: retype them all, or change the name elsewhere.";
+
 impl NameText {
     pub(crate) fn of(name: &[u8]) -> Self {
         let (mut shown, mut spans) = (String::new(), Vec::new());
@@ -58,17 +62,28 @@ impl NameText {
         let shown: Vec<char> = self.shown.chars().collect();
         let typed: Vec<char> = typed.chars().collect();
         let same = |(a, b): &(&char, &char)| a == b;
+        let most = shown.len().min(typed.len());
         let head = shown.iter().zip(&typed).take_while(same).count();
-        let most = shown.len().min(typed.len()) - head;
         let tail = (shown.iter().rev().zip(typed.iter().rev()))
             .take_while(same)
-            .count()
-            .min(most);
+            .count();
+        // Where the edit is, taking as much as can be unchanged from the start, and from the
+        // end: two `�` side by side may stand for different bytes, and then the line alone
+        // does not say which one was deleted.
+        let from_start = self.splice(&typed, head, tail.min(most - head))?;
+        let from_end = self.splice(&typed, head.min(most - tail.min(most)), tail.min(most))?;
+        if from_start != from_end {
+            return Err(AMBIGUOUS);
+        }
+        Ok(from_start)
+    }
+
+    /// The name's own bytes for the first `head` and last `tail` characters shown, and the
+    /// rest of `typed` between them.
+    fn splice(&self, typed: &[char], head: usize, tail: usize) -> Result<Vec<u8>, &'static str> {
         let kept_head = self.spans.get(head).map_or(self.name.len(), |s| s.start);
-        let kept_tail = match shown.len() - tail {
-            end if end == shown.len() => self.name.len(),
-            end => self.spans[end].start,
-        };
+        let end = self.spans.len() - tail;
+        let kept_tail = self.spans.get(end).map_or(self.name.len(), |s| s.start);
         let mut name = self.name[..kept_head].to_vec();
         // A `�` shown for something that is not a `�` in the name.
         let unreadable = (self.shown.chars().zip(&self.spans))
@@ -121,6 +136,22 @@ mod tests {
         );
         // A character typed twice where it was once: the edit is at the end.
         assert_eq!(edit(b"aa\xe9", "aa\u{fffd}a").unwrap(), b"aa\xe9a");
+    }
+
+    /// Each `�` of `M\xfc\xdfig` stands for a byte of its own: deleting one of them cannot
+    /// be told from deleting the other by the line alone. The ß was taken for deleted when
+    /// the user had deleted the ü.
+    #[test]
+    fn an_edit_beside_two_unreadable_characters_that_differ_is_refused() {
+        assert_eq!(edit(b"M\xfc\xdfig", "M�ig"), Err(AMBIGUOUS));
+        assert_eq!(edit(b"x\xe9\xe8y", "x�y"), Err(AMBIGUOUS));
+        // The same byte twice: either way is the same name.
+        assert_eq!(edit(b"x\xe9\xe9y", "x�y").unwrap(), b"x\xe9y");
+        // Away from them, or all of them retyped: no doubt.
+        assert_eq!(edit(b"M\xfc\xdfig", "M��ige").unwrap(), b"M\xfc\xdfige");
+        assert_eq!(edit(b"M\xfc\xdfig", "Muessig").unwrap(), b"Muessig");
+        // Equal letters side by side are equal bytes: a deleted `s` is no question.
+        assert_eq!(edit(b"Messig", "Mesig").unwrap(), b"Mesig");
     }
 
     #[test]
