@@ -688,6 +688,31 @@ fn an_item_in_a_btrfs_subvolume_goes_to_the_trash_at_the_subvolumes_top() {
     assert!(!scratch.exists());
 }
 
+/// One trash folder reached through two mounts (here a bind mount; a btrfs subvolume
+/// mounted on its own as well is another) is listed once. It was listed under both, each
+/// item twice, and a restore of everything failed for the second copies.
+#[test]
+fn a_trash_folder_seen_through_two_mounts_is_listed_once() {
+    let tree = TempTree::new();
+    let Some(mount) = Mounted::tmpfs(&tree.join("vol"), "4m") else {
+        return;
+    };
+    let vol = mount.dir.to_str().unwrap().to_owned();
+    let Some(bound) = Mounted::new(&tree.join("again"), &["--bind", &vol]) else {
+        return;
+    };
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone(), bound.dir.clone()]),
+    };
+    let path = tree.file("vol/f", "once");
+    assert!(trash(std::slice::from_ref(&path), &roots).is_complete());
+    let listed = list_trash_in(&roots).unwrap();
+    assert_eq!(listed.len(), 1, "{listed:#?}");
+    assert!(restore(listed).is_complete());
+    assert_eq!(read(&path), "once");
+}
+
 /// Renamed into the trash, a folder holding a mount point took the mounted file system with
 /// it, out of sight and beyond what emptying the trash removes; a mount point itself got a
 /// trash folder made on the mounted file system before it was refused.

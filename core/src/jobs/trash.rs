@@ -512,6 +512,11 @@ fn record(original: PathBuf, file: PathBuf, info: PathBuf, m: &Meta) -> TrashRec
 fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
     let uid = rustix::process::getuid().as_raw();
     let mut dirs = vec![roots.home.clone()];
+    let mut seen = std::collections::HashSet::new();
+    if let Ok(m) = std::fs::symlink_metadata(&roots.home) {
+        use std::os::unix::fs::MetadataExt;
+        seen.insert((m.dev(), m.ino()));
+    }
     let tops: Vec<PathBuf> = match &roots.volumes {
         Volumes::All => MountTable::read()
             .mounts()
@@ -537,12 +542,15 @@ fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
             candidates.push(shared.join(uid.to_string()));
         }
         for dir in candidates {
+            use std::os::unix::fs::MetadataExt;
             // Another user's (made there to lock this user out) is not this user's trash.
-            let ours = std::fs::symlink_metadata(&dir).is_ok_and(|m| {
-                use std::os::unix::fs::MetadataExt;
-                m.is_dir() && m.uid() == uid
-            });
-            if ours && !dirs.contains(&dir) {
+            let Ok(m) = std::fs::symlink_metadata(&dir) else {
+                continue;
+            };
+            // One folder reached through two mounts (a bind mount, a btrfs subvolume mounted
+            // on its own as well) is listed once: twice, its items were listed twice, and
+            // restoring or emptying the second copies failed.
+            if m.is_dir() && m.uid() == uid && seen.insert((m.dev(), m.ino())) {
                 dirs.push(dir);
             }
         }
