@@ -420,7 +420,7 @@ const QUOTED_CHARS: usize = 60;
 
 /// “/the/whole/path”.
 fn quoted_full(path: &Path) -> String {
-    format!("“{}”", path.display())
+    format!("“{}”", format::shown_name(path.as_os_str()))
 }
 
 /// “name of the folder holding path”.

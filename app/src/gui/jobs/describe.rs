@@ -25,12 +25,12 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
         Job::Delete { paths } => format!("Deleting {}", things(paths)),
         Job::Trash { paths, .. } => format!("Moving {} to the trash", things(paths)),
         Job::Rename { path, new_name } => format!(
-            "Renaming “{}” to “{}”",
-            format::display_name(path),
-            new_name.to_string_lossy()
+            "Renaming {} to {}",
+            words::quoted(path),
+            words::quoted(Path::new(new_name))
         ),
         Job::CreateFolder { name, .. } => {
-            format!("Creating the folder “{}”", name.to_string_lossy())
+            format!("Creating the folder {}", words::quoted(Path::new(name)))
         }
         Job::Restore { items, .. } => format!(
             "Restoring {}",
@@ -62,10 +62,10 @@ pub fn in_words(job: &Job) -> String {
         Job::Rename { path, new_name } => format!(
             "Rename “{}” to “{}”",
             format::display_name(path),
-            new_name.to_string_lossy()
+            format::shown_name(new_name)
         ),
         Job::CreateFolder { name, .. } => {
-            format!("Create the folder “{}”", name.to_string_lossy())
+            format!("Create the folder “{}”", format::shown_name(name))
         }
         Job::Restore { items, .. } => {
             let originals: Vec<PathBuf> = items.iter().map(|i| i.original.clone()).collect();
@@ -115,9 +115,11 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         }
         Job::Delete { .. } => format!("Deleted {items} permanently"),
         Job::Trash { .. } => format!("Moved {items} to the trash"),
-        Job::Rename { new_name, .. } => format!("Renamed to “{}”", format::shown_name(new_name)),
+        Job::Rename { new_name, .. } => {
+            format!("Renamed to {}", words::quoted(Path::new(new_name)))
+        }
         Job::CreateFolder { name, .. } => {
-            format!("Created the folder “{}”", name.to_string_lossy())
+            format!("Created the folder {}", words::quoted(Path::new(name)))
         }
         // Into a folder the user chose (Restore to…, a drag out of the trash): named.
         Job::Restore {
@@ -389,6 +391,23 @@ mod tests {
         };
         let said = done_message(&made, &refused("/h/new"), false);
         assert!(!said.starts_with("Created"), "{said}");
+    }
+
+    /// A name with a newline broke the toast, the status bar and the jobs panel's title in
+    /// two, and a 250-character one pushed the toast's buttons off the window.
+    #[test]
+    fn a_renamed_name_is_said_on_one_line_and_shortened() {
+        let rename = |new_name: &str| Job::Rename {
+            path: PathBuf::from("/h/two\nlines"),
+            new_name: new_name.into(),
+        };
+        let job = rename("two\nlines.md");
+        assert_eq!(title(&job, None), "Renaming “two↵lines” to “two↵lines.md”");
+        assert_eq!(in_words(&job), "Rename “two↵lines” to “two↵lines.md”");
+        let said = done_message(&job, &Summary::default(), false);
+        assert_eq!(said, "Renamed to “two↵lines.md”.");
+        let said = done_message(&rename(&"W".repeat(250)), &Summary::default(), false);
+        assert!(said.chars().count() <= 80 && said.contains('…'), "{said}");
     }
 
     #[test]

@@ -275,7 +275,7 @@ impl ItemError {
         match &question.request {
             Some((_, path)) => {
                 body = body.push(
-                    text(path.display().to_string())
+                    text(format::shown_name(path.as_os_str()).into_owned())
                         .size(12)
                         .style(style::dim_text)
                         .wrapping(Wrapping::WordOrGlyph),

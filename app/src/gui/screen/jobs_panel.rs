@@ -270,7 +270,7 @@ impl JobsPanel {
                             lines = lines.push(
                                 text(format!(
                                     "{}: {}",
-                                    failed.path.display(),
+                                    format::shown_name(failed.path.as_os_str()),
                                     words::error_in_words(&failed.error)
                                 ))
                                 .size(12)

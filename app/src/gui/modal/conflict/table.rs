@@ -261,7 +261,7 @@ fn table_row<'a>(
             .path
             .parent()
             .and_then(|p| p.strip_prefix(dir).ok())
-            .map(|p| p.to_string_lossy())
+            .map(|p| format::shown_name(p.as_os_str()))
             .filter(|p| !p.is_empty())
             .map(|p| format!("in {}", format::ellipsize_middle(p, 34))),
         None => None,

@@ -14,7 +14,7 @@ use crate::gui::format;
 
 /// A name as people read it.
 pub fn name(name: &OsStr) -> Cow<'_, str> {
-    name.to_string_lossy()
+    format::shown_name(name)
 }
 
 /// The name of the folder `path` is in.

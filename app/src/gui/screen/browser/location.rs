@@ -414,7 +414,7 @@ fn crumbs(path: &Path, home: Option<&Path>) -> Vec<Crumb> {
     };
     for part in rest.components() {
         at.push(part);
-        let label = part.as_os_str().to_string_lossy().into_owned();
+        let label = crate::gui::format::shown_name(part.as_os_str()).into_owned();
         crumbs.push(Crumb::Folder {
             label,
             path: at.clone(),

@@ -69,7 +69,7 @@ impl Trash {
             .partition(|item| item.unsafe_entry.is_none());
         if !unsafe_ones.is_empty() {
             let what = match unsafe_ones.as_slice() {
-                [one] => format!("“{}” names", one.name.to_string_lossy()),
+                [one] => format!("“{}” names", format::shown_name(&one.name)),
                 many => format!("{} name", format::counted(many.len(), "entry", "entries")),
             };
             self.notice = Some(format!(
@@ -92,7 +92,7 @@ impl Trash {
             return Task::none();
         }
         let title = match items.as_slice() {
-            [one] => format!("Restore “{}” to", one.name.to_string_lossy()),
+            [one] => format!("Restore “{}” to", format::shown_name(&one.name)),
             many => format!(
                 "Restore {} to",
                 format::counted(many.len(), "item", "items")
@@ -216,7 +216,7 @@ pub(super) fn delete_question(items: Vec<TrashedItem>) -> Confirm<Pending> {
         [one] => (
             format!(
                 "Permanently delete “{}”, {}?",
-                one.name.to_string_lossy(),
+                format::shown_name(&one.name),
                 unbroken(&format::size(size))
             ),
             "It",

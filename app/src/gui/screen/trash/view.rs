@@ -236,7 +236,7 @@ impl Trash {
                 .padding([0.0, CELL_PAD])
                 .clip(true)
         };
-        let name = fit::middle(item.name.to_string_lossy(), name_px, TEXT);
+        let name = fit::middle(format::shown_name(&item.name), name_px, TEXT);
         let mut name_cell = row![
             icon(format::category(entry), item.kind == Kind::Symlink, ICON),
             text(name).size(TEXT).wrapping(Wrapping::None).style(faint)
@@ -299,10 +299,10 @@ impl Trash {
             return if rest.as_os_str().is_empty() {
                 Cow::Borrowed("~")
             } else {
-                Cow::Owned(format!("~/{}", rest.display()))
+                Cow::Owned(format!("~/{}", format::shown_name(rest.as_os_str())))
             };
         }
-        folder.to_string_lossy()
+        format::shown_name(folder.as_os_str())
     }
 
     /// How many pixels a name and a location have in their columns.
@@ -319,7 +319,7 @@ impl Trash {
         let restore_to = self.restore_to.as_ref()?;
         let field = restore_to.field.as_ref()?;
         let what = match restore_to.items.as_slice() {
-            [one] => format!("Restore “{}” into:", one.name.to_string_lossy()),
+            [one] => format!("Restore “{}” into:", format::shown_name(&one.name)),
             many => format!(
                 "Restore {} into:",
                 format::counted(many.len(), "item", "items")
@@ -393,7 +393,7 @@ impl Trash {
         {
             return format!(
                 "“{}” is an unsafe entry ({why}): only Restore to… restores it.",
-                item.name.to_string_lossy()
+                format::shown_name(&item.name)
             );
         }
         if selected == 0 {
