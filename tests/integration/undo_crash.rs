@@ -560,15 +560,20 @@ fn a_killed_keep_both(
     } else {
         "job-ended"
     };
-    let killed = ferry_in(&home)
+    kill_keep_both(&home, op, point, &shm.join("src"), &t.join("dest"));
+    (shm, t, home, files)
+}
+
+/// `ferry OP --on-conflict keep-both SRC DEST`, killed at fault point `point`.
+fn kill_keep_both(home: &Path, op: &str, point: &str, src: &Path, dest: &Path) {
+    let killed = ferry_in(home)
         .env("FERRY_FAULT_POINT", point)
         .args([op, "--on-conflict", "keep-both"])
-        .arg(shm.join("src"))
-        .arg(t.join("dest"))
+        .arg(src)
+        .arg(dest)
         .output()
         .unwrap();
     assert_eq!(killed.status.code(), None, "{op}: the job was killed");
-    (shm, t, home, files)
 }
 
 /// Resumed, it goes on into the place it had made (`src (copy)`, or `src` itself when it was
@@ -662,14 +667,7 @@ fn a_keep_both_killed_before_its_place_was_made_rolls_back_without_touching_the_
         let like = t.file("dest/src/d/f00", "file 0");
         with_mtime_of(&like, &shm.join("src/d/f00"));
         let users = snapshot(&t.join("dest"));
-        let killed = ferry_in(&home)
-            .env("FERRY_FAULT_POINT", "item-done:2")
-            .args([op, "--on-conflict", "keep-both"])
-            .arg(shm.join("src"))
-            .arg(t.join("dest"))
-            .output()
-            .unwrap();
-        assert_eq!(killed.status.code(), None, "{op}: the job was killed");
+        kill_keep_both(&home, op, "item-done:2", &shm.join("src"), &t.join("dest"));
         ok(&ferry_in(&home).arg("undo").output().unwrap());
         let now = snapshot(&t.join("dest"));
         assert!(now == users, "{op}: {:?}", now.keys().collect::<Vec<_>>());
