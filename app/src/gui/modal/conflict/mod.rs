@@ -414,18 +414,26 @@ impl ConflictDialog {
         } else {
             Scope::This
         };
+        let mut answers = Vec::new();
         match scope {
+            // The rows answered in the table keep their answers: sent first, they are no
+            // longer waiting when the engine gives this answer to the rest of the kind. They
+            // were dropped, and the engine gave them this one.
             Scope::AllOfKind => {
+                let decided = self.rows.take_decided().into_iter();
+                answers.extend(
+                    decided
+                        .filter(|(decided, _)| *decided != id)
+                        .map(|(id, answer)| (id, answer, Scope::This)),
+                );
                 self.rows.remove_kind(kind);
             }
             Scope::This => {
                 self.rows.remove(id);
             }
         }
-        (
-            self.after_answer(),
-            Some(self.resolve(vec![(id, resolution, scope)])),
-        )
+        answers.push((id, resolution, scope));
+        (self.after_answer(), Some(self.resolve(answers)))
     }
 
     fn resolve(&self, answers: Vec<(ConflictId, Resolution, Scope)>) -> Event {

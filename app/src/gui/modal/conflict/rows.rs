@@ -293,10 +293,12 @@ impl Rows {
             .map(|r| r.conflict.id)
     }
 
-    /// Rows of `kind` other than `id`.
+    /// Rows of `kind` other than `id` not answered yet: those an answer for all of the kind
+    /// takes (the answered ones keep their answers).
     pub fn others_of_kind(&self, kind: ConflictKind, id: ConflictId) -> usize {
-        self.counts.kinds[kind_rank(kind)]
-            - usize::from(self.get(id).is_some_and(|r| r.conflict.kind == kind))
+        (self.rows.iter())
+            .filter(|r| r.conflict.kind == kind && r.conflict.id != id && r.answer.is_none())
+            .count()
     }
 
     fn position(&self, id: ConflictId) -> Option<usize> {

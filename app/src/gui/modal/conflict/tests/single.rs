@@ -320,3 +320,36 @@ fn rename_keeps_the_bytes_of_a_name_that_is_not_utf8() {
         assert_eq!(events[0], resolve(&[(1, answer, Scope::This)]), "{typed:?}");
     }
 }
+
+/// Rows answered in the table, then one opened alone and answered for all of its kind: the
+/// answered rows were dropped and the engine gave them that answer too (a Replace chosen for
+/// `f1` became Skip). They keep their answers, sent first, and the count of "remaining"
+/// ones leaves them out.
+#[test]
+fn apply_to_all_from_one_keeps_the_answers_given_in_the_table() {
+    let conflicts = vec![
+        fixture::file(1, "f1.txt", 100, 200),
+        fixture::file(2, "f2.txt", 100, 200),
+        fixture::file(3, "f3.txt", 100, 200),
+    ];
+    let mut dialog = open(conflicts, None);
+    assert!(dialog.is_table());
+    assert_eq!(
+        alt(&mut dialog, "r"),
+        [],
+        "f1 answered Replace in the table"
+    );
+    alt(&mut dialog, "e");
+    assert!(!dialog.is_table(), "f2 opened alone");
+    assert!(shows(
+        &dialog,
+        "Apply to the 1 remaining conflict of this kind (and later ones)"
+    ));
+    alt(&mut dialog, "a");
+    let events = alt(&mut dialog, "s");
+    let answers = [
+        (1, Resolution::Replace, Scope::This),
+        (2, Resolution::Skip, Scope::AllOfKind),
+    ];
+    assert_eq!(events[0], resolve(&answers));
+}
