@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ferry_core::jobs::{ConflictKind, Job, Resolution, Scope, SkipReason};
+use ferry_core::jobs::{ConflictKind, Job, Resolution, Scope, SkipReason, list_trash_in};
 use ferry_tests::TempTree;
 
 use crate::faults::Pause;
@@ -67,12 +67,17 @@ fn undo_of_a_move_answered_skip_or_replace() {
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert_eq!(fs::read(&file).unwrap(), b"moved away");
     assert!(!moved.exists());
-    // The file that was in the way is kept in the staging folder, not destroyed.
-    let kept: Vec<Vec<u8>> = fs::read_dir(&s.staging)
-        .unwrap()
-        .map(|e| fs::read(e.unwrap().path()).unwrap())
-        .collect();
-    assert_eq!(kept, [b"a new file in the old place".to_vec()]);
+    // The file that was in the way goes to the trash, listed as trashed from its place. It
+    // was kept in the staging folder, where nothing would bring it back (an undo is not
+    // undone), out of sight and pruned after a week.
+    let trashed = list_trash_in(&s.trash).unwrap();
+    assert_eq!(trashed.len(), 1, "{trashed:#?}");
+    assert_eq!(trashed[0].original, file);
+    assert_eq!(
+        fs::read(&trashed[0].file).unwrap(),
+        b"a new file in the old place"
+    );
+    assert!(fs::read_dir(&s.staging).map_or(true, |mut d| d.next().is_none()));
 }
 
 #[test]
@@ -95,6 +100,28 @@ fn undo_of_a_trash_whose_original_place_was_re_used_asks() {
         b"trashed"
     );
     assert!(s.trashed().is_empty());
+}
+
+/// The undo of a trash answered Replace where a new file took the item's place: the item is
+/// back, and the new file is in the trash, as trashed from that place, restorable. It was
+/// kept in the staging folder, out of sight, while the dialog said Undo would bring it back.
+#[test]
+fn undo_of_a_trash_answered_replace_puts_the_new_file_in_the_trash() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("work/notes.txt", "trashed");
+    s.run(Job::Trash {
+        paths: vec![file.clone()],
+        roots: s.trash.clone(),
+    });
+    fs::write(&file, "written since").unwrap();
+    let (out, _) = s.undo_asking(once(Resolution::Replace));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&file).unwrap(), b"trashed");
+    let trashed = list_trash_in(&s.trash).unwrap();
+    assert_eq!(trashed.len(), 1, "{trashed:#?}");
+    assert_eq!(trashed[0].original, file);
+    assert_eq!(fs::read(&trashed[0].file).unwrap(), b"written since");
 }
 
 /// `ferry mv here/report.txt there`, then a new `here/report.txt` ("new"): the file and the
@@ -137,11 +164,12 @@ fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
     assert!(!dest.join("report.txt").exists());
 }
 
-/// An undo that put an item back beside (keep both) or over (replace) what had taken its place
-/// cannot be redone: replaying the move would take the file now at the job's path, someone
-/// else's. Redo refuses, says where what the undo replaced is kept, and moves nothing.
+/// An undo that put an item back beside what had taken its place (keep both) cannot be
+/// redone: replaying the move would take the file now at the job's path, someone else's.
+/// Redo refuses and moves nothing. One that put it back over it (replace) put what it
+/// replaced in the trash: the job's own file is at the job's path, and redo moves it again.
 #[test]
-fn no_redo_after_an_undo_that_put_items_back_beside_or_over_others() {
+fn no_redo_after_an_undo_that_put_items_back_beside_others() {
     for policy in ["keep-both", "replace"] {
         let t = TempTree::new();
         let home = t.dir("home");
@@ -152,25 +180,22 @@ fn no_redo_after_an_undo_that_put_items_back_beside_or_over_others() {
             .unwrap());
         let out = ferry_in(&home).arg("redo").output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
+        if policy == "replace" {
+            assert_eq!(out.status.code(), Some(0), "{policy}: {stderr}");
+            assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
+            let listed = ok(&ferry_in(&home).arg("restore").output().unwrap());
+            assert!(listed.contains(file.to_str().unwrap()), "{listed}");
+            continue;
+        }
         assert_eq!(out.status.code(), Some(2), "{policy}: {stderr}");
         assert!(
             stderr.contains("cannot redo the move"),
             "{policy}: {stderr}"
         );
         assert!(!dest.join("report.txt").exists(), "{policy}: nothing moved");
-        if policy == "keep-both" {
-            assert_eq!(fs::read(&file).unwrap(), b"new");
-            let back = t.join("here/report (copy).txt");
-            assert_eq!(fs::read(back).unwrap(), b"moved away");
-        } else {
-            assert_eq!(fs::read(&file).unwrap(), b"moved away");
-            let kept = stderr
-                .split("is kept at ")
-                .nth(1)
-                .and_then(|rest| rest.split(')').next())
-                .unwrap_or_else(|| panic!("{stderr}"));
-            assert_eq!(fs::read(kept).unwrap(), b"new", "{stderr}");
-        }
+        assert_eq!(fs::read(&file).unwrap(), b"new");
+        let back = t.join("here/report (copy).txt");
+        assert_eq!(fs::read(back).unwrap(), b"moved away");
     }
 }
 

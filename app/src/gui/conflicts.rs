@@ -40,6 +40,9 @@ impl Ferry {
         let (mut dialog, task) = ConflictDialog::new(job, title, dest_dir, conflicts);
         if let Some(window) = self.jobs.window_job(job) {
             dialog.set_done(window.items_done());
+            if matches!(*window.job, ferry_core::jobs::Job::Undo { .. }) {
+                dialog.set_undoing();
+            }
         }
         self.conflicts.push(dialog);
         task.map(move |m| Message::Conflict(job, m))

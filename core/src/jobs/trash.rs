@@ -294,6 +294,33 @@ pub(crate) fn run_trash_as(
     run.finish()
 }
 
+/// Moves to the trash what an undo's Replace answers set aside, each `(staged, place)`
+/// listed as trashed from the place it was replaced at. An undo is not undone in turn, so
+/// kept in the staging folder such an item was out of the user's sight, pruned after a week,
+/// while the dialog had said Undo would bring it back. Returns each place whose item could
+/// not be trashed (it stays in the staging folder), with why.
+pub(crate) fn trash_replaced(
+    replaced: &[(PathBuf, PathBuf)],
+    roots: &TrashRoots,
+) -> Vec<(PathBuf, Error)> {
+    let uid = rustix::process::getuid().as_raw();
+    let mounts = MountTable::read();
+    let mut home = None;
+    let mut failed = Vec::new();
+    for (staged, place) in replaced {
+        let as_trashed = AsTrashed {
+            original: place.clone(),
+            deletion_date: now_stamp(),
+            name: place.file_name().unwrap_or(place.as_os_str()).to_owned(),
+        };
+        let places = (&mounts, None);
+        if let Err(e) = trash_one(staged, Some(&as_trashed), roots, &mut home, places, uid) {
+            failed.push((place.clone(), e));
+        }
+    }
+    failed
+}
+
 /// Trashes `path`, leaving alone a mount point or a folder holding one, and Ferry's `state`
 /// folder or a folder holding it (the undo journal, where this very job is recorded).
 fn trash_one(

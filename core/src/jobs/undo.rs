@@ -58,6 +58,26 @@ pub(crate) fn run_job(
     roots: &TrashRoots,
     policy: ConflictPolicy,
 ) -> Summary {
+    let mut summary = undo_by_kind(ctx, record, roots, policy);
+    // What Replace answers set aside (the undo of a move or a trash putting items back over
+    // what took their places) goes to the trash: nothing would bring it back from staging.
+    if matches!(record.job, Job::Move { .. } | Job::Trash { .. }) && !ctx.control.stopped() {
+        let replaced: Vec<(PathBuf, PathBuf)> = (summary.record.entries())
+            .filter_map(|e| Some((e.staged?, e.dest)))
+            .collect();
+        for (place, error) in trash::trash_replaced(&replaced, roots) {
+            fail(ctx, &mut summary, &place, error);
+        }
+    }
+    summary
+}
+
+fn undo_by_kind(
+    ctx: &JobCtx,
+    record: &JournalRecord,
+    roots: &TrashRoots,
+    policy: ConflictPolicy,
+) -> Summary {
     match &record.job {
         _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots, policy),
         Job::Copy { .. } => undo_copy(ctx, &record.entries, roots),

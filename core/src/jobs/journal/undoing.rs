@@ -247,7 +247,11 @@ impl UndoJournal {
 /// which would then take what has the job's paths now instead of what the undo put back.
 fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
     let record = &summary.record;
-    let kept: Vec<PathBuf> = record.staged().map(Path::to_path_buf).collect();
+    // What went on to the trash is not kept aside any more.
+    let kept: Vec<PathBuf> = (record.staged())
+        .filter(|p| p.symlink_metadata().is_ok())
+        .map(Path::to_path_buf)
+        .collect();
     (!kept.is_empty() || record.renamed_by_answers()).then_some(kept)
 }
 

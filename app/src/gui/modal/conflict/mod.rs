@@ -211,6 +211,8 @@ pub struct ConflictDialog {
     confirming: bool,
     /// Names given by Rename answers sent, not on disk yet.
     claimed: HashSet<PathBuf>,
+    /// The job is an undo: what Replace replaces goes to the trash (see `set_undoing`).
+    undoing: bool,
 }
 
 impl ConflictDialog {
@@ -238,6 +240,7 @@ impl ConflictDialog {
             focus: None,
             confirming: false,
             claimed: HashSet::new(),
+            undoing: false,
         };
         let task = dialog.settle();
         (dialog, task)
@@ -253,6 +256,12 @@ impl ConflictDialog {
     /// How many items the job has done so far (Cancel asks first when some are).
     pub fn set_done(&mut self, items: u64) {
         self.done = items;
+    }
+
+    /// The job is an undo: no undo brings back what it replaces, so the engine puts that in
+    /// the trash, and Replace says so.
+    pub fn set_undoing(&mut self) {
+        self.undoing = true;
     }
 
     /// The job whose conflicts these are.

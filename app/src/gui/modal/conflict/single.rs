@@ -217,7 +217,7 @@ pub fn view<'a>(d: &'a ConflictDialog, single: &'a Single, row: &'a Row) -> Elem
         answers = answers.push(match act {
             Act::Rename => rename_row(d, single, c, focused == Control::RenameField),
             act => answer_row(
-                c,
+                (c, d.undoing),
                 act,
                 &single.kept,
                 act == suggested,
@@ -271,7 +271,7 @@ pub fn ring_box(theme: &iced::Theme, on: bool) -> container::Style {
 
 /// One answer: its title with the access letter, and what it will do.
 fn answer_row<'a>(
-    c: &Conflict,
+    (c, undoing): (&Conflict, bool),
     act: Act,
     kept: &str,
     suggested: bool,
@@ -283,7 +283,7 @@ fn answer_row<'a>(
         14.0,
         style::bold(),
     );
-    let detail = text(words::act_detail(act, c, kept))
+    let detail = text(words::act_detail(act, c, kept, undoing))
         .size(12)
         .style(style::dim_text);
     button(
@@ -333,7 +333,7 @@ fn rename_row<'a>(
         .size(12)
         .style(style::dim_text)
         .into(),
-        NameState::Unchecked => text(words::act_detail(Act::Rename, c, &single.kept))
+        NameState::Unchecked => text(words::act_detail(Act::Rename, c, &single.kept, false))
             .size(12)
             .style(style::dim_text)
             .into(),

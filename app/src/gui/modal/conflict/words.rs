@@ -136,11 +136,16 @@ pub fn act_title(act: Act, c: &Conflict) -> &'static str {
     }
 }
 
-/// What an answer will do, in words. `kept` is the name Keep both will give.
-pub fn act_detail(act: Act, c: &Conflict, kept: &str) -> String {
+/// What an answer will do, in words. `kept` is the name Keep both will give; `undoing`: the
+/// job is an undo, which is not undone in turn, so what it replaces goes to the trash.
+pub fn act_detail(act: Act, c: &Conflict, kept: &str, undoing: bool) -> String {
     let incoming = noun(c.source.kind);
     let existing = noun(c.dest.kind);
     match (act, c.kind) {
+        (Act::Replace, _) if undoing => format!(
+            "Put the incoming {incoming} in place of the existing {existing}, which goes to \
+             the trash."
+        ),
         (Act::Replace, _) => format!(
             "Put the incoming {incoming} in place of the existing {existing}, which is kept \
              aside: Undo brings it back."

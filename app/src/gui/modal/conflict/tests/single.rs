@@ -353,3 +353,21 @@ fn apply_to_all_from_one_keeps_the_answers_given_in_the_table() {
     ];
     assert_eq!(events[0], resolve(&answers));
 }
+
+/// Replace said "kept aside: Undo brings it back" in an undo's dialog too, where no undo
+/// brings anything back; the engine now puts what an undo replaces in the trash, and the
+/// dialog says so.
+#[test]
+fn an_undos_replace_says_the_replaced_file_goes_to_the_trash() {
+    let mut dialog = open(vec![fixture::file(1, "notes.txt", 100, 200)], None);
+    assert!(shows(
+        &dialog,
+        "Put the incoming file in place of the existing file, which is kept aside: Undo \
+         brings it back."
+    ));
+    dialog.set_undoing();
+    assert!(shows(
+        &dialog,
+        "Put the incoming file in place of the existing file, which goes to the trash."
+    ));
+}
