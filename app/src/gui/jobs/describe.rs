@@ -23,7 +23,11 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
             words::quoted(dest_dir)
         ),
         Job::Delete { paths } => format!("Deleting {}", things(paths)),
-        Job::Trash { paths, .. } => format!("Moving {} to the trash", things(paths)),
+        // A trash moves what it is given whole, without looking inside: its totals count
+        // items, not files ("Moving 3 files" for two folders and a file).
+        Job::Trash { paths, .. } => {
+            format!("Moving {} to the trash", self::things(paths, None))
+        }
         Job::Rename { path, new_name } => format!(
             "Renaming {} to {}",
             words::quoted(path),
@@ -391,6 +395,23 @@ mod tests {
         };
         let said = done_message(&made, &refused("/h/new"), false);
         assert!(!said.starts_with("Created"), "{said}");
+    }
+
+    #[test]
+    fn a_trash_of_folders_and_files_counts_items() {
+        let job = Job::Trash {
+            paths: vec![
+                PathBuf::from("/h/a"),
+                PathBuf::from("/h/b"),
+                PathBuf::from("/h/c.txt"),
+            ],
+            roots: ferry_core::jobs::TrashRoots::home_only("/h/.Trash"),
+        };
+        let planned = Totals {
+            items: 3,
+            ..Totals::default()
+        };
+        assert_eq!(title(&job, Some(&planned)), "Moving 3 items to the trash");
     }
 
     /// A name with a newline broke the toast, the status bar and the jobs panel's title in
