@@ -140,7 +140,7 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speed: &mut Speed) -> Pr
         current: (current != NO_ITEM).then(|| plan.source_path(current)),
         speed: rate,
         eta: (!paused)
-            .then(|| time_left(total.saturating_sub(done), rate))
+            .then(|| time_left(total.saturating_sub(done), speed.steady))
             .flatten(),
         paused,
     }
@@ -162,25 +162,53 @@ fn time_left(left: u64, rate: f64) -> Option<Duration> {
         .filter(|d| *d <= LONGEST_ESTIMATE)
 }
 
-/// Exponentially smoothed rate, so one slow file does not swing the estimate.
+/// How long a change of pace takes to show in the speed shown (to about two thirds).
+const SPEED_SMOOTHING: Duration = Duration::from_secs(2);
+
+/// The same for the rate the time left is reckoned from: slower, so that a source that
+/// delivers in bursts (a USB stick, a network share) does not swing it between minutes and
+/// an hour from one tick to the next, as a rate smoothed over a few ticks did.
+const ESTIMATE_SMOOTHING: Duration = Duration::from_secs(8);
+
+/// Rates smoothed over time (exponentially, by the time between samples, not their count),
+/// so one slow file or one burst does not swing them.
 #[derive(Default)]
 struct Speed {
+    /// The first sample: until a rate has been smoothed over its whole time, it is the
+    /// average since then (one burst first would have stood for the pace for seconds).
+    origin: Option<(Instant, u64)>,
     last: Option<(Instant, u64)>,
+    /// The speed shown.
     rate: f64,
+    /// The rate the time left is reckoned from.
+    steady: f64,
 }
 
 impl Speed {
     fn update(&mut self, done: u64) -> f64 {
-        let now = Instant::now();
+        self.update_at(Instant::now(), done)
+    }
+
+    fn update_at(&mut self, now: Instant, done: u64) -> f64 {
         if let Some((then, before)) = self.last {
+            let (first, at_first) = *self.origin.get_or_insert((then, before));
             let dt = now.duration_since(then).as_secs_f64();
+            let since = now.duration_since(first).as_secs_f64();
             if dt > 0.0 {
-                let sample = done.saturating_sub(before) as f64 / dt;
-                self.rate = if self.rate == 0.0 {
-                    sample
-                } else {
-                    0.7 * self.rate + 0.3 * sample
+                #[allow(clippy::cast_precision_loss)] // rates
+                let (sample, average) = (
+                    done.saturating_sub(before) as f64 / dt,
+                    done.saturating_sub(at_first) as f64 / since,
+                );
+                let smooth = |old: f64, over: Duration| {
+                    if since < over.as_secs_f64() {
+                        return average;
+                    }
+                    let keep = (-dt / over.as_secs_f64()).exp();
+                    keep * old + (1.0 - keep) * sample
                 };
+                self.rate = smooth(self.rate, SPEED_SMOOTHING);
+                self.steady = smooth(self.steady, ESTIMATE_SMOOTHING);
             }
         }
         self.last = Some((now, done));
@@ -240,17 +268,18 @@ mod tests {
     /// (it did, and the panic ended the job without a word: the window showed it running).
     #[test]
     fn a_stall_leaves_no_estimate_and_no_panic() {
+        let start = Instant::now();
         let mut speed = Speed {
-            last: Some((Instant::now() - Duration::from_secs(61), 0)),
-            rate: 0.0,
+            last: Some((start, 0)),
+            ..Speed::default()
         };
-        speed.update(900_000_000);
-        for _ in 0..600 {
-            speed.last = speed.last.map(|(t, d)| (t - TICK, d));
-            speed.update(900_000_000);
+        speed.update_at(start + Duration::from_secs(61), 900_000_000);
+        // Ten minutes of ticks without a byte.
+        for tick in 1..=6_000 {
+            speed.update_at(start + Duration::from_secs(61) + TICK * tick, 900_000_000);
         }
         assert!(speed.rate > 0.0 && speed.rate < 1e-60, "{}", speed.rate);
-        assert_eq!(time_left(1_100_000_000, speed.rate), None);
+        assert_eq!(time_left(1_100_000_000, speed.steady), None);
         assert_eq!(time_left(1_000, 0.0), None);
         assert_eq!(time_left(1_000, 1e-300), None);
         assert_eq!(time_left(1_000, 100.0), Some(Duration::from_secs(10)));
@@ -260,7 +289,7 @@ mod tests {
     fn a_pause_keeps_the_rate_and_restarts_the_sampling() {
         let mut speed = Speed {
             last: Some((Instant::now() - Duration::from_secs(1), 0)),
-            rate: 0.0,
+            ..Speed::default()
         };
         let rate = speed.update(1_000);
         assert!((900.0..1_100.0).contains(&rate), "{rate}");
@@ -269,5 +298,32 @@ mod tests {
         }
         // The first tick after the resume only marks where sampling starts again.
         assert_eq!(speed.update(1_000), rate);
+    }
+
+    /// A source delivering 2 MB a second in bursts (4 MB in one tick, nothing for the next
+    /// nineteen, as a USB stick or a throttled share does): the speed shown swung between
+    /// 88 kB/s and 6.4 MB/s and the time left between 41 s and 55 min from tick to tick. Now
+    /// the time left stays within a third of the truth once the bursts have been seen a while.
+    #[test]
+    fn bursts_do_not_swing_the_time_left() {
+        let start = Instant::now();
+        let mut speed = Speed::default();
+        let (total, mut done) = (600_000_000u64, 0u64);
+        let mut estimates = Vec::new();
+        for tick in 0..300u32 {
+            if tick % 20 == 0 {
+                done += 4_000_000;
+            }
+            speed.update_at(start + TICK * tick, done);
+            if tick >= 100 {
+                let left = time_left(total - done, speed.steady).unwrap().as_secs_f64();
+                let truth = (total - done) as f64 / 2_000_000.0;
+                estimates.push(left / truth);
+            }
+        }
+        let (low, high) = estimates
+            .iter()
+            .fold((f64::MAX, 0f64), |(l, h), &r| (l.min(r), h.max(r)));
+        assert!(low > 0.67 && high < 1.5, "{low} .. {high}");
     }
 }
