@@ -309,6 +309,7 @@ fn rename_keeps_the_bytes_of_a_name_that_is_not_utf8() {
     ] {
         let mut conflict = fixture::file(1, "x", 100, 200);
         conflict.source.name = odd(b"caf\xe9");
+        conflict.dest.name = odd(b"caf\xe9");
         let mut dialog = open(vec![conflict], None);
         assert!(shows(&dialog, "caf\u{fffd} (copy)"));
         if let Some(typed) = typed {
@@ -369,5 +370,19 @@ fn an_undos_replace_says_the_replaced_file_goes_to_the_trash() {
     assert!(shows(
         &dialog,
         "Put the incoming file in place of the existing file, which goes to the trash."
+    ));
+}
+
+/// A restore's source is named as in the trash (`u1.txt.2` for the second `u1.txt` trashed):
+/// Keep both and Rename offered "u1.txt (copy).2", where the engine names it "u1 (copy).txt"
+/// from the name at the place.
+#[test]
+fn keep_both_is_named_from_the_place_not_from_the_trash_entry() {
+    let mut conflict = fixture::file(1, "u1.txt", 100, 200);
+    conflict.source.name = "u1.txt.2".into();
+    let dialog = open(vec![conflict], None);
+    assert!(shows(
+        &dialog,
+        "The incoming file goes there as “u1 (copy).txt”."
     ));
 }
