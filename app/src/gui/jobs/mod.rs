@@ -336,19 +336,25 @@ impl Jobs {
             }
             Event::Conflicts { conflicts, .. } => {
                 window.waiting_answers += conflicts.len();
+                window.state = State::Running;
                 Routed::Conflicts(job, conflicts)
             }
+            // A job asking has started, planning perhaps: not "waiting for the jobs before
+            // it", as a question during planning left it saying.
             Event::ItemError {
                 request,
                 path,
                 error,
                 ..
-            } => Routed::ItemError {
-                job,
-                request,
-                path,
-                error,
-            },
+            } => {
+                window.state = State::Running;
+                Routed::ItemError {
+                    job,
+                    request,
+                    path,
+                    error,
+                }
+            }
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
                 window.state = State::Ended {

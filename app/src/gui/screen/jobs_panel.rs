@@ -413,9 +413,25 @@ fn compact(jobs: &[&WindowJob]) -> String {
             });
     }
     let percent = overall_percent(jobs).unwrap_or(0);
-    match running.as_slice() {
-        [one] => format!("{} · {percent}%", one.title),
-        many => format!("{} jobs running · {percent}%", format::count(many.len())),
+    // Not all "running": a paused job, or one waiting for the disks, said as such.
+    let paused = running.iter().filter(|j| j.is_paused()).count();
+    let queued = (running.iter())
+        .filter(|j| matches!(j.state, State::Waiting))
+        .count();
+    let aside: Vec<String> = [(paused, "paused"), (queued, "waiting")]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, what)| format!("{} {what}", format::count(n)))
+        .collect();
+    match (running.as_slice(), aside.is_empty()) {
+        ([one], true) => format!("{} · {percent}%", one.title),
+        ([one], false) => format!("{} ({}) · {percent}%", one.title, aside.join(", ")),
+        (many, true) => format!("{} jobs running · {percent}%", format::count(many.len())),
+        (many, false) => format!(
+            "{} jobs ({}) · {percent}%",
+            format::count(many.len()),
+            aside.join(", ")
+        ),
     }
 }
 
@@ -489,6 +505,21 @@ mod tests {
             undoing: false,
             follow_up: crate::gui::jobs::FollowUp::None,
         }
+    }
+
+    /// A paused job and one waiting for its disks were counted as "2 jobs running".
+    #[test]
+    fn the_compact_line_says_which_jobs_are_paused_or_waiting() {
+        let (running, paused) = (job(1, State::Running, false), job(2, State::Running, true));
+        let mut queued = job(3, State::Waiting, false);
+        queued.progress = None;
+        assert_eq!(compact(&[&running]), "job 1 · 0%");
+        assert_eq!(compact(&[&paused]), "job 2 (1 paused) · 0%");
+        assert_eq!(compact(&[&running, &running]), "2 jobs running · 0%");
+        assert_eq!(
+            compact(&[&running, &paused, &queued]),
+            "3 jobs (1 paused, 1 waiting) · 0%"
+        );
     }
 
     #[test]
