@@ -80,16 +80,23 @@ fn undo_of_a_move_answered_skip_or_replace() {
     assert!(fs::read_dir(&s.staging).map_or(true, |mut d| d.next().is_none()));
 }
 
-#[test]
-fn undo_of_a_trash_whose_original_place_was_re_used_asks() {
-    let t = TempTree::new();
-    let s = Setup::new(&t);
+/// `work/notes.txt` ("trashed") moved to the trash, then a new one ("written since") made in
+/// its place; returns its path.
+fn trashed_then_re_used(t: &TempTree, s: &Setup) -> PathBuf {
     let file = t.file("work/notes.txt", "trashed");
     s.run(Job::Trash {
         paths: vec![file.clone()],
         roots: s.trash.clone(),
     });
     fs::write(&file, "written since").unwrap();
+    file
+}
+
+#[test]
+fn undo_of_a_trash_whose_original_place_was_re_used_asks() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = trashed_then_re_used(&t, &s);
     let (out, conflicts) = s.undo_asking(once(Resolution::KeepBoth));
     assert_eq!(conflicts.len(), 1, "{conflicts:#?}");
     assert_eq!(conflicts[0].dest.path, file);
@@ -109,12 +116,7 @@ fn undo_of_a_trash_whose_original_place_was_re_used_asks() {
 fn undo_of_a_trash_answered_replace_puts_the_new_file_in_the_trash() {
     let t = TempTree::new();
     let s = Setup::new(&t);
-    let file = t.file("work/notes.txt", "trashed");
-    s.run(Job::Trash {
-        paths: vec![file.clone()],
-        roots: s.trash.clone(),
-    });
-    fs::write(&file, "written since").unwrap();
+    let file = trashed_then_re_used(&t, &s);
     let (out, _) = s.undo_asking(once(Resolution::Replace));
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert_eq!(fs::read(&file).unwrap(), b"trashed");
