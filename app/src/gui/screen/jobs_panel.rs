@@ -425,7 +425,10 @@ fn compact(jobs: &[&WindowJob]) -> String {
         .collect();
     match (running.as_slice(), aside.is_empty()) {
         ([one], true) => format!("{} · {percent}%", one.title),
-        ([one], false) => format!("{} ({}) · {percent}%", one.title, aside.join(", ")),
+        ([one], false) => {
+            let how = if paused > 0 { "paused" } else { "waiting" };
+            format!("{} ({how}) · {percent}%", one.title)
+        }
         (many, true) => format!("{} jobs running · {percent}%", format::count(many.len())),
         (many, false) => format!(
             "{} jobs ({}) · {percent}%",
@@ -514,7 +517,8 @@ mod tests {
         let mut queued = job(3, State::Waiting, false);
         queued.progress = None;
         assert_eq!(compact(&[&running]), "job 1 · 0%");
-        assert_eq!(compact(&[&paused]), "job 2 (1 paused) · 0%");
+        assert_eq!(compact(&[&paused]), "job 2 (paused) · 0%");
+        assert_eq!(compact(&[&queued]), "job 3 (waiting) · 0%");
         assert_eq!(compact(&[&running, &running]), "2 jobs running · 0%");
         assert_eq!(
             compact(&[&running, &paused, &queued]),
