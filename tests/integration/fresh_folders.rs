@@ -330,6 +330,10 @@ fn a_hidden_folder_swapped_before_it_is_put_in_place_is_left_alone() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("changed"), "{said}");
+    // Named by the place the copy was going to, not by Ferry's hidden name for it.
+    let place = dest.join("docs");
+    assert!(said.contains(place.to_str().unwrap()), "{said}");
+    assert!(!said.contains(".ferry-tmp"), "{said}");
     assert!(
         !dest.join("docs").exists(),
         "nothing put in place under its name"

@@ -206,9 +206,11 @@ impl Copier<'_> {
         let e = match renamed {
             Some(Ok(())) => return,
             Some(Err(e)) => e,
+            // Named by the place the copy was going to: the hidden name is Ferry's own, and
+            // said "'.ferry-tmp-…' changed while the job was working on it".
             None => {
-                let path = path.unwrap_or_else(|| self.plan.dest_path(c).with_file_name(name));
                 self.withdraw(c);
+                let path = self.plan.dest_path(c);
                 self.ctx
                     .fail(c, self.plan.source_path(c), Error::Changed { path });
                 return;
