@@ -1,0 +1,187 @@
+//! Each file system's own trash folder (`.Trash-$uid`, private to its user): a tmpfs of its
+//! own, a btrfs subvolume below its mount point, one folder seen through two mounts, a disk
+//! with no trash in use, and mount points left alone.
+
+use std::fs;
+use std::path::Path;
+use std::sync::Arc;
+
+use ferry_core::Error;
+use ferry_core::jobs::{Job, TrashRoots, Volumes, list_trash_in};
+use ferry_tests::TempTree;
+
+use super::jobs_support::{Mounted, run_job};
+use super::trash::{mode, read, restore, trash, trash_contents};
+
+#[test]
+fn an_item_without_a_trash_on_its_file_system_fails_offering_permanent_delete() {
+    let tree = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let roots = TrashRoots::home_only(tree.join("Trash"));
+    let path = shm.file("stays", "here");
+    let summary = trash(std::slice::from_ref(&path), &roots);
+    assert!(summary.done.is_empty());
+    let error = &summary.failed[0].error;
+    assert!(matches!(**error, Error::CannotTrash { .. }), "{error:?}");
+    assert!(error.to_string().contains("deleted permanently"), "{error}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), "here");
+    assert!(!shm.path().join(".Trash-0").exists());
+}
+
+#[test]
+fn a_volume_gets_its_own_private_trash_folder() {
+    let tree = TempTree::new();
+    let Some(mount) = Mounted::tmpfs(&tree.join("vol"), "4m") else {
+        return;
+    };
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone()]),
+    };
+    let path = mount.dir.join("d/file");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, "on tmpfs").unwrap();
+    let summary = trash(std::slice::from_ref(&path), &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    let uid = rustix::process::getuid().as_raw();
+    let vol_trash = mount.dir.join(format!(".Trash-{uid}"));
+    for dir in [
+        &vol_trash,
+        &vol_trash.join("files"),
+        &vol_trash.join("info"),
+    ] {
+        assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    }
+    assert_eq!(summary.trash[0].file, vol_trash.join("files/file"));
+    let listed = list_trash_in(&roots).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].original, path);
+    assert!(restore(listed).is_complete());
+    assert_eq!(fs::read_to_string(&path).unwrap(), "on tmpfs");
+    assert!(trash_contents(&vol_trash).is_empty());
+}
+
+/// A btrfs subvolume below its mount point has a device of its own and a rename cannot leave
+/// it: its items go to the trash at its own top (as GLib puts them), which listing, restoring
+/// and emptying find although no mount lists it. Before, they were refused as "on another
+/// file system" and offered for a permanent delete. A subvolume itself renames within the
+/// folder it is in, so one in the home folder goes to the home trash.
+#[test]
+fn an_item_in_a_btrfs_subvolume_goes_to_the_trash_at_the_subvolumes_top() {
+    let shm = TempTree::new_in("/dev/shm");
+    let Some(mnt) = Mounted::btrfs(&shm) else {
+        return;
+    };
+    let subvolume = |path: &Path| {
+        let made = std::process::Command::new("btrfs")
+            .args(["subvolume", "create"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+    };
+    fs::create_dir(mnt.dir.join("home")).unwrap();
+    let sv = mnt.dir.join("home/projects");
+    subvolume(&sv);
+    subvolume(&mnt.dir.join("home/scratch"));
+    let file = sv.join("src/main.rs");
+    fs::create_dir(sv.join("src")).unwrap();
+    fs::write(&file, "fn main() {}").unwrap();
+    let roots = TrashRoots {
+        home: mnt.dir.join("home/.local/share/Trash"),
+        volumes: Volumes::Only(vec![mnt.dir.clone()]),
+    };
+    let scratch = mnt.dir.join("home/scratch");
+    let summary = trash(&[file.clone(), scratch.clone()], &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    let uid = rustix::process::getuid().as_raw();
+    let sv_trash = sv.join(format!(".Trash-{uid}"));
+    assert_eq!(summary.trash[0].file, sv_trash.join("files/main.rs"));
+    assert_eq!(summary.trash[1].file, roots.home.join("files/scratch"));
+    assert_eq!(mode(&sv_trash), 0o700);
+    // The info file holds the path from the subvolume's top, as a volume's trash does.
+    let info = fs::read_to_string(sv_trash.join("info/main.rs.trashinfo")).unwrap();
+    assert!(info.contains("\nPath=src/main.rs\n"), "{info}");
+
+    let listed = list_trash_in(&roots).unwrap();
+    let originals: Vec<&Path> = listed.iter().map(|i| i.original.as_path()).collect();
+    assert_eq!(originals.len(), 2, "{listed:#?}");
+    assert!(originals.contains(&file.as_path()) && originals.contains(&scratch.as_path()));
+    let (back, rest): (Vec<_>, Vec<_>) = listed.into_iter().partition(|i| i.original == file);
+    assert!(restore(back).is_complete());
+    assert_eq!(fs::read_to_string(&file).unwrap(), "fn main() {}");
+    assert!(trash_contents(&sv_trash).is_empty());
+
+    fs::write(sv.join("old.log"), "old").unwrap();
+    assert!(trash(&[sv.join("old.log")], &roots).is_complete());
+    assert_eq!(rest.len(), 1);
+    let out = run_job(Job::EmptyTrash {
+        roots: roots.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(list_trash_in(&roots).unwrap().is_empty());
+    assert!(trash_contents(&sv_trash).is_empty() && trash_contents(&roots.home).is_empty());
+    assert!(!scratch.exists());
+}
+
+/// One trash folder reached through two mounts (here a bind mount; a btrfs subvolume
+/// mounted on its own as well is another) is listed once. It was listed under both, each
+/// item twice, and a restore of everything failed for the second copies.
+#[test]
+fn a_trash_folder_seen_through_two_mounts_is_listed_once() {
+    let tree = TempTree::new();
+    let Some(mount) = Mounted::tmpfs(&tree.join("vol"), "4m") else {
+        return;
+    };
+    let vol = mount.dir.to_str().unwrap().to_owned();
+    let Some(bound) = Mounted::new(&tree.join("again"), &["--bind", &vol]) else {
+        return;
+    };
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone(), bound.dir.clone()]),
+    };
+    let path = tree.file("vol/f", "once");
+    assert!(trash(std::slice::from_ref(&path), &roots).is_complete());
+    let listed = list_trash_in(&roots).unwrap();
+    assert_eq!(listed.len(), 1, "{listed:#?}");
+    assert!(restore(listed).is_complete());
+    assert_eq!(read(&path), "once");
+}
+
+/// Renamed into the trash, a folder holding a mount point took the mounted file system with
+/// it, out of sight and beyond what emptying the trash removes; a mount point itself got a
+/// trash folder made on the mounted file system before it was refused.
+#[test]
+fn a_mount_point_and_a_folder_holding_one_are_left_alone() {
+    let tree = TempTree::new();
+    let Some(mount) = Mounted::tmpfs(&tree.join("outer/mnt"), "1m") else {
+        return;
+    };
+    fs::write(mount.dir.join("data"), "on the mount").unwrap();
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone()]),
+    };
+    let outer = tree.join("outer");
+    let summary = trash(&[outer.clone(), mount.dir.clone()], &roots);
+    assert!(summary.done.is_empty(), "{summary:#?}");
+    let error = |path: &Path| {
+        let failed = summary.failed.iter().find(|f| f.path == path);
+        Arc::clone(
+            &failed
+                .unwrap_or_else(|| panic!("{}: {summary:#?}", path.display()))
+                .error,
+        )
+    };
+    let holds = error(&outer);
+    assert!(
+        matches!(&*holds, Error::HoldsMount { mount: m, .. } if *m == mount.dir),
+        "{holds:?}"
+    );
+    assert!(matches!(*error(&mount.dir), Error::OtherFilesystem { .. }));
+    assert_eq!(read(&mount.dir.join("data")), "on the mount");
+    let uid = rustix::process::getuid().as_raw();
+    assert!(!mount.dir.join(format!(".Trash-{uid}")).exists());
+    assert!(trash_contents(&tree.join("home/Trash")).is_empty());
+}
