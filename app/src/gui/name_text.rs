@@ -23,6 +23,8 @@ pub(crate) struct NameText {
     spans: Vec<Range<usize>>,
     /// The line shown.
     pub(crate) shown: String,
+    /// A `�` is shown for something that is not a `�` in the name.
+    unreadable: bool,
 }
 
 /// Why an edited line stands for no name.
@@ -49,10 +51,13 @@ impl NameText {
                 at += chunk.invalid().len();
             }
         }
+        let unreadable = (shown.chars().zip(&spans))
+            .any(|(c, span)| c == '�' && name[span.clone()] != *"�".as_bytes());
         NameText {
             name: name.to_vec(),
             spans,
             shown,
+            unreadable,
         }
     }
 
@@ -85,12 +90,9 @@ impl NameText {
         let end = self.spans.len() - tail;
         let kept_tail = self.spans.get(end).map_or(self.name.len(), |s| s.start);
         let mut name = self.name[..kept_head].to_vec();
-        // A `�` shown for something that is not a `�` in the name.
-        let unreadable = (self.shown.chars().zip(&self.spans))
-            .any(|(c, span)| c == '�' && self.name[span.clone()] != *"�".as_bytes());
         let mut buf = [0; 4];
         for &c in &typed[head..typed.len() - tail] {
-            if c == char::REPLACEMENT_CHARACTER && unreadable {
+            if c == char::REPLACEMENT_CHARACTER && self.unreadable {
                 return Err(UNREADABLE_CHANGED);
             }
             let stood_for = ['\n', '\t']

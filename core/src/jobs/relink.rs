@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -19,6 +18,7 @@ use rustix::io::Errno;
 
 use super::control::JobCtx;
 use super::summary::fail;
+use super::undo::is_still;
 use super::{RecordEntry, Summary};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -58,10 +58,7 @@ pub(crate) fn relink(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry
         // The names whose file is still the copy the undo made there.
         let copies: Vec<(&Path, PutBack)> = (paths.iter())
             .filter_map(|&p| made.get(p).map(|&at| (p, at)))
-            .filter(|(p, at)| {
-                std::fs::symlink_metadata(p)
-                    .is_ok_and(|m| (m.dev(), m.ino()) == (at.id.dev, at.id.ino))
-            })
+            .filter(|(p, at)| is_still(p, at.id))
             .collect();
         let Some(&(first, kept)) = copies.first() else {
             continue;
