@@ -4,7 +4,8 @@
 //!
 //! Root ignores permissions, so the failures here are ones root gets too: an immutable file
 //! (`chattr +i`: EPERM on unlink and rename, and on creating inside an immutable folder), and
-//! a source that is missing when the plan looks for it.
+//! a source that is missing when the plan looks for it. One test runs the command as user
+//! 65534 instead, to answer a folder it cannot read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -402,4 +403,59 @@ fn a_folder_that_cannot_be_created_asks_and_retry_creates_it() {
     );
     assert_eq!(fs::read(dest.join("d/f")).unwrap(), b"f");
     assert_no_temporaries(&dest);
+}
+
+/// A folder unreadable when the copy reaches it is asked about; Retry once the user has made
+/// it readable copies it with the mode it has then, not the 000 that made it fail. Root reads
+/// any folder, so the copy runs as user 65534 on a terminal (`script`'s) that answers.
+#[test]
+fn retry_after_a_folder_is_made_readable_copies_it_with_its_new_mode() {
+    use std::io::{Read, Write};
+    use std::os::unix::fs::{PermissionsExt, chown};
+    let t = TempTree::new();
+    fs::set_permissions(t.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let locked = t.dir("src/locked");
+    t.file("src/locked/f", "data");
+    let dest = t.dir("dest");
+    for path in [
+        t.join("src"),
+        locked.clone(),
+        t.join("src/locked/f"),
+        dest.clone(),
+    ] {
+        chown(&path, Some(65534), Some(65534)).unwrap();
+    }
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let shell = format!(
+        "setpriv --reuid=65534 --regid=65534 --clear-groups '{}' cp '{}' '{}'",
+        env!("CARGO_BIN_EXE_ferry-under-test"),
+        t.join("src").display(),
+        dest.display()
+    );
+    let mut script = Command::new("script");
+    script.args(["-qec", &shell, "/dev/null"]);
+    let spawned = crate::isolate(&mut script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = spawned else {
+        eprintln!("note: no `script` (util-linux) to give ferry a terminal; test skipped");
+        return;
+    };
+    let (mut shown, mut buf) = (String::new(), [0u8; 4096]);
+    let mut out = child.stdout.take().unwrap();
+    while !shown.contains("[r]etry") {
+        let n = out.read(&mut buf).unwrap();
+        assert!(n > 0, "never asked: {shown}");
+        shown.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(shown.contains("Permission denied"), "{shown}");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o750)).unwrap();
+    child.stdin.as_mut().unwrap().write_all(b"r\n").unwrap();
+    out.read_to_string(&mut shown).unwrap();
+    assert!(child.wait().unwrap().success(), "{shown}");
+    let copied = dest.join("src/locked");
+    assert_eq!(fs::read(copied.join("f")).unwrap(), b"data", "{shown}");
+    let mode = fs::metadata(&copied).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o750, "{shown}");
 }

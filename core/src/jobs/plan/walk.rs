@@ -334,6 +334,7 @@ impl<'a> Planner<'a> {
         // A delete's folder not stat'ed before it is opened (see `needs_stat`): what is opened,
         // with `O_NOFOLLOW`, is it.
         let unstated = self.mode == Mode::Delete && self.plan.item(i).id == FileId::default();
+        let mut retried = false;
         let fd = loop {
             match writable::open(src.top(), &name, self.read_only) {
                 Ok((m, _)) if unstated && m.mnt_id != self.root_mnt => {
@@ -349,13 +350,22 @@ impl<'a> Planner<'a> {
                     self.plan.set_action(i, Action::Skip); // already gone
                     return Ok(());
                 }
-                Ok((m, fd)) if m.id == self.plan.item(i).id => break Arc::new(fd),
+                Ok((m, fd)) if m.id == self.plan.item(i).id => {
+                    // Answered Retry: the user may have fixed its mode meanwhile, which its
+                    // copy is to keep, not the one that made it fail.
+                    if retried {
+                        self.plan.set_meta(i, &m);
+                    }
+                    break Arc::new(fd);
+                }
                 Ok(_) => {
                     let path = self.plan.source_path(i);
                     self.fail(i, Error::Changed { path });
                     return Ok(());
                 }
-                Err(e) if self.retry(i, Error::io("open", self.plan.source_path(i), e)) => {}
+                Err(e) if self.retry(i, Error::io("open", self.plan.source_path(i), e)) => {
+                    retried = true;
+                }
                 Err(_) => return Ok(()),
             }
         };
