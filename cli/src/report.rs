@@ -67,12 +67,12 @@ fn report_lines(
     (landings, moved_from): (&Landings, &[PathBuf]),
 ) -> Vec<String> {
     let mut lines = Vec::new();
-    // The error that stopped the job is said once, as what stopped it.
+    // The error that stopped the job is said once, as what stopped it, even when items under
+    // way met it too (a folder removed fails each of them alike).
     let stopped_the_job = |failed: &&Failed| {
-        summary
-            .stopped_by
-            .as_ref()
-            .is_some_and(|e| Arc::ptr_eq(e, &failed.error))
+        summary.stopped_by.as_ref().is_some_and(|e| {
+            Arc::ptr_eq(e, &failed.error) || e.to_string() == failed.error.to_string()
+        })
     };
     for failed in summary.failed.iter().filter(|f| !stopped_the_job(f)) {
         let error = failed.error.to_string();
@@ -311,6 +311,24 @@ mod tests {
             "/s/0, /s/1, /s/2, /s/3, /s/4, /s/5, /s/6, /s/7, /s/8, /s/9 and 2 more"
         );
         assert_eq!(exit_status(&summary, &[], false), EXIT_PARTIAL);
+    }
+
+    /// Items under way when the folder they went to was removed all fail alike: said once, as
+    /// what stopped the job.
+    #[test]
+    fn an_error_items_under_way_met_alike_is_said_once_as_the_stop() {
+        let removed = || Arc::new(ferry_core::Error::FolderRemoved { path: "/d".into() });
+        let failed = |path: &str| Failed {
+            path: path.into(),
+            error: removed(),
+        };
+        let summary = Summary {
+            failed: vec![failed("/s/a"), failed("/s/b")],
+            stopped_by: Some(removed()),
+            ..Summary::default()
+        };
+        let lines = report_lines(&summary, "copied", false, (&[], &[]));
+        assert_eq!(lines, [format!("stopped: {}", removed())]);
     }
 
     /// Two items whose folder is now a file fail with one error each about that folder: each

@@ -190,6 +190,13 @@ pub enum Error {
         /// Bytes free.
         available: u64,
     },
+    /// A folder the job was writing into was removed meanwhile: nothing more can be written
+    /// there, so the job stops rather than fail (or ask about) each item left for it.
+    #[error("{} was removed while the job was writing into it", Shown(path))]
+    FolderRemoved {
+        /// The folder.
+        path: PathBuf,
+    },
     /// Undo found the item changed since the job (edited, replaced, moved): it is kept.
     #[error("{} has changed since; kept", Shown(path))]
     ChangedSince {
@@ -352,6 +359,7 @@ impl Error {
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
+            | Error::FolderRemoved { path }
             | Error::ChangedSince { path }
             | Error::GoneSince { path }
             | Error::ChangedSinceCopied { path }
@@ -391,9 +399,10 @@ impl Error {
     }
 
     /// True for errors that should stop a whole job rather than one item:
-    /// no space (ENOSPC), quota exceeded (EDQUOT) or an I/O error (EIO).
+    /// no space (ENOSPC), quota exceeded (EDQUOT), an I/O error (EIO), or the folder written
+    /// into removed.
     pub fn is_terminal(&self) -> bool {
-        matches!(self, Error::NoSpace { .. })
+        matches!(self, Error::NoSpace { .. } | Error::FolderRemoved { .. })
             || matches!(
                 self.raw_os_error(),
                 Some(e) if e == rustix::io::Errno::NOSPC.raw_os_error()

@@ -349,3 +349,41 @@ fn a_message_shows_an_odd_name_escaped_on_one_line() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("no\\x0asuch\\xfe"), "{stderr}");
 }
+
+/// The folder a copy writes into removed meanwhile: the job stops, saying so once, rather than
+/// failing (or, in the window, asking about) each item left for it, none of which could be
+/// written. Both ways a copy writes: a file renamed into place, a folder filled under a hidden
+/// name.
+#[test]
+fn the_destination_removed_mid_copy_stops_the_job_and_says_so_once() {
+    for (point, folder) in [("file-written", false), ("hidden-filled", true)] {
+        let t = TempTree::new();
+        let src = match folder {
+            true => {
+                t.file("src/a", "a");
+                t.file("src/b", "b");
+                t.join("src")
+            }
+            false => t.file("src", "a"),
+        };
+        let (home, dest) = (t.dir("home"), t.dir("dest"));
+        let pause = Pause::at(point);
+        let child = pause.start_held(ferry_in(&home).arg("cp").arg(&src).arg(&dest));
+        fs::remove_dir_all(&dest).unwrap();
+        pause.release(child.id());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{point}: {stderr}");
+        let said = format!(
+            "{} was removed while the job was writing into it",
+            dest.display()
+        );
+        assert_eq!(stderr.matches(&said).count(), 1, "{point}: {stderr}");
+        assert!(
+            stderr.contains(&format!("stopped: {said}")),
+            "{point}: {stderr}"
+        );
+        assert!(!stderr.contains("No such file"), "{point}: {stderr}");
+        assert!(!dest.exists(), "{point}: nothing made again");
+    }
+}

@@ -169,6 +169,7 @@ pub fn error_title(error: &Error) -> &'static str {
             },
         },
         Error::NoSpace { .. } => "The disk is full",
+        Error::FolderRemoved { .. } => "Folder removed",
         Error::NameNotAllowed { .. } => "Not a valid name",
         Error::TooLarge { .. } => "File too large",
         Error::NotADirectory { .. } => "Not a folder",

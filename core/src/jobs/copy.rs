@@ -503,6 +503,7 @@ impl<'a> Copier<'a> {
                     }
                     Err(e) => {
                         let error = Error::io("create folder", self.plan.dest_path(c), e);
+                        let error = self.or_folder_removed(dir, c, error);
                         if self.ctx.fail_or_retry(c, self.plan.source_path(c), error) {
                             return self.child(cur, queue, copier, c);
                         }

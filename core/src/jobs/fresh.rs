@@ -211,13 +211,14 @@ impl Copier<'_> {
             None => {
                 self.withdraw(c);
                 let path = self.plan.dest_path(c);
-                self.ctx
-                    .fail(c, self.plan.source_path(c), Error::Changed { path });
+                let error = (self.folder_removed(parent, c)).unwrap_or(Error::Changed { path });
+                self.ctx.fail(c, self.plan.source_path(c), error);
                 return;
             }
         };
         if let Some(path) = path
             && let Err(e) = std::fs::remove_dir_all(&path)
+            && e.kind() != std::io::ErrorKind::NotFound
         {
             self.ctx
                 .fail(c, self.plan.source_path(c), Error::io("remove", &path, e));
@@ -225,6 +226,7 @@ impl Copier<'_> {
         self.withdraw(c);
         if e != Errno::EXIST {
             let error = Error::io("rename into place", self.plan.dest_path(c), e);
+            let error = self.or_folder_removed(parent, c, error);
             self.ctx.fail(c, self.plan.source_path(c), error);
         } else if !self.ask_again(parent, c) {
             self.ctx

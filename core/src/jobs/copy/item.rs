@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use rustix::fd::OwnedFd;
+use rustix::fd::{AsFd, OwnedFd};
 use rustix::io::Errno;
 
 use super::{Batch, Copier, DirDone, Outcome};
@@ -35,6 +35,7 @@ impl Copier<'_> {
                     }
                     Ok(Outcome::Asked | Outcome::Stopped) => {}
                     Err(e) => {
+                        let e = self.or_folder_removed(&batch.dst, i, e);
                         if self.ctx.fail_or_retry(i, self.plan.source_path(i), e) {
                             continue;
                         }
@@ -202,6 +203,23 @@ impl Copier<'_> {
             return Ok(Outcome::Done(ino));
         }
         self.commit(batch, temp, i, ino)
+    }
+
+    /// `error` from writing item `i` into the folder `dir`, or [`Error::FolderRemoved`] when
+    /// it is "no such file" because that folder is gone.
+    pub(in crate::jobs) fn or_folder_removed(&self, dir: impl AsFd, i: u32, error: Error) -> Error {
+        match error.raw_os_error() == Some(Errno::NOENT.raw_os_error()) {
+            true => self.folder_removed(dir, i).unwrap_or(error),
+            false => error,
+        }
+    }
+
+    /// [`Error::FolderRemoved`] if `dir`, the folder item `i` is written into, has been
+    /// removed (it has no links left), which fails everything else written there too.
+    pub(in crate::jobs) fn folder_removed(&self, dir: impl AsFd, i: u32) -> Option<Error> {
+        let gone = fs::stat_fd(dir).is_ok_and(|m| m.nlink == 0);
+        let folder = self.plan.dest_path(i).parent()?.to_owned();
+        gone.then_some(Error::FolderRemoved { path: folder })
     }
 
     pub(in crate::jobs) fn data_error(&self, i: u32, op: &'static str, errno: Errno) -> Error {
