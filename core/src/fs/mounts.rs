@@ -55,7 +55,9 @@ impl Mount {
     /// True for a file system served in user space: how it renames, and what a rename
     /// keeps, is its server's (fusefat stamps a renamed file with the time of the rename).
     pub fn is_fuse(&self) -> bool {
-        self.fs_type == "fuse" || self.fs_type.starts_with("fuse.")
+        // `fuseblk`: a FUSE server on a block device, as ntfs-3g and exfat-fuse are.
+        let t = self.fs_type.as_str();
+        matches!(t, "fuse" | "fuseblk") || t.starts_with("fuse.") || t.starts_with("fuseblk.")
     }
 
     /// True where looking at a path can wait for a network, a user-space server or an
@@ -210,6 +212,15 @@ mod tests {
             ..root.clone()
         };
         assert_eq!(exfat.max_file_size(), None);
+        let is_fuse = |fs_type: &str| {
+            Mount {
+                fs_type: fs_type.into(),
+                ..root.clone()
+            }
+            .is_fuse()
+        };
+        assert!(["fuse", "fuse.fusefat", "fuseblk", "fuseblk.exfat"].map(is_fuse) == [true; 4]);
+        assert!(!is_fuse("ext4") && !is_fuse("fusectl"));
         assert!(!root.may_hang() && !stick.may_hang());
         let remote = MountTable::parse(
             b"50 22 0:40 / /net rw - nfs4 server:/ rw\n\
