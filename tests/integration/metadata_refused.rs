@@ -297,3 +297,51 @@ fn a_fifo_a_fuse_disk_cannot_make_is_skipped_and_the_rest_copied() {
     }
     assert_no_temporaries(&fat.dir);
 }
+
+/// The undo of a move to a disk that holds no permissions gives the items back the modes they
+/// had, not the disk's: a private file came back 0700 from fusefat (world-writable 0777 from
+/// exfat-fuse), a folder's 0755 and a file's 0640 came back 0700.
+#[test]
+fn the_undo_of_a_move_to_a_fat_disk_gives_back_the_modes_the_items_had() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let modes = [
+        ("id_key", 0o600),
+        ("d/sub/b", 0o644),
+        ("d/sub", 0o755),
+        ("d/a", 0o640),
+        ("d", 0o700),
+    ];
+    for (path, _) in &modes {
+        if !path.ends_with("sub") && *path != "d" {
+            tree.file(format!("src/{path}"), *path);
+        }
+    }
+    let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
+    for (path, m) in modes {
+        fs::set_permissions(tree.join("src").join(path), fs::Permissions::from_mode(m)).unwrap();
+    }
+    let home = tree.dir("home");
+    let run =
+        |args: &[&std::ffi::OsStr]| crate::undo::ok(&ferry_in(&home).args(args).output().unwrap());
+    let (key, d) = (tree.join("src/id_key"), tree.join("src/d"));
+    run(&[
+        "mv".as_ref(),
+        key.as_os_str(),
+        d.as_os_str(),
+        fat.dir.as_os_str(),
+    ]);
+    assert_ne!(
+        mode(&fat.dir.join("id_key")),
+        0o600,
+        "the disk gave its own mode"
+    );
+    run(&["undo".as_ref()]);
+    for (path, m) in modes {
+        let back = tree.join("src").join(path);
+        assert_eq!(mode(&back), m, "{path}");
+    }
+    assert_eq!(fs::read(&key).unwrap(), b"id_key");
+}

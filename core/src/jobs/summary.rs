@@ -212,6 +212,9 @@ pub struct RecordEntry {
     pub source_parent: Option<FileId>,
     /// Where that folder really was, when a link on the source's path led elsewhere.
     pub source_parent_real: Option<PathBuf>,
+    /// A move's copy across file systems (not a link): the permission bits its source had,
+    /// which the undo gives the item back (FAT gives every file one mode of its own).
+    pub source_mode: Option<u16>,
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
@@ -409,6 +412,8 @@ impl EntryAt<'_> {
                 .then_some(item.id),
             source_parent: given.and_then(|r| r.source_parent),
             source_parent_real: given.and_then(|r| r.source_parent_real.clone()),
+            source_mode: (self.moved && self.how == How::Created && item.kind != Kind::Symlink)
+                .then_some(item.mode),
         }
     }
 

@@ -398,6 +398,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
     if !targets.is_empty() {
         let put = put_back::run(ctx, &targets, policy).summary;
         super::relink::relink(ctx, &mut summary, entries, &put);
+        super::undo_modes::restore_modes(ctx, &mut summary, entries, &put);
         absorb(&mut summary, put);
     }
     left_behind::remove_emptied(&emptied);

@@ -53,6 +53,9 @@ pub(in crate::jobs::journal) struct StoredEntry {
     /// [`RecordEntry::source_parent_real`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sr: Option<StoredPath>,
+    /// [`RecordEntry::source_mode`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sm: Option<u16>,
 }
 
 /// Relative paths made absolute against the current folder, read once: what
@@ -161,7 +164,8 @@ impl Serialize for EntryOut<'_> {
         let optional = usize::from(staged.is_some())
             + usize::from(e.source_folder.is_some())
             + usize::from(e.source_parent.is_some())
-            + usize::from(e.source_parent_real.is_some());
+            + usize::from(e.source_parent_real.is_some())
+            + usize::from(e.source_mode.is_some());
         let mut out = s.serialize_struct("StoredEntry", fields + optional)?;
         if let Some(rel) = rel {
             out.serialize_field("r", &PathOut(Path::new(rel)))?;
@@ -189,6 +193,9 @@ impl Serialize for EntryOut<'_> {
         }
         if let Some(real) = &e.source_parent_real {
             out.serialize_field("sr", &PathOut(real))?;
+        }
+        if let Some(mode) = e.source_mode {
+            out.serialize_field("sm", &mode)?;
         }
         out.end()
     }
@@ -272,6 +279,10 @@ fn push_fields(out: &mut Vec<u8>, e: &RecordEntry) {
             push_uint(out, id.ino);
             out.push(b']');
         }
+    }
+    if let Some(mode) = e.source_mode {
+        out.extend_from_slice(b",\"sm\":");
+        push_uint(out, mode.into());
     }
     out.push(b'}');
 }
@@ -380,6 +391,7 @@ impl StoredEntry {
             source_folder: self.sf.map(|(dev, ino)| FileId { dev, ino }),
             source_parent: self.sp.map(|(dev, ino)| FileId { dev, ino }),
             source_parent_real: self.sr.map(StoredPath::into_path),
+            source_mode: self.sm,
         })
     }
 }
@@ -421,6 +433,7 @@ mod tests {
             source_folder: None,
             source_parent: None,
             source_parent_real: None,
+            source_mode: None,
         }
     }
 
@@ -444,11 +457,16 @@ mod tests {
             ("/plain/sub/q\"uote", "/d/sub/q\"uote", false, None),
             ("/plain/s", "/d/s", false, Some("/staged")),
         ] {
-            for (source_folder, source_parent) in [(None, None), (SOURCE_FOLDER, SOURCE_FOLDER)] {
+            let optional = [
+                (None, None, None),
+                (SOURCE_FOLDER, SOURCE_FOLDER, Some(0o600)),
+            ];
+            for (source_folder, source_parent, source_mode) in optional {
                 let out = EntryOut {
                     entry: RecordEntry {
                         source_folder,
                         source_parent,
+                        source_mode,
                         ..entry(source, dest, top, staged)
                     },
                     absolute: &absolute,
@@ -471,6 +489,7 @@ mod tests {
             entry("/src/docs", "/dest/docs", true, None),
             RecordEntry {
                 source_folder: SOURCE_FOLDER,
+                source_mode: Some(0o750),
                 ..entry("/src/docs/sub", "/dest/docs/sub", false, None)
             },
             entry("/src/docs/a.txt", "/dest/docs/a.txt", false, None),
@@ -495,7 +514,11 @@ mod tests {
         }
         let text = String::from_utf8(json).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[1].ends_with(r#""sf":[64768,7]}"#), "{}", lines[1]);
+        assert!(
+            lines[1].ends_with(r#""sf":[64768,7],"sm":488}"#),
+            "{}",
+            lines[1]
+        );
         assert!(lines[2].starts_with(r#"{"r":"a.txt","#), "{}", lines[2]);
         assert!(
             lines[3].starts_with(r#"{"s":"/src/docs/b","#),
