@@ -159,10 +159,12 @@ pub fn parse_kde_cut(bytes: &[u8]) -> bool {
 }
 
 /// Files in text that GTK 3 Nautilus (3.30 to 42) offers: its header, then as
-/// `x-special/gnome-copied-files`. `None` for any other text.
-pub fn parse_nautilus_text(text: &str) -> Option<Result<(Vec<PathBuf>, bool), Refused>> {
+/// `x-special/gnome-copied-files`. `None` for any other text. Always a copy, even of a cut:
+/// any program may write text (a web page can), and a paste must not move the user's
+/// folders on the word of one.
+pub fn parse_nautilus_text(text: &str) -> Option<Result<Vec<PathBuf>, Refused>> {
     let rest = text.strip_prefix(NAUTILUS_TEXT_HEADER)?;
-    Some(parse_gnome_copied_files(rest.as_bytes()))
+    Some(parse_gnome_copied_files(rest.as_bytes()).map(|(paths, _cut)| paths))
 }
 
 /// The paths of text that is nothing but paths: every line not blank is an absolute path or a
@@ -341,11 +343,12 @@ mod tests {
     }
 
     #[test]
-    fn gtk3_nautilus_files_in_text_are_files() {
+    fn gtk3_nautilus_files_in_text_are_files_to_copy() {
         let text = "x-special/nautilus-clipboard\ncut\nfile:///a%20b\nfile:///c\n";
         assert_eq!(
             parse_nautilus_text(text).unwrap().unwrap(),
-            (vec![PathBuf::from("/a b"), PathBuf::from("/c")], true)
+            [PathBuf::from("/a b"), PathBuf::from("/c")],
+            "a cut in text pastes as a copy"
         );
         assert!(parse_nautilus_text("some text").is_none());
     }

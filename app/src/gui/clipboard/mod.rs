@@ -205,12 +205,13 @@ impl FileClipboard {
     }
 }
 
-/// Text that names files is files: GTK 3 Nautilus' header, or nothing but absolute paths (or
-/// `file://` URIs) of items that exist. Anything else stays text.
+/// Text that names files is files to copy (never to move: see
+/// [`formats::parse_nautilus_text`]): GTK 3 Nautilus' header, or nothing but absolute paths
+/// (or `file://` URIs) of items that exist. Anything else stays text.
 fn interpret_text(text: String) -> Result<Contents, Error> {
     if let Some(parsed) = formats::parse_nautilus_text(&text) {
-        let (paths, cut) = parsed.map_err(refused)?;
-        return Ok(Contents::Files { paths, cut });
+        let paths = parsed.map_err(refused)?;
+        return Ok(Contents::Files { paths, cut: false });
     }
     match formats::paths_in_text(&text) {
         Some(paths) if paths.iter().all(|p| formats::exists(p)) => {
@@ -396,8 +397,9 @@ mod tests {
             interpret_text(nautilus).unwrap(),
             Contents::Files {
                 paths: vec!["/gone".into()],
-                cut: true
-            }
+                cut: false
+            },
+            "a cut in text is a copy: any program may write text"
         );
     }
 }
