@@ -9,7 +9,10 @@ use std::time::Instant;
 use ferry_core::places::{self, Places, PlacesEnv};
 use iced::{Point, Task};
 
+use super::dialogs::Ask;
+use super::format;
 use super::menus::{self, Command, MenuKind, OpenMenu};
+use super::modal::confirm::Confirm;
 use super::screen::browser;
 use super::screen::recovery;
 use super::screen::sidebar;
@@ -38,13 +41,9 @@ impl Ferry {
         let folder = self.tabs.active_pane().path().to_path_buf();
         let settings = &mut self.services.settings;
         match event {
-            browser::Event::OpenFile(path) => {
-                return bridge::blocking(move || launch::open(&path).map_err(|e| (path, e))).then(
-                    |opened| match opened {
-                        Ok(()) => Task::none(),
-                        Err((path, e)) => Task::done(Message::OpenFailed(path, Arc::new(e))),
-                    },
-                );
+            browser::Event::OpenFile(path) => return open_file(path),
+            browser::Event::OpenSelected { files, folders } => {
+                return self.open_selected(files, folders);
             }
             browser::Event::OpenInNewTab(path) => {
                 let event = self.tabs.open(path, false, &self.services.ctx());
@@ -446,9 +445,49 @@ impl Ferry {
         self.session_dirty = true;
         self.save().chain(iced::exit())
     }
+
+    /// Enter on several items: each file opened with its application, each folder in a new
+    /// tab; more than [`OPEN_WITHOUT_ASKING`] asks first, as Nautilus does (Ctrl+A, Enter).
+    fn open_selected(&mut self, files: Vec<PathBuf>, folders: Vec<PathBuf>) -> Task<Message> {
+        let count = files.len() + folders.len();
+        if count <= OPEN_WITHOUT_ASKING {
+            return self.open_all(files, folders);
+        }
+        let items = format::counted(count, "item", "items");
+        self.ask(Confirm::new(
+            Ask::Open { files, folders },
+            format!("Open {items}?"),
+            "Each file opens in its application, and each folder in a new tab.",
+            "Open All",
+        ));
+        Task::none()
+    }
+
+    /// Opens each file with its application and each folder in a new tab.
+    pub(super) fn open_all(&mut self, files: Vec<PathBuf>, folders: Vec<PathBuf>) -> Task<Message> {
+        let mut tasks: Vec<Task<Message>> = files.into_iter().map(open_file).collect();
+        for folder in folders {
+            if let Some(event) = self.tabs.open(folder, false, &self.services.ctx()) {
+                tasks.push(self.on_tabs_event(event));
+            }
+        }
+        Task::batch(tasks)
+    }
 }
 
 /// The toasts' Undo: the window's Undo, of the newest job.
+/// How many items Enter opens at once before asking.
+const OPEN_WITHOUT_ASKING: usize = 10;
+
+/// Hands `path` to its application, off the UI thread; a failure is said.
+fn open_file(path: PathBuf) -> Task<Message> {
+    bridge::blocking(move || launch::open(&path).map_err(|e| (path, e))).then(|opened| match opened
+    {
+        Ok(()) => Task::none(),
+        Err((path, e)) => Task::done(Message::OpenFailed(path, Arc::new(e))),
+    })
+}
+
 fn is_undo(command: &Command) -> bool {
     matches!(
         command,

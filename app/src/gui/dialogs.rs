@@ -45,6 +45,13 @@ pub enum Ask {
     CancelJob { job: JobId, resume: bool },
     /// The trash view's question.
     Trash(trash::Pending),
+    /// Open these files, and these folders in new tabs (Enter on many items).
+    Open {
+        /// The files.
+        files: Vec<PathBuf>,
+        /// The folders.
+        folders: Vec<PathBuf>,
+    },
 }
 
 /// What the walk of a delete's items found.
@@ -136,6 +143,7 @@ impl Ferry {
                 Task::none()
             }
             Ask::Trash(pending) => self.trash_message(trash::Message::Confirmed(pending)),
+            Ask::Open { files, folders } => self.open_all(files, folders),
         }
     }
 

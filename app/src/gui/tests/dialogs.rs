@@ -284,3 +284,24 @@ fn the_window_menu_opens_the_trash_from_the_keyboard() {
     });
     assert!(shows(&ferry, "Empty Trash"));
 }
+
+#[test]
+fn enter_on_more_than_ten_items_asks_then_opens_each_folder_in_a_tab() {
+    let fixture = Fixture::new();
+    let many = fixture.home().join("many");
+    for i in 0..12 {
+        fs::create_dir_all(many.join(format!("f{i:02}"))).unwrap();
+    }
+    let mut ferry = fixture.start(Some(&many));
+    ctrl(&mut ferry, "a");
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry).as_deref(), Some("Open 12 items?"));
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(ferry.tabs.count(), 1, "declined: nothing opened");
+
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert_eq!(ferry.tabs.count(), 13, "a tab for each folder");
+    assert_eq!(ferry.title(), "many — Ferry", "the tabs open behind");
+}

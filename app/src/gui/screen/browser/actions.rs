@@ -42,6 +42,12 @@ impl Browser {
             // Enter no field took while one is open was pressed before it had the keyboard.
             PaneAction::Open if self.renaming.is_some() => (Task::none(), self.rename_submitted()),
             PaneAction::Open if self.editing.is_some() => (self.submit_path(), None),
+            PaneAction::Open if self.selection.count() > 1 => {
+                let folders = self.selected_folders();
+                let mut files = self.selected_paths();
+                files.retain(|p| !folders.contains(p));
+                (Task::none(), Some(Event::OpenSelected { files, folders }))
+            }
             PaneAction::Open => match self.focused_row() {
                 Some(row) if self.selection.count() > 0 => self.open_row(row, ctx),
                 _ => none,

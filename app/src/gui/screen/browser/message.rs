@@ -115,6 +115,14 @@ pub enum Event {
     OpenFile(PathBuf),
     /// Open this folder in a new tab, behind the current one.
     OpenInNewTab(PathBuf),
+    /// Enter on several selected items, as Dolphin does: open each file with its application
+    /// and each folder in a new tab.
+    OpenSelected {
+        /// The files, in display order.
+        files: Vec<PathBuf>,
+        /// The folders (and links to folders).
+        folders: Vec<PathBuf>,
+    },
     /// The pane was clicked: it gets the keyboard.
     Activated,
     /// Open the context menu at this window position: for the selection, or for the folder

@@ -68,6 +68,24 @@ fn double_clicking_a_file_asks_the_window_to_open_it() {
     assert_eq!(browser.path(), Path::new("/x"));
 }
 
+/// Enter on several selected items opens them all, as in Dolphin: the files with their
+/// applications, the folders in new tabs (the window asks first for more than ten).
+#[test]
+fn enter_on_several_selected_items_opens_them_all() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["docs/", "a.txt", "b.txt"]);
+    let _ = browser.update(Message::Action(Action::SelectAll), &ctx(&dirs));
+    let (_, event) = browser.update(Message::Action(Action::Open), &ctx(&dirs));
+    assert_eq!(
+        event,
+        Some(Event::OpenSelected {
+            files: vec!["/x/a.txt".into(), "/x/b.txt".into()],
+            folders: vec!["/x/docs".into()],
+        })
+    );
+    assert_eq!(browser.path(), Path::new("/x"), "nothing opened in place");
+}
+
 #[test]
 fn clicking_a_column_header_requests_a_resort() {
     let dirs = Recorder::default();
