@@ -21,6 +21,7 @@ use super::screen::trash;
 use super::settings::ViewMode;
 use super::shortcut::{PaneAction, WindowAction};
 use super::widget::context_menu;
+use super::words;
 use super::{Ferry, Message, TOAST_TIME, Toast, bridge, launch};
 
 impl Ferry {
@@ -391,7 +392,10 @@ impl Ferry {
     }
 
     /// Files dropped from another application, once a moment passed without another: one
-    /// copy into the folder of the pane under the pointer (or the active one).
+    /// copy into the folder of the pane under the pointer (or the active one), leaving out
+    /// those already there; on the Trash view, into the trash. (The pointer is the last one
+    /// the window saw: on X11 the dragging program holds it, and winit gives no drop
+    /// position, so rows and places cannot be told apart as targets.)
     pub(super) fn incoming_dropped(&mut self) -> Task<Message> {
         let settled = self
             .incoming_at
@@ -400,7 +404,24 @@ impl Ferry {
             return Task::none();
         }
         self.incoming_at = None;
-        let sources = std::mem::take(&mut self.incoming);
+        let mut sources = std::mem::take(&mut self.incoming);
+        // Dropped on the Trash view: into the trash, as onto Dolphin's trash:/ (the panes
+        // are hidden behind it; their folders are not where the user dropped).
+        if self.trash.is_some() {
+            return match self.jobs.stores().trash() {
+                Ok(roots) => {
+                    let job = ferry_core::jobs::Job::Trash {
+                        paths: sources,
+                        roots,
+                    };
+                    self.start_job(job, super::jobs::FollowUp::Toast)
+                }
+                Err(e) => {
+                    self.toast(format!("There is no trash to move them to: {e}"));
+                    Task::none()
+                }
+            };
+        }
         let pointer = self.pointer;
         let dest_dir = self
             .tabs
@@ -411,6 +432,15 @@ impl Ferry {
             .unwrap_or_else(|| self.tabs.active_pane())
             .path()
             .to_path_buf();
+        // Dropped into the folder they are in: nothing to do, as in Nautilus (a copy beside
+        // them is Ctrl+C, Ctrl+V).
+        let count = sources.len();
+        sources.retain(|p| p.parent() != Some(dest_dir.as_path()));
+        if sources.is_empty() {
+            let items = if count == 1 { "It is" } else { "They are" };
+            self.toast(format!("{items} in {} already.", words::quoted(&dest_dir)));
+            return Task::none();
+        }
         let job = ferry_core::jobs::Job::Copy {
             sources,
             dest_dir,

@@ -305,3 +305,46 @@ fn enter_on_more_than_ten_items_asks_then_opens_each_folder_in_a_tab() {
     assert_eq!(ferry.tabs.count(), 13, "a tab for each folder");
     assert_eq!(ferry.title(), "many — Ferry", "the tabs open behind");
 }
+
+/// Files dropped from another program, once the drop has settled.
+fn drop_from_outside(ferry: &mut Ferry, paths: &[PathBuf]) {
+    for path in paths {
+        send(ferry, Message::FileDropped(path.clone()));
+    }
+    ferry.incoming_at = ferry
+        .incoming_at
+        .map(|at| at - std::time::Duration::from_secs(1));
+    send(ferry, Message::DropTick);
+}
+
+#[test]
+fn files_dropped_into_their_own_folder_stay_as_they_are() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    drop_from_outside(&mut ferry, &[home.join("notes.md")]);
+    assert!(ferry.jobs.window_jobs().next().is_none(), "no job");
+    assert!(
+        ferry
+            .toasts
+            .iter()
+            .any(|t| t.text == "It is in “home” already."),
+        "said"
+    );
+    assert!(!home.join("notes (copy).md").exists());
+}
+
+#[test]
+fn files_dropped_on_the_trash_view_go_to_the_trash() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "notes.md");
+    let elsewhere = fixture.dir.path().join("elsewhere.txt");
+    fs::write(&elsewhere, "x").unwrap();
+    drop_from_outside(&mut ferry, std::slice::from_ref(&elsewhere));
+    jobs_done(&mut ferry);
+    super::operations::until(&mut ferry, "the trash", |_| !elsewhere.exists());
+    let trash = fixture.dir.path().join("data/Trash/files");
+    assert!(trash.join("elsewhere.txt").exists());
+}
