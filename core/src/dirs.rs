@@ -239,9 +239,18 @@ impl DirService {
 }
 
 impl Drop for DirService {
+    /// Stops the service thread, waiting for it a moment at most: one blocked by a file system
+    /// that stopped answering must not hold the window's quit (the process ends it).
     fn drop(&mut self) {
         self.send(Msg::Shutdown);
-        if let Some(thread) = self.thread.take() {
+        let Some(thread) = self.thread.take() else {
+            return;
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        while !thread.is_finished() && std::time::Instant::now() < deadline {
+            thread::sleep(std::time::Duration::from_millis(2));
+        }
+        if thread.is_finished() {
             let _ = thread.join();
         }
     }

@@ -120,10 +120,13 @@ fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
 
 /// Lists `dir` on a background thread; batches come over the returned receiver, the first one
 /// quickly. Setting `cancel` or dropping the receiver stops the work early. Errors, including
-/// failing to open `dir`, arrive as [`ListMsg::Done`].
+/// failing to open `dir`, arrive as [`ListMsg::Done`]. A `dir` that is a symlink is followed
+/// ([`list_path`]), on that thread too: the caller never waits on the folder's file system,
+/// which may have stopped answering.
 pub fn list_streaming(dir: PathBuf, cancel: Arc<AtomicBool>) -> Receiver<ListMsg> {
     let (tx, rx) = crossbeam_channel::unbounded();
     spawn_named(move || {
+        let dir = list_path(&dir);
         let result = open_dir(&dir).and_then(|fd| stream(fd, &dir, &cancel, &tx));
         // The receiver may be gone (it stops us); then nobody wants the result either.
         let _ = tx.send(ListMsg::Done(result));

@@ -14,6 +14,7 @@ use super::{CacheStats, ChangeSummary, DirEvent, Msg, ViewId};
 use crate::cache::{Clock, DirCache};
 use crate::entry::Listing;
 use crate::error::Error;
+use crate::fs::{Mount, MountTable};
 use crate::lister::{self, ListMsg};
 use crate::memory;
 use crate::sort::{self, SortSpec};
@@ -72,6 +73,30 @@ pub(super) struct Service {
     loads: Vec<Load>,
     orders: HashMap<PathBuf, OrderMemo>,
     events: Sender<DirEvent>,
+    mounts: MountsSeen,
+}
+
+/// The mount table as the service last read it, to tell the folders it must not look at
+/// itself.
+///
+/// This thread serves every view: a call on a path on a file system that stopped answering
+/// (a network share, a FUSE server stopped) blocked it, and with it every folder of the
+/// window, and the window's quit that waits for it. Such folders (NFS, SMB, FUSE:
+/// [`Mount::may_hang`]) are looked at by the lister's own threads only, and watched only
+/// once listed, when their server has just answered for the path (adding a watch looks it
+/// up): a change between the start of the listing and the watch is seen at the next F5.
+/// After a mount or unmount they are left as they are. Told by path, from the table, so
+/// that telling waits for nothing either.
+struct MountsSeen(MountTable);
+
+impl MountsSeen {
+    fn read() -> Self {
+        MountsSeen(MountTable::read())
+    }
+
+    fn may_hang(&self, path: &Path) -> bool {
+        self.0.covering(path).is_some_and(Mount::may_hang)
+    }
 }
 
 enum Received {
@@ -94,6 +119,7 @@ impl Service {
             loads: Vec::new(),
             orders: HashMap::new(),
             events,
+            mounts: MountsSeen::read(),
         }
     }
 
@@ -265,7 +291,11 @@ impl Service {
     /// disk mounted on it, or the one it covered) is watched and listed again; one whose path
     /// leads nowhere now (inside an unmounted disk) is gone.
     fn mounts_changed(&mut self) {
+        self.mounts = MountsSeen::read();
         for path in self.cache.paths() {
+            if self.mounts.may_hang(&path) {
+                continue; // not watched; looking could wait for a server
+            }
             let Some(watcher) = self.watcher.as_mut() else {
                 return;
             };
@@ -307,7 +337,11 @@ impl Service {
             }
             return;
         }
-        if let Some(watcher) = self.watcher.as_mut() {
+        if let Some(watcher) = self
+            .watcher
+            .as_mut()
+            .filter(|_| !self.mounts.may_hang(&path))
+        {
             // Watching starts before listing, so no change falls between the two. A failure
             // (no such folder) is reported by the lister, with the error it finds.
             let _ = watcher.watch(&path);
@@ -321,7 +355,7 @@ impl Service {
             return;
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        let rx = lister::list_streaming(lister::list_path(&path), Arc::clone(&cancel));
+        let rx = lister::list_streaming(path.clone(), Arc::clone(&cancel));
         let listing = Listing::new(path.clone());
         self.loads.push(Load {
             path,
@@ -384,6 +418,14 @@ impl Service {
                 );
             }
             Ok(()) => {
+                if let Some(watcher) = self
+                    .watcher
+                    .as_mut()
+                    .filter(|_| self.mounts.may_hang(&path))
+                {
+                    // Its server has just answered the lister: the path is looked up now.
+                    let _ = watcher.watch(&path);
+                }
                 let waiting = self.views_in(&path, ViewState::Loading);
                 self.cache
                     .insert(path.clone(), Arc::new(listing), waiting.len());

@@ -115,6 +115,16 @@ impl MountTable {
     pub fn mounts(&self) -> &[Mount] {
         &self.mounts
     }
+
+    /// The mount `path` (absolute, its links not resolved) is on, told by its mount point
+    /// alone: nothing on the path is looked at, so a path on a file system that stopped
+    /// answering is told without waiting for it. Of two mounts on one point, the later.
+    pub fn covering(&self, path: &Path) -> Option<&Mount> {
+        // `max_by_key` keeps the last of equals: the later mount.
+        (self.mounts.iter())
+            .filter(|m| path.starts_with(&m.mount_point))
+            .max_by_key(|m| m.mount_point.as_os_str().len())
+    }
 }
 
 // Fields: id parent major:minor root mount_point options [optional...] - fstype source super
@@ -227,6 +237,17 @@ mod tests {
                                          51 22 0:41 / /ssh rw - fuse.sshfs me@host: rw\n",
         );
         assert!(remote.mounts().iter().all(Mount::may_hang));
+        let covering = |p: &str| remote.covering(Path::new(p)).map(|m| m.id);
+        assert_eq!(covering("/ssh/a/b"), Some(51));
+        assert_eq!(covering("/net"), Some(50));
+        assert_eq!(covering("/sshx/a"), None, "by whole components");
+        let over = MountTable::parse(
+            b"1 0 8:1 / / rw - ext4 /dev/sda1 rw\n\
+              2 1 0:40 / /m rw - ext4 /dev/sdb1 rw\n\
+              3 1 0:41 / /m rw - fuse.sshfs me@host: rw\n",
+        );
+        assert_eq!(over.covering(Path::new("/m/x")).map(|m| m.id), Some(3));
+        assert_eq!(over.covering(Path::new("/home")).map(|m| m.id), Some(1));
     }
 
     #[test]
