@@ -253,7 +253,12 @@ impl Run {
             let entry = listing.entry(idx);
             key.clear();
             match spec.key {
-                SortKey::Size => key.extend_from_slice(&entry.size().to_be_bytes()),
+                // A folder's own size (its table of names, grown by every name it ever
+                // held) is not shown, so it orders nothing: folders count as empty, by name.
+                SortKey::Size => {
+                    let size = if entry.is_dir_like() { 0 } else { entry.size() };
+                    key.extend_from_slice(&size.to_be_bytes());
+                }
                 SortKey::Modified => {
                     let (sec, nsec) = entry.mtime();
                     // Flipping the sign bit maps i64 order onto u64 order.
@@ -580,6 +585,28 @@ mod tests {
             names_in(&l, spec(SortKey::Name, Direction::Descending)),
             ["b", "a", "x10", "x2", "x1"]
         );
+    }
+
+    #[test]
+    fn by_size_folders_go_by_name_whatever_their_own_size() {
+        let big_folder = Meta {
+            size: 69_632,
+            ..dir()
+        };
+        let l = listing(&[
+            (b"zzz", dir()),
+            (b"aaa", big_folder),
+            (b"mmm", dir()),
+            (b"f", file(5, 1)),
+        ]);
+        for direction in [Direction::Ascending, Direction::Descending] {
+            let names = names_in(&l, spec(SortKey::Size, direction));
+            let folders = match direction {
+                Direction::Ascending => ["aaa", "mmm", "zzz"],
+                Direction::Descending => ["zzz", "mmm", "aaa"],
+            };
+            assert_eq!(names[..3], folders, "{direction:?}");
+        }
     }
 
     #[test]
