@@ -494,3 +494,19 @@ fn a_live_change_reaches_both_panes_on_the_folder() {
         let _ = ferry.update(Message::Dir(event));
     }
 }
+
+/// Ctrl+L, Enter on a folder whose name ends with a space: the path as typed, spaces and all,
+/// is tried before the trimmed one (which named no folder: "No such folder.").
+#[test]
+fn the_location_bar_reaches_a_folder_whose_name_ends_with_a_space() {
+    let fixture = Fixture::new();
+    let spaced = fixture.home().join("trailing ");
+    std::fs::create_dir(&spaced).unwrap();
+    let mut ferry = fixture.start(Some(&spaced));
+    ctrl(&mut ferry, "l");
+    assert!(ferry.tabs.active_pane().is_editing_location());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(!shows(&ferry, "No such folder."));
+    assert!(!ferry.tabs.active_pane().is_editing_location(), "opened");
+    assert_eq!(active_path(&ferry), spaced);
+}

@@ -78,8 +78,16 @@ impl Browser {
         let Some(editing) = &self.editing else {
             return Task::none();
         };
-        let target = resolve(&editing.text, &self.path, self.home.as_deref());
+        let (text, home) = (&editing.text, self.home.as_deref());
+        let target = resolve(text, &self.path, home);
+        // A name may begin or end with a space: the text exactly as typed is tried first.
+        let as_typed = (text.trim() != text).then(|| resolve_as_typed(text, &self.path, home));
         bridge::blocking(move || {
+            if let Some(as_typed) = as_typed.map(with_real_names)
+                && let Ok(checked) = check_folder(&as_typed)
+            {
+                return Message::PathChecked(as_typed, Ok(checked));
+            }
             let target = with_real_names(target);
             let checked = check_folder(&target).map_err(Arc::new);
             Message::PathChecked(target, checked)
@@ -361,7 +369,11 @@ fn the_name_shown_as(dir: &Path, text: &str) -> Option<std::ffi::OsString> {
 /// The folder a typed path names: `~` is the home folder, relative paths start at `current`.
 /// Lexically, like a shell: "a/../b" is "b" even when "a" is a symlink elsewhere.
 pub fn resolve(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
-    let text = text.trim();
+    resolve_as_typed(text.trim(), current, home)
+}
+
+/// [`resolve`] without trimming the text: spaces at its ends are part of the names.
+fn resolve_as_typed(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
     let typed = match (text.strip_prefix('~'), home) {
         (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
             home.join(rest.trim_start_matches('/'))
