@@ -622,10 +622,23 @@ impl StoppableFuse {
 impl Drop for StoppableFuse {
     fn drop(&mut self) {
         self.signal("-CONT");
-        let _ = std::process::Command::new("fusermount")
-            .arg("-u")
-            .arg(&self.dir)
-            .status();
+        // A lister let go by the server may still hold a folder there a moment: busy until
+        // it ends; past a while, detached lazily.
+        let unmount = |flags: &str| {
+            std::process::Command::new("fusermount")
+                .arg(flags)
+                .arg(&self.dir)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let end = Instant::now() + Duration::from_secs(5);
+        while !unmount("-u") {
+            if Instant::now() > end {
+                unmount("-uz");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

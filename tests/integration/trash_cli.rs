@@ -660,3 +660,24 @@ fn an_item_on_a_read_only_disk_is_refused_as_read_only() {
     assert!(!stderr.contains("trash folder"), "{stderr}");
     assert_eq!(read(&file), "kept");
 }
+
+/// The same on a read-only bind mount of a folder of the home folder's disk, whose trash is
+/// the home trash: it failed as "on another file system" and was offered for a permanent
+/// delete.
+#[test]
+fn an_item_on_a_read_only_bind_mount_is_refused_as_read_only() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    tree.file("backing/inside.txt", "kept");
+    let backing = tree.join("backing").to_string_lossy().into_owned();
+    let Some(view) = Mounted::new(&tree.join("view"), &["--bind", "-o", "ro", &backing]) else {
+        return;
+    };
+    let file = view.dir.join("inside.txt");
+    let out = ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Read-only file system"), "{stderr}");
+    assert!(!stderr.contains("another file system"), "{stderr}");
+    assert_eq!(read(&file), "kept");
+}

@@ -367,6 +367,13 @@ fn trash_one(
     let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
     fs::check_final_slash(path, &meta, &pfd, name).map_err(|e| Error::io("trash", path, e))?;
     refuse_mounts(&original, mounts)?;
+    // Nothing on a read-only mount can be moved, nor deleted: said as it is, never offered
+    // as a permanent delete (a read-only bind mount of the home disk failed as "on another
+    // file system").
+    if mounts.by_id(meta.mnt_id).is_some_and(|m| m.read_only) {
+        let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
+        return Err(Error::io("trash", &original, read_only));
+    }
     if state.is_some_and(|state| state.starts_with(&original)) {
         return Err(Error::HoldsFerryState { path: original });
     }
