@@ -175,7 +175,7 @@ impl Ferry {
             if let Some(clipboard) = &self.clipboard {
                 clipboard.clear();
             }
-            return self.start_move(paths, folder, FollowUp::Toast, true);
+            return self.start_move(paths, folder, FollowUp::ToastFromCut, true);
         }
         let job = Job::Copy {
             sources: paths,
@@ -184,6 +184,18 @@ impl Ferry {
             on_conflict: ConflictPolicy::Ask,
         };
         self.start_job(job, FollowUp::Toast)
+    }
+
+    /// A move pasted from a cut moved nothing: the cut goes back on the clipboard (nothing
+    /// else was put there since), so that the user can paste it elsewhere.
+    pub(super) fn cut_back(&mut self, job: &Job) -> Task<Message> {
+        let Some((sources, _, _)) = job.transfer() else {
+            return Task::none();
+        };
+        self.set_clip(Clip {
+            paths: sources.to_vec(),
+            cut: true,
+        })
     }
 
     /// Selects what a copy or move put into a folder, under the names it got there, in every

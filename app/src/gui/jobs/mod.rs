@@ -48,6 +48,9 @@ pub enum FollowUp {
     Toast,
     /// A toast with Undo and "Make it a copy" (a move done by a drop).
     ToastWithCopy,
+    /// A toast with Undo, for the move a cut's paste made: one that moved nothing (refused
+    /// into the items' own folder, say) puts the cut back on the clipboard.
+    ToastFromCut,
     /// Open the rename editor on the folder just created (New Folder).
     RenameCreated,
 }

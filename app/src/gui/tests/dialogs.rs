@@ -348,3 +348,25 @@ fn files_dropped_on_the_trash_view_go_to_the_trash() {
     let trash = fixture.dir.path().join("data/Trash/files");
     assert!(trash.join("elsewhere.txt").exists());
 }
+
+/// A cut pasted into the items' own folder moves nothing (each would replace itself): the cut
+/// stays on the clipboard to be pasted elsewhere, as it was before the paste.
+#[test]
+fn a_cut_pasted_where_it_cannot_move_stays_cut() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "x");
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    let a = home.join("Documents/a.txt");
+    assert_eq!(fs::read(&a).unwrap(), b"x");
+    let clip = ferry.clip.as_ref().expect("the cut is back");
+    assert!(clip.cut);
+    assert_eq!(clip.paths, [a]);
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists(), "pasted elsewhere");
+}
