@@ -18,7 +18,7 @@ use iced::Task;
 
 use super::clipboard::{ClipboardEvent, Contents, FileClipboard};
 use super::jobs::FollowUp;
-use super::screen::tabs;
+use super::screen::{browser, tabs};
 use super::{Ferry, Message, bridge};
 
 /// Pastes and drops of at most this many items select what they brought; a bigger one leaves
@@ -207,14 +207,8 @@ impl Ferry {
         if summary.done.is_empty() || summary.done.len() > SELECT_LANDED_MAX {
             return Task::none();
         }
-        // Where each source was to land, unless planning gave it another name.
-        let landings: HashMap<&Path, PathBuf> = job.landings().into_iter().collect();
-        let renamed: HashMap<PathBuf, OsString> = summary.record.renamed().into_iter().collect();
-        let names: Vec<OsString> = (summary.done.iter())
-            .filter_map(|source| match renamed.get(source) {
-                Some(name) => Some(name.clone()),
-                None => Some(landings.get(source.as_path())?.file_name()?.to_owned()),
-            })
+        let names: Vec<OsString> = (landed(job, summary).into_iter())
+            .filter_map(|(_, at)| Some(at.file_name()?.to_owned()))
             .collect();
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
             .filter(|pane| pane.path() == dest_dir)
@@ -226,4 +220,43 @@ impl Ferry {
             .collect();
         Task::batch(tasks)
     }
+
+    /// A pane showing a folder a move took elsewhere (or a folder inside it) follows it there,
+    /// as Nautilus does: the listing service alone would say it is gone, and show the nearest
+    /// folder left.
+    pub(super) fn follow_moved(&mut self, job: &Job, summary: &Summary) -> Task<Message> {
+        if !matches!(job, Job::Move { .. }) || summary.done.is_empty() {
+            return Task::none();
+        }
+        let moved = landed(job, summary);
+        let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
+            .filter_map(|pane| {
+                let (from, to) = moved
+                    .iter()
+                    .find(|(from, _)| pane.path().starts_with(from))?;
+                let below = pane.path().strip_prefix(from).ok()?;
+                let message = browser::Message::Navigate(to.join(below));
+                Some(Task::done(Message::Tabs(tabs::Message::Pane(
+                    pane.view_id(),
+                    message,
+                ))))
+            })
+            .collect();
+        Task::batch(tasks)
+    }
+}
+
+/// Where each source `summary` says was done landed: its planned place, or the name an answer
+/// (Keep both, Rename to) gave it there.
+fn landed<'j>(job: &'j Job, summary: &Summary) -> Vec<(&'j Path, PathBuf)> {
+    let renamed: HashMap<PathBuf, OsString> = summary.record.renamed().into_iter().collect();
+    let done: std::collections::HashSet<&Path> =
+        summary.done.iter().map(PathBuf::as_path).collect();
+    (job.landings().into_iter())
+        .filter(|(source, _)| done.contains(source))
+        .map(|(source, at)| match renamed.get(source) {
+            Some(name) => (source, at.with_file_name(name)),
+            None => (source, at),
+        })
+        .collect()
 }

@@ -466,6 +466,7 @@ impl Ferry {
                 if !window.undoing {
                     tasks.push(self.select_landed(&window.job, summary));
                 }
+                tasks.push(self.follow_moved(&window.job, summary));
                 let mut actions = Vec::new();
                 if undoable {
                     actions.push((

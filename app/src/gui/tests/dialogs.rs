@@ -370,3 +370,28 @@ fn a_cut_pasted_where_it_cannot_move_stays_cut() {
     jobs_done(&mut ferry);
     assert!(home.join("Music/a.txt").exists(), "pasted elsewhere");
 }
+
+/// A tab showing a folder inside one a paste moved elsewhere follows it there, as in
+/// Nautilus, rather than falling back to the nearest folder left.
+#[test]
+fn a_tab_inside_a_moved_folder_follows_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::create_dir_all(home.join("Documents/deep")).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    let ctx = ferry.services.ctx();
+    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
+    settle(&mut ferry);
+    select(&mut ferry, "Documents");
+    ctrl(&mut ferry, "x");
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert!(home.join("Music/Documents/deep").is_dir());
+    let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_owned()).collect();
+    assert_eq!(
+        paths,
+        [home.join("Music"), home.join("Music/Documents/deep")]
+    );
+}
