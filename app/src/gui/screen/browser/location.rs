@@ -210,6 +210,11 @@ impl Browser {
             return bar.into();
         }
         let crumbs = crumbs(&self.path, self.home.as_deref());
+        // Laid out once the pane has a width; before that, by count.
+        let crumbs = match self.bounds.width {
+            w if w > 0.0 => fit_crumbs(crumbs, w - BAR_SPARE),
+            _ => by_count(crumbs),
+        };
         let last = crumbs.len().saturating_sub(1);
         let mut bar = Row::new().spacing(0).align_y(Alignment::Center);
         for (i, crumb) in crumbs.into_iter().enumerate() {
@@ -225,12 +230,14 @@ impl Browser {
                         Font::DEFAULT
                     };
                     button(text(label).size(TEXT).font(font).wrapping(Wrapping::None))
-                        .padding([3, 8])
+                        .padding(CRUMB_PAD)
                         .style(style::crumb(current))
                         .on_press(Message::Navigate(path))
                         .into()
                 }
-                Crumb::Elided => Element::from(text("…").size(TEXT).style(style::dim_text)),
+                Crumb::Elided => Element::from(
+                    container(text("…").size(TEXT).style(style::dim_text)).padding(CRUMB_PAD),
+                ),
             });
         }
         // The empty rest of the bar turns it into a text field, as in most file managers.
@@ -400,8 +407,8 @@ enum Crumb {
     Elided,
 }
 
-/// The path bar's segments: "Home" for the home folder, "/" for the root, then one per folder;
-/// deep paths keep the first and the last few.
+/// The path bar's segments: "Home" for the home folder, "/" for the root, then one per folder
+/// (fitted to the bar by [`fit_crumbs`]).
 fn crumbs(path: &Path, home: Option<&Path>) -> Vec<Crumb> {
     let (mut crumbs, rest) = match home.and_then(|home| Some((home, path.strip_prefix(home).ok()?)))
     {
@@ -432,6 +439,17 @@ fn crumbs(path: &Path, home: Option<&Path>) -> Vec<Crumb> {
             path: at.clone(),
         });
     }
+    crumbs
+}
+
+/// A crumb's padding: its button's, and the "…"'s.
+const CRUMB_PAD: [u16; 2] = [3, 8];
+/// What the bar keeps of its width beside the crumbs: its own padding, and room to click
+/// into it to type a path.
+const BAR_SPARE: f32 = 48.0;
+
+/// Deep paths by count, before the bar's width is known: the first crumb and the last few.
+fn by_count(mut crumbs: Vec<Crumb>) -> Vec<Crumb> {
     if crumbs.len() > MAX_CRUMBS {
         let tail = crumbs.split_off(crumbs.len() - (MAX_CRUMBS - 2));
         crumbs.truncate(1);
@@ -439,6 +457,52 @@ fn crumbs(path: &Path, home: Option<&Path>) -> Vec<Crumb> {
         crumbs.extend(tail);
     }
     crumbs
+}
+
+/// The crumbs that fit `max_px`, as Dolphin fits them: the first ("Home" or "/") and as many
+/// of the last as fit, with "…" between when some are left out; the current folder always
+/// shows, its name shortened in the middle if it alone is too wide.
+fn fit_crumbs(crumbs: Vec<Crumb>, max_px: f32) -> Vec<Crumb> {
+    let pad = 2.0 * f32::from(CRUMB_PAD[1]);
+    let separator = crate::gui::fit::width("›", 16.0);
+    // The current folder's name is bold, a little wider.
+    let width = |c: &Crumb| match c {
+        Crumb::Folder { label, .. } => crate::gui::fit::width(label, TEXT) * 1.08 + pad,
+        Crumb::Elided => crate::gui::fit::width("…", TEXT) + pad,
+    };
+    let total: f32 = crumbs.iter().map(|c| width(c) + separator).sum();
+    if total <= max_px || crumbs.len() < 2 {
+        return crumbs;
+    }
+    let mut crumbs = crumbs;
+    let mut last = crumbs.pop().expect("two or more");
+    let first = crumbs.remove(0);
+    let mut room = max_px - width(&first) - 2.0 * separator - width(&Crumb::Elided);
+    if let Crumb::Folder { label, .. } = &mut last {
+        let fits = (room - pad) / 1.08;
+        let shortened = crate::gui::fit::middle(label.as_str().into(), fits.max(0.0), TEXT);
+        *label = shortened.into_owned();
+    }
+    room -= width(&last);
+    let mut kept = Vec::new();
+    while let Some(c) = crumbs.pop() {
+        let needed = width(&c) + separator;
+        // The "…" goes once some are left out: if all the rest fits, no room is kept for it.
+        let rest_fits = crumbs.is_empty() && needed <= room + width(&Crumb::Elided) + separator;
+        if needed > room && !rest_fits {
+            break;
+        }
+        room -= needed;
+        kept.push(c);
+    }
+    let elided = !crumbs.is_empty();
+    let mut fitted = vec![first];
+    if elided {
+        fitted.push(Crumb::Elided);
+    }
+    fitted.extend(kept.into_iter().rev());
+    fitted.push(last);
+    fitted
 }
 
 #[cfg(test)]
@@ -473,6 +537,37 @@ mod tests {
         );
         assert_eq!(labels(&crumbs(Path::new("/"), Some(home))), ["/"]);
         assert_eq!(labels(&crumbs(home, Some(home))), ["Home"]);
+    }
+
+    #[test]
+    fn crumbs_fit_the_bar_and_the_current_folder_always_shows() {
+        let home = Some(Path::new("/home/ann"));
+        let deep = Path::new(
+            "/home/ann/Documents/Projects/2024 Client Reports/Quarterly Summaries/Final Versions",
+        );
+        let all = crumbs(deep, home);
+        assert_eq!(
+            labels(&fit_crumbs(all.clone(), 2000.0)).len(),
+            6,
+            "room for all"
+        );
+        let wide = crumbs(Path::new("/a/b/c/d/e/f/g/h"), home);
+        assert_eq!(labels(&fit_crumbs(wide, 2000.0)).len(), 9, "no count limit");
+        let narrow = fit_crumbs(all, 330.0);
+        let shown = labels(&narrow);
+        assert_eq!(shown[..2], ["Home", "…"], "{shown:?}");
+        assert_eq!(shown.last(), Some(&"Final Versions"), "{shown:?}");
+        let long_name = "x".repeat(150);
+        let long = crumbs(&Path::new("/home/ann/a/b/c").join(&long_name), home);
+        let fitted = fit_crumbs(long, 250.0);
+        let shown = labels(&fitted);
+        assert_eq!(shown[..2], ["Home", "…"], "{shown:?}");
+        let last = shown.last().unwrap();
+        assert!(last.starts_with('x') && last.contains('…'), "{shown:?}");
+        let Crumb::Folder { path, .. } = fitted.last().unwrap() else {
+            panic!()
+        };
+        assert!(path.ends_with(&long_name), "still leads to the folder");
     }
 
     #[test]
