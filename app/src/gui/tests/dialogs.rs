@@ -98,7 +98,7 @@ fn the_trash_view_shows_what_was_trashed_and_restores_it() {
 }
 
 /// Trashes `name` of the home folder, then shows the Trash view, read.
-fn trash_and_show(fixture: &Fixture, ferry: &mut Ferry, name: &str) {
+pub(super) fn trash_and_show(fixture: &Fixture, ferry: &mut Ferry, name: &str) {
     select(ferry, name);
     named(ferry, Named::Delete, Modifiers::empty());
     jobs_done(ferry);
@@ -304,94 +304,4 @@ fn enter_on_more_than_ten_items_asks_then_opens_each_folder_in_a_tab() {
     assert_eq!(question(&ferry), None);
     assert_eq!(ferry.tabs.count(), 13, "a tab for each folder");
     assert_eq!(ferry.title(), "many — Ferry", "the tabs open behind");
-}
-
-/// Files dropped from another program, once the drop has settled.
-fn drop_from_outside(ferry: &mut Ferry, paths: &[PathBuf]) {
-    for path in paths {
-        send(ferry, Message::FileDropped(path.clone()));
-    }
-    ferry.incoming_at = ferry
-        .incoming_at
-        .map(|at| at - std::time::Duration::from_secs(1));
-    send(ferry, Message::DropTick);
-}
-
-#[test]
-fn files_dropped_into_their_own_folder_stay_as_they_are() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
-    let mut ferry = fixture.start(Some(&home));
-    drop_from_outside(&mut ferry, &[home.join("notes.md")]);
-    assert!(ferry.jobs.window_jobs().next().is_none(), "no job");
-    assert!(
-        ferry
-            .toasts
-            .iter()
-            .any(|t| t.text == "It is in “home” already."),
-        "said"
-    );
-    assert!(!home.join("notes (copy).md").exists());
-}
-
-#[test]
-fn files_dropped_on_the_trash_view_go_to_the_trash() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
-    let mut ferry = fixture.start(Some(&home));
-    trash_and_show(&fixture, &mut ferry, "notes.md");
-    let elsewhere = fixture.dir.path().join("elsewhere.txt");
-    fs::write(&elsewhere, "x").unwrap();
-    drop_from_outside(&mut ferry, std::slice::from_ref(&elsewhere));
-    jobs_done(&mut ferry);
-    super::operations::until(&mut ferry, "the trash", |_| !elsewhere.exists());
-    let trash = fixture.dir.path().join("data/Trash/files");
-    assert!(trash.join("elsewhere.txt").exists());
-}
-
-/// A cut pasted into the items' own folder moves nothing (each would replace itself): the cut
-/// stays on the clipboard to be pasted elsewhere, as it was before the paste.
-#[test]
-fn a_cut_pasted_where_it_cannot_move_stays_cut() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
-    let mut ferry = fixture.start(Some(&home.join("Documents")));
-    select(&mut ferry, "a.txt");
-    ctrl(&mut ferry, "x");
-    ctrl(&mut ferry, "v");
-    jobs_done(&mut ferry);
-    let a = home.join("Documents/a.txt");
-    assert_eq!(fs::read(&a).unwrap(), b"x");
-    let clip = ferry.clip.as_ref().expect("the cut is back");
-    assert!(clip.cut);
-    assert_eq!(clip.paths, [a]);
-    super::operations::go(&mut ferry, &home.join("Music"));
-    ctrl(&mut ferry, "v");
-    jobs_done(&mut ferry);
-    assert!(home.join("Music/a.txt").exists(), "pasted elsewhere");
-}
-
-/// A tab showing a folder inside one a paste moved elsewhere follows it there, as in
-/// Nautilus, rather than falling back to the nearest folder left.
-#[test]
-fn a_tab_inside_a_moved_folder_follows_it() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
-    fs::create_dir_all(home.join("Documents/deep")).unwrap();
-    let mut ferry = fixture.start(Some(&home));
-    let ctx = ferry.services.ctx();
-    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
-    settle(&mut ferry);
-    select(&mut ferry, "Documents");
-    ctrl(&mut ferry, "x");
-    super::operations::go(&mut ferry, &home.join("Music"));
-    ctrl(&mut ferry, "v");
-    jobs_done(&mut ferry);
-    settle(&mut ferry);
-    assert!(home.join("Music/Documents/deep").is_dir());
-    let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_owned()).collect();
-    assert_eq!(
-        paths,
-        [home.join("Music"), home.join("Music/Documents/deep")]
-    );
 }

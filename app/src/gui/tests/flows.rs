@@ -1,7 +1,7 @@
 //! Flows of items in one window, with real jobs: a drag onto a folder row of the same pane
 //! (and what Ctrl and Shift make of it), a drop on another file system, drops that are
 //! refused, a folder held under a drag opening, a paste into the items' own folder, cut items
-//! drawn dimmed, and a rename cancelled or refused. The drags go through the window's view as
+//! drawn dimmed, a rename cancelled or refused, and files dropped from another program. The drags go through the window's view as
 //! the pointer would: a press on a row, a move with the button held (the pane starts the
 //! drag, the row under the pointer reports itself), then the window's own pointer messages.
 
@@ -509,4 +509,47 @@ fn a_rename_cancelled_or_refused_leaves_the_name_and_says_why() {
     assert_eq!(fs::read(documents.join("b.txt")).unwrap(), b"x");
     escape_in_field(&mut ferry);
     assert!(!ferry.tabs.active_pane().is_renaming());
+}
+
+/// Files dropped from another program, once the drop has settled.
+fn drop_from_outside(ferry: &mut Ferry, paths: &[PathBuf]) {
+    for path in paths {
+        send(ferry, Message::FileDropped(path.clone()));
+    }
+    ferry.incoming_at = ferry
+        .incoming_at
+        .map(|at| at - std::time::Duration::from_secs(1));
+    send(ferry, Message::DropTick);
+}
+
+#[test]
+fn files_dropped_into_their_own_folder_stay_as_they_are() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    drop_from_outside(&mut ferry, &[home.join("notes.md")]);
+    assert!(ferry.jobs.window_jobs().next().is_none(), "no job");
+    assert!(
+        ferry
+            .toasts
+            .iter()
+            .any(|t| t.text == "It is in “home” already."),
+        "said"
+    );
+    assert!(!home.join("notes (copy).md").exists());
+}
+
+#[test]
+fn files_dropped_on_the_trash_view_go_to_the_trash() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    super::dialogs::trash_and_show(&fixture, &mut ferry, "notes.md");
+    let elsewhere = fixture.dir.path().join("elsewhere.txt");
+    fs::write(&elsewhere, "x").unwrap();
+    drop_from_outside(&mut ferry, std::slice::from_ref(&elsewhere));
+    jobs_done(&mut ferry);
+    super::operations::until(&mut ferry, "the trash", |_| !elsewhere.exists());
+    let trash = fixture.dir.path().join("data/Trash/files");
+    assert!(trash.join("elsewhere.txt").exists());
 }

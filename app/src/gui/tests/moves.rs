@@ -1,6 +1,7 @@
 //! Moves the window checks before it submits them: Ferry's state folder is never moved (the
 //! rest is, once confirmed), the home folder and a trash are asked about with Cancel first,
-//! a plain folder moves at once; through a paste of a cut, Move to… and a drop.
+//! a plain folder moves at once; through a paste of a cut, Move to… and a drop. After a move:
+//! a cut that moved nothing is cut still, a tab inside what moved follows it.
 
 use std::fs;
 
@@ -74,7 +75,7 @@ fn a_cut_holding_ferrys_state_folder_is_refused_and_the_rest_moves_once_confirme
             sources: vec![notes.clone()],
             dest_dir: music.clone(),
             on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
-            follow_up: jobs::FollowUp::Toast,
+            follow_up: jobs::FollowUp::ToastFromCut,
             from_cut: true,
         }),
         "the question carries the move without the state folder"
@@ -223,4 +224,51 @@ fn a_plain_folder_moves_at_once_and_a_dropped_trash_is_asked_about() {
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(ferry.jobs.window_jobs().count(), jobs, "no job");
     assert!(trash.join("files").is_dir());
+}
+
+/// A cut pasted into the items' own folder moves nothing (each would replace itself): the cut
+/// stays on the clipboard to be pasted elsewhere, as it was before the paste.
+#[test]
+fn a_cut_pasted_where_it_cannot_move_stays_cut() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "x");
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    let a = home.join("Documents/a.txt");
+    assert_eq!(fs::read(&a).unwrap(), b"x");
+    let clip = ferry.clip.as_ref().expect("the cut is back");
+    assert!(clip.cut);
+    assert_eq!(clip.paths, [a]);
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists(), "pasted elsewhere");
+}
+
+/// A tab showing a folder inside one a paste moved elsewhere follows it there, as in
+/// Nautilus, rather than falling back to the nearest folder left.
+#[test]
+fn a_tab_inside_a_moved_folder_follows_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::create_dir_all(home.join("Documents/deep")).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    let ctx = ferry.services.ctx();
+    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
+    settle(&mut ferry);
+    select(&mut ferry, "Documents");
+    ctrl(&mut ferry, "x");
+    super::operations::go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert!(home.join("Music/Documents/deep").is_dir());
+    let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_owned()).collect();
+    assert_eq!(
+        paths,
+        [home.join("Music"), home.join("Music/Documents/deep")]
+    );
 }
