@@ -404,7 +404,7 @@ impl Ferry {
             return Task::none();
         }
         self.incoming_at = None;
-        let mut sources = std::mem::take(&mut self.incoming);
+        let mut sources = super::copy_paste::distinct(std::mem::take(&mut self.incoming));
         // Dropped on the Trash view: into the trash, as onto Dolphin's trash:/ (the panes
         // are hidden behind it; their folders are not where the user dropped).
         if self.trash.is_some() {

@@ -155,7 +155,17 @@ impl Ferry {
                     "The clipboard holds {what}, not files or folders."
                 ))
             }
-            Err(e) => self.nothing_to_paste(&format!("The clipboard cannot be read: {e}")),
+            // What it holds names no local file: said as that, not as a failure to read it.
+            Err(e) => match &*e {
+                Error::Clipboard {
+                    op: "paste",
+                    source,
+                } => self.nothing_to_paste(&format!("Nothing was pasted: {source}.")),
+                Error::Clipboard { source, .. } => {
+                    self.nothing_to_paste(&format!("The clipboard cannot be read: {source}."))
+                }
+                other => self.nothing_to_paste(&format!("The clipboard cannot be read: {other}.")),
+            },
         }
     }
 
@@ -169,6 +179,7 @@ impl Ferry {
     /// the user then declines puts it back, `moves.rs`); a copy into the items' own folder
     /// duplicates them.
     fn paste_files(&mut self, paths: Vec<PathBuf>, cut: bool, folder: PathBuf) -> Task<Message> {
+        let paths = distinct(paths);
         if cut {
             self.clip = None;
             self.show_cut();
@@ -244,6 +255,16 @@ impl Ferry {
             .collect();
         Task::batch(tasks)
     }
+}
+
+/// `paths` with each path once, in their order: another program's list may name one twice,
+/// which the job would count twice and then say skipped.
+pub(super) fn distinct(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut seen = HashSet::new();
+    paths
+        .into_iter()
+        .filter(|p| seen.insert(p.clone()))
+        .collect()
 }
 
 /// Where each source `summary` says was done landed: its planned place, or the name an answer

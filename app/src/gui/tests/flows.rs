@@ -553,3 +553,38 @@ fn files_dropped_on_the_trash_view_go_to_the_trash() {
     let trash = fixture.dir.path().join("data/Trash/files");
     assert!(trash.join("elsewhere.txt").exists());
 }
+
+/// Another program's list naming a file twice copies it once ("Copying 2 items", then one
+/// "skipped", before); one naming no local file is said as that, not as a clipboard that
+/// cannot be read.
+#[test]
+fn a_pasted_list_naming_a_file_twice_copies_it_once_and_a_web_address_is_said_plainly() {
+    use crate::gui::clipboard::Contents;
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let music = home.join("Music");
+    let mut ferry = fixture.start(Some(&music));
+    let a = home.join("Documents/a.txt");
+    let files = Contents::Files {
+        paths: vec![a.clone(), a.clone()],
+        cut: false,
+    };
+    let task = ferry.clipboard_read(music.clone(), Ok(files));
+    run(&mut ferry, task);
+    super::operations::jobs_done(&mut ferry);
+    let job = ferry.jobs.window_jobs().next().unwrap();
+    assert_eq!(job.job.transfer().unwrap().0, [a]);
+    assert!(music.join("a.txt").exists());
+
+    let web = ferry_core::Error::Clipboard {
+        op: "paste",
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the clipboard holds https://example.org/x: not a local file",
+        ),
+    };
+    let task = ferry.clipboard_read(music, Err(Arc::new(web)));
+    run(&mut ferry, task);
+    let said = "Nothing was pasted: the clipboard holds https://example.org/x: not a local file.";
+    assert!(ferry.toasts.iter().any(|t| t.text == said), "said plainly");
+}
