@@ -20,8 +20,11 @@ pub fn error_in_words(error: &Error) -> String {
     match error {
         Error::Io { op, path, source } => io_in_words(op, path, source),
         Error::NotADirectory { path } => format!("{} is not a folder.", quoted(path)),
+        Error::IntoItself { path, dest } if path == dest => {
+            format!("{} can't go into itself.", quoted(path))
+        }
         Error::IntoItself { path, dest } => format!(
-            "{} can't go into itself: {} is inside it.",
+            "{} can't go into {}, which is inside it.",
             quoted(path),
             quoted(dest)
         ),
@@ -654,7 +657,14 @@ mod tests {
                     path: p("/m/Photos"),
                     dest: p("/m/Photos/2024"),
                 },
-                "“Photos” can't go into itself: “2024” is inside it.",
+                "“Photos” can't go into “2024”, which is inside it.",
+            ),
+            (
+                Error::IntoItself {
+                    path: p("/m/d2"),
+                    dest: p("/m/d2"),
+                },
+                "“d2” can't go into itself.",
             ),
             (
                 Error::SameFile {
