@@ -457,39 +457,49 @@ fn holes_and_extended_attributes_survive_a_copy() {
     }
 }
 
+/// A file replaced between planning and its copy, by a new file (as editors save) or by a
+/// symbolic link (which is never followed, and was said as "Too many levels of symbolic
+/// links"): it fails as changed, and the rest is copied.
 #[test]
 fn a_source_replaced_after_planning_is_reported_not_copied() {
-    let t = TempTree::new();
-    let src = t.dir("src");
-    t.file("src/steady", "steady");
-    let swapped = t.file("src/swapped", "planned version");
-    let dest = t.dir("dest");
-    let (engine, events) =
-        ferry_core::jobs::Engine::start_with(crate::jobs_support::staging_in_tree());
-    let id = engine.submit_paused(Job::Copy {
-        sources: vec![src],
-        dest_dir: dest.clone(),
-        dest_name: None,
-        on_conflict: ConflictPolicy::Skip,
-    });
-    while !matches!(
-        events.recv().unwrap(),
-        ferry_core::jobs::Event::Planned { .. }
-    ) {}
-    // Replaced the way editors save: a new file renamed over the old one.
-    fs::write(t.join("src/.new"), "another file now").unwrap();
-    fs::rename(t.join("src/.new"), &swapped).unwrap();
-    engine.resume(id);
-    let out = crate::jobs_support::collect(&events, id);
-    assert_eq!(out.summary.failed.len(), 1, "{:#?}", out.summary);
-    assert!(matches!(
-        *out.summary.failed[0].error,
-        Error::Changed { .. }
-    ));
-    assert_eq!(out.summary.failed[0].path, swapped);
-    assert_eq!(fs::read(dest.join("src/steady")).unwrap(), b"steady");
-    assert!(!dest.join("src/swapped").exists());
-    assert_no_temporaries(&dest);
+    for by_link in [false, true] {
+        let t = TempTree::new();
+        let src = t.dir("src");
+        t.file("src/steady", "steady");
+        let swapped = t.file("src/swapped", "planned version");
+        let canary = t.file("canary", "not to be copied");
+        let dest = t.dir("dest");
+        let (engine, events) =
+            ferry_core::jobs::Engine::start_with(crate::jobs_support::staging_in_tree());
+        let id = engine.submit_paused(Job::Copy {
+            sources: vec![src],
+            dest_dir: dest.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        });
+        while !matches!(
+            events.recv().unwrap(),
+            ferry_core::jobs::Event::Planned { .. }
+        ) {}
+        let new = t.join("src/.new");
+        match by_link {
+            true => std::os::unix::fs::symlink(&canary, &new).unwrap(),
+            false => fs::write(&new, "another file now").unwrap(),
+        }
+        fs::rename(&new, &swapped).unwrap();
+        engine.resume(id);
+        let out = crate::jobs_support::collect(&events, id);
+        assert_eq!(out.summary.failed.len(), 1, "{:#?}", out.summary);
+        assert!(
+            matches!(*out.summary.failed[0].error, Error::Changed { .. }),
+            "{:#?}",
+            out.summary
+        );
+        assert_eq!(out.summary.failed[0].path, swapped);
+        assert_eq!(fs::read(dest.join("src/steady")).unwrap(), b"steady");
+        assert!(fs::symlink_metadata(dest.join("src/swapped")).is_err());
+        assert_no_temporaries(&dest);
+    }
 }
 
 #[test]

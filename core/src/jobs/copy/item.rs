@@ -124,8 +124,13 @@ impl Copier<'_> {
         i: u32,
     ) -> Result<Outcome, Error> {
         let item = self.plan.item(i);
-        let src = fs::open_file_at(&*batch.src, self.plan.name(i))
-            .map_err(|e| Error::io("open", self.plan.source_path(i), e))?;
+        let src = fs::open_file_at(&*batch.src, self.plan.name(i)).map_err(|e| match e {
+            // Not followed: a link put in the file's place since it was planned.
+            Errno::LOOP => Error::Changed {
+                path: self.plan.source_path(i),
+            },
+            e => Error::io("open", self.plan.source_path(i), e),
+        })?;
         let meta = fs::stat_fd(&src).map_err(|e| Error::io("stat", self.plan.source_path(i), e))?;
         if meta.kind != Kind::File || meta.id != item.id {
             return Err(Error::Changed {
