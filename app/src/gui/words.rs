@@ -95,6 +95,10 @@ pub fn error_in_words(error: &Error) -> String {
             format::size(*needed),
             format::size(*available)
         ),
+        Error::FolderRemoved { path } => format!(
+            "The folder {} was removed while the job was writing into it.",
+            quoted_full(path)
+        ),
         Error::ChangedSince { path } => {
             format!("{} has changed since, so it was kept.", quoted(path))
         }
@@ -658,6 +662,10 @@ mod tests {
                     dest: p("/m/Photos/2024"),
                 },
                 "“Photos” can't go into “2024”, which is inside it.",
+            ),
+            (
+                Error::FolderRemoved { path: p("/m/dest") },
+                "The folder “/m/dest” was removed while the job was writing into it.",
             ),
             (
                 Error::IntoItself {
