@@ -74,16 +74,21 @@ fn report_lines(
             Arc::ptr_eq(e, &failed.error) || e.to_string() == failed.error.to_string()
         })
     };
+    // Items that failed alike (each in a folder removed under the job) are said once.
+    let mut said = std::collections::HashSet::new();
     for failed in summary.failed.iter().filter(|f| !stopped_the_job(f)) {
         let error = failed.error.to_string();
         // An error about a folder above the item (a restore's parent now a file, say) does
         // not say which item it stopped.
         let above =
             (failed.error.path()).is_some_and(|p| p != failed.path && failed.path.starts_with(p));
-        lines.push(match above {
+        let line = match above {
             true => format!("{}: {error}", Shown(&failed.path)),
             false => error,
-        });
+        };
+        if said.insert(line.clone()) {
+            lines.push(line);
+        }
     }
     for skipped in &summary.skipped {
         if skipped.reason.after_error() {
@@ -317,7 +322,12 @@ mod tests {
     /// what stopped the job.
     #[test]
     fn an_error_items_under_way_met_alike_is_said_once_as_the_stop() {
-        let removed = || Arc::new(ferry_core::Error::FolderRemoved { path: "/d".into() });
+        let removed = || {
+            Arc::new(ferry_core::Error::FolderRemoved {
+                path: "/d".into(),
+                destination: true,
+            })
+        };
         let failed = |path: &str| Failed {
             path: path.into(),
             error: removed(),
@@ -329,6 +339,13 @@ mod tests {
         };
         let lines = report_lines(&summary, "copied", false, (&[], &[]));
         assert_eq!(lines, [format!("stopped: {}", removed())]);
+        // A folder inside the destination: the job went on; its items are said once too.
+        let summary = Summary {
+            stopped_by: None,
+            ..summary
+        };
+        let lines = report_lines(&summary, "copied", false, (&[], &[]));
+        assert_eq!(lines, [removed().to_string()]);
     }
 
     /// Two items whose folder is now a file fail with one error each about that folder: each

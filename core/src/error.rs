@@ -190,12 +190,15 @@ pub enum Error {
         /// Bytes free.
         available: u64,
     },
-    /// A folder the job was writing into was removed meanwhile: nothing more can be written
-    /// there, so the job stops rather than fail (or ask about) each item left for it.
+    /// A folder the job was writing into was removed meanwhile: nothing can be written there
+    /// again, so it is never asked about. The job's destination itself stops the job rather
+    /// than fail each item left; a folder inside it fails what was to go there.
     #[error("{} was removed while the job was writing into it", Shown(path))]
     FolderRemoved {
         /// The folder.
         path: PathBuf,
+        /// It is the job's destination folder.
+        destination: bool,
     },
     /// Undo found the item changed since the job (edited, replaced, moved): it is kept.
     #[error("{} has changed since; kept", Shown(path))]
@@ -359,7 +362,7 @@ impl Error {
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
-            | Error::FolderRemoved { path }
+            | Error::FolderRemoved { path, .. }
             | Error::ChangedSince { path }
             | Error::GoneSince { path }
             | Error::ChangedSinceCopied { path }
@@ -399,16 +402,22 @@ impl Error {
     }
 
     /// True for errors that should stop a whole job rather than one item:
-    /// no space (ENOSPC), quota exceeded (EDQUOT), an I/O error (EIO), or the folder written
-    /// into removed.
+    /// no space (ENOSPC), quota exceeded (EDQUOT), an I/O error (EIO), or the job's
+    /// destination folder removed.
     pub fn is_terminal(&self) -> bool {
-        matches!(self, Error::NoSpace { .. } | Error::FolderRemoved { .. })
-            || matches!(
-                self.raw_os_error(),
-                Some(e) if e == rustix::io::Errno::NOSPC.raw_os_error()
-                    || e == rustix::io::Errno::DQUOT.raw_os_error()
-                    || e == rustix::io::Errno::IO.raw_os_error()
-            )
+        matches!(
+            self,
+            Error::NoSpace { .. }
+                | Error::FolderRemoved {
+                    destination: true,
+                    ..
+                }
+        ) || matches!(
+            self.raw_os_error(),
+            Some(e) if e == rustix::io::Errno::NOSPC.raw_os_error()
+                || e == rustix::io::Errno::DQUOT.raw_os_error()
+                || e == rustix::io::Errno::IO.raw_os_error()
+        )
     }
 }
 

@@ -387,3 +387,48 @@ fn the_destination_removed_mid_copy_stops_the_job_and_says_so_once() {
         assert!(!dest.exists(), "{point}: nothing made again");
     }
 }
+
+/// A move across file systems whose destination, or a folder of it, is removed under it:
+/// what was copied there went with it, so no source of it may go. Removed before the sources
+/// are (held where every copy is on disk), and while copying (held at the second file). The
+/// rest moves as usual.
+#[test]
+fn a_move_whose_destination_is_removed_under_it_keeps_every_source_whose_copy_went() {
+    for (point, removed) in [
+        ("copies-durable", "dest"),
+        ("copies-durable", "dest/B"),
+        ("file-written:2", "dest"),
+    ] {
+        let shm = TempTree::new_in("/dev/shm");
+        let t = TempTree::new();
+        for name in ["A/a1", "A/a2", "B/b1", "B/b2"] {
+            shm.file(name, name);
+        }
+        let (home, dest) = (t.dir("home"), t.dir("dest"));
+        t.dir("dest/A");
+        t.dir("dest/B");
+        let pause = Pause::at(point);
+        let mut mv = ferry_in(&home);
+        mv.arg("mv")
+            .arg(shm.join("A"))
+            .arg(shm.join("B"))
+            .arg(&dest);
+        let child = pause.start_held(&mut mv);
+        fs::remove_dir_all(t.join(removed)).unwrap();
+        pause.release(child.id());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let case = format!("{point}, {removed} removed: {stderr}");
+        assert_eq!(out.status.code(), Some(1), "{case}");
+        let said = format!("{} was removed while the job", t.join(removed).display());
+        assert_eq!(stderr.matches(&said).count(), 1, "{case}");
+        for name in ["B/b1", "B/b2"] {
+            assert_eq!(fs::read_to_string(shm.join(name)).unwrap(), name, "{case}");
+        }
+        let a_moved = removed == "dest/B";
+        for name in ["A/a1", "A/a2"] {
+            assert_eq!(shm.join(name).exists(), !a_moved, "{case}");
+            assert_eq!(dest.join(name).exists(), a_moved, "{case}");
+        }
+    }
+}

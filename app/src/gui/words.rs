@@ -95,7 +95,7 @@ pub fn error_in_words(error: &Error) -> String {
             format::size(*needed),
             format::size(*available)
         ),
-        Error::FolderRemoved { path } => format!(
+        Error::FolderRemoved { path, .. } => format!(
             "The folder {} was removed while the job was writing into it.",
             quoted_full(path)
         ),
@@ -664,7 +664,10 @@ mod tests {
                 "“Photos” can't go into “2024”, which is inside it.",
             ),
             (
-                Error::FolderRemoved { path: p("/m/dest") },
+                Error::FolderRemoved {
+                    path: p("/m/dest"),
+                    destination: true,
+                },
                 "The folder “/m/dest” was removed while the job was writing into it.",
             ),
             (

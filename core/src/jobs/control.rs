@@ -288,6 +288,8 @@ impl JobCtx {
         let error = Arc::new(error);
         let ask = self.control.on_error == ErrorPolicy::Ask
             && !error.is_terminal()
+            // Nothing can be written there again: Retry could never succeed.
+            && !matches!(*error, Error::FolderRemoved { .. })
             && !matches!(*error, Error::Cancelled)
             && !self.control.stopped();
         if !ask {

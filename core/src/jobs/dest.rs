@@ -97,6 +97,20 @@ impl Dest {
         }
     }
 
+    /// True unless the destination folder was removed during the job (it has no links left),
+    /// which stops the job (a move then removes no source: their copies went with it).
+    pub(crate) fn still_there(&self, ctx: &JobCtx) -> bool {
+        if !fs::stat_fd(&*self.fd).is_ok_and(|m| m.nlink == 0) {
+            return true;
+        }
+        let error = Error::FolderRemoved {
+            path: self.path.clone(),
+            destination: true,
+        };
+        ctx.fail(NO_ITEM, self.path.clone(), error);
+        false
+    }
+
     /// Opens folder `dir` of the job, a root's destination folder: the destination itself
     /// when `dir` is its path (through the descriptor examined at the start), another by
     /// its path.

@@ -9,8 +9,10 @@
 //! it. Cancel or a terminal error mid-move: what was copied is flushed and its source removed
 //! (it is moved), the file in flight is rolled back (its temporary removed), the rest stays.
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::control::JobCtx;
@@ -22,6 +24,10 @@ use super::remove::{Select, remove_selected};
 use super::start::{not_done, not_started, plan_transfer, preflight};
 use super::summary::{self, Operation};
 use super::{ConflictPolicy, Phase, Summary, Totals};
+use crate::entry::Kind;
+use crate::error::Error;
+use crate::fs;
+use rustix::io::Errno;
 
 /// Runs a move job from start to end.
 pub(crate) fn run_job(
@@ -61,17 +67,35 @@ pub(crate) fn remove_sources(
                 && done[i as usize].load(Relaxed) != 0
         };
         let all = || 0..plan.items.len() as u32;
+        // The destination removed under the job: what was copied there went with it, so no
+        // source may go, and nothing is done (each is said not moved).
+        let removed = |e: &Arc<Error>| matches!(**e, Error::FolderRemoved { .. });
+        if ctx.control.halted_by().is_some_and(removed) {
+            done.iter().for_each(|d| d.store(0, Relaxed));
+            return;
+        }
         if all().any(copied) {
             // Nothing leaves the source before its copy is on disk.
             if !dest.flush(ctx) {
                 return;
             }
             crate::fault::point("copies-durable");
+            if !dest.still_there(ctx) {
+                done.iter().for_each(|d| d.store(0, Relaxed));
+                return;
+            }
         } else if !all().any(|i| plan.item(i).action == Action::Merge) {
             return; // only renames: nothing left behind
         }
         ctx.counters.set_phase(Phase::Deleting);
+        let lost = lost_folders(ctx, plan, done);
+        let in_lost = |i: u32| lost.contains(&i) || lost.contains(&plan.item(i).parent);
+        // Their copies went with them: not done.
+        (0..plan.items.len() as u32)
+            .filter(|&i| in_lost(i))
+            .for_each(|i| done[i as usize].store(0, Relaxed));
         let select = |i: u32| match plan.item(i).action {
+            _ if in_lost(i) => Select::Keep,
             Action::Rename | Action::RenameOver if done[i as usize].load(Relaxed) != 0 => {
                 Select::Gone
             }
@@ -82,6 +106,38 @@ pub(crate) fn remove_sources(
         remove_selected(ctx, plan, &select);
         remove_emptied_merges(plan);
     });
+}
+
+/// The folders of the move's copy that are gone from the destination since they were made or
+/// merged into (removed, or replaced, under the job): what was copied into them went with
+/// them, so nothing of theirs leaves the source. Each is said once, as failed. One `stat` a
+/// folder, by path; a path too long to take is trusted.
+fn lost_folders(ctx: &JobCtx, plan: &Plan, done: &[AtomicU64]) -> HashSet<u32> {
+    let mut lost = HashSet::new();
+    for i in 0..plan.items.len() as u32 {
+        let item = plan.item(i);
+        let made = done[i as usize].load(Relaxed);
+        if item.kind != Kind::Dir || made == 0 || lost.contains(&item.parent) {
+            if lost.contains(&item.parent) {
+                lost.insert(i);
+            }
+            continue;
+        }
+        let path = plan.dest_path(i);
+        let there = match fs::stat_path(&path) {
+            Ok(m) => m.kind == Kind::Dir && m.id.ino == made,
+            Err(e) => !matches!(e, Errno::NOENT | Errno::NOTDIR),
+        };
+        if !there && matches!(item.action, Action::Create | Action::Merge) {
+            lost.insert(i);
+            let error = Error::FolderRemoved {
+                path,
+                destination: false,
+            };
+            ctx.fail(i, plan.source_path(i), error);
+        }
+    }
+    lost
 }
 
 /// Removes the source folders merged into folders of their name that the answers to their

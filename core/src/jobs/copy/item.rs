@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use rustix::fd::{AsFd, OwnedFd};
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::io::Errno;
 
 use super::{Batch, Copier, DirDone, Outcome};
@@ -211,20 +211,32 @@ impl Copier<'_> {
     }
 
     /// `error` from writing item `i` into the folder `dir`, or [`Error::FolderRemoved`] when
-    /// it is "no such file" because that folder is gone.
+    /// that folder is gone (creating in a removed folder fails with ENOENT, or EPERM).
     pub(in crate::jobs) fn or_folder_removed(&self, dir: impl AsFd, i: u32, error: Error) -> Error {
-        match error.raw_os_error() == Some(Errno::NOENT.raw_os_error()) {
-            true => self.folder_removed(dir, i).unwrap_or(error),
-            false => error,
+        match error.raw_os_error() {
+            Some(_) => self.folder_removed(dir, i).unwrap_or(error),
+            None => error,
         }
     }
 
     /// [`Error::FolderRemoved`] if `dir`, the folder item `i` is written into, has been
-    /// removed (it has no links left), which fails everything else written there too.
+    /// removed (it has no links left): the job's destination, if that went with it (named so,
+    /// not by a folder of the job's own below it), or that folder.
     pub(in crate::jobs) fn folder_removed(&self, dir: impl AsFd, i: u32) -> Option<Error> {
-        let gone = fs::stat_fd(dir).is_ok_and(|m| m.nlink == 0);
-        let folder = self.plan.dest_path(i).parent()?.to_owned();
-        gone.then_some(Error::FolderRemoved { path: folder })
+        let removed = |fd: BorrowedFd<'_>| fs::stat_fd(fd).is_ok_and(|m| m.nlink == 0);
+        if !removed(dir.as_fd()) {
+            return None;
+        }
+        if removed(self.dest.fd.as_fd()) {
+            return Some(Error::FolderRemoved {
+                path: self.dest.path.clone(),
+                destination: true,
+            });
+        }
+        Some(Error::FolderRemoved {
+            path: self.plan.dest_path(i).parent()?.to_owned(),
+            destination: false,
+        })
     }
 
     pub(in crate::jobs) fn data_error(&self, i: u32, op: &'static str, errno: Errno) -> Error {
