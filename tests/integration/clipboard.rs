@@ -310,6 +310,36 @@ fn ferry_hears_when_xclip_takes_the_clipboard() {
     assert!(events.try_recv().is_err(), "clearing is not a loss");
 }
 
+/// A cut whose paste moved nothing goes back on the clipboard Ferry emptied, but never over
+/// what another program put there meanwhile (that program's files would be the next paste's).
+#[test]
+fn a_cut_goes_back_only_on_a_clipboard_left_empty() {
+    let Some(x) = xvfb() else { return };
+    let (clipboard, events) = x.clipboard();
+    clipboard.offer_files(paths(), true);
+    until("Ferry's offer", || x.read(formats::GNOME_COPIED_FILES));
+    clipboard.clear();
+    until("the clipboard to empty", || {
+        x.read(formats::UTF8_STRING).is_none().then_some(())
+    });
+    clipboard.restore_files(paths(), true);
+    let back = until("the cut back", || x.read(formats::GNOME_COPIED_FILES));
+    assert_eq!(back, formats::gnome_copied_files(&paths(), true));
+    assert!(events.try_recv().is_err());
+
+    clipboard.clear();
+    until("the clipboard to empty", || {
+        x.read(formats::UTF8_STRING).is_none().then_some(())
+    });
+    let _owner = x.offer(formats::UTF8_STRING, b"the user's");
+    clipboard.restore_files(paths(), true);
+    assert_eq!(events.recv_timeout(PATIENCE), Ok(ClipboardEvent::Lost));
+    assert_eq!(
+        clipboard.read().unwrap(),
+        Contents::Text("the user's".into())
+    );
+}
+
 #[test]
 fn ten_thousand_paths_go_both_ways_by_incr() {
     let Some(x) = xvfb() else { return };

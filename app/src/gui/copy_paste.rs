@@ -197,16 +197,23 @@ impl Ferry {
         self.start_job(job, FollowUp::Toast)
     }
 
-    /// A move pasted from a cut moved nothing: the cut goes back on the clipboard (nothing
-    /// else was put there since), so that the user can paste it elsewhere.
-    pub(super) fn cut_back(&mut self, job: &Job) -> Task<Message> {
-        let Some((sources, _, _)) = job.transfer() else {
-            return Task::none();
-        };
-        self.set_clip(Clip {
-            paths: sources.to_vec(),
-            cut: true,
-        })
+    /// A move pasted from a cut moved nothing: the cut goes back on the clipboard, so that the
+    /// user can paste it elsewhere, unless another program has put something there since.
+    pub(super) fn cut_back(&mut self, job: &Job) {
+        if let Some((sources, _, _)) = job.transfer() {
+            self.restore_cut(sources.to_vec());
+        }
+    }
+
+    /// Puts `paths` back on the clipboard as cut, which a paste had emptied, unless another
+    /// program has put something there since (then the items are not drawn cut either).
+    pub(super) fn restore_cut(&mut self, paths: Vec<PathBuf>) {
+        let clip = Clip { paths, cut: true };
+        if let Some(clipboard) = &self.clipboard {
+            clipboard.restore_files(clip.paths.clone(), true);
+        }
+        self.clip = Some(clip);
+        self.show_cut();
     }
 
     /// Selects what a copy or move put into a folder, under the names it got there, in every

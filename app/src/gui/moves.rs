@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use ferry_core::jobs::{Caution, ConflictPolicy, Job, move_cautions};
 use iced::Task;
 
-use super::copy_paste::Clip;
 use super::dialogs::Ask;
 use super::jobs::{FollowUp, in_words};
 use super::modal::confirm::Confirm;
@@ -101,13 +100,10 @@ impl Ferry {
     /// The question about `declined` was answered Cancel: a cut it took from the clipboard
     /// goes back (what could move of it), so that the user can paste it elsewhere.
     pub(super) fn move_declined(&mut self, declined: Move) -> Task<Message> {
-        if !declined.from_cut || declined.sources.is_empty() {
-            return Task::none();
+        if declined.from_cut && !declined.sources.is_empty() {
+            self.restore_cut(declined.sources);
         }
-        self.set_clip(Clip {
-            paths: declined.sources,
-            cut: true,
-        })
+        Task::none()
     }
 }
 

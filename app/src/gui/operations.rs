@@ -461,7 +461,7 @@ impl Ferry {
             }
             FollowUp::Toast | FollowUp::ToastWithCopy | FollowUp::ToastFromCut => {
                 if window.follow_up == FollowUp::ToastFromCut && !did && self.clip.is_none() {
-                    tasks.push(self.cut_back(&window.job));
+                    self.cut_back(&window.job);
                 }
                 if !window.undoing {
                     tasks.push(self.select_landed(&window.job, summary));

@@ -91,6 +91,9 @@ pub struct FileClipboard {
 /// What the window asks of the clipboard's thread, whichever backend runs it.
 enum Command {
     Offer(Contents),
+    /// Offer it only if the clipboard is empty (nobody took it since Ferry emptied it); if
+    /// not, say [`ClipboardEvent::Lost`].
+    OfferIfEmpty(Contents),
     Read(Sender<Result<Contents, Error>>),
     Clear,
 }
@@ -109,6 +112,10 @@ impl Handle {
 
     fn clear(&self) {
         let _ = self.commands.send(Command::Clear);
+    }
+
+    fn offer_if_empty(&self, contents: Contents) {
+        let _ = self.commands.send(Command::OfferIfEmpty(contents));
     }
 
     fn read(&self) -> Result<Contents, Error> {
@@ -182,6 +189,13 @@ impl FileClipboard {
 
     fn offer(&self, contents: Contents) {
         self.handle.offer(contents);
+    }
+
+    /// Puts files back on the clipboard Ferry emptied (a cut whose paste moved nothing), unless
+    /// another program has put something there since: then [`ClipboardEvent::Lost`] comes,
+    /// as if it had taken them. Does not block.
+    pub fn restore_files(&self, paths: Vec<PathBuf>, cut: bool) {
+        self.handle.offer_if_empty(Contents::Files { paths, cut });
     }
 
     /// Empties the clipboard if it still holds what Ferry offered, or what it read last (after

@@ -74,6 +74,13 @@ impl Worker {
             select! {
                 recv(commands) -> command => match command {
                     Ok(Command::Offer(contents)) => self.offer(contents),
+                    Ok(Command::OfferIfEmpty(contents)) => {
+                        if Offer.formats().is_ok_and(|f| f.is_empty()) {
+                            self.offer(contents);
+                        } else {
+                            let _ = self.lost.send(ClipboardEvent::Lost);
+                        }
+                    }
                     Ok(Command::Read(reply)) => {
                         let _ = reply.send(self.read());
                     }

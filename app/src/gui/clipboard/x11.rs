@@ -227,6 +227,7 @@ impl Worker {
         }
         let done = match command {
             Command::Offer(contents) => self.offer(contents),
+            Command::OfferIfEmpty(contents) => self.offer_if_empty(contents),
             Command::Clear => self.clear(),
             Command::Read(_) => Ok(()),
         };
@@ -279,6 +280,19 @@ impl Worker {
 
     /// Gives up the clipboard if Ferry holds it, or empties it if it still belongs to the
     /// program the last read came from.
+    fn offer_if_empty(&mut self, contents: Contents) -> Result<(), ReplyError> {
+        let owner = (self
+            .conn
+            .get_selection_owner(self.atoms.CLIPBOARD)?
+            .reply()?)
+        .owner;
+        if owner == NONE {
+            return self.offer(contents);
+        }
+        let _ = self.lost.send(ClipboardEvent::Lost);
+        Ok(())
+    }
+
     fn clear(&mut self) -> Result<(), ReplyError> {
         let clipboard = self.atoms.CLIPBOARD;
         if self.owned.take().is_some() {
