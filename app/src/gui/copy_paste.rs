@@ -249,10 +249,17 @@ impl Ferry {
         let moved = landed(job, summary);
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
             .filter_map(|pane| {
-                let (from, to) = moved
-                    .iter()
-                    .find(|(from, _)| pane.path().starts_with(from))?;
-                let below = pane.path().strip_prefix(from).ok()?;
+                let shown = pane.path();
+                let (from, to) = moved.iter().find(|(from, _)| shown.starts_with(from))?;
+                // Inside it, a folder may have gone under another name (Keep both, Rename
+                // to, answered for what was merged into): the record of the folder nearest
+                // the one shown says where it is.
+                let (from, to) = match shown == *from {
+                    true => (from.to_path_buf(), to.clone()),
+                    false => deepest_recorded(summary, shown)
+                        .unwrap_or_else(|| (from.to_path_buf(), to.clone())),
+                };
+                let below = shown.strip_prefix(&from).ok()?;
                 let message = browser::Message::Navigate(to.join(below));
                 Some(Task::done(Message::Tabs(tabs::Message::Pane(
                     pane.view_id(),
@@ -262,6 +269,15 @@ impl Ferry {
             .collect();
         Task::batch(tasks)
     }
+}
+
+/// The entry of `summary`'s record for the folder nearest `shown` (itself, or a folder
+/// holding it): its source and where it is now.
+fn deepest_recorded(summary: &Summary, shown: &Path) -> Option<(PathBuf, PathBuf)> {
+    (summary.record.entries())
+        .filter(|e| shown.starts_with(&e.source))
+        .max_by_key(|e| e.source.as_os_str().len())
+        .map(|e| (e.source, e.dest))
 }
 
 /// `paths` with each path once, in their order: another program's list may name one twice,

@@ -272,3 +272,33 @@ fn a_tab_inside_a_moved_folder_follows_it() {
         [home.join("Music"), home.join("Music/Documents/deep")]
     );
 }
+
+/// The same when the folder shown was merged into one of its name and answered Keep both: the
+/// tab follows it to the name the answer gave, not into the other folder of its old name.
+#[test]
+fn a_tab_follows_a_folder_kept_beside_another_under_a_new_name() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::create_dir_all(home.join("Documents/deep")).unwrap();
+    fs::write(home.join("Documents/deep/mine"), "m").unwrap();
+    fs::create_dir_all(home.join("Music/Documents/deep")).unwrap();
+    fs::write(home.join("Music/Documents/deep/theirs"), "t").unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    let ctx = ferry.services.ctx();
+    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
+    settle(&mut ferry);
+    select(&mut ferry, "Documents");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    for answer in ["m", "k"] {
+        super::operations::until(&mut ferry, "a conflict", |f| !f.conflicts.is_empty());
+        key(&mut ferry, Key::Character(answer.into()), Modifiers::ALT);
+    }
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    let kept = home.join("Music/Documents/deep (copy)");
+    assert!(kept.join("mine").exists(), "kept beside under a new name");
+    let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_owned()).collect();
+    assert_eq!(paths, [home.join("Music"), kept]);
+}
