@@ -496,7 +496,8 @@ impl Ferry {
     /// Opens each file with its application and each folder in a new tab.
     pub(super) fn open_all(&mut self, files: Vec<PathBuf>, folders: Vec<PathBuf>) -> Task<Message> {
         let mut tasks: Vec<Task<Message>> = files.into_iter().map(open_file).collect();
-        for folder in folders {
+        // Each tab opens right after the current one: the last first keeps their order.
+        for folder in folders.into_iter().rev() {
             if let Some(event) = self.tabs.open(folder, false, &self.services.ctx()) {
                 tasks.push(self.on_tabs_event(event));
             }

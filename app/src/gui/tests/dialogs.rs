@@ -303,5 +303,13 @@ fn enter_on_more_than_ten_items_asks_then_opens_each_folder_in_a_tab() {
     named(&mut ferry, Named::Enter, Modifiers::empty());
     assert_eq!(question(&ferry), None);
     assert_eq!(ferry.tabs.count(), 13, "a tab for each folder");
+    let tabs: Vec<PathBuf> = ferry
+        .tabs
+        .panes()
+        .skip(1)
+        .map(|p| p.path().to_owned())
+        .collect();
+    let folders: Vec<PathBuf> = (0..12).map(|i| many.join(format!("f{i:02}"))).collect();
+    assert_eq!(tabs, folders, "in their order");
     assert_eq!(ferry.title(), "many — Ferry", "the tabs open behind");
 }

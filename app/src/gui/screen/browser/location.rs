@@ -478,11 +478,18 @@ fn fit_crumbs(crumbs: Vec<Crumb>, max_px: f32) -> Vec<Crumb> {
     let mut last = crumbs.pop().expect("two or more");
     let first = crumbs.remove(0);
     let mut room = max_px - width(&first) - 2.0 * separator - width(&Crumb::Elided);
-    if let Crumb::Folder { label, .. } = &mut last {
-        let fits = (room - pad) / 1.08;
-        let shortened = crate::gui::fit::middle(label.as_str().into(), fits.max(0.0), TEXT);
-        *label = shortened.into_owned();
+    let shorten = |crumb: &mut Crumb, room: f32| {
+        if let Crumb::Folder { label, .. } = crumb {
+            let fits = ((room - pad) / 1.08).max(0.0);
+            *label = crate::gui::fit::middle(label.as_str().into(), fits, TEXT).into_owned();
+        }
+    };
+    // Too narrow for the current folder's name beside the first crumb: its name alone.
+    if width(&last) > room && room < max_px / 2.0 {
+        shorten(&mut last, max_px);
+        return vec![last];
     }
+    shorten(&mut last, room);
     room -= width(&last);
     let mut kept = Vec::new();
     while let Some(c) = crumbs.pop() {
@@ -568,6 +575,9 @@ mod tests {
             panic!()
         };
         assert!(path.ends_with(&long_name), "still leads to the folder");
+        // Too narrow for more: the current folder alone, whole if it fits.
+        let narrow = crumbs(Path::new("/home/ann/Documents/Projects/last"), home);
+        assert_eq!(labels(&fit_crumbs(narrow, 90.0)), ["last"]);
     }
 
     #[test]
