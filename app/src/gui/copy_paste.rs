@@ -243,22 +243,29 @@ impl Ferry {
     /// as Nautilus does: the listing service alone would say it is gone, and show the nearest
     /// folder left.
     pub(super) fn follow_moved(&mut self, job: &Job, summary: &Summary) -> Task<Message> {
-        if !matches!(job, Job::Move { .. }) || summary.done.is_empty() {
+        // A rename (F2) and an undo (a move put back) are followed by their records alone.
+        let by_record = matches!(job, Job::Rename { .. } | Job::Undo { .. });
+        if !(by_record || matches!(job, Job::Move { .. })) || summary.record.is_empty() {
             return Task::none();
         }
         let moved = landed(job, summary);
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
             .filter_map(|pane| {
                 let shown = pane.path();
-                let (from, to) = moved.iter().find(|(from, _)| shown.starts_with(from))?;
-                // Inside it, a folder may have gone under another name (Keep both, Rename
-                // to, answered for what was merged into): the record of the folder nearest
-                // the one shown says where it is.
-                let (from, to) = match shown == *from {
-                    true => (from.to_path_buf(), to.clone()),
-                    false => deepest_recorded(summary, shown)
+                let (from, to) = match moved.iter().find(|(from, _)| shown.starts_with(from)) {
+                    // The folder shown was moved itself.
+                    Some((from, to)) if shown == *from => (from.to_path_buf(), to.clone()),
+                    // Inside what moved, a folder may have gone under another name (Keep
+                    // both, Rename to, answered for what was merged into): the record of
+                    // the folder nearest the one shown says where it is.
+                    Some((from, to)) => deepest_recorded(summary, shown)
                         .unwrap_or_else(|| (from.to_path_buf(), to.clone())),
+                    None if by_record => deepest_recorded(summary, shown)?,
+                    None => return None,
                 };
+                if from == to {
+                    return None;
+                }
                 let below = shown.strip_prefix(&from).ok()?;
                 let message = browser::Message::Navigate(to.join(below));
                 Some(Task::done(Message::Tabs(tabs::Message::Pane(

@@ -448,6 +448,7 @@ impl Ferry {
         // A job cancelled inside a folder did part of it: an undo step too.
         let did = !summary.done.is_empty() || !summary.record.is_empty();
         let undoable = window.seq.is_some() && !window.undoing && did;
+        tasks.push(self.follow_moved(&window.job, summary));
         match window.follow_up {
             FollowUp::None => {
                 if !summary.failed.is_empty() || *cancelled {
@@ -466,7 +467,6 @@ impl Ferry {
                 if !window.undoing {
                     tasks.push(self.select_landed(&window.job, summary));
                 }
-                tasks.push(self.follow_moved(&window.job, summary));
                 let mut actions = Vec::new();
                 if undoable {
                     actions.push((

@@ -302,3 +302,44 @@ fn a_tab_follows_a_folder_kept_beside_another_under_a_new_name() {
     let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_owned()).collect();
     assert_eq!(paths, [home.join("Music"), kept]);
 }
+
+/// A tab inside a folder renamed with F2, or whose move is undone, follows it too.
+#[test]
+fn a_tab_follows_a_rename_of_a_folder_above_and_an_undone_move() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::create_dir_all(home.join("Documents/deep")).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    let ctx = ferry.services.ctx();
+    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
+    settle(&mut ferry);
+    let shown = |ferry: &Ferry| -> Vec<PathBuf> {
+        ferry.tabs.panes().map(|p| p.path().to_owned()).collect()
+    };
+    select(&mut ferry, "Documents");
+    named(&mut ferry, Named::F2, Modifiers::empty());
+    let view = ferry.tabs.active_pane().view_id();
+    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+    send(
+        &mut ferry,
+        pane(browser::Message::RenameEdited("Docs".into())),
+    );
+    send(&mut ferry, pane(browser::Message::RenameSubmitted));
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert_eq!(shown(&ferry), [home.clone(), home.join("Docs/deep")]);
+
+    super::operations::until(&mut ferry, "the new name listed", |f| shows(f, "Docs"));
+    select(&mut ferry, "Docs");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert_eq!(shown(&ferry)[1], home.join("Music/Docs/deep"));
+    ctrl(&mut ferry, "z");
+    super::operations::until(&mut ferry, "the undo", |_| home.join("Docs/deep").is_dir());
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert_eq!(shown(&ferry)[1], home.join("Docs/deep"), "followed back");
+}
