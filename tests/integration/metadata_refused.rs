@@ -300,48 +300,89 @@ fn a_fifo_a_fuse_disk_cannot_make_is_skipped_and_the_rest_copied() {
 
 /// The undo of a move to a disk that holds no permissions gives the items back the modes they
 /// had, not the disk's: a private file came back 0700 from fusefat (world-writable 0777 from
-/// exfat-fuse), a folder's 0755 and a file's 0640 came back 0700.
+/// exfat-fuse), a folder's 0755 and a file's 0640 came back 0700. From the start: held after
+/// its first item, whatever it put back already has its own mode (it was 0700 until the end,
+/// and stayed so if the undo was killed); and under the name a Keep both answer gives it.
 #[test]
 fn the_undo_of_a_move_to_a_fat_disk_gives_back_the_modes_the_items_had() {
-    let tree = TempTree::new();
-    let Some(fat) = Fuse::fat(&tree) else {
-        return;
-    };
-    let modes = [
-        ("id_key", 0o600),
-        ("d/sub/b", 0o644),
-        ("d/sub", 0o755),
-        ("d/a", 0o640),
-        ("d", 0o700),
-    ];
-    for (path, _) in &modes {
-        if !path.ends_with("sub") && *path != "d" {
-            tree.file(format!("src/{path}"), *path);
+    for keep_both in [false, true] {
+        let tree = TempTree::new();
+        let Some(fat) = Fuse::fat(&tree) else {
+            return;
+        };
+        let modes = [
+            ("id_key", 0o600),
+            ("d/sub/b", 0o644),
+            ("d/sub", 0o755),
+            ("d/a", 0o640),
+            ("d", 0o700),
+        ];
+        for (path, _) in &modes {
+            if !path.ends_with("sub") && *path != "d" {
+                tree.file(format!("src/{path}"), *path);
+            }
         }
+        let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
+        for (path, m) in modes {
+            fs::set_permissions(tree.join("src").join(path), fs::Permissions::from_mode(m))
+                .unwrap();
+        }
+        let home = tree.dir("home");
+        let (key, d) = (tree.join("src/id_key"), tree.join("src/d"));
+        let mut mv = ferry_in(&home);
+        mv.arg("mv").arg(&key).arg(&d).arg(&fat.dir);
+        crate::undo::ok(&mv.output().unwrap());
+        assert_ne!(
+            mode(&fat.dir.join("id_key")),
+            0o600,
+            "the disk gave its own"
+        );
+        let back = |path: &str| match keep_both && path == "id_key" {
+            true => tree.join("src/id_key (copy)"),
+            false => tree.join("src").join(path),
+        };
+        if keep_both {
+            tree.file("src/id_key", "taken since");
+        }
+        let pause = crate::faults::Pause::at("item-done");
+        let mut undo = ferry_in(&home);
+        undo.args(["undo", "--on-conflict", "keep-both"]);
+        let child = pause.start_held(&mut undo);
+        for (path, m) in modes {
+            let at = back(path);
+            if fs::symlink_metadata(&at).is_ok_and(|meta| meta.is_file()) {
+                assert_eq!(
+                    mode(&at),
+                    m,
+                    "{path} while the undo runs (keep both: {keep_both})"
+                );
+            }
+        }
+        pause.release(child.id());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        for (path, m) in modes {
+            assert_eq!(mode(&back(path)), m, "{path} (keep both: {keep_both})");
+        }
+        assert_eq!(fs::read(back("id_key")).unwrap(), b"id_key");
     }
-    let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
-    for (path, m) in modes {
-        fs::set_permissions(tree.join("src").join(path), fs::Permissions::from_mode(m)).unwrap();
-    }
+}
+
+/// Where the disk kept the modes, the undo keeps what the items have then: a mode the user
+/// changed since is theirs, as a plain `mv` back would keep it.
+#[test]
+fn the_undo_of_a_move_keeps_a_mode_changed_since_where_the_disk_kept_modes() {
+    let tree = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let notes = tree.file("src/notes", "n");
+    fs::set_permissions(&notes, fs::Permissions::from_mode(0o644)).unwrap();
     let home = tree.dir("home");
-    let run =
-        |args: &[&std::ffi::OsStr]| crate::undo::ok(&ferry_in(&home).args(args).output().unwrap());
-    let (key, d) = (tree.join("src/id_key"), tree.join("src/d"));
-    run(&[
-        "mv".as_ref(),
-        key.as_os_str(),
-        d.as_os_str(),
-        fat.dir.as_os_str(),
-    ]);
-    assert_ne!(
-        mode(&fat.dir.join("id_key")),
-        0o600,
-        "the disk gave its own mode"
-    );
-    run(&["undo".as_ref()]);
-    for (path, m) in modes {
-        let back = tree.join("src").join(path);
-        assert_eq!(mode(&back), m, "{path}");
-    }
-    assert_eq!(fs::read(&key).unwrap(), b"id_key");
+    let mut mv = ferry_in(&home);
+    mv.arg("mv").arg(&notes).arg(shm.path());
+    crate::undo::ok(&mv.output().unwrap());
+    let moved = shm.join("notes");
+    fs::set_permissions(&moved, fs::Permissions::from_mode(0o600)).unwrap();
+    crate::undo::ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let mode = fs::metadata(&notes).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o600, "the user's own change");
 }

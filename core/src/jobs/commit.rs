@@ -84,7 +84,7 @@ impl Copier<'_> {
             fs::set_owner_fd(dst, uid, gid)
         })?;
         // An unnamed file is created with its final mode: most keep it through the umask.
-        let mode = self.mode_of(meta.mode, owner);
+        let mode = self.mode_of(i, meta.mode, owner);
         if written.mode != mode || (owner.changed && mode & 0o6000 != 0) {
             self.set_mode(dst, mode, i)
                 .map_err(dest_err("set the permissions of"))?;
@@ -133,9 +133,11 @@ impl Copier<'_> {
         }
     }
 
-    /// Set-user-id survives only if the copy has the owner of the original, set-group-id
-    /// only if it has its group.
-    pub(super) fn mode_of(&self, mode: u32, owner: Ownership) -> u32 {
+    /// The mode item `i`'s copy gets from `mode`, its source's (or the plan's for it,
+    /// [`Plan::mode_for`](super::plan::Plan::mode_for)): set-user-id survives only if the
+    /// copy has the owner of the original, set-group-id only if it has its group.
+    pub(super) fn mode_of(&self, i: u32, mode: u32, owner: Ownership) -> u32 {
+        let mode = self.plan.mode_for(i, mode);
         let user = if owner.user { 0 } else { 0o4000 };
         let group = if owner.group { 0 } else { 0o2000 };
         mode & !(user | group)
@@ -249,7 +251,7 @@ impl Copier<'_> {
         let owner = self.give_owner(i, (meta.uid, meta.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
         })?;
-        let mode = Mode::from_raw_mode(self.mode_of(meta.mode, owner));
+        let mode = Mode::from_raw_mode(self.mode_of(i, meta.mode, owner));
         let set = rustix::fs::chmodat(&*batch.dst, &temp.name, mode, AtFlags::empty());
         self.metadata(i, NoteKind::Permissions, set)
             .map_err(|e| Error::io("set the permissions of", self.plan.dest_path(i), e))?;

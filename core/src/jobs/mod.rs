@@ -71,7 +71,6 @@ mod symlinks;
 mod trash;
 mod undo;
 mod undo_again;
-mod undo_modes;
 mod unlink_ahead;
 
 use std::collections::HashMap;

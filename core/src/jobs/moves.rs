@@ -44,8 +44,9 @@ pub(crate) fn run_job(
     if !preflight(ctx, &planned, &dest, true) {
         return summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev);
     }
-    let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
+    let (mut plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
     remove_sources(ctx, &plan, &done, totals, &dest);
+    plan.dest_drops_modes = !dest.caps.keeps_modes;
 
     summary::build(ctx, Operation::Move, plan, done, dest.meta.id.dev)
 }

@@ -209,9 +209,25 @@ pub(crate) struct Plan {
     pub(crate) claimed: HashSet<PathBuf>,
     /// Files linked to one another.
     pub(crate) links: HardLinks,
+    /// Modes the copies get instead of their sources', by source path (an undo copying items
+    /// back from a disk that holds none: the modes they had before the move). By path, not
+    /// by item: an answer to a conflict plans its item anew.
+    pub(crate) source_modes: std::sync::Arc<HashMap<PathBuf, u16>>,
+    /// A move's destination did not keep the modes of what it copied there: its record keeps
+    /// each source's mode for the undo (`RecordEntry::source_mode`).
+    pub(crate) dest_drops_modes: bool,
 }
 
 impl Plan {
+    /// The permission bits item `i`'s copy is to have: `found` (its source's), unless the
+    /// plan says otherwise ([`source_modes`](Self::source_modes)).
+    pub(crate) fn mode_for(&self, i: u32, found: u32) -> u32 {
+        match self.source_modes.is_empty() {
+            true => found,
+            false => (self.source_modes.get(&self.source_path(i))).map_or(found, |&m| m.into()),
+        }
+    }
+
     pub(crate) fn name(&self, i: u32) -> &OsStr {
         let item = &self.items[i as usize];
         let start = item.name_off as usize;

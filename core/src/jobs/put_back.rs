@@ -81,8 +81,19 @@ pub(crate) struct PutBack {
     pub(crate) summary: Summary,
 }
 
-/// Moves every target's source to its destination path with the conflict `policy`.
-pub(crate) fn run(ctx: &JobCtx, targets: &[Target], policy: ConflictPolicy) -> PutBack {
+/// The modes items copied back are to have, by the path they are at now (below a target's
+/// source, or one itself): the undo of a move onto a disk that held none.
+pub(crate) type Modes = Arc<HashMap<PathBuf, u16>>;
+
+/// Moves every target's source to its destination path with the conflict `policy`; what is
+/// copied gets its mode from `modes` where that names it, from the start (never wider on
+/// the way, whatever name an answer gives it).
+pub(crate) fn run(
+    ctx: &JobCtx,
+    targets: &[Target],
+    policy: ConflictPolicy,
+    modes: &Modes,
+) -> PutBack {
     let mut out = PutBack {
         landed: vec![None; targets.len()],
         summary: Summary::default(),
@@ -93,7 +104,7 @@ pub(crate) fn run(ctx: &JobCtx, targets: &[Target], policy: ConflictPolicy) -> P
             out.summary.not_done.extend(rest);
             continue;
         }
-        let part = run_batch(ctx, targets, &batch, policy, &mut out.landed);
+        let part = run_batch(ctx, targets, &batch, (policy, modes), &mut out.landed);
         absorb(&mut out.summary, part);
     }
     out
@@ -207,7 +218,7 @@ fn run_batch(
     ctx: &JobCtx,
     targets: &[Target],
     batch: &Batch,
-    policy: ConflictPolicy,
+    (policy, modes): (ConflictPolicy, &Modes),
     landed: &mut [Option<Landed>],
 ) -> Summary {
     let sources: Vec<PathBuf> = batch
@@ -233,7 +244,8 @@ fn run_batch(
             return not_started(ctx, &sources, e);
         }
     }
-    let planned = planner.finish();
+    let mut planned = planner.finish();
+    planned.plan.source_modes = Arc::clone(modes);
     let done = not_done(&planned);
     let (plan, done) = if preflight(ctx, &planned, &dest, true) {
         let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);

@@ -212,8 +212,10 @@ pub struct RecordEntry {
     pub source_parent: Option<FileId>,
     /// Where that folder really was, when a link on the source's path led elsewhere.
     pub source_parent_real: Option<PathBuf>,
-    /// A move's copy across file systems (not a link): the permission bits its source had,
-    /// which the undo gives the item back (FAT gives every file one mode of its own).
+    /// A move's copy across file systems (not a link) onto one that did not keep them (FAT
+    /// gives every file one mode of its own): the permission bits its source had, which the
+    /// undo gives the item back. Where the modes were kept, what the item has then is kept:
+    /// a change the user made since is theirs.
     pub source_mode: Option<u16>,
 }
 
@@ -412,7 +414,10 @@ impl EntryAt<'_> {
                 .then_some(item.id),
             source_parent: given.and_then(|r| r.source_parent),
             source_parent_real: given.and_then(|r| r.source_parent_real.clone()),
-            source_mode: (self.moved && self.how == How::Created && item.kind != Kind::Symlink)
+            source_mode: (d.plan.dest_drops_modes
+                && self.moved
+                && self.how == How::Created
+                && item.kind != Kind::Symlink)
                 .then_some(item.mode),
         }
     }

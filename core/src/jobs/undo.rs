@@ -396,9 +396,13 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
         }
     }
     if !targets.is_empty() {
-        let put = put_back::run(ctx, &targets, policy).summary;
+        // Copied back from a disk that held no modes: each gets its own back.
+        let modes = (entries.iter())
+            .filter_map(|e| Some((e.dest.clone(), e.source_mode?)))
+            .collect();
+        let modes = std::sync::Arc::new(modes);
+        let put = put_back::run(ctx, &targets, policy, &modes).summary;
         super::relink::relink(ctx, &mut summary, entries, &put);
-        super::undo_modes::restore_modes(ctx, &mut summary, entries, &put);
         absorb(&mut summary, put);
     }
     left_behind::remove_emptied(&emptied);

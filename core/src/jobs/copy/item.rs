@@ -83,7 +83,7 @@ impl Copier<'_> {
             self.as_created(owned, done.gid)
         });
         let inherited = if done.inherits_group { 0o2000 } else { 0 };
-        let mode = self.mode_of(u32::from(item.mode), owner) | inherited;
+        let mode = self.mode_of(i, u32::from(item.mode), owner) | inherited;
         let set = self.set_mode(fd, mode, i).and_then(|()| {
             let set = fs::set_times_fd(fd, item.atime, item.mtime);
             self.metadata(i, NoteKind::Times, set)
@@ -143,6 +143,7 @@ impl Copier<'_> {
         // Replace needs a name to rename over the old file; everything else is linked in.
         let unnamed = item.action != Action::Replace && self.try_unnamed.load(Relaxed);
         let mode = self.mode_of(
+            i,
             meta.mode,
             self.as_created((meta.uid, meta.gid), batch.group),
         );

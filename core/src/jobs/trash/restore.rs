@@ -48,7 +48,7 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
             Err(e) => fail(ctx, &mut summary, &item.original, e),
         }
     }
-    let placed = put_back::run(ctx, &targets, policy);
+    let placed = put_back::run(ctx, &targets, policy, &put_back::Modes::default());
     let part = placed.summary;
     for ((item, meta), landed) in chosen.iter().zip(placed.landed) {
         if let Some(landed) = landed {
