@@ -386,3 +386,35 @@ fn the_undo_of_a_move_keeps_a_mode_changed_since_where_the_disk_kept_modes() {
     let mode = fs::metadata(&notes).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o600, "the user's own change");
 }
+
+/// Files linked to one another, copied to a disk that has no hard links: each name gets a
+/// copy of its own, and the job says the links were not kept (it said nothing), as `cp -a`
+/// does.
+#[test]
+fn hard_links_a_fat_disk_cannot_hold_are_a_note() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let a = tree.file("src/a", "linked");
+    fs::hard_link(&a, tree.join("src/b")).unwrap();
+    let out = run_job(Job::Copy {
+        sources: vec![tree.join("src")],
+        dest_dir: fat.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    for name in ["a", "b"] {
+        assert_eq!(fs::read(fat.dir.join("src").join(name)).unwrap(), b"linked");
+    }
+    let links: Vec<&Note> = (out.summary.notes.iter())
+        .filter(|n| n.kind == NoteKind::HardLinks)
+        .collect();
+    assert_eq!(links.len(), 1, "{:#?}", out.summary.notes);
+    assert!(
+        links[0].to_string().starts_with("hard links not kept at "),
+        "{}",
+        links[0]
+    );
+}

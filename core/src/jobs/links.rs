@@ -29,8 +29,8 @@ use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 
 use super::copy::{Copier, Outcome};
-use super::lock;
 use super::plan::{Action, LinkTo};
+use super::{NoteKind, lock};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
@@ -151,11 +151,14 @@ impl Copier<'_> {
                 Ok(Some(Outcome::Done(meta.id.ino)))
             }
             Err(Errno::EXIST) => self.taken(dir, c).map(Some),
-            // No hard links here (FAT), another file system (a mount below a merged folder),
-            // too many links: a copy instead.
-            Err(Errno::PERM | Errno::OPNOTSUPP | Errno::XDEV | Errno::MLINK | Errno::NOENT) => {
+            // No hard links here (FAT): a copy instead, and said (`cp -a` says it too).
+            Err(e @ (Errno::PERM | Errno::OPNOTSUPP)) => {
+                self.ctx
+                    .note(NoteKind::HardLinks, self.plan.dest_path(c), Some(e));
                 Ok(None)
             }
+            // Another file system (a mount below a merged folder), too many links: a copy.
+            Err(Errno::XDEV | Errno::MLINK | Errno::NOENT) => Ok(None),
             Err(e) => Err(Error::io("link", self.plan.dest_path(c), e)),
         }
     }

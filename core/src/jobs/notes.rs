@@ -30,6 +30,8 @@ pub enum NoteKind {
     ExtendedAttributes,
     /// POSIX ACLs alone, where the other attributes were kept (a `noacl` mount).
     Acls,
+    /// Hard links between files of the job (FAT has none): each name got a copy of its own.
+    HardLinks,
 }
 
 impl NoteKind {
@@ -48,6 +50,7 @@ impl NoteKind {
             NoteKind::Times => "times",
             NoteKind::ExtendedAttributes => "extended attributes and ACLs",
             NoteKind::Acls => "ACLs",
+            NoteKind::HardLinks => "hard links",
         }
     }
 
@@ -58,6 +61,7 @@ impl NoteKind {
             NoteKind::Times => "set the times of",
             NoteKind::ExtendedAttributes => "keep the extended attributes and ACLs of",
             NoteKind::Acls => "keep the ACLs of",
+            NoteKind::HardLinks => "link",
         }
     }
 }
