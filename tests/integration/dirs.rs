@@ -569,81 +569,6 @@ fn a_mount_on_the_shown_folder_is_followed_and_watched() {
     }
 }
 
-/// A `bindfs` view run in the foreground as a child, so that the test can stop it (as a
-/// network share or FUSE server stops answering) and always lets it go and unmounts it.
-struct StoppableFuse {
-    child: std::process::Child,
-    dir: PathBuf,
-}
-
-impl StoppableFuse {
-    /// `None` (with a note) where bindfs cannot mount here.
-    fn mount(backing: &Path, dir: &Path) -> Option<StoppableFuse> {
-        fs::create_dir_all(dir).unwrap();
-        let child = std::process::Command::new("bindfs")
-            .arg("-f")
-            .arg(backing)
-            .arg(dir)
-            .spawn();
-        let Ok(child) = child else {
-            eprintln!("note: no bindfs; skipped");
-            return None;
-        };
-        let fuse = StoppableFuse {
-            child,
-            dir: dir.to_owned(),
-        };
-        let end = Instant::now() + DEADLINE;
-        let mounted = || {
-            let table = ferry_core::fs::MountTable::read();
-            table
-                .covering(dir)
-                .is_some_and(|m| m.mount_point == dir && m.is_fuse())
-        };
-        while !mounted() {
-            if Instant::now() > end {
-                eprintln!("note: bindfs did not mount; skipped");
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Some(fuse)
-    }
-
-    fn signal(&self, signal: &str) {
-        let pid = self.child.id().to_string();
-        let sent = std::process::Command::new("kill")
-            .args([signal, &pid])
-            .status();
-        assert!(sent.unwrap().success());
-    }
-}
-
-impl Drop for StoppableFuse {
-    fn drop(&mut self) {
-        self.signal("-CONT");
-        // A lister let go by the server may still hold a folder there a moment: busy until
-        // it ends; past a while, detached lazily.
-        let unmount = |flags: &str| {
-            std::process::Command::new("fusermount")
-                .arg(flags)
-                .arg(&self.dir)
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        let end = Instant::now() + Duration::from_secs(5);
-        while !unmount("-u") {
-            if Instant::now() > end {
-                unmount("-uz");
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A FUSE file system that stops answering holds only its own folders: other folders still
 /// open, and the service still shuts down at once. (Its one thread looked the path up to
 /// watch it, and every folder of the window waited with it, quitting too.) Its folders are
@@ -654,7 +579,8 @@ fn a_file_system_that_stops_answering_holds_no_other_folder() {
     t.file("backing/seen/a", "a");
     t.file("backing/fresh/b", "b");
     t.file("local/c", "c");
-    let Some(fuse) = StoppableFuse::mount(&t.join("backing"), &t.join("view")) else {
+    let Some(fuse) = crate::jobs_support::StoppableFuse::mount(&t.join("backing"), &t.join("view"))
+    else {
         return;
     };
     let (dirs, events) = DirService::start();

@@ -9,6 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use ferry_core::jobs::{Engine, Event, Job, StagingRoots, Summary};
 
@@ -299,4 +300,79 @@ pub fn root_or_skip(what: &str) -> bool {
         eprintln!("note: {what} needs root; skipped");
     }
     root
+}
+
+/// A `bindfs` view run in the foreground as a child, so that the test can stop it (as a
+/// network share or FUSE server stops answering) and always lets it go and unmounts it.
+pub(crate) struct StoppableFuse {
+    child: std::process::Child,
+    pub(crate) dir: PathBuf,
+}
+
+impl StoppableFuse {
+    /// `None` (with a note) where bindfs cannot mount here.
+    pub(crate) fn mount(backing: &Path, dir: &Path) -> Option<StoppableFuse> {
+        fs::create_dir_all(dir).unwrap();
+        let child = std::process::Command::new("bindfs")
+            .arg("-f")
+            .arg(backing)
+            .arg(dir)
+            .spawn();
+        let Ok(child) = child else {
+            eprintln!("note: no bindfs; skipped");
+            return None;
+        };
+        let fuse = StoppableFuse {
+            child,
+            dir: dir.to_owned(),
+        };
+        let end = Instant::now() + Duration::from_secs(20);
+        let mounted = || {
+            let table = ferry_core::fs::MountTable::read();
+            table
+                .covering(dir)
+                .is_some_and(|m| m.mount_point == dir && m.is_fuse())
+        };
+        while !mounted() {
+            if Instant::now() > end {
+                eprintln!("note: bindfs did not mount; skipped");
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Some(fuse)
+    }
+
+    pub(crate) fn signal(&self, signal: &str) {
+        let pid = self.child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args([signal, &pid])
+            .status();
+        assert!(sent.unwrap().success());
+    }
+}
+
+impl Drop for StoppableFuse {
+    fn drop(&mut self) {
+        self.signal("-CONT");
+        // A lister let go by the server may still hold a folder there a moment: busy until
+        // it ends; past a while, detached lazily.
+        let unmount = |flags: &str| {
+            std::process::Command::new("fusermount")
+                .arg(flags)
+                .arg(&self.dir)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let end = Instant::now() + Duration::from_secs(5);
+        while !unmount("-u") {
+            if Instant::now() > end {
+                unmount("-uz");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -383,9 +383,18 @@ impl UndoJournal {
                 .collect(),
             _ => Vec::new(),
         };
+        // Looking at a place on a file system that stopped answering (a network share, a FUSE
+        // server) held this line, and with it the window's job, and every job after it
+        // waiting for the journal: such a place counts as taken unasked, which a roll back
+        // only takes as "not the job's to remove".
+        let mounts = (!targets.is_empty()).then(crate::fs::MountTable::read);
+        let may_hang = |d: &Path| {
+            let table = mounts.as_ref().expect("read when there are targets");
+            std::path::absolute(d).is_ok_and(|d| table.covering(&d).is_some_and(|m| m.may_hang()))
+        };
         let preexisting = targets
             .iter()
-            .filter(|d| d.symlink_metadata().is_ok())
+            .filter(|d| may_hang(d) || d.symlink_metadata().is_ok())
             .map(|d| StoredPath::path(d))
             .collect();
         let (time, nsec) = now_as_file_times();
