@@ -159,3 +159,39 @@ fn jobs_on_one_device_queue_and_other_devices_run_in_parallel() {
     assert!(collect(&events, a).summary.is_complete());
     assert_eq!(fs::read(t.join("dest-a/a/f")).unwrap(), b"a");
 }
+
+/// A job blocked in a file system that stopped answering (a FUSE server stopped) never ends;
+/// dropping the engine (the window quitting) gives up on it after a few seconds rather than
+/// wait for the server forever. Its record stays begun, found interrupted at the next start.
+#[test]
+fn dropping_the_engine_does_not_wait_for_a_job_blocked_in_a_stopped_file_system() {
+    let t = TempTree::new();
+    t.file("backing/seen", "x");
+    let Some(fuse) = crate::jobs_support::StoppableFuse::mount(&t.join("backing"), &t.join("view"))
+    else {
+        return;
+    };
+    let src = t.file("src.txt", "s");
+    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+    fuse.signal("-STOP");
+    let id = engine.submit(Job::Copy {
+        sources: vec![src],
+        dest_dir: fuse.dir.join("seen-not"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        !events
+            .try_iter()
+            .any(|e| matches!(e, Event::Finished { job, .. } if job == id)),
+        "still blocked"
+    );
+    let started = std::time::Instant::now();
+    drop(engine);
+    let waited = started.elapsed();
+    assert!(
+        waited < std::time::Duration::from_secs(8),
+        "waited {waited:?}"
+    );
+}

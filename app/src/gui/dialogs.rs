@@ -54,6 +54,9 @@ pub enum Ask {
     },
 }
 
+/// How long quitting waits for the jobs it cancelled to end.
+pub const QUIT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// What the walk of a delete's items found.
 pub type Measured = Result<(Measure, Vec<(PathBuf, Caution)>), Arc<Error>>;
 
@@ -136,7 +139,14 @@ impl Ferry {
             Ask::Quit => {
                 self.quitting = true;
                 self.jobs.cancel_all();
-                self.quit_when_idle()
+                // A job blocked in a file system that stopped answering never ends: Ferry
+                // quits without its end recorded, as after a crash (the next start finds it
+                // interrupted, to resume or undo).
+                let patience = bridge::blocking(|| {
+                    std::thread::sleep(QUIT_PATIENCE);
+                    Message::QuitPatienceOver
+                });
+                Task::batch([self.quit_when_idle(), patience])
             }
             Ask::CancelJob { job, .. } => {
                 self.jobs.cancel(job);

@@ -265,6 +265,8 @@ pub enum Message {
     FileDropped(PathBuf),
     /// Time passed since the last file dropped from another application.
     DropTick,
+    /// Quitting has waited [`dialogs::QUIT_PATIENCE`] for its cancelled jobs to end.
+    QuitPatienceOver,
     /// A key was pressed; `captured` when a widget (a text field) took it.
     Key {
         /// The key.
@@ -516,6 +518,8 @@ impl Ferry {
                 Task::none()
             }
             Message::DropTick => self.incoming_dropped(),
+            Message::QuitPatienceOver if self.quitting => self.quit(),
+            Message::QuitPatienceOver => Task::none(),
             Message::Key {
                 key,
                 text,

@@ -645,12 +645,21 @@ impl Engine {
 }
 
 impl Drop for Engine {
+    /// Cancels every job and waits for their threads a few seconds at most: one blocked in a
+    /// file system that stopped answering never ends, and must not hold the process (its
+    /// record stays begun, found interrupted at the next start, as after a crash).
     fn drop(&mut self) {
         for c in lock(&self.shared.controls).values() {
             c.cancel();
         }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
         for t in lock(&self.threads).drain(..) {
-            let _ = t.join();
+            while !t.is_finished() && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
     }
 }
