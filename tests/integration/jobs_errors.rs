@@ -414,7 +414,11 @@ fn a_move_whose_destination_is_removed_under_it_keeps_every_source_whose_copy_we
             .arg(shm.join("B"))
             .arg(&dest);
         let child = pause.start_held(&mut mv);
-        fs::remove_dir_all(t.join(removed)).unwrap();
+        // Only the thread at the point is held: another may still be writing there.
+        pause.wait_until(
+            || fs::remove_dir_all(t.join(removed)).is_ok(),
+            "the folder removed",
+        );
         pause.release(child.id());
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

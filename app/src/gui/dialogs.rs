@@ -54,7 +54,9 @@ pub enum Ask {
     },
 }
 
-/// How long quitting waits for the jobs it cancelled to end.
+/// How long quitting waits for the jobs it cancelled to end: one blocked in a file system
+/// that stopped answering never does, and Ferry quits without its end recorded, as after a
+/// crash (the next start finds it interrupted, to resume or roll back).
 pub const QUIT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the walk of a delete's items found.
@@ -138,15 +140,9 @@ impl Ferry {
             Ask::MoveRefused(_) => Task::none(),
             Ask::Quit => {
                 self.quitting = true;
+                self.quit_asked = Some(std::time::Instant::now());
                 self.jobs.cancel_all();
-                // A job blocked in a file system that stopped answering never ends: Ferry
-                // quits without its end recorded, as after a crash (the next start finds it
-                // interrupted, to resume or undo).
-                let patience = bridge::blocking(|| {
-                    std::thread::sleep(QUIT_PATIENCE);
-                    Message::QuitPatienceOver
-                });
-                Task::batch([self.quit_when_idle(), patience])
+                self.quit_when_idle()
             }
             Ask::CancelJob { job, .. } => {
                 self.jobs.cancel(job);

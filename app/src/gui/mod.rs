@@ -142,6 +142,8 @@ pub struct Ferry {
     item_errors: modal::item_error::ItemError,
     /// Quit was confirmed: Ferry quits once its jobs have ended and been recorded.
     quitting: bool,
+    /// When the user chose to quit with jobs running (see [`dialogs::QUIT_PATIENCE`]).
+    quit_asked: Option<Instant>,
     /// Ends of jobs on their way to the journal.
     recording: usize,
     /// The Trash view, while it is shown in place of the panes.
@@ -265,8 +267,8 @@ pub enum Message {
     FileDropped(PathBuf),
     /// Time passed since the last file dropped from another application.
     DropTick,
-    /// Quitting has waited [`dialogs::QUIT_PATIENCE`] for its cancelled jobs to end.
-    QuitPatienceOver,
+    /// Time passed while quitting waits for its cancelled jobs to end.
+    QuitTick,
     /// A key was pressed; `captured` when a widget (a text field) took it.
     Key {
         /// The key.
@@ -351,6 +353,7 @@ impl Ferry {
             measuring: None,
             item_errors: modal::item_error::ItemError::new(),
             quitting: false,
+            quit_asked: None,
             recording: 0,
             clip: None,
             cut: None,
@@ -518,8 +521,10 @@ impl Ferry {
                 Task::none()
             }
             Message::DropTick => self.incoming_dropped(),
-            Message::QuitPatienceOver if self.quitting => self.quit(),
-            Message::QuitPatienceOver => Task::none(),
+            Message::QuitTick => match self.quit_asked {
+                Some(at) if at.elapsed() >= dialogs::QUIT_PATIENCE => self.quit(),
+                _ => Task::none(),
+            },
             Message::Key {
                 key,
                 text,
@@ -766,6 +771,10 @@ impl Ferry {
         if !self.incoming.is_empty() {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(50)).map(|_| Message::DropTick));
+        }
+        if self.quit_asked.is_some() {
+            subscriptions
+                .push(iced::time::every(Duration::from_millis(500)).map(|_| Message::QuitTick));
         }
         subscriptions.push(window::events().filter_map(|(_, event)| match event {
             window::Event::FileDropped(path) => Some(Message::FileDropped(path)),

@@ -490,3 +490,18 @@ fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
     });
     assert!(ended(&ferry).is_some_and(|(_, cancelled)| cancelled));
 }
+
+/// Quitting with jobs running waits for them a few seconds at most: one blocked in a file
+/// system that stopped answering never ends, and the window quit only when it did.
+#[test]
+fn quitting_gives_up_on_jobs_that_do_not_end() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    ferry.quitting = true;
+    ferry.quit_asked = Some(Instant::now());
+    send(&mut ferry, Message::QuitTick);
+    assert!(fixture.store().load().session.is_none(), "waits a while");
+    ferry.quit_asked = Some(Instant::now() - crate::gui::dialogs::QUIT_PATIENCE);
+    send(&mut ferry, Message::QuitTick);
+    assert!(fixture.store().load().session.is_some(), "then quits");
+}
