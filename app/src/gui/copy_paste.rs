@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 use ferry_core::Error;
+use ferry_core::entry::Kind;
 use ferry_core::jobs::{ConflictPolicy, Job, Summary};
 use iced::Task;
 
@@ -239,10 +240,29 @@ impl Ferry {
         Task::batch(tasks)
     }
 
+    /// A pane showing a folder a trash or a delete took away (or a folder inside it) goes to
+    /// the folder that held it at once, as Dolphin does, rather than when the watcher tells.
+    fn leave_removed(&mut self, summary: &Summary) -> Task<Message> {
+        let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
+            .filter_map(|pane| {
+                let gone = summary.done.iter().find(|p| pane.path().starts_with(p))?;
+                let message = browser::Message::Removed(gone.clone());
+                Some(Task::done(Message::Tabs(tabs::Message::Pane(
+                    pane.view_id(),
+                    message,
+                ))))
+            })
+            .collect();
+        Task::batch(tasks)
+    }
+
     /// A pane showing a folder a move took elsewhere (or a folder inside it) follows it there,
     /// as Nautilus does: the listing service alone would say it is gone, and show the nearest
     /// folder left.
     pub(super) fn follow_moved(&mut self, job: &Job, summary: &Summary) -> Task<Message> {
+        if matches!(job, Job::Trash { .. } | Job::Delete { .. }) {
+            return self.leave_removed(summary);
+        }
         // A rename (F2) and an undo (a move put back) are followed by their records alone.
         let by_record = matches!(job, Job::Rename { .. } | Job::Undo { .. });
         if !(by_record || matches!(job, Job::Move { .. })) || summary.record.is_empty() {
@@ -252,22 +272,24 @@ impl Ferry {
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
             .filter_map(|pane| {
                 let shown = pane.path();
-                let (from, to) = match moved.iter().find(|(from, _)| shown.starts_with(from)) {
-                    // The folder shown was moved itself.
-                    Some((from, to)) if shown == *from => (from.to_path_buf(), to.clone()),
-                    // Inside what moved, a folder may have gone under another name (Keep
-                    // both, Rename to, answered for what was merged into): the record of
-                    // the folder nearest the one shown says where it is.
-                    Some((from, to)) => deepest_recorded(summary, shown)
-                        .unwrap_or_else(|| (from.to_path_buf(), to.clone())),
-                    None if by_record => deepest_recorded(summary, shown)?,
-                    None => return None,
+                let root = moved.iter().find(|(from, _)| shown.starts_with(from));
+                if root.is_none() && !by_record {
+                    return None;
+                }
+                // The record of the folder nearest the one shown says where it is: inside
+                // what moved, a folder may have gone under another name (Keep both, Rename
+                // to, answered for what was merged into).
+                let (from, to) = match deepest_recorded(summary, shown) {
+                    // A link moved, not the folder the pane reached through it.
+                    Some((.., Kind::Symlink)) => return None,
+                    Some((from, to, _)) => (from, to),
+                    None => root.map(|(from, to)| (from.to_path_buf(), to.clone()))?,
                 };
                 if from == to {
                     return None;
                 }
-                let below = shown.strip_prefix(&from).ok()?;
-                let message = browser::Message::Navigate(to.join(below));
+                shown.strip_prefix(&from).ok()?;
+                let message = browser::Message::Followed { from, to };
                 Some(Task::done(Message::Tabs(tabs::Message::Pane(
                     pane.view_id(),
                     message,
@@ -278,13 +300,13 @@ impl Ferry {
     }
 }
 
-/// The entry of `summary`'s record for the folder nearest `shown` (itself, or a folder
-/// holding it): its source and where it is now.
-fn deepest_recorded(summary: &Summary, shown: &Path) -> Option<(PathBuf, PathBuf)> {
+/// The entry of `summary`'s record for the item nearest `shown` (itself, or a folder or a
+/// link on the way): its source, where it is now, and its kind.
+fn deepest_recorded(summary: &Summary, shown: &Path) -> Option<(PathBuf, PathBuf, Kind)> {
     (summary.record.entries())
         .filter(|e| shown.starts_with(&e.source))
         .max_by_key(|e| e.source.as_os_str().len())
-        .map(|e| (e.source, e.dest))
+        .map(|e| (e.source, e.dest, e.kind))
 }
 
 /// `paths` with each path once, in their order: another program's list may name one twice,

@@ -343,3 +343,80 @@ fn a_tab_follows_a_rename_of_a_folder_above_and_an_undone_move() {
     settle(&mut ferry);
     assert_eq!(shown(&ferry)[1], home.join("Docs/deep"), "followed back");
 }
+
+/// After following a move, Back goes where what it left went too; a tab inside a folder
+/// trashed in another goes to the folder that held it at once; a tab that reached a folder
+/// through a link stays when the link is moved (the folder did not move).
+#[test]
+fn tabs_after_a_move_a_trash_and_a_moved_link() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::create_dir_all(home.join("Work/deep")).unwrap();
+    fs::create_dir_all(home.join("Pictures/inner")).unwrap();
+    std::os::unix::fs::symlink("Pictures", home.join("pics")).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    let ctx = ferry.services.ctx();
+    let _ = ferry.tabs.open(home.join("Work"), false, &ctx);
+    let _ = ferry.tabs.open(home.join("pics/inner"), false, &ctx);
+    settle(&mut ferry);
+    let view = |ferry: &Ferry, i: usize| ferry.tabs.panes().nth(i).unwrap().view_id();
+    let to_pane = |view, m| Message::Tabs(tabs::Message::Pane(view, m));
+    let deep = home.join("Work/deep");
+    // Tabs open right after the current one: the later, the nearer.
+    let second = view(&ferry, 2);
+    send(
+        &mut ferry,
+        to_pane(second, browser::Message::Navigate(deep)),
+    );
+    settle(&mut ferry);
+    let shown = |ferry: &Ferry| -> Vec<PathBuf> {
+        ferry.tabs.panes().map(|p| p.path().to_owned()).collect()
+    };
+    assert_eq!(shown(&ferry)[2], home.join("Work/deep"));
+
+    select(&mut ferry, "Work");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert_eq!(shown(&ferry)[2], home.join("Music/Work/deep"));
+    let back = browser::Message::Action(crate::gui::shortcut::PaneAction::Back);
+    send(&mut ferry, to_pane(second, back));
+    settle(&mut ferry);
+    assert_eq!(
+        shown(&ferry)[2],
+        home.join("Music/Work"),
+        "Back followed too"
+    );
+
+    go(&mut ferry, &home);
+    super::operations::until(&mut ferry, "pics listed", |f| shows(f, "pics"));
+    select(&mut ferry, "pics");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &home.join("Videos"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert_eq!(
+        shown(&ferry)[1],
+        home.join("pics/inner"),
+        "a moved link is not followed"
+    );
+
+    send(&mut ferry, Message::Tabs(tabs::Message::Select(0)));
+    go(&mut ferry, &home.join("Music"));
+    // By type-ahead: a click on "Work" could meet the other tab's title.
+    super::operations::until(&mut ferry, "Work listed", |f| shows(f, "Work"));
+    key(&mut ferry, Key::Character("w".into()), Modifiers::empty());
+    let work = home.join("Music/Work");
+    assert_eq!(ferry.tabs.active_pane().selected_paths(), [work]);
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    jobs_done(&mut ferry);
+    settle(&mut ferry);
+    assert_eq!(
+        shown(&ferry)[2],
+        home.join("Music"),
+        "at once, to the folder that held it"
+    );
+}

@@ -63,6 +63,15 @@ impl History {
         self.forward.pop()
     }
 
+    /// A folder moved from `from` to `to`: every place at or below it is where it went.
+    pub fn moved(&mut self, from: &std::path::Path, to: &std::path::Path) {
+        for place in self.back.iter_mut().chain(self.forward.iter_mut()) {
+            if let Ok(below) = place.path.strip_prefix(from) {
+                place.path = to.join(below);
+            }
+        }
+    }
+
     /// True when Back has somewhere to go.
     pub fn can_go_back(&self) -> bool {
         !self.back.is_empty()

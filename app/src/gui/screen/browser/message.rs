@@ -18,6 +18,17 @@ use crate::gui::shortcut::PaneAction;
 pub enum Message {
     /// Go to this folder (a breadcrumb segment).
     Navigate(PathBuf),
+    /// What the pane shows (or a folder holding it) was put in the trash or deleted by a job:
+    /// the pane goes to the folder that held it, in place of where it was.
+    Removed(PathBuf),
+    /// What the pane shows (or a folder holding it) was moved or renamed from `from` to `to`
+    /// by a job: the pane goes there in place of where it was, and its history follows too.
+    Followed {
+        /// The moved folder's old path.
+        from: PathBuf,
+        /// Its path now.
+        to: PathBuf,
+    },
     /// Show hidden entries or not (the toolbar's switch).
     ShowHidden(bool),
     /// Sort by this column (again: reverse the direction).

@@ -338,6 +338,23 @@ impl Browser {
     pub fn update(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
         match message {
             Message::Navigate(path) => self.navigated(Place::new(path), Nav::Push, ctx),
+            Message::Removed(gone) => match gone.parent() {
+                Some(parent) if self.path.starts_with(&gone) => {
+                    self.navigated(Place::new(parent.to_path_buf()), Nav::Replace, ctx)
+                }
+                _ => (Task::none(), None),
+            },
+            Message::Followed { from, to } => {
+                self.history.moved(&from, &to);
+                let Ok(below) = self.path.strip_prefix(&from) else {
+                    return (Task::none(), None);
+                };
+                let place = match below.as_os_str().is_empty() {
+                    true => Place::new(to),
+                    false => Place::new(to.join(below)),
+                };
+                self.navigated(place, Nav::Replace, ctx)
+            }
             Message::ShowHidden(show) => (Task::none(), Some(Event::ShowHiddenChosen(show))),
             Message::SortBy(key) => {
                 let direction = match (key == self.sort.key, self.sort.direction) {
