@@ -97,10 +97,18 @@ impl Dest {
         }
     }
 
-    /// True unless the destination folder was removed during the job (it has no links left),
-    /// which stops the job (a move then removes no source: their copies went with it).
+    /// True unless the destination folder was removed during the job (it has no links left,
+    /// or its path leads elsewhere), which stops the job (a move then removes no source: their
+    /// copies went with it).
     pub(crate) fn still_there(&self, ctx: &JobCtx) -> bool {
-        if !fs::stat_fd(&*self.fd).is_ok_and(|m| m.nlink == 0) {
+        let unlinked = fs::stat_fd(&*self.fd).is_ok_and(|m| m.nlink == 0);
+        // FUSE reports no link count of its own for a removed folder: its path must still
+        // lead to it (one taken away by a rename counts as gone too, which keeps the sources).
+        let moved_off = || match fs::stat_path(&self.path) {
+            Ok(m) => m.id != self.meta.id,
+            Err(e) => matches!(e, rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR),
+        };
+        if !unlinked && !moved_off() {
             return true;
         }
         let error = Error::FolderRemoved {
