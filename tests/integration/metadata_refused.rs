@@ -418,3 +418,24 @@ fn hard_links_a_fat_disk_cannot_hold_are_a_note() {
         links[0]
     );
 }
+
+/// A move off fusefat, which stamps a renamed file with the time of the rename: the source,
+/// renamed aside before it is removed, read as changed since its copy, and every move off it
+/// (the undo of a move onto it too) failed "changed since it was copied; kept", the file left
+/// in both places.
+#[test]
+fn a_move_off_a_fat_disk_removes_its_sources() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let old = fat.dir.join("old.txt");
+    fs::write(&old, "from long ago").unwrap();
+    set_mtime(&old, 1_000_000_000);
+    let (home, out) = (tree.dir("home"), tree.dir("out"));
+    let mut mv = ferry_in(&home);
+    mv.arg("mv").arg(&old).arg(&out);
+    crate::undo::ok(&mv.output().unwrap());
+    assert!(!old.exists(), "moved off");
+    assert_eq!(fs::read(out.join("old.txt")).unwrap(), b"from long ago");
+}

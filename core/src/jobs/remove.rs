@@ -137,6 +137,7 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> S
                 removed: &done,
                 select: &select,
                 is_delete_job: true,
+                fuse_devices: HashSet::new(),
             }
             .run();
         });
@@ -165,6 +166,10 @@ pub(crate) struct Remover<'a> {
     /// source clean-up of a move does none of these (its items are counted by the copy, what
     /// was moved must not stay twice, and only what was copied goes).
     pub(crate) is_delete_job: bool,
+    /// Devices of the sources served by FUSE, where a rename may stamp the file with the
+    /// time of the rename (fusefat does): there a source is checked as copied before it is
+    /// renamed aside, and after only by identity and size.
+    pub(crate) fuse_devices: HashSet<u64>,
 }
 
 /// Removes the items `select` picks as part of another job (the sources of a move, a restore
@@ -178,12 +183,17 @@ pub(crate) fn remove_selected(
     let removed: Vec<AtomicU64> = std::iter::repeat_with(|| AtomicU64::new(0))
         .take(plan.items.len())
         .collect();
+    let fuse_devices = (crate::fs::MountTable::read().mounts().iter())
+        .filter(|m| m.is_fuse())
+        .map(|m| m.dev)
+        .collect();
     Remover {
         ctx,
         plan,
         removed: &removed,
         select,
         is_delete_job: false,
+        fuse_devices,
     }
     .run();
     removed
@@ -517,6 +527,12 @@ impl Remover<'_> {
     /// unlinked, goes back to its name.
     fn unlink_as_copied(&self, dir: &OwnedFd, i: u32) -> Result<(), Error> {
         let (name, path) = (self.plan.name(i), self.plan.source_path(i));
+        // Where a rename may change the time, the time is checked before it.
+        let renames_keep_times = !self.fuse_devices.contains(&self.plan.item(i).id.dev);
+        if !renames_keep_times && !fs::stat_at(dir, name).is_ok_and(|m| self.as_copied(i, &m, true))
+        {
+            return Err(Error::ChangedSinceCopied { path });
+        }
         let mut hidden = aside::name(self.ctx.id.0, name, i);
         let mut renamed = fs::rename_noreplace(dir, name, dir, &hidden);
         if renamed == Err(Errno::NAMETOOLONG) {
@@ -531,7 +547,7 @@ impl Remover<'_> {
             Err(e) => return Err(Error::io("delete", path, e)),
         }
         let error = match fs::stat_at(dir, &hidden) {
-            Ok(now) if self.as_copied(i, &now) => {
+            Ok(now) if self.as_copied(i, &now, renames_keep_times) => {
                 crate::fault::point("source-checked");
                 match self.unlink_name(dir, &hidden, i) {
                     Ok(()) => return Ok(()),
@@ -551,10 +567,12 @@ impl Remover<'_> {
     }
 
     /// True when `now` is still item `i` as it was copied: the same device and inode and,
-    /// for a file, the size and modification time of its copy (the plan holds those).
-    fn as_copied(&self, i: u32, now: &fs::Meta) -> bool {
+    /// for a file, the size and (`with_time`) the modification time of its copy (the plan
+    /// holds those).
+    fn as_copied(&self, i: u32, now: &fs::Meta, with_time: bool) -> bool {
         let item = self.plan.item(i);
-        let same_data = now.kind != Kind::File || (now.size, now.mtime) == (item.size, item.mtime);
+        let same_time = !with_time || now.mtime == item.mtime;
+        let same_data = now.kind != Kind::File || (now.size == item.size && same_time);
         now.id == item.id && now.kind == item.kind && same_data
     }
 }
