@@ -166,12 +166,9 @@ fn jobs_on_one_device_queue_and_other_devices_run_in_parallel() {
 #[test]
 fn dropping_the_engine_does_not_wait_for_a_job_blocked_in_a_stopped_file_system() {
     let t = TempTree::new();
-    t.file("backing/seen", "x");
-    let Some(fuse) = crate::jobs_support::StoppableFuse::mount(&t.join("backing"), &t.join("view"))
-    else {
+    let Some((fuse, src)) = crate::jobs_support::StoppableFuse::with_a_source(&t) else {
         return;
     };
-    let src = t.file("src.txt", "s");
     let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
     fuse.signal("-STOP");
     let id = engine.submit(Job::Copy {

@@ -343,6 +343,14 @@ impl StoppableFuse {
         Some(fuse)
     }
 
+    /// A view at `tree/view` (of `tree/backing`, holding a file), and a file `tree/src.txt`
+    /// to copy there; `None` (with a note) where bindfs cannot mount here.
+    pub(crate) fn with_a_source(tree: &ferry_tests::TempTree) -> Option<(StoppableFuse, PathBuf)> {
+        tree.file("backing/seen", "x");
+        let fuse = StoppableFuse::mount(&tree.join("backing"), &tree.join("view"))?;
+        Some((fuse, tree.file("src.txt", "s")))
+    }
+
     pub(crate) fn signal(&self, signal: &str) {
         let pid = self.child.id().to_string();
         let sent = std::process::Command::new("kill")

@@ -244,12 +244,9 @@ fn a_journal_folder_made_read_only_later_still_undoes() {
 #[test]
 fn a_job_onto_a_file_system_that_stopped_answering_is_journaled_at_once() {
     let t = TempTree::new();
-    t.file("backing/seen", "x");
-    let Some(fuse) = crate::jobs_support::StoppableFuse::mount(&t.join("backing"), &t.join("view"))
-    else {
+    let Some((fuse, src)) = crate::jobs_support::StoppableFuse::with_a_source(&t) else {
         return;
     };
-    let src = t.file("src.txt", "s");
     let journal_file = t.join("state/journal");
     fs::create_dir_all(journal_file.parent().unwrap()).unwrap();
     fuse.signal("-STOP");

@@ -253,12 +253,7 @@ fn a_cut_pasted_where_it_cannot_move_stays_cut() {
 #[test]
 fn a_tab_inside_a_moved_folder_follows_it() {
     let fixture = Fixture::new();
-    let home = fixture.home();
-    fs::create_dir_all(home.join("Documents/deep")).unwrap();
-    let mut ferry = fixture.start(Some(&home));
-    let ctx = ferry.services.ctx();
-    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
-    settle(&mut ferry);
+    let (home, mut ferry) = with_a_tab_in(&fixture, "Documents/deep");
     select(&mut ferry, "Documents");
     ctrl(&mut ferry, "x");
     super::operations::go(&mut ferry, &home.join("Music"));
@@ -307,12 +302,7 @@ fn a_tab_follows_a_folder_kept_beside_another_under_a_new_name() {
 #[test]
 fn a_tab_follows_a_rename_of_a_folder_above_and_an_undone_move() {
     let fixture = Fixture::new();
-    let home = fixture.home();
-    fs::create_dir_all(home.join("Documents/deep")).unwrap();
-    let mut ferry = fixture.start(Some(&home));
-    let ctx = ferry.services.ctx();
-    let _ = ferry.tabs.open(home.join("Documents/deep"), false, &ctx);
-    settle(&mut ferry);
+    let (home, mut ferry) = with_a_tab_in(&fixture, "Documents/deep");
     let shown = |ferry: &Ferry| -> Vec<PathBuf> {
         ferry.tabs.panes().map(|p| p.path().to_owned()).collect()
     };
@@ -419,4 +409,15 @@ fn tabs_after_a_move_a_trash_and_a_moved_link() {
         home.join("Music"),
         "at once, to the folder that held it"
     );
+}
+
+/// The window on the home folder, with a tab behind showing its folder `rel` (made).
+fn with_a_tab_in(fixture: &Fixture, rel: &str) -> (PathBuf, Ferry) {
+    let home = fixture.home();
+    fs::create_dir_all(home.join(rel)).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    let ctx = ferry.services.ctx();
+    let _ = ferry.tabs.open(home.join(rel), false, &ctx);
+    settle(&mut ferry);
+    (home, ferry)
 }
