@@ -394,12 +394,14 @@ fn the_destination_removed_mid_copy_stops_the_job_and_says_so_once() {
 /// rest moves as usual.
 #[test]
 fn a_move_whose_destination_is_removed_under_it_keeps_every_source_whose_copy_went() {
-    for (point, removed, fuse) in [
-        ("copies-durable", "dest", false),
-        ("copies-durable", "dest/B", false),
-        ("file-written:2", "dest", false),
+    for (point, removed, fuse, anew) in [
+        ("copies-durable", "dest", false, false),
+        ("copies-durable", "dest/B", false, false),
+        ("file-written:2", "dest", false, false),
         // FUSE reports no link count of its own for a removed folder: its path says.
-        ("copies-durable", "dest", true),
+        ("copies-durable", "dest", true, false),
+        // Made anew, empty: ext4 may give it its old inode number back.
+        ("copies-durable", "dest/B", false, true),
     ] {
         let shm = TempTree::new_in("/dev/shm");
         let t = TempTree::new();
@@ -436,10 +438,14 @@ fn a_move_whose_destination_is_removed_under_it_keeps_every_source_whose_copy_we
             || fs::remove_dir_all(base.join(removed)).is_ok(),
             "the folder removed",
         );
+        if anew {
+            fs::create_dir(base.join(removed)).unwrap();
+        }
         pause.release(child.id());
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let case = format!("{point}, {removed} removed (FUSE: {fuse}): {stderr}");
+        let case =
+            format!("{point}, {removed} removed (FUSE: {fuse}, made anew: {anew}): {stderr}");
         assert_eq!(out.status.code(), Some(1), "{case}");
         let said = format!("{} was removed while the job", base.join(removed).display());
         assert_eq!(stderr.matches(&said).count(), 1, "{case}");

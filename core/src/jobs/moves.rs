@@ -9,8 +9,9 @@
 //! it. Cancel or a terminal error mid-move: what was copied is flushed and its source removed
 //! (it is moved), the file in flight is rolled back (its temporary removed), the rest stays.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -18,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use super::control::JobCtx;
 use super::dest::Dest;
 use super::passes;
-use super::plan::{Action, Mode, Plan};
+use super::plan::{Action, Mode, NO_ITEM, Plan};
 use super::progress::Reporter;
 use super::remove::{Select, remove_selected};
 use super::start::{not_done, not_started, plan_transfer, preflight};
@@ -111,10 +112,24 @@ pub(crate) fn remove_sources(
 
 /// The folders of the move's copy that are gone from the destination since they were made or
 /// merged into (removed, or replaced, under the job): what was copied into them went with
-/// them, so nothing of theirs leaves the source. Each is said once, as failed. One `stat` a
-/// folder, by path; a path too long to take is trusted.
+/// them, so nothing of theirs leaves the source. Each is said once, as failed. Two `stat`s a
+/// folder, by path (it, and the first file copied into it); a path too long to take is
+/// trusted.
 fn lost_folders(ctx: &JobCtx, plan: &Plan, done: &[AtomicU64]) -> HashSet<u32> {
     let mut lost = HashSet::new();
+    // A folder removed and made anew, empty, can get its inode number back (ext4 reuses
+    // them): its first copied file must still be there too.
+    let mut first_file: HashMap<u32, u32> = HashMap::new();
+    for c in 0..plan.items.len() as u32 {
+        let item = plan.item(c);
+        if item.kind != Kind::Dir && item.parent != NO_ITEM && done[c as usize].load(Relaxed) != 0 {
+            first_file.entry(item.parent).or_insert(c);
+        }
+    }
+    let file_there = |c: u32| match std::fs::symlink_metadata(plan.dest_path(c)) {
+        Ok(m) => m.ino() == done[c as usize].load(Relaxed),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    };
     for i in 0..plan.items.len() as u32 {
         let item = plan.item(i);
         let made = done[i as usize].load(Relaxed);
@@ -128,7 +143,7 @@ fn lost_folders(ctx: &JobCtx, plan: &Plan, done: &[AtomicU64]) -> HashSet<u32> {
         let there = match fs::stat_path(&path) {
             Ok(m) => m.kind == Kind::Dir && m.id.ino == made,
             Err(e) => !matches!(e, Errno::NOENT | Errno::NOTDIR),
-        };
+        } && first_file.get(&i).is_none_or(|&c| file_there(c));
         if !there && matches!(item.action, Action::Create | Action::Merge) {
             lost.insert(i);
             let error = Error::FolderRemoved {
