@@ -25,7 +25,7 @@ use icu_collator::CollatorBorrowed;
 use icu_collator::options::{AlternateHandling, CollatorOptions, Strength};
 use icu_locale_core::Locale;
 
-use super::numeric_collator;
+use super::collation::numeric_collator;
 
 /// Languages whose collation orders printable ASCII character by character, with punctuation
 /// not ignorable (see the module documentation); `und` is the root order.
