@@ -40,6 +40,24 @@ pub(crate) fn restore_with(items: Vec<TrashedItem>, on_conflict: ConflictPolicy)
     out.summary
 }
 
+/// A 4 MiB tmpfs at `tree/vol` holding `d/file` (with `contents`), and the roots of a trash
+/// with its home in `tree` that uses that volume's own trash; `None` (with a note) where it
+/// cannot be mounted.
+pub(crate) fn a_volume_with_a_file(
+    tree: &TempTree,
+    contents: &str,
+) -> Option<(super::jobs_support::Mounted, TrashRoots, PathBuf)> {
+    let mount = super::jobs_support::Mounted::tmpfs(&tree.join("vol"), "4m")?;
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: ferry_core::jobs::Volumes::Only(vec![mount.dir.clone()]),
+    };
+    let path = mount.dir.join("d/file");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, contents).unwrap();
+    Some((mount, roots, path))
+}
+
 pub(crate) fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap()
 }

@@ -236,16 +236,10 @@ fn unsafe_entries_are_listed_as_such_and_can_be_restored_to_a_chosen_folder() {
 #[test]
 fn a_volume_trash_keeps_paths_relative_to_the_top_and_reads_absolute_ones_too() {
     let tree = TempTree::new_in("/dev/shm");
-    let Some(mount) = Mounted::tmpfs(&tree.join("vol"), "4m") else {
+    let Some((mount, roots, path)) = super::trash::a_volume_with_a_file(&tree, "on the volume")
+    else {
         return;
     };
-    let roots = TrashRoots {
-        home: tree.join("home/Trash"),
-        volumes: Volumes::Only(vec![mount.dir.clone()]),
-    };
-    let path = mount.dir.join("d/file");
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(&path, "on the volume").unwrap();
     let out = run_job(Job::Trash {
         paths: vec![path.clone()],
         roots: roots.clone(),

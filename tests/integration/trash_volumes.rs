@@ -31,16 +31,9 @@ fn an_item_without_a_trash_on_its_file_system_fails_offering_permanent_delete() 
 #[test]
 fn a_volume_gets_its_own_private_trash_folder() {
     let tree = TempTree::new();
-    let Some(mount) = Mounted::tmpfs(&tree.join("vol"), "4m") else {
+    let Some((mount, roots, path)) = super::trash::a_volume_with_a_file(&tree, "on tmpfs") else {
         return;
     };
-    let roots = TrashRoots {
-        home: tree.join("home/Trash"),
-        volumes: Volumes::Only(vec![mount.dir.clone()]),
-    };
-    let path = mount.dir.join("d/file");
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(&path, "on tmpfs").unwrap();
     let summary = trash(std::slice::from_ref(&path), &roots);
     assert!(summary.is_complete(), "{summary:#?}");
     let uid = rustix::process::getuid().as_raw();
