@@ -269,6 +269,7 @@ impl Ferry {
             return Task::none();
         }
         let moved = landed(job, summary);
+        let recorded = std::cell::OnceCell::new();
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
             .filter_map(|pane| {
                 let shown = pane.path();
@@ -279,7 +280,8 @@ impl Ferry {
                 // The record of the folder nearest the one shown says where it is: inside
                 // what moved, a folder may have gone under another name (Keep both, Rename
                 // to, answered for what was merged into).
-                let (from, to) = match deepest_recorded(summary, shown) {
+                let recorded = recorded.get_or_init(|| folders_recorded(summary));
+                let (from, to) = match deepest_recorded(recorded, shown) {
                     // A link moved, not the folder the pane reached through it.
                     Some((.., Kind::Symlink)) => return None,
                     Some((from, to, _)) => (from, to),
@@ -300,13 +302,25 @@ impl Ferry {
     }
 }
 
-/// The entry of `summary`'s record for the item nearest `shown` (itself, or a folder or a
-/// link on the way): its source, where it is now, and its kind.
-fn deepest_recorded(summary: &Summary, shown: &Path) -> Option<(PathBuf, PathBuf, Kind)> {
+/// The recorded item nearest `shown` (itself, or a folder or a link on the way): its source,
+/// where it is now, and its kind.
+fn deepest_recorded(recorded: &[Recorded], shown: &Path) -> Option<(PathBuf, PathBuf, Kind)> {
+    (recorded.iter())
+        .filter(|(source, ..)| shown.starts_with(source))
+        .max_by_key(|(source, ..)| source.as_os_str().len())
+        .cloned()
+}
+
+/// A recorded item a pane may be at or below: its source, where it is now, its kind.
+type Recorded = (PathBuf, PathBuf, Kind);
+
+/// The folders and links of `summary`'s record (files hold no pane), read once for all the
+/// panes that ask.
+fn folders_recorded(summary: &Summary) -> Vec<Recorded> {
     (summary.record.entries())
-        .filter(|e| shown.starts_with(&e.source))
-        .max_by_key(|e| e.source.as_os_str().len())
+        .filter(|e| matches!(e.kind, Kind::Dir | Kind::Symlink))
         .map(|e| (e.source, e.dest, e.kind))
+        .collect()
 }
 
 /// `paths` with each path once, in their order: another program's list may name one twice,
