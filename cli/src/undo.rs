@@ -165,6 +165,9 @@ impl Journaled {
     /// Submits `job` to `engine` as this record's job: journaled if it is (its large files
     /// resumable, its writes after its `begin` line is on disk).
     pub fn submit(&self, engine: &Engine, job: Job, options: JobOptions) -> JobId {
+        if let Some(journal) = &self.journal {
+            engine.keep_details_in(journal);
+        }
         match (self.seq, self.durable.clone()) {
             (Some(seq), Some(durable)) => engine.submit_journaled_after(job, options, seq, durable),
             (Some(seq), None) => engine.submit_journaled(job, options, seq),

@@ -240,35 +240,42 @@ fn a_journal_folder_made_read_only_later_still_undoes() {
 /// A job onto a file system that stopped answering (a FUSE server stopped) is journaled at
 /// once: its begin line looked at the places it would fill, which held the window's job out
 /// of sight (no job shown, Ctrl+Q not asking) and every later job waiting for the journal.
-/// Such a place counts as taken, which a roll back only reads as "not the job's".
+/// Such a place counts as taken, which a roll back only reads as "not the job's". One that
+/// answers is looked at: counted taken unasked, a roll back left all a killed move had
+/// carried there.
 #[test]
 fn a_job_onto_a_file_system_that_stopped_answering_is_journaled_at_once() {
-    let t = TempTree::new();
-    let Some((fuse, src)) = crate::jobs_support::StoppableFuse::with_a_source(&t) else {
-        return;
-    };
-    let journal_file = t.join("state/journal");
-    fs::create_dir_all(journal_file.parent().unwrap()).unwrap();
-    fuse.signal("-STOP");
-    let job = ferry_core::jobs::Job::Copy {
-        sources: vec![src],
-        dest_dir: fuse.dir.clone(),
-        dest_name: None,
-        on_conflict: ferry_core::jobs::ConflictPolicy::Skip,
-    };
-    let (tx, rx) = crossbeam_channel::bounded(1);
-    let file = journal_file.clone();
-    std::thread::spawn(move || {
-        let journal = ferry_core::jobs::UndoJournal::at(file);
-        let _ = tx.send(
-            journal
-                .begin_in_background(&job)
-                .map(|b| b.map(|(seq, _)| seq)),
-        );
-    });
-    let begun = rx.recv_timeout(std::time::Duration::from_secs(10));
-    assert!(matches!(begun, Ok(Ok(Some(1)))), "{begun:?}");
-    let line = fs::read_to_string(&journal_file).unwrap();
-    let landing = fuse.dir.join("src.txt");
-    assert!(line.contains(&*landing.to_string_lossy()), "taken: {line}");
+    for stopped in [true, false] {
+        let t = TempTree::new();
+        let Some((fuse, src)) = crate::jobs_support::StoppableFuse::with_a_source(&t) else {
+            return;
+        };
+        let journal_file = t.join("state/journal");
+        fs::create_dir_all(journal_file.parent().unwrap()).unwrap();
+        if stopped {
+            fuse.signal("-STOP");
+        }
+        let job = ferry_core::jobs::Job::Copy {
+            sources: vec![src],
+            dest_dir: fuse.dir.clone(),
+            dest_name: None,
+            on_conflict: ferry_core::jobs::ConflictPolicy::Skip,
+        };
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let file = journal_file.clone();
+        std::thread::spawn(move || {
+            let journal = ferry_core::jobs::UndoJournal::at(file);
+            let _ = tx.send(
+                journal
+                    .begin_in_background(&job)
+                    .map(|b| b.map(|(seq, _)| seq)),
+            );
+        });
+        let begun = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert!(matches!(begun, Ok(Ok(Some(1)))), "{begun:?}");
+        let line = fs::read_to_string(&journal_file).unwrap();
+        let landing = fuse.dir.join("src.txt");
+        let taken = line.contains(&*landing.to_string_lossy());
+        assert_eq!(taken, stopped, "stopped: {stopped}; {line}");
+    }
 }

@@ -439,3 +439,55 @@ fn a_move_off_a_fat_disk_removes_its_sources() {
     assert!(!old.exists(), "moved off");
     assert_eq!(fs::read(out.join("old.txt")).unwrap(), b"from long ago");
 }
+
+/// A move to a disk without permissions, killed once some sources are gone, is rolled back
+/// whole, the items with their own modes, or resumed and then undone so: only a finished
+/// move's record kept the modes, so a private file came back with the disk's (0700 from
+/// fusefat, 0777 from exfat-fuse). And the roll back did nothing at all on a FUSE disk, and
+/// said it was done: the job's folder there was taken for one that was there before.
+#[test]
+fn a_killed_move_to_a_fat_disk_rolled_back_gives_back_the_modes() {
+    for resumed_first in [false, true] {
+        let tree = TempTree::new();
+        let Some(fat) = Fuse::fat(&tree) else {
+            return;
+        };
+        let modes: Vec<(String, u32)> = (0..8)
+            .map(|k| (format!("d/key{k}"), [0o600, 0o640, 0o604, 0o444][k % 4]))
+            .chain([("d".to_owned(), 0o750)])
+            .collect();
+        for (path, _) in &modes[..8] {
+            tree.file(format!("src/{path}"), path);
+        }
+        for (path, m) in &modes {
+            let at = tree.join("src").join(path);
+            fs::set_permissions(at, fs::Permissions::from_mode(*m)).unwrap();
+        }
+        let home = tree.dir("home");
+        let out = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "source-checked:4")
+            .arg("mv")
+            .arg(tree.join("src/d"))
+            .arg(&fat.dir)
+            .output()
+            .unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(out.status.signal(), Some(9), "{out:?}");
+        let gone = (modes.iter()).filter(|(p, _)| !tree.join("src").join(p).exists());
+        assert!(gone.count() >= 3, "some sources went before the kill");
+        if resumed_first {
+            crate::undo::ok(&ferry_in(&home).arg("resume").output().unwrap());
+            assert!(!tree.join("src/d").exists(), "the move finished");
+        }
+        crate::undo::ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert!(!fat.dir.join("d").exists(), "the copies went to the trash");
+        for (path, m) in &modes {
+            let at = tree.join("src").join(path);
+            let mode = fs::symlink_metadata(&at).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(mode, *m, "{path} (resumed first: {resumed_first})");
+            if !path.ends_with('d') {
+                assert_eq!(fs::read_to_string(&at).unwrap(), *path);
+            }
+        }
+    }
+}

@@ -151,6 +151,9 @@ pub(super) fn run_job(job: Job, journal: Option<&UndoJournal>) -> Result<Duratio
     };
     let seq = begun.as_ref().map(|(seq, _)| *seq);
     let (engine, events) = Engine::start();
+    if let Some(journal) = journal {
+        engine.keep_details_in(journal);
+    }
     let id = match begun {
         Some((seq, durable)) => {
             engine.submit_journaled_after(job, JobOptions::default(), seq, durable)

@@ -230,6 +230,9 @@ pub(crate) struct JobCtx {
     /// That record's `begin` line, if still on its way to the disk: waited for before the
     /// job writes anything.
     pub(crate) durable: Option<super::Durable>,
+    /// The journal's details folder, if the engine was given one
+    /// ([`Engine::keep_details_in`](super::Engine::keep_details_in)).
+    pub(crate) details: Option<std::path::PathBuf>,
     problems: Mutex<Problems>,
     notes: Mutex<Vec<Note>>,
 }
@@ -250,6 +253,7 @@ impl JobCtx {
             resuming: false,
             linked_copies: Mutex::default(),
             durable: None,
+            details: None,
             counters: Counters::default(),
             problems: Mutex::default(),
             notes: Mutex::default(),

@@ -31,6 +31,7 @@
 //! Paths are stored absolute and exactly: a UTF-8 path as a JSON string, any other as an array
 //! of bytes.
 
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 mod apply;
 mod details;
 mod durable;
+pub(crate) mod kept_modes;
 mod record;
 mod start_up;
 mod stored;
@@ -310,7 +312,8 @@ impl UndoJournal {
         self.file.with_file_name("staging-pruned")
     }
 
-    fn details_folder(&self) -> PathBuf {
+    /// The folder of its records' details files.
+    pub(crate) fn details_folder(&self) -> PathBuf {
         details::folder(&self.file)
     }
 
@@ -383,18 +386,8 @@ impl UndoJournal {
                 .collect(),
             _ => Vec::new(),
         };
-        // Looking at a place on a file system that stopped answering (a network share, a FUSE
-        // server) held this line, and with it the window's job, and every job after it
-        // waiting for the journal: such a place counts as taken unasked, which a roll back
-        // only takes as "not the job's to remove".
-        let mounts = (!targets.is_empty()).then(crate::fs::MountTable::read);
-        let may_hang = |d: &Path| {
-            let table = mounts.as_ref().expect("read when there are targets");
-            std::path::absolute(d).is_ok_and(|d| table.covering(&d).is_some_and(|m| m.may_hang()))
-        };
-        let preexisting = targets
-            .iter()
-            .filter(|d| may_hang(d) || d.symlink_metadata().is_ok())
+        let preexisting = taken(&targets)
+            .into_iter()
             .map(|d| StoredPath::path(d))
             .collect();
         let (time, nsec) = now_as_file_times();
@@ -642,6 +635,47 @@ fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// How long the places of a `begin` line on file systems that may hang (a network share, a
+/// FUSE server) are waited for.
+const HANGING_PATIENCE: Duration = Duration::from_secs(2);
+
+/// The `targets` that exist: the places a job is to fill that are taken before it starts.
+///
+/// Looking at a place on a file system that stopped answering held the `begin` line, and
+/// with it the window's job, and every job after it waiting for the journal. So places on
+/// file systems that may hang are looked at on a thread of their own, and if it does not
+/// answer in [`HANGING_PATIENCE`] they count as taken, which a roll back takes only as "not
+/// the job's to remove" (counting them taken unasked, a roll back left all a killed move had
+/// carried onto a FUSE disk there, and said it was done).
+fn taken(targets: &[PathBuf]) -> Vec<&PathBuf> {
+    let mounts = (!targets.is_empty()).then(crate::fs::MountTable::read);
+    let may_hang = |d: &Path| {
+        let table = mounts.as_ref().expect("read when there are targets");
+        std::path::absolute(d).is_ok_and(|d| table.covering(&d).is_some_and(|m| m.may_hang()))
+    };
+    let hanging: Vec<PathBuf> = targets.iter().filter(|d| may_hang(d)).cloned().collect();
+    let hanging_taken: Option<HashSet<PathBuf>> = (!hanging.is_empty())
+        .then(|| {
+            let (tx, rx) = crossbeam_channel::bounded(1);
+            let looked = std::thread::Builder::new()
+                .name("ferry-look".into())
+                .spawn(move || {
+                    let taken = hanging.into_iter().filter(|d| d.symlink_metadata().is_ok());
+                    let _ = tx.send(taken.collect::<HashSet<_>>());
+                });
+            looked
+                .ok()
+                .and_then(|_| rx.recv_timeout(HANGING_PATIENCE).ok())
+        })
+        .flatten();
+    let is_taken = |d: &&PathBuf| match &hanging_taken {
+        Some(taken) if may_hang(d) => taken.contains(*d),
+        None if may_hang(d) => true,
+        _ => d.symlink_metadata().is_ok(),
+    };
+    targets.iter().filter(is_taken).collect()
 }
 
 fn sync_dir(file: &Path) -> Result<(), Error> {

@@ -465,6 +465,8 @@ struct Shared {
     staging: Arc<StagingRoots>,
     /// See [`Engine::cancel_all_when`].
     cancel_flag: OnceLock<Arc<AtomicBool>>,
+    /// See [`Engine::keep_details_in`].
+    details: OnceLock<PathBuf>,
 }
 
 /// Runs jobs on background threads. Dropping it cancels every job and waits for them to
@@ -494,6 +496,7 @@ impl Engine {
             devices: DeviceQueue::default(),
             staging: Arc::new(staging),
             cancel_flag: OnceLock::new(),
+            details: OnceLock::new(),
         });
         let engine = Engine {
             shared,
@@ -509,6 +512,13 @@ impl Engine {
     /// first flag given stays.
     pub fn cancel_all_when(&self, flag: Arc<AtomicBool>) {
         let _ = self.shared.cancel_flag.set(flag);
+    }
+
+    /// Lets the jobs keep what their records need before they finish in `journal`'s details
+    /// folder: the modes of the sources a move removes from a disk that keeps none, for the
+    /// roll back of the move if it is killed. The first journal given stays.
+    pub fn keep_details_in(&self, journal: &UndoJournal) {
+        let _ = self.shared.details.set(journal.details_folder());
     }
 
     /// Queues `job`; it starts as soon as no earlier job uses its devices.
@@ -678,6 +688,7 @@ fn run_job(
     let staging = Arc::clone(&shared.staging);
     let mut ctx = JobCtx::new(id, control, shared.events.clone(), staging);
     ctx.durable = durable;
+    ctx.details = shared.details.get().cloned();
     // Only copies and moves write large files worth resuming, and they and links stage what
     // they replace under names of their record; a resume continues its record.
     ctx.journal_seq = match &job {

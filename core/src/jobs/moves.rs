@@ -18,9 +18,11 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::control::JobCtx;
 use super::dest::Dest;
+use super::journal::kept_modes;
 use super::passes;
 use super::plan::{Action, Mode, NO_ITEM, Plan};
 use super::progress::Reporter;
+use super::put_back::Modes;
 use super::remove::{Select, remove_selected};
 use super::start::{not_done, not_started, plan_transfer, preflight};
 use super::summary::{self, Operation};
@@ -37,10 +39,23 @@ pub(crate) fn run_job(
     dest: (&Path, Option<&OsStr>),
     policy: ConflictPolicy,
 ) -> Summary {
-    let (dest, planned) = match plan_transfer(ctx, Mode::Move, sources, dest, policy) {
+    run_job_with_modes(ctx, sources, dest, policy, &Modes::default())
+}
+
+/// [`run_job`] whose copies get the modes `modes` gives their sources (see
+/// [`Plan::source_modes`]): a roll back moving items back from a disk that kept none.
+pub(crate) fn run_job_with_modes(
+    ctx: &JobCtx,
+    sources: &[PathBuf],
+    dest: (&Path, Option<&OsStr>),
+    policy: ConflictPolicy,
+    modes: &Modes,
+) -> Summary {
+    let (dest, mut planned) = match plan_transfer(ctx, Mode::Move, sources, dest, policy) {
         Ok(p) => p,
         Err(e) => return not_started(ctx, sources, e),
     };
+    planned.plan.source_modes = Arc::clone(modes);
     let done = not_done(&planned);
     if !preflight(ctx, &planned, &dest, true) {
         return summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev);
@@ -105,9 +120,30 @@ pub(crate) fn remove_sources(
             _ if copied(i) => Select::Remove,
             _ => Select::Keep,
         };
+        if !dest.caps.keeps_modes {
+            keep_modes(ctx, plan, &select);
+        }
         remove_selected(ctx, plan, &select);
         remove_emptied_merges(plan);
     });
+}
+
+/// Before the sources go to a disk that keeps no modes: their modes, for the roll back of the
+/// move should it be killed before its record keeps them (`journal/kept_modes.rs`).
+fn keep_modes(ctx: &JobCtx, plan: &Plan, select: &impl Fn(u32) -> Select) {
+    let (Some(folder), Some(seq)) = (&ctx.details, ctx.journal_seq) else {
+        return;
+    };
+    let modes: Vec<(PathBuf, u16)> = (0..plan.items.len() as u32)
+        .filter(|&i| select(i) == Select::Remove && plan.item(i).kind != Kind::Symlink)
+        .map(|i| {
+            let mode = plan.mode_for(i, plan.item(i).mode.into());
+            (plan.dest_path(i), mode as u16)
+        })
+        .collect();
+    // Not kept, the sources go all the same: the move is what was asked, the modes a
+    // courtesy to a roll back after a crash.
+    let _ = kept_modes::keep(folder, seq, &modes);
 }
 
 /// The folders of the move's copy that are gone from the destination since they were made or

@@ -60,12 +60,14 @@ use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::conflict::{same_bytes, same_samples};
 use super::control::JobCtx;
-use super::journal::{JournalRecord, temp_prefix};
+use super::journal::{JournalRecord, kept_modes, temp_prefix};
 use super::partial::part_prefix;
+use super::put_back::Modes;
 use super::summary::fail;
 use super::undo::absorb;
 use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, staging, trash};
@@ -372,11 +374,18 @@ pub(super) fn is_copy_of(
 /// [`remove_settled`]); folders are left to the move, which merges and then removes them.
 /// The copy of a file with other names is noted in `ctx`, for those names to be linked to it
 /// once this one is gone from the source.
+/// A source found copied whole by the interrupted run, to be removed.
+struct Settled {
+    source: PathBuf,
+    /// Where its copy is and the mode it had, if the copy's disk did not keep it.
+    dropped: Option<(PathBuf, u16)>,
+}
+
 fn settle(
     ctx: &JobCtx,
     (source, dest): (&Path, &Path),
     since: SystemTime,
-    settled: &mut Vec<PathBuf>,
+    settled: &mut Vec<Settled>,
 ) -> Result<(), Error> {
     let Ok(s) = fs::symlink_metadata(source) else {
         return Ok(()); // moved completely before the crash
@@ -398,7 +407,13 @@ fn settle(
             };
             super::lock(&ctx.linked_copies).push((id, dest.to_path_buf()));
         }
-        settled.push(source.to_path_buf());
+        // The copy's disk did not keep the mode: kept for a roll back (`kept_modes.rs`).
+        let mode = s.mode() & 0o7777;
+        let dropped = (d.mode() & 0o7777 != mode).then(|| (dest.to_path_buf(), mode as u16));
+        settled.push(Settled {
+            source: source.to_path_buf(),
+            dropped,
+        });
     }
     Ok(())
 }
@@ -425,14 +440,19 @@ pub(super) fn settle_one(
 /// Removes the sources whose copies were found finished, once those copies are on disk (one
 /// `syncfs` of the destination, as a move does, rather than an `fsync` per file), counting
 /// each as done.
-fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled: &[PathBuf]) {
+fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled: &[Settled]) {
     if settled.is_empty() {
         return;
     }
     if !copies_durable(ctx, summary, dest_dir) {
         return;
     }
-    for source in settled {
+    if let (Some(folder), Some(seq)) = (&ctx.details, ctx.journal_seq) {
+        let dropped: Vec<_> = settled.iter().filter_map(|s| s.dropped.clone()).collect();
+        // Not kept, the sources go all the same (see `moves::keep_modes`).
+        let _ = kept_modes::keep(folder, seq, &dropped);
+    }
+    for Settled { source, .. } in settled {
         match fs::remove_file(source) {
             Ok(()) => ctx.counters.add_item(),
             Err(e) => fail(ctx, summary, source, Error::io("remove", source, e)),
@@ -499,6 +519,7 @@ pub(crate) fn roll_back(
             dest_dir: dest_dir.clone(),
         },
         since: Some(record.started),
+        modes: Arc::new(modes_before(ctx, record)),
         ..Rollback::default()
     };
     for landing in keep_both::on_disk(record, policy_of(record)) {
@@ -509,6 +530,18 @@ pub(crate) fn roll_back(
     }
     plan.run(ctx, &mut summary, roots);
     summary
+}
+
+/// The modes a move's items had before it took them to a disk that kept none, by where it
+/// put them: those kept before its sources went (`kept_modes.rs`), and its record's (a
+/// resumed run's).
+fn modes_before(ctx: &JobCtx, record: &JournalRecord) -> HashMap<PathBuf, u16> {
+    let kept =
+        (ctx.details.as_deref()).and_then(|folder| kept_modes::read(folder, record.seq).ok());
+    let mut modes = kept.unwrap_or_default();
+    let recorded = record.entries.iter();
+    modes.extend(recorded.filter_map(|e| Some((e.dest.clone(), e.source_mode?))));
+    modes
 }
 
 /// A finished-looking copy of `record`, for the jobs whose rollback is their plain undo
@@ -539,6 +572,8 @@ struct Rollback {
     emptied: Vec<PathBuf>,
     /// What the job moved aside to replace it, put back at the end.
     replaced: Replaced,
+    /// The modes of what goes back, by where it is, from a disk that kept none.
+    modes: Modes,
     /// When the job started (by the clock file times are stamped with, to the nanosecond in
     /// logs that keep it): where it did not create the place, a file changed last before then
     /// is not its copy, however like its source (one the job skipped in a folder it merged
@@ -623,10 +658,9 @@ impl Rollback {
                 summary.not_done.extend(items);
             } else {
                 let dest = (parent.as_path(), name.as_deref());
-                absorb(
-                    summary,
-                    moves::run_job(ctx, &items, dest, ConflictPolicy::Skip),
-                );
+                let skip = ConflictPolicy::Skip;
+                let moved = moves::run_job_with_modes(ctx, &items, dest, skip, &self.modes);
+                absorb(summary, moved);
             }
         }
         // Before the emptied folders go: a folder taken for the job's (made in the second the

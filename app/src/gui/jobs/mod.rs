@@ -185,6 +185,9 @@ impl Jobs {
     /// Starts the window's engine, its jobs journaled in `stores`.
     pub fn start(stores: Stores) -> Self {
         let (engine, events) = Engine::start();
+        if let Ok(journal) = stores.journal() {
+            engine.keep_details_in(&journal);
+        }
         Jobs {
             engine: Arc::new(engine),
             stores,
