@@ -13,6 +13,7 @@ mod deep;
 mod mounts;
 mod names;
 mod stack;
+mod tree;
 mod xattrs;
 
 use std::ffi::OsStr;
@@ -33,6 +34,7 @@ pub use deep::DeepPaths;
 pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
 pub use stack::{DirStack, max_open_dirs, prepare_descriptors};
+pub use tree::{remove_tree_at, tree_size_at};
 pub use xattrs::{
     ACCESS_ACL, DEFAULT_ACL, NotKept, Xattrs, copy_xattrs, copy_xattrs_at, may_have_default_acl,
     read_xattrs, write_xattrs,

@@ -251,21 +251,21 @@ fn kept_by(
     }
     folders.push(dest_dir.join(&name));
     folders.dedup();
-    let seq = format!("r{seq}");
     let mut found = Vec::new();
     for folder in folders {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
+        let Ok(Some(fd)) = open_ours(&folder) else {
             continue;
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            if let Some((order, hash)) = name.to_str().and_then(|n| staged_name(n, &seq))
+        let _ = fs::read_dir(&fd, &mut Vec::new(), |name, _| {
+            if let Some((order, Some((record, hash)))) = name.to_str().and_then(staged_fields)
+                && record == seq
                 && order[0] >= since
                 && u32::try_from(order[1]).is_ok_and(|pid| pids.contains(&pid))
             {
-                found.push((order, hash, entry.path()));
+                found.push((order, hash, folder.join(name)));
             }
-        }
+            Ok(())
+        });
     }
     found.sort();
     let mut kept: HashMap<u64, Vec<PathBuf>> = HashMap::new();
@@ -275,19 +275,44 @@ fn kept_by(
     kept
 }
 
-/// The fields of `<secs>-<pid>-<job>-<n>-<record>-<hash>` when `record` is the one given:
-/// the first four (the order items were staged in) and the hash.
-fn staged_name(name: &str, record: &str) -> Option<([u64; 4], u64)> {
+/// The record of a journaled job's staged item, and the hash of the path it was at.
+type RecordAndHash = (u64, u64);
+
+/// The fields of a name Ferry gives a staged item ([`Staging::stash`]), `<secs>-<pid>-<job>-<n>`
+/// and, for a journaled job's, `-r<record>-<hash>`: the first four (the order items were
+/// staged in), and the record and hash.
+fn staged_fields(name: &str) -> Option<([u64; 4], Option<RecordAndHash>)> {
     let fields: Vec<&str> = name.split('-').collect();
-    let [secs, pid, job, n, r, hash] = fields[..] else {
-        return None;
+    let (first, journaled) = match fields[..] {
+        [secs, pid, job, n] => ([secs, pid, job, n], None),
+        [secs, pid, job, n, record, hash] => ([secs, pid, job, n], Some((record, hash))),
+        _ => return None,
     };
     let mut order = [0; 4];
-    for (slot, field) in order.iter_mut().zip([secs, pid, job, n]) {
+    for (slot, field) in order.iter_mut().zip(first) {
         *slot = field.parse().ok()?;
     }
-    (r == record).then_some(())?;
-    Some((order, u64::from_str_radix(hash, 16).ok()?))
+    let journaled = match journaled {
+        None => None,
+        Some((record, hash)) => Some((
+            record.strip_prefix('r')?.parse().ok()?,
+            u64::from_str_radix(hash, 16).ok()?,
+        )),
+    };
+    Some((order, journaled))
+}
+
+/// The staging folder at `dir`, opened, if it is ours (never through a symbolic link);
+/// `None` if there is none, or another user's (one may make `.ferry-replaced-<uid>` where
+/// anyone may write, `/dev/shm`, and put in it what they like).
+fn open_ours(dir: &Path) -> Result<Option<OwnedFd>, Error> {
+    let folder = match fs::open_dir_at(rustix::fs::CWD, dir) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) => return Ok(None),
+        Err(e) => return Err(Error::io("open", dir, e)),
+    };
+    let meta = fs::stat_fd(&folder).map_err(|e| Error::io("stat", dir, e))?;
+    Ok((meta.uid == rustix::process::geteuid().as_raw()).then_some(folder))
 }
 
 /// The home staging folder `home`, if it is (or would be) on the mount of `dest_fd`.
@@ -344,63 +369,51 @@ pub struct Pruned {
 /// less than [`STAGING_GRACE`] (or `max_age`, if shorter) ago: a large file replaced a
 /// moment ago, perhaps by another Ferry process, can still be put back. Items are dated by
 /// their name (the time they were staged). A missing folder is nothing to do.
+///
+/// Only a folder of ours is pruned, and in it only the names Ferry gives, through its
+/// descriptor: a `.ferry-replaced-<uid>` at the root of a disk anyone may write to (`/dev/shm`)
+/// can be made by another user, who could fill it with anything, or swap a link to the
+/// user's own files in for it while it is pruned.
 pub fn prune_staging(dir: &Path, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Pruned::default()),
-        Err(e) => return Err(Error::io("read folder", dir, e)),
+    let Some(folder) = open_ours(dir)? else {
+        return Ok(Pruned::default());
     };
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    let mut names = Vec::new();
+    fs::read_dir(&folder, &mut Vec::new(), |name, _| {
+        if let Some((order, _)) = name.to_str().and_then(staged_fields) {
+            names.push((order[0], name.to_os_string()));
+        }
+        Ok(())
+    })
+    .map_err(|e| Error::io("read folder", dir, e))?;
     let mut items = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io("read folder", dir, e))?;
-        let name = entry.file_name();
-        let staged_at = name
-            .to_str()
-            .and_then(|n| n.split('-').next()?.parse::<u64>().ok())
-            .unwrap_or(0);
-        items.push((staged_at, entry.path(), tree_size(&entry.path())));
+    for (staged_at, name) in names {
+        let size = fs::tree_size_at(&folder, &name).unwrap_or(0);
+        items.push((staged_at, name, size));
     }
     items.sort();
     let grace = max_age.min(STAGING_GRACE).as_secs();
     let mut total: u64 = items.iter().map(|i| i.2).sum();
     let mut pruned = Pruned::default();
-    for (staged_at, path, size) in items {
+    for (staged_at, name, size) in items {
         let age = now.saturating_sub(staged_at);
         let expired = age >= max_age.as_secs();
         // Oldest first: once one is spared, every later one is too.
         if !expired && (total <= max_bytes || age < grace) {
             break;
         }
-        let removed = if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        };
-        removed.map_err(|e| Error::io("remove", &path, e))?;
+        match fs::remove_tree_at(&folder, &name) {
+            Ok(()) | Err(Errno::NOENT) => {}
+            Err(e) => return Err(Error::io("remove", dir.join(&name), e)),
+        }
         total -= size;
         pruned.items += 1;
         pruned.bytes += size;
     }
     Ok(pruned)
-}
-
-/// Apparent size of a tree, not following symlinks.
-fn tree_size(path: &Path) -> u64 {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return 0;
-    };
-    if !meta.is_dir() {
-        return meta.len();
-    }
-    std::fs::read_dir(path).map_or(0, |entries| {
-        entries
-            .filter_map(Result::ok)
-            .map(|e| tree_size(&e.path()))
-            .sum()
-    })
 }
 
 #[cfg(test)]
@@ -454,6 +467,45 @@ mod tests {
                 folder.join(format!("200-9-1-1-r7-{h:016x}"))
             ]
         );
+    }
+
+    /// Another user may make `.ferry-replaced-<uid>` where anyone may write (`/dev/shm`), and
+    /// put in it what they like: the user's own `ferry history` removed it all, a folder named
+    /// like the user's `Documents` first (swapped meanwhile for a link to the real one, it
+    /// went through the link). Only the user's folder is pruned, and in it only the names
+    /// Ferry gives.
+    #[test]
+    fn pruning_leaves_another_users_folder_and_names_ferry_did_not_give() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join(staging_folder_name());
+        for name in [
+            "Documents",
+            "1-1-1-0-x",
+            "10-1-1-0",
+            "10-1-1-1-r3-00000000000000ff",
+        ] {
+            std::fs::create_dir_all(folder.join(name)).unwrap();
+            std::fs::write(folder.join(name).join("f"), "x").unwrap();
+        }
+        let names = |folder: &Path| {
+            let mut n: Vec<String> = std::fs::read_dir(folder)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            n.sort();
+            n
+        };
+        if rustix::process::geteuid().is_root() {
+            let nobody = Some(rustix::fs::Uid::from_raw(65534));
+            rustix::fs::chown(&folder, nobody, None).unwrap();
+            let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
+            assert_eq!(p, Pruned::default(), "another user's folder");
+            assert_eq!(names(&folder).len(), 4);
+            rustix::fs::chown(&folder, Some(rustix::process::geteuid()), None).unwrap();
+        }
+        let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
+        assert_eq!(p.items, 2);
+        assert_eq!(names(&folder), ["1-1-1-0-x", "Documents"]);
     }
 
     #[test]
