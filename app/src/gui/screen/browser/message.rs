@@ -51,6 +51,8 @@ pub enum Message {
     RowLeft(RowRef),
     /// The empty part of the list was pressed, here (relative to the list's area).
     BackgroundPressed(Point),
+    /// The error shown instead of the list was pressed: the pane takes the keyboard.
+    FailurePressed,
     /// An item was pressed, here (relative to the list's area): a drag may follow.
     ItemPressed(Point),
     /// The pointer moved with the button held after that press (relative to the list's area).

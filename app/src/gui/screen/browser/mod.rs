@@ -401,6 +401,7 @@ impl Browser {
                 self.start_band(at, ctx);
                 (Task::none(), Some(Event::Activated))
             }
+            Message::FailurePressed => (Task::none(), Some(Event::Activated)),
             Message::ItemPressed(at) => {
                 self.item_pressed(at);
                 (Task::none(), None)

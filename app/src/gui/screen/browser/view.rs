@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use iced::widget::text::Wrapping;
-use iced::widget::{button, center, column, container, row, rule, space, text, text_input};
+use iced::widget::{
+    button, center, column, container, mouse_area, row, rule, space, text, text_input,
+};
 use iced::{Alignment, Element, Fill};
 
 use super::{Browser, Contents, Listing, Message};
@@ -167,5 +169,7 @@ fn failure<'a>(path: &Path, error: &ferry_core::Error) -> Element<'a, Message> {
     ]
     .spacing(8)
     .align_x(Alignment::Center);
-    center(content).padding(24).into()
+    mouse_area(center(content).padding(24))
+        .on_press(Message::FailurePressed)
+        .into()
 }
