@@ -33,6 +33,7 @@ mod places;
 mod recovery;
 mod replace_kills;
 mod resume;
+mod resumed_merges;
 mod symlink_jobs;
 mod trash;
 mod trash_cli;

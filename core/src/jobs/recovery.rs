@@ -51,26 +51,25 @@
 mod folders;
 mod keep_both;
 mod link_jobs;
+mod roll_back;
 pub(crate) mod set_aside;
 mod trash_jobs;
 
-use std::collections::{BTreeMap, HashMap};
-use std::ffi::{OsStr, OsString};
+pub(crate) use roll_back::roll_back;
+
 use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::conflict::{same_bytes, same_samples};
 use super::control::JobCtx;
 use super::journal::{JournalRecord, kept_modes, temp_prefix};
 use super::partial::part_prefix;
-use super::put_back::Modes;
 use super::summary::fail;
 use super::undo::absorb;
-use super::{ConflictPolicy, Job, Summary, TrashRoots, copy, moves, single, staging, trash};
+use super::{ConflictPolicy, Job, Summary, copy, moves, single};
 use crate::error::Error;
 use crate::fs::Timestamp;
 
@@ -370,10 +369,6 @@ pub(super) fn is_copy_of(
         }
 }
 
-/// Collects in `settled` every file below `source` already copied whole to `dest` (see
-/// [`remove_settled`]); folders are left to the move, which merges and then removes them.
-/// The copy of a file with other names is noted in `ctx`, for those names to be linked to it
-/// once this one is gone from the source.
 /// A source found copied whole by the interrupted run, to be removed.
 struct Settled {
     source: PathBuf,
@@ -381,6 +376,10 @@ struct Settled {
     dropped: Option<(PathBuf, u16)>,
 }
 
+/// Collects in `settled` every file below `source` already copied whole to `dest` (see
+/// [`remove_settled`]); folders are left to the move, which merges and then removes them.
+/// The copy of a file with other names is noted in `ctx`, for those names to be linked to it
+/// once this one is gone from the source.
 fn settle(
     ctx: &JobCtx,
     (source, dest): (&Path, &Path),
@@ -469,303 +468,6 @@ pub(super) fn copies_durable(ctx: &JobCtx, summary: &mut Summary, path: &Path) -
             fail(ctx, summary, path, Error::io("flush", path, e));
             false
         }
-    }
-}
-
-/// Rolls back an interrupted (or resumed) job of `record`; copies go to the trash folders
-/// `roots`, and an item going back to a place taken since is decided by `policy`. A resumed
-/// trash or restore recorded everything it and the interrupted run did, so its plain undo
-/// applies.
-pub(crate) fn roll_back(
-    ctx: &JobCtx,
-    record: &JournalRecord,
-    roots: &TrashRoots,
-    policy: super::ConflictPolicy,
-) -> Summary {
-    let mut summary = Summary::default();
-    let interrupted = record.state == super::journal::RecordState::Interrupted;
-    let (dest_dir, is_move) = match &record.job {
-        Job::Copy { dest_dir, .. } => (dest_dir, false),
-        Job::Move { dest_dir, .. } => (dest_dir, true),
-        Job::Trash {
-            paths,
-            roots: trashed_to,
-        } if interrupted => {
-            return trash_jobs::roll_back_trash(ctx, record, paths, trashed_to, policy);
-        }
-        Job::Restore { items, on_conflict } if interrupted => {
-            let taken = &record.preexisting;
-            return trash_jobs::roll_back_restore(ctx, items, *on_conflict, taken, roots);
-        }
-        Job::Rename { path, new_name } => {
-            return trash_jobs::roll_back_rename(ctx, path, new_name);
-        }
-        Job::Link {
-            targets, dest_dir, ..
-        } => return link_jobs::roll_back_link(ctx, record, targets, dest_dir, roots),
-        _ => return super::undo::run_job(ctx, &finished(record), roots, policy),
-    };
-    // Unfinished parts of large files are our temporaries, never the user's data.
-    if let Err(e) = remove_parts(record) {
-        fail(ctx, &mut summary, dest_dir, e);
-    }
-    if is_move {
-        set_aside::put_back_before(ctx, &mut summary, record);
-    }
-    let mut plan = Rollback {
-        replaced: Replaced {
-            kept: staging::kept_for(record, &ctx.staging, dest_dir),
-            found: Vec::new(),
-            dest_dir: dest_dir.clone(),
-        },
-        since: Some(record.started),
-        modes: Arc::new(modes_before(ctx, record)),
-        ..Rollback::default()
-    };
-    for landing in keep_both::on_disk(record, policy_of(record)) {
-        let (source, dest) = (&landing.source, &landing.dest);
-        if let Err(e) = plan.walk(source, dest, is_move, landing.created) {
-            fail(ctx, &mut summary, source, e);
-        }
-    }
-    plan.run(ctx, &mut summary, roots);
-    summary
-}
-
-/// The modes a move's items had before it took them to a disk that kept none, by where it
-/// put them: those kept before its sources went (`kept_modes.rs`), and its record's (a
-/// resumed run's).
-fn modes_before(ctx: &JobCtx, record: &JournalRecord) -> HashMap<PathBuf, u16> {
-    let kept =
-        (ctx.details.as_deref()).and_then(|folder| kept_modes::read(folder, record.seq).ok());
-    let mut modes = kept.unwrap_or_default();
-    let recorded = record.entries.iter();
-    modes.extend(recorded.filter_map(|e| Some((e.dest.clone(), e.source_mode?))));
-    modes
-}
-
-/// A finished-looking copy of `record`, for the jobs whose rollback is their plain undo
-/// (create folder; trash and restore once resumed).
-fn finished(record: &JournalRecord) -> JournalRecord {
-    JournalRecord {
-        state: super::journal::RecordState::Finished,
-        resumed: false,
-        entries_dropped: false,
-        ..record.clone()
-    }
-}
-
-/// What rolling back an interrupted copy or move (or a restore across file systems) does.
-#[derive(Default)]
-struct Rollback {
-    /// Copies identical to their sources: moved to the trash, or removed when `discard`. A
-    /// folder the job created that holds only such copies goes to the trash whole: one entry,
-    /// not thousands of loose files.
-    copies: Vec<PathBuf>,
-    /// The sources stay whole where the rest of the job is going back to (the trash, for a
-    /// restore), so a copy is a duplicate of the job's own making, not worth a trash entry.
-    discard: bool,
-    /// Items a move carried over completely, by the folder they go back to and the name
-    /// they go back under when it is not the one they have (`mv src dest/new-name`).
-    back: BTreeMap<(PathBuf, Option<OsString>), Vec<PathBuf>>,
-    /// Destination folders the job created, parents first, removed at the end if empty.
-    emptied: Vec<PathBuf>,
-    /// What the job moved aside to replace it, put back at the end.
-    replaced: Replaced,
-    /// The modes of what goes back, by where it is, from a disk that kept none.
-    modes: Modes,
-    /// When the job started (by the clock file times are stamped with, to the nanosecond in
-    /// logs that keep it): where it did not create the place, a file changed last before then
-    /// is not its copy, however like its source (one the job skipped in a folder it merged
-    /// into, say, made earlier by `cp -a`), nor an item it moved there. Every item the job
-    /// writes or renames is changed after it starts. `None`: no such test.
-    since: Option<SystemTime>,
-}
-
-/// The items an interrupted job moved into the staging folder to replace them: found by the
-/// hash of the path they were at (see `staging.rs`), matched to paths as the roll back walks.
-#[derive(Default)]
-struct Replaced {
-    /// Not matched yet, by path hash, oldest first.
-    kept: HashMap<u64, Vec<PathBuf>>,
-    /// Matched: where each is kept, and the path it goes back to.
-    found: Vec<(PathBuf, PathBuf)>,
-    /// The job's destination folder.
-    dest_dir: PathBuf,
-}
-
-impl Replaced {
-    /// True when the job replaced what was at `dest` (and kept it to put back).
-    fn at(&mut self, dest: &Path) -> bool {
-        if self.kept.is_empty() {
-            return false;
-        }
-        let hash = staging::path_hash(dest);
-        let Some(staged) = self.kept.get_mut(&hash) else {
-            return false;
-        };
-        // Oldest first: the item that was there before the job; a later one could only have
-        // been staged from what the job itself put there.
-        let first = staged.remove(0);
-        if staged.is_empty() {
-            self.kept.remove(&hash);
-        }
-        self.found.push((first, dest.to_path_buf()));
-        true
-    }
-
-    /// Puts every matched item back where it was, if that place is free now; reports the
-    /// others, and those never matched, as kept.
-    fn put_back(self, ctx: &JobCtx, summary: &mut Summary) {
-        for (staged, dest) in self.found {
-            match crate::fs::rename_noreplace_path(&staged, &dest) {
-                Ok(()) => {}
-                Err(rustix::io::Errno::EXIST | rustix::io::Errno::NOTEMPTY) => {
-                    let kept = Error::ReplacedKept {
-                        path: dest.clone(),
-                        staged,
-                    };
-                    fail(ctx, summary, &dest, kept);
-                }
-                Err(e) => fail(ctx, summary, &dest, Error::io("put back", &dest, e)),
-            }
-        }
-        for staged in self.kept.into_values().flatten() {
-            let kept = Error::ReplacedKept {
-                path: self.dest_dir.clone(),
-                staged,
-            };
-            fail(ctx, summary, &self.dest_dir, kept);
-        }
-    }
-}
-
-impl Rollback {
-    /// Trashes the copies, moves back what was carried over completely, puts back what the
-    /// job replaced, then removes the folders the job created that are left empty.
-    fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
-        if self.discard {
-            for copy in &self.copies {
-                if let Err(e) = fs::remove_file(copy) {
-                    fail(ctx, summary, copy, Error::io("remove", copy, e));
-                }
-            }
-        } else if !self.copies.is_empty() {
-            absorb(summary, trash::run_trash(ctx, &self.copies, roots));
-        }
-        for ((parent, name), items) in self.back {
-            if ctx.control.stopped() {
-                summary.not_done.extend(items);
-            } else {
-                let dest = (parent.as_path(), name.as_deref());
-                let skip = ConflictPolicy::Skip;
-                let moved = moves::run_job_with_modes(ctx, &items, dest, skip, &self.modes);
-                absorb(summary, moved);
-            }
-        }
-        // Before the emptied folders go: a folder taken for the job's (made in the second the
-        // job started) may be where a replaced item goes back, and holding it, it stays.
-        self.replaced.put_back(ctx, summary);
-        for dir in self.emptied.iter().rev() {
-            // Only emptied folders the job created go; one still holding anything stays.
-            let _ = fs::remove_dir(dir);
-        }
-    }
-
-    /// Adds what the job did from `source` to `dest` (`created`: a destination folder the
-    /// job made, rather than one it merged into). True when everything at `dest` is the job's
-    /// copy of `source`.
-    fn walk(
-        &mut self,
-        source: &Path,
-        dest: &Path,
-        is_move: bool,
-        created: bool,
-    ) -> Result<bool, Error> {
-        // What is at a place the job replaced is the job's, whatever was there before.
-        let created = self.replaced.at(dest) || created;
-        let Ok(d) = fs::symlink_metadata(dest) else {
-            return Ok(false); // not reached by the job, or moved aside to replace it
-        };
-        let Ok(s) = fs::symlink_metadata(source) else {
-            // In a folder the job merged into, an item whose source is gone is the job's when
-            // it changed since the job started (a rename, or a copy made, changes it): the
-            // user's own items there were never moved, and one of the same name as a source
-            // would have been a conflict, its source left.
-            let moved_here = created || self.changed_since(&d);
-            if is_move && moved_here {
-                let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
-                let renamed = (source.file_name() != dest.file_name())
-                    .then(|| source.file_name().map(OsStr::to_os_string))
-                    .flatten();
-                self.back
-                    .entry((parent, renamed))
-                    .or_default()
-                    .push(dest.to_path_buf());
-            }
-            return Ok(false);
-        };
-        if s.is_dir() && d.is_dir() {
-            let (copies, emptied) = (self.copies.len(), self.emptied.len());
-            // One made in a folder the job merged into is its own too, born since it started;
-            // it goes only if emptied, and what is in it counts as in a merged folder.
-            if created || self.born_since(&d) {
-                self.emptied.push(dest.to_path_buf());
-            }
-            let mut all_copies = true;
-            for entry in fs::read_dir(dest).map_err(|e| Error::io("read folder", dest, e))? {
-                let entry = entry.map_err(|e| Error::io("read folder", dest, e))?;
-                // Inside a folder the job created, everything is the job's; inside one it
-                // merged into, only what is identical to a source counts as its copy.
-                all_copies &= self.walk(
-                    &source.join(entry.file_name()),
-                    &entry.path(),
-                    is_move,
-                    created,
-                )?;
-            }
-            if !self.replaced.kept.is_empty() {
-                // Moved aside to be replaced, and not replaced yet when the job stopped.
-                for entry in
-                    fs::read_dir(source).map_err(|e| Error::io("read folder", source, e))?
-                {
-                    let entry = entry.map_err(|e| Error::io("read folder", source, e))?;
-                    let missing = dest.join(entry.file_name());
-                    if fs::symlink_metadata(&missing).is_err() {
-                        self.replaced.at(&missing);
-                    }
-                }
-            }
-            let whole = created && all_copies;
-            if whole && !self.discard && self.copies.len() > copies {
-                self.copies.truncate(copies);
-                self.emptied.truncate(emptied);
-                self.copies.push(dest.to_path_buf());
-            }
-            Ok(whole)
-        } else if is_copy_of(source, &s, dest, &d, self.since)
-            && (created || self.changed_since(&d))
-        {
-            self.copies.push(dest.to_path_buf());
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    }
-
-    /// Whether the item of `meta` was made at or after the job's start (its birth time, where
-    /// the file system keeps one).
-    fn born_since(&self, meta: &fs::Metadata) -> bool {
-        let (Some(since), Ok(born)) = (self.since, meta.created()) else {
-            return false;
-        };
-        born >= since
-    }
-
-    /// Whether the item of `meta` changed (its inode's ctime) at or after the job's start;
-    /// true without a start to compare with.
-    fn changed_since(&self, meta: &fs::Metadata) -> bool {
-        self.since.is_none_or(|since| changed_since(meta, since))
     }
 }
 

@@ -241,7 +241,7 @@ pub(super) fn resume_restore(
 
 /// Rolls back an interrupted restore: what it restored goes back to the trash (of its file
 /// system, under `roots`), never deleted. An item it copied in part across file systems is
-/// rolled back as an interrupted move is (see [`Rollback`](super::Rollback)): what it carried
+/// rolled back as an interrupted move is (see [`Rollback`](super::roll_back::Rollback)): what it carried
 /// over completely goes back into the trashed folder, the folders it created go once empty,
 /// and the copies identical to the trashed item, which stays whole, are removed where the
 /// job created the place, or trashed where it merged into a folder that was there (they may
@@ -254,11 +254,8 @@ pub(super) fn roll_back_restore(
     roots: &TrashRoots,
 ) -> Summary {
     let mut summary = Summary::default();
-    let mut created = super::Rollback {
-        discard: true,
-        ..super::Rollback::default()
-    };
-    let mut merged = super::Rollback::default();
+    let mut created = super::roll_back::Rollback::discarding();
+    let mut merged = super::roll_back::Rollback::default();
     let mut back = Vec::new();
     for item in items {
         match restored(item) {
