@@ -50,9 +50,10 @@ pub struct TransferArgs {
     #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
     pub on_conflict: OnConflict,
     /// Sources, then the destination folder (SRC... DEST_DIR), or one source and the new path
-    /// it goes to (SRC DEST: `ferry cp a.txt b.txt`, `ferry mv old new`). `SRC/.` stands for
-    /// what the folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items land in DEST_DIR
-    /// itself (a copy makes DEST_DIR first when it is not there).
+    /// it goes to (SRC DEST: `ferry cp a.txt b.txt`, `ferry mv old new`). For `ferry cp`,
+    /// `SRC/.` stands for what the folder SRC holds, as with `cp -r SRC/. DEST_DIR`: its items
+    /// land in DEST_DIR itself, made first when it is not there (`ferry mv` refuses it, as
+    /// `mv` does).
     #[arg(required = true, num_args = 2.., value_name = "PATH", value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
 }
@@ -90,7 +91,8 @@ pub struct RmArgs {
     /// Paths to delete permanently (folders with everything in them; links are not followed).
     #[arg(required = true, value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
-    /// Delete even your home folder, a folder holding it, or a mount point (refused without).
+    /// Delete even your home folder or a folder holding it (refused without). A mount point
+    /// is never deleted: unmount it first.
     #[arg(long)]
     pub force: bool,
 }
@@ -149,18 +151,21 @@ pub fn run_link(args: &LinkArgs) -> i32 {
 
 /// Runs `ferry rm`.
 pub fn run_remove(args: &RmArgs) -> i32 {
-    if !args.force {
-        let home = directories::UserDirs::new().map(|d| d.home_dir().to_path_buf());
-        let cautions = delete_cautions(&args.paths, home.as_deref());
-        for (path, why) in &cautions {
-            eprintln!(
-                "ferry: not deleting {}: {why} (add --force to delete it)",
-                Shown(path)
-            );
-        }
-        if !cautions.is_empty() {
-            return EXIT_REFUSED;
-        }
+    let home = directories::UserDirs::new().map(|d| d.home_dir().to_path_buf());
+    let cautions = delete_cautions(&args.paths, home.as_deref());
+    let mut refused = false;
+    for (path, why) in &cautions {
+        // A delete never goes into another file system, forced or not.
+        let hint = match why {
+            Caution::MountPoint => "unmount it first",
+            _ if args.force => continue,
+            _ => "add --force to delete it",
+        };
+        eprintln!("ferry: not deleting {}: {why} ({hint})", Shown(path));
+        refused = true;
+    }
+    if refused {
+        return EXIT_REFUSED;
     }
     with_empty_paths_named(&args.paths, "delete", |paths| {
         run(Job::Delete { paths }, "deleted")
@@ -293,9 +298,11 @@ fn destination(
         return Ok((dest.to_path_buf(), None));
     }
     let last = ferry_core::fs::last_name(dest);
-    // `new/` and `new/.` name a folder, never a new name; nor does `SRC/.`'s contents.
-    let names_a_file =
-        !dest.as_os_str().as_bytes().ends_with(b"/") && last != b"." && last != b"..";
+    // `new/.` names a folder, never a new name; nor does `SRC/.`'s contents. `new/` is a new
+    // name only for a folder, as `cp -r dir new/` and `mv dir new/` take it.
+    let slash = dest.as_os_str().as_bytes().ends_with(b"/");
+    let a_folder = matches!(sources, [s] if s.symlink_metadata().is_ok_and(|m| m.is_dir()));
+    let names_a_file = (!slash || a_folder) && last != b"." && last != b"..";
     let one = matches!(sources, [s] if ferry_core::fs::last_name(s) != b".");
     let parent = match dest.parent() {
         Some(p) if p.as_os_str().is_empty() => Path::new("."),

@@ -7,6 +7,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
+use ferry_core::entry::Kind;
 use ferry_core::jobs::{Conflict, ConflictKind, ConflictPolicy, ErrorAction, Resolution, Scope};
 use ferry_core::shown::Shown;
 
@@ -67,7 +68,7 @@ pub fn describe(c: &Conflict) -> String {
     let what = match c.kind {
         ConflictKind::FileExists => "already exists",
         ConflictKind::FolderExists => "is an existing folder",
-        ConflictKind::FileVsFolder if c.source.kind == ferry_core::entry::Kind::Dir => {
+        ConflictKind::FileVsFolder if c.source.kind == Kind::Dir => {
             "is a file, the source a folder"
         }
         ConflictKind::FileVsFolder => "is a folder, the source a file",
@@ -79,12 +80,15 @@ pub fn describe(c: &Conflict) -> String {
     } else {
         ""
     };
+    // A folder's own size is no measure of what it holds: only files' sizes are said.
+    let sizes = match (c.source.kind, c.dest.kind) {
+        (Kind::File, Kind::File) => format!(" ({} vs {} bytes)", c.source.size, c.dest.size),
+        _ => String::new(),
+    };
     format!(
-        "{} -> {} {what}{same} ({} vs {} bytes)",
+        "{} -> {} {what}{same}{sizes}",
         Shown(&c.source.path),
         Shown(&c.dest.path),
-        c.source.size,
-        c.dest.size
     )
 }
 
@@ -202,6 +206,42 @@ impl Prompt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sizes are said for two files only: a folder's own size (4096 on ext4) says nothing of
+    /// what it holds ("(4096 vs 4096 bytes)" for two folders).
+    #[test]
+    fn a_conflict_says_sizes_of_files_only() {
+        use ferry_core::jobs::{ConflictId, EntryInfo};
+        let side = |path: &str, kind, size| EntryInfo {
+            path: PathBuf::from(path),
+            name: OsString::from(path.rsplit('/').next().unwrap()),
+            size,
+            mtime: Default::default(),
+            kind,
+        };
+        let conflict = |kind, source, dest| Conflict {
+            id: ConflictId(1),
+            kind,
+            source,
+            dest,
+            likely_identical: false,
+        };
+        let files = conflict(
+            ConflictKind::FileExists,
+            side("/s/a", Kind::File, 3),
+            side("/d/a", Kind::File, 5),
+        );
+        assert_eq!(
+            describe(&files),
+            "/s/a -> /d/a already exists (3 vs 5 bytes)"
+        );
+        let folders = conflict(
+            ConflictKind::FolderExists,
+            side("/s/f", Kind::Dir, 4096),
+            side("/d/f", Kind::Dir, 4096),
+        );
+        assert_eq!(describe(&folders), "/s/f -> /d/f is an existing folder");
+    }
 
     /// An item that failed while nobody can be asked is skipped (the exit status then says
     /// so), even when stdin holds an answer: it is never read.

@@ -158,7 +158,8 @@ fn a_path_that_is_neither_a_folder_nor_a_new_name_is_refused() {
 }
 
 /// `cp -r SRC/. NEW`, NEW not there yet, makes NEW a copy of SRC (its contents, nothing
-/// around them), from any spelling of SRC; into an existing folder, SRC's items go into it.
+/// around them), from any spelling of SRC, as `cp -r SRC NEW/` does; into an existing folder,
+/// SRC's items go into it.
 #[test]
 fn the_contents_of_a_folder_copied_to_a_new_path_make_that_folder() {
     let t = TempTree::new();
@@ -170,6 +171,9 @@ fn the_contents_of_a_folder_copied_to_a_new_path_make_that_folder() {
         (w.clone(), "photos/.", "backup"),
         (w.clone(), "photos/./", "backup2"),
         (w.join("photos"), ".", "../backup3"),
+        // A new folder's path may end in `/` (refused before, as for a file).
+        (w.clone(), "photos/.", "backup4/"),
+        (w.clone(), "photos", "backup5/"),
     ] {
         let out = ferry_in(&home)
             .current_dir(&from)

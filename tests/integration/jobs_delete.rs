@@ -49,8 +49,10 @@ fn rm_refuses_the_root_folder() {
     assert!(std::path::Path::new("/proc").exists());
 }
 
+/// The home folder is deleted only with `--force`; a mount point never, and the refusal says
+/// to unmount it (it said "add --force", and `--force` then refused it all the same).
 #[test]
-fn rm_wants_force_for_the_home_folder_and_a_mount_point() {
+fn rm_wants_force_for_the_home_folder_and_never_deletes_a_mount_point() {
     let t = TempTree::new();
     let home = t.dir("home");
     t.file("home/notes", "mine");
@@ -67,14 +69,21 @@ fn rm_wants_force_for_the_home_folder_and_a_mount_point() {
 
     if let Some(mounted) = Mounted::tmpfs(&t.join("mnt"), "1m") {
         fs::write(mounted.dir.join("data"), "on tmpfs").unwrap();
-        let out = crate::ferry_in(&home)
-            .arg("rm")
-            .arg(&mounted.dir)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("mounted on it"));
-        assert!(mounted.dir.join("data").exists());
+        for force in [&[][..], &["--force"][..]] {
+            let out = crate::ferry_in(&home)
+                .arg("rm")
+                .args(force)
+                .arg(&mounted.dir)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("mounted on it (unmount it first)"),
+                "{stderr}"
+            );
+            assert!(mounted.dir.join("data").exists());
+        }
     }
 
     let out = crate::ferry_in(&home)

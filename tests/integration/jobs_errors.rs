@@ -459,3 +459,39 @@ fn a_move_whose_destination_is_removed_under_it_keeps_every_source_whose_copy_we
         }
     }
 }
+
+/// A move within one file system refused by the folder it was to go into names that folder's
+/// place, as `mv` does; refused by the folder it was in, the item (it blamed the item both
+/// ways).
+#[test]
+fn a_refused_rename_names_the_side_that_refused_it() {
+    let t = open_tree();
+    let (open, closed) = (t.dir("open"), t.dir("closed"));
+    chmod(&open, 0o777);
+    chmod(&closed, 0o755);
+    let mine = t.file("open/mine", "m");
+    chmod(&mine, 0o666);
+    let out = run_ferry_unprivileged(["mv".as_ref(), mine.as_os_str(), closed.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let into = closed.join("mine");
+    assert!(
+        stderr.contains(&format!(
+            "cannot create {}: Permission denied",
+            into.display()
+        )),
+        "{stderr}"
+    );
+    let theirs = t.file("closed/theirs", "t");
+    let out = run_ferry_unprivileged(["mv".as_ref(), theirs.as_os_str(), open.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "cannot move {}: Permission denied",
+            theirs.display()
+        )),
+        "{stderr}"
+    );
+    assert!(mine.exists() && theirs.exists());
+}

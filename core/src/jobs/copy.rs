@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rustix::fd::OwnedFd;
-use rustix::fs::Mode;
+use rustix::fs::{Access, AtFlags, Mode};
 use rustix::io::Errno;
 
 use super::claim;
@@ -571,10 +571,15 @@ impl<'a> Copier<'a> {
             Err(Errno::XDEV) => lock(&self.crossed).push(c),
             Err(e) => {
                 let path = self.plan.source_path(c);
-                if self
-                    .ctx
-                    .fail_or_retry(c, path.clone(), Error::io("move", path, e))
-                {
+                // The folder it was to go into refused it: that one is named, as `mv` names
+                // both (the source alone was blamed).
+                let refused_by_dest = matches!(e, Errno::ACCESS | Errno::PERM | Errno::ROFS)
+                    && rustix::fs::accessat(to, ".", Access::WRITE_OK, AtFlags::EACCESS).is_err();
+                let error = match refused_by_dest {
+                    true => Error::io("create", self.plan.dest_path(c), e),
+                    false => Error::io("move", path.clone(), e),
+                };
+                if self.ctx.fail_or_retry(c, path, error) {
                     self.rename(cur, c);
                 }
             }

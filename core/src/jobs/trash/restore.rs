@@ -90,12 +90,13 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
 
 /// An error about a path in the trash as one about restoring its original place, which is
 /// where the user looks (`cannot restore ~/w/a: Permission denied`, not `cannot move
-/// ~/.local/share/Trash/files/a`).
+/// ~/.local/share/Trash/files/a`); one about the original place itself (its folder refused
+/// the item) as restoring it too.
 fn at_original(error: Arc<Error>, original: impl Fn(PathBuf) -> PathBuf) -> Arc<Error> {
     match &*error {
-        Error::Io { path, source, .. } => {
+        Error::Io { path, source, op } => {
             let mapped = original(path.clone());
-            if mapped == *path {
+            if mapped == *path && *op != "create" {
                 return error;
             }
             let source = match source.raw_os_error() {
