@@ -408,19 +408,7 @@ impl Ferry {
         // Dropped on the Trash view: into the trash, as onto Dolphin's trash:/ (the panes
         // are hidden behind it; their folders are not where the user dropped).
         if self.trash.is_some() {
-            return match self.jobs.stores().trash() {
-                Ok(roots) => {
-                    let job = ferry_core::jobs::Job::Trash {
-                        paths: sources,
-                        roots,
-                    };
-                    self.start_job(job, super::jobs::FollowUp::Toast)
-                }
-                Err(e) => {
-                    self.toast(format!("There is no trash to move them to: {e}"));
-                    Task::none()
-                }
-            };
+            return self.start_trash(sources);
         }
         let pointer = self.pointer;
         let dest_dir = self

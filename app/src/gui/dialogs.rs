@@ -354,12 +354,17 @@ fn delete_question(
         ),
         None => "This can't be undone.".to_owned(),
     };
-    Confirm::new(
+    let question = Confirm::new(
         (),
         format!("Permanently delete {what}?"),
         message,
         "Delete Permanently",
     )
     .danger()
-    .detail(detail)
+    .detail(detail);
+    // The home folder, a folder holding it, a mount point: never a single Enter away.
+    match cautions.is_empty() {
+        true => question,
+        false => question.cancel_by_default(),
+    }
 }

@@ -262,16 +262,10 @@ impl Ferry {
                 dest_name: None,
                 on_conflict: ConflictPolicy::Ask,
             },
-            Some(Action::Trash) => match self.jobs.stores().trash() {
-                Ok(roots) => Job::Trash {
-                    paths: drag.paths,
-                    roots,
-                },
-                Err(e) => {
-                    self.toast(format!("There is no trash to move them to: {e}"));
-                    return release;
-                }
-            },
+            Some(Action::Trash) => {
+                let trashed = self.start_trash(drag.paths);
+                return Task::batch([release, trashed]);
+            }
             Some(Action::Link(dest_dir)) => Job::Link {
                 targets: drag.paths,
                 dest_dir,

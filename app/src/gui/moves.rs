@@ -1,17 +1,17 @@
 //! Every move the window starts for the user (a paste of a cut, a drop that moves, Move to…
-//! and Shift+F6) is checked first, off the UI thread, as `ferry mv` checks it
-//! ([`move_cautions`]): moving the home folder, a folder holding it or a trash folder is
-//! asked about, with Cancel first; Ferry's state folder, or a folder holding it, is never
-//! moved (see `ferry_core::jobs::caution`): the dialog says so and offers to move the
-//! other items. Moves with nothing to ask about (a file is never asked about) are submitted
-//! as soon as the check returns.
+//! and Shift+F6), and every move to the trash (Delete, a drop on the Trash), is checked
+//! first, off the UI thread, as `ferry mv` checks it ([`move_cautions`]): moving the home
+//! folder, a folder holding it or a trash folder is asked about, with Cancel first; Ferry's
+//! state folder, or a folder holding it, is never moved (see `ferry_core::jobs::caution`):
+//! the dialog says so and offers to move the other items. Moves with nothing to ask about (a
+//! file is never asked about) are submitted as soon as the check returns.
 //!
 //! The question carries the move exactly as it will be submitted ([`Move`]), so confirming
 //! submits that and nothing else.
 
 use std::path::PathBuf;
 
-use ferry_core::jobs::{Caution, ConflictPolicy, Job, move_cautions};
+use ferry_core::jobs::{Caution, ConflictPolicy, Job, TrashRoots, move_cautions};
 use iced::Task;
 
 use super::dialogs::Ask;
@@ -33,15 +33,31 @@ pub struct Move {
     pub follow_up: FollowUp,
     /// A paste of a cut, which took it from the clipboard: declining the move puts it back.
     pub from_cut: bool,
+    /// A move to the trash, into these trash folders (`dest_dir` is then unused).
+    pub to_trash: Option<TrashRoots>,
 }
 
 impl Move {
     fn job(&self) -> Job {
-        Job::Move {
-            sources: self.sources.clone(),
-            dest_dir: self.dest_dir.clone(),
-            dest_name: None,
-            on_conflict: self.on_conflict,
+        match &self.to_trash {
+            Some(roots) => Job::Trash {
+                paths: self.sources.clone(),
+                roots: roots.clone(),
+            },
+            None => Job::Move {
+                sources: self.sources.clone(),
+                dest_dir: self.dest_dir.clone(),
+                dest_name: None,
+                on_conflict: self.on_conflict,
+            },
+        }
+    }
+
+    /// Where it goes, in words: "“Music”", "the trash".
+    fn destination(&self) -> String {
+        match self.to_trash {
+            Some(_) => "the trash".to_owned(),
+            None => format::display_name(&self.dest_dir).into_owned(),
         }
     }
 }
@@ -64,7 +80,32 @@ impl Ferry {
             on_conflict: ConflictPolicy::Ask,
             follow_up,
             from_cut,
+            to_trash: None,
         };
+        self.check_move(checked)
+    }
+
+    /// Moves `paths` to the trash, once checked.
+    pub(super) fn start_trash(&mut self, paths: Vec<PathBuf>) -> Task<Message> {
+        let roots = match self.jobs.stores().trash() {
+            Ok(roots) => roots,
+            Err(e) => {
+                self.toast(format!("There is no trash to move them to: {e}"));
+                return Task::none();
+            }
+        };
+        self.check_move(Move {
+            sources: paths,
+            dest_dir: PathBuf::new(),
+            on_conflict: ConflictPolicy::Ask,
+            follow_up: FollowUp::Toast,
+            from_cut: false,
+            to_trash: Some(roots),
+        })
+    }
+
+    /// Submits `checked` once its sources are checked, or asks about them.
+    fn check_move(&self, checked: Move) -> Task<Message> {
         let (stores, home) = (self.jobs.stores().clone(), self.services.home.clone());
         // The move travels with the check, uncloned: a cut may hold 100,000 paths.
         bridge::blocking(move || {
@@ -117,7 +158,7 @@ fn move_question(rest: Move, refused: &[PathBuf], asked: &Cautions) -> Confirm<A
         ([], [one], [(_, Caution::HomeFolder)]) => format!(
             "Move your home folder, {}, to {}?",
             quoted(one),
-            format::display_name(&rest.dest_dir)
+            rest.destination()
         ),
         ([], _, _) => format!("{moving}?"),
         (refused, rest_sources, _) => {
@@ -152,9 +193,14 @@ fn move_question(rest: Move, refused: &[PathBuf], asked: &Cautions) -> Confirm<A
         message.push(format!("And {more} more like them."));
     }
     // With items refused, the button says how many still move.
+    let to = if rest.to_trash.is_some() {
+        " to Trash"
+    } else {
+        ""
+    };
     let label = match rest.sources.len() {
-        _ if refused.is_empty() => "Move".to_owned(),
-        n => format!("Move {}", format::counted(n, "Item", "Items")),
+        _ if refused.is_empty() => format!("Move{to}"),
+        n => format!("Move {}{to}", format::counted(n, "Item", "Items")),
     };
     let question = Confirm::new(Ask::Move(rest), title, message.join("\n"), label);
     if asked.is_empty() {

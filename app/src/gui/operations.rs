@@ -57,13 +57,7 @@ impl Ferry {
             Operation::Copy(paths) => self.set_clip(Clip { paths, cut: false }),
             Operation::Cut(paths) => self.set_clip(Clip { paths, cut: true }),
             Operation::Paste(folder) => self.paste(folder),
-            Operation::Trash(paths) => match self.jobs.stores().trash() {
-                Ok(roots) => self.start_job(Job::Trash { paths, roots }, FollowUp::Toast),
-                Err(e) => {
-                    self.toast(format!("There is no trash to move them to: {e}"));
-                    Task::none()
-                }
-            },
+            Operation::Trash(paths) => self.start_trash(paths),
             Operation::Delete(paths) => self.ask_delete(paths),
             Operation::Duplicate(paths) => {
                 let Some(dest_dir) = paths

@@ -77,6 +77,7 @@ fn a_cut_holding_ferrys_state_folder_is_refused_and_the_rest_moves_once_confirme
             on_conflict: ferry_core::jobs::ConflictPolicy::Ask,
             follow_up: jobs::FollowUp::ToastFromCut,
             from_cut: true,
+            to_trash: None,
         }),
         "the question carries the move without the state folder"
     );
@@ -420,4 +421,43 @@ fn with_a_tab_in(fixture: &Fixture, rel: &str) -> (PathBuf, Ferry) {
     let _ = ferry.tabs.open(home.join(rel), false, &ctx);
     settle(&mut ferry);
     (home, ferry)
+}
+
+/// Delete on the home folder (seen from the folder holding it) moved it to the trash unasked,
+/// and Shift+Delete asked with Delete Permanently first, a single Enter away from losing it.
+/// Each now asks with Cancel first.
+#[test]
+fn trashing_or_deleting_the_home_folder_asks_with_cancel_first() {
+    let fixture = Fixture::new();
+    let (home, top) = (fixture.home(), fixture.dir.path().to_path_buf());
+    let mut ferry = fixture.start(Some(&top));
+    select(&mut ferry, "home");
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Move your home folder, “home”, to the trash?")
+    );
+    let confirm = ferry.confirm.as_ref().unwrap();
+    assert!(confirm.is_danger() && confirm.confirm_label() == "Move to Trash");
+    assert_eq!(confirm.focus(), Choice::Cancel);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert!(no_job(&ferry) && home.join("notes.md").exists());
+
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    let confirm = ferry.confirm.as_ref().expect("asked");
+    assert!(confirm.message().contains("it is your home folder"));
+    assert_eq!(confirm.focus(), Choice::Cancel);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert!(no_job(&ferry) && home.join("notes.md").exists());
+
+    // Confirmed, it goes to the trash.
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    click(
+        &mut ferry,
+        iced_test::selector::id(modal::confirm::CONFIRM_ID),
+    );
+    jobs_done(&mut ferry);
+    assert!(!home.exists());
 }
