@@ -239,8 +239,10 @@ impl Ferry {
             WindowAction::FocusJobs => {
                 use super::screen::jobs_panel::Message as Panel;
                 let newest = self.jobs.window_jobs().last().map(|j| j.id);
+                // Again, it stays: a toggle sent the keys of a second Ctrl+J's Delete to the
+                // files behind (trashing the folder a job was copying).
                 let message = match newest {
-                    _ if self.jobs_panel.has_focus() => Panel::LeaveFocus,
+                    _ if self.jobs_panel.has_focus() => return Task::none(),
                     Some(job) => Panel::Focus(job),
                     None => {
                         self.toast("No jobs yet: copies, moves and deletes show here.".to_owned());

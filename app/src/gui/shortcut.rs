@@ -44,7 +44,7 @@ pub enum WindowAction {
     ToggleJobs,
     /// Show the Trash (the window menu's "Trash": the places sidebar takes no keyboard).
     OpenTrash,
-    /// Put the keyboard in the jobs panel, opening it; again: give it back (Ctrl+J).
+    /// Put the keyboard in the jobs panel, opening it (Ctrl+J); Escape or Tab gives it back.
     FocusJobs,
     /// Quit, saving the session (Ctrl+Q).
     Quit,

@@ -134,6 +134,24 @@ fn big_paste_paused(fixture: &Fixture, home: &std::path::Path) -> Ferry {
     ferry
 }
 
+/// Ctrl+J puts the keyboard in the panel, and again leaves it there: a second Ctrl+J gave it
+/// back to the files, so that the Delete meant for a job trashed the selected folder.
+#[test]
+fn ctrl_j_twice_keeps_the_keyboard_in_the_panel() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = big_paste_paused(&fixture, &home);
+    ctrl(&mut ferry, "j");
+    assert!(ferry.jobs_panel.has_focus());
+    ctrl(&mut ferry, "j");
+    assert!(ferry.jobs_panel.has_focus(), "still in the panel");
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(!ferry.jobs_panel.has_focus(), "Escape gives it back");
+    let id = job(&ferry).id;
+    ferry.jobs.cancel(id);
+    jobs_done(&mut ferry);
+}
+
 /// Asked whether to cancel a job that then ends on its own, the question goes: there is
 /// nothing left to cancel, and its Cancel would do nothing.
 #[test]
