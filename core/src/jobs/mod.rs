@@ -108,7 +108,8 @@ pub use staging::{
 };
 pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
 pub use trash::{
-    TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, list_trash, list_trash_in,
+    TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, is_trashed_item, list_trash,
+    list_trash_in,
 };
 pub use undo_again::put_back_interrupted;
 

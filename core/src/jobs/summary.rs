@@ -1,6 +1,6 @@
 //! What a job did: the exact [`Summary`] and the [`Record`] kept for undo.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -278,15 +278,23 @@ impl Record {
     /// the one it was to get: what an undo's put-back did beside what had taken a place. A
     /// put-back to a name other than the item's own (the undo of a rename) is not that.
     pub(crate) fn renamed_by_answers(&self) -> bool {
-        self.parts.iter().any(|d| {
+        !self.names_from_answers().is_empty()
+    }
+
+    /// The names answers to conflicts (Keep both, Rename to) gave items instead of the ones
+    /// they were to get (see [`renamed_by_answers`](Self::renamed_by_answers)).
+    pub fn names_from_answers(&self) -> Vec<&OsStr> {
+        let mut names = Vec::new();
+        for d in &self.parts {
             let plan = &d.plan;
-            (plan.roots.iter())
-                .filter(|r| r.item < r.end && r.origin != NO_ITEM)
-                .any(|r| {
-                    Self::how_of(d, r.item).is_some()
-                        && plan.dest_name(r.item) != plan.dest_name(r.origin)
-                })
-        })
+            for r in (plan.roots.iter()).filter(|r| r.item < r.end && r.origin != NO_ITEM) {
+                let name = plan.dest_name(r.item);
+                if Self::how_of(d, r.item).is_some() && name != plan.dest_name(r.origin) {
+                    names.push(name);
+                }
+            }
+        }
+        names
     }
 
     /// Every created, merged or moved item, parents before children.

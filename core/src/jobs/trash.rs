@@ -31,6 +31,8 @@
 
 mod empty;
 mod info;
+
+pub use empty::is_trashed_item;
 mod place;
 mod restore;
 mod subvolumes;

@@ -128,15 +128,30 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         // Into a folder the user chose (Restore to…, a drag out of the trash): named.
         Job::Restore {
             items: restored, ..
-        } => match restored.first() {
-            Some(first) if first.chosen_folder => match first.original.parent() {
-                Some(to) => format!("Restored {items} to {}", words::quoted(to)),
-                None => format!("Restored {items}"),
-            },
-            _ => format!("Restored {items}"),
-        },
+        } => {
+            let restored = match restored.first() {
+                Some(first) if first.chosen_folder => match first.original.parent() {
+                    Some(to) => format!("Restored {items} to {}", words::quoted(to)),
+                    None => format!("Restored {items}"),
+                },
+                _ => format!("Restored {items}"),
+            };
+            match answered_name(summary) {
+                Some(name) => format!("{restored} as {}", words::quoted(Path::new(name))),
+                None => restored,
+            }
+        }
         Job::EmptyTrash { .. } => "Emptied the trash".to_owned(),
-        Job::Undo { record, .. } => format!("Undid: {}", in_words(&record.job)),
+        Job::Undo { record, .. } => {
+            let undid = format!("Undid: {}", in_words(&record.job));
+            match answered_name(summary) {
+                Some(name) => format!(
+                    "{undid}; it came back as {}",
+                    words::quoted(Path::new(name))
+                ),
+                None => undid,
+            }
+        }
         Job::Resume { .. } => format!("Finished {items}"),
     };
     if cancelled {
@@ -157,6 +172,18 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     }
     text.push('.');
     text
+}
+
+/// The name an answer to a conflict (Keep both) gave the one item a job put back, when it
+/// did: the toast names what is there, not what was asked for.
+fn answered_name(summary: &Summary) -> Option<&OsStr> {
+    match (
+        summary.done.len(),
+        summary.record.names_from_answers().as_slice(),
+    ) {
+        (1, [name]) => Some(name),
+        _ => None,
+    }
 }
 
 /// A copy or move in words, with the verb of a duplicate, a copy and a move: "Copying

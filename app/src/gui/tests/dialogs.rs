@@ -97,6 +97,34 @@ fn the_trash_view_shows_what_was_trashed_and_restores_it() {
     assert_eq!(active_path(&ferry), home);
 }
 
+/// Restored beside a file made since at its place (Keep both), the toast names the name it
+/// came back under (it said “notes.md”, the file it was not).
+#[test]
+fn a_restore_kept_beside_what_took_its_place_names_where_it_went() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "notes.md");
+    fs::write(home.join("notes.md"), "made since").unwrap();
+    select_in_trash(&mut ferry);
+    key(&mut ferry, Key::Character("r".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the restore's conflict", |f| {
+        !f.conflicts.is_empty()
+    });
+    key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the restore", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+    assert_eq!(fs::read(home.join("notes.md")).unwrap(), b"made since");
+    assert!(home.join("notes (copy).md").exists());
+    let said = "Restored “notes.md” as “notes (copy).md”.";
+    assert!(
+        super::operations::shows_toast(&ferry, said),
+        "{:?}",
+        ferry.toasts
+    );
+}
+
 /// Trashes `name` of the home folder, then shows the Trash view, read.
 pub(super) fn trash_and_show(fixture: &Fixture, ferry: &mut Ferry, name: &str) {
     select(ferry, name);
@@ -265,6 +293,13 @@ fn undoing_a_move_onto_a_place_taken_since_asks() {
     assert_eq!(fs::read(home.join("Documents/a.txt")).unwrap(), b"new");
     assert_eq!(fs::read(home.join("Documents/a (copy).txt")).unwrap(), b"x");
     assert!(!home.join("Music/a.txt").exists());
+    // The toast names what came back, not the name taken (it named “a.txt” alone).
+    let said = "Undid: Move “a.txt” to “Music”; it came back as “a (copy).txt”.";
+    assert!(
+        super::operations::shows_toast(&ferry, said),
+        "{:?}",
+        ferry.toasts
+    );
 }
 
 /// The Trash view from the keyboard alone: the window menu (F10), its "Trash" entry chosen

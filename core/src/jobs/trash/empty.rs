@@ -29,7 +29,7 @@ pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
 
 /// `path` is an entry of a trash's `files` folder: `…/Trash/files/x`, `…/.Trash-1000/files/x`
 /// or `…/.Trash/1000/files/x`.
-fn is_trashed_item(path: &Path) -> bool {
+pub fn is_trashed_item(path: &Path) -> bool {
     fn name(p: Option<&Path>) -> Option<&[u8]> {
         p.and_then(Path::file_name).map(OsStr::as_bytes)
     }

@@ -17,8 +17,12 @@ pub fn name(name: &OsStr) -> Cow<'_, str> {
     format::shown_name(name)
 }
 
-/// The name of the folder `path` is in.
+/// The name of the folder `path` is in: "Trash" for an item in a trash (a restore's, whose
+/// folder there is the trash's own `files`).
 pub fn folder_of(path: &Path) -> Cow<'_, str> {
+    if ferry_core::jobs::is_trashed_item(path) {
+        return Cow::Borrowed("Trash");
+    }
     path.parent()
         .map_or(Cow::Borrowed("/"), format::display_name)
 }
@@ -230,5 +234,23 @@ pub fn items(n: u64, capped: bool) -> String {
         format!("{}+ items", format::count(n))
     } else {
         format::counted(n, "item", "items")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A restore's incoming item is in the trash, not in a folder named "files".
+    #[test]
+    fn an_item_in_a_trash_is_said_to_be_in_the_trash() {
+        for trashed in [
+            "/home/u/.local/share/Trash/files/x.txt",
+            "/media/usb/.Trash-1000/files/x.txt",
+            "/media/usb/.Trash/1000/files/x.txt",
+        ] {
+            assert_eq!(folder_of(Path::new(trashed)), "Trash", "{trashed}");
+        }
+        assert_eq!(folder_of(Path::new("/home/u/files/x.txt")), "files");
     }
 }
