@@ -177,6 +177,9 @@ struct Probe {
     trash: bool,
     /// Bookmarked paths on it, to check.
     paths: Vec<PathBuf>,
+    /// Tops of other file systems whose trash folders are looked into too: those not listed
+    /// (tmpfs such as `/dev/shm`), whose trash the Trash view shows all the same.
+    also_trash: Vec<PathBuf>,
 }
 
 struct Answer {
@@ -192,7 +195,8 @@ impl Probe {
                 .volume
                 .then(|| volumes::space(&self.mount_point))
                 .flatten(),
-            trash_full: self.trash && volumes::volume_trash_full(&self.mount_point, uid),
+            trash_full: (self.trash && volumes::volume_trash_full(&self.mount_point, uid))
+                || (self.also_trash.iter()).any(|top| volumes::volume_trash_full(top, uid)),
             present: self.paths.iter().map(|p| p.exists()).collect(),
         }
     }
@@ -228,18 +232,39 @@ impl Places {
         };
 
         let shown = volumes::shown_mounts(mounts);
+        let trash_wanted = |top: &Path| match &env.trash.volumes {
+            Volumes::All => true,
+            Volumes::Only(tops) => tops.iter().any(|t| t == top),
+        };
         let mut probes: Vec<Probe> = shown
             .iter()
             .map(|m| Probe {
                 mount_point: m.mount_point.clone(),
                 volume: true,
-                trash: match &env.trash.volumes {
-                    Volumes::All => true,
-                    Volumes::Only(tops) => tops.contains(&m.mount_point),
-                },
+                trash: trash_wanted(&m.mount_point),
                 paths: Vec::new(),
+                also_trash: Vec::new(),
             })
             .collect();
+        // The file systems not listed, whose trash the Trash view shows too: looked into by
+        // one probe of their own ("Trash (empty)" while /dev/shm's held 200,000 items).
+        // Never one that may hang, nor an automount point (looking would mount it).
+        let mut others: Vec<PathBuf> = (mounts.mounts().iter())
+            .filter(|m| m.fs_type != "autofs" && !m.may_hang())
+            .map(|m| m.mount_point.clone())
+            .filter(|top| shown.iter().all(|s| s.mount_point != *top) && trash_wanted(top))
+            .collect();
+        others.sort();
+        others.dedup();
+        if !others.is_empty() {
+            probes.push(Probe {
+                mount_point: PathBuf::from("(trash folders of the file systems not listed)"),
+                volume: false,
+                trash: false,
+                paths: Vec::new(),
+                also_trash: others,
+            });
+        }
         // Each local bookmark is checked by the probe of the file system it is on.
         let located: Vec<Option<(usize, usize)>> = marks
             .iter()
@@ -254,6 +279,7 @@ impl Places {
                             volume: false,
                             trash: false,
                             paths: Vec::new(),
+                            also_trash: Vec::new(),
                         });
                         probes.len() - 1
                     }
@@ -303,9 +329,7 @@ impl Places {
                 BookmarkPlace { bookmark, status }
             })
             .collect();
-        let volume_trash = answers[..volumes.len()]
-            .iter()
-            .any(|a| a.as_ref().is_some_and(|a| a.trash_full));
+        let volume_trash = (answers.iter()).any(|a| a.as_ref().is_some_and(|a| a.trash_full));
         Places {
             standard,
             bookmarks,
@@ -548,6 +572,28 @@ mod tests {
 
         assert!(!places.trash_full);
         std::fs::create_dir_all(env.trash.home.join("files/old")).unwrap();
+        assert!(Places::load_with(&env, &mounts).trash_full);
+    }
+
+    /// Items in the trash of a file system not listed (a tmpfs such as `/dev/shm`) make the
+    /// Trash full: the Trash view shows them, and the sidebar said "Trash (empty)".
+    #[test]
+    fn a_trash_on_a_file_system_not_listed_counts() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+        let mut env = PlacesEnv::in_root(tmp.path());
+        env.trash.volumes = Volumes::Only(vec![shm.path().to_path_buf()]);
+        let table = format!(
+            "1 0 254:0 / / rw - ext4 /dev/vda rw\n2 1 0:30 / {} rw - tmpfs tmpfs rw\n",
+            shm.path().display()
+        );
+        let mounts = MountTable::parse(table.as_bytes());
+        let places = Places::load_with(&env, &mounts);
+        assert_eq!(places.volumes.len(), 1, "the tmpfs is not listed");
+        assert!(!places.trash_full);
+        let uid = rustix::process::getuid().as_raw();
+        let files = shm.path().join(format!(".Trash-{uid}/files"));
+        std::fs::create_dir_all(files.join("a.txt")).unwrap();
         assert!(Places::load_with(&env, &mounts).trash_full);
     }
 
