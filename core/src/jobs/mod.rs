@@ -393,6 +393,20 @@ pub struct Progress {
     pub paused: bool,
 }
 
+impl Progress {
+    /// How much of the job is done, from 0 to 1, by its work: bytes and items together (an
+    /// item counting as 128 KiB), so that a job of a few large files and many small ones is not "100%"
+    /// with half its items to go.
+    pub fn fraction(&self) -> f64 {
+        let (done, total) = progress::work(self);
+        #[allow(clippy::cast_precision_loss)] // a fraction
+        match total {
+            0 => 0.0,
+            total => (done as f64 / total as f64).min(1.0),
+        }
+    }
+}
+
 /// What the engine reports, in order, for each job.
 #[derive(Debug, Clone)]
 pub enum Event {

@@ -383,22 +383,8 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
         }
         .to_owned(),
     );
-    (
-        fraction(p.bytes_done, p.bytes_total, p.items_done, p.items_total),
-        parts.join(" · "),
-    )
-}
-
-/// Done over total, by bytes when there are any, else by items.
-#[allow(clippy::cast_precision_loss)] // a fraction for a bar
-fn fraction(bytes: u64, bytes_total: u64, items: u64, items_total: u64) -> f32 {
-    if bytes_total > 0 {
-        (bytes as f64 / bytes_total as f64) as f32
-    } else if items_total > 0 {
-        (items as f64 / items_total as f64) as f32
-    } else {
-        0.0
-    }
+    #[allow(clippy::cast_possible_truncation)] // a fraction for a bar
+    (p.fraction() as f32, parts.join(" · "))
 }
 
 /// "2 jobs running · 45%", or what the last one did.
@@ -446,13 +432,7 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
     for job in jobs.iter().filter(|j| j.is_running()) {
         // While planning, the items counted are those found, not done.
         if let Some(p) = job.progress.as_ref().filter(|p| p.phase != Phase::Planning) {
-            #[allow(clippy::cast_precision_loss)] // a percentage
-            let (d, t) = if p.bytes_total > 0 {
-                (p.bytes_done as f64, p.bytes_total as f64)
-            } else {
-                (p.items_done as f64, p.items_total.max(1) as f64)
-            };
-            done += d / t;
+            done += p.fraction();
         }
         running += 1;
     }
@@ -475,13 +455,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn durations_and_fractions_read_well() {
+    fn durations_read_well() {
         assert_eq!(duration(Duration::from_secs(45)), "45 s");
         assert_eq!(duration(Duration::from_secs(61)), "2 min");
         assert_eq!(duration(Duration::from_secs(3900)), "1 h 5 min");
-        assert!((fraction(50, 100, 0, 0) - 0.5).abs() < 1e-6);
-        assert!((fraction(0, 0, 1, 4) - 0.25).abs() < 1e-6);
-        assert_eq!(fraction(0, 0, 0, 0), 0.0);
     }
 
     fn job(id: u64, state: State, paused: bool) -> WindowJob {
