@@ -165,7 +165,12 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         rest.push(format!("{} failed", format::count(summary.failed.len())));
     }
     if let Some(why) = &summary.stopped_by {
-        rest.push(format!("stopped: {why}"));
+        // In words, as the dialog says it ("3076096 bytes needed" before).
+        let said = words::error_in_words(why);
+        rest.push(format!(
+            "stopped: {}",
+            lowercase_first(said.trim_end_matches('.'))
+        ));
     }
     if !rest.is_empty() {
         text = format!("{text} ({})", rest.join(", "));
@@ -363,6 +368,20 @@ mod tests {
         assert_eq!(
             done_message(&job, &failed, true),
             "Cancelled: moved 12 items to “Photos” (1 failed)."
+        );
+        // Why it stopped, in words (it said "3076096 bytes needed, 2097152 available").
+        let stopped = Summary {
+            stopped_by: Some(std::sync::Arc::new(ferry_core::Error::NoSpace {
+                path: PathBuf::from("/p"),
+                needed: 3_076_096,
+                available: 2_097_152,
+            })),
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&job, &stopped, false),
+            "Moved nothing to “Photos” (stopped: there is not enough space on the disk \
+             holding “p”: 3.1 MB needed, 2.1 MB free)."
         );
     }
 

@@ -624,8 +624,8 @@ mod tests {
         dialog.stopped(JobId(1), full, "Copying 12 files to “USB”");
         assert_eq!(dialog.waiting(), 1, "the stopped job's question is gone");
         for shown in [
-            "The job stopped: the disk is full",
-            "The disk holding “USB” is full: 1.2 GB needed, 300.0 MB free.",
+            "The job stopped: not enough space",
+            "There is not enough space on the disk holding “USB”: 1.2 GB needed, 300.0 MB free.",
         ] {
             assert!(shows(&dialog, shown), "{shown}");
         }

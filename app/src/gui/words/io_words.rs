@@ -288,9 +288,9 @@ mod tests {
         };
         assert_eq!(
             said(&e),
-            "The disk holding “USB” is full: 1.2 GB needed, 300.0 MB free."
+            "There is not enough space on the disk holding “USB”: 1.2 GB needed, 300.0 MB free."
         );
-        assert_eq!(error_title(&e), "The disk is full");
+        assert_eq!(error_title(&e), "Not enough space");
         let e = io("write", "/media/u/USB/big.iso", Errno::NOSPC);
         assert_eq!(said(&e), "The disk holding “big.iso” is full.");
         assert_eq!(error_title(&e), "The disk is full");

@@ -101,7 +101,7 @@ pub fn error_in_words(error: &Error) -> String {
             needed,
             available,
         } => format!(
-            "The disk holding {} is full: {} needed, {} free.",
+            "There is not enough space on the disk holding {}: {} needed, {} free.",
             quoted(path),
             format::size(*needed),
             format::size(*available)
@@ -186,7 +186,8 @@ pub fn error_title(error: &Error) -> &'static str {
                 _ => "Something went wrong",
             },
         },
-        Error::NoSpace { .. } => "The disk is full",
+        // Found before writing: the disk may be empty, and too small.
+        Error::NoSpace { .. } => "Not enough space",
         Error::FolderRemoved { .. } => "Folder removed",
         Error::NameNotAllowed { .. } => "Not a valid name",
         Error::TooLarge { .. } => "File too large",
