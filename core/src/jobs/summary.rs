@@ -274,6 +274,29 @@ impl Record {
         renamed
     }
 
+    /// Of the sources `not_done`, those the job began: a folder made at the destination,
+    /// part of what it holds copied or moved there when the job was cancelled or stopped.
+    /// Looks at the plans' roots only, as [`renamed`](Self::renamed) does.
+    pub fn begun<'a>(&self, not_done: &'a [PathBuf]) -> Vec<&'a Path> {
+        let mut begun = Vec::new();
+        for d in &self.parts {
+            let plan = &d.plan;
+            for root in plan.roots.iter().filter(|r| r.item < r.end) {
+                let made = matches!(Self::how_of(d, root.item), Some(How::Created));
+                if made && plan.item(root.item).kind == Kind::Dir {
+                    let source = plan.source_path(root.item);
+                    begun.extend(
+                        not_done
+                            .iter()
+                            .filter(|p| **p == source)
+                            .map(PathBuf::as_path),
+                    );
+                }
+            }
+        }
+        begun
+    }
+
     /// Whether an answer to a conflict (Keep both, Rename to) gave an item another name than
     /// the one it was to get: what an undo's put-back did beside what had taken a place. A
     /// put-back to a name other than the item's own (the undo of a rename) is not that.

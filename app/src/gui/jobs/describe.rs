@@ -158,6 +158,12 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         text = format!("Cancelled: {}", lowercase_first(&text));
     }
     let mut rest = Vec::new();
+    // A folder cancelled midway is there in part: said, as undo takes it back too.
+    if let [one, ..] = summary.record.begun(&summary.not_done).as_slice()
+        && !summary.done.is_empty()
+    {
+        rest.push(format!("and part of {}", words::quoted(one)));
+    }
     if !summary.skipped.is_empty() {
         rest.push(format!("{} skipped", format::count(summary.skipped.len())));
     }

@@ -69,6 +69,38 @@ fn wait(ferry: &mut Ferry, time: Duration) {
 
 /// Copies the home's `big` into Music with Ctrl+C and Ctrl+V; the job is known once this
 /// returns (the engine has it, and has not told the window anything yet).
+/// A copy of two folders cancelled in the second: the toast says the first was copied, and
+/// that part of the second is there too (it named the first alone).
+#[test]
+fn a_cancel_in_the_second_folder_says_part_of_it_is_there() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("aaa"), 2);
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    let _ = ferry.set_clip(crate::gui::copy_paste::Clip {
+        paths: vec![home.join("aaa"), home.join("big")],
+        cut: false,
+    });
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    until(&mut ferry, "some of big copied", |f| {
+        job(f).items_done() > 10
+    });
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    click(&mut ferry, "Cancel");
+    click(
+        &mut ferry,
+        iced_test::selector::id(modal::confirm::CONFIRM_ID),
+    );
+    jobs_done(&mut ferry);
+    assert!(count(&home.join("Music/big")) < FILES);
+    let said = "Cancelled: copied “aaa” to “Music” (and part of “big”).";
+    assert!(shows(&ferry, said), "{said}: {:?}", ferry.toasts);
+}
+
 fn paste_big(ferry: &mut Ferry, home: &Path) {
     select(ferry, "big");
     ctrl(ferry, "c");
