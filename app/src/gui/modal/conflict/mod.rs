@@ -552,7 +552,17 @@ impl ConflictDialog {
                 480.0,
                 Length::Shrink,
             ),
-            (Some(single), Some(row)) => (single::view(self, single, row), 680.0, Length::Shrink),
+            // Scrolls in a short window (800 x 500): its last answers and Cancel job were out
+            // of reach of the mouse.
+            (Some(single), Some(row)) => (
+                iced::widget::scrollable(single::view(self, single, row))
+                    .direction(iced::widget::scrollable::Direction::Vertical(
+                        iced::widget::scrollable::Scrollbar::new().spacing(8),
+                    ))
+                    .into(),
+                680.0,
+                Length::Shrink,
+            ),
             _ => (table::view(self), 1040.0, Length::Fill),
         };
         let card = container(content)

@@ -31,6 +31,8 @@ use crate::gui::widget::scrollbar::scrollbar;
 pub const ROW_H: f32 = 38.0;
 
 const KIND_W: f32 = 80.0;
+/// The table's width from which every column shows, the names with 180 pixels at least.
+const FULL_WIDTH: f32 = 950.0;
 const SIDE_W: f32 = 132.0;
 /// The answer columns: Replace, Skip, Keep both, then Rename… and (folders) Merge, so that
 /// a table of files has no gap.
@@ -165,11 +167,18 @@ pub fn view(d: &ConflictDialog) -> Element<'_, Message> {
         .style(style::dim_text),
         rules,
         filters,
-        container(column![
-            header(d, focused),
-            rule::horizontal(1).style(style::separator),
-            body(d)
-        ])
+        container(iced::widget::responsive(move |size| {
+            // Too narrow for every column (an 800-pixel window), the names and the answers:
+            // the names went first, the table reading "File · 7 bytes" with nothing to tell
+            // its rows apart. One by one… shows the rest.
+            let narrow = size.width < FULL_WIDTH;
+            column![
+                header(d, focused, narrow),
+                rule::horizontal(1).style(style::separator),
+                body(d, narrow)
+            ]
+            .into()
+        }))
         .padding([4, 4])
         .height(Fill)
         .style(look::table),
@@ -179,7 +188,7 @@ pub fn view(d: &ConflictDialog) -> Element<'_, Message> {
     .into()
 }
 
-fn header(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
+fn header(d: &ConflictDialog, focused: Control, narrow: bool) -> Element<'_, Message> {
     let sort = d.rows.sort();
     let cell = |key: SortKey, label: &'static str, width: Length| {
         let arrow = match (sort.key == key, sort.descending) {
@@ -208,13 +217,15 @@ fn header(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
     // As the rows: their padding, and the scrollbar's room on the right.
     let padding = iced::Padding::from([2, 8]).right(22);
     let mut cells = RowWidget::new().spacing(8).padding(padding);
-    for ((key, label), width) in SORTS.iter().zip(labels).zip(widths) {
-        cells = cells.push(cell(*key, label, width));
+    for (k, ((key, label), width)) in SORTS.iter().zip(labels).zip(widths).enumerate() {
+        if !narrow || k == 0 || k == 4 {
+            cells = cells.push(cell(*key, label, width));
+        }
     }
     cells.into()
 }
 
-fn body(d: &ConflictDialog) -> Element<'_, Message> {
+fn body(d: &ConflictDialog, narrow: bool) -> Element<'_, Message> {
     let shown = d.rows.shown();
     if shown == 0 {
         return container(text("No conflict is shown: choose another filter.").size(13))
@@ -224,7 +235,7 @@ fn body(d: &ConflictDialog) -> Element<'_, Message> {
     let now = format::now();
     let list = windowed(shown, d.scroll, ROW_H, |i| {
         let r = d.rows.shown_row(i);
-        table_row(d, r, d.cursor == Some(r.conflict.id), &now)
+        table_row(d, r, (d.cursor == Some(r.conflict.id), narrow), &now)
     });
     // Room on the right for the scrollbar.
     let list = container(list).padding(iced::Padding::ZERO.right(14));
@@ -250,7 +261,7 @@ fn body(d: &ConflictDialog) -> Element<'_, Message> {
 fn table_row<'a>(
     d: &'a ConflictDialog,
     r: &'a Row,
-    current: bool,
+    (current, narrow): (bool, bool),
     now: &chrono::DateTime<chrono::Local>,
 ) -> Element<'a, Message> {
     let c = &r.conflict;
@@ -303,18 +314,21 @@ fn table_row<'a>(
     } else {
         side_cell(&c.dest, newer == Some(Ordering::Less), now)
     };
-    let cells = row![
-        name,
-        container(
-            text(words::kind_short(c.kind))
-                .size(12)
-                .style(style::dim_text)
-        )
-        .width(KIND_W),
-        container(existing).width(SIDE_W),
-        container(side_cell(&c.source, newer == Some(Ordering::Greater), now)).width(SIDE_W),
-        answers(r, current),
-    ]
+    let cells = match narrow {
+        true => row![name, answers(r, current)],
+        false => row![
+            name,
+            container(
+                text(words::kind_short(c.kind))
+                    .size(12)
+                    .style(style::dim_text)
+            )
+            .width(KIND_W),
+            container(existing).width(SIDE_W),
+            container(side_cell(&c.source, newer == Some(Ordering::Greater), now)).width(SIDE_W),
+            answers(r, current),
+        ],
+    }
     .spacing(8)
     .align_y(Alignment::Center);
     container(cells)
