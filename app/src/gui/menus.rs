@@ -237,11 +237,12 @@ fn place_entries(place: &Place) -> Vec<Entry<Command>> {
 fn window(state: &State<'_>) -> Vec<Entry<Command>> {
     let theme = state.settings.theme;
     let window = |label: &str, action: WindowAction| Entry::item(label, Command::Window(action));
-    let labelled = |verb: &str, label: &Option<String>, action, key| Entry::Item {
+    let labelled = |verb: &str, label: &Option<String>, action, key: &'static str| Entry::Item {
         label: match label {
+            // What fits beside the shortcut: Redo's is longer (its label wrapped over Jobs).
             Some(what) => format!(
                 "{verb}: {}",
-                crate::gui::format::ellipsize_middle(what.into(), 21)
+                crate::gui::format::ellipsize_middle(what.into(), 27 - key.len().min(12))
             ),
             None => format!("{verb} (nothing to {})", verb.to_lowercase()),
         },

@@ -209,9 +209,12 @@ fn view<'a, Message: Clone + 'a>(
             } => {
                 let mark = text(if checked { "✓" } else { "" }).size(13).width(18);
                 let key = text(shortcut.unwrap_or("")).size(12).style(style::dim_text);
-                let line = row![mark, text(label).size(13).width(Fill), key]
-                    .align_y(Alignment::Center)
-                    .spacing(4);
+                // One line: an entry has one line's height, a second overlapped the next.
+                let label = text(label)
+                    .size(13)
+                    .width(Fill)
+                    .wrapping(iced::widget::text::Wrapping::None);
+                let line = row![mark, label, key].align_y(Alignment::Center).spacing(4);
                 button(line)
                     .width(Fill)
                     .height(ITEM_H)
