@@ -364,7 +364,8 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a speed
             parts.push(format!("{}/s", format::size(p.speed as u64)));
         }
-        if let Some(eta) = p.eta {
+        // While a question waits, the pace falls and the time left only grows: not said.
+        if let Some(eta) = p.eta.filter(|_| job.waiting_answers == 0) {
             parts.push(format!("{} left", duration(eta)));
         }
     }
@@ -513,6 +514,22 @@ mod tests {
         copying.progress.as_mut().unwrap().items_total = 3;
         let (_, line) = progress_line(&copying);
         assert!(line.contains("0 of 3 items ·"), "{line}");
+    }
+
+    /// While conflicts wait, the pace falls and the time left only grew ("53 min", then
+    /// "1 h 17 min"): it is not said then.
+    #[test]
+    fn no_time_left_is_said_while_answers_are_awaited() {
+        let mut copying = job(1, State::Running, false);
+        copying.progress.as_mut().unwrap().eta = Some(Duration::from_secs(40));
+        let (_, line) = progress_line(&copying);
+        assert!(line.contains("40 s left"), "{line}");
+        copying.waiting_answers = 2;
+        let (_, line) = progress_line(&copying);
+        assert!(
+            !line.contains("left") && line.contains("waiting for 2 answers"),
+            "{line}"
+        );
     }
 
     #[test]
