@@ -213,7 +213,12 @@ pub fn rule_detail(rule: Rule) -> &'static str {
         }
         Rule::IdenticalSkip => "Skip the files that look identical.",
         Rule::KeepBothRest => "Keep both wherever a second name can be given.",
-        Rule::ReplaceAll => "Replace files; folders are merged, not replaced.",
+        // A file and a folder of one name are replaced too (kept aside: Undo brings the
+        // old one back); the tip said folders were never replaced.
+        Rule::ReplaceAll => {
+            "Replace files, and a file and a folder of one name (the old one is kept aside). \
+             Two folders of one name are merged."
+        }
         Rule::SkipAll => "Skip every undecided row.",
     }
 }
