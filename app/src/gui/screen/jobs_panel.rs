@@ -375,12 +375,24 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
             format::counted(job.waiting_answers, "answer", "answers")
         ));
     }
+    // The engine's phase, in the job's own words: a trash or a move "Copying" was false.
+    use ferry_core::jobs::Job;
+    let kind = match &*job.job {
+        Job::Resume { record } => &record.job,
+        kind => kind,
+    };
     parts.push(
-        match p.phase {
-            Phase::Planning => "Planning",
-            Phase::Copying => "Copying",
-            Phase::FinishingWrites => "Finishing writes",
-            Phase::Deleting => "Deleting",
+        match (p.phase, kind) {
+            (Phase::Planning, _) => "Planning",
+            (Phase::Copying, Job::Copy { .. } | Job::Link { .. }) => "Copying",
+            (Phase::Copying, Job::Trash { .. }) => "Moving to the trash",
+            (Phase::Copying, Job::Restore { .. }) => "Restoring",
+            (Phase::Copying, Job::Undo { .. }) => "Undoing",
+            (Phase::Copying, Job::Move { .. }) => "Moving",
+            (Phase::Copying, _) => "Working",
+            (Phase::FinishingWrites, _) => "Finishing writes",
+            (Phase::Deleting, Job::Move { .. }) => "Removing the sources",
+            (Phase::Deleting, _) => "Deleting",
         }
         .to_owned(),
     );
@@ -514,6 +526,18 @@ mod tests {
         copying.progress.as_mut().unwrap().items_total = 3;
         let (_, line) = progress_line(&copying);
         assert!(line.contains("0 of 3 items ·"), "{line}");
+    }
+
+    /// The phase in the job's words: a trash, a restore and a move said "Copying".
+    #[test]
+    fn the_phase_is_said_in_the_jobs_own_words() {
+        let mut trash = job(1, State::Running, false);
+        trash.job = std::sync::Arc::new(ferry_core::jobs::Job::Trash {
+            paths: Vec::new(),
+            roots: ferry_core::jobs::TrashRoots::home_only("/t"),
+        });
+        let (_, line) = progress_line(&trash);
+        assert!(line.ends_with("Moving to the trash"), "{line}");
     }
 
     /// While conflicts wait, the pace falls and the time left only grew ("53 min", then
