@@ -244,11 +244,15 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
                 c.done, c.skipped, c.failed, c.not_done
             ),
         };
+        let state = match r.undo_unfinished() {
+            true => "UNDO UNFINISHED",
+            false => state_word(r.state),
+        };
         println!(
             "{:>4}  {time}  {:<13}  {:<11}  {}  {counts}",
             r.seq,
             r.kind(),
-            state_word(r.state),
+            state,
             r.describe()
         );
     }
@@ -311,6 +315,10 @@ fn undo_in(
         return code;
     }
     let seq = record.seq;
+    // Killed or cancelled partway, it is said so (history, resume) until an undo finishes.
+    if let Err(e) = writer.undo_started(seq) {
+        warn(&e);
+    }
     let job = Job::Undo {
         record: Box::new(record),
         trash,
@@ -431,7 +439,16 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
                 r.kind(),
                 r.describe()
             ),
-            None => eprintln!("ferry: no interrupted job to resume"),
+            None => match records.iter().rev().find(|r| r.undo_unfinished()) {
+                // Its undo is what is unfinished: another undo finishes it.
+                Some(r) => eprintln!(
+                    "ferry: no interrupted job to resume; the undo of the {} {} did not \
+                     finish: `ferry undo` finishes it",
+                    r.kind(),
+                    r.describe()
+                ),
+                None => eprintln!("ferry: no interrupted job to resume"),
+            },
         }
         return EXIT_REFUSED;
     }

@@ -296,7 +296,7 @@ fn item_at(src: &Path, name: &str) -> BTreeMap<PathBuf, Vec<u8>> {
 /// An undo killed while putting a moved item back finishes when run again: killed while
 /// removing what it copied back from (the item back whole, a file perhaps set aside) or while
 /// copying it (part of it back): no conflict with its own put-back, nothing left twice or set
-/// aside.
+/// aside. Until then, history and resume say the undo did not finish.
 #[test]
 fn an_undo_killed_while_putting_an_item_back_finishes_when_run_again() {
     let cases = [
@@ -310,6 +310,12 @@ fn an_undo_killed_while_putting_an_item_back_finishes_when_run_again() {
         let home = t.dir("home");
         let (src, files) = an_undo_killed_at(&t, &shm, &home, name, point);
         assert_eq!(item_at(&src, name) == files, back_whole, "{name}");
+        // Said so until an undo finishes (history said "done", resume "no interrupted job").
+        let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+        assert!(history.contains("UNDO UNFINISHED"), "{name}: {history}");
+        let resume = ferry_in(&home).arg("resume").output().unwrap();
+        let said = String::from_utf8_lossy(&resume.stderr);
+        assert!(said.contains("`ferry undo` finishes it"), "{name}: {said}");
 
         ok(&ferry_in(&home).arg("undo").output().unwrap());
         assert_eq!(item_at(&src, name), files, "{name}");

@@ -256,6 +256,20 @@ impl UndoJournal {
         self.append_begin(seq, job, false)
     }
 
+    /// Records that an undo of record `seq` begins, in this process (see
+    /// [`JournalRecord::undo_unfinished`]).
+    pub fn undo_started(&self, seq: u64) -> Result<(), Error> {
+        let _lock = self.lock()?;
+        let pid = std::process::id();
+        let line = Line::UndoStarted {
+            seq,
+            time: now(),
+            pid,
+            pid_start: process_start(pid).unwrap_or(0),
+        };
+        self.append(&line, false)
+    }
+
     /// Persists that the interrupted record `seq` is being resumed.
     pub fn resume(&self, seq: u64, job: &Job) -> Result<(), Error> {
         let _lock = self.lock()?;

@@ -156,6 +156,10 @@ fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing
         writer.restart(seq, &job)?;
         job
     } else {
+        // Killed or cancelled partway, it is said so until an undo finishes it.
+        if let Err(e) = writer.undo_started(seq) {
+            tracing::warn!(target: "ferry", "undo journal: {e}");
+        }
         Job::Undo {
             record: Box::new(record),
             trash: stores.trash()?,

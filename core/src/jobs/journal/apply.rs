@@ -58,6 +58,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 undone_aside: None,
                 staging: Vec::new(),
                 details_missing: None,
+                undo_by: None,
             };
             match index {
                 Some(i) => records[i] = record,
@@ -105,13 +106,20 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
         ) => {
             let r = &mut records[i];
             r.state = RecordState::Undone;
+            r.undo_by = None;
             r.undone_details = details;
             r.undone_when_newest = newest;
             r.undone_aside =
                 aside.map(|kept| kept.into_iter().map(StoredPath::into_path).collect());
         }
         (Line::Halted { .. }, Some(i)) => records[i].state = RecordState::Interrupted,
+        (Line::UndoStarted { pid, pid_start, .. }, Some(i)) => {
+            records[i].undo_by = Some((pid, pid_start));
+        }
         // An end or undo of a record already dropped by compaction.
-        (Line::End { .. } | Line::Undone { .. } | Line::Halted { .. }, None) => {}
+        (
+            Line::End { .. } | Line::Undone { .. } | Line::Halted { .. } | Line::UndoStarted { .. },
+            None,
+        ) => {}
     }
 }

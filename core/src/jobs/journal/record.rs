@@ -93,9 +93,21 @@ pub struct JournalRecord {
     /// the record lost its per-item identities and is undone by comparison (say so). Set
     /// like `entries`.
     pub details_missing: Option<PathBuf>,
+    /// The process of an undo begun and not recorded as done (its `undo_started` line with
+    /// no `undone` after it), and its start time.
+    pub(crate) undo_by: Option<(u32, u64)>,
 }
 
 impl JournalRecord {
+    /// An undo of it began and did not finish: killed, cancelled, or stopped before it had
+    /// put everything back (the process that ran it has ended). `ferry undo` finishes it.
+    pub fn undo_unfinished(&self) -> bool {
+        self.state != RecordState::Undone
+            && self
+                .undo_by
+                .is_some_and(|(pid, start)| !super::is_alive(pid, start))
+    }
+
     /// When the job (or its latest redo) started, in unix seconds: what a roll back counts
     /// as the job's own (trash entries, staged items, files changed) is from then on.
     pub(crate) fn started_secs(&self) -> i64 {

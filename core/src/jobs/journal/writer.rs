@@ -111,6 +111,12 @@ impl JournalWriter {
         self.journal.restart(seq, job)
     }
 
+    /// Records that an undo of record `seq` begins (see
+    /// [`JournalRecord::undo_unfinished`](super::JournalRecord::undo_unfinished)).
+    pub fn undo_started(&self, seq: u64) -> Result<(), Error> {
+        self.journal.undo_started(seq)
+    }
+
     /// Records that the interrupted record `seq` is being resumed with `job`.
     pub fn resume(&self, seq: u64, job: &Job) -> Result<(), Error> {
         self.journal.resume(seq, job)

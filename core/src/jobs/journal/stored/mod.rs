@@ -76,12 +76,20 @@ pub(super) enum Line {
     /// A resume stopped before it finished (see `Summary::resume_again`): the record is
     /// interrupted again, for another resume. A reader without this line skips it as torn.
     Halted { seq: u64, time: u64 },
+    /// An undo of the record began, in process `pid`: until an `undone` line follows, it is
+    /// under way, or (that process gone) unfinished. A reader without this line skips it.
+    UndoStarted {
+        seq: u64,
+        time: u64,
+        pid: u32,
+        pid_start: u64,
+    },
 }
 
 impl Line {
     pub(super) fn seq(&self) -> u64 {
         match self {
-            Line::Halted { seq, .. } => *seq,
+            Line::Halted { seq, .. } | Line::UndoStarted { seq, .. } => *seq,
             Line::Begin { seq, .. } | Line::End { seq, .. } | Line::Undone { seq, .. } => *seq,
         }
     }
