@@ -50,7 +50,16 @@ impl Ferry {
                 let event = self.tabs.open(path, false, &self.services.ctx());
                 return event.map_or_else(Task::none, |e| self.on_tabs_event(e));
             }
+            // A click in a pane gives it the keyboard, from the places or the jobs panel too
+            // (the next Delete, meant for the files clicked, cancelled a job).
+            browser::Event::Activated => {
+                self.sidebar.leave_focus();
+                self.jobs_panel.leave_focus();
+                return Task::none();
+            }
             browser::Event::ContextMenu { at, on_items } => {
+                self.sidebar.leave_focus();
+                self.jobs_panel.leave_focus();
                 let kind = if on_items {
                     MenuKind::Items
                 } else {
@@ -72,7 +81,7 @@ impl Ferry {
                 self.drag_started(paths, first);
                 return Task::none();
             }
-            browser::Event::Activated | browser::Event::Navigated => return Task::none(),
+            browser::Event::Navigated => return Task::none(),
         }
         self.settings_dirty = true;
         self.apply_settings()

@@ -90,6 +90,22 @@ impl Ferry {
             }
             return super::modal::shortcuts::key(key).unwrap_or_else(Task::none);
         }
+        // The sidebar and the jobs panel, given the keyboard, have it over the Trash view too
+        // (there, Ctrl+J then Delete asked to delete a trashed item permanently).
+        if !captured && self.sidebar.has_focus() {
+            return self.sidebar_key(named, modifiers, key, text);
+        }
+        if !captured && self.jobs_panel.has_focus() {
+            let jobs: Vec<_> = self.jobs.window_jobs().collect();
+            if let Some(message) = self.jobs_panel.key(key, modifiers, &jobs) {
+                return self.update(Message::JobsPanel(message));
+            }
+            // Window shortcuts still work; pane keys do not reach the pane meanwhile.
+            return match shortcut::resolve(key, text, modifiers) {
+                Some(Action::Window(action)) => self.window_action(action),
+                _ => Task::none(),
+            };
+        }
         if !captured && let Some(task) = self.trash_key(key, text, modifiers) {
             return task;
         }
@@ -101,20 +117,6 @@ impl Ferry {
         }
         if let Some(message) = self.recovery.access_key(key, modifiers) {
             return self.update(Message::Recovery(message));
-        }
-        if self.sidebar.has_focus() {
-            return self.sidebar_key(named, modifiers, key, text);
-        }
-        if self.jobs_panel.has_focus() {
-            let jobs: Vec<_> = self.jobs.window_jobs().collect();
-            if let Some(message) = self.jobs_panel.key(key, modifiers, &jobs) {
-                return self.update(Message::JobsPanel(message));
-            }
-            // Window shortcuts still work; pane keys do not reach the pane meanwhile.
-            return match shortcut::resolve(key, text, modifiers) {
-                Some(Action::Window(action)) => self.window_action(action),
-                _ => Task::none(),
-            };
         }
         match shortcut::resolve(key, text, modifiers) {
             // Tab completes a typed path; elsewhere it goes to the other pane of a split.

@@ -90,6 +90,11 @@ impl JobsPanel {
         self.open
     }
 
+    /// Gives the keyboard back to the panes.
+    pub fn leave_focus(&mut self) {
+        self.focus = None;
+    }
+
     /// True while the keyboard is in the panel.
     pub fn has_focus(&self) -> bool {
         self.focus.is_some()

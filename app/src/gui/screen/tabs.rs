@@ -220,7 +220,6 @@ impl Tabs {
                 }
                 let event = match event {
                     Some(browser::Event::Navigated) => Some(Event::SessionChanged),
-                    Some(browser::Event::Activated) => None,
                     other => other.map(|e| Event::Pane(view, e)),
                 };
                 (task, event)

@@ -555,3 +555,47 @@ fn quitting_gives_up_on_jobs_that_do_not_end() {
     send(&mut ferry, Message::QuitTick);
     assert!(fixture.store().load().session.is_some(), "then quits");
 }
+
+/// A click in a pane takes the keyboard from the jobs panel: after Ctrl+J, the Delete meant
+/// for the file clicked cancelled the running copy.
+#[test]
+fn a_click_in_a_pane_takes_the_keyboard_back() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = big_paste_paused(&fixture, &home);
+    go(&mut ferry, &home);
+    ctrl(&mut ferry, "j");
+    assert!(ferry.jobs_panel.has_focus());
+    click(&mut ferry, "notes.md");
+    assert!(!ferry.jobs_panel.has_focus(), "the pane has it");
+    let id = job(&ferry).id;
+    ferry.jobs.cancel(id);
+    jobs_done(&mut ferry);
+}
+
+/// Over the Trash view too, Ctrl+J puts the keyboard in the panel: its Delete went to the
+/// trash list, asking to delete a trashed item permanently, Delete Permanently first.
+#[test]
+fn ctrl_j_over_the_trash_view_gives_the_panel_the_keys() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    super::dialogs::trash_and_show(&fixture, &mut ferry, "notes.md");
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    ctrl(&mut ferry, "j");
+    assert!(ferry.jobs_panel.has_focus());
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert!(
+        ferry.confirm.is_none(),
+        "no question about the trashed item"
+    );
+    assert_eq!(
+        ferry
+            .trash
+            .as_ref()
+            .and_then(|t| t.loaded())
+            .map(|l| l.len()),
+        Some(1),
+        "still in the trash"
+    );
+}

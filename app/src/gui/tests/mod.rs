@@ -347,6 +347,16 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
         Some(MenuKind::Place(_))
     ));
     assert!(shows(&ferry, "Open in Split View"));
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    // A click in the pane takes the keyboard back (keys went on walking the places).
+    assert!(ferry.sidebar.has_focus());
+    let view = ferry.tabs.active_pane().view_id();
+    let pressed = browser::Message::BackgroundPressed(Point::new(300.0, 400.0));
+    send(
+        &mut ferry,
+        Message::Tabs(tabs::Message::Pane(view, pressed)),
+    );
+    assert!(!ferry.sidebar.has_focus(), "the pane has it");
 }
 
 #[test]
