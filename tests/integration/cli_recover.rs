@@ -93,7 +93,7 @@ fn staging_is_pruned_at_start_even_where_no_record_names_it() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let (old, recent) = (staged_name(1000), staged_name(now));
+    let (old, recent) = (staged_name(1_000_001_000), staged_name(now));
     let mut made = Vec::new();
     for dir in [&at_root, &in_data] {
         if !dir.exists() {

@@ -491,3 +491,38 @@ fn a_killed_move_to_a_fat_disk_rolled_back_gives_back_the_modes() {
         }
     }
 }
+
+/// The same move into a folder of its name already on the disk (a merge), killed, then rolled
+/// back: what it had carried there came back. FAT keeps no change time of its own, so the
+/// roll back took every item there for the user's, and said it was done.
+#[test]
+fn a_killed_merge_onto_a_fat_disk_is_rolled_back() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    for k in 0..8 {
+        let key = tree.file(format!("src/d/key{k}"), format!("key {k}"));
+        fs::set_permissions(key, fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    fs::create_dir(fat.dir.join("d")).unwrap();
+    fs::write(fat.dir.join("d/user.txt"), "mine").unwrap();
+    let home = tree.dir("home");
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "source-checked:4")
+        .arg("mv")
+        .arg(tree.join("src/d"))
+        .arg(&fat.dir)
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{out:?}");
+    crate::undo::ok(&ferry_in(&home).arg("undo").output().unwrap());
+    for k in 0..8 {
+        let key = tree.join(format!("src/d/key{k}"));
+        assert_eq!(fs::read_to_string(&key).unwrap(), format!("key {k}"));
+        let mode = fs::symlink_metadata(&key).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o600, "key{k}");
+    }
+    assert_eq!(fs::read(fat.dir.join("d/user.txt")).unwrap(), b"mine");
+}

@@ -275,6 +275,10 @@ fn kept_by(
     kept
 }
 
+/// No item was staged before this (unix seconds, 2001): a name of Ferry's form dated before is
+/// someone else's.
+const STAGED_SINCE: u64 = 1_000_000_000;
+
 /// The record of a journaled job's staged item, and the hash of the path it was at.
 type RecordAndHash = (u64, u64);
 
@@ -312,7 +316,10 @@ fn open_ours(dir: &Path) -> Result<Option<OwnedFd>, Error> {
         Err(e) => return Err(Error::io("open", dir, e)),
     };
     let meta = fs::stat_fd(&folder).map_err(|e| Error::io("stat", dir, e))?;
-    Ok((meta.uid == rustix::process::geteuid().as_raw()).then_some(folder))
+    // Ferry makes it 0700: a folder of the user's own that others may enter (one swapped in
+    // for it, where another user may rename what is in a folder of theirs) is not it.
+    let ours = meta.uid == rustix::process::geteuid().as_raw() && meta.mode & 0o077 == 0;
+    Ok(ours.then_some(folder))
 }
 
 /// The home staging folder `home`, if it is (or would be) on the mount of `dest_fd`.
@@ -383,7 +390,11 @@ pub fn prune_staging(dir: &Path, max_age: Duration, max_bytes: u64) -> Result<Pr
         .map_or(0, |d| d.as_secs());
     let mut names = Vec::new();
     fs::read_dir(&folder, &mut Vec::new(), |name, _| {
-        if let Some((order, _)) = name.to_str().and_then(staged_fields) {
+        // Staged since 2001, by a process: `2025-06-30-1` is a dated name, not one of ours.
+        if let Some((order, _)) = name.to_str().and_then(staged_fields)
+            && order[0] >= STAGED_SINCE
+            && order[1] > 0
+        {
             names.push((order[0], name.to_os_string()));
         }
         Ok(())
@@ -440,6 +451,8 @@ mod tests {
         let dest = dir.path().join("dest");
         let folder = dest.join(staging_folder_name());
         std::fs::create_dir_all(&folder).unwrap();
+        let private = std::os::unix::fs::PermissionsExt::from_mode(0o700);
+        std::fs::set_permissions(&folder, private).unwrap();
         let h = path_hash(&dest.join("a"));
         for name in [
             format!("200-9-1-1-r7-{h:016x}"),
@@ -472,21 +485,29 @@ mod tests {
     /// Another user may make `.ferry-replaced-<uid>` where anyone may write (`/dev/shm`), and
     /// put in it what they like: the user's own `ferry history` removed it all, a folder named
     /// like the user's `Documents` first (swapped meanwhile for a link to the real one, it
-    /// went through the link). Only the user's folder is pruned, and in it only the names
-    /// Ferry gives.
+    /// went through the link). Only the user's folder is pruned, private as Ferry makes it
+    /// (a folder of theirs that others may enter, swapped in for it, was pruned too), and in
+    /// it only the names Ferry gives (`2025-06-30-1`, dated, read as staged in 1970).
     #[test]
     fn pruning_leaves_another_users_folder_and_names_ferry_did_not_give() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join(staging_folder_name());
         for name in [
             "Documents",
             "1-1-1-0-x",
-            "10-1-1-0",
-            "10-1-1-1-r3-00000000000000ff",
+            "2025-06-30-1",
+            "1000000010-1-1-0",
+            "1000000010-1-1-1-r3-00000000000000ff",
         ] {
             std::fs::create_dir_all(folder.join(name)).unwrap();
             std::fs::write(folder.join(name).join("f"), "x").unwrap();
         }
+        let private = |mode| std::fs::Permissions::from_mode(mode);
+        std::fs::set_permissions(&folder, private(0o755)).unwrap();
+        let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
+        assert_eq!(p, Pruned::default(), "a folder others may enter");
+        std::fs::set_permissions(&folder, private(0o700)).unwrap();
         let names = |folder: &Path| {
             let mut n: Vec<String> = std::fs::read_dir(folder)
                 .unwrap()
@@ -500,20 +521,22 @@ mod tests {
             rustix::fs::chown(&folder, nobody, None).unwrap();
             let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
             assert_eq!(p, Pruned::default(), "another user's folder");
-            assert_eq!(names(&folder).len(), 4);
+            assert_eq!(names(&folder).len(), 5);
             rustix::fs::chown(&folder, Some(rustix::process::geteuid()), None).unwrap();
         }
         let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
         assert_eq!(p.items, 2);
-        assert_eq!(names(&folder), ["1-1-1-0-x", "Documents"]);
+        assert_eq!(names(&folder), ["1-1-1-0-x", "2025-06-30-1", "Documents"]);
     }
 
     #[test]
     fn pruning_drops_old_items_then_the_oldest_over_the_size_bound() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("ferry-prune-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("200-1-1-0")).unwrap();
-        std::fs::write(dir.join("200-1-1-0/inner"), [0u8; 100]).unwrap();
+        std::fs::create_dir_all(dir.join("1000000200-1-1-0")).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::write(dir.join("1000000200-1-1-0/inner"), [0u8; 100]).unwrap();
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()

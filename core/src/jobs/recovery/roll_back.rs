@@ -278,7 +278,9 @@ impl Rollback {
             // it changed since the job started (a rename, or a copy made, changes it): the
             // user's own items there were never moved, and one of the same name as a source
             // would have been a conflict, its source left.
-            let moved_here = created || self.changed_since(&d);
+            // On FAT and exFAT a moved item keeps its source's times, with no change time of
+            // its own: the modes kept before its source went name it (nothing went back).
+            let moved_here = created || self.changed_since(&d) || self.modes.contains_key(dest);
             if is_move && moved_here {
                 let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
                 let renamed = (source.file_name() != dest.file_name())
