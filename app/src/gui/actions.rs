@@ -28,7 +28,9 @@ impl Ferry {
     pub(super) fn on_tabs_event(&mut self, event: tabs::Event) -> Task<Message> {
         match event {
             tabs::Event::Pane(_, event) => self.on_pane_event(event),
-            tabs::Event::LastClosed => self.quit(),
+            // As Nautilus does, the window goes with its last tab; running jobs are asked
+            // about first, as for Ctrl+Q (they were cancelled unasked).
+            tabs::Event::LastClosed => self.ask_quit(),
             tabs::Event::SessionChanged => {
                 self.session_dirty = true;
                 // A pane opened since a cut draws the cut items dimmed too.

@@ -599,3 +599,26 @@ fn ctrl_j_over_the_trash_view_gives_the_panel_the_keys() {
         "still in the trash"
     );
 }
+
+/// Ctrl+W on the last tab closes the window, as Nautilus's does, but asks first while a job
+/// runs, as Ctrl+Q does: the running copy was cancelled unasked.
+#[test]
+fn closing_the_last_tab_while_a_job_runs_asks() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = big_paste_paused(&fixture, &home);
+    ctrl(&mut ferry, "w");
+    assert_eq!(
+        ferry
+            .confirm
+            .as_ref()
+            .map(|c| c.title().to_owned())
+            .as_deref(),
+        Some("Quit while 1 job is running?")
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(job(&ferry).is_running(), "not cancelled");
+    let id = job(&ferry).id;
+    ferry.jobs.cancel(id);
+    jobs_done(&mut ferry);
+}
