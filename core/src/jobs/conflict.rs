@@ -50,7 +50,8 @@ pub enum ConflictKind {
 pub struct EntryInfo {
     /// Full path.
     pub path: PathBuf,
-    /// Its name (last component), as bytes.
+    /// Its name (last component), as bytes; the incoming item's, the name it would have
+    /// there (a trashed item's in the trash may differ, as a copy's given a new name does).
     pub name: OsString,
     /// Size in bytes (files).
     pub size: u64,

@@ -356,10 +356,14 @@ impl Planner<'_> {
             mtime: m.map(|m| m.mtime).unwrap_or_default(),
             kind: m.map_or(Kind::Unknown, |m| m.kind),
         };
+        // Named as it would be there: a trashed item's own name in the trash ("x.txt.2"),
+        // or a copy's before its new name, was asked about ("Replace “x.txt.2”?").
+        let mut source = info(self.plan.source_path(i), Some(meta));
+        source.name = self.plan.dest_name(i).to_owned();
         Conflict {
             id: conflict::ConflictId(0),
             kind,
-            source: info(self.plan.source_path(i), Some(meta)),
+            source,
             dest: info(other, existing),
             likely_identical,
         }

@@ -123,10 +123,12 @@ impl Copier<'_> {
                 mtime,
                 kind,
             };
+            let mut source = info(self.plan.source_path(i), item.size, item.mtime, item.kind);
+            source.name = self.plan.dest_name(i).to_owned(); // as in `decide.rs`
             let conflict = Conflict {
                 id,
                 kind,
-                source: info(self.plan.source_path(i), item.size, item.mtime, item.kind),
+                source,
                 dest: info(
                     self.plan.dest_path(i),
                     existing.map_or(0, |m| m.size),

@@ -301,18 +301,23 @@ impl Record {
     /// the one it was to get: what an undo's put-back did beside what had taken a place. A
     /// put-back to a name other than the item's own (the undo of a rename) is not that.
     pub(crate) fn renamed_by_answers(&self) -> bool {
-        !self.names_from_answers().is_empty()
+        !self.names_from_answers(false).is_empty()
     }
 
     /// The names answers to conflicts (Keep both, Rename to) gave items instead of the ones
-    /// they were to get (see [`renamed_by_answers`](Self::renamed_by_answers)).
-    pub fn names_from_answers(&self) -> Vec<&OsStr> {
+    /// they were to get (see [`renamed_by_answers`](Self::renamed_by_answers)); `top`: only
+    /// the job's own items', not those of items inside them (a file in a folder merged).
+    pub fn names_from_answers(&self, top: bool) -> Vec<&OsStr> {
         let mut names = Vec::new();
         for d in &self.parts {
             let plan = &d.plan;
             for r in (plan.roots.iter()).filter(|r| r.item < r.end && r.origin != NO_ITEM) {
                 let name = plan.dest_name(r.item);
-                if Self::how_of(d, r.item).is_some() && name != plan.dest_name(r.origin) {
+                let at_top = plan.item(r.origin).parent == NO_ITEM;
+                if Self::how_of(d, r.item).is_some()
+                    && name != plan.dest_name(r.origin)
+                    && (at_top || !top)
+                {
                     names.push(name);
                 }
             }

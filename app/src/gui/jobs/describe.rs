@@ -186,11 +186,12 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
 }
 
 /// The name an answer to a conflict (Keep both) gave the one item a job put back, when it
-/// did: the toast names what is there, not what was asked for.
+/// did: the toast names what is there, not what was asked for. An answer about a file inside
+/// it (a folder merged) is not about it ("Restored “sub” as “c (copy).txt”" before).
 fn answered_name(summary: &Summary) -> Option<&OsStr> {
     match (
         summary.done.len(),
-        summary.record.names_from_answers().as_slice(),
+        summary.record.names_from_answers(true).as_slice(),
     ) {
         (1, [name]) => Some(name),
         _ => None,

@@ -125,6 +125,68 @@ fn a_restore_kept_beside_what_took_its_place_names_where_it_went() {
     );
 }
 
+/// The same for a file inside a restored folder merged into one made since: the folder kept
+/// its name, and the toast says nothing of another ("Restored “proj” as “c (copy).txt”").
+#[test]
+fn a_keep_both_inside_a_restored_folder_leaves_its_name_alone() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::create_dir(home.join("proj")).unwrap();
+    fs::write(home.join("proj/c.txt"), "old").unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "proj");
+    fs::create_dir(home.join("proj")).unwrap();
+    fs::write(home.join("proj/c.txt"), "made since").unwrap();
+    select_in_trash(&mut ferry);
+    key(&mut ferry, Key::Character("r".into()), Modifiers::ALT);
+    for answer in ["m", "k"] {
+        super::operations::until(&mut ferry, "a conflict of the restore", |f| {
+            !f.conflicts.is_empty()
+        });
+        key(&mut ferry, Key::Character(answer.into()), Modifiers::ALT);
+    }
+    super::operations::until(&mut ferry, "the restore", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+    assert!(home.join("proj/c (copy).txt").exists());
+    assert!(
+        super::operations::shows_toast(&ferry, "Restored “proj”."),
+        "{:?}",
+        ferry.toasts
+    );
+}
+
+/// A file trashed twice is kept in the trash under another name ("notes.md.2"): restored onto
+/// a file made since, the question named that ("Replace “notes.md.2” in “home”?").
+#[test]
+fn a_restore_question_names_the_item_as_it_was_not_as_the_trash_keeps_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    for _ in 0..2 {
+        fs::write(home.join("notes.md"), "old").unwrap();
+        select(&mut ferry, "notes.md");
+        named(&mut ferry, Named::Delete, Modifiers::empty());
+        jobs_done(&mut ferry);
+    }
+    let trash = fixture.dir.path().join("data/Trash/files");
+    assert_eq!(fs::read_dir(&trash).unwrap().count(), 2);
+    fs::write(home.join("notes.md"), "made since").unwrap();
+    send(&mut ferry, Message::Command(menus::Command::Open(trash)));
+    super::operations::until(&mut ferry, "the trash read", |f| {
+        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
+    });
+    // Both: the one kept as "notes.md.2" among them.
+    ctrl(&mut ferry, "a");
+    key(&mut ferry, Key::Character("r".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the restore's conflicts", |f| {
+        f.conflicts.first().is_some_and(|d| d.waiting() == 2)
+    });
+    assert!(shows(&ferry, "notes.md"));
+    assert!(!shows(&ferry, "notes.md.2"), "named as it was, not as kept");
+    key(&mut ferry, Key::Character("s".into()), Modifiers::ALT);
+}
+
 /// Trashes `name` of the home folder, then shows the Trash view, read.
 pub(super) fn trash_and_show(fixture: &Fixture, ferry: &mut Ferry, name: &str) {
     select(ferry, name);

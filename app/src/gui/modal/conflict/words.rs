@@ -172,8 +172,8 @@ pub fn act_detail(act: Act, c: &Conflict, kept: &str, undoing: bool) -> String {
             format!("The second one goes there as “{kept}”.")
         }
         (Act::KeepBoth, _) => format!("The incoming {incoming} goes there as “{kept}”."),
-        (Act::Merge, _) => "Write into the existing folder: nothing only it holds is removed; \
-                            files of the same name are asked about."
+        (Act::Merge, _) => "Put the incoming items into the existing folder, which keeps \
+                            everything it holds; items of the same name are asked about."
             .to_owned(),
         (Act::Rename, _) => {
             format!("A free name is suggested for the incoming {incoming}; Enter gives it.")
