@@ -119,8 +119,15 @@ impl Ferry {
         if cautions.is_empty() {
             return self.submit_move(&checked);
         }
-        let (asked, refused): (Cautions, Cautions) =
-            cautions.into_iter().partition(|(_, c)| c.can_be_forced());
+        // A trash, or a folder holding one, cannot go into the trash (the job refuses it):
+        // refused here, not asked about and then refused.
+        let to_trash = checked.to_trash.is_some();
+        let (asked, refused): (Cautions, Cautions) = (cautions.into_iter())
+            .partition(|(_, c)| c.can_be_forced() && !(to_trash && *c == Caution::Trash));
+        let trashes: Vec<PathBuf> = (refused.iter())
+            .filter(|(_, c)| *c == Caution::Trash)
+            .map(|(path, _)| path.clone())
+            .collect();
         let refused: Vec<PathBuf> = refused.into_iter().map(|(path, _)| path).collect();
         let rest = Move {
             sources: (checked.sources.iter())
@@ -129,7 +136,7 @@ impl Ferry {
                 .collect(),
             ..checked
         };
-        self.ask(move_question(rest, &refused, &asked));
+        self.ask(move_question(rest, (&refused, &trashes), &asked));
         Task::none()
     }
 
@@ -149,9 +156,13 @@ impl Ferry {
 }
 
 /// The question about `rest` (what would move), after `refused` (Ferry's state folder, or
-/// folders holding it), with why each of `asked` deserves it. With nothing left to move, a
-/// notice.
-fn move_question(rest: Move, refused: &[PathBuf], asked: &Cautions) -> Confirm<Ask> {
+/// folders holding it; `trashes` of them, trashes or folders holding one going to the trash),
+/// with why each of `asked` deserves it. With nothing left to move, a notice.
+fn move_question(
+    rest: Move,
+    (refused, trashes): (&[PathBuf], &[PathBuf]),
+    asked: &Cautions,
+) -> Confirm<Ask> {
     let moving = in_words(&rest.job());
     let mut message = Vec::new();
     let title = match (refused, rest.sources.as_slice(), asked.as_slice()) {
@@ -166,13 +177,29 @@ fn move_question(rest: Move, refused: &[PathBuf], asked: &Cautions) -> Confirm<A
                 [one] => quoted(one),
                 many => format::counted(many.len(), "item", "items"),
             };
-            message.push(format!(
-                "{}: {}. Ferry never moves it; a shell's mv can, with Ferry closed.",
-                names(refused),
-                Caution::FerryState
-            ));
+            let state: Vec<PathBuf> = (refused.iter())
+                .filter(|p| !trashes.contains(p))
+                .cloned()
+                .collect();
+            if !state.is_empty() {
+                message.push(format!(
+                    "{}: {}. Ferry never moves it; a shell's mv can, with Ferry closed.",
+                    names(&state),
+                    Caution::FerryState
+                ));
+            }
+            if !trashes.is_empty() {
+                message.push(format!(
+                    "{}: {}. A trash cannot go into the trash.",
+                    names(trashes),
+                    Caution::Trash
+                ));
+            }
             if rest_sources.is_empty() {
-                let title = format!("{what} can't be moved");
+                let title = match rest.to_trash {
+                    Some(_) => format!("{what} can't be moved to the trash"),
+                    None => format!("{what} can't be moved"),
+                };
                 let refused = Ask::MoveRefused(refused.to_vec());
                 return Confirm::notice(refused, title, message.join("\n"), "OK");
             }

@@ -461,3 +461,29 @@ fn trashing_or_deleting_the_home_folder_asks_with_cancel_first() {
     jobs_done(&mut ferry);
     assert!(!home.exists());
 }
+
+/// A folder holding the trash, dropped on the Trash view or sent there with Delete: refused at
+/// once, as the job would refuse it (it was asked about, "Move to Trash", then failed).
+#[test]
+fn a_folder_holding_the_trash_is_refused_the_trash_at_once() {
+    let fixture = Fixture::new();
+    let top = fixture.dir.path().to_path_buf();
+    fs::create_dir_all(top.join("data/Trash/files")).unwrap();
+    let mut ferry = fixture.start(Some(&top));
+    select(&mut ferry, "data");
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("“data” can't be moved to the trash")
+    );
+    let confirm = ferry.confirm.as_ref().unwrap();
+    assert!(
+        confirm
+            .message()
+            .contains("A trash cannot go into the trash."),
+        "{}",
+        confirm.message()
+    );
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(no_job(&ferry) && top.join("data/Trash/files").is_dir());
+}
