@@ -464,15 +464,7 @@ fn a_killed_move_to_a_fat_disk_rolled_back_gives_back_the_modes() {
             fs::set_permissions(at, fs::Permissions::from_mode(*m)).unwrap();
         }
         let home = tree.dir("home");
-        let out = ferry_in(&home)
-            .env("FERRY_FAULT_POINT", "source-checked:4")
-            .arg("mv")
-            .arg(tree.join("src/d"))
-            .arg(&fat.dir)
-            .output()
-            .unwrap();
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(out.status.signal(), Some(9), "{out:?}");
+        killed_while_removing(&home, &tree.join("src/d"), &fat.dir);
         let gone = (modes.iter()).filter(|(p, _)| !tree.join("src").join(p).exists());
         assert!(gone.count() >= 3, "some sources went before the kill");
         if resumed_first {
@@ -508,15 +500,7 @@ fn a_killed_merge_onto_a_fat_disk_is_rolled_back() {
     fs::create_dir(fat.dir.join("d")).unwrap();
     fs::write(fat.dir.join("d/user.txt"), "mine").unwrap();
     let home = tree.dir("home");
-    let out = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "source-checked:4")
-        .arg("mv")
-        .arg(tree.join("src/d"))
-        .arg(&fat.dir)
-        .output()
-        .unwrap();
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(out.status.signal(), Some(9), "{out:?}");
+    killed_while_removing(&home, &tree.join("src/d"), &fat.dir);
     crate::undo::ok(&ferry_in(&home).arg("undo").output().unwrap());
     for k in 0..8 {
         let key = tree.join(format!("src/d/key{k}"));
@@ -525,4 +509,18 @@ fn a_killed_merge_onto_a_fat_disk_is_rolled_back() {
         assert_eq!(mode, 0o600, "key{k}");
     }
     assert_eq!(fs::read(fat.dir.join("d/user.txt")).unwrap(), b"mine");
+}
+
+/// `ferry mv SOURCE DEST` killed (SIGKILL) at its fourth source checked for removal: three
+/// sources gone, the rest in both places.
+fn killed_while_removing(home: &Path, source: &Path, dest: &Path) {
+    use std::os::unix::process::ExitStatusExt;
+    let out = ferry_in(home)
+        .env("FERRY_FAULT_POINT", "source-checked:4")
+        .arg("mv")
+        .arg(source)
+        .arg(dest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9), "{out:?}");
 }

@@ -101,6 +101,13 @@ fn a_cancel_in_the_second_folder_says_part_of_it_is_there() {
     assert!(shows(&ferry, said), "{said}: {:?}", ferry.toasts);
 }
 
+/// Cancels the one job, and waits for its end.
+fn cancel_to_the_end(ferry: &mut Ferry) {
+    let id = job(ferry).id;
+    ferry.jobs.cancel(id);
+    jobs_done(ferry);
+}
+
 fn paste_big(ferry: &mut Ferry, home: &Path) {
     select(ferry, "big");
     ctrl(ferry, "c");
@@ -179,9 +186,7 @@ fn ctrl_j_twice_keeps_the_keyboard_in_the_panel() {
     assert!(ferry.jobs_panel.has_focus(), "still in the panel");
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert!(!ferry.jobs_panel.has_focus(), "Escape gives it back");
-    let id = job(&ferry).id;
-    ferry.jobs.cancel(id);
-    jobs_done(&mut ferry);
+    cancel_to_the_end(&mut ferry);
 }
 
 /// Asked whether to cancel a job that then ends on its own, the question goes: there is
@@ -568,9 +573,7 @@ fn a_click_in_a_pane_takes_the_keyboard_back() {
     assert!(ferry.jobs_panel.has_focus());
     click(&mut ferry, "notes.md");
     assert!(!ferry.jobs_panel.has_focus(), "the pane has it");
-    let id = job(&ferry).id;
-    ferry.jobs.cancel(id);
-    jobs_done(&mut ferry);
+    cancel_to_the_end(&mut ferry);
 }
 
 /// Over the Trash view too, Ctrl+J puts the keyboard in the panel: its Delete went to the
@@ -618,7 +621,5 @@ fn closing_the_last_tab_while_a_job_runs_asks() {
     );
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert!(job(&ferry).is_running(), "not cancelled");
-    let id = job(&ferry).id;
-    ferry.jobs.cancel(id);
-    jobs_done(&mut ferry);
+    cancel_to_the_end(&mut ferry);
 }
