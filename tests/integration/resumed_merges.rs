@@ -45,6 +45,9 @@ fn the_undo_of_a_resumed_move_into_a_folder_of_its_name_takes_back_only_what_it_
             fs::write(src.join(&name), format!("new {k}")).unwrap();
             moved.insert(name, format!("new {k}"));
         }
+        // A folder only the source has: made by the move, it goes with the undo.
+        fs::create_dir_all(src.join("only")).unwrap();
+        fs::write(src.join("only/x"), "x").unwrap();
         let mut theirs = BTreeMap::new();
         for k in 0..3 {
             theirs.insert(format!("keep{k}"), format!("mine {k}"));
@@ -79,6 +82,8 @@ fn the_undo_of_a_resumed_move_into_a_folder_of_its_name_takes_back_only_what_it_
         ok(&ferry_in(&home).arg("resume").output().unwrap());
         assert!(!src.exists(), "{case}: the move finished");
         ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_eq!(fs::read(src.join("only/x")).unwrap(), b"x", "{case}");
+        fs::remove_dir_all(src.join("only")).unwrap();
         assert_eq!(files(&src), moved, "{case}");
         assert_eq!(files(&dst.join("S")), theirs, "{case}");
     }

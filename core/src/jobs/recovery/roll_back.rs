@@ -267,6 +267,11 @@ impl Rollback {
             // move), stays: what the job moved into it goes back item by item. Taken whole,
             // the user's own items in it went to the source too.
             if is_move && !created && d.is_dir() && self.merged_into(dest) {
+                // Made by the run a resume continued, merged into by the resume: it goes once
+                // emptied.
+                if self.born_since(&d) {
+                    self.emptied.push(dest.to_path_buf());
+                }
                 for entry in fs::read_dir(dest).map_err(|e| Error::io("read folder", dest, e))? {
                     let entry = entry.map_err(|e| Error::io("read folder", dest, e))?;
                     let child = source.join(entry.file_name());
