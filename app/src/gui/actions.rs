@@ -294,6 +294,7 @@ impl Ferry {
                 Message::BookmarkRemoved(removed)
             }),
             Command::MakeCopy(job) => self.make_copy(job),
+            Command::UndoRecord(seq) => self.undo_record(seq),
             Command::Trash(message) => self.trash_message(message),
             Command::Theme(choice) => {
                 self.services.settings.theme = choice;
@@ -523,6 +524,6 @@ fn open_file(path: PathBuf) -> Task<Message> {
 fn is_undo(command: &Command) -> bool {
     matches!(
         command,
-        Command::Window(super::shortcut::WindowAction::Undo)
+        Command::Window(super::shortcut::WindowAction::Undo) | Command::UndoRecord(_)
     )
 }

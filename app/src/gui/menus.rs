@@ -70,6 +70,8 @@ pub enum Command {
     Theme(ThemeChoice),
     /// Undo the move of this job, then copy instead ("Make it a copy").
     MakeCopy(ferry_core::jobs::JobId),
+    /// Undo the job of this journal record, and no other (a toast's Undo).
+    UndoRecord(u64),
 }
 
 /// What the entries are built from.

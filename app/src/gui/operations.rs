@@ -216,6 +216,13 @@ impl Ferry {
             .map(move |undoing| Message::Undid(redo, undoing))
     }
 
+    /// Undoes the job of journal record `seq`, and no other.
+    pub(super) fn undo_record(&mut self, seq: u64) -> Task<Message> {
+        self.jobs
+            .undo_record(seq)
+            .map(move |undoing| Message::Undid(false, undoing))
+    }
+
     /// An undo (or a redo, `redo`) was submitted, or there was nothing to do.
     pub(super) fn undid(
         &mut self,
@@ -233,6 +240,14 @@ impl Ferry {
             Ok(Undoing::Nothing) => {
                 self.after_undo = None;
                 self.toast(format!("There is nothing to {what}."));
+                Task::none()
+            }
+            Ok(Undoing::NotThatJob) => {
+                self.after_undo = None;
+                self.toast(
+                    "That job can't be undone now: it did nothing, or a later job comes first."
+                        .to_owned(),
+                );
                 Task::none()
             }
             Err(e) => {
@@ -305,12 +320,15 @@ impl Ferry {
 
     /// "Make it a copy" of a drop's move: undo the move, then copy instead.
     pub(super) fn make_copy(&mut self, job: JobId) -> Task<Message> {
-        let Some(Job::Move {
-            sources,
-            dest_dir,
-            dest_name,
-            ..
-        }) = self.jobs.window_job(job).map(|j| (*j.job).clone())
+        let Some((
+            Job::Move {
+                sources,
+                dest_dir,
+                dest_name,
+                ..
+            },
+            Some(seq),
+        )) = (self.jobs.window_job(job)).map(|j| ((*j.job).clone(), j.seq))
         else {
             return Task::none();
         };
@@ -320,7 +338,8 @@ impl Ferry {
             dest_name,
             on_conflict: ConflictPolicy::Ask,
         });
-        self.undo(false)
+        // That move's undo, never another job's.
+        self.undo_record(seq)
     }
 
     /// What the engine said about a job of the window.
@@ -439,9 +458,10 @@ impl Ferry {
             tasks.push(self.start_job(copy, FollowUp::Toast));
         }
         let text = said.clone();
-        // A job cancelled inside a folder did part of it: an undo step too.
-        let did = !summary.done.is_empty() || !summary.record.is_empty();
-        let undoable = window.seq.is_some() && !window.undoing && did;
+        // A job cancelled inside a folder did part of it: an undo step too; a copy that only
+        // merged into folders that were there did nothing (the journal skips it for undo).
+        let did = !summary.done.is_empty() || summary.record.did_something();
+        let undoable = window.seq.filter(|_| !window.undoing && did);
         tasks.push(self.follow_moved(&window.job, summary));
         match window.follow_up {
             FollowUp::None => {
@@ -462,14 +482,11 @@ impl Ferry {
                     tasks.push(self.select_landed(&window.job, summary));
                 }
                 let mut actions = Vec::new();
-                if undoable {
-                    actions.push((
-                        "Undo".to_owned(),
-                        Command::Window(super::shortcut::WindowAction::Undo),
-                    ));
+                if let Some(seq) = undoable {
+                    actions.push(("Undo".to_owned(), Command::UndoRecord(seq)));
                 }
                 if window.follow_up == FollowUp::ToastWithCopy
-                    && undoable
+                    && undoable.is_some()
                     && !summary.done.is_empty()
                 {
                     actions.push(("Make it a copy".to_owned(), Command::MakeCopy(job)));

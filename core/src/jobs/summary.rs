@@ -361,6 +361,12 @@ impl Record {
         }
     }
 
+    /// Whether the job created, moved or replaced something: not only merged into folders
+    /// that were there (a copy that did only that did nothing to undo).
+    pub fn did_something(&self) -> bool {
+        !self.is_empty() && self.merges_only().is_none()
+    }
+
     /// For a copy: the folders merged into, if any, and nothing else. A copy that only met
     /// folders that were there and skipped what they held did nothing to undo (a move that
     /// merged a folder removed its source, which its undo makes again).

@@ -93,7 +93,9 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
         // Cancelled or stopped inside a folder: what of it is there.
-        [] if matches!(job, Job::Copy { .. } | Job::Move { .. }) && !summary.record.is_empty() => {
+        [] if matches!(job, Job::Copy { .. } | Job::Move { .. })
+            && summary.record.did_something() =>
+        {
             format::counted(summary.record.len(), "item", "items")
         }
         [] => "nothing".to_owned(),

@@ -79,6 +79,9 @@ pub enum Undoing {
     Started(Started),
     /// The journal has nothing to undo (or redo).
     Nothing,
+    /// The job asked about (a toast's Undo) is not the one undo applies to now: it did
+    /// nothing, or a later job comes first. Nothing is undone.
+    NotThatJob,
 }
 
 /// What Undo and Redo would do now, in words ("Copy of report.pdf -> /backup").
@@ -137,10 +140,26 @@ pub fn submit_now(engine: &Engine, stores: &Stores, job: Job, follow_up: FollowU
 
 /// Takes the writer lock, finds what to undo (or redo), and submits it.
 pub fn undo(engine: Arc<Engine>, stores: Stores, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
-    bridge::blocking(move || undo_blocking(&engine, &stores, redo).map_err(Arc::new))
+    bridge::blocking(move || undo_blocking(&engine, &stores, redo, None).map_err(Arc::new))
 }
 
-fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing, Error> {
+/// Undoes the job of record `seq` (a toast's Undo), if it is the one undo applies to now.
+pub fn undo_record(
+    engine: Arc<Engine>,
+    stores: Stores,
+    seq: u64,
+) -> Task<Result<Undoing, Arc<Error>>> {
+    bridge::blocking(move || undo_blocking(&engine, &stores, false, Some(seq)).map_err(Arc::new))
+}
+
+/// `only`: the record the user asked to undo; another is never undone in its place (a
+/// cancelled copy that did nothing offered Undo, and undid the copy before it).
+fn undo_blocking(
+    engine: &Engine,
+    stores: &Stores,
+    redo: bool,
+    only: Option<u64>,
+) -> Result<Undoing, Error> {
     let writer = stores.journal()?.writer()?;
     let found = if redo {
         writer.redo_candidate()?
@@ -150,6 +169,9 @@ fn undo_blocking(engine: &Engine, stores: &Stores, redo: bool) -> Result<Undoing
     let Some(record) = found else {
         return Ok(Undoing::Nothing);
     };
+    if only.is_some_and(|seq| seq != record.seq) {
+        return Ok(Undoing::NotThatJob);
+    }
     let seq = record.seq;
     let job = if redo {
         let job = record.redo_job();

@@ -476,6 +476,11 @@ impl Jobs {
         journaled::undo(Arc::clone(&self.engine), self.stores.clone(), redo)
     }
 
+    /// Undoes the job of record `seq`, and only it (see [`journaled::undo_record`]).
+    pub fn undo_record(&self, seq: u64) -> Task<Result<Undoing, Arc<Error>>> {
+        journaled::undo_record(Arc::clone(&self.engine), self.stores.clone(), seq)
+    }
+
     /// Reads what Undo and Redo would do now, off the UI thread.
     pub fn read_labels(&self) -> Task<Labels> {
         journaled::labels(self.stores.clone())

@@ -341,3 +341,47 @@ fn a_drag_with_ctrl_and_shift_held_makes_links() {
     assert_eq!(fs::read_link(&link).unwrap(), home.join("Documents/a.txt"));
     assert!(home.join("Documents/a.txt").is_file(), "the target stays");
 }
+
+/// A toast's Undo undoes its own job or nothing. A copy cancelled while it merged into a folder
+/// of its name did nothing (the journal skips it), yet its toast said "copied 1 item" and
+/// offered Undo, which undid the copy before it; an older toast's Undo, sent, undoes nothing.
+#[test]
+fn a_toasts_undo_undoes_its_own_job_or_nothing() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let (src, music) = (home.join("Documents/sub"), home.join("Music"));
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("a.txt"), "new").unwrap();
+    fs::create_dir_all(music.join("sub")).unwrap();
+    fs::write(music.join("sub/a.txt"), "old").unwrap();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &home.join("projects"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert!(home.join("projects/a.txt").exists());
+
+    go(&mut ferry, &home.join("Documents"));
+    select(&mut ferry, "sub");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &music);
+    ctrl(&mut ferry, "v");
+    until(&mut ferry, "the conflict", |f| !f.conflicts.is_empty());
+    let id = ferry.jobs.window_jobs().last().unwrap().id;
+    ferry.jobs.cancel(id);
+    until(&mut ferry, "the cancel", |f| f.jobs.running() == 0);
+    let last = ferry.toasts.last().unwrap();
+    assert_eq!(last.text, "Cancelled: copied nothing to “Music”.");
+    assert!(last.actions.is_empty(), "{:?}", last.actions);
+
+    // Record 1 (the first copy) is the one undo applies to; the cancelled copy's, 2, is not.
+    send(&mut ferry, Message::Command(menus::Command::UndoRecord(2)));
+    until(&mut ferry, "the refusal", |f| {
+        shows_toast(
+            f,
+            "That job can't be undone now: it did nothing, or a later job comes first.",
+        )
+    });
+    assert!(home.join("projects/a.txt").exists(), "the other job stays");
+}
