@@ -14,7 +14,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use ferry_core::jobs::{JobId, Phase};
+use ferry_core::jobs::{JobId, Phase, Progress};
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced::widget::{Column, button, column, container, progress_bar, row, rule, scrollable, text};
@@ -329,10 +329,19 @@ fn small_button(label: &str, message: Option<Message>) -> button::Button<'_, Mes
 /// Below this average size a job's speed is given in items a second.
 const SMALL_FILE: u64 = 64 << 10;
 
+/// `job`'s progress, the items whose conflicts wait for answers counted in its total: the
+/// engine counts them once answered, so that a copy merging into a folder of 20,000 files
+/// waiting for answers read "1 of 1 item", 100%.
+fn progress_of(job: &WindowJob) -> Option<Progress> {
+    let mut p = job.progress.clone()?;
+    p.items_total += job.waiting_answers as u64;
+    Some(p)
+}
+
 /// How far `job` is (0..=1) and the line under its bar: "1.2 GB of 3.4 GB · 2,345 of 5,000
 /// items · 45.0 MB/s · 2 min left · Copying".
 fn progress_line(job: &WindowJob) -> (f32, String) {
-    let Some(p) = &job.progress else {
+    let Some(p) = &progress_of(job) else {
         let line = match job.state {
             State::Waiting => "Waiting for the jobs before it on the same disks".to_owned(),
             _ => "Planning…".to_owned(),
@@ -449,7 +458,7 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
     let (mut done, mut running) = (0.0_f64, 0_u32);
     for job in jobs.iter().filter(|j| j.is_running()) {
         // While planning, the items counted are those found, not done.
-        if let Some(p) = job.progress.as_ref().filter(|p| p.phase != Phase::Planning) {
+        if let Some(p) = progress_of(job).filter(|p| p.phase != Phase::Planning) {
             done += p.fraction();
         }
         running += 1;
@@ -531,6 +540,20 @@ mod tests {
         copying.progress.as_mut().unwrap().items_total = 3;
         let (_, line) = progress_line(&copying);
         assert!(line.contains("0 of 3 items ·"), "{line}");
+    }
+
+    /// Items waiting for answers count as not done: "1 of 1 item", 100%, with 20,002 answers
+    /// awaited.
+    #[test]
+    fn items_waiting_for_answers_count_as_not_done() {
+        let mut copying = job(1, State::Running, false);
+        let p = copying.progress.as_mut().unwrap();
+        (p.items_done, p.items_total, p.bytes_done, p.bytes_total) = (1, 1, 0, 0);
+        copying.waiting_answers = 20_002;
+        let (fraction, line) = progress_line(&copying);
+        assert!(fraction < 0.01, "{fraction}");
+        assert!(line.contains("1 of 20,003 items"), "{line}");
+        assert_eq!(overall_percent(&[&copying]), Some(0));
     }
 
     /// The phase in the job's words: a trash, a restore and a move said "Copying".
