@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 
-use ferry_core::jobs::{Caution, ConflictPolicy, Job, TrashRoots, move_cautions};
+use ferry_core::jobs::{Caution, ConflictPolicy, Job, TrashRoots, in_trash, move_cautions};
 use iced::Task;
 
 use super::dialogs::Ask;
@@ -109,7 +109,11 @@ impl Ferry {
         let (stores, home) = (self.jobs.stores().clone(), self.services.home.clone());
         // The move travels with the check, uncloned: a cut may hold 100,000 paths.
         bridge::blocking(move || {
-            let cautions = move_cautions(&checked.sources, &stores.own_folders(home));
+            let own = stores.own_folders(home);
+            let mut cautions = move_cautions(&checked.sources, &own);
+            if checked.to_trash.is_some() {
+                cautions.extend(in_trash(&checked.sources, &own));
+            }
             Message::MoveChecked(checked, cautions)
         })
     }
@@ -124,19 +128,14 @@ impl Ferry {
         let to_trash = checked.to_trash.is_some();
         let (asked, refused): (Cautions, Cautions) = (cautions.into_iter())
             .partition(|(_, c)| c.can_be_forced() && !(to_trash && *c == Caution::Trash));
-        let trashes: Vec<PathBuf> = (refused.iter())
-            .filter(|(_, c)| *c == Caution::Trash)
-            .map(|(path, _)| path.clone())
-            .collect();
-        let refused: Vec<PathBuf> = refused.into_iter().map(|(path, _)| path).collect();
         let rest = Move {
             sources: (checked.sources.iter())
-                .filter(|s| !refused.contains(s))
+                .filter(|s| refused.iter().all(|(r, _)| r != *s))
                 .cloned()
                 .collect(),
             ..checked
         };
-        self.ask(move_question(rest, (&refused, &trashes), &asked));
+        self.ask(move_question(rest, &refused, &asked));
         Task::none()
     }
 
@@ -156,16 +155,23 @@ impl Ferry {
 }
 
 /// The question about `rest` (what would move), after `refused` (Ferry's state folder, or
-/// folders holding it; `trashes` of them, trashes or folders holding one going to the trash),
-/// with why each of `asked` deserves it. With nothing left to move, a notice.
-fn move_question(
-    rest: Move,
-    (refused, trashes): (&[PathBuf], &[PathBuf]),
-    asked: &Cautions,
-) -> Confirm<Ask> {
+/// folders holding it; going to the trash, a trash, what holds one or what is in one), with
+/// why each of `asked` deserves it. With nothing left to move, a notice.
+fn move_question(rest: Move, refused: &Cautions, asked: &Cautions) -> Confirm<Ask> {
+    let refused_paths: Vec<PathBuf> = refused.iter().map(|(p, _)| p.clone()).collect();
+    let of = |kind: Caution| -> Vec<PathBuf> {
+        (refused.iter())
+            .filter(|(_, c)| *c == kind)
+            .map(|(p, _)| p.clone())
+            .collect()
+    };
     let moving = in_words(&rest.job());
     let mut message = Vec::new();
-    let title = match (refused, rest.sources.as_slice(), asked.as_slice()) {
+    let title = match (
+        refused_paths.as_slice(),
+        rest.sources.as_slice(),
+        asked.as_slice(),
+    ) {
         ([], [one], [(_, Caution::HomeFolder)]) => format!(
             "Move your home folder, {}, to {}?",
             quoted(one),
@@ -177,10 +183,7 @@ fn move_question(
                 [one] => quoted(one),
                 many => format::counted(many.len(), "item", "items"),
             };
-            let state: Vec<PathBuf> = (refused.iter())
-                .filter(|p| !trashes.contains(p))
-                .cloned()
-                .collect();
+            let state = of(Caution::FerryState);
             if !state.is_empty() {
                 message.push(format!(
                     "{}: {}. Ferry never moves it; a shell's mv can, with Ferry closed.",
@@ -188,12 +191,17 @@ fn move_question(
                     Caution::FerryState
                 ));
             }
+            let trashes = of(Caution::Trash);
             if !trashes.is_empty() {
                 message.push(format!(
                     "{}: {}. A trash cannot go into the trash.",
-                    names(trashes),
+                    names(&trashes),
                     Caution::Trash
                 ));
+            }
+            let in_trash = of(Caution::InTrash);
+            if !in_trash.is_empty() {
+                message.push(format!("{}: {}.", names(&in_trash), Caution::InTrash));
             }
             if rest_sources.is_empty() {
                 let title = match rest.to_trash {

@@ -39,12 +39,15 @@ pub enum Caution {
     Trash,
     /// It is Ferry's state folder, or holds it: the undo journal is there.
     FerryState,
+    /// It is in a trash folder already (a trashed item, the trash's `files` or `info`): never
+    /// moved to the trash (see [`in_trash`]).
+    InTrash,
 }
 
 impl Caution {
     /// Whether the user may go ahead once asked; false: never done (see the module's doc).
     pub fn can_be_forced(self) -> bool {
-        self != Caution::FerryState
+        !matches!(self, Caution::FerryState | Caution::InTrash)
     }
 }
 
@@ -59,6 +62,7 @@ impl fmt::Display for Caution {
                 "it is or holds Ferry's state folder, where the undo journal of this very move \
                  is kept"
             }
+            Caution::InTrash => "it is in the trash already",
         })
     }
 }
@@ -85,6 +89,32 @@ impl OwnFolders {
             trash: super::TrashRoots::from_env().ok().map(|roots| roots.home),
         }
     }
+}
+
+/// Of `paths`, those inside a trash folder (the home trash of `own`, or a disk's at its root):
+/// what a move to the trash refuses, as the trash job would.
+pub fn in_trash(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Caution)> {
+    let trash = own
+        .trash
+        .as_ref()
+        .and_then(|t| std::fs::canonicalize(t).ok());
+    paths
+        .iter()
+        .filter(|path| {
+            let real = match (path.parent(), path.file_name()) {
+                (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
+                    std::fs::canonicalize(parent).map(|p| p.join(name))
+                }
+                _ => std::fs::canonicalize(path),
+            };
+            real.is_ok_and(|real| {
+                let inside = |t: &Path| real.starts_with(t) && real != t;
+                trash.as_deref().is_some_and(inside)
+                    || real.ancestors().skip(1).any(is_volume_trash)
+            })
+        })
+        .map(|path| (path.clone(), Caution::InTrash))
+        .collect()
 }
 
 /// The paths among `paths` whose deletion deserves confirmation, and why; `home` is the

@@ -88,7 +88,7 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::error::Error;
 use control::{Control, DeviceQueue, JobCtx};
 
-pub use caution::{Caution, OwnFolders, delete_cautions, move_cautions};
+pub use caution::{Caution, OwnFolders, delete_cautions, in_trash, move_cautions};
 pub use conflict::{
     Conflict, ConflictId, ConflictKind, EntryInfo, ErrorAction, ErrorId, ErrorPolicy, Resolution,
     Scope, keep_both_name, name_allowed,

@@ -487,3 +487,24 @@ fn a_folder_holding_the_trash_is_refused_the_trash_at_once() {
     named(&mut ferry, Named::Enter, Modifiers::empty());
     assert!(no_job(&ferry) && top.join("data/Trash/files").is_dir());
 }
+
+/// What is in the trash (its `files` and `info`, a trashed item) sent to the trash with Delete:
+/// refused at once; a job started, and failed with a Retry that could never succeed.
+#[test]
+fn what_is_in_the_trash_is_refused_the_trash_at_once() {
+    let fixture = Fixture::new();
+    let trash = fixture.dir.path().join("data/Trash");
+    fs::create_dir_all(trash.join("files")).unwrap();
+    fs::create_dir_all(trash.join("info")).unwrap();
+    let mut ferry = fixture.start(Some(&trash));
+    select(&mut ferry, "info");
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("“info” can't be moved to the trash")
+    );
+    let confirm = ferry.confirm.as_ref().unwrap();
+    assert!(confirm.message().contains("it is in the trash already"));
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(no_job(&ferry) && trash.join("info").is_dir());
+}

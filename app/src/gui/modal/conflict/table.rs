@@ -421,8 +421,9 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
     };
     if d.confirming {
         let done = usize::try_from(d.done).unwrap_or(usize::MAX);
+        let stay = if done == 1 { "stays" } else { "stay" };
         let question = format!(
-            "Cancel the job? The {} done so far stay; nothing else is copied or moved.",
+            "Cancel the job? The {} done so far {stay}; nothing else is copied or moved.",
             format::counted(done, "item", "items")
         );
         let cancel = button(text("Cancel job").size(13))
