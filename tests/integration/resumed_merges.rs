@@ -88,3 +88,47 @@ fn the_undo_of_a_resumed_move_into_a_folder_of_its_name_takes_back_only_what_it_
         assert_eq!(files(&dst.join("S")), theirs, "{case}");
     }
 }
+
+/// The source folders a move merged into folders of their names come back with their own
+/// modes when it is undone (whole, or killed, resumed, then undone): they came back 0755, a
+/// private folder open to others.
+#[test]
+fn the_undo_of_a_merge_gives_the_source_folders_their_modes() {
+    use std::os::unix::fs::PermissionsExt;
+    let shm = TempTree::new_in("/dev/shm");
+    for (across, killed) in [(false, false), (true, false), (true, true)] {
+        let t = TempTree::new();
+        let home = t.dir("home");
+        let root = if across {
+            shm.dir(format!("{killed}"))
+        } else {
+            t.dir("src")
+        };
+        let src = root.join("N");
+        for k in 0..6 {
+            t.file(src.join(format!("sub/f{k}")), "f");
+        }
+        let dst = t.dir("dst");
+        fs::create_dir_all(dst.join("N/sub")).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        fs::set_permissions(&src, fs::Permissions::from_mode(0o750)).unwrap();
+        fs::set_permissions(src.join("sub"), fs::Permissions::from_mode(0o711)).unwrap();
+        let mut mv = ferry_in(&home);
+        if killed {
+            mv.env("FERRY_FAULT_POINT", "source-checked:3");
+        }
+        let out = mv.arg("mv").arg(&src).arg(&dst).output().unwrap();
+        if killed {
+            assert_eq!(out.status.signal(), Some(9), "{out:?}");
+            ok(&ferry_in(&home).arg("resume").output().unwrap());
+        } else {
+            ok(&out);
+        }
+        assert!(!src.exists());
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        let case = format!("across: {across}, killed: {killed}");
+        assert_eq!(mode(&src), 0o750, "{case}");
+        assert_eq!(mode(&src.join("sub")), 0o711, "{case}");
+        assert_eq!(fs::read_dir(src.join("sub")).unwrap().count(), 6, "{case}");
+    }
+}

@@ -215,7 +215,8 @@ pub struct RecordEntry {
     /// A move's copy across file systems (not a link) onto one that did not keep them (FAT
     /// gives every file one mode of its own): the permission bits its source had, which the
     /// undo gives the item back. Where the modes were kept, what the item has then is kept:
-    /// a change the user made since is theirs.
+    /// a change the user made since is theirs. And a folder a move merged into one of its
+    /// name (its source folder then removed): the mode the undo makes it anew with.
     pub source_mode: Option<u16>,
 }
 
@@ -456,10 +457,11 @@ impl EntryAt<'_> {
                 .then_some(item.id),
             source_parent: given.and_then(|r| r.source_parent),
             source_parent_real: given.and_then(|r| r.source_parent_real.clone()),
-            source_mode: (d.plan.dest_drops_modes
+            source_mode: ((d.plan.dest_drops_modes
                 && self.moved
                 && self.how == How::Created
                 && item.kind != Kind::Symlink)
+                || (self.moved && self.how == How::Merged))
                 .then_some(item.mode),
         }
     }

@@ -343,6 +343,7 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
             fail(ctx, &mut summary, &e.source, error);
         }
     }
+    merged_folders_modes(entries, &summary.remade);
     // Each top-level item goes back, as it is now, to where it came from.
     let (mut targets, mut emptied) = (Vec::new(), Vec::new());
     let mut open = put_back::OpenFolders::default();
@@ -410,6 +411,27 @@ fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Su
         unstage(ctx, &mut summary, entries);
     }
     summary
+}
+
+/// Gives the source folders a move merged into folders of their names, made anew by its undo
+/// (`remade`), before anything goes back into them, the modes they had (they came back 0755 whatever they were: a 0700 folder
+/// open to others).
+fn merged_folders_modes(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
+    if remade.is_empty() {
+        return;
+    }
+    let modes: HashMap<&Path, u16> = (entries.iter())
+        .filter(|e| e.how == How::Merged)
+        .filter_map(|e| Some((e.source.as_path(), e.source_mode?)))
+        .collect();
+    for (path, _) in remade {
+        if let Some(&mode) = modes.get(path.as_path()) {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::Permissions::from_mode(u32::from(mode) & 0o7777);
+            // Not given, the folder keeps the default mode: said by nothing else.
+            let _ = std::fs::set_permissions(path, mode);
+        }
+    }
 }
 
 /// Puts back the items the job replaced, from the staging folder, where their place is free

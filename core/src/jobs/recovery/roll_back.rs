@@ -69,8 +69,11 @@ pub(crate) fn roll_back(
         modes: Arc::new(modes_before(ctx, record)),
         ..Rollback::default()
     };
-    let merges = record.entries.iter().filter(|e| e.how == How::Merged);
-    plan.merged = merges.map(|e| e.dest.clone()).collect();
+    let merges = || record.entries.iter().filter(|e| e.how == How::Merged);
+    plan.merged = merges().map(|e| e.dest.clone()).collect();
+    plan.folder_modes = merges()
+        .filter_map(|e| Some((e.source.clone(), e.source_mode?)))
+        .collect();
     for landing in keep_both::on_disk(record, policy_of(record)) {
         let (source, dest) = (&landing.source, &landing.dest);
         if !landing.created {
@@ -129,6 +132,8 @@ pub(super) struct Rollback {
     /// Destination folders the job merged into, that the record names: the top-level places
     /// taken before it, and the merges of a resumed run.
     merged: HashSet<PathBuf>,
+    /// The modes of the source folders merged, by their paths (a resumed run's record).
+    folder_modes: HashMap<PathBuf, u16>,
     /// When the job started (by the clock file times are stamped with, to the nanosecond in
     /// logs that keep it): where it did not create the place, a file changed last before then
     /// is not its copy, however like its source (one the job skipped in a folder it merged
@@ -220,7 +225,12 @@ impl Rollback {
             if ctx.control.stopped() {
                 summary.not_done.extend(items);
             } else {
-                // A source folder the move emptied and removed (merged into one of its name).
+                // A source folder the move emptied and removed (merged into one of its name),
+                // made anew with the mode it had where the record says it.
+                let missing: Vec<PathBuf> = (parent.ancestors())
+                    .take_while(|a| !a.exists())
+                    .map(Path::to_path_buf)
+                    .collect();
                 if let Err(e) = fs::create_dir_all(&parent) {
                     for item in &items {
                         fail(
@@ -231,6 +241,13 @@ impl Rollback {
                         );
                     }
                     continue;
+                }
+                for dir in &missing {
+                    if let Some(&mode) = self.folder_modes.get(dir) {
+                        use std::os::unix::fs::PermissionsExt;
+                        let mode = fs::Permissions::from_mode(u32::from(mode) & 0o7777);
+                        let _ = fs::set_permissions(dir, mode);
+                    }
                 }
                 let dest = (parent.as_path(), name.as_deref());
                 let skip = ConflictPolicy::Skip;
