@@ -11,8 +11,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
-    Caution, ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, OwnFolders, Phase,
-    Progress, Totals, delete_cautions, move_cautions,
+    Caution, ConflictPolicy, Engine, ErrorPolicy, Event, ITEM_WORK, Job, JobOptions, OwnFolders,
+    Phase, Progress, Totals, delete_cautions, move_cautions,
 };
 use ferry_core::shown::Shown;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -599,10 +599,13 @@ impl Bar {
     fn planned(&mut self, totals: Totals) {
         let Some(bar) = &self.bar else { return };
         self.by_items = totals.bytes == 0;
+        // With bytes, the bar and its estimate go by the job's work, bytes and items together
+        // (`Progress::work`): by bytes alone, a few large files among many small ones filled
+        // it and said "eta 0s" for most of the job. The bytes and items are in the message.
         let template = if self.by_items {
             "{spinner} [{bar:30}] {pos}/{len} items  {wide_msg}"
         } else {
-            "{spinner} [{bar:30}] {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}  {wide_msg}"
+            "{spinner} [{bar:30}] {percent:>3}% eta {eta}  {wide_msg}"
         };
         let style =
             ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
@@ -610,7 +613,7 @@ impl Bar {
         bar.set_length(if self.by_items {
             totals.items
         } else {
-            totals.bytes
+            (totals.bytes).saturating_add(totals.items.saturating_mul(ITEM_WORK))
         });
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
     }
@@ -618,16 +621,12 @@ impl Bar {
     fn progress(&self, p: &Progress) {
         let Some(bar) = &self.bar else { return };
         // Answered conflicts add to the plan as the job goes.
-        bar.set_length(if self.by_items {
-            p.items_total
-        } else {
-            p.bytes_total
-        });
-        bar.set_position(if self.by_items {
-            p.items_done
-        } else {
-            p.bytes_done
-        });
+        let (done, total) = match self.by_items {
+            true => (p.items_done, p.items_total),
+            false => p.work(),
+        };
+        bar.set_length(total);
+        bar.set_position(done);
         let phase = match p.phase {
             _ if p.paused => "paused",
             Phase::Planning => "planning",
@@ -640,7 +639,17 @@ impl Bar {
             .as_deref()
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned());
-        let message = [phase, name.as_deref().unwrap_or_default()].join(" ");
+        let amounts = match self.by_items {
+            true => String::new(),
+            false => format!(
+                "{}/{} {}/{} items",
+                indicatif::BinaryBytes(p.bytes_done),
+                indicatif::BinaryBytes(p.bytes_total),
+                p.items_done,
+                p.items_total
+            ),
+        };
+        let message = [&amounts, phase, name.as_deref().unwrap_or_default()].join(" ");
         bar.set_message(message.trim().to_owned());
     }
 

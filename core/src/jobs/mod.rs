@@ -58,6 +58,8 @@ mod passes;
 mod plan;
 mod probe;
 mod progress;
+
+pub use progress::ITEM_WORK;
 mod put_back;
 mod recovery;
 mod relink;
@@ -394,11 +396,17 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// The job's work done and in all: its bytes and its items, each [`ITEM_WORK`] bytes'
+    /// worth; items alone for a job without bytes (a delete).
+    pub fn work(&self) -> (u64, u64) {
+        progress::work(self)
+    }
+
     /// How much of the job is done, from 0 to 1, by its work: bytes and items together (an
     /// item counting as 128 KiB), so that a job of a few large files and many small ones is not "100%"
     /// with half its items to go.
     pub fn fraction(&self) -> f64 {
-        let (done, total) = progress::work(self);
+        let (done, total) = self.work();
         #[allow(clippy::cast_precision_loss)] // a fraction
         match total {
             0 => 0.0,
