@@ -306,7 +306,7 @@ impl Record {
     }
 
     /// The names answers to conflicts (Keep both, Rename to) gave items instead of the ones
-    /// they were to get (see [`renamed_by_answers`](Self::renamed_by_answers)); `top`: only
+    /// they were to get (what `renamed_by_answers` asks); `top`: only
     /// the job's own items', not those of items inside them (a file in a folder merged).
     pub fn names_from_answers(&self, top: bool) -> Vec<&OsStr> {
         let mut names = Vec::new();

@@ -1,6 +1,8 @@
 //! Undo of a journaled job, run as an engine job (progress, cancel) that never deletes
 //! anything permanently.
 //!
+//! (The copy's in `undo/copied.rs`, the move's in `undo/moved.rs`.)
+//!
 //! - Copy: each copy still the same (device, inode, size, mtime) goes to the trash; a folder
 //!   goes as a whole when everything in it is an unchanged copy and nothing was added. Changed
 //!   items are kept and reported; a copied folder that still holds them stays, and one left
@@ -37,10 +39,7 @@ use std::path::{Path, PathBuf};
 
 use super::control::JobCtx;
 use super::journal::JournalRecord;
-use super::left_behind::{self, LeftBehind};
-use super::put_back::{self, Target};
 use super::summary::fail;
-use super::undo_again::{self, KilledPutBack, killed_put_back};
 use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
@@ -49,6 +48,12 @@ use super::{names, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DeepPaths, FileId, Timestamp};
+
+mod copied;
+mod moved;
+
+use copied::undo_copy;
+use moved::undo_move;
 
 /// Runs the undo of `record`; copies go to the trash folders `roots`; items going back to a
 /// place taken since are handled with `policy`.
@@ -204,233 +209,6 @@ fn now_at(deep: &mut DeepPaths, entry: &RecordEntry, content_too: bool) -> Now {
         Now::Same
     } else {
         Now::Changed
-    }
-}
-
-fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summary {
-    let mut summary = Summary::default();
-    let n = entries.len();
-    let index: HashMap<&Path, usize> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.dest.as_path(), i))
-        .collect();
-    let parent_of = |i: usize| {
-        let e = &entries[i];
-        (!e.top_level)
-            .then(|| e.dest.parent().and_then(|p| index.get(p).copied()))
-            .flatten()
-    };
-    // A replacement whose old item is gone from staging is kept whole (parents come before
-    // their children): trashing it would leave neither.
-    let mut kept = vec![false; n];
-    for (i, e) in entries.iter().enumerate() {
-        let orphaned = e
-            .staged
-            .as_deref()
-            .is_some_and(|s| s.symlink_metadata().is_err());
-        kept[i] = orphaned || parent_of(i).is_some_and(|p| kept[p]);
-    }
-    // Children before parents: a folder is clean when it is the same folder, all its recorded
-    // children still there are clean, and it holds nothing else.
-    // Trees deeper than PATH_MAX were copied: their items are reached by folder.
-    let mut deep = DeepPaths::default();
-    let now: Vec<Now> = entries.iter().map(|e| now_at(&mut deep, e, true)).collect();
-    // What each folder holds, read in the same order (parents first: one step each when deep).
-    let holding: Vec<Option<usize>> = (entries.iter().zip(&now))
-        .map(|(e, now)| {
-            (e.kind == Kind::Dir && *now == Now::Same)
-                .then(|| holds(&mut deep, &e.dest))
-                .flatten()
-        })
-        .collect();
-    let mut clean = vec![false; n];
-    let mut present = vec![0usize; n];
-    let mut children_clean = vec![true; n];
-    for i in (0..n).rev() {
-        let e = &entries[i];
-        clean[i] = match (e.how, e.kind) {
-            (How::Merged, _) => false,
-            (_, Kind::Dir) => {
-                now[i] == Now::Same && children_clean[i] && holding[i] == Some(present[i])
-            }
-            _ => now[i] == Now::Same,
-        } && !kept[i];
-        if let Some(p) = parent_of(i)
-            && now[i] != Now::Gone
-        {
-            present[p] += 1;
-            children_clean[p] &= clean[i];
-        }
-    }
-    let to_trash: Vec<PathBuf> = (0..n)
-        .filter(|&i| clean[i] && !parent_of(i).is_some_and(|p| clean[p]))
-        .map(|i| entries[i].dest.clone())
-        .collect();
-    if !to_trash.is_empty() {
-        absorb(&mut summary, trash::run_trash(ctx, &to_trash, roots));
-    }
-    if ctx.control.stopped() {
-        return summary;
-    }
-    unstage(ctx, &mut summary, entries);
-    // What stays: changed items, and copied folders still holding something. A copy gone
-    // since (deleted, or moved away with its folder) is said, once for all it held: it may
-    // well still exist elsewhere, and nothing was trashed for it. One that replaced an item
-    // is `unstage`'s: what it replaced comes back in its place.
-    for i in (0..n).rev() {
-        let e = &entries[i];
-        // Said once for a folder, merged into or made, and all it held.
-        let folder_gone =
-            (e.dest.parent().and_then(|p| index.get(p))).is_some_and(|&p| now[p] == Now::Gone);
-        if now[i] == Now::Gone && !folder_gone && e.staged.is_none() {
-            fail(ctx, &mut summary, &e.dest, not_as_left(Now::Gone, &e.dest));
-            continue;
-        }
-        if clean[i] || e.how == How::Merged || now[i] == Now::Gone {
-            continue;
-        }
-        if kept[i] {
-            continue; // reported by `unstage`
-        }
-        if e.kind == Kind::Dir && now[i] == Now::Same {
-            match deep.remove_dir(&e.dest) {
-                Ok(()) => continue,
-                Err(err) if err != rustix::io::Errno::NOTEMPTY => {
-                    fail(
-                        ctx,
-                        &mut summary,
-                        &e.dest,
-                        Error::io("remove", &e.dest, err),
-                    );
-                    continue;
-                }
-                Err(_) => {}
-            }
-            // Kept because of something inside that is reported on its own, or added since.
-            if !children_clean[i] {
-                continue;
-            }
-        }
-        let changed = Error::ChangedSince {
-            path: e.dest.clone(),
-        };
-        fail(ctx, &mut summary, &e.dest, changed);
-    }
-    summary
-}
-
-/// How many items the folder `path` holds; `None` if it cannot be read.
-fn holds(deep: &mut DeepPaths, path: &Path) -> Option<usize> {
-    let dir = deep.open_dir(path).ok()?;
-    let mut count = 0;
-    crate::fs::read_dir(&dir, &mut Vec::new(), |_, _| {
-        count += 1;
-        Ok(())
-    })
-    .ok()?;
-    Some(count)
-}
-
-fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Summary {
-    let entries = &record.entries[..];
-    let mut summary = Summary::default();
-    // A folder merged into the one there was removed once emptied: it is made again, before
-    // what it held goes back into it (new folders: `remade` says which, for earlier undos).
-    for e in entries.iter().filter(|e| e.how == How::Merged) {
-        if let Err(err) = put_back::make_folders(&e.source, &mut summary.remade) {
-            let error = Error::io("create folder", &e.source, err);
-            fail(ctx, &mut summary, &e.source, error);
-        }
-    }
-    merged_folders_modes(entries, &summary.remade);
-    // Each top-level item goes back, as it is now, to where it came from.
-    let (mut targets, mut emptied) = (Vec::new(), Vec::new());
-    let mut open = put_back::OpenFolders::default();
-    let left_behind = LeftBehind::of(record);
-    for e in entries
-        .iter()
-        .filter(|e| e.top_level && e.how != How::Merged)
-    {
-        // An earlier run of this undo, killed while putting the item back.
-        let now = now_at(&mut DeepPaths::default(), e, false);
-        let left_at = match now {
-            Now::Same => Some(e.dest.clone()),
-            Now::Gone => undo_again::set_aside_from(&e.dest),
-            Now::Changed => None,
-        };
-        let killed = left_at.and_then(|at| killed_put_back(&at, &e.source, now == Now::Same));
-        match killed {
-            Some(KilledPutBack::Removing(left)) => {
-                undo_again::finish(ctx, &mut summary, &e.dest, &e.source, &left);
-                continue;
-            }
-            // Its part copy goes, and the item goes back whole.
-            Some(KilledPutBack::Copying(part)) if !undo_again::remove(ctx, &mut summary, &part) => {
-                continue;
-            }
-            _ => {}
-        }
-        let target = |(source, dest)| Target {
-            source,
-            dest,
-            dir: None,
-        };
-        match now {
-            // Part of it was not moved: what was goes back into the folder it came from.
-            Now::Same if let Some(into) = left_behind.as_ref().and_then(|l| l.put_back_into(e)) => {
-                targets.extend(into.items.into_iter().map(target));
-                emptied.extend(into.copies);
-            }
-            Now::Same => match put_back::folder_of_source(e, &mut open) {
-                Ok(dir) => targets.push(Target {
-                    dir,
-                    ..target((e.dest.clone(), e.source.clone()))
-                }),
-                Err(error) => fail(ctx, &mut summary, &e.dest, error),
-            },
-            // Put back by an earlier run of this undo that could not finish: undone.
-            Now::Gone if is_still(&e.source, e.id) => {}
-            now @ (Now::Changed | Now::Gone) => {
-                fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
-            }
-        }
-    }
-    if !targets.is_empty() {
-        // Copied back from a disk that held no modes: each gets its own back.
-        let modes = (entries.iter())
-            .filter_map(|e| Some((e.dest.clone(), e.source_mode?)))
-            .collect();
-        let modes = std::sync::Arc::new(modes);
-        let put = put_back::run(ctx, &targets, policy, &modes).summary;
-        super::relink::relink(ctx, &mut summary, entries, &put);
-        absorb(&mut summary, put);
-    }
-    left_behind::remove_emptied(&emptied);
-    if !ctx.control.stopped() {
-        unstage(ctx, &mut summary, entries);
-    }
-    summary
-}
-
-/// Gives the source folders a move merged into folders of their names, made anew by its undo
-/// (`remade`), before anything goes back into them, the modes they had (they came back 0755 whatever they were: a 0700 folder
-/// open to others).
-fn merged_folders_modes(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
-    if remade.is_empty() {
-        return;
-    }
-    let modes: HashMap<&Path, u16> = (entries.iter())
-        .filter(|e| e.how == How::Merged)
-        .filter_map(|e| Some((e.source.as_path(), e.source_mode?)))
-        .collect();
-    for (path, _) in remade {
-        if let Some(&mode) = modes.get(path.as_path()) {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::Permissions::from_mode(u32::from(mode) & 0o7777);
-            // Not given, the folder keeps the default mode: said by nothing else.
-            let _ = std::fs::set_permissions(path, mode);
-        }
     }
 }
 

@@ -1,0 +1,119 @@
+//! The undo of a move: each top-level item still as the job left it goes back to where it
+//! came from, by the engine's move; folders merged into others are made anew first, with the
+//! modes they had (see `undo.rs`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::{Now, absorb, is_still, not_as_left, now_at, unstage};
+use crate::error::Error;
+use crate::fs::{DeepPaths, FileId};
+use crate::jobs::control::JobCtx;
+use crate::jobs::journal::JournalRecord;
+use crate::jobs::left_behind::{self, LeftBehind};
+use crate::jobs::put_back::{self, Target};
+use crate::jobs::summary::fail;
+use crate::jobs::undo_again::{self, KilledPutBack, killed_put_back};
+use crate::jobs::{ConflictPolicy, How, RecordEntry, Summary};
+
+pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Summary {
+    let entries = &record.entries[..];
+    let mut summary = Summary::default();
+    // A folder merged into the one there was removed once emptied: it is made again, before
+    // what it held goes back into it (new folders: `remade` says which, for earlier undos).
+    for e in entries.iter().filter(|e| e.how == How::Merged) {
+        if let Err(err) = put_back::make_folders(&e.source, &mut summary.remade) {
+            let error = Error::io("create folder", &e.source, err);
+            fail(ctx, &mut summary, &e.source, error);
+        }
+    }
+    merged_folders_modes(entries, &summary.remade);
+    // Each top-level item goes back, as it is now, to where it came from.
+    let (mut targets, mut emptied) = (Vec::new(), Vec::new());
+    let mut open = put_back::OpenFolders::default();
+    let left_behind = LeftBehind::of(record);
+    for e in entries
+        .iter()
+        .filter(|e| e.top_level && e.how != How::Merged)
+    {
+        // An earlier run of this undo, killed while putting the item back.
+        let now = now_at(&mut DeepPaths::default(), e, false);
+        let left_at = match now {
+            Now::Same => Some(e.dest.clone()),
+            Now::Gone => undo_again::set_aside_from(&e.dest),
+            Now::Changed => None,
+        };
+        let killed = left_at.and_then(|at| killed_put_back(&at, &e.source, now == Now::Same));
+        match killed {
+            Some(KilledPutBack::Removing(left)) => {
+                undo_again::finish(ctx, &mut summary, &e.dest, &e.source, &left);
+                continue;
+            }
+            // Its part copy goes, and the item goes back whole.
+            Some(KilledPutBack::Copying(part)) if !undo_again::remove(ctx, &mut summary, &part) => {
+                continue;
+            }
+            _ => {}
+        }
+        let target = |(source, dest)| Target {
+            source,
+            dest,
+            dir: None,
+        };
+        match now {
+            // Part of it was not moved: what was goes back into the folder it came from.
+            Now::Same if let Some(into) = left_behind.as_ref().and_then(|l| l.put_back_into(e)) => {
+                targets.extend(into.items.into_iter().map(target));
+                emptied.extend(into.copies);
+            }
+            Now::Same => match put_back::folder_of_source(e, &mut open) {
+                Ok(dir) => targets.push(Target {
+                    dir,
+                    ..target((e.dest.clone(), e.source.clone()))
+                }),
+                Err(error) => fail(ctx, &mut summary, &e.dest, error),
+            },
+            // Put back by an earlier run of this undo that could not finish: undone.
+            Now::Gone if is_still(&e.source, e.id) => {}
+            now @ (Now::Changed | Now::Gone) => {
+                fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
+            }
+        }
+    }
+    if !targets.is_empty() {
+        // Copied back from a disk that held no modes: each gets its own back.
+        let modes = (entries.iter())
+            .filter_map(|e| Some((e.dest.clone(), e.source_mode?)))
+            .collect();
+        let modes = std::sync::Arc::new(modes);
+        let put = put_back::run(ctx, &targets, policy, &modes).summary;
+        crate::jobs::relink::relink(ctx, &mut summary, entries, &put);
+        absorb(&mut summary, put);
+    }
+    left_behind::remove_emptied(&emptied);
+    if !ctx.control.stopped() {
+        unstage(ctx, &mut summary, entries);
+    }
+    summary
+}
+
+/// Gives the source folders a move merged into folders of their names, made anew by its undo
+/// (`remade`), before anything goes back into them, the modes they had (they came back 0755 whatever they were: a 0700 folder
+/// open to others).
+fn merged_folders_modes(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
+    if remade.is_empty() {
+        return;
+    }
+    let modes: HashMap<&Path, u16> = (entries.iter())
+        .filter(|e| e.how == How::Merged)
+        .filter_map(|e| Some((e.source.as_path(), e.source_mode?)))
+        .collect();
+    for (path, _) in remade {
+        if let Some(&mode) = modes.get(path.as_path()) {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::Permissions::from_mode(u32::from(mode) & 0o7777);
+            // Not given, the folder keeps the default mode: said by nothing else.
+            let _ = std::fs::set_permissions(path, mode);
+        }
+    }
+}
