@@ -183,25 +183,20 @@ fn move_question(rest: Move, refused: &Cautions, asked: &Cautions) -> Confirm<As
                 [one] => quoted(one),
                 many => format::counted(many.len(), "item", "items"),
             };
-            let state = of(Caution::FerryState);
-            if !state.is_empty() {
-                message.push(format!(
-                    "{}: {}. Ferry never moves it; a shell's mv can, with Ferry closed.",
-                    names(&state),
-                    Caution::FerryState
-                ));
-            }
-            let trashes = of(Caution::Trash);
-            if !trashes.is_empty() {
-                message.push(format!(
-                    "{}: {}. A trash cannot go into the trash.",
-                    names(&trashes),
-                    Caution::Trash
-                ));
-            }
-            let in_trash = of(Caution::InTrash);
-            if !in_trash.is_empty() {
-                message.push(format!("{}: {}.", names(&in_trash), Caution::InTrash));
+            // Each kind said once, with what follows from it.
+            let why = [
+                (
+                    Caution::FerryState,
+                    " Ferry never moves it; a shell's mv can, with Ferry closed.",
+                ),
+                (Caution::Trash, " A trash cannot go into the trash."),
+                (Caution::InTrash, ""),
+            ];
+            for (kind, then) in why {
+                let these = of(kind);
+                if !these.is_empty() {
+                    message.push(format!("{}: {kind}.{then}", names(&these)));
+                }
             }
             if rest_sources.is_empty() {
                 let title = match rest.to_trash {

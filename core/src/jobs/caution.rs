@@ -101,13 +101,7 @@ pub fn in_trash(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Caution)> 
     paths
         .iter()
         .filter(|path| {
-            let real = match (path.parent(), path.file_name()) {
-                (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
-                    std::fs::canonicalize(parent).map(|p| p.join(name))
-                }
-                _ => std::fs::canonicalize(path),
-            };
-            real.is_ok_and(|real| {
+            real_path(path).is_some_and(|real| {
                 let inside = |t: &Path| real.starts_with(t) && real != t;
                 trash.as_deref().is_some_and(inside)
                     || real.ancestors().skip(1).any(is_volume_trash)
@@ -166,15 +160,21 @@ fn real_folder(path: &Path) -> Option<(PathBuf, Meta)> {
     if meta.kind != Kind::Dir {
         return None;
     }
-    let real = match (path.parent(), path.file_name()) {
-        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
-            std::fs::canonicalize(parent).ok()?.join(name)
-        }
-        (None, _) => PathBuf::from("/"),
-        _ => std::fs::canonicalize(path).ok()?,
-    };
+    let real = real_path(path)?;
     real.parent()?;
     Some((real, meta))
+}
+
+/// `path` with its parents' links resolved, the last name as it is (a link there is not
+/// followed); `None` if the parent cannot be resolved.
+fn real_path(path: &Path) -> Option<PathBuf> {
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
+            Some(std::fs::canonicalize(parent).ok()?.join(name))
+        }
+        (None, _) => Some(PathBuf::from("/")),
+        _ => std::fs::canonicalize(path).ok(),
+    }
 }
 
 fn home_caution(real: &Path, home: Option<&Path>) -> Option<Caution> {
