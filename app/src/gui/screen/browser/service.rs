@@ -42,12 +42,12 @@ impl Browser {
             DirEvent::Gone {
                 renamed: Some(renamed),
                 ..
-            } => self.navigated(Place::new(renamed), Nav::Replace, ctx),
+            } => self.followed(Place::new(renamed), ctx),
             DirEvent::Gone { path, nearest, .. } => {
                 let Some(parent) = nearest else {
                     return (Task::none(), None);
                 };
-                let (task, event) = self.navigated(Place::new(parent.clone()), Nav::Replace, ctx);
+                let (task, event) = self.followed(Place::new(parent.clone()), ctx);
                 self.notice = Some(format!(
                     "“{}” was moved or deleted; showing {} instead.",
                     format::display_name(&path),
@@ -64,6 +64,16 @@ impl Browser {
                 (Task::none(), None)
             }
         }
+    }
+
+    /// Shows `place` in place of the folder that went, keeping a path being typed in the
+    /// location field: the user is on the way elsewhere, and a path checked as the folder
+    /// went must still be opened, not dropped with the field.
+    fn followed(&mut self, place: Place, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let editing = self.editing.take();
+        let followed = self.navigated(place, Nav::Replace, ctx);
+        self.editing = editing;
+        followed
     }
 
     /// Shows a complete listing, keeping the selection by name.

@@ -286,6 +286,35 @@ fn a_gone_folder_is_replaced_by_the_parent_the_service_names() {
     );
 }
 
+/// A folder deleted while the user types a path to leave it: the pane shows the parent, and
+/// the path typed is still opened once checked (it was dropped with the field).
+#[test]
+fn a_path_typed_as_the_folder_goes_is_still_opened() {
+    let gone = PathBuf::from("/nowhere/a/b");
+    let dirs = Recorder::default();
+    let mut browser = Browser::new(VIEW, gone.clone(), &ctx(&dirs));
+    let _ = browser.update(Message::EditPath, &ctx(&dirs));
+    let _ = browser.update(Message::PathEdited("/z".into()), &ctx(&dirs));
+    let _ = browser.update(Message::PathSubmitted, &ctx(&dirs));
+    let event = DirEvent::Gone {
+        view: VIEW,
+        generation: browser.generation(),
+        path: gone,
+        nearest: Some(PathBuf::from("/nowhere/a")),
+        renamed: None,
+    };
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(browser.path(), Path::new("/nowhere/a"));
+    assert!(
+        browser.is_editing_location(),
+        "the field keeps what was typed"
+    );
+    let z = PathBuf::from("/z");
+    let _ = browser.update(Message::PathChecked(z.clone(), Ok(())), &ctx(&dirs));
+    assert_eq!(browser.path(), z, "the path typed is opened");
+    assert_eq!(dirs.last(), Some(Call::Open(z, SortSpec::default())));
+}
+
 #[test]
 fn keyboard_moves_keep_the_focus_visible() {
     let dirs = Recorder::default();
