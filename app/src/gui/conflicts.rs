@@ -40,8 +40,14 @@ impl Ferry {
         let (mut dialog, task) = ConflictDialog::new(job, title, dest_dir, conflicts);
         if let Some(window) = self.jobs.window_job(job) {
             dialog.set_done(window.items_done());
-            if matches!(*window.job, ferry_core::jobs::Job::Undo { .. }) {
-                dialog.set_undoing();
+            match &*window.job {
+                Job::Undo { .. } => dialog.set_undoing(),
+                Job::Restore { items, .. } => dialog.set_origins(
+                    (items.iter())
+                        .map(|i| (i.file.clone(), i.trashed_from.clone()))
+                        .collect(),
+                ),
+                _ => {}
             }
         }
         self.conflicts.push(dialog);
@@ -130,6 +136,14 @@ fn dest_dir(job: &Job) -> Option<std::path::PathBuf> {
     match job {
         Job::Copy { dest_dir, .. } | Job::Move { dest_dir, .. } | Job::Link { dest_dir, .. } => {
             Some(dest_dir.clone())
+        }
+        // Restore to…, or items trashed from one folder: they all go into it.
+        Job::Restore { items, .. } => {
+            let mut parents = items.iter().map(|i| i.original.parent());
+            let first = parents.next()??;
+            parents
+                .all(|p| p == Some(first))
+                .then(|| first.to_path_buf())
         }
         _ => None,
     }

@@ -251,6 +251,7 @@ impl Ferry {
             .window_job(job)
             .map_or_else(String::new, |w| w.title.clone());
         self.item_errors.ask(job, request, path, error, name);
+        self.jobs.set_questions(job, self.item_errors.asking(job));
     }
 
     /// A message of the item error dialog.
@@ -267,6 +268,7 @@ impl Ferry {
                 if action == ErrorAction::Cancel {
                     self.item_errors.job_ended(job);
                 }
+                self.jobs.set_questions(job, self.item_errors.asking(job));
                 task
             }
             Some(item_error::Event::Retry { job }) => Task::batch([task, self.retry(job)]),

@@ -268,7 +268,7 @@ impl Ferry {
         let State::Ended { summary, .. } = &window.state else {
             return Task::none();
         };
-        let failed: Vec<&Path> = summary.failed.iter().map(|f| f.path.as_path()).collect();
+        let failed: Vec<&Path> = summary.errors().map(|(path, _)| path).collect();
         let not_done: HashSet<&Path> = match summary.stopped_by {
             Some(_) => summary.not_done.iter().map(PathBuf::as_path).collect(),
             None => HashSet::new(),

@@ -138,6 +138,18 @@ impl Summary {
             && !self.skipped.iter().any(|s| s.reason.after_error())
     }
 
+    /// What the user calls the job's failures, each with its error: the items that failed and
+    /// those skipped after an error (a Skip leaves the cause as it was), failed first. A
+    /// window's Show failures and Retry failed go by these.
+    pub fn errors(&self) -> impl Iterator<Item = (&Path, &Arc<Error>)> {
+        let failed = self.failed.iter().map(|f| (f.path.as_path(), &f.error));
+        let skipped = self.skipped.iter().filter_map(|s| match &s.reason {
+            SkipReason::UserSkipped { error } => Some((s.path.as_path(), error)),
+            _ => None,
+        });
+        failed.chain(skipped)
+    }
+
     /// True when a defect in Ferry (a panic) stopped the job: its record does not say what
     /// it did, so its end must not be journaled; left running in the journal, it is found
     /// interrupted at the next start, to be finished or rolled back ([`Error::Defect`]).

@@ -166,8 +166,20 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
     {
         rest.push(format!("and part of {}", words::quoted(one)));
     }
-    if !summary.skipped.is_empty() {
-        rest.push(format!("{} skipped", format::count(summary.skipped.len())));
+    let after_errors = summary
+        .skipped
+        .iter()
+        .filter(|s| s.reason.after_error())
+        .count();
+    let chosen = summary.skipped.len() - after_errors;
+    if chosen > 0 {
+        rest.push(format!("{} skipped", format::count(chosen)));
+    }
+    if after_errors > 0 {
+        rest.push(match after_errors {
+            1 => "1 skipped after an error".to_owned(),
+            n => format!("{} skipped after errors", format::count(n)),
+        });
     }
     if !summary.failed.is_empty() {
         rest.push(format!("{} failed", format::count(summary.failed.len())));

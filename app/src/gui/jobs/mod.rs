@@ -110,6 +110,12 @@ pub struct WindowJob {
     pub state: State,
     /// Conflicts waiting for an answer.
     pub waiting_answers: usize,
+    /// Pause (true) or Resume (false) pressed and not yet seen in the engine's progress (a job
+    /// waiting for the disks reports none until it starts): the row says it at once.
+    pub pause_wanted: Option<bool>,
+    /// Failed items waiting for an answer (the item error dialog's questions): the job cannot
+    /// end before they are answered, so no time left is said.
+    pub questions: usize,
     /// Its record in the undo journal.
     pub seq: Option<u64>,
     /// This job is an undo (its end marks the record undone).
@@ -124,9 +130,10 @@ impl WindowJob {
         !matches!(self.state, State::Ended { .. })
     }
 
-    /// True while paused.
+    /// True while paused, or asked to pause.
     pub fn is_paused(&self) -> bool {
-        self.progress.as_ref().is_some_and(|p| p.paused)
+        self.pause_wanted
+            .unwrap_or_else(|| self.progress.as_ref().is_some_and(|p| p.paused))
     }
 
     /// Items finished so far: none while planning (the engine's progress counts the items
@@ -234,8 +241,8 @@ impl Jobs {
 
     /// Drops what the window no longer needs of ended job `job`'s summary once the journal
     /// holds its end: its record (an entry per item), what it did and skipped, item by item.
-    /// Kept: what failed and what was not done (shown, and retried), why it stopped, and the
-    /// counts. Three pastes of 200,000 files held 800 MB until the panel was cleared.
+    /// Kept: what failed or was skipped after an error and what was not done (shown, and
+    /// retried), why it stopped, and the counts. Three pastes of 200,000 files held 800 MB until the panel was cleared.
     pub fn slim(&mut self, job: JobId) {
         let Some(WindowJob {
             state: State::Ended { summary, .. },
@@ -246,6 +253,10 @@ impl Jobs {
         };
         *summary = Arc::new(Summary {
             failed: summary.failed.clone(),
+            skipped: (summary.skipped.iter())
+                .filter(|s| s.reason.after_error())
+                .cloned()
+                .collect(),
             not_done: summary.not_done.clone(),
             stopped_by: summary.stopped_by.clone(),
             items_done: summary.items_done,
@@ -304,6 +315,8 @@ impl Jobs {
                 progress: None,
                 state: State::Waiting,
                 waiting_answers: 0,
+                questions: 0,
+                pause_wanted: None,
                 seq,
                 undoing,
                 follow_up,
@@ -336,6 +349,9 @@ impl Jobs {
                 Routed::Changed(job)
             }
             Event::Progress { progress, .. } => {
+                if window.pause_wanted == Some(progress.paused) {
+                    window.pause_wanted = None;
+                }
                 window.progress = Some(progress);
                 window.state = State::Running;
                 Routed::Changed(job)
@@ -395,19 +411,34 @@ impl Jobs {
         }
     }
 
+    /// Sets how many of `job`'s failed items wait for an answer.
+    pub fn set_questions(&mut self, job: JobId, questions: usize) {
+        if let Some(window) = self.window.get_mut(&job) {
+            window.questions = questions;
+        }
+    }
+
     /// Answers a failed item's question (Retry, Skip, Skip all, Cancel).
     pub fn resolve_error(&self, job: JobId, request: jobs::ErrorId, action: jobs::ErrorAction) {
         self.engine.resolve_error(job, request, action);
     }
 
     /// Pauses `job`.
-    pub fn pause(&self, job: JobId) {
+    pub fn pause(&mut self, job: JobId) {
         self.engine.pause(job);
+        self.pause_wanted(job, true);
     }
 
     /// Resumes `job` after a pause.
-    pub fn resume(&self, job: JobId) {
+    pub fn resume(&mut self, job: JobId) {
         self.engine.resume(job);
+        self.pause_wanted(job, false);
+    }
+
+    fn pause_wanted(&mut self, job: JobId, paused: bool) {
+        if let Some(window) = self.window.get_mut(&job) {
+            window.pause_wanted = Some(paused);
+        }
     }
 
     /// Cancels `job`.

@@ -201,6 +201,14 @@ impl ItemError {
         self.queue.len()
     }
 
+    /// Questions of `job` waiting for an answer.
+    pub fn asking(&self, job: JobId) -> usize {
+        self.queue
+            .iter()
+            .filter(|q| q.job == job && q.request.is_some())
+            .count()
+    }
+
     /// The job whose question is shown.
     pub fn current_job(&self) -> Option<JobId> {
         self.queue.front().map(|q| q.job)
@@ -581,6 +589,7 @@ mod tests {
             denied("/m/c"),
             "Job one",
         );
+        assert_eq!((dialog.asking(JobId(1)), dialog.asking(JobId(2))), (2, 1));
         let events = click(&mut dialog, Button::CancelJob);
         assert_eq!(
             events[0],
@@ -591,6 +600,7 @@ mod tests {
             }
         );
         assert_eq!(dialog.waiting(), 1);
+        assert_eq!((dialog.asking(JobId(1)), dialog.asking(JobId(2))), (0, 1));
         dialog.job_ended(JobId(2));
         assert!(!dialog.is_open());
         assert!(dialog.view().is_none());

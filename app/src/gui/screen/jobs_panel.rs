@@ -114,7 +114,7 @@ impl JobsPanel {
             .unwrap_or(0);
         let job = shown.get(at)?;
         let failed =
-            matches!(&job.state, State::Ended { summary, .. } if !summary.failed.is_empty());
+            matches!(&job.state, State::Ended { summary, .. } if summary.errors().next().is_some());
         match key.as_ref() {
             Key::Named(Named::ArrowDown) => {
                 Some(Message::Focus(shown.get(at + 1).unwrap_or(job).id))
@@ -254,7 +254,10 @@ impl JobsPanel {
                     text(said.as_str()).size(12).style(style::dim_text),
                 ]
                 .spacing(4);
-                if !summary.failed.is_empty() {
+                // Items skipped after an error are among them: the cause is still there, and
+                // Retry failed is the way back once it is fixed.
+                let errors = summary.errors().count();
+                if errors > 0 {
                     let shown = self.expanded.contains(&job.id);
                     lines = lines.push(
                         row![
@@ -271,18 +274,18 @@ impl JobsPanel {
                         .spacing(6),
                     );
                     if shown {
-                        for failed in summary.failed.iter().take(FAILURES_SHOWN) {
+                        for (path, error) in summary.errors().take(FAILURES_SHOWN) {
                             lines = lines.push(
                                 text(format!(
                                     "{}: {}",
-                                    format::shown_name(failed.path.as_os_str()),
-                                    words::error_in_words(&failed.error)
+                                    format::shown_name(path.as_os_str()),
+                                    words::error_in_words(error)
                                 ))
                                 .size(12)
                                 .style(style::danger_text),
                             );
                         }
-                        let more = summary.failed.len().saturating_sub(FAILURES_SHOWN);
+                        let more = errors.saturating_sub(FAILURES_SHOWN);
                         if more > 0 {
                             lines = lines.push(
                                 text(format!("… and {} more", format::count(more)))
@@ -343,11 +346,16 @@ fn progress_of(job: &WindowJob) -> Option<Progress> {
 fn progress_line(job: &WindowJob) -> (f32, String) {
     let Some(p) = &progress_of(job) else {
         let line = match job.state {
+            State::Waiting if job.is_paused() => {
+                "Paused; waiting for the jobs before it on the same disks".to_owned()
+            }
             State::Waiting => "Waiting for the jobs before it on the same disks".to_owned(),
             _ => "Planning…".to_owned(),
         };
         return (0.0, line);
     };
+    // Conflicts and failed items alike.
+    let waiting = job.waiting_answers + job.questions;
     let mut parts = Vec::new();
     if p.bytes_total > 0 {
         parts.push(format!(
@@ -379,14 +387,14 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
             parts.push(format!("{}/s", format::size(p.speed as u64)));
         }
         // While a question waits, the pace falls and the time left only grows: not said.
-        if let Some(eta) = p.eta.filter(|_| job.waiting_answers == 0) {
+        if let Some(eta) = p.eta.filter(|_| waiting == 0) {
             parts.push(format!("{} left", duration(eta)));
         }
     }
-    if job.waiting_answers > 0 {
+    if waiting > 0 {
         parts.push(format!(
             "waiting for {}",
-            format::counted(job.waiting_answers, "answer", "answers")
+            format::counted(waiting, "answer", "answers")
         ));
     }
     // The engine's phase, in the job's own words: a trash or a move "Copying" was false.
@@ -429,7 +437,7 @@ fn compact(jobs: &[&WindowJob]) -> String {
     // Not all "running": a paused job, or one waiting for the disks, said as such.
     let paused = running.iter().filter(|j| j.is_paused()).count();
     let queued = (running.iter())
-        .filter(|j| matches!(j.state, State::Waiting))
+        .filter(|j| matches!(j.state, State::Waiting) && !j.is_paused())
         .count();
     let aside: Vec<String> = [(paused, "paused"), (queued, "waiting")]
         .into_iter()
@@ -508,6 +516,8 @@ mod tests {
             }),
             state,
             waiting_answers: 0,
+            questions: 0,
+            pause_wanted: None,
             seq: None,
             undoing: false,
             follow_up: crate::gui::jobs::FollowUp::None,
@@ -556,6 +566,25 @@ mod tests {
         assert_eq!(overall_percent(&[&copying]), Some(0));
     }
 
+    /// A job waiting for the disks reports no progress until it starts: a Pause pressed then
+    /// left the row saying "Pause" and "Waiting…", inviting a second press that resumed it.
+    #[test]
+    fn a_waiting_job_paused_says_so_at_once() {
+        let mut waiting = job(1, State::Waiting, false);
+        waiting.progress = None;
+        waiting.pause_wanted = Some(true);
+        assert!(waiting.is_paused());
+        let (_, line) = progress_line(&waiting);
+        assert!(line.starts_with("Paused; waiting"), "{line}");
+        let panel = JobsPanel {
+            focus: Some(JobId(1)),
+            ..JobsPanel::default()
+        };
+        let space = panel.key(&Key::Named(Named::Space), Modifiers::empty(), &[&waiting]);
+        assert_eq!(space, Some(Message::Resume(JobId(1))));
+        assert!(compact(&[&waiting]).contains("(paused)"));
+    }
+
     /// The phase in the job's words: a trash, a restore and a move said "Copying".
     #[test]
     fn the_phase_is_said_in_the_jobs_own_words() {
@@ -580,6 +609,14 @@ mod tests {
         let (_, line) = progress_line(&copying);
         assert!(
             !line.contains("left") && line.contains("waiting for 2 answers"),
+            "{line}"
+        );
+        // A failed item's question as well: it said "Copying · 9 s left" behind the dialog.
+        copying.waiting_answers = 0;
+        copying.questions = 1;
+        let (_, line) = progress_line(&copying);
+        assert!(
+            !line.contains("left") && line.contains("waiting for 1 answer"),
             "{line}"
         );
     }

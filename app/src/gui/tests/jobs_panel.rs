@@ -45,6 +45,11 @@ fn ended(ferry: &Ferry) -> Option<(&ferry_core::jobs::Summary, bool)> {
 }
 
 /// Opens the jobs panel from the window menu (it then shows every job as it comes).
+/// The engine says the job is paused (the row says so as soon as Pause is pressed).
+fn held(job: &WindowJob) -> bool {
+    job.progress.as_ref().is_some_and(|p| p.paused)
+}
+
 fn open_panel(ferry: &mut Ferry) {
     named(ferry, Named::F10, Modifiers::empty());
     click(ferry, "Jobs");
@@ -89,7 +94,7 @@ fn a_cancel_in_the_second_folder_says_part_of_it_is_there() {
         job(f).items_done() > 10
     });
     click(&mut ferry, "Pause");
-    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    until(&mut ferry, "the pause", |f| held(job(f)));
     click(&mut ferry, "Cancel");
     click(
         &mut ferry,
@@ -127,7 +132,7 @@ fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
     assert!(shows(&ferry, "Cancel"), "the panel shows the job");
     click(&mut ferry, "Pause");
     until(&mut ferry, "the engine's word that it paused", |f| {
-        job(f).is_paused()
+        held(job(f))
     });
     assert!(shows(&ferry, "Resume") && !shows(&ferry, "Pause"));
     assert!(
@@ -169,7 +174,7 @@ fn big_paste_paused(fixture: &Fixture, home: &std::path::Path) -> Ferry {
     paste_big(&mut ferry, home);
     until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
     click(&mut ferry, "Pause");
-    until(&mut ferry, "the pause", |f| job(f).is_paused());
+    until(&mut ferry, "the pause", |f| held(job(f)));
     ferry
 }
 
@@ -219,7 +224,7 @@ fn a_job_asked_about_cancelling_is_held_until_answered() {
     until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
     click(&mut ferry, "Cancel");
     assert!(ferry.confirm.is_some(), "asked");
-    until(&mut ferry, "held while asked", |f| job(f).is_paused());
+    until(&mut ferry, "held while asked", |f| held(job(f)));
     let done = job(&ferry).items_done();
     wait(&mut ferry, Duration::from_millis(300));
     assert_eq!(
@@ -228,7 +233,7 @@ fn a_job_asked_about_cancelling_is_held_until_answered() {
         "nothing more done while asked"
     );
     named(&mut ferry, Named::Escape, Modifiers::empty());
-    until(&mut ferry, "going on", |f| !job(f).is_paused());
+    until(&mut ferry, "going on", |f| !held(job(f)));
     jobs_done(&mut ferry);
     let (_, cancelled) = ended(&ferry).expect("ended");
     assert!(!cancelled, "Keep Going let it finish");
@@ -410,7 +415,7 @@ fn retry_failed_once_the_cause_is_gone_finishes_what_failed() {
     click(&mut ferry, "Pause");
     until(&mut ferry, "the second job planned, and held", |f| {
         let job = f.jobs.window_job(pack).unwrap();
-        job.totals.is_some() && job.is_paused()
+        job.totals.is_some() && held(job)
     });
     assert_eq!(ferry.jobs.running(), 1, "the first job has ended");
     assert_eq!(ferry.jobs.window_job(pack).unwrap().items_done(), 0);
@@ -512,6 +517,60 @@ fn retry_after_a_job_stopped_runs_again_what_it_did_not_do() {
         !music.join("a.txt").exists(),
         "what was done is not done again"
     );
+}
+
+/// Skip on an error leaves its cause as it was: the item is listed with the job's failures,
+/// and Retry failed copies it once the cause is gone (it said "1 skipped", and offered
+/// nothing but a new paste).
+#[test]
+fn items_skipped_after_an_error_are_retried_with_the_failures() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let (documents, music) = (home.join("Documents"), home.join("Music"));
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    let id = ferry_core::jobs::JobId(1_000_001);
+    let started = jobs::Started {
+        id,
+        job: Arc::new(Job::Copy {
+            sources: vec![documents.join("a.txt"), documents.join("b.txt")],
+            dest_dir: music.clone(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Ask,
+        }),
+        seq: None,
+        held: None,
+        undoing: false,
+        follow_up: jobs::FollowUp::Toast,
+    };
+    send(&mut ferry, Message::JobStarted(Ok(started)));
+    let denied = std::io::Error::from_raw_os_error(rustix::io::Errno::ACCESS.raw_os_error());
+    let error = Arc::new(ferry_core::Error::io("create", music.join("b.txt"), denied));
+    let summary = ferry_core::jobs::Summary {
+        done: vec![documents.join("a.txt")],
+        skipped: vec![ferry_core::jobs::Skipped {
+            path: documents.join("b.txt"),
+            reason: ferry_core::jobs::SkipReason::UserSkipped { error },
+        }],
+        ..ferry_core::jobs::Summary::default()
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
+    assert!(shows_containing(&ferry, "(1 skipped after an error)"));
+    click(&mut ferry, "Show failures");
+    let reason = format!("{}: ", documents.join("b.txt").display());
+    assert!(shows_containing(&ferry, &reason), "the item and why");
+    click(&mut ferry, "Retry failed");
+    until(&mut ferry, "the retry's end", |f| {
+        f.jobs.window_job(id).is_none() && !job(f).is_running()
+    });
+    let Job::Copy { sources, .. } = &*job(&ferry).job else {
+        panic!("a copy again: {:?}", job(&ferry).job);
+    };
+    assert_eq!(sources, &[documents.join("b.txt")], "only what was skipped");
+    assert!(music.join("b.txt").is_file() && !music.join("a.txt").exists());
 }
 
 #[test]

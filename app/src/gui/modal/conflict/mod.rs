@@ -39,13 +39,14 @@ mod words;
 
 pub mod bench;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use ferry_core::jobs::{Conflict, ConflictId, JobId, Resolution, Scope};
 use iced::widget::{center, container, opaque, stack};
 use iced::{Element, Length, Task};
 
+use crate::gui::format;
 use crate::gui::screen::Ctx;
 use crate::gui::style;
 use crate::gui::widget::list::Scroll;
@@ -213,6 +214,9 @@ pub struct ConflictDialog {
     claimed: HashSet<PathBuf>,
     /// The job is an undo: what Replace replaces goes to the trash (see `set_undoing`).
     undoing: bool,
+    /// A restore's items in the trash, each with where it was trashed from (see
+    /// `set_origins`).
+    origins: HashMap<PathBuf, PathBuf>,
 }
 
 impl ConflictDialog {
@@ -241,6 +245,7 @@ impl ConflictDialog {
             confirming: false,
             claimed: HashSet::new(),
             undoing: false,
+            origins: HashMap::new(),
         };
         let task = dialog.settle();
         (dialog, task)
@@ -262,6 +267,33 @@ impl ConflictDialog {
     /// the trash, and Replace says so.
     pub fn set_undoing(&mut self) {
         self.undoing = true;
+    }
+
+    /// The job restores items from the trash: `origins` maps each one's path in the trash
+    /// to where it was trashed from, so that items of one name say which they are ("Trash,
+    /// from “a”"), not all "Trash".
+    pub fn set_origins(&mut self, origins: HashMap<PathBuf, PathBuf>) {
+        self.origins = origins;
+    }
+
+    /// Where `path` is, as a side of a conflict says it: "in “Documents”", or for an item in
+    /// the trash that the job restores, "in Trash, from “a”" (the folder it was trashed
+    /// from: items of one name said "in Trash" alike).
+    fn place_of(&self, path: &Path) -> String {
+        match self.origins.get(path).and_then(|from| from.parent()) {
+            Some(from) => format!("in Trash, from “{}”", format::display_name(from)),
+            None => format!("in “{}”", words::folder_of(path)),
+        }
+    }
+
+    /// Where the incoming item at `path` comes from, for a row of items of one name: "from
+    /// Documents", or "in Trash, from “a”".
+    fn source_place(&self, path: &Path) -> String {
+        if self.origins.contains_key(path) {
+            self.place_of(path)
+        } else {
+            format!("from {}", words::folder_of(path))
+        }
     }
 
     /// The job whose conflicts these are.

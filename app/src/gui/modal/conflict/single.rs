@@ -204,7 +204,7 @@ pub fn view<'a>(d: &'a ConflictDialog, single: &'a Single, row: &'a Row) -> Elem
             .style(style::dim_text),
     ]
     .spacing(6);
-    content = content.push(sides(row, single));
+    content = content.push(sides(d, row, single));
     if c.likely_identical {
         content = content.push(
             container(text("These files look identical").size(13))
@@ -364,7 +364,7 @@ fn rename_row<'a>(
 }
 
 /// The existing and the incoming item side by side.
-fn sides<'a>(row: &'a Row, single: &'a Single) -> Element<'a, Message> {
+fn sides<'a>(d: &ConflictDialog, row: &'a Row, single: &'a Single) -> Element<'a, Message> {
     let c = &row.conflict;
     let now = format::now();
     let newer = row.newer();
@@ -374,7 +374,7 @@ fn sides<'a>(row: &'a Row, single: &'a Single) -> Element<'a, Message> {
         _ => ("Existing", "Incoming"),
     };
     let right = side(
-        right_title,
+        (right_title, d.place_of(&c.source.path)),
         &c.source,
         row.icons.0,
         newer == Some(std::cmp::Ordering::Greater),
@@ -402,7 +402,7 @@ fn sides<'a>(row: &'a Row, single: &'a Single) -> Element<'a, Message> {
         .into()
     } else {
         side(
-            left_title,
+            (left_title, d.place_of(&c.dest.path)),
             &c.dest,
             row.icons.1,
             newer == Some(std::cmp::Ordering::Less),
@@ -418,15 +418,14 @@ fn sides<'a>(row: &'a Row, single: &'a Single) -> Element<'a, Message> {
 
 /// One side: what it is, with its name, size, date and (folders) item count.
 fn side<'a>(
-    title: &'a str,
+    (title, place): (&'a str, String),
     info: &'a EntryInfo,
     category: Category,
     newer: bool,
     items: Option<Items>,
     now: &chrono::DateTime<chrono::Local>,
 ) -> Element<'a, Message> {
-    let where_ = words::folder_of(&info.path);
-    let heading = text(format!("{title} · in “{where_}”"))
+    let heading = text(format!("{title} · {place}"))
         .size(11)
         .style(style::dim_text);
     let name = format::ellipsize_middle(words::name(&info.name), 34);

@@ -267,6 +267,8 @@ fn table_row<'a>(
     let c = &r.conflict;
     let newer = r.newer();
     let folder = match &d.dest_dir {
+        // Items of one name: where each comes from tells them apart.
+        _ if c.kind == ConflictKind::DuplicateSource => Some(d.source_place(&c.source.path)),
         Some(dir) => c
             .dest
             .path

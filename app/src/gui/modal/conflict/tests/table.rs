@@ -288,3 +288,48 @@ fn the_cost_of_a_batch_is_measured() {
         );
     }
 }
+
+/// A restore of three items of one name trashed from three folders: each row said "n.txt ·
+/// in Trash" alike; each says where it was trashed from now.
+#[test]
+fn items_of_one_name_restored_say_where_each_was_trashed_from() {
+    let trash = Path::new("/home/u/.local/share/Trash/files");
+    let (first, second, third) = (
+        trash.join("n.txt"),
+        trash.join("n.txt.2"),
+        trash.join("n.txt.3"),
+    );
+    let twice = |id: u64, source: &Path| {
+        let mut c = fixture::in_dir(
+            trash,
+            id,
+            ConflictKind::DuplicateSource,
+            "n.txt",
+            (Kind::File, Kind::File),
+            (1, 2),
+        );
+        c.source.path = source.to_path_buf();
+        c
+    };
+    let (mut dialog, task) = ConflictDialog::new(
+        JOB,
+        "Restoring 3 items",
+        Some(PathBuf::from("/home/u/rt")),
+        vec![twice(1, &second), twice(2, &third)],
+    );
+    dialog.set_origins(
+        [
+            (first, "/home/u/a/n.txt"),
+            (second, "/home/u/b/n.txt"),
+            (third, "/home/u/c/n.txt"),
+        ]
+        .into_iter()
+        .map(|(file, from)| (file, PathBuf::from(from)))
+        .collect(),
+    );
+    assert!(settle(&mut dialog, task).is_empty());
+    assert!(dialog.is_table());
+    assert!(shows(&dialog, "in Trash, from “b”"));
+    assert!(shows(&dialog, "in Trash, from “c”"));
+    assert!(!shows(&dialog, "in Trash"), "no row says only that");
+}
