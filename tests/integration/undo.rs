@@ -305,6 +305,36 @@ fn undo_of_a_move_restores_the_tree_on_one_and_across_file_systems() {
     }
 }
 
+/// `cp a d; mv d/a usb/; undo; undo`: the first undo copies the items back from the other
+/// disk, new inodes all; the second kept every one of them as "changed since" and marked the
+/// copy undone. The undo of the move records what it made anew, and the copy's undo knows
+/// its items by their new identities.
+#[test]
+fn undo_of_a_copy_whose_items_a_move_took_to_another_disk_and_its_undo_brought_back() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let src = sample_tree(&t, "src");
+    let file = t.file("file.txt", "a file");
+    let dest = t.dir("dest");
+    let out = s.run(copy(vec![src.clone(), file], &dest));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let copies = vec![dest.join("src"), dest.join("file.txt")];
+    let out = s.run(moving(copies, &shm.dir("usb")));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(
+        snapshot(&dest.join("src")),
+        snapshot(&src),
+        "the move undone"
+    );
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest));
+    assert_eq!(s.trashed(), ["file.txt", "src"]);
+}
+
 #[test]
 fn undo_of_a_move_never_clobbers_an_original_place_taken_since() {
     let t = TempTree::new();

@@ -702,19 +702,28 @@ fn sync_dir(file: &Path) -> Result<(), Error> {
 /// Start time of process `pid` in clock ticks since boot (field 22 of `/proc/PID/stat`), which
 /// tells a live process from a later one that reused its number.
 fn process_start(pid: u32) -> Option<u64> {
-    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
-    std::str::from_utf8(after_name)
-        .ok()?
-        .split_ascii_whitespace()
-        .nth(19)?
-        .parse()
-        .ok()
+    process_stat(pid).map(|(_, start)| start)
 }
 
-/// Whether process `pid` runs, and is the one started at `start` (0: any of that number).
+/// The state letter (field 3 of `/proc/PID/stat`) and start time of process `pid`.
+fn process_stat(pid: u32) -> Option<(u8, u64)> {
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
+    let mut fields = std::str::from_utf8(after_name)
+        .ok()?
+        .split_ascii_whitespace();
+    let state = *fields.next()?.as_bytes().first()?;
+    let start = fields.nth(18)?.parse().ok()?;
+    Some((state, start))
+}
+
+/// Whether process `pid` runs, and is the one started at `start` (0: any of that number). A
+/// zombie does not: killed, it is dead whether or not its parent has reaped it yet (`timeout
+/// -s KILL` leaves its child to init, and every `ferry resume` straight after the kill said
+/// the job was still running).
 pub(crate) fn is_alive(pid: u32, start: u64) -> bool {
-    process_start(pid).is_some_and(|s| start == 0 || s == start)
+    process_stat(pid)
+        .is_some_and(|(state, s)| !matches!(state, b'Z' | b'X') && (start == 0 || s == start))
 }
 
 #[cfg(test)]

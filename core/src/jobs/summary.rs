@@ -117,10 +117,11 @@ pub struct Summary {
     /// What the job could not keep of items it did (metadata the destination refuses), once
     /// per kind; no item failed for it.
     pub notes: Vec<super::Note>,
-    /// Folders an undo had to make anew to put items back in, with their identities: the
-    /// undo of a move that merged a folder into another, which removed it. Recorded with the
-    /// undo, so that the undo of an earlier job that made or moved the folder takes the new
-    /// one for it (its inode could not survive).
+    /// Items an undo had to make anew, with their identities: the folders to put items back
+    /// in (the undo of a move that merged a folder into another, which removed it), and what
+    /// the undo of a move copied back from another disk. Recorded with the undo, so that the
+    /// undo of an earlier job that made or moved them takes the new ones for them (their
+    /// inodes could not survive).
     pub remade: Vec<(PathBuf, FileId)>,
     /// A resume stopped before it finished by what stops a job (no space, an I/O error): its
     /// record is left interrupted and its large files' parts kept, so that `ferry resume`

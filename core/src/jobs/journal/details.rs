@@ -33,7 +33,7 @@ pub(super) struct Details {
     pub(super) entries: Vec<StoredEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(super) trash: Vec<StoredTrashRecord>,
-    /// An undo's: the folders it made anew (see [`Summary::remade`]).
+    /// An undo's: the items it made anew (see [`Summary::remade`]).
     ///
     /// [`Summary::remade`]: crate::jobs::Summary::remade
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

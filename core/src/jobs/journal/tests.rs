@@ -366,3 +366,26 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     found
 }
+
+/// A killed job's process that its parent has not reaped yet is a zombie: dead, so its job
+/// is interrupted (`ferry resume` straight after `timeout -s KILL ferry mv …` said the move
+/// was still running).
+#[test]
+fn a_zombie_process_is_not_alive() {
+    let mut child = std::process::Command::new("cat")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let start = process_start(pid).unwrap();
+    assert!(is_alive(pid, start) && is_alive(pid, 0));
+    drop(child.stdin.take());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while process_stat(pid).is_some_and(|(state, _)| state != b'Z') {
+        assert!(std::time::Instant::now() < deadline, "cat did not end");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(!is_alive(pid, start), "a zombie is dead");
+    assert!(!is_alive(pid, 0));
+    child.wait().unwrap();
+}

@@ -9,7 +9,6 @@ use super::details::{self, Details, Part};
 use super::record::newest_that_counts;
 use super::stored::{Below, Line, StoredPath, StoredRemade, StoredTrashRecord};
 use super::{JournalRecord, RecordState, UndoJournal, now};
-use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::FileId;
 use crate::jobs::{How, Job, RecordEntry, Summary};
@@ -72,9 +71,10 @@ impl UndoJournal {
     /// job started after it is still running. The
     /// decision alone: an undo holds a [`JournalWriter`] from it to its end, and asks it.
     ///
-    /// Its folders that the undo of a later job made anew (see [`Summary::remade`]) are known
+    /// Its items that the undo of a later job made anew (see [`Summary::remade`]) are known
     /// by their new identities: a folder removed by a move that merged it elsewhere, and made
-    /// again by that move's undo, is still the folder this job made or moved there.
+    /// again by that move's undo, is still the folder this job made or moved there; so are
+    /// the items a move took to another disk and its undo copied back.
     pub fn undo_candidate(&self) -> Result<Option<JournalRecord>, Error> {
         let mut records = self.records()?;
         let found = records.iter().rposition(|r| {
@@ -100,8 +100,8 @@ impl UndoJournal {
         self.with_remade(record, later).map(Some)
     }
 
-    /// `record`, whose folder entries made anew by the undos of the `later` records (oldest
-    /// first) get the identities of the new folders.
+    /// `record`, whose entries made anew by the undos of the `later` records (oldest first)
+    /// get the identities of the new items.
     ///
     /// The later records were undone newest first, so they are replayed in that order: the
     /// folders each undo made anew, then carried along with what that undo moved or renamed
@@ -131,15 +131,13 @@ impl UndoJournal {
                 continue;
             };
             // A folder merged into stays where it is; its undo takes back only what came in.
-            let went_back = |e: &&RecordEntry| e.kind == Kind::Dir && e.how != How::Merged;
+            let went_back = |e: &&RecordEntry| e.how != How::Merged;
             for e in r.entries.iter().filter(went_back) {
                 carry(&mut remade, &e.dest, &e.source);
             }
         }
         for e in &mut record.entries {
-            if e.kind == Kind::Dir
-                && let Some(&id) = remade.get(&e.dest)
-            {
+            if let Some(&id) = remade.get(&e.dest) {
                 e.id = id;
             }
         }

@@ -88,6 +88,16 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         let modes = std::sync::Arc::new(modes);
         let put = put_back::run(ctx, &targets, policy, &modes).summary;
         crate::jobs::relink::relink(ctx, &mut summary, entries, &put);
+        // Copied back from another disk: new items, which the undo of an earlier job that
+        // made them (`cp a d; mv d/a usb/; undo; undo`) must know by their new identities,
+        // or it keeps them all as "changed since".
+        let copied_back = |e: &RecordEntry| matches!(e.how, How::Created | How::Replaced);
+        (summary.remade).extend(
+            put.record
+                .entries()
+                .filter(copied_back)
+                .map(|e| (e.dest, e.id)),
+        );
         absorb(&mut summary, put);
     }
     left_behind::remove_emptied(&emptied);

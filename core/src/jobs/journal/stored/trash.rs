@@ -55,7 +55,7 @@ impl StoredTrashRecord {
     }
 }
 
-/// A folder an undo made anew, and its identity (see [`Summary::remade`]).
+/// An item an undo made anew, and its identity (see [`Summary::remade`]).
 ///
 /// [`Summary::remade`]: crate::jobs::Summary::remade
 #[derive(Debug, Clone, Serialize, Deserialize)]
