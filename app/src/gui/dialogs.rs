@@ -7,13 +7,17 @@
 //! A permanent delete is asked at once, counted from the selection, and the question is
 //! made exact ("3 folders and 1,204 files, 2.1 GB") when a walk of the items off the UI
 //! thread has counted them; deleting the home folder, a folder holding it or a mount point
-//! is said in the question.
+//! is said in the question. The walk notes what each item is (device and inode) first;
+//! confirmed, the items are looked at again off the UI thread, and one that another program
+//! replaced meanwhile (a folder of 50 files moved in under the name of the file asked about)
+//! is asked about again, as it is now, instead of being deleted.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ferry_core::Error;
+use ferry_core::fs::FileId;
 use ferry_core::jobs::{Caution, ErrorAction, Job, JobId, Measure, delete_cautions, measure};
 use iced::Task;
 use iced::keyboard::{Key, Modifiers};
@@ -30,7 +34,7 @@ use super::{Ferry, Message, bridge, format, words};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ask {
     /// Delete these permanently.
-    Delete(Vec<PathBuf>),
+    Delete(DeleteAsk),
     /// The trash could not take these: delete them permanently instead.
     DeleteRefused(Vec<PathBuf>),
     /// Submit this move, which was checked (`moves.rs`).
@@ -54,13 +58,38 @@ pub enum Ask {
     },
 }
 
+/// A permanent delete asked about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteAsk {
+    /// The items.
+    paths: Vec<PathBuf>,
+    /// What each was when the walk counted it, once it has (`None`: gone then).
+    seen: Option<Identities>,
+    /// Items asked about before that another program replaced meanwhile: said first.
+    changed: Vec<PathBuf>,
+}
+
+/// What items are (device and inode), in their order.
+pub type Identities = Arc<[Option<FileId>]>;
+
+fn identities(paths: &[PathBuf]) -> Identities {
+    use std::os::unix::fs::MetadataExt;
+    let id = |m: std::fs::Metadata| FileId {
+        dev: m.dev(),
+        ino: m.ino(),
+    };
+    (paths.iter())
+        .map(|p| std::fs::symlink_metadata(p).ok().map(id))
+        .collect()
+}
+
 /// How long quitting waits for the jobs it cancelled to end: one blocked in a file system
 /// that stopped answering never does, and Ferry quits without its end recorded, as after a
 /// crash (the next start finds it interrupted, to resume or roll back).
 pub const QUIT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the walk of a delete's items found.
-pub type Measured = Result<(Measure, Vec<(PathBuf, Caution)>), Arc<Error>>;
+pub type Measured = Result<(Measure, Vec<(PathBuf, Caution)>, Identities), Arc<Error>>;
 
 impl Ferry {
     /// Shows `confirm`, in place of any question open (there is one at a time).
@@ -77,15 +106,28 @@ impl Ferry {
 
     /// Shift+Delete: asks at once, then counts what the items hold to ask exactly.
     pub(super) fn ask_delete(&mut self, paths: Vec<PathBuf>) -> Task<Message> {
-        let question = delete_question(&paths, None, &[]);
-        self.ask(question.map(|()| Ask::Delete(paths.clone())));
+        self.ask_delete_again(paths, Vec::new())
+    }
+
+    /// Asks about deleting `paths`, saying first that `changed` of them were replaced since
+    /// the last question.
+    fn ask_delete_again(&mut self, paths: Vec<PathBuf>, changed: Vec<PathBuf>) -> Task<Message> {
+        let question = delete_question(&paths, None, &[], &changed);
+        let ask = DeleteAsk {
+            paths: paths.clone(),
+            seen: None,
+            changed,
+        };
+        self.ask(question.map(|()| Ask::Delete(ask)));
         let cancel = Arc::new(AtomicBool::new(false));
         self.measuring = Some(Arc::clone(&cancel));
         let home = self.services.home.clone();
         let walked = paths.clone();
         bridge::blocking(move || {
+            // What they are before the walk: what the counts are of.
+            let seen = identities(&walked);
             let measured = measure(&walked, &cancel).map_err(Arc::new)?;
-            Ok((measured, delete_cautions(&walked, home.as_deref())))
+            Ok((measured, delete_cautions(&walked, home.as_deref()), seen))
         })
         .map(move |measured| Message::DeleteMeasured(paths.clone(), measured))
     }
@@ -95,15 +137,38 @@ impl Ferry {
         let Some(open) = &self.confirm else {
             return;
         };
-        if open.token() != &Ask::Delete(paths.to_vec()) {
+        let Ask::Delete(ask) = open.token() else {
+            return;
+        };
+        if ask.paths != paths || ask.seen.is_some() {
             return;
         }
         self.measuring = None;
-        let question = match measured {
-            Ok((measure, cautions)) => delete_question(paths, Some(measure), cautions),
-            Err(_) => delete_question(paths, None, &[]),
+        let (question, seen) = match measured {
+            Ok((measure, cautions, seen)) => (
+                delete_question(paths, Some(measure), cautions, &ask.changed),
+                Some(Arc::clone(seen)),
+            ),
+            Err(_) => (delete_question(paths, None, &[], &ask.changed), None),
         };
-        self.confirm = Some(question.map(|()| Ask::Delete(paths.to_vec())));
+        let ask = DeleteAsk {
+            seen,
+            ..ask.clone()
+        };
+        self.confirm = Some(question.map(|()| Ask::Delete(ask)));
+    }
+
+    /// A confirmed delete's items, looked at again: those another program replaced since
+    /// they were counted are asked about again, as they are now; if none, the delete runs.
+    pub(super) fn delete_checked(
+        &mut self,
+        paths: Vec<PathBuf>,
+        changed: Vec<PathBuf>,
+    ) -> Task<Message> {
+        if changed.is_empty() {
+            return self.start_job(Job::Delete { paths }, FollowUp::Toast);
+        }
+        self.ask_delete_again(paths, changed)
     }
 
     /// A message of the open confirmation.
@@ -133,7 +198,20 @@ impl Ferry {
 
     fn confirmed(&mut self, ask: Ask) -> Task<Message> {
         match ask {
-            Ask::Delete(paths) | Ask::DeleteRefused(paths) => {
+            Ask::Delete(DeleteAsk {
+                paths,
+                seen: Some(seen),
+                ..
+            }) => bridge::blocking(move || {
+                let now = identities(&paths);
+                let changed = (paths.iter().zip(seen.iter().zip(now.iter())))
+                    .filter(|(_, (seen, now))| seen != now)
+                    .map(|(path, _)| path.clone())
+                    .collect();
+                Message::DeleteChecked(paths, changed)
+            }),
+            // Confirmed before the walk said what they are: the question named them only.
+            Ask::Delete(DeleteAsk { paths, .. }) | Ask::DeleteRefused(paths) => {
                 self.start_job(Job::Delete { paths }, FollowUp::Toast)
             }
             Ask::Move(checked) => self.submit_move(&checked),
@@ -313,6 +391,7 @@ fn delete_question(
     paths: &[PathBuf],
     measured: Option<&Measure>,
     cautions: &[(PathBuf, Caution)],
+    changed: &[PathBuf],
 ) -> Confirm<()> {
     let counted = |m: &Measure, less_folders: u64| {
         let files = usize::try_from(m.items() - m.folders).unwrap_or(usize::MAX);
@@ -348,6 +427,12 @@ fn delete_question(
     let mut message = format!("{}{gone}", holds.unwrap_or_default());
     if let Some((path, why)) = cautions.first() {
         message = format!("{}: {why}. {message}", quoted(path));
+    }
+    if let Some(path) = changed.first() {
+        message = format!(
+            "{} was replaced by another program while you were asked; this is what is there now. {message}",
+            quoted(path)
+        );
     }
     let detail = match measured.filter(|m| m.unreadable > 0) {
         Some(m) => format!(

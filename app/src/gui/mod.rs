@@ -157,6 +157,9 @@ pub struct Ferry {
     clipboard_events: Option<Receiver<clipboard::ClipboardEvent>>,
     /// A copy to start once the undo under way ends ("Make it a copy").
     after_undo: Option<ferry_core::jobs::Job>,
+    /// An undo or redo asked for and not yet started (it waits for the journal off the UI
+    /// thread): another Ctrl+Z now is refused, as while one runs.
+    undo_asked: bool,
     /// A drag of items, while one is under way.
     drag: Option<Drag>,
     /// Where the Trash view's items were pressed, while the button is held (a drag out of
@@ -246,6 +249,8 @@ pub enum Message {
     ItemError(modal::item_error::Message),
     /// What the items of a permanent delete hold was counted.
     DeleteMeasured(Vec<PathBuf>, dialogs::Measured),
+    /// A confirmed delete's items looked at again: those replaced since they were counted.
+    DeleteChecked(Vec<PathBuf>, Vec<PathBuf>),
     /// The sources of a move were checked for what deserves a question.
     MoveChecked(moves::Move, moves::Cautions),
     /// The desktop's clipboard connected (or cannot be).
@@ -360,6 +365,7 @@ impl Ferry {
             clipboard: None,
             clipboard_events: None,
             after_undo: None,
+            undo_asked: false,
             drag: None,
             trash_press: None,
             pointer: Point::ORIGIN,
@@ -485,6 +491,7 @@ impl Ferry {
                 self.delete_measured(&paths, &measured);
                 Task::none()
             }
+            Message::DeleteChecked(paths, changed) => self.delete_checked(paths, changed),
             Message::MoveChecked(checked, cautions) => self.move_checked(checked, cautions),
             Message::LabelsRead(labels) => {
                 self.jobs.set_labels(labels);

@@ -501,6 +501,11 @@ impl Jobs {
         );
     }
 
+    /// True while a window job holds the journal's writer lock (an undo, a redo, a resume).
+    pub fn holds_journal(&self) -> bool {
+        !self.writers.is_empty()
+    }
+
     /// Takes the journal's writer lock, then undoes (or, `redo`, redoes) the job the journal
     /// names, off the UI thread.
     pub fn undo(&self, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {

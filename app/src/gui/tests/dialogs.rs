@@ -41,6 +41,36 @@ fn shift_delete_asks_first_and_escape_keeps_the_item() {
     assert!(!trash.join("notes.md").exists(), "deleted, not trashed");
 }
 
+/// Another program put a folder of files in place of the file asked about while the question
+/// was open: Enter deleted the folder for good. It is asked about again, as it is now.
+#[test]
+fn an_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Permanently delete “notes.md”?")
+    );
+    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
+    fs::rename(home.join("Documents"), home.join("notes.md")).unwrap();
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    let confirm = ferry.confirm.as_ref().expect("asked again");
+    assert_eq!(confirm.title(), "Permanently delete “notes.md”?");
+    let message = confirm.message();
+    assert!(
+        message.starts_with("“notes.md” was replaced by another program while you were asked")
+            && message.contains("It holds 1 folder and 2 files"),
+        "{message}"
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
+    assert!(home.join("notes.md/tax").is_dir(), "nothing deleted");
+    assert!(home.join("notes-old.md").is_file());
+}
+
 #[test]
 fn the_question_about_a_folder_says_what_it_holds() {
     let fixture = Fixture::new();

@@ -94,6 +94,33 @@ fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
     assert!(home.join("Documents/a.txt").exists());
 }
 
+/// Ctrl+Z again while an undo runs: it waited unseen for the journal, then undid the job
+/// before too (40,000 more files to the trash). It is refused, and said so.
+#[test]
+fn ctrl_z_while_an_undo_runs_is_refused() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "c");
+    for to in [home.join("Music"), home.join("projects")] {
+        go(&mut ferry, &to);
+        ctrl(&mut ferry, "v");
+        jobs_done(&mut ferry);
+    }
+    ctrl(&mut ferry, "z");
+    ctrl(&mut ferry, "z");
+    assert!(
+        shows_toast(&ferry, "An undo or redo is under way: wait for it to end."),
+        "{:?}",
+        ferry.toasts
+    );
+    jobs_done(&mut ferry);
+    until(&mut ferry, "the undo's end recorded", |f| f.recording == 0);
+    assert!(!home.join("projects/a.txt").exists(), "the newest undone");
+    assert!(home.join("Music/a.txt").exists(), "and only it");
+}
+
 /// A toast's Undo undoes the newest job: once another job or an undo has come, older toasts
 /// no longer offer it (clicked, it would have undone something other than what they name).
 #[test]
