@@ -163,6 +163,38 @@ fn replace_keeps_the_old_file_in_staging_byte_for_byte() {
     assert_no_temporaries(&dest);
 }
 
+/// Replace, answered about a file that another program replaced by a folder while the
+/// question was open: it replaced the folder. The item is asked about again, as it is now.
+#[test]
+fn an_answer_given_about_a_file_does_not_replace_the_folder_put_there_since() {
+    let t = TempTree::new();
+    let src = t.file("src/report.txt", "new");
+    t.file("dest/report.txt", "old");
+    let dest = t.join("dest");
+    let (out, conflicts) = run_asking(copy(vec![src], &dest, ConflictPolicy::Ask), |c| {
+        match c.kind {
+            ConflictKind::FileExists => {
+                fs::remove_file(dest.join("report.txt")).unwrap();
+                fs::create_dir(dest.join("report.txt")).unwrap();
+                fs::write(dest.join("report.txt/inside"), "the user's").unwrap();
+                Some((Resolution::Replace, Scope::This))
+            }
+            _ => Some((Resolution::Skip, Scope::This)),
+        }
+    });
+    let kinds: Vec<ConflictKind> = conflicts.iter().map(|c| c.kind).collect();
+    assert_eq!(
+        kinds,
+        [ConflictKind::FileExists, ConflictKind::FileVsFolder],
+        "asked again"
+    );
+    assert_eq!(
+        fs::read(dest.join("report.txt/inside")).unwrap(),
+        b"the user's"
+    );
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+}
+
 #[test]
 fn replace_by_policy_keeps_the_old_file_too() {
     let t = TempTree::new();

@@ -45,6 +45,11 @@ fn rename_never_replaces_and_refuses_bad_names() {
         });
         assert_eq!(out.summary.failed.len(), 1, "{name:?}: {:#?}", out.summary);
         assert!(out.summary.record.is_empty());
+        // A name taken is said of that name ("An item named “a” is already there" before).
+        if name == "b" || name == "c" {
+            let error = &out.summary.failed[0].error;
+            assert_eq!(error.path(), Some(t.join(name).as_path()), "{error}");
+        }
     }
     assert_eq!(fs::read(&a).unwrap(), b"a");
     assert_eq!(fs::read(t.join("b")).unwrap(), b"b");

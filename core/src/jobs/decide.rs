@@ -9,7 +9,7 @@ use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
 use super::conflict::{self, Conflict, ConflictKind, EntryInfo, Waiting, same_samples};
-use super::plan::{Action, Mode, NO_ITEM, Planned, Planner};
+use super::plan::{Action, Forced, Mode, NO_ITEM, Planned, Planner};
 use super::{ConflictPolicy, Resolution, SkipReason};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -67,7 +67,7 @@ impl Planner<'_> {
         src_dir: &OwnedFd,
         dest_dir: Option<&OwnedFd>,
         renames: bool,
-        force: Option<&Resolution>,
+        force: Option<&Forced>,
     ) {
         let by_rename = self.mode == Mode::Move && dest_dir.is_some() && renames;
         // A device can be made anew by root alone (`mknod`), as `cp -a` and `mv` run by
@@ -168,8 +168,18 @@ impl Planner<'_> {
             return self.plan.set_action(i, Action::Skip);
         }
         let kind = kind_of(meta.kind, existing.kind);
+        let answered_otherwise = |f: &Forced| {
+            let asked_here = matches!(
+                f.answered,
+                ConflictKind::FileExists | ConflictKind::FolderExists | ConflictKind::FileVsFolder
+            );
+            asked_here && f.answered != kind
+        };
         let choice = match force {
-            Some(r) => Choice::Do(r.clone()),
+            // Another kind of item is there than the one the answer was given about (Replace
+            // said of a file replaced a folder another program had put there since).
+            Some(f) if answered_otherwise(f) => Choice::Ask,
+            Some(f) => Choice::Do(f.resolution.clone()),
             None => policy_choice(self.policy, kind),
         };
         let resolution = match choice {
@@ -403,7 +413,13 @@ impl Planner<'_> {
                     (Some(fresh), None)
                 }
                 Resolution::RenameTo(n) => (Some(n), None),
-                r => (self.own_dest_name(i), Some(r)),
+                resolution => {
+                    let forced = Forced {
+                        resolution,
+                        answered: w.kind,
+                    };
+                    (self.own_dest_name(i), Some(forced))
+                }
             };
             if let Err(e) = self.reroot(i, dest_name, force) {
                 return (self.finish(), Some(e));
@@ -425,7 +441,7 @@ impl Planner<'_> {
         &mut self,
         i: u32,
         dest_name: Option<OsString>,
-        force: Option<Resolution>,
+        force: Option<Forced>,
     ) -> Result<(), Error> {
         let (source, dest) = (self.plan.source_path(i), self.plan.dest_path(i));
         let dest_dir = dest.parent().map(PathBuf::from);

@@ -18,7 +18,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::conflict::Conflict;
+use super::conflict::{Conflict, ConflictKind};
 use super::{Resolution, Totals};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -108,11 +108,23 @@ pub(crate) struct Root {
     /// [`NO_ITEM`] for a source the job was given.
     pub(crate) origin: u32,
     /// The answer this root carries out (Replace, Replace if newer, Merge).
-    pub(crate) force: Option<Resolution>,
+    pub(crate) force: Option<Forced>,
     /// The folder holding the source, as planning found it (device and inode).
     pub(crate) source_parent: Option<FileId>,
     /// Where that folder really is, when a link on the source's path leads elsewhere.
     pub(crate) source_parent_real: Option<PathBuf>,
+}
+
+/// An answer to a conflict that a root carries out (Replace, Replace if newer, Merge), and
+/// the kind of conflict it answered.
+#[derive(Debug, Clone)]
+pub(crate) struct Forced {
+    /// The answer.
+    pub(crate) resolution: Resolution,
+    /// What was in the way when it was given: met with another kind of item there now (a file
+    /// asked about, replaced by a folder since), the answer does not hold, and the item is
+    /// asked about again, as it is now.
+    pub(crate) answered: ConflictKind,
 }
 
 impl Root {

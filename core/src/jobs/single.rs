@@ -88,6 +88,12 @@ pub(crate) fn rename(ctx: &JobCtx, path: &Path, new_name: &OsStr) -> Summary {
             done[0].store(meta.id.ino, Relaxed);
             ctx.counters.add_item();
         }
+        // The name is taken: said of the name, not of the item (the undo of a rename whose
+        // old name was taken since said "An item named “renamed.txt” is already there").
+        Err(e @ (Errno::EXIST | Errno::NOTEMPTY)) => {
+            let taken = parent.join(new_name);
+            ctx.fail(0, path.to_path_buf(), Error::io("rename to", taken, e));
+        }
         Err(e) => ctx.fail(0, path.to_path_buf(), Error::io("rename", path, e)),
     }
     summary::build(ctx, Operation::Rename, plan, done, meta.id.dev)

@@ -9,13 +9,13 @@ use std::sync::Arc;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
-use super::super::{Action, Mode, NO_ITEM, Root, removable};
+use super::super::{Action, Forced, Mode, NO_ITEM, Root, removable};
 use super::Planner;
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, FileId, Meta};
+use crate::jobs::SkipReason;
 use crate::jobs::decide::one_rename;
-use crate::jobs::{Resolution, SkipReason};
 
 impl Planner<'_> {
     /// Plans one more root: `source` into `dest_dir` (the job's destination if `None`) as
@@ -26,7 +26,7 @@ impl Planner<'_> {
         dest_dir: Option<PathBuf>,
         dest_name: Option<OsString>,
         origin: u32,
-        force: Option<Resolution>,
+        force: Option<Forced>,
     ) -> Result<(), Error> {
         // `lnk/` copies the folder behind the link, named as the link (`cp -r lnk/ x`).
         let folder = (self.mode == Mode::Copy)
