@@ -220,8 +220,7 @@ impl Ferry {
             }
             WindowAction::OpenMenu => {
                 let anchor = Point::new(self.window.width - 8.0, 46.0);
-                self.open_menu(MenuKind::Window, anchor);
-                None
+                return self.open_window_menu(anchor);
             }
             WindowAction::NewWindow => {
                 let path = self.tabs.active_pane().path().to_path_buf();
@@ -294,7 +293,8 @@ impl Ferry {
                 Message::BookmarkRemoved(removed)
             }),
             Command::MakeCopy(job) => self.make_copy(job),
-            Command::UndoRecord(seq) => self.undo_record(seq),
+            Command::UndoRecord(seq) => self.undo_record(seq, false),
+            Command::RedoRecord(seq) => self.undo_record(seq, true),
             Command::Trash(message) => self.trash_message(message),
             Command::Theme(choice) => {
                 self.services.settings.theme = choice;
@@ -323,6 +323,13 @@ impl Ferry {
             Ok(Box::new((places, ferry_core::fs::MountTable::read())))
         })
         .map(Message::PlacesLoaded)
+    }
+
+    /// ☰ or F10: the window's menu, its Undo and Redo read again from the journal (the
+    /// command line shares it, and said nothing when it recorded or undid a job).
+    pub(super) fn open_window_menu(&mut self, anchor: Point) -> Task<Message> {
+        self.open_menu(MenuKind::Window, anchor);
+        self.jobs.read_labels().map(Message::LabelsRead)
     }
 
     pub(super) fn open_menu(&mut self, kind: MenuKind, anchor: Point) {

@@ -70,8 +70,10 @@ pub enum Command {
     Theme(ThemeChoice),
     /// Undo the move of this job, then copy instead ("Make it a copy").
     MakeCopy(ferry_core::jobs::JobId),
-    /// Undo the job of this journal record, and no other (a toast's Undo).
+    /// Undo the job of this journal record, and no other (a toast's or the menu's Undo).
     UndoRecord(u64),
+    /// Redo the job of this journal record, and no other (the menu's Redo).
+    RedoRecord(u64),
 }
 
 /// What the entries are built from.
@@ -239,7 +241,7 @@ fn place_entries(place: &Place) -> Vec<Entry<Command>> {
 fn window(state: &State<'_>) -> Vec<Entry<Command>> {
     let theme = state.settings.theme;
     let window = |label: &str, action: WindowAction| Entry::item(label, Command::Window(action));
-    let labelled = |verb: &str, label: &Option<String>, action, key: &'static str| Entry::Item {
+    let labelled = |verb: &str, label: &Option<String>, command, key: &'static str| Entry::Item {
         label: match label {
             // What fits beside the shortcut: Redo's is longer (its label wrapped over Jobs).
             Some(what) => format!(
@@ -250,14 +252,22 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
         },
         shortcut: Some(key),
         checked: false,
-        message: label.as_ref().map(|_| Command::Window(action)),
+        message: label.as_ref().and(command),
     };
+    // The record each names, and no other: what the labels were read from may be out of date
+    // (a job of the command line since), and an undo of another job would be false to them.
+    let (undo, redo) = (state.labels.undo_seq, state.labels.redo_seq);
     vec![
-        labelled("Undo", &state.labels.undo, WindowAction::Undo, "Ctrl+Z"),
+        labelled(
+            "Undo",
+            &state.labels.undo,
+            undo.map(Command::UndoRecord),
+            "Ctrl+Z",
+        ),
         labelled(
             "Redo",
             &state.labels.redo,
-            WindowAction::Redo,
+            redo.map(Command::RedoRecord),
             "Ctrl+Shift+Z",
         ),
         window("Jobs", WindowAction::ToggleJobs),

@@ -66,7 +66,7 @@ use iced::{Element, Point, Size, Subscription, Task, Theme, event, mouse, system
 use copy_paste::Clip;
 use drag::Drag;
 use jobs::{Jobs, Labels, Origin, Started, Undoing};
-use menus::{Command, MenuKind, OpenMenu};
+use menus::{Command, OpenMenu};
 use operations::PickedFor;
 use screen::Ctx;
 use screen::browser::Browser;
@@ -439,10 +439,7 @@ impl Ferry {
             }
             Message::Toolbar(toolbar::Message::Pane(action)) => self.pane_action(action),
             Message::Toolbar(toolbar::Message::Window(action)) => self.window_action(action),
-            Message::Toolbar(toolbar::Message::Menu(anchor)) => {
-                self.open_menu(MenuKind::Window, anchor);
-                Task::none()
-            }
+            Message::Toolbar(toolbar::Message::Menu(anchor)) => self.open_window_menu(anchor),
             Message::Command(command) => {
                 self.menu = None;
                 self.command(command)

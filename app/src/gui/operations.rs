@@ -219,14 +219,14 @@ impl Ferry {
             .map(move |undoing| Message::Undid(redo, undoing))
     }
 
-    /// Undoes the job of journal record `seq`, and no other.
-    pub(super) fn undo_record(&mut self, seq: u64) -> Task<Message> {
+    /// Undoes (`redo`: redoes) the job of journal record `seq`, and no other.
+    pub(super) fn undo_record(&mut self, seq: u64, redo: bool) -> Task<Message> {
         if self.refuse_undo_while_one_runs() {
             return Task::none();
         }
         self.jobs
-            .undo_record(seq)
-            .map(move |undoing| Message::Undid(false, undoing))
+            .undo_record(seq, redo)
+            .map(move |undoing| Message::Undid(redo, undoing))
     }
 
     /// An undo, a redo or a resume of the window's holds the journal until it ends: an undo
@@ -264,10 +264,10 @@ impl Ferry {
             }
             Ok(Undoing::NotThatJob) => {
                 self.after_undo = None;
-                self.toast(
-                    "That job can't be undone now: it did nothing, or a later job comes first."
-                        .to_owned(),
-                );
+                let done = if redo { "redone" } else { "undone" };
+                self.toast(format!(
+                    "That job can't be {done} now: it did nothing, or another job comes first."
+                ));
                 Task::none()
             }
             Err(e) => {
@@ -359,7 +359,7 @@ impl Ferry {
             on_conflict: ConflictPolicy::Ask,
         });
         // That move's undo, never another job's.
-        self.undo_record(seq)
+        self.undo_record(seq, false)
     }
 
     /// What the engine said about a job of the window.

@@ -91,6 +91,11 @@ pub struct Labels {
     pub undo: Option<String>,
     /// What Redo would redo.
     pub redo: Option<String>,
+    /// The journal record Undo would undo: the menu's Undo undoes that one or nothing (the
+    /// command line may have recorded or undone a job since the labels were read).
+    pub undo_seq: Option<u64>,
+    /// The journal record Redo would redo.
+    pub redo_seq: Option<u64>,
 }
 
 /// How the window's jobs ask: conflicts and failed items wait for the window's dialogs.
@@ -143,13 +148,15 @@ pub fn undo(engine: Arc<Engine>, stores: Stores, redo: bool) -> Task<Result<Undo
     bridge::blocking(move || undo_blocking(&engine, &stores, redo, None).map_err(Arc::new))
 }
 
-/// Undoes the job of record `seq` (a toast's Undo), if it is the one undo applies to now.
+/// Undoes (`redo`: redoes) the job of record `seq` (a toast's or the menu's Undo), if it is
+/// the one undo (redo) applies to now.
 pub fn undo_record(
     engine: Arc<Engine>,
     stores: Stores,
     seq: u64,
+    redo: bool,
 ) -> Task<Result<Undoing, Arc<Error>>> {
-    bridge::blocking(move || undo_blocking(&engine, &stores, false, Some(seq)).map_err(Arc::new))
+    bridge::blocking(move || undo_blocking(&engine, &stores, redo, Some(seq)).map_err(Arc::new))
 }
 
 /// `only`: the record the user asked to undo; another is never undone in its place (a
@@ -206,10 +213,17 @@ pub fn labels(stores: Stores) -> Task<Labels> {
         let Ok(journal) = stores.journal() else {
             return Labels::default();
         };
-        let label = |record: Option<JournalRecord>| record.map(|r| describe::in_words(&r.job));
+        let (undo, redo) = (
+            journal.undo_candidate().ok().flatten(),
+            journal.redo_candidate().ok().flatten(),
+        );
+        let label =
+            |record: &Option<JournalRecord>| record.as_ref().map(|r| describe::in_words(&r.job));
         Labels {
-            undo: label(journal.undo_candidate().ok().flatten()),
-            redo: label(journal.redo_candidate().ok().flatten()),
+            undo: label(&undo),
+            redo: label(&redo),
+            undo_seq: undo.map(|r| r.seq),
+            redo_seq: redo.map(|r| r.seq),
         }
     })
 }

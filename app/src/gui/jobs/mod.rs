@@ -512,9 +512,10 @@ impl Jobs {
         journaled::undo(Arc::clone(&self.engine), self.stores.clone(), redo)
     }
 
-    /// Undoes the job of record `seq`, and only it (see [`journaled::undo_record`]).
-    pub fn undo_record(&self, seq: u64) -> Task<Result<Undoing, Arc<Error>>> {
-        journaled::undo_record(Arc::clone(&self.engine), self.stores.clone(), seq)
+    /// Undoes (`redo`: redoes) the job of record `seq`, and only it (see
+    /// [`journaled::undo_record`]).
+    pub fn undo_record(&self, seq: u64, redo: bool) -> Task<Result<Undoing, Arc<Error>>> {
+        journaled::undo_record(Arc::clone(&self.engine), self.stores.clone(), seq, redo)
     }
 
     /// Reads what Undo and Redo would do now, off the UI thread.

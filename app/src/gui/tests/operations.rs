@@ -94,6 +94,53 @@ fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
     assert!(home.join("Documents/a.txt").exists());
 }
 
+/// The window menu's Undo and Redo are read again when it opens: after an undo by the command
+/// line (which shares the journal) it still offered to undo that job, and undid the one before
+/// it. Each entry now undoes or redoes the record it names, and no other.
+#[test]
+fn the_window_menu_reads_undo_and_redo_again_and_acts_on_what_it_names() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = a_txt_copied_to_music(&fixture, &home);
+    until(&mut ferry, "the labels", |f| f.jobs.labels().undo.is_some());
+    let seq = ferry.jobs.labels().undo_seq.expect("the copy's record");
+    let undo_label = |f: &Ferry| {
+        (f.menu_entries(&menus::MenuKind::Window).iter()).find_map(|e| match e {
+            context_menu::Entry::Item { label, .. } if label.starts_with("Undo") => {
+                Some(label.clone())
+            }
+            _ => None,
+        })
+    };
+    named(&mut ferry, Named::F10, Modifiers::empty());
+    let label = undo_label(&ferry).unwrap();
+    assert!(label.starts_with("Undo: Copy “a."), "{label}");
+    assert!(shows(&ferry, &label), "the menu is open");
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+
+    // `ferry undo` in a terminal, as far as the journal can tell.
+    let journal = ferry_core::jobs::UndoJournal::at(fixture.stores().journal.unwrap());
+    journal
+        .mark_undone(seq, &ferry_core::jobs::Summary::default())
+        .unwrap();
+    named(&mut ferry, Named::F10, Modifiers::empty());
+    until(&mut ferry, "the labels read again", |f| {
+        f.jobs.labels().undo.is_none()
+    });
+    assert!(shows(&ferry, "Undo (nothing to undo)"));
+    let entries = ferry.menu_entries(&menus::MenuKind::Window);
+    let redo = entries.iter().find_map(|e| match e {
+        context_menu::Entry::Item { label, message, .. } if label.starts_with("Redo") => {
+            Some(message.clone())
+        }
+        _ => None,
+    });
+    assert!(
+        matches!(redo, Some(Some(menus::Command::RedoRecord(s))) if s == seq),
+        "{redo:?}"
+    );
+}
+
 /// Ctrl+Z again while an undo runs: it waited unseen for the journal, then undid the job
 /// before too (40,000 more files to the trash). It is refused, and said so.
 #[test]
@@ -407,7 +454,7 @@ fn a_toasts_undo_undoes_its_own_job_or_nothing() {
     until(&mut ferry, "the refusal", |f| {
         shows_toast(
             f,
-            "That job can't be undone now: it did nothing, or a later job comes first.",
+            "That job can't be undone now: it did nothing, or another job comes first.",
         )
     });
     assert!(home.join("projects/a.txt").exists(), "the other job stays");
