@@ -87,6 +87,9 @@ pub const WINDOW_SIZE: Size = Size::new(1100.0, 720.0);
 const TOAST_TIME: Duration = Duration::from_secs(6);
 /// How often the places (mounts, free space, trash) are read again.
 const PLACES_EVERY: Duration = Duration::from_secs(5);
+/// How often the Trash view looks whether another program changed the trash (a `stat` of
+/// each trash folder's two folders; read again only when they changed).
+const TRASH_LOOK_EVERY: Duration = Duration::from_secs(2);
 
 /// Opens the window on `path` (default: the last session, or the home folder) and runs until
 /// it closes. Without a display it returns at once with why.
@@ -771,6 +774,12 @@ impl Ferry {
         if self.drag.is_some() {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(100)).map(|_| Message::DragTick));
+        }
+        if self.trash.is_some() {
+            subscriptions.push(
+                iced::time::every(TRASH_LOOK_EVERY)
+                    .map(|_| Message::Trash(screen::trash::Message::Tick)),
+            );
         }
         if !self.incoming.is_empty() {
             subscriptions

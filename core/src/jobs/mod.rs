@@ -107,8 +107,8 @@ pub use staging::{
 };
 pub use summary::{Failed, How, Operation, Record, RecordEntry, SkipReason, Skipped, Summary};
 pub use trash::{
-    TrashRecord, TrashRoots, TrashedItem, UnsafeEntry, Volumes, is_trashed_item, list_trash,
-    list_trash_in,
+    TrashRecord, TrashRoots, TrashStamp, TrashedItem, UnsafeEntry, Volumes, is_trashed_item,
+    list_trash, list_trash_in, trash_stamp,
 };
 pub use undo_again::put_back_interrupted;
 

@@ -10,7 +10,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use ferry_core::entry::{self, Meta};
-use ferry_core::jobs::{TrashRoots, TrashedItem, list_trash_in};
+use ferry_core::jobs::{TrashRoots, TrashStamp, TrashedItem, list_trash_in, trash_stamp};
 use ferry_core::sort::{self, Direction, SortKey, SortSpec};
 
 /// The longest name or folder (in bytes) that takes part in sorting; the rest of a longer one
@@ -76,6 +76,9 @@ pub struct Loaded {
     name_rank: Vec<u32>,
     location_rank: Vec<u32>,
     total_size: u64,
+    /// How the trash folders stood just before they were read: the view reads them again
+    /// when they stand otherwise (another program trashed or restored something).
+    pub stamp: TrashStamp,
 }
 
 impl fmt::Debug for Loaded {
@@ -96,7 +99,10 @@ pub fn load(roots: &TrashRoots, forget: &[TrashedItem]) -> ferry_core::Result<Lo
         // orphan that listing skips and Empty Trash removes.
         let _ = item.forget_if_gone();
     }
-    list_trash_in(roots).map(Loaded::new)
+    let stamp = trash_stamp(roots);
+    let mut loaded = list_trash_in(roots).map(Loaded::new)?;
+    loaded.stamp = stamp;
+    Ok(loaded)
 }
 
 impl Loaded {
@@ -122,6 +128,7 @@ impl Loaded {
             names,
             items,
             total_size,
+            stamp: TrashStamp::default(),
         }
     }
 

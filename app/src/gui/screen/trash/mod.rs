@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
-use ferry_core::jobs::{Job, TrashRoots, TrashedItem};
+use ferry_core::jobs::{Job, TrashRoots, TrashStamp, TrashedItem, trash_stamp};
 use iced::widget::Id;
 use iced::{Point, Rectangle, Task};
 
@@ -74,6 +74,11 @@ pub enum Message {
     Loaded(u64, Result<Arc<Loaded>, Arc<Error>>),
     /// Read the trash again (F5).
     Reload,
+    /// Time to look whether the trash folders changed (another program trashed, restored
+    /// or deleted something).
+    Tick,
+    /// How the trash folders stand now, looked at for read `generation`.
+    Stamped(u64, TrashStamp),
     /// A column header was clicked.
     SortBy(Column),
     /// A row was clicked (with the modifiers held then).
@@ -241,6 +246,9 @@ pub struct Trash {
     empty_asked: bool,
     restore_to: Option<RestoreTo>,
     dragging: drag::Dragging,
+    /// A look at the trash folders is under way (one at a time: a disk that stopped
+    /// answering holds it, and the ticks must not pile up threads behind it).
+    stamping: bool,
 }
 
 impl Trash {
@@ -266,6 +274,7 @@ impl Trash {
             empty_asked: false,
             restore_to: None,
             dragging: drag::Dragging::default(),
+            stamping: false,
         };
         let task = trash.reload();
         (trash, task)
@@ -282,6 +291,17 @@ impl Trash {
             let loaded = load(&roots, &forget).map(Arc::new).map_err(Arc::new);
             Message::Loaded(generation, loaded)
         })
+    }
+
+    /// Looks, off the UI thread, whether the trash folders changed since they were read, as
+    /// Dolphin's and Nautilus's trash views follow what other programs do.
+    fn look_again(&mut self) -> Task<Message> {
+        if self.stamping || self.loaded().is_none() {
+            return Task::none();
+        }
+        self.stamping = true;
+        let (generation, roots) = (self.generation, self.roots.clone());
+        bridge::blocking(move || Message::Stamped(generation, trash_stamp(&roots)))
     }
 
     /// The trash folders shown.
@@ -340,6 +360,13 @@ impl Trash {
                 (Task::none(), self.loaded_in(generation, loaded))
             }
             Message::Reload => (self.reload(), None),
+            Message::Tick => (self.look_again(), None),
+            Message::Stamped(generation, stamp) => {
+                self.stamping = false;
+                let changed = generation == self.generation
+                    && self.loaded().is_some_and(|l| l.stamp != stamp);
+                (if changed { self.reload() } else { Task::none() }, None)
+            }
             Message::SortBy(column) => {
                 self.sort = self.sort.clicked(column);
                 self.resort();

@@ -537,3 +537,30 @@ fn run(job: Job) {
         }
     }
 }
+
+/// Another program trashes an item while the view is open: the view reads the trash again
+/// (it stayed as it was until F5), and only when the trash folders changed.
+#[test]
+fn the_view_follows_what_other_programs_trash() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    let stamped = |trash: &mut Trash| {
+        let _ = trash.update(Message::Tick, &ctx(Modifiers::empty()));
+        let stamp = ferry_core::jobs::trash_stamp(&fixture.roots);
+        let message = Message::Stamped(trash.generation, stamp);
+        let _ = trash.update(message, &ctx(Modifiers::empty()));
+    };
+    let generation = trash.generation;
+    stamped(&mut trash);
+    assert_eq!(
+        trash.generation, generation,
+        "nothing changed: not read again"
+    );
+    // The directory times have a coarse clock: a change must land after it ticks.
+    std::thread::sleep(Duration::from_millis(20));
+    fixture.put("new.txt", "/srv/docs/new.txt", "2024-05-01T10:00:00", &[]);
+    stamped(&mut trash);
+    assert_eq!(trash.generation, generation + 1, "read again");
+    fixture.read(&mut trash);
+    assert_eq!(trash.names()[0], "new.txt");
+}
