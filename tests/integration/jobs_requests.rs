@@ -251,6 +251,50 @@ fn cancel_as_an_answer_stops_the_delete_with_a_summary() {
     assert_eq!(z_done, !sources[1].exists(), "{summary:#?}");
 }
 
+/// A delete of a big folder then of one gone since it was selected, cancelled at the
+/// question about the gone one: the walk had deleted the big one meanwhile, and the job said
+/// "deleted nothing". What is gone is said done.
+#[test]
+fn a_delete_cancelled_while_it_plans_says_what_it_deleted() {
+    let t = TempTree::new();
+    for i in 0..200 {
+        t.file(format!("big/sub{}/f{i}", i % 4), "x");
+    }
+    t.file("small/f", "x");
+    t.file("later/f", "x");
+    let sources = vec![
+        t.join("big"),
+        t.join("small"),
+        t.join("gone"),
+        t.join("later"),
+    ];
+    let asked = run_answering(
+        Job::Delete {
+            paths: sources.clone(),
+        },
+        |_, _| {
+            // Answered once the walk has taken what it read (as a user reads the question).
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while t.join("small").exists() && std::time::Instant::now() < end {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Some(ErrorAction::Cancel)
+        },
+    );
+    assert!(asked.outcome.cancelled);
+    let summary = &asked.outcome.summary;
+    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
+    assert_eq!(summary.failed[0].path, sources[2]);
+    for source in [&sources[0], &sources[1], &sources[3]] {
+        let done = summary.done.contains(source);
+        assert_eq!(done, !source.exists(), "{}: {summary:#?}", source.display());
+    }
+    assert!(
+        !summary.done.is_empty(),
+        "the walk deleted what it read before it met the gone one: {summary:#?}"
+    );
+}
+
 #[test]
 fn a_source_missing_at_plan_time_asks_and_retry_reads_it_again() {
     let t = TempTree::new();

@@ -102,7 +102,13 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> S
     });
     let planned = match planned {
         Ok(p) => p,
-        Err(e) => return not_started(ctx, paths, e),
+        Err(e) => {
+            let mut summary = not_started(ctx, paths, e);
+            if !unlinked.is_empty() {
+                gone_while_planning(&mut summary);
+            }
+            return summary;
+        }
     };
     ctx.emit(Event::Planned {
         job: ctx.id,
@@ -143,6 +149,17 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> S
         });
     }
     summary::build(ctx, Operation::Delete, planned.plan, done, 0)
+}
+
+/// A delete cancelled while it planned had unlinked what it had walked (`unlink_ahead.rs`):
+/// its sources that are gone now are done, not "not done" (it said "deleted nothing" after
+/// 400,000 files had gone). One that failed stays failed.
+fn gone_while_planning(summary: &mut Summary) {
+    let failed: HashSet<PathBuf> = summary.failed.iter().map(|f| f.path.clone()).collect();
+    let (gone, left) = std::mem::take(&mut summary.not_done)
+        .into_iter()
+        .partition(|p| !failed.contains(p) && std::fs::symlink_metadata(p).is_err());
+    (summary.done, summary.not_done) = (gone, left);
 }
 
 /// What to do with a planned item.
