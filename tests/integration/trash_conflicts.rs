@@ -117,6 +117,38 @@ fn restore_onto_a_taken_name_asks_with_both_sides_while_the_rest_is_restored() {
     assert_no_temporaries(&tree.join("w"));
 }
 
+/// Items of one name trashed from two folders and restored into one: both sides of the
+/// question are named as they would be there, not as the trash keeps them ("n.txt.2").
+#[test]
+fn items_of_one_name_restored_into_one_folder_are_named_as_they_would_be() {
+    let tree = TempTree::new();
+    let roots = TrashRoots::home_only(tree.join("Trash"));
+    for folder in ["a", "b"] {
+        let path = tree.file(format!("{folder}/n.txt"), folder);
+        trash(std::slice::from_ref(&path), &roots);
+    }
+    let into = tree.dir("into");
+    // The second trashed first: its name in the trash is "n.txt.2".
+    let items = (list_trash_in(&roots).unwrap().iter().rev())
+        .map(|i| i.restore_to(&into))
+        .collect();
+    let job = Job::Restore {
+        items,
+        on_conflict: ConflictPolicy::Ask,
+    };
+    let (out, conflicts) = run_asking(job, once(Resolution::KeepBoth));
+    assert_eq!(conflicts.len(), 1, "{conflicts:#?}");
+    let c = &conflicts[0];
+    assert_eq!(c.kind, ConflictKind::DuplicateSource);
+    assert_eq!(
+        (c.source.name.as_os_str(), c.dest.name.as_os_str()),
+        ("n.txt".as_ref(), "n.txt".as_ref())
+    );
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(read(&into.join("n.txt")), "b");
+    assert_eq!(read(&into.join("n (copy).txt")), "a");
+}
+
 #[test]
 fn restore_answered_replace_keeps_the_occupant_and_undo_gives_it_back() {
     let tree = TempTree::new();

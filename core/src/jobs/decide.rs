@@ -370,11 +370,17 @@ impl Planner<'_> {
         // or a copy's before its new name, was asked about ("Replace “x.txt.2”?").
         let mut source = info(self.plan.source_path(i), Some(meta));
         source.name = self.plan.dest_name(i).to_owned();
+        let mut dest = info(other, existing);
+        // The first of two items of one name is named as it too would be there (it showed
+        // as "n.txt.3", its name in the trash).
+        if kind == ConflictKind::DuplicateSource {
+            dest.name = source.name.clone();
+        }
         Conflict {
             id: conflict::ConflictId(0),
             kind,
             source,
-            dest: info(other, existing),
+            dest,
             likely_identical,
         }
     }

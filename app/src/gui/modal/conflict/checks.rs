@@ -67,7 +67,8 @@ pub struct Checked {
 
 /// The task that probes `folder`, where the item of `c` goes.
 pub fn probe_task(c: &Conflict, folder: PathBuf) -> Task<Message> {
-    let (id, kind, name) = (c.id, c.kind, c.dest.name.clone());
+    // The name the incoming item would have there, as the engine's Keep both takes it.
+    let (id, kind, name) = (c.id, c.kind, c.source.name.clone());
     let sides = (dir_path(&c.source), dir_path(&c.dest));
     bridge::blocking(move || probe(&folder, &name, kind, sides))
         .map(move |result| Message::Probed(Probed { id, result }))

@@ -118,9 +118,10 @@ impl Single {
     /// probes the folder.
     pub fn new(row: &Row, folder: Option<PathBuf>) -> (Single, Task<Message>) {
         let c = &row.conflict;
-        // The name at the place, as the engine's Keep both takes it: a restore's source is
-        // named as in the trash (`u1.txt.2` for the second `u1.txt` trashed).
-        let name = c.dest.name.clone();
+        // The name the incoming item would have at the place, as the engine's Keep both takes
+        // it. Not the other side's: of two trashed `n.txt` restored into one folder, the first
+        // is `n.txt.3` in the trash, and "n.txt (copy).3" was offered.
+        let name = c.source.name.clone();
         let guess = guessed_rules(c.kind);
         let is_folder = c.source.kind == Kind::Dir;
         let kept = keep_both_name(&name, is_folder, guess.name_max, |n| n == name.as_os_str());

@@ -373,16 +373,48 @@ fn an_undos_replace_says_the_replaced_file_goes_to_the_trash() {
     ));
 }
 
-/// A restore's source is named as in the trash (`u1.txt.2` for the second `u1.txt` trashed):
-/// Keep both and Rename offered "u1.txt (copy).2", where the engine names it "u1 (copy).txt"
-/// from the name at the place.
+/// Keep both is named from the name the incoming item would have there, as the engine names
+/// it: not from the existing item's, which a disk that folds case may spell otherwise.
 #[test]
-fn keep_both_is_named_from_the_place_not_from_the_trash_entry() {
+fn keep_both_is_named_from_the_incoming_items_name_at_the_place() {
     let mut conflict = fixture::file(1, "u1.txt", 100, 200);
-    conflict.source.name = "u1.txt.2".into();
+    conflict.dest.name = "U1.TXT".into();
     let dialog = open(vec![conflict], None);
     assert!(shows(
         &dialog,
         "The incoming file goes there as “u1 (copy).txt”."
     ));
+}
+
+/// Two trashed `n.txt` restored into one folder: the first is `n.txt.3` in the trash, and
+/// Keep both and Rename offered "n.txt (copy).3" for the second. The name offered is made
+/// from the name the item would have there.
+#[test]
+fn keep_both_of_two_restored_items_of_one_name_is_made_from_that_name() {
+    let rt = tempfile::tempdir().unwrap();
+    let trash = Path::new("/home/u/.local/share/Trash/files");
+    let mut twice = fixture::in_dir(
+        trash,
+        1,
+        ConflictKind::DuplicateSource,
+        "n.txt",
+        (Kind::File, Kind::File),
+        (1, 2),
+    );
+    twice.dest.path = trash.join("n.txt.3");
+    twice.dest.name = "n.txt.3".into();
+    twice.source.path = trash.join("n.txt.2");
+    let mut dialog = open(vec![twice], Some(rt.path()));
+    assert!(
+        shows(&dialog, "The second one goes there as “n (copy).txt”."),
+        "not “n.txt (copy).3”"
+    );
+    let events = named(&mut dialog, Named::Enter);
+    assert_eq!(
+        events,
+        [
+            resolve(&[(1, Resolution::KeepBoth, Scope::This)]),
+            Event::Done
+        ]
+    );
 }
