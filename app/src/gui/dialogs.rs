@@ -36,7 +36,7 @@ pub enum Ask {
     /// Delete these permanently.
     Delete(DeleteAsk),
     /// The trash could not take these: delete them permanently instead.
-    DeleteRefused(Vec<PathBuf>),
+    DeleteRefused(DeleteAsk),
     /// Submit this move, which was checked (`moves.rs`).
     Move(Move),
     /// These are never moved (Ferry's state folder): said only, nothing to confirm.
@@ -63,7 +63,8 @@ pub enum Ask {
 pub struct DeleteAsk {
     /// The items.
     paths: Vec<PathBuf>,
-    /// What each was when the walk counted it, once it has (`None`: gone then).
+    /// What each was when the question was shown (looked at on a worker at once; `None`
+    /// inside: gone then).
     seen: Option<Identities>,
     /// Items asked about before that another program replaced meanwhile: said first.
     changed: Vec<PathBuf>,
@@ -71,6 +72,14 @@ pub struct DeleteAsk {
 
 /// What items are (device and inode), in their order.
 pub type Identities = Arc<[Option<FileId>]>;
+
+/// Looks on a worker at what `paths` are now, for the delete question about them.
+fn look_at(paths: Vec<PathBuf>) -> Task<Message> {
+    bridge::blocking(move || {
+        let seen = identities(&paths);
+        Message::DeleteSeen(paths, seen)
+    })
+}
 
 fn identities(paths: &[PathBuf]) -> Identities {
     use std::os::unix::fs::MetadataExt;
@@ -89,7 +98,7 @@ fn identities(paths: &[PathBuf]) -> Identities {
 pub const QUIT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the walk of a delete's items found.
-pub type Measured = Result<(Measure, Vec<(PathBuf, Caution)>, Identities), Arc<Error>>;
+pub type Measured = Result<(Measure, Vec<(PathBuf, Caution)>), Arc<Error>>;
 
 impl Ferry {
     /// Shows `confirm`, in place of any question open (there is one at a time).
@@ -123,13 +132,15 @@ impl Ferry {
         self.measuring = Some(Arc::clone(&cancel));
         let home = self.services.home.clone();
         let walked = paths.clone();
-        bridge::blocking(move || {
-            // What they are before the walk: what the counts are of.
-            let seen = identities(&walked);
+        let measured = bridge::blocking(move || {
             let measured = measure(&walked, &cancel).map_err(Arc::new)?;
-            Ok((measured, delete_cautions(&walked, home.as_deref()), seen))
+            Ok((measured, delete_cautions(&walked, home.as_deref())))
         })
-        .map(move |measured| Message::DeleteMeasured(paths.clone(), measured))
+        .map({
+            let paths = paths.clone();
+            move |measured| Message::DeleteMeasured(paths.clone(), measured)
+        });
+        Task::batch([look_at(paths), measured])
     }
 
     /// The walk of a delete's items ended: the question says what they hold, if still open.
@@ -140,22 +151,31 @@ impl Ferry {
         let Ask::Delete(ask) = open.token() else {
             return;
         };
-        if ask.paths != paths || ask.seen.is_some() {
+        if ask.paths != paths {
             return;
         }
         self.measuring = None;
-        let (question, seen) = match measured {
-            Ok((measure, cautions, seen)) => (
-                delete_question(paths, Some(measure), cautions, &ask.changed),
-                Some(Arc::clone(seen)),
-            ),
-            Err(_) => (delete_question(paths, None, &[], &ask.changed), None),
+        let question = match measured {
+            Ok((measure, cautions)) => {
+                delete_question(paths, Some(measure), cautions, &ask.changed)
+            }
+            Err(_) => delete_question(paths, None, &[], &ask.changed),
         };
-        let ask = DeleteAsk {
-            seen,
-            ..ask.clone()
-        };
+        let ask = ask.clone();
         self.confirm = Some(question.map(|()| Ask::Delete(ask)));
+    }
+
+    /// What the items of an open delete question were when it was shown.
+    pub(super) fn delete_seen(&mut self, paths: &[PathBuf], seen: Identities) {
+        let Some(open) = &mut self.confirm else {
+            return;
+        };
+        if let Ask::Delete(ask) | Ask::DeleteRefused(ask) = open.token_mut()
+            && ask.paths == paths
+            && ask.seen.is_none()
+        {
+            ask.seen = Some(seen);
+        }
     }
 
     /// A confirmed delete's items, looked at again: those another program replaced since
@@ -202,6 +222,11 @@ impl Ferry {
                 paths,
                 seen: Some(seen),
                 ..
+            })
+            | Ask::DeleteRefused(DeleteAsk {
+                paths,
+                seen: Some(seen),
+                ..
             }) => bridge::blocking(move || {
                 let now = identities(&paths);
                 let changed = (paths.iter().zip(seen.iter().zip(now.iter())))
@@ -210,8 +235,9 @@ impl Ferry {
                     .collect();
                 Message::DeleteChecked(paths, changed)
             }),
-            // Confirmed before the walk said what they are: the question named them only.
-            Ask::Delete(DeleteAsk { paths, .. }) | Ask::DeleteRefused(paths) => {
+            // Confirmed before the worker looked at them (within a millisecond of the
+            // question): nothing to compare with.
+            Ask::Delete(DeleteAsk { paths, .. }) | Ask::DeleteRefused(DeleteAsk { paths, .. }) => {
                 self.start_job(Job::Delete { paths }, FollowUp::Toast)
             }
             Ask::Move(checked) => self.submit_move(&checked),
@@ -299,14 +325,19 @@ impl Ferry {
 
     /// Items the trash refused (no trash on their disk, or it cannot be written): offers to
     /// delete them permanently, as Nautilus does, never without asking.
-    pub(super) fn offer_delete_instead(&mut self, refused: Vec<PathBuf>) {
+    pub(super) fn offer_delete_instead(&mut self, refused: Vec<PathBuf>) -> Task<Message> {
         let what = match refused.as_slice() {
             [one] => format!("“{}”", format::display_name(one)),
             many => format::counted(many.len(), "item", "items"),
         };
+        let ask = DeleteAsk {
+            paths: refused.clone(),
+            seen: None,
+            changed: Vec::new(),
+        };
         self.ask(
             Confirm::new(
-                Ask::DeleteRefused(refused),
+                Ask::DeleteRefused(ask),
                 format!("{what} can't be moved to the trash. Delete permanently?"),
                 "Their disk has no trash Ferry can use. Deleted, they are gone for good.",
                 "Delete Permanently",
@@ -314,6 +345,7 @@ impl Ferry {
             .danger()
             .detail("This can't be undone."),
         );
+        look_at(refused)
     }
 
     /// An item of a window job failed and the job waits: the item error dialog asks.

@@ -243,11 +243,8 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
     let window = |label: &str, action: WindowAction| Entry::item(label, Command::Window(action));
     let labelled = |verb: &str, label: &Option<String>, command, key: &'static str| Entry::Item {
         label: match label {
-            // What fits beside the shortcut: Redo's is longer (its label wrapped over Jobs).
-            Some(what) => format!(
-                "{verb}: {}",
-                crate::gui::format::ellipsize_middle(what.into(), 27 - key.len().min(12))
-            ),
+            // The menu shortens what does not fit beside the shortcut.
+            Some(what) => format!("{verb}: {what}"),
             None => format!("{verb} (nothing to {})", verb.to_lowercase()),
         },
         shortcut: Some(key),

@@ -252,6 +252,8 @@ pub enum Message {
     ItemError(modal::item_error::Message),
     /// What the items of a permanent delete hold was counted.
     DeleteMeasured(Vec<PathBuf>, dialogs::Measured),
+    /// What a delete question's items were when it was shown.
+    DeleteSeen(Vec<PathBuf>, dialogs::Identities),
     /// A confirmed delete's items looked at again: those replaced since they were counted.
     DeleteChecked(Vec<PathBuf>, Vec<PathBuf>),
     /// The sources of a move were checked for what deserves a question.
@@ -492,6 +494,10 @@ impl Ferry {
                 Task::none()
             }
             Message::DeleteChecked(paths, changed) => self.delete_checked(paths, changed),
+            Message::DeleteSeen(paths, seen) => {
+                self.delete_seen(&paths, seen);
+                Task::none()
+            }
             Message::MoveChecked(checked, cautions) => self.move_checked(checked, cautions),
             Message::LabelsRead(labels) => {
                 self.jobs.set_labels(labels);

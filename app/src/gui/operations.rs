@@ -224,6 +224,10 @@ impl Ferry {
         if self.refuse_undo_while_one_runs() {
             return Task::none();
         }
+        self.submit_undo_record(seq, redo)
+    }
+
+    fn submit_undo_record(&self, seq: u64, redo: bool) -> Task<Message> {
         self.jobs
             .undo_record(seq, redo)
             .map(move |undoing| Message::Undid(redo, undoing))
@@ -260,6 +264,15 @@ impl Ferry {
             Ok(Undoing::Nothing) => {
                 self.after_undo = None;
                 self.toast(format!("There is nothing to {what}."));
+                Task::none()
+            }
+            Ok(Undoing::Busy) => {
+                self.after_undo = None;
+                self.toast(
+                    "Another undo, redo or resume is under way, perhaps in a terminal: wait \
+                     for it to end."
+                        .to_owned(),
+                );
                 Task::none()
             }
             Ok(Undoing::NotThatJob) => {
@@ -352,6 +365,11 @@ impl Ferry {
         else {
             return Task::none();
         };
+        // Refused while another undo runs: nothing to copy after either (the copy ran when
+        // that other undo ended, unasked).
+        if self.refuse_undo_while_one_runs() {
+            return Task::none();
+        }
         self.after_undo = Some(Job::Copy {
             sources,
             dest_dir,
@@ -359,7 +377,7 @@ impl Ferry {
             on_conflict: ConflictPolicy::Ask,
         });
         // That move's undo, never another job's.
-        self.undo_record(seq, false)
+        self.submit_undo_record(seq, false)
     }
 
     /// What the engine said about a job of the window.
@@ -467,7 +485,7 @@ impl Ferry {
             .map(|f| f.path.clone())
             .collect();
         if !refused.is_empty() {
-            self.offer_delete_instead(refused);
+            tasks.push(self.offer_delete_instead(refused));
         }
         tasks.push(self.trash_changed(&window.job));
         if window.undoing

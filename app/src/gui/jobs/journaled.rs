@@ -82,6 +82,9 @@ pub enum Undoing {
     /// The job asked about (a toast's Undo) is not the one undo applies to now: it did
     /// nothing, or a later job comes first. Nothing is undone.
     NotThatJob,
+    /// Another process holds the journal for an undo, a redo or a resume (`ferry undo` in a
+    /// terminal): waiting for it unseen, then undoing the job before, was wrong twice over.
+    Busy,
 }
 
 /// What Undo and Redo would do now, in words ("Copy of report.pdf -> /backup").
@@ -167,7 +170,9 @@ fn undo_blocking(
     redo: bool,
     only: Option<u64>,
 ) -> Result<Undoing, Error> {
-    let writer = stores.journal()?.writer()?;
+    let Some(writer) = stores.journal()?.try_writer()? else {
+        return Ok(Undoing::Busy);
+    };
     let found = if redo {
         writer.redo_candidate()?
     } else {

@@ -165,6 +165,11 @@ impl<T: Clone> Confirm<T> {
         &self.token
     }
 
+    /// What was asked about, to add to while the question is open.
+    pub fn token_mut(&mut self) -> &mut T {
+        &mut self.token
+    }
+
     /// The question.
     pub fn title(&self) -> &str {
         &self.title

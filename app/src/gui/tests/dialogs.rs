@@ -71,6 +71,32 @@ fn an_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
     assert!(home.join("notes-old.md").is_file());
 }
 
+/// "Can't be moved to the trash. Delete permanently?": another program put a folder in the
+/// item's place while it was asked, and Enter deleted the folder. It is asked about again.
+#[test]
+fn an_item_the_trash_refused_replaced_while_asked_is_asked_about_again() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    let task = ferry.offer_delete_instead(vec![home.join("notes.md")]);
+    run(&mut ferry, task);
+    assert!(question(&ferry).is_some_and(|q| q.contains("can't be moved to the trash")));
+    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
+    fs::rename(home.join("Documents"), home.join("notes.md")).unwrap();
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    let confirm = ferry.confirm.as_ref().expect("asked again");
+    assert!(
+        confirm
+            .message()
+            .starts_with("“notes.md” was replaced by another program"),
+        "{}",
+        confirm.message()
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
+    assert!(home.join("notes.md/tax").is_dir(), "nothing deleted");
+}
+
 #[test]
 fn the_question_about_a_folder_says_what_it_holds() {
     let fixture = Fixture::new();

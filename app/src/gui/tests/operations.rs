@@ -166,6 +166,27 @@ fn ctrl_z_while_an_undo_runs_is_refused() {
     until(&mut ferry, "the undo's end recorded", |f| f.recording == 0);
     assert!(!home.join("projects/a.txt").exists(), "the newest undone");
     assert!(home.join("Music/a.txt").exists(), "and only it");
+
+    // `ferry undo` in a terminal holds the journal: Ctrl+Z waited for it unseen, then undid
+    // the job before. Refused, and said so.
+    let journal = ferry_core::jobs::UndoJournal::at(fixture.stores().journal.unwrap());
+    let held = journal.writer().unwrap();
+    ctrl(&mut ferry, "z");
+    assert!(
+        shows_toast(
+            &ferry,
+            "Another undo, redo or resume is under way, perhaps in a terminal: wait for it to end."
+        ),
+        "{:?}",
+        ferry.toasts
+    );
+    drop(held);
+    assert!(home.join("Music/a.txt").exists(), "nothing more undone");
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the next undo", |_| {
+        !home.join("Music/a.txt").exists()
+    });
+    jobs_done(&mut ferry);
 }
 
 /// A toast's Undo undoes the newest job: once another job or an undo has come, older toasts
@@ -386,6 +407,20 @@ fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
         shows(&ferry, "Make it a copy"),
         "a drag's move can become a copy"
     );
+
+    // Refused while another undo holds the journal: no copy is left waiting to run when
+    // some later undo ends (it ran then, unasked).
+    let journal = ferry_core::jobs::UndoJournal::at(fixture.stores().journal.unwrap());
+    let held = journal.writer().unwrap();
+    click(&mut ferry, "Make it a copy");
+    assert!(ferry.after_undo.is_none());
+    drop(held);
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the undo of the move", |_| {
+        home.join("Documents/b.txt").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(!home.join("Music/b.txt").exists(), "no copy made after it");
 }
 
 #[test]

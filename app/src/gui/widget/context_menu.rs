@@ -9,7 +9,7 @@ use iced::{Alignment, Element, Fill, Point, Size};
 use crate::gui::style;
 
 /// The menu's width.
-pub const WIDTH: f32 = 290.0;
+pub const WIDTH: f32 = 330.0;
 /// The height of one clickable entry.
 const ITEM_H: f32 = 28.0;
 /// The height of a separator.
@@ -208,8 +208,19 @@ fn view<'a, Message: Clone + 'a>(
                 message,
             } => {
                 let mark = text(if checked { "✓" } else { "" }).size(13).width(18);
-                let key = text(shortcut.unwrap_or("")).size(12).style(style::dim_text);
-                // One line: an entry has one line's height, a second overlapped the next.
+                let shortcut = shortcut.unwrap_or("");
+                let key = text(shortcut).size(12).style(style::dim_text);
+                // One line: an entry has one line's height, a second overlapped the next; and
+                // what does not fit beside the shortcut is shortened in the middle, as drawn
+                // ("Undo: Move “n.…to the trash" ran into "Ctrl+Z", or lost its name).
+                let room = WIDTH
+                    - 2.0 * PAD
+                    - 2.0 * 8.0
+                    - 18.0
+                    - 2.0 * 4.0
+                    - crate::gui::fit::width(shortcut, 12.0)
+                    - 6.0;
+                let label = crate::gui::fit::middle(label.into(), room, 13.0).into_owned();
                 let label = text(label)
                     .size(13)
                     .width(Fill)
