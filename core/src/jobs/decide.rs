@@ -204,8 +204,12 @@ impl Planner<'_> {
                 self.set(i, meta, Action::Merge);
             }
             Resolution::Merge => self.skip(i, SkipReason::Exists),
-            Resolution::Replace => self.set(i, meta, replace),
+            Resolution::Replace => {
+                self.plan.replacing.insert(i, (existing.id, existing.kind));
+                self.set(i, meta, replace);
+            }
             Resolution::ReplaceIfNewer if meta.mtime.newer_than_held(existing.mtime) => {
+                self.plan.replacing.insert(i, (existing.id, existing.kind));
                 self.set(i, meta, replace);
             }
             Resolution::ReplaceIfNewer => self.skip(i, SkipReason::Exists),

@@ -217,6 +217,10 @@ pub(crate) struct Plan {
     pub(crate) dest: Option<PathBuf>,
     /// Where replaced items were put, per item.
     pub(crate) staged: HashMap<u32, PathBuf>,
+    /// What each item to replace replaces, as the decision to replace it found it (its
+    /// identity and kind: a freed inode number is often given to the next item made): another
+    /// item put there since (a folder swapped in for the file) is not set aside for it.
+    pub(crate) replacing: HashMap<u32, (FileId, Kind)>,
     /// Destination paths given to roots, so that two answers never pick one new name.
     pub(crate) claimed: HashSet<PathBuf>,
     /// Files linked to one another.

@@ -31,8 +31,20 @@ impl Copier<'_> {
             path: self.plan.dest_path(i),
             error: Arc::clone(e),
         })?;
-        match staging.stash(dir, self.plan.dest_name(i), &self.plan.dest_path(i)) {
+        let name = self.plan.dest_name(i);
+        match staging.stash(dir, name, &self.plan.dest_path(i)) {
             Ok(path) => {
+                // Another item put there since the decision to replace (a folder swapped in
+                // for the file asked about) goes back: it was never asked about.
+                let expected = self.plan.replacing.get(&i);
+                let set_aside = fs::stat_at(rustix::fs::CWD, &path).map(|m| (m.id, m.kind));
+                if expected.is_some_and(|found| set_aside.as_ref() != Ok(found)) {
+                    let dest = self.plan.dest_path(i);
+                    return Err(match staging.unstash(&path, dir, name) {
+                        Ok(()) => Error::Changed { path: dest },
+                        Err(e) => Error::io("put back", path, e),
+                    });
+                }
                 crate::fault::point("replace-staged");
                 Ok(Some(path))
             }
