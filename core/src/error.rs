@@ -154,8 +154,9 @@ pub enum Error {
     /// them (keep both) or over them (replace): replaying the job would take whatever now
     /// has the job's paths, someone else's file, not what the undo put back.
     #[error(
-        "cannot redo the {what}: its undo put items back beside or over what had taken their \
-         places{}; redo it by hand",
+        "cannot redo the {what}: its undo met places taken since, and put items back beside \
+         or over what had taken them or left them where the job had put them{}; redo it by \
+         hand",
         kept_words(kept)
     )]
     RedoAfterAside {

@@ -335,6 +335,54 @@ fn undo_of_a_copy_whose_items_a_move_took_to_another_disk_and_its_undo_brought_b
     assert_eq!(s.trashed(), ["file.txt", "src"]);
 }
 
+/// `cp f d/; mv d/f usb/; mv usb/f d/; undo; undo; undo`: each undo of a move copied the
+/// file across again; the copy's undo took the first undo's identity (carried back over the
+/// second's) and kept the file as "changed since".
+#[test]
+fn undo_of_a_copy_whose_file_crossed_to_another_disk_and_back() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("f.txt", "a file");
+    let dest = t.dir("dest");
+    let usb = shm.dir("usb");
+    for job in [
+        copy(vec![file], &dest),
+        moving(vec![dest.join("f.txt")], &usb),
+        moving(vec![usb.join("f.txt")], &dest),
+    ] {
+        let out = s.run(job);
+        assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    }
+    for _ in 0..3 {
+        let out = s.undo();
+        assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    }
+    assert!(snapshot(&dest).is_empty() && snapshot(&usb).is_empty());
+    assert_eq!(s.trashed(), ["f.txt"]);
+}
+
+/// `mv a dest/`, a new `a` made, undo answered Skip (the place is taken), then redo: the
+/// redo moved the user's new `a`. An undo that left an item where the job put it is no
+/// redo step, as one that put an item beside what took its place is not.
+#[test]
+fn a_move_whose_undo_skipped_a_taken_place_is_not_redone() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let a = t.file("a", "the job's");
+    let dest = t.dir("dest");
+    assert!(s.run(moving(vec![a.clone()], &dest)).summary.is_complete());
+    t.file("a/u", "the user's");
+    let out = s.undo();
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+    let redo = s.journal.redo_candidate();
+    assert!(
+        matches!(redo, Err(Error::RedoAfterAside { .. })),
+        "{redo:?}"
+    );
+    assert_eq!(fs::read(a.join("u")).unwrap(), b"the user's");
+}
+
 #[test]
 fn undo_of_a_move_never_clobbers_an_original_place_taken_since() {
     let t = TempTree::new();

@@ -2,7 +2,7 @@
 //! files, and how the end of an undo is recorded. Undo takes the newest record that did
 //! something; redo the one undone last, if no job that did something was recorded since.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::details::{self, Details, Part};
@@ -11,7 +11,7 @@ use super::stored::{Below, Line, StoredPath, StoredRemade, StoredTrashRecord};
 use super::{JournalRecord, RecordState, UndoJournal, now};
 use crate::error::Error;
 use crate::fs::FileId;
-use crate::jobs::{How, Job, RecordEntry, Summary};
+use crate::jobs::{How, Job, RecordEntry, SkipReason, Summary};
 
 impl UndoJournal {
     /// Persists that record `seq` was undone by a job that ended with `summary`.
@@ -103,37 +103,41 @@ impl UndoJournal {
     /// `record`, whose entries made anew by the undos of the `later` records (oldest first)
     /// get the identities of the new items.
     ///
-    /// The later records were undone newest first, so they are replayed in that order: the
-    /// folders each undo made anew, then carried along with what that undo moved or renamed
+    /// The later records were undone newest first, so they are replayed in that order: what
+    /// the undos before each made anew is carried along with what its undo moved or renamed
     /// back (a folder made again at `z/e` and then renamed back to `z/a` is known at `z/a`),
-    /// the last undo's word standing for each path.
+    /// then what its undo made anew is added, the last undo's word standing for each path
+    /// (`cp f d/; mv d/f usb/; mv usb/f d/; undo; undo`: the second undo's copy of `d/f`,
+    /// not the first's of `usb/f` carried over it).
     fn with_remade(
         &self,
         mut record: JournalRecord,
         later: Vec<JournalRecord>,
     ) -> Result<JournalRecord, Error> {
-        let mut remade = HashMap::new();
+        let mut remade = BTreeMap::new();
         for r in later.into_iter().rev() {
             if r.state != RecordState::Undone {
                 continue;
             }
-            // Details gone or torn: those folders are judged by their old identities.
-            if r.undone_details
-                && let Some(d) = details::read(&self.details_folder(), r.seq, Part::Undone)?
-            {
-                remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
-            }
-            if remade.is_empty() || !matches!(r.job, Job::Move { .. } | Job::Rename { .. }) {
-                continue;
-            }
-            // Its items unreadable: nothing carried, and an older undo keeps those folders.
-            let Ok(r) = self.with_details(r) else {
-                continue;
+            // Details gone or torn: those items are judged by their old identities.
+            let made = match r.undone_details {
+                true => details::read(&self.details_folder(), r.seq, Part::Undone)?,
+                false => None,
             };
-            // A folder merged into stays where it is; its undo takes back only what came in.
-            let went_back = |e: &&RecordEntry| e.how != How::Merged;
-            for e in r.entries.iter().filter(went_back) {
-                carry(&mut remade, &e.dest, &e.source);
+            if !remade.is_empty()
+                && matches!(r.job, Job::Move { .. } | Job::Rename { .. })
+                // Its items unreadable: nothing carried, and an older undo keeps those.
+                && let Ok(r) = self.with_details(r)
+            {
+                // What its undo moved back whole (a folder merged into stays where it is;
+                // its undo takes back only what came in).
+                let went_back = |e: &&RecordEntry| e.top_level && e.how != How::Merged;
+                for e in r.entries.iter().filter(went_back) {
+                    carry(&mut remade, &e.dest, &e.source);
+                }
+            }
+            if let Some(d) = made {
+                remade.extend(d.remade.into_iter().map(StoredRemade::into_remade));
             }
         }
         for e in &mut record.entries {
@@ -241,8 +245,9 @@ impl UndoJournal {
 
 /// What an undo that ended with `summary` replaced, where it put an item back over what had
 /// taken its place (Replace), or nothing when it put one back beside it under another name
-/// (Keep both); `None` when it put every item back at its own place. Redo replays the job,
-/// which would then take what has the job's paths now instead of what the undo put back.
+/// (Keep both) or left it where the job had put it (Skip); `None` when it put every item
+/// back at its own place. Redo replays the job, which would then take what has the job's
+/// paths now instead of what the undo put back (after a Skip: the user's new item).
 fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
     let record = &summary.record;
     // What went on to the trash is not kept aside any more.
@@ -250,7 +255,8 @@ fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
         .filter(|p| p.symlink_metadata().is_ok())
         .map(Path::to_path_buf)
         .collect();
-    (!kept.is_empty() || record.renamed_by_answers()).then_some(kept)
+    let left = (summary.skipped.iter()).any(|s| s.reason == SkipReason::Exists);
+    (!kept.is_empty() || record.renamed_by_answers() || left).then_some(kept)
 }
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept
@@ -270,12 +276,15 @@ pub fn undo_complete(summary: &Summary) -> bool {
         })
 }
 
-/// Moves the folders made anew at or below `from` to the same places below `to`, as the
-/// undo that moved `from` back to `to` did.
-fn carry(remade: &mut HashMap<PathBuf, FileId>, from: &Path, to: &Path) {
+/// Moves the items made anew at or below `from` to the same places below `to`, as the
+/// undo that moved `from` back to `to` did. Paths order by their components, so those below
+/// `from` follow it together: a look at them alone (a scan of every key for each item moved
+/// took 22 s for 20,000 files).
+fn carry(remade: &mut BTreeMap<PathBuf, FileId>, from: &Path, to: &Path) {
     let below: Vec<PathBuf> = remade
-        .keys()
-        .filter(|p| p.starts_with(from))
+        .range(from.to_path_buf()..)
+        .map(|(p, _)| p)
+        .take_while(|p| p.starts_with(from))
         .cloned()
         .collect();
     for path in below {
