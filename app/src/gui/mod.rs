@@ -483,7 +483,8 @@ impl Ferry {
             Message::JobRecorded(job) => {
                 self.recording = self.recording.saturating_sub(1);
                 self.jobs.slim(job);
-                self.quit_when_idle()
+                let labels = self.jobs.read_labels().map(Message::LabelsRead);
+                Task::batch([labels, self.quit_when_idle()])
             }
             Message::Confirm(message) => self.confirm_message(message),
             Message::Conflict(job, message) => self.conflict_message(job, message),

@@ -444,12 +444,14 @@ impl Ferry {
     /// A window job ended: record it, say what it did, and do what follows it.
     fn job_ended(&mut self, job: JobId) -> Task<Message> {
         // Quitting waits for the ends on their way to the journal: only those that are.
+        // Undo and Redo are read again once the end is in the journal (read beside its
+        // writing, they could miss it and offer nothing to undo).
         let record = match self.jobs.record_end(job) {
             Some(record) => {
                 self.recording += 1;
                 record.map(move |()| Message::JobRecorded(job))
             }
-            None => Task::none(),
+            None => self.jobs.read_labels().map(Message::LabelsRead),
         };
         self.item_errors.job_ended(job);
         self.close_conflicts(job);
@@ -532,7 +534,6 @@ impl Ferry {
                 self.toast_with(text, actions);
             }
         }
-        tasks.push(self.jobs.read_labels().map(Message::LabelsRead));
         Task::batch(tasks)
     }
 }
