@@ -11,6 +11,19 @@ fn question(ferry: &Ferry) -> Option<String> {
     ferry.confirm.as_ref().map(|c| c.title().to_owned())
 }
 
+/// Another program moves notes.md aside and the folder Documents in under its name.
+fn folder_in_place_of_notes(home: &Path) {
+    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
+    fs::rename(home.join("Documents"), home.join("notes.md")).unwrap();
+}
+
+/// Escape on the question asked again: nothing is deleted.
+fn escape_and_nothing_deleted(ferry: &mut Ferry, home: &Path) {
+    named(ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
+    assert!(home.join("notes.md/tax").is_dir(), "nothing deleted");
+}
+
 #[test]
 fn shift_delete_asks_first_and_escape_keeps_the_item() {
     let fixture = Fixture::new();
@@ -54,8 +67,7 @@ fn an_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
         question(&ferry).as_deref(),
         Some("Permanently delete “notes.md”?")
     );
-    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
-    fs::rename(home.join("Documents"), home.join("notes.md")).unwrap();
+    folder_in_place_of_notes(&home);
     named(&mut ferry, Named::Enter, Modifiers::empty());
     let confirm = ferry.confirm.as_ref().expect("asked again");
     assert_eq!(confirm.title(), "Permanently delete “notes.md”?");
@@ -65,9 +77,7 @@ fn an_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
             && message.contains("It holds 1 folder and 2 files"),
         "{message}"
     );
-    named(&mut ferry, Named::Escape, Modifiers::empty());
-    assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
-    assert!(home.join("notes.md/tax").is_dir(), "nothing deleted");
+    escape_and_nothing_deleted(&mut ferry, &home);
     assert!(home.join("notes-old.md").is_file());
 }
 
@@ -81,8 +91,7 @@ fn an_item_the_trash_refused_replaced_while_asked_is_asked_about_again() {
     let task = ferry.offer_delete_instead(vec![home.join("notes.md")]);
     run(&mut ferry, task);
     assert!(question(&ferry).is_some_and(|q| q.contains("can't be moved to the trash")));
-    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
-    fs::rename(home.join("Documents"), home.join("notes.md")).unwrap();
+    folder_in_place_of_notes(&home);
     named(&mut ferry, Named::Enter, Modifiers::empty());
     let confirm = ferry.confirm.as_ref().expect("asked again");
     assert!(
@@ -92,9 +101,7 @@ fn an_item_the_trash_refused_replaced_while_asked_is_asked_about_again() {
         "{}",
         confirm.message()
     );
-    named(&mut ferry, Named::Escape, Modifiers::empty());
-    assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
-    assert!(home.join("notes.md/tax").is_dir(), "nothing deleted");
+    escape_and_nothing_deleted(&mut ferry, &home);
 }
 
 #[test]

@@ -50,6 +50,30 @@ fn held(job: &WindowJob) -> bool {
     job.progress.as_ref().is_some_and(|p| p.paused)
 }
 
+/// A window copy of `sources` into `dest` as the engine would start it, as job `id` (its
+/// end is then sent by the test).
+fn started_copy(
+    ferry: &mut Ferry,
+    id: ferry_core::jobs::JobId,
+    sources: Vec<PathBuf>,
+    dest: &Path,
+) {
+    let started = jobs::Started {
+        id,
+        job: Arc::new(Job::Copy {
+            sources,
+            dest_dir: dest.to_path_buf(),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Ask,
+        }),
+        seq: None,
+        held: None,
+        undoing: false,
+        follow_up: jobs::FollowUp::Toast,
+    };
+    send(ferry, Message::JobStarted(Ok(started)));
+}
+
 fn open_panel(ferry: &mut Ferry) {
     named(ferry, Named::F10, Modifiers::empty());
     click(ferry, "Jobs");
@@ -467,20 +491,7 @@ fn retry_after_a_job_stopped_runs_again_what_it_did_not_do() {
         documents.join("tax"),
     ];
     let id = ferry_core::jobs::JobId(1_000_000);
-    let started = jobs::Started {
-        id,
-        job: Arc::new(Job::Copy {
-            sources,
-            dest_dir: music.clone(),
-            dest_name: None,
-            on_conflict: ConflictPolicy::Ask,
-        }),
-        seq: None,
-        held: None,
-        undoing: false,
-        follow_up: jobs::FollowUp::Toast,
-    };
-    send(&mut ferry, Message::JobStarted(Ok(started)));
+    started_copy(&mut ferry, id, sources, &music);
     let full = std::io::Error::from_raw_os_error(rustix::io::Errno::NOSPC.raw_os_error());
     let no_space = Arc::new(ferry_core::Error::io("write", music.join("b.txt"), full));
     let summary = ferry_core::jobs::Summary {
@@ -530,20 +541,8 @@ fn items_skipped_after_an_error_are_retried_with_the_failures() {
     let mut ferry = fixture.start(Some(&home));
     open_panel(&mut ferry);
     let id = ferry_core::jobs::JobId(1_000_001);
-    let started = jobs::Started {
-        id,
-        job: Arc::new(Job::Copy {
-            sources: vec![documents.join("a.txt"), documents.join("b.txt")],
-            dest_dir: music.clone(),
-            dest_name: None,
-            on_conflict: ConflictPolicy::Ask,
-        }),
-        seq: None,
-        held: None,
-        undoing: false,
-        follow_up: jobs::FollowUp::Toast,
-    };
-    send(&mut ferry, Message::JobStarted(Ok(started)));
+    let sources = vec![documents.join("a.txt"), documents.join("b.txt")];
+    started_copy(&mut ferry, id, sources, &music);
     let denied = std::io::Error::from_raw_os_error(rustix::io::Errno::ACCESS.raw_os_error());
     let error = Arc::new(ferry_core::Error::io("create", music.join("b.txt"), denied));
     let summary = ferry_core::jobs::Summary {
