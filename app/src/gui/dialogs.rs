@@ -73,6 +73,31 @@ pub struct DeleteAsk {
 /// What items are (device and inode), in their order.
 pub type Identities = Arc<[Option<FileId>]>;
 
+/// Items of a confirmed delete that are no longer what was seen.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// Something else has the item's path now.
+    replaced: Vec<PathBuf>,
+    /// Nothing has it.
+    gone: Vec<PathBuf>,
+}
+
+/// Looks on a worker at whether `paths` are still what was `seen` of them.
+pub(super) fn check_still_seen(paths: Vec<PathBuf>, seen: Identities) -> Task<Message> {
+    bridge::blocking(move || {
+        let now = identities(&paths);
+        let mut checked = Checked::default();
+        for (path, (seen, now)) in paths.iter().zip(seen.iter().zip(now.iter())) {
+            match now {
+                None if seen.is_some() => checked.gone.push(path.clone()),
+                now if now != seen => checked.replaced.push(path.clone()),
+                _ => {}
+            }
+        }
+        Message::DeleteChecked(paths, checked)
+    })
+}
+
 /// Looks on a worker at what `paths` are now, for the delete question about them.
 fn look_at(paths: Vec<PathBuf>) -> Task<Message> {
     bridge::blocking(move || {
@@ -179,16 +204,27 @@ impl Ferry {
     }
 
     /// A confirmed delete's items, looked at again: those another program replaced since
-    /// they were counted are asked about again, as they are now; if none, the delete runs.
+    /// they were seen are asked about again, as they are now; those gone are left out (they
+    /// were said "replaced", then failed as no longer there, with a Retry that deleted what
+    /// came under the name later); if none changed, the delete runs.
     pub(super) fn delete_checked(
         &mut self,
-        paths: Vec<PathBuf>,
-        changed: Vec<PathBuf>,
+        mut paths: Vec<PathBuf>,
+        checked: Checked,
     ) -> Task<Message> {
-        if changed.is_empty() {
+        paths.retain(|p| !checked.gone.contains(p));
+        if paths.is_empty() {
+            let what = match checked.gone.as_slice() {
+                [one] => format!("{} is", words::quoted(one)),
+                _ => "They are".to_owned(),
+            };
+            self.toast(format!("{what} gone already: nothing was deleted."));
+            return Task::none();
+        }
+        if checked.replaced.is_empty() {
             return self.start_job(Job::Delete { paths }, FollowUp::Toast);
         }
-        self.ask_delete_again(paths, changed)
+        self.ask_delete_again(paths, checked.replaced)
     }
 
     /// A message of the open confirmation.
@@ -227,14 +263,7 @@ impl Ferry {
                 paths,
                 seen: Some(seen),
                 ..
-            }) => bridge::blocking(move || {
-                let now = identities(&paths);
-                let changed = (paths.iter().zip(seen.iter().zip(now.iter())))
-                    .filter(|(_, (seen, now))| seen != now)
-                    .map(|(path, _)| path.clone())
-                    .collect();
-                Message::DeleteChecked(paths, changed)
-            }),
+            }) => check_still_seen(paths, seen),
             // Confirmed before the worker looked at them (within a millisecond of the
             // question): nothing to compare with.
             Ask::Delete(DeleteAsk { paths, .. }) | Ask::DeleteRefused(DeleteAsk { paths, .. }) => {
@@ -326,9 +355,15 @@ impl Ferry {
     /// Items the trash refused (no trash on their disk, or it cannot be written): offers to
     /// delete them permanently, as Nautilus does, never without asking.
     pub(super) fn offer_delete_instead(&mut self, refused: Vec<PathBuf>) -> Task<Message> {
-        let what = match refused.as_slice() {
-            [one] => format!("“{}”", format::display_name(one)),
-            many => format::counted(many.len(), "item", "items"),
+        let (what, why) = match refused.as_slice() {
+            [one] => (
+                format!("“{}”", format::display_name(one)),
+                "Its disk has no trash Ferry can use. Deleted, it is gone for good.",
+            ),
+            many => (
+                format::counted(many.len(), "item", "items"),
+                "Their disk has no trash Ferry can use. Deleted, they are gone for good.",
+            ),
         };
         let ask = DeleteAsk {
             paths: refused.clone(),
@@ -339,7 +374,7 @@ impl Ferry {
             Confirm::new(
                 Ask::DeleteRefused(ask),
                 format!("{what} can't be moved to the trash. Delete permanently?"),
-                "Their disk has no trash Ferry can use. Deleted, they are gone for good.",
+                why,
                 "Delete Permanently",
             )
             .danger()

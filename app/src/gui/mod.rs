@@ -255,7 +255,7 @@ pub enum Message {
     /// What a delete question's items were when it was shown.
     DeleteSeen(Vec<PathBuf>, dialogs::Identities),
     /// A confirmed delete's items looked at again: those replaced since they were counted.
-    DeleteChecked(Vec<PathBuf>, Vec<PathBuf>),
+    DeleteChecked(Vec<PathBuf>, dialogs::Checked),
     /// The sources of a move were checked for what deserves a question.
     MoveChecked(moves::Move, moves::Cautions),
     /// The desktop's clipboard connected (or cannot be).
@@ -494,7 +494,7 @@ impl Ferry {
                 self.delete_measured(&paths, &measured);
                 Task::none()
             }
-            Message::DeleteChecked(paths, changed) => self.delete_checked(paths, changed),
+            Message::DeleteChecked(paths, checked) => self.delete_checked(paths, checked),
             Message::DeleteSeen(paths, seen) => {
                 self.delete_seen(&paths, seen);
                 Task::none()

@@ -342,9 +342,14 @@ impl Ferry {
                 paths: holding(paths),
                 roots: roots.clone(),
             },
-            Job::Delete { paths } => Job::Delete {
-                paths: holding(paths),
-            },
+            // A permanent delete is asked again: what has those names now may not be what
+            // the user confirmed (a new folder under a name that failed as gone was deleted
+            // unasked).
+            Job::Delete { paths } => {
+                let paths = holding(paths);
+                self.jobs.forget(job);
+                return self.ask_delete(paths);
+            }
             other => other.clone(),
         };
         self.jobs.forget(job);

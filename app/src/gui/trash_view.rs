@@ -77,6 +77,11 @@ impl Ferry {
         };
         let then = match event {
             trash::Event::Submit(job) => self.start_job(job, FollowUp::Toast),
+            trash::Event::DeleteListed(listed) => {
+                let (paths, seen): (Vec<_>, Vec<_>) =
+                    listed.into_iter().map(|(p, id)| (p, Some(id))).unzip();
+                super::dialogs::check_still_seen(paths, seen.into())
+            }
             trash::Event::Confirm(confirm) => {
                 self.ask(confirm.map(Ask::Trash));
                 Task::none()

@@ -104,6 +104,27 @@ fn an_item_the_trash_refused_replaced_while_asked_is_asked_about_again() {
     escape_and_nothing_deleted(&mut ferry, &home);
 }
 
+/// An item gone while its delete was asked is left out, not said "replaced" and then failed
+/// as gone (with a Retry that deleted what came under its name later).
+#[test]
+fn an_item_gone_while_its_delete_was_asked_is_left_out() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    fs::remove_file(home.join("notes.md")).unwrap();
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(ferry.confirm.is_none(), "not asked again");
+    assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
+    let said = "“notes.md” is gone already: nothing was deleted.";
+    assert!(
+        ferry.toasts.iter().any(|t| t.text == said),
+        "{:?}",
+        ferry.toasts
+    );
+}
+
 #[test]
 fn the_question_about_a_folder_says_what_it_holds() {
     let fixture = Fixture::new();
@@ -260,6 +281,35 @@ pub(super) fn trash_and_show(fixture: &Fixture, ferry: &mut Ferry, name: &str) {
     super::operations::until(ferry, "the trash read", |f| {
         f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
     });
+}
+
+/// The Trash view's Delete asked about a file; another program restored it and trashed a
+/// folder under its name meanwhile, and Enter deleted the folder. Each item is deleted only
+/// if it is still the one listed; else it is asked about again.
+#[test]
+fn a_trashed_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "notes.md");
+    select_in_trash(&mut ferry);
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert!(question(&ferry).is_some_and(|q| q.starts_with("Permanently delete")));
+    let trashed = fixture.dir.path().join("data/Trash/files/notes.md");
+    fs::remove_file(&trashed).unwrap();
+    fs::create_dir_all(trashed.join("inner")).unwrap();
+    fs::write(trashed.join("inner/x"), "precious").unwrap();
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    let confirm = ferry.confirm.as_ref().expect("asked again");
+    assert!(
+        confirm
+            .message()
+            .starts_with("“notes.md” was replaced by another program"),
+        "{}",
+        confirm.message()
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(fs::read(trashed.join("inner/x")).unwrap(), b"precious");
 }
 
 #[test]

@@ -572,6 +572,49 @@ fn items_skipped_after_an_error_are_retried_with_the_failures() {
     assert!(music.join("b.txt").is_file() && !music.join("a.txt").exists());
 }
 
+/// Retry failed on a permanent delete whose item had gone: another program then made a new
+/// folder under that name, and Retry deleted it unasked. A delete's Retry asks first.
+#[test]
+fn retry_failed_of_a_permanent_delete_asks_first() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    let gone = home.join("gone");
+    let id = ferry_core::jobs::JobId(1_000_002);
+    let started = jobs::Started {
+        id,
+        job: Arc::new(Job::Delete {
+            paths: vec![gone.clone()],
+        }),
+        seq: None,
+        held: None,
+        undoing: false,
+        follow_up: jobs::FollowUp::Toast,
+    };
+    send(&mut ferry, Message::JobStarted(Ok(started)));
+    let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+    let summary = ferry_core::jobs::Summary {
+        failed: vec![ferry_core::jobs::Failed {
+            path: gone.clone(),
+            error: Arc::new(ferry_core::Error::io("stat", &gone, missing)),
+        }],
+        ..ferry_core::jobs::Summary::default()
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
+    fs::create_dir_all(gone.join("sub")).unwrap();
+    fs::write(gone.join("sub/data"), "the user's").unwrap();
+    click(&mut ferry, "Retry failed");
+    let question = ferry.confirm.as_ref().map(|c| c.title().to_owned());
+    assert_eq!(question.as_deref(), Some("Permanently delete “gone”?"));
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(!ferry.jobs.window_jobs().any(|j| j.is_running()));
+    assert_eq!(fs::read(gone.join("sub/data")).unwrap(), b"the user's");
+}
+
 #[test]
 fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
     let fixture = Fixture::new();

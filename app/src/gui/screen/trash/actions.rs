@@ -188,12 +188,10 @@ impl Trash {
     pub(super) fn confirmed(&mut self, pending: Pending) -> Event {
         match pending {
             Pending::Delete(items) => {
-                let job = Job::Delete {
-                    paths: items.iter().map(|item| item.file.clone()).collect(),
-                };
+                let listed = items.iter().map(|i| (i.file.clone(), i.id)).collect();
                 self.forget.extend(items.iter().cloned());
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
-                Event::Submit(job)
+                Event::DeleteListed(listed)
             }
             Pending::Empty => {
                 if let Some(loaded) = self.loaded() {

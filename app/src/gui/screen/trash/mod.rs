@@ -166,6 +166,10 @@ pub enum Event {
     /// Submit this job (a restore with [`ConflictPolicy::Ask`](ferry_core::jobs::ConflictPolicy::Ask), a delete, emptying) and
     /// [`reload`](Trash::reload) the view when it ends.
     Submit(Job),
+    /// Delete these items in the trash permanently, each if it is still the item listed (a
+    /// restore and a trash by another program put a folder under the name of the file the
+    /// question was about, and it was deleted).
+    DeleteListed(Vec<(PathBuf, ferry_core::fs::FileId)>),
     /// Ask this; answer yes with [`Message::Confirmed`] and the dialog's token.
     Confirm(Confirm<Pending>),
     /// Show this folder (an item's original folder) in a browser pane.

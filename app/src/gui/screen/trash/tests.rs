@@ -320,17 +320,21 @@ fn delete_permanently_asks_then_deletes_and_forgets_the_info_files() {
         Message::Confirmed(question.token().clone()),
         &ctx(Modifiers::empty()),
     );
-    let Some(Event::Submit(job)) = event else {
+    // Each item as listed: the window deletes it if it still is (else it asks again).
+    let Some(Event::DeleteListed(listed)) = event else {
         panic!("{event:?}");
     };
-    let Job::Delete { paths } = &job else {
-        panic!("{job:?}");
-    };
     let files = fixture.roots.home.join("files");
-    assert_eq!(paths, &[files.join("photos"), files.join("report.pdf")]);
+    let paths: Vec<PathBuf> = listed.iter().map(|(p, _)| p.clone()).collect();
+    assert_eq!(paths, [files.join("photos"), files.join("report.pdf")]);
+    for (path, id) in &listed {
+        let m = std::fs::symlink_metadata(path).unwrap();
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!((m.dev(), m.ino()), (id.dev, id.ino), "{}", path.display());
+    }
 
     // The job the window submits, then the reload it asks for when the job ends.
-    run(job);
+    run(Job::Delete { paths });
     let _read = trash.reload();
     fixture.read(&mut trash);
     assert_eq!(trash.names(), ["a.txt", "evil"]);
