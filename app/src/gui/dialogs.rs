@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ferry_core::Error;
+use ferry_core::entry::Kind;
 use ferry_core::fs::FileId;
 use ferry_core::jobs::{Caution, ErrorAction, Job, JobId, Measure, delete_cautions, measure};
 use iced::Task;
@@ -70,8 +71,9 @@ pub struct DeleteAsk {
     changed: Vec<PathBuf>,
 }
 
-/// What items are (device and inode), in their order.
-pub type Identities = Arc<[Option<FileId>]>;
+/// What items are (device, inode and kind: a freed inode number is often given to the next
+/// item made, a folder put in a file's place), in their order.
+pub type Identities = Arc<[Option<(FileId, Kind)>]>;
 
 /// Items of a confirmed delete that are no longer what was seen.
 #[derive(Debug, Clone, Default)]
@@ -107,13 +109,9 @@ fn look_at(paths: Vec<PathBuf>) -> Task<Message> {
 }
 
 fn identities(paths: &[PathBuf]) -> Identities {
-    use std::os::unix::fs::MetadataExt;
-    let id = |m: std::fs::Metadata| FileId {
-        dev: m.dev(),
-        ino: m.ino(),
-    };
+    let seen = |p: &PathBuf| ferry_core::fs::stat_at(rustix::fs::CWD, p).ok();
     (paths.iter())
-        .map(|p| std::fs::symlink_metadata(p).ok().map(id))
+        .map(|p| seen(p).map(|m| (m.id, m.kind)))
         .collect()
 }
 

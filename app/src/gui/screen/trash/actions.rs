@@ -188,7 +188,9 @@ impl Trash {
     pub(super) fn confirmed(&mut self, pending: Pending) -> Event {
         match pending {
             Pending::Delete(items) => {
-                let listed = items.iter().map(|i| (i.file.clone(), i.id)).collect();
+                let listed = (items.iter())
+                    .map(|i| (i.file.clone(), (i.id, i.kind)))
+                    .collect();
                 self.forget.extend(items.iter().cloned());
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
                 Event::DeleteListed(listed)

@@ -169,7 +169,7 @@ pub enum Event {
     /// Delete these items in the trash permanently, each if it is still the item listed (a
     /// restore and a trash by another program put a folder under the name of the file the
     /// question was about, and it was deleted).
-    DeleteListed(Vec<(PathBuf, ferry_core::fs::FileId)>),
+    DeleteListed(Vec<(PathBuf, (ferry_core::fs::FileId, ferry_core::entry::Kind))>),
     /// Ask this; answer yes with [`Message::Confirmed`] and the dialog's token.
     Confirm(Confirm<Pending>),
     /// Show this folder (an item's original folder) in a browser pane.

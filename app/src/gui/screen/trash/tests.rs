@@ -327,10 +327,9 @@ fn delete_permanently_asks_then_deletes_and_forgets_the_info_files() {
     let files = fixture.roots.home.join("files");
     let paths: Vec<PathBuf> = listed.iter().map(|(p, _)| p.clone()).collect();
     assert_eq!(paths, [files.join("photos"), files.join("report.pdf")]);
-    for (path, id) in &listed {
-        let m = std::fs::symlink_metadata(path).unwrap();
-        use std::os::unix::fs::MetadataExt;
-        assert_eq!((m.dev(), m.ino()), (id.dev, id.ino), "{}", path.display());
+    for (path, (id, kind)) in &listed {
+        let m = ferry_core::fs::stat_at(rustix::fs::CWD, path).unwrap();
+        assert_eq!((m.id, m.kind), (*id, *kind), "{}", path.display());
     }
 
     // The job the window submits, then the reload it asks for when the job ends.
