@@ -401,7 +401,11 @@ impl Ferry {
 
     /// The window title: the active pane's folder.
     pub fn title(&self) -> String {
-        let folder = format::display_name(self.tabs.active_pane().path());
+        // The Trash view covers the panes: it is what the window shows (as Dolphin's trash:/).
+        let folder = match &self.trash {
+            Some(_) => "Trash".into(),
+            None => format::display_name(self.tabs.active_pane().path()),
+        };
         let jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
         match jobs_panel::overall_percent(&jobs) {
             Some(percent) => format!("{percent}% · {folder} — Ferry"),

@@ -161,6 +161,11 @@ fn the_trash_view_shows_what_was_trashed_and_restores_it() {
     assert!(!home.join("notes.md").exists());
     assert!(shows(&ferry, "notes.md"));
     assert!(shows(&ferry, "Empty Trash"));
+    assert_eq!(
+        ferry.title(),
+        "Trash — Ferry",
+        "the title says what is shown"
+    );
 
     select_in_trash(&mut ferry);
     key(&mut ferry, Key::Character("r".into()), Modifiers::ALT);
