@@ -532,6 +532,32 @@ fn moves_ask_too_and_keep_both_moves_the_item() {
 /// Replace decided about a file; another program put a folder there before the job wrote
 /// (a race a shell loop won for 114 of 300 items): the folder was set aside for the file.
 /// What is set aside must be what the decision was about; the folder goes back.
+/// Replace, answered about one file, while another program swapped another file in under
+/// its name: the other file was set aside. An answer holds for the item it was about.
+#[test]
+fn an_answer_given_about_a_file_is_not_carried_out_on_another_file_swapped_in() {
+    let t = TempTree::new();
+    let src = t.file("src/a.txt", "source");
+    t.file("dest/a.txt", "old");
+    t.file("dest/other", "the other file");
+    let dest = t.join("dest");
+    let mut asked = 0;
+    let (out, conflicts) = run_asking(copy(vec![src], &dest, ConflictPolicy::Ask), |_| {
+        asked += 1;
+        if asked > 1 {
+            return Some((Resolution::Skip, Scope::This));
+        }
+        fs::rename(dest.join("a.txt"), dest.join("held")).unwrap();
+        fs::rename(dest.join("other"), dest.join("a.txt")).unwrap();
+        fs::rename(dest.join("held"), dest.join("other")).unwrap();
+        Some((Resolution::Replace, Scope::This))
+    });
+    assert_eq!(conflicts.len(), 2, "asked again: {conflicts:#?}");
+    assert_eq!(fs::read(dest.join("a.txt")).unwrap(), b"the other file");
+    assert_eq!(fs::read(dest.join("other")).unwrap(), b"old");
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+}
+
 #[test]
 fn replace_never_sets_aside_an_item_put_there_since_the_decision() {
     let t = TempTree::new();

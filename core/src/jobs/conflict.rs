@@ -365,6 +365,8 @@ fn pread_full(fd: impl AsFd, buf: &mut [u8], mut off: u64) -> bool {
 pub(crate) struct Waiting {
     pub(crate) item: u32,
     pub(crate) kind: ConflictKind,
+    /// What was in the way when asked, if known: an answer holds for it alone.
+    pub(crate) existing: Option<crate::fs::FileId>,
 }
 
 #[derive(Default)]
@@ -393,8 +395,23 @@ impl Asks {
     /// Registers a conflict of `item`: answered at once (None) when an earlier answer covers
     /// its kind, else a new id to ask about.
     pub(crate) fn add(&self, item: u32, kind: ConflictKind) -> Option<ConflictId> {
+        self.add_about(item, kind, None)
+    }
+
+    /// [`add`](Self::add), knowing what is in the way (`existing`): an answer given is then
+    /// carried out only on that very item (another program may put another there before).
+    pub(crate) fn add_about(
+        &self,
+        item: u32,
+        kind: ConflictKind,
+        existing: Option<crate::fs::FileId>,
+    ) -> Option<ConflictId> {
         let mut s = lock(&self.state);
-        let w = Waiting { item, kind };
+        let w = Waiting {
+            item,
+            kind,
+            existing,
+        };
         if let Some(r) = s.for_kind.get(&kind).cloned() {
             s.answered.push((w, r));
             self.changed.notify_all();
@@ -408,9 +425,14 @@ impl Asks {
 
     /// Records a decision taken without asking (a policy, or a duplicate in place).
     pub(crate) fn decided(&self, item: u32, kind: ConflictKind, resolution: Resolution) {
-        lock(&self.state)
-            .answered
-            .push((Waiting { item, kind }, resolution));
+        lock(&self.state).answered.push((
+            Waiting {
+                item,
+                kind,
+                existing: None,
+            },
+            resolution,
+        ));
     }
 
     /// Applies an answer; false if `id` is not waiting or the answer does not fit its kind.

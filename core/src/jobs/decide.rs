@@ -173,7 +173,8 @@ impl Planner<'_> {
                 f.answered,
                 ConflictKind::FileExists | ConflictKind::FolderExists | ConflictKind::FileVsFolder
             );
-            asked_here && f.answered != kind
+            let other_item = f.about.is_some_and(|id| id != existing.id);
+            asked_here && (f.answered != kind || other_item)
         };
         let choice = match force {
             // Another kind of item is there than the one the answer was given about (Replace
@@ -316,7 +317,8 @@ impl Planner<'_> {
             // but a name the file system refuses; nothing to sample.
             None => {
                 self.plan.set_action(i, Action::Ask);
-                if let Some(id) = self.ctx.control.asks.add(i, kind) {
+                let about = existing.map(|m| m.id);
+                if let Some(id) = self.ctx.control.asks.add_about(i, kind, about) {
                     let conflict = self.conflict_data(i, kind, meta, existing, dest_path, false);
                     self.conflicts.push(Conflict { id, ..conflict });
                 }
@@ -336,7 +338,8 @@ impl Planner<'_> {
         dest_dir: &OwnedFd,
     ) {
         self.plan.set_action(i, Action::Ask);
-        let Some(id) = self.ctx.control.asks.add(i, kind) else {
+        let about = existing.map(|m| m.id);
+        let Some(id) = self.ctx.control.asks.add_about(i, kind, about) else {
             return; // answered by an earlier "all of this kind"
         };
         let identical = kind == ConflictKind::FileExists
@@ -427,6 +430,7 @@ impl Planner<'_> {
                     let forced = Forced {
                         resolution,
                         answered: w.kind,
+                        about: w.existing,
                     };
                     (self.own_dest_name(i), Some(forced))
                 }

@@ -125,6 +125,9 @@ pub(crate) struct Forced {
     /// asked about, replaced by a folder since), the answer does not hold, and the item is
     /// asked about again, as it is now.
     pub(crate) answered: ConflictKind,
+    /// The very item that was in the way, when known: another one there now (a file of the
+    /// same kind swapped in while the question was open) is asked about again too.
+    pub(crate) about: Option<FileId>,
 }
 
 impl Root {
