@@ -14,6 +14,8 @@
 //!   subscriptions and tasks.
 //! - [`jobs`]: the only owner of the window's job `Engine`, and of what each job belongs to.
 //! - [`shortcut`]: the keyboard as data; [`settings`]: what is remembered between runs.
+//! - `message.rs`: the window's messages; `view.rs`: what it draws; `listen.rs`: what it
+//!   listens to.
 //!
 //! This module owns the services and routes messages between them; it holds no policy and
 //! does no I/O itself: file I/O runs through the bridge, on threads of its own.
@@ -32,7 +34,9 @@ pub mod format;
 mod jobs;
 mod keys;
 mod launch;
+mod listen;
 pub mod menus;
+mod message;
 pub mod modal;
 mod moves;
 mod name_text;
@@ -46,6 +50,7 @@ pub mod style;
 #[cfg(test)]
 mod tests;
 mod trash_view;
+mod view;
 pub mod widget;
 pub mod words;
 
@@ -60,7 +65,6 @@ use ferry_core::fs::MountTable;
 use ferry_core::places::Places;
 use iced::keyboard::{Key, Modifiers};
 use iced::theme::Mode;
-use iced::widget::{column, row};
 use iced::{Element, Point, Size, Subscription, Task, Theme, event, mouse, system, window};
 
 use copy_paste::Clip;
@@ -78,6 +82,7 @@ use screen::toolbar;
 use settings::{Settings, Store, ThemeChoice};
 use widget::context_menu;
 
+pub use message::Message;
 pub use startup::Launch;
 
 /// The window's size when no size was remembered.
@@ -204,124 +209,6 @@ struct Toast {
     actions: Vec<(String, Command)>,
 }
 
-/// The window's messages.
-#[derive(Debug, Clone)]
-pub enum Message {
-    /// Something for the tabs and their panes.
-    Tabs(tabs::Message),
-    /// Something for the places sidebar.
-    Sidebar(sidebar::Message),
-    /// Something for the interrupted-jobs banner.
-    Recovery(recovery::Message),
-    /// Something for the jobs panel.
-    JobsPanel(jobs_panel::Message),
-    /// A toolbar button.
-    Toolbar(toolbar::Message),
-    /// A menu entry (or another request for the window).
-    Command(Command),
-    /// The open menu was dismissed.
-    MenuDismissed,
-    /// Something for the Keyboard Shortcuts dialog.
-    Shortcuts(modal::shortcuts::Message),
-    /// A toast was closed.
-    ToastClosed(u64),
-    /// A toast's button was pressed.
-    ToastAction(u64, Command),
-    /// An event of the listing service.
-    Dir(DirEvent),
-    /// An event of the window's job engine.
-    Job(ferry_core::jobs::Event),
-    /// A resume or roll back was submitted, holding the journal's writer lock, or not.
-    RecoveryStarted(Result<(ferry_core::jobs::JobId, jobs::Held), Arc<Error>>),
-    /// A job the window started was journaled and submitted, or could not be.
-    JobStarted(Result<Started, Arc<Error>>),
-    /// An undo (or, `true`, a redo) was submitted, or there was nothing to do.
-    Undid(bool, Result<Undoing, Arc<Error>>),
-    /// A job's end was recorded in the journal.
-    JobRecorded(ferry_core::jobs::JobId),
-    /// What Undo and Redo would do now.
-    LabelsRead(Labels),
-    /// A folder was picked for Copy to… or Move to… (or the dialog closed).
-    /// A message of the Trash view.
-    Trash(screen::trash::Message),
-    /// A message of a job's conflict dialog.
-    Conflict(ferry_core::jobs::JobId, modal::conflict::Message),
-    /// A message of the confirmation shown.
-    Confirm(modal::confirm::Message),
-    /// A message of the item error dialog.
-    ItemError(modal::item_error::Message),
-    /// What the items of a permanent delete hold was counted.
-    DeleteMeasured(Vec<PathBuf>, dialogs::Measured),
-    /// What a delete question's items were when it was shown.
-    DeleteSeen(Vec<PathBuf>, dialogs::Identities),
-    /// A confirmed delete's items looked at again: those replaced since they were counted.
-    DeleteChecked(Vec<PathBuf>, dialogs::Checked),
-    /// The sources of a move were checked for what deserves a question.
-    MoveChecked(moves::Move, moves::Cautions),
-    /// The desktop's clipboard connected (or cannot be).
-    ClipboardStarted(copy_paste::Started),
-    /// Something happened to the desktop's clipboard.
-    Clipboard(clipboard::ClipboardEvent),
-    /// The clipboard was read, for a paste into this folder.
-    ClipboardRead(PathBuf, Result<clipboard::Contents, Arc<ferry_core::Error>>),
-    FolderPicked(Vec<PathBuf>, PickedFor, picker::Picked),
-    /// A message of the folder prompt.
-    FolderPrompt(modal::folder_prompt::Message),
-    /// The pointer moved in the window (listened to during a drag).
-    PointerMoved(Point),
-    /// The left button was released (listened to during a drag).
-    PointerReleased,
-    /// Time passed during a drag (spring-loaded folders and tabs).
-    DragTick,
-    /// A file dropped from another application.
-    FileDropped(PathBuf),
-    /// Time passed since the last file dropped from another application.
-    DropTick,
-    /// Time passed while quitting waits for its cancelled jobs to end.
-    QuitTick,
-    /// A key was pressed; `captured` when a widget (a text field) took it.
-    Key {
-        /// The key.
-        key: Key,
-        /// The text it types.
-        text: Option<String>,
-        /// The modifiers held.
-        modifiers: Modifiers,
-        /// A widget handled it already.
-        captured: bool,
-    },
-    /// The keyboard modifiers changed (for Ctrl/Shift-click).
-    ModifiersChanged(Modifiers),
-    /// The mouse's back or forward button.
-    MouseButton(mouse::Button),
-    /// A frame was drawn (only listened to while a timing log line waits for one).
-    Frame,
-    /// Time for the rubber band to scroll on.
-    AutoScroll,
-    /// Time to expire toasts and save what changed.
-    Tick,
-    /// Time to read the places again.
-    PlacesTick,
-    /// The window changed size.
-    WindowResized(Size),
-    /// The window's close button was pressed.
-    CloseRequested(window::Id),
-    /// The system switched between light and dark.
-    ModeChanged(Mode),
-    /// A file could not be opened with its default application.
-    OpenFailed(PathBuf, Arc<launch::OpenFailure>),
-    /// A bookmark was added, or was there already, or could not be.
-    BookmarkAdded(PathBuf, Result<bool, Arc<Error>>),
-    /// A bookmark was removed, or could not be.
-    BookmarkRemoved(Result<bool, Arc<Error>>),
-    /// Settings and session were written, or could not be.
-    Saved(Option<Arc<Error>>),
-    /// The places were read (on a worker thread), with the mount table.
-    PlacesLoaded(Result<Box<(Places, MountTable)>, Arc<Error>>),
-    /// Something went wrong that the user should hear of.
-    Problem(String),
-}
-
 impl Ferry {
     /// Starts the services and shows what `launch` says.
     pub fn new(launch: Launch) -> (Self, Task<Message>) {
@@ -397,20 +284,6 @@ impl Ferry {
             ferry,
             Task::batch([theme, interrupted, places, labels, clipboard]),
         )
-    }
-
-    /// The window title: the active pane's folder.
-    pub fn title(&self) -> String {
-        // The Trash view covers the panes: it is what the window shows (as Dolphin's trash:/).
-        let folder = match &self.trash {
-            Some(_) => "Trash".into(),
-            None => format::display_name(self.tabs.active_pane().path()),
-        };
-        let jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
-        match jobs_panel::overall_percent(&jobs) {
-            Some(percent) => format!("{percent}% · {folder} — Ferry"),
-            None => format!("{folder} — Ferry"),
-        }
     }
 
     /// Handles one message.
@@ -647,177 +520,5 @@ impl Ferry {
                 Task::none()
             }
         }
-    }
-
-    /// The window's content: toolbar, tabs, sidebar and panes, with the banner, the menu, the
-    /// dialog and the toasts over them.
-    pub fn view(&self) -> Element<'_, Message> {
-        let pane = self.tabs.active_pane();
-        let toolbar = toolbar::view(
-            pane,
-            self.tabs.is_split(),
-            self.trash.is_some(),
-            self.window.width,
-        )
-        .map(Message::Toolbar);
-        let mut main = column![];
-        if let Some(banner) = self.recovery.view() {
-            main = main.push(banner.map(Message::Recovery));
-        }
-        if let Some(bar) = self.tabs.tab_bar().filter(|_| self.trash.is_none()) {
-            main = main.push(bar.map(Message::Tabs));
-        }
-        let mut current = pane.path();
-        match self.trash_shown() {
-            Some(trash) => {
-                main = main.push(trash);
-                current = self.sidebar.trash_path().unwrap_or(current);
-            }
-            None => main = main.push(self.tabs.view().map(Message::Tabs)),
-        }
-        // Toasts over the panes alone: they then never cover the jobs panel or the window's
-        // bottom line, and centre on the folder they speak of.
-        let main = self.with_toasts(main.into());
-        let body: Element<'_, Message> = if self.services.settings.show_sidebar {
-            row![self.sidebar.view(current).map(Message::Sidebar), main].into()
-        } else {
-            main
-        };
-        let window_jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
-        let mut layout = column![toolbar, body];
-        if let Some(panel) = self.jobs_panel.view(&window_jobs) {
-            layout = layout.push(panel.map(Message::JobsPanel));
-        }
-        let mut content: Element<'_, Message> = layout.into();
-        content = self.drag_badge(content);
-        if let Some(menu) = &self.menu {
-            let entries = self
-                .menu_entries(&menu.kind)
-                .into_iter()
-                .map(|e| e.map(Message::Command))
-                .collect();
-            content = context_menu::overlay(
-                content,
-                entries,
-                menu.highlighted,
-                menu.at,
-                Message::MenuDismissed,
-            );
-        }
-        if self.shortcuts_shown {
-            content = modal::dialog(
-                content,
-                modal::shortcuts::view().map(Message::Shortcuts),
-                Message::Shortcuts(modal::shortcuts::Message::Close),
-            );
-        }
-        content = self.conflict_overlay(content);
-        if let Some(question) = self.item_errors.view() {
-            content = modal::dialog(
-                content,
-                question.map(Message::ItemError),
-                Message::ItemError(modal::item_error::Message::BackdropPressed),
-            );
-        }
-        if let Some(prompt) = &self.folder_prompt {
-            content = modal::dialog(
-                content,
-                prompt.view().map(Message::FolderPrompt),
-                Message::FolderPrompt(modal::folder_prompt::Message::Cancelled),
-            );
-        }
-        if let Some(confirm) = &self.confirm {
-            content = modal::dialog(
-                content,
-                confirm.view().map(Message::Confirm),
-                Message::Confirm(modal::confirm::Message::Chose(
-                    modal::confirm::Choice::Cancel,
-                )),
-            );
-        }
-        content
-    }
-
-    /// The toasts over `content` (the panes): under menus and dialogs, which they would
-    /// otherwise cover (a toast at the bottom lay over a conflict dialog's edge, and could over
-    /// its buttons in a small window).
-    fn with_toasts<'a>(&'a self, content: Element<'a, Message>) -> Element<'a, Message> {
-        widget::toast::overlay(
-            content,
-            self.toasts.iter().map(|t| {
-                let actions = t
-                    .actions
-                    .iter()
-                    .map(|(label, command)| {
-                        (label.as_str(), Message::ToastAction(t.id, command.clone()))
-                    })
-                    .collect();
-                (t.id, t.text.as_str(), actions)
-            }),
-            Message::ToastClosed,
-        )
-    }
-
-    /// Listing and job events, keys, the mouse's thumb buttons, frames while a timing log line
-    /// waits, ticks while something is due, window size and the system colour scheme.
-    pub fn subscription(&self) -> Subscription<Message> {
-        let mut subscriptions = vec![
-            bridge::dir_events(&self.dir_events).map(Message::Dir),
-            bridge::job_events(self.jobs.events()).map(Message::Job),
-            event::listen_with(keys::listen),
-            window::resize_events().map(|(_, size)| Message::WindowResized(size)),
-            window::close_requests().map(Message::CloseRequested),
-            system::theme_changes().map(Message::ModeChanged),
-            iced::time::every(PLACES_EVERY).map(|_| Message::PlacesTick),
-        ];
-        if self.first_frame || self.tabs.panes().any(Browser::awaits_frame) {
-            subscriptions.push(window::frames().map(|_| Message::Frame));
-        }
-        if self.tabs.panes().any(Browser::is_banding) {
-            subscriptions
-                .push(iced::time::every(Duration::from_millis(30)).map(|_| Message::AutoScroll));
-        }
-        if let Some(events) = &self.clipboard_events {
-            subscriptions.push(bridge::clipboard_events(events).map(Message::Clipboard));
-        }
-        // Always: a drag starts, and files from elsewhere land, where the pointer is.
-        subscriptions.push(event::listen_with(drag::listen));
-        if self.drag.is_some() {
-            subscriptions
-                .push(iced::time::every(Duration::from_millis(100)).map(|_| Message::DragTick));
-        }
-        if self.trash.is_some() {
-            subscriptions.push(
-                iced::time::every(TRASH_LOOK_EVERY)
-                    .map(|_| Message::Trash(screen::trash::Message::Tick)),
-            );
-        }
-        if !self.incoming.is_empty() {
-            subscriptions
-                .push(iced::time::every(Duration::from_millis(50)).map(|_| Message::DropTick));
-        }
-        if self.quit_asked.is_some() {
-            subscriptions
-                .push(iced::time::every(Duration::from_millis(500)).map(|_| Message::QuitTick));
-        }
-        subscriptions.push(window::events().filter_map(|(_, event)| match event {
-            window::Event::FileDropped(path) => Some(Message::FileDropped(path)),
-            _ => None,
-        }));
-        if !self.toasts.is_empty() || self.settings_dirty || self.session_dirty {
-            subscriptions
-                .push(iced::time::every(Duration::from_millis(500)).map(|_| Message::Tick));
-        }
-        Subscription::batch(subscriptions)
-    }
-
-    /// Ferry's theme: the user's choice, or the system's.
-    pub fn theme(&self) -> Theme {
-        let mode = match self.services.settings.theme {
-            ThemeChoice::System => self.system_mode,
-            ThemeChoice::Light => Mode::Light,
-            ThemeChoice::Dark => Mode::Dark,
-        };
-        style::theme(mode)
     }
 }

@@ -1,0 +1,141 @@
+//! What the window draws: its title, the screens with the banner, menus, dialogs and toasts
+//! over them, and the theme. Reads state only; nothing here changes it or does I/O.
+
+use iced::widget::{column, row};
+
+use super::*;
+
+impl Ferry {
+    /// The window title: the active pane's folder.
+    pub fn title(&self) -> String {
+        // The Trash view covers the panes: it is what the window shows (as Dolphin's trash:/).
+        let folder = match &self.trash {
+            Some(_) => "Trash".into(),
+            None => format::display_name(self.tabs.active_pane().path()),
+        };
+        let jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
+        match jobs_panel::overall_percent(&jobs) {
+            Some(percent) => format!("{percent}% · {folder} — Ferry"),
+            None => format!("{folder} — Ferry"),
+        }
+    }
+
+    /// The window's content: toolbar, tabs, sidebar and panes, with the banner, the menu, the
+    /// dialog and the toasts over them.
+    pub fn view(&self) -> Element<'_, Message> {
+        let pane = self.tabs.active_pane();
+        let toolbar = toolbar::view(
+            pane,
+            self.tabs.is_split(),
+            self.trash.is_some(),
+            self.window.width,
+        )
+        .map(Message::Toolbar);
+        let mut main = column![];
+        if let Some(banner) = self.recovery.view() {
+            main = main.push(banner.map(Message::Recovery));
+        }
+        if let Some(bar) = self.tabs.tab_bar().filter(|_| self.trash.is_none()) {
+            main = main.push(bar.map(Message::Tabs));
+        }
+        let mut current = pane.path();
+        match self.trash_shown() {
+            Some(trash) => {
+                main = main.push(trash);
+                current = self.sidebar.trash_path().unwrap_or(current);
+            }
+            None => main = main.push(self.tabs.view().map(Message::Tabs)),
+        }
+        // Toasts over the panes alone: they then never cover the jobs panel or the window's
+        // bottom line, and centre on the folder they speak of.
+        let main = self.with_toasts(main.into());
+        let body: Element<'_, Message> = if self.services.settings.show_sidebar {
+            row![self.sidebar.view(current).map(Message::Sidebar), main].into()
+        } else {
+            main
+        };
+        let window_jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
+        let mut layout = column![toolbar, body];
+        if let Some(panel) = self.jobs_panel.view(&window_jobs) {
+            layout = layout.push(panel.map(Message::JobsPanel));
+        }
+        let mut content: Element<'_, Message> = layout.into();
+        content = self.drag_badge(content);
+        if let Some(menu) = &self.menu {
+            let entries = self
+                .menu_entries(&menu.kind)
+                .into_iter()
+                .map(|e| e.map(Message::Command))
+                .collect();
+            content = context_menu::overlay(
+                content,
+                entries,
+                menu.highlighted,
+                menu.at,
+                Message::MenuDismissed,
+            );
+        }
+        if self.shortcuts_shown {
+            content = modal::dialog(
+                content,
+                modal::shortcuts::view().map(Message::Shortcuts),
+                Message::Shortcuts(modal::shortcuts::Message::Close),
+            );
+        }
+        content = self.conflict_overlay(content);
+        if let Some(question) = self.item_errors.view() {
+            content = modal::dialog(
+                content,
+                question.map(Message::ItemError),
+                Message::ItemError(modal::item_error::Message::BackdropPressed),
+            );
+        }
+        if let Some(prompt) = &self.folder_prompt {
+            content = modal::dialog(
+                content,
+                prompt.view().map(Message::FolderPrompt),
+                Message::FolderPrompt(modal::folder_prompt::Message::Cancelled),
+            );
+        }
+        if let Some(confirm) = &self.confirm {
+            content = modal::dialog(
+                content,
+                confirm.view().map(Message::Confirm),
+                Message::Confirm(modal::confirm::Message::Chose(
+                    modal::confirm::Choice::Cancel,
+                )),
+            );
+        }
+        content
+    }
+
+    /// The toasts over `content` (the panes): under menus and dialogs, which they would
+    /// otherwise cover (a toast at the bottom lay over a conflict dialog's edge, and could over
+    /// its buttons in a small window).
+    fn with_toasts<'a>(&'a self, content: Element<'a, Message>) -> Element<'a, Message> {
+        widget::toast::overlay(
+            content,
+            self.toasts.iter().map(|t| {
+                let actions = t
+                    .actions
+                    .iter()
+                    .map(|(label, command)| {
+                        (label.as_str(), Message::ToastAction(t.id, command.clone()))
+                    })
+                    .collect();
+                (t.id, t.text.as_str(), actions)
+            }),
+            Message::ToastClosed,
+        )
+    }
+
+    /// Ferry's theme: the user's choice, or the system's.
+    pub fn theme(&self) -> Theme {
+        let mode = match self.services.settings.theme {
+            ThemeChoice::System => self.system_mode,
+            ThemeChoice::Light => Mode::Light,
+            ThemeChoice::Dark => Mode::Dark,
+        };
+        style::theme(mode)
+    }
+}
