@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use super::operations::{jobs_done, select};
+use super::operations::{assert_toast, jobs_done, select};
 use super::*;
 
 fn question(ferry: &Ferry) -> Option<String> {
@@ -207,11 +207,7 @@ fn a_restore_kept_beside_what_took_its_place_names_where_it_went() {
     assert_eq!(fs::read(home.join("notes.md")).unwrap(), b"made since");
     assert!(home.join("notes (copy).md").exists());
     let said = "Restored “notes.md” as “notes (copy).md”.";
-    assert!(
-        super::operations::shows_toast(&ferry, said),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, said);
 }
 
 /// The same for a file inside a restored folder merged into one made since: the folder kept
@@ -238,11 +234,7 @@ fn a_keep_both_inside_a_restored_folder_leaves_its_name_alone() {
         f.conflicts.is_empty() && f.jobs.running() == 0
     });
     assert!(home.join("proj/c (copy).txt").exists());
-    assert!(
-        super::operations::shows_toast(&ferry, "Restored “proj”."),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, "Restored “proj”.");
 }
 
 /// A file trashed twice is kept in the trash under another name ("notes.md.2"): restored onto
@@ -441,11 +433,7 @@ fn keep_both_names_the_new_file_in_the_toast() {
         f.conflicts.is_empty() && f.jobs.running() == 0
     });
     assert_eq!(fs::read(home.join("Music/a (copy).txt")).unwrap(), b"x");
-    assert!(
-        super::operations::shows_toast(&ferry, "Copied “a.txt” to “Music” as “a (copy).txt”."),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, "Copied “a.txt” to “Music” as “a (copy).txt”.");
 }
 
 #[test]
@@ -475,11 +463,7 @@ fn undoing_a_move_onto_a_place_taken_since_asks() {
     assert!(!home.join("Music/a.txt").exists());
     // The toast names what came back, not the name taken (it named “a.txt” alone).
     let said = "Undid: Move “a.txt” to “Music”; it came back as “a (copy).txt”.";
-    assert!(
-        super::operations::shows_toast(&ferry, said),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, said);
 }
 
 /// The Trash view from the keyboard alone: the window menu (F10), its "Trash" entry chosen

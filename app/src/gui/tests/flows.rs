@@ -11,7 +11,7 @@ use std::os::unix::fs::MetadataExt;
 use iced::mouse;
 use iced_test::selector::Candidate;
 
-use super::operations::{go, jobs_done, lay_out, select, shows_toast, until};
+use super::operations::{assert_toast, go, jobs_done, lay_out, select, shows_toast, until};
 use super::*;
 
 /// Where the row `name` of the pane whose list has the bounds `list` is drawn: the centre of
@@ -331,11 +331,7 @@ fn a_paste_into_the_folder_it_came_from_makes_a_copy_beside_it() {
         fs::read(documents.join("a (copy 2).txt")).unwrap(),
         b"original"
     );
-    assert!(
-        shows_toast(&ferry, "Duplicated “a.txt” as “a (copy 2).txt”."),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, "Duplicated “a.txt” as “a (copy 2).txt”.");
     assert_eq!(
         fs::read(documents.join("a (copy).txt")).unwrap(),
         b"original"

@@ -57,6 +57,25 @@ pub(super) fn shows_toast(ferry: &Ferry, text: &str) -> bool {
     ferry.toasts.iter().any(|t| t.text == text)
 }
 
+/// `Documents/a.txt` copied (Ctrl+C) and pasted into `Music`, then into `projects`: two
+/// jobs, each ended.
+fn pasted_into_music_then_projects(ferry: &mut Ferry, home: &std::path::Path) {
+    select(ferry, "a.txt");
+    ctrl(ferry, "c");
+    for to in [home.join("Music"), home.join("projects")] {
+        go(ferry, &to);
+        ctrl(ferry, "v");
+        jobs_done(ferry);
+        assert!(to.join("a.txt").exists());
+    }
+}
+
+/// Asserts that a toast says `text` (the toasts there are, if not).
+#[track_caller]
+pub(super) fn assert_toast(ferry: &Ferry, text: &str) {
+    assert!(shows_toast(ferry, text), "{:?}", ferry.toasts);
+}
+
 /// The window after `Documents/a.txt` of `home` was copied (Ctrl+C, Ctrl+V) into `Music`.
 fn a_txt_copied_to_music(fixture: &Fixture, home: &std::path::Path) -> Ferry {
     let mut ferry = fixture.start(Some(&home.join("Documents")));
@@ -78,11 +97,7 @@ fn a_copy_pastes_into_another_folder_and_undo_takes_it_back() {
         home.join("Documents/a.txt").exists(),
         "a copy leaves the original"
     );
-    assert!(
-        shows_toast(&ferry, "Copied “a.txt” to “Music”."),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, "Copied “a.txt” to “Music”.");
     until(&mut ferry, "the new file listed", |f| shows(f, "a.txt"));
 
     // The toast's Undo, as Ctrl+Z: the copy goes, the original stays.
@@ -148,20 +163,10 @@ fn ctrl_z_while_an_undo_runs_is_refused() {
     let fixture = Fixture::new();
     let home = fixture.home();
     let mut ferry = fixture.start(Some(&home.join("Documents")));
-    select(&mut ferry, "a.txt");
-    ctrl(&mut ferry, "c");
-    for to in [home.join("Music"), home.join("projects")] {
-        go(&mut ferry, &to);
-        ctrl(&mut ferry, "v");
-        jobs_done(&mut ferry);
-    }
+    pasted_into_music_then_projects(&mut ferry, &home);
     ctrl(&mut ferry, "z");
     ctrl(&mut ferry, "z");
-    assert!(
-        shows_toast(&ferry, "An undo or redo is under way: wait for it to end."),
-        "{:?}",
-        ferry.toasts
-    );
+    assert_toast(&ferry, "An undo or redo is under way: wait for it to end.");
     jobs_done(&mut ferry);
     until(&mut ferry, "the undo's end recorded", |f| f.recording == 0);
     assert!(!home.join("projects/a.txt").exists(), "the newest undone");
@@ -172,13 +177,9 @@ fn ctrl_z_while_an_undo_runs_is_refused() {
     let journal = ferry_core::jobs::UndoJournal::at(fixture.stores().journal.unwrap());
     let held = journal.writer().unwrap();
     ctrl(&mut ferry, "z");
-    assert!(
-        shows_toast(
-            &ferry,
-            "Another undo, redo or resume is under way, perhaps in a terminal: wait for it to end."
-        ),
-        "{:?}",
-        ferry.toasts
+    assert_toast(
+        &ferry,
+        "Another undo, redo or resume is under way, perhaps in a terminal: wait for it to end.",
     );
     drop(held);
     assert!(home.join("Music/a.txt").exists(), "nothing more undone");
@@ -201,14 +202,7 @@ fn only_the_newest_jobs_toast_offers_undo() {
             .filter(|t| t.actions.iter().any(|(label, _)| label == "Undo"))
             .count()
     };
-    select(&mut ferry, "a.txt");
-    ctrl(&mut ferry, "c");
-    for to in [home.join("Music"), home.join("projects")] {
-        go(&mut ferry, &to);
-        ctrl(&mut ferry, "v");
-        jobs_done(&mut ferry);
-        assert!(to.join("a.txt").exists());
-    }
+    pasted_into_music_then_projects(&mut ferry, &home);
     assert_eq!(ferry.toasts.len(), 2, "{:?}", ferry.toasts);
     assert_eq!(offers(&ferry), 1, "{:?}", ferry.toasts);
     assert!(shows_toast(&ferry, "Copied “a.txt” to “projects”."));
