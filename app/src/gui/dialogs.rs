@@ -210,6 +210,13 @@ impl Ferry {
         mut paths: Vec<PathBuf>,
         checked: Checked,
     ) -> Task<Message> {
+        if checked.gone.is_empty() && checked.replaced.is_empty() {
+            return self.start_job(Job::Delete { paths }, FollowUp::Toast);
+        }
+        // The Trash view drew the items it asked about as submitted: read again, it shows
+        // what is there now, and offers it (they stayed dimmed and out of reach).
+        let reread =
+            (self.trash.as_mut()).map_or_else(Task::none, |t| t.reload().map(Message::Trash));
         paths.retain(|p| !checked.gone.contains(p));
         if paths.is_empty() {
             let what = match checked.gone.as_slice() {
@@ -217,12 +224,15 @@ impl Ferry {
                 _ => "They are".to_owned(),
             };
             self.toast(format!("{what} gone already: nothing was deleted."));
-            return Task::none();
+            return reread;
         }
         if checked.replaced.is_empty() {
-            return self.start_job(Job::Delete { paths }, FollowUp::Toast);
+            return Task::batch([
+                reread,
+                self.start_job(Job::Delete { paths }, FollowUp::Toast),
+            ]);
         }
-        self.ask_delete_again(paths, checked.replaced)
+        Task::batch([reread, self.ask_delete_again(paths, checked.replaced)])
     }
 
     /// A message of the open confirmation.

@@ -307,6 +307,12 @@ fn a_trashed_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
     );
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(fs::read(trashed.join("inner/x")).unwrap(), b"precious");
+    // Read again: the folder now there is offered, not drawn as submitted out of reach.
+    super::operations::until(&mut ferry, "the trash read again", |f| {
+        f.trash
+            .as_ref()
+            .is_some_and(|t| t.actionable_items().len() == 1)
+    });
 }
 
 #[test]

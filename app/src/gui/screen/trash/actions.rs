@@ -34,7 +34,7 @@ impl Trash {
     }
 
     /// The selected items no job was submitted for yet, in display order.
-    pub(super) fn actionable_items(&self) -> Vec<TrashedItem> {
+    pub(crate) fn actionable_items(&self) -> Vec<TrashedItem> {
         self.selected_items()
             .into_iter()
             .filter(|item| !self.submitted.contains(&item.info))
