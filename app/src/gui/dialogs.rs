@@ -19,7 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ferry_core::Error;
 use ferry_core::entry::Kind;
 use ferry_core::fs::FileId;
-use ferry_core::jobs::{Caution, ErrorAction, Job, JobId, Measure, delete_cautions, measure};
+use ferry_core::jobs::{
+    Caution, ErrorAction, Job, JobId, Measure, delete_cautions, is_trashed_item, measure,
+};
 use iced::Task;
 use iced::keyboard::{Key, Modifiers};
 
@@ -477,27 +479,31 @@ fn delete_question(
             format::size(m.bytes)
         )
     };
-    let (what, holds, gone) = match (paths, measured) {
+    let (what, holds, them) = match (paths, measured) {
         ([one], Some(m)) if m.folders > 0 && m.items() > 1 => (
             quoted(one),
             Some(format!("It holds {}. ", counted(m, 1))),
-            "It will not go to the trash: it will be gone for good.",
+            ("It", "it"),
         ),
-        ([one], _) => (
-            quoted(one),
-            None,
-            "It will not go to the trash: it will be gone for good.",
-        ),
-        (_, Some(m)) => (
-            counted(m, 0),
-            None,
-            "They will not go to the trash: they will be gone for good.",
-        ),
+        ([one], _) => (quoted(one), None, ("It", "it")),
+        (_, Some(m)) => (counted(m, 0), None, ("They", "they")),
         (many, None) => (
             format::counted(many.len(), "item", "items"),
             None,
-            "They will not go to the trash: they will be gone for good.",
+            ("They", "they"),
         ),
+    };
+    // The Trash view's items asked about again are in the trash already.
+    let gone = if paths.iter().all(|p| is_trashed_item(p)) {
+        format!(
+            "{} will be gone for good: what is deleted from the trash can't be restored.",
+            them.0
+        )
+    } else {
+        format!(
+            "{} will not go to the trash: {} will be gone for good.",
+            them.0, them.1
+        )
     };
     let mut message = format!("{}{gone}", holds.unwrap_or_default());
     if let Some((path, why)) = cautions.first() {

@@ -305,6 +305,14 @@ fn a_trashed_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
         "{}",
         confirm.message()
     );
+    // It is in the trash already: asked again, the question must not say it will not go there.
+    assert!(
+        confirm
+            .message()
+            .ends_with("what is deleted from the trash can't be restored."),
+        "{}",
+        confirm.message()
+    );
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(fs::read(trashed.join("inner/x")).unwrap(), b"precious");
     // Read again: the folder now there is offered, not drawn as submitted out of reach.
