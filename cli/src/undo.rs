@@ -244,6 +244,16 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
                 c.done, c.skipped, c.failed, c.not_done
             ),
         };
+        let counts = match r.undone_left {
+            0 => counts,
+            1 if r.state == RecordState::Undone => {
+                format!("{counts}; its undo left 1 item where the job put it")
+            }
+            left if r.state == RecordState::Undone => {
+                format!("{counts}; its undo left {left} items where the job put them")
+            }
+            _ => counts,
+        };
         let state = match r.undo_unfinished() {
             true => "UNDO UNFINISHED",
             false => state_word(r.state),

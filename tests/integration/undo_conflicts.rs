@@ -166,6 +166,27 @@ fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
     assert!(!dest.join("report.txt").exists());
 }
 
+/// `ferry history` after an undo that skipped the item whose place was taken says so: the
+/// job's own counts ("1 done") alone read as if everything had been put back.
+#[test]
+fn history_says_what_an_undo_left_in_place() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let (file, dest) = moved_by_the_cli_then_re_used(&t, &home);
+    ok(&ferry_in(&home)
+        .args(["undo", "--on-conflict", "skip"])
+        .output()
+        .unwrap());
+    assert_eq!(fs::read(&file).unwrap(), b"new");
+    assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("undone"), "{history}");
+    assert!(
+        history.contains("its undo left 1 item where the job put it"),
+        "{history}"
+    );
+}
+
 /// An undo that put an item back beside what had taken its place (keep both) cannot be
 /// redone: replaying the move would take the file now at the job's path, someone else's.
 /// Redo refuses and moves nothing. One that put it back over it (replace) put what it

@@ -56,6 +56,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 undone_details: false,
                 undone_when_newest: None,
                 undone_aside: None,
+                undone_left: 0,
                 staging: Vec::new(),
                 details_missing: None,
                 undo_by: None,
@@ -100,6 +101,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 details,
                 newest,
                 aside,
+                left,
                 ..
             },
             Some(i),
@@ -111,6 +113,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             r.undone_when_newest = newest;
             r.undone_aside =
                 aside.map(|kept| kept.into_iter().map(StoredPath::into_path).collect());
+            r.undone_left = left;
         }
         (Line::Halted { .. }, Some(i)) => records[i].state = RecordState::Interrupted,
         (Line::UndoStarted { pid, pid_start, .. }, Some(i)) => {

@@ -87,6 +87,9 @@ pub struct JournalRecord {
     /// Once undone: whether its undo put items back beside or over what had taken their
     /// places, and where it kept what it replaced (no redo then).
     pub(crate) undone_aside: Option<Vec<PathBuf>>,
+    /// Once undone: how many items its undo left where the job had put them (skipped, or
+    /// changed since), for listings; 0 in logs from before it was kept.
+    pub undone_left: u64,
     /// Staging folders its replaced items went to.
     pub(crate) staging: Vec<PathBuf>,
     /// The details file its `end` (or `undone`) line points to, when it is gone or torn:

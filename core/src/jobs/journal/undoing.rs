@@ -31,6 +31,7 @@ impl UndoJournal {
             newest,
             aside: put_aside(summary)
                 .map(|kept| kept.iter().map(|p| StoredPath::of(p.as_os_str())).collect()),
+            left: left_in_place(summary),
         };
         self.append(&line, false)
     }
@@ -257,6 +258,13 @@ fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
         .collect();
     let left = (summary.skipped.iter()).any(|s| s.reason == SkipReason::Exists);
     (!kept.is_empty() || record.renamed_by_answers() || left).then_some(kept)
+}
+
+/// Items an undo that ended with `summary` left where the job had put them: skipped, or kept
+/// as changed since the job (those found gone were not left anywhere).
+fn left_in_place(summary: &Summary) -> u64 {
+    let kept = (summary.failed.iter()).filter(|f| matches!(*f.error, Error::ChangedSince { .. }));
+    u64::try_from(summary.skipped.len() + kept.count()).unwrap_or(u64::MAX)
 }
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept

@@ -72,6 +72,10 @@ pub(super) enum Line {
         /// [`Error::RedoAfterAside`](crate::error::Error::RedoAfterAside)).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         aside: Option<Vec<StoredPath>>,
+        /// Items the undo left where the job had put them (skipped, or changed since): the
+        /// record is undone, but not all of it. Absent when 0.
+        #[serde(default, skip_serializing_if = "is_zero_u64")]
+        left: u64,
     },
     /// A resume stopped before it finished (see `Summary::resume_again`): the record is
     /// interrupted again, for another resume. A reader without this line skips it as torn.
@@ -97,6 +101,11 @@ impl Line {
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // as is_zero
+fn is_zero_u64(n: &u64) -> bool {
     *n == 0
 }
 
