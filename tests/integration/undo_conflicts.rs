@@ -80,6 +80,65 @@ fn undo_of_a_move_answered_skip_or_replace() {
     assert!(fs::read_dir(&s.staging).map_or(true, |mut d| d.next().is_none()));
 }
 
+/// The undo of a rename whose old name another file took since asks, as the undo of a move
+/// does (it failed with "already there" and no way on): Keep both puts it back beside the
+/// newcomer; Replace puts it back and the newcomer in the trash; Skip leaves both.
+#[test]
+fn undo_of_a_rename_whose_old_name_was_taken_asks() {
+    let renamed_then_re_used = |t: &TempTree, s: &Setup| {
+        let old = t.file("draft.txt", "renamed away");
+        s.run(Job::Rename {
+            path: old.clone(),
+            new_name: "final.txt".into(),
+        });
+        fs::write(&old, "a new draft").unwrap();
+        (old, t.join("final.txt"))
+    };
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (old, renamed) = renamed_then_re_used(&t, &s);
+    let (out, conflicts) = s.undo_asking(once(Resolution::KeepBoth));
+    assert_eq!(conflicts.len(), 1, "{:#?}", out.summary);
+    assert_eq!(
+        (&conflicts[0].source.path, &conflicts[0].dest.path),
+        (&renamed, &old)
+    );
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&old).unwrap(), b"a new draft");
+    assert_eq!(
+        fs::read(t.join("draft (copy).txt")).unwrap(),
+        b"renamed away"
+    );
+    assert!(!renamed.exists());
+    assert!(
+        matches!(
+            s.journal.redo_candidate(),
+            Err(ferry_core::Error::RedoAfterAside { .. })
+        ),
+        "put back beside: no redo"
+    );
+
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (old, renamed) = renamed_then_re_used(&t, &s);
+    let (out, _) = s.undo_asking(once(Resolution::Replace));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&old).unwrap(), b"renamed away");
+    assert!(!renamed.exists());
+    let trashed = list_trash_in(&s.trash).unwrap();
+    assert_eq!(trashed.len(), 1, "{trashed:#?}");
+    assert_eq!(fs::read(&trashed[0].file).unwrap(), b"a new draft");
+
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (old, renamed) = renamed_then_re_used(&t, &s);
+    let (out, _) = s.undo_asking(once(Resolution::Skip));
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+    assert_eq!(fs::read(&old).unwrap(), b"a new draft");
+    assert_eq!(fs::read(&renamed).unwrap(), b"renamed away");
+    assert_no_temporaries(t.path());
+}
+
 /// `work/notes.txt` ("trashed") moved to the trash, then a new one ("written since") made in
 /// its place; returns its path.
 fn trashed_then_re_used(t: &TempTree, s: &Setup) -> PathBuf {

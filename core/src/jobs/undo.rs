@@ -17,7 +17,9 @@
 //!   earlier job that made or moved that folder knows it by its new identity. An item an
 //!   earlier run of the undo, killed while putting it back, left at both places is finished
 //!   or put back again rather than met as a taken place (`undo_again.rs`).
-//! - Rename: renamed back, never over another item. Create folder: removed only while empty.
+//! - Rename: renamed back, never over another item: an old name taken since is a conflict,
+//!   put back by the engine's move with the undo's policy, as for a move. Create folder:
+//!   removed only while empty.
 //! - Link: each link still the very one made (device, inode, time and text) goes to the
 //!   trash; one replaced since (by a file, another link) is kept and reported. Then what a
 //!   link replaced comes back from the staging folder, as for a copy.
@@ -44,7 +46,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{names, recovery, single, symlinks, trash};
+use super::{names, put_back, recovery, single, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DeepPaths, FileId, Timestamp};
@@ -66,7 +68,11 @@ pub(crate) fn run_job(
     let mut summary = undo_by_kind(ctx, record, roots, policy);
     // What Replace answers set aside (the undo of a move or a trash putting items back over
     // what took their places) goes to the trash: nothing would bring it back from staging.
-    if matches!(record.job, Job::Move { .. } | Job::Trash { .. }) && !ctx.control.stopped() {
+    if matches!(
+        record.job,
+        Job::Move { .. } | Job::Rename { .. } | Job::Trash { .. }
+    ) && !ctx.control.stopped()
+    {
         let replaced: Vec<(PathBuf, PathBuf)> = (summary.record.entries())
             .filter_map(|e| Some((e.staged?, e.dest)))
             .collect();
@@ -87,7 +93,7 @@ fn undo_by_kind(
         _ if record.undo_by_comparison() => recovery::roll_back(ctx, record, roots, policy),
         Job::Copy { .. } => undo_copy(ctx, &record.entries, roots),
         Job::Move { .. } => undo_move(ctx, record, policy),
-        Job::Rename { .. } => undo_rename(ctx, &record.entries),
+        Job::Rename { .. } => undo_rename(ctx, &record.entries, policy),
         Job::CreateFolder { .. } => undo_create_folder(ctx, &record.entries),
         Job::Link { .. } => undo_link(ctx, &record.entries, roots),
         Job::Trash { .. } => undo_trash(ctx, &record.trash, policy),
@@ -269,8 +275,13 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
     }
 }
 
-fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
+/// Renames each item back; one whose old name another item took since is put back by the
+/// engine's move, that name a conflict handled with `policy` as for the undo of a move
+/// (asked in the window, not failed).
+fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
+    let mut taken = Vec::new();
+    let mut open = put_back::OpenFolders::default();
     for e in entries {
         let Some(old_name) = e.source.file_name() else {
             continue;
@@ -280,7 +291,29 @@ fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry]) -> Summary {
             fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             continue;
         }
-        absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
+        // The item itself under another spelling (`a.txt` renamed `A.txt` on FAT) is no
+        // conflict: the rename handles it. Never over another item either way.
+        let other_there = std::fs::symlink_metadata(&e.source)
+            .is_ok_and(|m| (m.dev(), m.ino()) != (e.id.dev, e.id.ino));
+        if !other_there {
+            absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
+            continue;
+        }
+        match put_back::folder_of_source(e, &mut open) {
+            Ok(dir) => taken.push(put_back::Target {
+                source: e.dest.clone(),
+                dest: e.source.clone(),
+                dir,
+            }),
+            Err(error) => fail(ctx, &mut summary, &e.dest, error),
+        }
+    }
+    if !taken.is_empty() {
+        let modes = std::sync::Arc::default();
+        absorb(
+            &mut summary,
+            put_back::run(ctx, &taken, policy, &modes).summary,
+        );
     }
     summary
 }

@@ -480,6 +480,40 @@ fn undoing_a_move_onto_a_place_taken_since_asks() {
     assert_toast(&ferry, said);
 }
 
+/// Ctrl+Z on a rename whose old name another program took since asks, as for a move (it
+/// failed with "already there" and offered nothing but Retry).
+#[test]
+fn undoing_a_rename_onto_a_name_taken_since_asks() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    named(&mut ferry, Named::F2, Modifiers::empty());
+    let view = ferry.tabs.active_pane().view_id();
+    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+    send(
+        &mut ferry,
+        pane(browser::Message::RenameEdited("c.txt".into())),
+    );
+    send(&mut ferry, pane(browser::Message::RenameSubmitted));
+    let renamed = home.join("Documents/c.txt");
+    super::operations::until(&mut ferry, "the rename", |f| {
+        renamed.exists() && f.jobs.running() == 0 && !f.tabs.active_pane().is_renaming()
+    });
+    fs::write(home.join("Documents/a.txt"), "new").unwrap();
+    ctrl(&mut ferry, "z");
+    super::operations::until(&mut ferry, "the undo's conflict", |f| {
+        !f.conflicts.is_empty()
+    });
+    key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
+    super::operations::until(&mut ferry, "the undo's end", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+    assert_eq!(fs::read(home.join("Documents/a.txt")).unwrap(), b"new");
+    assert_eq!(fs::read(home.join("Documents/a (copy).txt")).unwrap(), b"x");
+    assert!(!home.join("Documents/c.txt").exists());
+}
+
 /// The Trash view from the keyboard alone: the window menu (F10), its "Trash" entry chosen
 /// with the arrows and Enter (the places sidebar takes no keyboard).
 #[test]
