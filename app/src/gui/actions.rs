@@ -72,6 +72,10 @@ impl Ferry {
             }
             browser::Event::AddBookmark(path) => return self.add_bookmark(path),
             browser::Event::CopyText(text) => return self.copy_text(text),
+            browser::Event::Notice(text) => {
+                self.toast(text);
+                return Task::none();
+            }
             browser::Event::ShowHiddenChosen(show) => settings.show_hidden = show,
             browser::Event::ModeChosen(mode) => settings.remember_mode(&folder, mode),
             browser::Event::SortChosen(sort) => settings.remember_sort(&folder, sort),

@@ -15,6 +15,14 @@ impl Browser {
         ctx: &Ctx<'_>,
     ) -> (Task<Message>, Option<Event>) {
         let none = (Task::none(), None);
+        if self.renaming.is_some()
+            && !matches!(
+                action,
+                PaneAction::Open | PaneAction::Escape | PaneAction::TypeAhead(_)
+            )
+        {
+            return (self.refocus_rename(), None);
+        }
         if let Some(done) = self.operation(action) {
             return done;
         }
@@ -59,9 +67,16 @@ impl Browser {
             PaneAction::Move { .. } | PaneAction::MoveFocus { .. } if self.editing.is_some() => {
                 none
             }
-            PaneAction::Move { step, extend } => (self.move_focus(step, extend), None),
-            PaneAction::MoveFocus { step } => (self.move_focus_only(step), None),
+            PaneAction::Move { step, extend } => {
+                self.filter_typing = false;
+                (self.move_focus(step, extend), None)
+            }
+            PaneAction::MoveFocus { step } => {
+                self.filter_typing = false;
+                (self.move_focus_only(step), None)
+            }
             PaneAction::ToggleFocused => {
+                self.filter_typing = false;
                 if let Some(focus) = self.selection.focus() {
                     self.selection.toggle(focus);
                 }

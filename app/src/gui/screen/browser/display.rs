@@ -7,6 +7,7 @@ use iced::Task;
 use super::{Browser, Event, Filter, ICON_SIZES, Listing, Message, details};
 use crate::gui::screen::Ctx;
 use crate::gui::settings::ViewMode;
+use crate::gui::widget::list;
 
 impl Browser {
     pub(super) fn set_show_hidden(&mut self, show: bool) -> Task<Message> {
@@ -18,8 +19,8 @@ impl Browser {
             return Task::none();
         };
         contents.set_show_hidden(show);
-        self.rows_changed();
-        self.reveal_focus()
+        let rows_changed = self.rows_changed();
+        Task::batch([rows_changed, self.reveal_focus()])
     }
 
     pub(super) fn set_filter(&mut self, text: Option<String>) -> Task<Message> {
@@ -30,21 +31,31 @@ impl Browser {
             && contents.filter() != filter.as_ref()
         {
             contents.set_filter(filter, show_hidden);
-            self.rows_changed();
-            return self.reveal_focus();
+            let rows_changed = self.rows_changed();
+            return Task::batch([rows_changed, self.reveal_focus()]);
         }
         Task::none()
     }
 
-    /// The rows were rebuilt: only shown entries stay selected, and row positions drawn
-    /// before mean nothing now.
-    pub(super) fn rows_changed(&mut self) {
-        if let Some(contents) = self.listing.contents() {
-            // Each selected entry is checked by itself: no set of every row at every change.
-            self.selection.retain(|e| contents.shows(e));
-        }
+    /// The rows were rebuilt: only shown entries stay selected, row positions drawn before
+    /// mean nothing now, and the list scrolls back within its rows if it is now past them.
+    pub(super) fn rows_changed(&mut self) -> Task<Message> {
+        let Some(contents) = self.listing.contents() else {
+            return Task::none();
+        };
+        // Each selected entry is checked by itself: no set of every row at every change.
+        self.selection.retain(|e| contents.shows(e));
         self.revision = self.revision.wrapping_add(1);
         self.hovered = None;
+        // Scrolled past the end of a list that shrank (another program deleted most of the
+        // folder, a filter), the list built no row at all: a blank pane that stayed blank.
+        let lines = contents.rows().len().div_ceil(self.per_line());
+        let height = self.scroll.viewport_h.min(self.bounds.height);
+        let max = (list::top_of(lines, self.line_height()) - height).max(0.0);
+        if self.scroll.offset_y > max {
+            return self.scroll_to(max);
+        }
+        Task::none()
     }
 
     pub(super) fn set_sort(

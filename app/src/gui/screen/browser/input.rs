@@ -64,7 +64,7 @@ impl Browser {
     }
 
     /// Items per line: 1 in the details view.
-    fn per_line(&self) -> usize {
+    pub(super) fn per_line(&self) -> usize {
         match self.mode {
             ViewMode::Details => 1,
             ViewMode::Icons => self.grid().columns,
@@ -324,6 +324,7 @@ impl Browser {
             return Some(task);
         }
         let mut text = self.filter.clone()?;
+        self.filter_typing = true;
         let cursor = self
             .filter_opened
             .type_early(self.filter_input_id(), &mut text, c);

@@ -162,6 +162,9 @@ pub enum Event {
     AddBookmark(PathBuf),
     /// Put these paths on the clipboard as text.
     CopyText(String),
+    /// Tell the user this (a toast): something another program did undid what they were
+    /// doing in the pane.
+    Notice(String),
     /// Do this with items of the pane.
     Operation(Operation),
     /// The selection is being dragged (the window follows the pointer from now on).

@@ -129,6 +129,9 @@ pub struct Browser {
     filter: Option<String>,
     /// The filter's text when it was opened, all selected.
     filter_opened: Opened,
+    /// The user is typing in the filter bar (it opened, or took a letter, since the list
+    /// last took a key or a click): Ctrl+Z is the field's, not the jobs'.
+    filter_typing: bool,
     typeahead: TypeAhead,
     band: Option<Band>,
     column_drag: Option<ColumnDrag>,
@@ -177,6 +180,7 @@ impl Browser {
             editing: None,
             filter: None,
             filter_opened: Opened::default(),
+            filter_typing: false,
             typeahead: TypeAhead::default(),
             band: None,
             column_drag: None,
@@ -309,10 +313,13 @@ impl Browser {
         self.renaming.is_some()
     }
 
-    /// True while a text field of the pane is open: the rename editor, a typed path, the
-    /// filter bar.
+    /// True while the user types in a text field of the pane: the rename editor, a path in
+    /// the location bar, the filter bar (until the list takes a key: then, as in Dolphin,
+    /// Ctrl+Z undoes the last job again).
     pub fn is_typing(&self) -> bool {
-        self.is_renaming() || self.is_editing_location() || self.filter.is_some()
+        self.is_renaming()
+            || self.is_editing_location()
+            || (self.filter.is_some() && self.filter_typing)
     }
 
     /// True while the pointer holds a rubber band, or drags something over the pane (the
@@ -336,6 +343,11 @@ impl Browser {
 
     /// Handles one message; returns the widget operations to run and what the window must do.
     pub fn update(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let (task, event) = self.handle(message, ctx);
+        (Task::batch([task, self.keep_rename_focus()]), event)
+    }
+
+    fn handle(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
         match message {
             Message::Navigate(path) => self.navigated(Place::new(path), Nav::Push, ctx),
             Message::Removed(gone) => match gone.parent() {
@@ -371,6 +383,7 @@ impl Browser {
             Message::SetSort(sort) => self.set_sort(sort, ctx),
             Message::SetMode(mode) => self.set_mode(mode),
             Message::RowPressed(at) => {
+                self.filter_typing = false;
                 self.press(at, ctx);
                 (Task::none(), Some(Event::Activated))
             }
@@ -398,6 +411,7 @@ impl Browser {
             }
             Message::BackgroundPressed(at) => {
                 self.editing = None;
+                self.filter_typing = false;
                 self.start_band(at, ctx);
                 (Task::none(), Some(Event::Activated))
             }
@@ -485,7 +499,10 @@ impl Browser {
                 self.completed(&typed, &dir, names);
                 (self.show_completion(), None)
             }
-            Message::FilterEdited(text) => (self.set_filter(Some(text)), None),
+            Message::FilterEdited(text) => {
+                self.filter_typing = true;
+                (self.set_filter(Some(text)), None)
+            }
             Message::FilterClosed => (self.set_filter(None), None),
             Message::Dir(event) => self.on_dir_event(event, ctx),
         }

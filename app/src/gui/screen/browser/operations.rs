@@ -80,6 +80,9 @@ pub(super) struct Renaming {
     /// The text it opened with and its selection (for letters typed before it has the
     /// keyboard).
     pub opened: Opened,
+    /// Where its row is among the rows built when its field last got the keyboard (see
+    /// [`Browser::keep_rename_focus`]); `None` while it is not built.
+    pub slot: Option<usize>,
 }
 
 /// A press on an item, until it is released or becomes a drag.
@@ -205,9 +208,64 @@ impl Browser {
             text,
             problem: None,
             opened: opened.clone(),
+            slot: None,
         });
         let reveal = self.reveal_focus();
+        let slot = self.built_slot(entry);
+        if let Some(renaming) = &mut self.renaming {
+            renaming.slot = slot;
+        }
         Task::batch([reveal, field::focus(self.rename_input_id(), opened)])
+    }
+
+    /// Where entry `entry`'s row is among the rows the list builds now (the icon grid's
+    /// cells counted in order), if it is built.
+    fn built_slot(&self, entry: u32) -> Option<usize> {
+        let contents = self.listing.contents()?;
+        let row = contents.row_of(entry)?;
+        let per_line = self.per_line();
+        let lines = contents.rows().len().div_ceil(per_line);
+        let built = self.scroll.window(lines, self.line_height());
+        built
+            .contains(&(row / per_line))
+            .then(|| row - built.start * per_line)
+    }
+
+    /// The list builds only the rows on screen, and iced keeps a widget's state by its place
+    /// among them: when the rename editor's row moves to another place (an item added or
+    /// removed above it by another program, a scroll, a resize), its field is a new one,
+    /// without the keyboard. Keys then went to the pane: typed letters replaced the whole
+    /// name, and Delete moved the file being renamed to the trash. The field gets the
+    /// keyboard back, its cursor after the text.
+    pub(super) fn keep_rename_focus(&mut self) -> Task<Message> {
+        let Some(entry) = self.renaming.as_ref().map(|r| r.entry) else {
+            return Task::none();
+        };
+        let slot = self.built_slot(entry);
+        let id = self.rename_input_id();
+        let Some(renaming) = self.renaming.as_mut().filter(|r| r.slot != slot) else {
+            return Task::none();
+        };
+        renaming.slot = slot;
+        if slot.is_none() {
+            return Task::none(); // focused again once it is built
+        }
+        let end = renaming.text.chars().count();
+        renaming.opened = Opened::range(end..end);
+        field::focus(id, renaming.opened.clone())
+    }
+
+    /// A key the rename editor did not take, and not one for it (Enter, Escape, a letter):
+    /// its field had lost the keyboard. Nothing acts on the items meanwhile; the field gets
+    /// the keyboard back.
+    pub(super) fn refocus_rename(&mut self) -> Task<Message> {
+        let id = self.rename_input_id();
+        let Some(renaming) = &mut self.renaming else {
+            return Task::none();
+        };
+        let end = renaming.text.chars().count();
+        renaming.opened = Opened::range(end..end);
+        field::focus(id, renaming.opened.clone())
     }
 
     /// Selects the items pending in [`SelectWhenListed`] that the folder lists now: the

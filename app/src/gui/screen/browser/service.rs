@@ -34,11 +34,11 @@ impl Browser {
             }
             DirEvent::Loaded { listing, order, .. } => {
                 let entries = listing.len();
-                let task = self.show(listing, order);
+                let shown = self.show(listing, order);
                 self.listing_complete(entries);
-                (task, None)
+                shown
             }
-            DirEvent::Changed { listing, order, .. } => (self.show(listing, order), None),
+            DirEvent::Changed { listing, order, .. } => self.show(listing, order),
             DirEvent::Gone {
                 renamed: Some(renamed),
                 ..
@@ -76,8 +76,13 @@ impl Browser {
         followed
     }
 
-    /// Shows a complete listing, keeping the selection by name.
-    fn show(&mut self, entries: Arc<entry::Listing>, order: Arc<[u32]>) -> Task<Message> {
+    /// Shows a complete listing, keeping the selection by name; says so when the item being
+    /// renamed went.
+    fn show(
+        &mut self,
+        entries: Arc<entry::Listing>,
+        order: Arc<[u32]>,
+    ) -> (Task<Message>, Option<Event>) {
         let filter = self.filter.as_deref().and_then(Filter::new);
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
@@ -94,15 +99,25 @@ impl Browser {
             let row = contents.row_named(name.as_encoded_bytes())?;
             Some((row, contents.rows()[row]))
         });
-        // The rename editor stays on its entry, wherever the change moved it.
+        // The rename editor stays on its entry, wherever the change moved it. Gone (renamed,
+        // moved or deleted by another program), it closes, and says so: the editor vanished
+        // silently, and the rest of the name typed went to type-ahead, Enter opening a file.
+        let mut notice = None;
         if let Some(renaming) = &mut self.renaming {
             match contents.row_named(renaming.original.as_encoded_bytes()) {
                 Some(row) => renaming.entry = contents.rows()[row],
-                None => self.renaming = None,
+                None => {
+                    notice = Some(Event::Notice(format!(
+                        "“{}” was renamed, moved or deleted by another program: it was not \
+                         renamed.",
+                        format::shown_name(&renaming.original)
+                    )));
+                    self.renaming = None;
+                }
             }
         }
         self.listing = Listing::Loaded(contents);
-        self.rows_changed();
+        let rows_changed = self.rows_changed();
         let reveal = match focus {
             Some((row, entry)) => {
                 self.selection.select_only(entry);
@@ -110,6 +125,12 @@ impl Browser {
             }
             None => Task::none(),
         };
-        Task::batch([reveal, self.rename_if_pending(), self.select_if_pending()])
+        let task = Task::batch([
+            rows_changed,
+            reveal,
+            self.rename_if_pending(),
+            self.select_if_pending(),
+        ]);
+        (task, notice)
     }
 }

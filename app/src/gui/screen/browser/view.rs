@@ -119,6 +119,7 @@ impl Browser {
     pub(super) fn open_filter(&mut self) -> iced::Task<Message> {
         let typed = self.filter.get_or_insert_with(String::new);
         self.filter_opened = Opened::all(typed);
+        self.filter_typing = true;
         field::focus(self.filter_input_id(), self.filter_opened.clone())
     }
 }

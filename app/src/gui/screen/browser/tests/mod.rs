@@ -2,6 +2,7 @@
 //! `update` driven directly with the events a `DirService` would send. This module holds the
 //! support (a recording `Dirs`, listings, the `Ctx`); the flows are in the files beside it.
 
+mod changes;
 mod flows;
 mod keyboard;
 mod views;

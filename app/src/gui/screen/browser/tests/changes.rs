@@ -1,0 +1,153 @@
+//! What another program's changes to the folder do to what the user is doing in the pane:
+//! the rename editor keeps the keyboard and never lets keys reach the items, and a list that
+//! shrank under its scroll position shows its rows.
+
+use iced::{Point, Rectangle, Size};
+
+use super::*;
+use crate::gui::shortcut::{PaneAction, Step};
+
+fn act(browser: &mut Browser, dirs: &Recorder, action: PaneAction) -> (usize, Option<Event>) {
+    let (task, event) = browser.update(Message::Action(action), &ctx(dirs));
+    (task.units(), event)
+}
+
+/// A browser 300 px high on `/x` showing `count` files `f000`, `f001`, ...
+fn tall_list(dirs: &Recorder, count: usize) -> (Browser, Vec<String>) {
+    let names: Vec<String> = (0..count).map(|i| format!("f{i:03}")).collect();
+    let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(dirs, "/x", &shown);
+    let bounds = Rectangle::new(Point::ORIGIN, Size::new(800.0, 300.0));
+    let _ = browser.update(Message::Resized(bounds), &ctx(dirs));
+    let scrolled = Message::Scrolled {
+        offset_y: 0.0,
+        viewport_h: 300.0,
+    };
+    let _ = browser.update(scrolled, &ctx(dirs));
+    (browser, names)
+}
+
+fn last(step: Step) -> PaneAction {
+    PaneAction::Move {
+        step,
+        extend: false,
+    }
+}
+
+/// Keys no field took while the editor is open (its field had lost the keyboard): Delete
+/// moved the file being renamed to the trash, Backspace left the folder. Now they give the
+/// field the keyboard back and do nothing else.
+#[test]
+fn keys_the_rename_field_did_not_take_never_act_on_the_items() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    assert!(browser.is_renaming());
+    for action in [
+        PaneAction::Trash,
+        PaneAction::Delete,
+        PaneAction::Back,
+        PaneAction::Cut,
+        PaneAction::SelectAll,
+        last(Step::First),
+    ] {
+        let (tasks, event) = act(&mut browser, &dirs, action);
+        assert_eq!(event, None, "{action:?}");
+        assert!(tasks > 0, "{action:?} gives the field the keyboard");
+        assert!(browser.is_renaming(), "{action:?}");
+    }
+    assert_eq!(selected_names(&browser), ["f002"]);
+    assert_eq!(browser.path(), PathBuf::from("/x"));
+}
+
+/// Another program adds an item above the one being renamed: its row moves, and its field
+/// (a new widget there) is given the keyboard again; a change below it leaves it be.
+#[test]
+fn the_rename_field_gets_the_keyboard_back_when_its_row_moves() {
+    let dirs = Recorder::default();
+    let (mut browser, mut names) = tall_list(&dirs, 5);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let edited = Message::RenameEdited("abc".into());
+    let _ = browser.update(edited, &ctx(&dirs));
+    let update = |browser: &mut Browser, names: &[String]| {
+        let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+        let event = changed(browser, listing("/x", &shown));
+        let (task, event) = browser.update(Message::Dir(event), &ctx(&dirs));
+        (task.units(), event)
+    };
+    names.push("g".to_owned()); // below: the field stays where it was
+    assert_eq!(update(&mut browser, &names), (0, None));
+    names.insert(0, "a".to_owned()); // above: its row moves down one
+    let (tasks, event) = update(&mut browser, &names);
+    assert!(tasks > 0, "the field gets the keyboard back");
+    assert_eq!(event, None);
+    assert!(browser.is_renaming());
+    // The text typed so far is kept, and Enter renames the item it was opened on.
+    assert_eq!(
+        act(&mut browser, &dirs, PaneAction::Open).1,
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/f004"),
+            new_name: "abc".into(),
+        }))
+    );
+}
+
+/// The item being renamed is moved away by another program: the editor closes and says so
+/// (it vanished silently, and what was typed next went to type-ahead).
+#[test]
+fn the_rename_editor_says_so_when_its_item_goes() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let event = changed(&browser, listing("/x", &["f000", "f001", "moved"]));
+    let (_, event) = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(!browser.is_renaming());
+    let Some(Event::Notice(said)) = event else {
+        panic!("{event:?}");
+    };
+    assert!(said.starts_with("“f002” was renamed, moved or deleted by another program"));
+}
+
+/// Scrolled to the end of 300 rows, another program deletes all but 11: the list built no
+/// row (it was scrolled past them) and stayed blank. It scrolls back within its rows.
+#[test]
+fn a_list_that_shrinks_under_its_scroll_position_scrolls_back() {
+    let dirs = Recorder::default();
+    let (mut browser, names) = tall_list(&dirs, 300);
+    act(&mut browser, &dirs, last(Step::Last));
+    assert!(
+        browser.scroll.offset_y > 8000.0,
+        "{}",
+        browser.scroll.offset_y
+    );
+    let kept: Vec<&str> = names[289..].iter().map(String::as_str).collect();
+    change_to(&mut browser, &dirs, &kept);
+    assert!(shows(&browser, "f299") && shows(&browser, "f289"));
+    // The same through the filter: 12 of 300 shown, scrolled to the end.
+    let (mut browser, _) = tall_list(&dirs, 300);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Filter);
+    for c in "f00".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    assert!(shows(&browser, "f009"));
+}
+
+/// Ctrl+Z is the filter field's while the user types in it, and the jobs' again once the
+/// list takes a key (it did nothing at all while the bar stayed open).
+#[test]
+fn the_filter_bar_holds_ctrl_z_only_while_typed_in() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 30);
+    act(&mut browser, &dirs, PaneAction::Filter);
+    assert!(browser.is_typing());
+    act(&mut browser, &dirs, PaneAction::TypeAhead('f'));
+    assert!(browser.is_typing());
+    act(&mut browser, &dirs, last(Step::Down));
+    assert!(!browser.is_typing(), "the list has the keys");
+    act(&mut browser, &dirs, PaneAction::TypeAhead('0'));
+    assert!(browser.is_typing(), "a letter goes to the filter again");
+}
