@@ -37,6 +37,20 @@ pub enum Error {
         /// The destination that lies inside it.
         dest: PathBuf,
     },
+    /// A move answered Replace where what is in the way is the folder the item is in, or
+    /// one above it: set aside with it, the item would go too, and the undo could not bring
+    /// the folder back (the item would be in its place).
+    #[error(
+        "cannot put {} in place of {}, the folder it is in",
+        Shown(path),
+        Shown(dest)
+    )]
+    ReplacesItsFolder {
+        /// The item moved.
+        path: PathBuf,
+        /// The folder in the way that holds it.
+        dest: PathBuf,
+    },
     /// Source and destination are the same file (same device and inode).
     #[error("{} and {} are the same file", Shown(path), Shown(dest))]
     SameFile {
@@ -350,7 +364,9 @@ impl Error {
     pub fn path(&self) -> Option<&Path> {
         match self {
             Error::Io { path, .. } | Error::NotADirectory { path } => Some(path),
-            Error::IntoItself { path, .. } | Error::SameFile { path, .. } => Some(path),
+            Error::IntoItself { path, .. }
+            | Error::ReplacesItsFolder { path, .. }
+            | Error::SameFile { path, .. } => Some(path),
             Error::Changed { path }
             | Error::KindConflict { path, .. }
             | Error::DuplicateName { path }

@@ -178,3 +178,32 @@ fn a_name_taken_after_planning_is_asked_again_never_clobbered() {
     assert_eq!(summary.done, sources);
     assert_no_temporaries(&dest);
 }
+
+/// `mv n/Photos/Photos n/` answered Replace: what is in the way is the folder the file is in.
+/// Set aside with it, the file went too, and its undo could not bring the folder back (it
+/// stayed in the staging folder, out of reach). The item fails, naming why; nothing moves.
+#[test]
+fn a_move_never_replaces_the_folder_its_item_is_in() {
+    let t = TempTree::new();
+    let file = t.file("n/Photos/Photos", "cover");
+    t.file("n/Photos/holiday.jpg", "IMPORTANT");
+    let job = Job::Move {
+        sources: vec![file.clone()],
+        dest_dir: t.join("n"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Ask,
+    };
+    let (out, conflicts) =
+        crate::jobs_conflicts::run_asking(job, |_| Some((Resolution::Replace, Scope::This)));
+    assert_eq!(conflicts.len(), 1);
+    assert_eq!(conflicts[0].kind, ConflictKind::FileVsFolder);
+    assert_eq!(out.summary.failed.len(), 1, "{:#?}", out.summary);
+    let said = out.summary.failed[0].error.to_string();
+    assert!(said.contains("the folder it is in"), "{said}");
+    assert_eq!(
+        fs::read(t.join("n/Photos/holiday.jpg")).unwrap(),
+        b"IMPORTANT"
+    );
+    assert_eq!(fs::read(&file).unwrap(), b"cover");
+    assert_no_temporaries(t.path());
+}

@@ -532,13 +532,30 @@ impl<'a> Copier<'a> {
         }
     }
 
+    /// Refuses to replace, by moving item `c`, the folder it is in or one above it
+    /// (`mv n/Photos/Photos n/` answered Replace): see [`Error::ReplacesItsFolder`].
+    fn refuse_own_folder(&self, c: u32) -> Result<(), Error> {
+        let (source, dest) = (self.plan.source_path(c), self.plan.dest_path(c));
+        let Ok(in_way) = fs::stat_at(rustix::fs::CWD, &dest) else {
+            return Ok(()); // gone: nothing is set aside
+        };
+        let holds = source
+            .ancestors()
+            .skip(1)
+            .any(|folder| fs::stat_at(rustix::fs::CWD, folder).is_ok_and(|m| m.id == in_way.id));
+        match holds {
+            true => Err(Error::ReplacesItsFolder { path: source, dest }),
+            false => Ok(()),
+        }
+    }
+
     /// A move within one mount: one rename, done by the job thread (it is a single call).
     fn rename(&self, cur: &Cursor, c: u32) {
         let item = self.plan.item(c);
         let (name, dest_name) = (self.plan.name(c), self.plan.dest_name(c));
         let (from, to) = (&**cur.src.top(), &**cur.dst.top());
         let staged = match item.action {
-            Action::RenameOver => self.stash(to, c),
+            Action::RenameOver => self.refuse_own_folder(c).and_then(|()| self.stash(to, c)),
             _ => Ok(None),
         };
         let staged = match staged {
