@@ -496,11 +496,24 @@ impl Ferry {
         }
         tasks.push(self.trash_changed(&window.job));
         if window.undoing
-            && !*cancelled
-            && summary.failed.is_empty()
             && let Some(copy) = self.after_undo.take()
+            && !*cancelled
         {
-            tasks.push(self.start_job(copy, FollowUp::Toast));
+            // Only what went back to its own place is copied: after a Skip or Keep both,
+            // another program's file is there (it was copied over the one dragged).
+            let whole = summary.failed.is_empty()
+                && summary.skipped.is_empty()
+                && summary.not_done.is_empty()
+                && !summary.record.renamed_by_answers();
+            if whole {
+                tasks.push(self.start_job(copy, FollowUp::Toast));
+            } else {
+                self.toast(
+                    "Not made a copy: the move was not wholly undone, so what is at its place \
+                     now is not what was moved."
+                        .to_owned(),
+                );
+            }
         }
         let text = said.clone();
         // A job cancelled inside a folder did part of it: an undo step too; a copy that only

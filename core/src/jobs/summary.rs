@@ -314,7 +314,7 @@ impl Record {
     /// Whether an answer to a conflict (Keep both, Rename to) gave an item another name than
     /// the one it was to get: what an undo's put-back did beside what had taken a place. A
     /// put-back to a name other than the item's own (the undo of a rename) is not that.
-    pub(crate) fn renamed_by_answers(&self) -> bool {
+    pub fn renamed_by_answers(&self) -> bool {
         !self.names_from_answers(false).is_empty()
     }
 

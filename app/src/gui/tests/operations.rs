@@ -360,10 +360,33 @@ pub(super) fn lay_out(ferry: &mut Ferry) {
     }
 }
 
-#[test]
-fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
+/// Drags `b.txt` of the active pane (`Documents`) onto the other one (`Music`) and drops it:
+/// the same disk, so a move, whose toast offers "Make it a copy".
+fn drop_b_txt_on_the_other_pane(ferry: &mut Ferry, home: &std::path::Path) {
+    select(ferry, "b.txt");
+    let target = ferry.tabs.inactive_pane().unwrap().list_bounds();
+    assert!(target.width > 0.0, "the panes were laid out");
+    // The mount table, as the places' first reading brings it (a drop's default needs it).
+    ferry.mounts = ferry_core::fs::MountTable::read();
+    let paths = ferry.tabs.active_pane().selected_paths();
+    ferry.drag_started(paths, format::Category::Text);
+    send(ferry, Message::PointerMoved(target.center()));
+    assert_eq!(
+        ferry.drop_action(),
+        Some(drag::Action::Move(home.join("Music")))
+    );
+    send(ferry, Message::PointerReleased);
+    until(ferry, "the move", |_| home.join("Music/b.txt").exists());
+    jobs_done(ferry);
+    assert!(!home.join("Documents/b.txt").exists());
+    assert!(
+        shows(ferry, "Make it a copy"),
+        "a drag's move can become a copy"
+    );
+}
+
+/// The window split, `Documents` in the pane with the keyboard, `Music` in the other.
+fn documents_beside_music(fixture: &Fixture, home: &std::path::Path) -> Ferry {
     let mut ferry = fixture.start(Some(&home.join("Documents")));
     named(&mut ferry, Named::F3, Modifiers::empty());
     settle(&mut ferry);
@@ -371,6 +394,44 @@ fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
     key(&mut ferry, Key::Named(Named::Tab), Modifiers::empty());
     assert_eq!(active_path(&ferry), home.join("Documents"));
     lay_out(&mut ferry);
+    ferry
+}
+
+/// "Make it a copy" after another program put a file where the moved one was: the undo of
+/// the move asked, and after Skip the copy went on, copying the other program's file over
+/// the one the user had dragged. Only a move wholly put back is made a copy.
+#[test]
+fn make_it_a_copy_stops_when_the_move_was_not_wholly_undone() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = documents_beside_music(&fixture, &home);
+    drop_b_txt_on_the_other_pane(&mut ferry, &home);
+    fs::write(home.join("Documents/b.txt"), "another program's").unwrap();
+    click(&mut ferry, "Make it a copy");
+    until(&mut ferry, "the undo's conflict", |f| {
+        !f.conflicts.is_empty()
+    });
+    key(&mut ferry, Key::Character("s".into()), Modifiers::ALT);
+    until(&mut ferry, "the undo's end", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+    assert!(ferry.after_undo.is_none());
+    assert_eq!(fs::read(home.join("Music/b.txt")).unwrap(), b"x");
+    assert_eq!(
+        fs::read(home.join("Documents/b.txt")).unwrap(),
+        b"another program's"
+    );
+    assert_toast(
+        &ferry,
+        "Not made a copy: the move was not wholly undone, so what is at its place now is not what was moved.",
+    );
+}
+
+#[test]
+fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = documents_beside_music(&fixture, &home);
 
     // Shift+F5: a copy into the other pane's folder, no dialog.
     select(&mut ferry, "a.txt");
@@ -379,28 +440,7 @@ fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
     assert!(home.join("Music/a.txt").exists() && home.join("Documents/a.txt").exists());
 
     // A drag of b.txt dropped on the other pane: the same disk, so a move.
-    select(&mut ferry, "b.txt");
-    let target = ferry.tabs.inactive_pane().unwrap().list_bounds();
-    assert!(target.width > 0.0, "the panes were laid out");
-    // The mount table, as the places' first reading brings it (a drop's default needs it).
-    ferry.mounts = ferry_core::fs::MountTable::read();
-    let paths = ferry.tabs.active_pane().selected_paths();
-    ferry.drag_started(paths, format::Category::Text);
-    send(&mut ferry, Message::PointerMoved(target.center()));
-    assert_eq!(
-        ferry.drop_action(),
-        Some(drag::Action::Move(home.join("Music")))
-    );
-    send(&mut ferry, Message::PointerReleased);
-    until(&mut ferry, "the move", |_| {
-        home.join("Music/b.txt").exists()
-    });
-    jobs_done(&mut ferry);
-    assert!(!home.join("Documents/b.txt").exists());
-    assert!(
-        shows(&ferry, "Make it a copy"),
-        "a drag's move can become a copy"
-    );
+    drop_b_txt_on_the_other_pane(&mut ferry, &home);
 
     // Refused while another undo holds the journal: no copy is left waiting to run when
     // some later undo ends (it ran then, unasked).
