@@ -246,11 +246,9 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
         };
         let counts = match r.undone_left {
             0 => counts,
-            1 if r.state == RecordState::Undone => {
-                format!("{counts}; its undo left 1 item where the job put it")
-            }
+            1 if r.state == RecordState::Undone => format!("{counts}; 1 item was not undone"),
             left if r.state == RecordState::Undone => {
-                format!("{counts}; its undo left {left} items where the job put them")
+                format!("{counts}; {left} items were not undone")
             }
             _ => counts,
         };

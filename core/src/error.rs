@@ -179,6 +179,13 @@ pub enum Error {
         /// Where the undo kept what it replaced.
         kept: Vec<PathBuf>,
     },
+    /// Redo of a job whose undo undid nothing (all it had done was changed or gone since):
+    /// run again, it would fail on every item.
+    #[error("cannot redo the {what}: its undo undid nothing, all of it had changed or gone since")]
+    RedoOfNothing {
+        /// The job, in words ("move /a -> /b").
+        what: String,
+    },
     /// The file is larger than the destination file system allows (FAT: 4 GiB).
     #[error(
         "{} is too large for the destination ({size} bytes, at most {limit})",
@@ -396,6 +403,7 @@ impl Error {
             | Error::PlanTooLarge { .. }
             | Error::StillRunning { .. }
             | Error::RedoAfterAside { .. }
+            | Error::RedoOfNothing { .. }
             | Error::Clipboard { .. } => None,
         }
     }

@@ -226,7 +226,9 @@ fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
 }
 
 /// `ferry history` after an undo that skipped the item whose place was taken says so: the
-/// job's own counts ("1 done") alone read as if everything had been put back.
+/// job's own counts ("1 done") alone read as if everything had been put back. And a redo of
+/// an undo that undid nothing is refused: run again, the job failed on every item and was
+/// recorded as a cancelled job that did nothing, the record of the move lost.
 #[test]
 fn history_says_what_an_undo_left_in_place() {
     let t = TempTree::new();
@@ -240,10 +242,31 @@ fn history_says_what_an_undo_left_in_place() {
     assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
     let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(history.contains("undone"), "{history}");
-    assert!(
-        history.contains("its undo left 1 item where the job put it"),
-        "{history}"
-    );
+    assert!(history.contains("; 1 item was not undone"), "{history}");
+    let redo = ferry_in(&home).arg("redo").output().unwrap();
+    let said = String::from_utf8_lossy(&redo.stderr);
+    assert_ne!(redo.status.code(), Some(0), "{said}");
+    assert!(said.contains("its undo undid nothing"), "{said}");
+    assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("undone"), "the record is kept: {history}");
+}
+
+/// The undo of a move whose item another program renamed since undid nothing; redo then ran
+/// the move again, failed on every item, and wrote the record anew as a cancelled job that
+/// did nothing. Redo is refused instead.
+#[test]
+fn no_redo_after_an_undo_that_undid_nothing() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let (_, moved) = moved_then_re_used(&t, &s);
+    fs::rename(&moved, t.join("there/renamed.txt")).unwrap();
+    let out = s.undo();
+    assert!(out.summary.done.is_empty(), "{:#?}", out.summary);
+    assert!(matches!(
+        s.journal.redo_candidate(),
+        Err(ferry_core::Error::RedoOfNothing { .. })
+    ));
 }
 
 /// An undo that put an item back beside what had taken its place (keep both) cannot be

@@ -135,9 +135,11 @@ fn the_window_menu_reads_undo_and_redo_again_and_acts_on_what_it_names() {
 
     // `ferry undo` in a terminal, as far as the journal can tell.
     let journal = ferry_core::jobs::UndoJournal::at(fixture.stores().journal.unwrap());
-    journal
-        .mark_undone(seq, &ferry_core::jobs::Summary::default())
-        .unwrap();
+    let undid = ferry_core::jobs::Summary {
+        done: vec![home.join("Music/a.txt")],
+        ..ferry_core::jobs::Summary::default()
+    };
+    journal.mark_undone(seq, &undid).unwrap();
     named(&mut ferry, Named::F10, Modifiers::empty());
     until(&mut ferry, "the labels read again", |f| {
         f.jobs.labels().undo.is_none()

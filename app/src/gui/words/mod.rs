@@ -39,6 +39,11 @@ pub fn error_in_words(error: &Error) -> String {
             quoted(path),
             quoted(dest)
         ),
+        Error::ReplacesItsFolder { path, dest } => format!(
+            "{} can't take the place of {}: it is inside it, and would go with it.",
+            quoted(path),
+            quoted(dest)
+        ),
         Error::SameFile { path, dest } if path.file_name() == dest.file_name() => format!(
             "{} would replace itself: the one in “{}” is the same file.",
             quoted(path),
@@ -192,7 +197,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::NameNotAllowed { .. } => "Not a valid name",
         Error::TooLarge { .. } => "File too large",
         Error::NotADirectory { .. } => "Not a folder",
-        Error::IntoItself { .. } => "Into itself",
+        Error::IntoItself { .. } | Error::ReplacesItsFolder { .. } => "Into itself",
         Error::SameFile { .. } => "Same file",
         Error::Cancelled => "Cancelled",
         Error::Defect { .. } => "Internal error",
@@ -214,7 +219,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::LinkInPath { .. } => "Symbolic link on the way",
         Error::PlanTooLarge { .. } => "Too many items",
         Error::StillRunning { .. } => "Still running",
-        Error::RedoAfterAside { .. } => "Cannot redo",
+        Error::RedoAfterAside { .. } | Error::RedoOfNothing { .. } => "Cannot redo",
         _ => "Something went wrong",
     }
 }

@@ -57,6 +57,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 undone_when_newest: None,
                 undone_aside: None,
                 undone_left: 0,
+                undone_nothing: false,
                 staging: Vec::new(),
                 details_missing: None,
                 undo_by: None,
@@ -102,6 +103,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 newest,
                 aside,
                 left,
+                nothing,
                 ..
             },
             Some(i),
@@ -114,6 +116,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             r.undone_aside =
                 aside.map(|kept| kept.into_iter().map(StoredPath::into_path).collect());
             r.undone_left = left;
+            r.undone_nothing = nothing;
         }
         (Line::Halted { .. }, Some(i)) => records[i].state = RecordState::Interrupted,
         (Line::UndoStarted { pid, pid_start, .. }, Some(i)) => {

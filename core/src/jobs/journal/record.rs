@@ -87,9 +87,11 @@ pub struct JournalRecord {
     /// Once undone: whether its undo put items back beside or over what had taken their
     /// places, and where it kept what it replaced (no redo then).
     pub(crate) undone_aside: Option<Vec<PathBuf>>,
-    /// Once undone: how many items its undo left where the job had put them (skipped, or
-    /// changed since), for listings; 0 in logs from before it was kept.
+    /// Once undone: how many items its undo did not undo (skipped, changed or gone since),
+    /// for listings; 0 in logs from before it was kept.
     pub undone_left: u64,
+    /// Once undone: its undo undid nothing at all, so there is nothing to redo.
+    pub(crate) undone_nothing: bool,
     /// Staging folders its replaced items went to.
     pub(crate) staging: Vec<PathBuf>,
     /// The details file its `end` (or `undone`) line points to, when it is gone or torn:

@@ -31,7 +31,8 @@ impl UndoJournal {
             newest,
             aside: put_aside(summary)
                 .map(|kept| kept.iter().map(|p| StoredPath::of(p.as_os_str())).collect()),
-            left: left_in_place(summary),
+            left: not_undone(summary),
+            nothing: summary.done.is_empty(),
         };
         self.append(&line, false)
     }
@@ -179,12 +180,17 @@ impl UndoJournal {
             return Ok(None);
         };
         let at = records.iter().position(|r| r.seq == seq);
-        if let Some(r) = at.map(|i| &records[i])
-            && let Some(kept) = &r.undone_aside
-        {
-            let what = format!("{} {}", r.kind(), r.describe());
-            let kept = kept.clone();
-            return Err(Error::RedoAfterAside { what, kept });
+        if let Some(r) = at.map(|i| &records[i]) {
+            let what = || format!("{} {}", r.kind(), r.describe());
+            // Redone, it failed on every item and was recorded anew as a cancelled job that
+            // did nothing: the record of what the job did was lost.
+            if r.undone_nothing {
+                return Err(Error::RedoOfNothing { what: what() });
+            }
+            if let Some(kept) = &r.undone_aside {
+                let kept = kept.clone();
+                return Err(Error::RedoAfterAside { what: what(), kept });
+            }
         }
         at.map(|i| self.with_details(records.swap_remove(i)))
             .transpose()
@@ -260,11 +266,16 @@ fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
     (!kept.is_empty() || record.renamed_by_answers() || left).then_some(kept)
 }
 
-/// Items an undo that ended with `summary` left where the job had put them: skipped, or kept
-/// as changed since the job (those found gone were not left anywhere).
-fn left_in_place(summary: &Summary) -> u64 {
-    let kept = (summary.failed.iter()).filter(|f| matches!(*f.error, Error::ChangedSince { .. }));
-    u64::try_from(summary.skipped.len() + kept.count()).unwrap_or(u64::MAX)
+/// Items an undo that ended with `summary` did not undo: skipped, or found changed or gone
+/// since the job.
+fn not_undone(summary: &Summary) -> u64 {
+    let since = (summary.failed.iter()).filter(|f| {
+        matches!(
+            *f.error,
+            Error::ChangedSince { .. } | Error::GoneSince { .. }
+        )
+    });
+    u64::try_from(summary.skipped.len() + since.count()).unwrap_or(u64::MAX)
 }
 
 /// Whether an undo that ended with `summary` did all it will ever do: what it left, it kept

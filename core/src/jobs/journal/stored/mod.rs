@@ -72,10 +72,14 @@ pub(super) enum Line {
         /// [`Error::RedoAfterAside`](crate::error::Error::RedoAfterAside)).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         aside: Option<Vec<StoredPath>>,
-        /// Items the undo left where the job had put them (skipped, or changed since): the
-        /// record is undone, but not all of it. Absent when 0.
+        /// Items the undo did not undo (skipped, changed or gone since): the record is
+        /// undone, but not all of it. Absent when 0.
         #[serde(default, skip_serializing_if = "is_zero_u64")]
         left: u64,
+        /// The undo undid nothing at all (everything had changed or gone since): there is
+        /// nothing for a redo to do again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        nothing: bool,
     },
     /// A resume stopped before it finished (see `Summary::resume_again`): the record is
     /// interrupted again, for another resume. A reader without this line skips it as torn.
