@@ -426,6 +426,16 @@ impl Error {
         matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied)
     }
 
+    /// True for failures that are the job's own decision about an item found changed or gone
+    /// since (an undo keeps what was changed, and finds gone what is gone): trying again finds
+    /// the same, and retrying the undo reported the items it had undone as failed.
+    pub fn is_decided(&self) -> bool {
+        matches!(
+            self,
+            Error::ChangedSince { .. } | Error::GoneSince { .. } | Error::ChangedSinceCopied { .. }
+        )
+    }
+
     /// True for errors that should stop a whole job rather than one item:
     /// no space (ENOSPC), quota exceeded (EDQUOT), an I/O error (EIO), or the job's
     /// destination folder removed.

@@ -151,6 +151,12 @@ impl Summary {
         failed.chain(skipped)
     }
 
+    /// True when retrying may go otherwise for some of [`errors`](Self::errors): not all are
+    /// an undo's decisions about items changed or gone since ([`Error::is_decided`]).
+    pub fn retryable(&self) -> bool {
+        self.errors().any(|(_, e)| !e.is_decided())
+    }
+
     /// True when a defect in Ferry (a panic) stopped the job: its record does not say what
     /// it did, so its end must not be journaled; left running in the journal, it is found
     /// interrupted at the next start, to be finished or rolled back ([`Error::Defect`]).

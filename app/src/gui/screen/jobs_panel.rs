@@ -128,7 +128,9 @@ impl JobsPanel {
             Key::Named(Named::Delete) => Some(Message::Dismiss(job.id)),
             Key::Named(Named::Enter) if failed => Some(Message::Details(job.id)),
             Key::Character(c) if failed && c.eq_ignore_ascii_case("r") => {
-                Some(Message::Retry(job.id))
+                let retryable =
+                    matches!(&job.state, State::Ended { summary, .. } if summary.retryable());
+                retryable.then_some(Message::Retry(job.id))
             }
             Key::Named(Named::Escape | Named::Tab) => Some(Message::LeaveFocus),
             _ => None,
@@ -255,7 +257,9 @@ impl JobsPanel {
                 ]
                 .spacing(4);
                 // Items skipped after an error are among them: the cause is still there, and
-                // Retry failed is the way back once it is fixed.
+                // Retry failed is the way back once it is fixed. An undo's decisions about
+                // items changed or gone since are listed, not retried: retried, the undo
+                // said the items it had undone had failed.
                 let errors = summary.errors().count();
                 if errors > 0 {
                     let shown = self.expanded.contains(&job.id);
@@ -269,7 +273,10 @@ impl JobsPanel {
                                 },
                                 Some(Message::Details(job.id))
                             ),
-                            small_button("Retry failed", Some(Message::Retry(job.id))),
+                            small_button(
+                                "Retry failed",
+                                summary.retryable().then_some(Message::Retry(job.id))
+                            ),
                         ]
                         .spacing(6),
                     );
@@ -675,5 +682,36 @@ mod tests {
         // Window shortcuts are not the panel's.
         let ctrl_z = panel.key(&Key::Character("z".into()), Modifiers::CTRL, &jobs);
         assert_eq!(ctrl_z, None);
+    }
+
+    /// An undo that kept an item changed since: retried, the undo said the items it had
+    /// undone had failed ("no longer where it was left"). Its failures are listed, and
+    /// Retry is offered for none of them, by button or key.
+    #[test]
+    fn an_undos_decisions_are_listed_not_retried() {
+        let kept = ferry_core::jobs::Summary {
+            failed: vec![ferry_core::jobs::Failed {
+                path: "/a/e1.txt".into(),
+                error: std::sync::Arc::new(ferry_core::Error::ChangedSince {
+                    path: "/a/e1.txt".into(),
+                }),
+            }],
+            ..Default::default()
+        };
+        assert!(!kept.retryable());
+        let ended = State::Ended {
+            summary: std::sync::Arc::new(kept),
+            cancelled: false,
+            said: "Undid: Copy 3 items to “a” (1 failed)".to_owned(),
+        };
+        let undo = job(1, ended, false);
+        let panel = JobsPanel {
+            focus: Some(JobId(1)),
+            ..JobsPanel::default()
+        };
+        let r = panel.key(&Key::Character("r".into()), Modifiers::empty(), &[&undo]);
+        assert_eq!(r, None);
+        let enter = panel.key(&Key::Named(Named::Enter), Modifiers::empty(), &[&undo]);
+        assert_eq!(enter, Some(Message::Details(JobId(1))));
     }
 }
