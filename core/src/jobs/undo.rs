@@ -291,10 +291,16 @@ fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) ->
             fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             continue;
         }
-        // The item itself under another spelling (`a.txt` renamed `A.txt` on FAT) is no
+        // The item itself under another spelling (`Photo.JPG` renamed `photo.jpg` on FAT,
+        // where a lookup by the other spelling may even give another inode number) is no
         // conflict: the rename handles it. Never over another item either way.
-        let other_there = std::fs::symlink_metadata(&e.source)
-            .is_ok_and(|m| (m.dev(), m.ino()) != (e.id.dev, e.id.ino));
+        let other_there = std::fs::symlink_metadata(&e.source).is_ok()
+            && !(e.dest.parent())
+                .and_then(|parent| fs::open_dir_path(parent).ok())
+                .is_some_and(|dir| {
+                    fs::folded_name(&dir, old_name)
+                        .is_ok_and(|listed| listed.as_deref() == e.dest.file_name())
+                });
         if !other_there {
             absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
             continue;

@@ -238,8 +238,13 @@ impl FolderJobs {
         self.journal.redo_candidate().unwrap().map(|r| r.seq)
     }
 
+    /// Marks record `seq` undone by an undo that undid its folder.
     fn mark_undone(&self, seq: u64) {
-        self.journal.mark_undone(seq, &Summary::default()).unwrap();
+        let undid = Summary {
+            done: vec![self.dir.path().join(format!("undone {seq}"))],
+            ..Summary::default()
+        };
+        self.journal.mark_undone(seq, &undid).unwrap();
     }
 
     fn redone(&self, seq: u64, name: &str) {
