@@ -173,6 +173,8 @@ impl Browser {
         let (base, prefix) = split_typed(typed);
         let found = candidates(&names, prefix);
         editing.base = base.to_owned();
+        // Said of an earlier Tab, it stayed under a completion that found a folder.
+        editing.problem = None;
         match found.as_slice() {
             [] => {
                 editing.problem = Some(format!("No folder here starts with “{prefix}”."));

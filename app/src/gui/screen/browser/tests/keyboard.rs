@@ -274,6 +274,15 @@ fn tab_completes_folder_names_and_cycles_through_candidates() {
     let _ = browser.update(Message::PathEdited("/home/ann/Zz".into()), &ctx(&dirs));
     let _ = browser.update(arrived("/home/ann/Zz"), &ctx(&dirs));
     assert!(shows(&browser, "No folder here starts with “Zz”."));
+    // Another program makes one, and Tab again completes to it: the reason goes.
+    let made = Message::Completed {
+        typed: "/home/ann/Zz".into(),
+        dir: PathBuf::from("/home/ann"),
+        names: Ok(["Zzz"].iter().map(OsString::from).collect()),
+    };
+    let _ = browser.update(made, &ctx(&dirs));
+    assert!(shows(&browser, "/home/ann/Zzz/"));
+    assert!(!shows(&browser, "No folder here starts with “Zz”."));
 }
 
 /// The messages of a click on `name`, without its release: the button stays held.
