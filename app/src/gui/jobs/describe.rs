@@ -64,12 +64,12 @@ pub fn in_words(job: &Job) -> String {
         Job::Delete { paths } => format!("Delete {} permanently", things(paths)),
         Job::Trash { paths, .. } => format!("Move {} to the trash", things(paths)),
         Job::Rename { path, new_name } => format!(
-            "Rename “{}” to “{}”",
-            format::display_name(path),
-            format::shown_name(new_name)
+            "Rename {} to {}",
+            words::quoted(path),
+            words::quoted(Path::new(new_name))
         ),
         Job::CreateFolder { name, .. } => {
-            format!("Create the folder “{}”", format::shown_name(name))
+            format!("Create the folder {}", words::quoted(Path::new(name)))
         }
         Job::Restore { items, .. } => {
             let originals: Vec<PathBuf> = items.iter().map(|i| i.original.clone()).collect();
@@ -496,6 +496,9 @@ mod tests {
         assert_eq!(said, "Renamed to “two↵lines.md”.");
         let said = done_message(&rename(&"W".repeat(250)), &Summary::default(), false);
         assert!(said.chars().count() <= 80 && said.contains('…'), "{said}");
+        // Undone, its undo's toast says the job in words: it ran off the window.
+        let said = in_words(&rename(&"Q".repeat(200)));
+        assert!(said.chars().count() <= 90 && said.contains('…'), "{said}");
     }
 
     #[test]

@@ -66,9 +66,14 @@ pub fn apply_to_all(others: usize) -> String {
     }
 }
 
+/// The most characters of a name the question and the answers' lines show: a name of 255
+/// bytes pushed the dialog's buttons below the window.
+const SHOWN_CHARS: usize = 60;
+
 /// The question, in words.
 pub fn question(c: &Conflict, folder: &str) -> String {
-    let name = name(&c.source.name);
+    let name = format::ellipsize_middle(name(&c.source.name), SHOWN_CHARS);
+    let folder = format::ellipsize_middle(folder.into(), SHOWN_CHARS);
     match c.kind {
         ConflictKind::FileExists => format!("Replace “{name}” in “{folder}”?"),
         ConflictKind::FolderExists => format!("Merge the folder “{name}” into “{folder}”?"),
@@ -143,6 +148,7 @@ pub fn act_title(act: Act, c: &Conflict) -> &'static str {
 /// What an answer will do, in words. `kept` is the name Keep both will give; `undoing`: the
 /// job is an undo, which is not undone in turn, so what it replaces goes to the trash.
 pub fn act_detail(act: Act, c: &Conflict, kept: &str, undoing: bool) -> String {
+    let kept = format::ellipsize_middle(kept.into(), SHOWN_CHARS);
     let incoming = noun(c.source.kind);
     let existing = noun(c.dest.kind);
     match (act, c.kind) {
@@ -257,5 +263,21 @@ mod tests {
             assert_eq!(folder_of(Path::new(trashed)), "Trash", "{trashed}");
         }
         assert_eq!(folder_of(Path::new("/home/u/files/x.txt")), "files");
+    }
+
+    /// A 255-byte name: the question and Keep both's line ran past the dialog, and pushed
+    /// its buttons below the window.
+    #[test]
+    fn long_names_are_shortened_in_the_question_and_the_answers() {
+        let long = "x".repeat(255);
+        let c = crate::gui::modal::conflict::tests::fixture::file(1, &long, 1, 2);
+        let asked = question(&c, &"b".repeat(200));
+        assert!(
+            asked.chars().count() < 160 && asked.contains('…'),
+            "{asked}"
+        );
+        let kept = format!("{} (copy)", "x".repeat(246));
+        let said = act_detail(Act::KeepBoth, &c, &kept, false);
+        assert!(said.chars().count() < 110 && said.contains('…'), "{said}");
     }
 }
