@@ -436,10 +436,16 @@ impl Error {
         )
     }
 
-    /// True for errors that should stop a whole job rather than one item:
-    /// no space (ENOSPC), quota exceeded (EDQUOT), an I/O error (EIO), or the job's
-    /// destination folder removed.
+    /// True for errors that should stop a whole job rather than one item: no space
+    /// (ENOSPC), quota exceeded (EDQUOT), a device gone (ENODEV, ENXIO), an I/O error (EIO)
+    /// anywhere but in reading one file's data, or the job's destination folder removed.
+    ///
+    /// EIO reading a file's data (a bad sector, a btrfs checksum error) is that file's
+    /// failure, as `cp` has it: the other files read fine. EIO writing, creating, or reading a
+    /// folder says the device itself is failing or unplugged, and stops the job.
     pub fn is_terminal(&self) -> bool {
+        use rustix::io::Errno;
+        let data_read = matches!(self, Error::Io { op: "read", .. });
         matches!(
             self,
             Error::NoSpace { .. }
@@ -449,9 +455,11 @@ impl Error {
                 }
         ) || matches!(
             self.raw_os_error(),
-            Some(e) if e == rustix::io::Errno::NOSPC.raw_os_error()
-                || e == rustix::io::Errno::DQUOT.raw_os_error()
-                || e == rustix::io::Errno::IO.raw_os_error()
+            Some(e) if e == Errno::NOSPC.raw_os_error()
+                || e == Errno::DQUOT.raw_os_error()
+                || e == Errno::NODEV.raw_os_error()
+                || e == Errno::NXIO.raw_os_error()
+                || (e == Errno::IO.raw_os_error() && !data_read)
         )
     }
 }

@@ -61,6 +61,28 @@ pub fn off(name: &str) -> bool {
     }
 }
 
+/// Which side of copying the data of the file with inode `ino` a test build was asked to
+/// fail with EIO: `"read"` (`FERRY_FAULT_EIO=<ino>`: its source, as a bad sector or a btrfs
+/// checksum error does) or `"write"` (`FERRY_FAULT_EIO=write:<ino>`: its copy, as a failing
+/// destination disk does); `None` in every other build.
+#[inline]
+pub fn data_fails(ino: u64) -> Option<&'static str> {
+    #[cfg(feature = "fault-points")]
+    {
+        let spec = std::env::var("FERRY_FAULT_EIO").ok()?;
+        let (side, at) = match spec.strip_prefix("write:") {
+            Some(at) => ("write", at),
+            None => ("read", spec.as_str()),
+        };
+        (at.parse() == Ok(ino)).then_some(side)
+    }
+    #[cfg(not(feature = "fault-points"))]
+    {
+        let _ = ino;
+        None
+    }
+}
+
 #[cfg(feature = "fault-points")]
 mod armed {
     use std::path::PathBuf;

@@ -30,6 +30,7 @@ mod metadata_refused;
 mod move_asides;
 mod owners;
 mod places;
+mod read_errors;
 mod recovery;
 mod replace_kills;
 mod resume;

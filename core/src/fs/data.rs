@@ -48,6 +48,9 @@ pub struct DataCopier<'a> {
     try_reflink: &'a AtomicBool,
     try_copy_range: &'a AtomicBool,
     buf: Vec<u8>,
+    /// A test build's failing side of the file being copied: every read (`"read"`) or write
+    /// (`"write"`) of it fails with EIO (`fault::data_fails`).
+    failing: Option<&'static str>,
 }
 
 impl<'a> DataCopier<'a> {
@@ -58,6 +61,7 @@ impl<'a> DataCopier<'a> {
             try_reflink,
             try_copy_range,
             buf: Vec::new(),
+            failing: None,
         }
     }
 
@@ -76,7 +80,8 @@ impl<'a> DataCopier<'a> {
         meta: &Meta,
         tick: &mut dyn FnMut(u64) -> bool,
     ) -> Result<(u64, CopyMethod), DataError> {
-        if meta.size > 0 && self.try_reflink.load(Relaxed) {
+        self.failing = crate::fault::data_fails(meta.id.ino);
+        if meta.size > 0 && self.try_reflink.load(Relaxed) && self.failing.is_none() {
             match rustix::fs::ioctl_ficlone(dst, src) {
                 Ok(()) => {
                     let size = stat_fd(dst).map_err(io("stat"))?.size;
@@ -114,7 +119,7 @@ impl<'a> DataCopier<'a> {
                     (0, _) | (_, 0) => CHUNK,
                     _ => usize::try_from(left).map_or(CHUNK, |left| left.min(CHUNK)),
                 };
-                match rustix::fs::copy_file_range(src, None, dst, None, len) {
+                match self.copy_file_range(src, None, dst, None, len) {
                     Ok(0) => return Ok((done, CopyMethod::CopyFileRange)),
                     Ok(n) => {
                         done += n as u64;
@@ -128,7 +133,7 @@ impl<'a> DataCopier<'a> {
                         self.try_copy_range.store(false, Relaxed);
                         break;
                     }
-                    Err(errno) => return Err(DataError::Io { op: "copy", errno }),
+                    Err(errno) => return Err(self.side_of(src, done, errno)),
                 }
             }
         }
@@ -149,6 +154,7 @@ impl<'a> DataCopier<'a> {
         meta: &Meta,
         tick: &mut dyn FnMut(u64) -> bool,
     ) -> Result<u64, DataError> {
+        self.failing = crate::fault::data_fails(meta.id.ino);
         if meta.is_sparse() {
             match self.copy_sparse(src, dst, from, Some(meta.size), tick) {
                 Err(DataError::Io {
@@ -173,10 +179,12 @@ impl<'a> DataCopier<'a> {
         }
         let mut done = 0u64;
         loop {
+            self.fails("read").map_err(io("read"))?;
             let n = retry_intr(|| rustix::io::read(src, &mut self.buf[..])).map_err(io("read"))?;
             if n == 0 {
                 return Ok(done);
             }
+            self.fails("write").map_err(io("write"))?;
             write_all(dst, &self.buf[..n], None)?;
             done += n as u64;
             if !tick(n as u64) {
@@ -237,8 +245,7 @@ impl<'a> DataCopier<'a> {
         let (mut off_in, mut off_out) = (start, start);
         while off_in < end && self.try_copy_range.load(Relaxed) {
             let len = usize::try_from(end - off_in).unwrap_or(CHUNK).min(CHUNK);
-            match rustix::fs::copy_file_range(src, Some(&mut off_in), dst, Some(&mut off_out), len)
-            {
+            match self.copy_file_range(src, Some(&mut off_in), dst, Some(&mut off_out), len) {
                 Ok(0) => return Ok((off_in - start, CopyMethod::CopyFileRange)), // shrank
                 Ok(n) => {
                     if !tick(n as u64) {
@@ -248,7 +255,7 @@ impl<'a> DataCopier<'a> {
                 Err(Errno::XDEV | Errno::NOSYS | Errno::OPNOTSUPP | Errno::INVAL) => {
                     self.try_copy_range.store(false, Relaxed);
                 }
-                Err(errno) => return Err(DataError::Io { op: "copy", errno }),
+                Err(errno) => return Err(self.side_of(src, off_in, errno)),
             }
         }
         if off_in >= end {
@@ -261,11 +268,13 @@ impl<'a> DataCopier<'a> {
             let len = usize::try_from(end - off_in)
                 .unwrap_or(usize::MAX)
                 .min(self.buf.len());
+            self.fails("read").map_err(io("read"))?;
             let n = retry_intr(|| rustix::io::pread(src, &mut self.buf[..len], off_in))
                 .map_err(io("read"))?;
             if n == 0 {
                 break;
             }
+            self.fails("write").map_err(io("write"))?;
             write_all(dst, &self.buf[..n], Some(off_in))?;
             off_in += n as u64;
             if !tick(n as u64) {
@@ -273,6 +282,47 @@ impl<'a> DataCopier<'a> {
             }
         }
         Ok((off_in - start, CopyMethod::ReadWrite))
+    }
+}
+
+impl DataCopier<'_> {
+    /// EIO where a test build asked for it on `side` ("read" or "write") of this file.
+    fn fails(&self, side: &str) -> rustix::io::Result<()> {
+        match self.failing == Some(side) {
+            true => Err(Errno::IO),
+            false => Ok(()),
+        }
+    }
+
+    /// `copy_file_range`, failing as the kernel's does where a test build asked for it.
+    fn copy_file_range(
+        &self,
+        src: &OwnedFd,
+        off_in: Option<&mut u64>,
+        dst: &OwnedFd,
+        off_out: Option<&mut u64>,
+        len: usize,
+    ) -> rustix::io::Result<usize> {
+        match self.failing {
+            Some(_) => Err(Errno::IO),
+            None => rustix::fs::copy_file_range(src, off_in, dst, off_out, len),
+        }
+    }
+
+    /// Which side of a `copy_file_range` failed with `errno` at source offset `at`: the
+    /// kernel does not say, and an EIO reading one file (a bad sector) fails that file, where
+    /// one writing stops the job (`Error::is_terminal`). A source that still reads there
+    /// leaves it to the destination.
+    fn side_of(&self, src: &OwnedFd, at: u64, errno: Errno) -> DataError {
+        if errno != Errno::IO {
+            return DataError::Io { op: "copy", errno };
+        }
+        let mut byte = [0u8; 1];
+        let read = self.fails("read");
+        match read.and_then(|()| retry_intr(|| rustix::io::pread(src, &mut byte, at))) {
+            Err(errno) => DataError::Io { op: "read", errno },
+            Ok(_) => DataError::Io { op: "write", errno },
+        }
     }
 }
 

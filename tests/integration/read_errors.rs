@@ -1,0 +1,120 @@
+//! A file whose data cannot be read (a bad sector, a btrfs checksum error: EIO on read) fails
+//! alone, named, as `cp -a` has it; the rest of the copy or move goes on. EIO writing the
+//! copy still stops the job (the destination disk is failing), and what it did not do is
+//! said truthfully. The EIO is a fault point (`FERRY_FAULT_EIO`), not a corrupted disk image.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_support::{assert_no_temporaries, snapshot};
+
+/// `t/f00`..`t/f19` and, among them by name, `t/f09x`, whose reads are to fail.
+fn tree(t: &TempTree) -> (PathBuf, PathBuf) {
+    let src = t.dir("t");
+    for i in 0..20 {
+        t.file(format!("t/f{i:02}"), format!("file {i}"));
+    }
+    let bad = t.file("t/f09x", "bad sector");
+    (src, bad)
+}
+
+/// `ferry <args>` with reads (or, `write`, writes) of `bad`'s data failing with EIO.
+fn run_failing(home: &Path, bad: &Path, write: bool, args: &[&Path]) -> (Output, String) {
+    let ino = fs::metadata(bad).unwrap().ino();
+    let spec = match write {
+        true => format!("write:{ino}"),
+        false => ino.to_string(),
+    };
+    let out = ferry_in(home)
+        .env("FERRY_FAULT_EIO", spec)
+        .args(args)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, said)
+}
+
+/// The last line of `ferry history`.
+fn last_history(home: &Path) -> String {
+    let out = ferry_in(home)
+        .args(["history", "-n", "1"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn healthy(src_before: &std::collections::BTreeMap<PathBuf, crate::jobs_support::Node>) -> usize {
+    src_before
+        .keys()
+        .filter(|p| p != &Path::new("f09x"))
+        .count()
+}
+
+#[test]
+fn a_file_that_cannot_be_read_fails_alone_and_the_copy_goes_on() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let (src, bad) = tree(&t);
+    let before = snapshot(&src);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let (out, said) = run_failing(&home, &bad, false, &["cp".as_ref(), &src, &dest]);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(!said.contains("stopped"), "{said}");
+    assert!(
+        said.contains("t/f09x") && said.contains("Input/output error"),
+        "{said}"
+    );
+    assert!(!said.contains("not copied"), "{said}");
+    let mut copied = snapshot(&dest.join("t"));
+    assert!(!dest.join("t/f09x").exists(), "{copied:?}");
+    let mut expected = before.clone();
+    expected.remove(Path::new("f09x"));
+    // The folder's own entry differs only by what it holds.
+    copied.remove(Path::new(""));
+    expected.remove(Path::new(""));
+    assert_eq!(copied, expected, "every healthy file is copied");
+    assert_eq!(snapshot(&src), before);
+    assert_no_temporaries(&dest);
+    // The folder and its 20 healthy files; the bad one failed; nothing left undone.
+    let history = last_history(&home);
+    assert_eq!(healthy(&before), 20);
+    assert!(
+        history.contains("21 done, 0 skipped, 1 failed, 0 not done"),
+        "{history}"
+    );
+}
+
+#[test]
+fn a_file_that_cannot_be_read_stays_and_the_rest_moves() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let (src, bad) = tree(&t);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let (out, said) = run_failing(&home, &bad, false, &["mv".as_ref(), &src, &dest]);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(!said.contains("stopped"), "{said}");
+    assert!(
+        said.contains("t/f09x") && said.contains("Input/output error"),
+        "{said}"
+    );
+    let left: Vec<_> = fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["f09x"], "only the bad file stays");
+    assert_eq!(fs::read(&bad).unwrap(), b"bad sector");
+    for i in 0..20 {
+        let name = format!("f{i:02}");
+        let moved = fs::read(dest.join("t").join(&name)).unwrap();
+        assert_eq!(moved, format!("file {i}").as_bytes(), "{name}");
+    }
+    assert!(!dest.join("t/f09x").exists());
+    assert_no_temporaries(&dest);
+    let history = last_history(&home);
+    assert!(history.contains("1 failed, 0 not done"), "{history}");
+}
