@@ -457,6 +457,15 @@ fn a_move_whose_destination_is_removed_under_it_keeps_every_source_whose_copy_we
             assert_eq!(shm.join(name).exists(), !a_moved, "{case}");
             assert_eq!(dest.join(name).exists(), a_moved, "{case}");
         }
+        // What the history counts as done is what was moved: A's folder, its two files and
+        // c, or nothing.
+        let history = ferry_in(&home)
+            .args(["history", "-n", "1"])
+            .output()
+            .unwrap();
+        let history = String::from_utf8_lossy(&history.stdout);
+        let done = format!(" {} done,", if a_moved { 4 } else { 0 });
+        assert!(history.contains(&done), "{case}: {history}");
     }
 }
 

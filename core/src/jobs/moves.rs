@@ -88,7 +88,7 @@ pub(crate) fn remove_sources(
         // source may go, and nothing is done (each is said not moved).
         let removed = |e: &Arc<Error>| matches!(**e, Error::FolderRemoved { .. });
         if ctx.control.halted_by().is_some_and(removed) {
-            done.iter().for_each(|d| d.store(0, Relaxed));
+            forget(ctx, done, |_| true);
             return;
         }
         if all().any(copied) {
@@ -98,7 +98,7 @@ pub(crate) fn remove_sources(
             }
             crate::fault::point("copies-durable");
             if !dest.still_there(ctx) {
-                done.iter().for_each(|d| d.store(0, Relaxed));
+                forget(ctx, done, |_| true);
                 return;
             }
         } else if !all().any(|i| plan.item(i).action == Action::Merge) {
@@ -108,9 +108,7 @@ pub(crate) fn remove_sources(
         let lost = lost_folders(ctx, plan, done);
         let in_lost = |i: u32| lost.contains(&i) || lost.contains(&plan.item(i).parent);
         // Their copies went with them: not done.
-        (0..plan.items.len() as u32)
-            .filter(|&i| in_lost(i))
-            .for_each(|i| done[i as usize].store(0, Relaxed));
+        forget(ctx, done, in_lost);
         let select = |i: u32| match plan.item(i).action {
             _ if in_lost(i) => Select::Keep,
             Action::Rename | Action::RenameOver if done[i as usize].load(Relaxed) != 0 => {
@@ -126,6 +124,15 @@ pub(crate) fn remove_sources(
         remove_selected(ctx, plan, &select);
         remove_emptied_merges(plan);
     });
+}
+
+/// The items `which` selects are not done after all (what was copied went with a folder
+/// removed under the job): neither recorded nor counted.
+fn forget(ctx: &JobCtx, done: &[AtomicU64], which: impl Fn(u32) -> bool) {
+    let forgotten = (0..done.len() as u32)
+        .filter(|&i| which(i) && done[i as usize].swap(0, Relaxed) != 0)
+        .count();
+    ctx.counters.take_back_items(forgotten as u64);
 }
 
 /// Before the sources go to a disk that keeps no modes: their modes, for the roll back of the

@@ -55,6 +55,12 @@ impl Counters {
         self.items.fetch_add(1, Relaxed);
     }
 
+    /// `n` items counted as done are not done after all (their copies went with a folder
+    /// removed under the job): the summary and the history count what is there.
+    pub(crate) fn take_back_items(&self, n: u64) {
+        let _ = (self.items).fetch_update(Relaxed, Relaxed, |items| Some(items.saturating_sub(n)));
+    }
+
     pub(crate) fn add_bytes(&self, n: u64) {
         self.bytes.fetch_add(n, Relaxed);
     }
