@@ -517,6 +517,11 @@ pub(crate) fn run_asking(
                 }
                 let sources = (&given[..], &landings[..], moved);
                 let code = report(&summary, verb, bar.enabled(), sources);
+                // The process still ends by the signal (`end_by_signal`): say that it came
+                // too late to stop anything, so that nobody looks for what it left undone.
+                if interrupt.asked() && summary.not_done.is_empty() {
+                    eprintln!("ferry: interrupted as it ended: the job had finished");
+                }
                 if unasked.is_empty() {
                     return code;
                 }

@@ -1,5 +1,7 @@
 //! What the command line says when a job ends: a line for each item not done (named where
-//! it would have landed), the folders a move left in place, and the exit status.
+//! it would have landed), how much of a folder a cancelled or stopped job began it did (its
+//! files copied or moved, and where they are), the folders a move left in place, and the exit
+//! status.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -118,11 +120,39 @@ fn report_lines(
         }
         lines.push(format!("stopped: {error}"));
     }
-    if !summary.not_done.is_empty() {
-        let count = summary.not_done.len();
+    // Not done and no error said why: the user cancelled it (Ctrl+C).
+    let interrupted = match summary.stopped_by.is_none() {
+        true => "interrupted: ",
+        false => "",
+    };
+    let (begun, untouched): (Vec<_>, Vec<_>) = (summary.not_done.iter())
+        .map(|source| (source, begun(summary, source, landings)))
+        .partition(|(_, begun)| begun.is_some());
+    for (source, begun) in begun {
+        let Some((done, total, landing)) = begun else {
+            continue;
+        };
+        let (done, total) = (grouped(done), grouped(total));
+        lines.push(match moved_from.contains(source) {
+            true => format!(
+                "{interrupted}{done} of {total} files moved; the rest are still in {} \
+                 (`ferry undo` puts back what was moved)",
+                Shown(source)
+            ),
+            false => format!(
+                "{interrupted}{done} of {total} files copied into {}, which holds part of {} \
+                 (`ferry undo` moves the copies to the trash)",
+                Shown(&landing),
+                Shown(source)
+            ),
+        });
+    }
+    if !untouched.is_empty() {
+        let untouched: Vec<PathBuf> = untouched.into_iter().map(|(p, _)| p.clone()).collect();
         lines.push(format!(
-            "{count} item(s) not {verb}: {}",
-            list(&summary.not_done)
+            "{interrupted}{} item(s) not {verb}: {}",
+            untouched.len(),
+            list(&untouched)
         ));
     }
     let partly = partly_moved(summary, moved_from);
@@ -174,6 +204,28 @@ fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
     }
 }
 
+/// A source of a copy or move left unfinished that the job began: how many of its files it
+/// copied or moved, how many it holds, and where it lands; `None` when nothing of it is at
+/// its landing (a single file is all or nothing).
+fn begun(summary: &Summary, source: &Path, landings: &Landings) -> Option<(u64, u64, PathBuf)> {
+    let (done, total) = summary.record.files_of(source)?;
+    let landing = landing_of(source, landings)?;
+    (done > 0).then_some((done, total, landing))
+}
+
+/// `n` with its thousands grouped by commas, as a count is read: `38,176`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The paths, comma-separated; past the first [`LISTED`], how many more (a job stopped
 /// early leaves thousands, which one line cannot usefully hold).
 fn list(paths: &[PathBuf]) -> String {
@@ -197,6 +249,18 @@ mod tests {
     use ferry_core::jobs::{ConflictPolicy, Skipped};
 
     use super::*;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        let said: Vec<String> = [0, 999, 1057, 38176, 100_000, 1_234_567]
+            .into_iter()
+            .map(grouped)
+            .collect();
+        assert_eq!(
+            said,
+            ["0", "999", "1,057", "38,176", "100,000", "1,234,567"]
+        );
+    }
 
     #[test]
     fn a_name_taken_at_the_destination_is_named() {

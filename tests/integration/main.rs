@@ -12,6 +12,7 @@ mod faults;
 mod folder_attrs;
 mod fresh_folders;
 mod hard_links;
+mod interrupts;
 mod jobs_conflicts;
 mod jobs_conflicts_late;
 mod jobs_control;

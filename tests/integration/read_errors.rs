@@ -118,3 +118,32 @@ fn a_file_that_cannot_be_read_stays_and_the_rest_moves() {
     let history = last_history(&home);
     assert!(history.contains("1 failed, 0 not done"), "{history}");
 }
+
+/// EIO writing the copy means the destination disk is failing: the job stops there, and what
+/// it says and records is what it did: the files copied before, counted, and the rest named
+/// as not done.
+#[test]
+fn a_write_error_stops_the_copy_and_says_what_was_done() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let (src, bad) = tree(&t);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let (out, said) = run_failing(&home, &bad, true, &["cp".as_ref(), &src, &dest]);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("stopped"), "{said}");
+    let copied = fs::read_dir(dest.join("t")).unwrap().count();
+    assert!(copied <= 20, "{copied}: {said}");
+    assert!(
+        said.contains(&format!("{copied} of 21 files copied")),
+        "{copied}: {said}"
+    );
+    assert_no_temporaries(&dest);
+    let history = last_history(&home);
+    assert!(
+        history.contains(&format!(
+            "{} done, 0 skipped, 1 failed, 1 not done",
+            copied + 1
+        )),
+        "{copied}: {history}"
+    );
+}

@@ -317,6 +317,25 @@ impl Record {
         begun
     }
 
+    /// Of the source `source` the job was given, how many files (everything but folders) it
+    /// copied or moved, and how many it was to: what a job cancelled or stopped part way says
+    /// of a folder it began, so that what is already at the destination is not left unsaid.
+    /// `None` when no plan has that source.
+    pub fn files_of(&self, source: &Path) -> Option<(u64, u64)> {
+        let mut counts = None;
+        for d in &self.parts {
+            let plan = &d.plan;
+            for root in plan.roots.iter().filter(|r| r.source == source) {
+                let (done, total) = counts.get_or_insert((0, 0));
+                for i in (root.item..root.end).filter(|&i| plan.item(i).kind != Kind::Dir) {
+                    *total += 1;
+                    *done += u64::from(Self::how_of(d, i).is_some());
+                }
+            }
+        }
+        counts
+    }
+
     /// Whether an answer to a conflict (Keep both, Rename to) gave an item another name than
     /// the one it was to get: what an undo's put-back did beside what had taken a place. A
     /// put-back to a name other than the item's own (the undo of a rename) is not that.

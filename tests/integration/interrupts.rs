@@ -1,0 +1,110 @@
+//! What `ferry cp` and `ferry mv` say when a Ctrl+C (SIGINT) stops them part way: how many
+//! files of a folder were copied or moved, and where they are, never only "not copied" while
+//! the destination holds part of it; and, when the job had finished before the signal took
+//! effect, that it had. The process is held at a fault point while the signal is sent, so
+//! that it is under way, not before or after.
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::Output;
+
+use ferry_tests::TempTree;
+use rustix::process::Signal;
+
+use crate::faults::Pause;
+use crate::ferry_in;
+
+/// Files below `dir`, at any depth (0 if it is not there).
+fn files_in(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    (entries.map(|e| e.unwrap()))
+        .map(|e| match e.file_type().unwrap().is_dir() {
+            true => files_in(&e.path()),
+            false => 1,
+        })
+        .sum()
+}
+
+/// `src/docs` of `files` files (10 KiB each, in two subfolders and the folder itself).
+fn docs(t: &TempTree, files: usize) -> std::path::PathBuf {
+    let docs = t.dir("src/docs");
+    for i in 0..files {
+        let sub = ["", "a/", "b/"][i % 3];
+        t.file(format!("src/docs/{sub}f{i}"), vec![b'x'; 10 << 10]);
+    }
+    docs
+}
+
+/// `ferry <verb> <src> <dest>` held as its `nth` item is done, sent SIGINT there and, 0.3 s
+/// later, let go.
+fn interrupted(home: &Path, verb: &str, src: &Path, dest: &Path, nth: u32) -> (Output, String) {
+    let point = Box::leak(format!("item-done:{nth}").into_boxed_str());
+    let pause = Pause::at(point);
+    let child = pause.start_held(ferry_in(home).arg(verb).arg(src).arg(dest));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, Signal::INT).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.signal(), Some(2), "{:?}: {said}", out.status);
+    (out, said)
+}
+
+#[test]
+fn an_interrupted_move_says_how_many_files_moved_and_where_the_rest_are() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let (_, said) = interrupted(&home, "mv", &src, &dest, 5);
+    let (moved, left) = (files_in(&dest.join("docs")), files_in(&src));
+    assert_eq!(moved + left, 600, "{said}");
+    assert!(moved > 0 && left > 0, "{moved} moved: {said}");
+    let line = format!(
+        "ferry: interrupted: {moved} of 600 files moved; the rest are still in {} \
+         (`ferry undo` puts back what was moved)",
+        src.display()
+    );
+    assert!(said.contains(&line), "{said}");
+    assert!(!said.contains("not moved"), "{said}");
+}
+
+#[test]
+fn an_interrupted_copy_says_how_much_of_the_folder_it_copied_and_where() {
+    let t = TempTree::new();
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    let (_, said) = interrupted(&home, "cp", &src, &dest, 5);
+    let copied = files_in(&dest.join("docs"));
+    assert!(copied > 0 && copied < 600, "{copied} copied: {said}");
+    let line = format!(
+        "ferry: interrupted: {copied} of 600 files copied into {}, which holds part of {}",
+        dest.join("docs").display(),
+        src.display()
+    );
+    assert!(said.contains(&line), "{said}");
+    assert!(!said.contains("not copied"), "{said}");
+    assert_eq!(files_in(&src), 600);
+}
+
+/// The signal came while the last item was written: nothing was left to stop, and the
+/// command says so rather than nothing.
+#[test]
+fn a_move_interrupted_as_it_ended_says_it_finished() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let src = t.dir("src/docs");
+    for i in 0..3 {
+        t.file(format!("src/docs/f{i}"), format!("file {i}"));
+    }
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let (_, said) = interrupted(&home, "mv", &src, &dest, 3);
+    assert_eq!(files_in(&dest.join("docs")), 3, "{said}");
+    assert!(!src.exists(), "{said}");
+    assert!(said.contains("the job had finished"), "{said}");
+    assert!(!said.contains("not moved"), "{said}");
+}
