@@ -435,7 +435,7 @@ pub(crate) fn run_asking(
             ErrorPolicy::Skip
         },
     };
-    // A device named as a source by one who cannot make it fails; one met inside a copied
+    // A file of a kind no one can make anew named as a source fails; one met inside a copied
     // folder is left out with a note.
     let given = match &job {
         Job::Copy { sources, .. } | Job::Move { sources, .. } => sources.clone(),

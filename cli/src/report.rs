@@ -187,10 +187,10 @@ fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
         && !summary.stopped_by_defect()
         && summary.items_done == 0
         && summary.failed.is_empty();
-    // A device given as a source, by one who cannot make it, is not done (one inside a
-    // copied folder is a note, as `cp` as root would copy it; but a move that leaves it
-    // behind leaves its folder too, which was asked to be gone); a source given twice is
-    // done once, as `cp` and `mv` do it, with a warning.
+    // A file of a kind no one can make anew (`SkipReason::Special`) given as a source is not
+    // done (one inside a copied folder is a note; but a move that leaves it behind leaves
+    // its folder too, which was asked to be gone); a source given twice is done once, as
+    // `cp` and `mv` do it, with a warning. (A device one cannot make fails, as in `cp -a`.)
     let skipped_for_errors = summary.skipped.iter().any(|s| {
         s.reason.after_error()
             || matches!(s.reason, SkipReason::Special(_)) && (moved || given.contains(&s.path))

@@ -507,3 +507,55 @@ fn a_refused_rename_names_the_side_that_refused_it() {
     );
     assert!(mine.exists() && theirs.exists());
 }
+
+/// A device copied by one who cannot make it (not root: `mknod` fails with EPERM) fails with
+/// that reason, as in `cp -a`, alike inside a folder and given alone; it is not "skipped" as
+/// if nothing were wrong, with status 0. The rest of the folder is copied.
+#[test]
+fn a_device_one_cannot_make_fails_with_the_reason_in_a_folder_and_alone() {
+    if !crate::jobs_support::root_or_skip("making a device to copy") {
+        return;
+    }
+    let t = open_tree();
+    let src = t.dir("sx");
+    t.file("sx/a", "a");
+    let device = src.join("dev");
+    let mode = rustix::fs::Mode::from_raw_mode(0o666);
+    let (kind, number) = (
+        rustix::fs::FileType::CharacterDevice,
+        rustix::fs::makedev(1, 3),
+    );
+    rustix::fs::mknodat(rustix::fs::CWD, &device, kind, mode, number).unwrap();
+    chmod(&src, 0o777);
+    let dest = t.dir("dest");
+    chmod(&dest, 0o777);
+    // Across file systems, so that the move makes the device anew rather than renaming it.
+    let shm = TempTree::new_in("/dev/shm");
+    let moved_to = shm.dir("dest");
+    chmod(&moved_to, 0o777);
+    for (verb, given) in [("cp", &src), ("cp", &device), ("mv", &src)] {
+        let dest = if verb == "mv" { &moved_to } else { &dest };
+        let out = run_ferry_unprivileged([verb.as_ref(), given.as_os_str(), dest.as_os_str()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let case = format!("{verb} {}: {stderr}", given.display());
+        assert_eq!(out.status.code(), Some(1), "{case}");
+        let landed = match given == &device {
+            true => dest.join("dev"),
+            false => dest.join("sx/dev"),
+        };
+        let said = format!(
+            "cannot create {}: Operation not permitted",
+            landed.display()
+        );
+        assert!(stderr.contains(&said), "{case}");
+        assert!(!stderr.contains("skipped"), "{case}");
+        assert!(!landed.exists(), "{case}");
+        assert!(device.exists(), "{case}");
+        if given == &src {
+            assert_eq!(fs::read(dest.join("sx/a")).unwrap(), b"a", "{case}");
+        }
+        assert_no_temporaries(dest);
+    }
+    // The move moved the rest, and left the folder with the device in it.
+    assert!(!src.join("a").exists());
+}

@@ -259,10 +259,11 @@ fn a_fuse_fat_disk_keeps_the_times_of_the_files_copied_there() {
 
 /// fusefat makes no FIFO and fails `mknod` with EIO, which stopped the whole job as a
 /// failing disk would ("stopped: cannot create …/fifo: Input/output error"), the other files
-/// not copied. The FIFO is skipped as a node that destination cannot hold, as `cp` goes on,
-/// and no temporary entry is left (the disk keeps an entry under the name it refused).
+/// not copied; then it was "skipped", which hid why and ended the copy as complete. The FIFO
+/// fails alone, said as a node this disk cannot hold, the rest is copied, and no temporary
+/// entry is left (the disk keeps an entry under the name it refused).
 #[test]
-fn a_fifo_a_fuse_disk_cannot_make_is_skipped_and_the_rest_copied() {
+fn a_fifo_a_fuse_disk_cannot_make_fails_alone_and_the_rest_is_copied() {
     let tree = TempTree::new();
     let Some(fat) = Fuse::fat(&tree) else {
         return;
@@ -286,9 +287,16 @@ fn a_fifo_a_fuse_disk_cannot_make_is_skipped_and_the_rest_copied() {
         on_conflict: ConflictPolicy::Skip,
     });
     assert!(out.summary.stopped_by.is_none(), "{:#?}", out.summary);
-    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
-    let skipped: Vec<_> = out.summary.skipped.iter().map(|s| &s.path).collect();
-    assert_eq!(skipped, [&src.join("a-fifo")], "{:#?}", out.summary);
+    assert!(out.summary.skipped.is_empty(), "{:#?}", out.summary);
+    let failed: Vec<_> = out.summary.failed.iter().map(|f| &f.path).collect();
+    assert_eq!(failed, [&src.join("a-fifo")], "{:#?}", out.summary);
+    let said = out.summary.failed[0].error.to_string();
+    let fifo = fat.dir.join("src/a-fifo");
+    assert!(
+        said.starts_with(&format!("cannot create {}: ", fifo.display()))
+            && said.contains("cannot hold a"),
+        "{said}"
+    );
     for name in ["b.txt", "c.txt", "d.txt"] {
         assert_eq!(
             fs::read_to_string(fat.dir.join("src").join(name)).unwrap(),

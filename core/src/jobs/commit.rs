@@ -21,10 +21,10 @@ use rustix::fd::OwnedFd;
 use rustix::fs::{AtFlags, FileType, Mode};
 use rustix::io::Errno;
 
+use super::NoteKind;
 use super::copy::{Batch, Copier, Outcome};
 use super::notes::refused;
 use super::plan::Action;
-use super::{NoteKind, SkipReason};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs;
@@ -213,9 +213,10 @@ impl Copier<'_> {
         self.finish_special(batch, temp, i)
     }
 
-    /// A FIFO, a socket, or a character or block device (made only by root, as `cp -a` run
-    /// by root makes them; where the kernel refuses, it is skipped as before), made anew with
-    /// the source's type and device number. A socket made anew is an inode no program
+    /// A FIFO, a socket, or a character or block device, made anew with the source's type and
+    /// device number (a device only by root, as `cp -a` run by root makes them). Where the
+    /// kernel or the file system refuses (EPERM, EOPNOTSUPP, ENOSYS), the item fails with that
+    /// reason, as `cp -a` fails it: a skip would hide why, and end the job as complete. A socket made anew is an inode no program
     /// listens on, as `cp -a` and `mv` across file systems make it: the program that made it
     /// makes it again when it starts, and a folder moved with one is not left behind.
     pub(super) fn copy_node(&self, batch: &Batch, i: u32) -> Result<Outcome, Error> {
@@ -241,12 +242,7 @@ impl Copier<'_> {
         };
         let temp = match self.temp(batch, i, make) {
             Ok((temp, ())) => temp,
-            Err(Error::Io { source, .. })
-                if self.cannot_make(meta.kind, Errno::from_io_error(&source)) =>
-            {
-                return Ok(Outcome::Skipped(SkipReason::Special(meta.kind)));
-            }
-            Err(e) => return Err(e),
+            Err(e) => return Err(self.node_refused(meta.kind, e)),
         };
         let owner = self.give_owner(i, (meta.uid, meta.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
@@ -269,17 +265,21 @@ impl Copier<'_> {
         self.finish_special(batch, temp, i)
     }
 
-    /// Whether `mknod` failing with `errno` says the destination cannot hold a node of `kind`
-    /// (skipped, as `cp` goes on past it): a device without the capability to make one (a
-    /// user namespace's root), or any node on a FUSE file system whose server makes none
-    /// (fusefat fails with EIO, which elsewhere stops the job as a failing disk would).
-    fn cannot_make(&self, kind: Kind, errno: Option<Errno>) -> bool {
-        let device = matches!(kind, Kind::CharDevice | Kind::BlockDevice);
+    /// `error` from making a node of `kind`, as the item's failure: a FUSE server that makes
+    /// none (fusefat) answers EIO, which elsewhere stops the job as a failing disk would; it
+    /// is said as what it means, that this file system cannot hold one, and fails that item
+    /// alone.
+    fn node_refused(&self, kind: Kind, error: Error) -> Error {
         let fuse = self.dest.mount.as_ref().is_some_and(fs::Mount::is_fuse);
-        match errno {
-            Some(Errno::PERM | Errno::ACCESS) => device || fuse,
-            Some(Errno::IO | Errno::NOSYS | Errno::OPNOTSUPP) => fuse,
-            _ => false,
+        match error {
+            Error::Io { op, path, source }
+                if fuse && source.raw_os_error() == Some(Errno::IO.raw_os_error()) =>
+            {
+                let reason = format!("this file system cannot hold a {} ({source})", kind.noun());
+                let source = std::io::Error::new(std::io::ErrorKind::Unsupported, reason);
+                Error::Io { op, path, source }
+            }
+            error => error,
         }
     }
 

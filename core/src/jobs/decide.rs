@@ -70,13 +70,8 @@ impl Planner<'_> {
         force: Option<&Forced>,
     ) {
         let by_rename = self.mode == Mode::Move && dest_dir.is_some() && renames;
-        // A device can be made anew by root alone (`mknod`), as `cp -a` and `mv` run by
-        // root make them; a socket, like a FIFO, by anyone.
-        let special = matches!(meta.kind, Kind::CharDevice | Kind::BlockDevice)
-            && !rustix::process::geteuid().is_root();
-        if special && !by_rename {
-            return self.skip(i, SkipReason::Special(meta.kind));
-        }
+        // A device is made anew by root alone (`mknod`); for anyone else it is tried all the
+        // same, and fails with the kernel's reason, as `cp -a` fails it (`commit.rs`).
         let dest = self.dest.expect("copy and move have a destination");
         if let Some(limit) = dest.mount.as_ref().and_then(fs::Mount::max_file_size)
             && meta.kind == Kind::File

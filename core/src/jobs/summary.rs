@@ -18,7 +18,9 @@ use crate::fs::{FileId, Timestamp};
 pub enum SkipReason {
     /// The destination name exists and the policy is [`Skip`](super::ConflictPolicy::Skip).
     Exists,
-    /// A device, which only root can make, is not copied by anyone else.
+    /// A file of a kind Ferry cannot make anew (neither file, folder, link, FIFO, socket nor
+    /// device). A FIFO, socket or device the destination refuses to make fails instead,
+    /// with the reason.
     Special(Kind),
     /// The same item was given twice.
     Duplicate,
