@@ -5,7 +5,8 @@
 //! [`Event::Answer`] for the window to hand to `Engine::resolve_error`. The rest of the job
 //! goes on while the question waits.
 //!
-//! No space, quota and I/O errors are never asked about: the core stops the job at once
+//! No space, quota and I/O errors (but for reading one file's data, which fails that file
+//! alone) are never asked about: the core stops the job at once
 //! (after removing its temporary file) and reports the error as the job's `stopped_by`
 //! ([`Error::is_terminal`]). For those the window calls [`ItemError::stopped`]: the dialog
 //! says the job stopped, and offers **Retry** (once space is freed: [`Event::Retry`], the
