@@ -244,6 +244,12 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
                 c.done, c.skipped, c.failed, c.not_done
             ),
         };
+        // A resumed record keeps what the run that finished it did: the killed run's part
+        // is not counted (`147 done` of a move of 2,003 read as if the rest had failed).
+        let counts = match r.resumed && !counts.is_empty() {
+            true => format!("{counts} by the resume that finished it"),
+            false => counts,
+        };
         let counts = match r.undone_left {
             0 => counts,
             1 if r.state == RecordState::Undone => format!("{counts}; 1 item was not undone"),
@@ -303,6 +309,20 @@ fn undo_in(
     let Ok(trash) = trash() else {
         return EXIT_REFUSED;
     };
+    // A newer job that changed nothing (it failed or skipped everything) is no undo step:
+    // said, or "undo the last job" seemed to undo an older one at random.
+    let newer = journal.records().unwrap_or_default();
+    for r in newer.iter().filter(|r| {
+        r.seq > record.seq
+            && matches!(r.state, RecordState::Finished | RecordState::Cancelled)
+            && r.did_nothing()
+    }) {
+        eprintln!(
+            "ferry: passing over {} {}, newer: it changed nothing",
+            r_kind(r),
+            r.describe()
+        );
+    }
     eprintln!("ferry: undoing {} {}", r_kind(&record), record.describe());
     details_missing(&record);
     let pruned = record

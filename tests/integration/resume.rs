@@ -201,6 +201,11 @@ fn a_large_file_killed_midway_is_verified_and_appended_on_resume() {
     assert!(parts_in(&k.dest).is_empty(), "no part left");
     let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(!history.contains("INTERRUPTED"), "{history}");
+    // Its counts are the resume's: said so, or they read as the whole job's.
+    assert!(
+        history.contains("by the resume that finished it"),
+        "{history}"
+    );
 }
 
 #[test]
