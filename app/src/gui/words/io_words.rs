@@ -38,7 +38,12 @@ pub(super) fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {
         ),
         Errno::IO => {
             let verb = match act {
-                Act::CreateIn | Act::Write | Act::Delete | Act::Move | Act::Change => "written",
+                Act::CreateIn
+                | Act::Write
+                | Act::Delete
+                | Act::Move
+                | Act::Rename
+                | Act::Change => "written",
                 Act::Read | Act::Other => "read",
             };
             format!(
@@ -57,7 +62,7 @@ pub(super) fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {
         Errno::LOOP => format!("{it} is a symbolic link, which is not followed."),
         Errno::NOTDIR => format!("{it}, or a folder on its way, is not a folder."),
         Errno::ISDIR => format!("{it} is a folder."),
-        Errno::INVAL if act == Act::CreateIn || act == Act::Move => {
+        Errno::INVAL if matches!(act, Act::CreateIn | Act::Move | Act::Rename) => {
             format!("{it} is not a valid name on this disk.")
         }
         Errno::BUSY | Errno::TXTBSY => format!("{it} is in use by the system or a program."),
@@ -92,8 +97,10 @@ pub(super) enum Act {
     Write,
     /// Deleting the item.
     Delete,
-    /// Moving or renaming the item.
+    /// Moving the item.
     Move,
+    /// Renaming the item in its folder (a rename refused said "permission to move").
+    Rename,
     /// Changing the item's times, permissions, lock.
     Change,
     /// Anything else.
@@ -103,7 +110,7 @@ pub(super) enum Act {
 impl Act {
     /// Takes the item out of its folder (where `EPERM` means a lock, not the mode bits).
     pub(super) fn removes(self) -> bool {
-        matches!(self, Act::Delete | Act::Move)
+        matches!(self, Act::Delete | Act::Move | Act::Rename)
     }
 
     pub(super) fn of(op: &str) -> Act {
@@ -131,9 +138,8 @@ impl Act {
             | "use the trash folder" => Act::CreateIn,
             "write" | "flush" | "copy" => Act::Write,
             "delete" | "remove" => Act::Delete,
-            "move" | "move to the trash" | "rename" | "rename to" | "move aside" | "move to" => {
-                Act::Move
-            }
+            "move" | "move to the trash" | "move aside" | "move to" => Act::Move,
+            "rename" | "rename to" => Act::Rename,
             "set the times of" | "set the permissions of" | "lock" => Act::Change,
             _ => Act::Other,
         }
@@ -152,6 +158,7 @@ pub(super) fn denied(act: Act, path: &Path) -> String {
         Act::Write => format!("You don't have permission to write to {it}."),
         Act::Delete => format!("You don't have permission to delete {it}."),
         Act::Move => format!("You don't have permission to move {it}."),
+        Act::Rename => format!("You don't have permission to rename {it}."),
         Act::Change => format!("You don't have permission to change {it}."),
     }
 }
@@ -267,6 +274,8 @@ mod tests {
             "{}",
             said(&e)
         );
+        let e = io("rename", "/m/f1", Errno::ACCESS);
+        assert_eq!(said(&e), "You don't have permission to rename “f1”.");
         let e = io("rename", "/m/locked.txt", Errno::PERM);
         assert!(
             said(&e).ends_with("lets only an item's owner rename it."),
