@@ -130,6 +130,11 @@ impl Ferry {
                 self.close_trash();
                 Task::none()
             }
+            // As in Dolphin, Ctrl+L leaves the Trash for a path typed (it did nothing).
+            Some(Action::Pane(PaneAction::EditLocation)) => {
+                self.close_trash();
+                self.pane_action(PaneAction::EditLocation)
+            }
             _ => Task::none(),
         })
     }

@@ -530,6 +530,10 @@ fn the_window_menu_opens_the_trash_from_the_keyboard() {
         f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
     });
     assert!(shows(&ferry, "Empty Trash"));
+    // Ctrl+L leaves it for a path typed (it did nothing).
+    ctrl(&mut ferry, "l");
+    assert!(ferry.trash.is_none());
+    assert!(ferry.tabs.active_pane().is_editing_location());
 }
 
 #[test]
