@@ -54,7 +54,8 @@ impl Tab {
 pub struct Tabs {
     tabs: Vec<Tab>,
     active: usize,
-    closed: Vec<TabSession>,
+    /// Tabs closed, newest last, with their panes' histories.
+    closed: Vec<(TabSession, Vec<browser::History>)>,
     next_view: ViewId,
     /// The tab under the pointer (a drag selects it).
     hovered: Option<usize>,
@@ -291,7 +292,9 @@ impl Tabs {
         for pane in &tab.panes {
             pane.close(ctx);
         }
-        self.closed.push(tab.session());
+        // With each pane's Back and Forward: a tab reopened came back with neither.
+        let histories = tab.panes.iter().map(|p| p.history().clone()).collect();
+        self.closed.push((tab.session(), histories));
         if self.closed.len() > CLOSED_KEPT {
             self.closed.remove(0);
         }
@@ -303,8 +306,11 @@ impl Tabs {
 
     /// Opens the tab closed last again, where it can be, and shows it.
     pub fn reopen(&mut self, ctx: &Ctx<'_>) -> Option<Event> {
-        let closed = self.closed.pop()?;
-        let tab = self.restore(&closed, ctx);
+        let (closed, histories) = self.closed.pop()?;
+        let mut tab = self.restore(&closed, ctx);
+        for (pane, history) in tab.panes.iter_mut().zip(histories) {
+            pane.set_history(history);
+        }
         let at = (self.active + 1).min(self.tabs.len());
         self.tabs.insert(at, tab);
         self.active = at;

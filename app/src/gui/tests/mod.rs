@@ -212,6 +212,11 @@ fn tabs_open_close_reopen_and_cycle() {
         "Music — Ferry",
         "reopened where it was, and shown"
     );
+    // With its Back: it came back with no history.
+    assert!(ferry.tabs.active_pane().can_go_back());
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    settle(&mut ferry);
+    assert_eq!(ferry.title(), "home — Ferry");
 }
 
 #[test]

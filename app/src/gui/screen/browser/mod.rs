@@ -53,7 +53,8 @@ use super::Ctx;
 use crate::gui::settings::{Columns, Settings, ViewMode};
 use crate::gui::widget::field::Opened;
 use crate::gui::widget::list::Scroll;
-use history::{History, Nav, Place};
+pub use history::History;
+use history::{Nav, Place};
 use input::{Band, ColumnDrag, TypeAhead};
 use location::Editing;
 use operations::{Press, Renaming};
@@ -306,6 +307,16 @@ impl Browser {
     /// True while a path is typed into the location bar.
     pub fn is_editing_location(&self) -> bool {
         self.editing.is_some()
+    }
+
+    /// Where Back and Forward go.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Gives the pane the Back and Forward of the pane it stands for (a tab reopened).
+    pub fn set_history(&mut self, history: History) {
+        self.history = history;
     }
 
     /// True while the rename editor is open.
