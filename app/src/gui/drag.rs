@@ -379,11 +379,12 @@ fn hover_at(
     if !panes_shown {
         return None;
     }
-    let pane = tabs
-        .current()
-        .panes()
-        .iter()
-        .find(|p| p.list_bounds().contains(pointer))?;
+    let panes = tabs.current().panes();
+    let Some(pane) = panes.iter().find(|p| p.list_bounds().contains(pointer)) else {
+        // Outside the lists: a breadcrumb's folder, if one is under the pointer.
+        let crumb = panes.iter().find_map(|p| p.hovered_crumb());
+        return crumb.map(|folder| Hover::Pane(folder.to_path_buf()));
+    };
     Some(match pane.hovered_folder() {
         Some(folder) => Hover::Item(pane.view_id(), folder),
         None => Hover::Pane(pane.path().to_path_buf()),

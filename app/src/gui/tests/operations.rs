@@ -530,3 +530,31 @@ fn a_toasts_undo_undoes_its_own_job_or_nothing() {
     });
     assert!(home.join("projects/a.txt").exists(), "the other job stays");
 }
+
+/// A drag over a breadcrumb lit it up, and a drop there did nothing: it goes into that
+/// folder, as on Dolphin's and Nautilus' path bars.
+#[test]
+fn a_drop_on_a_breadcrumb_goes_into_its_folder() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    lay_out(&mut ferry);
+    select(&mut ferry, "a.txt");
+    ferry.mounts = ferry_core::fs::MountTable::read();
+    let paths = ferry.tabs.active_pane().selected_paths();
+    ferry.drag_started(paths, format::Category::Text);
+    let view = ferry.tabs.active_pane().view_id();
+    let crumb = browser::Message::CrumbEntered(home.clone());
+    send(&mut ferry, Message::Tabs(tabs::Message::Pane(view, crumb)));
+    // Over the location bar, above the list.
+    let list = ferry.tabs.active_pane().list_bounds();
+    send(
+        &mut ferry,
+        Message::PointerMoved(Point::new(list.x + 40.0, list.y - 30.0)),
+    );
+    assert_eq!(ferry.drop_action(), Some(drag::Action::Move(home.clone())));
+    send(&mut ferry, Message::PointerReleased);
+    until(&mut ferry, "the move", |_| home.join("a.txt").exists());
+    jobs_done(&mut ferry);
+    assert!(!home.join("Documents/a.txt").exists());
+}

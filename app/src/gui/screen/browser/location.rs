@@ -231,10 +231,13 @@ impl Browser {
                     } else {
                         Font::DEFAULT
                     };
-                    button(text(label).size(TEXT).font(font).wrapping(Wrapping::None))
+                    let crumb = button(text(label).size(TEXT).font(font).wrapping(Wrapping::None))
                         .padding(CRUMB_PAD)
                         .style(style::crumb(current))
-                        .on_press(Message::Navigate(path))
+                        .on_press(Message::Navigate(path.clone()));
+                    mouse_area(crumb)
+                        .on_enter(Message::CrumbEntered(path.clone()))
+                        .on_exit(Message::CrumbLeft(path))
                         .into()
                 }
                 Crumb::Elided => Element::from(

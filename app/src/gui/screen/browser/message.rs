@@ -49,6 +49,10 @@ pub enum Message {
     RowEntered(RowRef),
     /// The pointer left a row.
     RowLeft(RowRef),
+    /// The pointer is over the breadcrumb of this folder (a drop there goes into it).
+    CrumbEntered(PathBuf),
+    /// The pointer left the breadcrumb of this folder.
+    CrumbLeft(PathBuf),
     /// The empty part of the list was pressed, here (relative to the list's area).
     BackgroundPressed(Point),
     /// The error shown instead of the list was pressed: the pane takes the keyboard.

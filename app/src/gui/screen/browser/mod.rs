@@ -123,6 +123,9 @@ pub struct Browser {
     /// The list area's bounds in the window (the grid's width, a keyboard menu's place).
     bounds: Rectangle,
     hovered: Option<RowRef>,
+    /// The breadcrumb under the pointer: its folder (a drag dropped there goes into it; it
+    /// lit up under a drag and took nothing).
+    hovered_crumb: Option<PathBuf>,
     notice: Option<String>,
     /// The path being typed, while the path bar is a text field.
     editing: Option<Editing>,
@@ -177,6 +180,7 @@ impl Browser {
             scroll: Scroll::default(),
             bounds: Rectangle::new(Point::ORIGIN, crate::gui::WINDOW_SIZE),
             hovered: None,
+            hovered_crumb: None,
             notice: None,
             editing: None,
             filter: None,
@@ -309,6 +313,11 @@ impl Browser {
         self.editing.is_some()
     }
 
+    /// The folder of the breadcrumb under the pointer, if one is.
+    pub fn hovered_crumb(&self) -> Option<&Path> {
+        self.hovered_crumb.as_deref()
+    }
+
     /// Where Back and Forward go.
     pub fn history(&self) -> &History {
         &self.history
@@ -418,6 +427,16 @@ impl Browser {
             }
             Message::RowEntered(at) => {
                 self.hovered = Some(at);
+                (Task::none(), None)
+            }
+            Message::CrumbEntered(folder) => {
+                self.hovered_crumb = Some(folder);
+                (Task::none(), None)
+            }
+            Message::CrumbLeft(folder) => {
+                if self.hovered_crumb.as_ref() == Some(&folder) {
+                    self.hovered_crumb = None;
+                }
                 (Task::none(), None)
             }
             Message::BackgroundPressed(at) => {

@@ -38,6 +38,8 @@ impl Browser {
             Some(rest.components().next()?.as_os_str().to_owned())
         });
         self.history.leave(leaving, nav);
+        // The breadcrumbs are drawn anew: one named before must not take a drop.
+        self.hovered_crumb = None;
         (self.mode, self.sort) = ctx.settings.view_for(&self.path);
         self.generation = ctx.dirs.open(self.view_id, self.path.clone(), self.sort);
         self.listing = Listing::Loading(Contents::empty(self.path.clone()));
