@@ -104,9 +104,14 @@ fn running_out_of_space_mid_copy_stops_cleanly() {
         .as_ref()
         .expect("the job must stop on ENOSPC");
     assert!(stopped.is_terminal(), "{stopped}");
-    assert!(out.summary.failed.iter().any(|f| f.error.is_terminal()));
+    // The free-space check runs as `Planned` is sent: it may see the filler already, and
+    // stop the job before anything is written (a race this test loses under load).
+    if !matches!(**stopped, ferry_core::Error::NoSpace { .. }) {
+        assert!(out.summary.failed.iter().any(|f| f.error.is_terminal()));
+    }
     assert_accounts_for(&out.summary, std::slice::from_ref(&src));
-    for entry in fs::read_dir(small.dir.join("src")).unwrap() {
+    // Stopped before writing, it made no folder either.
+    for entry in fs::read_dir(small.dir.join("src")).into_iter().flatten() {
         let len = entry.unwrap().metadata().unwrap().len();
         assert_eq!(len, 600 << 10, "a partial file is left under a real name");
     }
