@@ -186,7 +186,10 @@ impl Journaled {
         if undo && unasked && !cancelled {
             // Not marked undone: nobody chose to leave those items where they are, and
             // another `ferry undo` (with `--on-conflict`) can still put them back.
-            eprintln!("ferry: not all of it could be undone; `ferry undo` tries again");
+            eprintln!(
+                "ferry: not all of it could be undone; {}",
+                try_again(summary)
+            );
             return;
         }
         let recorded = match &self.writer {
@@ -195,7 +198,10 @@ impl Journaled {
         };
         match recorded {
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {
-                eprintln!("ferry: not all of it could be undone; `ferry undo` tries again");
+                eprintln!(
+                    "ferry: not all of it could be undone; {}",
+                    try_again(summary)
+                );
             }
             Ok(()) if summary.resume_again => {
                 eprintln!("ferry: the job is still interrupted; `ferry resume` tries again");
@@ -208,6 +214,18 @@ impl Journaled {
             ),
             Err(e) => warn(&e),
         }
+    }
+}
+
+/// How to finish an undo that stopped part way. One that put part of a folder back (it
+/// stopped when the disk was full) meets that folder as a place taken when run again.
+fn try_again(summary: &Summary) -> &'static str {
+    match summary.record.did_something() {
+        true => {
+            "`ferry undo` tries again once the cause is fixed (with `--on-conflict merge` it \
+             goes on into the folders it put back in part)"
+        }
+        false => "`ferry undo` tries again",
     }
 }
 

@@ -398,6 +398,52 @@ fn an_undo_stopped_for_want_of_space_can_be_tried_again() {
     assert!(!dest.join("s").exists());
 }
 
+/// An undo that ran out of inodes part way through putting a folder back: run again, it met
+/// the folder it had begun as a place taken, and refused, though it had said "`ferry undo`
+/// tries again". It says how to go on, and going on puts everything back.
+#[test]
+fn an_undo_stopped_part_way_says_how_to_go_on() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let options = ["-t", "tmpfs", "-o", "size=4m,nr_inodes=40", "tmpfs"];
+    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+        return;
+    };
+    let folder = small.dir.join("um");
+    fs::create_dir(&folder).unwrap();
+    for i in 0..30 {
+        fs::write(folder.join(format!("f{i:02}")), format!("{i}")).unwrap();
+    }
+    let dest = t.dir("dest");
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .arg(&folder)
+        .arg(&dest)
+        .output()
+        .unwrap());
+    // Another program takes most of the inodes back.
+    let fillers: Vec<PathBuf> = (0..24).map(|i| small.dir.join(format!("x{i}"))).collect();
+    for f in &fillers {
+        fs::write(f, "").unwrap();
+    }
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("--on-conflict merge"), "{said}");
+    for f in &fillers {
+        fs::remove_file(f).unwrap();
+    }
+    ok(&ferry_in(&home)
+        .args(["undo", "--on-conflict", "merge"])
+        .output()
+        .unwrap());
+    for i in 0..30 {
+        let back = fs::read_to_string(folder.join(format!("f{i:02}"))).unwrap();
+        assert_eq!(back, format!("{i}"));
+    }
+    assert!(!dest.join("um").exists());
+}
+
 /// `ferry undo` while the newest job still runs refuses and names it, rather than undoing an
 /// older job; once that job has finished, it is the one undone.
 #[test]
