@@ -318,7 +318,11 @@ impl Browser {
         let id = self.rename_input_id();
         if let Some(renaming) = &mut self.renaming {
             renaming.problem = None;
-            return Some(renaming.opened.type_early(id, &mut renaming.text, c));
+            let before = renaming.text.clone();
+            let task = renaming.opened.type_early(id, &mut renaming.text, c);
+            renaming.cursor = super::operations::cursor_after_edit(&before, &renaming.text);
+            renaming.selected = None;
+            return Some(task);
         }
         if let Some(task) = self.path_typed_early(c) {
             return Some(task);

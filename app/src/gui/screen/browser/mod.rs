@@ -404,8 +404,9 @@ impl Browser {
             Message::SetMode(mode) => self.set_mode(mode),
             Message::RowPressed(at) => {
                 self.filter_typing = false;
+                let renamed = self.rename_ended_by_press(Some(at));
                 self.press(at, ctx);
-                (Task::none(), Some(Event::Activated))
+                (Task::none(), renamed.or(Some(Event::Activated)))
             }
             Message::RowDoubleClicked(at) if at.revision == self.revision => {
                 self.open_row(at.row, ctx)
@@ -415,8 +416,9 @@ impl Browser {
                 (Task::none(), folder.map(Event::OpenInNewTab))
             }
             Message::RowRightPressed(at) => {
+                let renamed = self.rename_ended_by_press(Some(at));
                 self.right_press(at);
-                (Task::none(), None)
+                (Task::none(), renamed)
             }
             Message::RowDoubleClicked(_) | Message::RowMiddleClicked(_) => (Task::none(), None),
             Message::RowLeft(at) => {
@@ -442,6 +444,9 @@ impl Browser {
             Message::BackgroundPressed(at) => {
                 self.editing = None;
                 self.filter_typing = false;
+                if let Some(renamed) = self.rename_ended_by_press(None) {
+                    return (Task::none(), Some(renamed));
+                }
                 self.start_band(at, ctx);
                 (Task::none(), Some(Event::Activated))
             }

@@ -80,9 +80,49 @@ pub(super) struct Renaming {
     /// The text it opened with and its selection (for letters typed before it has the
     /// keyboard).
     pub opened: Opened,
-    /// Where its row is among the rows built when its field last got the keyboard (see
-    /// [`Browser::keep_rename_focus`]); `None` while it is not built.
-    pub slot: Option<usize>,
+    /// Where its row is among the rows built (and how many a line holds) when its field
+    /// last got the keyboard (see [`Browser::keep_rename_focus`]); `None` while not built.
+    pub slot: Option<(usize, usize)>,
+    /// The item's inode: another item given its name since (moved away, a new one made
+    /// under the name) is not the one to rename.
+    pub ino: u64,
+    /// What was selected as it opened (the name without its extension), while nothing has
+    /// been typed: given the keyboard back, the field selects it again.
+    pub selected: Option<std::ops::Range<usize>>,
+    /// Where the cursor is, as the edits tell (after what was typed last), in characters.
+    pub cursor: usize,
+}
+
+impl Renaming {
+    /// The field as the user left it, for a new widget that takes its place: the name's stem
+    /// selected if nothing was typed yet, else the cursor where the last edit left it.
+    fn as_left(&self) -> Opened {
+        match &self.selected {
+            Some(selected) => Opened::range(selected.clone()),
+            None => Opened::range(self.cursor..self.cursor),
+        }
+    }
+}
+
+/// Where an edit that turned `before` into `after` left the cursor (in characters): after
+/// what it inserted, or where it deleted; the text the two share at both ends is what the
+/// edit did not touch.
+pub(super) fn cursor_after_edit(before: &str, after: &str) -> usize {
+    let prefix = before
+        .chars()
+        .zip(after.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (before_n, after_n) = (before.chars().count(), after.chars().count());
+    let suffix = before
+        .chars()
+        .rev()
+        .zip(after.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(before_n - prefix)
+        .min(after_n - prefix);
+    after_n - suffix
 }
 
 /// A press on an item, until it is released or becomes a drag.
@@ -209,6 +249,9 @@ impl Browser {
             problem: None,
             opened: opened.clone(),
             slot: None,
+            ino: item.ino(),
+            selected: Some(0..stem),
+            cursor: stem,
         });
         let reveal = self.reveal_focus();
         let slot = self.built_slot(entry);
@@ -220,7 +263,7 @@ impl Browser {
 
     /// Where entry `entry`'s row is among the rows the list builds now (the icon grid's
     /// cells counted in order), if it is built.
-    fn built_slot(&self, entry: u32) -> Option<usize> {
+    fn built_slot(&self, entry: u32) -> Option<(usize, usize)> {
         let contents = self.listing.contents()?;
         let row = contents.row_of(entry)?;
         let per_line = self.per_line();
@@ -228,7 +271,7 @@ impl Browser {
         let built = self.scroll.window(lines, self.line_height());
         built
             .contains(&(row / per_line))
-            .then(|| row - built.start * per_line)
+            .then(|| (row - built.start * per_line, per_line))
     }
 
     /// The list builds only the rows on screen, and iced keeps a widget's state by its place
@@ -250,9 +293,20 @@ impl Browser {
         if slot.is_none() {
             return Task::none(); // focused again once it is built
         }
-        let end = renaming.text.chars().count();
-        renaming.opened = Opened::range(end..end);
+        renaming.opened = renaming.as_left();
         field::focus(id, renaming.opened.clone())
+    }
+
+    /// A press elsewhere than on the item being renamed ends the rename, as a click away does
+    /// in Dolphin: the name typed is given (refused, the editor stays and says why). The
+    /// editor stayed open, its menu's entries and keys acting on nothing.
+    pub(super) fn rename_ended_by_press(&mut self, on: Option<RowRef>) -> Option<Event> {
+        let renaming = self.renaming.as_ref()?;
+        let its_row = self.listing.contents()?.row_of(renaming.entry);
+        if on.is_some_and(|at| at.revision == self.revision && Some(at.row) == its_row) {
+            return None;
+        }
+        self.rename_submitted()
     }
 
     /// A key the rename editor did not take, and not one for it (Enter, Escape, a letter):
@@ -263,8 +317,7 @@ impl Browser {
         let Some(renaming) = &mut self.renaming else {
             return Task::none();
         };
-        let end = renaming.text.chars().count();
-        renaming.opened = Opened::range(end..end);
+        renaming.opened = renaming.as_left();
         field::focus(id, renaming.opened.clone())
     }
 
@@ -339,6 +392,8 @@ impl Browser {
 
     pub(super) fn rename_edited(&mut self, text: String) {
         if let Some(renaming) = &mut self.renaming {
+            renaming.cursor = cursor_after_edit(&renaming.text, &text);
+            renaming.selected = None;
             renaming.text = text;
             renaming.problem = None;
         }

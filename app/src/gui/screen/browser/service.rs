@@ -104,12 +104,23 @@ impl Browser {
         // silently, and the rest of the name typed went to type-ahead, Enter opening a file.
         let mut notice = None;
         if let Some(renaming) = &mut self.renaming {
-            match contents.row_named(renaming.original.as_encoded_bytes()) {
+            // By name and inode: another item under its name (the item moved away and a new
+            // one made) is not the one to rename, and Enter renamed it.
+            let row = contents
+                .row_named(renaming.original.as_encoded_bytes())
+                .filter(|&row| {
+                    let entry = contents.rows()[row] as usize;
+                    contents
+                        .entries()
+                        .get(entry)
+                        .is_some_and(|e| e.ino() == renaming.ino)
+                });
+            match row {
                 Some(row) => renaming.entry = contents.rows()[row],
                 None => {
                     notice = Some(Event::Notice(format!(
-                        "“{}” was renamed, moved or deleted by another program: it was not \
-                         renamed.",
+                        "“{}” was renamed, moved or deleted elsewhere, so the name typed was \
+                         not given.",
                         format::shown_name(&renaming.original)
                     )));
                     self.renaming = None;

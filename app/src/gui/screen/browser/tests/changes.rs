@@ -108,7 +108,7 @@ fn the_rename_editor_says_so_when_its_item_goes() {
     let Some(Event::Notice(said)) = event else {
         panic!("{event:?}");
     };
-    assert!(said.starts_with("“f002” was renamed, moved or deleted by another program"));
+    assert!(said.starts_with("“f002” was renamed, moved or deleted elsewhere"));
 }
 
 /// Scrolled to the end of 300 rows, another program deletes all but 11: the list built no
@@ -150,4 +150,60 @@ fn the_filter_bar_holds_ctrl_z_only_while_typed_in() {
     assert!(!browser.is_typing(), "the list has the keys");
     act(&mut browser, &dirs, PaneAction::TypeAhead('0'));
     assert!(browser.is_typing(), "a letter goes to the filter again");
+}
+
+/// The item being renamed moved away and a new one made under its name at once: the editor
+/// stayed on the name, and Enter renamed the new item.
+#[test]
+fn the_rename_editor_follows_its_item_not_its_name() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let mut swapped = entry::Listing::new(PathBuf::from("/x"));
+    for (name, ino) in [("f000", 0), ("f001", 0), ("f002", 99)] {
+        let meta = Meta {
+            ino,
+            ..Meta::default()
+        };
+        swapped.push(OsStr::new(name), meta);
+    }
+    let event = changed(&browser, Arc::new(swapped));
+    let (_, event) = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(!browser.is_renaming());
+    assert!(matches!(event, Some(Event::Notice(_))), "{event:?}");
+}
+
+/// Given the keyboard back, the field is as the user left it: the stem selected while
+/// nothing was typed, else the cursor after the last edit, wherever that was (typing after
+/// a change above landed at the end: "file10.txtnew", "Xfile10.txtY").
+#[test]
+fn the_rename_field_comes_back_as_it_was_left() {
+    use super::super::operations::cursor_after_edit;
+    assert_eq!(cursor_after_edit("file10.txt", "Xfile10.txt"), 1);
+    assert_eq!(cursor_after_edit("file10.txt", "file10.txtZ"), 11);
+    assert_eq!(cursor_after_edit("file10.txt", "file1.txt"), 5);
+    assert_eq!(cursor_after_edit("aaa", "aaaa"), 4);
+    assert_eq!(cursor_after_edit("file10.txt", "new.txt"), 3);
+}
+
+/// A click on another item while the editor is open gives the name typed, as in Dolphin:
+/// the editor stayed open and took every key and menu entry after.
+#[test]
+fn a_click_elsewhere_gives_the_name_typed() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let _ = browser.update(Message::RenameEdited("abc".into()), &ctx(&dirs));
+    let messages = click(&browser, &["f000"]);
+    let events = feed(&mut browser, &dirs, messages);
+    assert!(!browser.is_renaming());
+    assert!(
+        events.contains(&Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/f002"),
+            new_name: "abc".into(),
+        })),
+        "{events:?}"
+    );
 }
