@@ -28,7 +28,7 @@ const SHOWN_CANDIDATES: usize = 8;
 /// A path being typed.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Editing {
-    text: String,
+    pub(super) text: String,
     /// Why the last path submitted was refused, or why completion found nothing.
     problem: Option<String>,
     /// The folders that complete the text Tab was last pressed on.

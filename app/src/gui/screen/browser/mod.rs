@@ -99,6 +99,33 @@ pub struct RowRef {
     row: usize,
 }
 
+/// Whether a text field's edit from `before` to `after` is a shortcut's character: iced's
+/// fields insert the one Ctrl+Plus, Ctrl+Minus or Ctrl+1 carries ("+-1.txt" for a name), over
+/// the selection if there is one, where GTK's and Qt's insert nothing. A paste (Ctrl+V)
+/// inserts more, or other characters.
+fn typed_by_shortcut(before: &str, after: &str, modifiers: iced::keyboard::Modifiers) -> bool {
+    if !modifiers.command() {
+        return false;
+    }
+    let (before, after): (Vec<char>, Vec<char>) =
+        (before.chars().collect(), after.chars().collect());
+    let prefix = before
+        .iter()
+        .zip(&after)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = (before.iter().rev())
+        .zip(after.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(before.len() - prefix)
+        .min(after.len() - prefix);
+    matches!(
+        &after[prefix..after.len() - suffix],
+        ['+' | '-' | '=' | '0'..='9']
+    )
+}
+
 /// The browser screen's state.
 #[derive(Debug)]
 pub struct Browser {
@@ -368,6 +395,19 @@ impl Browser {
     }
 
     fn handle(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        if let Message::RenameEdited(after)
+        | Message::PathEdited(after)
+        | Message::FilterEdited(after) = &message
+        {
+            let before = match &message {
+                Message::RenameEdited(_) => self.renaming.as_ref().map(|r| r.text.as_str()),
+                Message::PathEdited(_) => self.editing.as_ref().map(|e| e.text.as_str()),
+                _ => self.filter.as_deref(),
+            };
+            if typed_by_shortcut(before.unwrap_or(""), after, ctx.modifiers) {
+                return (Task::none(), None);
+            }
+        }
         match message {
             Message::Navigate(path) => self.navigated(Place::new(path), Nav::Push, ctx),
             Message::Removed(gone) => match gone.parent() {

@@ -207,3 +207,25 @@ fn a_click_elsewhere_gives_the_name_typed() {
         "{events:?}"
     );
 }
+
+/// Ctrl+Plus, Ctrl+Minus and Ctrl+1 typed their characters into the rename editor ("+-1.txt")
+/// and the filter; a paste (Ctrl+V) still goes in.
+#[test]
+fn shortcut_keys_type_nothing_into_the_fields() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let ctrl = held(&dirs, Modifiers::CTRL);
+    let _ = browser.update(Message::RenameEdited("+".into()), &ctrl);
+    let _ = browser.update(Message::RenameEdited("1".into()), &ctrl);
+    let _ = browser.update(Message::RenameEdited("f0+02".into()), &ctrl);
+    assert!(shows(&browser, "f002"), "the name is as it was");
+    let _ = browser.update(Message::RenameEdited("pasted name".into()), &ctrl);
+    assert!(shows(&browser, "pasted name"));
+    act(&mut browser, &dirs, PaneAction::Escape);
+    act(&mut browser, &dirs, PaneAction::Filter);
+    let _ = browser.update(Message::FilterEdited("f".into()), &ctx(&dirs));
+    let _ = browser.update(Message::FilterEdited("f+".into()), &ctrl);
+    assert_eq!(browser.filter.as_deref(), Some("f"));
+}
