@@ -429,7 +429,8 @@ fn side<'a>(
     let heading = text(format!("{title} · {place}"))
         .size(11)
         .style(style::dim_text);
-    let name = format::ellipsize_middle(words::name(&info.name), 34);
+    // Fitted to the card as drawn (bold, 14 px): 34 wide letters ran into the other card.
+    let name = crate::gui::fit::middle(words::name(&info.name), 250.0, 15.0);
     let size = match (info.kind, items) {
         (Kind::Dir, Some(items)) => format!("Folder · {}", words::items(items.n, items.capped)),
         (Kind::Dir, None) => "Folder".to_owned(),

@@ -10,7 +10,7 @@ use ferry_core::jobs::{Conflict, ConflictKind, NameProblem, Resolution};
 
 use super::Act;
 use super::rows::Rule;
-use crate::gui::format;
+use crate::gui::{fit, format};
 
 /// A name as people read it.
 pub fn name(name: &OsStr) -> Cow<'_, str> {
@@ -66,14 +66,12 @@ pub fn apply_to_all(others: usize) -> String {
     }
 }
 
-/// The most characters of a name the question and the answers' lines show: a name of 255
-/// bytes pushed the dialog's buttons below the window.
-const SHOWN_CHARS: usize = 60;
-
-/// The question, in words.
+/// The question, in words, its names fitted to the dialog as drawn (at 18 px): a name of 255
+/// bytes ran past the dialog and pushed its buttons below the window, and one of wide
+/// letters without a break did so even cut to 60 characters.
 pub fn question(c: &Conflict, folder: &str) -> String {
-    let name = format::ellipsize_middle(name(&c.source.name), SHOWN_CHARS);
-    let folder = format::ellipsize_middle(folder.into(), SHOWN_CHARS);
+    let name = fit::middle(name(&c.source.name), 300.0, 18.0);
+    let folder = fit::middle(folder.into(), 160.0, 18.0);
     match c.kind {
         ConflictKind::FileExists => format!("Replace “{name}” in “{folder}”?"),
         ConflictKind::FolderExists => format!("Merge the folder “{name}” into “{folder}”?"),
@@ -148,7 +146,7 @@ pub fn act_title(act: Act, c: &Conflict) -> &'static str {
 /// What an answer will do, in words. `kept` is the name Keep both will give; `undoing`: the
 /// job is an undo, which is not undone in turn, so what it replaces goes to the trash.
 pub fn act_detail(act: Act, c: &Conflict, kept: &str, undoing: bool) -> String {
-    let kept = format::ellipsize_middle(kept.into(), SHOWN_CHARS);
+    let kept = fit::middle(kept.into(), 380.0, 13.0);
     let incoming = noun(c.source.kind);
     let existing = noun(c.dest.kind);
     match (act, c.kind) {
@@ -266,18 +264,21 @@ mod tests {
     }
 
     /// A 255-byte name: the question and Keep both's line ran past the dialog, and pushed
-    /// its buttons below the window.
+    /// its buttons below the window; one of wide letters did so even cut to 60 characters.
     #[test]
-    fn long_names_are_shortened_in_the_question_and_the_answers() {
-        let long = "x".repeat(255);
+    fn long_names_are_fitted_to_the_dialog() {
+        let long = format!("{}.txt", "W".repeat(251));
         let c = crate::gui::modal::conflict::tests::fixture::file(1, &long, 1, 2);
         let asked = question(&c, &"b".repeat(200));
         assert!(
-            asked.chars().count() < 160 && asked.contains('…'),
+            fit::width(&asked, 18.0) < 640.0 && asked.contains('…'),
             "{asked}"
         );
-        let kept = format!("{} (copy)", "x".repeat(246));
+        let kept = format!("{} (copy).txt", "W".repeat(244));
         let said = act_detail(Act::KeepBoth, &c, &kept, false);
-        assert!(said.chars().count() < 110 && said.contains('…'), "{said}");
+        assert!(
+            fit::width(&said, 13.0) < 640.0 && said.contains('…'),
+            "{said}"
+        );
     }
 }
