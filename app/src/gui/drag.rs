@@ -136,7 +136,8 @@ impl Ferry {
         };
         drag.pointer = pointer;
         let panes_shown = self.trash.is_none();
-        let hover = hover_at(&self.tabs, &self.sidebar, pointer, panes_shown);
+        let sidebar = (self.services.settings.show_sidebar).then_some(&self.sidebar);
+        let hover = hover_at(&self.tabs, sidebar, pointer, panes_shown);
         if drag.hover.as_ref().map(|(h, _)| h) != hover.as_ref() {
             drag.hover = hover.map(|h| (h, Instant::now()));
         }
@@ -364,16 +365,26 @@ enum Target {
 
 /// What is under `pointer`: a hovered place or tab, else (when the panes are shown, not the
 /// Trash view) the pane whose list holds it (its hovered folder item, or its folder).
+///
+/// A place, a tab or a breadcrumb says itself when the pointer enters and leaves it; what it
+/// says counts only where the pointer is in its part of the window. One left unseen (under a
+/// menu, or as the Trash view opened) stayed "under the pointer", and a click in the Trash
+/// view that moved a little restored the item into Home, without a word.
 fn hover_at(
     tabs: &tabs::Tabs,
-    sidebar: &sidebar::Sidebar,
+    sidebar: Option<&sidebar::Sidebar>,
     pointer: Point,
     panes_shown: bool,
 ) -> Option<Hover> {
-    if let Some(place) = sidebar.hovered() {
+    let first_list = tabs.current().panes().first().map(|p| p.list_bounds());
+    let over_lists = first_list.is_some_and(|list| list.height > 0.0 && pointer.y >= list.y);
+    if let Some(sidebar) = sidebar
+        && pointer.x <= sidebar.width()
+        && let Some(place) = sidebar.hovered()
+    {
         return Some(Hover::Place(place.clone()));
     }
-    if let Some(index) = tabs.hovered_tab() {
+    if !over_lists && let Some(index) = tabs.hovered_tab() {
         return Some(Hover::Tab(index));
     }
     if !panes_shown {
@@ -381,8 +392,13 @@ fn hover_at(
     }
     let panes = tabs.current().panes();
     let Some(pane) = panes.iter().find(|p| p.list_bounds().contains(pointer)) else {
-        // Outside the lists: a breadcrumb's folder, if one is under the pointer.
-        let crumb = panes.iter().find_map(|p| p.hovered_crumb());
+        // Above the lists: a breadcrumb's folder, if one is under the pointer.
+        let crumb = (panes.iter())
+            .filter(|p| {
+                let list = p.list_bounds();
+                pointer.y < list.y && (list.x..=list.x + list.width).contains(&pointer.x)
+            })
+            .find_map(|p| p.hovered_crumb());
         return crumb.map(|folder| Hover::Pane(folder.to_path_buf()));
     };
     Some(match pane.hovered_folder() {

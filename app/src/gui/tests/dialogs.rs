@@ -345,6 +345,16 @@ fn a_drag_out_of_the_trash_view_onto_a_place_restores_there() {
         );
         send(ferry, Message::PointerMoved(Point::new(60.0, 200.0)));
     };
+    // A place the sidebar still takes for hovered while the pointer is over the view (it
+    // left it unseen): no target. A click that moved a little restored into Home so.
+    send(
+        &mut ferry,
+        Message::Sidebar(sidebar::Message::Hovered(Some(sidebar::Place::Folder(
+            home.clone(),
+        )))),
+    );
+    send(&mut ferry, Message::PointerMoved(Point::new(600.0, 300.0)));
+    assert_eq!(ferry.drop_action(), None);
     hover(&mut ferry, fixture.dir.path().join("data/Trash/files"));
     assert!(matches!(
         ferry.drop_action(),
