@@ -98,8 +98,9 @@ fn the_sidebar_lists_folders_bookmarks_volumes_and_the_trash() {
     );
 
     fs::create_dir_all(volume.path().join(format!(".Trash-{uid}/files/old.txt"))).unwrap();
-    let target = Target::Local(volume.path().to_path_buf());
-    assert!(remove_bookmark(&env, &target).unwrap());
+    let bookmark = places.bookmarks[0].bookmark.clone();
+    assert_eq!(bookmark.target, Target::Local(volume.path().to_path_buf()));
+    assert!(remove_bookmark(&env, &bookmark).unwrap());
     let places = Places::load_with(&env, &mounts);
     assert!(places.trash_full, "the volume's trash holds something");
     assert!(places.bookmarks.is_empty());

@@ -290,9 +290,9 @@ impl Ferry {
                 let event = self.tabs.open_in_split(path, &self.services.ctx());
                 event.map_or_else(Task::none, |e| self.on_tabs_event(e))
             }
-            Command::RemoveBookmark(target) => bridge::blocking(move || {
+            Command::RemoveBookmark(bookmark) => bridge::blocking(move || {
                 let removed = PlacesEnv::from_env()
-                    .and_then(|env| places::remove_bookmark(&env, &target))
+                    .and_then(|env| places::remove_bookmark(&env, &bookmark))
                     .map_err(Arc::new);
                 Message::BookmarkRemoved(removed)
             }),

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use ferry_core::places::Target;
+use ferry_core::places::Bookmark;
 use ferry_core::sort::{Direction, SortKey, SortSpec};
 use iced::Point;
 
@@ -65,7 +65,7 @@ pub enum Command {
     /// Open this folder in the active pane.
     Open(PathBuf),
     /// Remove this bookmark from the places.
-    RemoveBookmark(Target),
+    RemoveBookmark(Bookmark),
     /// Light, dark or the system's.
     Theme(ThemeChoice),
     /// Undo the move of this job, then copy instead ("Make it a copy").
@@ -226,13 +226,13 @@ fn place_entries(place: &Place) -> Vec<Entry<Command>> {
             Command::OpenInSplit(path.to_path_buf()),
         ));
     }
-    if let Place::Bookmark(_, target) = place {
+    if let Place::Bookmark(_, bookmark) = place {
         if !entries.is_empty() {
             entries.push(Entry::Separator);
         }
         entries.push(Entry::item(
             "Remove from Places",
-            Command::RemoveBookmark(target.clone()),
+            Command::RemoveBookmark(bookmark.clone()),
         ));
     }
     entries

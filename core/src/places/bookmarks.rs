@@ -142,13 +142,13 @@ impl Bookmarks {
         Ok(true)
     }
 
-    /// Removes the bookmarks to `target` (every one, should the file hold it twice). False
-    /// when there was none.
-    pub fn remove(&mut self, target: &Target) -> bool {
+    /// Removes `bookmark`: its target with its label (twice in the file, both lines). Other
+    /// bookmarks to the same folder under other labels stay: removing "with space" took the
+    /// one labelled "Trailing" too. False when there was none.
+    pub fn remove(&mut self, bookmark: &Bookmark) -> bool {
         let before = self.lines.len();
-        self.lines.retain(
-            |line| !matches!(line, Line::Entry { bookmark, .. } if bookmark.target == *target),
-        );
+        self.lines
+            .retain(|line| !matches!(line, Line::Entry { bookmark: b, .. } if b == bookmark));
         self.lines.len() != before
     }
 
@@ -385,6 +385,19 @@ mod tests {
         );
     }
 
+    /// Two bookmarks to one folder under two labels: removing one removed both.
+    #[test]
+    fn removing_a_bookmark_leaves_others_to_its_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = b"file:///t/with%20space\nfile:///t/with%20space Trailing\n";
+        let (_, mut bookmarks) = loaded(tmp.path(), text);
+        let first = bookmarks.iter().next().cloned().unwrap();
+        assert_eq!(first.label, None);
+        assert!(bookmarks.remove(&first));
+        let left: Vec<_> = bookmarks.iter().map(|b| b.label.clone()).collect();
+        assert_eq!(left, [Some("Trailing".to_owned())]);
+    }
+
     #[test]
     fn add_remove_and_relabel_keep_every_other_line() {
         let tmp = tempfile::tempdir().unwrap();
@@ -394,9 +407,21 @@ mod tests {
         assert!(!bookmarks.add(new, None).unwrap(), "no duplicates");
         assert!(!bookmarks.add(Path::new("/home/u/My Music/"), None).unwrap());
         assert!(bookmarks.add(Path::new("relative"), None).is_err());
-        assert!(bookmarks.remove(&local(b"/home/u/caf\xc3\xa9\xff")));
-        assert!(bookmarks.remove(&Target::Remote("smb://nas/media".into())));
-        assert!(!bookmarks.remove(&local(b"/nowhere")));
+        let listed = |target: &Target| {
+            (bookmarks.iter())
+                .find(|b| b.target == *target)
+                .cloned()
+                .expect("listed")
+        };
+        let cafe = listed(&local(b"/home/u/caf\xc3\xa9\xff"));
+        let nas = listed(&Target::Remote("smb://nas/media".into()));
+        assert!(bookmarks.remove(&cafe));
+        assert!(bookmarks.remove(&nas));
+        let nowhere = Bookmark {
+            target: local(b"/nowhere"),
+            label: None,
+        };
+        assert!(!bookmarks.remove(&nowhere));
         assert!(bookmarks.relabel(&local(b"/srv/a+b%2"), Some("Plus")));
         assert!(bookmarks.relabel(&local(b"/home/u/My Music"), None));
         bookmarks.save().unwrap();

@@ -391,10 +391,10 @@ pub fn add_bookmark(env: &PlacesEnv, path: &Path, label: Option<&str>) -> Result
     Ok(added)
 }
 
-/// Removes the bookmarks to `target`. False when there was none.
-pub fn remove_bookmark(env: &PlacesEnv, target: &Target) -> Result<bool> {
+/// Removes `bookmark` (its target under its label). False when there was none.
+pub fn remove_bookmark(env: &PlacesEnv, bookmark: &Bookmark) -> Result<bool> {
     let mut bookmarks = Bookmarks::load(env)?;
-    let removed = bookmarks.remove(target);
+    let removed = bookmarks.remove(bookmark);
     if removed {
         bookmarks.save()?;
     }
@@ -610,8 +610,12 @@ mod tests {
             std::fs::read(env.bookmarks_file()).unwrap(),
             b"file:///srv/data Shared\n"
         );
-        assert!(remove_bookmark(&env, &target).unwrap());
-        assert!(!remove_bookmark(&env, &target).unwrap());
+        let shared = Bookmark {
+            target: target.clone(),
+            label: Some("Shared".to_owned()),
+        };
+        assert!(remove_bookmark(&env, &shared).unwrap());
+        assert!(!remove_bookmark(&env, &shared).unwrap());
         assert!(!rename_bookmark(&env, &target, None).unwrap());
         assert_eq!(std::fs::read(env.bookmarks_file()).unwrap(), b"");
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
-use ferry_core::places::{PlaceId, Places, StandardKind, Status, Target, Volume};
+use ferry_core::places::{Bookmark, PlaceId, Places, StandardKind, Status, Volume};
 use iced::widget::{Column, button, column, container, mouse_area, row, scrollable, space, text};
 use iced::{Alignment, Element, Fill, Point, Task, mouse};
 
@@ -28,8 +28,9 @@ const ICON: f32 = 18.0;
 pub enum Place {
     /// A folder to open (standard place, volume, trash).
     Folder(PathBuf),
-    /// A bookmark: its folder, if local, and the bookmark itself (to remove it).
-    Bookmark(Option<PathBuf>, Target),
+    /// A bookmark: its folder, if local, and the bookmark itself, label and all (to remove
+    /// it, and no other to the same folder).
+    Bookmark(Option<PathBuf>, Bookmark),
 }
 
 impl Place {
@@ -180,8 +181,8 @@ impl Sidebar {
             .collect();
         all.extend(self.trash.clone().map(Place::Folder));
         all.extend(places.bookmarks.iter().map(|b| {
-            let target = b.bookmark.target.clone();
-            Place::Bookmark(target.path().map(Path::to_path_buf), target)
+            let path = b.bookmark.target.path().map(Path::to_path_buf);
+            Place::Bookmark(path, b.bookmark.clone())
         }));
         all.extend(
             places
@@ -299,7 +300,7 @@ impl Sidebar {
                     bookmark.bookmark.name().into_owned(),
                     note,
                     (best == Some(PlaceId::Bookmark(i)), next()),
-                    Place::Bookmark(path, target),
+                    Place::Bookmark(path, bookmark.bookmark.clone()),
                 ));
             }
             if !places.volumes.is_empty() {
