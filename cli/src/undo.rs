@@ -197,6 +197,10 @@ impl Journaled {
             None => journal.record_end(seq, undo, summary, cancelled),
         };
         match recorded {
+            // Ctrl+C part way: run again, it meets what it put back in part as taken.
+            Ok(()) if undo && cancelled && summary.record.did_something() => {
+                eprintln!("ferry: the undo stopped part way; {}", try_again(summary));
+            }
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {
                 eprintln!(
                     "ferry: not all of it could be undone; {}",

@@ -181,7 +181,7 @@ pub enum Error {
     },
     /// Redo of a job whose undo undid nothing (all it had done was changed or gone since):
     /// run again, it would fail on every item.
-    #[error("cannot redo the {what}: its undo undid nothing, all of it had changed or gone since")]
+    #[error("cannot redo the {what}: its undo undid nothing (skipped, or changed or gone since)")]
     RedoOfNothing {
         /// The job, in words ("move /a -> /b").
         what: String,

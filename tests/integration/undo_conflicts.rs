@@ -398,6 +398,39 @@ fn an_undo_stopped_for_want_of_space_can_be_tried_again() {
     assert!(!dest.join("s").exists());
 }
 
+/// `mv old new`, then a new `old` with the user's files, then `undo --on-conflict replace`:
+/// the folder is merged into (what is in the way inside goes to the trash), and a redo then
+/// moved the user's later file away with the job's. An undo that put items into a folder
+/// someone else made is no redo step.
+#[test]
+fn no_redo_after_an_undo_that_merged_into_a_folder_made_since() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let old = t.file("old/a", "A");
+    let old = old.parent().unwrap().to_path_buf();
+    let new = t.join("new");
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap());
+    t.file("old/a", "B");
+    t.file("old/b", "later");
+    ok(&ferry_in(&home)
+        .args(["undo", "--on-conflict", "replace"])
+        .output()
+        .unwrap());
+    assert_eq!(fs::read(old.join("a")).unwrap(), b"A");
+    let redo = ferry_in(&home).arg("redo").output().unwrap();
+    assert_ne!(redo.status.code(), Some(0), "{redo:?}");
+    assert_eq!(
+        fs::read(old.join("b")).unwrap(),
+        b"later",
+        "the user's file stays"
+    );
+}
+
 /// An undo that ran out of inodes part way through putting a folder back: run again, it met
 /// the folder it had begun as a place taken, and refused, though it had said "`ferry undo`
 /// tries again". It says how to go on, and going on puts everything back.

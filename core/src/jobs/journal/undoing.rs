@@ -263,7 +263,13 @@ fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
         .map(Path::to_path_buf)
         .collect();
     let left = (summary.skipped.iter()).any(|s| s.reason == SkipReason::Exists);
-    (!kept.is_empty() || record.renamed_by_answers() || left).then_some(kept)
+    // Put back into a folder made since by someone else (Replace on a folder merges): a
+    // redo would move that folder, and what they had put in it, with the job's items.
+    let remade: std::collections::HashSet<&Path> =
+        summary.remade.iter().map(|(p, _)| p.as_path()).collect();
+    let merged_into_theirs = (record.entries())
+        .any(|e| e.how == How::Merged && e.top_level && !remade.contains(e.dest.as_path()));
+    (!kept.is_empty() || record.renamed_by_answers() || left || merged_into_theirs).then_some(kept)
 }
 
 /// Items an undo that ended with `summary` did not undo: skipped, or found changed or gone
