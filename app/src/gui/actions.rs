@@ -55,6 +55,7 @@ impl Ferry {
             // A click in a pane gives it the keyboard, from the places or the jobs panel too
             // (the next Delete, meant for the files clicked, cancelled a job).
             browser::Event::Activated => {
+                self.pane_by_tab = false;
                 self.sidebar.leave_focus();
                 self.jobs_panel.leave_focus();
                 return Task::none();
@@ -208,12 +209,16 @@ impl Ferry {
             WindowAction::SelectTab(n) => self.tabs.select(usize::from(n).saturating_sub(1)),
             WindowAction::ToggleSplit => self.tabs.toggle_split(&ctx),
             WindowAction::OtherPane => {
-                // Tab walks the panes, then the places (when shown), then back.
-                let last_pane = !self.tabs.is_split() || self.tabs.active_is_last();
-                if last_pane && self.services.settings.show_sidebar && self.sidebar.take_focus() {
+                // Tab goes to the other pane of a split, from there on to the places (when
+                // shown), then back to the panes.
+                let on_to_places = !self.tabs.is_split() || self.pane_by_tab;
+                if on_to_places && self.services.settings.show_sidebar && self.sidebar.take_focus()
+                {
+                    self.pane_by_tab = false;
                     return Task::none();
                 }
                 self.tabs.other_pane();
+                self.pane_by_tab = self.tabs.is_split();
                 None
             }
             WindowAction::ToggleSidebar => {

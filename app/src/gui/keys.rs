@@ -49,6 +49,9 @@ impl Ferry {
             Key::Named(named) => Some(named),
             _ => None,
         };
+        if named != Some(Named::Tab) {
+            self.pane_by_tab = false;
+        }
         if self.drag.is_some() {
             if named == Some(Named::Escape) {
                 return self.drag_cancelled();

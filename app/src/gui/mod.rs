@@ -168,6 +168,10 @@ pub struct Ferry {
     /// An undo or redo asked for and not yet started (it waits for the journal off the UI
     /// thread): another Ctrl+Z now is refused, as while one runs.
     undo_asked: bool,
+    /// The pane with the keyboard got it by Tab from the other pane of the split: the next
+    /// Tab goes on to the places (before, after F3 gave the new pane the keyboard, Tab
+    /// went to the places rather than to the other pane its label names).
+    pane_by_tab: bool,
     /// A drag of items, while one is under way.
     drag: Option<Drag>,
     /// Where the Trash view's items were pressed, while the button is held (a drag out of
@@ -258,6 +262,7 @@ impl Ferry {
             clipboard_events: None,
             after_undo: None,
             undo_asked: false,
+            pane_by_tab: false,
             drag: None,
             trash_press: None,
             pointer: Point::ORIGIN,

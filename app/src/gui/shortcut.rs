@@ -314,7 +314,12 @@ const WINDOW_TABLE: [Binding; 20] = [
     window(N(Named::PageUp), CTRL, W::PreviousTab, "Previous tab"),
     window(KeySpec::Digits, ALT, W::SelectTab(0), "Go to tab 1…9"),
     window(N(Named::F3), NONE, W::ToggleSplit, "Split view"),
-    window(N(Named::Tab), NONE, W::OtherPane, "Other pane of the split"),
+    window(
+        N(Named::Tab),
+        NONE,
+        W::OtherPane,
+        "Other pane of the split, then the places",
+    ),
     window(N(Named::F9), NONE, W::ToggleSidebar, "Show or hide places"),
     window(N(Named::F10), NONE, W::OpenMenu, "Menu"),
     window(Char("n"), CTRL, W::NewWindow, "New window"),

@@ -54,8 +54,8 @@ impl Tab {
 pub struct Tabs {
     tabs: Vec<Tab>,
     active: usize,
-    /// Tabs closed, newest last, with their panes' histories.
-    closed: Vec<(TabSession, Vec<browser::History>)>,
+    /// Tabs closed, newest last, with their panes' histories and where each was.
+    closed: Vec<(TabSession, Vec<browser::History>, usize)>,
     next_view: ViewId,
     /// The tab under the pointer (a drag selects it).
     hovered: Option<usize>,
@@ -294,7 +294,7 @@ impl Tabs {
         }
         // With each pane's Back and Forward: a tab reopened came back with neither.
         let histories = tab.panes.iter().map(|p| p.history().clone()).collect();
-        self.closed.push((tab.session(), histories));
+        self.closed.push((tab.session(), histories, index));
         if self.closed.len() > CLOSED_KEPT {
             self.closed.remove(0);
         }
@@ -306,12 +306,13 @@ impl Tabs {
 
     /// Opens the tab closed last again, where it can be, and shows it.
     pub fn reopen(&mut self, ctx: &Ctx<'_>) -> Option<Event> {
-        let (closed, histories) = self.closed.pop()?;
+        let (closed, histories, index) = self.closed.pop()?;
         let mut tab = self.restore(&closed, ctx);
         for (pane, history) in tab.panes.iter_mut().zip(histories) {
             pane.set_history(history);
         }
-        let at = (self.active + 1).min(self.tabs.len());
+        // Where it was, as browsers reopen a tab (it came back after the active one).
+        let at = index.min(self.tabs.len());
         self.tabs.insert(at, tab);
         self.active = at;
         Some(Event::SessionChanged)
@@ -351,12 +352,6 @@ impl Tabs {
             tab.active = other;
         }
         Some(Event::SessionChanged)
-    }
-
-    /// True when the pane with the keyboard is the last of its tab.
-    pub fn active_is_last(&self) -> bool {
-        let tab = self.current();
-        tab.active + 1 == tab.panes.len()
     }
 
     /// Gives the keyboard to the first pane of the shown tab.

@@ -217,6 +217,17 @@ fn tabs_open_close_reopen_and_cycle() {
     named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
     settle(&mut ferry);
     assert_eq!(ferry.title(), "home — Ferry");
+    // A middle tab closed comes back in the middle (it came back after the active one).
+    ctrl(&mut ferry, "t");
+    key(&mut ferry, Key::Character("2".into()), Modifiers::ALT);
+    ctrl(&mut ferry, "w");
+    assert_eq!(ferry.tabs.count(), 2);
+    key(
+        &mut ferry,
+        Key::Character("T".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    assert_eq!(ferry.tabs.session().active, 1);
 }
 
 #[test]
@@ -362,6 +373,16 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
         Message::Tabs(tabs::Message::Pane(view, pressed)),
     );
     assert!(!ferry.sidebar.has_focus(), "the pane has it");
+    // Split (F3 gives the new pane the keyboard): Tab goes to the other pane first, as its
+    // label says, then on to the places (it went to the places at once).
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    let right = ferry.tabs.active_pane().view_id();
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(!ferry.sidebar.has_focus());
+    assert_ne!(ferry.tabs.active_pane().view_id(), right);
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(ferry.sidebar.has_focus());
 }
 
 #[test]
