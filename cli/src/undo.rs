@@ -210,6 +210,13 @@ impl Journaled {
             Ok(()) if summary.resume_again => {
                 eprintln!("ferry: the job is still interrupted; `ferry resume` tries again");
             }
+            // Nothing put back, and no item named why: said, or exit 0 read as done.
+            Ok(()) if undo && !cancelled && summary.done.is_empty() && !said_why(summary) => {
+                eprintln!(
+                    "ferry: nothing of it was undone: what the job did is no longer as it left \
+                     it, or was not recorded as done"
+                );
+            }
             Ok(()) => {}
             // The record reads as interrupted: its undo compares instead of using identities.
             Err(e) if !undo => eprintln!(
@@ -219,6 +226,11 @@ impl Journaled {
             Err(e) => warn(&e),
         }
     }
+}
+
+/// Whether `summary` names an item it did not do, and why.
+fn said_why(summary: &Summary) -> bool {
+    !summary.failed.is_empty() || !summary.skipped.is_empty() || !summary.not_done.is_empty()
 }
 
 /// How to finish an undo that stopped part way. One that put part of a folder back (it

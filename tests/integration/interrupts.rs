@@ -108,3 +108,40 @@ fn a_move_interrupted_as_it_ended_says_it_finished() {
     assert!(said.contains("the job had finished"), "{said}");
     assert!(!said.contains("not moved"), "{said}");
 }
+
+/// A restore to another disk stopped by Ctrl+C part way, then undone: the folder it had begun
+/// was not recorded as restored, and the undo put nothing back, exited 0 and said nothing.
+/// It says so now.
+#[test]
+fn the_undo_of_an_interrupted_restore_says_what_it_did_not_undo() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let home = t.dir("home");
+    // Files larger than a tree filled under a hidden name holds: copied in place.
+    let docs = t.dir("src/docs");
+    for i in 0..40 {
+        t.file(format!("src/docs/f{i}"), vec![b'x'; 200 << 10]);
+    }
+    let trashed = ferry_in(&home).arg("trash").arg(&docs).output().unwrap();
+    assert!(trashed.status.success(), "{trashed:?}");
+    let pause = Pause::at("item-done:5");
+    let mut restore = ferry_in(&home);
+    restore
+        .arg("restore")
+        .arg(&docs)
+        .arg("--to")
+        .arg(shm.path());
+    let child = pause.start_held(&mut restore);
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, Signal::INT).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pause.release(child.id());
+    let _ = child.wait_with_output().unwrap();
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    let put_back = files_in(&shm.path().join("docs")) == 0;
+    assert!(
+        put_back || said.contains("nothing of it was undone"),
+        "{said}"
+    );
+}
