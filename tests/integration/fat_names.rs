@@ -136,3 +136,46 @@ fn the_view_of_a_fat_folder_drops_the_old_spelling_of_a_renamed_item() {
     let shown: Vec<_> = listing.iter().map(|e| e.name().to_owned()).collect();
     assert_eq!(shown, ["photo.jpg"]);
 }
+
+/// A FUSE disk that stops answering (its server stopped, as a busy or dead `fusefat` is):
+/// the Trash view's reading waited on it for good, showing "Reading the trash…". Such a disk
+/// is looked at for two seconds, then left out.
+#[test]
+fn a_fuse_disk_that_stops_answering_leaves_the_trash_readable() {
+    let tree = TempTree::new();
+    let Some(fat) = Fuse::fat(&tree) else {
+        return;
+    };
+    let image = tree.join("fat.img");
+    let found = std::process::Command::new("pgrep")
+        .arg("-f")
+        .arg(format!("fusefat.*{}", image.display()))
+        .output()
+        .unwrap();
+    let Some(pid) = String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .and_then(|p| p.trim().parse::<i32>().ok())
+    else {
+        eprintln!("note: the fusefat process was not found; skipped");
+        return;
+    };
+    let server = rustix::process::Pid::from_raw(pid).unwrap();
+    rustix::process::kill_process(server, rustix::process::Signal::STOP).unwrap();
+    let roots = ferry_core::jobs::TrashRoots {
+        home: tree.join("home-trash"),
+        volumes: ferry_core::jobs::Volumes::All,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(ferry_core::jobs::list_trash_in(&roots).is_ok());
+    });
+    let answered = rx.recv_timeout(std::time::Duration::from_secs(10));
+    rustix::process::kill_process(server, rustix::process::Signal::CONT).unwrap();
+    assert_eq!(
+        answered,
+        Ok(true),
+        "the trash was read without the stopped disk"
+    );
+    drop(fat);
+}

@@ -47,6 +47,7 @@ use crate::fs::{MountTable, is_removable};
 use crate::jobs::{TrashRoots, Volumes};
 
 pub use bookmarks::{Bookmark, Bookmarks, Target};
+pub(crate) use volumes::probe_all;
 pub use volumes::{Space, Volume};
 
 /// How long [`Places::load`] waits for file systems to answer, by default.

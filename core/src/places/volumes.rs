@@ -255,7 +255,7 @@ impl Drop for Finished {
 /// Runs each job on its own thread and waits for all of them until `timeout` has passed;
 /// a job that did not answer in time (its thread is left to finish on its own) or whose key
 /// is still stuck from an earlier call answers `None`.
-pub(super) fn probe_all<T, F>(jobs: Vec<(PathBuf, F)>, timeout: Duration) -> Vec<Option<T>>
+pub(crate) fn probe_all<T, F>(jobs: Vec<(PathBuf, F)>, timeout: Duration) -> Vec<Option<T>>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
