@@ -102,7 +102,7 @@ pub(crate) fn rename(ctx: &JobCtx, path: &Path, new_name: &OsStr) -> Summary {
 /// True when `new_name` opens the item listed as `name` itself: the file system folds the
 /// two names into one (FAT, exFAT: `Photo.JPG` and `photo.jpg`), and a rename from one to the
 /// other changes only how the name is written.
-fn names_the_item(dir: &rustix::fd::OwnedFd, new_name: &OsStr, name: &OsStr) -> bool {
+pub(crate) fn names_the_item(dir: &rustix::fd::OwnedFd, new_name: &OsStr, name: &OsStr) -> bool {
     fs::folded_name(dir, new_name).is_ok_and(|listed| listed.as_deref() == Some(name))
 }
 

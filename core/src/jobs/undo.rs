@@ -295,12 +295,9 @@ fn undo_rename(ctx: &JobCtx, entries: &[RecordEntry], policy: ConflictPolicy) ->
         // where a lookup by the other spelling may even give another inode number) is no
         // conflict: the rename handles it. Never over another item either way.
         let other_there = std::fs::symlink_metadata(&e.source).is_ok()
-            && !(e.dest.parent())
-                .and_then(|parent| fs::open_dir_path(parent).ok())
-                .is_some_and(|dir| {
-                    fs::folded_name(&dir, old_name)
-                        .is_ok_and(|listed| listed.as_deref() == e.dest.file_name())
-                });
+            && !(e.dest.parent().zip(e.dest.file_name()))
+                .and_then(|(parent, now)| Some((fs::open_dir_path(parent).ok()?, now)))
+                .is_some_and(|(dir, now)| single::names_the_item(&dir, old_name, now));
         if !other_there {
             absorb(&mut summary, single::rename(ctx, &e.dest, old_name));
             continue;

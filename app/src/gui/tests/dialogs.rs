@@ -460,6 +460,16 @@ fn keep_both_names_the_new_file_in_the_toast() {
     assert_toast(&ferry, "Copied “a.txt” to “Music” as “a (copy).txt”.");
 }
 
+/// Ctrl+Z, its conflict answered Keep both (Alt+K), until the undo ends.
+fn undo_answered_keep_both(ferry: &mut Ferry) {
+    ctrl(ferry, "z");
+    super::operations::until(ferry, "the undo's conflict", |f| !f.conflicts.is_empty());
+    key(ferry, Key::Character("k".into()), Modifiers::ALT);
+    super::operations::until(ferry, "the undo's end", |f| {
+        f.conflicts.is_empty() && f.jobs.running() == 0
+    });
+}
+
 #[test]
 fn undoing_a_move_onto_a_place_taken_since_asks() {
     let fixture = Fixture::new();
@@ -473,15 +483,8 @@ fn undoing_a_move_onto_a_place_taken_since_asks() {
     assert!(home.join("Music/a.txt").exists());
     // The old place is taken again before the undo.
     fs::write(home.join("Documents/a.txt"), "new").unwrap();
-    ctrl(&mut ferry, "z");
-    super::operations::until(&mut ferry, "the undo's conflict", |f| {
-        !f.conflicts.is_empty()
-    });
     // Keep both: the file moved back beside the new one.
-    key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
-    super::operations::until(&mut ferry, "the undo's end", |f| {
-        f.conflicts.is_empty() && f.jobs.running() == 0
-    });
+    undo_answered_keep_both(&mut ferry);
     assert_eq!(fs::read(home.join("Documents/a.txt")).unwrap(), b"new");
     assert_eq!(fs::read(home.join("Documents/a (copy).txt")).unwrap(), b"x");
     assert!(!home.join("Music/a.txt").exists());
@@ -511,14 +514,7 @@ fn undoing_a_rename_onto_a_name_taken_since_asks() {
         renamed.exists() && f.jobs.running() == 0 && !f.tabs.active_pane().is_renaming()
     });
     fs::write(home.join("Documents/a.txt"), "new").unwrap();
-    ctrl(&mut ferry, "z");
-    super::operations::until(&mut ferry, "the undo's conflict", |f| {
-        !f.conflicts.is_empty()
-    });
-    key(&mut ferry, Key::Character("k".into()), Modifiers::ALT);
-    super::operations::until(&mut ferry, "the undo's end", |f| {
-        f.conflicts.is_empty() && f.jobs.running() == 0
-    });
+    undo_answered_keep_both(&mut ferry);
     assert_eq!(fs::read(home.join("Documents/a.txt")).unwrap(), b"new");
     assert_eq!(fs::read(home.join("Documents/a (copy).txt")).unwrap(), b"x");
     assert!(!home.join("Documents/c.txt").exists());

@@ -107,23 +107,9 @@ fn typed_by_shortcut(before: &str, after: &str, modifiers: iced::keyboard::Modif
     if !modifiers.command() {
         return false;
     }
-    let (before, after): (Vec<char>, Vec<char>) =
-        (before.chars().collect(), after.chars().collect());
-    let prefix = before
-        .iter()
-        .zip(&after)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let suffix = (before.iter().rev())
-        .zip(after.iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count()
-        .min(before.len() - prefix)
-        .min(after.len() - prefix);
-    matches!(
-        &after[prefix..after.len() - suffix],
-        ['+' | '-' | '=' | '0'..='9']
-    )
+    let span = operations::edited_span(before, after);
+    let inserted: Vec<char> = after.chars().skip(span.start).take(span.len()).collect();
+    matches!(inserted[..], ['+' | '-' | '=' | '0'..='9'])
 }
 
 /// The browser screen's state.

@@ -108,21 +108,24 @@ impl Renaming {
 /// what it inserted, or where it deleted; the text the two share at both ends is what the
 /// edit did not touch.
 pub(super) fn cursor_after_edit(before: &str, after: &str) -> usize {
-    let prefix = before
-        .chars()
+    edited_span(before, after).end
+}
+
+/// What an edit that turned `before` into `after` put in, as a range of `after`'s characters:
+/// the text the two share at both ends is what the edit did not touch.
+pub(super) fn edited_span(before: &str, after: &str) -> std::ops::Range<usize> {
+    let prefix = (before.chars())
         .zip(after.chars())
         .take_while(|(a, b)| a == b)
         .count();
     let (before_n, after_n) = (before.chars().count(), after.chars().count());
-    let suffix = before
-        .chars()
-        .rev()
+    let suffix = (before.chars().rev())
         .zip(after.chars().rev())
         .take_while(|(a, b)| a == b)
         .count()
         .min(before_n - prefix)
         .min(after_n - prefix);
-    after_n - suffix
+    prefix..after_n - suffix
 }
 
 /// A press on an item, until it is released or becomes a drag.
@@ -285,7 +288,6 @@ impl Browser {
             return Task::none();
         };
         let slot = self.built_slot(entry);
-        let id = self.rename_input_id();
         let Some(renaming) = self.renaming.as_mut().filter(|r| r.slot != slot) else {
             return Task::none();
         };
@@ -293,8 +295,7 @@ impl Browser {
         if slot.is_none() {
             return Task::none(); // focused again once it is built
         }
-        renaming.opened = renaming.as_left();
-        field::focus(id, renaming.opened.clone())
+        self.refocus_rename()
     }
 
     /// A press elsewhere than on the item being renamed ends the rename, as a click away does
