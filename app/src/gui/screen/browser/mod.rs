@@ -391,7 +391,13 @@ impl Browser {
                 _ => self.filter.as_deref(),
             };
             if typed_by_shortcut(before.unwrap_or(""), after, ctx.modifiers) {
-                return (Task::none(), None);
+                // The field moved its cursor past the character it took: the rename editor's
+                // is put back as the user left it.
+                let back = match message {
+                    Message::RenameEdited(_) => self.refocus_rename(),
+                    _ => Task::none(),
+                };
+                return (back, None);
             }
         }
         match message {
