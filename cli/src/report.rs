@@ -125,7 +125,24 @@ fn report_lines(
         true => "interrupted: ",
         false => "",
     };
+    for (source, gone, held) in &summary.deleted_of {
+        lines.push(match held {
+            Some(held) => format!(
+                "{interrupted}{} of {} files deleted; the rest are still in {}",
+                grouped(*gone),
+                grouped(*held),
+                Shown(source)
+            ),
+            None => format!(
+                "{interrupted}{} items deleted before all were counted; the rest are still in {}",
+                grouped(*gone),
+                Shown(source)
+            ),
+        });
+    }
+    let deleted_from = |source: &PathBuf| summary.deleted_of.iter().any(|(s, ..)| s == source);
     let (begun, untouched): (Vec<_>, Vec<_>) = (summary.not_done.iter())
+        .filter(|source| !deleted_from(source))
         .map(|source| (source, begun(summary, source, landings)))
         .partition(|(_, begun)| begun.is_some());
     for (source, begun) in begun {

@@ -1,4 +1,4 @@
-//! What `ferry cp` and `ferry mv` say when a Ctrl+C (SIGINT) stops them part way: how many
+//! What `ferry cp`, `ferry mv` and `ferry rm` say when a Ctrl+C (SIGINT) stops them part way: how many
 //! files of a folder were copied or moved, and where they are, never only "not copied" while
 //! the destination holds part of it; and, when the job had finished before the signal took
 //! effect, that it had. The process is held at a fault point while the signal is sent, so
@@ -89,6 +89,32 @@ fn an_interrupted_copy_says_how_much_of_the_folder_it_copied_and_where() {
     assert!(said.contains(&line), "{said}");
     assert!(!said.contains("not copied"), "{said}");
     assert_eq!(files_in(&src), 600);
+}
+
+#[test]
+fn an_interrupted_delete_says_how_many_files_it_deleted() {
+    let t = TempTree::new();
+    let src = docs(&t, 600);
+    let home = t.dir("home");
+    let pause = Pause::at("deleted:5");
+    let child = pause.start_held(ferry_in(&home).arg("rm").arg(&src));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, Signal::INT).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pause.release(child.id());
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.signal(), Some(2), "{:?}: {said}", out.status);
+    let deleted = 600 - files_in(&src);
+    assert!((5..600).contains(&deleted), "{deleted} deleted: {said}");
+    // Cancelled after its count, it says the whole; while counting, what went so far.
+    let counted = format!(
+        "ferry: interrupted: {deleted} of 600 files deleted; the rest are still in {}",
+        src.display()
+    );
+    let counting = "items deleted before all were counted; the rest are still in";
+    assert!(said.contains(&counted) || said.contains(counting), "{said}");
+    assert!(!said.contains("not deleted"), "{said}");
 }
 
 /// The signal came while the last item was written: nothing was left to stop, and the

@@ -105,7 +105,7 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> S
         Err(e) => {
             let mut summary = not_started(ctx, paths, e);
             if !unlinked.is_empty() {
-                gone_while_planning(&mut summary);
+                gone_while_planning(&mut summary, unlinked.len() as u64, paths.len());
             }
             return summary;
         }
@@ -153,12 +153,19 @@ pub(crate) fn run_job(ctx: &JobCtx, paths: &[PathBuf], read_only: ReadOnly) -> S
 
 /// A delete cancelled while it planned had unlinked what it had walked (`unlink_ahead.rs`):
 /// its sources that are gone now are done, not "not done" (it said "deleted nothing" after
-/// 400,000 files had gone). One that failed stays failed.
-fn gone_while_planning(summary: &mut Summary) {
+/// 400,000 files had gone). One that failed stays failed. The `unlinked` items of a job
+/// given one path (`given`) were all in it: it is said how many went, out of a total not
+/// counted yet.
+fn gone_while_planning(summary: &mut Summary, unlinked: u64, given: usize) {
     let failed: HashSet<PathBuf> = summary.failed.iter().map(|f| f.path.clone()).collect();
-    let (gone, left) = std::mem::take(&mut summary.not_done)
+    let (gone, left): (Vec<PathBuf>, Vec<PathBuf>) = std::mem::take(&mut summary.not_done)
         .into_iter()
         .partition(|p| !failed.contains(p) && std::fs::symlink_metadata(p).is_err());
+    if let [source] = left.as_slice()
+        && given == 1
+    {
+        summary.deleted_of.push((source.clone(), unlinked, None));
+    }
     (summary.done, summary.not_done) = (gone, left);
 }
 
@@ -313,6 +320,7 @@ impl Remover<'_> {
         self.removed[i as usize].store(1, Ordering::Relaxed);
         if self.is_delete_job {
             self.ctx.counters.add_item();
+            crate::fault::point("deleted");
         }
     }
 

@@ -129,6 +129,10 @@ pub struct Summary {
     /// record is left interrupted and its large files' parts kept, so that `ferry resume`
     /// can be tried again once the cause is gone, as an undo stopped so can.
     pub resume_again: bool,
+    /// A delete: of each source in `not_done` it had begun, how many files (everything but
+    /// folders) it deleted, and how many the source held (`None`: cancelled while still
+    /// counting them). What is gone is said, not only what is left.
+    pub deleted_of: Vec<(PathBuf, u64, Option<u64>)>,
 }
 
 impl Summary {
@@ -649,12 +653,20 @@ pub(crate) fn build(
         if (troubled[r] && (complete[r] || !halted)) || root.origin != NO_ITEM {
             continue;
         }
-        let list = if complete[r] {
-            &mut summary.done
-        } else {
-            &mut summary.not_done
-        };
-        list.push(root.source.clone());
+        if complete[r] {
+            summary.done.push(root.source.clone());
+            continue;
+        }
+        summary.not_done.push(root.source.clone());
+        if operation == Operation::Delete {
+            let files = (root.item..root.end).filter(|&i| plan.item(i).kind != Kind::Dir);
+            let (gone, total) = files.fold((0, 0), |(gone, total), i| {
+                (gone + u64::from(done[i as usize] != 0), total + 1)
+            });
+            if gone > 0 {
+                (summary.deleted_of).push((root.source.clone(), gone, Some(total)));
+            }
+        }
     }
     let mut skipped = problems.skipped;
     skipped.sort_by_key(|s| s.0);

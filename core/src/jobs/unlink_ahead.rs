@@ -278,6 +278,7 @@ fn unlink_files<'n>(
             Ok(()) | Err(Errno::NOENT) => {
                 removed.push(item);
                 ctx.counters.add_item();
+                crate::fault::point("deleted");
             }
             Err(_) => all = false,
         }
