@@ -239,8 +239,9 @@ impl Store {
     /// Reads both files. Blocking: called before the window opens.
     pub fn load(&self) -> Loaded {
         let mut problems = Vec::new();
-        let settings = read(&self.settings_file(), &mut problems).unwrap_or_default();
-        let session = read(&self.session_file(), &mut problems);
+        let settings = read(&self.settings_file(), "read settings from", &mut problems);
+        let session = read(&self.session_file(), "read the session from", &mut problems);
+        let settings = settings.unwrap_or_default();
         Loaded {
             settings,
             session,
@@ -259,27 +260,57 @@ impl Store {
     }
 }
 
-/// The value stored in `path`, or `None` when it is missing; an unreadable or corrupt file is
-/// reported in `problems` and moved aside so the next save does not destroy what it held.
-fn read<T: DeserializeOwned>(path: &Path, problems: &mut Vec<Error>) -> Option<T> {
+/// The value stored in `path` (`op`: reading it, as a message names it), or `None` when it
+/// is missing; an unreadable or corrupt file is reported in `problems` and moved aside so the
+/// next save does not destroy what it held, never over one kept aside before.
+fn read<T: DeserializeOwned>(
+    path: &Path,
+    op: &'static str,
+    problems: &mut Vec<Error>,
+) -> Option<T> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
         Err(e) => {
-            problems.push(Error::io("read settings from", path, e));
+            problems.push(Error::io(op, path, e));
             return None;
         }
     };
     match serde_json::from_slice(&bytes) {
         Ok(value) => Some(value),
         Err(e) => {
-            let aside = path.with_extension("json.corrupt");
-            let _ = fs::rename(path, &aside);
-            let why = io::Error::new(io::ErrorKind::InvalidData, e);
-            problems.push(Error::io("read settings from", path, why));
+            let why = match put_aside(path) {
+                Some(aside) => format!("{e}; kept as {}", aside.display()),
+                None => e.to_string(),
+            };
+            let why = io::Error::new(io::ErrorKind::InvalidData, why);
+            problems.push(Error::io(op, path, why));
             None
         }
     }
+}
+
+/// Moves the corrupt file `path` to `<path>.corrupt`, or `<path>.corrupt.N` with the first
+/// `N` free: a file kept aside before is not replaced. Where it went, if it could be moved.
+fn put_aside(path: &Path) -> Option<PathBuf> {
+    let first = path.with_extension("json.corrupt");
+    for n in 0..100 {
+        let aside = match n {
+            0 => first.clone(),
+            n => first.with_extension(format!("corrupt.{n}")),
+        };
+        // A hard link never replaces what has the name; then the old name goes.
+        match fs::hard_link(path, &aside) {
+            Ok(()) => return fs::remove_file(path).ok().map(|()| aside),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            // No hard links here: a rename, to a name looked at first.
+            Err(_) if fs::symlink_metadata(&aside).is_err() => {
+                return fs::rename(path, &aside).ok().map(|()| aside);
+            }
+            Err(_) => continue,
+        }
+    }
+    None
 }
 
 fn write_atomically<T: Serialize>(path: &Path, value: &T) -> Result<(), Error> {
@@ -427,6 +458,23 @@ mod tests {
         assert!(dir.path().join("settings.json.corrupt").exists());
         // Reported once: the next start finds no file and no problem.
         assert!(store.load().problems.is_empty());
+    }
+
+    #[test]
+    fn a_corrupt_session_is_called_the_session_and_kept_beside_one_kept_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path().to_path_buf());
+        for (n, text) in [b"{ first".as_slice(), b"{ second"].into_iter().enumerate() {
+            fs::write(dir.path().join("session.json"), text).unwrap();
+            let problems = store.load().problems;
+            let said = problems[0].to_string();
+            assert!(said.contains("read the session from"), "{said}");
+            let kept = ["session.json.corrupt", "session.json.corrupt.1"][n];
+            assert!(said.contains(kept), "{said}");
+        }
+        let kept = |name| fs::read(dir.path().join(name)).unwrap();
+        assert_eq!(kept("session.json.corrupt"), b"{ first");
+        assert_eq!(kept("session.json.corrupt.1"), b"{ second");
     }
 
     #[test]
