@@ -63,7 +63,13 @@ pub fn run_trash(args: &TrashArgs) -> i32 {
 /// Runs `ferry empty-trash`.
 pub fn run_empty() -> i32 {
     match TrashRoots::from_env() {
-        Ok(roots) => jobs::run(Job::EmptyTrash { roots }, "deleted from the trash"),
+        Ok(roots) => jobs::run(
+            Job::EmptyTrash {
+                roots,
+                listed: None,
+            },
+            "deleted from the trash",
+        ),
         Err(e) => {
             eprintln!("ferry: {e}");
             EXIT_REFUSED

@@ -230,6 +230,7 @@ fn empty_trash_deletes_everything_with_progress() {
 
     let out = run_job(Job::EmptyTrash {
         roots: roots.clone(),
+        listed: None,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert!(out.events.iter().any(
@@ -237,6 +238,33 @@ fn empty_trash_deletes_everything_with_progress() {
     ));
     assert_eq!(trash_contents(&roots.home), Vec::<PathBuf>::new());
     assert!(list_trash_in(&roots).unwrap().is_empty());
+}
+
+/// The window empties what it asked about: an item trashed while the question was open
+/// stays, with its info file.
+#[test]
+fn emptying_what_was_listed_leaves_what_was_trashed_since() {
+    let tree = TempTree::new();
+    let roots = TrashRoots::home_only(tree.join("Trash"));
+    let paths: Vec<PathBuf> = (0..3).map(|i| tree.file(format!("w/f{i}"), "x")).collect();
+    assert!(trash(&paths, &roots).is_complete());
+    let listed = (list_trash_in(&roots).unwrap().into_iter())
+        .map(|item| (item.file, item.id))
+        .collect();
+    let late = tree.file("w/late", "trashed while asked");
+    assert!(trash(std::slice::from_ref(&late), &roots).is_complete());
+
+    let out = run_job(Job::EmptyTrash {
+        roots: roots.clone(),
+        listed: Some(listed),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let left = list_trash_in(&roots).unwrap();
+    let [item] = left.as_slice() else {
+        panic!("{left:#?}");
+    };
+    assert_eq!(item.original, late);
+    assert_eq!(fs::read(&item.file).unwrap(), b"trashed while asked");
 }
 
 #[test]

@@ -367,7 +367,10 @@ fn a_trash_folder_leading_elsewhere_is_neither_listed_nor_emptied() {
     v.entry(b"precious", "precious", None);
 
     assert!(v.listed().is_empty());
-    let out = run_job(Job::EmptyTrash { roots: v.roots });
+    let out = run_job(Job::EmptyTrash {
+        roots: v.roots,
+        listed: None,
+    });
     assert!(!out.cancelled);
     assert_eq!(
         fs::read_to_string(victim.join("precious")).unwrap(),

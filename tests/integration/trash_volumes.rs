@@ -110,6 +110,7 @@ fn an_item_in_a_btrfs_subvolume_goes_to_the_trash_at_the_subvolumes_top() {
     assert_eq!(rest.len(), 1);
     let out = run_job(Job::EmptyTrash {
         roots: roots.clone(),
+        listed: None,
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert!(list_trash_in(&roots).unwrap().is_empty());

@@ -326,7 +326,7 @@ fn execute(ctx: &JobCtx, job: &Job) -> Summary {
         } => symlinks::run_job(ctx, targets, dest_dir, *on_conflict),
         Job::Trash { paths, roots } => trash::run_trash(ctx, paths, roots),
         Job::Restore { items, on_conflict } => trash::run_restore(ctx, items, *on_conflict),
-        Job::EmptyTrash { roots } => trash::run_empty(ctx, roots),
+        Job::EmptyTrash { roots, listed } => trash::run_empty(ctx, roots, listed.as_deref()),
         Job::Undo {
             record,
             trash: roots,
@@ -346,7 +346,7 @@ fn paths_of(job: Job) -> Vec<PathBuf> {
         Job::Link { targets, .. } => targets,
         Job::Trash { paths, .. } => paths,
         Job::Restore { items, .. } => items.into_iter().map(|i| i.original).collect(),
-        Job::EmptyTrash { roots } => vec![roots.home],
+        Job::EmptyTrash { roots, .. } => vec![roots.home],
         Job::Undo { record, .. } | Job::Resume { record } => undo::paths_of(&record),
     }
 }

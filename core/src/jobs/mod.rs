@@ -239,6 +239,10 @@ pub enum Job {
     EmptyTrash {
         /// The trash folders to empty.
         roots: TrashRoots,
+        /// The entries the user was asked about (each item's path in a `files` folder and
+        /// identity): only those go, and only while they are still what was listed; an item
+        /// trashed since stays. `None`: everything the trash holds when the job runs.
+        listed: Option<Vec<(PathBuf, crate::fs::FileId)>>,
     },
     /// Undo a journaled job (see [`UndoJournal`]), never deleting anything permanently:
     /// copies go to `trash`, moved items go back, renames are reversed.

@@ -627,7 +627,7 @@ pub(crate) fn devices_of(job: &Job) -> Vec<u64> {
             .flat_map(|i| [Some(i.id.dev), i.original.parent().and_then(dev)])
             .flatten()
             .collect(),
-        Job::EmptyTrash { roots } => dev(&roots.home).into_iter().collect(),
+        Job::EmptyTrash { roots, .. } => dev(&roots.home).into_iter().collect(),
         _ => Vec::new(),
     }
 }

@@ -3,6 +3,7 @@
 //! folders of ours made writable first, as GNOME's and KDE's trash do), then the info files of
 //! what is gone.
 
+use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -47,23 +48,39 @@ pub fn is_trashed_item(path: &Path) -> bool {
         }
 }
 
-/// Runs an empty-trash job: every entry of every trash folder is deleted by the engine's
-/// remover, then the info files of what is gone. A trash folder whose `files/` or `info/`
-/// is a link, or a volume's that is not the user's, is left alone (it could lead anywhere).
-pub(crate) fn run_empty(ctx: &JobCtx, roots: &TrashRoots) -> Summary {
+/// Runs an empty-trash job: every entry of every trash folder (of those `listed`, when the
+/// user was asked about a list: see [`Job::EmptyTrash`](crate::jobs::Job::EmptyTrash)) is
+/// deleted by the engine's remover, then the info files of what is gone. A trash folder
+/// whose `files/` or `info/` is a link, or a volume's that is not the user's, is left alone
+/// (it could lead anywhere).
+pub(crate) fn run_empty(
+    ctx: &JobCtx,
+    roots: &TrashRoots,
+    listed: Option<&[(PathBuf, fs::FileId)]>,
+) -> Summary {
+    let listed: Option<HashMap<&Path, fs::FileId>> =
+        listed.map(|l| l.iter().map(|(p, id)| (p.as_path(), *id)).collect());
     let mut dirs = trash_dirs(roots);
     let mut entries = Vec::new();
     let mut failed = Vec::new();
     let mut buf = Vec::new();
     dirs.retain(|dir| {
         let files = dir.join("files");
-        let listed = info::TrashFolder::open(dir).and_then(|folder| {
+        let read = info::TrashFolder::open(dir).and_then(|folder| {
             fs::read_dir(&folder.files, &mut buf, |name, _| {
-                entries.push(files.join(name));
+                let path = files.join(name);
+                let asked = listed.as_ref().is_none_or(|listed| {
+                    listed.get(path.as_path()).is_some_and(|id| {
+                        fs::stat_at(&folder.files, name).is_ok_and(|m| m.id == *id)
+                    })
+                });
+                if asked {
+                    entries.push(path);
+                }
                 Ok(())
             })
         });
-        match listed {
+        match read {
             Ok(()) => true,
             Err(Errno::NOENT) => false,
             Err(e) => {

@@ -1,7 +1,7 @@
 //! What the Trash view's actions ask for: the jobs (a restore that asks about conflicts, a
 //! restore into a picked folder, a permanent delete, emptying) and the questions asked first.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use ferry_core::Error;
@@ -195,13 +195,11 @@ impl Trash {
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
                 Event::DeleteListed(listed)
             }
-            Pending::Empty => {
-                if let Some(loaded) = self.loaded() {
-                    let all: Vec<PathBuf> = loaded.items().iter().map(|i| i.info.clone()).collect();
-                    self.submitted.extend(all);
-                }
+            Pending::Empty(items) => {
+                self.submitted.extend(items.iter().map(|i| i.info.clone()));
                 Event::Submit(Job::EmptyTrash {
                     roots: self.roots.clone(),
+                    listed: Some(items.into_iter().map(|i| (i.file, i.id)).collect()),
                 })
             }
         }
@@ -242,7 +240,7 @@ pub(super) fn delete_question(items: Vec<TrashedItem>) -> Confirm<Pending> {
 /// "Empty the trash: 240 items, 3.1 GB?"
 pub(super) fn empty_question(loaded: &Loaded) -> Confirm<Pending> {
     Confirm::new(
-        Pending::Empty,
+        Pending::Empty(loaded.items().to_vec()),
         format!(
             "Empty the trash: {}, {}?",
             format::counted(loaded.len(), "item", "items"),

@@ -191,8 +191,9 @@ pub enum Event {
 pub enum Pending {
     /// Delete these trashed items permanently.
     Delete(Vec<TrashedItem>),
-    /// Delete everything in the trash.
-    Empty,
+    /// Empty the trash: everything it held when asked (these items); what is trashed since
+    /// stays.
+    Empty(Vec<TrashedItem>),
 }
 
 /// The listing's state.

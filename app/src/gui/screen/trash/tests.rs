@@ -291,10 +291,12 @@ fn empty_trash_asks_with_what_the_trash_holds_now() {
         Message::Confirmed(question.token().clone()),
         &ctx(Modifiers::empty()),
     );
-    let Some(Event::Submit(Job::EmptyTrash { roots })) = event else {
+    let Some(Event::Submit(Job::EmptyTrash { roots, listed })) = event else {
         panic!("{event:?}");
     };
     assert_eq!(roots, fixture.roots);
+    // What the question counted, and nothing trashed after it.
+    assert_eq!(listed.map(|l| l.len()), Some(5));
 }
 
 #[test]
