@@ -144,11 +144,13 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
     jobs::run(job, "restored")
 }
 
-/// The chosen items whose original place is taken, or wanted by an item before them.
+/// The chosen items whose original place is taken, or wanted by an item before them; not
+/// unsafe entries, which are not restored there.
 fn taken(chosen: &[TrashedItem]) -> Vec<(PathBuf, PathBuf)> {
     let mut wanted = HashSet::new();
     chosen
         .iter()
+        .filter(|i| i.unsafe_entry.is_none())
         .filter(|i| !wanted.insert(&i.original) || i.original.symlink_metadata().is_ok())
         .map(|i| (i.file.clone(), i.original.clone()))
         .collect()
@@ -177,7 +179,9 @@ fn choose(args: &RestoreArgs, items: &[TrashedItem]) -> Result<Vec<TrashedItem>,
             .ok_or_else(|| format!("{}: not in the trash", Shown(path)))?;
         chosen.push(item.clone());
     }
-    chosen.dedup_by(|a, b| a.info == b.info);
+    // An item named twice (by index and by path, say) is restored once.
+    let mut seen = HashSet::new();
+    chosen.retain(|i| seen.insert(i.file.clone()));
     Ok(chosen)
 }
 

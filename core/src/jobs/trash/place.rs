@@ -147,9 +147,16 @@ fn plain(path: &Path) -> Result<(), UnsafeEntry> {
 /// entry and any symbolic link between the trusted folder the walk starts from and it.
 pub(super) fn open_parent(item: &TrashedItem) -> Result<OwnedFd> {
     let unsafe_entry = |reason| Error::UnsafeTrashEntry {
-        path: item.info.clone(),
+        // An entry without an info file is named by itself.
+        path: match reason {
+            UnsafeEntry::NoInfo => item.file.clone(),
+            _ => item.info.clone(),
+        },
         reason,
     };
+    if let Some(reason) = item.unsafe_entry.clone().filter(|_| !item.chosen_folder) {
+        return Err(unsafe_entry(reason));
+    }
     let trash = item
         .file
         .parent()
