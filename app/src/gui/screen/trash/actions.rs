@@ -68,13 +68,17 @@ impl Trash {
             .into_iter()
             .partition(|item| item.unsafe_entry.is_none());
         if !unsafe_ones.is_empty() {
-            let what = match unsafe_ones.as_slice() {
-                [one] => format!("“{}” names", format::shown_name(&one.name)),
-                many => format!("{} name", format::counted(many.len(), "entry", "entries")),
+            let (what, them) = match unsafe_ones.as_slice() {
+                [one] => (format!("“{}” names", format::shown_name(&one.name)), "it"),
+                many => (
+                    format!("{} name", format::counted(many.len(), "entry", "entries")),
+                    "them",
+                ),
             };
             self.notice = Some(format!(
-                "{what} an unsafe place to restore to, so only Restore to… can restore it."
+                "{what} an unsafe place to restore to, so only Restore to… can restore {them}."
             ));
+            self.notice_about = unsafe_ones.iter().map(|i| i.info.clone()).collect();
         }
         if safe.is_empty() {
             return None;

@@ -242,6 +242,9 @@ pub struct Trash {
     bounds: Rectangle,
     hovered: Option<u32>,
     notice: Option<String>,
+    /// The items (their info files) the notice is about, if any: it goes with the last of
+    /// them.
+    notice_about: Vec<PathBuf>,
     /// Info files of items a job was submitted for since the last read: drawn dimmed, not
     /// offered again.
     submitted: HashSet<PathBuf>,
@@ -274,6 +277,7 @@ impl Trash {
             bounds: Rectangle::new(Point::ORIGIN, iced::Size::new(900.0, 600.0)),
             hovered: None,
             notice: None,
+            notice_about: Vec::new(),
             submitted: HashSet::new(),
             forget: Vec::new(),
             empty_asked: false,
@@ -505,6 +509,7 @@ impl Trash {
                 self.empty_asked = false;
                 match self.listing {
                     Listing::Loaded(_) => {
+                        self.notice_about.clear();
                         self.notice = Some(format!(
                             "Could not read the trash again: {}",
                             words::error_in_words(&error)
@@ -533,6 +538,16 @@ impl Trash {
         }
         self.forget
             .retain(|item| by_info.contains_key(item.info.as_path()));
+        let about = std::mem::take(&mut self.notice_about);
+        if !about.is_empty() {
+            match about
+                .iter()
+                .any(|info| by_info.contains_key(info.as_path()))
+            {
+                true => self.notice_about = about,
+                false => self.notice = None,
+            }
+        }
         self.submitted.clear();
         self.hovered = None;
         self.shown = generation;
@@ -542,6 +557,7 @@ impl Trash {
             return None;
         }
         if loaded.is_empty() {
+            self.notice_about.clear();
             self.notice = Some("The trash is empty already.".to_owned());
             return None;
         }

@@ -218,10 +218,17 @@ fn shift_click_selects_a_range_and_the_unsafe_entry_is_left_to_restore_to() {
         panic!("{events:?}");
     };
     assert_eq!(names(items), ["a.txt", "report.pdf"]);
-    assert!(shows(
-        &trash,
-        "“evil” names an unsafe place to restore to, so only Restore to… can restore it."
-    ));
+    let notice = "“evil” names an unsafe place to restore to, so only Restore to… can restore it.";
+    assert!(shows(&trash, notice));
+    // Read again with the entry still there, the notice stays; once it is gone (restored
+    // elsewhere, or the trash emptied), so is the notice.
+    fixture.read(&mut trash);
+    assert!(shows(&trash, notice));
+    let evil = fixture.roots.home.join("files/evil");
+    std::fs::remove_file(&evil).unwrap();
+    std::fs::remove_file(fixture.roots.home.join("info/evil.trashinfo")).unwrap();
+    fixture.read(&mut trash);
+    assert!(!shows(&trash, notice));
 }
 
 #[test]
