@@ -69,7 +69,7 @@ fn cli_trashes_lists_and_restores_by_path_and_index() {
     assert_eq!(out.status.code(), Some(1));
 }
 
-/// `restore --all` restores the safe items and leaves out an entry without an info file
+/// A restore restores the safe items and leaves out an entry without an info file
 /// (naming it), rather than calling its own place in the trash taken and restoring nothing;
 /// an item named twice is restored once, not called taken by itself.
 #[test]
@@ -95,7 +95,10 @@ fn restore_all_leaves_out_an_entry_without_info_and_one_named_twice_is_restored_
     fs::write(&orphan, "no info").unwrap();
 
     ok(&ferry_at(&home, &[OsStr::new("trash"), x.as_os_str()]));
-    let out = ferry_at(&home, &[OsStr::new("restore"), OsStr::new("--all")]);
+    // Chosen by the path it is listed with, as `--all` would choose it (`--all` would take
+    // in the trash folders of other disks too, which tests running beside this one use).
+    let chosen = [OsStr::new("restore"), orphan.as_os_str(), x.as_os_str()];
+    let out = ferry_at(&home, &chosen);
     let said = String::from_utf8_lossy(&out.stderr);
     // Partly done: the entry left out is not restored.
     assert_eq!(out.status.code(), Some(1), "{said}");
@@ -479,6 +482,14 @@ fn emptying_the_trash_removes_read_only_folders_of_ours_where_rm_fails() {
     let out = ferry_unprivileged_at(&home, &[OsStr::new("rm"), kept.as_os_str()]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(kept.join("ro/a").exists());
+    // Nor in folders that are only called as a trash is.
+    tree.dir("work/Trash/files");
+    chmod(&tree.join("work/Trash"), 0o777);
+    chmod(&tree.join("work/Trash/files"), 0o777);
+    let named_alike = read_only_tree(&tree, "work/Trash/files/cd");
+    let out = ferry_unprivileged_at(&home, &[OsStr::new("rm"), named_alike.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(named_alike.join("ro/a").exists());
 
     let trashed = read_only_tree(&tree, "work/cd");
     let out = ferry_unprivileged_at(&home, &[OsStr::new("trash"), trashed.as_os_str()]);

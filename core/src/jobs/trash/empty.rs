@@ -19,12 +19,51 @@ use crate::jobs::control::JobCtx;
 use crate::jobs::{Event, Failed, Summary, remove};
 
 /// How a delete treats read-only folders of ours: made writable when every path is an item in
-/// a trash (the trash view's Delete permanently), as emptying it does; else as `rm -rf`.
+/// a trash of the user's (the trash view's Delete permanently), as emptying it does; else as
+/// `rm -rf`, whatever the folders happen to be called.
 pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
-    if !paths.is_empty() && paths.iter().all(|p| is_trashed_item(p)) {
+    let home_trash = TrashRoots::from_env().ok().map(|roots| roots.home);
+    let in_trash = |p: &PathBuf| {
+        is_trashed_item(p)
+            && p.parent()
+                .and_then(Path::parent)
+                .is_some_and(|trash| is_users_trash(trash, home_trash.as_deref()))
+    };
+    if !paths.is_empty() && paths.iter().all(in_trash) {
         remove::ReadOnly::MakeWritable
     } else {
         remove::ReadOnly::Fail
+    }
+}
+
+/// Whether `trash`, a folder named as a trash is, is one of the user's: the home trash
+/// (`home_trash`, the same folder), or a volume's `.Trash-<uid>` or `.Trash/<uid>` of this
+/// user's at the top of a disk (its folder on another device than the one above it).
+fn is_users_trash(trash: &Path, home_trash: Option<&Path>) -> bool {
+    let id = |p: &Path| fs::stat_path(p).ok().map(|m| m.id);
+    let Some(trash_id) = id(trash) else {
+        return false;
+    };
+    if home_trash.and_then(id) == Some(trash_id) {
+        return true;
+    }
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let name = trash.file_name().map(OsStr::as_bytes);
+    let top = match name {
+        Some(n) if n.strip_prefix(b".Trash-") == Some(uid.as_bytes()) => trash.parent(),
+        Some(n) if n == uid.as_bytes() => trash
+            .parent()
+            .filter(|t| t.file_name() == Some(OsStr::new(".Trash")))
+            .and_then(Path::parent),
+        _ => None,
+    };
+    let Some(top) = top else {
+        return false;
+    };
+    let dev = |p: &Path| fs::stat_path(p).ok().map(|m| m.id.dev);
+    match top.parent() {
+        Some(above) => dev(top).is_some() && dev(top) != dev(above),
+        None => true,
     }
 }
 
@@ -141,24 +180,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_items_in_a_trash_are_deleted_as_emptying_it() {
-        fn rule(paths: &[&str]) -> remove::ReadOnly {
-            read_only_rule(&paths.iter().map(PathBuf::from).collect::<Vec<_>>())
-        }
-        use remove::ReadOnly::{Fail, MakeWritable};
+    fn items_are_named_as_in_a_trash_by_their_folders() {
         for (path, expected) in [
-            ("/home/u/.local/share/Trash/files/a", MakeWritable),
-            ("/mnt/usb/.Trash-1000/files/a", MakeWritable),
-            ("/mnt/usb/.Trash/1000/files/a", MakeWritable),
-            ("/home/u/files/a", Fail),
-            ("/mnt/usb/.Trash/files/a", Fail),
-            ("/home/u/.local/share/Trash/files", Fail),
-            ("/home/u/.local/share/Trash/files/a/b", Fail),
+            ("/home/u/.local/share/Trash/files/a", true),
+            ("/mnt/usb/.Trash-1000/files/a", true),
+            ("/mnt/usb/.Trash/1000/files/a", true),
+            ("/home/u/files/a", false),
+            ("/mnt/usb/.Trash/files/a", false),
+            ("/home/u/.local/share/Trash/files", false),
+            ("/home/u/.local/share/Trash/files/a/b", false),
         ] {
-            assert_eq!(rule(&[path]), expected, "{path}");
+            assert_eq!(is_trashed_item(Path::new(path)), expected, "{path}");
         }
-        let mixed = ["/home/u/.local/share/Trash/files/a", "/home/u/a"];
-        assert_eq!(rule(&mixed), remove::ReadOnly::Fail);
-        assert_eq!(rule(&[]), remove::ReadOnly::Fail);
+        assert_eq!(read_only_rule(&[]), remove::ReadOnly::Fail);
+    }
+
+    /// A folder called `Trash` or `.Trash-<uid>` is not a trash for being so called: only
+    /// the home trash, and a volume's at the top of its disk.
+    #[test]
+    fn only_the_users_own_trash_folders_are_trashes() {
+        let dir = tempfile::tempdir().unwrap();
+        let uid = rustix::process::getuid().as_raw();
+        let home = dir.path().join("data/Trash");
+        let named_alike = dir.path().join("plain/Trash");
+        let volume_alike = dir.path().join(format!(".Trash-{uid}"));
+        for d in [&home, &named_alike, &volume_alike] {
+            std::fs::create_dir_all(d.join("files")).unwrap();
+        }
+        assert!(is_users_trash(&home, Some(&home)));
+        assert!(!is_users_trash(&named_alike, Some(&home)));
+        // A temporary folder is not the top of its disk.
+        assert!(!is_users_trash(&volume_alike, Some(&home)));
+        assert!(!is_users_trash(&dir.path().join("gone"), Some(&home)));
     }
 }
