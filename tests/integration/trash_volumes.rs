@@ -54,6 +54,28 @@ fn a_volume_gets_its_own_private_trash_folder() {
     assert!(trash_contents(&vol_trash).is_empty());
 }
 
+/// The home trash is needed only for what is on its disk: with it unusable (here a file in
+/// its place; for a user, a home they cannot write), an item on another disk still goes to
+/// that disk's trash.
+#[test]
+fn an_item_on_a_volume_is_trashed_there_when_the_home_trash_cannot_be_had() {
+    let tree = TempTree::new();
+    let Some((mount, roots, path)) = super::trash::a_volume_with_a_file(&tree, "on tmpfs") else {
+        return;
+    };
+    tree.file("home/Trash", "not a folder");
+    let summary = trash(std::slice::from_ref(&path), &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    let uid = rustix::process::getuid().as_raw();
+    let vol_trash = mount.dir.join(format!(".Trash-{uid}"));
+    assert_eq!(summary.trash[0].file, vol_trash.join("files/file"));
+    // What is on the home disk cannot go anywhere, and says why.
+    let home_file = tree.file("w/f", "f");
+    let summary = trash(std::slice::from_ref(&home_file), &roots);
+    assert!(!summary.failed.is_empty(), "{summary:#?}");
+    assert_eq!(read(&home_file), "f");
+}
+
 /// A btrfs subvolume below its mount point has a device of its own and a rename cannot leave
 /// it: its items go to the trash at its own top (as GLib puts them), which listing, restoring
 /// and emptying find although no mount lists it. Before, they were refused as "on another

@@ -325,6 +325,20 @@ pub(crate) fn trash_replaced(
 
 /// Trashes `path`, leaving alone a mount point or a folder holding one, and Ferry's `state`
 /// folder or a folder holding it (the undo journal, where this very job is recorded).
+/// The device the home trash is (or, made, would be) on: that of the trash folder, or of
+/// the nearest folder above it that exists.
+fn home_trash_dev(roots: &TrashRoots) -> std::io::Result<u64> {
+    use std::os::unix::fs::MetadataExt;
+    for folder in roots.home.ancestors() {
+        match std::fs::symlink_metadata(folder) {
+            Ok(meta) => return Ok(meta.dev()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::ErrorKind::NotFound.into())
+}
+
 fn trash_one(
     path: &Path,
     as_trashed: Option<&AsTrashed>,
@@ -379,14 +393,15 @@ fn trash_one(
     if state.is_some_and(|state| state.starts_with(&original)) {
         return Err(Error::HoldsFerryState { path: original });
     }
-    if home.is_none() {
-        let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
-        *home = Some(opened?);
-    }
-    let (home_dir, home_dev) = home.as_ref().expect("set above");
+    // The home trash is opened (and made) only for what is on its disk: an item on another
+    // disk goes to that disk's trash even when the home trash cannot be had.
+    let home_dev = match home {
+        Some((_, dev)) => *dev,
+        None => home_trash_dev(roots).map_err(|e| cannot(&original, e.to_string()))?,
+    };
     // A rename leaves neither a btrfs subvolume nor a mount: what counts is the device of the
     // folder the item is in (a subvolume itself moves within its parent's).
-    let folder_dev = match meta.id.dev == *home_dev {
+    let folder_dev = match meta.id.dev == home_dev {
         true => meta.id.dev,
         false => {
             fs::stat_fd(&pfd)
@@ -396,8 +411,12 @@ fn trash_one(
         }
     };
     let volume;
-    let trash = if folder_dev == *home_dev {
-        home_dir
+    let trash = if folder_dev == home_dev {
+        if home.is_none() {
+            let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
+            *home = Some(opened?);
+        }
+        &home.as_ref().expect("set above").0
     } else {
         let mount_point = mounts
             .by_id(meta.mnt_id)
