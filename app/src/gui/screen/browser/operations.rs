@@ -307,7 +307,13 @@ impl Browser {
         if on.is_some_and(|at| at.revision == self.revision && Some(at.row) == its_row) {
             return None;
         }
-        self.rename_submitted()
+        let renamed = self.rename_submitted();
+        // The press picks what is selected next (the row clicked, or nothing on the
+        // background), not the item once it is listed under its new name.
+        if renamed.is_some() {
+            self.select_when_listed = SelectWhenListed::default();
+        }
+        renamed
     }
 
     /// A key the rename editor did not take, and not one for it (Enter, Escape, a letter):

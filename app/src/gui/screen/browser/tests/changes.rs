@@ -229,3 +229,30 @@ fn shortcut_keys_type_nothing_into_the_fields() {
     let _ = browser.update(Message::FilterEdited("f+".into()), &ctrl);
     assert_eq!(browser.filter.as_deref(), Some("f"));
 }
+
+/// A click on another row while renaming gives the name typed and selects the row clicked,
+/// as in Dolphin: once listed under its new name, the renamed item took the selection back.
+#[test]
+fn a_click_away_from_a_rename_selects_the_row_clicked() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let edited = Message::RenameEdited("renamed".to_owned());
+    let _ = browser.update(edited, &ctx(&dirs));
+    let first = super::super::RowRef {
+        revision: browser.revision,
+        row: 0,
+    };
+    let (_, event) = browser.update(Message::RowPressed(first), &ctx(&dirs));
+    assert!(
+        matches!(
+            event,
+            Some(Event::Operation(super::super::Operation::Rename { .. }))
+        ),
+        "{event:?}"
+    );
+    assert_eq!(selected_names(&browser), ["f000"]);
+    change_to(&mut browser, &dirs, &["f000", "f001", "renamed"]);
+    assert_eq!(selected_names(&browser), ["f000"]);
+}
