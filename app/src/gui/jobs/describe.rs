@@ -82,8 +82,14 @@ pub fn in_words(job: &Job) -> String {
 }
 
 /// What `job` did, for the toast at its end: "Moved 12 items to “Photos”", with what was not
-/// done after it.
-pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
+/// done after it. A copy or move done whole is counted as its title counted it from the
+/// plan's `totals` ("Moved 1 folder and 4 files", after "Moving 1 folder and 4 files").
+pub fn done_message(
+    job: &Job,
+    summary: &Summary,
+    cancelled: bool,
+    totals: Option<&Totals>,
+) -> String {
     // A job that did nothing but fail on one item (a rename refused, a folder that cannot go
     // to the trash): the reason is the message, as Dolphin's error box gives it.
     let only_failed = summary.done.is_empty() && summary.skipped.is_empty() && !cancelled;
@@ -100,7 +106,17 @@ pub fn done_message(job: &Job, summary: &Summary, cancelled: bool) -> String {
         }
         [] => "nothing".to_owned(),
         [one] => words::quoted(one),
-        _ => format::counted(done, "item", "items"),
+        _ => match job.transfer() {
+            Some((sources, ..))
+                if !cancelled
+                    && sources.len() == done
+                    && summary.is_complete()
+                    && summary.skipped.is_empty() =>
+            {
+                things(sources, totals)
+            }
+            _ => format::counted(done, "item", "items"),
+        },
     };
     let mut text = match job {
         Job::Copy { .. } | Job::Move { .. } => {
@@ -358,7 +374,7 @@ mod tests {
             ..Summary::default()
         };
         assert_eq!(
-            done_message(&to("/h", "b.txt"), &done, false),
+            done_message(&to("/h", "b.txt"), &done, false, None),
             "Copied “a.txt” to “b.txt”."
         );
     }
@@ -376,7 +392,7 @@ mod tests {
             ..Summary::default()
         };
         assert_eq!(
-            done_message(&job, &summary, false),
+            done_message(&job, &summary, false, None),
             "Moved 12 items to “Photos”."
         );
         let failed = Summary {
@@ -387,7 +403,7 @@ mod tests {
             ..summary
         };
         assert_eq!(
-            done_message(&job, &failed, true),
+            done_message(&job, &failed, true, None),
             "Cancelled: moved 12 items to “Photos” (1 failed)."
         );
         // Why it stopped, in words (it said "3076096 bytes needed, 2097152 available").
@@ -400,9 +416,43 @@ mod tests {
             ..Summary::default()
         };
         assert_eq!(
-            done_message(&job, &stopped, false),
+            done_message(&job, &stopped, false, None),
             "Moved nothing to “Photos” (stopped: there is not enough space on the disk \
              holding “p”: 3.1 MB needed, 2.1 MB free)."
+        );
+    }
+
+    /// The end counts as the title did ("Moving 1 folder and 4 files", then "Moved 2
+    /// items" before); what was not done whole is counted by the items given.
+    #[test]
+    fn a_transfer_done_whole_is_counted_as_its_title_counted_it() {
+        let sources = vec![PathBuf::from("/a/docs"), PathBuf::from("/a/x.txt")];
+        let job = Job::Move {
+            sources: sources.clone(),
+            dest_dir: PathBuf::from("/p/Photos"),
+            dest_name: None,
+            on_conflict: ConflictPolicy::Ask,
+        };
+        let totals = Totals {
+            items: 5,
+            folders: 1,
+            ..Totals::default()
+        };
+        assert_eq!(
+            title(&job, Some(&totals)),
+            "Moving 1 folder and 4 files to “Photos”"
+        );
+        let summary = Summary {
+            done: sources,
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&job, &summary, false, Some(&totals)),
+            "Moved 1 folder and 4 files to “Photos”."
+        );
+        assert_eq!(
+            done_message(&job, &summary, true, Some(&totals)),
+            "Cancelled: moved 2 items to “Photos”."
         );
     }
 
@@ -425,11 +475,11 @@ mod tests {
             roots: ferry_core::jobs::TrashRoots::home_only(PathBuf::from("/h/.Trash")),
         };
         assert_eq!(
-            done_message(&trash, &summary, false),
+            done_message(&trash, &summary, false, None),
             "“outer” holds “/h/outer/usb”, where another disk is mounted; it was left alone."
         );
         // Cancelled, it says so and counts.
-        let said = done_message(&trash, &summary, true);
+        let said = done_message(&trash, &summary, true, None);
         assert_eq!(said, "Cancelled: moved nothing to the trash (1 failed).");
     }
 
@@ -451,7 +501,7 @@ mod tests {
             path: PathBuf::from("/h/locked.txt"),
             new_name: "b.txt".into(),
         };
-        let said = done_message(&rename, &refused("/h/locked.txt"), false);
+        let said = done_message(&rename, &refused("/h/locked.txt"), false, None);
         assert!(
             said.starts_with("“locked.txt” can't be renamed: "),
             "{said}"
@@ -460,7 +510,7 @@ mod tests {
             parent: PathBuf::from("/h"),
             name: "new".into(),
         };
-        let said = done_message(&made, &refused("/h/new"), false);
+        let said = done_message(&made, &refused("/h/new"), false, None);
         assert!(!said.starts_with("Created"), "{said}");
     }
 
@@ -492,9 +542,9 @@ mod tests {
         let job = rename("two\nlines.md");
         assert_eq!(title(&job, None), "Renaming “two↵lines” to “two↵lines.md”");
         assert_eq!(in_words(&job), "Rename “two↵lines” to “two↵lines.md”");
-        let said = done_message(&job, &Summary::default(), false);
+        let said = done_message(&job, &Summary::default(), false, None);
         assert_eq!(said, "Renamed to “two↵lines.md”.");
-        let said = done_message(&rename(&"W".repeat(250)), &Summary::default(), false);
+        let said = done_message(&rename(&"W".repeat(250)), &Summary::default(), false, None);
         assert!(said.chars().count() <= 80 && said.contains('…'), "{said}");
         // Undone, its undo's toast says the job in words: it ran off the window.
         let said = in_words(&rename(&"Q".repeat(200)));

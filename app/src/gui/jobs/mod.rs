@@ -380,7 +380,7 @@ impl Jobs {
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
                 window.state = State::Ended {
-                    said: done_message(&window.job, &summary, false),
+                    said: done_message(&window.job, &summary, false, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: false,
                 };
@@ -388,7 +388,7 @@ impl Jobs {
             }
             Event::Cancelled { summary, .. } => {
                 window.state = State::Ended {
-                    said: done_message(&window.job, &summary, true),
+                    said: done_message(&window.job, &summary, true, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: true,
                 };
