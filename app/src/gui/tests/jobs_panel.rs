@@ -724,3 +724,23 @@ fn closing_the_last_tab_while_a_job_runs_asks() {
     assert!(job(&ferry).is_running(), "not cancelled");
     cancel_to_the_end(&mut ferry);
 }
+
+/// The last job dismissed from the panel (Ctrl+J, Delete): the panel went, but kept the
+/// keyboard, and arrows, Ctrl+A and Escape did nothing until a click in a pane.
+#[test]
+fn dismissing_the_last_job_gives_the_keyboard_back_to_the_pane() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    ctrl(&mut ferry, "d");
+    jobs_done(&mut ferry);
+    ctrl(&mut ferry, "j");
+    assert!(ferry.jobs_panel.has_focus());
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert_eq!(ferry.jobs.window_jobs().count(), 0, "dismissed");
+    ctrl(&mut ferry, "a");
+    let pane = ferry.tabs.active_pane();
+    assert!(pane.selection().count() > 1, "Ctrl+A reached the pane");
+    assert!(!ferry.jobs_panel.has_focus());
+}
