@@ -186,6 +186,16 @@ pub enum Error {
         /// The job, in words ("move /a -> /b").
         what: String,
     },
+    /// Redo of a job cancelled or stopped part way: run again, it would do all it was given,
+    /// not the part it did (what the undo undid).
+    #[error(
+        "cannot redo the {what}: it was stopped part way, and redone it would do all it was \
+         given, not the part it did; run it again instead"
+    )]
+    RedoOfPart {
+        /// The job, in words ("copy /a -> /b").
+        what: String,
+    },
     /// The file is larger than the destination file system allows (FAT: 4 GiB).
     #[error(
         "{} is too large for the destination ({size} bytes, at most {limit})",
@@ -404,6 +414,7 @@ impl Error {
             | Error::StillRunning { .. }
             | Error::RedoAfterAside { .. }
             | Error::RedoOfNothing { .. }
+            | Error::RedoOfPart { .. }
             | Error::Clipboard { .. } => None,
         }
     }

@@ -91,6 +91,24 @@ fn an_interrupted_copy_says_how_much_of_the_folder_it_copied_and_where() {
     assert_eq!(files_in(&src), 600);
 }
 
+/// A copy cancelled part way, then undone: redo would copy everything it was given, where
+/// the job (and so its undo) did only part of it. It is refused, saying why.
+#[test]
+fn a_cancelled_copy_undone_is_not_redone_whole() {
+    let t = TempTree::new();
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    interrupted(&home, "cp", &src, &dest, 5);
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    assert!(undo.status.success(), "{undo:?}");
+    assert_eq!(files_in(&dest.join("docs")), 0);
+    let redo = ferry_in(&home).arg("redo").output().unwrap();
+    let said = String::from_utf8_lossy(&redo.stderr);
+    assert!(!redo.status.success(), "{said}");
+    assert!(said.contains("it was stopped part way"), "{said}");
+    assert_eq!(files_in(&dest.join("docs")), 0, "{said}");
+}
+
 #[test]
 fn an_interrupted_delete_says_how_many_files_it_deleted() {
     let t = TempTree::new();

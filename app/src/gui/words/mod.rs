@@ -219,7 +219,9 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::LinkInPath { .. } => "Symbolic link on the way",
         Error::PlanTooLarge { .. } => "Too many items",
         Error::StillRunning { .. } => "Still running",
-        Error::RedoAfterAside { .. } | Error::RedoOfNothing { .. } => "Cannot redo",
+        Error::RedoAfterAside { .. } | Error::RedoOfNothing { .. } | Error::RedoOfPart { .. } => {
+            "Cannot redo"
+        }
         _ => "Something went wrong",
     }
 }

@@ -187,6 +187,10 @@ impl UndoJournal {
             if r.undone_nothing {
                 return Err(Error::RedoOfNothing { what: what() });
             }
+            // Cancelled or stopped with sources not done: the undo took back the part done.
+            if r.counts.not_done > 0 {
+                return Err(Error::RedoOfPart { what: what() });
+            }
             if let Some(kept) = &r.undone_aside {
                 let kept = kept.clone();
                 return Err(Error::RedoAfterAside { what: what(), kept });
