@@ -4,7 +4,7 @@ use std::fs;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job};
+use ferry_core::jobs::{ConflictPolicy, Engine, Event, Job, Phase};
 use ferry_tests::TempTree;
 
 use crate::jobs_copy::sample_tree;
@@ -191,4 +191,59 @@ fn dropping_the_engine_does_not_wait_for_a_job_blocked_in_a_stopped_file_system(
         waited < std::time::Duration::from_secs(8),
         "waited {waited:?}"
     );
+}
+
+/// A move across disks, paused while it removes its sources, holds there (it went on to the
+/// end, "paused" on screen); cancelled there, it still removes them all: stopped part way,
+/// each item left would be both copied and in place.
+#[test]
+fn a_move_removing_its_sources_holds_when_paused_and_finishes_when_cancelled() {
+    let t = TempTree::new();
+    let shm = TempTree::new_in("/dev/shm");
+    let src = t.dir("src");
+    for d in 0..10 {
+        let dir = src.join(format!("d{d}"));
+        fs::create_dir(&dir).unwrap();
+        for f in 0..3000 {
+            fs::write(dir.join(format!("f{f}")), "x").unwrap();
+        }
+    }
+    let files = |dir: &std::path::Path| {
+        (fs::read_dir(dir).into_iter().flatten())
+            .map(|d| fs::read_dir(d.unwrap().path()).map_or(0, |f| f.count()))
+            .sum::<usize>()
+    };
+    let (engine, events) = Engine::start();
+    let id = engine.submit(Job::Move {
+        sources: vec![src.clone()],
+        dest_dir: shm.path().to_path_buf(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    let mut pause_asked = false;
+    loop {
+        match events.recv().unwrap() {
+            Event::Progress { progress, .. } if progress.phase == Phase::Deleting => {
+                if progress.paused {
+                    break;
+                }
+                if !pause_asked {
+                    engine.pause(id);
+                    pause_asked = true;
+                }
+            }
+            Event::Finished { .. } | Event::Cancelled { .. } => {
+                panic!("ended before it could be paused removing the sources")
+            }
+            _ => {}
+        }
+    }
+    let left = files(&src);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(files(&src), left, "sources removed while paused");
+    assert!(left > 0, "nothing left to remove");
+    engine.cancel(id);
+    let out = collect(&events, id);
+    assert_eq!(files(&src), 0, "{:#?}", out.summary);
+    assert_eq!(files(&shm.path().join("src")), 30_000);
 }

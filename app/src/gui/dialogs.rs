@@ -20,7 +20,7 @@ use ferry_core::Error;
 use ferry_core::entry::Kind;
 use ferry_core::fs::FileId;
 use ferry_core::jobs::{
-    Caution, ErrorAction, Job, JobId, Measure, delete_cautions, is_trashed_item, measure,
+    Caution, ErrorAction, Job, JobId, Measure, Phase, delete_cautions, is_trashed_item, measure,
 };
 use iced::Task;
 use iced::keyboard::{Key, Modifiers};
@@ -335,6 +335,21 @@ impl Ferry {
             return;
         };
         if !window.is_running() {
+            return;
+        }
+        // Its copies written, a move removes their sources whatever happens: saying "the
+        // rest is not done" there, then finishing, was false.
+        let removing = matches!(*window.job, Job::Move { .. })
+            && window
+                .progress
+                .as_ref()
+                .is_some_and(|p| p.phase == Phase::Deleting);
+        if removing {
+            self.toast(
+                "The move has copied everything and is removing the originals: it can be \
+                 paused, not cancelled, and Undo takes it back once it ends."
+                    .to_owned(),
+            );
             return;
         }
         let done = window.items_done();

@@ -308,8 +308,11 @@ impl Remover<'_> {
         });
     }
 
+    /// Waits while the job is paused; false once a delete job is cancelled. A move's sources
+    /// whose copies are on disk all go even then: stopped part way, the move would leave
+    /// each item both copied and in place, half done with no word of it.
     fn go_on(&self) -> bool {
-        !self.is_delete_job || self.ctx.control.checkpoint()
+        self.ctx.control.checkpoint() || !self.is_delete_job
     }
 
     fn gone(&self, i: u32) -> bool {
