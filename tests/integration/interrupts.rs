@@ -91,6 +91,65 @@ fn an_interrupted_copy_says_how_much_of_the_folder_it_copied_and_where() {
     assert_eq!(files_in(&src), 600);
 }
 
+/// Cancelled before it got into them, the folders a copy had made were left 0700 and
+/// stamped with the time of the cancel; they get their source's mode and times.
+#[test]
+fn folders_a_cancelled_copy_made_have_their_sources_mode_and_times() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let t = TempTree::new();
+    let src = t.dir("src/docs");
+    for d in 0..40 {
+        for f in 0..20 {
+            t.file(format!("src/docs/d{d:02}/f{f}"), "x");
+        }
+        let dir = src.join(format!("d{d:02}"));
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o750)).unwrap();
+        let old = filetime_of(2001);
+        rustix::fs::utimensat(rustix::fs::CWD, &dir, &old, rustix::fs::AtFlags::empty()).unwrap();
+    }
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    let (_, said) = interrupted(&home, "cp", &src, &dest, 3);
+    let made: Vec<_> = (fs::read_dir(dest.join("docs")).unwrap())
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .collect();
+    assert!(!made.is_empty(), "{said}");
+    let unfinished: Vec<_> = (made.iter())
+        .filter(|e| {
+            let m = e.metadata().unwrap();
+            m.permissions().mode() & 0o7777 != 0o750 || m.mtime() != 978_307_200
+        })
+        .map(|e| {
+            let m = e.metadata().unwrap();
+            let files = fs::read_dir(e.path()).unwrap().count();
+            (
+                e.file_name(),
+                m.permissions().mode() & 0o7777,
+                m.mtime(),
+                files,
+            )
+        })
+        .collect();
+    assert!(
+        unfinished.is_empty(),
+        "{unfinished:?} of {}: {said}",
+        made.len()
+    );
+}
+
+/// Access and modification times at the start of `year` (2001 only).
+fn filetime_of(year: i32) -> rustix::fs::Timestamps {
+    assert_eq!(year, 2001);
+    let at = rustix::fs::Timespec {
+        tv_sec: 978_307_200,
+        tv_nsec: 0,
+    };
+    rustix::fs::Timestamps {
+        last_access: at,
+        last_modification: at,
+    }
+}
+
 /// A copy cancelled part way, then undone: redo would copy everything it was given, where
 /// the job (and so its undo) did only part of it. It is refused, saying why.
 #[test]

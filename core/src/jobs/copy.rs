@@ -30,7 +30,7 @@
 
 mod item;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -156,6 +156,10 @@ struct Cursor {
     dead: HashSet<u32>,
     /// The source folder created under a hidden name, and that name (`fresh.rs`).
     hidden: Option<(u32, OsString)>,
+    /// Folders made and not entered yet, with the source and destination folders they are
+    /// in: a job stopped before it got to them finishes them empty (see
+    /// [`Copier::finish_unentered`]).
+    unentered: HashMap<u32, (Arc<OwnedFd>, Arc<OwnedFd>)>,
     /// The group what is created in the root's destination folder gets.
     root_group: u32,
 }
@@ -308,6 +312,7 @@ impl<'a> Copier<'a> {
                 batch_bytes: 0,
                 dead: HashSet::new(),
                 hidden: None,
+                unentered: HashMap::new(),
                 root_group: created_group(&self.dest.meta, self.egid),
             };
             cur.src.push(pfd, pid);
@@ -333,6 +338,7 @@ impl<'a> Copier<'a> {
             }
             self.flush(&mut cur, queue, copier);
             while !cur.frames.is_empty() && self.pop(&mut cur) {}
+            self.finish_unentered(&cur.unentered);
             // Made hidden but never entered: the job stopped first.
             if let Some((c, name)) = cur.hidden.take() {
                 self.abandon_hidden(cur.dst.top(), c, &name);
@@ -394,6 +400,7 @@ impl<'a> Copier<'a> {
         };
         self.done[p as usize].store(dst_meta.id.ino, Relaxed);
         self.ctx.counters.add_item();
+        cur.unentered.remove(&p);
         let hidden = match cur.hidden.take_if(|(h, _)| *h == p) {
             Some((_, name)) => {
                 let parent = Arc::clone(cur.dst.top());
@@ -424,6 +431,38 @@ impl<'a> Copier<'a> {
             self.child(cur, queue, copier, c);
         }
         true
+    }
+
+    /// Gives the folders made and never entered (the job stopped first) their source's
+    /// mode, times and attributes, as a folder filled gets them: they stayed 0700, stamped
+    /// with the time of the cancel. Left empty, recorded as made, their undo removes them.
+    fn finish_unentered(&self, unentered: &HashMap<u32, (Arc<OwnedFd>, Arc<OwnedFd>)>) {
+        for (&c, (src_parent, dst_parent)) in unentered {
+            let src = fs::open_dir_at(&**src_parent, self.plan.name(c));
+            let dst = fs::open_dir_at(&**dst_parent, self.plan.dest_name(c)).and_then(|fd| {
+                let meta = fs::stat_fd(&fd)?;
+                Ok((fd, meta))
+            });
+            let (Ok(src), Ok((dst, meta))) = (src, dst) else {
+                continue;
+            };
+            // Not the folder made (replaced since), or the source another one now.
+            let made = self.done[c as usize].load(Relaxed);
+            if meta.id.ino != made
+                || fs::stat_fd(&src).map(|m| m.id).ok() != Some(self.plan.item(c).id)
+            {
+                continue;
+            }
+            let done = DirDone {
+                item: c,
+                children: 0..0,
+                pending: AtomicUsize::new(0),
+                hidden: None,
+                gid: meta.gid,
+                inherits_group: meta.mode & 0o2000 != 0,
+            };
+            self.finish_dir(&done, &src, &dst);
+        }
     }
 
     /// Leaves the deepest folder; false if its parent cannot be reached any more.
@@ -493,6 +532,8 @@ impl<'a> Copier<'a> {
                         if let Ok(made) = fs::stat_at(dir, name) {
                             self.done[c as usize].store(made.id.ino, Relaxed);
                         }
+                        let parents = (Arc::clone(cur.src.top()), Arc::clone(cur.dst.top()));
+                        cur.unentered.insert(c, parents);
                     }
                     Err(Errno::EXIST) => {
                         if !self.ask_again(dir, c) {
