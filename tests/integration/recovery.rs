@@ -422,3 +422,57 @@ fn parts_of_an_interrupted_record_compacted_away_are_removed() {
     assert!(!part.exists(), "its part went with it");
     assert!(unrelated.exists(), "only its own parts");
 }
+
+/// A copy that asks about conflicts (the window's), resumed after a crash, goes on into the
+/// folder it made itself: it asked about it as an existing folder, and answered Skip left it
+/// half copied and recorded as done.
+#[test]
+fn a_resumed_copy_that_asks_goes_on_into_the_folder_it_made() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let src = t.dir("src/docs");
+    for i in 0..20 {
+        t.file(format!("src/docs/sub/f{i}"), format!("file {i}"));
+    }
+    let dest = t.dir("dest");
+    let job = Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: dest.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Ask,
+    };
+    s.begun_by_a_dead_process(&job);
+    // What it did before it died: its folder, and part of what it holds.
+    fs::create_dir_all(dest.join("docs/sub")).unwrap();
+    for i in 0..5 {
+        let (from, to) = (
+            src.join(format!("sub/f{i}")),
+            dest.join(format!("docs/sub/f{i}")),
+        );
+        fs::copy(&from, &to).unwrap();
+        let modified = fs::metadata(&from).unwrap().modified().unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&to)
+            .unwrap()
+            .set_modified(modified)
+            .unwrap();
+    }
+    let record = s.interrupted();
+    s.journal.resume(record.seq, &record.job).unwrap();
+    let (engine, events) = ferry_core::jobs::Engine::start();
+    let id = engine.submit(Job::Resume { record });
+    for event in events.iter() {
+        match event {
+            ferry_core::jobs::Event::Conflicts { conflicts, .. } => {
+                panic!("asked about its own folder: {conflicts:#?}")
+            }
+            ferry_core::jobs::Event::Finished { job, summary } if job == id => {
+                assert!(summary.failed.is_empty(), "{summary:#?}");
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(snapshot(&dest.join("docs")), snapshot(&src));
+}

@@ -89,6 +89,16 @@ pub(super) fn landings(record: &JournalRecord, policy: ConflictPolicy) -> Vec<Op
             let source = source.to_path_buf();
             if policy != ConflictPolicy::KeepBoth {
                 let created = !taken;
+                // A place that was free when the job began and is taken now holds what the
+                // job made there: gone on into (folders merged, what is complete kept), not
+                // asked about as another's (the window's jobs ask; answered Skip, a resume
+                // left it half copied and called the job done).
+                let policy = match policy {
+                    ConflictPolicy::Ask if created && fs::symlink_metadata(&dest).is_ok() => {
+                        ConflictPolicy::Merge
+                    }
+                    policy => policy,
+                };
                 return Some(Landing {
                     source,
                     dest,
