@@ -222,6 +222,16 @@ pub enum Error {
         /// Bytes free.
         available: u64,
     },
+    /// The disk ran out of inodes (ENOSPC while it has space left): it can hold no more
+    /// files, however small. Said apart from a disk full of data, which it is not.
+    #[error(
+        "no room for more files on the disk holding {}: it has space left, but no free inodes",
+        Shown(path)
+    )]
+    NoRoomForFiles {
+        /// What could not be made.
+        path: PathBuf,
+    },
     /// A folder the job was writing into was removed meanwhile: nothing can be written there
     /// again, so it is never asked about. The job's destination itself stops the job rather
     /// than fail each item left; a folder inside it fails what was to go there.
@@ -396,6 +406,7 @@ impl Error {
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
+            | Error::NoRoomForFiles { path }
             | Error::FolderRemoved { path, .. }
             | Error::ChangedSince { path }
             | Error::GoneSince { path }
@@ -447,6 +458,24 @@ impl Error {
         )
     }
 
+    /// This error, or, for ENOSPC on a disk that has space left but no free inodes,
+    /// [`Error::NoRoomForFiles`] (one `statvfs` of the folder the path is in, on failure only).
+    pub fn as_found(self) -> Error {
+        let Error::Io { path, source, .. } = &self else {
+            return self;
+        };
+        if source.raw_os_error() != Some(libc::ENOSPC) {
+            return self;
+        }
+        let folder = path.parent().unwrap_or(path);
+        match rustix::fs::statvfs(folder) {
+            Ok(fs) if fs.f_files > 0 && fs.f_favail == 0 && fs.f_bavail > 0 => {
+                Error::NoRoomForFiles { path: path.clone() }
+            }
+            _ => self,
+        }
+    }
+
     /// True for errors that should stop a whole job rather than one item: no space
     /// (ENOSPC), quota exceeded (EDQUOT), a device gone (ENODEV, ENXIO), an I/O error (EIO)
     /// anywhere but in reading one file's data, or the job's destination folder removed.
@@ -460,6 +489,7 @@ impl Error {
         matches!(
             self,
             Error::NoSpace { .. }
+                | Error::NoRoomForFiles { .. }
                 | Error::FolderRemoved {
                     destination: true,
                     ..

@@ -74,6 +74,33 @@ fn not_enough_space_is_refused_before_writing() {
     assert_eq!(fs::read_dir(&small.dir).unwrap().count(), 0);
 }
 
+/// Out of inodes, with space left: said as such, not as a full disk ("Free some space"
+/// while `df` showed it 90% free).
+#[test]
+fn a_disk_out_of_inodes_is_said_to_hold_no_more_files() {
+    let t = TempTree::new();
+    let small = t.join("small");
+    let opts = ["-t", "tmpfs", "-o", "size=20m,nr_inodes=6", "tmpfs"];
+    let Some(small) = Mounted::new(&small, &opts) else {
+        return;
+    };
+    let src = t.dir("src");
+    for i in 0..10 {
+        t.file(format!("src/f{i}"), "x");
+    }
+    let mut args = vec![std::ffi::OsString::from("cp")];
+    args.extend((0..10).map(|i| src.join(format!("f{i}")).into_os_string()));
+    args.push(small.dir.clone().into_os_string());
+    let out = run_ferry(args.iter().map(|a| a.as_os_str()));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("no room for more files on the disk holding"),
+        "{said}"
+    );
+    assert!(!said.contains("No space left"), "{said}");
+}
+
 #[test]
 fn running_out_of_space_mid_copy_stops_cleanly() {
     let t = TempTree::new();

@@ -267,7 +267,7 @@ impl JobCtx {
 
     /// Records that `item` (source path `path`) failed; a terminal error also stops the job.
     pub(crate) fn fail(&self, item: u32, path: PathBuf, error: Error) {
-        self.record_failure(item, path, Arc::new(error));
+        self.record_failure(item, path, Arc::new(error.as_found()));
     }
 
     fn record_failure(&self, item: u32, path: PathBuf, error: Arc<Error>) {
@@ -289,7 +289,7 @@ impl JobCtx {
     /// ([`SkipReason::UserSkipped`]), not as failed. Terminal errors stop the job and are never
     /// offered.
     pub(crate) fn fail_or_retry(&self, item: u32, path: PathBuf, error: Error) -> bool {
-        let error = Arc::new(error);
+        let error = Arc::new(error.as_found());
         let ask = self.control.on_error == ErrorPolicy::Ask
             && !error.is_terminal()
             // Nothing can be written there again: Retry could never succeed.

@@ -389,7 +389,10 @@ impl ItemError {
 fn stopped_advice(error: &Error) -> &'static str {
     use rustix::io::Errno;
     let errno = error.raw_os_error().map(Errno::from_raw_os_error);
-    if matches!(error, Error::NoSpace { .. }) || errno == Some(Errno::NOSPC) {
+    if matches!(error, Error::NoRoomForFiles { .. }) {
+        "Nothing more was written; what was done is kept. Delete some files on the disk (it \
+         can hold no more, however small), then Retry to do the rest."
+    } else if matches!(error, Error::NoSpace { .. }) || errno == Some(Errno::NOSPC) {
         "Nothing more was written; what was done is kept. Free some space on the disk, then \
          Retry to do the rest."
     } else if errno == Some(Errno::DQUOT) {

@@ -111,6 +111,11 @@ pub fn error_in_words(error: &Error) -> String {
             format::size(*needed),
             format::size(*available)
         ),
+        Error::NoRoomForFiles { path } => format!(
+            "The disk holding {} can hold no more files: it has space left, but no room for \
+             another file (no free inodes).",
+            quoted(path)
+        ),
         Error::FolderRemoved { path, .. } => format!(
             "The folder {} was removed while the job was writing into it.",
             quoted_full(path)
@@ -193,6 +198,7 @@ pub fn error_title(error: &Error) -> &'static str {
         },
         // Found before writing: the disk may be empty, and too small.
         Error::NoSpace { .. } => "Not enough space",
+        Error::NoRoomForFiles { .. } => "No room for more files",
         Error::FolderRemoved { .. } => "Folder removed",
         Error::NameNotAllowed { .. } => "Not a valid name",
         Error::TooLarge { .. } => "File too large",
