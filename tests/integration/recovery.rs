@@ -191,6 +191,42 @@ fn an_interrupted_trash_resumes_and_its_undo_then_restores_everything() {
     assert_eq!(s.entries(), 0, "nothing left in the trash");
 }
 
+/// Killed between writing an item's info file and moving the item, a trash job left an
+/// info file describing nothing, which resume and undo kept (other tools list it as an item
+/// that cannot be restored). Both remove it.
+#[test]
+fn an_info_file_a_killed_trash_wrote_for_an_item_it_never_moved_goes() {
+    for roll_back in [false, true] {
+        let t = TempTree::new();
+        let s = Setup::new(&t);
+        let paths = [t.file("w/a", "a"), t.file("w/b", "b")];
+        s.begun_by_a_dead_process(&trash_job(&paths, &s.trash));
+        assert!(
+            run_job(trash_job(&paths[..1], &s.trash))
+                .summary
+                .is_complete()
+        );
+        // Its info file written, `b` was not moved yet.
+        // Dated as `a`, trashed a moment before by the same job.
+        let a_info = fs::read_to_string(s.trash.home.join("info/a.trashinfo")).unwrap();
+        let when = a_info
+            .lines()
+            .find_map(|l| l.strip_prefix("DeletionDate="))
+            .unwrap();
+        let body = format!(
+            "[Trash Info]\nPath={}\nDeletionDate={when}\n",
+            paths[1].display()
+        );
+        fs::write(s.trash.home.join("info/b.trashinfo"), body).unwrap();
+        let out = if roll_back { s.undo() } else { s.resume() };
+        assert!(out.summary.is_complete(), "{:#?}", out.summary);
+        let infos: Vec<_> = fs::read_dir(s.trash.home.join("info")).unwrap().collect();
+        let files: Vec<_> = fs::read_dir(s.trash.home.join("files")).unwrap().collect();
+        assert_eq!(infos.len(), files.len(), "{infos:?} for {files:?}");
+        assert_eq!(paths[1].exists(), roll_back);
+    }
+}
+
 /// Trashes `paths` (not journaled) and returns the trash listing.
 fn trashed(s: &Setup, paths: &[PathBuf]) -> Vec<TrashedItem> {
     assert!(run_job(trash_job(paths, &s.trash)).summary.is_complete());

@@ -55,6 +55,7 @@ use crate::error::{Error, Result};
 use crate::fs::{self, FileId, Meta, MountTable, Timestamp};
 
 pub(crate) use empty::{read_only_rule, run_empty};
+pub(crate) use info::stray_infos;
 pub use info::{TrashStamp, TrashedItem, list_trash, list_trash_in, trash_stamp};
 pub use place::UnsafeEntry;
 pub(crate) use restore::{remove_info_if_gone, run_job as run_restore};

@@ -62,6 +62,22 @@ fn trashed_by(
     Ok(found.collect())
 }
 
+/// Removes the info files the trash job of `record` wrote for items it never moved (killed
+/// in between): they describe nothing.
+fn remove_stray_infos(record: &JournalRecord, paths: &[PathBuf], roots: &TrashRoots) {
+    let originals: Vec<PathBuf> = (paths.iter())
+        .flat_map(|p| {
+            let resolved = (p.parent().and_then(|d| std::fs::canonicalize(d).ok()))
+                .zip(p.file_name())
+                .map(|(parent, name)| parent.join(name));
+            std::iter::once(p.clone()).chain(resolved)
+        })
+        .collect();
+    for info in trash::stray_infos(roots, record.started_secs(), &originals) {
+        let _ = std::fs::remove_file(info);
+    }
+}
+
 /// Resumes an interrupted trash job: what it trashed is done (and recorded for undo), the
 /// rest is trashed now.
 pub(super) fn resume_trash(
@@ -71,6 +87,7 @@ pub(super) fn resume_trash(
     roots: &TrashRoots,
 ) -> Summary {
     let mut summary = Summary::default();
+    remove_stray_infos(record, paths, roots);
     let found = match trashed_by(record, paths, roots) {
         Ok(found) => found,
         Err(e) => {
@@ -105,6 +122,7 @@ pub(super) fn roll_back_trash(
     policy: ConflictPolicy,
 ) -> Summary {
     let mut summary = Summary::default();
+    remove_stray_infos(record, paths, roots);
     match trashed_by(record, paths, roots) {
         Ok(found) => {
             let items: Vec<TrashedItem> = found.into_iter().flatten().collect();

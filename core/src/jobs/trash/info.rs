@@ -366,6 +366,45 @@ pub fn list_trash_in(roots: &TrashRoots) -> Result<Vec<TrashedItem>> {
     Ok(items.into_iter().map(|(item, _)| item).collect())
 }
 
+/// The info files of `roots` that describe an item gone from `files/`, trashed from one of
+/// `originals` at `since` (unix seconds) or later: what a trash job killed between writing
+/// an item's info file and moving the item leaves (listing leaves them out; other tools list
+/// them as items that cannot be restored).
+pub(crate) fn stray_infos(roots: &TrashRoots, since: i64, originals: &[PathBuf]) -> Vec<PathBuf> {
+    let mut stray = Vec::new();
+    let mut buf = Vec::new();
+    for dir in trash_dirs(roots) {
+        let Ok(folder) = TrashFolder::open(&dir) else {
+            continue;
+        };
+        let mut names = Vec::new();
+        let _ = fs::read_dir(&folder.info, &mut buf, |name, _| {
+            if let Some(stem) = name.as_bytes().strip_suffix(b".trashinfo") {
+                names.push((name.to_owned(), OsStr::from_bytes(stem).to_owned()));
+            }
+            Ok(())
+        });
+        for (name, stem) in names {
+            if fs::stat_at(&folder.files, &stem) != Err(Errno::NOENT) {
+                continue;
+            }
+            let info = dir.join("info").join(&name);
+            let Ok(text) = std::fs::read(&info) else {
+                continue;
+            };
+            let Some((raw, date)) = parse(&text) else {
+                continue;
+            };
+            let (original, _) = Origin::of(&dir).resolve(&raw);
+            let ours = parse_date(&date).is_some_and(|t| t >= since);
+            if ours && originals.contains(&original) {
+                stray.push(info);
+            }
+        }
+    }
+    stray
+}
+
 /// `Path` and `DeletionDate` of the `[Trash Info]` group.
 fn parse(text: &[u8]) -> Option<(PathBuf, String)> {
     let mut in_group = false;
