@@ -32,9 +32,11 @@ impl Browser {
                 None => small(left).into(),
             };
         let bar = row![left, space::horizontal(), small(right)].align_y(Alignment::Center);
+        // Clipped: in a narrow split, the left pane's counts were drawn over the right's.
         container(bar)
             .padding([5, 14])
             .width(Fill)
+            .clip(true)
             .style(style::chrome)
             .into()
     }
