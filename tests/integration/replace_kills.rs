@@ -259,3 +259,48 @@ fn the_roll_back_of_a_killed_replace_leaves_another_journals_kept_items_alone() 
     ok(&ferry_in(&other).arg("undo").output().unwrap());
     assert_eq!(fs::read(&theirs).unwrap(), OLD);
 }
+
+/// `ferry mv --on-conflict replace src dest` onto an older copy of `src` (every file a
+/// Replace), killed once the move had emptied and removed source subfolders: undo found no
+/// source to walk for them, so took back none of their files and put back none of the old
+/// ones, each reported kept "at" the destination folder, left to be pruned from the staging
+/// folder within a week.
+#[test]
+fn undo_after_a_killed_replace_by_move_takes_back_the_subfolders_it_emptied() {
+    const FILES: &[&str] = &[
+        "sub/deep/a.txt",
+        "sub/deep/b.txt",
+        "sub/more/c.txt",
+        "z.txt",
+    ];
+    for point in ["renamed:2", "renamed:3", "job-ended"] {
+        let t = TempTree::new();
+        let home = t.dir("home");
+        for name in FILES {
+            t.file(format!("src/{name}"), NEW);
+            t.file(format!("dest/src/{name}"), OLD);
+        }
+        let out = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", point)
+            .args(["mv", "--on-conflict", "replace"])
+            .arg(t.join("src"))
+            .arg(t.join("dest"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.signal(), Some(9), "killed at {point}");
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        for name in FILES {
+            let when = format!("killed at {point}, undone: {name}");
+            assert_eq!(fs::read(t.join("src").join(name)).unwrap(), NEW, "{when}");
+            assert_eq!(
+                fs::read(t.join("dest/src").join(name)).unwrap(),
+                OLD,
+                "{when}"
+            );
+        }
+        let staged = home.join("data/ferry/replaced");
+        let left = fs::read_dir(&staged).map_or(0, |d| d.count());
+        assert_eq!(left, 0, "killed at {point}: kept in the staging folder");
+        assert_no_temporaries(&t.join("dest"));
+    }
+}

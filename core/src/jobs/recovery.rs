@@ -40,7 +40,9 @@
 //! and which path it came from (`staging.rs`), so a job killed between any two steps of a
 //! Replace loses nothing. Roll back finds those items, takes back what the job put in their
 //! place (a copy goes to the trash, a moved item goes back) and renames each old item back
-//! where it was, never over anything. Resume takes a destination file identical to its
+//! where it was, never over anything. A folder holding such a place was there before the
+//! job, so it is one the job merged into, even where its source is gone (a move removes each
+//! source folder it emptied). Resume takes a destination file identical to its
 //! source for the interrupted run's copy, done, rather than replacing it again, which would
 //! stage the job's own copy in place of the user's old file.
 //!

@@ -63,6 +63,7 @@ pub(crate) fn roll_back(
         replaced: Replaced {
             kept: staging::kept_for(record, &ctx.staging, dest_dir),
             found: Vec::new(),
+            places: HashMap::new(),
             dest_dir: dest_dir.clone(),
         },
         since: Some(record.started),
@@ -74,7 +75,11 @@ pub(crate) fn roll_back(
     plan.folder_modes = merges()
         .filter_map(|e| Some((e.source.clone(), e.source_mode?)))
         .collect();
-    for landing in keep_both::on_disk(record, policy_of(record)) {
+    let landings = keep_both::on_disk(record, policy_of(record));
+    for landing in landings.iter().filter(|l| !l.created) {
+        plan.replaced.find_places(&landing.dest, &mut plan.merged);
+    }
+    for landing in landings {
         let (source, dest) = (&landing.source, &landing.dest);
         if !landing.created {
             plan.merged.insert(dest.clone());
@@ -150,6 +155,9 @@ struct Replaced {
     kept: HashMap<u64, Vec<PathBuf>>,
     /// Matched: where each is kept, and the path it goes back to.
     found: Vec<(PathBuf, PathBuf)>,
+    /// The paths found in the destination that hash as a kept item's place, to name it by
+    /// should it stay unmatched.
+    places: HashMap<u64, PathBuf>,
     /// The job's destination folder.
     dest_dir: PathBuf,
 }
@@ -174,6 +182,43 @@ impl Replaced {
         true
     }
 
+    /// Walks `top`, a destination the job merged into, for the places it replaced items at:
+    /// notes each (`places`), and takes each folder above one, up to `top`, for one the job
+    /// merged into (`merged`), since a Replace happens only in a folder that was there. The
+    /// roll back follows the sources, and a move removes each source folder it emptied: a
+    /// folder whose every file was replaced, and each above it holding only such folders,
+    /// looked moved there whole, so none of their files went back and no old file either.
+    fn find_places(&mut self, top: &Path, merged: &mut HashSet<PathBuf>) {
+        use std::os::unix::fs::MetadataExt;
+        if self.kept.is_empty() {
+            return;
+        }
+        let Ok(top_dev) = fs::symlink_metadata(top).map(|m| m.dev()) else {
+            return;
+        };
+        let mut stack = vec![top.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let hash = staging::path_hash(&path);
+                if self.kept.contains_key(&hash) {
+                    let above = path.ancestors().skip(1);
+                    merged.extend(above.take_while(|a| a.starts_with(top)).map(Path::to_owned));
+                    self.places.insert(hash, path.clone());
+                }
+                // Never into another file system: a move never went there.
+                if entry.file_type().is_ok_and(|t| t.is_dir())
+                    && entry.metadata().is_ok_and(|m| m.dev() == top_dev)
+                {
+                    stack.push(path);
+                }
+            }
+        }
+    }
+
     /// Puts every matched item back where it was, if that place is free now; reports the
     /// others, and those never matched, as kept.
     fn put_back(self, ctx: &JobCtx, summary: &mut Summary) {
@@ -190,12 +235,16 @@ impl Replaced {
                 Err(e) => fail(ctx, summary, &dest, Error::io("put back", &dest, e)),
             }
         }
-        for staged in self.kept.into_values().flatten() {
-            let kept = Error::ReplacedKept {
-                path: self.dest_dir.clone(),
-                staged,
-            };
-            fail(ctx, summary, &self.dest_dir, kept);
+        for (hash, staged) in self.kept {
+            // Its own path where the destination still has it, not just the job's folder.
+            let path = self.places.get(&hash).unwrap_or(&self.dest_dir);
+            for staged in staged {
+                let kept = Error::ReplacedKept {
+                    path: path.clone(),
+                    staged,
+                };
+                fail(ctx, summary, path, kept);
+            }
         }
     }
 }
