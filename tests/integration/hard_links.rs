@@ -232,3 +232,65 @@ fn the_undo_of_a_move_across_file_systems_keeps_links_between_folders() {
     assert_eq!(again[0], again[1], "redone linked");
     assert_eq!(again[2], again[3], "redone linked");
 }
+
+/// `ferry cp --on-conflict replace` onto a `cp -a` copy of the tree (its links kept), killed
+/// part way, then undone: the destination is as it was, every name on its old inode, and
+/// none of them in the trash. Staging one name of the old file changed the file's ctime, so a name
+/// the job never reached, identical to its source, was taken for the job's copy and trashed.
+#[test]
+fn the_undo_of_a_killed_replace_leaves_the_links_it_did_not_reach() {
+    use std::os::unix::process::ExitStatusExt;
+    const NAMES: &[&str] = &["a", "sub/b", "c", "d"];
+    for point in [
+        "replace-staged:1",
+        "replace-placed:1",
+        "linked:1",
+        "job-ended",
+    ] {
+        let t = TempTree::new();
+        let home = t.dir("home");
+        let tree = linked_tree(&t);
+        let dest = t.dir("dest");
+        let cp = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(&tree)
+            .arg(&dest)
+            .status()
+            .unwrap();
+        assert!(cp.success());
+        let before = inodes(&dest.join("tree"), NAMES);
+        // Written just before the job, the user's files could pass for made by it (the clock
+        // file times are stamped by lags the precise one by a tick).
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let out = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", point)
+            .args(["cp", "--on-conflict", "replace"])
+            .arg(&tree)
+            .arg(&dest)
+            .output()
+            .unwrap();
+        if out.status.signal().is_none() {
+            continue; // not a step of this job
+        }
+        assert_eq!(out.status.signal(), Some(9), "killed at {point}");
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        let after = inodes(&dest.join("tree"), NAMES);
+        assert_eq!(after, before, "killed at {point}, undone");
+        assert_eq!(
+            fs::read(dest.join("tree/c")).unwrap(),
+            b"linked three times"
+        );
+        // The trash holds the job's copies, never a name of the user's files.
+        let trashed = fs::read_dir(home.join("data/Trash/files"))
+            .into_iter()
+            .flatten();
+        for entry in trashed {
+            let ino = entry.unwrap().metadata().unwrap().ino();
+            assert!(
+                before.iter().all(|b| b.0 != ino),
+                "killed at {point}: trashed"
+            );
+        }
+        assert_no_temporaries(&dest);
+    }
+}

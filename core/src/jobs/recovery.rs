@@ -30,8 +30,10 @@
 //! identities): copies identical to their sources go to the trash; items a move carried over
 //! completely go back; a file in both places keeps its source and its copy goes to the trash.
 //! Folders the job created are removed once empty. Inside a folder the job merged into, a
-//! file identical to its source is taken for the job's copy (it may have been there before:
-//! then it goes to the trash, not away), and nothing else is touched. "Identical" is the
+//! file identical to its source is taken for the job's copy only if it was made since the job
+//! started (its birth time; where the file system keeps none, its change time) and is not
+//! another name of a file the job replaced, and nothing else is touched: a file that was
+//! there before stays, whatever the job did to its other names. "Identical" is the
 //! source's size and mtime, as the engine gives them, and every byte the same, so that a
 //! different file that happens to match in size and mtime is never taken for a copy (trashed
 //! by a roll back, or its source removed by a resume).

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -60,12 +61,7 @@ pub(crate) fn roll_back(
         set_aside::put_back_before(ctx, &mut summary, record);
     }
     let mut plan = Rollback {
-        replaced: Replaced {
-            kept: staging::kept_for(record, &ctx.staging, dest_dir),
-            found: Vec::new(),
-            places: HashMap::new(),
-            dest_dir: dest_dir.clone(),
-        },
+        replaced: Replaced::new(staging::kept_for(record, &ctx.staging, dest_dir), dest_dir),
         since: Some(record.started),
         modes: Arc::new(modes_before(ctx, record)),
         ..Rollback::default()
@@ -158,11 +154,29 @@ struct Replaced {
     /// The paths found in the destination that hash as a kept item's place, to name it by
     /// should it stay unmatched.
     places: HashMap<u64, PathBuf>,
+    /// The files kept, by (device, inode): another name of one is the user's file, never
+    /// the job's copy.
+    inodes: HashSet<(u64, u64)>,
     /// The job's destination folder.
     dest_dir: PathBuf,
 }
 
 impl Replaced {
+    /// The items `kept` for a job writing into `dest_dir`.
+    fn new(kept: HashMap<u64, Vec<PathBuf>>, dest_dir: &Path) -> Self {
+        let inodes = (kept.values().flatten())
+            .filter_map(|staged| fs::symlink_metadata(staged).ok())
+            .filter(|m| m.is_file())
+            .map(|m| (m.dev(), m.ino()))
+            .collect();
+        Replaced {
+            kept,
+            inodes,
+            dest_dir: dest_dir.to_path_buf(),
+            ..Replaced::default()
+        }
+    }
+
     /// True when the job replaced what was at `dest` (and kept it to put back).
     fn at(&mut self, dest: &Path) -> bool {
         if self.kept.is_empty() {
@@ -189,7 +203,6 @@ impl Replaced {
     /// folder whose every file was replaced, and each above it holding only such folders,
     /// looked moved there whole, so none of their files went back and no old file either.
     fn find_places(&mut self, top: &Path, merged: &mut HashSet<PathBuf>) {
-        use std::os::unix::fs::MetadataExt;
         if self.kept.is_empty() {
             return;
         }
@@ -402,9 +415,7 @@ impl Rollback {
                 self.copies.push(dest.to_path_buf());
             }
             Ok(whole)
-        } else if is_copy_of(source, &s, dest, &d, self.since)
-            && (created || self.changed_since(&d))
-        {
+        } else if is_copy_of(source, &s, dest, &d, self.since) && (created || self.made_since(&d)) {
             self.copies.push(dest.to_path_buf());
             Ok(true)
         } else {
@@ -443,6 +454,22 @@ impl Rollback {
             return false;
         };
         born >= since
+    }
+
+    /// Whether the file of `meta`, identical to its source where the job did not create the
+    /// place, is the job's copy rather than one that was there before: not another name of a
+    /// file the job replaced, and made since the job started, by its birth time where the
+    /// file system keeps one, else by its ctime. The ctime alone is no proof: staging one name
+    /// of a file, or linking or unlinking one, changes it for every name, and a name the job
+    /// never reached went to the trash.
+    fn made_since(&self, meta: &fs::Metadata) -> bool {
+        if self.replaced.inodes.contains(&(meta.dev(), meta.ino())) {
+            return false;
+        }
+        match (self.since, meta.created()) {
+            (Some(since), Ok(born)) => born >= since,
+            _ => self.changed_since(meta),
+        }
     }
 
     /// Whether the item of `meta` changed (its inode's ctime) at or after the job's start;
