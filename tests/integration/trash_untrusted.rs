@@ -408,8 +408,8 @@ fn info_files_that_are_not_files_or_too_large_are_not_read() {
     .unwrap();
     v.entry(b"fine", "sub/fine", Some("fine"));
 
-    // Their items are listed where they are, as items no info file describes: nothing is
-    // read from those info files.
+    // Their items are listed where they are, as items no readable info file describes:
+    // nothing is read from those info files.
     let listed = v.listed();
     let (fine, unread): (Vec<_>, Vec<_>) = listed.iter().partition(|i| i.name == "fine");
     assert_eq!(fine.len(), 1);
@@ -418,7 +418,7 @@ fn info_files_that_are_not_files_or_too_large_are_not_read() {
     names.sort();
     assert_eq!(names, ["fifo", "huge", "linked"]);
     for item in unread {
-        assert_eq!(item.unsafe_entry, Some(UnsafeEntry::NoInfo));
+        assert_eq!(item.unsafe_entry, Some(UnsafeEntry::BrokenInfo));
         assert_eq!(item.original, item.file);
     }
 }

@@ -150,11 +150,15 @@ impl TrashFolder {
         let meta = fs::stat_at(&self.files, name).map_err(|e| Error::io("stat", &file, e))?;
         let mut info_name = name.to_owned();
         info_name.push(".trashinfo");
+        let reason = match fs::stat_at(&self.info, &info_name) {
+            Ok(_) => UnsafeEntry::BrokenInfo,
+            Err(_) => UnsafeEntry::NoInfo,
+        };
         let item = TrashedItem {
             name: name.to_owned(),
             original: file.clone(),
             trashed_from: file.clone(),
-            unsafe_entry: Some(UnsafeEntry::NoInfo),
+            unsafe_entry: Some(reason),
             chosen_folder: false,
             deletion_date: String::new(),
             deleted_at: None,
@@ -545,9 +549,12 @@ mod tests {
         assert_eq!(spaced.original, Path::new("/x/spaced"));
         assert_eq!(spaced.deletion_date, "2024-01-02T03:04:05");
         assert_eq!(spaced.unsafe_entry, None);
-        for name in ["pathless", "orphan"] {
+        for (name, reason) in [
+            ("pathless", UnsafeEntry::BrokenInfo),
+            ("orphan", UnsafeEntry::NoInfo),
+        ] {
             let item = found(name);
-            assert_eq!(item.unsafe_entry, Some(UnsafeEntry::NoInfo), "{name}");
+            assert_eq!(item.unsafe_entry, Some(reason), "{name}");
             assert_eq!(item.original, item.file, "listed where it is");
             assert_eq!(item.size, name.len() as u64);
         }

@@ -43,10 +43,13 @@ pub enum UnsafeEntry {
     },
     /// Its `Path` is the trash folder itself or a place inside it.
     InsideTrash,
-    /// It has no info file that says where it was (none at all, or one without a `Path`):
-    /// listed where it is in the trash, as `gio trash --list` lists it, so that it can be
-    /// restored somewhere or deleted rather than be emptied unseen.
+    /// It has no info file that says where it was: listed where it is in the trash, as
+    /// `gio trash --list` lists it, so that it can be restored somewhere or deleted rather
+    /// than be emptied unseen.
     NoInfo,
+    /// It has an info file, which cannot be read or names no `Path` (listed as
+    /// [`NoInfo`](Self::NoInfo) is; said apart, as the file is there to look at).
+    BrokenInfo,
 }
 
 impl fmt::Display for UnsafeEntry {
@@ -63,6 +66,9 @@ impl fmt::Display for UnsafeEntry {
             ),
             UnsafeEntry::InsideTrash => f.write_str("its Path lies inside the trash folder"),
             UnsafeEntry::NoInfo => f.write_str("no info file says where it was"),
+            UnsafeEntry::BrokenInfo => {
+                f.write_str("its info file cannot be read, or does not say where it was")
+            }
         }
     }
 }
