@@ -721,3 +721,22 @@ fn an_undo_that_failed_can_be_run_again() {
     let records = journal.records().unwrap();
     assert_eq!(records.last().unwrap().state, RecordState::Undone);
 }
+
+/// `mv a/d b` with a `b/d` there merges `a/d` into it and removes it; its undo makes it
+/// again with its mode, and with its modification time (it came back stamped with the
+/// undo's).
+#[test]
+fn the_undo_of_a_merged_move_gives_the_folder_its_time_back() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    t.file("a/d/f", "f");
+    t.file("b/d/g", "g");
+    set_mtime(&t.join("a/d"), 978_307_200);
+    let out = s.run(moving(vec![t.join("a/d")], &t.join("b")));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(!t.join("a/d").exists() && t.join("b/d/f").exists());
+    let undone = s.undo();
+    assert!(undone.summary.is_complete(), "{:#?}", undone.summary);
+    assert_eq!(fs::read(t.join("a/d/f")).unwrap(), b"f");
+    assert_eq!(fs::metadata(t.join("a/d")).unwrap().mtime(), 978_307_200);
+}

@@ -101,10 +101,26 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         absorb(&mut summary, put);
     }
     left_behind::remove_emptied(&emptied);
+    merged_folders_times(entries, &summary.remade);
     if !ctx.control.stopped() {
         unstage(ctx, &mut summary, entries);
     }
     summary
+}
+
+/// Gives the source folders made anew (`remade`) the modification time they had, once
+/// everything went back into them (which stamped them with the time of the undo). Their
+/// extended attributes and ACLs are not in the record, and are not given back.
+fn merged_folders_times(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
+    let remade: std::collections::HashSet<&Path> =
+        remade.iter().map(|(p, _)| p.as_path()).collect();
+    for e in entries.iter().filter(|e| e.how == How::Merged) {
+        if remade.contains(e.source.as_path()) {
+            // Not given, the folder keeps the time of the undo: said by nothing else.
+            let path = e.source.as_os_str();
+            let _ = crate::fs::set_times_at(rustix::fs::CWD, path, e.mtime, e.mtime);
+        }
+    }
 }
 
 /// Gives the source folders a move merged into folders of their names, made anew by its undo
