@@ -273,8 +273,10 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
         let c = r.counts;
         let counts = match r.state {
             RecordState::Running | RecordState::Interrupted => String::new(),
+            // Items at any depth, but of what was given, how many were left unfinished
+            // ("607 done … 1 not done" read as one file left after a cancel at 607 of 2,016).
             _ => format!(
-                "{} done, {} skipped, {} failed, {} not done",
+                "{} done, {} skipped, {} failed; {} of the items given unfinished",
                 c.done, c.skipped, c.failed, c.not_done
             ),
         };

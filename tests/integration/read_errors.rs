@@ -84,7 +84,7 @@ fn a_file_that_cannot_be_read_fails_alone_and_the_copy_goes_on() {
     let history = last_history(&home);
     assert_eq!(healthy(&before), 20);
     assert!(
-        history.contains("21 done, 0 skipped, 1 failed, 0 not done"),
+        history.contains("21 done, 0 skipped, 1 failed; 0 of the items given unfinished"),
         "{history}"
     );
 }
@@ -116,7 +116,10 @@ fn a_file_that_cannot_be_read_stays_and_the_rest_moves() {
     assert!(!dest.join("t/f09x").exists());
     assert_no_temporaries(&dest);
     let history = last_history(&home);
-    assert!(history.contains("1 failed, 0 not done"), "{history}");
+    assert!(
+        history.contains("1 failed; 0 of the items given unfinished"),
+        "{history}"
+    );
 }
 
 /// EIO writing the copy means the destination disk is failing: the job stops there, and what
@@ -141,7 +144,7 @@ fn a_write_error_stops_the_copy_and_says_what_was_done() {
     let history = last_history(&home);
     assert!(
         history.contains(&format!(
-            "{} done, 0 skipped, 1 failed, 1 not done",
+            "{} done, 0 skipped, 1 failed; 1 of the items given unfinished",
             copied + 1
         )),
         "{copied}: {history}"
