@@ -1,7 +1,8 @@
 //! What the Trash view's actions ask for: the jobs (a restore that asks about conflicts, a
 //! restore into a picked folder, a permanent delete, emptying) and the questions asked first.
 
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
@@ -68,17 +69,10 @@ impl Trash {
             .into_iter()
             .partition(|item| item.unsafe_entry.is_none());
         if !unsafe_ones.is_empty() {
-            let (what, them) = match unsafe_ones.as_slice() {
-                [one] => (format!("“{}” names", format::shown_name(&one.name)), "it"),
-                many => (
-                    format!("{} name", format::counted(many.len(), "entry", "entries")),
-                    "them",
-                ),
-            };
-            self.notice = Some(format!(
-                "{what} an unsafe place to restore to, so only Restore to… can restore {them}."
-            ));
-            self.notice_about = unsafe_ones.iter().map(|i| i.info.clone()).collect();
+            self.notice_about = (unsafe_ones.iter())
+                .map(|i| (i.info.clone(), i.name.clone()))
+                .collect();
+            self.notice = Some(unsafe_notice(&self.notice_about));
         }
         if safe.is_empty() {
             return None;
@@ -239,6 +233,18 @@ pub(super) fn delete_question(items: Vec<TrashedItem>) -> Confirm<Pending> {
         "Delete Permanently",
     )
     .danger()
+}
+
+/// What the notice says of the unsafe entries `about` (info file, name) a Restore left out.
+pub(super) fn unsafe_notice(about: &[(PathBuf, OsString)]) -> String {
+    let (what, them) = match about {
+        [(_, name)] => (format!("“{}” names", format::shown_name(name)), "it"),
+        many => (
+            format!("{} name", format::counted(many.len(), "entry", "entries")),
+            "them",
+        ),
+    };
+    format!("{what} an unsafe place to restore to, so only Restore to… can restore {them}.")
 }
 
 /// "Empty the trash: 240 items, 3.1 GB?"

@@ -244,7 +244,7 @@ pub struct Trash {
     notice: Option<String>,
     /// The items (their info files) the notice is about, if any: it goes with the last of
     /// them.
-    notice_about: Vec<PathBuf>,
+    notice_about: Vec<(PathBuf, std::ffi::OsString)>,
     /// Info files of items a job was submitted for since the last read: drawn dimmed, not
     /// offered again.
     submitted: HashSet<PathBuf>,
@@ -540,13 +540,13 @@ impl Trash {
             .retain(|item| by_info.contains_key(item.info.as_path()));
         let about = std::mem::take(&mut self.notice_about);
         if !about.is_empty() {
-            match about
-                .iter()
-                .any(|info| by_info.contains_key(info.as_path()))
-            {
-                true => self.notice_about = about,
-                false => self.notice = None,
-            }
+            let left: Vec<_> = (about.iter())
+                .filter(|(info, _)| by_info.contains_key(info.as_path()))
+                .cloned()
+                .collect();
+            // Counted again: "2 entries" stayed when one of them had gone.
+            self.notice = (!left.is_empty()).then(|| actions::unsafe_notice(&left));
+            self.notice_about = left;
         }
         self.submitted.clear();
         self.hovered = None;

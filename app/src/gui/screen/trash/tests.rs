@@ -576,3 +576,24 @@ fn the_view_follows_what_other_programs_trash() {
     fixture.read(&mut trash);
     assert_eq!(trash.names()[0], "new.txt");
 }
+
+/// The notice about unsafe entries counts those still in the trash: "2 entries" stayed when
+/// one of them had gone.
+#[test]
+fn the_unsafe_entries_notice_counts_those_left() {
+    let fixture = Fixture::four();
+    fixture.put("worse", "/srv/../etc/worse", "2023-12-25T18:00:00", &[]);
+    let mut trash = fixture.view();
+    click(&mut trash, &["a.txt"]);
+    click_with(&mut trash, &["evil"], Modifiers::CTRL);
+    click_with(&mut trash, &["worse"], Modifiers::CTRL);
+    click(&mut trash, &["Restore"]);
+    let two = "2 entries name an unsafe place to restore to, so only Restore to… can restore them.";
+    assert!(shows(&trash, two));
+    std::fs::remove_file(fixture.roots.home.join("files/worse")).unwrap();
+    std::fs::remove_file(fixture.roots.home.join("info/worse.trashinfo")).unwrap();
+    fixture.read(&mut trash);
+    assert!(!shows(&trash, two));
+    let one = "“evil” names an unsafe place to restore to, so only Restore to… can restore it.";
+    assert!(shows(&trash, one));
+}
