@@ -367,10 +367,11 @@ impl Ferry {
             Confirm::new(
                 Ask::CancelJob { job, resume },
                 format!("Cancel {}?", lowercase_first(&title)),
-                format!(
-                    "It is paused. What it has done stays done ({}; Undo takes it back); the rest is not done.",
-                    format::counted(usize::try_from(done).unwrap_or(usize::MAX), "item", "items")
-                ),
+                // No count: asked before the pause took hold, it was already behind the
+                // panel's, which goes on counting what the job finished meanwhile.
+                "It is paused. What it has done stays done (the jobs panel counts it; Undo \
+                 takes it back); the rest is not done."
+                    .to_owned(),
                 "Cancel Job",
             )
             .cancel_label("Keep Going"),

@@ -47,6 +47,14 @@ pub enum Message {
     Details(JobId),
     /// Forget an ended job.
     Dismiss(JobId),
+    /// Forget the ended job with the keyboard (Delete), which goes to `next`, the row that
+    /// takes its place (none: the panel is left with no job).
+    DismissFocused {
+        /// The job forgotten.
+        job: JobId,
+        /// Where the keyboard goes.
+        next: Option<JobId>,
+    },
     /// Forget the ended jobs.
     Clear,
     /// Put the keyboard on this job (opening the panel).
@@ -108,11 +116,15 @@ impl JobsPanel {
         }
         // Shown newest first.
         let shown: Vec<&WindowJob> = jobs.iter().rev().copied().collect();
-        let at = shown
-            .iter()
-            .position(|j| Some(j.id) == self.focus)
-            .unwrap_or(0);
-        let job = shown.get(at)?;
+        // The job with the keyboard is gone (dismissed, cleared): the first key shows where
+        // it is now, acting on nothing. Delete acted on the top job, never highlighted.
+        let Some(at) = shown.iter().position(|j| Some(j.id) == self.focus) else {
+            return match key.as_ref() {
+                Key::Named(Named::Escape | Named::Tab) => Some(Message::LeaveFocus),
+                _ => shown.first().map(|j| Message::Focus(j.id)),
+            };
+        };
+        let job = &shown[at];
         let failed =
             matches!(&job.state, State::Ended { summary, .. } if summary.errors().next().is_some());
         match key.as_ref() {
@@ -125,7 +137,15 @@ impl JobsPanel {
             }
             Key::Named(Named::Space) if job.is_running() => Some(Message::Pause(job.id)),
             Key::Named(Named::Delete) if job.is_running() => Some(Message::Cancel(job.id)),
-            Key::Named(Named::Delete) => Some(Message::Dismiss(job.id)),
+            Key::Named(Named::Delete) => {
+                let next = shown
+                    .get(at + 1)
+                    .or(at.checked_sub(1).and_then(|a| shown.get(a)));
+                Some(Message::DismissFocused {
+                    job: job.id,
+                    next: next.map(|j| j.id),
+                })
+            }
             Key::Named(Named::Enter) if failed => Some(Message::Details(job.id)),
             Key::Character(c) if failed && c.eq_ignore_ascii_case("r") => {
                 let retryable =
@@ -175,6 +195,11 @@ impl JobsPanel {
             }
             Message::Dismiss(job) => {
                 self.expanded.remove(&job);
+                Some(Event::Dismiss(job))
+            }
+            Message::DismissFocused { job, next } => {
+                self.expanded.remove(&job);
+                self.focus = next;
                 Some(Event::Dismiss(job))
             }
             Message::Clear => {
@@ -672,12 +697,20 @@ mod tests {
         assert_eq!(key(&panel, Named::Enter), Some(Message::Details(JobId(1))));
         let r = panel.key(&Key::Character("r".into()), Modifiers::empty(), &jobs);
         assert_eq!(r, Some(Message::Retry(JobId(1))));
-        assert_eq!(key(&panel, Named::Delete), Some(Message::Dismiss(JobId(1))));
+        // Forgotten, the keyboard goes to the row above (the last one was dismissed).
+        let dismiss = Message::DismissFocused {
+            job: JobId(1),
+            next: Some(JobId(2)),
+        };
+        assert_eq!(key(&panel, Named::Delete), Some(dismiss));
         assert_eq!(
             key(&panel, Named::ArrowDown),
             Some(Message::Focus(JobId(1))),
             "stays at the end"
         );
+        // A job with the keyboard that is gone: Delete shows the top one, acting on none.
+        panel.focus = Some(JobId(9));
+        assert_eq!(key(&panel, Named::Delete), Some(Message::Focus(JobId(3))));
         assert_eq!(key(&panel, Named::Escape), Some(Message::LeaveFocus));
         // Window shortcuts are not the panel's.
         let ctrl_z = panel.key(&Key::Character("z".into()), Modifiers::CTRL, &jobs);
