@@ -459,7 +459,8 @@ impl Error {
     }
 
     /// This error, or, for ENOSPC on a disk that has space left but no free inodes,
-    /// [`Error::NoRoomForFiles`] (one `statvfs` of the folder the path is in, on failure only).
+    /// [`Error::NoRoomForFiles`] (a `statvfs` of the nearest folder above the path that is
+    /// there, on failure only).
     pub fn as_found(self) -> Error {
         let Error::Io { path, source, .. } = &self else {
             return self;
@@ -467,9 +468,14 @@ impl Error {
         if source.raw_os_error() != Some(libc::ENOSPC) {
             return self;
         }
-        let folder = path.parent().unwrap_or(path);
-        match rustix::fs::statvfs(folder) {
-            Ok(fs) if fs.f_files > 0 && fs.f_favail == 0 && fs.f_bavail > 0 => {
+        // The nearest folder that is there: one the job was filling may be under a hidden
+        // name still (`fresh.rs`).
+        let found = path
+            .ancestors()
+            .skip(1)
+            .find_map(|a| rustix::fs::statvfs(a).ok());
+        match found {
+            Some(fs) if fs.f_files > 0 && fs.f_favail == 0 && fs.f_bavail > 0 => {
                 Error::NoRoomForFiles { path: path.clone() }
             }
             _ => self,

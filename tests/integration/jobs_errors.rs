@@ -88,17 +88,29 @@ fn a_disk_out_of_inodes_is_said_to_hold_no_more_files() {
     for i in 0..10 {
         t.file(format!("src/f{i}"), "x");
     }
-    let mut args = vec![std::ffi::OsString::from("cp")];
-    args.extend((0..10).map(|i| src.join(format!("f{i}")).into_os_string()));
-    args.push(small.dir.clone().into_os_string());
-    let out = run_ferry(args.iter().map(|a| a.as_os_str()));
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(
-        said.contains("no room for more files on the disk holding"),
-        "{said}"
-    );
-    assert!(!said.contains("No space left"), "{said}");
+    // Files given one by one, and a folder of them (filled under a hidden name first).
+    let mut files = vec![std::ffi::OsString::from("cp")];
+    files.extend((0..10).map(|i| src.join(format!("f{i}")).into_os_string()));
+    files.push(small.dir.clone().into_os_string());
+    let folder = vec![
+        "cp".into(),
+        src.into_os_string(),
+        small.dir.join("in").into(),
+    ];
+    for args in [files, folder] {
+        for entry in fs::read_dir(&small.dir).unwrap() {
+            let path = entry.unwrap().path();
+            let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
+        }
+        let out = run_ferry(&args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("no room for more files on the disk holding"),
+            "{said}"
+        );
+        assert!(!said.contains("No space left"), "{said}");
+    }
 }
 
 #[test]
