@@ -76,6 +76,32 @@ fn an_item_on_a_volume_is_trashed_there_when_the_home_trash_cannot_be_had() {
     assert_eq!(read(&home_file), "f");
 }
 
+/// A disk with no inode left for its trash folder: said as such, never as a disk "with no
+/// trash Ferry can use", which offered to delete the item for good instead.
+#[test]
+fn a_disk_with_no_room_for_its_trash_folder_says_so() {
+    let tree = TempTree::new();
+    let opts = ["-t", "tmpfs", "-o", "size=4m,nr_inodes=3", "tmpfs"];
+    let Some(mount) = Mounted::new(&tree.join("vol"), &opts) else {
+        return;
+    };
+    let path = mount.dir.join("file");
+    fs::write(&path, "kept").unwrap();
+    fs::write(mount.dir.join("fills"), "the last inode").unwrap();
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone()]),
+    };
+    let summary = trash(std::slice::from_ref(&path), &roots);
+    let error = &summary.failed[0].error;
+    assert!(!matches!(**error, Error::CannotTrash { .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("no room for more files"),
+        "{error}"
+    );
+    assert_eq!(read(&path), "kept");
+}
+
 /// A btrfs subvolume below its mount point has a device of its own and a rename cannot leave
 /// it: its items go to the trash at its own top (as GLib puts them), which listing, restoring
 /// and emptying find although no mount lists it. Before, they were refused as "on another

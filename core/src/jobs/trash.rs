@@ -440,9 +440,11 @@ fn trash_one(
         volume = TrashDir::volume(&top, uid).map_err(|e| {
             // Nothing on a read-only disk can be deleted either: said as it is, never
             // offered as a permanent delete.
-            if e.raw_os_error() == Some(libc::EROFS) {
-                let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
-                Error::io("trash", &original, read_only)
+            // Nor on a full disk, nor one out of inodes: its trash could be had, once there
+            // is room ("no trash Ferry can use", offering a permanent delete, was false).
+            if let Some(errno @ (libc::EROFS | libc::ENOSPC | libc::EDQUOT)) = e.raw_os_error() {
+                let error = std::io::Error::from_raw_os_error(errno);
+                Error::io("trash", &original, error)
             } else {
                 cannot(&original, e.to_string())
             }
