@@ -199,15 +199,15 @@ fn an_info_file_a_killed_trash_wrote_for_an_item_it_never_moved_goes() {
     for roll_back in [false, true] {
         let t = TempTree::new();
         let s = Setup::new(&t);
-        let paths = [t.file("w/a", "a"), t.file("w/b", "b")];
+        let paths = [t.file("w/a", "a"), t.file("w/b", "b"), t.file("w/c", "c")];
         s.begun_by_a_dead_process(&trash_job(&paths, &s.trash));
         assert!(
             run_job(trash_job(&paths[..1], &s.trash))
                 .summary
                 .is_complete()
         );
-        // Its info file written, `b` was not moved yet.
-        // Dated as `a`, trashed a moment before by the same job.
+        // Its info file written, `b` was not moved yet (dated as `a`, trashed a moment
+        // before by the same job).
         let a_info = fs::read_to_string(s.trash.home.join("info/a.trashinfo")).unwrap();
         let when = a_info
             .lines()
@@ -218,12 +218,15 @@ fn an_info_file_a_killed_trash_wrote_for_an_item_it_never_moved_goes() {
             paths[1].display()
         );
         fs::write(s.trash.home.join("info/b.trashinfo"), body).unwrap();
+        // And `c`'s made, killed before a byte of it was written.
+        fs::write(s.trash.home.join("info/c.trashinfo"), "").unwrap();
         let out = if roll_back { s.undo() } else { s.resume() };
         assert!(out.summary.is_complete(), "{:#?}", out.summary);
         let infos: Vec<_> = fs::read_dir(s.trash.home.join("info")).unwrap().collect();
         let files: Vec<_> = fs::read_dir(s.trash.home.join("files")).unwrap().collect();
         assert_eq!(infos.len(), files.len(), "{infos:?} for {files:?}");
         assert_eq!(paths[1].exists(), roll_back);
+        assert_eq!(paths[2].exists(), roll_back);
     }
 }
 

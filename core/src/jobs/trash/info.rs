@@ -371,9 +371,10 @@ pub fn list_trash_in(roots: &TrashRoots) -> Result<Vec<TrashedItem>> {
 }
 
 /// The info files of `roots` that describe an item gone from `files/`, trashed from one of
-/// `originals` at `since` (unix seconds) or later: what a trash job killed between writing
-/// an item's info file and moving the item leaves (listing leaves them out; other tools list
-/// them as items that cannot be restored).
+/// `originals` at `since` (unix seconds) or later, or empty, made since then and named after
+/// one of them: what a trash job killed between making an item's info file and moving the
+/// item leaves (listing leaves them out; other tools list them as items that cannot be
+/// restored).
 pub(crate) fn stray_infos(roots: &TrashRoots, since: i64, originals: &[PathBuf]) -> Vec<PathBuf> {
     let mut stray = Vec::new();
     let mut buf = Vec::new();
@@ -396,6 +397,24 @@ pub(crate) fn stray_infos(roots: &TrashRoots, since: i64, originals: &[PathBuf])
             let Ok(text) = std::fs::read(&info) else {
                 continue;
             };
+            // Killed before it wrote a byte: empty, made since the job began, named after
+            // one of its items (`a`, or `a.2` beside another `a`).
+            if text.is_empty() {
+                let made = std::fs::metadata(&info)
+                    .ok()
+                    .and_then(|m| m.modified().ok());
+                let made = made.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+                let since_job = made.is_some_and(|t| t.as_secs() as i64 >= since);
+                let named = originals.iter().filter_map(|o| o.file_name()).any(|n| {
+                    let n = n.as_bytes();
+                    let stem = stem.as_bytes();
+                    stem == n || stem.strip_prefix(n).is_some_and(|r| r.starts_with(b"."))
+                });
+                if since_job && named {
+                    stray.push(info);
+                }
+                continue;
+            }
             let Some((raw, date)) = parse(&text) else {
                 continue;
             };
