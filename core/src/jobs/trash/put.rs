@@ -1,0 +1,466 @@
+//! The trash job: each item moved into the trash of its own file system, its info file
+//! written first (see the module docs of `trash.rs`).
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rustix::fs::AtFlags;
+use rustix::io::Errno;
+
+use super::folder::{TrashDir, trash_name};
+use super::{TrashRecord, TrashRoots, subvolumes};
+use crate::error::{Error, Result};
+use crate::fs::{self, Meta, MountTable};
+use crate::jobs::control::JobCtx;
+use crate::jobs::progress::TICK;
+use crate::jobs::{Event, Failed, Phase, Progress, Skipped, Summary, Totals, UndoJournal};
+
+/// How an item a restore took out of the trash goes back when the restore is undone: as the
+/// entry it was (its `Path=`, `DeletionDate` and name in `files/`), not as an item trashed
+/// now from where the restore put it (a chosen folder, or a "(copy)" name beside another).
+#[derive(Debug, Clone)]
+pub(crate) struct AsTrashed {
+    pub(crate) original: PathBuf,
+    pub(crate) deletion_date: String,
+    pub(crate) name: OsString,
+}
+
+/// Runs a trash job: each path is moved into the trash of its own file system.
+pub(crate) fn run_trash(ctx: &JobCtx, paths: &[PathBuf], roots: &TrashRoots) -> Summary {
+    run_trash_as(ctx, paths, &[], roots)
+}
+
+/// [`run_trash`], the item at `paths[i]` written into the trash as `as_trashed[i]` says
+/// where it has one.
+pub(crate) fn run_trash_as(
+    ctx: &JobCtx,
+    paths: &[PathBuf],
+    as_trashed: &[Option<AsTrashed>],
+    roots: &TrashRoots,
+) -> Summary {
+    ctx.emit(Event::Planned {
+        job: ctx.id,
+        totals: Totals {
+            items: paths.len() as u64,
+            ..Totals::default()
+        },
+    });
+    let mut run = Run::new(ctx, paths.len());
+    let uid = rustix::process::getuid().as_raw();
+    let mounts = MountTable::read();
+    let state = UndoJournal::open_default()
+        .ok()
+        .and_then(|journal| std::fs::canonicalize(journal.path().parent()?).ok());
+    let mut home: Option<(TrashDir, u64)> = None;
+    for (i, path) in paths.iter().enumerate() {
+        if !run.step(i, path) {
+            run.summary.not_done.extend_from_slice(&paths[i..]);
+            break;
+        }
+        let as_trashed = as_trashed.get(i).and_then(Option::as_ref);
+        let places = (&mounts, state.as_deref());
+        match trash_one(path, as_trashed, roots, &mut home, places, uid) {
+            Ok(record) => run.done(path.clone(), record),
+            Err(e) => run.fail(path.clone(), e),
+        }
+    }
+    run.finish()
+}
+
+/// Moves to the trash what an undo's Replace answers set aside, each `(staged, place)`
+/// listed as trashed from the place it was replaced at. An undo is not undone in turn, so
+/// kept in the staging folder such an item was out of the user's sight, pruned after a week,
+/// while the dialog had said Undo would bring it back. Returns each place whose item could
+/// not be trashed (it stays in the staging folder), with why.
+pub(crate) fn trash_replaced(
+    replaced: &[(PathBuf, PathBuf)],
+    roots: &TrashRoots,
+) -> Vec<(PathBuf, Error)> {
+    let uid = rustix::process::getuid().as_raw();
+    let mounts = MountTable::read();
+    let mut home = None;
+    let mut failed = Vec::new();
+    for (staged, place) in replaced {
+        let as_trashed = AsTrashed {
+            original: place.clone(),
+            deletion_date: now_stamp(),
+            name: place.file_name().unwrap_or(place.as_os_str()).to_owned(),
+        };
+        let places = (&mounts, None);
+        if let Err(e) = trash_one(staged, Some(&as_trashed), roots, &mut home, places, uid) {
+            failed.push((place.clone(), e));
+        }
+    }
+    failed
+}
+
+/// Trashes `path`, leaving alone a mount point or a folder holding one, and Ferry's `state`
+/// folder or a folder holding it (the undo journal, where this very job is recorded).
+/// The device the home trash is (or, made, would be) on: that of the trash folder, or of
+/// the nearest folder above it that exists.
+fn home_trash_dev(roots: &TrashRoots) -> std::io::Result<u64> {
+    use std::os::unix::fs::MetadataExt;
+    for folder in roots.home.ancestors() {
+        match std::fs::symlink_metadata(folder) {
+            Ok(meta) => return Ok(meta.dev()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::ErrorKind::NotFound.into())
+}
+
+fn trash_one(
+    path: &Path,
+    as_trashed: Option<&AsTrashed>,
+    roots: &TrashRoots,
+    home: &mut Option<(TrashDir, u64)>,
+    (mounts, state): (&MountTable, Option<&Path>),
+    uid: u32,
+) -> Result<TrashRecord> {
+    let refused = || Error::Refused {
+        op: "trash",
+        path: path.to_path_buf(),
+    };
+    let name = (path.file_name())
+        .filter(|_| !fs::ends_in_dot(path))
+        .ok_or_else(refused)?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // The info file needs the absolute path; the parent's links are resolved as a shell
+    // would, the item itself is never followed. An absolute path longer than the kernel takes
+    // (an undo of a tree copied that deep) is reached by folder, links not followed.
+    let (parent, pfd) = match std::fs::canonicalize(parent) {
+        Ok(parent) => {
+            let pfd = fs::open_dir_path(&parent).map_err(|e| Error::io("open", &parent, e))?;
+            (parent, pfd)
+        }
+        Err(e) if e.raw_os_error() == Some(Errno::NAMETOOLONG.raw_os_error()) => {
+            let pfd = if parent.is_absolute() {
+                fs::DeepPaths::default().open_dir(parent)
+            } else {
+                Err(Errno::NAMETOOLONG)
+            };
+            (
+                parent.to_owned(),
+                pfd.map_err(|e| Error::io("open", parent, e))?,
+            )
+        }
+        Err(e) => return Err(Error::io("open", parent, e)),
+    };
+    let original = parent.join(name);
+    let meta = fs::stat_at(&pfd, name).map_err(|e| Error::io("stat", &original, e))?;
+    fs::check_final_slash(path, &meta, &pfd, name).map_err(|e| Error::io("trash", path, e))?;
+    refuse_mounts(&original, mounts)?;
+    // Nothing on a read-only mount can be moved, nor deleted: said as it is, never offered
+    // as a permanent delete (a read-only bind mount of the home disk failed as "on another
+    // file system").
+    if mounts.by_id(meta.mnt_id).is_some_and(|m| m.read_only) {
+        let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
+        return Err(Error::io("trash", &original, read_only));
+    }
+    if state.is_some_and(|state| state.starts_with(&original)) {
+        return Err(Error::HoldsFerryState { path: original });
+    }
+    // The home trash is opened (and made) only for what is on its disk: an item on another
+    // disk goes to that disk's trash even when the home trash cannot be had.
+    let home_dev = match home {
+        Some((_, dev)) => *dev,
+        None => home_trash_dev(roots).map_err(|e| cannot(&original, e.to_string()))?,
+    };
+    // A rename leaves neither a btrfs subvolume nor a mount: what counts is the device of the
+    // folder the item is in (a subvolume itself moves within its parent's).
+    let folder_dev = match meta.id.dev == home_dev {
+        true => meta.id.dev,
+        false => {
+            fs::stat_fd(&pfd)
+                .map_err(|e| Error::io("stat", &parent, e))?
+                .id
+                .dev
+        }
+    };
+    let volume;
+    let trash = if folder_dev == home_dev {
+        if home.is_none() {
+            let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
+            *home = Some(opened?);
+        }
+        &home.as_ref().expect("set above").0
+    } else {
+        let mount_point = mounts
+            .by_id(meta.mnt_id)
+            .map(|m| m.mount_point.clone())
+            .ok_or_else(|| cannot(&original, "its file system is not in the mount table"))?;
+        if !roots.allows_volume(&mount_point) {
+            return Err(cannot(
+                &original,
+                "its file system has no trash folder in use",
+            ));
+        }
+        let top = subvolumes::top_of(&parent, folder_dev, &mount_point)
+            .unwrap_or_else(|| mount_point.clone());
+        if top != mount_point {
+            subvolumes::remember(roots, &top).map_err(|e| {
+                let reason = format!("the trash folder of its subvolume cannot be recorded: {e}");
+                cannot(&original, reason)
+            })?;
+        }
+        volume = TrashDir::volume(&top, uid).map_err(|e| {
+            // Nothing on a read-only disk can be deleted either: said as it is, never
+            // offered as a permanent delete.
+            // Nor on a full disk, nor one out of inodes: its trash could be had, once there
+            // is room ("no trash Ferry can use", offering a permanent delete, was false).
+            if let Some(errno @ (libc::EROFS | libc::ENOSPC | libc::EDQUOT)) = e.raw_os_error() {
+                let error = std::io::Error::from_raw_os_error(errno);
+                Error::io("trash", &original, error)
+            } else {
+                cannot(&original, e.to_string())
+            }
+        })?;
+        &volume
+    };
+    // The trash itself, what is in it, or a folder holding it.
+    let trash_itself = || Error::Refused {
+        op: "move the trash or what it holds to the trash:",
+        path: original.clone(),
+    };
+    if original.starts_with(&trash.path) || trash.path.starts_with(&original) {
+        return Err(trash_itself());
+    }
+    let (listed, deleted) = match as_trashed {
+        Some(a) if !a.deletion_date.is_empty() => (&a.original, a.deletion_date.clone()),
+        _ => (&original, now_stamp()),
+    };
+    // A volume's trash holds paths relative to its top, as the specification asks (the
+    // volume may be mounted elsewhere next time).
+    let stored = trash
+        .top
+        .as_deref()
+        .and_then(|top| listed.strip_prefix(top).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(listed);
+    let body = format!(
+        "[Trash Info]\nPath={}\nDeletionDate={deleted}\n",
+        crate::uri::percent_encode_path(stored)
+    );
+    let base = listed.file_name().unwrap_or(name);
+    let earlier = as_trashed.map(|a| a.name.clone());
+    for in_trash in earlier
+        .into_iter()
+        .chain((1..=10_000).map(|n| trash_name(base, n)))
+    {
+        let mut info_name = in_trash.clone();
+        info_name.push(".trashinfo");
+        let info_path = trash.path.join("info").join(&info_name);
+        let info_fd = match fs::create_private_at(&trash.info, &info_name) {
+            Ok(fd) => fd,
+            Err(Errno::EXIST) => continue,
+            Err(e) => return Err(Error::io("create", info_path, e)),
+        };
+        // The info file is complete and on disk before the item moves: a crash in between
+        // leaves an info file without an item, which listing ignores, never the reverse.
+        let mut file = std::fs::File::from(info_fd);
+        if let Err(e) = file
+            .write_all(body.as_bytes())
+            .and_then(|()| file.sync_all())
+        {
+            let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
+            return Err(Error::io("write", info_path, e));
+        }
+        crate::fault::point("trash-info-written");
+        match fs::rename_noreplace(&pfd, name, &trash.files, &in_trash) {
+            Ok(()) => {}
+            Err(e) => {
+                let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
+                match e {
+                    Errno::EXIST | Errno::NOTEMPTY => continue,
+                    Errno::XDEV => {
+                        return Err(cannot(&original, "the trash is on another file system"));
+                    }
+                    Errno::INVAL => return Err(trash_itself()),
+                    e => return Err(Error::io("move to the trash", original, e)),
+                }
+            }
+        }
+        let file = trash.path.join("files").join(&in_trash);
+        let m = fs::stat_at(&trash.files, &in_trash).unwrap_or(meta);
+        return Ok(record(original, file, info_path, &m));
+    }
+    Err(cannot(
+        &original,
+        "too many items of this name in the trash",
+    ))
+}
+
+/// Refuses an item that is a mount point or holds one: renamed into the trash, the mounted
+/// file system would go with it, out of sight, and emptying the trash could not remove it
+/// (`rm` and `mv` leave mount points alone too). Checked before a volume's trash folder is
+/// made, which for a mount point would be made on the mounted file system itself.
+fn refuse_mounts(original: &Path, mounts: &MountTable) -> Result<()> {
+    let mut inside = mounts.mounts().iter().map(|m| &m.mount_point);
+    match inside.find(|point| point.starts_with(original)) {
+        None => Ok(()),
+        Some(point) if point == original => Err(Error::OtherFilesystem {
+            path: original.to_path_buf(),
+        }),
+        Some(point) => Err(Error::HoldsMount {
+            path: original.to_path_buf(),
+            mount: point.clone(),
+        }),
+    }
+}
+
+/// `DeletionDate` for an item trashed now: local time, whole seconds.
+fn now_stamp() -> String {
+    chrono::Local::now().format("%Y-%m-%dT%H:%M:%S").to_string()
+}
+
+fn cannot(path: &Path, reason: impl Into<String>) -> Error {
+    Error::CannotTrash {
+        path: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+pub(super) fn record(original: PathBuf, file: PathBuf, info: PathBuf, m: &Meta) -> TrashRecord {
+    TrashRecord {
+        original,
+        file,
+        info,
+        kind: m.kind,
+        id: m.id,
+        size: m.size,
+        mtime: m.mtime,
+    }
+}
+
+/// Per-item bookkeeping of a trash job: progress events at most once a tick, the summary,
+/// and failures reported as they happen.
+struct Run<'a> {
+    ctx: &'a JobCtx,
+    total: u64,
+    last: Option<Instant>,
+    summary: Summary,
+}
+
+impl<'a> Run<'a> {
+    fn new(ctx: &'a JobCtx, total: usize) -> Self {
+        ctx.counters.set_phase(Phase::Copying);
+        Run {
+            ctx,
+            total: total as u64,
+            last: None,
+            summary: Summary::default(),
+        }
+    }
+
+    /// Before item `i`: reports progress; false when the job must stop.
+    fn step(&mut self, i: usize, current: &Path) -> bool {
+        if self.last.is_none_or(|t| t.elapsed() >= TICK) {
+            self.last = Some(Instant::now());
+            self.progress(i as u64, Some(current.to_path_buf()));
+        }
+        self.ctx.control.checkpoint()
+    }
+
+    fn progress(&self, items_done: u64, current: Option<PathBuf>) {
+        let progress = Progress {
+            phase: self.ctx.counters.phase(),
+            bytes_done: self
+                .ctx
+                .counters
+                .bytes
+                .load(std::sync::atomic::Ordering::Relaxed),
+            bytes_total: 0,
+            items_done,
+            items_total: self.total,
+            current,
+            speed: 0.0,
+            eta: None,
+            paused: self.ctx.control.is_paused(),
+        };
+        self.ctx.emit(Event::Progress {
+            job: self.ctx.id,
+            progress,
+        });
+    }
+
+    fn done(&mut self, path: PathBuf, record: TrashRecord) {
+        self.ctx.counters.add_item();
+        self.summary.done.push(path);
+        self.summary.trash.push(record);
+    }
+
+    /// Reports a failure (a terminal one stops the job).
+    fn fail(&mut self, path: PathBuf, error: Error) {
+        self.ctx.fail(0, path, error);
+    }
+
+    fn finish(mut self) -> Summary {
+        self.progress(
+            self.ctx
+                .counters
+                .items
+                .load(std::sync::atomic::Ordering::Relaxed),
+            None,
+        );
+        let problems = self.ctx.take_problems();
+        self.summary.failed = problems
+            .failed
+            .into_iter()
+            .map(|(_, path, error)| Failed { path, error })
+            .collect();
+        self.summary.skipped = problems
+            .skipped
+            .into_iter()
+            .map(|(_, path, reason)| Skipped { path, reason })
+            .collect();
+        self.summary.stopped_by = self.ctx.control.halted_by().cloned();
+        self.summary
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_written_with_a_final_slash_is_trashed_only_if_it_is_a_folder() {
+        let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "kept").unwrap();
+        std::fs::create_dir(tmp.path().join("folder")).unwrap();
+        let roots = TrashRoots::home_only(tmp.path().join("Trash"));
+        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
+        let mut home = None;
+        let kept = (&mounts, None);
+        let mut trash =
+            |path: String| trash_one(Path::new(&path), None, &roots, &mut home, kept, uid);
+        let error = trash(format!("{}/", file.display())).unwrap_err();
+        assert!(error.to_string().contains("Not a directory"), "{error}");
+        assert!(file.exists());
+        trash(format!("{}/folder/", tmp.path().display())).unwrap();
+        assert!(!tmp.path().join("folder").exists());
+    }
+
+    #[test]
+    fn a_path_ending_in_dot_is_not_trashed() {
+        let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
+        std::fs::create_dir_all(tmp.path().join("folder/inside")).unwrap();
+        let roots = TrashRoots::home_only(tmp.path().join("Trash"));
+        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
+        let mut home = None;
+        let kept = (&mounts, None);
+        let mut trash =
+            |path: String| trash_one(Path::new(&path), None, &roots, &mut home, kept, uid);
+        for path in ["folder/.", "folder/./", "folder/inside/.."] {
+            let error = trash(format!("{}/{path}", tmp.path().display())).unwrap_err();
+            assert!(matches!(error, Error::Refused { .. }), "{path}: {error}");
+        }
+        assert!(tmp.path().join("folder/inside").is_dir());
+    }
+}
