@@ -47,12 +47,7 @@ fn trashed_by(
         .filter(|i| i.deleted_at.is_some_and(|t| t >= since))
         .collect();
     let found = paths.iter().map(|path| {
-        // The info file holds the path with its parent's links resolved.
-        let resolved = path
-            .parent()
-            .and_then(|p| std::fs::canonicalize(p).ok())
-            .zip(path.file_name())
-            .map(|(parent, name)| parent.join(name));
+        let resolved = resolved(path);
         listed
             .iter()
             .filter(|i| i.original == *path || Some(&i.original) == resolved.as_ref())
@@ -62,16 +57,18 @@ fn trashed_by(
     Ok(found.collect())
 }
 
+/// `path` as an info file holds it: its parent's links resolved (`None` if the parent is
+/// gone).
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let parent = std::fs::canonicalize(path.parent()?).ok()?;
+    Some(parent.join(path.file_name()?))
+}
+
 /// Removes the info files the trash job of `record` wrote for items it never moved (killed
 /// in between): they describe nothing.
 fn remove_stray_infos(record: &JournalRecord, paths: &[PathBuf], roots: &TrashRoots) {
     let originals: Vec<PathBuf> = (paths.iter())
-        .flat_map(|p| {
-            let resolved = (p.parent().and_then(|d| std::fs::canonicalize(d).ok()))
-                .zip(p.file_name())
-                .map(|(parent, name)| parent.join(name));
-            std::iter::once(p.clone()).chain(resolved)
-        })
+        .flat_map(|p| std::iter::once(p.clone()).chain(resolved(p)))
         .collect();
     for info in trash::stray_infos(roots, record.started_secs(), &originals) {
         let _ = std::fs::remove_file(info);

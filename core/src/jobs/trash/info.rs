@@ -95,27 +95,9 @@ impl TrashFolder {
     fn read(&self, name: &OsStr) -> Result<(TrashedItem, Timestamp)> {
         let info = self.path.join("info").join(name);
         let bad = || Error::io("read", &info, Errno::INVAL);
-        let stem = name
-            .as_bytes()
-            .strip_suffix(b".trashinfo")
-            .filter(|s| !matches!(*s, b"" | b"." | b"..") && !s.contains(&b'/'))
-            .map(OsStr::from_bytes)
-            .ok_or_else(bad)?;
-        let fd = fs::open_file_at(&self.info, name).map_err(|e| Error::io("open", &info, e))?;
-        // Only a regular file, and only as much as an info file can hold (a path is at most
-        // 4 KiB, thrice that encoded): a FIFO or a huge file on a stick is no info file.
-        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", &info, e))?;
-        if meta.kind != Kind::File || meta.size > INFO_MAX {
-            return Err(bad());
-        }
-        let mut text = Vec::new();
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(std::fs::File::from(fd), INFO_MAX),
-            &mut text,
-        )
-        .map_err(|e| Error::io("read", &info, e))?;
+        let stem = stem_of(name).ok_or_else(bad)?;
+        let (text, written) = self.read_text(name)?;
         let (raw, date) = parse(&text).ok_or_else(bad)?;
-        let written = meta.mtime;
         let (original, unsafe_entry) = Origin::of(&self.path).resolve(&raw);
         // A place naming no item (`a/..`) leaves the name the item has in the trash, for a
         // restore into a chosen folder.
@@ -143,6 +125,25 @@ impl TrashFolder {
 }
 
 impl TrashFolder {
+    /// The bytes of info file `name`, and when it was last written. Only a regular file, not
+    /// followed if a link, and only as much as an info file can hold (a path is at most 4 KiB,
+    /// thrice that encoded): a FIFO or a huge file on a stick is no info file.
+    fn read_text(&self, name: &OsStr) -> Result<(Vec<u8>, Timestamp)> {
+        let info = self.path.join("info").join(name);
+        let fd = fs::open_file_at(&self.info, name).map_err(|e| Error::io("open", &info, e))?;
+        let meta = fs::stat_fd(&fd).map_err(|e| Error::io("stat", &info, e))?;
+        if meta.kind != Kind::File || meta.size > INFO_MAX {
+            return Err(Error::io("read", &info, Errno::INVAL));
+        }
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::from(fd), INFO_MAX),
+            &mut text,
+        )
+        .map_err(|e| Error::io("read", &info, e))?;
+        Ok((text, meta.mtime))
+    }
+
     /// The item `name` of `files/` that no readable info file describes, listed where it
     /// is (see [`UnsafeEntry::NoInfo`]).
     fn orphan(&self, name: &OsStr) -> Result<(TrashedItem, Timestamp)> {
@@ -384,8 +385,8 @@ pub(crate) fn stray_infos(roots: &TrashRoots, since: i64, originals: &[PathBuf])
         };
         let mut names = Vec::new();
         let _ = fs::read_dir(&folder.info, &mut buf, |name, _| {
-            if let Some(stem) = name.as_bytes().strip_suffix(b".trashinfo") {
-                names.push((name.to_owned(), OsStr::from_bytes(stem).to_owned()));
+            if let Some(stem) = stem_of(name) {
+                names.push((name.to_owned(), stem.to_owned()));
             }
             Ok(())
         });
@@ -393,18 +394,14 @@ pub(crate) fn stray_infos(roots: &TrashRoots, since: i64, originals: &[PathBuf])
             if fs::stat_at(&folder.files, &stem) != Err(Errno::NOENT) {
                 continue;
             }
-            let info = dir.join("info").join(&name);
-            let Ok(text) = std::fs::read(&info) else {
+            let Ok((text, written)) = folder.read_text(&name) else {
                 continue;
             };
+            let info = dir.join("info").join(&name);
             // Killed before it wrote a byte: empty, made since the job began, named after
             // one of its items (`a`, or `a.2` beside another `a`).
             if text.is_empty() {
-                let made = std::fs::metadata(&info)
-                    .ok()
-                    .and_then(|m| m.modified().ok());
-                let made = made.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
-                let since_job = made.is_some_and(|t| t.as_secs() as i64 >= since);
+                let since_job = written.sec >= since;
                 let named = originals.iter().filter_map(|o| o.file_name()).any(|n| {
                     let n = n.as_bytes();
                     let stem = stem.as_bytes();
@@ -426,6 +423,15 @@ pub(crate) fn stray_infos(roots: &TrashRoots, since: i64, originals: &[PathBuf])
         }
     }
     stray
+}
+
+/// The name in `files/` of the item info file `name` describes, if it maps to one (not
+/// `.trashinfo`, `..trashinfo`, `...trashinfo`).
+fn stem_of(name: &OsStr) -> Option<&OsStr> {
+    name.as_bytes()
+        .strip_suffix(b".trashinfo")
+        .filter(|s| !matches!(*s, b"" | b"." | b"..") && !s.contains(&b'/'))
+        .map(OsStr::from_bytes)
 }
 
 /// `Path` and `DeletionDate` of the `[Trash Info]` group.
