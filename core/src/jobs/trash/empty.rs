@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
-use super::{TrashRoots, info, trash_dirs};
+use super::{TrashRoots, find, info, trash_dirs};
 use crate::error::{Error, Result};
 use crate::fs;
 use crate::jobs::control::JobCtx;
@@ -37,34 +37,29 @@ pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
 }
 
 /// Whether `trash`, a folder named as a trash is, is one of the user's: the home trash
-/// (`home_trash`, the same folder), or a volume's `.Trash-<uid>` or `.Trash/<uid>` of this
-/// user's at the top of a disk (its folder on another device than the one above it).
+/// (`home_trash`, the same folder), or one of the trash folders finding them takes at the
+/// top of a disk (`find::trash_folders_at`: the user's `.Trash-<uid>`, or `.Trash/<uid>` in
+/// a sticky `.Trash`), that top on another device than the folder above it.
 fn is_users_trash(trash: &Path, home_trash: Option<&Path>) -> bool {
-    let id = |p: &Path| fs::stat_path(p).ok().map(|m| m.id);
-    let Some(trash_id) = id(trash) else {
+    let Ok(id) = fs::stat_path(trash).map(|m| m.id) else {
         return false;
     };
-    if home_trash.and_then(id) == Some(trash_id) {
+    if home_trash.is_some_and(|home| fs::stat_path(home).is_ok_and(|m| m.id == id)) {
         return true;
     }
-    let uid = rustix::process::getuid().as_raw().to_string();
-    let name = trash.file_name().map(OsStr::as_bytes);
-    let top = match name {
-        Some(n) if n.strip_prefix(b".Trash-") == Some(uid.as_bytes()) => trash.parent(),
-        Some(n) if n == uid.as_bytes() => trash
-            .parent()
-            .filter(|t| t.file_name() == Some(OsStr::new(".Trash")))
-            .and_then(Path::parent),
-        _ => None,
-    };
-    let Some(top) = top else {
-        return false;
-    };
+    let uid = rustix::process::getuid().as_raw();
     let dev = |p: &Path| fs::stat_path(p).ok().map(|m| m.id.dev);
-    match top.parent() {
-        Some(above) => dev(top).is_some() && dev(top) != dev(above),
-        None => true,
-    }
+    let at_top = |top: &Path| top.parent().is_none_or(|above| dev(top) != dev(above));
+    // `.Trash-<uid>` is in the top; `<uid>` in its `.Trash`.
+    [trash.parent(), trash.parent().and_then(Path::parent)]
+        .into_iter()
+        .flatten()
+        .filter(|top| at_top(top))
+        .any(|top| {
+            find::trash_folders_at(top, uid)
+                .iter()
+                .any(|(_, (dev, ino))| (*dev, *ino) == (id.dev, id.ino))
+        })
 }
 
 /// `path` is an entry of a trash's `files` folder: `…/Trash/files/x`, `…/.Trash-1000/files/x`

@@ -57,7 +57,7 @@ pub(super) fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
 const TOPS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The trash folders of user `uid` at the top of a disk, `top`, with their identities.
-fn trash_folders_at(top: &Path, uid: u32) -> Vec<(PathBuf, (u64, u64))> {
+pub(super) fn trash_folders_at(top: &Path, uid: u32) -> Vec<(PathBuf, (u64, u64))> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let shared = top.join(".Trash");
     let valid = std::fs::symlink_metadata(&shared)
