@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use ferry_core::decimal::grouped;
 use ferry_core::jobs::{Failed, Job, SkipReason, Summary};
 use ferry_core::shown::Shown;
 
@@ -230,19 +231,6 @@ fn begun(summary: &Summary, source: &Path, landings: &Landings) -> Option<(u64, 
     (done > 0).then_some((done, total, landing))
 }
 
-/// `n` with its thousands grouped by commas, as a count is read: `38,176`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The paths, comma-separated; past the first [`LISTED`], how many more (a job stopped
 /// early leaves thousands, which one line cannot usefully hold).
 fn list(paths: &[PathBuf]) -> String {
@@ -266,18 +254,6 @@ mod tests {
     use ferry_core::jobs::{ConflictPolicy, Skipped};
 
     use super::*;
-
-    #[test]
-    fn counts_are_grouped_by_thousands() {
-        let said: Vec<String> = [0, 999, 1057, 38176, 100_000, 1_234_567]
-            .into_iter()
-            .map(grouped)
-            .collect();
-        assert_eq!(
-            said,
-            ["0", "999", "1,057", "38,176", "100,000", "1,234,567"]
-        );
-    }
 
     #[test]
     fn a_name_taken_at_the_destination_is_named() {

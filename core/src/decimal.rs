@@ -1,5 +1,6 @@
 //! Numbers written as decimal text straight into a byte buffer, without the formatting
-//! machinery: the journal writes thousands per job and `ferry ls` several per line.
+//! machinery: the journal writes thousands per job and `ferry ls` several per line; and
+//! counts as people read them, with their thousands grouped.
 
 /// Appends `n` in decimal.
 pub fn push_uint(out: &mut Vec<u8>, mut n: u64) {
@@ -23,6 +24,20 @@ pub fn push_uint_right(out: &mut Vec<u8>, n: u64, width: usize) {
     push_uint(out, n);
 }
 
+/// `n` with its thousands grouped by commas, as a count is read: 38176 -> "38,176" (the
+/// window's counts and the command line's alike).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +51,16 @@ mod tests {
                 assert_eq!(out, format!("{n:>width$}").into_bytes());
             }
         }
+    }
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        let said: Vec<String> = [0, 999, 1057, 38176, 100_000, 1_234_567]
+            .into_iter()
+            .map(grouped)
+            .collect();
+        assert_eq!(
+            said,
+            ["0", "999", "1,057", "38,176", "100,000", "1,234,567"]
+        );
     }
 }

@@ -154,15 +154,7 @@ pub fn size(bytes: u64) -> String {
 
 /// A count with thousands separators: 200000 -> "200,000".
 pub fn count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    ferry_core::decimal::grouped(n as u64)
 }
 
 /// "3 items", "1 folder": a count with its noun, pluralised.
