@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::Event;
 use super::control::JobCtx;
-use super::plan::{Action, NO_ITEM, Plan};
+use super::plan::{Action, NO_ITEM, Plan, Root};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{FileId, Timestamp};
@@ -333,10 +333,8 @@ impl Record {
             let plan = &d.plan;
             for root in plan.roots.iter().filter(|r| r.source == source) {
                 let (done, total) = counts.get_or_insert((0, 0));
-                for i in (root.item..root.end).filter(|&i| plan.item(i).kind != Kind::Dir) {
-                    *total += 1;
-                    *done += u64::from(Self::how_of(d, i).is_some());
-                }
+                let (of_root, in_root) = files_done(plan, root, |i| Self::how_of(d, i).is_some());
+                (*done, *total) = (*done + of_root, *total + in_root);
             }
         }
         counts
@@ -659,10 +657,7 @@ pub(crate) fn build(
         }
         summary.not_done.push(root.source.clone());
         if operation == Operation::Delete {
-            let files = (root.item..root.end).filter(|&i| plan.item(i).kind != Kind::Dir);
-            let (gone, total) = files.fold((0, 0), |(gone, total), i| {
-                (gone + u64::from(done[i as usize] != 0), total + 1)
-            });
+            let (gone, total) = files_done(&plan, root, |i| done[i as usize] != 0);
             if gone > 0 {
                 (summary.deleted_of).push((root.source.clone(), gone, Some(total)));
             }
@@ -695,6 +690,13 @@ pub(crate) fn build(
         },
     };
     summary
+}
+
+/// Of the files (everything but folders) of `root` in `plan`, how many are `done`, and how
+/// many there are: what a job stopped part way says of a source it began.
+fn files_done(plan: &Plan, root: &Root, done: impl Fn(u32) -> bool) -> (u64, u64) {
+    let files = (root.item..root.end).filter(|&i| plan.item(i).kind != Kind::Dir);
+    files.fold((0, 0), |(n, total), i| (n + u64::from(done(i)), total + 1))
 }
 
 /// Records in `summary` that `path` failed with `error`, and tells the listeners.
