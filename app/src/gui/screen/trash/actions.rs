@@ -11,7 +11,9 @@ use ferry_core::jobs::{ConflictPolicy, Job, TrashedItem};
 use iced::Task;
 use iced::widget::operation;
 
-use super::{Event, Field, Loaded, Message, Pending, Picked, RestoreTo, Trash, folder_input_id};
+use super::{
+    Event, Field, Loaded, Message, Notice, Pending, Picked, RestoreTo, Trash, folder_input_id,
+};
 use crate::gui::format;
 use crate::gui::modal::confirm::Confirm;
 use crate::gui::words;
@@ -69,10 +71,8 @@ impl Trash {
             .into_iter()
             .partition(|item| item.unsafe_entry.is_none());
         if !unsafe_ones.is_empty() {
-            self.notice_about = (unsafe_ones.iter())
-                .map(|i| (i.info.clone(), i.name.clone()))
-                .collect();
-            self.notice = Some(unsafe_notice(&self.notice_about));
+            let about = (unsafe_ones.iter()).map(|i| (i.info.clone(), i.name.clone()));
+            self.notice = Some(Notice::Unsafe(about.collect()));
         }
         if safe.is_empty() {
             return None;

@@ -186,6 +186,25 @@ pub enum Event {
     },
 }
 
+/// What the banner above the list says.
+#[derive(Debug)]
+enum Notice {
+    /// This.
+    Said(String),
+    /// The unsafe entries a Restore left out (their info files and names): said, counted,
+    /// while any of them is still in the trash.
+    Unsafe(Vec<(PathBuf, std::ffi::OsString)>),
+}
+
+impl Notice {
+    fn text(&self) -> String {
+        match self {
+            Notice::Said(text) => text.clone(),
+            Notice::Unsafe(about) => actions::unsafe_notice(about),
+        }
+    }
+}
+
 /// What a confirmation of the view is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pending {
@@ -241,10 +260,7 @@ pub struct Trash {
     scroll: Scroll,
     bounds: Rectangle,
     hovered: Option<u32>,
-    notice: Option<String>,
-    /// The items (their info files) the notice is about, if any: it goes with the last of
-    /// them.
-    notice_about: Vec<(PathBuf, std::ffi::OsString)>,
+    notice: Option<Notice>,
     /// Info files of items a job was submitted for since the last read: drawn dimmed, not
     /// offered again.
     submitted: HashSet<PathBuf>,
@@ -277,7 +293,6 @@ impl Trash {
             bounds: Rectangle::new(Point::ORIGIN, iced::Size::new(900.0, 600.0)),
             hovered: None,
             notice: None,
-            notice_about: Vec::new(),
             submitted: HashSet::new(),
             forget: Vec::new(),
             empty_asked: false,
@@ -509,11 +524,10 @@ impl Trash {
                 self.empty_asked = false;
                 match self.listing {
                     Listing::Loaded(_) => {
-                        self.notice_about.clear();
-                        self.notice = Some(format!(
+                        self.notice = Some(Notice::Said(format!(
                             "Could not read the trash again: {}",
                             words::error_in_words(&error)
-                        ));
+                        )));
                     }
                     _ => self.listing = Listing::Failed(error),
                 }
@@ -538,15 +552,13 @@ impl Trash {
         }
         self.forget
             .retain(|item| by_info.contains_key(item.info.as_path()));
-        let about = std::mem::take(&mut self.notice_about);
-        if !about.is_empty() {
-            let left: Vec<_> = (about.iter())
-                .filter(|(info, _)| by_info.contains_key(info.as_path()))
-                .cloned()
-                .collect();
-            // Counted again: "2 entries" stayed when one of them had gone.
-            self.notice = (!left.is_empty()).then(|| actions::unsafe_notice(&left));
-            self.notice_about = left;
+        // Counted again: "2 entries" stayed when one of them had gone, and the notice
+        // stayed when all had.
+        if let Some(Notice::Unsafe(about)) = &mut self.notice {
+            about.retain(|(info, _)| by_info.contains_key(info.as_path()));
+            if about.is_empty() {
+                self.notice = None;
+            }
         }
         self.submitted.clear();
         self.hovered = None;
@@ -557,8 +569,7 @@ impl Trash {
             return None;
         }
         if loaded.is_empty() {
-            self.notice_about.clear();
-            self.notice = Some("The trash is empty already.".to_owned());
+            self.notice = Some(Notice::Said("The trash is empty already.".to_owned()));
             return None;
         }
         Some(Event::Confirm(actions::empty_question(&loaded)))

@@ -57,7 +57,7 @@ impl Trash {
     pub fn view(&self) -> Element<'_, Message> {
         let mut view = column![self.toolbar(), rule::horizontal(1).style(style::separator)];
         if let Some(notice) = &self.notice {
-            view = view.push(notice_banner(notice));
+            view = view.push(notice_banner(notice.text()));
         }
         view = view.push(self.body());
         if let Some(field) = self.folder_field() {
@@ -427,7 +427,7 @@ fn empty_state<'a>() -> Element<'a, Message> {
     center(message).into()
 }
 
-fn notice_banner(notice: &str) -> Element<'_, Message> {
+fn notice_banner<'a>(notice: String) -> Element<'a, Message> {
     let close = button(text("✕").size(SMALL))
         .padding([2, 8])
         .style(style::tool_button)
