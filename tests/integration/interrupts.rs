@@ -4,6 +4,7 @@
 //! effect, that it had. The process is held at a fault point while the signal is sent, so
 //! that it is under way, not before or after.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -42,8 +43,15 @@ fn docs(t: &TempTree, files: usize) -> std::path::PathBuf {
 /// later, let go.
 fn interrupted(home: &Path, verb: &str, src: &Path, dest: &Path, nth: u32) -> (Output, String) {
     let point = Box::leak(format!("item-done:{nth}").into_boxed_str());
+    let args = [verb.as_ref(), src.as_os_str(), dest.as_os_str()];
+    interrupted_at(home, &args, point)
+}
+
+/// `ferry ARGS` held at the fault point `point` ("deleted:5"), sent SIGINT there and, 0.3 s
+/// later, let go; it must end by the signal.
+fn interrupted_at(home: &Path, args: &[&OsStr], point: &'static str) -> (Output, String) {
     let pause = Pause::at(point);
-    let child = pause.start_held(ferry_in(home).arg(verb).arg(src).arg(dest));
+    let child = pause.start_held(ferry_in(home).args(args));
     let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process(pid, Signal::INT).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -173,15 +181,7 @@ fn an_interrupted_delete_says_how_many_files_it_deleted() {
     let t = TempTree::new();
     let src = docs(&t, 600);
     let home = t.dir("home");
-    let pause = Pause::at("deleted:5");
-    let child = pause.start_held(ferry_in(&home).arg("rm").arg(&src));
-    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
-    rustix::process::kill_process(pid, Signal::INT).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    pause.release(child.id());
-    let out = child.wait_with_output().unwrap();
-    let said = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.signal(), Some(2), "{:?}: {said}", out.status);
+    let (_, said) = interrupted_at(&home, &["rm".as_ref(), src.as_os_str()], "deleted:5");
     let deleted = 600 - files_in(&src);
     assert!((5..600).contains(&deleted), "{deleted} deleted: {said}");
     // Cancelled after its count, it says the whole; while counting, what went so far.
