@@ -3,7 +3,7 @@
 //! folders of ours made writable first, as GNOME's and KDE's trash do), then the info files of
 //! what is gone.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -22,17 +22,19 @@ use crate::jobs::{Event, Failed, Summary, remove};
 /// a trash of the user's (the trash view's Delete permanently), as emptying it does; else as
 /// `rm -rf`, whatever the folders happen to be called.
 pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
+    // The trash folders the items are in, each looked at once (a Delete of 1,000 trashed
+    // items is in one or two).
+    let trashes: Option<HashSet<&Path>> = (paths.iter())
+        .map(|p| is_trashed_item(p).then(|| p.parent()?.parent()).flatten())
+        .collect();
     let home_trash = TrashRoots::from_env().ok().map(|roots| roots.home);
-    let in_trash = |p: &PathBuf| {
-        is_trashed_item(p)
-            && p.parent()
-                .and_then(Path::parent)
-                .is_some_and(|trash| is_users_trash(trash, home_trash.as_deref()))
+    let users = |trashes: HashSet<&Path>| {
+        let home = home_trash.as_deref();
+        !trashes.is_empty() && trashes.into_iter().all(|t| is_users_trash(t, home))
     };
-    if !paths.is_empty() && paths.iter().all(in_trash) {
-        remove::ReadOnly::MakeWritable
-    } else {
-        remove::ReadOnly::Fail
+    match trashes.is_some_and(users) {
+        true => remove::ReadOnly::MakeWritable,
+        false => remove::ReadOnly::Fail,
     }
 }
 
