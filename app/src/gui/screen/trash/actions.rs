@@ -12,7 +12,8 @@ use iced::Task;
 use iced::widget::operation;
 
 use super::{
-    Event, Field, Loaded, Message, Notice, Pending, Picked, RestoreTo, Trash, folder_input_id,
+    Asked, Event, Field, Loaded, Message, Notice, Pending, Picked, RestoreTo, Trash,
+    folder_input_id,
 };
 use crate::gui::format;
 use crate::gui::modal::confirm::Confirm;
@@ -193,11 +194,12 @@ impl Trash {
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
                 Event::DeleteListed(listed)
             }
-            Pending::Empty(items) => {
+            Pending::Empty(Asked(loaded)) => {
+                let items = loaded.items();
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
                 Event::Submit(Job::EmptyTrash {
                     roots: self.roots.clone(),
-                    listed: Some(items.into_iter().map(|i| (i.file, i.id)).collect()),
+                    listed: Some(items.iter().map(|i| (i.file.clone(), i.id)).collect()),
                 })
             }
         }
@@ -248,9 +250,9 @@ pub(super) fn unsafe_notice(about: &[(PathBuf, OsString)]) -> String {
 }
 
 /// "Empty the trash: 240 items, 3.1 GB?"
-pub(super) fn empty_question(loaded: &Loaded) -> Confirm<Pending> {
+pub(super) fn empty_question(loaded: &Arc<Loaded>) -> Confirm<Pending> {
     Confirm::new(
-        Pending::Empty(loaded.items().to_vec()),
+        Pending::Empty(Asked(Arc::clone(loaded))),
         format!(
             "Empty the trash: {}, {}?",
             format::counted(loaded.len(), "item", "items"),

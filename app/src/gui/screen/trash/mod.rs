@@ -205,14 +205,33 @@ impl Notice {
     }
 }
 
+/// The listing a question was asked about: shared, not copied (a trash of 100,000 items
+/// was copied whole on the UI thread to ask about emptying it), and told apart by identity.
+#[derive(Clone)]
+pub struct Asked(Arc<Loaded>);
+
+impl PartialEq for Asked {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Asked {}
+
+impl std::fmt::Debug for Asked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Asked({} items)", self.0.len())
+    }
+}
+
 /// What a confirmation of the view is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pending {
     /// Delete these trashed items permanently.
     Delete(Vec<TrashedItem>),
-    /// Empty the trash: everything it held when asked (these items); what is trashed since
+    /// Empty the trash: everything it held when asked (this listing); what is trashed since
     /// stays.
-    Empty(Vec<TrashedItem>),
+    Empty(Asked),
 }
 
 /// The listing's state.
