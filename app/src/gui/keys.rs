@@ -98,11 +98,6 @@ impl Ferry {
         if !captured && self.sidebar.has_focus() {
             return self.sidebar_key(named, modifiers, key, text);
         }
-        // The last job dismissed from the panel: the keyboard goes back to the panes (the
-        // panel, gone, held it, and every key did nothing).
-        if self.jobs_panel.has_focus() && self.jobs.window_jobs().next().is_none() {
-            self.jobs_panel.leave_focus();
-        }
         if !captured && self.jobs_panel.has_focus() {
             let jobs: Vec<_> = self.jobs.window_jobs().collect();
             if let Some(message) = self.jobs_panel.key(key, modifiers, &jobs) {

@@ -195,6 +195,10 @@ impl JobsPanel {
             }
             Message::Dismiss(job) => {
                 self.expanded.remove(&job);
+                // The job with the keyboard gone (by its ✕), the panes have it again.
+                if self.focus == Some(job) {
+                    self.focus = None;
+                }
                 Some(Event::Dismiss(job))
             }
             Message::DismissFocused { job, next } => {
