@@ -20,7 +20,7 @@ use ferry_core::Error;
 use ferry_core::entry::Kind;
 use ferry_core::fs::FileId;
 use ferry_core::jobs::{
-    Caution, ErrorAction, Job, JobId, Measure, Phase, delete_cautions, is_trashed_item, measure,
+    Caution, ErrorAction, Job, JobId, Measure, delete_cautions, is_trashed_item, measure,
 };
 use iced::Task;
 use iced::keyboard::{Key, Modifiers};
@@ -304,13 +304,30 @@ impl Ferry {
         }
         let jobs = format::counted(running, "job is", "jobs are");
         let they = if running == 1 { "it has" } else { "they have" };
+        // A move removing its originals finishes that when cancelled: "the rest is
+        // cancelled" would be false of it.
+        let removing = self
+            .jobs
+            .window_jobs()
+            .filter(|j| j.is_running() && j.is_removing_sources())
+            .count();
+        let rest = match (removing, running) {
+            (0, _) => "the rest is cancelled.",
+            (1, 1) => "it has copied everything and finishes removing the originals first.",
+            (1, _) => {
+                "the rest is cancelled, except the move removing its originals: it finishes that \
+                 first."
+            }
+            _ => {
+                "the rest is cancelled, except the moves removing their originals: they finish \
+                  that first."
+            }
+        };
         self.ask(
             Confirm::new(
                 Ask::Quit,
                 format!("Quit while {jobs} running?"),
-                format!(
-                    "What {they} done so far stays done, and can be undone; the rest is cancelled."
-                ),
+                format!("What {they} done so far stays done, and can be undone; {rest}"),
                 "Cancel Jobs and Quit",
             )
             .cancel_label("Keep Running"),
@@ -339,12 +356,7 @@ impl Ferry {
         }
         // Its copies written, a move removes their sources whatever happens: saying "the
         // rest is not done" there, then finishing, was false.
-        let removing = matches!(*window.job, Job::Move { .. })
-            && window
-                .progress
-                .as_ref()
-                .is_some_and(|p| p.phase == Phase::Deleting);
-        if removing {
+        if window.is_removing_sources() {
             self.toast(
                 "The move has copied everything and is removing the originals: it can be \
                  paused, not cancelled, and Undo takes it back once it ends."

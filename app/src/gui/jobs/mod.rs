@@ -136,6 +136,16 @@ impl WindowJob {
             .unwrap_or_else(|| self.progress.as_ref().is_some_and(|p| p.paused))
     }
 
+    /// A move past its copies, removing the originals: cancelling it then finishes that (each
+    /// original left would be both copied and in place), so nothing of it is "not done".
+    pub fn is_removing_sources(&self) -> bool {
+        matches!(*self.job, Job::Move { .. })
+            && self
+                .progress
+                .as_ref()
+                .is_some_and(|p| p.phase == jobs::Phase::Deleting)
+    }
+
     /// Items finished so far: none while planning (the engine's progress counts the items
     /// found then, in the same field).
     pub fn items_done(&self) -> u64 {

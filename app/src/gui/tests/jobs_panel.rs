@@ -58,14 +58,21 @@ fn started_copy(
     sources: Vec<PathBuf>,
     dest: &Path,
 ) {
+    let job = Job::Copy {
+        sources,
+        dest_dir: dest.to_path_buf(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Ask,
+    };
+    started(ferry, id, job);
+}
+
+/// `job` as the engine would start it for the window, as job `id` (its progress and end are
+/// then sent by the test).
+fn started(ferry: &mut Ferry, id: ferry_core::jobs::JobId, job: Job) {
     let started = jobs::Started {
         id,
-        job: Arc::new(Job::Copy {
-            sources,
-            dest_dir: dest.to_path_buf(),
-            dest_name: None,
-            on_conflict: ConflictPolicy::Ask,
-        }),
+        job: Arc::new(job),
         seq: None,
         held: None,
         undoing: false,
@@ -645,6 +652,64 @@ fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
         fixture.store().load().session.is_some()
     });
     assert!(ended(&ferry).is_some_and(|(_, cancelled)| cancelled));
+}
+
+/// Quit and Cancel while a move removes its originals: cancelled there, it finishes that (each
+/// original left would be both copied and in place), so neither may say the rest is cancelled.
+#[test]
+fn quit_and_cancel_while_a_move_removes_its_originals_say_it_finishes_that() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    let id = ferry_core::jobs::JobId(1_000_002);
+    let job = Job::Move {
+        sources: vec![home.join("Documents"), home.join("notes.md")],
+        dest_dir: home.join("Music"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Ask,
+    };
+    started(&mut ferry, id, job);
+    let progress = Progress {
+        phase: Phase::Deleting,
+        bytes_done: 10,
+        bytes_total: 10,
+        items_done: 1,
+        items_total: 2,
+        current: None,
+        speed: 0.0,
+        eta: None,
+        paused: false,
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Progress { job: id, progress }),
+    );
+    ctrl(&mut ferry, "q");
+    let message = ferry.confirm.as_ref().map(|c| c.message().to_owned());
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            "What it has done so far stays done, and can be undone; it has copied everything \
+             and finishes removing the originals first."
+        )
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    click(&mut ferry, "Cancel");
+    assert!(
+        ferry.confirm.is_none(),
+        "no question: it cannot be cancelled"
+    );
+    assert!(
+        shows_containing(&ferry, "it can be paused, not cancelled"),
+        "{:?}",
+        ferry.toasts
+    );
+    let summary = ferry_core::jobs::Summary::default();
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
 }
 
 /// Quitting with jobs running waits for them a few seconds at most: one blocked in a file
