@@ -159,7 +159,12 @@ pub fn done_message(
                 None => restored,
             }
         }
-        Job::EmptyTrash { .. } => "Emptied the trash".to_owned(),
+        // What it deleted, not "Emptied the trash": the window's empties only the items its
+        // question counted, and anything trashed since stays.
+        Job::EmptyTrash { .. } => format!(
+            "Deleted {} from the trash permanently",
+            format::counted(done, "item", "items")
+        ),
         Job::Undo { record, .. } => {
             let undid = format!("Undid: {}", in_words(&record.job));
             match answered_name(summary) {
@@ -376,6 +381,22 @@ mod tests {
         assert_eq!(
             done_message(&to("/h", "b.txt"), &done, false, None),
             "Copied “a.txt” to “b.txt”."
+        );
+    }
+
+    #[test]
+    fn emptying_the_trash_says_what_it_deleted_not_that_the_trash_is_empty() {
+        let job = Job::EmptyTrash {
+            roots: ferry_core::jobs::TrashRoots::home_only(PathBuf::from("/h/.local/share/Trash")),
+            listed: Some(Vec::new()),
+        };
+        let summary = Summary {
+            done: vec![PathBuf::from("/h/.local/share/Trash/files/a"); 3],
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&job, &summary, false, None),
+            "Deleted 3 items from the trash permanently."
         );
     }
 
