@@ -115,16 +115,19 @@ impl Ferry {
     fn with_toasts<'a>(&'a self, content: Element<'a, Message>) -> Element<'a, Message> {
         widget::toast::overlay(
             content,
-            self.toasts.iter().map(|t| {
-                let actions = t
-                    .actions
-                    .iter()
-                    .map(|(label, command)| {
-                        (label.as_str(), Message::ToastAction(t.id, command.clone()))
-                    })
-                    .collect();
-                (t.id, t.text.as_str(), actions)
-            }),
+            self.toasts
+                .iter()
+                .map(|t| {
+                    let actions = t
+                        .actions
+                        .iter()
+                        .map(|(label, command)| {
+                            (label.as_str(), Message::ToastAction(t.id, command.clone()))
+                        })
+                        .collect();
+                    (t.id, t.text.as_str(), actions)
+                })
+                .collect(),
             Message::ToastClosed,
         )
     }
