@@ -294,9 +294,11 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
             }
             _ => counts,
         };
-        let state = match r.undo_unfinished() {
-            true => "UNDO UNFINISHED",
-            false => state_word(r.state),
+        let state = match r.state {
+            _ if r.undo_unfinished() => "UNDO UNFINISHED",
+            // Refused or failed on every item ("cannot copy d into itself"): not "done".
+            RecordState::Finished if c.done == 0 && c.failed > 0 => "failed",
+            state => state_word(state),
         };
         println!(
             "{:>4}  {time}  {:<13}  {:<11}  {}  {counts}",

@@ -89,6 +89,32 @@ fn a_file_that_cannot_be_read_fails_alone_and_the_copy_goes_on() {
     );
 }
 
+/// A job that failed on everything it was given is not "done" in the history: a copy of a
+/// folder into itself, refused, and a copy of a file that cannot be read.
+#[test]
+fn history_calls_a_job_that_did_nothing_but_fail_failed() {
+    let t = TempTree::new();
+    let (src, bad) = tree(&t);
+    let home = t.dir("home");
+    let into_itself = ferry_in(&home)
+        .arg("cp")
+        .arg(&src)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(into_itself.status.code(), Some(1));
+    let history = last_history(&home);
+    assert!(history.contains(" failed "), "{history}");
+    let dest = t.dir("dest");
+    let (out, said) = run_failing(&home, &bad, false, &["cp".as_ref(), &bad, &dest]);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let history = last_history(&home);
+    assert!(
+        history.contains(" failed ") && !history.contains(" done "),
+        "{history}"
+    );
+}
+
 #[test]
 fn a_file_that_cannot_be_read_stays_and_the_rest_moves() {
     let t = TempTree::new();
