@@ -25,7 +25,8 @@
 //! | `job-ended` | the command's job has ended; its end is not in the undo journal yet |
 //!
 //! in any copy, `file-written` (a file's data is copied; its mode, times and name are not
-//! set yet), `item-done` (a worker has put an item's copy in place, whole), `hidden-filled` (a folder
+//! set yet), `special-made` (a link, FIFO or device is made under its temporary name
+//! `.ferry-tmp-…`, not renamed into place yet), `item-done` (a worker has put an item's copy in place, whole), `hidden-filled` (a folder
 //! filled under a hidden name is complete, not renamed into place yet, `fresh.rs`) and `linked` (a
 //! hard link to a file's copy has just been made, `links.rs`); in a move within one file system,
 //! `renamed` (an item has just been renamed into place); in a move across file systems,

@@ -298,6 +298,7 @@ impl Copier<'_> {
             .map_err(|e| Error::io("stat", self.plan.dest_path(i), e))?
             .id
             .ino;
+        crate::fault::point("special-made");
         self.commit(batch, temp, i, ino)
     }
 

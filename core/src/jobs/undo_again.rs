@@ -11,14 +11,21 @@
 //!   place in the old one, every folder a folder. The put-back was complete: once the old
 //!   place's file system is synced, what is left is removed, files before their folders.
 //! - Killed while copying: everything at the old place is such a copy of what is at the
-//!   destination. That part copy is removed (all of it is still at the destination) and
-//!   the item goes back as usual.
+//!   destination, or a temporary the killed copy was making (`.ferry-tmp-<pid>-…` of a
+//!   process no longer running: a link, FIFO or device before its rename into place). That
+//!   part copy is removed (all of it is still at the destination) and the item goes back as
+//!   usual.
 //!
 //! Anything else (a file changed or added since, on either side) and the item goes back as
 //! usual, taken place and all, with nothing removed.
+//!
+//! A link moved on its own was being made under a temporary name beside its old place: where
+//! the journal names the killed run's process (`undo_started`), its temporaries are removed
+//! from the folders the items go back to, first.
 
 use std::ffi::OsStr;
 use std::fs;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::aside::{self, Original};
@@ -71,6 +78,11 @@ fn left_behind(at: &Path, back: &Path) -> Option<Vec<PathBuf>> {
         let entries: Vec<fs::DirEntry> = fs::read_dir(at).ok()?.collect::<Result<_, _>>().ok()?;
         for entry in entries {
             let name = entry.file_name();
+            // Met as a name of its own, it made the whole part copy a place taken.
+            if dead_temporary(&name) && !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                left.push(entry.path());
+                continue;
+            }
             let own = own_name(&name)?;
             left.extend(left_behind(&entry.path(), &back.join(own))?);
         }
@@ -87,6 +99,47 @@ fn own_name(name: &OsStr) -> Option<&OsStr> {
         Some(Original::Named(own)) => Some(own),
         Some(Original::Unknown) => None, // cannot be compared with anything
         None => Some(name),
+    }
+}
+
+/// Whether `name` is a named temporary (`.ferry-tmp-<pid>-…`) of a process no longer
+/// running: what a killed copy was making, never the user's.
+fn dead_temporary(name: &OsStr) -> bool {
+    let Some(rest) = name.as_bytes().strip_prefix(b".ferry-tmp-") else {
+        return false;
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let pid = std::str::from_utf8(&rest[..digits])
+        .ok()
+        .and_then(|p| p.parse().ok());
+    // Start time 0: any process of that number counts as running.
+    rest.get(digits) == Some(&b'-') && pid.is_some_and(|pid| !super::journal::is_alive(pid, 0))
+}
+
+/// Removes the links, FIFOs and devices that a killed run of an undo, by process `pid`, was
+/// making under temporary names in the folders the top-level items of `entries` go back
+/// to (those inside an item's own tree are part of its part copy: [`killed_put_back`]).
+/// Nothing is touched while any process has that number.
+pub(super) fn remove_temporaries(entries: &[RecordEntry], pid: u32) {
+    if super::journal::is_alive(pid, 0) {
+        return;
+    }
+    let prefix = super::journal::temp_prefix(pid);
+    let folders: std::collections::BTreeSet<&Path> = (entries.iter())
+        .filter(|e| e.top_level)
+        .filter_map(|e| e.source.parent())
+        .collect();
+    for folder in folders {
+        let Ok(read) = fs::read_dir(folder) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            let temporary = entry.file_name().as_bytes().starts_with(prefix.as_bytes());
+            if temporary && !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                // Best effort: one left is a stray hidden name, never the user's data.
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
 }
 
@@ -129,4 +182,20 @@ pub(super) fn remove(ctx: &JobCtx, summary: &mut Summary, paths: &[PathBuf]) -> 
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_temporaries_of_a_process_that_is_gone_are_left_over() {
+        // Above the kernel's highest process number (2^22): never running.
+        assert!(dead_temporary(".ferry-tmp-4194305-1-7".as_ref()));
+        let running = format!(".ferry-tmp-{}-1-7", std::process::id());
+        assert!(!dead_temporary(running.as_ref()), "this process is running");
+        for other in [".ferry-tmp-", ".ferry-tmp-x-1", ".ferry-tmp-4194305", "doc"] {
+            assert!(!dead_temporary(other.as_ref()), "{other}");
+        }
+    }
 }

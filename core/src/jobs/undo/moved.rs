@@ -28,6 +28,9 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         }
     }
     merged_folders_modes(entries, &summary.remade);
+    if let Some((pid, _)) = record.undo_by.filter(|_| record.undo_unfinished()) {
+        undo_again::remove_temporaries(entries, pid);
+    }
     // Each top-level item goes back, as it is now, to where it came from.
     let (mut targets, mut emptied) = (Vec::new(), Vec::new());
     let mut open = put_back::OpenFolders::default();

@@ -1,0 +1,111 @@
+//! The undo of a move of a tree holding symbolic links, killed while putting it back across
+//! file systems, then run again: it finishes, with every item back as it was and nothing of
+//! its own left behind.
+
+use std::fs;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
+
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_support::{assert_no_temporaries, snapshot};
+use crate::undo::ok;
+
+/// Paths below `root` whose names start with `prefix`.
+fn named(root: &Path, prefix: &str) -> Vec<PathBuf> {
+    (snapshot(root).into_keys())
+        .filter(|rel| {
+            let name = rel.file_name().unwrap_or_default();
+            name.to_string_lossy().starts_with(prefix)
+        })
+        .collect()
+}
+
+/// `ferry undo` of a move of `work/tree` (links to a file, to nowhere, in folders of their
+/// own modes) to tmpfs, killed once it had made a link under its temporary name: run again,
+/// plainly or merging, it finishes with everything back with its own mode and no temporary
+/// left. The temporary link stayed in the user's folder: the plain undo called the place
+/// taken, the merging one left the link and its folder at 0700.
+#[test]
+fn an_undo_killed_while_putting_a_link_back_finishes_cleanly_when_run_again() {
+    for merge in [false, true] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        t.file("work/tree/a", "a".repeat(3000));
+        t.file("work/tree/sub/b", "b".repeat(3000));
+        symlink("../a", t.join("work/tree/sub/to-a")).unwrap();
+        symlink("/nowhere/at/all", t.join("work/tree/dang")).unwrap();
+        for (dir, mode) in [("work/tree", 0o750), ("work/tree/sub", 0o705)] {
+            fs::set_permissions(t.join(dir), fs::Permissions::from_mode(mode)).unwrap();
+        }
+        let before = snapshot(&t.join("work"));
+        let dest = shm.dir("dest");
+        ok(&ferry_in(&home)
+            .arg("mv")
+            .arg(t.join("work/tree"))
+            .arg(&dest)
+            .output()
+            .unwrap());
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "special-made:1")
+            .arg("undo")
+            .output()
+            .unwrap();
+        assert_eq!(
+            killed.status.code(),
+            None,
+            "merge {merge}: the undo was killed"
+        );
+        // Another worker may have made the other link's by then.
+        let left = named(&t.join("work"), ".ferry-tmp-");
+        assert!(
+            !left.is_empty(),
+            "merge {merge}: killed with a link made aside"
+        );
+
+        let mut again = ferry_in(&home);
+        again.arg("undo");
+        if merge {
+            again.args(["--on-conflict", "merge"]);
+        }
+        let out = again.output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "merge {merge}: {said}");
+        assert_eq!(snapshot(&t.join("work")), before, "merge {merge}: {said}");
+        assert_no_temporaries(&t.join("work"));
+        assert!(snapshot(&dest).is_empty(), "merge {merge}");
+        let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+        assert!(history.contains("undone"), "merge {merge}: {history}");
+    }
+}
+
+/// The same for a link moved on its own: the undo killed once it had made the link under its
+/// temporary name, in the folder the link goes back to, finishes when run again and leaves
+/// no temporary there. The temporary link stayed beside the one put back.
+#[test]
+fn an_undo_killed_while_putting_a_lone_link_back_leaves_no_temporary() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    t.file("work/kept", "the user's");
+    symlink("/nowhere/at/all", t.join("work/lnk")).unwrap();
+    let before = snapshot(&t.join("work"));
+    let dest = shm.dir("dest");
+    ok(&ferry_in(&home)
+        .arg("mv")
+        .arg(t.join("work/lnk"))
+        .arg(&dest)
+        .output()
+        .unwrap());
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "special-made:1")
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the undo was killed");
+    assert_eq!(named(&t.join("work"), ".ferry-tmp-").len(), 1);
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(snapshot(&t.join("work")), before);
+    assert!(snapshot(&dest).is_empty());
+}
