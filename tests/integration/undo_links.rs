@@ -2,6 +2,7 @@
 //! file systems, then run again: it finishes, with every item back as it was and nothing of
 //! its own left behind.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use ferry_tests::TempTree;
 
 use crate::ferry_in;
-use crate::jobs_support::{assert_no_temporaries, snapshot};
+use crate::jobs_support::{Node, assert_no_temporaries, snapshot};
 use crate::undo::ok;
 
 /// Paths below `root` whose names start with `prefix`.
@@ -108,4 +109,60 @@ fn an_undo_killed_while_putting_a_lone_link_back_leaves_no_temporary() {
     ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert_eq!(snapshot(&t.join("work")), before);
     assert!(snapshot(&dest).is_empty());
+}
+
+/// [`snapshot`] of `root` without the folders' times: folders merged into by a move are
+/// made anew by its undo, and one killed before it gave them their times left the time of
+/// its put-back.
+fn snapshot_but_folder_times(root: &Path) -> BTreeMap<PathBuf, Node> {
+    let mut nodes = snapshot(root);
+    for node in nodes.values_mut() {
+        if let Node::Dir { mtime, .. } = node {
+            *mtime = (0, 0);
+        }
+    }
+    nodes
+}
+
+/// `ferry mv --on-conflict replace` of a tree holding links to nowhere onto one holding
+/// older items of the same names, its undo killed while removing what it had copied back:
+/// run again, the undo finishes, each tree whole as it was. It failed on every link
+/// ("cannot flush …/dang": the flush of the disk a link was put back on opened the link's
+/// target), put the replaced items back regardless, and every later undo found their places
+/// taken: the move stayed on top of the journal for good.
+#[test]
+fn an_undo_killed_while_putting_back_links_to_nowhere_over_replaced_ones_finishes() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    t.file("work/src/a", "new a");
+    t.file("work/src/sub/b", "new b");
+    symlink("/nowhere/x", t.join("work/src/dang")).unwrap();
+    symlink("nowhere", t.join("work/src/sub/dang2")).unwrap();
+    shm.file("dest/src/a", "old a");
+    shm.file("dest/src/sub/b", "old b");
+    symlink("/old/target", shm.join("dest/src/dang")).unwrap();
+    let (work, dest) = (
+        snapshot_but_folder_times(&t.join("work")),
+        snapshot_but_folder_times(&shm.join("dest")),
+    );
+    ok(&ferry_in(&home)
+        .args(["mv", "--on-conflict", "replace"])
+        .arg(t.join("work/src"))
+        .arg(shm.join("dest"))
+        .output()
+        .unwrap());
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "source-checked:1")
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the undo was killed");
+
+    let again = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{said}");
+    assert_eq!(snapshot_but_folder_times(&t.join("work")), work, "{said}");
+    assert_eq!(snapshot_but_folder_times(&shm.join("dest")), dest, "{said}");
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("undone"), "{history}");
 }

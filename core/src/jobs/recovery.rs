@@ -465,8 +465,22 @@ fn remove_settled(ctx: &JobCtx, summary: &mut Summary, dest_dir: &Path, settled:
 
 /// Syncs the file system holding `path` (one `syncfs`), so that the copies there are on
 /// disk before what they were copied from goes; false, said in `summary`, if it cannot be.
+/// Only a folder is opened: `path` itself when it is one, else the folder holding it.
 pub(super) fn copies_durable(ctx: &JobCtx, summary: &mut Summary, path: &Path) -> bool {
-    match fs::File::open(path).and_then(|d| Ok(rustix::fs::syncfs(&d)?)) {
+    // Opening a link opens its target (nowhere, for a dangling one: the flush failed on
+    // every try); opening a FIFO waits for a writer.
+    let (folder, flags) = match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => (path, libc::O_DIRECTORY | libc::O_NOFOLLOW),
+        _ => match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => (parent, libc::O_DIRECTORY),
+            _ => (Path::new("."), libc::O_DIRECTORY),
+        },
+    };
+    let open = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(folder);
+    match open.and_then(|d| Ok(rustix::fs::syncfs(&d)?)) {
         Ok(()) => true,
         Err(e) => {
             fail(ctx, summary, path, Error::io("flush", path, e));
