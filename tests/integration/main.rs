@@ -34,6 +34,7 @@ mod places;
 mod read_errors;
 mod recovery;
 mod replace_kills;
+mod restore_resume;
 mod resume;
 mod resumed_merges;
 mod symlink_jobs;

@@ -1,9 +1,11 @@
-//! The folders an interrupted copy or move made: a killed run never gave them their sources'
-//! mode, times and attributes (the engine does when a folder is complete), so a resume does.
+//! The folders an interrupted copy, move or restore made: a killed run never gave them their
+//! sources' mode, times and attributes (the engine does when a folder is complete), so a
+//! resume does.
 
 use std::fs::{self, Metadata};
 use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::super::journal::JournalRecord;
 use super::super::notes::{self, NoteKind};
@@ -26,38 +28,49 @@ pub(super) struct Folder {
 pub(super) fn folder_times(record: &JournalRecord) -> Vec<Folder> {
     let mut out = Vec::new();
     for landing in keep_both::on_disk(record, policy_of(record)) {
-        let merged = !landing.created;
-        let mut stack = vec![(landing.source, landing.dest)];
-        while let Some((s, d)) = stack.pop() {
-            let Ok(meta) = fs::symlink_metadata(&s) else {
-                continue;
-            };
-            if !meta.is_dir() {
-                continue;
-            }
-            if let Ok(entries) = fs::read_dir(&s) {
-                for entry in entries.flatten() {
-                    stack.push((entry.path(), d.join(entry.file_name())));
-                }
-            }
-            let the_jobs = !merged
-                || fs::symlink_metadata(&d).map_or(true, |m| {
-                    m.created().is_ok_and(|born| born >= record.started)
-                });
-            if !the_jobs {
-                continue;
-            }
-            let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
-                .and_then(crate::fs::read_xattrs)
-                .unwrap_or_default();
-            out.push(Folder {
-                dest: d,
-                meta,
-                xattrs,
-            });
-        }
+        let merged_since = (!landing.created).then_some(record.started);
+        folders_below(&landing.source, &landing.dest, merged_since, &mut out);
     }
     out
+}
+
+/// Adds to `out` the source folders at and below `source` whose copies at the same places
+/// below `dest` the job created: all of them, or where it merged into a folder that was
+/// there (`merged_since`: when the job started), those made since.
+pub(super) fn folders_below(
+    source: &Path,
+    dest: &Path,
+    merged_since: Option<SystemTime>,
+    out: &mut Vec<Folder>,
+) {
+    let mut stack = vec![(source.to_path_buf(), dest.to_path_buf())];
+    while let Some((s, d)) = stack.pop() {
+        let Ok(meta) = fs::symlink_metadata(&s) else {
+            continue;
+        };
+        if !meta.is_dir() {
+            continue;
+        }
+        if let Ok(entries) = fs::read_dir(&s) {
+            for entry in entries.flatten() {
+                stack.push((entry.path(), d.join(entry.file_name())));
+            }
+        }
+        let the_jobs = merged_since.is_none_or(|started| {
+            fs::symlink_metadata(&d).map_or(true, |m| m.created().is_ok_and(|born| born >= started))
+        });
+        if !the_jobs {
+            continue;
+        }
+        let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
+            .and_then(crate::fs::read_xattrs)
+            .unwrap_or_default();
+        out.push(Folder {
+            dest: d,
+            meta,
+            xattrs,
+        });
+    }
 }
 
 /// Gives the folders the job created their sources' attributes, mode and times, as the

@@ -30,6 +30,7 @@ use super::super::undo::absorb;
 use super::super::{
     ConflictPolicy, Summary, TrashRecord, TrashRoots, TrashedItem, list_trash_in, single, trash,
 };
+use super::folders;
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, Meta};
@@ -199,9 +200,9 @@ fn wrote_there(item: &TrashedItem, policy: ConflictPolicy, taken: &[PathBuf]) ->
 
 /// Resumes an interrupted restore: what it restored is done (recorded for undo), an item
 /// it copied in part across file systems is finished by a merge into what is there (after
-/// removing from the trash what was already copied whole, as the resume of a move does), and
-/// the rest is restored now with the job's `policy`. The record's `preexisting`: see
-/// [`wrote_there`].
+/// removing from the trash what was already copied whole, as the resume of a move does, and
+/// giving the folders the job made their modes and times once full), and the rest is
+/// restored now with the job's `policy`. The record's `preexisting`: see [`wrote_there`].
 pub(super) fn resume_restore(
     ctx: &JobCtx,
     items: &[TrashedItem],
@@ -211,20 +212,22 @@ pub(super) fn resume_restore(
     let taken = &record.preexisting;
     let mut summary = Summary::default();
     let (mut fresh, mut partly) = (Vec::new(), Vec::new());
+    let mut folders = Vec::new();
     for item in items {
         let mut state = restored(item);
         if matches!(state, Restored::Partly) {
             if !wrote_there(item, policy, taken) {
                 state = Restored::No;
-            } else if let Err(e) = super::settle_one(
-                ctx,
-                &mut summary,
-                (&item.file, &item.original),
-                record.started,
-            ) {
-                fail(ctx, &mut summary, &item.original, e);
-                continue;
             } else {
+                // Read before the restore removes the trashed folders: the merge that
+                // finishes the item leaves those the killed run made at 0700.
+                let merged_since = taken.contains(&item.original).then_some(record.started);
+                folders::folders_below(&item.file, &item.original, merged_since, &mut folders);
+                let place = (item.file.as_path(), item.original.as_path());
+                if let Err(e) = super::settle_one(ctx, &mut summary, place, record.started) {
+                    fail(ctx, &mut summary, &item.original, e);
+                    continue;
+                }
                 state = restored(item);
             }
         }
@@ -251,6 +254,7 @@ pub(super) fn resume_restore(
             absorb(&mut summary, trash::run_restore(ctx, &left, policy));
         }
     }
+    folders::restore_folder_times(ctx, &folders);
     summary
 }
 
@@ -271,15 +275,16 @@ pub(super) fn roll_back_restore(
     let mut summary = Summary::default();
     let mut created = super::roll_back::Rollback::discarding();
     let mut merged = super::roll_back::Rollback::default();
-    let mut back = Vec::new();
+    let (mut back, mut partly) = (Vec::new(), Vec::new());
     for item in items {
         match restored(item) {
             Restored::No => {}
             Restored::Partly if wrote_there(item, policy, taken) => {
                 let new = !taken.contains(&item.original);
                 let plan = if new { &mut created } else { &mut merged };
-                if let Err(e) = plan.walk(&item.file, &item.original, true, new) {
-                    fail(ctx, &mut summary, &item.original, e);
+                match plan.walk(&item.file, &item.original, true, new) {
+                    Ok(_) => partly.push(&item.original),
+                    Err(e) => fail(ctx, &mut summary, &item.original, e),
                 }
             }
             Restored::Partly => {}
@@ -300,6 +305,14 @@ pub(super) fn roll_back_restore(
     }
     created.run(ctx, &mut summary, roots);
     merged.run(ctx, &mut summary, roots);
+    // Its part copy taken back, an item is whole in the trash as before: undone, and said
+    // so (counted as nothing, the undo said "nothing of it was undone").
+    for original in partly {
+        if !summary.failed.iter().any(|f| f.path.starts_with(original)) {
+            ctx.counters.add_item();
+            summary.done.push(original.clone());
+        }
+    }
     summary
 }
 

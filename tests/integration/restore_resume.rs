@@ -1,0 +1,97 @@
+//! A restore across file systems killed part way: `ferry resume` finishes it with every
+//! folder as it was trashed, and `ferry undo` rolls it back and says what it did.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::{Duration, UNIX_EPOCH};
+
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_support::{assert_no_temporaries, snapshot};
+use crate::undo::ok;
+
+/// Trashes `t/src/docs` (folders of their own modes and times, 30 files) from the work tree,
+/// then kills its restore into tmpfs (`--to`) once a few files are copied. Folders are made
+/// in the open, as for trees too large to fill hidden (`fresh.rs`).
+fn a_restore_killed_part_way(t: &TempTree, shm: &TempTree, home: &Path) {
+    for i in 0..30 {
+        let dir = ["docs", "docs/sub", "docs/sub/deep"][i % 3];
+        t.file(format!("src/{dir}/f{i:02}"), vec![b'a' + i as u8; 10 << 10]);
+    }
+    let folders = [
+        ("docs", 0o750, 1_600_000_000),
+        ("docs/sub", 0o705, 1_600_000_100),
+        ("docs/sub/deep", 0o700, 1_600_000_200),
+    ];
+    for (dir, mode, secs) in folders.into_iter().rev() {
+        let dir = t.join("src").join(dir);
+        let time = UNIX_EPOCH + Duration::from_secs(secs);
+        fs::File::open(&dir).unwrap().set_modified(time).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
+    }
+    ok(&ferry_in(home)
+        .arg("trash")
+        .arg(t.join("src/docs"))
+        .output()
+        .unwrap());
+    let killed = ferry_in(home)
+        .env("FERRY_FAULT_OFF", "hidden-folders")
+        .env("FERRY_FAULT_POINT", "item-done:5")
+        .arg("restore")
+        .arg(t.join("src/docs"))
+        .arg("--to")
+        .arg(shm.path())
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the restore was killed");
+    assert!(shm.join("docs/sub").is_dir(), "killed part way");
+}
+
+/// Resumed, the restore gives the folders it made their modes and times. They kept 0700
+/// and the time of the resume: the resume merged into the folders the killed run had made,
+/// and a merge leaves a folder that is there as it is.
+#[test]
+fn a_resumed_restore_across_file_systems_gives_its_folders_their_modes_and_times() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    a_restore_killed_part_way(&t, &shm, &home);
+    let resumed = ferry_in(&home).arg("resume").output().unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{said}");
+    let restored = snapshot(shm.path());
+    assert_eq!(restored.len(), 33, "{said}");
+    for (dir, mode, secs) in [
+        ("docs", 0o750, 1_600_000_000),
+        ("docs/sub", 0o705, 1_600_000_100),
+        ("docs/sub/deep", 0o700, 1_600_000_200),
+    ] {
+        let meta = fs::symlink_metadata(shm.join(dir)).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o7777, mode, "{dir}");
+        let mtime = meta.modified().unwrap();
+        assert_eq!(mtime, UNIX_EPOCH + Duration::from_secs(secs), "{dir}");
+    }
+    assert_no_temporaries(shm.path());
+}
+
+/// Undone, the killed restore's part copy goes and the folder stays whole in the trash;
+/// the undo says it undid it. It said "nothing of it was undone" after removing the copy.
+#[test]
+fn the_undo_of_a_killed_restore_across_file_systems_says_what_it_did() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    a_restore_killed_part_way(&t, &shm, &home);
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    assert_eq!(undo.status.code(), Some(0), "{said}");
+    assert!(!said.contains("nothing of it was undone"), "{said}");
+    assert!(snapshot(shm.path()).is_empty(), "{said}");
+    let listed = ok(&ferry_in(&home).arg("restore").output().unwrap());
+    assert!(
+        listed.contains(&*t.join("src/docs").to_string_lossy()),
+        "{listed}"
+    );
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("undone"), "{history}");
+}
