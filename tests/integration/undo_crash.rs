@@ -680,3 +680,93 @@ fn a_keep_both_killed_before_its_place_was_made_rolls_back_without_touching_the_
         assert_eq!(files_below(&shm.join("src")), files, "{op}");
     }
 }
+
+/// The files below `root` (none when it is gone).
+fn files_if_any(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    match root.exists() {
+        true => files_below(root),
+        false => BTreeMap::new(),
+    }
+}
+
+/// The names below `root` that a job or undo gives its items for a while (set aside to be
+/// removed, or a temporary).
+fn hidden_names_left(root: &Path) -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let hidden = |rel: &PathBuf| {
+        let name = rel.file_name().unwrap().as_bytes();
+        name.starts_with(b".ferry-moving-") || name.starts_with(b".ferry-tmp-")
+    };
+    snapshot(root).into_keys().filter(hidden).collect()
+}
+
+/// `ferry mv --on-conflict replace` across file systems killed once done (`job-ended`: the
+/// journal says interrupted), then its roll back (itself a move, back) killed once it had set
+/// aside the first item it took back, at the destination (`.ferry-moving-<undo pid>-…`). The
+/// next undo took that item for one the move had carried over, and moved it into the source
+/// folder under its hidden name; a resume left it beside the item. Either now puts it back
+/// under its name first: the undo leaves both places as before the move (the replaced file
+/// back), the resume as after it, and no hidden name anywhere.
+#[test]
+fn a_killed_roll_back_of_a_replace_leaves_nothing_set_aside_when_run_again() {
+    for (folder, next) in [
+        (false, "undo"),
+        (true, "undo"),
+        (false, "resume"),
+        (true, "resume"),
+    ] {
+        let case = format!("a {}, then {next}", if folder { "folder" } else { "file" });
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        t.file("src/a", "new a");
+        let (given, landed) = if folder {
+            t.file("src/b", "new b");
+            shm.file("dest/src/a", "old a");
+            shm.file("dest/src/mine", "the user's own");
+            (t.join("src"), shm.join("dest/src"))
+        } else {
+            shm.file("dest/a", "old a");
+            (t.join("src/a"), shm.join("dest"))
+        };
+        // The user's files a little older than the job, as they are (see `changed_since`).
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let (src_before, dest_before) =
+            (files_below(&t.join("src")), files_below(&shm.join("dest")));
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "job-ended")
+            .args(["mv", "--on-conflict", "replace"])
+            .arg(&given)
+            .arg(shm.join("dest"))
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "{case}: the move was killed");
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "source-checked:1")
+            .arg("undo")
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "{case}: the undo was killed");
+        let aside = hidden_names_left(shm.path());
+        assert_eq!(aside.len(), 1, "{case}: one item set aside: {aside:?}");
+
+        ok(&ferry_in(&home).arg(next).output().unwrap());
+        for root in [t.path(), shm.path()] {
+            let left = hidden_names_left(root);
+            assert!(left.is_empty(), "{case}: left {left:?}");
+        }
+        let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+        if next == "undo" {
+            assert_eq!(files_if_any(&t.join("src")), src_before, "{case}");
+            assert_eq!(files_below(&shm.join("dest")), dest_before, "{case}");
+            assert!(history.contains("undone"), "{case}: {history}");
+        } else {
+            assert!(files_if_any(&t.join("src")).is_empty(), "{case}");
+            assert_eq!(fs::read(landed.join("a")).unwrap(), b"new a", "{case}");
+            if folder {
+                assert_eq!(fs::read(landed.join("b")).unwrap(), b"new b", "{case}");
+                assert_eq!(fs::read(landed.join("mine")).unwrap(), b"the user's own");
+            }
+            assert!(history.contains("done"), "{case}: {history}");
+        }
+    }
+}

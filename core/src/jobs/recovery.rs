@@ -18,7 +18,9 @@
 //! source aside in its folder to check it before it unlinks it (`remove.rs`): one a crash left
 //! there is put back under its name at the next start, never over what was made there since
 //! (that stays and is reported), so that resume and roll back find a source not removed yet
-//! (`recovery/set_aside.rs`).
+//! (`recovery/set_aside.rs`). A roll back is such a move too, back from the destination: what
+//! a killed one set aside there is put back the same way before the job is resumed or rolled
+//! back again.
 //!
 //! Resume ("skip identical"): a file present in the destination identical to its source
 //! (see below) is done; for a move its source is removed (after one `syncfs` of the

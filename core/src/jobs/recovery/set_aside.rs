@@ -7,6 +7,16 @@
 //! its folder there, which is still in place (a folder goes only once its files have). So the
 //! search is the sources' folders, and the source folders still there, on their own mount.
 //! Only the dead process's names are touched: another process's may be in use.
+//!
+//! The roll back of a move (an undo of it once interrupted or resumed) is itself a move, from
+//! the destination back, and sets aside in the same way what it takes back. Killed, it leaves
+//! such an item at the destination, under its process's name (the journal's `undo_started`):
+//! the undo run again took it for an item the move had carried over and moved it into the
+//! source folder under that hidden name, and a resume left it beside the item. So the folders
+//! where the move put its items, and the trees it made or merged into there, are searched
+//! too, for the names of the killed undo's process, and what it set aside is put back under
+//! its name first: a copy of a source that is whole where it came from, which the roll back
+//! then takes for the move's copy and a resume for a file already moved.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -14,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::io::Errno;
 
-use super::{Depth, each_named};
+use super::{Depth, each_named, keep_both, policy_of};
 use crate::error::Error;
 use crate::jobs::aside::{self, Original};
 use crate::jobs::control::JobCtx;
@@ -23,15 +33,42 @@ use crate::jobs::summary::fail;
 use crate::jobs::{Job, Summary};
 
 /// Puts each source that the dead process of `record`'s move set aside back under its name,
-/// where that is free. Returns what stays set aside ([`Error::SetAsideKept`],
+/// where that is free, and each item that a killed undo of it set aside at the destination
+/// ([`put_back_undone`]). Returns what stays set aside ([`Error::SetAsideKept`],
 /// [`Error::SetAsideUnnamed`]) and the folders that could not be searched.
 pub(crate) fn put_back(record: &JournalRecord) -> Vec<Error> {
     let Job::Move { sources, .. } = &record.job else {
         return Vec::new();
     };
-    let prefix = aside::prefix(record.pid);
     let folders: BTreeSet<&Path> = sources.iter().filter_map(|s| s.parent()).collect();
-    let trees = sources
+    let mut problems = put_back_in(folders, sources, record.pid);
+    problems.extend(put_back_undone(record));
+    problems
+}
+
+/// Puts back what a killed undo of `record`'s move (a roll back, moving items from where the
+/// move put them) set aside there: in the folders of the move's places, and in the trees at
+/// them. Nothing while that undo's process is alive, or none was killed.
+fn put_back_undone(record: &JournalRecord) -> Vec<Error> {
+    let Some((pid, _)) = record.undo_by.filter(|_| record.undo_unfinished()) else {
+        return Vec::new();
+    };
+    if !matches!(record.job, Job::Move { .. }) {
+        return Vec::new(); // a copy's roll back trashes, never sets aside
+    }
+    let places: Vec<PathBuf> = keep_both::on_disk(record, policy_of(record))
+        .into_iter()
+        .map(|landing| landing.dest)
+        .collect();
+    let folders: BTreeSet<&Path> = places.iter().filter_map(|p| p.parent()).collect();
+    put_back_in(folders, &places, pid)
+}
+
+/// Puts back the files that process `pid` set aside in `folders`, and in the folders at
+/// `tops` and below them on their own mount.
+fn put_back_in(folders: BTreeSet<&Path>, tops: &[PathBuf], pid: u32) -> Vec<Error> {
+    let prefix = aside::prefix(pid);
+    let trees = tops
         .iter()
         .filter(|s| fs::symlink_metadata(s).is_ok_and(|m| m.is_dir()));
     let searches = (folders.into_iter().map(|f| (f, Depth::Flat)))
@@ -50,7 +87,7 @@ pub(crate) fn put_back(record: &JournalRecord) -> Vec<Error> {
         }
     }
     for hidden in found {
-        if let Err(e) = put_back_one(hidden, record.pid) {
+        if let Err(e) = put_back_one(hidden, pid) {
             problems.push(e);
         }
     }
@@ -58,14 +95,18 @@ pub(crate) fn put_back(record: &JournalRecord) -> Vec<Error> {
 }
 
 /// [`put_back`] again before the resume or roll back of `record`, if it is interrupted (the
-/// process of another record may be alive, its names in use): a name taken at start may be
-/// free now. What stays set aside fails in `summary`, so that an undo is not taken for
-/// complete and is run again.
+/// process of another record may be alive, its names in use), and what a killed undo set
+/// aside before the roll back of a resumed move: a name taken at start may be free now.
+/// What stays set aside fails in `summary`, so that an undo is not taken for complete and
+/// is run again.
 pub(super) fn put_back_before(ctx: &JobCtx, summary: &mut Summary, record: &JournalRecord) {
-    if record.state != RecordState::Interrupted {
-        return;
-    }
-    for e in put_back(record) {
+    let problems = match record.state {
+        RecordState::Interrupted => put_back(record),
+        // A resumed move, rolled back: only a killed undo's names (the move's process may
+        // have a number another process has now).
+        _ => put_back_undone(record),
+    };
+    for e in problems {
         let path = e.path().map(Path::to_path_buf).unwrap_or_default();
         fail(ctx, summary, &path, e);
     }
