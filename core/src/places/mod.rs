@@ -43,7 +43,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::fs::{MountTable, is_removable};
+use crate::fs::{Mount, MountTable, is_removable};
 use crate::jobs::{TrashRoots, Volumes};
 
 pub use bookmarks::{Bookmark, Bookmarks, Target};
@@ -248,15 +248,32 @@ impl Places {
             })
             .collect();
         // The file systems not listed, whose trash the Trash view shows too: looked into by
-        // one probe of their own ("Trash (empty)" while /dev/shm's held 200,000 items).
-        // Never one that may hang, nor an automount point (looking would mount it).
-        let mut others: Vec<PathBuf> = (mounts.mounts().iter())
-            .filter(|m| m.fs_type != "autofs" && !m.may_hang())
-            .map(|m| m.mount_point.clone())
-            .filter(|top| shown.iter().all(|s| s.mount_point != *top) && trash_wanted(top))
-            .collect();
-        others.sort();
-        others.dedup();
+        // one probe of their own ("Trash (empty)" while /dev/shm's held 200,000 items), and
+        // each that may hang (FUSE, network) by one of its own, so that one that stopped
+        // answering leaves only its own trash unknown (the sidebar said "Trash (empty)"
+        // while the Trash view showed a FUSE disk's items). Never an automount point
+        // (looking would mount it).
+        let (others, hanging): (Vec<_>, Vec<_>) = (mounts.mounts().iter())
+            .filter(|m| m.fs_type != "autofs")
+            .filter(|m| {
+                let top = &m.mount_point;
+                shown.iter().all(|s| s.mount_point != *top) && trash_wanted(top)
+            })
+            .partition(|m| !m.may_hang());
+        let tops = |mounts: Vec<&Mount>| {
+            let mut tops: Vec<PathBuf> = mounts.iter().map(|m| m.mount_point.clone()).collect();
+            tops.sort();
+            tops.dedup();
+            tops
+        };
+        probes.extend(tops(hanging).into_iter().map(|top| Probe {
+            mount_point: top.clone(),
+            volume: false,
+            trash: false,
+            paths: Vec::new(),
+            also_trash: vec![top],
+        }));
+        let others = tops(others);
         if !others.is_empty() {
             probes.push(Probe {
                 mount_point: PathBuf::from("(trash folders of the file systems not listed)"),
@@ -594,6 +611,28 @@ mod tests {
         assert!(!places.trash_full);
         let uid = rustix::process::getuid().as_raw();
         let files = shm.path().join(format!(".Trash-{uid}/files"));
+        std::fs::create_dir_all(files.join("a.txt")).unwrap();
+        assert!(Places::load_with(&env, &mounts).trash_full);
+    }
+
+    /// Items in the trash of a FUSE disk not listed make the Trash full: the Trash view shows
+    /// them, and the sidebar, which left every disk that may hang out, said "Trash (empty)".
+    #[test]
+    fn a_trash_on_a_fuse_disk_not_listed_counts() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fuse = tempfile::tempdir().unwrap();
+        let mut env = PlacesEnv::in_root(tmp.path());
+        env.trash.volumes = Volumes::Only(vec![fuse.path().to_path_buf()]);
+        let table = format!(
+            "1 0 254:0 / / rw - ext4 /dev/vda rw\n2 1 0:31 / {} rw - fuse.sshfs host: rw\n",
+            fuse.path().display()
+        );
+        let mounts = MountTable::parse(table.as_bytes());
+        let places = Places::load_with(&env, &mounts);
+        assert_eq!(places.volumes.len(), 1, "the FUSE disk is not listed");
+        assert!(!places.trash_full);
+        let uid = rustix::process::getuid().as_raw();
+        let files = fuse.path().join(format!(".Trash-{uid}/files"));
         std::fs::create_dir_all(files.join("a.txt")).unwrap();
         assert!(Places::load_with(&env, &mounts).trash_full);
     }
