@@ -126,7 +126,7 @@ impl Ferry {
                 let card = dialog.view().map(move |m| Message::Conflict(job, m));
                 conflict::overlay(base, card)
             }
-            None => base,
+            None => crate::gui::widget::unlayered(base),
         }
     }
 }

@@ -307,7 +307,7 @@ impl Ferry {
     /// The badge following the pointer: what a drop would do, with the first item's icon.
     pub(super) fn drag_badge<'a>(&'a self, base: Element<'a, Message>) -> Element<'a, Message> {
         let Some(drag) = &self.drag else {
-            return base;
+            return crate::gui::widget::unlayered(base);
         };
         let count = format::counted(drag.paths.len(), "item", "items");
         let (words, refused) = match self.drop_action() {

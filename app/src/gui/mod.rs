@@ -293,6 +293,35 @@ impl Ferry {
 
     /// Handles one message.
     pub fn update(&mut self, message: Message) -> Task<Message> {
+        let shown = self.lists_shown();
+        let task = self.handle(message);
+        if self.lists_shown() == shown {
+            return task;
+        }
+        // Another tab, the panes back from the Trash view, a pane split off: each list shown
+        // now takes its own offset again (see `Browser::scroll_as_before`).
+        let lists = self
+            .tabs
+            .current()
+            .panes()
+            .iter()
+            .map(|p| p.scroll_as_before());
+        Task::batch(std::iter::once(task).chain(lists))
+    }
+
+    /// The panes whose lists the window shows: those of the shown tab, none under the Trash
+    /// view.
+    fn lists_shown(&self) -> [Option<ferry_core::dirs::ViewId>; 2] {
+        let mut shown = [None; 2];
+        if self.trash.is_none() {
+            for (slot, pane) in shown.iter_mut().zip(self.tabs.current().panes()) {
+                *slot = Some(pane.view_id());
+            }
+        }
+        shown
+    }
+
+    fn handle(&mut self, message: Message) -> Task<Message> {
         match message {
             Message::Tabs(message) => {
                 let (task, event) = self.tabs.update(message, &self.services.ctx());

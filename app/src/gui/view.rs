@@ -31,13 +31,11 @@ impl Ferry {
             self.window.width,
         )
         .map(Message::Toolbar);
-        let mut main = column![];
-        if let Some(banner) = self.recovery.view() {
-            main = main.push(banner.map(Message::Recovery));
-        }
-        if let Some(bar) = self.tabs.tab_bar().filter(|_| self.trash.is_none()) {
-            main = main.push(bar.map(Message::Tabs));
-        }
+        // Every part in its place whether shown or not (see `widget::slot`).
+        let banner = self.recovery.view().map(|b| b.map(Message::Recovery));
+        let tab_bar = (self.tabs.tab_bar().filter(|_| self.trash.is_none()))
+            .map(|bar| bar.map(Message::Tabs));
+        let mut main = column![widget::slot(banner), widget::slot(tab_bar)];
         let mut current = pane.path();
         match self.trash_shown() {
             Some(trash) => {
@@ -49,11 +47,9 @@ impl Ferry {
         // Toasts over the panes alone: they then never cover the jobs panel or the window's
         // bottom line, and centre on the folder they speak of.
         let main = self.with_toasts(main.into());
-        let body: Element<'_, Message> = if self.services.settings.show_sidebar {
-            row![self.sidebar.view(current).map(Message::Sidebar), main].into()
-        } else {
-            main
-        };
+        let sidebar = (self.services.settings.show_sidebar)
+            .then(|| self.sidebar.view(current).map(Message::Sidebar));
+        let body = row![widget::slot(sidebar), main];
         let window_jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
         let mut layout = column![toolbar, body];
         if let Some(panel) = self.jobs_panel.view(&window_jobs) {
@@ -61,6 +57,7 @@ impl Ferry {
         }
         let mut content: Element<'_, Message> = layout.into();
         content = self.drag_badge(content);
+        // Each overlay below keeps the shape it has when shown (see `widget::unlayered`).
         if let Some(menu) = &self.menu {
             let entries = self
                 .menu_entries(&menu.kind)
@@ -74,39 +71,34 @@ impl Ferry {
                 menu.at,
                 Message::MenuDismissed,
             );
+        } else {
+            content = widget::unlayered(content);
         }
-        if self.shortcuts_shown {
-            content = modal::dialog(
-                content,
-                modal::shortcuts::view().map(Message::Shortcuts),
-                Message::Shortcuts(modal::shortcuts::Message::Close),
-            );
-        }
+        let shortcuts =
+            (self.shortcuts_shown).then(|| modal::shortcuts::view().map(Message::Shortcuts));
+        content = modal::dialog(
+            content,
+            shortcuts,
+            Message::Shortcuts(modal::shortcuts::Message::Close),
+        );
         content = self.conflict_overlay(content);
-        if let Some(question) = self.item_errors.view() {
-            content = modal::dialog(
-                content,
-                question.map(Message::ItemError),
-                Message::ItemError(modal::item_error::Message::BackdropPressed),
-            );
-        }
-        if let Some(prompt) = &self.folder_prompt {
-            content = modal::dialog(
-                content,
-                prompt.view().map(Message::FolderPrompt),
-                Message::FolderPrompt(modal::folder_prompt::Message::Cancelled),
-            );
-        }
-        if let Some(confirm) = &self.confirm {
-            content = modal::dialog(
-                content,
-                confirm.view().map(Message::Confirm),
-                Message::Confirm(modal::confirm::Message::Chose(
-                    modal::confirm::Choice::Cancel,
-                )),
-            );
-        }
-        content
+        content = modal::dialog(
+            content,
+            self.item_errors.view().map(|q| q.map(Message::ItemError)),
+            Message::ItemError(modal::item_error::Message::BackdropPressed),
+        );
+        content = modal::dialog(
+            content,
+            (self.folder_prompt.as_ref()).map(|p| p.view().map(Message::FolderPrompt)),
+            Message::FolderPrompt(modal::folder_prompt::Message::Cancelled),
+        );
+        modal::dialog(
+            content,
+            (self.confirm.as_ref()).map(|c| c.view().map(Message::Confirm)),
+            Message::Confirm(modal::confirm::Message::Chose(
+                modal::confirm::Choice::Cancel,
+            )),
+        )
     }
 
     /// The toasts over `content` (the panes): under menus and dialogs, which they would

@@ -16,9 +16,12 @@ use crate::gui::style;
 /// `on_dismiss`.
 pub fn dialog<'a, Message: Clone + 'a>(
     base: Element<'a, Message>,
-    content: Element<'a, Message>,
+    content: Option<Element<'a, Message>>,
     on_dismiss: Message,
 ) -> Element<'a, Message> {
+    let Some(content) = content else {
+        return crate::gui::widget::unlayered(base);
+    };
     let card = container(content)
         .padding(20)
         .max_width(720)

@@ -21,6 +21,23 @@ use iced::{Alignment, Element, Fill, Length};
 
 use crate::gui::style;
 
+/// `base` alone in a stack: the shape it has under an overlay (a menu, a dialog, toasts, the
+/// drag badge), which is a stack of `base` and the overlay's layers. iced keeps a widget's
+/// state (a list's scroll position, a field's cursor) only while the tree around it keeps its
+/// shape, so an overlay that wrapped `base` only while shown rebuilt everything under it:
+/// opening a menu scrolled the list back to the top.
+pub fn unlayered<'a, Message: 'a>(base: Element<'a, Message>) -> Element<'a, Message> {
+    iced::widget::stack![base].into()
+}
+
+/// `element`, or where there is none an empty one, holding its place among its siblings: a
+/// column or row that gains or loses a child before another rebuilds that other's state (the
+/// tab bar appearing above the panes left the list blank, its rows built for the old scroll
+/// position, the scrollable's own back at the top).
+pub fn slot<'a, Message: 'a>(element: Option<Element<'a, Message>>) -> Element<'a, Message> {
+    element.unwrap_or_else(|| space().into())
+}
+
 /// A flat toolbar button showing `glyph`, with `tip` as its tooltip; disabled without a
 /// message.
 pub fn tool<'a, Message: Clone + 'a>(

@@ -39,7 +39,7 @@ pub fn overlay<'a, Message: Clone + 'a>(
     on_close: impl Fn(u64) -> Message + 'a,
 ) -> Element<'a, Message> {
     if toasts.is_empty() {
-        return base;
+        return super::unlayered(base);
     }
     let layer = iced::widget::responsive(move |size| {
         let widest = MAX_WIDTH.min(size.width - 2.0 * MARGIN).max(0.0);

@@ -57,6 +57,20 @@ impl Browser {
         self.scroll_to(0.0)
     }
 
+    /// Puts the list's scrollable back at this pane's own offset. iced keeps a scrollable's
+    /// offset by its place in the window, not by pane: shown again after another tab's list
+    /// or the Trash view was in its place, the list was scrolled as that one had been, its rows
+    /// built for its own offset, and looked empty.
+    pub fn scroll_as_before<T>(&self) -> Task<T> {
+        operation::scroll_to(
+            self.list_id(),
+            AbsoluteOffset {
+                x: None,
+                y: Some(self.scroll.offset_y),
+            },
+        )
+    }
+
     pub(super) fn scroll_to(&mut self, offset_y: f32) -> Task<Message> {
         self.scroll.offset_y = offset_y;
         operation::scroll_to(

@@ -56,19 +56,20 @@ impl Browser {
                 ViewMode::Icons => self.icons(contents),
             },
         };
-        let mut body = column![];
-        if let Some(notice) = &self.notice {
+        let notice = self.notice.as_ref().map(|notice| {
             let close = button(text("✕").size(SMALL))
                 .padding([2, 8])
                 .style(style::tool_button)
                 .on_press(Message::NoticeDismissed);
             let banner = row![text(notice.as_str()).size(SMALL).width(Fill), close]
                 .align_y(Alignment::Center);
-            body = body.push(
-                container(container(banner).padding([6, 12]).style(style::notice)).padding([8, 12]),
-            );
-        }
-        container(body.push(content))
+            container(container(banner).padding([6, 12]).style(style::notice))
+                .padding([8, 12])
+                .into()
+        });
+        // The notice in its place whether shown or not: its coming rebuilt the list under
+        // it, back at the top (see `widget::slot`).
+        container(column![crate::gui::widget::slot(notice), content])
             .width(Fill)
             .height(Fill)
             .style(style::list)
