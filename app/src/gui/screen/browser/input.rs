@@ -27,6 +27,8 @@ const EDGE: f32 = 24.0;
 pub(super) struct TypeAhead {
     typed: String,
     at: Option<Instant>,
+    /// Typed while the folder was still loading: only the rows listed so far were searched.
+    early: bool,
 }
 
 /// A rubber band being dragged.
@@ -351,6 +353,7 @@ impl Browser {
         }
         self.typeahead.typed.push(c);
         self.typeahead.at = Some(now);
+        self.typeahead.early = matches!(self.listing, super::Listing::Loading(_));
         let typed = &self.typeahead.typed;
         let mut chars = typed.chars();
         let first = chars.next().unwrap_or(c);
@@ -362,9 +365,42 @@ impl Browser {
             (typed.to_lowercase(), false)
         };
         let current = self.focused_row();
-        let Some(contents) = self.listing.contents() else {
+        self.find_typed(&needle, current, skip_current)
+            .unwrap_or_else(Task::none)
+    }
+
+    /// Type-ahead typed while the folder was loading, once it is complete: searched again in
+    /// every row. Typed as rows streamed in, "g149999" had stopped at "g149992", the first
+    /// match of "g14999" listed so far, out of sight, and Delete trashed it.
+    pub(super) fn type_ahead_after_loading(&mut self) -> Task<Message> {
+        if !std::mem::take(&mut self.typeahead.early) || self.typeahead.typed.is_empty() {
             return Task::none();
-        };
+        }
+        let typed = &self.typeahead.typed;
+        // "aaa" cycled through the rows listed then: where it stopped stays.
+        let mut chars = typed.chars();
+        let first = chars.next();
+        if typed.chars().count() > 1 && chars.all(|c| Some(c) == first) {
+            return self.reveal_focus();
+        }
+        let needle = typed.to_lowercase();
+        match self.find_typed(&needle, None, false) {
+            Some(found) => found,
+            // Nothing has that name: the match so far stays, shown.
+            None => self.reveal_focus(),
+        }
+    }
+
+    /// Selects the first row from `current` (the one after it, if `skip_current`) whose name
+    /// starts with `needle` (lowercase), or else contains it, and brings it into view; `None`
+    /// when there is none.
+    fn find_typed(
+        &mut self,
+        needle: &str,
+        current: Option<usize>,
+        skip_current: bool,
+    ) -> Option<Task<Message>> {
+        let contents = self.listing.contents()?;
         let rows = contents.rows();
         let n = rows.len();
         let start = match current {
@@ -379,21 +415,16 @@ impl Browser {
                 .name_bytes()
         };
         let order = (start..start + n).map(|r| r % n);
-        let found = order
+        let row = order
             .clone()
-            .find(|&r| starts_ignoring_case(name(r), &needle))
+            .find(|&r| starts_ignoring_case(name(r), needle))
             .or_else(|| {
                 order
                     .clone()
-                    .find(|&r| contains_ignoring_case(name(r), &needle))
-            });
-        match found {
-            Some(row) => {
-                self.selection.select_only(rows[row]);
-                self.reveal(row, false)
-            }
-            None => Task::none(),
-        }
+                    .find(|&r| contains_ignoring_case(name(r), needle))
+            })?;
+        self.selection.select_only(rows[row]);
+        Some(self.reveal(row, false))
     }
 
     /// The context menu asked for from the keyboard: beside the focused item, or in the

@@ -53,6 +53,8 @@ impl Browser {
         self.renaming = None;
         self.pending_rename = None;
         self.select_when_listed = Default::default();
+        // What was typed here is not a name to look for there.
+        self.typeahead = Default::default();
         self.timing = Some(NavTiming::start());
         self.scroll_to(0.0)
     }

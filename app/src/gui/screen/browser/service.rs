@@ -141,6 +141,7 @@ impl Browser {
             reveal,
             self.rename_if_pending(),
             self.select_if_pending(),
+            self.type_ahead_after_loading(),
         ]);
         (task, notice)
     }

@@ -148,6 +148,34 @@ fn type_ahead_selects_by_prefix_first_then_by_contents_and_cycles_on_one_letter(
     assert_eq!(selected_names(&browser), ["gamma-beta"]);
 }
 
+/// Type-ahead while the folder is still loading searches again once it is complete: typed as
+/// rows streamed in, "g19" stopped at "g17", the first match of "g1" listed so far, and a
+/// Delete then trashed it.
+#[test]
+fn type_ahead_typed_while_loading_is_searched_again_in_the_whole_folder() {
+    let dirs = Recorder::default();
+    let mut browser = browser_on(&dirs, "/x");
+    let generation = browser.generation();
+    let entries = listing("/x", &["a", "g17", "z"]);
+    let batch = DirEvent::Batch {
+        view: VIEW,
+        generation,
+        entries,
+    };
+    let _ = browser.update(Message::Dir(batch), &ctx(&dirs));
+    for c in "g19".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    assert_eq!(
+        selected_names(&browser),
+        ["g17"],
+        "the best match listed so far"
+    );
+    let event = loaded(&browser, listing("/x", &["a", "g17", "g19", "z"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["g19"]);
+}
+
 #[test]
 fn the_filter_bar_narrows_the_view_and_says_how_many_are_shown() {
     let dirs = Recorder::default();
