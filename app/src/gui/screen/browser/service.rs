@@ -84,6 +84,9 @@ impl Browser {
         order: Arc<[u32]>,
     ) -> (Task<Message>, Option<Event>) {
         let filter = self.filter.as_deref().and_then(Filter::new);
+        // Where the focus was, for when its item is gone (deleted or renamed elsewhere): the
+        // keyboard goes on from there, as in Dolphin, where Down went to the first row.
+        let focused_row = self.focused_row();
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
         let spare = match &mut self.listing {
@@ -95,6 +98,12 @@ impl Browser {
             Some(old) => self.selection.carry_over(old.entries(), contents.entries()),
             None => Selection::default(),
         };
+        if self.selection.focus().is_none()
+            && let Some(row) = focused_row
+            && let Some(&entry) = contents.rows().get(row).or(contents.rows().last())
+        {
+            self.selection.focus_on(entry);
+        }
         let focus = self.focus_on_load.take().and_then(|name| {
             let row = contents.row_named(name.as_encoded_bytes())?;
             Some((row, contents.rows()[row]))

@@ -176,6 +176,34 @@ fn type_ahead_typed_while_loading_is_searched_again_in_the_whole_folder() {
     assert_eq!(selected_names(&browser), ["g19"]);
 }
 
+/// The focused item deleted or renamed by another program: the keyboard goes on from its
+/// place, as in Dolphin; Down went to the first row.
+#[test]
+fn the_focus_stays_in_place_when_its_item_goes() {
+    let dirs = Recorder::default();
+    let down = PaneAction::Move {
+        step: Step::Down,
+        extend: false,
+    };
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d", "e"]);
+    act(&mut browser, &dirs, PaneAction::TypeAhead('c'));
+    change_to(&mut browser, &dirs, &["a", "b", "d", "e"]);
+    assert!(
+        selected_names(&browser).is_empty(),
+        "nothing selected in its place"
+    );
+    act(&mut browser, &dirs, down);
+    assert_eq!(
+        selected_names(&browser),
+        ["e"],
+        "Down from where c was, at d"
+    );
+    // The last row gone: the focus is on the new last one.
+    change_to(&mut browser, &dirs, &["a", "b", "d"]);
+    act(&mut browser, &dirs, down);
+    assert_eq!(selected_names(&browser), ["d"]);
+}
+
 #[test]
 fn the_filter_bar_narrows_the_view_and_says_how_many_are_shown() {
     let dirs = Recorder::default();
