@@ -306,25 +306,25 @@ fn split_typed(typed: &str) -> (&str, &str) {
 }
 
 /// The names starting with `prefix` (exactly, or else ignoring case), sorted; dot folders only
-/// when the prefix starts with a dot.
+/// when the prefix starts with a dot. A name that is not UTF-8 is given as the field shows it,
+/// with U+FFFD (opening the path finds the real name, see [`with_real_names`]); such names
+/// were left out, and Tab said no folder started with what was typed.
 fn candidates(names: &[OsString], prefix: &str) -> Vec<String> {
-    let shown =
-        |name: &&OsString| prefix.starts_with('.') || !name.as_encoded_bytes().starts_with(b".");
-    let mut exact: Vec<String> = names
-        .iter()
-        .filter(shown)
-        .filter_map(|n| n.to_str())
+    let shown = || {
+        names
+            .iter()
+            .filter(|name| prefix.starts_with('.') || !name.as_encoded_bytes().starts_with(b"."))
+            .map(|name| name.to_string_lossy())
+    };
+    let mut exact: Vec<String> = shown()
         .filter(|n| n.starts_with(prefix))
-        .map(str::to_owned)
+        .map(std::borrow::Cow::into_owned)
         .collect();
     if exact.is_empty() {
         let lower = prefix.to_lowercase();
-        exact = names
-            .iter()
-            .filter(shown)
-            .filter_map(|n| n.to_str())
+        exact = shown()
             .filter(|n| n.to_lowercase().starts_with(&lower))
-            .map(str::to_owned)
+            .map(std::borrow::Cow::into_owned)
             .collect();
     }
     exact.sort_by_key(|n| n.to_lowercase());
@@ -624,6 +624,15 @@ mod tests {
             common_prefix(&["Photos 2023".to_owned(), "Photos 2024".to_owned()]),
             "Photos 202"
         );
+    }
+
+    /// A name that is not UTF-8 is completed as it is shown: it was left out, and Tab said no
+    /// folder started with "dir" beside "dir\u{fffd}\u{fffd}bad".
+    #[test]
+    fn completion_offers_names_that_are_not_utf8_as_shown() {
+        use std::os::unix::ffi::OsStringExt;
+        let names = vec![OsString::from_vec(b"dir\xfe\xffbad".to_vec())];
+        assert_eq!(candidates(&names, "dir"), ["dir\u{fffd}\u{fffd}bad"]);
     }
 
     #[test]
