@@ -181,11 +181,19 @@ impl Ferry {
             // The toolbar's Back and Up leave the Trash view, Refresh reads it again; the
             // rest is the panes'.
             match action {
-                PaneAction::Back | PaneAction::Up => self.close_trash(),
+                PaneAction::Back | PaneAction::Up => {
+                    self.close_trash();
+                    let pane = self.tabs.active_pane();
+                    self.trash_ahead = (action == PaneAction::Back)
+                        .then(|| (pane.view_id(), pane.path().to_path_buf()));
+                }
                 PaneAction::Refresh => return self.trash_message(trash::Message::Reload),
                 _ => {}
             }
             return Task::none();
+        }
+        if action == PaneAction::Forward && self.trash_is_ahead() {
+            return self.open_trash();
         }
         let view = self.tabs.active_pane().view_id();
         let message = tabs::Message::Pane(view, browser::Message::Action(action));

@@ -177,6 +177,9 @@ pub struct Ferry {
     /// Where the Trash view's items were pressed, while the button is held (a drag out of
     /// the view may start).
     trash_press: Option<Point>,
+    /// The Trash view was left by Back for this pane at this folder: Forward shows it again,
+    /// as a browser's Forward would.
+    trash_ahead: Option<(ferry_core::dirs::ViewId, PathBuf)>,
     /// The pointer's last position in the window.
     pointer: Point,
     /// Files dropped from another application, gathered into one job, and when the last came.
@@ -265,6 +268,7 @@ impl Ferry {
             pane_by_tab: false,
             drag: None,
             trash_press: None,
+            trash_ahead: None,
             pointer: Point::ORIGIN,
             incoming: Vec::new(),
             incoming_at: None,

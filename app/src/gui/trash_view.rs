@@ -29,8 +29,20 @@ impl Ferry {
         };
         let (view, task) = Trash::new(roots, &self.services.ctx());
         self.trash = Some(view);
+        self.trash_ahead = None;
         self.menu = None;
         task.map(Message::Trash)
+    }
+
+    /// Whether Forward shows the Trash view again: it was left by Back, and the active pane
+    /// is where that left it.
+    pub(super) fn trash_is_ahead(&self) -> bool {
+        let pane = self.tabs.active_pane();
+        self.trash.is_none()
+            && self
+                .trash_ahead
+                .as_ref()
+                .is_some_and(|(view, path)| *view == pane.view_id() && path == pane.path())
     }
 
     /// Back to the panes.
@@ -126,9 +138,8 @@ impl Ferry {
         }
         Some(match shortcut::resolve(key, text, modifiers) {
             Some(Action::Window(action)) => self.window_action(action),
-            Some(Action::Pane(PaneAction::Back | PaneAction::Up)) => {
-                self.close_trash();
-                Task::none()
+            Some(Action::Pane(action @ (PaneAction::Back | PaneAction::Up))) => {
+                self.pane_action(action)
             }
             // As in Dolphin, Ctrl+L leaves the Trash for a path typed (it did nothing).
             Some(Action::Pane(PaneAction::EditLocation)) => {

@@ -27,7 +27,7 @@ impl Ferry {
         let toolbar = toolbar::view(
             pane,
             self.tabs.is_split(),
-            self.trash.is_some(),
+            (self.trash.is_some(), self.trash_is_ahead()),
             self.window.width,
         )
         .map(Message::Toolbar);

@@ -21,9 +21,15 @@ pub enum Message {
     Menu(Point),
 }
 
-/// The toolbar for `pane`, the active one; `width` is the window's (the menu opens under its
+/// The toolbar for `pane`, the active one; `trash`: whether the Trash view is shown, and
+/// whether Forward would show it again; `width` is the window's (the menu opens under its
 /// right end).
-pub fn view(pane: &Browser, split: bool, in_trash: bool, width: f32) -> Element<'_, Message> {
+pub fn view(
+    pane: &Browser,
+    split: bool,
+    (in_trash, trash_ahead): (bool, bool),
+    width: f32,
+) -> Element<'_, Message> {
     // In the Trash view, Back and Up lead back to the panes, and the panes' modes are not
     // shown.
     let back = tool(
@@ -34,7 +40,8 @@ pub fn view(pane: &Browser, split: bool, in_trash: bool, width: f32) -> Element<
     let forward = tool(
         "→",
         "Forward (Alt+Right)",
-        (pane.can_go_forward() && !in_trash).then_some(Message::Pane(PaneAction::Forward)),
+        ((pane.can_go_forward() || trash_ahead) && !in_trash)
+            .then_some(Message::Pane(PaneAction::Forward)),
     );
     let up = tool(
         "↑",

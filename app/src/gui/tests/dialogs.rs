@@ -570,3 +570,22 @@ fn enter_on_more_than_ten_items_asks_then_opens_each_folder_in_a_tab() {
     assert_eq!(tabs, folders, "in their order");
     assert_eq!(ferry.title(), "many — Ferry", "the tabs open behind");
 }
+
+/// Back from the Trash view, then Forward, shows it again, as a browser's Forward would: the
+/// Trash was in no history, and Forward stayed grey. Gone elsewhere since, Forward is the
+/// pane's own.
+#[test]
+fn forward_after_back_from_the_trash_shows_it_again() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    trash_and_show(&fixture, &mut ferry, "notes.md");
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    assert!(ferry.trash.is_none(), "Back leaves it");
+    named(&mut ferry, Named::ArrowRight, Modifiers::ALT);
+    assert!(ferry.trash.is_some(), "Forward shows it again");
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    super::operations::go(&mut ferry, &home.join("Music"));
+    named(&mut ferry, Named::ArrowRight, Modifiers::ALT);
+    assert!(ferry.trash.is_none(), "not from another folder");
+}
