@@ -14,6 +14,21 @@ use crate::gui::format;
 use crate::gui::settings::{PaneSession, Session, TabSession};
 use crate::gui::style;
 
+/// The size of a tab's name.
+const TAB_TEXT: f32 = 13.0;
+/// Space between two tabs.
+const TAB_SPACING: f32 = 4.0;
+/// Space between a tab's edge and its name.
+const TAB_PADDING: f32 = 10.0;
+/// ✕ and the space before it (with a few pixels to spare, so that a name measured a little
+/// short never runs under ✕).
+const TAB_CLOSE: f32 = 6.0 + 22.0 + 4.0;
+/// Below this room for its name beside ✕, a tab shows ✕ only when it is the one shown.
+const NAME_ROOM_MIN: f32 = 48.0;
+/// The tab bar's height with its padding, as it was when it fitted its tabs: a responsive
+/// bar takes all the height it is given.
+const TAB_BAR_HEIGHT: f32 = 33.0;
+
 /// How many closed tabs Ctrl+Shift+T can bring back.
 const CLOSED_KEPT: usize = 16;
 
@@ -367,39 +382,74 @@ impl Tabs {
         }
     }
 
-    /// The tab bar, once there are two tabs.
+    /// The tab bar, once there are two tabs. The tabs share its width, and each name is
+    /// shortened in the middle to what its tab leaves beside ✕: cut at 24 characters whatever
+    /// the room, with a dozen tabs the names ran under ✕ and past the window's edge.
     pub fn tab_bar(&self) -> Option<Element<'_, Message>> {
         if self.tabs.len() < 2 {
             return None;
         }
-        let mut bar = Row::new().spacing(4).align_y(Alignment::Center);
-        for (i, tab) in self.tabs.iter().enumerate() {
-            let name = format::ellipsize_middle(format::display_name(tab.active().path()), 24);
-            let close = button(text("✕").size(11))
-                .padding([1, 5])
-                .style(style::tool_button)
-                .on_press(Message::Close(i));
-            let label = row![text(name).size(13).width(Fill), close]
-                .spacing(6)
-                .align_y(Alignment::Center);
-            let tab = button(label)
-                .padding([4, 10])
-                .width(Fill)
-                .style(style::tab(i == self.active))
-                .on_press(Message::Select(i));
-            // A middle click closes a tab, as in browsers.
-            bar = bar.push(
-                mouse_area(tab)
-                    .on_middle_press(Message::Close(i))
-                    .on_enter(Message::Hovered(Some(i)))
-                    .on_exit(Message::Hovered(None))
-                    .interaction(iced::mouse::Interaction::Pointer),
-            );
-        }
+        let bar = iced::widget::responsive(move |size| {
+            let n = self.tabs.len() as f32;
+            let widths = size.width - TAB_SPACING * (n - 1.0);
+            let room = widths / n - 2.0 * TAB_PADDING - TAB_CLOSE;
+            // Narrow tabs show ✕ on the shown tab alone, as browsers do (the others close with
+            // a middle click, or Ctrl+W once shown), so their names keep some room; the shown
+            // one is twice as wide as the others.
+            let narrow = room < NAME_ROOM_MIN;
+            let unit = if narrow {
+                widths / (n + 1.0)
+            } else {
+                widths / n
+            };
+            let mut bar = Row::new().spacing(TAB_SPACING).align_y(Alignment::Center);
+            for (i, tab) in self.tabs.iter().enumerate() {
+                let with_close = !narrow || i == self.active;
+                let (portion, width) = match (narrow, i == self.active) {
+                    (true, true) => (2, 2.0 * unit),
+                    _ => (1, unit),
+                };
+                let close_width = if with_close { TAB_CLOSE } else { 0.0 };
+                let room = width - 2.0 * TAB_PADDING - close_width;
+                let name = format::display_name(tab.active().path());
+                let name = crate::gui::fit::middle(name, room.max(0.0), TAB_TEXT);
+                let name = text(name.into_owned())
+                    .size(TAB_TEXT)
+                    .wrapping(iced::widget::text::Wrapping::None)
+                    .width(Fill);
+                let label: Element<'_, Message> = if with_close {
+                    let close = button(text("✕").size(11))
+                        .padding([1, 5])
+                        .style(style::tool_button)
+                        .on_press(Message::Close(i));
+                    row![name, close]
+                        .spacing(6)
+                        .align_y(Alignment::Center)
+                        .into()
+                } else {
+                    name.into()
+                };
+                let tab = button(label)
+                    .padding([4.0, TAB_PADDING])
+                    .width(iced::Length::FillPortion(portion))
+                    .style(style::tab(i == self.active))
+                    .on_press(Message::Select(i));
+                // A middle click closes a tab, as in browsers.
+                bar = bar.push(
+                    mouse_area(tab)
+                        .on_middle_press(Message::Close(i))
+                        .on_enter(Message::Hovered(Some(i)))
+                        .on_exit(Message::Hovered(None))
+                        .interaction(iced::mouse::Interaction::Pointer),
+                );
+            }
+            bar.into()
+        });
         Some(
             container(bar)
                 .padding([4, 8])
                 .width(Fill)
+                .height(TAB_BAR_HEIGHT)
                 .style(style::chrome)
                 .into(),
         )
