@@ -23,6 +23,23 @@ fn named(root: &Path, prefix: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `ferry mv source dest`, then `ferry undo` killed once it has made a link under its
+/// temporary name.
+fn moved_then_undo_killed(home: &Path, source: &Path, dest: &Path) {
+    ok(&ferry_in(home)
+        .arg("mv")
+        .arg(source)
+        .arg(dest)
+        .output()
+        .unwrap());
+    let killed = ferry_in(home)
+        .env("FERRY_FAULT_POINT", "special-made:1")
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the undo was killed");
+}
+
 /// `ferry undo` of a move of `work/tree` (links to a file, to nowhere, in folders of their
 /// own modes) to tmpfs, killed once it had made a link under its temporary name: run again,
 /// plainly or merging, it finishes with everything back with its own mode and no temporary
@@ -42,22 +59,7 @@ fn an_undo_killed_while_putting_a_link_back_finishes_cleanly_when_run_again() {
         }
         let before = snapshot(&t.join("work"));
         let dest = shm.dir("dest");
-        ok(&ferry_in(&home)
-            .arg("mv")
-            .arg(t.join("work/tree"))
-            .arg(&dest)
-            .output()
-            .unwrap());
-        let killed = ferry_in(&home)
-            .env("FERRY_FAULT_POINT", "special-made:1")
-            .arg("undo")
-            .output()
-            .unwrap();
-        assert_eq!(
-            killed.status.code(),
-            None,
-            "merge {merge}: the undo was killed"
-        );
+        moved_then_undo_killed(&home, &t.join("work/tree"), &dest);
         // Another worker may have made the other link's by then.
         let left = named(&t.join("work"), ".ferry-tmp-");
         assert!(
@@ -92,18 +94,7 @@ fn an_undo_killed_while_putting_a_lone_link_back_leaves_no_temporary() {
     symlink("/nowhere/at/all", t.join("work/lnk")).unwrap();
     let before = snapshot(&t.join("work"));
     let dest = shm.dir("dest");
-    ok(&ferry_in(&home)
-        .arg("mv")
-        .arg(t.join("work/lnk"))
-        .arg(&dest)
-        .output()
-        .unwrap());
-    let killed = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "special-made:1")
-        .arg("undo")
-        .output()
-        .unwrap();
-    assert_eq!(killed.status.code(), None, "the undo was killed");
+    moved_then_undo_killed(&home, &t.join("work/lnk"), &dest);
     assert_eq!(named(&t.join("work"), ".ferry-tmp-").len(), 1);
 
     ok(&ferry_in(&home).arg("undo").output().unwrap());
