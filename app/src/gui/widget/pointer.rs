@@ -34,8 +34,11 @@ pub struct PointerArea<'a, Message, Theme, Renderer> {
     on_drag: Option<Box<dyn Fn(Point) -> Message + 'a>>,
     on_release: Option<Message>,
     on_right_press: Option<Box<dyn Fn(Point, bool) -> Message + 'a>>,
-    on_resize: Option<Box<dyn Fn(Rectangle) -> Message + 'a>>,
+    on_resize: Option<(Rectangle, OnResize<'a, Message>)>,
 }
+
+/// What [`PointerArea::on_resize`] makes of the area's bounds.
+type OnResize<'a, Message> = Box<dyn Fn(Rectangle) -> Message + 'a>;
 
 impl<'a, Message, Theme, Renderer> PointerArea<'a, Message, Theme, Renderer> {
     /// A left press inside the area that no child took, at this point relative to the area.
@@ -76,10 +79,14 @@ impl<'a, Message, Theme, Renderer> PointerArea<'a, Message, Theme, Renderer> {
         self
     }
 
-    /// The area's bounds in the window, each time they change.
+    /// The area's bounds in the window, whenever they differ from `known`, the bounds its
+    /// owner holds. Compared with the owner's, not with the last reported: iced keeps this
+    /// area's state by its place in the window, which the tabs share, so a tab shown again
+    /// after the window was resized was never told, and kept its old width (no Name column)
+    /// or height (rows missing).
     #[must_use]
-    pub fn on_resize(mut self, f: impl Fn(Rectangle) -> Message + 'a) -> Self {
-        self.on_resize = Some(Box::new(f));
+    pub fn on_resize(mut self, known: Rectangle, f: impl Fn(Rectangle) -> Message + 'a) -> Self {
+        self.on_resize = Some((known, Box::new(f)));
         self
     }
 }
@@ -87,7 +94,8 @@ impl<'a, Message, Theme, Renderer> PointerArea<'a, Message, Theme, Renderer> {
 #[derive(Debug, Default)]
 struct State {
     pressed: bool,
-    bounds: Option<Rectangle>,
+    /// The owner's bounds and the area's when the area last told them apart.
+    told: Option<(Rectangle, Rectangle)>,
 }
 
 impl<Message: Clone, Theme, Renderer: renderer::Renderer>
@@ -159,9 +167,12 @@ impl<Message: Clone, Theme, Renderer: renderer::Renderer>
         );
         let state = tree.state.downcast_mut::<State>();
         let bounds = layout.bounds();
-        if state.bounds != Some(bounds) {
-            state.bounds = Some(bounds);
-            if let Some(on_resize) = &self.on_resize {
+        if let Some((known, on_resize)) = &self.on_resize {
+            if *known == bounds {
+                state.told = None;
+            } else if state.told != Some((*known, bounds)) {
+                // Once per change: the owner takes it at its next update.
+                state.told = Some((*known, bounds));
                 shell.publish(on_resize(bounds));
             }
         }

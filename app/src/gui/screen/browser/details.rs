@@ -177,7 +177,7 @@ impl Browser {
             .on_release(Message::Released)
             .on_right_press(|at, on_item| Message::RightPressed { at, on_item })
             .on_item_press(Message::ItemPressed)
-            .on_resize(Message::Resized)
+            .on_resize(self.bounds, Message::Resized)
             .into()
     }
 

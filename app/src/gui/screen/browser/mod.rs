@@ -519,6 +519,10 @@ impl Browser {
             }
             Message::Resized(bounds) => {
                 self.bounds = bounds;
+                // The area is the list's viewport. The scrollable says its height only when it
+                // scrolls or changes size, and a tab shown again after a resize, its offset
+                // unchanged, was told nothing: its rows were built for the old height.
+                self.scroll.viewport_h = bounds.height;
                 (Task::none(), None)
             }
             Message::Scrolled {

@@ -196,7 +196,7 @@ impl Trash {
         pointer_area(container(layers).width(Fill).height(Fill))
             .on_press(Message::BackgroundPressed)
             .on_right_press(|at, on_item| Message::RightPressed { at, on_item })
-            .on_resize(Message::Resized)
+            .on_resize(self.bounds, Message::Resized)
             .into()
     }
 
