@@ -27,8 +27,10 @@ const EDGE: f32 = 24.0;
 pub(super) struct TypeAhead {
     typed: String,
     at: Option<Instant>,
-    /// Typed while the folder was still loading: only the rows listed so far were searched.
-    early: bool,
+    /// Typed while the folder was still loading (only the rows listed so far were searched),
+    /// with the name it left focused: searched again once the folder is complete, unless the
+    /// user has moved the focus since.
+    early: Option<Option<std::ffi::OsString>>,
 }
 
 /// A rubber band being dragged.
@@ -353,7 +355,7 @@ impl Browser {
         }
         self.typeahead.typed.push(c);
         self.typeahead.at = Some(now);
-        self.typeahead.early = matches!(self.listing, super::Listing::Loading(_));
+        let loading = matches!(self.listing, super::Listing::Loading(_));
         let typed = &self.typeahead.typed;
         let mut chars = typed.chars();
         let first = chars.next().unwrap_or(c);
@@ -365,15 +367,20 @@ impl Browser {
             (typed.to_lowercase(), false)
         };
         let current = self.focused_row();
-        self.find_typed(&needle, current, skip_current)
-            .unwrap_or_else(Task::none)
+        let found = self.find_typed(&needle, current, skip_current);
+        self.typeahead.early = loading.then(|| self.focused_name());
+        found.unwrap_or_else(Task::none)
     }
 
     /// Type-ahead typed while the folder was loading, once it is complete: searched again in
     /// every row. Typed as rows streamed in, "g149999" had stopped at "g149992", the first
-    /// match of "g14999" listed so far, out of sight, and Delete trashed it.
+    /// match of "g14999" listed so far, out of sight, and Delete trashed it. A click or an
+    /// arrow key since (the focus elsewhere) is the user's choice, and stays.
     pub(super) fn type_ahead_after_loading(&mut self) -> Task<Message> {
-        if !std::mem::take(&mut self.typeahead.early) || self.typeahead.typed.is_empty() {
+        let Some(left_on) = self.typeahead.early.take() else {
+            return Task::none();
+        };
+        if self.typeahead.typed.is_empty() || self.focused_name() != left_on {
             return Task::none();
         }
         let typed = &self.typeahead.typed;

@@ -176,6 +176,35 @@ fn type_ahead_typed_while_loading_is_searched_again_in_the_whole_folder() {
     assert_eq!(selected_names(&browser), ["g19"]);
 }
 
+/// An arrow key (or a click) after type-ahead while the folder loads is the user's choice:
+/// the search again once it is complete took the selection back, and Delete trashed the
+/// item typed, not the one chosen.
+#[test]
+fn a_choice_made_after_type_ahead_while_loading_stays() {
+    let dirs = Recorder::default();
+    let mut browser = browser_on(&dirs, "/x");
+    let generation = browser.generation();
+    let entries = listing("/x", &["a", "g17", "z"]);
+    let batch = DirEvent::Batch {
+        view: VIEW,
+        generation,
+        entries,
+    };
+    let _ = browser.update(Message::Dir(batch), &ctx(&dirs));
+    for c in "g19".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    let down = PaneAction::Move {
+        step: Step::Down,
+        extend: false,
+    };
+    act(&mut browser, &dirs, down);
+    assert_eq!(selected_names(&browser), ["z"]);
+    let event = loaded(&browser, listing("/x", &["a", "g17", "g19", "z"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["z"], "chosen after typing");
+}
+
 /// The focused item deleted or renamed by another program: the keyboard goes on from its
 /// place, as in Dolphin; Down went to the first row.
 #[test]
