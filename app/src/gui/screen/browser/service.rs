@@ -76,6 +76,18 @@ impl Browser {
         followed
     }
 
+    /// The names of the rows after `focused`, nearest first, a few: where the keyboard goes on
+    /// if the focused item goes.
+    fn names_after_focus(&self, focused: Option<usize>) -> Vec<Vec<u8>> {
+        let (Some(row), Some(contents)) = (focused, self.listing.contents()) else {
+            return Vec::new();
+        };
+        let rows = contents.rows().get(row + 1..).unwrap_or_default();
+        (rows.iter().take(NEXT_NAMES))
+            .map(|&e| contents.entries().entry(e as usize).name_bytes().to_vec())
+            .collect()
+    }
+
     /// Shows a complete listing, keeping the selection by name; says so when the item being
     /// renamed went.
     fn show(
@@ -87,6 +99,7 @@ impl Browser {
         // Where the focus was, for when its item is gone (deleted or renamed elsewhere): the
         // keyboard goes on from there, as in Dolphin, where Down went to the first row.
         let focused_row = self.focused_row();
+        let next_names = self.names_after_focus(focused_row);
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
         let spare = match &mut self.listing {
@@ -100,9 +113,14 @@ impl Browser {
         };
         if self.selection.focus().is_none()
             && let Some(row) = focused_row
-            && let Some(&entry) = contents.rows().get(row).or(contents.rows().last())
         {
-            self.selection.focus_on(entry);
+            // The next item that stays (a delete of many from a shell shifts every row after
+            // them), else the row where it was, else the last.
+            let rows = contents.rows();
+            let next = first_listed(&contents, &next_names);
+            if let Some(&entry) = next.as_ref().or(rows.get(row)).or(rows.last()) {
+                self.selection.focus_on(entry);
+            }
         }
         let focus = self.focus_on_load.take().and_then(|name| {
             let row = contents.row_named(name.as_encoded_bytes())?;
@@ -154,4 +172,25 @@ impl Browser {
         ]);
         (task, notice)
     }
+}
+
+/// How many rows after the focused one are remembered at each change of the folder, to find
+/// the next that stays when the focused item goes.
+const NEXT_NAMES: usize = 128;
+
+/// The entry of the first of `names` (nearest first) that `contents` shows.
+fn first_listed(contents: &Contents, names: &[Vec<u8>]) -> Option<u32> {
+    let wanted: std::collections::HashMap<&[u8], usize> = (names.iter().enumerate())
+        .map(|(i, name)| (name.as_slice(), i))
+        .collect();
+    if wanted.is_empty() {
+        return None;
+    }
+    (contents.rows().iter())
+        .filter_map(|&e| {
+            let name = contents.entries().entry(e as usize).name_bytes();
+            wanted.get(name).map(|&i| (i, e))
+        })
+        .min_by_key(|&(i, _)| i)
+        .map(|(_, e)| e)
 }

@@ -231,6 +231,22 @@ fn the_focus_stays_in_place_when_its_item_goes() {
     change_to(&mut browser, &dirs, &["a", "b", "d"]);
     act(&mut browser, &dirs, down);
     assert_eq!(selected_names(&browser), ["d"]);
+    // Several gone at once, some above it: on the next that stays, not on the row where it
+    // was (two rows further on, f9 and f10 skipped).
+    let names: Vec<String> = (1..=12).map(|i| format!("f{i:02}")).collect();
+    let all: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut browser = browser_with(&dirs, "/x", &all);
+    for c in "f05".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    assert_eq!(selected_names(&browser), ["f05"]);
+    change_to(
+        &mut browser,
+        &dirs,
+        &["f01", "f02", "f06", "f09", "f10", "f11", "f12"],
+    );
+    act(&mut browser, &dirs, down);
+    assert_eq!(selected_names(&browser), ["f09"], "Down from f06");
 }
 
 #[test]
