@@ -184,8 +184,8 @@ impl Ferry {
                 PaneAction::Back | PaneAction::Up => {
                     self.close_trash();
                     let pane = self.tabs.active_pane();
-                    self.trash_ahead = (action == PaneAction::Back)
-                        .then(|| (pane.view_id(), pane.path().to_path_buf()));
+                    self.trash_ahead =
+                        (action == PaneAction::Back).then(|| (pane.view_id(), pane.generation()));
                 }
                 PaneAction::Refresh => return self.trash_message(trash::Message::Reload),
                 _ => {}

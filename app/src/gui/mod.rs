@@ -177,9 +177,10 @@ pub struct Ferry {
     /// Where the Trash view's items were pressed, while the button is held (a drag out of
     /// the view may start).
     trash_press: Option<Point>,
-    /// The Trash view was left by Back for this pane at this folder: Forward shows it again,
-    /// as a browser's Forward would.
-    trash_ahead: Option<(ferry_core::dirs::ViewId, PathBuf)>,
+    /// The Trash view was left by Back for this pane, at the folder it showed then (its
+    /// generation: any folder opened since is another): Forward shows it again, as a
+    /// browser's Forward would.
+    trash_ahead: Option<(ferry_core::dirs::ViewId, u64)>,
     /// The pointer's last position in the window.
     pointer: Point,
     /// Files dropped from another application, gathered into one job, and when the last came.

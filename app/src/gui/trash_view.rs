@@ -42,7 +42,9 @@ impl Ferry {
             && self
                 .trash_ahead
                 .as_ref()
-                .is_some_and(|(view, path)| *view == pane.view_id() && path == pane.path())
+                .is_some_and(|&(view, generation)| {
+                    view == pane.view_id() && generation == pane.generation()
+                })
     }
 
     /// Back to the panes.

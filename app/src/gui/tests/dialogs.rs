@@ -588,4 +588,23 @@ fn forward_after_back_from_the_trash_shows_it_again() {
     super::operations::go(&mut ferry, &home.join("Music"));
     named(&mut ferry, Named::ArrowRight, Modifiers::ALT);
     assert!(ferry.trash.is_none(), "not from another folder");
+    // Gone elsewhere and back to the same folder: Forward is the pane's own again.
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    send(
+        &mut ferry,
+        Message::Command(menus::Command::Open(
+            fixture.dir.path().join("data/Trash/files"),
+        )),
+    );
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    assert!(ferry.trash.is_none());
+    let folder = ferry.tabs.active_pane().path().to_path_buf();
+    named(&mut ferry, Named::ArrowUp, Modifiers::ALT);
+    named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
+    assert_eq!(ferry.tabs.active_pane().path(), folder);
+    named(&mut ferry, Named::ArrowRight, Modifiers::ALT);
+    assert!(
+        ferry.trash.is_none(),
+        "Forward after Up and Back is the parent"
+    );
 }
