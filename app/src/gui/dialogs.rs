@@ -305,13 +305,17 @@ impl Ferry {
         let jobs = format::counted(running, "job is", "jobs are");
         let they = if running == 1 { "it has" } else { "they have" };
         // A move removing its originals finishes that when cancelled: "the rest is
-        // cancelled" would be false of it.
-        let removing = self
-            .jobs
-            .window_jobs()
-            .filter(|j| j.is_running() && j.is_removing_sources())
-            .count();
+        // cancelled" would be false of it. Its phase is known from its last progress report,
+        // up to a tenth of a second old, and the question stays while the job goes on: of
+        // a move not seen removing yet, that it would finish the removal is said too.
+        let running_jobs = || self.jobs.window_jobs().filter(|j| j.is_running());
+        let removing = running_jobs().filter(|j| j.is_removing_sources()).count();
+        let moving = running_jobs().any(|j| matches!(*j.job, Job::Move { .. }));
         let rest = match (removing, running) {
+            (0, _) if moving => {
+                "the rest is cancelled, except that a move already removing its originals \
+                 finishes removing them."
+            }
             (0, _) => "the rest is cancelled.",
             (1, 1) => "it has copied everything and finishes removing the originals first.",
             (1, _) => {
