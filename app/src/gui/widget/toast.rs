@@ -72,7 +72,10 @@ fn one<'a, Message: Clone + 'a>(
         + SPACING
         + CLOSE_WIDTH;
     let wraps = estimate(message) + buttons > widest - 2.0 * PADDING_X;
-    let words = text(*message).size(13);
+    // A long name is one word: it breaks anywhere rather than run under the buttons.
+    let words = text(*message)
+        .size(13)
+        .wrapping(iced::widget::text::Wrapping::WordOrGlyph);
     let mut line = row![if wraps { words.width(Fill) } else { words }]
         .spacing(SPACING)
         .align_y(Alignment::Center);
