@@ -20,6 +20,8 @@ const TAB_TEXT: f32 = 13.0;
 const TAB_SPACING: f32 = 4.0;
 /// Space between a tab's edge and its name.
 const TAB_PADDING: f32 = 10.0;
+/// The same when the tabs are narrow (see [`NAME_ROOM_MIN`]).
+const TAB_PADDING_NARROW: f32 = 4.0;
 /// ✕ and the space before it (with a few pixels to spare, so that a name measured a little
 /// short never runs under ✕).
 const TAB_CLOSE: f32 = 6.0 + 22.0 + 4.0;
@@ -402,6 +404,11 @@ impl Tabs {
             } else {
                 widths / n
             };
+            let padding = if narrow {
+                TAB_PADDING_NARROW
+            } else {
+                TAB_PADDING
+            };
             let mut bar = Row::new().spacing(TAB_SPACING).align_y(Alignment::Center);
             for (i, tab) in self.tabs.iter().enumerate() {
                 let with_close = !narrow || i == self.active;
@@ -410,7 +417,7 @@ impl Tabs {
                     _ => (1, unit),
                 };
                 let close_width = if with_close { TAB_CLOSE } else { 0.0 };
-                let room = width - 2.0 * TAB_PADDING - close_width;
+                let room = width - 2.0 * padding - close_width;
                 let name = format::display_name(tab.active().path());
                 let name = crate::gui::fit::middle(name, room.max(0.0), TAB_TEXT);
                 let name = text(name.into_owned())
@@ -429,8 +436,10 @@ impl Tabs {
                 } else {
                     name.into()
                 };
+                // Clipped: so many tabs that even "…" does not fit stay inside the bar.
                 let tab = button(label)
-                    .padding([4.0, TAB_PADDING])
+                    .padding([4.0, padding])
+                    .clip(true)
                     .width(iced::Length::FillPortion(portion))
                     .style(style::tab(i == self.active))
                     .on_press(Message::Select(i));
@@ -443,7 +452,7 @@ impl Tabs {
                         .interaction(iced::mouse::Interaction::Pointer),
                 );
             }
-            bar.into()
+            bar.clip(true).into()
         });
         Some(
             container(bar)
