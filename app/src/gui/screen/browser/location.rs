@@ -143,7 +143,8 @@ impl Browser {
             return self.show_completion();
         }
         bridge::blocking(move || {
-            let names = ferry_core::lister::folder_names(&dir)
+            // A folder whose name is not UTF-8 is typed as shown, with U+FFFD.
+            let names = ferry_core::lister::folder_names(&with_real_names(dir.clone()))
                 .map(Arc::from)
                 .map_err(Arc::new);
             Message::Completed { typed, dir, names }
