@@ -307,6 +307,22 @@ impl Browser {
         }
     }
 
+    /// The focused row, in view with the list scrolled as `before`, brought back into view
+    /// when the list got shorter: the tab bar or a notice appearing above it hid the last
+    /// row, selected.
+    pub(super) fn keep_focus_in_view(&mut self, before: super::Scroll) -> Task<Message> {
+        let Some(row) = self.focused_row() else {
+            return Task::none();
+        };
+        let line = row / self.per_line();
+        let line_h = self.line_height();
+        let was_shown = before.reveal(line, line_h).is_none();
+        match self.scroll.reveal(line, line_h) {
+            Some(offset) if was_shown => self.scroll_to(offset),
+            _ => Task::none(),
+        }
+    }
+
     pub(super) fn reveal_focus(&mut self) -> Task<Message> {
         match self.focused_row() {
             Some(row) => self.reveal(row, true),

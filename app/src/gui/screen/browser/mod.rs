@@ -518,12 +518,16 @@ impl Browser {
                 )
             }
             Message::Resized(bounds) => {
-                self.bounds = bounds;
                 // The area is the list's viewport. The scrollable says its height only when it
                 // scrolls or changes size, and a tab shown again after a resize, its offset
                 // unchanged, was told nothing: its rows were built for the old height.
+                let before = Scroll {
+                    viewport_h: self.bounds.height,
+                    ..self.scroll
+                };
+                self.bounds = bounds;
                 self.scroll.viewport_h = bounds.height;
-                (Task::none(), None)
+                (self.keep_focus_in_view(before), None)
             }
             Message::Scrolled {
                 offset_y,
