@@ -100,6 +100,7 @@ impl Browser {
         // keyboard goes on from there, as in Dolphin, where Down went to the first row.
         let focused_row = self.focused_row();
         let next_names = self.names_after_focus(focused_row);
+        let was_loading = matches!(self.listing, Listing::Loading(_));
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
         let spare = match &mut self.listing {
@@ -169,6 +170,14 @@ impl Browser {
             self.rename_if_pending(),
             self.select_if_pending(),
             self.type_ahead_after_loading(),
+            // Chosen while the folder loaded (a click, an arrow key), the focused item moves
+            // when the folder is sorted whole: it is brought into view, where a click left it
+            // 34,000 rows below the top shown.
+            if was_loading {
+                self.reveal_focus()
+            } else {
+                Task::none()
+            },
         ]);
         (task, notice)
     }

@@ -205,6 +205,37 @@ fn a_choice_made_after_type_ahead_while_loading_stays() {
     assert_eq!(selected_names(&browser), ["z"], "chosen after typing");
 }
 
+/// A row chosen while the folder loads is brought into view once the folder is sorted whole:
+/// a click left the list at the top, the chosen row 34,000 rows below.
+#[test]
+fn a_row_chosen_while_loading_is_in_view_once_loaded() {
+    let dirs = Recorder::default();
+    let mut browser = browser_on(&dirs, "/x");
+    let generation = browser.generation();
+    let batch = DirEvent::Batch {
+        view: VIEW,
+        generation,
+        entries: listing("/x", &["zz-chosen", "a"]),
+    };
+    let _ = browser.update(Message::Dir(batch), &ctx(&dirs));
+    let messages = click(&browser, &["zz-chosen"]);
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(selected_names(&browser), ["zz-chosen"]);
+    assert!(browser.scroll.offset_y < 1.0);
+    let names: Vec<String> = (0..2000).map(|i| format!("f{i:05}")).collect();
+    let mut all: Vec<&str> = names.iter().map(String::as_str).collect();
+    all.extend(["zz-chosen", "a"]);
+    let event = loaded(&browser, listing("/x", &all));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(selected_names(&browser), ["zz-chosen"]);
+    let row = browser.focused_row().expect("focused");
+    assert!(
+        browser.scroll.reveal(row, browser.line_height()).is_none(),
+        "row {row} in view at {}",
+        browser.scroll.offset_y
+    );
+}
+
 /// The focused item deleted or renamed by another program: the keyboard goes on from its
 /// place, as in Dolphin; Down went to the first row.
 #[test]
