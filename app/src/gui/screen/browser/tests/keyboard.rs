@@ -148,21 +148,25 @@ fn type_ahead_selects_by_prefix_first_then_by_contents_and_cycles_on_one_letter(
     assert_eq!(selected_names(&browser), ["gamma-beta"]);
 }
 
+/// A browser on "/x" still loading, the rows `names` listed so far.
+fn loading(dirs: &Recorder, names: &[&str]) -> Browser {
+    let mut browser = browser_on(dirs, "/x");
+    let batch = DirEvent::Batch {
+        view: VIEW,
+        generation: browser.generation(),
+        entries: listing("/x", names),
+    };
+    let _ = browser.update(Message::Dir(batch), &ctx(dirs));
+    browser
+}
+
 /// Type-ahead while the folder is still loading searches again once it is complete: typed as
 /// rows streamed in, "g19" stopped at "g17", the first match of "g1" listed so far, and a
 /// Delete then trashed it.
 #[test]
 fn type_ahead_typed_while_loading_is_searched_again_in_the_whole_folder() {
     let dirs = Recorder::default();
-    let mut browser = browser_on(&dirs, "/x");
-    let generation = browser.generation();
-    let entries = listing("/x", &["a", "g17", "z"]);
-    let batch = DirEvent::Batch {
-        view: VIEW,
-        generation,
-        entries,
-    };
-    let _ = browser.update(Message::Dir(batch), &ctx(&dirs));
+    let mut browser = loading(&dirs, &["a", "g17", "z"]);
     for c in "g19".chars() {
         act(&mut browser, &dirs, PaneAction::TypeAhead(c));
     }
@@ -182,15 +186,7 @@ fn type_ahead_typed_while_loading_is_searched_again_in_the_whole_folder() {
 #[test]
 fn a_choice_made_after_type_ahead_while_loading_stays() {
     let dirs = Recorder::default();
-    let mut browser = browser_on(&dirs, "/x");
-    let generation = browser.generation();
-    let entries = listing("/x", &["a", "g17", "z"]);
-    let batch = DirEvent::Batch {
-        view: VIEW,
-        generation,
-        entries,
-    };
-    let _ = browser.update(Message::Dir(batch), &ctx(&dirs));
+    let mut browser = loading(&dirs, &["a", "g17", "z"]);
     for c in "g19".chars() {
         act(&mut browser, &dirs, PaneAction::TypeAhead(c));
     }
@@ -210,14 +206,7 @@ fn a_choice_made_after_type_ahead_while_loading_stays() {
 #[test]
 fn a_row_chosen_while_loading_is_in_view_once_loaded() {
     let dirs = Recorder::default();
-    let mut browser = browser_on(&dirs, "/x");
-    let generation = browser.generation();
-    let batch = DirEvent::Batch {
-        view: VIEW,
-        generation,
-        entries: listing("/x", &["zz-chosen", "a"]),
-    };
-    let _ = browser.update(Message::Dir(batch), &ctx(&dirs));
+    let mut browser = loading(&dirs, &["zz-chosen", "a"]);
     let messages = click(&browser, &["zz-chosen"]);
     feed(&mut browser, &dirs, messages);
     assert_eq!(selected_names(&browser), ["zz-chosen"]);
