@@ -428,18 +428,27 @@ impl<'a> Run<'a> {
 mod tests {
     use super::*;
 
+    /// Trashes `path` as the trash job does, into a home trash in `dir`.
+    fn trash_into_home(dir: &Path, path: &str) -> Result<TrashRecord> {
+        let roots = TrashRoots::home_only(dir.join("Trash"));
+        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
+        trash_one(
+            Path::new(path),
+            None,
+            &roots,
+            &mut None,
+            (&mounts, None),
+            uid,
+        )
+    }
+
     #[test]
     fn a_path_written_with_a_final_slash_is_trashed_only_if_it_is_a_folder() {
         let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
         let file = tmp.path().join("file");
         std::fs::write(&file, "kept").unwrap();
         std::fs::create_dir(tmp.path().join("folder")).unwrap();
-        let roots = TrashRoots::home_only(tmp.path().join("Trash"));
-        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
-        let mut home = None;
-        let kept = (&mounts, None);
-        let mut trash =
-            |path: String| trash_one(Path::new(&path), None, &roots, &mut home, kept, uid);
+        let trash = |path: String| trash_into_home(tmp.path(), &path);
         let error = trash(format!("{}/", file.display())).unwrap_err();
         assert!(error.to_string().contains("Not a directory"), "{error}");
         assert!(file.exists());
@@ -451,12 +460,7 @@ mod tests {
     fn a_path_ending_in_dot_is_not_trashed() {
         let tmp = tempfile::tempdir_in("/dev/shm").unwrap();
         std::fs::create_dir_all(tmp.path().join("folder/inside")).unwrap();
-        let roots = TrashRoots::home_only(tmp.path().join("Trash"));
-        let (mounts, uid) = (MountTable::read(), rustix::process::getuid().as_raw());
-        let mut home = None;
-        let kept = (&mounts, None);
-        let mut trash =
-            |path: String| trash_one(Path::new(&path), None, &roots, &mut home, kept, uid);
+        let trash = |path: String| trash_into_home(tmp.path(), &path);
         for path in ["folder/.", "folder/./", "folder/inside/.."] {
             let error = trash(format!("{}/{path}", tmp.path().display())).unwrap_err();
             assert!(matches!(error, Error::Refused { .. }), "{path}: {error}");
