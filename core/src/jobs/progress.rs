@@ -260,6 +260,32 @@ impl Speed {
     }
 }
 
+/// Reports the progress of a job counted by its items alone (planning, a trash or link job):
+/// `items` done of a total, `bytes_done` so far, no speed and no time left.
+pub(crate) fn report_counted(
+    ctx: &JobCtx,
+    phase: Phase,
+    (items_done, items_total): (u64, u64),
+    bytes_done: u64,
+    current: Option<std::path::PathBuf>,
+) {
+    let progress = Progress {
+        phase,
+        bytes_done,
+        bytes_total: 0,
+        items_done,
+        items_total,
+        current,
+        speed: 0.0,
+        eta: None,
+        paused: ctx.control.is_paused(),
+    };
+    ctx.emit(Event::Progress {
+        job: ctx.id,
+        progress,
+    });
+}
+
 /// Reports planning progress from the walking thread itself (the plan is being built, so no
 /// other thread may read it), at most once per tick.
 pub(crate) struct PlanningTicker {
@@ -278,21 +304,7 @@ impl PlanningTicker {
             return;
         }
         self.last = Instant::now();
-        let progress = Progress {
-            phase: Phase::Planning,
-            bytes_done: 0,
-            bytes_total: 0,
-            items_done: items_found,
-            items_total: 0,
-            current: None,
-            speed: 0.0,
-            eta: None,
-            paused: ctx.control.is_paused(),
-        };
-        ctx.emit(Event::Progress {
-            job: ctx.id,
-            progress,
-        });
+        report_counted(ctx, Phase::Planning, (items_found, 0), 0, None);
     }
 }
 

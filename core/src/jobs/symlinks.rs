@@ -42,7 +42,7 @@ use super::progress::TICK;
 use super::staging::Staging;
 use super::start::not_started;
 use super::summary::{self, Operation};
-use super::{ConflictPolicy, Event, Phase, Progress, Resolution, SkipReason, Summary, Totals};
+use super::{ConflictPolicy, Event, Phase, Resolution, SkipReason, Summary, Totals};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, Meta};
@@ -561,20 +561,7 @@ impl Linker<'_> {
         }
         self.last_report = Instant::now();
         let c = &self.ctx.counters;
-        let progress = Progress {
-            phase: c.phase(),
-            bytes_done: 0,
-            bytes_total: 0,
-            items_done: c.items.load(Relaxed),
-            items_total: self.totals.items,
-            current: None,
-            speed: 0.0,
-            eta: None,
-            paused: self.ctx.control.is_paused(),
-        };
-        self.ctx.emit(Event::Progress {
-            job: self.ctx.id,
-            progress,
-        });
+        let items = (c.items.load(Relaxed), self.totals.items);
+        super::progress::report_counted(self.ctx, c.phase(), items, 0, None);
     }
 }

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::fs::{self, Meta, MountTable};
 use crate::jobs::control::JobCtx;
 use crate::jobs::progress::TICK;
-use crate::jobs::{Event, Failed, Phase, Progress, Skipped, Summary, Totals, UndoJournal};
+use crate::jobs::{Event, Failed, Phase, Skipped, Summary, Totals, UndoJournal};
 
 /// How an item a restore took out of the trash goes back when the restore is undone: as the
 /// entry it was (its `Path=`, `DeletionDate` and name in `files/`), not as an item trashed
@@ -368,25 +368,10 @@ impl<'a> Run<'a> {
     }
 
     fn progress(&self, items_done: u64, current: Option<PathBuf>) {
-        let progress = Progress {
-            phase: self.ctx.counters.phase(),
-            bytes_done: self
-                .ctx
-                .counters
-                .bytes
-                .load(std::sync::atomic::Ordering::Relaxed),
-            bytes_total: 0,
-            items_done,
-            items_total: self.total,
-            current,
-            speed: 0.0,
-            eta: None,
-            paused: self.ctx.control.is_paused(),
-        };
-        self.ctx.emit(Event::Progress {
-            job: self.ctx.id,
-            progress,
-        });
+        let counters = &self.ctx.counters;
+        let bytes = counters.bytes.load(std::sync::atomic::Ordering::Relaxed);
+        let items = (items_done, self.total);
+        crate::jobs::progress::report_counted(self.ctx, counters.phase(), items, bytes, current);
     }
 
     fn done(&mut self, path: PathBuf, record: TrashRecord) {
