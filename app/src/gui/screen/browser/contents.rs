@@ -238,6 +238,11 @@ impl Contents {
         rows
     }
 
+    /// The entries, shared: kept past the next listing (see `service.rs`).
+    pub fn shared_entries(&self) -> Arc<entry::Listing> {
+        Arc::clone(&self.entries)
+    }
+
     /// The core's listing behind the rows.
     pub fn entries(&self) -> &entry::Listing {
         &self.entries

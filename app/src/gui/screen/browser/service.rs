@@ -76,16 +76,16 @@ impl Browser {
         followed
     }
 
-    /// The names of the rows after `focused`, nearest first, a few: where the keyboard goes on
-    /// if the focused item goes.
-    fn names_after_focus(&self, focused: Option<usize>) -> Vec<Vec<u8>> {
-        let (Some(row), Some(contents)) = (focused, self.listing.contents()) else {
-            return Vec::new();
-        };
+    /// The rows after `focused`, nearest first, a few, with the listing that names them:
+    /// where the keyboard goes on if the focused item goes. Entry numbers only, read by name
+    /// only when the focused item is gone.
+    fn rows_after_focus(&self, focused: Option<usize>) -> Option<RowsAfter> {
+        let (row, contents) = (focused?, self.listing.contents()?);
         let rows = contents.rows().get(row + 1..).unwrap_or_default();
-        (rows.iter().take(NEXT_NAMES))
-            .map(|&e| contents.entries().entry(e as usize).name_bytes().to_vec())
-            .collect()
+        Some(RowsAfter {
+            entries: contents.shared_entries(),
+            rows: rows.iter().take(NEXT_ROWS).copied().collect(),
+        })
     }
 
     /// Shows a complete listing, keeping the selection by name; says so when the item being
@@ -99,7 +99,7 @@ impl Browser {
         // Where the focus was, for when its item is gone (deleted or renamed elsewhere): the
         // keyboard goes on from there, as in Dolphin, where Down went to the first row.
         let focused_row = self.focused_row();
-        let next_names = self.names_after_focus(focused_row);
+        let after_focus = self.rows_after_focus(focused_row);
         let was_loading = matches!(self.listing, Listing::Loading(_));
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
@@ -118,7 +118,7 @@ impl Browser {
             // The next item that stays (a delete of many from a shell shifts every row after
             // them), else the row where it was, else the last.
             let rows = contents.rows();
-            let next = first_listed(&contents, &next_names);
+            let next = after_focus.and_then(|after| after.first_listed(&contents));
             if let Some(&entry) = next.as_ref().or(rows.get(row)).or(rows.last()) {
                 self.selection.focus_on(entry);
             }
@@ -185,21 +185,29 @@ impl Browser {
 
 /// How many rows after the focused one are remembered at each change of the folder, to find
 /// the next that stays when the focused item goes.
-const NEXT_NAMES: usize = 128;
+const NEXT_ROWS: usize = 128;
 
-/// The entry of the first of `names` (nearest first) that `contents` shows.
-fn first_listed(contents: &Contents, names: &[Vec<u8>]) -> Option<u32> {
-    let wanted: std::collections::HashMap<&[u8], usize> = (names.iter().enumerate())
-        .map(|(i, name)| (name.as_slice(), i))
-        .collect();
-    if wanted.is_empty() {
-        return None;
+/// Rows after the focused one, as entries of the listing they were read from.
+struct RowsAfter {
+    entries: Arc<entry::Listing>,
+    rows: Vec<u32>,
+}
+
+impl RowsAfter {
+    /// The entry of `contents` showing the first of these rows (nearest first) still there.
+    fn first_listed(&self, contents: &Contents) -> Option<u32> {
+        let wanted: std::collections::HashMap<&[u8], usize> = (self.rows.iter().enumerate())
+            .map(|(i, &e)| (self.entries.entry(e as usize).name_bytes(), i))
+            .collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        (contents.rows().iter())
+            .filter_map(|&e| {
+                let name = contents.entries().entry(e as usize).name_bytes();
+                wanted.get(name).map(|&i| (i, e))
+            })
+            .min_by_key(|&(i, _)| i)
+            .map(|(_, e)| e)
     }
-    (contents.rows().iter())
-        .filter_map(|&e| {
-            let name = contents.entries().entry(e as usize).name_bytes();
-            wanted.get(name).map(|&i| (i, e))
-        })
-        .min_by_key(|&(i, _)| i)
-        .map(|(_, e)| e)
 }
