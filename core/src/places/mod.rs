@@ -593,48 +593,40 @@ mod tests {
         assert!(Places::load_with(&env, &mounts).trash_full);
     }
 
+    /// Loads the places with one disk not listed, at `top`, of type `fs` (`type source`), and
+    /// checks that the Trash is empty, then full once that disk's trash holds an item.
+    fn a_trash_on_a_disk_not_listed_counts(top: &Path, fs: &str) {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut env = PlacesEnv::in_root(tmp.path());
+        env.trash.volumes = Volumes::Only(vec![top.to_path_buf()]);
+        let table = format!(
+            "1 0 254:0 / / rw - ext4 /dev/vda rw\n2 1 0:30 / {} rw - {fs} rw\n",
+            top.display()
+        );
+        let mounts = MountTable::parse(table.as_bytes());
+        let places = Places::load_with(&env, &mounts);
+        assert_eq!(places.volumes.len(), 1, "the {fs} is not listed");
+        assert!(!places.trash_full);
+        let uid = rustix::process::getuid().as_raw();
+        let files = top.join(format!(".Trash-{uid}/files"));
+        std::fs::create_dir_all(files.join("a.txt")).unwrap();
+        assert!(Places::load_with(&env, &mounts).trash_full);
+    }
+
     /// Items in the trash of a file system not listed (a tmpfs such as `/dev/shm`) make the
     /// Trash full: the Trash view shows them, and the sidebar said "Trash (empty)".
     #[test]
     fn a_trash_on_a_file_system_not_listed_counts() {
-        let tmp = tempfile::tempdir().unwrap();
         let shm = tempfile::tempdir_in("/dev/shm").unwrap();
-        let mut env = PlacesEnv::in_root(tmp.path());
-        env.trash.volumes = Volumes::Only(vec![shm.path().to_path_buf()]);
-        let table = format!(
-            "1 0 254:0 / / rw - ext4 /dev/vda rw\n2 1 0:30 / {} rw - tmpfs tmpfs rw\n",
-            shm.path().display()
-        );
-        let mounts = MountTable::parse(table.as_bytes());
-        let places = Places::load_with(&env, &mounts);
-        assert_eq!(places.volumes.len(), 1, "the tmpfs is not listed");
-        assert!(!places.trash_full);
-        let uid = rustix::process::getuid().as_raw();
-        let files = shm.path().join(format!(".Trash-{uid}/files"));
-        std::fs::create_dir_all(files.join("a.txt")).unwrap();
-        assert!(Places::load_with(&env, &mounts).trash_full);
+        a_trash_on_a_disk_not_listed_counts(shm.path(), "tmpfs tmpfs");
     }
 
     /// Items in the trash of a FUSE disk not listed make the Trash full: the Trash view shows
     /// them, and the sidebar, which left every disk that may hang out, said "Trash (empty)".
     #[test]
     fn a_trash_on_a_fuse_disk_not_listed_counts() {
-        let tmp = tempfile::tempdir().unwrap();
         let fuse = tempfile::tempdir().unwrap();
-        let mut env = PlacesEnv::in_root(tmp.path());
-        env.trash.volumes = Volumes::Only(vec![fuse.path().to_path_buf()]);
-        let table = format!(
-            "1 0 254:0 / / rw - ext4 /dev/vda rw\n2 1 0:31 / {} rw - fuse.sshfs host: rw\n",
-            fuse.path().display()
-        );
-        let mounts = MountTable::parse(table.as_bytes());
-        let places = Places::load_with(&env, &mounts);
-        assert_eq!(places.volumes.len(), 1, "the FUSE disk is not listed");
-        assert!(!places.trash_full);
-        let uid = rustix::process::getuid().as_raw();
-        let files = fuse.path().join(format!(".Trash-{uid}/files"));
-        std::fs::create_dir_all(files.join("a.txt")).unwrap();
-        assert!(Places::load_with(&env, &mounts).trash_full);
+        a_trash_on_a_disk_not_listed_counts(fuse.path(), "fuse.sshfs host:");
     }
 
     #[test]
