@@ -7,10 +7,6 @@ use std::fs;
 use super::operations::{assert_toast, jobs_done, select};
 use super::*;
 
-fn question(ferry: &Ferry) -> Option<String> {
-    ferry.confirm.as_ref().map(|c| c.title().to_owned())
-}
-
 /// Another program moves notes.md aside and the folder Documents in under its name.
 fn folder_in_place_of_notes(home: &Path) {
     fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();

@@ -178,6 +178,11 @@ fn shows(ferry: &Ferry, text: &str) -> bool {
     simulator(ferry.view()).find(text).is_ok()
 }
 
+/// The title of the question the window asks, if it asks one.
+fn question(ferry: &Ferry) -> Option<String> {
+    ferry.confirm.as_ref().map(|c| c.title().to_owned())
+}
+
 #[test]
 fn tabs_open_close_reopen_and_cycle() {
     let fixture = Fixture::new();

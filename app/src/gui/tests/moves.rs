@@ -13,10 +13,6 @@ use crate::gui::modal::confirm::Choice;
 use crate::gui::moves::Move;
 use crate::gui::operations::PickedFor;
 
-fn question(ferry: &Ferry) -> Option<String> {
-    ferry.confirm.as_ref().map(|c| c.title().to_owned())
-}
-
 fn no_job(ferry: &Ferry) -> bool {
     ferry.jobs.window_jobs().next().is_none()
 }

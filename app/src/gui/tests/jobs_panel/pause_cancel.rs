@@ -134,10 +134,7 @@ fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
     click(&mut ferry, "Cancel");
     let question = format!("Cancel {}?", jobs::lowercase_first(&job(&ferry).title));
     assert!(question.starts_with("Cancel copying"), "{question}");
-    assert_eq!(
-        ferry.confirm.as_ref().map(|c| c.title().to_owned()),
-        Some(question.clone())
-    );
+    assert_eq!(super::question(&ferry), Some(question.clone()));
     assert!(shows(&ferry, &question), "the question is drawn");
     // Keep Going (Escape): the job is left as it was.
     named(&mut ferry, Named::Escape, Modifiers::empty());

@@ -19,11 +19,7 @@ fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
     paste_big(&mut ferry, &home);
     ctrl(&mut ferry, "q");
     assert_eq!(
-        ferry
-            .confirm
-            .as_ref()
-            .map(|c| c.title().to_owned())
-            .as_deref(),
+        question(&ferry).as_deref(),
         Some("Quit while 1 job is running?")
     );
     // Cancel Jobs and Quit: once the copy has ended and its end is recorded, Ferry quits
@@ -128,11 +124,7 @@ fn closing_the_last_tab_while_a_job_runs_asks() {
     let mut ferry = big_paste_paused(&fixture, &home);
     ctrl(&mut ferry, "w");
     assert_eq!(
-        ferry
-            .confirm
-            .as_ref()
-            .map(|c| c.title().to_owned())
-            .as_deref(),
+        question(&ferry).as_deref(),
         Some("Quit while 1 job is running?")
     );
     named(&mut ferry, Named::Escape, Modifiers::empty());

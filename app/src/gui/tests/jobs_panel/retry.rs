@@ -262,8 +262,10 @@ fn retry_failed_of_a_permanent_delete_asks_first() {
     fs::create_dir_all(gone.join("sub")).unwrap();
     fs::write(gone.join("sub/data"), "the user's").unwrap();
     click(&mut ferry, "Retry failed");
-    let question = ferry.confirm.as_ref().map(|c| c.title().to_owned());
-    assert_eq!(question.as_deref(), Some("Permanently delete “gone”?"));
+    assert_eq!(
+        question(&ferry).as_deref(),
+        Some("Permanently delete “gone”?")
+    );
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert!(!ferry.jobs.window_jobs().any(|j| j.is_running()));
     assert_eq!(fs::read(gone.join("sub/data")).unwrap(), b"the user's");
