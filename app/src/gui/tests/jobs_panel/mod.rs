@@ -118,13 +118,19 @@ pub(super) fn paste_big(ferry: &mut Ferry, home: &Path) {
     assert!(job(ferry).is_running());
 }
 
-/// The window on `home`, its jobs panel open, pasting the folder `big` of [`FILES`] files
-/// into `Music`, paused once some items are done.
-pub(super) fn big_paste_paused(fixture: &Fixture, home: &std::path::Path) -> Ferry {
+/// A window on `home` with the jobs panel open, pasting the home's big folder into Music.
+pub(super) fn big_paste(fixture: &Fixture, home: &Path) -> Ferry {
     many_files(&home.join("big"), FILES);
     let mut ferry = fixture.start(Some(home));
     open_panel(&mut ferry);
     paste_big(&mut ferry, home);
+    ferry
+}
+
+/// The window on `home`, its jobs panel open, pasting the folder `big` of [`FILES`] files
+/// into `Music`, paused once some items are done.
+pub(super) fn big_paste_paused(fixture: &Fixture, home: &std::path::Path) -> Ferry {
+    let mut ferry = big_paste(fixture, home);
     until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
     click(&mut ferry, "Pause");
     until(&mut ferry, "the pause", |f| held(job(f)));

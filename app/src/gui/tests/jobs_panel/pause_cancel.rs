@@ -8,10 +8,7 @@ use super::*;
 fn pause_in_the_panel_holds_the_copy_and_resume_runs_it_to_the_end() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    many_files(&home.join("big"), FILES);
-    let mut ferry = fixture.start(Some(&home));
-    open_panel(&mut ferry);
-    paste_big(&mut ferry, &home);
+    let mut ferry = big_paste(&fixture, &home);
     assert!(shows(&ferry, "Cancel"), "the panel shows the job");
     click(&mut ferry, "Pause");
     until(&mut ferry, "the engine's word that it paused", |f| {
@@ -103,10 +100,7 @@ fn the_cancel_question_goes_when_its_job_ends_first() {
 fn a_job_asked_about_cancelling_is_held_until_answered() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    many_files(&home.join("big"), FILES);
-    let mut ferry = fixture.start(Some(&home));
-    open_panel(&mut ferry);
-    paste_big(&mut ferry, &home);
+    let mut ferry = big_paste(&fixture, &home);
     until(&mut ferry, "some items copied", |f| job(f).items_done() > 0);
     click(&mut ferry, "Cancel");
     assert!(ferry.confirm.is_some(), "asked");
@@ -173,10 +167,7 @@ fn cancel_asks_once_items_are_done_and_the_job_ends_cancelled() {
 fn a_job_still_planning_counts_nothing_done_and_cancel_does_not_ask() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    many_files(&home.join("big"), FILES);
-    let mut ferry = fixture.start(Some(&home));
-    open_panel(&mut ferry);
-    paste_big(&mut ferry, &home);
+    let mut ferry = big_paste(&fixture, &home);
     // What the engine reports while it plans a large tree: the items found so far.
     let progress = Progress {
         phase: Phase::Planning,
