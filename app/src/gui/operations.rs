@@ -473,6 +473,7 @@ impl Ferry {
             summary,
             cancelled,
             said,
+            ..
         } = &window.state
         else {
             return record;

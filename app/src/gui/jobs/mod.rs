@@ -17,7 +17,7 @@ mod journaled;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 use ferry_core::Error;
@@ -87,6 +87,8 @@ pub enum State {
         cancelled: bool,
         /// What it did, in words ([`done_message`]), said while the summary was whole.
         said: String,
+        /// From its submission to its end.
+        took: Duration,
     },
 }
 
@@ -393,6 +395,7 @@ impl Jobs {
                     said: done_message(&window.job, &summary, false, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: false,
+                    took: window.started.elapsed(),
                 };
                 Routed::Ended(job)
             }
@@ -401,6 +404,7 @@ impl Jobs {
                     said: done_message(&window.job, &summary, true, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: true,
+                    took: window.started.elapsed(),
                 };
                 Routed::Ended(job)
             }

@@ -272,17 +272,25 @@ impl JobsPanel {
     }
 
     fn job<'a>(&'a self, job: &'a WindowJob) -> Element<'a, Message> {
-        let title = text(job.title.as_str()).size(13).font(style::bold());
+        let title = |words: &'a str| text(words).size(13).font(style::bold());
         match &job.state {
-            State::Ended { summary, said, .. } => {
+            State::Ended {
+                summary,
+                said,
+                cancelled,
+                took,
+            } => {
+                // What it did is the title now: "Moving 40,000 files…" was no longer true.
                 let mut lines = column![
                     row![
-                        title.width(Fill),
+                        title(said).width(Fill),
                         small_button("✕", Some(Message::Dismiss(job.id)))
                             .width(iced::Length::Shrink)
                     ]
                     .align_y(Alignment::Center),
-                    text(said.as_str()).size(12).style(style::dim_text),
+                    text(ended_after(*cancelled, *took))
+                        .size(12)
+                        .style(style::dim_text),
                 ]
                 .spacing(4);
                 // Items skipped after an error are among them: the cause is still there, and
@@ -342,7 +350,7 @@ impl JobsPanel {
                 };
                 column![
                     row![
-                        title.width(Fill),
+                        title(&job.title).width(Fill),
                         pause,
                         small_button("Cancel", Some(Message::Cancel(job.id)))
                     ]
@@ -512,6 +520,14 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
 }
 
 /// "2 min", "45 s", "1 h 5 min".
+/// The line under an ended job's title: "Finished in 12 s", "Cancelled after 2 min".
+fn ended_after(cancelled: bool, took: Duration) -> String {
+    match cancelled {
+        false => format!("Finished in {}", duration(took)),
+        true => format!("Cancelled after {}", duration(took)),
+    }
+}
+
 fn duration(d: Duration) -> String {
     let s = d.as_secs();
     match s {
@@ -558,6 +574,31 @@ mod tests {
             undoing: false,
             follow_up: crate::gui::jobs::FollowUp::None,
         }
+    }
+
+    /// An ended move kept its running title, "Moving 1 folder and 40,000 files…", above
+    /// what it did: what it did is its title now, and how long it took is under it.
+    #[test]
+    fn an_ended_job_is_titled_by_what_it_did() {
+        let ended = State::Ended {
+            summary: std::sync::Arc::default(),
+            cancelled: false,
+            said: "Moved 1 folder and 4 files to “b”.".to_owned(),
+            took: Duration::from_secs(3),
+        };
+        let mut moved = job(1, ended, false);
+        moved.title = "Moving 1 folder and 4 files to “b”".to_owned();
+        let panel = JobsPanel {
+            open: true,
+            ..JobsPanel::default()
+        };
+        let mut ui = iced_test::simulator(panel.view(&[&moved]).expect("the panel"));
+        assert!(ui.find("Moved 1 folder and 4 files to “b”.").is_ok());
+        assert!(ui.find("Finished in 3 s").is_ok());
+        assert!(
+            ui.find(moved.title.as_str()).is_err(),
+            "the running title is gone"
+        );
     }
 
     /// A paused job and one waiting for its disks were counted as "2 jobs running".
@@ -670,6 +711,7 @@ mod tests {
             summary: std::sync::Arc::new(failed),
             cancelled: false,
             said: "Copied nothing (1 failed)".to_owned(),
+            took: Duration::ZERO,
         };
         let (old, running, paused) = (
             job(1, ended, false),
@@ -740,6 +782,7 @@ mod tests {
             summary: std::sync::Arc::new(kept),
             cancelled: false,
             said: "Undid: Copy 3 items to “a” (1 failed)".to_owned(),
+            took: Duration::ZERO,
         };
         let undo = job(1, ended, false);
         let panel = JobsPanel {
