@@ -298,16 +298,43 @@ impl Ferry {
 
     /// Quit (Ctrl+Q, the window's close button): asks first while jobs are running.
     pub(super) fn ask_quit(&mut self) -> Task<Message> {
+        match self.quit_question() {
+            Some(question) => {
+                self.ask(question);
+                Task::none()
+            }
+            None => self.quit(),
+        }
+    }
+
+    /// The quit question, said again as the jobs go on while it is open: one ended, a move
+    /// began removing its originals. Once none runs, it asks only whether to quit.
+    pub(super) fn reword_quit_question(&mut self) {
+        if !(self.confirm.as_ref()).is_some_and(|c| matches!(c.token(), Ask::Quit)) {
+            return;
+        }
+        let asked = self.quit_question().unwrap_or_else(|| {
+            Confirm::new(Ask::Quit, "Quit Ferry?", "Every job has ended.", "Quit")
+                .cancel_label("Keep Open")
+        });
+        if let Some(open) = self.confirm.as_mut() {
+            open.reword(asked);
+        }
+    }
+
+    /// What quitting now would be asked, or `None` when no job runs (nothing to ask).
+    fn quit_question(&self) -> Option<Confirm<Ask>> {
         let running = self.jobs.running();
         if running == 0 {
-            return self.quit();
+            return None;
         }
         let jobs = format::counted(running, "job is", "jobs are");
         let they = if running == 1 { "it has" } else { "they have" };
         // A move removing its originals finishes that when cancelled: "the rest is
         // cancelled" would be false of it. Its phase is known from its last progress report,
         // up to a tenth of a second old, and the question stays while the job goes on: of
-        // a move not seen removing yet, that it would finish the removal is said too.
+        // a move not seen removing yet, that it would finish the removal is said too (and
+        // the question is said again as the jobs go on: `reword_quit_question`).
         let running_jobs = || self.jobs.window_jobs().filter(|j| j.is_running());
         let removing = running_jobs().filter(|j| j.is_removing_sources()).count();
         let moving = running_jobs().any(|j| matches!(*j.job, Job::Move { .. }));
@@ -327,16 +354,13 @@ impl Ferry {
                   that first."
             }
         };
-        self.ask(
-            Confirm::new(
-                Ask::Quit,
-                format!("Quit while {jobs} running?"),
-                format!("What {they} done so far stays done, and can be undone; {rest}"),
-                "Cancel Jobs and Quit",
-            )
-            .cancel_label("Keep Running"),
+        let question = Confirm::new(
+            Ask::Quit,
+            format!("Quit while {jobs} running?"),
+            format!("What {they} done so far stays done, and can be undone; {rest}"),
+            "Cancel Jobs and Quit",
         );
-        Task::none()
+        Some(question.cancel_label("Keep Running"))
     }
 
     /// After Quit was confirmed: quits once every job has ended and its end is recorded.

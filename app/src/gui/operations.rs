@@ -398,6 +398,7 @@ impl Ferry {
                     self.jobs_panel.long_job(job);
                 }
                 self.conflicts_progress(job);
+                self.reword_quit_question();
                 Task::none()
             }
             Routed::Conflicts(job, conflicts) => self.conflicts_arrived(job, conflicts),
@@ -466,6 +467,7 @@ impl Ferry {
         ) {
             self.confirm = None;
         }
+        self.reword_quit_question();
         let Some(window) = self.jobs.window_job(job).cloned() else {
             return record;
         };

@@ -160,6 +160,13 @@ impl<T: Clone> Confirm<T> {
         }
     }
 
+    /// `asked` put in place of this question while it is open ("Quit while 2 jobs are
+    /// running?" once one has ended), the focus staying on the button it was on.
+    pub fn reword(&mut self, asked: Confirm<T>) {
+        let focus = self.focus;
+        *self = Confirm { focus, ..asked };
+    }
+
     /// What was asked about.
     pub fn token(&self) -> &T {
         &self.token

@@ -100,6 +100,59 @@ fn quit_and_cancel_while_a_move_removes_its_originals_say_it_finishes_that() {
     );
 }
 
+/// The quit question left open while its jobs go on said what was true when asked: "Quit
+/// while 1 job is running?" after the move had ended. It is said again as they go on, the
+/// keyboard's button kept, and once none runs it asks only whether to quit.
+#[test]
+fn the_quit_question_follows_the_jobs_while_open() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    let id = ferry_core::jobs::JobId(1_000_003);
+    let job = Job::Move {
+        sources: vec![home.join("Documents")],
+        dest_dir: home.join("Music"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Ask,
+    };
+    started(&mut ferry, id, job);
+    ctrl(&mut ferry, "q");
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    let progress = Progress {
+        phase: Phase::Deleting,
+        bytes_done: 10,
+        bytes_total: 10,
+        items_done: 1,
+        items_total: 1,
+        current: None,
+        speed: 0.0,
+        eta: None,
+        paused: false,
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Progress { job: id, progress }),
+    );
+    let message = ferry.confirm.as_ref().map(|c| c.message().to_owned());
+    assert!(
+        message.is_some_and(|m| m.ends_with("finishes removing the originals first.")),
+        "said again once the move removes its originals"
+    );
+    let summary = ferry_core::jobs::Summary::default();
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
+    let confirm = ferry.confirm.as_ref().expect("still asked");
+    assert_eq!(
+        (confirm.title(), confirm.message(), confirm.confirm_label()),
+        ("Quit Ferry?", "Every job has ended.", "Quit")
+    );
+    assert_eq!(confirm.focus(), crate::gui::modal::confirm::Choice::Cancel);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(ferry.confirm.is_none() && !ferry.quitting, "kept open");
+}
+
 /// Quitting with jobs running waits for them a few seconds at most: one blocked in a file
 /// system that stopped answering never ends, and the window quit only when it did.
 #[test]
