@@ -42,6 +42,10 @@ impl Ferry {
 
     pub(super) fn on_pane_event(&mut self, event: browser::Event) -> Task<Message> {
         let folder = self.tabs.active_pane().path().to_path_buf();
+        let view_chosen = matches!(
+            event,
+            browser::Event::ModeChosen(_) | browser::Event::SortChosen(_)
+        );
         let settings = &mut self.services.settings;
         match event {
             browser::Event::OpenFile(path) => return open_file(path),
@@ -91,7 +95,27 @@ impl Ferry {
             browser::Event::Navigated => return Task::none(),
         }
         self.settings_dirty = true;
-        self.apply_settings()
+        let follows = match view_chosen {
+            true => self.same_folder_follows(&folder),
+            false => Task::none(),
+        };
+        Task::batch([follows, self.apply_settings()])
+    }
+
+    /// A view mode or sort chosen in `folder` is that folder's: other panes showing it (a
+    /// second tab, the split's other side) show it so too, as it would open there now.
+    fn same_folder_follows(&mut self, folder: &std::path::Path) -> Task<Message> {
+        let view = self.services.settings.view_for(folder);
+        let ctx = self.services.ctx();
+        let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
+            .filter(|pane| pane.path() == folder)
+            .map(|pane| {
+                let id = pane.view_id();
+                pane.follow_view(view, &ctx)
+                    .map(move |m| Message::Tabs(tabs::Message::Pane(id, m)))
+            })
+            .collect();
+        Task::batch(tasks)
     }
 
     /// Hands the shared settings (hidden files, icon sizes, columns) to every pane.

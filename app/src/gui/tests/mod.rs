@@ -249,6 +249,56 @@ fn a_middle_click_or_ctrl_enter_opens_a_folder_in_a_tab_behind() {
     assert_eq!(ferry.title(), "Documents — Ferry");
 }
 
+/// A view chosen in a folder is that folder's: Ctrl+2 in one pane left the other pane on the
+/// same folder in Details (a folder that has its own view shows it wherever it is open).
+#[test]
+fn a_view_chosen_in_a_folder_shows_in_every_pane_on_it() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    ctrl(&mut ferry, "t");
+    let _ = ferry.update(Message::Command(Command::Open(
+        fixture.home().join("Music"),
+    )));
+    settle(&mut ferry);
+    key(&mut ferry, Key::Character("1".into()), Modifiers::ALT);
+    ctrl(&mut ferry, "2");
+    let modes: Vec<(PathBuf, ViewMode)> = (ferry.tabs.panes())
+        .map(|p| (p.path().to_path_buf(), p.mode()))
+        .collect();
+    let home = fixture.home();
+    assert_eq!(
+        modes,
+        [
+            (home.clone(), ViewMode::Icons),
+            (home.clone(), ViewMode::Icons),
+            (home.join("Music"), ViewMode::Details),
+        ]
+    );
+    // A sort too, the other pane's rows sorted again.
+    let sort = ferry.tabs.active_pane().sort();
+    let reversed = ferry_core::sort::SortSpec {
+        direction: ferry_core::sort::Direction::Descending,
+        ..sort
+    };
+    let _ = ferry.update(Message::Command(Command::Sort(reversed)));
+    let first_row = |p: &browser::Browser| {
+        let contents = p.listing().contents()?;
+        let entry = *contents.rows().first()?;
+        Some(contents.entries().entry(entry as usize).name().to_owned())
+    };
+    let end = Instant::now() + Duration::from_secs(20);
+    let both_sorted = |ferry: &Ferry| {
+        let firsts: Vec<_> = ferry.tabs.panes().take(2).map(first_row).collect();
+        firsts[0].is_some() && firsts[0] != Some("Documents".into()) && firsts[0] == firsts[1]
+    };
+    while !both_sorted(&ferry) {
+        let left = end.saturating_duration_since(Instant::now());
+        let event = ferry.dir_events.recv_timeout(left).expect("sorted again");
+        let _ = ferry.update(Message::Dir(event));
+    }
+}
+
 #[test]
 fn keys_reach_the_active_pane_of_a_split_only() {
     let fixture = Fixture::new();

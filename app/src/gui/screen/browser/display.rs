@@ -68,6 +68,22 @@ impl Browser {
         (Task::none(), Some(Event::SortChosen(sort)))
     }
 
+    /// Shows the folder as `mode` and `sort`, chosen for it in another pane showing it too.
+    pub fn follow_view(
+        &mut self,
+        (mode, sort): (ViewMode, SortSpec),
+        ctx: &Ctx<'_>,
+    ) -> Task<Message> {
+        if sort != self.sort {
+            self.sort = sort;
+            ctx.dirs.resort(self.view_id, sort);
+        }
+        if mode == self.mode {
+            return Task::none();
+        }
+        self.set_mode(mode).0
+    }
+
     pub(super) fn set_mode(&mut self, mode: ViewMode) -> (Task<Message>, Option<Event>) {
         self.mode = mode;
         self.revision = self.revision.wrapping_add(1);
