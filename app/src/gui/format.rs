@@ -200,6 +200,9 @@ pub fn symbol_for(c: char) -> Option<char> {
     }
 }
 
+/// Every character [`shown_name`] puts in place of what a name cannot show on one line.
+pub const STAND_INS: [char; 3] = [char::REPLACEMENT_CHARACTER, '↵', '⇥'];
+
 /// A name for people to read, on one line: bytes that are not UTF-8 as `�`, control
 /// characters as [`symbol_for`] shows them.
 pub fn shown_name(name: &OsStr) -> Cow<'_, str> {

@@ -16,6 +16,7 @@ use iced::{Alignment, Element, Fill, Font, Task, mouse};
 use super::view::{SMALL, TEXT};
 use super::{Browser, Listing, Message};
 use crate::gui::bridge;
+use crate::gui::format::{STAND_INS, shown_name};
 use crate::gui::screen::Ctx;
 use crate::gui::style;
 use crate::gui::widget::field::{self, Opened};
@@ -43,7 +44,8 @@ pub(super) struct Editing {
 
 impl Browser {
     pub(super) fn edit_path(&mut self) -> Task<Message> {
-        let text = self.path.display().to_string();
+        // On one line, as the list shows names: a newline in a name cut the field there.
+        let text = shown_name(self.path.as_os_str()).into_owned();
         let opened = Opened::all(&text);
         self.editing = Some(Editing {
             text,
@@ -307,15 +309,16 @@ fn split_typed(typed: &str) -> (&str, &str) {
 }
 
 /// The names starting with `prefix` (exactly, or else ignoring case), sorted; dot folders only
-/// when the prefix starts with a dot. A name that is not UTF-8 is given as the field shows it,
-/// with U+FFFD (opening the path finds the real name, see [`with_real_names`]); such names
-/// were left out, and Tab said no folder started with what was typed.
+/// when the prefix starts with a dot. A name that is not UTF-8, or holds a newline, is given as
+/// the field shows it, with U+FFFD or ↵ (opening the path finds the real name, see
+/// [`with_real_names`]); such names were left out, and Tab said no folder started with what
+/// was typed.
 fn candidates(names: &[OsString], prefix: &str) -> Vec<String> {
     let shown = || {
         names
             .iter()
             .filter(|name| prefix.starts_with('.') || !name.as_encoded_bytes().starts_with(b"."))
-            .map(|name| name.to_string_lossy())
+            .map(|name| shown_name(name))
     };
     let mut exact: Vec<String> = shown()
         .filter(|n| n.starts_with(prefix))
@@ -348,19 +351,20 @@ fn common_prefix(names: &[String]) -> &str {
     &first[..end]
 }
 
-/// `path` with each name that is shown with U+FFFD in place of bytes that are not UTF-8 (as
-/// the field shows, and Tab completes, names) replaced by the one name of its folder that is
-/// shown so; other names as typed. Reads folders: off the UI thread.
+/// `path` with each name that holds a symbol the field shows in place of what cannot be shown
+/// on one line (U+FFFD for bytes that are not UTF-8, ↵ for a newline: [`shown_name`]) replaced
+/// by the one name of its folder that is shown so, as the field shows, and Tab completes,
+/// names; other names as typed. Reads folders: off the UI thread.
 fn with_real_names(path: PathBuf) -> PathBuf {
-    if !path.to_string_lossy().contains(char::REPLACEMENT_CHARACTER) {
+    let stands_in = |text: &str| text.chars().any(|c| STAND_INS.contains(&c));
+    if !stands_in(&path.to_string_lossy()) {
         return path;
     }
     let mut real = PathBuf::new();
     for part in path.components() {
         let shown = part.as_os_str();
         let text = shown.to_string_lossy();
-        let found = text
-            .contains(char::REPLACEMENT_CHARACTER)
+        let found = stands_in(&text)
             .then(|| the_name_shown_as(&real, &text))
             .flatten();
         real.push(found.as_deref().unwrap_or(shown));
@@ -375,8 +379,8 @@ fn the_name_shown_as(dir: &Path, text: &str) -> Option<std::ffi::OsString> {
         .ok()?
         .flatten()
         .map(|e| e.file_name());
-    let first = names.find(|n| n.to_string_lossy() == text)?;
-    names.all(|n| n.to_string_lossy() != text).then_some(first)
+    let first = names.find(|n| shown_name(n) == text)?;
+    names.all(|n| shown_name(&n) != text).then_some(first)
 }
 
 /// The folder a typed path names: `~` is the home folder, relative paths start at `current`.
@@ -439,7 +443,7 @@ fn crumbs(path: &Path, home: Option<&Path>) -> Vec<Crumb> {
     };
     for part in rest.components() {
         at.push(part);
-        let label = crate::gui::format::shown_name(part.as_os_str()).into_owned();
+        let label = shown_name(part.as_os_str()).into_owned();
         crumbs.push(Crumb::Folder {
             label,
             path: at.clone(),
@@ -658,5 +662,20 @@ mod tests {
         assert_eq!(with_real_names(tmp.path().to_owned()), tmp.path());
         let nothing = tmp.path().join("gone\u{fffd}");
         assert_eq!(with_real_names(nothing.clone()), nothing);
+    }
+
+    /// A name holding a newline cut the field at it: only "/tmp/two" showed of
+    /// "/tmp/two\nlines". The field shows it on one line, as the list does, completes it so,
+    /// and what it shows opens the folder.
+    #[test]
+    fn names_holding_newlines_show_on_one_line_and_find_their_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("two\nlines").join("tab\there");
+        std::fs::create_dir_all(&real).unwrap();
+        let shown = shown_name(real.as_os_str()).into_owned();
+        assert!(shown.ends_with("/two↵lines/tab⇥here"), "{shown}");
+        assert_eq!(with_real_names(PathBuf::from(&shown)), real);
+        let names = vec![OsString::from("two\nlines")];
+        assert_eq!(candidates(&names, "two"), ["two↵lines"]);
     }
 }
