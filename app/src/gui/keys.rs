@@ -103,11 +103,7 @@ impl Ferry {
             if let Some(message) = self.jobs_panel.key(key, modifiers, &jobs) {
                 return self.update(Message::JobsPanel(message));
             }
-            // Window shortcuts still work; pane keys do not reach the pane meanwhile.
-            return match shortcut::resolve(key, text, modifiers) {
-                Some(Action::Window(action)) => self.window_action(action),
-                _ => Task::none(),
-            };
+            return self.key_beside_the_panes(key, text, modifiers);
         }
         if !captured && let Some(task) = self.trash_key(key, text, modifiers) {
             return task;
@@ -181,12 +177,28 @@ impl Ferry {
             }
             Some(Named::ContextMenu) => self.place_menu(),
             Some(Named::F10) if modifiers.shift() => self.place_menu(),
-            _ => {
-                if let Some(Action::Window(action)) = shortcut::resolve(key, text, modifiers) {
-                    return self.window_action(action);
-                }
-            }
+            _ => return self.key_beside_the_panes(key, text, modifiers),
         }
         Task::none()
+    }
+
+    /// A key the places or the jobs panel, having the keyboard, do not take: window
+    /// shortcuts work, and a pane's key for its folder gives it the keyboard and acts; keys
+    /// for its selection do not reach it meanwhile.
+    fn key_beside_the_panes(
+        &mut self,
+        key: &Key,
+        text: Option<&str>,
+        modifiers: Modifiers,
+    ) -> Task<Message> {
+        match shortcut::resolve(key, text, modifiers) {
+            Some(Action::Window(action)) => self.window_action(action),
+            Some(Action::Pane(action)) if action.on_the_folder() => {
+                self.sidebar.leave_focus();
+                self.jobs_panel.leave_focus();
+                self.pane_action(action)
+            }
+            _ => Task::none(),
+        }
     }
 }

@@ -141,6 +141,35 @@ pub enum PaneAction {
     TypeAhead(char),
 }
 
+impl PaneAction {
+    /// It acts on the folder shown, not on its selection: its key reaches the pane while the
+    /// places or the jobs panel have the keyboard (Ctrl+L there did nothing), and gives the
+    /// pane the keyboard. Keys for the selection stay out: the user is not looking at it.
+    pub fn on_the_folder(self) -> bool {
+        use PaneAction as P;
+        matches!(
+            self,
+            P::Back
+                | P::Forward
+                | P::Up
+                | P::Refresh
+                | P::ToggleHidden
+                | P::SelectAll
+                | P::EditLocation
+                | P::DetailsView
+                | P::IconsView
+                | P::ZoomIn
+                | P::ZoomOut
+                | P::ZoomReset
+                | P::Filter
+                | P::AddBookmark
+                | P::CopyLocation
+                | P::Paste
+                | P::NewFolder
+        )
+    }
+}
+
 /// How far a keyboard move goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {

@@ -522,9 +522,13 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
 /// "2 min", "45 s", "1 h 5 min".
 /// The line under an ended job's title: "Finished in 12 s", "Cancelled after 2 min".
 fn ended_after(cancelled: bool, took: Duration) -> String {
+    let took = match took.as_secs() {
+        0 => "less than a second".to_owned(),
+        _ => duration(took),
+    };
     match cancelled {
-        false => format!("Finished in {}", duration(took)),
-        true => format!("Cancelled after {}", duration(took)),
+        false => format!("Finished in {took}"),
+        true => format!("Cancelled after {took}"),
     }
 }
 

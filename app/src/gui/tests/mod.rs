@@ -371,10 +371,8 @@ fn ctrl_q_saves_the_session_and_a_start_without_a_folder_restores_it() {
     assert_eq!(asked.title(), "Documents — Ferry");
 }
 
-#[test]
-fn the_sidebar_navigates_and_marks_the_current_place() {
-    let fixture = Fixture::new();
-    let mut ferry = fixture.start(Some(&fixture.home()));
+/// The places of the fixture's home, loaded as the window loads them at start.
+fn load_places(fixture: &Fixture, ferry: &mut Ferry) {
     let env = PlacesEnv {
         home: fixture.home(),
         config_home: fixture.dir.path().join("config"),
@@ -389,6 +387,13 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
         places,
         MountTable::default(),
     )))));
+}
+
+#[test]
+fn the_sidebar_navigates_and_marks_the_current_place() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    load_places(&fixture, &mut ferry);
     assert!(shows(&ferry, "Documents") && shows(&ferry, "Music"));
     click(&mut ferry, "Music");
     settle(&mut ferry);

@@ -19,6 +19,40 @@ fn ctrl_j_twice_keeps_the_keyboard_in_the_panel() {
     cancel_to_the_end(&mut ferry);
 }
 
+/// A pane's keys for its folder work with the keyboard in the jobs panel or the places, and
+/// give the pane the keyboard: Ctrl+L there did nothing, as did Ctrl+2. Keys for the selection
+/// still do not reach the pane (Delete there is the panel's, or nothing).
+#[test]
+fn keys_for_the_folder_work_from_the_panel_and_the_places() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = big_paste_paused(&fixture, &home);
+    load_places(&fixture, &mut ferry);
+    go(&mut ferry, &home);
+    ctrl(&mut ferry, "j");
+    ctrl(&mut ferry, "l");
+    assert!(!ferry.jobs_panel.has_focus(), "the pane has the keyboard");
+    assert!(ferry.tabs.active_pane().is_editing_location());
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    // Ctrl+A from the places selects in the pane; Delete back in the places trashes nothing.
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(
+        ferry.sidebar.has_focus(),
+        "Tab gives the places the keyboard"
+    );
+    ctrl(&mut ferry, "a");
+    assert!(ferry.tabs.active_pane().selection().count() > 0);
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(ferry.sidebar.has_focus());
+    let jobs = ferry.jobs.window_jobs().count();
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    assert_eq!(ferry.jobs.window_jobs().count(), jobs, "no trash job");
+    ctrl(&mut ferry, "2");
+    assert!(!ferry.sidebar.has_focus());
+    assert_eq!(ferry.tabs.active_pane().mode(), ViewMode::Icons);
+    cancel_to_the_end(&mut ferry);
+}
+
 /// A click in a pane takes the keyboard from the jobs panel: after Ctrl+J, the Delete meant
 /// for the file clicked cancelled the running copy.
 #[test]
