@@ -27,6 +27,12 @@ const TAB_PADDING_NARROW: f32 = 4.0;
 const TAB_CLOSE: f32 = 6.0 + 22.0 + 4.0;
 /// Below this room for its name beside ✕, a tab shows ✕ only when it is the one shown.
 const NAME_ROOM_MIN: f32 = 48.0;
+/// The narrowest a tab gets (one that is not shown, in narrow mode): with more tabs than fit
+/// so, the bar shows those around the shown tab, and ‹ and › go to the others, as Dolphin's
+/// bar scrolls (25 tabs were each "p…").
+const TAB_MIN: f32 = 64.0;
+/// A ‹ or › button at an end of the bar, and the space after or before it.
+const TAB_ARROW: f32 = 24.0 + TAB_SPACING;
 /// The tab bar's height with its padding, as it was when it fitted its tabs: a responsive
 /// bar takes all the height it is given.
 const TAB_BAR_HEIGHT: f32 = 33.0;
@@ -392,8 +398,12 @@ impl Tabs {
             return None;
         }
         let bar = iced::widget::responsive(move |size| {
-            let n = self.tabs.len() as f32;
-            let widths = size.width - TAB_SPACING * (n - 1.0);
+            let shown = shown_tabs(self.tabs.len(), self.active, size.width);
+            let scrolls = shown.len() < self.tabs.len();
+            let arrows = if scrolls { 2.0 * TAB_ARROW } else { 0.0 };
+            #[allow(clippy::cast_precision_loss)] // a few tabs
+            let n = shown.len() as f32;
+            let widths = size.width - arrows - TAB_SPACING * (n - 1.0);
             let room = widths / n - 2.0 * TAB_PADDING - TAB_CLOSE;
             // Narrow tabs show ✕ on the shown tab alone, as browsers do (the others close with
             // a middle click, or Ctrl+W once shown), so their names keep some room; the shown
@@ -410,7 +420,23 @@ impl Tabs {
                 TAB_PADDING
             };
             let mut bar = Row::new().spacing(TAB_SPACING).align_y(Alignment::Center);
-            for (i, tab) in self.tabs.iter().enumerate() {
+            let arrow = |label, to: Option<usize>| {
+                button(text(label).size(TAB_TEXT).center())
+                    .padding([4, 0])
+                    .width(TAB_ARROW - TAB_SPACING)
+                    .style(style::tool_button)
+                    .on_press_maybe(to.map(Message::Select))
+            };
+            if scrolls {
+                bar = bar.push(arrow("‹", shown.start.checked_sub(1)));
+            }
+            for (i, tab) in self
+                .tabs
+                .iter()
+                .enumerate()
+                .take(shown.end)
+                .skip(shown.start)
+            {
                 let with_close = !narrow || i == self.active;
                 let (portion, width) = match (narrow, i == self.active) {
                     (true, true) => (2, 2.0 * unit),
@@ -452,6 +478,10 @@ impl Tabs {
                         .interaction(iced::mouse::Interaction::Pointer),
                 );
             }
+            if scrolls {
+                let next = (shown.end < self.tabs.len()).then_some(shown.end);
+                bar = bar.push(arrow("›", next));
+            }
             bar.clip(true).into()
         });
         Some(
@@ -483,5 +513,47 @@ impl Tabs {
             );
         }
         panes.into()
+    }
+}
+
+/// Which tabs the bar shows, `width` wide: all while each can have [`TAB_MIN`] (the shown one
+/// twice that, as in narrow mode), else as many as fit beside ‹ and ›, the shown tab
+/// (`active`) in their middle where the ends allow.
+fn shown_tabs(count: usize, active: usize, width: f32) -> std::ops::Range<usize> {
+    #[allow(clippy::cast_precision_loss)] // a few tabs
+    let fit =
+        |k: usize, room: f32| (k as f32 + 1.0) * TAB_MIN + (k as f32 - 1.0) * TAB_SPACING <= room;
+    if fit(count, width) {
+        return 0..count;
+    }
+    let room = width - 2.0 * TAB_ARROW;
+    let mut k = 1;
+    while k + 1 < count && fit(k + 1, room) {
+        k += 1;
+    }
+    let start = active.saturating_sub(k / 2).min(count - k);
+    start..start + k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 25 tabs in 1,264 pixels were each "p…": the bar shows those that fit around the shown
+    /// one, and every tab while they fit.
+    #[test]
+    fn the_bar_shows_the_tabs_that_fit_around_the_shown_one() {
+        assert_eq!(shown_tabs(3, 2, 1264.0), 0..3);
+        for active in [0, 12, 24] {
+            let shown = shown_tabs(25, active, 1264.0);
+            assert!(shown.contains(&active), "{shown:?} holds {active}");
+            assert!(shown.len() >= 10 && shown.len() < 25, "{shown:?}");
+            #[allow(clippy::cast_precision_loss)]
+            let each = (1264.0 - 2.0 * TAB_ARROW) / (shown.len() as f32 + 1.0);
+            assert!(each >= TAB_MIN - TAB_SPACING, "{each} a tab");
+        }
+        assert_eq!(shown_tabs(25, 0, 1264.0).start, 0);
+        assert_eq!(shown_tabs(25, 24, 1264.0).end, 25);
+        assert_eq!(shown_tabs(4, 3, 100.0), 3..4, "at least the shown tab");
     }
 }
