@@ -141,6 +141,41 @@ fn a_move_across_file_systems_keeps_folder_attributes_and_acls() {
     assert_same_attributes(&reference, &dest.join("docs"), "moved to tmpfs");
 }
 
+/// `mv src/docs dest` with a `dest/docs` there merges into it and removes `src/docs`; its undo
+/// makes `src/docs` anew with the attributes and ACLs it had, not bare ones (on one file
+/// system, and across: what comes back from tmpfs is copied into it).
+#[test]
+fn the_undo_of_a_merged_move_gives_the_folder_its_attributes_back() {
+    let shm = TempTree::new_in("/dev/shm");
+    for (i, what) in ["same fs", "from tmpfs"].into_iter().enumerate() {
+        let t = TempTree::new();
+        let Some(docs) = folder_with_attributes(&t) else {
+            return;
+        };
+        let reference = t.join("reference");
+        let copied = Command::new("cp")
+            .arg("-a")
+            .arg(&docs)
+            .arg(&reference)
+            .status();
+        assert!(copied.unwrap().success());
+        let dest = [t.dir("dest"), shm.dir("dest")][i].clone();
+        fs::create_dir(dest.join("docs")).unwrap();
+        let home = t.dir("home");
+        let moved = ferry_in(&home)
+            .args(["mv", "--on-conflict", "skip"])
+            .args([&docs, &dest])
+            .output();
+        ok(&moved.unwrap());
+        assert!(
+            !docs.exists() && dest.join("docs/plain.txt").exists(),
+            "{what}"
+        );
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_same_attributes(&reference, &docs, what);
+    }
+}
+
 /// ramfs holds no extended attributes at all: the copy is done, and says what it could not
 /// keep, once, naming a folder.
 #[test]

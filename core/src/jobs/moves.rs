@@ -61,21 +61,23 @@ pub(crate) fn run_job_with_modes(
         return summary::build(ctx, Operation::Move, planned.plan, done, dest.meta.id.dev);
     }
     let (mut plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
-    remove_sources(ctx, &plan, &done, totals, &dest);
+    remove_sources(ctx, &mut plan, &done, totals, &dest);
     plan.dest_drops_modes = !dest.caps.keeps_modes;
 
     summary::build(ctx, Operation::Move, plan, done, dest.meta.id.dev)
 }
 
 /// Removes the sources that were copied (after making the copies durable), and the folders
-/// merged into, when all their children made it.
+/// merged into, when all their children made it (their attributes kept in the plan first).
 pub(crate) fn remove_sources(
     ctx: &JobCtx,
-    plan: &Plan,
+    plan: &mut Plan,
     done: &[AtomicU64],
     totals: Totals,
     dest: &Dest,
 ) {
+    keep_merged_xattrs(plan);
+    let plan = &*plan;
     std::thread::scope(|s| {
         let _reporter = Reporter::start(s, ctx, plan, totals);
         let copied = |i: u32| {
@@ -124,6 +126,20 @@ pub(crate) fn remove_sources(
         remove_selected(ctx, plan, &select);
         remove_emptied_merges(plan);
     });
+}
+
+/// Reads the extended attributes and ACLs of the source folders merged into folders of
+/// their names, which go once emptied: their undo makes them anew with these. One
+/// `listxattr` a merged folder, nothing for the rest.
+fn keep_merged_xattrs(plan: &mut Plan) {
+    let merged = (0..plan.items.len() as u32).filter(|&i| plan.item(i).action == Action::Merge);
+    let read = |i: u32| {
+        let dir = fs::open_dir_at(rustix::fs::CWD, plan.source_path(i)).ok()?;
+        let xattrs = fs::read_xattrs(&dir).ok()?;
+        (!xattrs.is_empty()).then_some((i, xattrs))
+    };
+    let kept: HashMap<u32, fs::Xattrs> = merged.filter_map(read).collect();
+    plan.merged_xattrs = kept;
 }
 
 /// The items `which` selects are not done after all (what was copied went with a folder

@@ -235,6 +235,10 @@ pub(crate) struct Plan {
     /// A move's destination did not keep the modes of what it copied there: its record keeps
     /// each source's mode for the undo (`RecordEntry::source_mode`).
     pub(crate) dest_drops_modes: bool,
+    /// A move's source folders merged into folders of their names, which it then removed:
+    /// their extended attributes and ACLs, for the undo that makes them anew
+    /// (`RecordEntry::source_xattrs`). Only those that had any.
+    pub(crate) merged_xattrs: HashMap<u32, crate::fs::Xattrs>,
 }
 
 impl Plan {

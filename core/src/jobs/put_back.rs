@@ -248,8 +248,8 @@ fn run_batch(
     planned.plan.source_modes = Arc::clone(modes);
     let done = not_done(&planned);
     let (plan, done) = if preflight(ctx, &planned, &dest, true) {
-        let (plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
-        remove_sources(ctx, &plan, &done, totals, &dest);
+        let (mut plan, done, totals) = passes::run(ctx, Mode::Move, policy, &dest, planned, done);
+        remove_sources(ctx, &mut plan, &done, totals, &dest);
         (plan, done)
     } else {
         (planned.plan, done)

@@ -243,6 +243,9 @@ pub struct RecordEntry {
     /// a change the user made since is theirs. And a folder a move merged into one of its
     /// name (its source folder then removed): the mode the undo makes it anew with.
     pub source_mode: Option<u16>,
+    /// A folder a move merged into one of its name (its source folder then removed): the
+    /// extended attributes and ACLs the undo makes it anew with, if it had any.
+    pub source_xattrs: Option<crate::fs::Xattrs>,
 }
 
 /// Everything a job created or moved, with identities, kept compactly (the job's plan plus
@@ -505,6 +508,9 @@ impl EntryAt<'_> {
                 && item.kind != Kind::Symlink)
                 || (self.moved && self.how == How::Merged))
                 .then_some(item.mode),
+            source_xattrs: (self.moved && self.how == How::Merged)
+                .then(|| d.plan.merged_xattrs.get(&i).cloned())
+                .flatten(),
         }
     }
 

@@ -1,6 +1,6 @@
 //! The undo of a move: each top-level item still as the job left it goes back to where it
 //! came from, by the engine's move; folders merged into others are made anew first, with the
-//! modes they had (see `undo.rs`).
+//! modes, extended attributes and ACLs they had (see `undo.rs`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
             fail(ctx, &mut summary, &e.source, error);
         }
     }
-    merged_folders_modes(entries, &summary.remade);
+    merged_folders_meta(entries, &summary.remade);
     if let Some((pid, _)) = record.undo_by.filter(|_| record.undo_unfinished()) {
         undo_again::remove_temporaries(entries, pid);
     }
@@ -112,8 +112,7 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
 }
 
 /// Gives the source folders made anew (`remade`) the modification time they had, once
-/// everything went back into them (which stamped them with the time of the undo). Their
-/// extended attributes and ACLs are not in the record, and are not given back.
+/// everything went back into them (which stamped them with the time of the undo).
 fn merged_folders_times(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
     let remade: std::collections::HashSet<&Path> =
         remade.iter().map(|(p, _)| p.as_path()).collect();
@@ -127,22 +126,33 @@ fn merged_folders_times(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
 }
 
 /// Gives the source folders a move merged into folders of their names, made anew by its undo
-/// (`remade`), before anything goes back into them, the modes they had (they came back 0755 whatever they were: a 0700 folder
-/// open to others).
-fn merged_folders_modes(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
+/// (`remade`), before anything goes back into them, the modes they had (they came back 0755
+/// whatever they were: a 0700 folder open to others), then their extended attributes and
+/// ACLs (after the mode, whose group bits an access ACL sets; before the contents, which a
+/// default ACL gives its permissions to).
+fn merged_folders_meta(entries: &[RecordEntry], remade: &[(PathBuf, FileId)]) {
     if remade.is_empty() {
         return;
     }
-    let modes: HashMap<&Path, u16> = (entries.iter())
+    let merged: HashMap<&Path, &RecordEntry> = (entries.iter())
         .filter(|e| e.how == How::Merged)
-        .filter_map(|e| Some((e.source.as_path(), e.source_mode?)))
+        .map(|e| (e.source.as_path(), e))
         .collect();
     for (path, _) in remade {
-        if let Some(&mode) = modes.get(path.as_path()) {
+        let Some(e) = merged.get(path.as_path()) else {
+            continue;
+        };
+        // Not given, the folder keeps the default mode and no attributes: said by nothing
+        // else (the records of older versions hold no attributes).
+        if let Some(mode) = e.source_mode {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::Permissions::from_mode(u32::from(mode) & 0o7777);
-            // Not given, the folder keeps the default mode: said by nothing else.
             let _ = std::fs::set_permissions(path, mode);
+        }
+        if let Some(xattrs) = &e.source_xattrs
+            && let Ok(dir) = crate::fs::open_dir_at(rustix::fs::CWD, path)
+        {
+            let _ = crate::fs::write_xattrs(&dir, xattrs);
         }
     }
 }

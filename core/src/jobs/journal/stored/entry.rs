@@ -2,7 +2,7 @@
 //! entry kept relative to it, and the common entry written by hand.
 
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use serde::ser::SerializeStruct;
@@ -56,6 +56,9 @@ pub(in crate::jobs::journal) struct StoredEntry {
     /// [`RecordEntry::source_mode`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sm: Option<u16>,
+    /// [`RecordEntry::source_xattrs`]: names and values, as bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sx: Option<Vec<(Vec<u8>, Vec<u8>)>>,
 }
 
 /// Relative paths made absolute against the current folder, read once: what
@@ -165,7 +168,8 @@ impl Serialize for EntryOut<'_> {
             + usize::from(e.source_folder.is_some())
             + usize::from(e.source_parent.is_some())
             + usize::from(e.source_parent_real.is_some())
-            + usize::from(e.source_mode.is_some());
+            + usize::from(e.source_mode.is_some())
+            + usize::from(e.source_xattrs.is_some());
         let mut out = s.serialize_struct("StoredEntry", fields + optional)?;
         if let Some(rel) = rel {
             out.serialize_field("r", &PathOut(Path::new(rel)))?;
@@ -197,6 +201,12 @@ impl Serialize for EntryOut<'_> {
         if let Some(mode) = e.source_mode {
             out.serialize_field("sm", &mode)?;
         }
+        if let Some(xattrs) = &e.source_xattrs {
+            let xattrs: Vec<(&[u8], &[u8])> = (xattrs.iter())
+                .map(|(name, value)| (name.as_bytes(), &value[..]))
+                .collect();
+            out.serialize_field("sx", &xattrs)?;
+        }
         out.end()
     }
 }
@@ -216,7 +226,9 @@ impl EntryOut<'_> {
             Some(rel) => plain(rel).map(|r| (r, None)),
             None => plain(&source).zip(plain(&dest)).map(|(s, d)| (s, Some(d))),
         };
-        let (Some(paths), None, None) = (paths, &e.staged, &e.source_parent_real) else {
+        let (Some(paths), None, None, None) =
+            (paths, &e.staged, &e.source_parent_real, &e.source_xattrs)
+        else {
             return serde_json::to_writer(out, self);
         };
         match paths {
@@ -238,7 +250,7 @@ impl EntryOut<'_> {
         rel: &OsStr,
         out: &mut Vec<u8>,
     ) -> bool {
-        let Some(rel) = plain(Path::new(rel)) else {
+        let (Some(rel), None) = (plain(Path::new(rel)), &e.source_xattrs) else {
             return false;
         };
         push_text(out, b"{\"r\":\"", rel);
@@ -392,6 +404,10 @@ impl StoredEntry {
             source_parent: self.sp.map(|(dev, ino)| FileId { dev, ino }),
             source_parent_real: self.sr.map(StoredPath::into_path),
             source_mode: self.sm,
+            source_xattrs: self.sx.map(|xattrs| {
+                let name = |(name, value): (Vec<u8>, Vec<u8>)| (OsString::from_vec(name), value);
+                xattrs.into_iter().map(name).collect()
+            }),
         })
     }
 }
@@ -434,6 +450,7 @@ mod tests {
             source_parent: None,
             source_parent_real: None,
             source_mode: None,
+            source_xattrs: None,
         }
     }
 
