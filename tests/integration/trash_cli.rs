@@ -730,3 +730,38 @@ fn an_item_on_a_read_only_bind_mount_is_refused_as_read_only() {
     assert!(!stderr.contains("another file system"), "{stderr}");
     assert_eq!(read(&file), "kept");
 }
+
+/// An item in the trash with no info file, restored into a chosen folder: the undo puts it
+/// back in `files/` as it was, without an info file it never had (which would say it came
+/// from the folder it was restored to).
+#[test]
+fn undoing_the_restore_of_an_entry_without_info_writes_none() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let seed = tree.file("w/seed", "S");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), seed.as_os_str()]));
+    let trash = home.join("data/Trash");
+    let orphan = trash.join("files/orph");
+    fs::write(&orphan, "no info").unwrap();
+    let to = tree.dir("to");
+    let args = ["restore", "--to"].map(OsStr::new);
+    ok(&ferry_at(
+        &home,
+        &[&args[..], &[to.as_os_str(), orphan.as_os_str()]].concat(),
+    ));
+    assert_eq!(read(&to.join("orph")), "no info");
+
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(read(&orphan), "no info");
+    assert!(!to.join("orph").exists());
+    let info = trash.join("info/orph.trashinfo");
+    assert!(!info.exists(), "{}", read(&info));
+    let listing = ok(&ferry_at(&home, &[OsStr::new("restore")]));
+    let line = listing
+        .lines()
+        .find(|l| l.contains(&*orphan.to_string_lossy()));
+    assert!(
+        line.is_some_and(|l| l.contains("no info file")),
+        "{listing}"
+    );
+}

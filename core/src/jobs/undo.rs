@@ -448,20 +448,21 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
     {
         if is_still(&r.original, r.id) {
             paths.push(r.original.clone());
-            // One that had no info file, or that the restore took to another file system,
-            // goes back as an item trashed now, into the trash of the disk it is on: its own
-            // `Path=` may not be valid there (a volume's trash holds that volume's paths).
+            // One that the restore took to another file system goes back as an item trashed
+            // now, into the trash of the disk it is on: its own `Path=` may not be valid
+            // there (a volume's trash holds that volume's paths). One that had no info file
+            // goes back without one (listed where it is in the trash, as before).
             let files_dev = r.file.parent().and_then(|files| {
                 *(files_devs.entry(files))
                     .or_insert_with(|| std::fs::metadata(files).ok().map(|m| m.dev()))
             });
             let same_disk = files_dev == Some(r.id.dev);
-            let listed = |i: &&&TrashedItem| same_disk && i.trashed_from != i.file;
-            let item = items.get(r.file.as_path()).filter(listed);
+            let item = items.get(r.file.as_path()).filter(|_| same_disk);
             as_trashed.push(item.map(|i| trash::AsTrashed {
                 original: i.trashed_from.clone(),
                 deletion_date: i.deletion_date.clone(),
                 name: r.file.file_name().unwrap_or_default().to_owned(),
+                info_file: i.trashed_from != i.file,
             }));
         } else if is_still(&r.file, r.id) {
             // Back in the trash as it was: put there by an earlier run of this undo, stopped

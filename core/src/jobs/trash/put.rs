@@ -25,6 +25,9 @@ pub(crate) struct AsTrashed {
     pub(crate) original: PathBuf,
     pub(crate) deletion_date: String,
     pub(crate) name: OsString,
+    /// False for an entry that had no info file: it goes back without one, as it was (one is
+    /// written all the same to claim its name, as for any item, and removed once it is in).
+    pub(crate) info_file: bool,
 }
 
 /// Runs a trash job: each path is moved into the trash of its own file system.
@@ -87,6 +90,7 @@ pub(crate) fn trash_replaced(
             original: place.clone(),
             deletion_date: now_stamp(),
             name: place.file_name().unwrap_or(place.as_os_str()).to_owned(),
+            info_file: true,
         };
         let places = (&mounts, None);
         if let Err(e) = trash_one(staged, Some(&as_trashed), roots, &mut home, places, uid) {
@@ -285,6 +289,10 @@ fn trash_one(
                     e => return Err(Error::io("move to the trash", original, e)),
                 }
             }
+        }
+        if as_trashed.is_some_and(|a| !a.info_file) {
+            // Killed before this, the entry keeps an info file saying where it was: whole.
+            let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
         }
         let file = trash.path.join("files").join(&in_trash);
         let m = fs::stat_at(&trash.files, &in_trash).unwrap_or(meta);
