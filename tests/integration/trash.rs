@@ -289,3 +289,43 @@ fn a_link_to_a_folder_is_trashed_as_the_link() {
     assert!(restore(list_trash_in(&roots).unwrap()).is_complete());
     assert_eq!(fs::read_link(&link).unwrap(), tree.join("target"));
 }
+
+/// `directorysizes` (Trash specification 1.0) has a line per trashed folder, `size mtime
+/// name`: the size of its files, its info file's time in seconds, its name percent-encoded.
+/// A restore drops its folder's line, emptying the trash the rest.
+#[test]
+fn the_trash_keeps_its_folders_sizes_for_other_file_managers() {
+    let tree = TempTree::new();
+    let roots = TrashRoots::home_only(tree.join("Trash"));
+    tree.file("w/my docs/a", "abc");
+    tree.file("w/my docs/sub/b", "hello");
+    tree.file("w/two/c", "1234567");
+    let file = tree.file("w/plain", "not a folder");
+    let (docs, two) = (tree.join("w/my docs"), tree.join("w/two"));
+    assert!(trash(&[docs.clone(), file], &roots).is_complete());
+    assert!(trash(std::slice::from_ref(&two), &roots).is_complete());
+
+    let sizes = roots.home.join("directorysizes");
+    let info_secs = |name: &str| {
+        let info = roots.home.join(format!("info/{name}.trashinfo"));
+        fs::metadata(info).unwrap().mtime()
+    };
+    let expected = format!(
+        "8 {} my%20docs\n7 {} two\n",
+        info_secs("my docs"),
+        info_secs("two")
+    );
+    assert_eq!(read(&sizes), expected);
+
+    let listed = list_trash_in(&roots).unwrap();
+    let docs_item = listed.into_iter().filter(|i| i.original == docs).collect();
+    assert!(restore(docs_item).is_complete());
+    assert_eq!(read(&sizes), format!("7 {} two\n", info_secs("two")));
+
+    let out = run_job(Job::EmptyTrash {
+        roots: roots.clone(),
+        listed: None,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(!sizes.exists(), "{}", read(&sizes));
+}

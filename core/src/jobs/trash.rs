@@ -38,6 +38,7 @@
 //! - `trash/info.rs`: reading the trash (its info files, and entries without one);
 //! - `trash/place.rs`: where an entry may be restored to, and opening that place safely;
 //! - `trash/restore.rs`, `trash/empty.rs`: restoring and emptying;
+//! - `trash/sizes.rs`: the trash's `directorysizes` cache, kept up by each of them;
 //! - `trash/subvolumes.rs`: the btrfs subvolumes' own trash folders.
 
 mod empty;
@@ -47,6 +48,7 @@ mod info;
 mod place;
 mod put;
 mod restore;
+mod sizes;
 mod subvolumes;
 
 pub use empty::is_trashed_item;

@@ -127,7 +127,7 @@ pub(crate) fn run_empty(
     });
     let mut summary = remove::run_job(ctx, &entries, remove::ReadOnly::MakeWritable);
     for dir in &dirs {
-        if let Err(e) = remove_orphan_infos(dir) {
+        if let Err(e) = remove_orphan_infos(dir, &entries) {
             failed.push((dir.join("info"), e));
         }
     }
@@ -143,8 +143,9 @@ pub(crate) fn run_empty(
     summary
 }
 
-/// Removes every info file whose item is gone, and the `directorysizes` cache.
-fn remove_orphan_infos(dir: &Path) -> Result<()> {
+/// Removes every info file whose item is gone, and the `directorysizes` lines of folders
+/// gone or emptied in part (`entries`: what the job was to delete).
+fn remove_orphan_infos(dir: &Path, entries: &[PathBuf]) -> Result<()> {
     let info_path = dir.join("info");
     let Ok(info::TrashFolder { info, files, .. }) = info::TrashFolder::open(dir) else {
         return Ok(());
@@ -166,9 +167,14 @@ fn remove_orphan_infos(dir: &Path) -> Result<()> {
             }
         }
     }
-    if let Ok(dfd) = fs::open_dir_path(dir) {
-        let _ = rustix::fs::unlinkat(&dfd, "directorysizes", AtFlags::empty());
-    }
+    let files_path = dir.join("files");
+    let in_dir = |p: &&PathBuf| p.parent() == Some(files_path.as_path());
+    let stale: Vec<&OsStr> = entries
+        .iter()
+        .filter(in_dir)
+        .filter_map(|p| p.file_name())
+        .collect();
+    super::sizes::update(dir, &[], &stale);
     Ok(())
 }
 

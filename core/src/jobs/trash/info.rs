@@ -59,6 +59,8 @@ const INFO_MAX: u64 = 64 << 10;
 /// A trash folder opened for reading: its `info/` and `files/`, neither a link.
 pub(super) struct TrashFolder {
     path: PathBuf,
+    /// The trash folder itself (for its `directorysizes`).
+    pub(super) root: OwnedFd,
     pub(super) info: OwnedFd,
     pub(super) files: OwnedFd,
 }
@@ -83,6 +85,7 @@ impl TrashFolder {
         }
         Ok(TrashFolder {
             path: path.to_path_buf(),
+            root,
             info,
             files,
         })

@@ -69,6 +69,7 @@ pub(crate) fn run_trash_as(
             Err(e) => run.fail(path.clone(), e),
         }
     }
+    super::sizes::trashed(&run.summary.trash);
     run.finish()
 }
 

@@ -85,6 +85,7 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
         }));
     summary.record = part.record;
     summary.stopped_by = part.stopped_by;
+    super::sizes::left(&summary.trash);
     summary
 }
 
