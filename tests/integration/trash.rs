@@ -291,8 +291,9 @@ fn a_link_to_a_folder_is_trashed_as_the_link() {
 }
 
 /// `directorysizes` (Trash specification 1.0) has a line per trashed folder, `size mtime
-/// name`: the size of its files, its info file's time in seconds, its name percent-encoded.
-/// A restore drops its folder's line, emptying the trash the rest.
+/// name`: the size of its files, its info file's time in milliseconds (as KIO writes and
+/// compares it), its name percent-encoded. A restore drops its folder's line, emptying the
+/// trash the rest.
 #[test]
 fn the_trash_keeps_its_folders_sizes_for_other_file_managers() {
     let tree = TempTree::new();
@@ -306,21 +307,22 @@ fn the_trash_keeps_its_folders_sizes_for_other_file_managers() {
     assert!(trash(std::slice::from_ref(&two), &roots).is_complete());
 
     let sizes = roots.home.join("directorysizes");
-    let info_secs = |name: &str| {
+    let info_millis = |name: &str| {
         let info = roots.home.join(format!("info/{name}.trashinfo"));
-        fs::metadata(info).unwrap().mtime()
+        let meta = fs::metadata(info).unwrap();
+        meta.mtime() * 1000 + meta.mtime_nsec() / 1_000_000
     };
     let expected = format!(
         "8 {} my%20docs\n7 {} two\n",
-        info_secs("my docs"),
-        info_secs("two")
+        info_millis("my docs"),
+        info_millis("two")
     );
     assert_eq!(read(&sizes), expected);
 
     let listed = list_trash_in(&roots).unwrap();
     let docs_item = listed.into_iter().filter(|i| i.original == docs).collect();
     assert!(restore(docs_item).is_complete());
-    assert_eq!(read(&sizes), format!("7 {} two\n", info_secs("two")));
+    assert_eq!(read(&sizes), format!("7 {} two\n", info_millis("two")));
 
     let out = run_job(Job::EmptyTrash {
         roots: roots.clone(),

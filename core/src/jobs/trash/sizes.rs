@@ -2,8 +2,13 @@
 //! a trash, which Dolphin (KIO) reads to sum up a trash without walking every folder in it.
 //! One line per trashed folder, `size mtime name`: the apparent size of the files below it
 //! in bytes (what KIO writes and reads), the modification time of its `.trashinfo` in
-//! seconds (a reader trusts a line only while that time matches), and its name in `files/`
-//! percent-encoded.
+//! milliseconds (a reader trusts a line only while that time matches), and its name in
+//! `files/` percent-encoded.
+//!
+//! Milliseconds, where the specification says seconds: KIO, the one reader and writer of
+//! this file there is, writes and compares milliseconds. A line in seconds would never match
+//! there, and since KIO adds no line for a name already listed, it would walk that folder at
+//! every look for as long as it stays in the trash.
 //!
 //! Written once per job and trash folder, and only for folders: a trash job adds a line for
 //! each folder it trashed (walking it once, in the trash), and a job that took a folder out
@@ -95,7 +100,8 @@ pub(super) fn update(dir: &Path, added: &[&OsStr], stale: &[&OsStr]) {
             continue;
         };
         let encoded = crate::uri::percent_encode_path(Path::new(name));
-        text.extend_from_slice(format!("{size} {} {encoded}\n", info.mtime.sec).as_bytes());
+        let millis = info.mtime.sec * 1000 + i64::from(info.mtime.nsec / 1_000_000);
+        text.extend_from_slice(format!("{size} {millis} {encoded}\n").as_bytes());
         changed = true;
     }
     match (changed, text.is_empty()) {
