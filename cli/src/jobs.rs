@@ -46,7 +46,8 @@ pub enum OnConflict {
 #[derive(Debug, Args)]
 pub struct TransferArgs {
     /// What to do when a name already exists in DEST_DIR (folders are merged unless
-    /// `ask` or `keep-both`).
+    /// `ask` or `keep-both`). A copy into the source's own folder is no conflict: it makes
+    /// a duplicate, `name (copy).ext`, as a paste there does, whatever this says.
     #[arg(long, value_enum, default_value_t = OnConflict::Skip)]
     pub on_conflict: OnConflict,
     /// Sources, then the destination folder (SRC... DEST_DIR), or one source and the new path
