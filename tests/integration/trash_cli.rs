@@ -7,7 +7,7 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ferry_tests::TempTree;
 
@@ -632,19 +632,63 @@ fn the_trash_listing_tells_odd_names_apart() {
 /// `ferry` with its home in `home`, allowed `n` open files (soft and hard limit, which it
 /// cannot raise), as in a session with a low limit.
 fn with_open_files(home: &Path, n: u32) -> std::process::Command {
-    let ferry = ferry_in(home);
     let mut limited = std::process::Command::new("prlimit");
-    limited
-        .arg(format!("--nofile={n}:{n}"))
-        .arg("--")
-        .arg(ferry.get_program());
+    limited.arg(format!("--nofile={n}:{n}")).arg("--");
+    ferry_under(home, limited)
+}
+
+/// `ferry` with its home in `home`, run by `wrapper` (`prlimit …`, `strace …`), which is
+/// given its program and its environment.
+fn ferry_under(home: &Path, mut wrapper: std::process::Command) -> std::process::Command {
+    let ferry = ferry_in(home);
+    wrapper.arg(ferry.get_program());
     for (key, value) in ferry.get_envs() {
         match value {
-            Some(value) => limited.env(key, value),
-            None => limited.env_remove(key),
+            Some(value) => wrapper.env(key, value),
+            None => wrapper.env_remove(key),
         };
     }
-    limited
+    wrapper
+}
+
+/// Many files of one name (`.DS_Store` from every folder) each tried every name the ones
+/// before had taken in the trash (`same`, `same.2`, …): 3,000 took 11.6 s against 3 s for as
+/// many names. Each is now tried from the number after the last one given: counted in
+/// creates refused, not time.
+#[test]
+fn many_items_of_one_name_do_not_each_try_every_name_taken() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let count = 200;
+    let paths: Vec<PathBuf> = (0..count)
+        .map(|i| tree.file(format!("w/d{i}/same"), "x"))
+        .collect();
+    let log = tree.join("strace.log");
+    let mut strace = std::process::Command::new("strace");
+    strace.args([
+        "-f",
+        "-qq",
+        "-e",
+        "trace=openat",
+        "-e",
+        "status=failed",
+        "-o",
+    ]);
+    strace.arg(&log);
+    let mut trash = ferry_under(&home, strace);
+    trash.arg("trash").args(&paths);
+    let Ok(out) = trash.output() else {
+        eprintln!("note: strace is missing; skipped");
+        return;
+    };
+    ok(&out);
+    let log = fs::read_to_string(&log).unwrap();
+    let taken = log
+        .lines()
+        .filter(|l| l.contains(".trashinfo") && l.contains("EEXIST"))
+        .count();
+    assert!(taken < count, "{taken} names tried and found taken");
+    assert!(paths.iter().all(|p| !p.exists()), "all trashed");
 }
 
 /// Putting back more items than the process may hold files open: the undo of a trash, a

@@ -1,6 +1,7 @@
 //! The trash job: each item moved into the trash of its own file system, its info file
 //! written first (see the module docs of `trash.rs`).
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,7 +57,7 @@ pub(crate) fn run_trash_as(
     let state = UndoJournal::open_default()
         .ok()
         .and_then(|journal| std::fs::canonicalize(journal.path().parent()?).ok());
-    let mut home: Option<(TrashDir, u64)> = None;
+    let mut trashes = Trashes::default();
     for (i, path) in paths.iter().enumerate() {
         if !run.step(i, path) {
             run.summary.not_done.extend_from_slice(&paths[i..]);
@@ -64,7 +65,7 @@ pub(crate) fn run_trash_as(
         }
         let as_trashed = as_trashed.get(i).and_then(Option::as_ref);
         let places = (&mounts, state.as_deref());
-        match trash_one(path, as_trashed, roots, &mut home, places, uid) {
+        match trash_one(path, as_trashed, roots, &mut trashes, places, uid) {
             Ok(record) => run.done(path.clone(), record),
             Err(e) => run.fail(path.clone(), e),
         }
@@ -84,7 +85,7 @@ pub(crate) fn trash_replaced(
 ) -> Vec<(PathBuf, Error)> {
     let uid = rustix::process::getuid().as_raw();
     let mounts = MountTable::read();
-    let mut home = None;
+    let mut trashes = Trashes::default();
     let mut failed = Vec::new();
     for (staged, place) in replaced {
         let as_trashed = AsTrashed {
@@ -94,7 +95,7 @@ pub(crate) fn trash_replaced(
             info_file: true,
         };
         let places = (&mounts, None);
-        if let Err(e) = trash_one(staged, Some(&as_trashed), roots, &mut home, places, uid) {
+        if let Err(e) = trash_one(staged, Some(&as_trashed), roots, &mut trashes, places, uid) {
             failed.push((place.clone(), e));
         }
     }
@@ -117,14 +118,27 @@ fn home_trash_dev(roots: &TrashRoots) -> std::io::Result<u64> {
     Err(std::io::ErrorKind::NotFound.into())
 }
 
+/// What a job's items share on their way to the trash.
+#[derive(Default)]
+struct Trashes {
+    /// The home trash, once opened, and its device.
+    home: Option<(TrashDir, u64)>,
+    /// The number the last item of a name got in a trash folder (`a.txt.7`): the next item
+    /// of that name is tried from the one after, not from the plain name up again. 3,000
+    /// files of one name (`.DS_Store`, `index.html`) each tried every name taken before
+    /// theirs: 11.6 s, against 3 s for as many names.
+    numbered: HashMap<(PathBuf, OsString), u32>,
+}
+
 fn trash_one(
     path: &Path,
     as_trashed: Option<&AsTrashed>,
     roots: &TrashRoots,
-    home: &mut Option<(TrashDir, u64)>,
+    trashes: &mut Trashes,
     (mounts, state): (&MountTable, Option<&Path>),
     uid: u32,
 ) -> Result<TrashRecord> {
+    let Trashes { home, numbered } = trashes;
     let refused = || Error::Refused {
         op: "trash",
         path: path.to_path_buf(),
@@ -253,11 +267,11 @@ fn trash_one(
         crate::uri::percent_encode_path(stored)
     );
     let base = listed.file_name().unwrap_or(name);
-    let earlier = as_trashed.map(|a| a.name.clone());
-    for in_trash in earlier
-        .into_iter()
-        .chain((1..=10_000).map(|n| trash_name(base, n)))
-    {
+    let earlier = as_trashed.map(|a| (None, a.name.clone()));
+    let key = (trash.path.clone(), base.to_owned());
+    let first = numbered.get(&key).map_or(1, |n| n + 1);
+    let numbers = (first..first.saturating_add(10_000)).map(|n| (Some(n), trash_name(base, n)));
+    for (number, in_trash) in earlier.into_iter().chain(numbers) {
         let mut info_name = in_trash.clone();
         info_name.push(".trashinfo");
         let info_path = trash.path.join("info").join(&info_name);
@@ -294,6 +308,9 @@ fn trash_one(
         if as_trashed.is_some_and(|a| !a.info_file) {
             // Killed before this, the entry keeps an info file saying where it was: whole.
             let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
+        }
+        if let Some(number) = number {
+            numbered.insert(key, number);
         }
         let file = trash.path.join("files").join(&in_trash);
         let m = fs::stat_at(&trash.files, &in_trash).unwrap_or(meta);
@@ -430,7 +447,7 @@ mod tests {
             Path::new(path),
             None,
             &roots,
-            &mut None,
+            &mut Trashes::default(),
             (&mounts, None),
             uid,
         )
