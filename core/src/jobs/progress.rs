@@ -141,12 +141,19 @@ pub fn work(p: &Progress) -> (u64, u64) {
     )
 }
 
-/// The speed shown (bytes, or items for a delete) and the pace of the work, which the time
-/// left is reckoned from.
+/// The speed shown (bytes, or items for a delete), and the paces of the bytes and of the
+/// items, which the time left is reckoned from.
+///
+/// Each by itself: the time left is that of whichever of the two has the longer to go at
+/// its own pace. Reckoned from the pace of the work ([`work`], items as bytes' worth), a
+/// copy of 30,000 small files, then a 2 GB one, said "0 s left" for the whole minute of the
+/// big file: the small files had gone at gigabytes' worth a second, and that pace held the
+/// estimate for seconds after the big file began.
 #[derive(Default)]
 struct Speeds {
     shown: Speed,
-    work: Speed,
+    bytes: Speed,
+    items: Speed,
 }
 
 fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> Progress {
@@ -171,16 +178,31 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> 
     } else {
         items_done
     };
-    let (done, total) = work(&progress);
     if paused {
         progress.speed = speeds.shown.pause();
-        speeds.work.pause();
+        speeds.bytes.pause();
+        speeds.items.pause();
     } else {
         progress.speed = speeds.shown.update(shown);
-        speeds.work.update(done);
-        progress.eta = time_left(total.saturating_sub(done), speeds.work.steady);
+        progress.eta = speeds.time_left_at(Instant::now(), (bytes_done, items_done), totals);
     }
     progress
+}
+
+impl Speeds {
+    /// The time left with `done` (bytes, items) of `totals` at `now`, sampling both paces.
+    fn time_left_at(
+        &mut self,
+        now: Instant,
+        done: (u64, u64),
+        totals: &Totals,
+    ) -> Option<Duration> {
+        self.bytes.update_at(now, done.0);
+        self.items.update_at(now, done.1);
+        let bytes = time_left(totals.bytes.saturating_sub(done.0), self.bytes.steady);
+        let items = time_left(totals.items.saturating_sub(done.1), self.items.steady);
+        items.zip(bytes).map(|(items, bytes)| items.max(bytes))
+    }
 }
 
 /// Estimates beyond this say nothing: a rate decayed by a long stall.
@@ -189,6 +211,9 @@ const LONGEST_ESTIMATE: Duration = Duration::from_secs(30 * 24 * 3600);
 /// Time to do `left` more at `rate` a second; none when the rate cannot tell (zero, or so
 /// low after a stall that the quotient would be years, or beyond what a `Duration` holds).
 fn time_left(left: u64, rate: f64) -> Option<Duration> {
+    if left == 0 {
+        return Some(Duration::ZERO);
+    }
     if rate <= 0.0 {
         return None;
     }
@@ -375,6 +400,36 @@ mod tests {
         }
         // The first tick after the resume only marks where sampling starts again.
         assert_eq!(speed.update(1_000), rate);
+    }
+
+    /// 30,000 files of 100 bytes in a second, then one of 2 GB at 100 MB/s: reckoned from
+    /// the pace of the work, items as bytes' worth, the time left said about a second for
+    /// most of the twenty the big file took. Now it is within a third of the truth from two
+    /// seconds into the big file on.
+    #[test]
+    fn a_big_file_after_many_small_ones_is_not_said_to_take_no_time() {
+        let start = Instant::now();
+        let totals = Totals {
+            items: 30_001,
+            bytes: 30_000 * 100 + 2_000_000_000,
+            ..Totals::default()
+        };
+        let mut speeds = Speeds::default();
+        for tick in 0..=210u32 {
+            let (bytes, items) = match tick {
+                0..=10 => (u64::from(tick) * 300_000, u64::from(tick) * 3_000),
+                _ => (3_000_000 + u64::from(tick - 10) * 10_000_000, 30_000),
+            };
+            let left = speeds.time_left_at(start + TICK * tick, (bytes, items), &totals);
+            if (30..200).contains(&tick) {
+                let truth = (totals.bytes - bytes) as f64 / 100_000_000.0;
+                let said = left.expect("an estimate").as_secs_f64();
+                assert!(
+                    said > truth * 0.67 && said < truth * 1.5,
+                    "{said} s for {truth} s"
+                );
+            }
+        }
     }
 
     /// A source delivering 2 MB a second in bursts (4 MB in one tick, nothing for the next
