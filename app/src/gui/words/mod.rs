@@ -111,11 +111,21 @@ pub fn error_in_words(error: &Error) -> String {
             format::size(*needed),
             format::size(*available)
         ),
-        Error::NoRoomForFiles { path } => format!(
-            "The disk holding {} can hold no more files: it has space left, but no room for \
-             another file (no free inodes).",
-            quoted(path)
-        ),
+        // Named by the folder it goes into: "the disk holding “t119”", of a file that could
+        // not be made, read as if the file were the disk.
+        Error::NoRoomForFiles { path } => match path.parent() {
+            Some(folder) if folder.file_name().is_some() => format!(
+                "{} could not be made in {}: that disk has space left, but no room for another \
+                 file (no free inodes).",
+                quoted(path),
+                quoted(folder)
+            ),
+            _ => format!(
+                "{} could not be made: its disk has space left, but no room for another file \
+                 (no free inodes).",
+                quoted(path)
+            ),
+        },
         Error::FolderRemoved { path, .. } => format!(
             "The folder {} was removed while the job was writing into it.",
             quoted_full(path)
@@ -273,6 +283,14 @@ mod tests {
                     dest: p("/m/d2"),
                 },
                 "“d2” can't go into itself.",
+            ),
+            // It named the file as if it were the disk: "The disk holding “t119” …".
+            (
+                Error::NoRoomForFiles {
+                    path: p("/mnt/small/E/t119"),
+                },
+                "“t119” could not be made in “E”: that disk has space left, but no room for \
+                 another file (no free inodes).",
             ),
             (
                 Error::SameFile {
