@@ -11,7 +11,7 @@ use ferry_core::jobs::{ConflictPolicy, Job, JobId};
 use iced::Task;
 
 use super::copy_paste::Clip;
-use super::jobs::{FollowUp, Routed, Started, State, Undoing};
+use super::jobs::{FollowUp, Routed, Started, State, Undoing, WindowJob};
 use super::menus::Command;
 use super::modal::folder_prompt::{self, FolderPrompt};
 use super::picker::Picked;
@@ -86,6 +86,22 @@ impl Ferry {
             Operation::NewFolder { parent, name } => {
                 self.start_job(Job::CreateFolder { parent, name }, FollowUp::RenameCreated)
             }
+            Operation::Unmake(path) => self.unmake_folder(&path),
+        }
+    }
+
+    /// Escape while naming the folder New Folder made at `path`: that folder's making is
+    /// undone, through the journal (so that Undo does not offer it after), which leaves the
+    /// folder if something was put in it meanwhile.
+    fn unmake_folder(&mut self, path: &Path) -> Task<Message> {
+        let made = |job: &&WindowJob| matches!(&*job.job, Job::CreateFolder { parent, name } if parent.join(name) == path);
+        let seq = (self.jobs.window_jobs().rev())
+            .find(made)
+            .filter(|job| !job.is_running() && !job.undoing)
+            .and_then(|job| job.seq);
+        match seq {
+            Some(seq) => self.submit_undo_record(seq, false),
+            None => Task::none(),
         }
     }
 

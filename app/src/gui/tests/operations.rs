@@ -321,6 +321,26 @@ fn a_new_folder_is_created_and_its_name_is_edited() {
     until(&mut ferry, "the name editor", |f| {
         f.tabs.active_pane().is_renaming()
     });
+    // Escape there makes no folder, as in Dolphin's and Nautilus's dialogs: it stayed.
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    until(&mut ferry, "the folder gone", |_| {
+        !home.join("Music/New Folder").exists()
+    });
+    jobs_done(&mut ferry);
+    // Enter keeps it, even under the name it was given.
+    key(
+        &mut ferry,
+        Key::Character("n".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    until(&mut ferry, "the name editor", |f| {
+        f.tabs.active_pane().is_renaming()
+    });
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    jobs_done(&mut ferry);
+    let made = fs::read_dir(home.join("Music")).unwrap().flatten();
+    let made: Vec<_> = made.filter(|e| e.path().is_dir()).collect();
+    assert_eq!(made.len(), 1, "{made:?}");
 }
 
 #[test]

@@ -95,7 +95,7 @@ impl Browser {
                 }
                 none
             }
-            PaneAction::Escape => (self.escape(), None),
+            PaneAction::Escape => self.escape(),
             PaneAction::EditLocation => (self.edit_path(), None),
             PaneAction::DetailsView => self.set_mode(ViewMode::Details),
             PaneAction::IconsView => self.set_mode(ViewMode::Icons),
@@ -141,19 +141,24 @@ impl Browser {
         }
     }
 
-    /// Escape: drop the rubber band, stop typing a path, close the filter, or clear the
-    /// selection — the first that applies.
-    pub(super) fn escape(&mut self) -> Task<Message> {
-        if self.band.take().is_some()
-            || self.renaming.take().is_some()
-            || self.editing.take().is_some()
-        {
-            return Task::none();
+    /// Escape: drop the rubber band, stop naming an item (a folder New Folder just made
+    /// goes again), stop typing a path, close the filter, or clear the selection — the first
+    /// that applies.
+    pub(super) fn escape(&mut self) -> (Task<Message>, Option<Event>) {
+        if let Some(renaming) = self.renaming.take() {
+            let unmake = super::Operation::Unmake(self.path.join(&renaming.original));
+            return (
+                Task::none(),
+                renaming.made.then_some(Event::Operation(unmake)),
+            );
+        }
+        if self.band.take().is_some() || self.editing.take().is_some() {
+            return (Task::none(), None);
         }
         if self.filter.is_some() {
-            return self.set_filter(None);
+            return (self.set_filter(None), None);
         }
         self.selection.clear();
-        Task::none()
+        (Task::none(), None)
     }
 }

@@ -28,6 +28,8 @@ pub type CutItems = std::sync::Arc<(PathBuf, HashSet<OsString>)>;
 pub enum Operation {
     /// Put these on the clipboard, to copy.
     Copy(Vec<PathBuf>),
+    /// Escape while naming the folder New Folder just made at this path: undo its making.
+    Unmake(PathBuf),
     /// Put these on the clipboard, to move.
     Cut(Vec<PathBuf>),
     /// Copy or move what the clipboard holds into this folder.
@@ -91,6 +93,9 @@ pub(super) struct Renaming {
     pub selected: Option<std::ops::Range<usize>>,
     /// Where the cursor is, as the edits tell (after what was typed last), in characters.
     pub cursor: usize,
+    /// The folder New Folder just made, being named: Escape takes it away again, as
+    /// Escape in Dolphin's and Nautilus's New Folder dialogs makes none.
+    pub made: bool,
 }
 
 impl Renaming {
@@ -255,6 +260,7 @@ impl Browser {
             ino: item.ino(),
             selected: Some(0..stem),
             cursor: stem,
+            made: false,
         });
         let reveal = self.reveal_focus();
         let slot = self.built_slot(entry);
@@ -394,7 +400,11 @@ impl Browser {
         };
         self.pending_rename = None;
         self.selection.select_only(contents.rows()[row]);
-        self.start_rename()
+        let task = self.start_rename();
+        if let Some(renaming) = &mut self.renaming {
+            renaming.made = true;
+        }
+        task
     }
 
     pub(super) fn rename_edited(&mut self, text: String) {
