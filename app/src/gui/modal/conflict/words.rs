@@ -74,7 +74,9 @@ pub fn question(c: &Conflict, folder: &str) -> String {
     let folder = fit::middle(folder.into(), 160.0, 18.0);
     match c.kind {
         ConflictKind::FileExists => format!("Replace “{name}” in “{folder}”?"),
-        ConflictKind::FolderExists => format!("Merge the folder “{name}” into “{folder}”?"),
+        ConflictKind::FolderExists => {
+            format!("Merge the folder “{name}” with the one in “{folder}”?")
+        }
         ConflictKind::FileVsFolder => format!(
             "Replace the {} “{name}” in “{folder}” with a {}?",
             noun(c.dest.kind),

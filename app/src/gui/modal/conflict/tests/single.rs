@@ -61,7 +61,11 @@ fn apply_to_all_answers_the_kind_and_names_how_many() {
     );
     // The engine answers the other files itself: only the folder is left, alone.
     assert_eq!(dialog.waiting(), 1);
-    assert!(shows(&dialog, "Merge the folder “Photos” into “dest”?"));
+    // "into “dest”" read as if the folder would land in “dest” beside the one there.
+    assert!(shows(
+        &dialog,
+        "Merge the folder “Photos” with the one in “dest”?"
+    ));
 }
 
 #[test]
