@@ -115,7 +115,8 @@ pub fn explanation(c: &Conflict, problem: Option<NameProblem>) -> String {
 /// Why a name is refused, as a sentence.
 pub fn name_problem(problem: NameProblem) -> String {
     match problem {
-        NameProblem::Empty => "Type a name.".to_owned(),
+        // Said of "..", "Type a name." did not tell what was wrong with it.
+        NameProblem::Empty => "Type a name: not empty, “.” or “..”.".to_owned(),
         NameProblem::Slash => "A name cannot contain “/”.".to_owned(),
         NameProblem::TooLong { max } => {
             format!("That name is too long for this disk (at most {max} bytes).")
@@ -263,6 +264,14 @@ mod tests {
             assert_eq!(folder_of(Path::new(trashed)), "Trash", "{trashed}");
         }
         assert_eq!(folder_of(Path::new("/home/u/files/x.txt")), "files");
+    }
+
+    #[test]
+    fn a_name_that_is_no_name_is_said_so() {
+        assert_eq!(
+            name_problem(NameProblem::Empty),
+            "Type a name: not empty, “.” or “..”."
+        );
     }
 
     /// A 255-byte name: the question and Keep both's line ran past the dialog, and pushed
