@@ -423,6 +423,7 @@ pub(crate) fn run_asking(
         }
     );
     let interrupt = Interrupt::register();
+    prompt.give_up_when(Arc::clone(&interrupt.asked));
     let (engine, events) = Engine::start();
     // The job stops at its next item, not at this loop's next wake-up: a small copy could
     // otherwise finish first.

@@ -5,6 +5,8 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ferry_core::Error;
 use ferry_core::entry::Kind;
@@ -61,6 +63,8 @@ pub struct Prompt {
     answers: Box<dyn BufRead>,
     /// Conflicts met after writing began without a terminal to ask on, skipped ([`describe`]).
     unasked: Vec<String>,
+    /// Set when the job is cancelled (a Ctrl-C): a question waiting on stdin gives up.
+    given_up: Option<Arc<AtomicBool>>,
 }
 
 /// One line naming a conflict, for the prompt and for the list printed without a terminal.
@@ -105,7 +109,39 @@ impl Prompt {
             terminal,
             answers,
             unasked: Vec::new(),
+            given_up: None,
         }
+    }
+
+    /// Makes a question waiting for its answer on stdin give up (answered Cancel) once
+    /// `cancelled` is set.
+    pub fn give_up_when(&mut self, cancelled: Arc<AtomicBool>) {
+        self.given_up = Some(cancelled);
+    }
+
+    /// Waits until stdin has an answer to read (true), or the job was cancelled. The signal
+    /// handlers restart an interrupted `read`, so a Ctrl-C at a question would otherwise
+    /// wait for an answer that never comes, and the job would never end.
+    fn answer_ready(&self) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let Some(cancelled) = &self.given_up else {
+            return true;
+        };
+        let stdin = std::io::stdin();
+        // `poll` is never restarted (EINTR); the timeout covers a signal that came just
+        // before it.
+        let wake = Timespec {
+            tv_sec: 0,
+            tv_nsec: 100_000_000,
+        };
+        while !cancelled.load(Ordering::Relaxed) {
+            let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+            match poll(&mut fds, Some(&wake)) {
+                Ok(0) | Err(rustix::io::Errno::INTR) => {}
+                _ => return true,
+            }
+        }
+        false
     }
 
     /// Whether questions are asked, rather than answered Skip.
@@ -116,6 +152,10 @@ impl Prompt {
     fn ask(&mut self, question: &str) -> Option<String> {
         eprint!("{question} ");
         let _ = std::io::stderr().flush();
+        if !self.answer_ready() {
+            eprintln!();
+            return None;
+        }
         let mut line = String::new();
         match self.answers.read_line(&mut line) {
             Ok(0) | Err(_) => None, // end of input: treated as cancel

@@ -63,12 +63,8 @@ impl Pause {
     }
 
     /// Waits, polling, until `done` (panics after a minute with `what`).
-    pub fn wait_until(&self, mut done: impl FnMut() -> bool, what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !done() {
-            assert!(Instant::now() < deadline, "gave up waiting for {what}");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+    pub fn wait_until(&self, done: impl FnMut() -> bool, what: &str) {
+        wait_until(done, what);
     }
 
     /// Lets the held process `pid` go on.
@@ -85,6 +81,15 @@ impl Pause {
 
     fn fifo(&self, pid: u32) -> std::path::PathBuf {
         self.dir.path().join(pid.to_string())
+    }
+}
+
+/// Waits, polling, until `done` (panics after a minute with `what`).
+pub fn wait_until(mut done: impl FnMut() -> bool, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 

@@ -248,3 +248,56 @@ fn the_undo_of_an_interrupted_restore_says_what_it_did_not_undo() {
         "{said}"
     );
 }
+
+/// A Ctrl-C typed at a conflict question (on `script`'s terminal) cancels the job and ends
+/// the process by the signal, as `cp -i` ends; the job is recorded as cancelled. The
+/// question's read was restarted after the signal and waited for ever.
+#[test]
+fn ctrl_c_at_a_conflict_question_cancels_the_job() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("s/f", "new");
+    let old = t.file("d/f", "old");
+    let program = env!("CARGO_BIN_EXE_ferry-under-test");
+    let shell = format!(
+        "'{program}' cp '{}' '{}' --on-conflict ask",
+        t.join("s/f").display(),
+        t.join("d").display()
+    );
+    let ferry = ferry_in(&home);
+    let mut script = std::process::Command::new("script");
+    script
+        .args(["-qec", &shell, "/dev/null"])
+        .envs(ferry.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let Ok(mut child) = script.spawn() else {
+        eprintln!("note: no `script` (util-linux) to give ferry a terminal; test skipped");
+        return;
+    };
+    let mut shown = Vec::new();
+    let mut stdout = child.stdout.take().unwrap();
+    while !String::from_utf8_lossy(&shown).contains("[c]ancel?") {
+        let mut chunk = [0; 4096];
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "no question: {}", String::from_utf8_lossy(&shown));
+        shown.extend_from_slice(&chunk[..n]);
+    }
+    // The terminal's Ctrl-C: SIGINT to the process waiting at the question.
+    child.stdin.as_mut().unwrap().write_all(b"\x03").unwrap();
+    let mut status = None;
+    crate::faults::wait_until(
+        || {
+            status = child.try_wait().unwrap();
+            status.is_some()
+        },
+        "ferry to end at the Ctrl-C",
+    );
+    assert_eq!(status.unwrap().code(), Some(130), "{status:?}");
+    assert_eq!(fs::read_to_string(&old).unwrap(), "old");
+    let history = ferry_in(&home).arg("history").output().unwrap();
+    let history = String::from_utf8_lossy(&history.stdout);
+    assert!(history.contains("cancelled"), "{history}");
+}
