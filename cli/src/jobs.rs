@@ -16,7 +16,7 @@ use ferry_core::jobs::{
 };
 use ferry_core::shown::Shown;
 use indicatif::{ProgressBar, ProgressStyle};
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use super::prompt::{Prompt, describe, policy_of};
 use super::report::{landings_of, report};
@@ -387,7 +387,7 @@ fn with_contents_expanded(sources: &[PathBuf]) -> (Vec<PathBuf>, bool) {
 
 /// Submits `job`, shows its progress, prints its summary and returns the exit status.
 ///
-/// A first Ctrl-C (or SIGTERM) cancels the job through the engine, so temporaries are removed,
+/// A first Ctrl-C (or SIGTERM, or SIGHUP) cancels the job through the engine, so temporaries are removed,
 /// what was moved stays moved and the summary is printed; a second one exits at once.
 pub(crate) fn run(job: Job, verb: &str) -> i32 {
     let journal = super::undo::Journaled::begin(&job);
@@ -545,8 +545,10 @@ pub(crate) fn run_asking(
 /// The signal that asked this process to stop (0: none), for [`end_by_signal`].
 static SIGNALLED: std::sync::OnceLock<Arc<AtomicUsize>> = std::sync::OnceLock::new();
 
-/// A Ctrl-C or SIGTERM asks the running job to stop: it is cancelled through the engine,
-/// which removes the item in flight; a second one ends the process at once (status 130).
+/// A Ctrl-C, SIGTERM or SIGHUP (its terminal closed) asks the running job to stop: it is
+/// cancelled through the engine, which removes the item in flight and records the job as
+/// cancelled, where the default SIGHUP left part files and a job that seemed interrupted; a
+/// second one ends the process at once (status 130).
 pub(crate) struct Interrupt {
     /// Set by the signal handler itself, so that an engine sees it without a thread to
     /// forward the signal: a thread blocked waiting for signals has to be woken to die at
@@ -559,7 +561,7 @@ impl Interrupt {
     pub(crate) fn register() -> Self {
         let asked = Arc::new(AtomicBool::new(false));
         let signalled = SIGNALLED.get_or_init(|| Arc::new(AtomicUsize::new(0)));
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGHUP, SIGINT, SIGTERM] {
             // Registration order matters: the shutdown check must see the flag before it is set.
             let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&asked));
             let _ = signal_hook::flag::register(sig, Arc::clone(&asked));
@@ -573,8 +575,8 @@ impl Interrupt {
     }
 }
 
-/// Once a command has cleaned up and said everything after a Ctrl-C or SIGTERM, ends the
-/// process by that signal, as `cp` and `rm` end: a shell then sees status 130 (or 143) and
+/// Once a command has cleaned up and said everything after a Ctrl-C, SIGTERM or SIGHUP, ends
+/// the process by that signal, as `cp` and `rm` end: a shell then sees status 130 (143, 129) and
 /// stops the loop or script running it, which an exit status of our own would not tell
 /// apart from a failed item. Returns if no signal came.
 pub fn end_by_signal() {

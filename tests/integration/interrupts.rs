@@ -50,15 +50,34 @@ fn interrupted(home: &Path, verb: &str, src: &Path, dest: &Path, nth: u32) -> (O
 /// `ferry ARGS` held at the fault point `point` ("deleted:5"), sent SIGINT there and, 0.3 s
 /// later, let go; it must end by the signal.
 fn interrupted_at(home: &Path, args: &[&OsStr], point: &'static str) -> (Output, String) {
+    signalled_at(home, args, point, Signal::INT)
+}
+
+/// [`interrupted_at`] with `signal` for SIGINT.
+fn signalled_at(
+    home: &Path,
+    args: &[&OsStr],
+    point: &'static str,
+    signal: Signal,
+) -> (Output, String) {
     let pause = Pause::at(point);
-    let child = pause.start_held(ferry_in(home).args(args));
+    let mut child = pause.start_held(ferry_in(home).args(args));
     let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
-    rustix::process::kill_process(pid, Signal::INT).unwrap();
+    rustix::process::kill_process(pid, signal).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
-    pause.release(child.id());
+    // One the signal killed outright never reads the point's FIFO: opening it would wait.
+    if child.try_wait().unwrap().is_none() {
+        pause.release(child.id());
+    }
     let out = child.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.signal(), Some(2), "{:?}: {said}", out.status);
+    let number = signal.as_raw();
+    assert_eq!(
+        out.status.signal(),
+        Some(number),
+        "{:?}: {said}",
+        out.status
+    );
     (out, said)
 }
 
@@ -97,6 +116,22 @@ fn an_interrupted_copy_says_how_much_of_the_folder_it_copied_and_where() {
     assert!(said.contains(&line), "{said}");
     assert!(!said.contains("not copied"), "{said}");
     assert_eq!(files_in(&src), 600);
+}
+
+/// A SIGHUP (the terminal closed) cancels a copy as a Ctrl-C does: it killed the process
+/// outright, leaving its temporaries and a job that seemed interrupted.
+#[test]
+fn a_hangup_cancels_a_copy_as_ctrl_c_does() {
+    let t = TempTree::new();
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    let args = ["cp".as_ref(), src.as_os_str(), dest.as_os_str()];
+    let (_, said) = signalled_at(&home, &args, "item-done:5", Signal::HUP);
+    assert!(said.contains("ferry: interrupted:"), "{said}");
+    let history = ferry_in(&home).arg("history").output().unwrap();
+    let history = String::from_utf8_lossy(&history.stdout);
+    assert!(history.contains("cancelled"), "{history}");
+    assert!(!history.contains("INTERRUPTED"), "{history}");
 }
 
 /// Cancelled before it got into them, the folders a copy had made were left 0700 and
