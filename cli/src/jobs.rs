@@ -93,7 +93,8 @@ pub struct RmArgs {
     #[arg(required = true, value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
     /// Delete even your home folder or a folder holding it (refused without). A mount point
-    /// is never deleted: unmount it first.
+    /// is never deleted (unmount it first), nor is Ferry's state folder, where the undo
+    /// journal is, a folder holding it or what is in it.
     #[arg(long)]
     pub force: bool,
 }
@@ -694,6 +695,9 @@ mod tests {
         assert!(asked[1].ends_with("(add --force to move it)"), "{asked:?}");
         let forced = move_refusals(&cautions, true);
         assert_eq!(forced.len(), 1, "{forced:?}");
-        assert!(forced[0].starts_with("not moving /home/me/.local/state: it is or holds Ferry's"));
+        assert!(
+            forced[0]
+                .starts_with("not moving /home/me/.local/state: it is, holds or is in Ferry's")
+        );
     }
 }

@@ -139,14 +139,15 @@ pub enum Error {
         /// The mount point inside it.
         mount: PathBuf,
     },
-    /// A folder is or holds Ferry's state folder: not trashed, which would take the undo
-    /// journal with it (that very job's record included), as a move never does.
+    /// An item is, holds or is in Ferry's state folder: neither trashed nor deleted, which
+    /// would take the undo journal with it (that very job's record included), as a move
+    /// never does.
     #[error(
-        "{} is or holds Ferry's state folder, where the undo journal is kept; left alone",
+        "{} is, holds or is in Ferry's state folder, where the undo journal is kept; left alone",
         Shown(path)
     )]
     HoldsFerryState {
-        /// The folder.
+        /// The item.
         path: PathBuf,
     },
     /// The operation is refused on this path (`/`, `..`).

@@ -514,6 +514,19 @@ fn emptying_the_trash_removes_read_only_folders_of_ours_where_rm_fails() {
 
 #[test]
 fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
+    state_folder_left_alone_by("trash");
+}
+
+/// `ferry rm` deleted the state folder, a folder holding it or the journal alone (exit 0):
+/// the history was gone.
+#[test]
+fn ferrys_state_folder_is_never_deleted_and_its_history_stays() {
+    state_folder_left_alone_by("rm");
+}
+
+/// `ferry VERB` of Ferry's state folder, of a folder holding it and of the journal in it
+/// fails, each left alone, and a job trashed before is still the one to undo.
+fn state_folder_left_alone_by(verb: &str) {
     let tree = TempTree::new();
     let home = tree.dir("home");
     let file = tree.file("home/f", "f");
@@ -521,10 +534,14 @@ fn ferrys_state_folder_is_never_trashed_and_its_history_stays() {
     ok(&out);
     let state = home.join("state/ferry");
     assert!(state.join("journal.jsonl").is_file());
-    for holder in [state.clone(), home.join("state")] {
-        let out = ferry_at(&home, &[OsStr::new("trash"), holder.as_os_str()]);
+    for item in [
+        state.clone(),
+        home.join("state"),
+        state.join("journal.jsonl"),
+    ] {
+        let out = ferry_at(&home, &[OsStr::new(verb), item.as_os_str()]);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert_eq!(out.status.code(), Some(1), "{verb} {item:?}: {stderr}");
         assert!(stderr.contains("Ferry's state folder"), "{stderr}");
         assert!(state.join("journal.jsonl").is_file());
     }

@@ -37,7 +37,8 @@ pub enum Caution {
     MountPoint,
     /// It is a trash folder, or holds one: moved, its items leave the trash.
     Trash,
-    /// It is Ferry's state folder, or holds it: the undo journal is there.
+    /// It is Ferry's state folder, holds it or is in it: the undo journal is there
+    /// ([`is_ferry_state`]).
     FerryState,
     /// It is in a trash folder already (a trashed item, the trash's `files` or `info`): never
     /// moved to the trash (see [`in_trash`]).
@@ -59,8 +60,8 @@ impl fmt::Display for Caution {
             Caution::MountPoint => "another filesystem is mounted on it",
             Caution::Trash => "it is or holds a trash folder, whose items would leave the trash",
             Caution::FerryState => {
-                "it is or holds Ferry's state folder, where the undo journal of this very move \
-                 is kept"
+                "it is, holds or is in Ferry's state folder, where the undo journal of this very \
+                 move is kept"
             }
             Caution::InTrash => "it is in the trash already",
         })
@@ -89,6 +90,21 @@ impl OwnFolders {
             trash: super::TrashRoots::from_env().ok().map(|roots| roots.home),
         }
     }
+}
+
+/// Ferry's state folder, where the undo journal is, its links resolved; `None` when it is
+/// not there (yet): there is nothing to take away.
+pub(crate) fn state_folder() -> Option<PathBuf> {
+    let journal = super::UndoJournal::open_default().ok()?;
+    std::fs::canonicalize(journal.path().parent()?).ok()
+}
+
+/// Whether `real` (its parents' links resolved) is Ferry's `state` folder (resolved too),
+/// holds it or is in it: the one check of the trash, a delete and a move, none of which
+/// takes it away. Gone, the undo journal would be recreated holding only the job that took
+/// it, and that job's own record would be written into a folder that had gone.
+pub(crate) fn is_ferry_state(real: &Path, state: &Path) -> bool {
+    state.starts_with(real) || real.starts_with(state)
 }
 
 /// Of `paths`, those inside a trash folder (the home trash of `own`, or a disk's at its root):
@@ -138,7 +154,7 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
         .iter()
         .filter_map(|path| {
             let (real, _) = real_folder(path)?;
-            let caution = if holds(&real, &state) {
+            let caution = if state.as_deref().is_some_and(|s| is_ferry_state(&real, s)) {
                 Some(Caution::FerryState)
             } else {
                 home_caution(&real, home.as_deref())

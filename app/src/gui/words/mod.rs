@@ -91,7 +91,7 @@ pub fn error_in_words(error: &Error) -> String {
             quoted_full(mount)
         ),
         Error::HoldsFerryState { path } => format!(
-            "{} holds Ferry's undo history; it was left alone.",
+            "{} is or holds Ferry's undo history; it was left alone.",
             quoted(path)
         ),
         Error::Refused { op, path } => format!("Ferry won't {op} {}.", quoted_full(path)),

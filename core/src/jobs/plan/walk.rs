@@ -94,6 +94,8 @@ pub(crate) struct Planner<'a> {
     renames: bool,
     /// What a delete does with a folder of ours it cannot empty as it is (`writable.rs`).
     read_only: ReadOnly,
+    /// Ferry's state folder, which a delete leaves alone, as the trash does (`caution.rs`).
+    pub(in crate::jobs) state: Option<PathBuf>,
 }
 
 impl<'a> Planner<'a> {
@@ -131,6 +133,9 @@ impl<'a> Planner<'a> {
             ahead: None,
             renames: true,
             read_only: ReadOnly::Fail,
+            state: (mode == Mode::Delete)
+                .then(crate::jobs::caution::state_folder)
+                .flatten(),
         }
     }
 

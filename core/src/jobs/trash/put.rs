@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::fs::{self, Meta, MountTable};
 use crate::jobs::control::JobCtx;
 use crate::jobs::progress::TICK;
-use crate::jobs::{Event, Failed, Phase, Skipped, Summary, Totals, UndoJournal};
+use crate::jobs::{Event, Failed, Phase, Skipped, Summary, Totals};
 
 /// How an item a restore took out of the trash goes back when the restore is undone: as the
 /// entry it was (its `Path=`, `DeletionDate` and name in `files/`), not as an item trashed
@@ -54,9 +54,7 @@ pub(crate) fn run_trash_as(
     let mut run = Run::new(ctx, paths.len());
     let uid = rustix::process::getuid().as_raw();
     let mounts = MountTable::read();
-    let state = UndoJournal::open_default()
-        .ok()
-        .and_then(|journal| std::fs::canonicalize(journal.path().parent()?).ok());
+    let state = crate::jobs::caution::state_folder();
     let mut trashes = Trashes::default();
     for (i, path) in paths.iter().enumerate() {
         if !run.step(i, path) {
@@ -182,7 +180,7 @@ fn trash_one(
         let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
         return Err(Error::io("trash", &original, read_only));
     }
-    if state.is_some_and(|state| state.starts_with(&original)) {
+    if state.is_some_and(|state| crate::jobs::caution::is_ferry_state(&original, state)) {
         return Err(Error::HoldsFerryState { path: original });
     }
     // The home trash is opened (and made) only for what is on its disk: an item on another

@@ -151,6 +151,13 @@ impl Planner<'_> {
             self.fail(i, Error::io(self.op(), source, e));
             return Ok(());
         }
+        if self.mode == Mode::Delete
+            && self.is_ferry_state(name, &parent, parent_meta.id, &parent_path)
+        {
+            let path = source.to_path_buf();
+            self.fail(i, Error::HoldsFerryState { path });
+            return Ok(());
+        }
         self.root_mnt = meta.mnt_id;
         // Moving a mount point across file systems would empty the mounted file system and
         // then fail on the folder (EBUSY); renaming it fails anyway. A delete leaves it too.
@@ -216,6 +223,21 @@ impl Planner<'_> {
             self.walk(i, parent, parent_meta.id, dest)?;
         }
         Ok(())
+    }
+
+    /// Whether the item `name`, in the folder `dir` (of identity `id`, reached by `path`),
+    /// is, holds or is in Ferry's state folder (checked before anything of it is deleted).
+    fn is_ferry_state(&mut self, name: &OsStr, dir: &OwnedFd, id: FileId, path: &Path) -> bool {
+        if self.state.is_none() {
+            return false;
+        }
+        let real = self
+            .real_parent(dir, id, path)
+            .or_else(|| fs::absolute(path));
+        let state = self.state.as_deref();
+        real.zip(state).is_some_and(|(real, state)| {
+            crate::jobs::caution::is_ferry_state(&real.join(name), state)
+        })
     }
 
     /// The open destination folder of the current root.
