@@ -524,6 +524,33 @@ fn ferrys_state_folder_is_never_deleted_and_its_history_stays() {
     state_folder_left_alone_by("rm");
 }
 
+/// `ferry mv` refused the state folder and a folder holding it, but moved the journal alone
+/// (exit 0), and the history went with it: what is in the state folder stays too.
+#[test]
+fn the_journal_alone_is_not_moved_away() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let file = tree.file("home/f", "f");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]));
+    let journal = home.join("state/ferry/journal.jsonl");
+    let away = tree.dir("away");
+    let out = ferry_at(
+        &home,
+        &[OsStr::new("mv"), journal.as_os_str(), away.as_os_str()],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("Ferry's state folder"), "{stderr}");
+    assert!(journal.is_file() && !away.join("journal.jsonl").exists());
+    // A file beside the state folder moves as any other.
+    let beside = tree.file("home/state/notes", "n");
+    let out = ferry_at(
+        &home,
+        &[OsStr::new("mv"), beside.as_os_str(), away.as_os_str()],
+    );
+    ok(&out);
+}
+
 /// `ferry VERB` of Ferry's state folder, of a folder holding it and of the journal in it
 /// fails, each left alone, and a job trashed before is still the one to undo.
 fn state_folder_left_alone_by(verb: &str) {

@@ -150,9 +150,28 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
     let holds = |real: &Path, folder: &Option<PathBuf>| {
         folder.as_ref().is_some_and(|f| f.starts_with(real))
     };
+    // What is in the state folder goes as little as the folder: a file too (the journal
+    // moved alone took the history with it). Its folder resolved once for the paths in it.
+    let mut in_state: Option<(PathBuf, bool)> = None;
+    let mut in_state_folder = |path: &Path| {
+        let (Some(state), Some(parent)) = (state.as_deref(), path.parent()) else {
+            return false;
+        };
+        match &in_state {
+            Some((seen, inside)) if seen == parent => *inside,
+            _ => {
+                let inside = real_path(parent).is_some_and(|p| p.starts_with(state));
+                in_state = Some((parent.to_owned(), inside));
+                inside
+            }
+        }
+    };
     paths
         .iter()
         .filter_map(|path| {
+            if in_state_folder(path) {
+                return Some((path.clone(), Caution::FerryState));
+            }
             let (real, _) = real_folder(path)?;
             let caution = if state.as_deref().is_some_and(|s| is_ferry_state(&real, s)) {
                 Some(Caution::FerryState)
