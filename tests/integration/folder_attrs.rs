@@ -51,6 +51,18 @@ fn try_tool(tool: &str, args: &[&str], path: &Path) -> bool {
     done
 }
 
+/// A copy of `docs` made by the tool that sets the standard (`cp -a`), in `t`, to compare with.
+fn reference_copy(docs: &Path, t: &TempTree) -> PathBuf {
+    let reference = t.join("reference");
+    let copied = Command::new("cp")
+        .arg("-a")
+        .arg(docs)
+        .arg(&reference)
+        .status();
+    assert!(copied.unwrap().success());
+    reference
+}
+
 /// A folder `docs` with a user attribute, an access ACL and a default ACL, holding a file
 /// made before the default ACL (so it has no ACL of its own) and a subfolder with an
 /// attribute of its own. `None` where the file system cannot hold them.
@@ -120,14 +132,7 @@ fn a_move_across_file_systems_keeps_folder_attributes_and_acls() {
     let Some(docs) = folder_with_attributes(&t) else {
         return;
     };
-    // A reference copy to compare with, made by the tool that sets the standard.
-    let reference = t.join("reference");
-    let copied = Command::new("cp")
-        .arg("-a")
-        .arg(&docs)
-        .arg(&reference)
-        .status();
-    assert!(copied.unwrap().success());
+    let reference = reference_copy(&docs, &t);
     let shm = TempTree::new_in("/dev/shm");
     let dest = shm.dir("dest");
     let out = ferry_in(&t.dir("home"))
@@ -152,13 +157,7 @@ fn the_undo_of_a_merged_move_gives_the_folder_its_attributes_back() {
         let Some(docs) = folder_with_attributes(&t) else {
             return;
         };
-        let reference = t.join("reference");
-        let copied = Command::new("cp")
-            .arg("-a")
-            .arg(&docs)
-            .arg(&reference)
-            .status();
-        assert!(copied.unwrap().success());
+        let reference = reference_copy(&docs, &t);
         let dest = [t.dir("dest"), shm.dir("dest")][i].clone();
         fs::create_dir(dest.join("docs")).unwrap();
         let home = t.dir("home");
@@ -278,13 +277,7 @@ fn a_resumed_job_gives_the_folders_the_killed_run_made_their_attributes() {
         for i in 0..20 {
             t.file(format!("src/docs/sub/f{i}"), "x");
         }
-        let reference = t.join("reference");
-        let copied = Command::new("cp")
-            .arg("-a")
-            .arg(&docs)
-            .arg(&reference)
-            .status();
-        assert!(copied.unwrap().success());
+        let reference = reference_copy(&docs, &t);
         let home = t.dir("home");
         let dest = shm.dir(format!("dest-{verb}"));
         // Folders made in the open, as for trees too large to fill hidden (`fresh.rs`).

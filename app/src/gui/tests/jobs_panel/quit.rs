@@ -58,21 +58,7 @@ fn quit_and_cancel_while_a_move_removes_its_originals_say_it_finishes_that() {
         "{message:?}"
     );
     named(&mut ferry, Named::Escape, Modifiers::empty());
-    let progress = Progress {
-        phase: Phase::Deleting,
-        bytes_done: 10,
-        bytes_total: 10,
-        items_done: 1,
-        items_total: 2,
-        current: None,
-        speed: 0.0,
-        eta: None,
-        paused: false,
-    };
-    send(
-        &mut ferry,
-        Message::Job(Event::Progress { job: id, progress }),
-    );
+    removing_originals(&mut ferry, id, 2);
     ctrl(&mut ferry, "q");
     let message = ferry.confirm.as_ref().map(|c| c.message().to_owned());
     assert_eq!(
@@ -118,21 +104,7 @@ fn the_quit_question_follows_the_jobs_while_open() {
     started(&mut ferry, id, job);
     ctrl(&mut ferry, "q");
     named(&mut ferry, Named::Tab, Modifiers::empty());
-    let progress = Progress {
-        phase: Phase::Deleting,
-        bytes_done: 10,
-        bytes_total: 10,
-        items_done: 1,
-        items_total: 1,
-        current: None,
-        speed: 0.0,
-        eta: None,
-        paused: false,
-    };
-    send(
-        &mut ferry,
-        Message::Job(Event::Progress { job: id, progress }),
-    );
+    removing_originals(&mut ferry, id, 1);
     let message = ferry.confirm.as_ref().map(|c| c.message().to_owned());
     assert!(
         message.is_some_and(|m| m.ends_with("finishes removing the originals first.")),
@@ -151,6 +123,22 @@ fn the_quit_question_follows_the_jobs_while_open() {
     assert_eq!(confirm.focus(), crate::gui::modal::confirm::Choice::Cancel);
     named(&mut ferry, Named::Enter, Modifiers::empty());
     assert!(ferry.confirm.is_none() && !ferry.quitting, "kept open");
+}
+
+/// Job `id`, a move, reports that it is removing its originals, `items` in all.
+fn removing_originals(ferry: &mut Ferry, id: ferry_core::jobs::JobId, items: u64) {
+    let progress = Progress {
+        phase: Phase::Deleting,
+        bytes_done: 10,
+        bytes_total: 10,
+        items_done: 1,
+        items_total: items,
+        current: None,
+        speed: 0.0,
+        eta: None,
+        paused: false,
+    };
+    send(ferry, Message::Job(Event::Progress { job: id, progress }));
 }
 
 /// Quitting with jobs running waits for them a few seconds at most: one blocked in a file
