@@ -41,6 +41,8 @@ mod symlink_jobs;
 mod trash;
 mod trash_cli;
 mod trash_conflicts;
+mod trash_many;
+mod trash_refused;
 mod trash_untrusted;
 mod trash_volumes;
 mod undo;
