@@ -243,16 +243,8 @@ fn a_folder_made_while_the_folder_is_filled_is_merged_into() {
 fn with_umask(ferry: &Command, umask: &str) -> Command {
     let mut sh = Command::new("sh");
     sh.arg("-c")
-        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
-        .arg(ferry.get_program())
-        .args(ferry.get_args());
-    for (key, value) in ferry.get_envs() {
-        match value {
-            Some(value) => sh.env(key, value),
-            None => sh.env_remove(key),
-        };
-    }
-    sh
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""));
+    crate::ferry_run_by(sh, ferry)
 }
 
 /// The permission bits of every file in `dir`, by name.

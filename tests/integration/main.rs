@@ -133,6 +133,19 @@ fn ferry_in(home: &Path) -> Command {
     command
 }
 
+/// `ferry` (its program, arguments and environment) run by `wrapper`: `prlimit …`,
+/// `strace …`, a shell that sets the umask first.
+fn ferry_run_by(mut wrapper: Command, ferry: &Command) -> Command {
+    wrapper.arg(ferry.get_program()).args(ferry.get_args());
+    for (key, value) in ferry.get_envs() {
+        match value {
+            Some(value) => wrapper.env(key, value),
+            None => wrapper.env_remove(key),
+        };
+    }
+    wrapper
+}
+
 /// Runs `ferry` with `args` and returns its output.
 fn run_ferry<I, S>(args: I) -> Output
 where

@@ -16,21 +16,7 @@ use super::undo::ok;
 fn with_open_files(home: &Path, n: u32) -> std::process::Command {
     let mut limited = std::process::Command::new("prlimit");
     limited.arg(format!("--nofile={n}:{n}")).arg("--");
-    ferry_under(home, limited)
-}
-
-/// `ferry` with its home in `home`, run by `wrapper` (`prlimit …`, `strace …`), which is
-/// given its program and its environment.
-fn ferry_under(home: &Path, mut wrapper: std::process::Command) -> std::process::Command {
-    let ferry = ferry_in(home);
-    wrapper.arg(ferry.get_program());
-    for (key, value) in ferry.get_envs() {
-        match value {
-            Some(value) => wrapper.env(key, value),
-            None => wrapper.env_remove(key),
-        };
-    }
-    wrapper
+    crate::ferry_run_by(limited, &ferry_in(home))
 }
 
 /// Many files of one name (`.DS_Store` from every folder) each tried every name the ones
@@ -57,7 +43,7 @@ fn many_items_of_one_name_do_not_each_try_every_name_taken() {
         "-o",
     ]);
     strace.arg(&log);
-    let mut trash = ferry_under(&home, strace);
+    let mut trash = crate::ferry_run_by(strace, &ferry_in(&home));
     trash.arg("trash").args(&paths);
     let Ok(out) = trash.output() else {
         eprintln!("note: strace is missing; skipped");
