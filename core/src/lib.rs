@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+pub mod cpus;
 pub mod decimal;
 pub mod dirs;
 pub mod entry;

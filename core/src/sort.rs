@@ -106,7 +106,7 @@ pub fn sorted_order(listing: &Listing, spec: SortSpec) -> Vec<u32> {
     let (to_main, from_helper) = crossbeam_channel::bounded(1);
     let (to_helper, from_main) = crossbeam_channel::bounded(1);
     let (first, second) = thread::scope(|s| {
-        let second = s.spawn(move || {
+        let second = crate::cpus::spawn_scoped(s, move || {
             let mut run = Run::keyed(listing, spec, keyer, n / 2..n);
             to_main
                 .send(run.head_and_common())

@@ -257,7 +257,7 @@ impl<'a> Copier<'a> {
         std::thread::scope(|s| {
             for _ in 0..workers {
                 let rx = rx.clone();
-                s.spawn(move || {
+                crate::cpus::spawn_scoped(s, move || {
                     let mut copier = DataCopier::new(&self.try_reflink, &self.try_copy_range);
                     for batch in &rx {
                         batch.drain(&mut |b, _, i| self.work(&mut copier, &b.with, i));

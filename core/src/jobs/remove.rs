@@ -288,7 +288,7 @@ impl Remover<'_> {
             for _ in 0..workers {
                 let rx = rx.clone();
                 let walker = walker.clone();
-                s.spawn(move || {
+                crate::cpus::spawn_scoped(s, move || {
                     for batch in &rx {
                         batch.drain(&mut |b, k, i| self.unlink(b, k, i, &walker));
                     }

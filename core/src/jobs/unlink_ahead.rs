@@ -116,7 +116,8 @@ pub(crate) fn start<'scope, 'env>(
 ) -> (UnlinkAhead<'env>, ScopedJoinHandle<'scope, Vec<u32>>) {
     let (ahead, received) = UnlinkAhead::new(ctx, stop);
     let waiting = Arc::clone(&ahead.waiting);
-    let worker = scope.spawn(move || remove_handed(ctx, stop, &received, &waiting));
+    let worker =
+        crate::cpus::spawn_scoped(scope, move || remove_handed(ctx, stop, &received, &waiting));
     (ahead, worker)
 }
 

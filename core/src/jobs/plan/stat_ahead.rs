@@ -65,7 +65,9 @@ impl<'scope> StatAhead<'scope> {
     pub(super) fn start<'env>(scope: &'scope Scope<'scope, 'env>, dir: &'scope OwnedFd) -> Self {
         let (to_stat, queued) = crossbeam_channel::unbounded::<Names>();
         let received = queued.clone();
-        let helper = scope.spawn(move || received.iter().map(|n| n.stat(dir)).collect());
+        let helper = crate::cpus::spawn_scoped(scope, move || {
+            received.iter().map(|n| n.stat(dir)).collect()
+        });
         StatAhead {
             dir,
             batch: Names::new(0),

@@ -98,7 +98,7 @@ impl Planner<'_> {
             }
         };
         let mut parts = std::thread::scope(|s| {
-            let second = s.spawn(take);
+            let second = crate::cpus::spawn_scoped(s, take);
             let mut parts = take();
             match second.join() {
                 Ok(rest) => parts.extend(rest),
