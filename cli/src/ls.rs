@@ -3,7 +3,9 @@
 //! given, as `ls -l FILE` does.
 //!
 //! Human output is one line per entry, `ls -l` style: kind and permissions, size in bytes,
-//! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name written as its raw bytes.
+//! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name written as its raw bytes. A
+//! symlink to a file has that file's size and time, as in the window (`ls -l` gives the
+//! link's own); other symlinks have their own.
 //!
 //! `--json` prints one array of objects with `"name"`, `"kind"` (`"file"`, `"dir"`,
 //! `"symlink"`, `"fifo"`, `"socket"`, `"block_device"`, `"char_device"`, `"unknown"`),

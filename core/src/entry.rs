@@ -118,7 +118,8 @@ pub struct Meta {
     pub kind: Kind,
     /// For symlinks, the kind of the target (`Unknown` if broken); `Unknown` otherwise.
     pub target: Kind,
-    /// Size in bytes (of the link itself for symlinks).
+    /// Size in bytes; for a symlink to a file, the file's (as its modification time), for
+    /// other symlinks the link's own.
     pub size: u64,
     /// Inode number.
     pub ino: u64,
@@ -410,7 +411,7 @@ impl<'a> EntryRef<'a> {
         }
     }
 
-    /// Size in bytes (of the link itself, for symlinks).
+    /// Size in bytes; for a symlink to a file, the file's, for other symlinks the link's own.
     pub fn size(&self) -> u64 {
         self.rec.size
     }

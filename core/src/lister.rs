@@ -78,7 +78,8 @@ pub fn open_dir(dir: &Path) -> Result<OwnedFd, Error> {
 }
 
 /// Stats `name` relative to the open folder `dir`, without following symlinks; for a symlink,
-/// a second stat (following it) fills [`Meta::target`], left `Unknown` if the link is broken.
+/// a second stat (following it) fills [`Meta::target`], left `Unknown` if the link is broken,
+/// and for a link to a file, its size and modification time are the file's.
 ///
 /// A failed stat (the entry vanished, or access was refused) gives
 /// `Meta { stat_error: Some(errno), kind: Kind::Unknown, .. }` with everything else zero.
@@ -99,21 +100,33 @@ fn stat_entry(dir: BorrowedFd<'_>, name: &[u8], kind_hint: Kind) -> Meta {
         }
     };
     let kind = Kind::from_mode(u32::from(st.stx_mode));
+    let (mut size, mut mtime) = (st.stx_size, st.stx_mtime);
     let target = if kind == Kind::Symlink {
-        fs::statx_at(dir, OsStr::from_bytes(name), true, StatxFlags::TYPE)
-            .map_or(Kind::Unknown, |t| Kind::from_mode(u32::from(t.stx_mode)))
+        let wanted = StatxFlags::TYPE | StatxFlags::SIZE | StatxFlags::MTIME;
+        match fs::statx_at(dir, OsStr::from_bytes(name), true, wanted) {
+            Ok(t) => {
+                let target = Kind::from_mode(u32::from(t.stx_mode));
+                // A link to a file is shown with what opening it gives, as Dolphin and
+                // Nautilus show it: the file's size and time, not the link's own.
+                if target == Kind::File {
+                    (size, mtime) = (t.stx_size, t.stx_mtime);
+                }
+                target
+            }
+            Err(_) => Kind::Unknown,
+        }
     } else {
         Kind::Unknown
     };
     Meta {
         kind,
         target,
-        size: st.stx_size,
+        size,
         ino: st.stx_ino,
         mode: st.stx_mode,
         nlink: st.stx_nlink,
-        mtime_sec: st.stx_mtime.tv_sec,
-        mtime_nsec: st.stx_mtime.tv_nsec,
+        mtime_sec: mtime.tv_sec,
+        mtime_nsec: mtime.tv_nsec,
         stat_error: None,
     }
 }

@@ -2,6 +2,7 @@
 //! special files, streaming batches and errors.
 
 use std::ffi::{OsStr, OsString};
+use std::fs;
 use std::os::unix::ffi::OsStringExt;
 use std::path::Path;
 use std::process::Command;
@@ -150,10 +151,37 @@ fn symlinks_are_listed_not_followed() {
 
     let to_dir = listing.entry(listing.position(OsStr::new("to dir")).unwrap());
     assert!(to_dir.is_dir_like() && !to_dir.stat_failed());
-    // The link's own size (its target's length), not the target's.
+    // The link's own size (its target's length), not the folder's.
     assert_eq!(to_dir.size(), "real dir".len() as u64);
     let broken = listing.entry(listing.position(OsStr::new("broken")).unwrap());
     assert!(!broken.is_dir_like() && !broken.stat_failed());
+    assert_eq!(broken.size(), "gone".len() as u64);
+}
+
+/// A link to a file is shown as Dolphin and Nautilus show it: with the size and time of the
+/// file it opens, not the link's own (the length of the path it holds, when it was made).
+#[test]
+fn a_link_to_a_file_has_the_files_size_and_time() {
+    let tree = TempTree::new();
+    let dir = tree.dir("links");
+    let file = tree.file("links/real file", "x".repeat(5000));
+    let old = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    tree.symlink("links/to file", "real file");
+
+    let listing = lister::list_all(&dir).unwrap();
+    let link = listing.entry(listing.position(OsStr::new("to file")).unwrap());
+    assert_eq!(
+        (link.kind(), link.target_kind()),
+        (Kind::Symlink, Kind::File)
+    );
+    assert_eq!(link.size(), 5000);
+    assert_eq!(link.mtime(), (1_000_000_000, 0));
 }
 
 #[test]
