@@ -502,14 +502,17 @@ impl Helper {
         // Unbounded: a helper that is not running must never hold the reader up. At most the
         // two chunks in flight wait in it.
         let (jobs, job_rx) = crossbeam_channel::unbounded::<Arc<Shared>>();
-        spawn_named(move || {
+        // Beside the reader, which goes on reading the next chunk meanwhile.
+        let helper = thread::Builder::new().name("ferry-lister".into());
+        crate::cpus::spawn(helper, move || {
             let mut metas = Vec::with_capacity(BLOCK);
             for shared in job_rx {
                 while let Some(block) = shared.claim() {
                     shared.help(fd.as_fd(), block, &mut metas);
                 }
             }
-        });
+        })
+        .expect("cannot spawn the lister thread");
         Helper { jobs }
     }
 
