@@ -58,6 +58,9 @@ pub struct Journaled {
     /// The record's `begin` line on its way to the disk (a new job's).
     durable: Option<Durable>,
     end: End,
+    /// The undo of an interrupted copy or move none of whose items was in place yet (what
+    /// it had begun out of sight is removed at start, its large files' parts by the undo).
+    nothing_landed: bool,
 }
 
 #[derive(PartialEq, Eq)]
@@ -159,6 +162,7 @@ impl Journaled {
             seq,
             durable,
             end: End::Record,
+            nothing_landed: false,
         }
     }
 
@@ -210,6 +214,10 @@ impl Journaled {
             Ok(()) if summary.resume_again => {
                 eprintln!("ferry: the job is still interrupted; `ferry resume` tries again");
             }
+            // Killed before anything of it was in place: what it had begun was all there was.
+            Ok(()) if undo && !cancelled && summary.done.is_empty() && self.nothing_landed => {
+                eprintln!("ferry: {}", nothing_landed(summary.unfinished_removed));
+            }
             // Nothing put back, and no item named why: said, or exit 0 read as done.
             Ok(()) if undo && !cancelled && summary.done.is_empty() && !said_why(summary) => {
                 eprintln!(
@@ -226,6 +234,17 @@ impl Journaled {
             Err(e) => warn(&e),
         }
     }
+}
+
+/// What the undo of an interrupted job none of whose items was in place yet says, having
+/// removed the `removed` files it had begun.
+fn nothing_landed(removed: usize) -> String {
+    let begun = match removed {
+        0 => "what it had begun was removed when it was found interrupted".to_owned(),
+        1 => "the file it had begun was removed".to_owned(),
+        n => format!("the {n} files it had begun were removed"),
+    };
+    format!("nothing of it was in place yet; {begun}")
 }
 
 /// Whether `summary` names an item it did not do, and why.
@@ -381,6 +400,9 @@ fn undo_in(
         return code;
     }
     let seq = record.seq;
+    let nothing_landed = record.state == RecordState::Interrupted
+        && matches!(record.job, Job::Copy { .. } | Job::Move { .. })
+        && (record.job.landings().iter()).all(|(_, dest)| dest.symlink_metadata().is_err());
     // Killed or cancelled partway, it is said so (history, resume) until an undo finishes.
     if let Err(e) = writer.undo_started(seq) {
         warn(&e);
@@ -396,6 +418,7 @@ fn undo_in(
         seq: Some(seq),
         durable: None,
         end: End::Undone,
+        nothing_landed,
     };
     run_asking(job, "undone", journaled, prompt)
 }
@@ -475,6 +498,7 @@ pub fn run_redo() -> i32 {
         seq: Some(record.seq),
         durable: None,
         end: End::Record,
+        nothing_landed: false,
     };
     run_journaled(job, "redone", journaled)
 }
@@ -567,6 +591,7 @@ fn resume_one(
         seq: Some(seq),
         durable: None,
         end: End::Record,
+        nothing_landed: false,
     };
     let job = Job::Resume {
         record: Box::new(record),

@@ -248,10 +248,16 @@ fn undo_of_an_interrupted_large_copy_removes_its_part() {
     let Some(k) = killed(&shm, &t, &home, Shape::Dense) else {
         return;
     };
-    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let said = ok(&ferry_in(&home).arg("undo").output().unwrap());
     assert!(parts_in(&k.dest).is_empty(), "the part was removed");
     assert!(!k.dest.join(k.src.file_name().unwrap()).exists());
     assert!(k.src.exists(), "the source is untouched");
+    // It said "nothing of it was undone" after removing the part.
+    assert!(
+        said.contains("nothing of it was in place yet; the file it had begun was removed")
+            && !said.contains("nothing of it was undone"),
+        "{said}"
+    );
 }
 
 #[test]
@@ -292,6 +298,40 @@ fn a_resumed_sparse_file_keeps_its_holes() {
         allocated < size / 2 + size / 8,
         "{allocated} bytes allocated for {size} bytes, half of them a hole"
     );
+}
+
+/// A copy of a folder killed while it filled it out of sight (`fresh.rs`): nothing of it was
+/// in place, and its undo says so. It said "nothing of it was undone: what the job did is no
+/// longer as it left it", as if something had been changed since.
+#[test]
+fn undo_of_a_copy_killed_before_its_folder_was_in_place_says_so() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    for i in 0..40 {
+        t.file(format!("src/f{i}"), "some bytes");
+    }
+    let dest = t.dir("dest");
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done")
+        .arg("cp")
+        .arg(t.join("src"))
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&killed.status),
+        Some(9)
+    );
+    let said = ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert!(
+        said.contains(
+            "nothing of it was in place yet; what it had begun was removed when it was found \
+             interrupted"
+        ),
+        "{said}"
+    );
+    assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "nothing left");
+    assert_eq!(fs::read_dir(t.join("src")).unwrap().count(), 40);
 }
 
 /// `ferry cp SOURCES... DEST`, killed when its first file's data is written.

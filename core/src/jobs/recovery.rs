@@ -83,33 +83,34 @@ use crate::fs::Timestamp;
 /// folder and in the destination items of its sources (never following links), and the
 /// new folders it was filling under such names. Its parts of
 /// large files (`.ferry-part-…`) stay: resume continues them.
-pub(crate) fn remove_temporaries(record: &JournalRecord) -> Result<(), Error> {
+pub(crate) fn remove_temporaries(record: &JournalRecord) -> Result<usize, Error> {
     remove_named(record, &temp_prefix(record.pid))
 }
 
 /// Removes the parts of large files that `record`'s job left (resume continued those it
-/// could; undo discards them all).
-pub(crate) fn remove_parts(record: &JournalRecord) -> Result<(), Error> {
+/// could; undo discards them all); how many there were.
+pub(crate) fn remove_parts(record: &JournalRecord) -> Result<usize, Error> {
     remove_named(record, &part_prefix(record.seq))
 }
 
 /// Removes the files named `prefix…` in `record`'s destination folder and in the destination
-/// items of its sources.
-fn remove_named(record: &JournalRecord, prefix: &str) -> Result<(), Error> {
+/// items of its sources; how many (a folder counts once).
+fn remove_named(record: &JournalRecord, prefix: &str) -> Result<usize, Error> {
     let Some((_, dest_dir, _)) = record.job.transfer() else {
-        return Ok(());
+        return Ok(0);
     };
-    sweep(dest_dir, prefix.as_bytes(), false)?;
+    let mut removed = sweep(dest_dir, prefix.as_bytes(), false)?;
     for (_, dest) in record.job.landings() {
         if fs::symlink_metadata(&dest).is_ok_and(|m| m.is_dir()) {
-            sweep(&dest, prefix.as_bytes(), true)?;
+            removed += sweep(&dest, prefix.as_bytes(), true)?;
         }
     }
-    Ok(())
+    Ok(removed)
 }
 
-fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
+fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<usize, Error> {
     let depth = if recursive { Depth::Tree } else { Depth::Flat };
+    let mut removed = 0;
     each_named(top, prefix, depth, &mut |path, is_dir| {
         if is_dir {
             // A new folder the dead job was filling out of sight (`fresh.rs`): all copies.
@@ -117,8 +118,11 @@ fn sweep(top: &Path, prefix: &[u8], recursive: bool) -> Result<(), Error> {
         } else {
             fs::remove_file(path)
         }
-        .map_err(|e| Error::io("remove", path, e))
-    })
+        .map_err(|e| Error::io("remove", path, e))?;
+        removed += 1;
+        Ok(())
+    })?;
+    Ok(removed)
 }
 
 /// How far below a folder a search for what a dead job left goes.

@@ -133,6 +133,9 @@ pub struct Summary {
     /// folders) it deleted, and how many the source held (`None`: cancelled while still
     /// counting them). What is gone is said, not only what is left.
     pub deleted_of: Vec<(PathBuf, u64, Option<u64>)>,
+    /// The undo of an interrupted copy or move: the unfinished files it had left (the parts
+    /// of large files), removed.
+    pub unfinished_removed: usize,
 }
 
 impl Summary {

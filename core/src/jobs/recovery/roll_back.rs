@@ -54,8 +54,9 @@ pub(crate) fn roll_back(
         _ => return super::super::undo::run_job(ctx, &finished(record), roots, policy),
     };
     // Unfinished parts of large files are our temporaries, never the user's data.
-    if let Err(e) = remove_parts(record) {
-        fail(ctx, &mut summary, dest_dir, e);
+    match remove_parts(record) {
+        Ok(removed) => summary.unfinished_removed = removed,
+        Err(e) => fail(ctx, &mut summary, dest_dir, e),
     }
     if is_move {
         set_aside::put_back_before(ctx, &mut summary, record);
