@@ -179,6 +179,58 @@ fn a_file_onto_itself_is_refused_and_kept_whole() {
     assert_no_temporaries(t.path());
 }
 
+/// A link put in the place of what it points to would point at itself: the file or folder
+/// gone but for the replaced copy kept a while. It was done, by copy and move alike.
+#[test]
+fn a_link_onto_what_it_points_to_is_refused() {
+    let t = TempTree::new();
+    let file = t.file("mv1/a.txt", "precious");
+    t.file("p/d/inside", "kept");
+    t.dir("mv2");
+    t.dir("q");
+    t.symlink("mv2/a.txt", "../mv1/a.txt");
+    t.symlink("q/d", "../p/d");
+    for (link, into) in [("mv2/a.txt", "mv1"), ("q/d", "p")] {
+        let job = |sources: Vec<PathBuf>, dest_dir: PathBuf, mv: bool| match mv {
+            false => Job::Copy {
+                sources,
+                dest_dir,
+                dest_name: None,
+                on_conflict: ConflictPolicy::Replace,
+            },
+            true => Job::Move {
+                sources,
+                dest_dir,
+                dest_name: None,
+                on_conflict: ConflictPolicy::Replace,
+            },
+        };
+        for mv in [false, true] {
+            let out = run_job(job(vec![t.join(link)], t.join(into), mv));
+            assert!(
+                matches!(*out.summary.failed[0].error, Error::SameFile { .. }),
+                "{link} into {into}: {:#?}",
+                out.summary
+            );
+            assert!(t.join(link).is_symlink(), "the link stays");
+        }
+    }
+    assert_eq!(fs::read(&file).unwrap(), b"precious");
+    assert_eq!(fs::read(t.join("p/d/inside")).unwrap(), b"kept");
+    assert!(!t.join("mv1/a.txt").is_symlink() && !t.join("p/d").is_symlink());
+    let args = ["mv", "--on-conflict", "replace"].map(std::ffi::OsStr::new);
+    let link = t.join("mv2/a.txt");
+    let into = t.join("mv1");
+    let out = run_ferry(
+        args.iter()
+            .copied()
+            .chain([link.as_os_str(), into.as_os_str()]),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("are the same file"));
+    assert_eq!(fs::read(&file).unwrap(), b"precious");
+}
+
 #[test]
 fn a_folder_into_itself_is_refused_and_the_rest_still_copies() {
     let t = TempTree::new();
