@@ -74,7 +74,10 @@ pub enum Command {
     Ln(jobs::LinkArgs),
     /// Delete PATH... permanently.
     Rm(jobs::RmArgs),
-    /// Undo the last job (copies go to the trash; nothing is deleted permanently).
+    /// Undo the last job that can be undone (a permanent delete cannot).
+    ///
+    /// The job undone is named first. Copies go to the trash; nothing is deleted permanently.
+    /// A permanent delete (`ferry rm`) cannot be undone: it is passed over, as in Dolphin.
     Undo(undo::UndoArgs),
     /// Redo the job undone last.
     Redo,
