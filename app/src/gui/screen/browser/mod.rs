@@ -131,6 +131,9 @@ pub struct Browser {
     /// Bumped whenever row positions change meaning.
     revision: u32,
     selection: Selection,
+    /// The files' bytes of the selection, for the status bar: by the selection's stamp and
+    /// the listing it was summed in, so that a frame does not go through 200,000 entries.
+    selected_bytes: std::cell::Cell<Option<(u64, usize, Option<u64>)>>,
     history: History,
     scroll: Scroll,
     /// The list area's bounds in the window (the grid's width, a keyboard menu's place).
@@ -189,6 +192,7 @@ impl Browser {
             columns: settings.columns,
             revision: 0,
             selection: Selection::default(),
+            selected_bytes: std::cell::Cell::new(None),
             history: History::default(),
             scroll: Scroll::default(),
             bounds: Rectangle::new(Point::ORIGIN, crate::gui::WINDOW_SIZE),

@@ -5,20 +5,44 @@
 //! [`Selection::carry_over`] maps the selection to the new listing by name.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use ferry_core::entry::Listing;
 
 /// The selection state of one folder view.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Selection {
     selected: HashSet<u32>,
     /// Where a Shift range starts.
     anchor: Option<u32>,
     /// The entry the keyboard acts on (Enter, arrows).
     focus: Option<u32>,
+    /// Changes whenever `selected` may have: what is worked out from the selection (its size
+    /// in the status bar) is kept until then, not done again at every frame.
+    stamp: u64,
+}
+
+/// Equal when the same entries are selected, with the same anchor and focus.
+impl PartialEq for Selection {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.selected, self.anchor, self.focus) == (&other.selected, other.anchor, other.focus)
+    }
+}
+
+impl Eq for Selection {}
+
+/// A stamp no selection had before.
+fn new_stamp() -> u64 {
+    static STAMPS: AtomicU64 = AtomicU64::new(1);
+    STAMPS.fetch_add(1, Relaxed)
 }
 
 impl Selection {
+    /// Which state of the selected set this is: it differs after any change to it.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
     /// Number of selected entries.
     pub fn count(&self) -> usize {
         self.selected.len()
@@ -46,6 +70,7 @@ impl Selection {
 
     /// Selects `entry` alone and focuses it (a plain click or arrow key).
     pub fn select_only(&mut self, entry: u32) {
+        self.stamp = new_stamp();
         self.selected.clear();
         self.selected.insert(entry);
         self.anchor = Some(entry);
@@ -59,6 +84,7 @@ impl Selection {
 
     /// Adds or removes `entry` and focuses it (Ctrl+click, Ctrl+Space).
     pub fn toggle(&mut self, entry: u32) {
+        self.stamp = new_stamp();
         if !self.selected.remove(&entry) {
             self.selected.insert(entry);
         }
@@ -68,6 +94,7 @@ impl Selection {
 
     /// Adds `entries` to the selection; `focus`, if any, becomes the focus and the anchor.
     pub fn add(&mut self, entries: impl IntoIterator<Item = u32>, focus: Option<u32>) {
+        self.stamp = new_stamp();
         self.selected.extend(entries);
         if focus.is_some() {
             self.anchor = focus;
@@ -79,6 +106,7 @@ impl Selection {
     /// `add` keeps what was selected before (Ctrl+Shift). Without an anchor in `rows` the range
     /// starts at `to`.
     pub fn select_range(&mut self, rows: &[u32], anchor_row: Option<usize>, to: usize, add: bool) {
+        self.stamp = new_stamp();
         let from = anchor_row.unwrap_or(to);
         let (lo, hi) = if from <= to { (from, to) } else { (to, from) };
         if !add {
@@ -93,6 +121,7 @@ impl Selection {
 
     /// Selects every row in `rows`, keeping the focus.
     pub fn select_all(&mut self, rows: &[u32]) {
+        self.stamp = new_stamp();
         self.selected.clear();
         self.selected.extend(rows.iter().copied());
     }
@@ -100,6 +129,7 @@ impl Selection {
     /// Selects the rows of `rows` that were not selected and deselects the others, keeping the
     /// focus (Ctrl+Shift+I).
     pub fn invert(&mut self, rows: &[u32]) {
+        self.stamp = new_stamp();
         let before = std::mem::take(&mut self.selected);
         self.selected = rows
             .iter()
@@ -121,17 +151,20 @@ impl Selection {
             selected,
             anchor: focus.or(base.anchor),
             focus: focus.or(base.focus),
+            stamp: new_stamp(),
         }
     }
 
     /// Forgets the selection but keeps the focus where it was.
     pub fn clear(&mut self) {
+        self.stamp = new_stamp();
         self.selected.clear();
         self.anchor = None;
     }
 
     /// Keeps only the entries for which `keep` holds (e.g. not hidden).
     pub fn retain(&mut self, keep: impl Fn(u32) -> bool) {
+        self.stamp = new_stamp();
         self.selected.retain(|&e| keep(e));
         self.anchor = self.anchor.filter(|&e| keep(e));
         self.focus = self.focus.filter(|&e| keep(e));
@@ -181,6 +214,7 @@ impl Selection {
             selected: self.selected.iter().filter_map(|&e| map(e)).collect(),
             anchor: self.anchor.and_then(map),
             focus: self.focus.and_then(map),
+            stamp: new_stamp(),
         }
     }
 }

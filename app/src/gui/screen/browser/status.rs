@@ -13,16 +13,13 @@ impl Browser {
     pub(super) fn status_bar(&self) -> Element<'_, Message> {
         let (left, right) = match &self.listing {
             Listing::Failed(_) => (String::new(), String::new()),
-            Listing::Loading(contents) => (
-                counts(contents, self.selection.count()),
-                "Loading…".to_owned(),
-            ),
+            Listing::Loading(contents) => (self.counts(contents), "Loading…".to_owned()),
             Listing::Loaded(contents) => {
                 let hidden = match contents.hidden() {
                     0 => String::new(),
                     n => format!("{} hidden", format::count(n)),
                 };
-                (counts(contents, self.selection.count()), hidden)
+                (self.counts(contents), hidden)
             }
         };
         // While a rename is refused, the reason takes the left of the bar.
@@ -42,15 +39,42 @@ impl Browser {
     }
 }
 
-/// "N items, M folders, X selected" for the shown rows.
-fn counts(contents: &Contents, selected: usize) -> String {
-    let mut out = format!(
-        "{}, {}",
-        format::counted(contents.rows().len(), "item", "items"),
-        format::counted(contents.folders(), "folder", "folders")
-    );
-    if selected > 0 {
-        out.push_str(&format!(", {} selected", format::count(selected)));
+impl Browser {
+    /// "N items, M folders, X selected (2.0 MB)" for the shown rows: the size is that of the
+    /// files selected (a folder's is not known without going through it), as Nautilus and
+    /// Dolphin show it; a link to a file counts the file's.
+    fn counts(&self, contents: &Contents) -> String {
+        let mut out = format!(
+            "{}, {}",
+            format::counted(contents.rows().len(), "item", "items"),
+            format::counted(contents.folders(), "folder", "folders")
+        );
+        let selected = self.selection.count();
+        if selected > 0 {
+            out.push_str(&format!(", {} selected", format::count(selected)));
+            if let Some(bytes) = self.selected_files_bytes(contents) {
+                out.push_str(&format!(" ({})", format::size(bytes)));
+            }
+        }
+        out
     }
-    out
+
+    /// The bytes of the files among the selected entries; `None` if none is a file.
+    fn selected_files_bytes(&self, contents: &Contents) -> Option<u64> {
+        let entries = contents.entries();
+        let key = (self.selection.stamp(), std::ptr::from_ref(entries) as usize);
+        match self.selected_bytes.get() {
+            Some((stamp, listing, bytes)) if (stamp, listing) == key => bytes,
+            _ => {
+                let files = (self.selection.iter())
+                    .filter_map(|e| entries.get(e as usize))
+                    .filter(|e| !e.is_dir_like() && !e.stat_failed());
+                let bytes = files.fold(None, |sum: Option<u64>, e| {
+                    Some(sum.unwrap_or(0).saturating_add(e.size()))
+                });
+                self.selected_bytes.set(Some((key.0, key.1, bytes)));
+                bytes
+            }
+        }
+    }
 }
