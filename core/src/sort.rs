@@ -16,7 +16,7 @@ use std::thread;
 
 use icu_collator::CollatorBorrowed;
 
-use crate::entry::Listing;
+use crate::entry::{EntryRef, Kind, Listing};
 
 mod ascii;
 mod collation;
@@ -37,7 +37,9 @@ pub enum SortKey {
     Size,
     /// Modification time, then name.
     Modified,
-    /// Type: extension (case-insensitive; folders have none), then name.
+    /// Type: what the window's Type column names alike sits together (folders; files by
+    /// extension, case-insensitive; programs without one; links; broken links; each kind of
+    /// special file), then name.
     Type,
 }
 
@@ -231,6 +233,28 @@ impl KeyParts<'_> {
     }
 }
 
+/// The type class of files by extension (and without one, not executable: "File").
+const FILES: u8 = 1;
+
+/// What the Type column groups before the extension: the window names every link to a file
+/// "Link", every broken one "Broken link", and a file with no extension "Program" when it
+/// may be run, "File" otherwise, whatever the names say.
+fn type_class(entry: &EntryRef<'_>) -> u8 {
+    match entry.kind() {
+        _ if entry.is_dir_like() => 0,
+        Kind::File if extension(entry.name_bytes()).is_empty() && entry.mode() & 0o111 != 0 => 2,
+        Kind::File | Kind::Dir => FILES,
+        Kind::Symlink if entry.target_kind() == Kind::Unknown => 4,
+        Kind::Symlink => 3,
+        Kind::Fifo => 5,
+        Kind::Socket => 6,
+        Kind::BlockDevice => 7,
+        Kind::CharDevice => 8,
+        Kind::Unknown if entry.stat_failed() => 9,
+        Kind::Unknown => FILES,
+    }
+}
+
 /// A sorted part of a listing and the keys its items point into.
 struct Run {
     keys: Keys,
@@ -267,8 +291,11 @@ impl Run {
                 SortKey::Name | SortKey::Type => {}
             }
             if spec.key == SortKey::Type {
-                // Extension key, 0x00, name key: compares like the pair (extension, name).
-                if !entry.is_dir_like() {
+                // Class, extension key, 0x00, name key: compares like (class, extension,
+                // name), so that the rows of one type shown sit together.
+                let class = type_class(&entry);
+                key.push(class);
+                if class == FILES {
                     ext.clear();
                     ext.extend(
                         extension(entry.name_bytes())
@@ -375,13 +402,21 @@ fn merge(listing: &Listing, spec: SortSpec, a: &Run, b: &Run) -> Vec<u32> {
     order
 }
 
-/// The extension of a file name: what follows the last dot, unless that dot starts the name
-/// (".bashrc" has none). Empty when there is none.
-fn extension(name: &[u8]) -> &[u8] {
-    match name.iter().rposition(|&b| b == b'.') {
-        Some(dot) if dot > 0 => &name[dot + 1..],
-        _ => &[],
+/// The extension of a file name, as sorting by type and the window's Type column take it:
+/// what follows the last dot, if it is short ASCII with a letter and the dot does not start
+/// the name (".bashrc" has none, nor "GPL-2.0" or "notes.2024"). Empty when there is none.
+pub fn extension(name: &[u8]) -> &[u8] {
+    let Some(dot) = name.iter().rposition(|&b| b == b'.') else {
+        return &[];
+    };
+    let ext = &name[dot + 1..];
+    let valid = ext.len() <= 10
+        && ext.iter().all(u8::is_ascii_alphanumeric)
+        && ext.iter().any(u8::is_ascii_alphabetic);
+    if dot == 0 || !valid {
+        return &[];
     }
+    ext
 }
 
 #[cfg(test)]
@@ -578,6 +613,47 @@ mod tests {
             names_in(&l, spec(SortKey::Modified, Direction::Descending)),
             ["d", "big", "small-b", "small-a", "mid"]
         );
+    }
+
+    /// What the Type column names alike sits together: links (named "Link" whatever their
+    /// extension), broken links, programs without an extension. A link `song.mp3` sat among
+    /// the MP3 files, shown as "Link" between two "MP3 audio".
+    #[test]
+    fn by_type_keeps_each_shown_type_together() {
+        let link = |target| Meta {
+            kind: Kind::Symlink,
+            target,
+            ..Meta::default()
+        };
+        let program = Meta {
+            mode: 0o100_755,
+            ..file(0, 0)
+        };
+        let fifo = Meta {
+            kind: Kind::Fifo,
+            ..Meta::default()
+        };
+        let l = listing(&[
+            (b"b.mp3", file(0, 0)),
+            (b"song.mp3", link(Kind::File)),
+            (b"a.mp3", file(0, 0)),
+            (b"gone.mp3", link(Kind::Unknown)),
+            (b"run", program),
+            (b"to-run", link(Kind::File)),
+            (b"notes", file(0, 0)),
+            (b"pipe", fifo),
+            (b"old-link", link(Kind::Unknown)),
+            (b"z.txt", file(0, 0)),
+            (b"build", program),
+        ]);
+        assert_eq!(
+            names_in(&l, spec(SortKey::Type, Direction::Ascending)),
+            [
+                "notes", "a.mp3", "b.mp3", "z.txt", "build", "run", "song.mp3", "to-run",
+                "gone.mp3", "old-link", "pipe"
+            ]
+        );
+        assert_eq!(extension(b"notes.2024"), b"", "a number is no extension");
     }
 
     #[test]

@@ -81,19 +81,11 @@ fn by_extension(ext: &str) -> Category {
     }
 }
 
-/// The lower-case extension of a file name: the text after the last dot, if it is short ASCII
-/// with a letter, and the dot does not start the name (`.bashrc` has none).
+/// The lower-case extension of a file name, as the core sorts by it
+/// ([`ferry_core::sort::extension`]: "GPL-2.0" or "notes.2024" have none).
 pub fn extension(name: &[u8]) -> Option<String> {
-    let dot = name.iter().rposition(|&b| b == b'.')?;
-    let ext = &name[dot + 1..];
-    // "GPL-2.0" or "notes.2024" have no extension: one needs a letter.
-    let valid = ext.len() <= 10
-        && ext.iter().all(u8::is_ascii_alphanumeric)
-        && ext.iter().any(u8::is_ascii_alphabetic);
-    if dot == 0 || !valid {
-        return None;
-    }
-    Some(String::from_utf8_lossy(ext).to_ascii_lowercase())
+    let ext = ferry_core::sort::extension(name);
+    (!ext.is_empty()).then(|| String::from_utf8_lossy(ext).to_ascii_lowercase())
 }
 
 /// The type column: "Folder", "PNG image", "Plain text", ...
