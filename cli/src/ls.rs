@@ -58,7 +58,8 @@ pub enum SortBy {
     Size,
     /// Modification time.
     Mtime,
-    /// Extension, then name.
+    /// Type as the window shows it (folders; files by extension; programs; links; broken
+    /// links; special files), then name.
     Type,
 }
 
