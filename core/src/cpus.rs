@@ -30,11 +30,7 @@ where
     F: FnOnce() -> T + Send + 'scope,
     T: Send + 'scope,
 {
-    let from = sched_getcpu();
-    let handle = scope.spawn(move || {
-        leave(from);
-        f()
-    });
+    let handle = scope.spawn(stepping_aside(f));
     sched_yield();
     handle
 }
@@ -45,13 +41,18 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    let from = sched_getcpu();
-    let handle = builder.spawn(move || {
-        leave(from);
-        f()
-    })?;
+    let handle = builder.spawn(stepping_aside(f))?;
     sched_yield();
     Ok(handle)
+}
+
+/// `f`, run by a new thread after it has left this thread's CPU.
+fn stepping_aside<T>(f: impl FnOnce() -> T) -> impl FnOnce() -> T {
+    let from = sched_getcpu();
+    move || {
+        leave(from);
+        f()
+    }
 }
 
 /// Moves this thread off CPU `from` if it runs there and may run elsewhere.
