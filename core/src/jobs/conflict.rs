@@ -507,11 +507,19 @@ impl Asks {
     }
 
     /// Answers an error request; false if it is not waiting. `SkipAllOfKind` also answers
-    /// the waiting requests with the same OS error.
-    pub(crate) fn resolve_error(&self, id: ErrorId, action: ErrorAction) -> bool {
+    /// the waiting requests with the same OS error. `accepted` runs first when it is waiting,
+    /// under the lock its worker reads the answer with: what it records (a Cancel's cancel)
+    /// is in effect by the time the worker goes on.
+    pub(crate) fn resolve_error(
+        &self,
+        id: ErrorId,
+        action: ErrorAction,
+        accepted: impl FnOnce(),
+    ) -> bool {
         let mut s = lock(&self.state);
         let errno = match s.errors.get_mut(&id) {
             Some((errno, slot @ None)) => {
+                accepted();
                 *slot = Some(action);
                 *errno
             }

@@ -56,9 +56,14 @@ impl Control {
     }
 
     pub(crate) fn cancel(&self) {
-        self.cancelled.store(true, SeqCst);
+        self.mark_cancelled();
         self.wake.1.notify_all();
         self.asks.wake();
+    }
+
+    /// Marks the job cancelled without waking anything (see [`cancel`](Self::cancel)).
+    pub(crate) fn mark_cancelled(&self) {
+        self.cancelled.store(true, SeqCst);
     }
 
     pub(crate) fn pause(&self) {
@@ -319,16 +324,9 @@ impl JobCtx {
             ErrorAction::Skip | ErrorAction::SkipAllOfKind => {
                 self.skip(item, path, SkipReason::UserSkipped { error });
             }
-            // Cancel is carried out by `Engine::resolve_error` itself (or the job stopped
-            // while waiting): the item failed. That call cancels the job only after handing
-            // over the answer: a worker woken at once could finish the job first, which then
-            // ended as finished, not cancelled (seen once in CI). So it cancels here too.
-            ErrorAction::Cancel => {
-                if !self.control.stopped() {
-                    self.control.cancel();
-                }
-                self.record_failure(item, path, error);
-            }
+            // Cancel was carried out by `Engine::resolve_error` itself (or the job stopped
+            // while waiting): the item failed.
+            ErrorAction::Cancel => self.record_failure(item, path, error),
         }
         false
     }

@@ -198,8 +198,15 @@ impl Engine {
         let Some(c) = lock(&self.shared.controls).get(&job).cloned() else {
             return false;
         };
-        let accepted = c.asks.resolve_error(request, action);
-        if accepted && action == ErrorAction::Cancel {
+        let cancel = action == ErrorAction::Cancel;
+        // Cancelled before the worker can take the answer: woken at once, it could otherwise
+        // finish the job first, which then ended as finished (seen once in CI).
+        let accepted = c.asks.resolve_error(request, action, || {
+            if cancel {
+                c.mark_cancelled();
+            }
+        });
+        if accepted && cancel {
             c.cancel();
         }
         accepted
