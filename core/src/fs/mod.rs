@@ -197,6 +197,11 @@ pub fn stat_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Meta> {
     Ok(meta_of(&statx_at(dir, name, false, STATX_WANT)?))
 }
 
+/// `statx` of what `name` inside `dir` leads to, following a final symlink.
+pub fn stat_following_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Meta> {
+    Ok(meta_of(&statx_at(dir, name, true, STATX_WANT)?))
+}
+
 /// `statx` of `name` inside `dir` (not following a final symlink), with the device number a
 /// device file stands for (`st_rdev`; 0 for anything else).
 pub fn stat_node_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<(Meta, u64)> {

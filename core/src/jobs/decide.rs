@@ -154,7 +154,9 @@ impl Planner<'_> {
         // A link to what is there (`../mv1/a.txt` pasted into `mv1`): put in its place, it
         // would point at itself, the file or folder gone but for the replaced copy kept a
         // while. Refused as `cp -P` and `mv` refuse it ("are the same file").
-        if meta.kind == Kind::Symlink && links_to(src_dir, self.plan.name(i), existing.id) {
+        if meta.kind == Kind::Symlink
+            && fs::stat_following_at(src_dir, self.plan.name(i)).is_ok_and(|t| t.id == existing.id)
+        {
             let error = Error::SameFile {
                 path: self.plan.source_path(i),
                 dest: self.plan.dest_path(i),
@@ -511,16 +513,4 @@ fn listed_otherwise(
     let lower = |n: &OsStr| n.to_string_lossy().to_lowercase();
     let wanted = lower(name);
     names.iter().find(|n| lower(n) == wanted).cloned()
-}
-
-/// Whether the symlink `name` in `dir` leads to the item `id`.
-fn links_to(dir: &OwnedFd, name: &OsStr, id: FileId) -> bool {
-    let mask = rustix::fs::StatxFlags::INO;
-    fs::statx_at(dir, name, true, mask).is_ok_and(|t| {
-        let dev = rustix::fs::makedev(t.stx_dev_major, t.stx_dev_minor);
-        FileId {
-            dev,
-            ino: t.stx_ino,
-        } == id
-    })
 }
