@@ -130,6 +130,31 @@ fn undo_of_a_copy_killed_mid_folder_leaves_the_destination_as_it_was() {
     assert_eq!(fs::read(dest.join("mine")).unwrap(), b"the user's");
 }
 
+/// A folder of thousands of files has its copies' inodes read while the last ones are made
+/// (`Copier::read_inodes_ahead`): every copy is recorded as itself, so undo removes them all,
+/// on ext4 (hashed entries) as on tmpfs.
+#[test]
+fn undo_removes_every_copy_of_a_large_folder() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    let docs = t.dir("src/docs");
+    for i in 0..3000 {
+        t.file(format!("src/docs/f{i}"), format!("file {i}"));
+    }
+    let home = t.dir("home");
+    for dest in [t.dir("dest"), shm.dir("dest")] {
+        ok(&ferry_in(&home)
+            .arg("cp")
+            .arg(&docs)
+            .arg(&dest)
+            .output()
+            .unwrap());
+        assert_eq!(snapshot(&dest.join("docs")), snapshot(&docs), "{dest:?}");
+        let said = ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert!(!dest.join("docs").exists(), "{dest:?}: {said}");
+    }
+}
+
 /// `ferry cp` of a folder of `files` files, held as its third item is done, then sent
 /// `signal` (as a terminal's Ctrl+C sends it) and, 0.3 s later, let go: its output, and the
 /// folders copied from and into, and the home its journal is in.

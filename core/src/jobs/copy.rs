@@ -92,19 +92,21 @@ pub(crate) fn run_job(
 }
 
 /// A folder being filled: the last of its pending children sets its mode and times.
-struct DirDone {
+pub(super) struct DirDone {
     item: u32,
     /// Its children: items `children`.
-    children: Range<u32>,
+    pub(super) children: Range<u32>,
     /// Outstanding children in batches, plus one while the job thread is still inside it.
     pending: AtomicUsize,
     /// The hidden tree it is in, which waits for it (`fresh.rs`).
-    hidden: Option<Arc<Hidden>>,
+    pub(super) hidden: Option<Arc<Hidden>>,
     /// The group it was created with.
     gid: u32,
     /// Created set-group-id, in a set-group-id folder: the bit stays, as with `mkdir` and
     /// `cp -a`, so that what is later made in it gets the group too.
     inherits_group: bool,
+    /// Held while the job thread reads the inodes of its copies ahead (`fresh.rs`).
+    pub(super) reading_ahead: Mutex<()>,
 }
 
 /// What the items of one batch share: their source and destination folders, open.
@@ -207,6 +209,9 @@ pub(crate) struct Copier<'a> {
     pub(crate) crossed: Mutex<Vec<u32>>,
     /// The destination stamps a renamed file with the time of the rename (`commit.rs`).
     pub(super) dest_resets_times_on_rename: bool,
+    /// The last large hidden folder the job thread left with copies still to make, whose
+    /// inodes it reads ahead once it has handed out everything (`fresh.rs`).
+    pub(super) unread: Mutex<Option<(Arc<DirDone>, Arc<OwnedFd>)>>,
 }
 
 impl<'a> Copier<'a> {
@@ -240,6 +245,7 @@ impl<'a> Copier<'a> {
             firsts: Firsts::default(),
             crossed: Mutex::new(Vec::new()),
             dest_resets_times_on_rename: dest.mount.as_ref().is_some_and(fs::Mount::is_fuse),
+            unread: Mutex::new(None),
         }
     }
 
@@ -268,6 +274,7 @@ impl<'a> Copier<'a> {
             let mut queue = Queue::new(&tx);
             let mut copier = DataCopier::new(&self.try_reflink, &self.try_copy_range);
             self.dispatch(&mut queue, &mut copier, roots);
+            self.read_inodes_ahead();
             // What no worker has started yet, this thread does rather than wait.
             queue.help(&mut |b, _, i| self.work(&mut copier, &b.with, i));
             drop(tx);
@@ -419,6 +426,7 @@ impl<'a> Copier<'a> {
                 hidden: hidden.as_ref().map(|h| h.waits_for_one()),
                 gid: dst_meta.gid,
                 inherits_group: dst_meta.mode & 0o2000 != 0,
+                reading_ahead: Mutex::new(()),
             })
         });
         cur.frames.push(Frame {
@@ -460,6 +468,7 @@ impl<'a> Copier<'a> {
                 hidden: None,
                 gid: meta.gid,
                 inherits_group: meta.mode & 0o2000 != 0,
+                reading_ahead: Mutex::new(()),
             };
             self.finish_dir(&done, &src, &dst);
         }
@@ -470,10 +479,12 @@ impl<'a> Copier<'a> {
         let frame = cur.frames.pop().expect("pop with a frame");
         let (src_fd, src) = cur.src.pop();
         let (dst_fd, dst) = cur.dst.pop();
-        if let Some(d) = frame.done
-            && d.pending.fetch_sub(1, Relaxed) == 1
-        {
-            self.finish_dir(&d, &src_fd, &dst_fd);
+        if let Some(d) = frame.done {
+            if d.pending.fetch_sub(1, Relaxed) == 1 {
+                self.finish_dir(&d, &src_fd, &dst_fd);
+            } else {
+                self.left_unfinished(d, dst_fd);
+            }
         }
         if let Err(e) = src.and(dst) {
             let path = self.plan.source_path(frame.item);

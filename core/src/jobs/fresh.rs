@@ -47,7 +47,7 @@ use rustix::io::Errno;
 
 use super::SkipReason;
 use super::commit::{Created, Temp};
-use super::copy::{Batch, Copier};
+use super::copy::{Batch, Copier, DirDone};
 use super::lock;
 use super::partial::PART_MIN_SIZE;
 use super::plan::Action;
@@ -65,6 +65,13 @@ pub(super) const HIDDEN_MAX_MEAN: u64 = 128 << 10;
 /// The inode a file created in a hidden folder is recorded with until its folder's entries
 /// are read (`Copier::read_inodes`).
 pub(super) const INODE_PENDING: u64 = u64::MAX;
+
+/// A hidden folder of at least this many files has its copies' inodes read ahead.
+const READ_AHEAD_MIN: usize = 512;
+
+/// Copies still to be asked about when at most one in this many of a folder's items:
+/// asked one by one (`statx`), not by reading the whole folder again.
+const FEW_LEFT: usize = 4;
 
 /// A source folder being filled under a hidden name (`name` in `parent`).
 pub(super) struct Hidden {
@@ -279,18 +286,22 @@ impl Copier<'_> {
         Ok((temp, fd))
     }
 
-    /// Records the inodes of the files copied into the hidden folder `dir` whose items are
-    /// `children`, from its entries: one `getdents` per few hundred files, where a `statx` of
-    /// each copy cost one call a file. The folder's listing is trusted only when it agrees
-    /// with a `statx` of one of them; otherwise (and for a name it does not list) each copy
-    /// is asked. A copy that cannot be is left with [`INODE_PENDING`]: undo then keeps it,
-    /// as it keeps a copy changed since.
-    pub(super) fn read_inodes(&self, children: Range<u32>, dir: &OwnedFd) {
-        let pending: HashMap<&OsStr, u32> = children
-            .filter(|&c| self.done[c as usize].load(Relaxed) == INODE_PENDING)
-            .map(|c| (self.plan.dest_name(c), c))
-            .collect();
-        let Some((&name, &sample)) = pending.iter().next() else {
+    /// Records the inodes of the files copied into the hidden folder `done` (open as `dir`),
+    /// from its entries: one `getdents` per few hundred files, where a `statx` of each copy
+    /// cost one call a file. The folder's listing is trusted only when it agrees with a
+    /// `statx` of one of them; otherwise (and for a name it does not list) each copy is asked.
+    /// A copy that cannot be is left with [`INODE_PENDING`]: undo then keeps it, as it keeps a
+    /// copy changed since. When the job thread has read most of them ahead
+    /// ([`Copier::read_inodes_ahead`]), the few copies made since are asked one by one.
+    pub(super) fn read_inodes(&self, done: &DirDone, dir: &OwnedFd) {
+        let _after_reading_ahead = lock(&done.reading_ahead);
+        let pending = self.inodes_pending(done.children.clone());
+        let few = pending.len() * FEW_LEFT < done.children.len();
+        let Some((&name, &sample)) = pending.iter().next().filter(|_| !few) else {
+            for (name, c) in pending {
+                let ino = fs::stat_at(dir, name).map_or(INODE_PENDING, |m| m.id.ino);
+                self.done[c as usize].store(ino, Relaxed);
+            }
             return;
         };
         let listed = fs::read_dir_inodes(dir, &mut Vec::new(), |name, ino| {
@@ -305,6 +316,58 @@ impl Copier<'_> {
             if !agrees || done.load(Relaxed) == INODE_PENDING {
                 let ino = fs::stat_at(dir, name).map_or(INODE_PENDING, |m| m.id.ino);
                 done.store(ino, Relaxed);
+            }
+        }
+    }
+
+    /// The copies among `children` whose inodes are still to be read, by name.
+    fn inodes_pending(&self, children: Range<u32>) -> HashMap<&OsStr, u32> {
+        children
+            .filter(|&c| self.done[c as usize].load(Relaxed) == INODE_PENDING)
+            .map(|c| (self.plan.dest_name(c), c))
+            .collect()
+    }
+
+    /// Remembers a large hidden folder the job thread leaves while copies in it are still to
+    /// be made: the last such one is read ahead.
+    pub(super) fn left_unfinished(&self, done: Arc<DirDone>, dir: Arc<OwnedFd>) {
+        if done.hidden.is_some() && done.children.len() >= READ_AHEAD_MIN {
+            *lock(&self.unread) = Some((done, dir));
+        }
+    }
+
+    /// On the job thread, once it has handed out every file: reads the inodes of the copies
+    /// made so far in the last large hidden folder it left, while the workers make the rest.
+    ///
+    /// Why: the thread that finishes a folder reads its entries while nothing else is left
+    /// to do, at the very end of the job. For 5,000 files in one folder that took 1.7 to
+    /// 1.9 ms of a 30 to 35 ms copy (ext4 and tmpfs); read ahead, only the copies made since
+    /// are asked for, one `statx` each.
+    pub(super) fn read_inodes_ahead(&self) {
+        let Some((done, dir)) = lock(&self.unread).take() else {
+            return;
+        };
+        let _reading = lock(&done.reading_ahead);
+        let pending = self.inodes_pending(done.children.clone());
+        if pending.len() < READ_AHEAD_MIN {
+            return;
+        }
+        // A description of its own: the thread that finishes the folder may read `dir` now.
+        let Ok(own) = fs::open_dir_at(&*dir, ".") else {
+            return;
+        };
+        let mut found = Vec::with_capacity(pending.len());
+        let listed = fs::read_dir_inodes(&own, &mut Vec::new(), |name, ino| {
+            if let Some(&c) = pending.get(name) {
+                found.push((c, ino));
+            }
+        });
+        let agrees = found.first().is_some_and(|&(c, ino)| {
+            fs::stat_at(&*dir, self.plan.dest_name(c)).is_ok_and(|m| m.id.ino == ino)
+        });
+        if listed.is_ok() && agrees {
+            for (c, ino) in found {
+                self.done[c as usize].store(ino, Relaxed);
             }
         }
     }

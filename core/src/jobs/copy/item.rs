@@ -62,7 +62,7 @@ impl Copier<'_> {
         let i = done.item;
         if done.hidden.is_some() {
             // Before anything it holds can be replaced: its mode is still 0700, its tree hidden.
-            self.read_inodes(done.children.clone(), fd);
+            self.read_inodes(done, fd);
         }
         // Made with its parent's default ACL, if it has one: then its own two are inherited.
         let inherited: &[&str] = if fs::may_have_default_acl(fd) {
