@@ -356,6 +356,9 @@ pub struct Totals {
     pub bytes: u64,
     /// Folders among the items.
     pub folders: u64,
+    /// Items whose conflicts wait for an answer, not among `items`: each counted once (a
+    /// folder's contents are planned when it is answered). Progress counts them as to do.
+    pub asked: u64,
     /// Whether data crosses from one file system to another.
     pub cross_device: bool,
 }

@@ -157,6 +157,12 @@ struct Speeds {
 }
 
 fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> Progress {
+    // Items asked about are still to do: once answered, the plan had them done ("1,501 of
+    // 1,501 items · 0 s left") until the job had planned the answers.
+    let totals = &Totals {
+        items: totals.items + totals.asked,
+        ..*totals
+    };
     let c = &ctx.counters;
     let (bytes_done, items_done) = (c.bytes.load(Relaxed), c.items.load(Relaxed));
     let paused = ctx.control.is_paused();

@@ -339,6 +339,7 @@ mod tests {
             bytes: 0,
             folders: 3,
             cross_device: false,
+            ..Totals::default()
         };
         assert_eq!(
             title(&job, Some(&totals)),

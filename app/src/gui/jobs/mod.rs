@@ -671,6 +671,7 @@ mod tests {
             bytes: 1,
             folders: 0,
             cross_device: false,
+            ..Totals::default()
         };
         let routed = jobs.route(Event::Planned {
             job: JobId(5),

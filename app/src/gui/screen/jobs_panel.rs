@@ -14,7 +14,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use ferry_core::jobs::{JobId, Phase, Progress};
+use ferry_core::jobs::{JobId, Phase};
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced::widget::{Column, button, column, container, progress_bar, row, rule, scrollable, text};
@@ -376,19 +376,10 @@ fn small_button(label: &str, message: Option<Message>) -> button::Button<'_, Mes
 /// Below this average size a job's speed is given in items a second.
 const SMALL_FILE: u64 = 64 << 10;
 
-/// `job`'s progress, the items whose conflicts wait for answers counted in its total: the
-/// engine counts them once answered, so that a copy merging into a folder of 20,000 files
-/// waiting for answers read "1 of 1 item", 100%.
-fn progress_of(job: &WindowJob) -> Option<Progress> {
-    let mut p = job.progress.clone()?;
-    p.items_total += job.waiting_answers as u64;
-    Some(p)
-}
-
 /// How far `job` is (0..=1) and the line under its bar: "1.2 GB of 3.4 GB · 2,345 of 5,000
 /// items · 45.0 MB/s · 2 min left · Copying".
 fn progress_line(job: &WindowJob) -> (f32, String) {
-    let Some(p) = &progress_of(job) else {
+    let Some(p) = &job.progress else {
         let line = match job.state {
             State::Waiting if job.is_paused() => {
                 "Paused; waiting for the jobs before it on the same disks".to_owned()
@@ -510,7 +501,7 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
     let (mut done, mut running) = (0.0_f64, 0_u32);
     for job in jobs.iter().filter(|j| j.is_running()) {
         // While planning, the items counted are those found, not done.
-        if let Some(p) = progress_of(job).filter(|p| p.phase != Phase::Planning) {
+        if let Some(p) = job.progress.as_ref().filter(|p| p.phase != Phase::Planning) {
             done += p.fraction();
         }
         running += 1;

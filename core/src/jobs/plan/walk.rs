@@ -23,7 +23,7 @@ use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 
 use super::stat_ahead::{BIG_FOLDER_BYTES, StatAhead};
-use super::{Action, Block, Item, Mode, NO_ITEM, Plan, Planned};
+use super::{Action, Block, Mode, NO_ITEM, Plan, Planned};
 use super::{removable, writable};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -218,10 +218,16 @@ impl<'a> Planner<'a> {
 
     fn totals(&self) -> Totals {
         let mut t = Totals::default();
-        let counted = |(_, i): &(usize, &Item)| !matches!(i.action, Action::Skip | Action::Ask);
         let links = &self.plan.links;
-        for (i, item) in self.plan.items.iter().enumerate().filter(counted) {
-            t.items += 1;
+        for (i, item) in self.plan.items.iter().enumerate() {
+            match item.action {
+                Action::Skip => continue,
+                Action::Ask => {
+                    t.asked += 1;
+                    continue;
+                }
+                _ => t.items += 1,
+            }
             t.folders += u64::from(item.kind == Kind::Dir);
             // A hard link copies no data.
             let linked = !links.is_empty() && links.of(i as u32).is_some();
@@ -229,6 +235,14 @@ impl<'a> Planner<'a> {
                 t.bytes += item.size;
             }
         }
+        // An item answered is handed to a root of its own, and stays `Ask` (see `reroot`).
+        let answered = self
+            .plan
+            .roots
+            .iter()
+            .filter(|r| r.origin != NO_ITEM)
+            .count();
+        t.asked = t.asked.saturating_sub(answered as u64);
         if let Some(dest) = self.dest {
             t.cross_device = self.plan.roots.iter().any(|r| {
                 let item = self.plan.item(r.item);

@@ -90,13 +90,14 @@ fn the_progress_line_counts_one_item_as_one() {
     assert!(line.contains("0 of 3 items ·"), "{line}");
 }
 
-/// Items waiting for answers count as not done: "1 of 1 item", 100%, with 20,002 answers
-/// awaited.
+/// Items waiting for answers count as not done ("1 of 1 item", 100%, with 20,002 answers
+/// awaited, was said): the engine counts them in its total (`Totals::asked`), and they are
+/// not counted twice.
 #[test]
 fn items_waiting_for_answers_count_as_not_done() {
     let mut copying = job(1, State::Running, false);
     let p = copying.progress.as_mut().unwrap();
-    (p.items_done, p.items_total, p.bytes_done, p.bytes_total) = (1, 1, 0, 0);
+    (p.items_done, p.items_total, p.bytes_done, p.bytes_total) = (1, 20_003, 0, 0);
     copying.waiting_answers = 20_002;
     let (fraction, line) = progress_line(&copying);
     assert!(fraction < 0.01, "{fraction}");
