@@ -27,7 +27,7 @@ use iced::keyboard::{Key, Modifiers};
 
 use super::jobs::{FollowUp, lowercase_first};
 use super::modal::confirm::{self, Confirm};
-use super::modal::{folder_prompt, item_error};
+use super::modal::{folder_prompt, item_error, name_prompt};
 use super::moves::Move;
 use super::screen::trash;
 use super::words::quoted;
@@ -503,6 +503,12 @@ impl Ferry {
             // The field has the other keys.
             if key == &Key::Named(iced::keyboard::key::Named::Escape) {
                 return Some(self.folder_prompt_message(folder_prompt::Message::Cancelled));
+            }
+            return Some(Task::none());
+        }
+        if self.name_prompt.is_some() {
+            if key == &Key::Named(iced::keyboard::key::Named::Escape) {
+                return Some(self.name_prompt_message(name_prompt::Message::Cancelled));
             }
             return Some(Task::none());
         }

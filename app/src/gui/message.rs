@@ -66,6 +66,8 @@ pub enum Message {
     FolderPicked(Vec<PathBuf>, PickedFor, picker::Picked),
     /// A message of the folder prompt.
     FolderPrompt(modal::folder_prompt::Message),
+    /// A message of the New Folder name prompt.
+    NamePrompt(modal::name_prompt::Message),
     /// The pointer moved in the window (listened to during a drag).
     PointerMoved(Point),
     /// The left button was released (listened to during a drag).

@@ -140,6 +140,8 @@ pub struct Ferry {
     jobs_panel: JobsPanel,
     /// The folder typed for Copy to… and the like, where the desktop has no folder dialog.
     folder_prompt: Option<modal::folder_prompt::FolderPrompt<(Vec<PathBuf>, PickedFor)>>,
+    /// The name asked for New Folder.
+    name_prompt: Option<modal::name_prompt::NamePrompt>,
     /// Conflict dialogs of jobs with conflicts waiting, the shown one first.
     conflicts: Vec<modal::conflict::ConflictDialog>,
     /// The confirmation shown, if any (one at a time, over everything).
@@ -253,6 +255,7 @@ impl Ferry {
             jobs_panel: JobsPanel::default(),
             trash: None,
             folder_prompt: None,
+            name_prompt: None,
             conflicts: Vec::new(),
             confirm: None,
             measuring: None,
@@ -431,6 +434,7 @@ impl Ferry {
             Message::ClipboardRead(folder, read) => self.clipboard_read(folder, read),
             Message::FolderPicked(paths, how, picked) => self.folder_picked(paths, how, picked),
             Message::FolderPrompt(message) => self.folder_prompt_message(message),
+            Message::NamePrompt(message) => self.name_prompt_message(message),
             Message::ToastAction(id, command) => {
                 self.toasts.retain(|t| t.id != id);
                 self.command(command)

@@ -3,6 +3,7 @@
 //! journals it before submitting it, off the UI thread.
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,11 +12,13 @@ use ferry_core::jobs::{ConflictPolicy, Job, JobId};
 use iced::Task;
 
 use super::copy_paste::Clip;
-use super::jobs::{FollowUp, Routed, Started, State, Undoing, WindowJob};
+use super::jobs::{FollowUp, Routed, Started, State, Undoing};
 use super::menus::Command;
 use super::modal::folder_prompt::{self, FolderPrompt};
+use super::modal::name_prompt::{self, NamePrompt};
 use super::picker::Picked;
 use super::screen::browser::Operation;
+use super::screen::tabs;
 use super::{Ferry, Message, format};
 
 /// How a folder picked in a dialog is used.
@@ -84,25 +87,45 @@ impl Ferry {
                 self.start_job(Job::Rename { path, new_name }, FollowUp::None)
             }
             Operation::NewFolder { parent, name } => {
-                self.start_job(Job::CreateFolder { parent, name }, FollowUp::RenameCreated)
+                let (prompt, task) = NamePrompt::new(parent, name);
+                self.name_prompt = Some(prompt);
+                task.map(Message::NamePrompt)
             }
-            Operation::Unmake(path) => self.unmake_folder(&path),
         }
     }
 
-    /// Escape while naming the folder New Folder made at `path`: that folder's making is
-    /// undone, through the journal (so that Undo does not offer it after), which leaves the
-    /// folder if something was put in it meanwhile.
-    fn unmake_folder(&mut self, path: &Path) -> Task<Message> {
-        let made = |job: &&WindowJob| matches!(&*job.job, Job::CreateFolder { parent, name } if parent.join(name) == path);
-        let seq = (self.jobs.window_jobs().rev())
-            .find(made)
-            .filter(|job| !job.is_running() && !job.undoing)
-            .and_then(|job| job.seq);
-        match seq {
-            Some(seq) => self.submit_undo_record(seq, false),
-            None => Task::none(),
+    /// A message of the New Folder prompt: a name given is checked against the listing of
+    /// the pane showing the folder, then the folder made (and selected once listed) or the
+    /// name refused in the prompt, with why.
+    pub(super) fn name_prompt_message(&mut self, message: name_prompt::Message) -> Task<Message> {
+        let Some(prompt) = &mut self.name_prompt else {
+            return Task::none();
+        };
+        let (parent, name) = match prompt.update(message) {
+            Some(name_prompt::Event::Named { parent, name }) => (parent, name),
+            Some(name_prompt::Event::Cancelled) => {
+                self.name_prompt = None;
+                return Task::none();
+            }
+            None => return Task::none(),
+        };
+        let pane = self.tabs.panes_mut().find(|pane| pane.path() == parent);
+        if let Some(why) = pane
+            .as_ref()
+            .and_then(|p| p.name_refused(&name, name.as_bytes()))
+        {
+            prompt.refuse(why);
+            return Task::none();
         }
+        self.name_prompt = None;
+        let select = pane.map_or_else(Task::none, |pane| {
+            let view = pane.view_id();
+            (pane.select_when_listed([OsString::from(&name)]))
+                .map(move |m| Message::Tabs(tabs::Message::Pane(view, m)))
+        });
+        let name = OsString::from(name);
+        let job = self.start_job(Job::CreateFolder { parent, name }, FollowUp::None);
+        Task::batch([job, select])
     }
 
     /// A folder was picked for Copy to… or Move to… (or the dialog was closed).
@@ -543,11 +566,6 @@ impl Ferry {
         match window.follow_up {
             FollowUp::None => {
                 if !summary.failed.is_empty() || *cancelled {
-                    self.toast(text);
-                }
-            }
-            FollowUp::RenameCreated => {
-                if !summary.failed.is_empty() {
                     self.toast(text);
                 }
             }

@@ -92,6 +92,11 @@ impl Ferry {
             (self.folder_prompt.as_ref()).map(|p| p.view().map(Message::FolderPrompt)),
             Message::FolderPrompt(modal::folder_prompt::Message::Cancelled),
         );
+        content = modal::dialog(
+            content,
+            (self.name_prompt.as_ref()).map(|p| p.view().map(Message::NamePrompt)),
+            Message::NamePrompt(modal::name_prompt::Message::Cancelled),
+        );
         modal::dialog(
             content,
             (self.confirm.as_ref()).map(|c| c.view().map(Message::Confirm)),

@@ -51,8 +51,6 @@ pub enum FollowUp {
     /// A toast with Undo, for the move a cut's paste made: one that moved nothing (refused
     /// into the items' own folder, say) puts the cut back on the clipboard.
     ToastFromCut,
-    /// Open the rename editor on the folder just created (New Folder).
-    RenameCreated,
 }
 
 /// The journal's writer lock held for a job until its end is recorded (shared so that it can

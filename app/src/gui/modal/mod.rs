@@ -5,6 +5,7 @@ pub mod confirm;
 pub mod conflict;
 pub mod folder_prompt;
 pub mod item_error;
+pub mod name_prompt;
 pub mod shortcuts;
 
 use iced::widget::{center, container, mouse_area, opaque, stack};

@@ -7,6 +7,7 @@ use std::fs;
 use crossbeam_channel::select;
 
 use super::*;
+use crate::gui::modal::name_prompt;
 
 /// Feeds the listing service's and the engine's events to the window until `done` holds.
 pub(super) fn until(ferry: &mut Ferry, what: &str, done: impl Fn(&Ferry) -> bool) {
@@ -306,41 +307,78 @@ fn ctrl_z_in_a_text_field_leaves_the_jobs_alone() {
     jobs_done(&mut ferry);
 }
 
+/// New Folder asks the name first, as Dolphin's and Nautilus's dialogs do: Escape makes
+/// nothing, a name taken is refused in the dialog, and the folder made under the name given
+/// is one undo step (made as "New Folder", then renamed, it took two).
 #[test]
-fn a_new_folder_is_created_and_its_name_is_edited() {
+fn a_new_folder_is_named_before_it_is_made_and_undone_in_one_step() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    let mut ferry = fixture.start(Some(&home.join("Music")));
-    key(
-        &mut ferry,
-        Key::Character("n".into()),
-        Modifiers::CTRL | Modifiers::SHIFT,
-    );
-    jobs_done(&mut ferry);
-    assert!(home.join("Music/New Folder").is_dir());
-    until(&mut ferry, "the name editor", |f| {
-        f.tabs.active_pane().is_renaming()
-    });
-    // Escape there makes no folder, as in Dolphin's and Nautilus's dialogs: it stayed.
+    let music = home.join("Music");
+    let folders = || {
+        let made = fs::read_dir(&music).unwrap().flatten();
+        let mut made: Vec<_> = made
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name())
+            .collect();
+        made.sort();
+        made
+    };
+    let before = folders();
+    let mut ferry = fixture.start(Some(&music));
+    let new_folder = |ferry: &mut Ferry| {
+        key(
+            ferry,
+            Key::Character("n".into()),
+            Modifiers::CTRL | Modifiers::SHIFT,
+        );
+        assert!(ferry.name_prompt.is_some(), "asked");
+    };
+    new_folder(&mut ferry);
     named(&mut ferry, Named::Escape, Modifiers::empty());
-    until(&mut ferry, "the folder gone", |_| {
-        !home.join("Music/New Folder").exists()
-    });
-    jobs_done(&mut ferry);
-    // Enter keeps it, even under the name it was given.
-    key(
+    assert!(ferry.name_prompt.is_none());
+    assert_eq!(ferry.jobs.window_jobs().count(), 0, "Escape made nothing");
+    fs::create_dir(music.join("Taken")).unwrap();
+    until(&mut ferry, "Taken listed", |f| shows(f, "Taken"));
+    new_folder(&mut ferry);
+    send(
         &mut ferry,
-        Key::Character("n".into()),
-        Modifiers::CTRL | Modifiers::SHIFT,
+        Message::NamePrompt(name_prompt::Message::Edited("Taken".into())),
     );
-    until(&mut ferry, "the name editor", |f| {
-        f.tabs.active_pane().is_renaming()
-    });
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    send(
+        &mut ferry,
+        Message::NamePrompt(name_prompt::Message::Submitted),
+    );
+    assert!(
+        ferry.name_prompt.is_some(),
+        "a name taken is refused in the dialog"
+    );
+    send(
+        &mut ferry,
+        Message::NamePrompt(name_prompt::Message::Edited("Live".into())),
+    );
+    send(
+        &mut ferry,
+        Message::NamePrompt(name_prompt::Message::Submitted),
+    );
+    assert!(ferry.name_prompt.is_none());
     jobs_done(&mut ferry);
-    let made = fs::read_dir(home.join("Music")).unwrap().flatten();
-    let made: Vec<_> = made.filter(|e| e.path().is_dir()).collect();
-    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(music.join("Live").is_dir());
+    assert!(!music.join("New Folder").exists(), "nothing else made");
+    until(&mut ferry, "the new folder selected", |f| {
+        f.tabs.active_pane().selected_paths() == [music.join("Live")]
+    });
+    ctrl(&mut ferry, "z");
+    jobs_done(&mut ferry);
+    until(&mut ferry, "undone", |_| !music.join("Live").exists());
+    let mut left = before;
+    left.push("Taken".into());
+    left.sort();
+    assert_eq!(
+        folders(),
+        left,
+        "one undo took the folder made, and only it"
+    );
 }
 
 #[test]

@@ -141,18 +141,13 @@ impl Browser {
         }
     }
 
-    /// Escape: drop the rubber band, stop naming an item (a folder New Folder just made
-    /// goes again), stop typing a path, close the filter, or clear the selection — the first
-    /// that applies.
+    /// Escape: drop the rubber band, stop naming an item, stop typing a path, close the
+    /// filter, or clear the selection — the first that applies.
     pub(super) fn escape(&mut self) -> (Task<Message>, Option<Event>) {
-        if let Some(renaming) = self.renaming.take() {
-            let unmake = super::Operation::Unmake(self.path.join(&renaming.original));
-            return (
-                Task::none(),
-                renaming.made.then_some(Event::Operation(unmake)),
-            );
-        }
-        if self.band.take().is_some() || self.editing.take().is_some() {
+        if self.renaming.take().is_some()
+            || self.band.take().is_some()
+            || self.editing.take().is_some()
+        {
             return (Task::none(), None);
         }
         if self.filter.is_some() {

@@ -159,8 +159,6 @@ pub struct Browser {
     press: Option<Press>,
     /// The rename editor, while it is open.
     renaming: Option<Renaming>,
-    /// A name to open the rename editor on once the folder lists it (New Folder).
-    pending_rename: Option<OsString>,
     /// Names to select once the folder lists them (a renamed item, what a paste brought).
     select_when_listed: operations::SelectWhenListed,
     /// The items cut to the clipboard, drawn dimmed while the pane shows their folder.
@@ -208,7 +206,6 @@ impl Browser {
             column_drag: None,
             press: None,
             renaming: None,
-            pending_rename: None,
             select_when_listed: operations::SelectWhenListed::default(),
             cut: None,
             drag_over: None,

@@ -51,7 +51,6 @@ impl Browser {
         self.filter = None;
         self.band = None;
         self.renaming = None;
-        self.pending_rename = None;
         self.select_when_listed = Default::default();
         // What was typed here is not a name to look for there.
         self.typeahead = Default::default();

@@ -28,8 +28,6 @@ pub type CutItems = std::sync::Arc<(PathBuf, HashSet<OsString>)>;
 pub enum Operation {
     /// Put these on the clipboard, to copy.
     Copy(Vec<PathBuf>),
-    /// Escape while naming the folder New Folder just made at this path: undo its making.
-    Unmake(PathBuf),
     /// Put these on the clipboard, to move.
     Cut(Vec<PathBuf>),
     /// Copy or move what the clipboard holds into this folder.
@@ -57,12 +55,13 @@ pub enum Operation {
         /// Its new name.
         new_name: OsString,
     },
-    /// Create the folder `name` in `parent` (the rename editor opens on it once listed).
+    /// Ask the name of a folder to make in `parent` (`modal::name_prompt`), suggesting
+    /// `name`.
     NewFolder {
         /// Where.
         parent: PathBuf,
-        /// Its name.
-        name: OsString,
+        /// The first free "New Folder", "New Folder 2"...
+        name: String,
     },
 }
 
@@ -93,9 +92,6 @@ pub(super) struct Renaming {
     pub selected: Option<std::ops::Range<usize>>,
     /// Where the cursor is, as the edits tell (after what was typed last), in characters.
     pub cursor: usize,
-    /// The folder New Folder just made, being named: Escape takes it away again, as
-    /// Escape in Dolphin's and Nautilus's New Folder dialogs makes none.
-    pub made: bool,
 }
 
 impl Renaming {
@@ -194,14 +190,10 @@ impl Browser {
             PaneAction::CopyToOtherPane => on_selection(Operation::CopyToOtherPane),
             PaneAction::MoveToOtherPane => on_selection(Operation::MoveToOtherPane),
             PaneAction::Paste => Some(Event::Operation(Operation::Paste(self.path.clone()))),
-            PaneAction::NewFolder => {
-                let name = self.free_name("New Folder");
-                self.pending_rename = Some(name.clone());
-                Some(Event::Operation(Operation::NewFolder {
-                    parent: self.path.clone(),
-                    name,
-                }))
-            }
+            PaneAction::NewFolder => Some(Event::Operation(Operation::NewFolder {
+                parent: self.path.clone(),
+                name: self.free_name("New Folder"),
+            })),
             PaneAction::Rename => return Some((self.start_rename(), None)),
             _ => return None,
         };
@@ -209,7 +201,7 @@ impl Browser {
     }
 
     /// `base`, or `base 2`, `base 3`, ...: the first name the folder does not hold.
-    fn free_name(&self, base: &str) -> OsString {
+    fn free_name(&self, base: &str) -> String {
         let taken = |name: &str| self.has_name(name.as_bytes());
         let mut name = base.to_owned();
         let mut n = 2;
@@ -217,7 +209,7 @@ impl Browser {
             name = format!("{base} {n}");
             n += 1;
         }
-        name.into()
+        name
     }
 
     fn has_name(&self, name: &[u8]) -> bool {
@@ -260,7 +252,6 @@ impl Browser {
             ino: item.ino(),
             selected: Some(0..stem),
             cursor: stem,
-            made: false,
         });
         let reveal = self.reveal_focus();
         let slot = self.built_slot(entry);
@@ -387,26 +378,6 @@ impl Browser {
         self.select_if_pending()
     }
 
-    /// Opens the rename editor on `name` once the folder lists it (after New Folder).
-    pub(super) fn rename_if_pending(&mut self) -> Task<Message> {
-        let Some(name) = self.pending_rename.clone() else {
-            return Task::none();
-        };
-        let Some(contents) = self.listing.contents() else {
-            return Task::none();
-        };
-        let Some(row) = contents.row_named(name.as_encoded_bytes()) else {
-            return Task::none();
-        };
-        self.pending_rename = None;
-        self.selection.select_only(contents.rows()[row]);
-        let task = self.start_rename();
-        if let Some(renaming) = &mut self.renaming {
-            renaming.made = true;
-        }
-        task
-    }
-
     pub(super) fn rename_edited(&mut self, text: String) {
         if let Some(renaming) = &mut self.renaming {
             renaming.cursor = cursor_after_edit(&renaming.text, &text);
@@ -416,28 +387,33 @@ impl Browser {
         }
     }
 
+    /// Why this folder cannot take `name` (`typed` as the user wrote it) for a new or renamed
+    /// item: `None` when it can, as far as its listing tells.
+    pub fn name_refused(&self, typed: &str, name: &[u8]) -> Option<String> {
+        Some(match name {
+            _ if typed.trim().is_empty() => "A name can't be empty.".to_owned(),
+            _ if name.contains(&b'/') => "A name can't contain “/”.".to_owned(),
+            b"." | b".." => "“.” and “..” can't be used as names.".to_owned(),
+            _ if name.len() > 255 => {
+                format!("This name is too long: {} bytes, at most 255.", name.len())
+            }
+            _ if self.has_name(name) => format!("“{typed}” already exists here."),
+            _ => return None,
+        })
+    }
+
     /// Enter in the editor: a name the folder cannot take is refused in place, with why.
     pub(super) fn rename_submitted(&mut self) -> Option<Event> {
         let renaming = self.renaming.as_ref()?;
         let typed = renaming.text.trim_end_matches(['\n', '\r']).to_owned();
         let name = renaming.name_text.name_for(&typed);
         let problem = match &name {
-            _ if typed.trim().is_empty() => Some("A name can't be empty.".to_owned()),
             Err(why) => Some((*why).to_owned()),
-            Ok(name) if name.contains(&b'/') => Some("A name can't contain “/”.".to_owned()),
-            Ok(name) if name == b"." || name == b".." => {
-                Some("“.” and “..” can't be used as names.".to_owned())
-            }
-            Ok(name) if name.len() > 255 => Some(format!(
-                "This name is too long: {} bytes, at most 255.",
-                name.len()
-            )),
             Ok(name) if name.as_slice() == renaming.original.as_bytes() => {
                 self.renaming = None;
                 return None;
             }
-            Ok(name) if self.has_name(name) => Some(format!("“{typed}” already exists here.")),
-            Ok(_) => None,
+            Ok(name) => self.name_refused(&typed, name),
         };
         if let Some(problem) = problem {
             if let Some(renaming) = &mut self.renaming {

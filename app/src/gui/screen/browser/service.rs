@@ -167,7 +167,6 @@ impl Browser {
         let task = Task::batch([
             rows_changed,
             reveal,
-            self.rename_if_pending(),
             self.select_if_pending(),
             self.type_ahead_after_loading(),
             // Chosen while the folder loaded (a click, an arrow key), the focused item moves
