@@ -52,7 +52,7 @@ impl Ferry {
         let body = row![widget::slot(sidebar), main];
         let window_jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
         let mut layout = column![toolbar, body];
-        if let Some(panel) = self.jobs_panel.view(&window_jobs) {
+        if let Some(panel) = self.jobs_panel.view(&window_jobs, self.window.height) {
             layout = layout.push(panel.map(Message::JobsPanel));
         }
         let mut content: Element<'_, Message> = layout.into();

@@ -215,9 +215,13 @@ impl JobsPanel {
         (Task::none(), event)
     }
 
-    /// The compact line ("2 jobs running · 45%"), and the panel above it when open; nothing
-    /// when the window has no jobs.
-    pub fn view<'a>(&'a self, jobs: &[&'a WindowJob]) -> Option<Element<'a, Message>> {
+    /// The compact line ("2 jobs running · 45%"), and the panel above it when open, in a
+    /// window `window_height` high; nothing when the window has no jobs.
+    pub fn view<'a>(
+        &'a self,
+        jobs: &[&'a WindowJob],
+        window_height: f32,
+    ) -> Option<Element<'a, Message>> {
         if jobs.is_empty() {
             return None;
         }
@@ -261,7 +265,7 @@ impl JobsPanel {
             column![
                 rule::horizontal(1).style(style::separator),
                 container(panel)
-                    .max_height(320)
+                    .max_height(panel_height(window_height))
                     .width(Fill)
                     .style(style::list),
                 rule::horizontal(1).style(style::separator),
@@ -364,6 +368,12 @@ impl JobsPanel {
             }
         }
     }
+}
+
+/// The open panel's height at most: 320 px, less in a small window, so that the folder keeps
+/// most of it (at 640 x 480 the panel left the list one row); always one job's row.
+fn panel_height(window_height: f32) -> f32 {
+    (window_height * 0.35).clamp(110.0, 320.0)
 }
 
 fn small_button(label: &str, message: Option<Message>) -> button::Button<'_, Message> {

@@ -53,7 +53,7 @@ fn an_ended_job_is_titled_by_what_it_did() {
         open: true,
         ..JobsPanel::default()
     };
-    let mut ui = iced_test::simulator(panel.view(&[&moved]).expect("the panel"));
+    let mut ui = iced_test::simulator(panel.view(&[&moved], 800.0).expect("the panel"));
     assert!(ui.find("Moved 1 folder and 4 files to “b”.").is_ok());
     assert!(ui.find("Finished in 3 s").is_ok());
     assert!(
@@ -254,4 +254,12 @@ fn an_undos_decisions_are_listed_not_retried() {
     assert_eq!(r, None);
     let enter = panel.key(&Key::Named(Named::Enter), Modifiers::empty(), &[&undo]);
     assert_eq!(enter, Some(Message::Details(JobId(1))));
+}
+
+/// In a 640 x 480 window the open panel took 215 of its 480 px, leaving the folder one row.
+#[test]
+fn the_panel_leaves_a_small_window_to_the_folder() {
+    assert!(panel_height(480.0) <= 170.0, "{}", panel_height(480.0));
+    assert!(panel_height(360.0) >= 110.0, "one job's row");
+    assert_eq!(panel_height(1080.0), 320.0);
 }
