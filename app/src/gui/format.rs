@@ -88,27 +88,34 @@ pub fn extension(name: &[u8]) -> Option<String> {
     (!ext.is_empty()).then(|| String::from_utf8_lossy(ext).to_ascii_lowercase())
 }
 
-/// The type column: "Folder", "PNG image", "Plain text", ...
+/// The type column: "Folder", "PNG image", "Plain text", "Link to MP3 audio", ...
 pub fn type_label(entry: EntryRef<'_>) -> Cow<'static, str> {
     let category = category(entry);
     match (category, entry.kind()) {
-        (Category::Folder, Kind::Symlink) => return "Link to folder".into(),
-        (Category::Folder, _) => return "Folder".into(),
-        (Category::Link, _) if entry.target_kind() == Kind::Unknown => return "Broken link".into(),
-        (Category::Link, _) => return "Link".into(),
-        (_, Kind::Fifo) => return "Pipe".into(),
-        (_, Kind::Socket) => return "Socket".into(),
-        (_, Kind::BlockDevice) => return "Block device".into(),
-        (_, Kind::CharDevice) => return "Character device".into(),
-        (_, Kind::Unknown) if entry.stat_failed() => return "Unknown".into(),
-        _ => {}
+        (Category::Folder, Kind::Symlink) => "Link to folder".into(),
+        (Category::Folder, _) => "Folder".into(),
+        (Category::Link, _) if entry.target_kind() == Kind::Unknown => "Broken link".into(),
+        // Named as what it leads to (Nautilus: "Link to PDF document"); by its own name,
+        // which the listing has, as links nearly always keep their target's extension.
+        (Category::Link, _) => match extension(entry.name_bytes()) {
+            Some(ext) => format!("Link to {}", by_name(&ext, by_extension(&ext))).into(),
+            None => "Link to file".into(),
+        },
+        (_, Kind::Fifo) => "Pipe".into(),
+        (_, Kind::Socket) => "Socket".into(),
+        (_, Kind::BlockDevice) => "Block device".into(),
+        (_, Kind::CharDevice) => "Character device".into(),
+        (_, Kind::Unknown) if entry.stat_failed() => "Unknown".into(),
+        _ => match extension(entry.name_bytes()) {
+            Some(ext) => by_name(&ext, category).into(),
+            None if category == Category::Program => "Program".into(),
+            None => "File".into(),
+        },
     }
-    let Some(ext) = extension(entry.name_bytes()) else {
-        return match category {
-            Category::Program => "Program".into(),
-            _ => "File".into(),
-        };
-    };
+}
+
+/// A file's type by its extension `ext` and `category`: "PNG image", "MP3 audio".
+fn by_name(ext: &str, category: Category) -> String {
     let noun = match category {
         Category::Image => "image",
         Category::Audio => "audio",
@@ -120,7 +127,7 @@ pub fn type_label(entry: EntryRef<'_>) -> Cow<'static, str> {
         Category::Program => "binary",
         _ => "file",
     };
-    format!("{} {noun}", ext.to_ascii_uppercase()).into()
+    format!("{} {noun}", ext.to_ascii_uppercase())
 }
 
 /// A byte count the way people read it: "512 bytes", "1.2 kB", "34.5 MB" (SI units, like
@@ -339,6 +346,8 @@ mod tests {
             ("to-docs", Kind::Symlink, Kind::Dir, 0o120_777),
             ("dangling", Kind::Symlink, Kind::Unknown, 0o120_777),
             ("fifo", Kind::Fifo, Kind::Unknown, 0o010_644),
+            ("song.mp3", Kind::Symlink, Kind::File, 0o120_777),
+            ("to-file", Kind::Symlink, Kind::File, 0o120_777),
         ]);
         let label = |i| type_label(listing.entry(i)).into_owned();
         let cat = |i| category(listing.entry(i));
@@ -361,5 +370,11 @@ mod tests {
             ("Broken link".to_owned(), Category::Link)
         );
         assert_eq!((label(6), cat(6)), ("Pipe".to_owned(), Category::Special));
+        // A link to a file is named as what it leads to: it said "Link".
+        assert_eq!(
+            (label(7), cat(7)),
+            ("Link to MP3 audio".to_owned(), Category::Link)
+        );
+        assert_eq!(label(8), "Link to file");
     }
 }

@@ -277,6 +277,21 @@ pub fn icon_shape(fill: Color, radius: f32) -> impl Fn(&Theme) -> container::Sty
     }
 }
 
+/// The badge that marks a link's icon: the arrow in the text colour on the base, outlined.
+pub fn link_badge(theme: &Theme) -> container::Style {
+    let c = colors(theme);
+    container::Style {
+        background: Some(c.base.into()),
+        border: Border {
+            color: c.dim,
+            width: 1.0,
+            radius: 3.0.into(),
+        },
+        text_color: Some(c.text),
+        ..Default::default()
+    }
+}
+
 /// The outlined page of a file icon.
 pub fn icon_page(fill: Color) -> impl Fn(&Theme) -> container::Style {
     move |theme| {

@@ -22,7 +22,7 @@ use super::{ConflictDialog, Control, Message, look, words};
 use crate::gui::format;
 use crate::gui::shortcut::Step;
 use crate::gui::style;
-use crate::gui::widget::icon::icon;
+use crate::gui::widget::icon::item_icon;
 use crate::gui::widget::list::windowed;
 use crate::gui::widget::mnemonic::mnemonic;
 use crate::gui::widget::scrollbar::scrollbar;
@@ -290,7 +290,7 @@ fn table_row<'a>(
     }
     let name = button(
         row![
-            icon(r.icons.0, c.source.kind == Kind::Symlink, 18.0),
+            item_icon(r.icons.0, c.source.kind == Kind::Symlink, 18.0),
             column![
                 text(format::ellipsize_middle(words::name(&c.source.name), 40))
                     .size(13)

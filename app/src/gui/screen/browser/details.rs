@@ -17,7 +17,7 @@ use super::view::{TEXT, empty_state, small};
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::settings::Columns;
 use crate::gui::style;
-use crate::gui::widget::icon::icon;
+use crate::gui::widget::icon::item_icon;
 use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
@@ -252,7 +252,7 @@ impl Browser {
         };
         let link = entry.kind() == Kind::Symlink;
         let icon_size = f32::from(self.details_icon);
-        let icon = container(icon(format::category(entry), link, icon_size))
+        let icon = container(item_icon(format::category(entry), link, icon_size))
             .height(row_h)
             .center_y(row_h);
         let name_cell = row![icon, name].spacing(10).align_y(Alignment::Center);

@@ -10,7 +10,7 @@ use iced::{Alignment, Element, Fill};
 use super::view::empty_state;
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::style;
-use crate::gui::widget::icon::icon;
+use crate::gui::widget::icon::item_icon;
 use crate::gui::widget::list;
 use crate::gui::{fit, format};
 
@@ -88,7 +88,7 @@ impl Browser {
                     .into()
             }
         };
-        let content = column![icon(format::category(entry), link, size), name]
+        let content = column![item_icon(format::category(entry), link, size), name]
             .spacing(6)
             .align_x(Alignment::Center)
             .width(Fill);

@@ -19,7 +19,7 @@ use iced::{Alignment, Element, Fill, Length, Padding, Theme};
 
 use super::{Column, Listing, Loaded, Message, ROW_HEIGHT, Trash, folder_input_id, list_id};
 use crate::gui::style;
-use crate::gui::widget::icon::{icon, trash as trash_icon};
+use crate::gui::widget::icon::{item_icon, trash as trash_icon};
 use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
@@ -238,7 +238,7 @@ impl Trash {
         };
         let name = fit::middle(format::shown_name(&item.name), name_px, TEXT);
         let mut name_cell = row![
-            icon(format::category(entry), item.kind == Kind::Symlink, ICON),
+            item_icon(format::category(entry), item.kind == Kind::Symlink, ICON),
             text(name).size(TEXT).wrapping(Wrapping::None).style(faint)
         ]
         .spacing(10)
