@@ -31,7 +31,7 @@ use notify::event::{AccessKind, AccessMode};
 use notify::{EventKind, INotifyWatcher, RecursiveMode, Watcher as _};
 use rustix::io::Errno;
 
-use crate::entry::{Listing, Meta};
+use crate::entry::{Kind, Listing, Meta};
 use crate::error::Error;
 use crate::lister;
 
@@ -422,16 +422,33 @@ pub fn followed(path: &Path) -> PathBuf {
     PathBuf::from(OsString::from_vec(bytes))
 }
 
+/// A folder holding at most this many links has them stat'ed again with each change in it.
+const LINKS_FOLLOWED_MAX: usize = 4096;
+
 /// Applies the changes to `names` in the folder `dir` to `listing`: stats each name once, then
 /// makes one pass over the listing to update, remove, and finally append entries. O(N + k).
+///
+/// A link is listed with what it leads to (its target's size and time), which may be one of
+/// the names changed: the folder's links are stat'ed again too (where it holds at most
+/// [`LINKS_FOLLOWED_MAX`]), so that a link to a file rewritten beside it does not keep the
+/// old size until F5.
 pub fn apply_changes(
     listing: &mut Listing,
     dir: BorrowedFd<'_>,
     names: &HashSet<OsString>,
 ) -> ChangeSummary {
+    let links: Vec<OsString> = (listing.iter())
+        .filter(|e| !names.is_empty() && e.kind() == Kind::Symlink && !names.contains(e.name()))
+        .map(|e| e.name().to_owned())
+        .take(LINKS_FOLLOWED_MAX + 1)
+        .collect();
+    let links = if links.len() <= LINKS_FOLLOWED_MAX {
+        &links[..]
+    } else {
+        &[]
+    };
     // What the disk says now about each affected name: `None` = absent.
-    let mut disk: HashMap<&OsStr, Option<Meta>> = names
-        .iter()
+    let mut disk: HashMap<&OsStr, Option<Meta>> = (names.iter().chain(links))
         .map(|name| (name.as_os_str(), probe(dir, name)))
         .collect();
     unfold(dir, &mut disk);
@@ -583,6 +600,29 @@ mod tests {
         assert_fresh(&listing, dir);
         // Replaying the same names changes nothing.
         assert!(apply_changes(&mut listing, fd.as_fd(), &names).is_empty());
+    }
+
+    /// A link is listed with its target's size and time: the target rewritten beside it, the
+    /// link's row kept the old size until F5.
+    #[test]
+    fn a_change_to_a_links_target_reaches_the_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::write(dir.join("movie.mkv"), b"short").unwrap();
+        std::os::unix::fs::symlink("movie.mkv", dir.join("link-to-movie")).unwrap();
+        let mut listing = lister::list_all(dir).unwrap();
+        fs::write(dir.join("movie.mkv"), b"a good deal longer").unwrap();
+        let fd = lister::open_dir(dir).unwrap();
+        let summary = apply_changes(&mut listing, fd.as_fd(), &set(&["movie.mkv"]));
+        let mut modified = summary.modified;
+        modified.sort();
+        assert_eq!(modified, ["link-to-movie", "movie.mkv"]);
+        let link = listing
+            .iter()
+            .find(|e| e.name() == "link-to-movie")
+            .unwrap();
+        assert_eq!(link.size(), 18);
+        assert_fresh(&listing, dir);
     }
 
     #[test]
