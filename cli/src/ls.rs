@@ -12,7 +12,9 @@
 //! `"size"` (bytes), `"mtime"` (seconds since the epoch) and `"mtime_nsec"`, `"mode"`
 //! (permission bits as a number, e.g. 420 for 0644), `"mode_string"` (`"-rw-r--r--"`),
 //! `"nlink"`, `"ino"`, `"hidden"` and `"stat_failed"`; metadata fields are `null` when the stat
-//! failed. Symlinks add `"target_kind"` (`null` when broken). A name that is not UTF-8 adds
+//! failed. Symlinks add `"target_kind"` (`null` when broken) and `"followed"`: true when
+//! `"size"`, `"mtime"` and `"mtime_nsec"` are the target's (a link to a file, as listed
+//! above), false when they are the link's own. A name that is not UTF-8 adds
 //! `"name_bytes"`, its exact bytes as an array of numbers, since `"name"` is then lossy.
 
 use std::borrow::Cow;
@@ -223,6 +225,9 @@ struct JsonEntry<'a> {
     /// Present for symlinks only: what the link points to, `null` if broken.
     #[serde(skip_serializing_if = "Option::is_none")]
     target_kind: Option<Option<&'static str>>,
+    /// Present for symlinks only: whether the size and times are the target's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    followed: Option<bool>,
     size: Option<u64>,
     mtime: Option<i64>,
     mtime_nsec: Option<u32>,
@@ -257,6 +262,7 @@ fn json_entry(entry: EntryRef<'_>) -> JsonEntry<'_> {
                 .filter(|&k| k != Kind::Unknown)
                 .map(kind_name)
         }),
+        followed: (entry.kind() == Kind::Symlink).then(|| entry.target_kind() == Kind::File),
         size: stat.map(|e| e.size()),
         mtime: stat.map(|e| e.mtime().0),
         mtime_nsec: stat.map(|e| e.mtime().1),

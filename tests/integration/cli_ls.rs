@@ -157,6 +157,7 @@ fn json_output_parses_and_keeps_non_utf8_names() {
     let tree = sample();
     tree.file_bytes_name("s", b"caf\xe9", b"");
     tree.symlink("s/broken", "nowhere");
+    tree.symlink("s/to-b", "b.txt");
     let out = run_ferry([
         "ls".as_ref(),
         "--json".as_ref(),
@@ -164,7 +165,7 @@ fn json_output_parses_and_keeps_non_utf8_names() {
         tree.join("s").as_os_str(),
     ]);
     let entries = json(&out);
-    assert_eq!(entries.len(), 7);
+    assert_eq!(entries.len(), 8);
     let by_name = |name: &str| entries.iter().find(|e| e["name"] == name).unwrap();
     let folder = by_name("zfolder");
     assert_eq!(folder["kind"], "dir");
@@ -184,6 +185,16 @@ fn json_output_parses_and_keeps_non_utf8_names() {
     let link = by_name("broken");
     assert_eq!(link["kind"], "symlink");
     assert!(link["target_kind"].is_null());
+    assert_eq!(link["followed"], false, "the size is the link's own");
+    // A link to a file has the file's size and time, and says so: which it was, a reader
+    // of the JSON could not tell.
+    let link = by_name("to-b");
+    assert_eq!(
+        (link["target_kind"].as_str(), link["followed"].as_bool()),
+        (Some("file"), Some(true))
+    );
+    assert_eq!(link["size"], file["size"]);
+    assert!(file.get("followed").is_none(), "only for links");
     let odd = entries
         .iter()
         .find(|e| e.get("name_bytes").is_some())
