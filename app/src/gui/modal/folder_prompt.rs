@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
-use iced::widget::{Id, column, operation, row, space, text, text_input};
-use iced::{Alignment, Element, Task};
+use iced::widget::{Id, operation};
+use iced::{Element, Task};
 
-use super::confirm::{self, Look};
-use crate::gui::{bridge, picker, style, words};
+use super::prompt::Prompt;
+use crate::gui::{bridge, picker, words};
 
 /// The field's id (focused when the prompt opens).
 pub const INPUT_ID: &str = "ferry-folder-prompt";
@@ -117,38 +117,21 @@ impl<T: Clone> FolderPrompt<T> {
     /// The prompt's content, for [`dialog`](super::dialog) (whose backdrop should send
     /// [`Message::Cancelled`]).
     pub fn view(&self) -> Element<'_, Message> {
-        let field = text_input("A folder", &self.typed)
-            .id(Id::new(INPUT_ID))
-            .on_input(Message::Edited)
-            .on_submit(Message::Submitted)
-            .padding([6, 8])
-            .size(14);
-        let mut body = column![text(&self.title).size(17).font(style::bold()), field,].spacing(10);
-        if let Some(problem) = &self.problem {
-            body = body.push(text(problem).size(13).style(style::danger_text));
-        }
-        let buttons = row![
-            space::horizontal(),
-            confirm::button(
-                "Cancel",
-                None,
-                Look::Plain,
-                false,
+        let prompt = Prompt {
+            title: &self.title,
+            hint: None,
+            placeholder: "A folder",
+            typed: &self.typed,
+            problem: self.problem.as_deref(),
+            action: &self.action,
+            ids: [
+                INPUT_ID,
                 "ferry-folder-prompt-cancel",
-                Message::Cancelled
-            ),
-            confirm::button(
-                &self.action,
-                None,
-                Look::Suggested,
-                false,
                 "ferry-folder-prompt-ok",
-                Message::Submitted
-            ),
-        ]
-        .spacing(8)
-        .align_y(Alignment::Center);
-        column![body, buttons].spacing(20).width(480).into()
+            ],
+            width: 480.0,
+        };
+        prompt.view(Message::Edited, Message::Submitted, Message::Cancelled)
     }
 }
 

@@ -6,6 +6,7 @@ pub mod conflict;
 pub mod folder_prompt;
 pub mod item_error;
 pub mod name_prompt;
+mod prompt;
 pub mod shortcuts;
 
 use iced::widget::{center, container, mouse_area, opaque, stack};

@@ -11,11 +11,10 @@
 
 use std::path::PathBuf;
 
-use iced::widget::{Id, column, operation, row, space, text, text_input};
-use iced::{Alignment, Element, Task};
+use iced::widget::{Id, operation};
+use iced::{Element, Task};
 
-use super::confirm::{self, Look};
-use crate::gui::style;
+use super::prompt::Prompt;
 
 /// The field's id (focused, its text selected, when the prompt opens).
 pub const INPUT_ID: &str = "ferry-name-prompt";
@@ -89,49 +88,21 @@ impl NamePrompt {
     /// The prompt's content, for [`dialog`](super::dialog) (whose backdrop should send
     /// [`Message::Cancelled`]).
     pub fn view(&self) -> Element<'_, Message> {
-        let field = text_input("Folder name", &self.typed)
-            .id(Id::new(INPUT_ID))
-            .on_input(Message::Edited)
-            .on_submit(Message::Submitted)
-            .padding([6, 8])
-            .size(14);
         let place = self.parent.file_name().map_or_else(
             || self.parent.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let mut body = column![
-            text("New Folder").size(17).font(style::bold()),
-            text(format!("Make a folder in “{place}” named:"))
-                .size(13)
-                .style(style::dim_text),
-            field,
-        ]
-        .spacing(10);
-        if let Some(problem) = &self.problem {
-            body = body.push(text(problem).size(13).style(style::danger_text));
-        }
-        let buttons = row![
-            space::horizontal(),
-            confirm::button(
-                "Cancel",
-                None,
-                Look::Plain,
-                false,
-                "ferry-name-prompt-cancel",
-                Message::Cancelled
-            ),
-            confirm::button(
-                "Create",
-                None,
-                Look::Suggested,
-                false,
-                "ferry-name-prompt-ok",
-                Message::Submitted
-            ),
-        ]
-        .spacing(8)
-        .align_y(Alignment::Center);
-        column![body, buttons].spacing(20).width(420).into()
+        let prompt = Prompt {
+            title: "New Folder",
+            hint: Some(format!("Make a folder in “{place}” named:")),
+            placeholder: "Folder name",
+            typed: &self.typed,
+            problem: self.problem.as_deref(),
+            action: "Create",
+            ids: [INPUT_ID, "ferry-name-prompt-cancel", "ferry-name-prompt-ok"],
+            width: 420.0,
+        };
+        prompt.view(Message::Edited, Message::Submitted, Message::Cancelled)
     }
 }
 
