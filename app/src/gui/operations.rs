@@ -87,7 +87,8 @@ impl Ferry {
                 self.start_job(Job::Rename { path, new_name }, FollowUp::None)
             }
             Operation::NewFolder { parent, name } => {
-                let (prompt, task) = NamePrompt::new(parent, name);
+                let view = self.tabs.active_pane().view_id();
+                let (prompt, task) = NamePrompt::new(view, parent, name);
                 self.name_prompt = Some(prompt);
                 task.map(Message::NamePrompt)
             }
@@ -101,15 +102,21 @@ impl Ferry {
         let Some(prompt) = &mut self.name_prompt else {
             return Task::none();
         };
-        let (parent, name) = match prompt.update(message) {
-            Some(name_prompt::Event::Named { parent, name }) => (parent, name),
+        let (view, parent, name) = match prompt.update(message) {
+            Some(name_prompt::Event::Named { view, parent, name }) => (view, parent, name),
             Some(name_prompt::Event::Cancelled) => {
                 self.name_prompt = None;
                 return Task::none();
             }
             None => return Task::none(),
         };
-        let pane = self.tabs.panes_mut().find(|pane| pane.path() == parent);
+        // The pane that asked, or another on the folder if it has gone elsewhere: with both
+        // panes of a split on it, the other one's selection changed.
+        let asked = (self.tabs.pane_mut(view)).is_some_and(|pane| pane.path() == parent);
+        let pane = match asked {
+            true => self.tabs.pane_mut(view),
+            false => self.tabs.panes_mut().find(|pane| pane.path() == parent),
+        };
         if let Some(why) = pane
             .as_ref()
             .and_then(|p| p.name_refused(&name, name.as_bytes()))

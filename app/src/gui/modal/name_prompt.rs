@@ -11,6 +11,7 @@
 
 use std::path::PathBuf;
 
+use ferry_core::dirs::ViewId;
 use iced::widget::{Id, operation};
 use iced::{Element, Task};
 
@@ -33,9 +34,14 @@ pub enum Message {
 /// What the window must act on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// This name was given for a new folder in `parent`: check it, then make the folder or
-    /// [`refuse`](NamePrompt::refuse) it.
-    Named { parent: PathBuf, name: String },
+    /// This name was given for a new folder in `parent`, asked by the pane of `view`: check
+    /// it, then make the folder or [`refuse`](NamePrompt::refuse) it. Spaces around it are
+    /// dropped, as Nautilus drops them.
+    Named {
+        view: ViewId,
+        parent: PathBuf,
+        name: String,
+    },
     /// Nothing is to be made.
     Cancelled,
 }
@@ -43,16 +49,18 @@ pub enum Event {
 /// The name of a folder to make in `parent`, asked in the window.
 #[derive(Debug, Clone)]
 pub struct NamePrompt {
+    view: ViewId,
     parent: PathBuf,
     typed: String,
     problem: Option<String>,
 }
 
 impl NamePrompt {
-    /// Asks for the name of a folder to make in `parent`, starting on `suggested` ("New
-    /// Folder", or the first free "New Folder 2"...), all of it selected.
-    pub fn new(parent: PathBuf, suggested: String) -> (Self, Task<Message>) {
+    /// Asks for the name of a folder to make in `parent`, for the pane of `view`, starting on
+    /// `suggested` ("New Folder", or the first free "New Folder 2"...), all of it selected.
+    pub fn new(view: ViewId, parent: PathBuf, suggested: String) -> (Self, Task<Message>) {
         let prompt = NamePrompt {
+            view,
             parent,
             typed: suggested,
             problem: None,
@@ -73,8 +81,9 @@ impl NamePrompt {
                 None
             }
             Message::Submitted => Some(Event::Named {
+                view: self.view,
                 parent: self.parent.clone(),
-                name: self.typed.clone(),
+                name: self.typed.trim().to_owned(),
             }),
             Message::Cancelled => Some(Event::Cancelled),
         }
@@ -112,15 +121,18 @@ mod tests {
 
     #[test]
     fn a_name_is_handed_over_and_a_refusal_stays_until_the_next_edit() {
-        let (mut prompt, _) = NamePrompt::new("/home/u/Music".into(), "New Folder".into());
-        assert_eq!(prompt.update(Message::Edited("Live".into())), None);
+        let view: ViewId = 3;
+        let (mut prompt, _) = NamePrompt::new(view, "/home/u/Music".into(), "New Folder".into());
+        assert_eq!(prompt.update(Message::Edited("  Live ".into())), None);
         let named = prompt.update(Message::Submitted);
         assert_eq!(
             named,
             Some(Event::Named {
+                view,
                 parent: "/home/u/Music".into(),
                 name: "Live".into()
-            })
+            }),
+            "the spaces around dropped"
         );
         prompt.refuse("“Live” already exists here.".into());
         assert!(prompt.problem.is_some());

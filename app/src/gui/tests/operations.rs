@@ -381,6 +381,40 @@ fn a_new_folder_is_named_before_it_is_made_and_undone_in_one_step() {
     );
 }
 
+/// With both panes of a split on one folder, the folder New Folder made was selected in the
+/// pane the user was not in: F2 or Delete then acted on another item.
+#[test]
+fn a_new_folder_is_selected_in_the_pane_that_asked() {
+    let fixture = Fixture::new();
+    let music = fixture.home().join("Music");
+    let mut ferry = fixture.start(Some(&music));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    let right = ferry.tabs.active_pane().view_id();
+    key(
+        &mut ferry,
+        Key::Character("n".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    send(
+        &mut ferry,
+        Message::NamePrompt(name_prompt::Message::Edited("Both".into())),
+    );
+    send(
+        &mut ferry,
+        Message::NamePrompt(name_prompt::Message::Submitted),
+    );
+    jobs_done(&mut ferry);
+    until(&mut ferry, "the new folder selected", |f| {
+        f.tabs.active_pane().selected_paths() == [music.join("Both")]
+    });
+    assert_eq!(
+        ferry.tabs.active_pane().view_id(),
+        right,
+        "in the pane that asked"
+    );
+}
+
 #[test]
 fn delete_moves_to_the_trash_and_the_toast_undoes_it() {
     let fixture = Fixture::new();
