@@ -32,9 +32,9 @@ impl Ferry {
         conflicts: Vec<Conflict>,
     ) -> Task<Message> {
         if let Some(dialog) = self.conflicts.iter_mut().find(|d| d.job() == job) {
-            return dialog
-                .add(conflicts)
-                .map(move |m| Message::Conflict(job, m));
+            let task = dialog.add(conflicts);
+            self.jobs.set_waiting_answers(job, dialog.waiting());
+            return task.map(move |m| Message::Conflict(job, m));
         }
         let dest_dir = self.jobs.window_job(job).and_then(|w| dest_dir(&w.job));
         let (mut dialog, task) = ConflictDialog::new(job, title, dest_dir, conflicts);
@@ -50,6 +50,7 @@ impl Ferry {
                 _ => {}
             }
         }
+        self.jobs.set_waiting_answers(job, dialog.waiting());
         self.conflicts.push(dialog);
         task.map(move |m| Message::Conflict(job, m))
     }
@@ -66,8 +67,12 @@ impl Ferry {
         };
         let (task, event) = dialog.update(message, &ctx);
         let task = task.map(move |m| Message::Conflict(job, m));
+        let waiting = dialog.waiting();
         match event {
-            Some(conflict::Event::Resolve { job, answers }) => self.jobs.resolve(job, &answers),
+            Some(conflict::Event::Resolve { job, answers }) => {
+                self.jobs.resolve(job, &answers);
+                self.jobs.set_waiting_answers(job, waiting);
+            }
             Some(conflict::Event::CancelJob(job)) => {
                 self.jobs.cancel(job);
                 self.close_conflicts(job);
@@ -94,6 +99,7 @@ impl Ferry {
     /// `job` ended, or its conflicts are all answered: its dialog goes.
     pub(super) fn close_conflicts(&mut self, job: JobId) {
         self.conflicts.retain(|d| d.job() != job);
+        self.jobs.set_waiting_answers(job, 0);
     }
 
     /// Keys while a conflict dialog is shown: every key no widget took goes to it (its

@@ -108,7 +108,7 @@ pub struct WindowJob {
     pub progress: Option<Progress>,
     /// Where it stands.
     pub state: State,
-    /// Conflicts waiting for an answer.
+    /// Conflicts waiting for an answer (as many as its conflict dialog holds).
     pub waiting_answers: usize,
     /// Pause (true) or Resume (false) pressed and not yet seen in the engine's progress (a job
     /// waiting for the disks reports none until it starts): the row says it at once.
@@ -367,7 +367,6 @@ impl Jobs {
                 Routed::Changed(job)
             }
             Event::Conflicts { conflicts, .. } => {
-                window.waiting_answers += conflicts.len();
                 window.state = State::Running;
                 Routed::Conflicts(job, conflicts)
             }
@@ -411,15 +410,21 @@ impl Jobs {
 
     /// Answers `conflicts` of `job` (the conflict dialog's choices).
     pub fn resolve(
-        &mut self,
+        &self,
         job: JobId,
         answers: &[(jobs::ConflictId, jobs::Resolution, jobs::Scope)],
     ) {
         for (id, resolution, scope) in answers {
             self.engine.resolve(job, *id, resolution.clone(), *scope);
         }
+    }
+
+    /// Sets how many of `job`'s conflicts wait for an answer: as many as its dialog holds.
+    /// Counted from the answers sent, one answer for the rest of a kind settled 9,997 and
+    /// took one off ("waiting for 9,997 answers" with none waiting).
+    pub fn set_waiting_answers(&mut self, job: JobId, waiting: usize) {
         if let Some(window) = self.window.get_mut(&job) {
-            window.waiting_answers = window.waiting_answers.saturating_sub(answers.len());
+            window.waiting_answers = waiting;
         }
     }
 

@@ -6,6 +6,7 @@ use std::fs;
 
 use super::operations::{assert_toast, jobs_done, select};
 use super::*;
+use crate::gui::modal::conflict;
 
 /// Another program moves notes.md aside and the folder Documents in under its name.
 fn folder_in_place_of_notes(home: &Path) {
@@ -603,4 +604,54 @@ fn forward_after_back_from_the_trash_shows_it_again() {
         ferry.trash.is_none(),
         "Forward after Up and Back is the parent"
     );
+}
+
+/// One answer for the rest of a kind, given one by one, settles every conflict of it: the
+/// jobs panel took off one and read "waiting for 9,997 answers" with none of them waiting.
+#[test]
+fn an_answer_for_all_of_a_kind_leaves_only_the_others_awaited() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    for side in ["src", "dst"] {
+        fs::create_dir_all(home.join(side).join("d")).unwrap();
+        for name in ["a", "b", "c"] {
+            fs::write(home.join(side).join(name), side).unwrap();
+        }
+    }
+    let mut ferry = fixture.start(Some(&home.join("src")));
+    super::operations::until(&mut ferry, "src listed", |f| shows(f, "c"));
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    send(
+        &mut ferry,
+        Message::Command(menus::Command::Open(home.join("dst"))),
+    );
+    super::operations::until(&mut ferry, "dst listed", |f| {
+        active_path(f) == home.join("dst")
+    });
+    ctrl(&mut ferry, "v");
+    super::operations::until(&mut ferry, "the conflicts", |f| {
+        f.conflicts.first().is_some_and(|d| d.waiting() == 4)
+    });
+    let job = ferry.conflicts[0].job();
+    assert_eq!(ferry.jobs.window_job(job).unwrap().waiting_answers, 4);
+    for message in [
+        conflict::Message::OneByOne,
+        conflict::Message::ApplyAllToggled(true),
+        conflict::Message::Answered(conflict::Act::Skip),
+    ] {
+        send(&mut ferry, Message::Conflict(job, message));
+    }
+    assert_eq!(
+        ferry.conflicts[0].waiting(),
+        1,
+        "the folder's question is left"
+    );
+    assert_eq!(ferry.jobs.window_job(job).unwrap().waiting_answers, 1);
+    send(
+        &mut ferry,
+        Message::Conflict(job, conflict::Message::Answered(conflict::Act::Skip)),
+    );
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read(home.join("dst/b")).unwrap(), b"dst");
 }
