@@ -433,7 +433,7 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
         }
         // While a question waits, the pace falls and the time left only grows: not said.
         if let Some(eta) = p.eta.filter(|_| waiting == 0) {
-            parts.push(format!("{} left", duration(eta)));
+            parts.extend(time_left(eta));
         }
     }
     if waiting > 0 {
@@ -531,6 +531,14 @@ fn ended_after(cancelled: bool, took: Duration) -> String {
         false => format!("Finished in {took}"),
         true => format!("Cancelled after {took}"),
     }
+}
+
+/// "2 s left": the time left rounded up, so that work left never reads "0 s left" (it did,
+/// with 5,000 small files to go at a pace that had them done in 0.2 s, and for the last
+/// fraction of any job); nothing once nothing is left.
+fn time_left(eta: Duration) -> Option<String> {
+    let secs = eta.as_secs() + u64::from(eta.subsec_nanos() > 0);
+    (secs > 0).then(|| format!("{} left", duration(Duration::from_secs(secs))))
 }
 
 fn duration(d: Duration) -> String {

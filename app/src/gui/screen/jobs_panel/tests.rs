@@ -263,3 +263,19 @@ fn the_panel_leaves_a_small_window_to_the_folder() {
     assert!(panel_height(360.0) >= 110.0, "one job's row");
     assert_eq!(panel_height(1080.0), 320.0);
 }
+
+/// Work left never reads "0 s left": 5,000 small files to go at a pace that would have them
+/// done in 0.2 s did.
+#[test]
+fn the_time_left_is_rounded_up_and_not_said_when_none() {
+    let mut copying = job(1, State::Running, false);
+    copying.progress.as_mut().unwrap().eta = Some(Duration::from_millis(200));
+    let (_, line) = progress_line(&copying);
+    assert!(line.contains("1 s left"), "{line}");
+    copying.progress.as_mut().unwrap().eta = Some(Duration::from_millis(40_100));
+    let (_, line) = progress_line(&copying);
+    assert!(line.contains("41 s left"), "{line}");
+    copying.progress.as_mut().unwrap().eta = Some(Duration::ZERO);
+    let (_, line) = progress_line(&copying);
+    assert!(!line.contains("left"), "{line}");
+}
