@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use ferry_core::Error;
 use ferry_core::jobs::{
     Conflict, ConflictKind, ConflictPolicy, Engine, ErrorAction, ErrorPolicy, Event, How, Job,
-    JobOptions, Resolution, Scope, SkipReason, StagingRoots,
+    JobOptions, Phase, Resolution, Scope, SkipReason, StagingRoots,
 };
 use ferry_tests::TempTree;
 
@@ -343,16 +343,19 @@ fn progress_counts_the_items_asked_about_as_to_do() {
         },
     );
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
-    let progress: Vec<(u64, u64)> = (out.events.iter())
+    let progress: Vec<_> = (out.events.iter())
         .filter_map(|e| match e {
-            Event::Progress { progress: p, .. } => Some((p.items_done, p.items_total)),
+            Event::Progress { progress: p, .. } if p.phase != Phase::Planning => {
+                Some((p.items_done, p.items_total, p.bytes_done, p.bytes_total))
+            }
             _ => None,
         })
         .collect();
     let (last, before) = progress.split_last().expect("progress reported");
-    assert_eq!(*last, (3001, 3001), "{progress:?}");
+    assert_eq!(*last, (3001, 3001, 9000, 9000), "{progress:?}");
+    // The bytes of the files asked about count too: "4.5 kB of 4.5 kB" was said.
     assert!(
-        before.iter().all(|&(done, total)| done < total),
+        (before.iter()).all(|&(done, total, bytes, of)| done < total && (of == 0 || bytes < of)),
         "all done before the end: {progress:?}"
     );
 }

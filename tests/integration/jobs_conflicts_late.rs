@@ -151,13 +151,14 @@ fn a_name_taken_after_planning_is_asked_again_never_clobbered() {
     let dest = t.dir("dest");
     let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
     let id = engine.submit_paused(copy(sources.clone(), &dest, ConflictPolicy::Ask));
-    let mut asked = Vec::new();
+    let (mut asked, mut bytes) = (Vec::new(), None);
     let summary = loop {
         match events.recv().unwrap() {
             Event::Planned { .. } => {
                 t.file("dest/late", "appeared meanwhile");
                 engine.resume(id);
             }
+            Event::Progress { progress: p, .. } => bytes = Some((p.bytes_done, p.bytes_total)),
             Event::Conflicts { conflicts, .. } => {
                 for c in conflicts {
                     assert!(engine.resolve(id, c.id, Resolution::KeepBoth, Scope::This));
@@ -177,6 +178,8 @@ fn a_name_taken_after_planning_is_asked_again_never_clobbered() {
     assert!(summary.is_complete(), "{summary:#?}");
     assert_eq!(summary.done, sources);
     assert_no_temporaries(&dest);
+    // Written before its name was found taken, then again once answered: counted once.
+    assert_eq!(bytes, Some((8, 8)), "bytes done of the total");
 }
 
 /// `mv n/Photos/Photos n/` answered Replace: what is in the way is the folder the file is in.

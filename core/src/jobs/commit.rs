@@ -382,7 +382,14 @@ impl Copier<'_> {
                 }
                 Ok(Outcome::Done(ino))
             }
-            Err(Errno::EXIST) => self.taken(&batch.dst, i),
+            Err(Errno::EXIST) => {
+                // What was written under the temporary name (none for a link or a FIFO).
+                let written = match self.plan.item(i).kind {
+                    Kind::File => fs::stat_at(&*batch.dst, &temp.name).map_or(0, |m| m.size),
+                    _ => 0,
+                };
+                self.taken_after_writing(&batch.dst, i, written)
+            }
             Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
         }
     }

@@ -359,6 +359,8 @@ pub struct Totals {
     /// Items whose conflicts wait for an answer, not among `items`: each counted once (a
     /// folder's contents are planned when it is answered). Progress counts them as to do.
     pub asked: u64,
+    /// The bytes of the files among them, not in `bytes`.
+    pub asked_bytes: u64,
     /// Whether data crosses from one file system to another.
     pub cross_device: bool,
 }

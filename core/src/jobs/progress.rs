@@ -161,6 +161,7 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> 
     // 1,501 items · 0 s left") until the job had planned the answers.
     let totals = &Totals {
         items: totals.items + totals.asked,
+        bytes: totals.bytes + totals.asked_bytes,
         ..*totals
     };
     let c = &ctx.counters;

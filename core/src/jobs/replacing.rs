@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
@@ -95,6 +96,24 @@ impl Copier<'_> {
             return Err(Error::NameFolded { path, existing });
         }
         Ok(Outcome::Skipped(SkipReason::Exists))
+    }
+
+    /// [`taken`](Self::taken), for a file whose `counted` bytes were written (and counted as
+    /// done) before its name was found taken: asked about, it is copied again once answered,
+    /// and they are taken back, so that the bytes done do not pass the total ("1.8 GB of
+    /// 1.0 GB" after a Replace).
+    pub(super) fn taken_after_writing(
+        &self,
+        dir: &OwnedFd,
+        i: u32,
+        counted: u64,
+    ) -> Result<Outcome, Error> {
+        let outcome = self.taken(dir, i);
+        if matches!(outcome, Ok(Outcome::Asked)) {
+            let bytes = &self.ctx.counters.bytes;
+            let _ = bytes.fetch_update(Relaxed, Relaxed, |b| Some(b.saturating_sub(counted)));
+        }
+        outcome
     }
 
     /// Reports a conflict found while writing item `i` into `dir`, or answers it at once (the

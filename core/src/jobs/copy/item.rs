@@ -190,7 +190,7 @@ impl Copier<'_> {
         let Some(temp) = temp else {
             return match fs::link_unnamed(&dst, &*batch.dst, self.plan.dest_name(i)) {
                 Ok(()) => Ok(Outcome::Done(ino)),
-                Err(Errno::EXIST) => self.taken(&batch.dst, i),
+                Err(Errno::EXIST) => self.taken_after_writing(&batch.dst, i, copied),
                 // No /proc on a kernel that wants it, or no hard links on this file system:
                 // name files the classic way from now on, this one included.
                 Err(Errno::NOENT | Errno::PERM | Errno::OPNOTSUPP | Errno::MLINK) => {

@@ -219,11 +219,20 @@ impl<'a> Planner<'a> {
     fn totals(&self) -> Totals {
         let mut t = Totals::default();
         let links = &self.plan.links;
+        // An item answered is handed to a root of its own, and stays `Ask` (see `reroot`).
+        let answered: std::collections::HashSet<u32> = (self.plan.roots.iter())
+            .map(|r| r.origin)
+            .filter(|&origin| origin != NO_ITEM)
+            .collect();
         for (i, item) in self.plan.items.iter().enumerate() {
             match item.action {
                 Action::Skip => continue,
+                Action::Ask if answered.contains(&(i as u32)) => continue,
                 Action::Ask => {
                     t.asked += 1;
+                    if item.kind == Kind::File && self.mode != Mode::Delete {
+                        t.asked_bytes += item.size;
+                    }
                     continue;
                 }
                 _ => t.items += 1,
@@ -235,14 +244,6 @@ impl<'a> Planner<'a> {
                 t.bytes += item.size;
             }
         }
-        // An item answered is handed to a root of its own, and stays `Ask` (see `reroot`).
-        let answered = self
-            .plan
-            .roots
-            .iter()
-            .filter(|r| r.origin != NO_ITEM)
-            .count();
-        t.asked = t.asked.saturating_sub(answered as u64);
         if let Some(dest) = self.dest {
             t.cross_device = self.plan.roots.iter().any(|r| {
                 let item = self.plan.item(r.item);
