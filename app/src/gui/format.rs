@@ -55,6 +55,17 @@ pub fn category(entry: EntryRef<'_>) -> Category {
     }
 }
 
+/// The family an item's icon is drawn in: a link to a file in that of what it leads to (by
+/// its own name, as its type is named), so that a link to an MP3 is drawn as one.
+pub fn icon_category(entry: EntryRef<'_>) -> Category {
+    match (entry.kind(), entry.target_kind()) {
+        (Kind::Symlink, Kind::File) => {
+            extension(entry.name_bytes()).map_or(Category::Other, |ext| by_extension(&ext))
+        }
+        _ => category(entry),
+    }
+}
+
 fn by_extension(ext: &str) -> Category {
     match ext {
         "png" | "jpg" | "jpeg" | "gif" | "webp" | "svg" | "bmp" | "tif" | "tiff" | "ico"
@@ -376,5 +387,20 @@ mod tests {
             ("Link to MP3 audio".to_owned(), Category::Link)
         );
         assert_eq!(label(8), "Link to file");
+        // Its icon is drawn as what it leads to: a link to an MP3 was a grey page.
+        let icon = |i| icon_category(listing.entry(i));
+        assert_eq!(
+            (icon(7), icon(8), icon(5)),
+            (Category::Audio, Category::Other, Category::Link)
+        );
+        use crate::gui::widget::icon::LinkMark;
+        let mark = |i: usize| {
+            let e = listing.entry(i);
+            LinkMark::of(e.kind(), e.target_kind())
+        };
+        assert_eq!(
+            (mark(7), mark(5), mark(1)),
+            (LinkMark::Link, LinkMark::Broken, LinkMark::None)
+        );
     }
 }

@@ -280,14 +280,24 @@ pub fn icon_shape(fill: Color, radius: f32) -> impl Fn(&Theme) -> container::Sty
 /// The badge that marks a link's icon: the arrow in the text colour on the base, outlined.
 pub fn link_badge(theme: &Theme) -> container::Style {
     let c = colors(theme);
+    badge(c.base, c.dim, c.text)
+}
+
+/// The badge of a broken link's icon: the cross in the danger colour.
+pub fn broken_link_badge(theme: &Theme) -> container::Style {
+    let c = colors(theme);
+    badge(c.base, c.danger, c.danger)
+}
+
+fn badge(base: Color, border: Color, text: Color) -> container::Style {
     container::Style {
-        background: Some(c.base.into()),
+        background: Some(base.into()),
         border: Border {
-            color: c.dim,
+            color: border,
             width: 1.0,
             radius: 3.0.into(),
         },
-        text_color: Some(c.text),
+        text_color: Some(text),
         ..Default::default()
     }
 }

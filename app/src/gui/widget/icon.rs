@@ -5,6 +5,8 @@
 use iced::widget::{column, container, space, stack, text};
 use iced::{Element, Fill, Theme};
 
+use ferry_core::entry::Kind;
+
 use crate::gui::format::Category;
 use crate::gui::style;
 
@@ -61,21 +63,44 @@ pub fn icon<'a, Message: 'a>(category: Category, link: bool, size: f32) -> Eleme
         .into()
 }
 
+/// What an item's icon says of it being a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkMark {
+    /// Not a link.
+    None,
+    /// A link (to what it leads to, as far as known).
+    Link,
+    /// A link to nothing.
+    Broken,
+}
+
+impl LinkMark {
+    /// The mark of an item of `kind` whose target is `target` (`Kind::Unknown`: none).
+    pub fn of(kind: Kind, target: Kind) -> Self {
+        match (kind, target) {
+            (Kind::Symlink, Kind::Unknown) => LinkMark::Broken,
+            (Kind::Symlink, _) => LinkMark::Link,
+            _ => LinkMark::None,
+        }
+    }
+}
+
 /// [`icon`] for an item of a folder: a link is also marked with an arrow in a corner, as
-/// Dolphin and Nautilus mark one (in the Icons view its lighter colour alone went unseen).
+/// Dolphin and Nautilus mark one (in the Icons view its lighter colour alone went unseen),
+/// and a broken one with a cross in the danger colour.
 pub fn item_icon<'a, Message: 'a>(
     category: Category,
-    link: bool,
+    mark: LinkMark,
     size: f32,
 ) -> Element<'a, Message> {
-    let drawn = icon(category, link, size);
-    if !link {
-        return drawn;
-    }
-    let arrow = text("↗").size((size * 0.42).max(8.0)).line_height(1.0);
-    let badge = container(arrow)
-        .padding([0.0, size * 0.04])
-        .style(style::link_badge);
+    let drawn = icon(category, mark != LinkMark::None, size);
+    let (glyph, style): (&str, fn(&Theme) -> container::Style) = match mark {
+        LinkMark::None => return drawn,
+        LinkMark::Link => ("↗", style::link_badge),
+        LinkMark::Broken => ("✕", style::broken_link_badge),
+    };
+    let glyph = text(glyph).size((size * 0.42).max(8.0)).line_height(1.0);
+    let badge = container(glyph).padding([0.0, size * 0.04]).style(style);
     let corner = container(badge)
         .width(size)
         .height(size)

@@ -21,7 +21,7 @@ use super::{Act, ConflictDialog, Control, Message, keys, look, words};
 use crate::gui::format::{self, Category};
 use crate::gui::name_text::NameText;
 use crate::gui::style;
-use crate::gui::widget::icon::item_icon;
+use crate::gui::widget::icon::{LinkMark, item_icon};
 use crate::gui::widget::mnemonic::mnemonic;
 
 /// The answers offered for a conflict of `kind`, in the order shown.
@@ -457,12 +457,11 @@ fn side<'a>(
                 .style(look::badge(false)),
         );
     }
-    let link = info.kind == Kind::Symlink;
     container(
         column![
             heading,
             row![
-                item_icon(category, link, 40.0),
+                item_icon(category, LinkMark::of(info.kind, Kind::File), 40.0),
                 column![
                     text(name).size(14).font(style::bold()),
                     text(size).size(12),

@@ -22,7 +22,7 @@ use super::{ConflictDialog, Control, Message, look, words};
 use crate::gui::format;
 use crate::gui::shortcut::Step;
 use crate::gui::style;
-use crate::gui::widget::icon::item_icon;
+use crate::gui::widget::icon::{LinkMark, item_icon};
 use crate::gui::widget::list::windowed;
 use crate::gui::widget::mnemonic::mnemonic;
 use crate::gui::widget::scrollbar::scrollbar;
@@ -165,8 +165,9 @@ pub fn view(d: &ConflictDialog) -> Element<'_, Message> {
         )
         .size(12)
         .style(style::dim_text),
-        rules,
-        filters,
+        // In a small window the chips go on to a second line: at 640 px "Skip all" was cut off.
+        rules.wrap().vertical_spacing(6),
+        filters.wrap().vertical_spacing(6),
         container(iced::widget::responsive(move |size| {
             // Too narrow for every column (an 800-pixel window), the names and the answers:
             // the names went first, the table reading "File · 7 bytes" with nothing to tell
@@ -290,7 +291,7 @@ fn table_row<'a>(
     }
     let name = button(
         row![
-            item_icon(r.icons.0, c.source.kind == Kind::Symlink, 18.0),
+            item_icon(r.icons.0, LinkMark::of(c.source.kind, Kind::File), 18.0),
             column![
                 text(format::ellipsize_middle(words::name(&c.source.name), 40))
                     .size(13)

@@ -3,7 +3,6 @@
 //! rubber band, pointer tracking).
 
 use chrono::{DateTime, Local};
-use ferry_core::entry::Kind;
 use ferry_core::sort::SortKey;
 use iced::alignment::Horizontal;
 use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
@@ -17,7 +16,7 @@ use super::view::{TEXT, empty_state, small};
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::settings::Columns;
 use crate::gui::style;
-use crate::gui::widget::icon::item_icon;
+use crate::gui::widget::icon::{LinkMark, item_icon};
 use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
@@ -250,9 +249,9 @@ impl Browser {
                 }
             }
         };
-        let link = entry.kind() == Kind::Symlink;
+        let link = LinkMark::of(entry.kind(), entry.target_kind());
         let icon_size = f32::from(self.details_icon);
-        let icon = container(item_icon(format::category(entry), link, icon_size))
+        let icon = container(item_icon(format::icon_category(entry), link, icon_size))
             .height(row_h)
             .center_y(row_h);
         let name_cell = row![icon, name].spacing(10).align_y(Alignment::Center);

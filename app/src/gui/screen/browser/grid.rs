@@ -2,7 +2,6 @@
 //! of cells so only the cells in view are built. Longer names are shortened in the middle,
 //! keeping the extension.
 
-use ferry_core::entry::Kind;
 use iced::widget::text::Wrapping;
 use iced::widget::{Row, column, container, mouse_area, space, text};
 use iced::{Alignment, Element, Fill};
@@ -10,7 +9,7 @@ use iced::{Alignment, Element, Fill};
 use super::view::empty_state;
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::style;
-use crate::gui::widget::icon::item_icon;
+use crate::gui::widget::icon::{LinkMark, item_icon};
 use crate::gui::widget::list;
 use crate::gui::{fit, format};
 
@@ -60,7 +59,7 @@ impl Browser {
         let focused =
             self.selection.focus() == Some(index) && (self.selection.count() > 1 || !selected);
         let hovered = self.hovered == Some(at);
-        let link = entry.kind() == Kind::Symlink;
+        let link = LinkMark::of(entry.kind(), entry.target_kind());
         let size = f32::from(self.icon_size);
         let name: Element<'a, Message> = match self.rename_field(index) {
             Some(field) => field,
@@ -88,7 +87,7 @@ impl Browser {
                     .into()
             }
         };
-        let content = column![item_icon(format::category(entry), link, size), name]
+        let content = column![item_icon(format::icon_category(entry), link, size), name]
             .spacing(6)
             .align_x(Alignment::Center)
             .width(Fill);

@@ -6,7 +6,6 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use chrono::{DateTime, Local};
-use ferry_core::entry::Kind;
 use ferry_core::jobs::TrashedItem;
 use iced::alignment::Horizontal;
 use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
@@ -19,13 +18,14 @@ use iced::{Alignment, Element, Fill, Length, Padding, Theme};
 
 use super::{Column, Listing, Loaded, Message, ROW_HEIGHT, Trash, folder_input_id, list_id};
 use crate::gui::style;
-use crate::gui::widget::icon::{item_icon, trash as trash_icon};
+use crate::gui::widget::icon::{LinkMark, item_icon, trash as trash_icon};
 use crate::gui::widget::list;
 use crate::gui::widget::pointer::pointer_area;
 use crate::gui::widget::scrollbar::scrollbar;
 use crate::gui::widget::sort_header;
 use crate::gui::words;
 use crate::gui::{fit, format};
+use ferry_core::entry::Kind;
 
 /// Body text size.
 const TEXT: f32 = 14.0;
@@ -238,7 +238,13 @@ impl Trash {
         };
         let name = fit::middle(format::shown_name(&item.name), name_px, TEXT);
         let mut name_cell = row![
-            item_icon(format::category(entry), item.kind == Kind::Symlink, ICON),
+            // A link is drawn as one, never as broken: taken out of its folder, a relative
+            // link leads nowhere until it is restored.
+            item_icon(
+                format::category(entry),
+                LinkMark::of(item.kind, Kind::File),
+                ICON
+            ),
             text(name).size(TEXT).wrapping(Wrapping::None).style(faint)
         ]
         .spacing(10)
