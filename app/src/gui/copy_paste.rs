@@ -240,6 +240,33 @@ impl Ferry {
         Task::batch(tasks)
     }
 
+    /// Selects what an undo or a redo put in place (an item renamed back, what a trash's undo
+    /// restored, a folder made again), in every pane showing where it is, as Nautilus does.
+    /// Left focused and unselected, a Ctrl+X after it cut nothing, and the Ctrl+V after that
+    /// pasted what the clipboard held before.
+    pub(super) fn select_put_back(&mut self, summary: &Summary) -> Task<Message> {
+        let mut put: HashMap<PathBuf, Vec<OsString>> = HashMap::new();
+        for entry in (summary.record.entries())
+            .filter(|e| e.top_level)
+            .take(SELECT_LANDED_MAX)
+        {
+            if let (Some(dir), Some(name)) = (entry.dest.parent(), entry.dest.file_name()) {
+                put.entry(dir.to_path_buf())
+                    .or_default()
+                    .push(name.to_owned());
+            }
+        }
+        let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
+            .filter_map(|pane| {
+                let names = put.get(pane.path())?;
+                let view = pane.view_id();
+                let select = pane.select_when_listed(names.iter().cloned());
+                Some(select.map(move |m| Message::Tabs(tabs::Message::Pane(view, m))))
+            })
+            .collect();
+        Task::batch(tasks)
+    }
+
     /// A pane showing a folder a trash or a delete took away (or a folder inside it) goes to
     /// the folder that held it at once, as Dolphin does, rather than when the watcher tells.
     fn leave_removed(&mut self, summary: &Summary) -> Task<Message> {

@@ -580,7 +580,10 @@ impl Ferry {
                 if window.follow_up == FollowUp::ToastFromCut && !did && self.clip.is_none() {
                     self.cut_back(&window.job);
                 }
-                if !window.undoing {
+                // An undo, or a job that is no copy or move (a rename or a New Folder redone).
+                if window.undoing || window.job.transfer().is_none() {
+                    tasks.push(self.select_put_back(summary));
+                } else {
                     tasks.push(self.select_landed(&window.job, summary));
                 }
                 let mut actions = Vec::new();

@@ -296,6 +296,11 @@ fn ctrl_z_in_a_text_field_leaves_the_jobs_alone() {
         copy.exists() && !renamed.exists()
     });
     jobs_done(&mut ferry);
+    // What the undo and the redo put back is selected, as Nautilus selects it: left focused
+    // alone, a Ctrl+X after it cut nothing.
+    until(&mut ferry, "the old name selected", |f| {
+        f.tabs.active_pane().selected_paths() == [copy.clone()]
+    });
     key(
         &mut ferry,
         Key::Character("z".into()),
@@ -305,6 +310,9 @@ fn ctrl_z_in_a_text_field_leaves_the_jobs_alone() {
         renamed.exists() && !copy.exists()
     });
     jobs_done(&mut ferry);
+    until(&mut ferry, "the new name selected", |f| {
+        f.tabs.active_pane().selected_paths() == [renamed.clone()]
+    });
 }
 
 /// New Folder asks the name first, as Dolphin's and Nautilus's dialogs do: Escape makes
@@ -379,6 +387,18 @@ fn a_new_folder_is_named_before_it_is_made_and_undone_in_one_step() {
         left,
         "one undo took the folder made, and only it"
     );
+    // Made again by a redo, it is selected in place of what was, as Nautilus selects it:
+    // left focused alone, a Ctrl+X after it cut what was selected before.
+    select(&mut ferry, "Taken");
+    key(
+        &mut ferry,
+        Key::Character("z".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    jobs_done(&mut ferry);
+    until(&mut ferry, "the folder made again and selected", |f| {
+        f.tabs.active_pane().selected_paths() == [music.join("Live")]
+    });
 }
 
 /// With both panes of a split on one folder, the folder New Folder made was selected in the
