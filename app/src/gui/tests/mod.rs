@@ -606,3 +606,26 @@ fn the_location_bar_reaches_a_folder_whose_name_ends_with_a_space() {
     assert!(!ferry.tabs.active_pane().is_editing_location(), "opened");
     assert_eq!(active_path(&ferry), spaced);
 }
+
+/// A file's path typed in the location bar opens its folder with it selected, as Dolphin
+/// does: it said "This is not a folder."
+#[test]
+fn the_location_bar_opens_a_files_folder_with_the_file_selected() {
+    let fixture = Fixture::new();
+    let file = fixture.home().join("Documents/a.txt");
+    assert!(file.is_file());
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    ctrl(&mut ferry, "l");
+    let view = ferry.tabs.active_pane().view_id();
+    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+    send(
+        &mut ferry,
+        pane(browser::Message::PathEdited(file.display().to_string())),
+    );
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    operations::until(&mut ferry, "the file selected", |f| {
+        f.tabs.active_pane().selected_paths() == [file.clone()]
+    });
+    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+    assert!(!ferry.tabs.active_pane().is_editing_location());
+}

@@ -75,7 +75,8 @@ impl Browser {
         Some(cursor)
     }
 
-    /// Enter: the typed path is checked off the UI thread; a folder is then opened.
+    /// Enter: the typed path is checked off the UI thread; a folder is then opened (a file's
+    /// folder, with the file selected).
     pub(super) fn submit_path(&mut self) -> Task<Message> {
         let Some(editing) = &self.editing else {
             return Task::none();
@@ -91,8 +92,14 @@ impl Browser {
                 return Message::PathChecked(as_typed, Ok(checked));
             }
             let target = with_real_names(target);
-            let checked = check_folder(&target).map_err(Arc::new);
-            Message::PathChecked(target, checked)
+            let checked = check_folder(&target);
+            // A file: its folder, with it selected.
+            if let Err(Error::NotADirectory { .. }) = &checked
+                && let (Some(dir), Some(name)) = (target.parent(), target.file_name())
+            {
+                return Message::FileTyped(dir.to_path_buf(), name.to_owned());
+            }
+            Message::PathChecked(target, checked.map_err(Arc::new))
         })
     }
 

@@ -101,6 +101,9 @@ pub enum Message {
     PathSubmitted,
     /// The typed path was checked: a folder, or why not.
     PathChecked(PathBuf, Result<(), Arc<Error>>),
+    /// The typed path is the file `name` in the folder: that is opened with the file selected,
+    /// as Dolphin does.
+    FileTyped(PathBuf, std::ffi::OsString),
     /// The folders of `dir`, for completing what was typed as `typed`.
     Completed {
         /// The text completion was asked for.

@@ -567,6 +567,13 @@ impl Browser {
                 }
                 self.navigated(Place::new(path), Nav::Push, ctx)
             }
+            Message::FileTyped(dir, name) => {
+                if self.editing.is_none() {
+                    return (Task::none(), None);
+                }
+                let (task, event) = self.navigated(Place::new(dir), Nav::Push, ctx);
+                (Task::batch([task, self.select_when_listed([name])]), event)
+            }
             Message::PathChecked(_, Err(error)) => {
                 self.path_refused(&error);
                 (Task::none(), None)
