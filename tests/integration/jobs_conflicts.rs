@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use ferry_core::Error;
 use ferry_core::jobs::{
     Conflict, ConflictKind, ConflictPolicy, Engine, ErrorAction, ErrorPolicy, Event, How, Job,
-    JobOptions, Phase, Resolution, Scope, SkipReason, StagingRoots,
+    JobOptions, Resolution, Scope, SkipReason, StagingRoots,
 };
 use ferry_tests::TempTree;
 
@@ -320,44 +320,6 @@ fn answers_for_all_of_a_kind_cover_the_rest() {
     assert!(dest.join("a (copy)").exists() && dest.join("b (copy)").exists());
     assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
     assert_accounts_for(&out.summary, &all);
-}
-
-/// Items asked about count as still to do: merged into a folder holding half its files,
-/// once the other half was copied the job read "1,501 of 1,501 items · 0 s left" until the
-/// answer about the rest had been planned (the jobs panel showed it as soon as the dialog
-/// was answered).
-#[test]
-fn progress_counts_the_items_asked_about_as_to_do() {
-    let t = TempTree::new();
-    for i in 0..3000 {
-        t.file(format!("src/x/f{i}"), "new");
-        if i % 2 == 0 {
-            t.file(format!("dest/x/f{i}"), "old");
-        }
-    }
-    let (out, _) = run_asking(
-        copy(vec![t.join("src/x")], &t.join("dest"), ConflictPolicy::Ask),
-        |c| match c.kind {
-            ConflictKind::FolderExists => Some((Resolution::Merge, Scope::This)),
-            _ => Some((Resolution::KeepBoth, Scope::AllOfKind)),
-        },
-    );
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
-    let progress: Vec<_> = (out.events.iter())
-        .filter_map(|e| match e {
-            Event::Progress { progress: p, .. } if p.phase != Phase::Planning => {
-                Some((p.items_done, p.items_total, p.bytes_done, p.bytes_total))
-            }
-            _ => None,
-        })
-        .collect();
-    let (last, before) = progress.split_last().expect("progress reported");
-    assert_eq!(*last, (3001, 3001, 9000, 9000), "{progress:?}");
-    // The bytes of the files asked about count too: "4.5 kB of 4.5 kB" was said.
-    assert!(
-        (before.iter()).all(|&(done, total, bytes, of)| done < total && (of == 0 || bytes < of)),
-        "all done before the end: {progress:?}"
-    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod cli_new_name;
 mod cli_pipes;
 mod cli_recover;
 mod clipboard;
+mod conflict_progress;
 mod dirs;
 mod fat_names;
 mod faults;
