@@ -60,8 +60,8 @@ pub enum SortBy {
     Size,
     /// Modification time.
     Mtime,
-    /// Type as the window shows it (folders; files by extension; programs; links; broken
-    /// links; special files), then name.
+    /// Type as the window shows it (folders; files by extension; programs; links by
+    /// extension; broken links; special files), then name.
     Type,
 }
 

@@ -235,17 +235,20 @@ impl KeyParts<'_> {
 
 /// The type class of files by extension (and without one, not executable: "File").
 const FILES: u8 = 1;
+/// The class of links to what is not a folder, named by their extension as files are ("Link
+/// to MP3 audio"): ordered by it too, they were ordered by name.
+const LINKS: u8 = 3;
 
 /// What the Type column groups before the extension: the window names every link to a file
-/// "Link", every broken one "Broken link", and a file with no extension "Program" when it
-/// may be run, "File" otherwise, whatever the names say.
+/// "Link to" what its extension says, every broken one "Broken link", and a file with no
+/// extension "Program" when it may be run, "File" otherwise, whatever the names say.
 fn type_class(entry: &EntryRef<'_>) -> u8 {
     match entry.kind() {
         _ if entry.is_dir_like() => 0,
         Kind::File if extension(entry.name_bytes()).is_empty() && entry.mode() & 0o111 != 0 => 2,
         Kind::File | Kind::Dir => FILES,
         Kind::Symlink if entry.target_kind() == Kind::Unknown => 4,
-        Kind::Symlink => 3,
+        Kind::Symlink => LINKS,
         Kind::Fifo => 5,
         Kind::Socket => 6,
         Kind::BlockDevice => 7,
@@ -295,7 +298,7 @@ impl Run {
                 // name), so that the rows of one type shown sit together.
                 let class = type_class(&entry);
                 key.push(class);
-                if class == FILES {
+                if class == FILES || class == LINKS {
                     ext.clear();
                     ext.extend(
                         extension(entry.name_bytes())

@@ -224,12 +224,27 @@ fn by_type_keeps_each_shown_type_together() {
         (b"old-link", link(Kind::Unknown)),
         (b"z.txt", file(0, 0)),
         (b"build", program),
+        (b"notes-link.txt", link(Kind::File)),
+        (b"a-link.mp3", link(Kind::File)),
     ]);
+    // Links by their extension, as their type is named ("Link to file", "Link to MP3
+    // audio", "Link to TXT text"): they were by name.
     assert_eq!(
         names_in(&l, spec(SortKey::Type, Direction::Ascending)),
         [
-            "notes", "a.mp3", "b.mp3", "z.txt", "build", "run", "song.mp3", "to-run", "gone.mp3",
-            "old-link", "pipe"
+            "notes",
+            "a.mp3",
+            "b.mp3",
+            "z.txt",
+            "build",
+            "run",
+            "to-run",
+            "a-link.mp3",
+            "song.mp3",
+            "notes-link.txt",
+            "gone.mp3",
+            "old-link",
+            "pipe"
         ]
     );
     assert_eq!(extension(b"notes.2024"), b"", "a number is no extension");
