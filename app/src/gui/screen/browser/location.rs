@@ -390,7 +390,8 @@ fn the_name_shown_as(dir: &Path, text: &str) -> Option<std::ffi::OsString> {
     names.all(|n| shown_name(&n) != text).then_some(first)
 }
 
-/// The folder a typed path names: `~` is the home folder, relative paths start at `current`.
+/// The folder a typed path names: `~` is the home folder, a `file://` address its path,
+/// relative paths start at `current`.
 /// Lexically, like a shell: "a/../b" is "b" even when "a" is a symlink elsewhere.
 pub fn resolve(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
     resolve_as_typed(text.trim(), current, home)
@@ -398,6 +399,13 @@ pub fn resolve(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
 
 /// [`resolve`] without trimming the text: spaces at its ends are part of the names.
 fn resolve_as_typed(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
+    // A `file://` address, as Dolphin and Nautilus take one ("%20" for a space).
+    if let Some(path) = (text.get(..7))
+        .filter(|scheme| scheme.eq_ignore_ascii_case("file://"))
+        .and_then(|_| ferry_core::uri::path_from_file_uri(text.as_bytes()).ok())
+    {
+        return path;
+    }
     let typed = match (text.strip_prefix('~'), home) {
         (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
             home.join(rest.trim_start_matches('/'))
@@ -609,6 +617,15 @@ mod tests {
         assert_eq!(
             resolve("~ann", here, home),
             Path::new("/home/ann/music/~ann")
+        );
+        // A file:// address, as Dolphin and Nautilus take one: it said "No such folder."
+        assert_eq!(
+            resolve("file:///home/ann/has%20space.txt", here, home),
+            Path::new("/home/ann/has space.txt")
+        );
+        assert_eq!(
+            resolve("FILE://localhost/tmp", here, home),
+            Path::new("/tmp")
         );
     }
 
