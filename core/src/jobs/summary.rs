@@ -435,10 +435,20 @@ impl Record {
 
     /// How many entries [`entries`](Self::entries) yields, without building them.
     pub fn len(&self) -> usize {
+        self.count(|_| true)
+    }
+
+    /// How many of the entries are items put in place (not folders merged into, which were
+    /// there already), without building them.
+    pub fn placed(&self) -> usize {
+        self.count(|how| how != How::Merged)
+    }
+
+    fn count(&self, counted: impl Fn(How) -> bool) -> usize {
         (self.parts.iter())
             .map(|d| {
                 (0..d.inodes.len() as u32)
-                    .filter(|&i| Self::how_of(d, i).is_some())
+                    .filter(|&i| Self::how_of(d, i).is_some_and(&counted))
                     .count()
             })
             .sum()

@@ -98,11 +98,12 @@ pub fn done_message(
     }
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
-        // Cancelled or stopped inside a folder: what of it is there.
+        // Cancelled or stopped inside a folder, or some of it skipped: what of it was put
+        // there, not the folders merged into ("Copied 3 items" for two files written).
         [] if matches!(job, Job::Copy { .. } | Job::Move { .. })
             && summary.record.did_something() =>
         {
-            format::counted(summary.record.len(), "item", "items")
+            format::counted(summary.record.placed(), "item", "items")
         }
         [] => "nothing".to_owned(),
         [one] => words::quoted(one),
@@ -383,6 +384,49 @@ mod tests {
             done_message(&to("/h", "b.txt"), &done, false, None),
             "Copied “a.txt” to “b.txt”."
         );
+    }
+
+    /// Merged into a folder holding two of its four files, which were skipped: "Copied 3
+    /// items to “dst” (2 skipped)" was said for the two files written, the folder merged
+    /// into counted.
+    #[test]
+    fn a_merge_says_only_what_it_put_in_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (src, dst) = (tmp.path().join("src/s"), tmp.path().join("dst"));
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::create_dir_all(dst.join("s")).unwrap();
+        for n in ["f1", "f2", "f3", "f4"] {
+            std::fs::write(src.join(n), "new").unwrap();
+        }
+        for n in ["f1", "f2"] {
+            std::fs::write(dst.join("s").join(n), "old").unwrap();
+        }
+        // Skip merges a folder into a folder and skips the names taken.
+        let job = Job::Copy {
+            sources: vec![src],
+            dest_dir: dst,
+            dest_name: None,
+            on_conflict: ConflictPolicy::Skip,
+        };
+        let staging = ferry_core::jobs::StagingRoots {
+            home: None,
+            volumes: false,
+        };
+        let (engine, events) = ferry_core::jobs::Engine::start_with(staging);
+        let id = engine.submit(job.clone());
+        let summary = loop {
+            match events
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .unwrap()
+            {
+                ferry_core::jobs::Event::Finished { job, summary } if job == id => break summary,
+                ferry_core::jobs::Event::Cancelled { job, .. } if job == id => panic!("cancelled"),
+                _ => {}
+            }
+        };
+        let said = done_message(&job, &summary, false, None);
+        assert!(said.starts_with("Copied 2 items"), "{said}");
+        assert!(said.contains("2 skipped"), "{said}");
     }
 
     #[test]
