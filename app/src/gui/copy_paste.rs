@@ -229,15 +229,7 @@ impl Ferry {
         let names: Vec<OsString> = (landed(job, summary).into_iter())
             .filter_map(|(_, at)| Some(at.file_name()?.to_owned()))
             .collect();
-        let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
-            .filter(|pane| pane.path() == dest_dir)
-            .map(|pane| {
-                let view = pane.view_id();
-                (pane.select_when_listed(names.iter().cloned()))
-                    .map(move |m| Message::Tabs(tabs::Message::Pane(view, m)))
-            })
-            .collect();
-        Task::batch(tasks)
+        self.select_in_panes(&HashMap::from([(dest_dir.to_path_buf(), names)]))
     }
 
     /// Selects what an undo or a redo put in place (an item renamed back, what a trash's undo
@@ -246,19 +238,21 @@ impl Ferry {
     /// pasted what the clipboard held before.
     pub(super) fn select_put_back(&mut self, summary: &Summary) -> Task<Message> {
         let mut put: HashMap<PathBuf, Vec<OsString>> = HashMap::new();
-        for entry in (summary.record.entries())
-            .filter(|e| e.top_level)
-            .take(SELECT_LANDED_MAX)
-        {
+        for entry in summary.record.top_level_entries().take(SELECT_LANDED_MAX) {
             if let (Some(dir), Some(name)) = (entry.dest.parent(), entry.dest.file_name()) {
                 put.entry(dir.to_path_buf())
                     .or_default()
                     .push(name.to_owned());
             }
         }
+        self.select_in_panes(&put)
+    }
+
+    /// Selects `names` by folder, once listed, in every pane showing one of the folders.
+    fn select_in_panes(&mut self, names: &HashMap<PathBuf, Vec<OsString>>) -> Task<Message> {
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
             .filter_map(|pane| {
-                let names = put.get(pane.path())?;
+                let names = names.get(pane.path())?;
                 let view = pane.view_id();
                 let select = pane.select_when_listed(names.iter().cloned());
                 Some(select.map(move |m| Message::Tabs(tabs::Message::Pane(view, m))))

@@ -299,7 +299,7 @@ impl Copier<'_> {
             .id
             .ino;
         crate::fault::point("special-made");
-        self.commit(batch, temp, i, ino)
+        self.commit(batch, temp, i, (ino, 0))
     }
 
     /// Creates a uniquely named temporary with `make` in the batch's destination folder.
@@ -348,12 +348,14 @@ impl Copier<'_> {
     /// Renames the finished temporary into place without replacing anything (for Replace,
     /// the old item is moved to the staging folder first); a name that appeared since
     /// planning is a new conflict, never clobbered.
+    /// Puts the written temporary of item `i` in place; `counted` is what its writing added
+    /// to the job's bytes done (taken back if its name was taken meanwhile).
     pub(super) fn commit(
         &self,
         batch: &Batch,
         mut temp: Temp<'_>,
         i: u32,
-        ino: u64,
+        (ino, counted): (u64, u64),
     ) -> Result<Outcome, Error> {
         let name = self.plan.dest_name(i);
         let staged = match self.plan.item(i).action {
@@ -382,14 +384,7 @@ impl Copier<'_> {
                 }
                 Ok(Outcome::Done(ino))
             }
-            Err(Errno::EXIST) => {
-                // What was written under the temporary name (none for a link or a FIFO).
-                let written = match self.plan.item(i).kind {
-                    Kind::File => fs::stat_at(&*batch.dst, &temp.name).map_or(0, |m| m.size),
-                    _ => 0,
-                };
-                self.taken_after_writing(&batch.dst, i, written)
-            }
+            Err(Errno::EXIST) => self.taken_after_writing(&batch.dst, i, counted),
             Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
         }
     }

@@ -296,26 +296,34 @@ impl Copier<'_> {
     pub(super) fn read_inodes(&self, done: &DirDone, dir: &OwnedFd) {
         let _after_reading_ahead = lock(&done.reading_ahead);
         let pending = self.inodes_pending(done.children.clone());
-        let few = pending.len() * FEW_LEFT < done.children.len();
-        let Some((&name, &sample)) = pending.iter().next().filter(|_| !few) else {
-            for (name, c) in pending {
-                let ino = fs::stat_at(dir, name).map_or(INODE_PENDING, |m| m.id.ino);
-                self.done[c as usize].store(ino, Relaxed);
-            }
-            return;
-        };
-        let listed = fs::read_dir_inodes(dir, &mut Vec::new(), |name, ino| {
-            if let Some(&c) = pending.get(name) {
-                self.done[c as usize].store(ino, Relaxed);
-            }
-        });
-        let agrees = fs::stat_at(dir, name)
-            .is_ok_and(|m| listed.is_ok() && m.id.ino == self.done[sample as usize].load(Relaxed));
+        // Few left (the rest read ahead): asked one by one, not by reading the folder again.
+        if pending.len() * FEW_LEFT >= done.children.len() {
+            self.store_listed(dir, dir, &pending);
+        }
         for (name, c) in pending {
             let done = &self.done[c as usize];
-            if !agrees || done.load(Relaxed) == INODE_PENDING {
+            if done.load(Relaxed) == INODE_PENDING {
                 let ino = fs::stat_at(dir, name).map_or(INODE_PENDING, |m| m.id.ino);
                 done.store(ino, Relaxed);
+            }
+        }
+    }
+
+    /// Records the inodes that `listing` (a description of the folder `dir`) gives the copies
+    /// `pending`, if what it lists agrees with a `statx` of one of them.
+    fn store_listed(&self, listing: &OwnedFd, dir: &OwnedFd, pending: &HashMap<&OsStr, u32>) {
+        let mut found = Vec::with_capacity(pending.len());
+        let listed = fs::read_dir_inodes(listing, &mut Vec::new(), |name, ino| {
+            if let Some(&c) = pending.get(name) {
+                found.push((c, ino));
+            }
+        });
+        let agrees = found.first().is_some_and(|&(c, ino)| {
+            fs::stat_at(dir, self.plan.dest_name(c)).is_ok_and(|m| m.id.ino == ino)
+        });
+        if listed.is_ok() && agrees {
+            for (c, ino) in found {
+                self.done[c as usize].store(ino, Relaxed);
             }
         }
     }
@@ -353,22 +361,8 @@ impl Copier<'_> {
             return;
         }
         // A description of its own: the thread that finishes the folder may read `dir` now.
-        let Ok(own) = fs::open_dir_at(&*dir, ".") else {
-            return;
-        };
-        let mut found = Vec::with_capacity(pending.len());
-        let listed = fs::read_dir_inodes(&own, &mut Vec::new(), |name, ino| {
-            if let Some(&c) = pending.get(name) {
-                found.push((c, ino));
-            }
-        });
-        let agrees = found.first().is_some_and(|&(c, ino)| {
-            fs::stat_at(&*dir, self.plan.dest_name(c)).is_ok_and(|m| m.id.ino == ino)
-        });
-        if listed.is_ok() && agrees {
-            for (c, ino) in found {
-                self.done[c as usize].store(ino, Relaxed);
-            }
+        if let Ok(own) = fs::open_dir_at(&*dir, ".") {
+            self.store_listed(&own, &dir, &pending);
         }
     }
 

@@ -136,7 +136,7 @@ impl Copier<'_> {
             })?;
         self.ctx.counters.kept.fetch_add(kept, Relaxed);
         drop(dst);
-        self.commit(batch, temp, i, ino)
+        self.commit(batch, temp, i, (ino, copied + kept))
     }
 
     /// Compares the first `len` bytes of `part` with `src`: how many can be kept (`len` or 0;

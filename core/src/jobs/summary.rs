@@ -379,6 +379,15 @@ impl Record {
         self.entries_at().map(|e| e.entry())
     }
 
+    /// The entries of the items the job was given or that stand for them (answers carried
+    /// out), without building the others: a window selecting what an undo of 100,000 files
+    /// put back builds a handful.
+    pub fn top_level_entries(&self) -> impl Iterator<Item = RecordEntry> + '_ {
+        self.entries_at()
+            .filter(EntryAt::top_level)
+            .map(|e| e.entry())
+    }
+
     /// The same entries, their paths not built yet (see [`PathsBelow`]).
     pub(crate) fn entries_at(&self) -> impl Iterator<Item = EntryAt<'_>> + '_ {
         let moved = self.operation == Operation::Move;

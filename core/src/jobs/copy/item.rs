@@ -208,7 +208,7 @@ impl Copier<'_> {
             temp.armed = false;
             return Ok(Outcome::Done(ino));
         }
-        self.commit(batch, temp, i, ino)
+        self.commit(batch, temp, i, (ino, copied))
     }
 
     /// `error` from writing item `i` into the folder `dir`, or [`Error::FolderRemoved`] when
