@@ -87,7 +87,11 @@ pub fn describe(c: &Conflict) -> String {
     // A folder's own size is no measure of what it holds: only files' sizes are said.
     let sizes = match (c.source.kind, c.dest.kind) {
         (Kind::File, Kind::File) => format!(" ({} vs {} bytes)", c.source.size, c.dest.size),
-        _ => String::new(),
+        // Where each points is what tells two links apart.
+        _ => match (&c.source.link_target, &c.dest.link_target) {
+            (Some(a), Some(b)) => format!(" (link to {} vs link to {})", Shown(a), Shown(b)),
+            _ => String::new(),
+        },
     };
     format!(
         "{} -> {} {what}{same}{sizes}",
@@ -252,12 +256,8 @@ mod tests {
     #[test]
     fn a_conflict_says_sizes_of_files_only() {
         use ferry_core::jobs::{ConflictId, EntryInfo};
-        let side = |path: &str, kind, size| EntryInfo {
-            path: PathBuf::from(path),
-            name: OsString::from(path.rsplit('/').next().unwrap()),
-            size,
-            mtime: Default::default(),
-            kind,
+        let side = |path: &str, kind, size| {
+            EntryInfo::new(PathBuf::from(path), size, Default::default(), kind)
         };
         let conflict = |kind, source, dest| Conflict {
             id: ConflictId(1),
@@ -281,6 +281,17 @@ mod tests {
             side("/d/f", Kind::Dir, 4096),
         );
         assert_eq!(describe(&folders), "/s/f -> /d/f is an existing folder");
+        let mut links = conflict(
+            ConflictKind::FileExists,
+            side("/s/l", Kind::Symlink, 9),
+            side("/d/l", Kind::Symlink, 11),
+        );
+        links.source.link_target = Some("song.mp3".into());
+        links.dest.link_target = Some("/srv/old.mp3".into());
+        assert_eq!(
+            describe(&links),
+            "/s/l -> /d/l already exists (link to song.mp3 vs link to /srv/old.mp3)"
+        );
     }
 
     /// An item that failed while nobody can be asked is skipped (the exit status then says

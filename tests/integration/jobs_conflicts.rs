@@ -140,6 +140,52 @@ fn file_conflicts_are_reported_together_with_both_sides() {
 }
 
 #[test]
+fn link_conflicts_tell_where_each_side_points() {
+    let t = TempTree::new();
+    t.dir("src");
+    t.dir("dest");
+    let link = |target: &str, at: &str| std::os::unix::fs::symlink(target, t.join(at)).unwrap();
+    link("../music/song.mp3", "src/same");
+    link("../music/song.mp3", "dest/same");
+    link("/etc/hostname", "src/other");
+    link("/etc/passwd", "dest/other");
+    t.file("dest/file", "a file");
+    link("elsewhere", "src/file");
+    let sources = vec![t.join("src/same"), t.join("src/other"), t.join("src/file")];
+    let (_, conflicts) = run_asking(copy(sources, &t.join("dest"), ConflictPolicy::Ask), |_| {
+        Some((Resolution::Skip, Scope::This))
+    });
+    let find = |name: &str| {
+        let found = conflicts.iter().find(|c| c.dest.name == name);
+        found.unwrap_or_else(|| panic!("no conflict for {name}: {conflicts:?}"))
+    };
+    let target = |c: &Conflict| {
+        let sides = [&c.source, &c.dest];
+        sides.map(|s| {
+            s.link_target
+                .as_ref()
+                .map(|p| p.to_str().unwrap().to_owned())
+        })
+    };
+    let same = find("same");
+    assert_eq!(
+        target(same),
+        [0, 1].map(|_| Some("../music/song.mp3".to_owned()))
+    );
+    assert!(same.likely_identical, "two links to one place");
+    let other = find("other");
+    let expected = [
+        Some("/etc/hostname".to_owned()),
+        Some("/etc/passwd".to_owned()),
+    ];
+    assert_eq!(target(other), expected);
+    assert!(!other.likely_identical);
+    let file = find("file");
+    assert_eq!(target(file), [Some("elsewhere".to_owned()), None]);
+    assert!(!file.likely_identical);
+}
+
+#[test]
 fn replace_keeps_the_old_file_in_staging_byte_for_byte() {
     let t = TempTree::new();
     let (sources, dest) = two_files(&t);

@@ -59,6 +59,32 @@ pub struct EntryInfo {
     pub mtime: Timestamp,
     /// File type.
     pub kind: Kind,
+    /// Where a link points, as stored (links only; `None` if it could not be read).
+    pub link_target: Option<PathBuf>,
+}
+
+impl EntryInfo {
+    /// The item at `path`, named by its last component; a link's target is read.
+    pub fn new(path: PathBuf, size: u64, mtime: Timestamp, kind: Kind) -> EntryInfo {
+        let link_target = (kind == Kind::Symlink)
+            .then(|| rustix::fs::readlink(&path, Vec::new()).ok())
+            .flatten()
+            .map(|t| PathBuf::from(OsString::from_vec(t.into_bytes())));
+        EntryInfo {
+            name: path.file_name().unwrap_or_default().to_owned(),
+            path,
+            size,
+            mtime,
+            kind,
+            link_target,
+        }
+    }
+
+    /// [`new`](Self::new) from what a stat found there (`None`: nothing, or unreadable).
+    pub(crate) fn of(path: PathBuf, meta: Option<&crate::fs::Meta>) -> EntryInfo {
+        let (size, mtime) = meta.map_or((0, Timestamp::default()), |m| (m.size, m.mtime));
+        EntryInfo::new(path, size, mtime, meta.map_or(Kind::Unknown, |m| m.kind))
+    }
 }
 
 /// A conflict waiting for (or decided by) a [`Resolution`].
@@ -73,7 +99,8 @@ pub struct Conflict {
     /// What is in its way (for [`ConflictKind::NameNotAllowed`]: the destination it would
     /// have had).
     pub dest: EntryInfo,
-    /// Both are files of the same size with the same sampled head, middle and tail bytes.
+    /// Both are files of the same size with the same sampled head, middle and tail bytes,
+    /// or links to the same target.
     pub likely_identical: bool,
 }
 

@@ -373,13 +373,7 @@ impl Planner<'_> {
         other: PathBuf,
         likely_identical: bool,
     ) -> Conflict {
-        let info = |path: PathBuf, m: Option<&Meta>| EntryInfo {
-            name: path.file_name().unwrap_or_default().to_owned(),
-            path,
-            size: m.map_or(0, |m| m.size),
-            mtime: m.map(|m| m.mtime).unwrap_or_default(),
-            kind: m.map_or(Kind::Unknown, |m| m.kind),
-        };
+        let info = EntryInfo::of;
         // Named as it would be there: a trashed item's own name in the trash ("x.txt.2"),
         // or a copy's before its new name, was asked about ("Replace “x.txt.2”?").
         let mut source = info(self.plan.source_path(i), Some(meta));
@@ -390,12 +384,16 @@ impl Planner<'_> {
         if kind == ConflictKind::DuplicateSource {
             dest.name = source.name.clone();
         }
+        // Two links to one place are as alike as two files of the same bytes.
+        let same_link = kind == ConflictKind::FileExists
+            && source.link_target.is_some()
+            && source.link_target == dest.link_target;
         Conflict {
             id: conflict::ConflictId(0),
             kind,
             source,
             dest,
-            likely_identical,
+            likely_identical: likely_identical || same_link,
         }
     }
 

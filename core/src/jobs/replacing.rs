@@ -147,13 +147,7 @@ impl Copier<'_> {
             return true;
         }
         if let Some(id) = self.ctx.control.asks.add(i, kind) {
-            let info = |path: PathBuf, size, mtime, kind| EntryInfo {
-                name: path.file_name().unwrap_or_default().to_owned(),
-                path,
-                size,
-                mtime,
-                kind,
-            };
+            let info = EntryInfo::new;
             let mut source = info(self.plan.source_path(i), item.size, item.mtime, item.kind);
             source.name = self.plan.dest_name(i).to_owned(); // as in `decide.rs`
             let conflict = Conflict {

@@ -404,13 +404,7 @@ impl Linker<'_> {
         self.plan.set_action(i, Action::Ask);
         self.asking_about.insert(i, name.to_owned());
         let id = self.ctx.control.asks.add(i, kind)?;
-        let info = |path: PathBuf, meta: Option<&Meta>| EntryInfo {
-            name: path.file_name().unwrap_or_default().to_owned(),
-            path,
-            size: meta.map_or(0, |m| m.size),
-            mtime: meta.map(|m| m.mtime).unwrap_or_default(),
-            kind: meta.map_or(Kind::Unknown, |m| m.kind),
-        };
+        let info = EntryInfo::of;
         let target = self.targets[i as usize].as_ref().map(|(m, _)| m);
         let dest = match (kind, self.first_of.get(name)) {
             (ConflictKind::DuplicateSource, Some(&first)) => {

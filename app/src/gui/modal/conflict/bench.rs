@@ -3,7 +3,6 @@
 //! of `update` (a scroll, or a key answering a row) plus `view` with the table open. Built in
 //! memory, with no disk and no engine, so it measures the window's own work.
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -79,12 +78,9 @@ pub fn batch(n: usize) -> Vec<Conflict> {
                     Kind::File,
                 ),
             };
-            let side = |root: &str, kind, size: u64, sec: i64| EntryInfo {
-                path: PathBuf::from(format!("{root}/{folder}/{name}")),
-                name: OsString::from(&name),
-                size,
-                mtime: Timestamp { sec, nsec: 0 },
-                kind,
+            let side = |root: &str, kind, size: u64, sec: i64| {
+                let path = PathBuf::from(format!("{root}/{folder}/{name}"));
+                EntryInfo::new(path, size, Timestamp { sec, nsec: 0 }, kind)
             };
             let size = 1_000_000 + (i as u64 * 7919) % 9_000_000;
             let sec = 1_700_000_000 + (i as i64 * 3_607) % 40_000_000;

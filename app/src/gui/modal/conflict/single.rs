@@ -208,7 +208,7 @@ pub fn view<'a>(d: &'a ConflictDialog, single: &'a Single, row: &'a Row) -> Elem
     content = content.push(sides(d, row, single));
     if c.likely_identical {
         content = content.push(
-            container(text("These files look identical").size(13))
+            container(text(identical_words(c.source.kind)).size(13))
                 .padding([4, 10])
                 .style(look::badge(true)),
         );
@@ -417,7 +417,15 @@ fn sides<'a>(d: &ConflictDialog, row: &'a Row, single: &'a Single) -> Element<'a
         .into()
 }
 
-/// One side: what it is, with its name, size, date and (folders) item count.
+/// What the badge of two alike items says.
+fn identical_words(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Symlink => "These links point to the same place",
+        _ => "These files look identical",
+    }
+}
+
+/// One side: what it is, with its name, size, date, (folders) item count and (links) target.
 fn side<'a>(
     (title, place): (&'a str, String),
     info: &'a EntryInfo,
@@ -433,14 +441,7 @@ fn side<'a>(
     let name = crate::gui::fit::middle(words::name(&info.name), 250.0, 15.0);
     let size = match (info.kind, items) {
         (Kind::Dir, Some(items)) => format!("Folder · {}", words::items(items.n, items.capped)),
-        (Kind::Dir, None) => "Folder".to_owned(),
-        (Kind::File, _) => format::size(info.size),
-        (kind, _) => {
-            let noun = words::noun(kind);
-            let mut s = noun.to_owned();
-            s[..1].make_ascii_uppercase();
-            s
-        }
+        _ => words::what(info, 250.0),
     };
     let date = format!("Modified {}", format::modified(info.mtime.sec, now));
     let mut date_line = row![text(date).size(12).style(if newer {

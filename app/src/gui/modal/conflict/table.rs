@@ -348,11 +348,7 @@ fn side_cell<'a>(
     newer: bool,
     now: &chrono::DateTime<chrono::Local>,
 ) -> Element<'a, Message> {
-    let size = match info.kind {
-        Kind::Dir => "Folder".to_owned(),
-        Kind::File => format::size(info.size),
-        kind => words::noun(kind).to_owned(),
-    };
+    let size = words::what(info, SIDE_W);
     let date = format::modified(info.mtime.sec, now);
     let date = if newer {
         text(format!("{date} · newer"))

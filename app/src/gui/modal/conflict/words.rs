@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 use ferry_core::entry::Kind;
-use ferry_core::jobs::{Conflict, ConflictKind, NameProblem, Resolution};
+use ferry_core::jobs::{Conflict, ConflictKind, EntryInfo, NameProblem, Resolution};
 
 use super::Act;
 use super::rows::Rule;
@@ -30,6 +30,24 @@ pub fn folder_of(path: &Path) -> Cow<'_, str> {
 /// "file", "folder", "link"...
 pub fn noun(kind: Kind) -> &'static str {
     kind.noun()
+}
+
+/// What an item is, for a side of a conflict: its size (files), "Folder", "Link to …" (its
+/// target fitted into `max_px` at 12 px) or its kind.
+pub fn what(info: &EntryInfo, max_px: f32) -> String {
+    match (info.kind, &info.link_target) {
+        (Kind::Dir, _) => "Folder".to_owned(),
+        (Kind::File, _) => format::size(info.size),
+        (Kind::Symlink, Some(target)) => {
+            let target = format::shown_name(target.as_os_str());
+            format!("Link to {}", fit::middle(target, max_px - 45.0, 12.0))
+        }
+        (kind, _) => {
+            let mut noun = noun(kind).to_owned();
+            noun[..1].make_ascii_uppercase();
+            noun
+        }
+    }
 }
 
 /// A filter chip's label.

@@ -8,7 +8,6 @@ mod table;
 pub mod fixture {
     //! Conflicts as the core reports them.
 
-    use std::ffi::OsString;
     use std::path::PathBuf;
 
     use ferry_core::entry::Kind;
@@ -16,13 +15,7 @@ pub mod fixture {
     use ferry_core::jobs::{Conflict, ConflictId, ConflictKind, EntryInfo};
 
     fn info(path: PathBuf, kind: Kind, size: u64, sec: i64) -> EntryInfo {
-        EntryInfo {
-            name: path.file_name().map(OsString::from).unwrap_or_default(),
-            path,
-            size,
-            mtime: Timestamp { sec, nsec: 0 },
-            kind,
-        }
+        EntryInfo::new(path, size, Timestamp { sec, nsec: 0 }, kind)
     }
 
     /// A conflict of `kind` for `name`, going from `/src` into `dest`.

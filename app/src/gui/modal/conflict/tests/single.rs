@@ -422,3 +422,22 @@ fn keep_both_of_two_restored_items_of_one_name_is_made_from_that_name() {
         ]
     );
 }
+
+#[test]
+fn a_links_side_says_where_it_points_and_two_alike_are_told_so() {
+    let links = (Kind::Symlink, Kind::Symlink);
+    let dest = Path::new("/dest");
+    let conflict = |target: &str, alike| {
+        let mut c = fixture::in_dir(dest, 1, ConflictKind::FileExists, "song", links, (1, 2));
+        c.source.link_target = Some("../music/song.mp3".into());
+        c.dest.link_target = Some(target.into());
+        c.likely_identical = alike;
+        c
+    };
+    let dialog = open(vec![conflict("../music/song.mp3", true)], None);
+    assert!(shows(&dialog, "Link to ../music/song.mp3"));
+    assert!(shows(&dialog, "These links point to the same place"));
+    let dialog = open(vec![conflict("/srv/old.mp3", false)], None);
+    assert!(shows(&dialog, "Link to /srv/old.mp3"));
+    assert!(!shows(&dialog, "These links point to the same place"));
+}
