@@ -210,3 +210,42 @@ fn a_move_never_replaces_the_folder_its_item_is_in() {
     assert_eq!(fs::read(&file).unwrap(), b"cover");
     assert_no_temporaries(t.path());
 }
+
+/// A large file, written through its part (`partial.rs`), whose name another program takes
+/// once it is written is put in place under the name the answer gives without being written
+/// again: the copy is the part written the first time. The test keeps that part open, so
+/// that its inode number cannot go to another file meanwhile. It was written twice: the part
+/// removed when the name was found taken, then copied anew once answered.
+#[test]
+fn a_large_file_whose_name_is_taken_once_written_is_not_written_again() {
+    use std::os::unix::fs::MetadataExt;
+
+    use crate::resume::{parts_in, same_contents, write_data};
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let src = t.join("big.bin");
+    write_data(&src, 65); // over `PART_MIN_SIZE`
+    let dest = t.dir("dest");
+    let pause = crate::faults::Pause::at("file-written");
+    let mut copy = crate::ferry_in(&home);
+    copy.args(["cp", "--on-conflict", "keep-both"])
+        .arg(&src)
+        .arg(&dest);
+    let held = pause.start_held(&mut copy);
+    let parts = parts_in(&dest);
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    let part = fs::File::open(&parts[0]).unwrap();
+    fs::write(dest.join("big.bin"), "made meanwhile").unwrap();
+    pause.release(held.id());
+    let out = held.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(fs::read(dest.join("big.bin")).unwrap(), b"made meanwhile");
+    let copied = dest.join("big (copy).bin");
+    assert!(same_contents(&src, &copied));
+    let ino = |m: fs::Metadata| (m.dev(), m.ino());
+    let first = ino(part.metadata().unwrap());
+    assert_eq!(ino(fs::metadata(&copied).unwrap()), first, "written again");
+    assert!(parts_in(&dest).is_empty());
+    assert_no_temporaries(&dest);
+}

@@ -34,14 +34,14 @@ fn chunk(k: u64) -> Vec<u8> {
         .collect()
 }
 
-fn write_data(path: &Path, mib: u64) {
+pub(crate) fn write_data(path: &Path, mib: u64) {
     let mut f = fs::File::create(path).unwrap();
     for k in 0..mib {
         f.write_all(&chunk(k)).unwrap();
     }
 }
 
-fn same_contents(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_contents(a: &Path, b: &Path) -> bool {
     let (mut fa, mut fb) = (fs::File::open(a).unwrap(), fs::File::open(b).unwrap());
     if fa.metadata().unwrap().len() != fb.metadata().unwrap().len() {
         return false;
@@ -59,7 +59,7 @@ fn same_contents(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn parts_in(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn parts_in(dir: &Path) -> Vec<PathBuf> {
     fs::read_dir(dir)
         .unwrap()
         .flatten()

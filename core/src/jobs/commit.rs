@@ -16,6 +16,7 @@
 //! where `cp -a` would, and a folder created there keeps the inherited bit.
 
 use std::ffi::{OsStr, OsString};
+use std::sync::Arc;
 
 use rustix::fd::OwnedFd;
 use rustix::fs::{AtFlags, FileType, Mode};
@@ -24,6 +25,7 @@ use rustix::io::Errno;
 use super::NoteKind;
 use super::copy::{Batch, Copier, Outcome};
 use super::notes::refused;
+use super::partial::PartSource;
 use super::plan::Action;
 use crate::entry::Kind;
 use crate::error::Error;
@@ -314,6 +316,7 @@ impl Copier<'_> {
             dir: &batch.dst,
             name,
             armed: true,
+            part_of: None,
         };
         Ok((temp, made))
     }
@@ -384,7 +387,15 @@ impl Copier<'_> {
                 }
                 Ok(Outcome::Done(ino))
             }
-            Err(Errno::EXIST) => self.taken_after_writing(&batch.dst, i, counted),
+            Err(Errno::EXIST) => {
+                let outcome = self.taken_after_writing(&batch.dst, i, counted);
+                if let (Ok(Outcome::Asked), Some(source)) = (&outcome, temp.part_of) {
+                    temp.armed = false;
+                    let part = std::mem::take(&mut temp.name);
+                    (self.plan.asked_parts).keep(source, Arc::clone(&batch.dst), part, ino);
+                }
+                outcome
+            }
             Err(e) => Err(Error::io("rename into place", self.plan.dest_path(i), e)),
         }
     }
@@ -404,6 +415,9 @@ pub(super) struct Temp<'b> {
     pub(super) dir: &'b OwnedFd,
     pub(super) name: OsString,
     pub(super) armed: bool,
+    /// A large file's part (`partial.rs`): the source it is a copy of, as it was. Kept when
+    /// its name is found taken and asked about, for the answer to put in place.
+    pub(super) part_of: Option<PartSource>,
 }
 
 impl Drop for Temp<'_> {

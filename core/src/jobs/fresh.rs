@@ -282,6 +282,7 @@ impl Copier<'_> {
             dir: &batch.dst,
             name: name.to_owned(),
             armed: true,
+            part_of: None,
         };
         Ok((temp, fd))
     }

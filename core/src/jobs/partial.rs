@@ -17,19 +17,25 @@
 //! ([`DataCopier::copy_span`]); a part that differs starts over. A source
 //! changed since (size or mtime) gives another name, so its stale part is never continued:
 //! resume and undo remove every part of their record that is left (`recovery.rs`).
+//!
+//! A part written whole whose name is found taken as it is put in place (another program made
+//! that name meanwhile) is kept while the user is asked ([`AskedParts`]): the answer puts it
+//! in place, under a new name for Keep both, without writing it again. One no answer used is
+//! removed when the job ends.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex};
 
 use rustix::fd::OwnedFd;
-use rustix::fs::{Mode, OFlags};
+use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::commit::Temp;
 use super::copy::{Batch, Copier, Outcome};
 use crate::error::Error;
-use crate::fs::{self, DataCopier, DataError, Meta};
+use crate::fs::{self, DataCopier, DataError, FileId, Meta, Timestamp};
 
 /// Files at least this large are written under a name that survives a crash, and a resumed
 /// job continues them (smaller ones are cheaper to copy again than to verify and track).
@@ -73,6 +79,63 @@ pub(super) fn part_bytes(dir: &OwnedFd, seq: u64, dest_name: &OsStr, meta: &Meta
     fs::stat_at(dir, part_name(seq, dest_name, meta)).map_or(0, |m| m.blocks * 512)
 }
 
+/// The source a part copies, as it was when copied: identity, size and modification time.
+pub(super) type PartSource = (FileId, u64, Timestamp);
+
+fn source_of(meta: &Meta) -> PartSource {
+    (meta.id, meta.size, meta.mtime)
+}
+
+/// Parts written whole whose names were found taken, kept until their conflicts are
+/// answered; those no answer used (skipped, or the job stopped) are removed with the plan.
+#[derive(Debug, Default)]
+pub(crate) struct AskedParts(Mutex<Vec<AskedPart>>);
+
+#[derive(Debug)]
+struct AskedPart {
+    source: PartSource,
+    dir: Arc<OwnedFd>,
+    name: OsString,
+    ino: u64,
+}
+
+impl AskedParts {
+    /// Keeps the part `name` in `dir`, inode `ino`, a whole copy of `source`.
+    pub(super) fn keep(&self, source: PartSource, dir: Arc<OwnedFd>, name: OsString, ino: u64) {
+        let part = AskedPart {
+            source,
+            dir,
+            name,
+            ino,
+        };
+        super::lock(&self.0).push(part);
+    }
+
+    /// Moves the part kept for the source `meta` describes to `name` in `dir`; returns its
+    /// inode, or `None` if none is kept (or it could not be moved: then it is removed).
+    fn put(&self, meta: &Meta, dir: &OwnedFd, name: &OsStr) -> Option<u64> {
+        let part = {
+            let mut parts = super::lock(&self.0);
+            let k = parts.iter().position(|p| p.source == source_of(meta))?;
+            parts.swap_remove(k)
+        };
+        if part.name != name && fs::rename_noreplace(&*part.dir, &part.name, dir, name).is_err() {
+            let _ = rustix::fs::unlinkat(&*part.dir, &part.name, AtFlags::empty());
+            return None;
+        }
+        Some(part.ino)
+    }
+}
+
+impl Drop for AskedParts {
+    fn drop(&mut self) {
+        let parts = self.0.get_mut().unwrap_or_else(|e| e.into_inner());
+        for part in parts.drain(..) {
+            let _ = rustix::fs::unlinkat(&*part.dir, &part.name, AtFlags::empty());
+        }
+    }
+}
+
 impl Copier<'_> {
     /// Copies the large file `i` of a journaled job through its part, continuing a part left
     /// by an interrupted run of the same record when it matches the source.
@@ -86,6 +149,7 @@ impl Copier<'_> {
     ) -> Result<Outcome, Error> {
         let dest_err = |op| move |e| Error::io(op, self.plan.dest_path(i), e);
         let name = part_name(seq, self.plan.dest_name(i), meta);
+        let asked = self.plan.asked_parts.put(meta, &batch.dst, &name);
         let flags = OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let dst = rustix::fs::openat(&*batch.dst, &name, flags, Mode::from_raw_mode(0o600))
             .map_err(dest_err("create"))?;
@@ -93,11 +157,21 @@ impl Copier<'_> {
             dir: &batch.dst,
             name,
             armed: true,
+            part_of: Some(source_of(meta)),
         };
-        let found = fs::stat_fd(&dst).map_err(dest_err("stat"))?.size;
-        let Some(kept) = self.verify(i, src, &dst, found.min(meta.size))? else {
-            return Ok(Outcome::Stopped);
+        let found = fs::stat_fd(&dst).map_err(dest_err("stat"))?;
+        // Written whole by this job before its name was found taken: the copy, as it is.
+        let whole = asked == Some(found.id.ino) && found.size == meta.size;
+        let kept = if whole {
+            self.ctx.counters.add_bytes(found.size);
+            found.size
+        } else {
+            match self.verify(i, src, &dst, found.size.min(meta.size))? {
+                Some(kept) => kept,
+                None => return Ok(Outcome::Stopped),
+            }
         };
+        let found = found.size;
         if kept < found {
             rustix::fs::ftruncate(&dst, kept).map_err(dest_err("write"))?;
         }
@@ -117,6 +191,7 @@ impl Copier<'_> {
         };
         let result = match kept {
             0 => copier.copy(src, &dst, meta, &mut tick).map(|_| ()),
+            _ if whole => Ok(()),
             _ => copier
                 .copy_span(src, &dst, kept, meta, &mut tick)
                 .map(|_| ()),
@@ -134,7 +209,9 @@ impl Copier<'_> {
             .inspect_err(|_| {
                 self.ctx.counters.bytes.fetch_sub(copied + kept, Relaxed);
             })?;
-        self.ctx.counters.kept.fetch_add(kept, Relaxed);
+        if !whole {
+            self.ctx.counters.kept.fetch_add(kept, Relaxed); // what a resumed job did not redo
+        }
         drop(dst);
         self.commit(batch, temp, i, (ino, copied + kept))
     }
@@ -225,5 +302,39 @@ mod tests {
         ] {
             assert_ne!(base, other);
         }
+    }
+
+    /// A kept part goes to the name asked for only for its own source's state; one no answer
+    /// took is removed with the plan.
+    #[test]
+    fn kept_parts_are_taken_for_their_source_and_the_rest_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let fd = Arc::new(fs::open_dir_path(dir.path()).unwrap());
+        std::fs::write(dir.path().join("p1"), "one").unwrap();
+        std::fs::write(dir.path().join("p2"), "two").unwrap();
+        let parts = AskedParts::default();
+        parts.keep(
+            source_of(&meta(5, 100, 10)),
+            Arc::clone(&fd),
+            "p1".into(),
+            51,
+        );
+        parts.keep(
+            source_of(&meta(6, 100, 10)),
+            Arc::clone(&fd),
+            "p2".into(),
+            61,
+        );
+        assert_eq!(parts.put(&meta(5, 100, 11), &fd, OsStr::new("x")), None);
+        assert_eq!(
+            parts.put(&meta(5, 100, 10), &fd, OsStr::new("new")),
+            Some(51)
+        );
+        assert_eq!(std::fs::read(dir.path().join("new")).unwrap(), b"one");
+        assert_eq!(parts.put(&meta(5, 100, 10), &fd, OsStr::new("again")), None);
+        drop(parts);
+        let mut left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(left.len(), 1, "p2 removed");
+        assert_eq!(left.pop().unwrap().file_name(), "new");
     }
 }

@@ -239,6 +239,8 @@ pub(crate) struct Plan {
     /// their extended attributes and ACLs, for the undo that makes them anew
     /// (`RecordEntry::source_xattrs`). Only those that had any.
     pub(crate) merged_xattrs: HashMap<u32, crate::fs::Xattrs>,
+    /// Large files written whole whose names were then found taken, kept for the answers.
+    pub(crate) asked_parts: super::partial::AskedParts,
 }
 
 impl Plan {

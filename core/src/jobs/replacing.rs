@@ -99,9 +99,10 @@ impl Copier<'_> {
     }
 
     /// [`taken`](Self::taken), for a file whose `counted` bytes were written (and counted as
-    /// done) before its name was found taken: asked about, it is copied again once answered,
-    /// and they are taken back, so that the bytes done do not pass the total ("1.8 GB of
-    /// 1.0 GB" after a Replace).
+    /// done) before its name was found taken: asked about, it is copied again once answered
+    /// (a large file's part is kept and put in place then, `partial.rs`), and they are taken
+    /// back, so that the bytes done do not pass the total ("1.8 GB of 1.0 GB" after a
+    /// Replace).
     pub(super) fn taken_after_writing(
         &self,
         dir: &OwnedFd,
