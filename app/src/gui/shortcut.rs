@@ -361,7 +361,7 @@ const WINDOW_TABLE: [Binding; 20] = [
     window(Char("y"), CTRL, W::Redo, "Redo"),
 ];
 
-const PANE_TABLE: [Binding; 61] = {
+const PANE_TABLE: [Binding; 62] = {
     let [down, down_x] = moves(Named::ArrowDown, Step::Down, "Next item");
     let [up, up_x] = moves(Named::ArrowUp, Step::Up, "Previous item");
     let [left, left_x] = moves(Named::ArrowLeft, Step::Left, "Item to the left (icons)");
@@ -457,6 +457,7 @@ const PANE_TABLE: [Binding; 61] = {
             "Move to the other pane",
         ),
         pane(N(Named::Insert), CTRL, P::Copy, "Copy"),
+        pane(N(Named::Insert), SHIFT, P::Paste, "Paste"),
     ]
 };
 
@@ -656,6 +657,8 @@ mod tests {
         assert_eq!(pane_key(&character("c"), C), Some(P::Copy));
         assert_eq!(pane_key(&character("x"), C), Some(P::Cut));
         assert_eq!(pane_key(&character("v"), C), Some(P::Paste));
+        assert_eq!(pane_key(&named(Named::Insert), C), Some(P::Copy));
+        assert_eq!(pane_key(&named(Named::Insert), S), Some(P::Paste));
         assert_eq!(pane_key(&named(Named::F2), NO), Some(P::Rename));
         assert_eq!(pane_key(&character("N"), C | S), Some(P::NewFolder));
         assert_eq!(pane_key(&named(Named::Delete), NO), Some(P::Trash));
