@@ -257,6 +257,13 @@ pub enum Error {
         /// Where the job left the item.
         path: PathBuf,
     },
+    /// Undoing a trash job: the item is no longer in the trash (deleted for good, or restored
+    /// since), so there is nothing to put back.
+    #[error("{} is no longer in the trash; it was not put back", Shown(path))]
+    GoneFromTrash {
+        /// Where the item was before it was trashed, where undo would have put it back.
+        path: PathBuf,
+    },
     /// A move across file systems found its source changed after it was copied (edited, or
     /// replaced by another item of that name): the source is kept, and the copy is of the
     /// version before.
@@ -411,6 +418,7 @@ impl Error {
             | Error::FolderRemoved { path, .. }
             | Error::ChangedSince { path }
             | Error::GoneSince { path }
+            | Error::GoneFromTrash { path }
             | Error::ChangedSinceCopied { path }
             | Error::ReplacedGone { path, .. }
             | Error::ReplacedKept { path, .. }
@@ -455,7 +463,10 @@ impl Error {
     pub fn is_decided(&self) -> bool {
         matches!(
             self,
-            Error::ChangedSince { .. } | Error::GoneSince { .. } | Error::ChangedSinceCopied { .. }
+            Error::ChangedSince { .. }
+                | Error::GoneSince { .. }
+                | Error::GoneFromTrash { .. }
+                | Error::ChangedSinceCopied { .. }
         )
     }
 

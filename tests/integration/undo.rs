@@ -453,6 +453,35 @@ fn undo_of_a_trash_restores_and_redo_trashes_again() {
     assert!(matches!(&again, Job::Trash { paths: p, .. } if *p == paths));
 }
 
+/// The undo of a trash job whose items were since deleted from the trash for good names each
+/// by where it would have gone back, as no longer in the trash, and the record is done with:
+/// it said the trash's own name of the item ("files/notes.txt.2 is no longer where it was
+/// left"), which the user never saw.
+#[test]
+fn undo_of_a_trash_emptied_since_says_the_items_are_no_longer_in_the_trash() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let kept = t.file("work/kept.txt", "kept");
+    let gone = t.file("work/gone.txt", "gone");
+    let out = s.run(Job::Trash {
+        paths: vec![kept.clone(), gone.clone()],
+        roots: s.trash.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    fs::remove_file(s.trash.home.join("files/gone.txt")).unwrap();
+    let out = s.undo();
+    assert!(kept.exists(), "what is still in the trash is put back");
+    let failed = &out.summary.failed;
+    assert_eq!(failed.len(), 1, "{:#?}", out.summary);
+    assert_eq!(failed[0].path, gone);
+    assert!(
+        matches!(&*failed[0].error, Error::GoneFromTrash { path } if *path == gone),
+        "{:?}",
+        failed[0].error
+    );
+    assert!(s.journal.undo_candidate().unwrap().is_none(), "done with");
+}
+
 #[test]
 fn undo_of_rename_and_create_folder() {
     let t = TempTree::new();

@@ -404,6 +404,16 @@ fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord], policy: ConflictPolicy) -> 
             _ if is_still(&r.original, r.id) => {
                 trash::remove_info_if_gone(ctx, &mut summary, &r.file, &r.info);
             }
+            // Deleted from the trash for good, or restored: said by where it would go back.
+            _ if std::fs::symlink_metadata(&r.file).is_err() => {
+                let path = r.original.clone();
+                fail(
+                    ctx,
+                    &mut summary,
+                    &r.original,
+                    Error::GoneFromTrash { path },
+                );
+            }
             Ok(_) | Err(_) => fail(ctx, &mut summary, &r.file, not_as_left_at(&r.file)),
         }
     }

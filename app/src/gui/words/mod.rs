@@ -133,6 +133,11 @@ pub fn error_in_words(error: &Error) -> String {
         Error::ChangedSince { path } => {
             format!("{} has changed since, so it was kept.", quoted(path))
         }
+        Error::GoneFromTrash { path } => format!(
+            "{} is no longer in the trash (deleted for good, or restored), so it was not put \
+             back.",
+            quoted(path)
+        ),
         Error::GoneSince { path } => format!(
             "{} is no longer where it was left, so nothing was undone for it.",
             quoted_full(path)
@@ -218,6 +223,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::Cancelled => "Cancelled",
         Error::Defect { .. } => "Internal error",
         Error::GoneSince { .. } => "No longer there",
+        Error::GoneFromTrash { .. } => "No longer in the trash",
         Error::Changed { .. } | Error::ChangedSince { .. } | Error::ChangedSinceCopied { .. } => {
             "Changed meanwhile"
         }

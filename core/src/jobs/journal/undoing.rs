@@ -282,7 +282,7 @@ fn not_undone(summary: &Summary) -> u64 {
     let since = (summary.failed.iter()).filter(|f| {
         matches!(
             *f.error,
-            Error::ChangedSince { .. } | Error::GoneSince { .. }
+            Error::ChangedSince { .. } | Error::GoneSince { .. } | Error::GoneFromTrash { .. }
         )
     });
     u64::try_from(summary.skipped.len() + since.count()).unwrap_or(u64::MAX)
@@ -298,6 +298,7 @@ pub fn undo_complete(summary: &Summary) -> bool {
                 *f.error,
                 Error::ChangedSince { .. }
                     | Error::GoneSince { .. }
+                    | Error::GoneFromTrash { .. }
                     | Error::ChangedSinceCopied { .. }
                     | Error::ReplacedGone { .. }
                     | Error::PutBackBeside { .. }
