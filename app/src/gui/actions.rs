@@ -93,6 +93,7 @@ impl Ferry {
                 return Task::none();
             }
             browser::Event::Navigated => return Task::none(),
+            browser::Event::OpenTrash => return self.open_trash(),
         }
         self.settings_dirty = true;
         let follows = match view_chosen {

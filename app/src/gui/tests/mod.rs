@@ -629,3 +629,22 @@ fn the_location_bar_opens_a_files_folder_with_the_file_selected() {
     assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
     assert!(!ferry.tabs.active_pane().is_editing_location());
 }
+
+#[test]
+fn the_location_bar_opens_the_trash_at_its_address() {
+    for typed in ["trash:/", "trash:///", "Trash:"] {
+        let fixture = Fixture::new();
+        let mut ferry = fixture.start(Some(&fixture.home()));
+        ctrl(&mut ferry, "l");
+        let view = ferry.tabs.active_pane().view_id();
+        let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
+        send(
+            &mut ferry,
+            pane(browser::Message::PathEdited(typed.to_owned())),
+        );
+        named(&mut ferry, Named::Enter, Modifiers::empty());
+        let toasts: Vec<_> = ferry.toasts.iter().map(|t| t.text.clone()).collect();
+        assert!(ferry.trash.is_some(), "{typed}: the trash shown {toasts:?}");
+        assert!(!ferry.tabs.active_pane().is_editing_location());
+    }
+}

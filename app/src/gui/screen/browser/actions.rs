@@ -49,7 +49,7 @@ impl Browser {
             ),
             // Enter no field took while one is open was pressed before it had the keyboard.
             PaneAction::Open if self.renaming.is_some() => (Task::none(), self.rename_submitted()),
-            PaneAction::Open if self.editing.is_some() => (self.submit_path(), None),
+            PaneAction::Open if self.editing.is_some() => self.submit_location(),
             PaneAction::Open if self.selection.count() > 1 => {
                 let folders = self.selected_folders();
                 let mut files = self.selected_paths();

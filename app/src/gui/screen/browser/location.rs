@@ -14,7 +14,7 @@ use iced::widget::{Row, button, column, container, mouse_area, space, text, text
 use iced::{Alignment, Element, Fill, Font, Task, mouse};
 
 use super::view::{SMALL, TEXT};
-use super::{Browser, Listing, Message};
+use super::{Browser, Event, Listing, Message};
 use crate::gui::bridge;
 use crate::gui::format::{STAND_INS, shown_name};
 use crate::gui::screen::Ctx;
@@ -75,9 +75,20 @@ impl Browser {
         Some(cursor)
     }
 
-    /// Enter: the typed path is checked off the UI thread; a folder is then opened (a file's
+    /// Enter: the trash's address shows the trash; a path is checked ([`submit_path`]).
+    ///
+    /// [`submit_path`]: Self::submit_path
+    pub(super) fn submit_location(&mut self) -> (Task<Message>, Option<Event>) {
+        if self.editing.as_ref().is_some_and(|e| names_trash(&e.text)) {
+            self.editing = None;
+            return (Task::none(), Some(Event::OpenTrash));
+        }
+        (self.submit_path(), None)
+    }
+
+    /// The typed path is checked off the UI thread; a folder is then opened (a file's
     /// folder, with the file selected).
-    pub(super) fn submit_path(&mut self) -> Task<Message> {
+    fn submit_path(&mut self) -> Task<Message> {
         let Some(editing) = &self.editing else {
             return Task::none();
         };
@@ -398,6 +409,15 @@ pub fn resolve(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
 }
 
 /// [`resolve`] without trimming the text: spaces at its ends are part of the names.
+/// Whether the typed `text` is the trash's address: `trash:`, `trash:/` or `trash:///`, as
+/// Dolphin and Nautilus name it.
+fn names_trash(text: &str) -> bool {
+    let text = text.trim();
+    text.get(..6)
+        .is_some_and(|s| s.eq_ignore_ascii_case("trash:"))
+        && text[6..].bytes().all(|b| b == b'/')
+}
+
 fn resolve_as_typed(text: &str, current: &Path, home: Option<&Path>) -> PathBuf {
     // A `file://` address, as Dolphin and Nautilus take one ("%20" for a space).
     if let Some(path) = (text.get(..7))
@@ -603,6 +623,16 @@ mod tests {
         // Too narrow for more: the current folder alone, whole if it fits.
         let narrow = crumbs(Path::new("/home/ann/Documents/Projects/last"), home);
         assert_eq!(labels(&fit_crumbs(narrow, 90.0)), ["last"]);
+    }
+
+    #[test]
+    fn the_trash_is_named_as_dolphin_and_nautilus_name_it() {
+        for typed in ["trash:", "trash:/", "trash:///", " TRASH:/ "] {
+            assert!(names_trash(typed), "{typed}");
+        }
+        for typed in ["trash", "trash:/x", "/trash:/", "trash:/ /"] {
+            assert!(!names_trash(typed), "{typed}");
+        }
     }
 
     #[test]

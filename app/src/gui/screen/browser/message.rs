@@ -174,6 +174,8 @@ pub enum Event {
     Notice(String),
     /// Do this with items of the pane.
     Operation(Operation),
+    /// Show the trash (`trash:/` typed in the location bar, as Dolphin and Nautilus take it).
+    OpenTrash,
     /// The selection is being dragged (the window follows the pointer from now on).
     DragStarted {
         /// What is dragged.

@@ -560,7 +560,7 @@ impl Browser {
                 self.path_edited(text);
                 (Task::none(), None)
             }
-            Message::PathSubmitted => (self.submit_path(), None),
+            Message::PathSubmitted => self.submit_location(),
             Message::PathChecked(path, Ok(())) => {
                 if self.editing.is_none() {
                     return (Task::none(), None);
