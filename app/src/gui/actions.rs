@@ -573,6 +573,8 @@ fn open_file(path: PathBuf) -> Task<Message> {
 fn is_undo(command: &Command) -> bool {
     matches!(
         command,
-        Command::Window(super::shortcut::WindowAction::Undo) | Command::UndoRecord(_)
+        Command::Window(super::shortcut::WindowAction::Undo)
+            | Command::UndoRecord(_)
+            | Command::MakeCopy(_) // undoes the move first
     )
 }

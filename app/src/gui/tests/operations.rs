@@ -541,6 +541,26 @@ fn make_it_a_copy_stops_when_the_move_was_not_wholly_undone() {
     );
 }
 
+/// Once the move is undone, its toast no longer offers to make it a copy: clicked, that said
+/// "That job can't be undone now".
+#[test]
+fn a_drag_move_undone_is_no_longer_offered_as_a_copy() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = documents_beside_music(&fixture, &home);
+    drop_b_txt_on_the_other_pane(&mut ferry, &home);
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the undo of the move", |_| {
+        home.join("Documents/b.txt").exists()
+    });
+    jobs_done(&mut ferry);
+    assert!(
+        shows(&ferry, "Moved “b.txt” to “Music”."),
+        "its toast is there"
+    );
+    assert!(!shows(&ferry, "Make it a copy"));
+}
+
 #[test]
 fn a_drag_into_the_other_pane_moves_and_shift_f5_copies() {
     let fixture = Fixture::new();
