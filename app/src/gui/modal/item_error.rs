@@ -282,7 +282,10 @@ impl ItemError {
         ]
         .spacing(8);
         match &question.request {
-            Some((_, path)) => {
+            Some((_, item)) => {
+                // The path the reason speaks of: writing fails at the destination ("no
+                // permission to write in “ro”"), not at the item copied there.
+                let path = question.error.path().unwrap_or(item);
                 body = body.push(
                     text(format::shown_name(path.as_os_str()).into_owned())
                         .size(12)
@@ -494,6 +497,21 @@ mod tests {
         ] {
             assert!(shows(&dialog, shown), "{shown}");
         }
+    }
+
+    /// A copy's item is its source; refused at the destination, the path shown is the one
+    /// the reason names, not the source's.
+    #[test]
+    fn the_path_shown_is_the_one_the_reason_speaks_of() {
+        let mut dialog = ItemError::new();
+        let item = PathBuf::from("/home/u/src/a.txt");
+        dialog.ask(JobId(3), ErrorId(9), item, denied("/m/ro/a.txt"), "Copying");
+        assert!(shows(
+            &dialog,
+            "You don't have permission to write in “ro”."
+        ));
+        assert!(shows(&dialog, "/m/ro/a.txt"));
+        assert!(!shows(&dialog, "/home/u/src/a.txt"));
     }
 
     #[test]
