@@ -64,6 +64,7 @@ impl Browser {
         ctx: &Ctx<'_>,
     ) -> (Task<Message>, Option<Event>) {
         self.sort = sort;
+        self.reveal_when_sorted = true;
         ctx.dirs.resort(self.view_id, sort);
         (Task::none(), Some(Event::SortChosen(sort)))
     }

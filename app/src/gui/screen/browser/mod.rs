@@ -167,6 +167,9 @@ pub struct Browser {
     drag_over: Option<Point>,
     /// The entry to focus once the listing arrives (the folder we came up from).
     focus_on_load: Option<OsString>,
+    /// The user chose another sort: the focused item is brought into view once the folder
+    /// comes back in its new order, as Dolphin and Nautilus keep it.
+    reveal_when_sorted: bool,
     timing: Option<NavTiming>,
 }
 
@@ -210,6 +213,7 @@ impl Browser {
             cut: None,
             drag_over: None,
             focus_on_load: None,
+            reveal_when_sorted: false,
             timing: Some(NavTiming::start()),
         }
     }

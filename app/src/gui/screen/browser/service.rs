@@ -101,6 +101,7 @@ impl Browser {
         let focused_row = self.focused_row();
         let after_focus = self.rows_after_focus(focused_row);
         let was_loading = matches!(self.listing, Listing::Loading(_));
+        let resorted = std::mem::take(&mut self.reveal_when_sorted);
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
         let spare = match &mut self.listing {
@@ -171,8 +172,8 @@ impl Browser {
             self.type_ahead_after_loading(),
             // Chosen while the folder loaded (a click, an arrow key), the focused item moves
             // when the folder is sorted whole: it is brought into view, where a click left it
-            // 34,000 rows below the top shown.
-            if was_loading {
+            // 34,000 rows below the top shown. So it is when the user sorts it otherwise.
+            if was_loading || resorted {
                 self.reveal_focus()
             } else {
                 Task::none()

@@ -256,3 +256,33 @@ fn a_click_away_from_a_rename_selects_the_row_clicked() {
     change_to(&mut browser, &dirs, &["f000", "f001", "renamed"]);
     assert_eq!(selected_names(&browser), ["f000"]);
 }
+
+/// The user sorts the folder the other way: the focused item, now at the other end, is
+/// brought into view (the view stayed where it was, the selection off screen); a change
+/// made by another program afterwards moves nothing.
+#[test]
+fn a_new_sort_keeps_the_focused_item_in_view() {
+    let dirs = Recorder::default();
+    let (mut browser, names) = tall_list(&dirs, 300);
+    act(&mut browser, &dirs, last(Step::First));
+    assert!(browser.scroll.offset_y < 1.0);
+    let reversed = ferry_core::sort::SortSpec {
+        direction: ferry_core::sort::Direction::Descending,
+        ..ferry_core::sort::SortSpec::default()
+    };
+    let _ = browser.update(Message::SetSort(reversed), &ctx(&dirs));
+    let mut shown: Vec<&str> = names.iter().rev().map(String::as_str).collect();
+    change_to(&mut browser, &dirs, &shown);
+    assert_eq!(selected_names(&browser), ["f000"]);
+    assert!(shows(&browser, "f000"), "at {}", browser.scroll.offset_y);
+    let _ = browser.update(
+        Message::Scrolled {
+            offset_y: 0.0,
+            viewport_h: 300.0,
+        },
+        &ctx(&dirs),
+    );
+    shown.insert(0, "new");
+    change_to(&mut browser, &dirs, &shown);
+    assert!(browser.scroll.offset_y < 1.0, "{}", browser.scroll.offset_y);
+}
