@@ -44,7 +44,7 @@ impl Ferry {
                 Job::Undo { .. } => dialog.set_undoing(),
                 Job::Restore { items, .. } => dialog.set_origins(
                     (items.iter())
-                        .map(|i| (i.file.clone(), i.trashed_from.clone()))
+                        .map(|i| (i.file.clone(), (i.trashed_from.clone(), i.original.clone())))
                         .collect(),
                 ),
                 _ => {}

@@ -214,9 +214,9 @@ pub struct ConflictDialog {
     claimed: HashSet<PathBuf>,
     /// The job is an undo: what Replace replaces goes to the trash (see `set_undoing`).
     undoing: bool,
-    /// A restore's items in the trash, each with where it was trashed from (see
-    /// `set_origins`).
-    origins: HashMap<PathBuf, PathBuf>,
+    /// A restore's items in the trash, each with where it was trashed from and where it goes
+    /// back (see `set_origins`).
+    origins: HashMap<PathBuf, (PathBuf, PathBuf)>,
 }
 
 impl ConflictDialog {
@@ -270,9 +270,10 @@ impl ConflictDialog {
     }
 
     /// The job restores items from the trash: `origins` maps each one's path in the trash
-    /// to where it was trashed from, so that items of one name say which they are ("Trash,
-    /// from “a”"), not all "Trash".
-    pub fn set_origins(&mut self, origins: HashMap<PathBuf, PathBuf>) {
+    /// to where it was trashed from and where it goes back (another place for Restore to…),
+    /// so that items of one name say which they are ("Trash, from “a”"), not all "Trash",
+    /// and where they go.
+    pub fn set_origins(&mut self, origins: HashMap<PathBuf, (PathBuf, PathBuf)>) {
         self.origins = origins;
     }
 
@@ -280,7 +281,7 @@ impl ConflictDialog {
     /// the trash that the job restores, "in Trash, from “a”" (the folder it was trashed
     /// from: items of one name said "in Trash" alike).
     fn place_of(&self, path: &Path) -> String {
-        match self.origins.get(path).and_then(|from| from.parent()) {
+        match self.origins.get(path).and_then(|(from, _)| from.parent()) {
             Some(from) => format!("in Trash, from “{}”", format::display_name(from)),
             None => format!("in “{}”", words::folder_of(path)),
         }
@@ -565,10 +566,16 @@ impl ConflictDialog {
         task
     }
 
-    /// The folder the item of `conflict` goes into, if known.
+    /// The folder the item of `conflict` goes into, if known: for two items of one name
+    /// restored from the trash, where they go back, not the trash they are in.
     fn folder_of(&self, conflict: &Conflict) -> Option<PathBuf> {
         match conflict.kind {
-            ferry_core::jobs::ConflictKind::DuplicateSource => self.dest_dir.clone(),
+            ferry_core::jobs::ConflictKind::DuplicateSource => {
+                self.dest_dir.clone().or_else(|| {
+                    let (_, to) = self.origins.get(&conflict.source.path)?;
+                    to.parent().map(Path::to_path_buf)
+                })
+            }
             _ => conflict.dest.path.parent().map(Path::to_path_buf),
         }
     }

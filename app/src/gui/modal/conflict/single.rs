@@ -190,8 +190,10 @@ impl Single {
 /// The view of `single`, whose row is `row`.
 pub fn view<'a>(d: &'a ConflictDialog, single: &'a Single, row: &'a Row) -> Element<'a, Message> {
     let c = &row.conflict;
-    let folder = match (c.kind, &d.dest_dir) {
-        (ConflictKind::DuplicateSource, Some(dir)) => format::display_name(dir),
+    let folder = match (c.kind, d.folder_of(c)) {
+        (ConflictKind::DuplicateSource, Some(dir)) => {
+            format::display_name(&dir).into_owned().into()
+        }
         _ => words::folder_of(&c.dest.path),
     };
     let problem = single.rules().and_then(|r| r.problem(&c.source.name));

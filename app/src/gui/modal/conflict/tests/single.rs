@@ -441,3 +441,27 @@ fn a_links_side_says_where_it_points_and_two_alike_are_told_so() {
     assert!(shows(&dialog, "Link to /srv/old.mp3"));
     assert!(!shows(&dialog, "These links point to the same place"));
 }
+
+/// Two items of one name restored from the trash to the folders they came from: the
+/// question says where they go back, not "Trash", where they are now.
+#[test]
+fn two_restored_items_of_one_name_are_said_to_go_where_they_came_from() {
+    let trash = Path::new("/home/u/.local/share/Trash/files");
+    let mut twice = fixture::in_dir(
+        trash,
+        1,
+        ConflictKind::DuplicateSource,
+        "same.txt",
+        (Kind::File, Kind::File),
+        (1, 2),
+    );
+    twice.dest.path = trash.join("same.txt.3");
+    twice.source.path = trash.join("same.txt.2");
+    let mut dialog = open(vec![twice], None);
+    let back = |file: &str| {
+        let from = PathBuf::from("/home/u/c/same.txt");
+        (trash.join(file), (from.clone(), from))
+    };
+    dialog.set_origins([back("same.txt.2"), back("same.txt.3")].into());
+    assert!(shows(&dialog, "Two items named “same.txt” go to “c”"));
+}

@@ -324,7 +324,7 @@ fn items_of_one_name_restored_say_where_each_was_trashed_from() {
             (third, "/home/u/c/n.txt"),
         ]
         .into_iter()
-        .map(|(file, from)| (file, PathBuf::from(from)))
+        .map(|(file, from)| (file, (PathBuf::from(from), PathBuf::from(from))))
         .collect(),
     );
     assert!(settle(&mut dialog, task).is_empty());
