@@ -437,8 +437,10 @@ const PANE_TABLE: [Binding; 62] = {
         pane(Char("b"), CTRL, P::AddBookmark, "Add to places"),
         pane(Char("c"), CTRL_SHIFT, P::CopyLocation, "Copy location"),
         pane(Char("c"), CTRL, P::Copy, "Copy"),
+        pane(N(Named::Insert), CTRL, P::Copy, "Copy"),
         pane(Char("x"), CTRL, P::Cut, "Cut"),
         pane(Char("v"), CTRL, P::Paste, "Paste"),
+        pane(N(Named::Insert), SHIFT, P::Paste, "Paste"),
         pane(N(Named::F2), NONE, P::Rename, "Rename"),
         pane(Char("n"), CTRL_SHIFT, P::NewFolder, "New folder"),
         pane(N(Named::Delete), NONE, P::Trash, "Move to the trash"),
@@ -456,8 +458,6 @@ const PANE_TABLE: [Binding; 62] = {
             P::MoveToOtherPane,
             "Move to the other pane",
         ),
-        pane(N(Named::Insert), CTRL, P::Copy, "Copy"),
-        pane(N(Named::Insert), SHIFT, P::Paste, "Paste"),
     ]
 };
 
@@ -522,6 +522,42 @@ pub fn key_label(binding: &Binding) -> String {
         },
     };
     format!("{}{key}", binding.mods.label())
+}
+
+/// The keys a label of a `KEYS` list names ("F5, Ctrl+R"), for the tests that check each
+/// against its key handler.
+#[cfg(test)]
+pub(crate) fn parse_keys(label: &str) -> Vec<(Key, Modifiers)> {
+    label
+        .split(", ")
+        .map(|combo| {
+            let mut parts: Vec<&str> = combo.split('+').collect();
+            let key = parts.pop().expect("a key");
+            let mods = parts.iter().fold(Modifiers::empty(), |m, part| {
+                m | match *part {
+                    "Ctrl" => Modifiers::CTRL,
+                    "Alt" => Modifiers::ALT,
+                    "Shift" => Modifiers::SHIFT,
+                    other => panic!("modifier {other}"),
+                }
+            });
+            let key = match key {
+                "↑" => Key::Named(Named::ArrowUp),
+                "↓" => Key::Named(Named::ArrowDown),
+                "Menu" => Key::Named(Named::ContextMenu),
+                "Delete" => Key::Named(Named::Delete),
+                "Space" => Key::Named(Named::Space),
+                "Enter" => Key::Named(Named::Enter),
+                "Escape" => Key::Named(Named::Escape),
+                "Tab" => Key::Named(Named::Tab),
+                "F5" => Key::Named(Named::F5),
+                "F10" => Key::Named(Named::F10),
+                c if c.chars().count() == 1 => Key::Character(c.to_lowercase().into()),
+                other => panic!("key {other}"),
+            };
+            (key, mods)
+        })
+        .collect()
 }
 
 #[cfg(test)]

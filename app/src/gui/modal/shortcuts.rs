@@ -1,5 +1,7 @@
 //! The Keyboard Shortcuts dialog (Ctrl+F1, or the menu): every binding of the one table in
-//! [`shortcut`](crate::gui::shortcut), so the list cannot drift from what the keys do.
+//! [`shortcut`](crate::gui::shortcut), so the list cannot drift from what the keys do, each
+//! action once with all its keys; then the Trash view's and the jobs panel's own keys (their
+//! `KEYS`, each checked against its key handler by a test).
 
 use iced::keyboard::Key;
 use iced::keyboard::key::Named;
@@ -7,6 +9,7 @@ use iced::widget::operation::{self, AbsoluteOffset, RelativeOffset};
 use iced::widget::{Column, Id, button, column, row, rule, scrollable, space, text};
 use iced::{Alignment, Element, Fill, Padding, Task};
 
+use crate::gui::screen::{jobs_panel, trash};
 use crate::gui::shortcut::{Action, TABLE, key_label};
 use crate::gui::style;
 
@@ -44,26 +47,62 @@ pub fn key<T>(key: &Key) -> Option<Task<T>> {
     })
 }
 
+/// Bindings of one action in a row told once, with all their keys ("Back: Alt+←,
+/// Backspace"); apart, they stay apart ("…and extend the selection" under each move).
+fn merged<'a>(rows: impl Iterator<Item = (&'a str, String)>) -> Vec<(&'a str, String)> {
+    let mut merged: Vec<(&str, String)> = Vec::new();
+    for (what, key) in rows {
+        match merged.last_mut() {
+            Some((last, keys)) if *last == what => {
+                keys.push_str(", ");
+                keys.push_str(&key);
+            }
+            _ => merged.push((what, key)),
+        }
+    }
+    merged
+}
+
+/// The bindings of the window (`window`) or of the folder view, merged.
+fn table_rows(window: bool) -> Vec<(&'static str, String)> {
+    let bindings = TABLE.iter().flat_map(|t| t.iter());
+    let chosen = bindings.filter(|b| matches!(b.action, Action::Window(_)) == window);
+    merged(chosen.map(|b| (b.what, key_label(b))))
+}
+
+fn section<'a>(title: &'static str, rows: Vec<(&'static str, String)>) -> Column<'a, Message> {
+    let mut list = Column::new().spacing(2);
+    list = list.push(text(title).size(13).font(style::bold()));
+    for (what, keys) in rows {
+        list = list.push(
+            row![
+                text(what).size(13).width(Fill),
+                text(keys).size(12).style(style::dim_text)
+            ]
+            .spacing(12)
+            .align_y(Alignment::Center),
+        );
+    }
+    list
+}
+
 /// The dialog's content.
 pub fn view<'a>() -> Element<'a, Message> {
-    let section = |title: &'static str, window: bool| {
-        let mut list = Column::new().spacing(2);
-        list = list.push(text(title).size(13).font(style::bold()));
-        for binding in TABLE.iter().flat_map(|t| t.iter()) {
-            if matches!(binding.action, Action::Window(_)) != window {
-                continue;
-            }
-            list = list.push(
-                row![
-                    text(binding.what).size(13).width(Fill),
-                    text(key_label(binding)).size(12).style(style::dim_text)
-                ]
-                .spacing(12)
-                .align_y(Alignment::Center),
-            );
-        }
-        list.width(310)
+    let fixed = |keys: &[(&'static str, &'static str)]| {
+        keys.iter()
+            .map(|&(what, key)| (what, key.to_owned()))
+            .collect()
     };
+    // The long folder view on the right; the window's, the trash's and the jobs panel's
+    // shorter lists under one another on the left.
+    let left = column![
+        section("Window", table_rows(true)),
+        section("Trash", fixed(trash::KEYS)),
+        section("Jobs panel", fixed(jobs_panel::KEYS)),
+    ]
+    .spacing(16)
+    .width(310);
+    let right = section("Folder view", table_rows(false)).width(310);
     let close = button(text("Close").size(13))
         .padding([5, 16])
         .style(style::tool_button)
@@ -73,12 +112,10 @@ pub fn view<'a>() -> Element<'a, Message> {
         rule::horizontal(1).style(style::separator),
         scrollable(
             // Room on the right for the scrollbar, which is drawn over the content.
-            row![section("Window", true), section("Folder view", false)]
-                .spacing(32)
-                .padding(Padding {
-                    right: 20.0,
-                    ..Padding::from([0, 8])
-                })
+            row![left, right].spacing(32).padding(Padding {
+                right: 20.0,
+                ..Padding::from([0, 8])
+            })
         )
         .id(list_id())
         .height(LIST_HEIGHT),
@@ -113,5 +150,23 @@ mod tests {
         }
         assert!(key::<()>(&Key::Named(Named::Enter)).is_none());
         assert!(key::<()>(&Key::Character("a".into())).is_none());
+    }
+
+    /// An action's keys side by side in the table are one row, and no binding is lost.
+    #[test]
+    fn each_action_is_one_row_with_all_its_keys() {
+        let rows: Vec<_> = table_rows(false)
+            .into_iter()
+            .chain(table_rows(true))
+            .collect();
+        let back: Vec<_> = rows.iter().filter(|(what, _)| *what == "Back").collect();
+        assert_eq!(back.len(), 1, "{back:?}");
+        assert_eq!(back[0].1, "Alt+←, Backspace, BrowserBack");
+        for binding in TABLE.iter().flat_map(|t| t.iter()) {
+            let label = key_label(binding);
+            let listed = (rows.iter())
+                .any(|(what, keys)| *what == binding.what && keys.split(", ").any(|k| k == label));
+            assert!(listed, "{} {label}", binding.what);
+        }
     }
 }

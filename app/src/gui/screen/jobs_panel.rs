@@ -92,6 +92,17 @@ pub struct JobsPanel {
     focus: Option<JobId>,
 }
 
+/// The jobs panel's keys (Ctrl+J gives it the keyboard), for the Keyboard Shortcuts dialog
+/// (each is checked against [`JobsPanel::key`] by a test).
+pub const KEYS: &[(&str, &str)] = &[
+    ("Next or previous job", "↓, ↑"),
+    ("Pause or resume the job", "Space"),
+    ("Cancel the job, or clear an ended one", "Delete"),
+    ("What failed, of an ended job", "Enter"),
+    ("Retry what failed", "R"),
+    ("Back to the folder", "Escape, Tab"),
+];
+
 impl JobsPanel {
     /// True while the panel is open.
     pub fn is_open(&self) -> bool {

@@ -160,8 +160,8 @@ fn no_time_left_is_said_while_answers_are_awaited() {
     );
 }
 
-#[test]
-fn the_keyboard_walks_the_jobs_and_acts_on_the_chosen_one() {
+/// A job that ended with one item failed.
+fn ended_with_a_failure() -> State {
     let failed = ferry_core::jobs::Summary {
         failed: vec![ferry_core::jobs::Failed {
             path: "/a/x".into(),
@@ -169,14 +169,18 @@ fn the_keyboard_walks_the_jobs_and_acts_on_the_chosen_one() {
         }],
         ..Default::default()
     };
-    let ended = State::Ended {
+    State::Ended {
         summary: std::sync::Arc::new(failed),
         cancelled: false,
         said: "Copied nothing (1 failed)".to_owned(),
         took: Duration::ZERO,
-    };
+    }
+}
+
+#[test]
+fn the_keyboard_walks_the_jobs_and_acts_on_the_chosen_one() {
     let (old, running, paused) = (
-        job(1, ended, false),
+        job(1, ended_with_a_failure(), false),
         job(2, State::Running, false),
         job(3, State::Running, true),
     );
@@ -227,6 +231,27 @@ fn the_keyboard_walks_the_jobs_and_acts_on_the_chosen_one() {
 /// An undo that kept an item changed since: retried, the undo said the items it had
 /// undone had failed ("no longer where it was left"). Its failures are listed, and
 /// Retry is offered for none of them, by button or key.
+/// Every key the Keyboard Shortcuts dialog lists for the panel acts on a running job or on an
+/// ended one that failed.
+#[test]
+fn the_keys_listed_in_the_shortcuts_dialog_act() {
+    let old = job(1, ended_with_a_failure(), false);
+    let running = job(2, State::Running, false);
+    let jobs = [&old, &running];
+    for (what, label) in super::KEYS {
+        for (key, modifiers) in crate::gui::shortcut::parse_keys(label) {
+            let acts = [1, 2].into_iter().any(|id| {
+                let panel = JobsPanel {
+                    focus: Some(JobId(id)),
+                    ..JobsPanel::default()
+                };
+                panel.key(&key, modifiers, &jobs).is_some()
+            });
+            assert!(acts, "{what}: {key:?}");
+        }
+    }
+}
+
 #[test]
 fn an_undos_decisions_are_listed_not_retried() {
     let kept = ferry_core::jobs::Summary {

@@ -11,6 +11,19 @@ use crate::gui::shortcut::Step;
 use crate::gui::widget::context_menu::Entry;
 use crate::gui::widget::list::top_of;
 
+/// The Trash view's own keys, for the Keyboard Shortcuts dialog (each is checked against
+/// [`Trash::key`] by a test).
+pub const KEYS: &[(&str, &str)] = &[
+    ("Restore", "Alt+R"),
+    ("Restore to…", "Alt+T"),
+    ("Delete permanently", "Delete"),
+    ("Empty the trash", "Alt+E"),
+    ("Select all", "Ctrl+A"),
+    ("Select or unselect one item", "Ctrl+Space"),
+    ("Read the trash again", "F5, Ctrl+R"),
+    ("Context menu", "Menu, Shift+F10"),
+];
+
 impl Trash {
     /// What a key does in the view (the window routes keys here while it is shown): the
     /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection; Ctrl

@@ -54,6 +54,7 @@ use iced::widget::Id;
 use iced::{Point, Rectangle, Task};
 
 pub use crate::gui::picker::Picked;
+pub use input::KEYS;
 pub use loaded::{Column, Loaded, Sort, load};
 
 use super::Ctx;

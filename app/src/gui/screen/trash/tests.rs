@@ -410,6 +410,24 @@ fn ctrl_arrows_and_ctrl_space_select_items_apart() {
     assert_eq!(names(&trash.selected_items()), first);
 }
 
+/// Every key the Keyboard Shortcuts dialog lists for the Trash view does something there.
+#[test]
+fn the_keys_listed_in_the_shortcuts_dialog_act() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    press(
+        &mut trash,
+        &Key::Named(Named::ArrowDown),
+        Modifiers::empty(),
+    );
+    for (what, label) in super::KEYS {
+        for (key, modifiers) in crate::gui::shortcut::parse_keys(label) {
+            let message = trash.key(&key, modifiers);
+            assert!(message.is_some(), "{what}: {key:?} {modifiers:?}");
+        }
+    }
+}
+
 #[test]
 fn keys_move_select_and_act() {
     let fixture = Fixture::four();
