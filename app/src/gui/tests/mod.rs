@@ -630,6 +630,38 @@ fn the_location_bar_opens_a_files_folder_with_the_file_selected() {
     assert!(!ferry.tabs.active_pane().is_editing_location());
 }
 
+/// A hidden file typed while hidden files are not shown: its folder opens and says why it is
+/// not selected; a file's path with a slash after it is no folder, as a shell says.
+#[test]
+fn the_location_bar_says_a_typed_file_is_hidden_and_refuses_a_file_as_a_folder() {
+    let fixture = Fixture::new();
+    let hidden = fixture.home().join("Documents/.secret.txt");
+    std::fs::write(&hidden, "x").unwrap();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    let type_path = |ferry: &mut Ferry, typed: String| {
+        ctrl(ferry, "l");
+        let view = ferry.tabs.active_pane().view_id();
+        let edited = browser::Message::PathEdited(typed);
+        send(ferry, Message::Tabs(tabs::Message::Pane(view, edited)));
+        named(ferry, Named::Enter, Modifiers::empty());
+    };
+    type_path(&mut ferry, hidden.display().to_string());
+    operations::until(&mut ferry, "its folder", |f| {
+        active_path(f) == fixture.home().join("Documents")
+    });
+    assert!(shows(
+        &ferry,
+        "“.secret.txt” is hidden: Ctrl+H shows hidden files."
+    ));
+    let file = fixture.home().join("Documents/a.txt");
+    type_path(&mut ferry, format!("{}/", file.display()));
+    operations::until(&mut ferry, "the refusal", |f| {
+        shows(f, "This is not a folder.")
+    });
+    assert!(ferry.tabs.active_pane().is_editing_location());
+    assert!(ferry.tabs.active_pane().selected_paths().is_empty());
+}
+
 #[test]
 fn the_location_bar_opens_the_trash_at_its_address() {
     for typed in ["trash:/", "trash:///", "Trash:"] {

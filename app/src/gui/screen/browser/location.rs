@@ -96,6 +96,8 @@ impl Browser {
         let target = resolve(text, &self.path, home);
         // A name may begin or end with a space: the text exactly as typed is tried first.
         let as_typed = (text.trim() != text).then(|| resolve_as_typed(text, &self.path, home));
+        // "notes.txt/" names a folder, as a shell reads it ("Not a directory"): never the file.
+        let folder_only = text.trim_end().ends_with('/');
         bridge::blocking(move || {
             if let Some(as_typed) = as_typed.map(with_real_names)
                 && let Ok(checked) = check_folder(&as_typed)
@@ -106,6 +108,7 @@ impl Browser {
             let checked = check_folder(&target);
             // A file: its folder, with it selected.
             if let Err(Error::NotADirectory { .. }) = &checked
+                && !folder_only
                 && let (Some(dir), Some(name)) = (target.parent(), target.file_name())
             {
                 return Message::FileTyped(dir.to_path_buf(), name.to_owned());

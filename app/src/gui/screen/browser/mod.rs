@@ -576,6 +576,14 @@ impl Browser {
                     return (Task::none(), None);
                 }
                 let (task, event) = self.navigated(Place::new(dir), Nav::Push, ctx);
+                // Not shown, it cannot be selected: said, rather than a folder with nothing
+                // selected and no word.
+                if !self.show_hidden && name.as_encoded_bytes().starts_with(b".") {
+                    self.notice = Some(format!(
+                        "“{}” is hidden: Ctrl+H shows hidden files.",
+                        crate::gui::format::shown_name(&name)
+                    ));
+                }
                 (Task::batch([task, self.select_when_listed([name])]), event)
             }
             Message::PathChecked(_, Err(error)) => {
