@@ -72,6 +72,13 @@ impl Ferry {
                 Some(Named::ArrowUp) => {
                     menu.highlighted = context_menu::step(&entries, menu.highlighted, false);
                 }
+                // The first or the last entry that can be chosen, as in Dolphin's menus.
+                Some(Named::Home | Named::PageUp) => {
+                    menu.highlighted = context_menu::step(&entries, None, true);
+                }
+                Some(Named::End | Named::PageDown) => {
+                    menu.highlighted = context_menu::step(&entries, None, false);
+                }
                 Some(Named::Enter) => {
                     let chosen = menu
                         .highlighted

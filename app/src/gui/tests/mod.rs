@@ -516,6 +516,19 @@ fn the_window_menu_and_the_shortcuts_dialog() {
         ferry.menu.as_ref().map(|m| &m.kind),
         Some(&MenuKind::Window)
     );
+    // Home and End reach the first and the last entries.
+    let highlighted = |ferry: &Ferry| ferry.menu.as_ref().and_then(|m| m.highlighted);
+    named(&mut ferry, Named::End, Modifiers::empty());
+    let last = highlighted(&ferry).expect("the last entry");
+    named(&mut ferry, Named::Home, Modifiers::empty());
+    let first = highlighted(&ferry).expect("the first entry");
+    assert!(first < last);
+    named(&mut ferry, Named::ArrowUp, Modifiers::empty());
+    assert_eq!(
+        highlighted(&ferry),
+        Some(last),
+        "up from the first wraps to the last"
+    );
     for entry in [
         "New Window",
         "New Tab",
