@@ -199,13 +199,7 @@ fn what_ferry_offers_is_read_by_xclip_in_every_format() {
             .unwrap()
             .starts_with(b"copy\n")
     );
-    assert_eq!(
-        clipboard.read().unwrap(),
-        Contents::Files {
-            paths: paths(),
-            cut: false
-        }
-    );
+    assert_eq!(clipboard.read().unwrap(), Contents::files(paths(), false));
 
     // Copy Location: text, as text.
     clipboard.offer_text("some words".into());
@@ -233,10 +227,7 @@ fn files_offered_by_xclip_are_read_with_their_cut_flag() {
     ];
     assert_eq!(
         clipboard.read().unwrap(),
-        Contents::Files {
-            paths: want.clone(),
-            cut: false
-        }
+        Contents::files(want.clone(), false)
     );
     drop(owner);
 
@@ -244,13 +235,7 @@ fn files_offered_by_xclip_are_read_with_their_cut_flag() {
         formats::GNOME_COPIED_FILES,
         b"cut\nfile:///srv/a%20b\nfile:///srv/%FF\n",
     );
-    assert_eq!(
-        clipboard.read().unwrap(),
-        Contents::Files {
-            paths: want,
-            cut: true
-        }
-    );
+    assert_eq!(clipboard.read().unwrap(), Contents::files(want, true));
 
     // Nautilus empties the clipboard once a cut is pasted; so does `clear` here.
     clipboard.clear();
@@ -277,10 +262,7 @@ fn text_offered_by_xclip_is_text_unless_it_names_files() {
     let _owner = x.offer(formats::UTF8_STRING, text.as_bytes());
     assert_eq!(
         clipboard.read().unwrap(),
-        Contents::Files {
-            paths: vec![file, dir.path().to_path_buf()],
-            cut: false
-        }
+        Contents::files(vec![file, dir.path().to_path_buf()], false)
     );
 }
 
@@ -368,13 +350,7 @@ fn ten_thousand_paths_go_both_ways_by_incr() {
         })
         .collect();
     let _owner = x.offer(formats::URI_LIST, &formats::uri_list(&more));
-    assert_eq!(
-        clipboard.read().unwrap(),
-        Contents::Files {
-            paths: more,
-            cut: false
-        }
-    );
+    assert_eq!(clipboard.read().unwrap(), Contents::files(more, false));
 }
 
 #[test]
@@ -399,10 +375,7 @@ fn an_owner_that_never_answers_times_out() {
     // Answering again, it is read (a late answer to the first question is not taken for it).
     assert_eq!(
         clipboard.read().unwrap(),
-        Contents::Files {
-            paths: vec!["/srv/a".into()],
-            cut: false
-        }
+        Contents::files(vec!["/srv/a".into()], false)
     );
 }
 
@@ -604,13 +577,7 @@ fn wayland_in_a_process_of_its_own() {
         paste(formats::TEXT_UTF8).unwrap(),
         formats::text_of(&paths()).as_bytes()
     );
-    assert_eq!(
-        clipboard.read().unwrap(),
-        Contents::Files {
-            paths: paths(),
-            cut: true
-        }
-    );
+    assert_eq!(clipboard.read().unwrap(), Contents::files(paths(), true));
 
     // wl-copy takes the clipboard: Lost, and its list is read as files.
     let mut copy = Command::new("wl-copy")
@@ -629,10 +596,7 @@ fn wayland_in_a_process_of_its_own() {
     assert_eq!(events.recv_timeout(PATIENCE), Ok(ClipboardEvent::Lost));
     assert_eq!(
         clipboard.read().unwrap(),
-        Contents::Files {
-            paths: vec!["/srv/a b".into()],
-            cut: false
-        }
+        Contents::files(vec!["/srv/a b".into()], false)
     );
     drop(copy);
 

@@ -145,7 +145,17 @@ impl Ferry {
         read: Result<Contents, Arc<Error>>,
     ) -> Task<Message> {
         match read {
-            Ok(Contents::Files { paths, cut }) => self.paste_files(paths, cut, folder),
+            Ok(Contents::Files {
+                paths,
+                cut,
+                left_out,
+            }) => {
+                let pasted = self.paste_files(paths, cut, folder);
+                if !left_out.is_empty() {
+                    self.toast(left_out_words(&left_out));
+                }
+                pasted
+            }
             Ok(Contents::Empty) => self.nothing_to_paste("There is nothing to paste."),
             Ok(Contents::Text(_)) => {
                 self.nothing_to_paste("The clipboard holds text, not files or folders.")
@@ -367,4 +377,17 @@ fn landed<'j>(job: &'j Job, summary: &Summary) -> Vec<(&'j Path, PathBuf)> {
             None => (source, at),
         })
         .collect()
+}
+
+/// What a paste says of the addresses it left out, naming the first: Ferry copies local files
+/// only (a web page's address is no file to copy).
+fn left_out_words(left_out: &[String]) -> String {
+    match left_out {
+        [one] => format!("{one} is not a local file, so it was left out."),
+        [first, rest @ ..] => format!(
+            "{} are not local files, so they were left out ({first}, …).",
+            crate::gui::format::counted(rest.len() + 1, "address", "addresses"),
+        ),
+        [] => String::new(),
+    }
 }

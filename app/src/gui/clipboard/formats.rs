@@ -128,8 +128,46 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
-/// Reads `x-special/gnome-copied-files`: the paths, and true for a cut.
-pub fn parse_gnome_copied_files(bytes: &[u8]) -> Result<(Vec<PathBuf>, bool), Refused> {
+/// A file list read from the clipboard: its local files, and the addresses it holds that name
+/// none (a web page's), left out of the paste. Refused only when no local file is left.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// The local files, by path.
+    pub paths: Vec<PathBuf>,
+    /// What is not a local file, as offered (lossily as text).
+    pub left_out: Vec<String>,
+}
+
+impl Listed {
+    /// As what the clipboard holds: a cut (`cut`) or a copy of these files.
+    pub fn into_contents(self, cut: bool) -> super::Contents {
+        super::Contents::Files {
+            paths: self.paths,
+            cut,
+            left_out: self.left_out,
+        }
+    }
+}
+
+fn listed<'a>(uris: impl Iterator<Item = &'a [u8]>) -> Result<Listed, Refused> {
+    let (mut listed, mut refused) = (Listed::default(), None);
+    for uri in uris {
+        match local_path(uri) {
+            Ok(path) => listed.paths.push(path),
+            Err(why) => {
+                listed.left_out.push(lossy(uri));
+                refused.get_or_insert(why);
+            }
+        }
+    }
+    match refused {
+        Some(why) if listed.paths.is_empty() => Err(why),
+        _ => Ok(listed),
+    }
+}
+
+/// Reads `x-special/gnome-copied-files`: the files, and true for a cut.
+pub fn parse_gnome_copied_files(bytes: &[u8]) -> Result<(Listed, bool), Refused> {
     let mut lines = lines(bytes);
     let action = lines.next().unwrap_or_default();
     let cut = match action.trim_ascii() {
@@ -137,20 +175,17 @@ pub fn parse_gnome_copied_files(bytes: &[u8]) -> Result<(Vec<PathBuf>, bool), Re
         b"copy" => false,
         other => return Err(Refused::NoAction(lossy(other))),
     };
-    let paths = lines
-        .filter(|line| !line.trim_ascii().is_empty())
-        .map(local_path)
-        .collect::<Result<_, _>>()?;
-    Ok((paths, cut))
+    let listed = listed(lines.filter(|line| !line.trim_ascii().is_empty()))?;
+    Ok((listed, cut))
 }
 
 /// Reads `text/uri-list`: CRLF or LF lines, `#` comments and blank lines skipped.
-pub fn parse_uri_list(bytes: &[u8]) -> Result<Vec<PathBuf>, Refused> {
-    lines(bytes)
-        .map(<[u8]>::trim_ascii)
-        .filter(|line| !line.is_empty() && !line.starts_with(b"#"))
-        .map(local_path)
-        .collect()
+pub fn parse_uri_list(bytes: &[u8]) -> Result<Listed, Refused> {
+    listed(
+        lines(bytes)
+            .map(<[u8]>::trim_ascii)
+            .filter(|line| !line.is_empty() && !line.starts_with(b"#")),
+    )
 }
 
 /// Reads `application/x-kde-cutselection`: true for a cut.
@@ -164,7 +199,7 @@ pub fn parse_kde_cut(bytes: &[u8]) -> bool {
 /// folders on the word of one.
 pub fn parse_nautilus_text(text: &str) -> Option<Result<Vec<PathBuf>, Refused>> {
     let rest = text.strip_prefix(NAUTILUS_TEXT_HEADER)?;
-    Some(parse_gnome_copied_files(rest.as_bytes()).map(|(paths, _cut)| paths))
+    Some(parse_gnome_copied_files(rest.as_bytes()).map(|(listed, _cut)| listed.paths))
 }
 
 /// The paths of text that is nothing but paths: every line not blank is an absolute path or a
@@ -212,6 +247,20 @@ pub fn exists(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A GNOME list that names only local files: its paths and cut flag.
+    fn gnome_paths(bytes: &[u8]) -> (Vec<PathBuf>, bool) {
+        let (listed, cut) = parse_gnome_copied_files(bytes).unwrap();
+        assert!(listed.left_out.is_empty(), "{listed:?}");
+        (listed.paths, cut)
+    }
+
+    /// A URI list that names only local files: its paths.
+    fn uris(bytes: &[u8]) -> Vec<PathBuf> {
+        let listed = parse_uri_list(bytes).unwrap();
+        assert!(listed.left_out.is_empty(), "{listed:?}");
+        listed.paths
+    }
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
 
@@ -233,12 +282,9 @@ mod tests {
               file:///tmp/%23hash%3F"
         );
         assert!(gnome_copied_files(&paths, true).starts_with(b"cut\nfile:///home"));
-        assert_eq!(
-            parse_gnome_copied_files(&copy).unwrap(),
-            (paths.clone(), false)
-        );
+        assert_eq!(gnome_paths(&copy), (paths.clone(), false));
         let cut = gnome_copied_files(&paths, true);
-        assert_eq!(parse_gnome_copied_files(&cut).unwrap(), (paths, true));
+        assert_eq!(gnome_paths(&cut), (paths, true));
     }
 
     #[test]
@@ -250,7 +296,7 @@ mod tests {
             b"file:///home/u/My%20Music/a%25b.txt\r\nfile:///tmp/caf%C3%A9/x%FF%FE\r\n\
               file:///tmp/%23hash%3F\r\n"
         );
-        assert_eq!(parse_uri_list(&list).unwrap(), paths);
+        assert_eq!(uris(&list), paths);
     }
 
     #[test]
@@ -297,13 +343,10 @@ mod tests {
             b"copy\r\nfile:///a%20b\r\nfile:///c\r\n",
             b"copy\nfile://localhost/a%20b\n\nfile:///c\n",
         ] {
-            assert_eq!(
-                parse_gnome_copied_files(gnome).unwrap(),
-                (want.clone(), false)
-            );
+            assert_eq!(gnome_paths(gnome), (want.clone(), false));
         }
         assert_eq!(
-            parse_gnome_copied_files(b"cut\nfile:///c\n").unwrap(),
+            gnome_paths(b"cut\nfile:///c\n"),
             (vec![PathBuf::from("/c")], true)
         );
         for list in [
@@ -311,19 +354,20 @@ mod tests {
             b"file:///a%20b\nfile:///c\n",
             b"# from a test\r\nfile:///a%20b\r\n\r\n#another\r\nfile://localhost/c\r\n",
         ] {
-            assert_eq!(parse_uri_list(list).unwrap(), want);
+            assert_eq!(uris(list), want);
         }
-        assert_eq!(parse_uri_list(b"").unwrap(), Vec::<PathBuf>::new());
-        assert_eq!(parse_uri_list(b"\r\n").unwrap(), Vec::<PathBuf>::new());
-        assert_eq!(
-            parse_gnome_copied_files(b"copy").unwrap(),
-            (Vec::new(), false)
-        );
+        assert_eq!(uris(b""), Vec::<PathBuf>::new());
+        assert_eq!(uris(b"\r\n"), Vec::<PathBuf>::new());
+        assert_eq!(gnome_paths(b"copy"), (Vec::new(), false));
     }
 
     #[test]
     fn uris_that_are_not_local_files_are_refused_with_a_reason() {
-        let err = parse_uri_list(b"file:///ok\r\nhttps://example.org/x\r\n").unwrap_err();
+        // Beside local files, left out (said by the paste); alone, refused with the reason.
+        let mixed = parse_uri_list(b"file:///ok\r\nhttps://example.org/x\r\n").unwrap();
+        assert_eq!(mixed.paths, [PathBuf::from("/ok")]);
+        assert_eq!(mixed.left_out, ["https://example.org/x"]);
+        let err = parse_uri_list(b"https://example.org/x\r\n").unwrap_err();
         assert_eq!(
             err,
             Refused::NotLocal {

@@ -55,6 +55,8 @@ pub enum Contents {
         paths: Vec<PathBuf>,
         /// True for a cut, false for a copy.
         cut: bool,
+        /// What the list named that is no local file (a web address), as offered: left out.
+        left_out: Vec<String>,
     },
     /// Text that does not name existing files ("the clipboard holds text, not files").
     Text(String),
@@ -62,6 +64,17 @@ pub enum Contents {
     Other(Vec<String>),
     /// Nothing: no program holds the clipboard, or it holds an empty list.
     Empty,
+}
+
+impl Contents {
+    /// Files, all of them local (what Ferry offers).
+    pub fn files(paths: Vec<PathBuf>, cut: bool) -> Contents {
+        Contents::Files {
+            paths,
+            cut,
+            left_out: Vec::new(),
+        }
+    }
 }
 
 /// What the clipboard's thread tells the window.
@@ -179,7 +192,7 @@ impl FileClipboard {
     /// Puts files on the clipboard (Ctrl+C, or Ctrl+X with `cut`). Does not block: the
     /// clipboard's thread takes the clipboard and answers every program that asks.
     pub fn offer_files(&self, paths: Vec<PathBuf>, cut: bool) {
-        self.offer(Contents::Files { paths, cut });
+        self.offer(Contents::files(paths, cut));
     }
 
     /// Puts text on the clipboard ("Copy Location", Ctrl+Shift+C). Does not block.
@@ -195,7 +208,7 @@ impl FileClipboard {
     /// another program has put something there since: then [`ClipboardEvent::Lost`] comes,
     /// as if it had taken them. Does not block.
     pub fn restore_files(&self, paths: Vec<PathBuf>, cut: bool) {
-        self.handle.offer_if_empty(Contents::Files { paths, cut });
+        self.handle.offer_if_empty(Contents::files(paths, cut));
     }
 
     /// Empties the clipboard if it still holds what Ferry offered, or what it read last (after
@@ -225,11 +238,11 @@ impl FileClipboard {
 fn interpret_text(text: String) -> Result<Contents, Error> {
     if let Some(parsed) = formats::parse_nautilus_text(&text) {
         let paths = parsed.map_err(refused)?;
-        return Ok(Contents::Files { paths, cut: false });
+        return Ok(Contents::files(paths, false));
     }
     match formats::paths_in_text(&text) {
         Some(paths) if paths.iter().all(|p| formats::exists(p)) => {
-            Ok(Contents::Files { paths, cut: false })
+            Ok(Contents::files(paths, false))
         }
         _ => Ok(Contents::Text(text)),
     }
@@ -266,18 +279,18 @@ fn read_from(source: &mut impl Source) -> Result<Contents, Error> {
     if has(formats::GNOME_COPIED_FILES)
         && let Some(bytes) = source.get(formats::GNOME_COPIED_FILES)?
     {
-        let (paths, cut) = formats::parse_gnome_copied_files(&bytes).map_err(refused)?;
-        return Ok(Contents::Files { paths, cut });
+        let (listed, cut) = formats::parse_gnome_copied_files(&bytes).map_err(refused)?;
+        return Ok(listed.into_contents(cut));
     }
     if has(formats::URI_LIST)
         && let Some(bytes) = source.get(formats::URI_LIST)?
     {
-        let paths = formats::parse_uri_list(&bytes).map_err(refused)?;
+        let listed = formats::parse_uri_list(&bytes).map_err(refused)?;
         let cut = has(formats::KDE_CUT)
             && source
                 .get(formats::KDE_CUT)?
                 .is_some_and(|flag| formats::parse_kde_cut(&flag));
-        return Ok(Contents::Files { paths, cut });
+        return Ok(listed.into_contents(cut));
     }
     for name in [
         formats::UTF8_STRING,
@@ -331,19 +344,13 @@ mod tests {
             (formats::URI_LIST, b"file:///b\r\n"),
             (formats::UTF8_STRING, b"/c"),
         ]);
-        let want = Contents::Files {
-            paths: vec!["/a".into()],
-            cut: true,
-        };
+        let want = Contents::files(vec!["/a".into()], true);
         assert_eq!(got.unwrap(), want);
     }
 
     #[test]
     fn a_uri_list_takes_its_cut_flag_from_kde() {
-        let files = |cut| Contents::Files {
-            paths: vec!["/b".into()],
-            cut,
-        };
+        let files = |cut| Contents::files(vec!["/b".into()], cut);
         assert_eq!(
             read(&[(formats::URI_LIST, b"file:///b\r\n")]).unwrap(),
             files(false)
@@ -382,6 +389,14 @@ mod tests {
         assert_eq!(*op, "paste");
         assert_eq!(source.kind(), std::io::ErrorKind::InvalidData);
         assert!(err.to_string().contains("https://example.org/"), "{err}");
+        // Beside local files, they are left out of the paste, and named for it to say so.
+        let mixed = read(&[(formats::URI_LIST, b"file:///b\r\nhttps://example.org/\r\n")]);
+        let want = Contents::Files {
+            paths: vec!["/b".into()],
+            cut: false,
+            left_out: vec!["https://example.org/".into()],
+        };
+        assert_eq!(mixed.unwrap(), want);
     }
 
     #[test]
@@ -392,10 +407,7 @@ mod tests {
         let text = format!("{}\n{}\n", a.display(), dir.path().display());
         assert_eq!(
             interpret_text(text).unwrap(),
-            Contents::Files {
-                paths: vec![a.clone(), dir.path().to_path_buf()],
-                cut: false
-            }
+            Contents::files(vec![a.clone(), dir.path().to_path_buf()], false)
         );
         let missing = format!("{}\n{}", a.display(), dir.path().join("gone").display());
         assert_eq!(
@@ -409,10 +421,7 @@ mod tests {
         let nautilus = "x-special/nautilus-clipboard\ncut\nfile:///gone\n".to_owned();
         assert_eq!(
             interpret_text(nautilus).unwrap(),
-            Contents::Files {
-                paths: vec!["/gone".into()],
-                cut: false
-            },
+            Contents::files(vec!["/gone".into()], false),
             "a cut in text is a copy: any program may write text"
         );
     }

@@ -104,7 +104,7 @@ impl Worker {
 
     fn offer(&mut self, contents: Contents) {
         let encoded = match &contents {
-            Contents::Files { paths, cut } => formats::file_formats(paths, *cut),
+            Contents::Files { paths, cut, .. } => formats::file_formats(paths, *cut),
             Contents::Text(text) => formats::text_formats(text),
             Contents::Other(_) | Contents::Empty => return self.clear(),
         };

@@ -239,7 +239,7 @@ impl Worker {
     /// Encodes `contents` for every target and takes the clipboard.
     fn offer(&mut self, contents: Contents) -> Result<(), ReplyError> {
         let encoded = match &contents {
-            Contents::Files { paths, cut } => formats::file_formats(paths, *cut),
+            Contents::Files { paths, cut, .. } => formats::file_formats(paths, *cut),
             Contents::Text(text) => formats::text_formats(text),
             Contents::Other(_) | Contents::Empty => return self.clear(),
         };

@@ -561,16 +561,27 @@ fn a_pasted_list_naming_a_file_twice_copies_it_once_and_a_web_address_is_said_pl
     let music = home.join("Music");
     let mut ferry = fixture.start(Some(&music));
     let a = home.join("Documents/a.txt");
-    let files = Contents::Files {
-        paths: vec![a.clone(), a.clone()],
-        cut: false,
-    };
+    let files = Contents::files(vec![a.clone(), a.clone()], false);
     let task = ferry.clipboard_read(music.clone(), Ok(files));
     run(&mut ferry, task);
     super::operations::jobs_done(&mut ferry);
     let job = ferry.jobs.window_jobs().next().unwrap();
     assert_eq!(job.job.transfer().unwrap().0, [a]);
     assert!(music.join("a.txt").exists());
+
+    // A web address beside a file: the file is pasted, the address said to be left out.
+    let b = home.join("Documents/b.txt");
+    let mixed = Contents::Files {
+        paths: vec![b],
+        cut: false,
+        left_out: vec!["https://example.org/y.txt".into()],
+    };
+    let task = ferry.clipboard_read(music.clone(), Ok(mixed));
+    run(&mut ferry, task);
+    super::operations::jobs_done(&mut ferry);
+    assert!(music.join("b.txt").exists());
+    let said = "https://example.org/y.txt is not a local file, so it was left out.";
+    assert!(ferry.toasts.iter().any(|t| t.text == said), "said");
 
     let web = ferry_core::Error::Clipboard {
         op: "paste",
