@@ -91,7 +91,8 @@ impl Ferry {
         };
         let then = match event {
             trash::Event::Submit(job) => self.start_job(job, FollowUp::Toast),
-            trash::Event::DeleteListed(listed) => {
+            trash::Event::DeleteListed { listed, names } => {
+                self.jobs.name_trashed(names);
                 let (paths, seen): (Vec<_>, Vec<_>) =
                     listed.into_iter().map(|(p, id)| (p, Some(id))).unzip();
                 super::dialogs::check_still_seen(paths, seen.into())

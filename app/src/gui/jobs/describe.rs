@@ -106,6 +106,12 @@ pub fn done_message(
             format::counted(summary.record.placed(), "item", "items")
         }
         [] => "nothing".to_owned(),
+        // Named as the job names it: a trashed item by its name before the trash.
+        [_] if let Job::Delete { paths } = job
+            && let [named] = paths.as_slice() =>
+        {
+            words::quoted(named)
+        }
         [one] => words::quoted(one),
         _ => match job.transfer() {
             Some((sources, ..))

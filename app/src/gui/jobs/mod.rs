@@ -16,6 +16,8 @@ mod describe;
 mod journaled;
 
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -98,6 +100,10 @@ pub struct WindowJob {
     /// The job as submitted (Retry failed builds on it). Shared: a paste of 100,000 files
     /// holds as many paths, and the window reads it at every event of the job.
     pub job: Arc<Job>,
+    /// The job as its words name it, where that differs: a delete from the trash names each
+    /// item as it was called before the trash (`same.txt`), not as the trash keeps it
+    /// (`same.txt.2`).
+    pub named: Option<Arc<Job>>,
     /// "Copying 5,000 files to “Backup”".
     pub title: String,
     /// When it was submitted.
@@ -125,6 +131,11 @@ pub struct WindowJob {
 }
 
 impl WindowJob {
+    /// The job its title and end message speak of ([`named`](Self::named)).
+    fn as_named(&self) -> &Job {
+        self.named.as_deref().unwrap_or(&self.job)
+    }
+
     /// True until it ends.
     pub fn is_running(&self) -> bool {
         !matches!(self.state, State::Ended { .. })
@@ -196,6 +207,9 @@ pub struct Jobs {
     labels: Labels,
     /// Where the journal and the trash are.
     stores: Stores,
+    /// Items in the trash about to be deleted, by their names before the trash, for the
+    /// delete's words ([`WindowJob::named`]).
+    trashed_names: HashMap<PathBuf, OsString>,
 }
 
 impl Jobs {
@@ -214,7 +228,33 @@ impl Jobs {
             early: HashMap::new(),
             window: BTreeMap::new(),
             labels: Labels::default(),
+            trashed_names: HashMap::new(),
         }
+    }
+
+    /// Items in the trash (by their paths there) the window is about to delete, with the
+    /// names they had before the trash: the delete's title and end say those.
+    pub fn name_trashed(&mut self, names: impl IntoIterator<Item = (PathBuf, OsString)>) {
+        self.trashed_names.extend(names);
+    }
+
+    /// `job` with the paths of trashed items named as they were before the trash, if it
+    /// deletes any (they are forgotten: one delete each).
+    fn named(&mut self, job: &Job) -> Option<Arc<Job>> {
+        let Job::Delete { paths } = job else {
+            return None;
+        };
+        let mut renamed = false;
+        let paths = (paths.iter())
+            .map(|p| match self.trashed_names.remove(p) {
+                Some(name) => {
+                    renamed = true;
+                    p.with_file_name(name)
+                }
+                None => p.clone(),
+            })
+            .collect();
+        renamed.then(|| Arc::new(Job::Delete { paths }))
     }
 
     /// Where the journal and the trash are.
@@ -314,11 +354,13 @@ impl Jobs {
             undoing,
             follow_up,
         } = started;
+        let named = self.named(&job);
         self.window.insert(
             id,
             WindowJob {
                 id,
-                title: title(&job, None),
+                title: title(named.as_deref().unwrap_or(&job), None),
+                named,
                 job,
                 started: Instant::now(),
                 totals: None,
@@ -353,7 +395,7 @@ impl Jobs {
         let window = self.window.get_mut(&job)?;
         Some(match event {
             Event::Planned { totals, .. } => {
-                window.title = title(&window.job, Some(&totals));
+                window.title = title(window.as_named(), Some(&totals));
                 window.totals = Some(totals);
                 window.state = State::Running;
                 Routed::Changed(job)
@@ -389,7 +431,7 @@ impl Jobs {
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
                 window.state = State::Ended {
-                    said: done_message(&window.job, &summary, false, window.totals.as_ref()),
+                    said: done_message(window.as_named(), &summary, false, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: false,
                     took: window.started.elapsed(),
@@ -398,7 +440,7 @@ impl Jobs {
             }
             Event::Cancelled { summary, .. } => {
                 window.state = State::Ended {
-                    said: done_message(&window.job, &summary, true, window.totals.as_ref()),
+                    said: done_message(window.as_named(), &summary, true, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: true,
                     took: window.started.elapsed(),

@@ -406,6 +406,44 @@ fn select_in_trash(ferry: &mut Ferry) {
     assert_eq!(selected.len(), 1);
 }
 
+/// An item the trash keeps under another name (`notes.md.2`: a second `notes.md` trashed) is
+/// deleted from it as the user knows it: "Deleted “notes.md” permanently", not by the
+/// trash's name for it.
+#[test]
+fn an_item_deleted_from_the_trash_is_named_as_before_the_trash() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let trash = fixture.dir.path().join("data/Trash");
+    fs::create_dir_all(trash.join("files")).unwrap();
+    fs::create_dir_all(trash.join("info")).unwrap();
+    fs::write(trash.join("files/notes.md.2"), "old notes").unwrap();
+    let info = format!(
+        "[Trash Info]\nPath={}\nDeletionDate=2026-01-02T03:04:05\n",
+        home.join("notes.md").display()
+    );
+    fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+    send(
+        &mut ferry,
+        Message::Command(menus::Command::Open(trash.join("files"))),
+    );
+    super::operations::until(&mut ferry, "the trash read", |f| {
+        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
+    });
+    select_in_trash(&mut ferry);
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    super::operations::until(&mut ferry, "the delete", |_| {
+        !trash.join("files/notes.md.2").exists()
+    });
+    jobs_done(&mut ferry);
+    let said: Vec<_> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
+    assert!(
+        said.contains(&"Deleted “notes.md” permanently."),
+        "{said:?}"
+    );
+}
+
 #[test]
 fn a_paste_onto_a_name_taken_asks_and_the_answer_reaches_the_job() {
     let fixture = Fixture::new();

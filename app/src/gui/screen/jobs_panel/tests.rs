@@ -13,6 +13,7 @@ fn job(id: u64, state: State, paused: bool) -> WindowJob {
     WindowJob {
         id: JobId(id),
         job: std::sync::Arc::new(ferry_core::jobs::Job::Delete { paths: Vec::new() }),
+        named: None,
         title: format!("job {id}"),
         started: std::time::Instant::now(),
         totals: None,

@@ -190,9 +190,12 @@ impl Trash {
                 let listed = (items.iter())
                     .map(|i| (i.file.clone(), (i.id, i.kind)))
                     .collect();
+                let names = (items.iter())
+                    .map(|i| (i.file.clone(), i.name.clone()))
+                    .collect();
                 self.forget.extend(items.iter().cloned());
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
-                Event::DeleteListed(listed)
+                Event::DeleteListed { listed, names }
             }
             Pending::Empty(Asked(loaded)) => {
                 let items = loaded.items();

@@ -170,7 +170,13 @@ pub enum Event {
     /// Delete these items in the trash permanently, each if it is still the item listed (a
     /// restore and a trash by another program put a folder under the name of the file the
     /// question was about, and it was deleted).
-    DeleteListed(Vec<(PathBuf, (ferry_core::fs::FileId, ferry_core::entry::Kind))>),
+    DeleteListed {
+        /// Each item's path in the trash, with what was listed there.
+        listed: Vec<(PathBuf, (ferry_core::fs::FileId, ferry_core::entry::Kind))>,
+        /// Each item's path in the trash, with its name before the trash, for the delete's
+        /// words.
+        names: Vec<(PathBuf, std::ffi::OsString)>,
+    },
     /// Ask this; answer yes with [`Message::Confirmed`] and the dialog's token.
     Confirm(Confirm<Pending>),
     /// Show this folder (an item's original folder) in a browser pane.

@@ -330,12 +330,18 @@ fn delete_permanently_asks_then_deletes_and_forgets_the_info_files() {
         &ctx(Modifiers::empty()),
     );
     // Each item as listed: the window deletes it if it still is (else it asks again).
-    let Some(Event::DeleteListed(listed)) = event else {
+    let Some(Event::DeleteListed { listed, names }) = event else {
         panic!("{event:?}");
     };
     let files = fixture.roots.home.join("files");
     let paths: Vec<PathBuf> = listed.iter().map(|(p, _)| p.clone()).collect();
     assert_eq!(paths, [files.join("photos"), files.join("report.pdf")]);
+    let said: Vec<_> = names.iter().map(|(p, n)| (p.clone(), n.clone())).collect();
+    let name = |file: &str, was: &str| (files.join(file), was.into());
+    assert_eq!(
+        said,
+        [name("photos", "photos"), name("report.pdf", "report.pdf")]
+    );
     for (path, (id, kind)) in &listed {
         let m = ferry_core::fs::stat_at(rustix::fs::CWD, path).unwrap();
         assert_eq!((m.id, m.kind), (*id, *kind), "{}", path.display());
