@@ -511,12 +511,12 @@ impl Ferry {
         }
         let settings = self.settings_dirty.then(|| self.services.settings.clone());
         let session = self.session_dirty.then(|| self.tabs.session());
+        let ticket = store.ticket();
         self.settings_dirty = false;
         self.session_dirty = false;
         bridge::blocking(move || {
-            let settings = settings.map(|s| store.save_settings(&s)).transpose();
-            let session = session.map(|s| store.save_session(&s)).transpose();
-            Message::Saved(settings.and(session).err().map(Arc::new))
+            let saved = store.save(ticket, settings.as_ref(), session.as_ref());
+            Message::Saved(saved.err().map(Arc::new))
         })
     }
 

@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use ferry_core::Error;
 use ferry_core::sort::SortSpec;
@@ -214,6 +216,17 @@ pub struct Loaded {
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// Saves run on threads of their own, and two could meet (a resize right after a sort):
+    /// they take turns here, and one older than what was written last is dropped.
+    turns: Arc<Turns>,
+}
+
+/// The order of saves ([`Store::ticket`]), and the newest written of each file.
+#[derive(Debug, Default)]
+struct Turns {
+    issued: AtomicU64,
+    /// The newest ticket written of settings and of the session.
+    written: Mutex<[u64; 2]>,
 }
 
 impl Store {
@@ -225,7 +238,36 @@ impl Store {
 
     /// A store in `dir` (tests).
     pub fn at(dir: PathBuf) -> Store {
-        Store { dir }
+        Store {
+            dir,
+            turns: Arc::default(),
+        }
+    }
+
+    /// A save's place in line: taken when what it writes is read (on the UI thread), so
+    /// that a later save's values are never overwritten by an earlier one's.
+    pub fn ticket(&self) -> u64 {
+        self.turns.issued.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Writes `settings` and `session` (those given), taken as of `ticket`, unless a later
+    /// save wrote that file already. Blocking; one save at a time.
+    pub fn save(
+        &self,
+        ticket: u64,
+        settings: Option<&Settings>,
+        session: Option<&Session>,
+    ) -> Result<(), Error> {
+        let mut written = self.turns.written.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(settings) = settings.filter(|_| ticket > written[0]) {
+            self.save_settings(settings)?;
+            written[0] = ticket;
+        }
+        if let Some(session) = session.filter(|_| ticket > written[1]) {
+            self.save_session(session)?;
+            written[1] = ticket;
+        }
+        Ok(())
     }
 
     fn settings_file(&self) -> PathBuf {
@@ -334,6 +376,30 @@ fn write_atomically<T: Serialize>(path: &Path, value: &T) -> Result<(), Error> {
 mod tests {
     use super::*;
     use ferry_core::sort::{Direction, SortKey};
+
+    /// Saves that meet (each on a thread of its own) take turns: none fails on the other's
+    /// temporary file, and the newest values stay, whichever thread ends last.
+    #[test]
+    fn saves_that_meet_take_turns_and_the_newest_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path().join("ferry"));
+        let saves: Vec<(u64, Settings)> = (0..16)
+            .map(|i| {
+                let settings = Settings {
+                    icon_size: 32 + i,
+                    ..Settings::default()
+                };
+                (store.ticket(), settings)
+            })
+            .collect();
+        std::thread::scope(|scope| {
+            for (ticket, settings) in saves.iter().rev() {
+                let store = store.clone();
+                scope.spawn(move || store.save(*ticket, Some(settings), None).unwrap());
+            }
+        });
+        assert_eq!(store.load().settings.icon_size, 32 + 15);
+    }
 
     #[test]
     fn a_session_in_a_folder_whose_name_is_not_utf8_is_saved_exactly() {
