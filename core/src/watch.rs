@@ -347,22 +347,37 @@ impl DirWatcher {
     }
 
     /// Where the watched folder `path` is now, when it was renamed within its parent folder
-    /// (found by its inode number among the parent's entries; one moved elsewhere is not
-    /// looked for).
+    /// (found by its inode number among the parent's entries), or when a folder above it was
+    /// renamed within its own parent (the rest of the path is looked for below each folder
+    /// there). One moved elsewhere is not looked for.
     pub fn renamed_to(&self, path: &Path) -> Option<PathBuf> {
         use std::os::unix::fs::{DirEntryExt, MetadataExt};
         let &id = self.by_path.get(path)?;
+        let is_it = |candidate: &Path| {
+            candidate != path
+                && std::fs::symlink_metadata(candidate)
+                    .is_ok_and(|m| m.is_dir() && m.dev() == id.dev && m.ino() == id.ino)
+        };
         let parent = path.parent()?;
-        std::fs::read_dir(parent)
+        if let Ok(entries) = std::fs::read_dir(parent) {
+            return (entries.flatten())
+                .filter(|entry| entry.ino() == id.ino)
+                .map(|entry| entry.path())
+                .find(|candidate| is_it(candidate));
+        }
+        // The parent is gone too: a folder above was renamed ("g4" of g4/sub/deep to "g5").
+        // Below the nearest folder that is still there, each folder in place of the one gone.
+        let above = path.ancestors().skip(2).find(|p| p.is_dir())?;
+        let gone = path.strip_prefix(above).ok()?;
+        let mut parts = gone.components();
+        parts.next()?;
+        let rest = parts.as_path();
+        std::fs::read_dir(above)
             .ok()?
             .flatten()
-            .filter(|entry| entry.ino() == id.ino)
-            .map(|entry| entry.path())
-            .find(|candidate| {
-                candidate != path
-                    && std::fs::symlink_metadata(candidate)
-                        .is_ok_and(|m| m.is_dir() && m.dev() == id.dev && m.ino() == id.ino)
-            })
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|entry| entry.path().join(rest))
+            .find(|candidate| is_it(candidate))
     }
 
     /// Opens the watched folder `path` and checks that it is still the folder being watched.
@@ -787,6 +802,27 @@ mod tests {
         let err = watcher().watch(&missing).unwrap_err();
         assert!(err.is_not_found());
         assert_eq!(err.path(), Some(missing.as_path()));
+    }
+
+    /// A watched folder renamed in place is found under its new name, and so is one whose
+    /// folder above was renamed; one moved elsewhere is not.
+    #[test]
+    fn a_watched_folder_is_found_after_it_or_a_folder_above_is_renamed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep = tmp.path().join("g4/sub/deep");
+        fs::create_dir_all(&deep).unwrap();
+        fs::create_dir(tmp.path().join("other")).unwrap();
+        let mut w = watcher();
+        w.watch(&deep).unwrap();
+        fs::rename(tmp.path().join("g4"), tmp.path().join("g5")).unwrap();
+        assert_eq!(w.renamed_to(&deep), Some(tmp.path().join("g5/sub/deep")));
+        let shown = tmp.path().join("g5/sub/deep");
+        let mut w = watcher();
+        w.watch(&shown).unwrap();
+        fs::rename(&shown, tmp.path().join("g5/sub/deeper")).unwrap();
+        assert_eq!(w.renamed_to(&shown), Some(tmp.path().join("g5/sub/deeper")));
+        fs::rename(tmp.path().join("g5/sub/deeper"), tmp.path().join("other/x")).unwrap();
+        assert_eq!(w.renamed_to(&shown), None);
     }
 
     #[test]
