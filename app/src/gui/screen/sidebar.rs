@@ -297,7 +297,8 @@ impl Sidebar {
                 };
                 list = list.push(entry(
                     icon::icon(Category::Folder, true, ICON),
-                    bookmark.bookmark.name().into_owned(),
+                    // On one line, as the tab and the path bar show it ("nl↵dir").
+                    format::shown_name(bookmark.bookmark.name().as_ref().as_ref()).into_owned(),
                     note,
                     (best == Some(PlaceId::Bookmark(i)), next()),
                     Place::Bookmark(path, bookmark.bookmark.clone()),

@@ -389,6 +389,25 @@ fn load_places(fixture: &Fixture, ferry: &mut Ferry) {
     )))));
 }
 
+/// A bookmark whose name holds a newline is shown on one line, as the tab shows it.
+#[test]
+fn a_bookmark_name_is_shown_on_one_line() {
+    let fixture = Fixture::new();
+    let odd = fixture.home().join("nl\ndir");
+    std::fs::create_dir(&odd).unwrap();
+    let gtk = fixture.dir.path().join("config/gtk-3.0");
+    std::fs::create_dir_all(&gtk).unwrap();
+    let uri = format!("file://{}/nl%0Adir\n", fixture.home().display());
+    std::fs::write(gtk.join("bookmarks"), uri).unwrap();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    load_places(&fixture, &mut ferry);
+    assert!(shows(&ferry, "nl↵dir"));
+    assert!(
+        !shows(&ferry, "nl\ndir"),
+        "the sidebar's label broke in two"
+    );
+}
+
 #[test]
 fn the_sidebar_navigates_and_marks_the_current_place() {
     let fixture = Fixture::new();
