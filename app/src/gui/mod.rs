@@ -280,6 +280,11 @@ impl Ferry {
         if let Some(notice) = launch.notice {
             ferry.tabs.active_pane_mut().set_notice(notice);
         }
+        for (tab, pane, notice) in launch.gone {
+            if let Some(pane) = ferry.tabs.pane_at_mut(tab, pane) {
+                pane.set_notice(notice);
+            }
+        }
         for problem in &launch.problems {
             ferry.toast(format!(
                 "{problem}. The defaults are used; the unreadable file was kept aside."

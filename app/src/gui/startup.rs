@@ -54,6 +54,9 @@ pub struct Launch {
     pub home: Option<PathBuf>,
     /// Why the folder asked for is not shown (it is not one), to say in the pane.
     pub notice: Option<String>,
+    /// The session's panes whose folder is gone (tab, pane), with what to say in each: it
+    /// shows the nearest folder left.
+    pub gone: Vec<(usize, usize, String)>,
     /// Where the jobs' journal and the trash are.
     pub stores: crate::gui::jobs::Stores,
 }
@@ -76,17 +79,13 @@ pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
     let asked = path.map(|path| std::path::absolute(&path).unwrap_or(path));
     let (start, notice) = start_folder(asked.as_deref(), home.as_deref());
     // Started with a folder, Ferry opens it; without one it restores the last session, each
-    // folder that is gone replaced by its nearest existing parent.
-    let session = match asked {
-        Some(_) => None,
-        None => loaded.session.map(|mut session| {
-            for tab in &mut session.tabs {
-                for pane in &mut tab.panes {
-                    pane.path = nearest_folder(&pane.path);
-                }
-            }
-            session
-        }),
+    // folder that is gone replaced by its nearest existing parent, which says so.
+    let (session, gone) = match (asked, loaded.session) {
+        (None, Some(session)) => {
+            let (session, gone) = restored(session);
+            (Some(session), gone)
+        }
+        _ => (None, Vec::new()),
     };
     Ok(Launch {
         start,
@@ -100,8 +99,36 @@ pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
             .collect(),
         home,
         notice,
+        gone,
         stores: crate::gui::jobs::Stores::default(),
     })
+}
+
+/// `session` with each folder that is gone replaced by its nearest existing parent, and
+/// what each such pane says (see [`Launch::gone`]). Blocking (a stat per pane).
+fn restored(mut session: Session) -> (Session, Vec<(usize, usize, String)>) {
+    let mut gone = Vec::new();
+    for (t, tab) in session.tabs.iter_mut().enumerate() {
+        for (p, pane) in tab.panes.iter_mut().enumerate() {
+            let nearest = nearest_folder(&pane.path);
+            if nearest != pane.path {
+                gone.push((t, p, gone_words(&pane.path, &nearest)));
+                pane.path = nearest;
+            }
+        }
+    }
+    (session, gone)
+}
+
+/// What a pane of the last session says when its folder `was` is gone and it shows `now`,
+/// as a pane says it of a folder that goes while shown.
+fn gone_words(was: &Path, now: &Path) -> String {
+    let name = was.file_name().unwrap_or(was.as_os_str());
+    format!(
+        "“{}” was moved or deleted; showing {} instead.",
+        super::format::shown_name(name),
+        now.display()
+    )
 }
 
 /// The folder to open for `asked` (the command line's, if any): a file opens its folder; a
@@ -163,5 +190,31 @@ mod tests {
             dir.path().join("a")
         );
         assert_eq!(nearest_folder(Path::new("/no/such/place")), Path::new("/"));
+    }
+
+    /// A restored tab whose folder is gone shows the nearest folder left and says why; the
+    /// others say nothing.
+    #[test]
+    fn a_restored_pane_whose_folder_is_gone_says_so() {
+        use crate::gui::settings::{PaneSession, TabSession};
+        let dir = tempfile::tempdir().unwrap();
+        let tab = |path: PathBuf| TabSession {
+            panes: vec![PaneSession { path }],
+            active: 0,
+        };
+        let session = Session {
+            tabs: vec![
+                tab(dir.path().to_path_buf()),
+                tab(dir.path().join("f/deeper")),
+            ],
+            active: 1,
+        };
+        let (session, gone) = restored(session);
+        assert_eq!(session.tabs[1].panes[0].path, dir.path());
+        let said = format!(
+            "“deeper” was moved or deleted; showing {} instead.",
+            dir.path().display()
+        );
+        assert_eq!(gone, [(1, 0, said)]);
     }
 }

@@ -126,6 +126,7 @@ fn window(start: PathBuf, stores: Stores) -> Ferry {
         problems: Vec::new(),
         home: None,
         notice: None,
+        gone: Vec::new(),
         stores,
     };
     let (ferry, _) = Ferry::new(launch);

@@ -197,6 +197,11 @@ impl Tabs {
         self.tabs.iter().flat_map(|t| t.panes.iter())
     }
 
+    /// Pane `pane` of tab `tab`, to change.
+    pub fn pane_at_mut(&mut self, tab: usize, pane: usize) -> Option<&mut Browser> {
+        self.tabs.get_mut(tab)?.panes.get_mut(pane)
+    }
+
     /// Every pane of every tab, to change.
     pub fn panes_mut(&mut self) -> impl Iterator<Item = &mut Browser> {
         self.tabs.iter_mut().flat_map(|t| t.panes.iter_mut())

@@ -80,6 +80,7 @@ impl Fixture {
             problems: loaded.problems.into_iter().map(Arc::new).collect(),
             home: Some(self.home()),
             notice: None,
+            gone: Vec::new(),
             stores,
         };
         let (mut ferry, _) = Ferry::new(launch);
