@@ -640,6 +640,15 @@ fn the_location_bar_reaches_a_folder_whose_name_ends_with_a_space() {
     assert_eq!(active_path(&ferry), spaced);
 }
 
+/// Ctrl+L, `typed` in the location bar, Enter.
+fn type_in_location_bar(ferry: &mut Ferry, typed: &str) {
+    ctrl(ferry, "l");
+    let view = ferry.tabs.active_pane().view_id();
+    let edited = browser::Message::PathEdited(typed.to_owned());
+    send(ferry, Message::Tabs(tabs::Message::Pane(view, edited)));
+    named(ferry, Named::Enter, Modifiers::empty());
+}
+
 /// A file's path typed in the location bar opens its folder with it selected, as Dolphin
 /// does: it said "This is not a folder."
 #[test]
@@ -648,14 +657,7 @@ fn the_location_bar_opens_a_files_folder_with_the_file_selected() {
     let file = fixture.home().join("Documents/a.txt");
     assert!(file.is_file());
     let mut ferry = fixture.start(Some(&fixture.home()));
-    ctrl(&mut ferry, "l");
-    let view = ferry.tabs.active_pane().view_id();
-    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
-    send(
-        &mut ferry,
-        pane(browser::Message::PathEdited(file.display().to_string())),
-    );
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    type_in_location_bar(&mut ferry, &file.display().to_string());
     operations::until(&mut ferry, "the file selected", |f| {
         f.tabs.active_pane().selected_paths() == [file.clone()]
     });
@@ -671,14 +673,7 @@ fn the_location_bar_says_a_typed_file_is_hidden_and_refuses_a_file_as_a_folder()
     let hidden = fixture.home().join("Documents/.secret.txt");
     std::fs::write(&hidden, "x").unwrap();
     let mut ferry = fixture.start(Some(&fixture.home()));
-    let type_path = |ferry: &mut Ferry, typed: String| {
-        ctrl(ferry, "l");
-        let view = ferry.tabs.active_pane().view_id();
-        let edited = browser::Message::PathEdited(typed);
-        send(ferry, Message::Tabs(tabs::Message::Pane(view, edited)));
-        named(ferry, Named::Enter, Modifiers::empty());
-    };
-    type_path(&mut ferry, hidden.display().to_string());
+    type_in_location_bar(&mut ferry, &hidden.display().to_string());
     operations::until(&mut ferry, "its folder", |f| {
         active_path(f) == fixture.home().join("Documents")
     });
@@ -687,7 +682,7 @@ fn the_location_bar_says_a_typed_file_is_hidden_and_refuses_a_file_as_a_folder()
         "“.secret.txt” is hidden: Ctrl+H shows hidden files."
     ));
     let file = fixture.home().join("Documents/a.txt");
-    type_path(&mut ferry, format!("{}/", file.display()));
+    type_in_location_bar(&mut ferry, &format!("{}/", file.display()));
     operations::until(&mut ferry, "the refusal", |f| {
         shows(f, "This is not a folder.")
     });
@@ -700,14 +695,7 @@ fn the_location_bar_opens_the_trash_at_its_address() {
     for typed in ["trash:/", "trash:///", "Trash:"] {
         let fixture = Fixture::new();
         let mut ferry = fixture.start(Some(&fixture.home()));
-        ctrl(&mut ferry, "l");
-        let view = ferry.tabs.active_pane().view_id();
-        let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
-        send(
-            &mut ferry,
-            pane(browser::Message::PathEdited(typed.to_owned())),
-        );
-        named(&mut ferry, Named::Enter, Modifiers::empty());
+        type_in_location_bar(&mut ferry, typed);
         let toasts: Vec<_> = ferry.toasts.iter().map(|t| t.text.clone()).collect();
         assert!(ferry.trash.is_some(), "{typed}: the trash shown {toasts:?}");
         assert!(!ferry.tabs.active_pane().is_editing_location());
