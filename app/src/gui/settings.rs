@@ -259,15 +259,16 @@ impl Store {
         session: Option<&Session>,
     ) -> Result<(), Error> {
         let mut written = self.turns.written.lock().unwrap_or_else(|e| e.into_inner());
+        // Each file on its own: settings that fail to save do not keep the session back.
+        let mut saved = Ok(());
         if let Some(settings) = settings.filter(|_| ticket > written[0]) {
-            self.save_settings(settings)?;
-            written[0] = ticket;
+            saved = self.save_settings(settings).map(|()| written[0] = ticket);
         }
         if let Some(session) = session.filter(|_| ticket > written[1]) {
-            self.save_session(session)?;
-            written[1] = ticket;
+            let session = self.save_session(session).map(|()| written[1] = ticket);
+            saved = saved.and(session);
         }
-        Ok(())
+        saved
     }
 
     fn settings_file(&self) -> PathBuf {
