@@ -677,10 +677,15 @@ fn the_location_bar_says_a_typed_file_is_hidden_and_refuses_a_file_as_a_folder()
     operations::until(&mut ferry, "its folder", |f| {
         active_path(f) == fixture.home().join("Documents")
     });
-    assert!(shows(
-        &ferry,
-        "“.secret.txt” is hidden: Ctrl+H shows hidden files."
-    ));
+    let said = "“.secret.txt” is hidden: Ctrl+H shows hidden files.";
+    assert!(shows(&ferry, said));
+    // Shown, it is selected, and the notice has said its part.
+    ctrl(&mut ferry, "h");
+    operations::until(&mut ferry, "the hidden file selected", |f| {
+        f.tabs.active_pane().selected_paths() == [hidden.clone()]
+    });
+    assert!(!shows(&ferry, said));
+    ctrl(&mut ferry, "h");
     let file = fixture.home().join("Documents/a.txt");
     type_in_location_bar(&mut ferry, &format!("{}/", file.display()));
     operations::until(&mut ferry, "the refusal", |f| {

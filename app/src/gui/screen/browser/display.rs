@@ -20,7 +20,14 @@ impl Browser {
         };
         contents.set_show_hidden(show);
         let rows_changed = self.rows_changed();
-        Task::batch([rows_changed, self.reveal_focus()])
+        let typed = match self.typed_hidden.take().filter(|_| show) {
+            Some(name) => {
+                self.notice = None;
+                self.select_when_listed([name])
+            }
+            None => Task::none(),
+        };
+        Task::batch([rows_changed, self.reveal_focus(), typed])
     }
 
     pub(super) fn set_filter(&mut self, text: Option<String>) -> Task<Message> {

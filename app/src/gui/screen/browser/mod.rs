@@ -170,6 +170,9 @@ pub struct Browser {
     /// The user chose another sort: the focused item is brought into view once the folder
     /// comes back in its new order, as Dolphin and Nautilus keep it.
     reveal_when_sorted: bool,
+    /// A hidden file typed in the location bar while hidden files are not shown: selected
+    /// once they are (Ctrl+H), and its notice goes.
+    typed_hidden: Option<OsString>,
     timing: Option<NavTiming>,
 }
 
@@ -214,6 +217,7 @@ impl Browser {
             drag_over: None,
             focus_on_load: None,
             reveal_when_sorted: false,
+            typed_hidden: None,
             timing: Some(NavTiming::start()),
         }
     }
@@ -583,6 +587,7 @@ impl Browser {
                         "“{}” is hidden: Ctrl+H shows hidden files.",
                         crate::gui::format::shown_name(&name)
                     ));
+                    self.typed_hidden = Some(name.clone());
                 }
                 (Task::batch([task, self.select_when_listed([name])]), event)
             }

@@ -47,6 +47,7 @@ impl Browser {
         self.selection = Selection::default();
         self.hovered = None;
         self.notice = None;
+        self.typed_hidden = None;
         self.editing = None;
         self.filter = None;
         self.band = None;
