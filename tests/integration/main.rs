@@ -49,6 +49,7 @@ mod trash_volumes;
 mod undo;
 mod undo_conflicts;
 mod undo_crash;
+mod undo_identity;
 mod undo_links;
 mod undo_random;
 mod undo_replace;

@@ -40,7 +40,22 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
     // children still there are clean, and it holds nothing else.
     // Trees deeper than PATH_MAX were copied: their items are reached by folder.
     let mut deep = DeepPaths::default();
-    let now: Vec<Now> = entries.iter().map(|e| now_at(&mut deep, e, true)).collect();
+    // Below a folder that is not the one the job made (another folder, or a link to one, put
+    // in its place), nothing is the job's: not looked at, where a path would lead through a
+    // link to a folder elsewhere (and a hard link of a copy there went to the trash).
+    let not_the_jobs = |now: &[Now], i: usize| {
+        parent_of(i)
+            .and_then(|p| now.get(p))
+            .is_some_and(|folder| *folder != Now::Same)
+    };
+    let mut now: Vec<Now> = Vec::with_capacity(n);
+    for (i, e) in entries.iter().enumerate() {
+        let found = match not_the_jobs(&now, i) {
+            true => Now::Gone,
+            false => now_at(&mut deep, e, true),
+        };
+        now.push(found);
+    }
     // What each folder holds, read in the same order (parents first: one step each when deep).
     let holding: Vec<Option<usize>> = (entries.iter().zip(&now))
         .map(|(e, now)| {
@@ -85,9 +100,9 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
     // is `unstage`'s: what it replaced comes back in its place.
     for i in (0..n).rev() {
         let e = &entries[i];
-        // Said once for a folder, merged into or made, and all it held.
-        let folder_gone =
-            (e.dest.parent().and_then(|p| index.get(p))).is_some_and(|&p| now[p] == Now::Gone);
+        // Said once for a folder, merged into or made, and all it held (gone, or another in
+        // its place).
+        let folder_gone = not_the_jobs(&now, i);
         if now[i] == Now::Gone && !folder_gone && e.staged.is_none() {
             fail(ctx, &mut summary, &e.dest, not_as_left(Now::Gone, &e.dest));
             continue;

@@ -1,0 +1,80 @@
+//! Undo acts on the job's own items only, whatever took their places since: never through a
+//! link put where a copied folder was, never on a file made anew under a moved item's name
+//! (which often gets the freed inode number back).
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+
+use ferry_core::Error;
+use ferry_tests::TempTree;
+
+use crate::undo::{Setup, copy, moving};
+
+/// A copied folder renamed by the user and a link to another folder put under its name:
+/// undo looked through the link, found there a hard link of a copy (the same inode) and
+/// trashed that folder's file. Nothing below a folder that is not the job's is looked at.
+#[test]
+fn undo_of_a_copy_never_looks_through_a_link_put_in_a_folders_place() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let src = t.file("U1/sub/f", "one");
+    let dest = t.dir("dest");
+    let out = s.run(copy(vec![t.join("U1")], &dest));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let elsewhere = t.file("elsewhere/other", "keep");
+    fs::hard_link(dest.join("U1/sub/f"), t.join("elsewhere/f")).unwrap();
+    fs::rename(dest.join("U1/sub"), dest.join("U1/subx")).unwrap();
+    std::os::unix::fs::symlink(t.join("elsewhere"), dest.join("U1/sub")).unwrap();
+
+    let out = s.undo();
+    assert_eq!(
+        fs::read(t.join("elsewhere/f")).unwrap(),
+        b"one",
+        "not trashed"
+    );
+    assert_eq!(fs::read(&elsewhere).unwrap(), b"keep");
+    assert!(s.trashed().is_empty(), "{:?}", s.trashed());
+    let failed: Vec<_> = out.summary.failed.iter().map(|f| f.path.clone()).collect();
+    assert_eq!(failed, [dest.join("U1/sub")], "said once, for the link");
+    assert!(src.exists());
+}
+
+/// A moved file deleted, and another made under its name: undo moved the other one back in
+/// its place ("unrelated" came back as the moved file). Born after the job, it is not the
+/// file the job renamed there: kept, and said.
+#[test]
+fn undo_of_a_move_keeps_a_file_made_anew_under_the_moved_name() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("V/a", "one");
+    t.dir("W");
+    let out = s.run(moving(vec![file.clone()], &t.join("W")));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let moved = t.join("W/a");
+    let ino = fs::symlink_metadata(&moved).unwrap().ino();
+    // Later than the job's start as its record has it (by a coarse clock): some time after.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    fs::remove_file(&moved).unwrap();
+    // Made anew, most file systems give it the freed inode number (ext4 at once); one that
+    // does not is the easy case, and makes the same demand.
+    let mut made = 0;
+    while made < 64 {
+        let candidate = t.join(format!("W/new{made}"));
+        fs::write(&candidate, "unrelated").unwrap();
+        made += 1;
+        if fs::symlink_metadata(&candidate).unwrap().ino() == ino {
+            fs::rename(&candidate, &moved).unwrap();
+            break;
+        }
+    }
+    if !moved.exists() {
+        fs::write(&moved, "unrelated").unwrap();
+    }
+
+    let out = s.undo();
+    assert_eq!(fs::read(&moved).unwrap(), b"unrelated", "kept where it is");
+    assert!(!file.exists(), "nothing was moved back");
+    let failed = &out.summary.failed;
+    assert_eq!(failed.len(), 1, "{:#?}", out.summary);
+    assert!(matches!(&*failed[0].error, Error::ChangedSince { path } if *path == moved));
+}
