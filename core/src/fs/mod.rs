@@ -192,6 +192,20 @@ pub fn statx_at(
     rustix::fs::statx(dir, name.as_ref(), flags, mask)
 }
 
+/// When the item at `path` (not following a final symlink) was made, where the file system
+/// keeps that (`statx` birth time); `None` where it does not, or on error.
+pub fn born_at(path: &Path) -> Option<std::time::SystemTime> {
+    let st = statx_at(rustix::fs::CWD, path, false, StatxFlags::BTIME).ok()?;
+    if !StatxFlags::from_bits_retain(st.stx_mask).contains(StatxFlags::BTIME) {
+        return None;
+    }
+    let since_epoch = std::time::Duration::new(
+        u64::try_from(st.stx_btime.tv_sec).ok()?,
+        st.stx_btime.tv_nsec,
+    );
+    Some(std::time::UNIX_EPOCH + since_epoch)
+}
+
 /// `statx` of `name` inside `dir`, not following a final symlink.
 pub fn stat_at(dir: impl AsFd, name: impl AsRef<OsStr>) -> Result<Meta> {
     Ok(meta_of(&statx_at(dir, name, false, STATX_WANT)?))

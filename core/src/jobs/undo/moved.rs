@@ -40,7 +40,12 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         .filter(|e| e.top_level && e.how != How::Merged)
     {
         // An earlier run of this undo, killed while putting the item back.
-        let now = now_at(&mut DeepPaths::default(), e, false);
+        let now = match now_at(&mut DeepPaths::default(), e, false) {
+            // A file made since under the item's name often gets its freed inode number: one
+            // born after the job began is not what the job renamed there.
+            Now::Same if renamed(e) && born_since(&e.dest, record.started) => Now::Changed,
+            now => now,
+        };
         let left_at = match now {
             Now::Same => Some(e.dest.clone()),
             Now::Gone => undo_again::set_aside_from(&e.dest),
@@ -110,6 +115,22 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
     }
     summary
 }
+
+/// The job moved `e` by renaming it: the same inode, made before the job.
+fn renamed(e: &RecordEntry) -> bool {
+    matches!(e.how, How::Moved | How::MovedOver)
+}
+
+/// Whether the item at `path` was made after `started` (give or take [`CLOCK_SLACK`]), as far
+/// as its file system says.
+fn born_since(path: &Path, started: std::time::SystemTime) -> bool {
+    crate::fs::born_at(path).is_some_and(|born| born > started + CLOCK_SLACK)
+}
+
+/// A record's start is read from the kernel's coarse clock, a tick (4-10 ms) behind the
+/// precise one some file systems stamp a birth with: an item made just before the job may
+/// seem born just after its start.
+const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Gives the source folders made anew (`remade`) the modification time they had, once
 /// everything went back into them (which stamped them with the time of the undo).
