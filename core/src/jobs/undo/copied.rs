@@ -44,8 +44,9 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
     // in its place), nothing is the job's: not looked at, where a path would lead through a
     // link to a folder elsewhere (and a hard link of a copy there went to the trash).
     let not_the_jobs = |now: &[Now], i: usize| {
-        parent_of(i)
-            .and_then(|p| now.get(p))
+        let folder = entries[i].dest.parent().and_then(|p| index.get(p));
+        folder
+            .and_then(|&p| now.get(p))
             .is_some_and(|folder| *folder != Now::Same)
     };
     let mut now: Vec<Now> = Vec::with_capacity(n);
