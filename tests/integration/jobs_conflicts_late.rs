@@ -249,3 +249,43 @@ fn a_large_file_whose_name_is_taken_once_written_is_not_written_again() {
     assert!(parts_in(&dest).is_empty());
     assert_no_temporaries(&dest);
 }
+
+/// A file name taken between plan and copy (another job copying there too) is answered as
+/// the policy answers at planning: `replace` replaces it (kept aside for undo), `replace-if-
+/// newer` only when the source is newer. `--on-conflict replace` skipped every such file.
+#[test]
+fn a_name_taken_after_planning_is_answered_as_the_policy_says() {
+    for (policy, replaced) in [
+        (ConflictPolicy::Replace, true),
+        (ConflictPolicy::ReplaceIfNewer, false),
+    ] {
+        let t = TempTree::new();
+        let late = t.file("src/late", "new");
+        crate::jobs_support::set_mtime(&late, 1_000_000_000);
+        let dest = t.dir("dest");
+        let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+        let id = engine.submit_paused(copy(vec![late.clone()], &dest, policy));
+        let summary = loop {
+            match events.recv().unwrap() {
+                Event::Planned { .. } => {
+                    t.file("dest/late", "appeared meanwhile");
+                    engine.resume(id);
+                }
+                Event::Conflicts { .. } => panic!("{policy:?} asked"),
+                Event::Finished { summary, .. } => break summary,
+                Event::Cancelled { .. } => panic!("cancelled"),
+                _ => {}
+            }
+        };
+        let now = fs::read(dest.join("late")).unwrap();
+        if replaced {
+            assert!(summary.is_complete(), "{policy:?}: {summary:#?}");
+            assert_eq!(summary.done, std::slice::from_ref(&late));
+            assert_eq!(now, b"new");
+        } else {
+            assert_eq!(summary.skipped.len(), 1, "{policy:?}: {summary:#?}");
+            assert_eq!(now, b"appeared meanwhile");
+        }
+        assert_no_temporaries(&dest);
+    }
+}

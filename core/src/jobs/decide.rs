@@ -16,13 +16,13 @@ use crate::error::Error;
 use crate::fs::{self, FileId, Meta};
 
 /// What the policy says about a conflict, when it does not ask.
-enum Choice {
+pub(super) enum Choice {
     Do(Resolution),
     Fail,
     Ask,
 }
 
-fn policy_choice(policy: ConflictPolicy, kind: ConflictKind) -> Choice {
+pub(super) fn policy_choice(policy: ConflictPolicy, kind: ConflictKind) -> Choice {
     use ConflictKind as K;
     use Resolution as R;
     match (policy, kind) {

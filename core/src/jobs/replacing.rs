@@ -11,6 +11,7 @@ use rustix::io::Errno;
 
 use super::conflict::{Conflict, ConflictKind, EntryInfo};
 use super::copy::{Copier, Outcome};
+use super::decide::{Choice, policy_choice};
 use super::staging::Staging;
 use super::{ConflictPolicy, Event, Resolution, SkipReason, lock};
 use crate::entry::Kind;
@@ -117,16 +118,13 @@ impl Copier<'_> {
         outcome
     }
 
-    /// Reports a conflict found while writing item `i` into `dir`, or answers it at once (the
-    /// item is planned again after this pass): with policy KeepBoth under a new name, and
-    /// with the others, a folder meeting a folder, merged into it. False otherwise (the
-    /// caller skips the item).
+    /// Reports a conflict found while writing item `i` into `dir`, or answers it at once as
+    /// planning answers the policy's conflicts (the item is planned again after this pass):
+    /// Keep both under a new name, Replace (if newer) over what appeared, a folder meeting a
+    /// folder merged into it. False when the policy skips it (the caller skips the item).
+    /// `--on-conflict replace` skipped every file whose name another job took meanwhile.
     pub(super) fn ask_again(&self, dir: &OwnedFd, i: u32) -> bool {
-        let asks = matches!(self.policy, ConflictPolicy::Ask | ConflictPolicy::KeepBoth);
         let item = self.plan.item(i);
-        if !asks && item.kind != Kind::Dir {
-            return false;
-        }
         let existing = fs::stat_at(dir, self.plan.dest_name(i)).ok();
         let kind = match existing.map(|m| m.kind) {
             Some(Kind::Dir) if item.kind == Kind::Dir => ConflictKind::FolderExists,
@@ -134,18 +132,20 @@ impl Copier<'_> {
             _ if item.kind == Kind::Dir => ConflictKind::FileVsFolder,
             _ => ConflictKind::FileExists,
         };
-        if !asks {
-            // Every other policy merges a folder into a folder, as planning does: one made
-            // since (by another job, say) is no reason to leave this one out.
-            let merges = kind == ConflictKind::FolderExists;
-            if merges {
-                self.ctx.control.asks.decided(i, kind, Resolution::Merge);
-            }
-            return merges;
-        }
-        if self.policy == ConflictPolicy::KeepBoth {
-            self.ctx.control.asks.decided(i, kind, Resolution::KeepBoth);
-            return true;
+        if self.policy != ConflictPolicy::Ask {
+            // A name taken since planning (by another job, say) is answered as planning would
+            // have answered it.
+            // Never over another item of the batch whose name the file system folds into this
+            // one's (`taken` says so): that is no conflict with what was there.
+            let folded = || matches!(fs::folded_name(dir, self.plan.dest_name(i)), Ok(Some(_)));
+            return match policy_choice(self.policy, kind) {
+                Choice::Do(Resolution::Skip) | Choice::Fail | Choice::Ask => false,
+                Choice::Do(Resolution::Replace | Resolution::ReplaceIfNewer) if folded() => false,
+                Choice::Do(answer) => {
+                    self.ctx.control.asks.decided(i, kind, answer);
+                    true
+                }
+            };
         }
         if let Some(id) = self.ctx.control.asks.add(i, kind) {
             let info = EntryInfo::new;
