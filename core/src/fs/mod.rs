@@ -584,14 +584,20 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
 }
 
-/// Free bytes for an unprivileged writer on the file system of `fd`; `u64::MAX` for one that
-/// reports no size at all (ramfs, some FUSE file systems), whose free space is not known.
-pub fn available_bytes(fd: impl AsFd) -> Result<u64> {
+/// Free bytes on the file system of `fd` for this process, and the size of its blocks:
+/// `u64::MAX` bytes for one that reports no size at all (ramfs, some FUSE file systems),
+/// whose free space is not known. Root may write into the blocks kept for it (ext4's
+/// reserved 5%), as `cp` run by root does.
+pub fn free_space(fd: impl AsFd) -> Result<(u64, u64)> {
     let st = rustix::fs::fstatvfs(fd)?;
     if st.f_blocks == 0 {
-        return Ok(u64::MAX);
+        return Ok((u64::MAX, st.f_frsize));
     }
-    Ok(st.f_bavail.saturating_mul(st.f_frsize))
+    let free = match rustix::process::geteuid().is_root() {
+        true => st.f_bfree,
+        false => st.f_bavail,
+    };
+    Ok((free.saturating_mul(st.f_frsize), st.f_frsize))
 }
 
 #[cfg(test)]

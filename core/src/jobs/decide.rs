@@ -257,7 +257,8 @@ impl Planner<'_> {
         let written = meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace);
         // A hard link to a file copied earlier takes no space.
         if written && !self.plan.links.add(i, meta) {
-            self.needed_bytes += meta.blocks * 512;
+            self.needed_bytes += meta.size.min(meta.blocks * 512);
+            self.needed_files += 1;
         }
         self.plan.set_action(i, action);
     }

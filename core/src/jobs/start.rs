@@ -108,11 +108,12 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_fir
             .roots
             .iter()
             .all(|r| planned.plan.item(r.item).id.dev == dest.meta.id.dev);
-    let available = fs::available_bytes(&*dest.fd).unwrap_or(u64::MAX);
-    if planned.needed_bytes > available && !reflinks {
+    let (available, block) = fs::free_space(&*dest.fd).unwrap_or((u64::MAX, 0));
+    let needed = planned.needed_on(block);
+    if needed > available && !reflinks {
         let error = Error::NoSpace {
             path: dest.path.clone(),
-            needed: planned.needed_bytes,
+            needed,
             available,
         };
         ctx.control.halt(Arc::new(error));

@@ -66,6 +66,8 @@ pub(crate) struct Planner<'a> {
     pub(in crate::jobs) dest: Option<&'a Dest>,
     pub(in crate::jobs) plan: Plan,
     pub(in crate::jobs) needed_bytes: u64,
+    /// Files counted in `needed_bytes`: each takes whole blocks of the destination.
+    pub(in crate::jobs) needed_files: u64,
     buf: Vec<u8>,
     /// First source of each name (copy and move).
     pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
@@ -119,6 +121,7 @@ impl<'a> Planner<'a> {
             dest,
             plan,
             needed_bytes: 0,
+            needed_files: 0,
             buf: Vec::new(),
             names_seen: HashMap::new(),
             folded_seen: HashMap::new(),
@@ -212,6 +215,7 @@ impl<'a> Planner<'a> {
             plan: self.plan,
             totals,
             needed_bytes: self.needed_bytes,
+            needed_files: self.needed_files,
             conflicts: self.conflicts,
         }
     }
