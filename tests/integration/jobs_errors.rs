@@ -239,23 +239,75 @@ fn a_move_refuses_up_front_what_it_could_not_remove_once_copied() {
     assert_no_temporaries(&dest);
 }
 
+/// Items given `chattr` attributes, cleared again when dropped so that the tree can be removed.
+struct Pinned(Vec<std::path::PathBuf>);
+
+impl Pinned {
+    /// `chattr flag path`; false, with a note, where it cannot be set (the test is skipped).
+    fn pin(&mut self, flag: &str, path: &std::path::Path) -> bool {
+        let set = std::process::Command::new("chattr")
+            .arg(flag)
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !set {
+            eprintln!("note: chattr {flag} is not possible here; test skipped");
+            return false;
+        }
+        self.0.push(path.to_path_buf());
+        true
+    }
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = std::process::Command::new("chattr")
+                .args(["-i", "-a"])
+                .arg(path)
+                .status();
+        }
+    }
+}
+
+/// Replace into an append-only folder (`chattr +a`): what is there cannot be set aside, so
+/// nothing is written. The copy was written, then failed to go in, and its temporary could
+/// not be removed from that folder either: one `.ferry-tmp-…` more at every try.
+#[test]
+fn replace_in_an_append_only_folder_is_refused_before_writing() {
+    let t = TempTree::new();
+    let new = t.file("src/f", "new");
+    let log = t.dir("log");
+    t.file("log/f", "old");
+    let mut pinned = Pinned(Vec::new());
+    if !pinned.pin("+a", &log) {
+        return;
+    }
+    let out = run_ferry([
+        "cp".as_ref(),
+        "--on-conflict".as_ref(),
+        "replace".as_ref(),
+        new.as_os_str(),
+        log.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot move aside"), "{stderr}");
+    assert_eq!(fs::read(log.join("f")).unwrap(), b"old");
+    let names: Vec<_> = fs::read_dir(&log)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, ["f"], "nothing left beside it");
+    drop(pinned);
+}
+
 /// `chattr +i` on a file and `+a` on a folder: the kernel refuses to remove them, root too.
 /// A move across file systems refuses each before copying it (the rest moves), rather than
 /// leaving it in both places. Skipped, with a note, where `chattr` cannot set them.
 #[test]
 fn an_immutable_file_or_append_only_folder_is_not_moved_across_file_systems() {
-    /// Clears the attributes again, so that the tree can be removed.
-    struct Pinned(Vec<std::path::PathBuf>);
-    impl Drop for Pinned {
-        fn drop(&mut self) {
-            for path in &self.0 {
-                let _ = std::process::Command::new("chattr")
-                    .args(["-i", "-a"])
-                    .arg(path)
-                    .status();
-            }
-        }
-    }
     let t = TempTree::new();
     let tree = t.dir("tree");
     let frozen = t.file("tree/frozen", "frozen");
@@ -264,16 +316,9 @@ fn an_immutable_file_or_append_only_folder_is_not_moved_across_file_systems() {
     t.file("tree/free", "free");
     let mut pinned = Pinned(Vec::new());
     for (flag, path) in [("+i", &frozen), ("+a", &log)] {
-        let set = std::process::Command::new("chattr")
-            .arg(flag)
-            .arg(path)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !set {
-            eprintln!("note: chattr {flag} is not possible here; test skipped");
+        if !pinned.pin(flag, path) {
             return;
         }
-        pinned.0.push(path.clone());
     }
     let shm = TempTree::new_in("/dev/shm");
     let dest = shm.dir("dest");

@@ -206,6 +206,20 @@ impl Planner<'_> {
         } else {
             Action::Replace
         };
+        let replaces = match &resolution {
+            Resolution::Replace => true,
+            Resolution::ReplaceIfNewer => meta.mtime.newer_than_held(existing.mtime),
+            _ => false,
+        };
+        // What is there, or its folder, is immutable or append-only (`chattr`, which binds root
+        // too): it cannot be set aside. Refused before anything is written, since the copy's
+        // temporary could not be removed from an append-only folder either.
+        if replaces
+            && (existing.pinned || dest_dir.is_some_and(|d| fs::stat_fd(d).is_ok_and(|m| m.pinned)))
+        {
+            let path = self.plan.dest_path(i);
+            return self.fail(i, Error::io("move aside", path, Errno::PERM));
+        }
         match resolution {
             Resolution::Skip | Resolution::Cancel => self.skip(i, SkipReason::Exists),
             Resolution::Merge if kind == ConflictKind::FolderExists => {
