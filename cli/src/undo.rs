@@ -503,6 +503,34 @@ pub fn run_redo() -> i32 {
     run_journaled(job, "redone", journaled)
 }
 
+/// Says why job `seq`, asked for by number, is not resumed: there is no such job, or it was
+/// not interrupted (it said another job's unfinished undo, or nothing).
+fn not_resumable(records: &[JournalRecord], seq: u64) {
+    let Some(r) = records.iter().find(|r| r.seq == seq) else {
+        eprintln!("ferry: no job {seq} in the journal (`ferry history` lists them)");
+        return;
+    };
+    let (kind, what) = (r.kind(), r.describe());
+    match r.state {
+        RecordState::Running => {
+            eprintln!("ferry: job {seq}, the {kind} {what}, is still running");
+        }
+        _ if r.undo_unfinished() => eprintln!(
+            "ferry: job {seq}, the {kind} {what}, was being undone: `ferry undo` finishes that"
+        ),
+        state => {
+            let was = match state {
+                RecordState::Cancelled => "cancelled",
+                RecordState::Undone => "undone",
+                _ => "finished",
+            };
+            eprintln!(
+                "ferry: job {seq}, the {kind} {what}, was {was}, not interrupted: nothing to resume"
+            );
+        }
+    }
+}
+
 /// Runs `ferry resume`: finishes every job a crash interrupted, oldest first (or only the
 /// record asked for), skipping what each already did, and names those left unfinished.
 pub fn run_resume(args: &ResumeArgs) -> i32 {
@@ -518,8 +546,12 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
         .filter(|r| args.record.is_none_or(|seq| r.seq == seq))
         .collect();
     if chosen.is_empty() {
-        // A job stopped (SIGSTOP, a suspended terminal) is not interrupted: say so.
         let records = journal.records().unwrap_or_default();
+        if let Some(seq) = args.record {
+            not_resumable(&records, seq);
+            return EXIT_REFUSED;
+        }
+        // A job stopped (SIGSTOP, a suspended terminal) is not interrupted: say so.
         let running = records.iter().rev().find(|r| {
             r.state == RecordState::Running && args.record.is_none_or(|seq| r.seq == seq)
         });

@@ -268,3 +268,30 @@ fn resume_names_a_job_still_running() {
     pause.release(held.id());
     assert!(held.wait().unwrap().success());
 }
+
+/// `ferry resume N` of a job that finished, and of one that does not exist, says so of that
+/// job: both said another job's undo was unfinished, or only "no interrupted job".
+#[test]
+fn resume_of_a_job_by_number_says_why_that_job_is_not_resumed() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let src = t.file("a.txt", "a");
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&src)
+        .arg(t.dir("dest"))
+        .output()
+        .unwrap());
+    let said = |seq: &str| {
+        let out = ferry_in(&home).args(["resume", seq]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let finished = said("1");
+    assert!(
+        finished.contains("job 1, the copy") && finished.contains("was finished, not interrupted"),
+        "{finished}"
+    );
+    let none = said("9999");
+    assert!(none.contains("no job 9999 in the journal"), "{none}");
+}
