@@ -317,6 +317,9 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
             _ if r.undo_unfinished() => "UNDO UNFINISHED",
             // Refused or failed on every item ("cannot copy d into itself"): not "done".
             RecordState::Finished if c.done == 0 && c.failed > 0 => "failed",
+            // Stopped before anything (not enough free space) or with items failed: not "done".
+            RecordState::Finished if c.done == 0 && c.not_done > 0 => "stopped",
+            RecordState::Finished if c.failed > 0 || c.not_done > 0 => "partial",
             state => state_word(state),
         };
         println!(

@@ -295,3 +295,31 @@ fn resume_of_a_job_by_number_says_why_that_job_is_not_resumed() {
     let none = said("9999");
     assert!(none.contains("no job 9999 in the journal"), "{none}");
 }
+
+/// `ferry history` says a job with items failed is partial, not "done".
+#[test]
+fn history_says_a_job_with_failures_is_partial() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let src = t.file("a.txt", "a");
+    let out = ferry_in(&home)
+        .arg("cp")
+        .arg(&src)
+        .arg(t.join("missing.txt"))
+        .arg(t.dir("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let history = ok(&ferry_in(&home)
+        .args(["history", "-n", "1"])
+        .output()
+        .unwrap());
+    let line = history
+        .lines()
+        .find(|l| l.contains("copy"))
+        .unwrap_or_default();
+    assert!(
+        line.contains("partial") && !line.contains(" done "),
+        "{history}"
+    );
+}
