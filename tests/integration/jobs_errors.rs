@@ -80,17 +80,7 @@ fn not_enough_space_is_refused_before_writing() {
 #[test]
 fn tiny_files_are_counted_in_the_destinations_blocks() {
     let t = TempTree::new();
-    let img = t.join("ext4.img");
-    fs::File::create(&img).unwrap().set_len(8 << 20).unwrap();
-    let made = std::process::Command::new("mkfs.ext4")
-        .args(["-q", "-F", "-b", "1024", "-O", "^has_journal"])
-        .arg(&img)
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
-        eprintln!("note: mkfs.ext4 unavailable; test skipped");
-        return;
-    }
-    let Some(disk) = Mounted::new(&t.join("disk"), &["-o", "loop", img.to_str().unwrap()]) else {
+    let Some(disk) = Mounted::ext4(&t, 8 << 20, &["-b", "1024", "-O", "^has_journal"]) else {
         return;
     };
     let tiny = t.dir("tiny");

@@ -207,6 +207,24 @@ impl Mounted {
         Mounted::new(&tree.join("mnt"), &["-o", "loop", img.to_str().unwrap()])
     }
 
+    /// A fresh ext4 of `size` bytes at `tree/mnt`, made with `mkfs.ext4 -q -F` and `options`
+    /// in the image file `tree/ext4.img`; `None` (with a note) where `mkfs.ext4` or loop
+    /// mounts are not available.
+    pub fn ext4(tree: &ferry_tests::TempTree, size: u64, options: &[&str]) -> Option<Mounted> {
+        let img = tree.join("ext4.img");
+        fs::File::create(&img).unwrap().set_len(size).unwrap();
+        let made = Command::new("mkfs.ext4")
+            .args(["-q", "-F"])
+            .args(options)
+            .arg(&img)
+            .output();
+        if !made.is_ok_and(|o| o.status.success()) {
+            eprintln!("note: mkfs.ext4 unavailable; test skipped");
+            return None;
+        }
+        Mounted::new(&tree.join("mnt"), &["-o", "loop", img.to_str().unwrap()])
+    }
+
     /// A tmpfs of `size` (e.g. "2m").
     pub fn tmpfs(dir: &Path, size: &str) -> Option<Mounted> {
         Mounted::new(

@@ -657,17 +657,7 @@ fn the_cli_undo_passes_over_a_copy_that_did_nothing() {
 #[test]
 fn copies_on_a_file_system_with_coarse_times_are_known_as_the_copies() {
     let t = TempTree::new();
-    let image = t.join("ext4.img");
-    fs::File::create(&image).unwrap().set_len(64 << 20).unwrap();
-    let made = std::process::Command::new("mkfs.ext4")
-        .args(["-q", "-F", "-I", "128"])
-        .arg(&image)
-        .output();
-    if !made.is_ok_and(|o| o.status.success()) {
-        eprintln!("note: mkfs.ext4 unavailable; skipped");
-        return;
-    }
-    let Some(mnt) = Mounted::new(&t.join("mnt"), &["-o", "loop", image.to_str().unwrap()]) else {
+    let Some(mnt) = Mounted::ext4(&t, 64 << 20, &["-I", "128"]) else {
         return;
     };
     let src = t.dir("src");
