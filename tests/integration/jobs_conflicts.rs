@@ -1,15 +1,15 @@
 //! Conflicts as data: every kind found at plan time and reported together, each resolution
 //! applied to one conflict or to all of its kind, Replace keeping the old item in staging,
-//! errors asked about like conflicts, and `ferry cp --on-conflict` (conflicts found while
-//! writing are in `jobs_conflicts_late.rs`).
+//! and `ferry cp --on-conflict` (conflicts found while writing, and answers meeting what
+//! changed since, are in `jobs_conflicts_late.rs`; errors asked about in `jobs_requests.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use ferry_core::Error;
 use ferry_core::jobs::{
-    Conflict, ConflictKind, ConflictPolicy, Engine, ErrorAction, ErrorPolicy, Event, How, Job,
-    JobOptions, Resolution, Scope, SkipReason, StagingRoots,
+    Conflict, ConflictKind, ConflictPolicy, Engine, Event, How, Job, Resolution, Scope, SkipReason,
+    StagingRoots,
 };
 use ferry_tests::TempTree;
 
@@ -207,38 +207,6 @@ fn replace_keeps_the_old_file_in_staging_byte_for_byte() {
         fs::remove_file(staged).unwrap();
     }
     assert_no_temporaries(&dest);
-}
-
-/// Replace, answered about a file that another program replaced by a folder while the
-/// question was open: it replaced the folder. The item is asked about again, as it is now.
-#[test]
-fn an_answer_given_about_a_file_does_not_replace_the_folder_put_there_since() {
-    let t = TempTree::new();
-    let src = t.file("src/report.txt", "new");
-    t.file("dest/report.txt", "old");
-    let dest = t.join("dest");
-    let (out, conflicts) = run_asking(copy(vec![src], &dest, ConflictPolicy::Ask), |c| {
-        match c.kind {
-            ConflictKind::FileExists => {
-                fs::remove_file(dest.join("report.txt")).unwrap();
-                fs::create_dir(dest.join("report.txt")).unwrap();
-                fs::write(dest.join("report.txt/inside"), "the user's").unwrap();
-                Some((Resolution::Replace, Scope::This))
-            }
-            _ => Some((Resolution::Skip, Scope::This)),
-        }
-    });
-    let kinds: Vec<ConflictKind> = conflicts.iter().map(|c| c.kind).collect();
-    assert_eq!(
-        kinds,
-        [ConflictKind::FileExists, ConflictKind::FileVsFolder],
-        "asked again"
-    );
-    assert_eq!(
-        fs::read(dest.join("report.txt/inside")).unwrap(),
-        b"the user's"
-    );
-    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
 }
 
 #[test]
@@ -575,117 +543,6 @@ fn moves_ask_too_and_keep_both_moves_the_item() {
     assert_accounts_for(&out.summary, &sources);
 }
 
-/// Replace decided about a file; another program put a folder there before the job wrote
-/// (a race a shell loop won for 114 of 300 items): the folder was set aside for the file.
-/// What is set aside must be what the decision was about; the folder goes back.
-/// Replace, answered about one file, while another program swapped another file in under
-/// its name: the other file was set aside. An answer holds for the item it was about.
-#[test]
-fn an_answer_given_about_a_file_is_not_carried_out_on_another_file_swapped_in() {
-    let t = TempTree::new();
-    let src = t.file("src/a.txt", "source");
-    t.file("dest/a.txt", "old");
-    t.file("dest/other", "the other file");
-    let dest = t.join("dest");
-    let mut asked = 0;
-    let (out, conflicts) = run_asking(copy(vec![src], &dest, ConflictPolicy::Ask), |_| {
-        asked += 1;
-        if asked > 1 {
-            return Some((Resolution::Skip, Scope::This));
-        }
-        fs::rename(dest.join("a.txt"), dest.join("held")).unwrap();
-        fs::rename(dest.join("other"), dest.join("a.txt")).unwrap();
-        fs::rename(dest.join("held"), dest.join("other")).unwrap();
-        Some((Resolution::Replace, Scope::This))
-    });
-    assert_eq!(conflicts.len(), 2, "asked again: {conflicts:#?}");
-    assert_eq!(fs::read(dest.join("a.txt")).unwrap(), b"the other file");
-    assert_eq!(fs::read(dest.join("other")).unwrap(), b"old");
-    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
-}
-
-#[test]
-fn replace_never_sets_aside_an_item_put_there_since_the_decision() {
-    let t = TempTree::new();
-    let src = t.file("src/n", "new");
-    t.file("dest/n", "old");
-    let dest = t.join("dest");
-    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
-    let options = JobOptions {
-        paused: true,
-        on_error: ErrorPolicy::Skip,
-    };
-    let id = engine.submit_with(copy(vec![src], &dest, ConflictPolicy::Replace), options);
-    let summary = loop {
-        match events.recv().unwrap() {
-            Event::Planned { .. } => {
-                fs::remove_file(dest.join("n")).unwrap();
-                fs::create_dir(dest.join("n")).unwrap();
-                fs::write(dest.join("n/inner"), "the user's").unwrap();
-                engine.resume(id);
-            }
-            Event::Finished { summary, .. } => break summary,
-            _ => {}
-        }
-    };
-    assert_eq!(fs::read(dest.join("n/inner")).unwrap(), b"the user's");
-    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
-    assert!(
-        matches!(*summary.failed[0].error, Error::Changed { .. }),
-        "{summary:#?}"
-    );
-    assert_no_temporaries(&dest);
-}
-
-#[test]
-fn item_errors_ask_and_retry() {
-    let t = TempTree::new();
-    let src = t.file("src/f", "data");
-    let dest = t.dir("dest");
-    // A source that vanishes after planning: asked about, retried (still gone), then skipped.
-    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
-    let options = JobOptions {
-        paused: true,
-        on_error: ErrorPolicy::Ask,
-    };
-    let id = engine.submit_with(
-        copy(vec![src.clone()], &dest, ConflictPolicy::Skip),
-        options,
-    );
-    let mut requests = 0;
-    let summary = loop {
-        match events.recv().unwrap() {
-            Event::Planned { .. } => {
-                fs::remove_file(&src).unwrap();
-                engine.resume(id);
-            }
-            Event::ItemError { request, path, .. } => {
-                requests += 1;
-                assert_eq!(path, src);
-                let action = if requests == 1 {
-                    ErrorAction::Retry
-                } else {
-                    ErrorAction::Skip
-                };
-                assert!(engine.resolve_error(id, request, action));
-            }
-            Event::Finished { summary, .. } => break summary,
-            _ => {}
-        }
-    };
-    assert_eq!(requests, 2);
-    assert!(summary.failed.is_empty(), "{summary:#?}");
-    assert_eq!(
-        summary.skipped.len(),
-        1,
-        "skipped by the answer: {summary:#?}"
-    );
-    assert!(
-        matches!(&summary.skipped[0].reason, SkipReason::UserSkipped { error } if error.is_not_found()),
-        "{summary:#?}"
-    );
-}
-
 #[test]
 fn cli_ask_without_a_terminal_refuses_and_writes_nothing() {
     let t = TempTree::new();
@@ -796,48 +653,4 @@ fn a_move_across_file_systems_carries_out_answers_and_removes_only_moved_sources
     fs::remove_file(staged).unwrap();
     assert_accounts_for(&out.summary, &sources);
     assert_no_temporaries(&dest);
-}
-
-#[test]
-fn skip_all_of_kind_answers_later_errors_of_that_kind() {
-    let t = TempTree::new();
-    // One folder: its files may be copied by two threads at once (the job thread helps its
-    // workers, see core's `claim.rs`), so both vanished files can be asked about before the
-    // answer: then the one Skip all answers the other request too.
-    let files = [
-        t.file("src/f", "f"),
-        t.file("src/g", "g"),
-        t.file("src/h", "h"),
-    ];
-    let sources = vec![t.join("src")];
-    let dest = t.dir("dest");
-    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
-    let options = JobOptions {
-        paused: true,
-        on_error: ErrorPolicy::Ask,
-    };
-    let id = engine.submit_with(copy(sources.clone(), &dest, ConflictPolicy::Skip), options);
-    let mut requests = 0;
-    let summary = loop {
-        match events.recv().unwrap() {
-            Event::Planned { .. } => {
-                fs::remove_file(&files[0]).unwrap();
-                fs::remove_file(&files[2]).unwrap();
-                engine.resume(id);
-            }
-            Event::ItemError { request, .. }
-                if engine.resolve_error(id, request, ErrorAction::SkipAllOfKind) =>
-            {
-                requests += 1;
-            }
-            Event::Finished { summary, .. } => break summary,
-            _ => {}
-        }
-    };
-    assert_eq!(requests, 1, "one answer covered the second vanished file");
-    assert!(summary.failed.is_empty(), "{summary:#?}");
-    let after_error = summary.skipped.iter().filter(|s| s.reason.after_error());
-    assert_eq!(after_error.count(), 2, "{summary:#?}");
-    assert_accounts_for(&summary, &sources);
-    assert_eq!(fs::read(dest.join("src/g")).unwrap(), b"g");
 }

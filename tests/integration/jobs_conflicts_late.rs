@@ -1,15 +1,17 @@
 //! Conflicts found while writing: a name taken between plan and copy is asked about again
 //! (or given a new name with `keep-both`), never clobbered, and a folder made meanwhile is
-//! merged into as planning would have merged it.
+//! merged into as planning would have merged it. And answers meeting what changed since they
+//! were given: each holds for the very item it was about.
 
 use std::fs;
 
+use ferry_core::Error;
 use ferry_core::jobs::{
-    ConflictKind, ConflictPolicy, Engine, Event, Job, JobOptions, Resolution, Scope,
+    ConflictKind, ConflictPolicy, Engine, ErrorPolicy, Event, Job, JobOptions, Resolution, Scope,
 };
 use ferry_tests::TempTree;
 
-use crate::jobs_conflicts::copy;
+use crate::jobs_conflicts::{copy, run_asking};
 use crate::jobs_support::assert_no_temporaries;
 
 /// A file or folder name taken between plan and copy: with `keep-both` the item gets a new
@@ -288,4 +290,98 @@ fn a_name_taken_after_planning_is_answered_as_the_policy_says() {
         }
         assert_no_temporaries(&dest);
     }
+}
+
+/// Replace, answered about a file that another program replaced by a folder while the
+/// question was open: it replaced the folder. The item is asked about again, as it is now.
+#[test]
+fn an_answer_given_about_a_file_does_not_replace_the_folder_put_there_since() {
+    let t = TempTree::new();
+    let src = t.file("src/report.txt", "new");
+    t.file("dest/report.txt", "old");
+    let dest = t.join("dest");
+    let (out, conflicts) = run_asking(copy(vec![src], &dest, ConflictPolicy::Ask), |c| {
+        match c.kind {
+            ConflictKind::FileExists => {
+                fs::remove_file(dest.join("report.txt")).unwrap();
+                fs::create_dir(dest.join("report.txt")).unwrap();
+                fs::write(dest.join("report.txt/inside"), "the user's").unwrap();
+                Some((Resolution::Replace, Scope::This))
+            }
+            _ => Some((Resolution::Skip, Scope::This)),
+        }
+    });
+    let kinds: Vec<ConflictKind> = conflicts.iter().map(|c| c.kind).collect();
+    assert_eq!(
+        kinds,
+        [ConflictKind::FileExists, ConflictKind::FileVsFolder],
+        "asked again"
+    );
+    assert_eq!(
+        fs::read(dest.join("report.txt/inside")).unwrap(),
+        b"the user's"
+    );
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+}
+
+/// Replace decided about a file; another program put a folder there before the job wrote
+/// (a race a shell loop won for 114 of 300 items): the folder was set aside for the file.
+/// What is set aside must be what the decision was about; the folder goes back.
+/// Replace, answered about one file, while another program swapped another file in under
+/// its name: the other file was set aside. An answer holds for the item it was about.
+#[test]
+fn an_answer_given_about_a_file_is_not_carried_out_on_another_file_swapped_in() {
+    let t = TempTree::new();
+    let src = t.file("src/a.txt", "source");
+    t.file("dest/a.txt", "old");
+    t.file("dest/other", "the other file");
+    let dest = t.join("dest");
+    let mut asked = 0;
+    let (out, conflicts) = run_asking(copy(vec![src], &dest, ConflictPolicy::Ask), |_| {
+        asked += 1;
+        if asked > 1 {
+            return Some((Resolution::Skip, Scope::This));
+        }
+        fs::rename(dest.join("a.txt"), dest.join("held")).unwrap();
+        fs::rename(dest.join("other"), dest.join("a.txt")).unwrap();
+        fs::rename(dest.join("held"), dest.join("other")).unwrap();
+        Some((Resolution::Replace, Scope::This))
+    });
+    assert_eq!(conflicts.len(), 2, "asked again: {conflicts:#?}");
+    assert_eq!(fs::read(dest.join("a.txt")).unwrap(), b"the other file");
+    assert_eq!(fs::read(dest.join("other")).unwrap(), b"old");
+    assert_eq!(out.summary.skipped.len(), 1, "{:#?}", out.summary);
+}
+
+#[test]
+fn replace_never_sets_aside_an_item_put_there_since_the_decision() {
+    let t = TempTree::new();
+    let src = t.file("src/n", "new");
+    t.file("dest/n", "old");
+    let dest = t.join("dest");
+    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+    let options = JobOptions {
+        paused: true,
+        on_error: ErrorPolicy::Skip,
+    };
+    let id = engine.submit_with(copy(vec![src], &dest, ConflictPolicy::Replace), options);
+    let summary = loop {
+        match events.recv().unwrap() {
+            Event::Planned { .. } => {
+                fs::remove_file(dest.join("n")).unwrap();
+                fs::create_dir(dest.join("n")).unwrap();
+                fs::write(dest.join("n/inner"), "the user's").unwrap();
+                engine.resume(id);
+            }
+            Event::Finished { summary, .. } => break summary,
+            _ => {}
+        }
+    };
+    assert_eq!(fs::read(dest.join("n/inner")).unwrap(), b"the user's");
+    assert_eq!(summary.failed.len(), 1, "{summary:#?}");
+    assert!(
+        matches!(*summary.failed[0].error, Error::Changed { .. }),
+        "{summary:#?}"
+    );
+    assert_no_temporaries(&dest);
 }

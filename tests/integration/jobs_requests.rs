@@ -1,4 +1,4 @@
-//! Error requests beyond copying files (`ErrorPolicy::Ask`): planning, deleting, moving and
+//! Error requests (`ErrorPolicy::Ask`): copying files, planning, deleting, moving and
 //! creating folders ask Retry / Skip / Skip all of this kind / Cancel, and the summary stays
 //! exact.
 //!
@@ -19,6 +19,7 @@ use ferry_core::jobs::{
 };
 use ferry_tests::TempTree;
 
+use crate::jobs_conflicts::copy;
 use crate::jobs_support::{Outcome, assert_accounts_for, assert_no_temporaries, staging_in_tree};
 
 /// The immutable flag on one path, cleared when dropped (else the tree cannot be removed).
@@ -502,4 +503,97 @@ fn retry_after_a_folder_is_made_readable_copies_it_with_its_new_mode() {
     assert_eq!(fs::read(copied.join("f")).unwrap(), b"data", "{shown}");
     let mode = fs::metadata(&copied).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o750, "{shown}");
+}
+
+#[test]
+fn item_errors_ask_and_retry() {
+    let t = TempTree::new();
+    let src = t.file("src/f", "data");
+    let dest = t.dir("dest");
+    // A source that vanishes after planning: asked about, retried (still gone), then skipped.
+    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+    let options = JobOptions {
+        paused: true,
+        on_error: ErrorPolicy::Ask,
+    };
+    let id = engine.submit_with(
+        copy(vec![src.clone()], &dest, ConflictPolicy::Skip),
+        options,
+    );
+    let mut requests = 0;
+    let summary = loop {
+        match events.recv().unwrap() {
+            Event::Planned { .. } => {
+                fs::remove_file(&src).unwrap();
+                engine.resume(id);
+            }
+            Event::ItemError { request, path, .. } => {
+                requests += 1;
+                assert_eq!(path, src);
+                let action = if requests == 1 {
+                    ErrorAction::Retry
+                } else {
+                    ErrorAction::Skip
+                };
+                assert!(engine.resolve_error(id, request, action));
+            }
+            Event::Finished { summary, .. } => break summary,
+            _ => {}
+        }
+    };
+    assert_eq!(requests, 2);
+    assert!(summary.failed.is_empty(), "{summary:#?}");
+    assert_eq!(
+        summary.skipped.len(),
+        1,
+        "skipped by the answer: {summary:#?}"
+    );
+    assert!(
+        matches!(&summary.skipped[0].reason, SkipReason::UserSkipped { error } if error.is_not_found()),
+        "{summary:#?}"
+    );
+}
+
+#[test]
+fn skip_all_of_kind_answers_later_errors_of_that_kind() {
+    let t = TempTree::new();
+    // One folder: its files may be copied by two threads at once (the job thread helps its
+    // workers, see core's `claim.rs`), so both vanished files can be asked about before the
+    // answer: then the one Skip all answers the other request too.
+    let files = [
+        t.file("src/f", "f"),
+        t.file("src/g", "g"),
+        t.file("src/h", "h"),
+    ];
+    let sources = vec![t.join("src")];
+    let dest = t.dir("dest");
+    let (engine, events) = Engine::start_with(crate::jobs_support::staging_in_tree());
+    let options = JobOptions {
+        paused: true,
+        on_error: ErrorPolicy::Ask,
+    };
+    let id = engine.submit_with(copy(sources.clone(), &dest, ConflictPolicy::Skip), options);
+    let mut requests = 0;
+    let summary = loop {
+        match events.recv().unwrap() {
+            Event::Planned { .. } => {
+                fs::remove_file(&files[0]).unwrap();
+                fs::remove_file(&files[2]).unwrap();
+                engine.resume(id);
+            }
+            Event::ItemError { request, .. }
+                if engine.resolve_error(id, request, ErrorAction::SkipAllOfKind) =>
+            {
+                requests += 1;
+            }
+            Event::Finished { summary, .. } => break summary,
+            _ => {}
+        }
+    };
+    assert_eq!(requests, 1, "one answer covered the second vanished file");
+    assert!(summary.failed.is_empty(), "{summary:#?}");
+    let after_error = summary.skipped.iter().filter(|s| s.reason.after_error());
+    assert_eq!(after_error.count(), 2, "{summary:#?}");
+    assert_accounts_for(&summary, &sources);
+    assert_eq!(fs::read(dest.join("src/g")).unwrap(), b"g");
 }
