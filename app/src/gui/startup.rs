@@ -112,23 +112,16 @@ fn restored(mut session: Session) -> (Session, Vec<(usize, usize, String)>) {
         for (p, pane) in tab.panes.iter_mut().enumerate() {
             let nearest = nearest_folder(&pane.path);
             if nearest != pane.path {
-                gone.push((t, p, gone_words(&pane.path, &nearest)));
+                gone.push((
+                    t,
+                    p,
+                    super::screen::browser::gone_notice(&pane.path, &nearest),
+                ));
                 pane.path = nearest;
             }
         }
     }
     (session, gone)
-}
-
-/// What a pane of the last session says when its folder `was` is gone and it shows `now`,
-/// as a pane says it of a folder that goes while shown.
-fn gone_words(was: &Path, now: &Path) -> String {
-    let name = was.file_name().unwrap_or(was.as_os_str());
-    format!(
-        "“{}” was moved or deleted; showing {} instead.",
-        super::format::shown_name(name),
-        now.display()
-    )
 }
 
 /// The folder to open for `asked` (the command line's, if any): a file opens its folder; a

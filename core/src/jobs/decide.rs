@@ -214,9 +214,7 @@ impl Planner<'_> {
         // What is there, or its folder, is immutable or append-only (`chattr`, which binds root
         // too): it cannot be set aside. Refused before anything is written, since the copy's
         // temporary could not be removed from an append-only folder either.
-        if replaces
-            && (existing.pinned || dest_dir.is_some_and(|d| fs::stat_fd(d).is_ok_and(|m| m.pinned)))
-        {
+        if replaces && (existing.pinned || self.dest_pinned(i, dest_dir)) {
             let path = self.plan.dest_path(i);
             return self.fail(i, Error::io("move aside", path, Errno::PERM));
         }
@@ -264,6 +262,20 @@ impl Planner<'_> {
                 target(src_dir, src).is_some_and(|t| target(dest_dir, dest) == Some(t))
             }
             _ => false,
+        }
+    }
+
+    /// Whether `dest_dir`, the folder item `i` goes into, is immutable or append-only: one
+    /// `fstat` per folder, not per item replaced in it.
+    fn dest_pinned(&mut self, i: u32, dest_dir: Option<&OwnedFd>) -> bool {
+        let folder = (self.plan.root_of(i), self.plan.item(i).parent);
+        match self.dest_pinned {
+            Some((of, pinned)) if of == folder => pinned,
+            _ => {
+                let pinned = dest_dir.is_some_and(|d| fs::stat_fd(d).is_ok_and(|m| m.pinned));
+                self.dest_pinned = Some((folder, pinned));
+                pinned
+            }
         }
     }
 

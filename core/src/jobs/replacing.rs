@@ -134,9 +134,8 @@ impl Copier<'_> {
         };
         if self.policy != ConflictPolicy::Ask {
             // A name taken since planning (by another job, say) is answered as planning would
-            // have answered it.
-            // Never over another item of the batch whose name the file system folds into this
-            // one's (`taken` says so): that is no conflict with what was there.
+            // have answered it, but never replaced when it is another item of the batch whose
+            // name the file system folds into this one's (`taken` says so).
             let folded = || matches!(fs::folded_name(dir, self.plan.dest_name(i)), Ok(Some(_)));
             return match policy_choice(self.policy, kind) {
                 Choice::Do(Resolution::Skip) | Choice::Fail | Choice::Ask => false,

@@ -97,10 +97,7 @@ impl NamePrompt {
     /// The prompt's content, for [`dialog`](super::dialog) (whose backdrop should send
     /// [`Message::Cancelled`]).
     pub fn view(&self) -> Element<'_, Message> {
-        let place = self.parent.file_name().map_or_else(
-            || self.parent.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let place = crate::gui::format::display_name(&self.parent);
         let prompt = Prompt {
             title: "New Folder",
             hint: Some(format!("Make a folder in “{place}” named:")),

@@ -68,6 +68,10 @@ pub(crate) struct Planner<'a> {
     pub(in crate::jobs) needed_bytes: u64,
     /// Files counted in `needed_bytes`: each takes whole blocks of the destination.
     pub(in crate::jobs) needed_files: u64,
+    /// Whether the destination folder of the items of one parent (by its root and parent
+    /// item: a root given by an answer goes where its item was) is immutable or append-only:
+    /// asked once per folder, at the first Replace in it.
+    pub(in crate::jobs) dest_pinned: Option<((usize, u32), bool)>,
     buf: Vec<u8>,
     /// First source of each name (copy and move).
     pub(in crate::jobs) names_seen: HashMap<OsString, u32>,
@@ -122,6 +126,7 @@ impl<'a> Planner<'a> {
             plan,
             needed_bytes: 0,
             needed_files: 0,
+            dest_pinned: None,
             buf: Vec::new(),
             names_seen: HashMap::new(),
             folded_seen: HashMap::new(),

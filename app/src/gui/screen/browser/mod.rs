@@ -30,6 +30,7 @@ mod navigation;
 mod operations;
 mod selection;
 mod service;
+pub use service::gone_notice;
 mod status;
 #[cfg(test)]
 mod tests;

@@ -48,11 +48,7 @@ impl Browser {
                     return (Task::none(), None);
                 };
                 let (task, event) = self.followed(Place::new(parent.clone()), ctx);
-                self.notice = Some(format!(
-                    "“{}” was moved or deleted; showing {} instead.",
-                    format::display_name(&path),
-                    parent.display()
-                ));
+                self.notice = Some(gone_notice(&path, &parent));
                 (task, event)
             }
             DirEvent::Failed { error, .. } => {
@@ -181,6 +177,16 @@ impl Browser {
         ]);
         (task, notice)
     }
+}
+
+/// What a pane says when its folder `was` is gone and it shows `now` instead (also a tab of
+/// the last session whose folder went while Ferry was closed).
+pub fn gone_notice(was: &std::path::Path, now: &std::path::Path) -> String {
+    format!(
+        "“{}” was moved or deleted; showing {} instead.",
+        format::display_name(was),
+        now.display()
+    )
 }
 
 /// How many rows after the focused one are remembered at each change of the folder, to find
