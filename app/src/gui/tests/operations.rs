@@ -315,6 +315,13 @@ fn ctrl_z_in_a_text_field_leaves_the_jobs_alone() {
     });
 }
 
+/// Types `name` in the New Folder prompt and presses Enter.
+fn give_new_folder_name(ferry: &mut Ferry, name: &str) {
+    let edited = name_prompt::Message::Edited(name.to_owned());
+    send(ferry, Message::NamePrompt(edited));
+    send(ferry, Message::NamePrompt(name_prompt::Message::Submitted));
+}
+
 /// New Folder asks the name first, as Dolphin's and Nautilus's dialogs do: Escape makes
 /// nothing, a name taken is refused in the dialog, and the folder made under the name given
 /// is one undo step (made as "New Folder", then renamed, it took two).
@@ -349,26 +356,12 @@ fn a_new_folder_is_named_before_it_is_made_and_undone_in_one_step() {
     fs::create_dir(music.join("Taken")).unwrap();
     until(&mut ferry, "Taken listed", |f| shows(f, "Taken"));
     new_folder(&mut ferry);
-    send(
-        &mut ferry,
-        Message::NamePrompt(name_prompt::Message::Edited("Taken".into())),
-    );
-    send(
-        &mut ferry,
-        Message::NamePrompt(name_prompt::Message::Submitted),
-    );
+    give_new_folder_name(&mut ferry, "Taken");
     assert!(
         ferry.name_prompt.is_some(),
         "a name taken is refused in the dialog"
     );
-    send(
-        &mut ferry,
-        Message::NamePrompt(name_prompt::Message::Edited("Live".into())),
-    );
-    send(
-        &mut ferry,
-        Message::NamePrompt(name_prompt::Message::Submitted),
-    );
+    give_new_folder_name(&mut ferry, "Live");
     assert!(ferry.name_prompt.is_none());
     jobs_done(&mut ferry);
     assert!(music.join("Live").is_dir());
@@ -416,14 +409,7 @@ fn a_new_folder_is_selected_in_the_pane_that_asked() {
         Key::Character("n".into()),
         Modifiers::CTRL | Modifiers::SHIFT,
     );
-    send(
-        &mut ferry,
-        Message::NamePrompt(name_prompt::Message::Edited("Both".into())),
-    );
-    send(
-        &mut ferry,
-        Message::NamePrompt(name_prompt::Message::Submitted),
-    );
+    give_new_folder_name(&mut ferry, "Both");
     jobs_done(&mut ferry);
     until(&mut ferry, "the new folder selected", |f| {
         f.tabs.active_pane().selected_paths() == [music.join("Both")]
