@@ -38,6 +38,7 @@ pub mod out;
 pub mod jobs;
 pub mod ls;
 pub mod prompt;
+mod quote;
 mod report;
 pub mod trash;
 pub mod undo;

@@ -3,9 +3,11 @@
 //! given, as `ls -l FILE` does.
 //!
 //! Human output is one line per entry, `ls -l` style: kind and permissions, size in bytes,
-//! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name written as its raw bytes. A
-//! symlink to a file has that file's size and time, as in the window (`ls -l` gives the
-//! link's own); other symlinks have their own.
+//! modification time (UTC, `YYYY-MM-DD HH:MM`), then the name, and for a symlink ` -> ` and
+//! where it points. Into a pipe or a file, names and targets go as their bytes; on a terminal
+//! they are quoted as `ls` quotes them there (`quote.rs`). A symlink to a file has that file's
+//! size and time, as in the window (`ls -l` gives the link's own); other symlinks have their
+//! own.
 //!
 //! `--json` prints one array of objects with `"name"`, `"kind"` (`"file"`, `"dir"`,
 //! `"symlink"`, `"fifo"`, `"socket"`, `"block_device"`, `"char_device"`, `"unknown"`),
@@ -14,12 +16,14 @@
 //! `"nlink"`, `"ino"`, `"hidden"` and `"stat_failed"`; metadata fields are `null` when the stat
 //! failed. Symlinks add `"target_kind"` (`null` when broken) and `"followed"`: true when
 //! `"size"`, `"mtime"` and `"mtime_nsec"` are the target's (a link to a file, as listed
-//! above), false when they are the link's own. A name that is not UTF-8 adds
-//! `"name_bytes"`, its exact bytes as an array of numbers, since `"name"` is then lossy.
+//! above), false when they are the link's own, and `"target"`, where the link points (`null`
+//! if it cannot be read). A name or target that is not UTF-8 adds `"name_bytes"` or
+//! `"target_bytes"`, its exact bytes as an array of numbers, since the text is then lossy.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -127,11 +131,17 @@ pub fn run(args: &LsArgs) -> i32 {
         .iter()
         .map(|&i| listing.entry(i as usize))
         .filter(shown);
+    // Where a link points is read when it is printed: one `readlink` a link, none for the rest.
+    let base = (!named).then(|| listing.dir());
+    let target_of = |e: &EntryRef<'_>| {
+        let path = base.map_or_else(|| PathBuf::from(e.name()), |dir| dir.join(e.name()));
+        std::fs::read_link(path).ok()
+    };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let written = if args.json {
-        write_json(&mut out, entries)
+        write_json(&mut out, entries, target_of)
     } else {
-        write_lines(&mut out, entries)
+        write_lines(&mut out, entries, target_of)
     };
     match written.and_then(|()| out.flush()) {
         Ok(()) => unreadable(&listing, &order, shown),
@@ -176,10 +186,15 @@ fn the_item(path: &Path) -> Option<Listing> {
 fn write_lines<'a>(
     out: &mut impl Write,
     entries: impl Iterator<Item = EntryRef<'a>>,
+    target_of: impl Fn(&EntryRef<'a>) -> Option<PathBuf>,
 ) -> io::Result<()> {
     let mut line = Vec::with_capacity(128);
-    // Names go as their bytes, but on a terminal without the escape sequences they may hold.
-    let terminal = crate::out::stdout_is_terminal();
+    // Names go as their bytes, but on a terminal quoted, without the escape sequences they
+    // may hold.
+    let push_name = match crate::out::stdout_is_terminal() {
+        true => crate::quote::push_shell_quoted,
+        false => |line: &mut Vec<u8>, name: &[u8]| line.extend_from_slice(name),
+    };
     // Files made together share their minute: its text is made once for them all.
     let mut minute: Option<(i64, String)> = None;
     for entry in entries {
@@ -201,9 +216,13 @@ fn write_lines<'a>(
             line.extend_from_slice(text.as_bytes());
             line.extend_from_slice(b"  ");
         }
-        match terminal {
-            true => crate::out::push_escaped(&mut line, entry.name_bytes(), b""),
-            false => line.extend_from_slice(entry.name_bytes()),
+        push_name(&mut line, entry.name_bytes());
+        if entry.kind() == Kind::Symlink {
+            line.extend_from_slice(b" -> ");
+            match target_of(&entry) {
+                Some(target) => push_name(&mut line, target.as_os_str().as_bytes()),
+                None => line.push(b'?'),
+            }
         }
         line.push(b'\n');
         out.write_all(&line)?;
@@ -228,6 +247,11 @@ struct JsonEntry<'a> {
     /// Present for symlinks only: whether the size and times are the target's.
     #[serde(skip_serializing_if = "Option::is_none")]
     followed: Option<bool>,
+    /// Present for symlinks only: where the link points, `null` if it cannot be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<Option<Cow<'static, str>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_bytes: Option<Vec<u8>>,
     size: Option<u64>,
     mtime: Option<i64>,
     mtime_nsec: Option<u32>,
@@ -242,18 +266,32 @@ struct JsonEntry<'a> {
 fn write_json<'a>(
     out: &mut impl Write,
     entries: impl Iterator<Item = EntryRef<'a>>,
+    target_of: impl Fn(&EntryRef<'a>) -> Option<PathBuf>,
 ) -> io::Result<()> {
     // Written as the entries come: a whole array built first cost 270 bytes an entry more.
     let mut json = serde_json::Serializer::new(&mut *out);
-    serde::Serializer::collect_seq(&mut json, entries.map(json_entry))?;
+    let entries = entries.map(|entry| {
+        let target = (entry.kind() == Kind::Symlink).then(|| target_of(&entry));
+        json_entry(entry, target)
+    });
+    serde::Serializer::collect_seq(&mut json, entries)?;
     out.write_all(b"\n")
 }
 
-fn json_entry(entry: EntryRef<'_>) -> JsonEntry<'_> {
+/// `target`: for a symlink, where it points if that could be read.
+fn json_entry(entry: EntryRef<'_>, target: Option<Option<PathBuf>>) -> JsonEntry<'_> {
     let bytes = entry.name_bytes();
     let name = String::from_utf8_lossy(bytes);
     let stat = (!entry.stat_failed()).then_some(entry);
+    let target_bytes = target
+        .as_ref()
+        .and_then(Option::as_ref)
+        .map(|t| t.as_os_str().as_bytes().to_vec())
+        .filter(|t| std::str::from_utf8(t).is_err());
+    let target = target.map(|t| t.map(|t| Cow::Owned(t.to_string_lossy().into_owned())));
     JsonEntry {
+        target,
+        target_bytes,
         name_bytes: matches!(name, Cow::Owned(_)).then_some(bytes),
         name,
         kind: kind_name(entry.kind()),

@@ -11,9 +11,9 @@
 //! nowhere left to say anything.
 //!
 //! On a terminal, control characters in what is printed (a file may be named with an escape
-//! sequence that clears the screen or retitles the window) are shown escaped, `\x1b`, as `ls`
-//! quotes them; into a pipe or a file, what goes to stdout goes as its bytes, for the programs
-//! reading it. Messages on stderr are escaped everywhere, since people read them.
+//! sequence that clears the screen or retitles the window) are shown escaped, `\x1b` (a
+//! listing's names are quoted as `ls` quotes them: `quote.rs`); into a pipe or a file, what
+//! goes to stdout goes as its bytes, for the programs reading it. Messages on stderr are escaped everywhere, since people read them.
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
@@ -97,7 +97,7 @@ fn shown(args: fmt::Arguments<'_>, terminal: bool, out: &mut impl Write) -> io::
 
 /// Appends `bytes` to `line`, each control character (C0, DEL, and C1 as UTF-8, which some
 /// terminals obey too) but those in `keep` written as `\xNN` (a C1 as `\u{9b}`).
-pub fn push_escaped(line: &mut Vec<u8>, bytes: &[u8], keep: &[u8]) {
+fn push_escaped(line: &mut Vec<u8>, bytes: &[u8], keep: &[u8]) {
     let mut rest = bytes;
     while let Some((&b, tail)) = rest.split_first() {
         if (b < 0x20 || b == 0x7f) && !keep.contains(&b) {

@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::fs::{self, File};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -402,6 +403,49 @@ fn bad_usage_is_refused() {
     assert_eq!(run_ferry(["ls"]).status.code(), Some(REFUSED));
 }
 
+/// As `ls -l`: a link's line ends with where it points, read without following it; JSON says
+/// so in `"target"`, with its bytes when they are not UTF-8.
+#[test]
+fn a_links_line_says_where_it_points() {
+    let tree = TempTree::new();
+    tree.file("d/file.txt", "12345");
+    tree.symlink("d/to-file", "file.txt");
+    tree.symlink("d/broken", "../no where");
+    let odd = tree.join("d/odd");
+    std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(b"caf\xe9"), &odd).unwrap();
+    let out = run_ferry(["ls".as_ref(), tree.join("d").as_os_str()]);
+    let lines = stdout_lines(&out);
+    let ends = |suffix: &[u8]| lines.iter().any(|line| line.ends_with(suffix));
+    assert!(ends(b"  to-file -> file.txt"), "{out:?}");
+    assert!(ends(b"  broken -> ../no where"), "{out:?}");
+    assert!(ends(b"  odd -> caf\xe9"), "{out:?}");
+    assert!(ends(b"  file.txt"), "{out:?}");
+    let out = run_ferry(["ls".as_ref(), "--json".as_ref(), tree.join("d").as_os_str()]);
+    let entries = json(&out);
+    let by_name = |name: &str| entries.iter().find(|e| e["name"] == name).unwrap();
+    assert_eq!(by_name("to-file")["target"], "file.txt");
+    assert_eq!(by_name("broken")["target"], "../no where");
+    assert!(
+        by_name("file.txt").get("target").is_none(),
+        "only for links"
+    );
+    assert!(by_name("broken").get("target_bytes").is_none());
+    assert_eq!(
+        by_name("odd")["target_bytes"],
+        serde_json::json!([99, 97, 102, 233])
+    );
+    // Named as given, relative to where ferry runs.
+    let out = ferry()
+        .current_dir(tree.join("d"))
+        .args(["ls", "to-file"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout_lines(&out)[0].ends_with(b"  to-file -> file.txt"),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn names_with_spaces_are_written_whole() {
     let tree = TempTree::new();
@@ -427,8 +471,8 @@ fn a_mistyped_command_is_refused_as_neither_command_nor_folder() {
     );
 }
 
-/// On a terminal (here `script`'s), a name's escape sequence is shown escaped, in the listing
-/// and in an error; into a pipe, as its bytes.
+/// On a terminal (here `script`'s), a name's escape sequence is shown escaped: in the listing
+/// quoted as `ls` quotes it there, in an error as `\x1b`; into a pipe, as its bytes.
 #[test]
 fn escape_sequences_in_names_are_shown_escaped_on_a_terminal() {
     let t = TempTree::new();
@@ -451,7 +495,7 @@ fn escape_sequences_in_names_are_shown_escaped_on_a_terminal() {
         !shown.contains('\x1b') && !shown.contains('\x07'),
         "{shown:?}"
     );
-    assert!(shown.contains("a\\x1b[2Jb"), "{shown:?}");
+    assert!(shown.contains("  'a'$'\\033''[2Jb'\r\n"), "{shown:?}");
     assert!(shown.contains("gone\\x1b]0;x\\x07"), "{shown:?}");
     assert_eq!(
         ls(&t, &[]),
