@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ferry_core::places::{self, Places, PlacesEnv};
+use ferry_core::places::{self, Bookmark, Places, PlacesEnv};
 use iced::{Point, Task};
 
 use super::dialogs::Ask;
 use super::format;
 use super::menus::{self, Command, MenuKind, OpenMenu};
 use super::modal::confirm::Confirm;
+use super::modal::name_prompt::NamePrompt;
 use super::screen::browser;
 use super::screen::recovery;
 use super::screen::sidebar;
@@ -332,8 +333,13 @@ impl Ferry {
                 let removed = PlacesEnv::from_env()
                     .and_then(|env| places::remove_bookmark(&env, &bookmark))
                     .map_err(Arc::new);
-                Message::BookmarkRemoved(removed)
+                Message::BookmarkEdited("remove", removed)
             }),
+            Command::RenameBookmark(bookmark) => {
+                let (prompt, task) = NamePrompt::relabel(bookmark);
+                self.name_prompt = Some(prompt);
+                task.map(Message::NamePrompt)
+            }
             Command::MakeCopy(job) => self.make_copy(job),
             Command::UndoRecord(seq) => self.undo_record(seq, false),
             Command::RedoRecord(seq) => self.undo_record(seq, true),
@@ -344,6 +350,16 @@ impl Ferry {
                 Task::none()
             }
         }
+    }
+
+    /// Shows `bookmark` in the places under `label` (`None`: its folder's name).
+    pub(super) fn relabel_bookmark(bookmark: Bookmark, label: Option<String>) -> Task<Message> {
+        bridge::blocking(move || {
+            let renamed = PlacesEnv::from_env()
+                .and_then(|env| places::rename_bookmark(&env, &bookmark.target, label.as_deref()))
+                .map_err(Arc::new);
+            Message::BookmarkEdited("rename", renamed)
+        })
     }
 
     pub(super) fn add_bookmark(&self, path: PathBuf) -> Task<Message> {

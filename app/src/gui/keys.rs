@@ -151,7 +151,8 @@ impl Ferry {
         }
     }
 
-    /// Keys while the sidebar has the keyboard: Up and Down walk the places, Enter opens one
+    /// Keys while the sidebar has the keyboard: Up and Down walk the places (Home and End, Page
+    /// Up and Page Down go to the first and the last: the list is short), Enter opens one
     /// (Ctrl+Enter in a new tab), the Menu key opens its menu, Tab and Escape go back to the
     /// panes; window shortcuts still work.
     fn sidebar_key(
@@ -165,6 +166,8 @@ impl Ferry {
         match named {
             Some(Named::ArrowDown) if plain => self.sidebar.step_focus(true),
             Some(Named::ArrowUp) if plain => self.sidebar.step_focus(false),
+            Some(Named::Home | Named::PageUp) if plain => self.sidebar.focus_end(false),
+            Some(Named::End | Named::PageDown) if plain => self.sidebar.focus_end(true),
             Some(Named::Tab) if plain => {
                 self.sidebar.leave_focus();
                 self.tabs.activate_first();

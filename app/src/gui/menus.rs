@@ -66,6 +66,8 @@ pub enum Command {
     Open(PathBuf),
     /// Remove this bookmark from the places.
     RemoveBookmark(Bookmark),
+    /// Ask for a new label of this bookmark.
+    RenameBookmark(Bookmark),
     /// Light, dark or the system's.
     Theme(ThemeChoice),
     /// Undo the move of this job, then copy instead ("Make it a copy").
@@ -230,6 +232,10 @@ fn place_entries(place: &Place) -> Vec<Entry<Command>> {
         if !entries.is_empty() {
             entries.push(Entry::Separator);
         }
+        entries.push(Entry::item(
+            "Rename…",
+            Command::RenameBookmark(bookmark.clone()),
+        ));
         entries.push(Entry::item(
             "Remove from Places",
             Command::RemoveBookmark(bookmark.clone()),

@@ -113,8 +113,9 @@ pub enum Message {
     OpenFailed(PathBuf, Arc<launch::OpenFailure>),
     /// A bookmark was added, or was there already, or could not be.
     BookmarkAdded(PathBuf, Result<bool, Arc<Error>>),
-    /// A bookmark was removed, or could not be.
-    BookmarkRemoved(Result<bool, Arc<Error>>),
+    /// A bookmark was removed or renamed (`verb`, "remove" or "rename"), or could not be;
+    /// `Ok(false)`: it was no longer in the bookmarks file.
+    BookmarkEdited(&'static str, Result<bool, Arc<Error>>),
     /// Settings and session were written, or could not be.
     Saved(Option<Arc<Error>>),
     /// The places were read (on a worker thread), with the mount table.

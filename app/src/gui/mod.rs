@@ -538,9 +538,13 @@ impl Ferry {
                 });
                 self.load_places()
             }
-            Message::BookmarkRemoved(result) => {
-                if let Err(e) = result {
-                    self.toast(format!("Could not remove the bookmark: {e}"));
+            Message::BookmarkEdited(verb, result) => {
+                match result {
+                    Err(e) => self.toast(format!("Could not {verb} the place: {e}")),
+                    Ok(false) => self.toast(format!(
+                        "Could not {verb} the place: it is no longer in the bookmarks."
+                    )),
+                    Ok(true) => {}
                 }
                 self.load_places()
             }

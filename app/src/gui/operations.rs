@@ -95,15 +95,19 @@ impl Ferry {
         }
     }
 
-    /// A message of the New Folder prompt: a name given is checked against the listing of
-    /// the pane showing the folder, then the folder made (and selected once listed) or the
-    /// name refused in the prompt, with why.
+    /// A message of the name prompt. A bookmark's label is written as given; a new folder's
+    /// name is checked against the listing of the pane showing the folder, then the folder
+    /// made (and selected once listed) or the name refused in the prompt, with why.
     pub(super) fn name_prompt_message(&mut self, message: name_prompt::Message) -> Task<Message> {
         let Some(prompt) = &mut self.name_prompt else {
             return Task::none();
         };
         let (view, parent, name) = match prompt.update(message) {
             Some(name_prompt::Event::Named { view, parent, name }) => (view, parent, name),
+            Some(name_prompt::Event::Labelled { bookmark, label }) => {
+                self.name_prompt = None;
+                return Self::relabel_bookmark(bookmark, label);
+            }
             Some(name_prompt::Event::Cancelled) => {
                 self.name_prompt = None;
                 return Task::none();

@@ -7,15 +7,21 @@
 //! ([`Browser::name_refused`](crate::gui::screen::browser::Browser::name_refused)) and
 //! either makes the folder or gives the reason back ([`NamePrompt::refuse`]).
 //!
+//! The same prompt renames a bookmark in the places ("Rename…" in its menu, Dolphin's
+//! "Edit…"): the label it is shown under; left empty, the folder's name is shown again.
+//!
 //! Keyboard: the field has it, its text selected; Enter submits, Escape cancels.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use ferry_core::dirs::ViewId;
+use ferry_core::places::{Bookmark, Target};
 use iced::widget::{Id, operation};
 use iced::{Element, Task};
 
 use super::prompt::Prompt;
+use crate::gui::format;
 
 /// The field's id (focused, its text selected, when the prompt opens).
 pub const INPUT_ID: &str = "ferry-name-prompt";
@@ -42,15 +48,29 @@ pub enum Event {
         parent: PathBuf,
         name: String,
     },
+    /// `bookmark` is to be shown under `label` (`None`: under its folder's name), spaces
+    /// around it dropped.
+    Labelled {
+        bookmark: Bookmark,
+        label: Option<String>,
+    },
     /// Nothing is to be made.
     Cancelled,
 }
 
-/// The name of a folder to make in `parent`, asked in the window.
+/// What the name is for.
+#[derive(Debug, Clone)]
+enum Purpose {
+    /// A folder to make in `parent`, for the pane of `view`.
+    NewFolder { view: ViewId, parent: PathBuf },
+    /// A new label for a bookmark.
+    PlaceLabel(Bookmark),
+}
+
+/// A name asked in the window: of a folder to make, or a bookmark's label.
 #[derive(Debug, Clone)]
 pub struct NamePrompt {
-    view: ViewId,
-    parent: PathBuf,
+    purpose: Purpose,
     typed: String,
     problem: Option<String>,
 }
@@ -59,10 +79,19 @@ impl NamePrompt {
     /// Asks for the name of a folder to make in `parent`, for the pane of `view`, starting on
     /// `suggested` ("New Folder", or the first free "New Folder 2"...), all of it selected.
     pub fn new(view: ViewId, parent: PathBuf, suggested: String) -> (Self, Task<Message>) {
+        Self::asking(Purpose::NewFolder { view, parent }, suggested)
+    }
+
+    /// Asks for a new label of `bookmark`, starting on the name it is shown under.
+    pub fn relabel(bookmark: Bookmark) -> (Self, Task<Message>) {
+        let shown = bookmark.name().into_owned();
+        Self::asking(Purpose::PlaceLabel(bookmark), shown)
+    }
+
+    fn asking(purpose: Purpose, typed: String) -> (Self, Task<Message>) {
         let prompt = NamePrompt {
-            view,
-            parent,
-            typed: suggested,
+            purpose,
+            typed,
             problem: None,
         };
         let id = || Id::new(INPUT_ID);
@@ -80,11 +109,20 @@ impl NamePrompt {
                 self.problem = None;
                 None
             }
-            Message::Submitted => Some(Event::Named {
-                view: self.view,
-                parent: self.parent.clone(),
-                name: self.typed.trim().to_owned(),
-            }),
+            Message::Submitted => {
+                let name = self.typed.trim().to_owned();
+                Some(match &self.purpose {
+                    Purpose::NewFolder { view, parent } => Event::Named {
+                        view: *view,
+                        parent: parent.clone(),
+                        name,
+                    },
+                    Purpose::PlaceLabel(bookmark) => Event::Labelled {
+                        bookmark: bookmark.clone(),
+                        label: (!name.is_empty()).then_some(name),
+                    },
+                })
+            }
             Message::Cancelled => Some(Event::Cancelled),
         }
     }
@@ -97,14 +135,28 @@ impl NamePrompt {
     /// The prompt's content, for [`dialog`](super::dialog) (whose backdrop should send
     /// [`Message::Cancelled`]).
     pub fn view(&self) -> Element<'_, Message> {
-        let place = crate::gui::format::display_name(&self.parent);
+        let (title, hint, placeholder, action) = match &self.purpose {
+            Purpose::NewFolder { parent, .. } => {
+                let place = format::display_name(parent);
+                let hint = format!("Make a folder in “{place}” named:");
+                ("New Folder", hint, "Folder name", "Create")
+            }
+            Purpose::PlaceLabel(bookmark) => {
+                let place = match &bookmark.target {
+                    Target::Local(path) => format::shown_name(path.as_os_str()),
+                    Target::Remote(uri) => Cow::Borrowed(uri.as_str()),
+                };
+                let hint = format!("Show “{place}” in Places as:");
+                ("Rename Place", hint, "The folder's name", "Rename")
+            }
+        };
         let prompt = Prompt {
-            title: "New Folder",
-            hint: Some(format!("Make a folder in “{place}” named:")),
-            placeholder: "Folder name",
+            title,
+            hint: Some(hint),
+            placeholder,
             typed: &self.typed,
             problem: self.problem.as_deref(),
-            action: "Create",
+            action,
             ids: [INPUT_ID, "ferry-name-prompt-cancel", "ferry-name-prompt-ok"],
             width: 420.0,
         };

@@ -236,6 +236,14 @@ impl Sidebar {
         }
     }
 
+    /// Moves the keyboard's place to the last place (or the first).
+    pub fn focus_end(&mut self, last: bool) {
+        let count = self.places_in_order().len();
+        if let Some(at) = &mut self.focus {
+            *at = if last { count.saturating_sub(1) } else { 0 };
+        }
+    }
+
     /// The place the keyboard is on, and about where it is drawn (for its menu).
     pub fn focused(&self) -> Option<(Place, Point)> {
         let at = self.focus?;

@@ -409,6 +409,66 @@ fn a_bookmark_name_is_shown_on_one_line() {
     );
 }
 
+/// A bookmark's menu renames it from the keyboard, as Dolphin's "Edit…" does: the prompt
+/// starts on its label; an empty one goes back to the folder's name.
+#[test]
+fn a_bookmark_is_renamed_from_its_menu() {
+    let fixture = Fixture::new();
+    let gtk = fixture.dir.path().join("config/gtk-3.0");
+    std::fs::create_dir_all(&gtk).unwrap();
+    std::fs::create_dir(fixture.home().join("Projects")).unwrap();
+    let uri = format!("file://{}/Projects Tunes\n", fixture.home().display());
+    std::fs::write(gtk.join("bookmarks"), uri).unwrap();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    load_places(&fixture, &mut ferry);
+    assert!(shows(&ferry, "Tunes"));
+    // Tab to the places, End to the last of them (the bookmark, with no volumes), its menu.
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    named(&mut ferry, Named::End, Modifiers::empty());
+    named(&mut ferry, Named::Home, Modifiers::empty());
+    let first = ferry.sidebar.focused().map(|(place, _)| place);
+    assert_eq!(first, Some(sidebar::Place::Folder(fixture.home())));
+    named(&mut ferry, Named::End, Modifiers::empty());
+    named(&mut ferry, Named::ContextMenu, Modifiers::empty());
+    assert!(matches!(
+        ferry.menu.as_ref().map(|m| &m.kind),
+        Some(MenuKind::Place(sidebar::Place::Bookmark(..)))
+    ));
+    assert!(shows(&ferry, "Remove from Places"));
+    click(&mut ferry, "Rename…");
+    let prompt = ferry.name_prompt.as_ref().expect("asked");
+    let mut prompt = prompt.clone();
+    assert!(shows(&ferry, "Rename Place"));
+    assert!(shows(
+        &ferry,
+        &format!("Show “{}/Projects” in Places as:", fixture.home().display())
+    ));
+    let edited = |text: &str| modal::name_prompt::Message::Edited(text.into());
+    prompt.update(edited("  Songs "));
+    let labelled = prompt.update(modal::name_prompt::Message::Submitted);
+    let Some(modal::name_prompt::Event::Labelled { bookmark, label }) = labelled else {
+        panic!("{labelled:?}");
+    };
+    assert_eq!(label.as_deref(), Some("Songs"), "spaces around dropped");
+    assert_eq!(bookmark.label.as_deref(), Some("Tunes"));
+    prompt.update(edited(" "));
+    let labelled = prompt.update(modal::name_prompt::Message::Submitted);
+    assert!(
+        matches!(
+            labelled,
+            Some(modal::name_prompt::Event::Labelled { label: None, .. })
+        ),
+        "{labelled:?}"
+    );
+    // Enter in the window's prompt submits it, and it closes.
+    send(&mut ferry, Message::NamePrompt(edited("Songs")));
+    send(
+        &mut ferry,
+        Message::NamePrompt(modal::name_prompt::Message::Submitted),
+    );
+    assert!(ferry.name_prompt.is_none());
+}
+
 #[test]
 fn the_sidebar_navigates_and_marks_the_current_place() {
     let fixture = Fixture::new();
