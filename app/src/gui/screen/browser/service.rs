@@ -12,6 +12,7 @@ use super::history::{Nav, Place};
 use super::{Browser, Contents, Event, Filter, Listing, Message, Selection};
 use crate::gui::format;
 use crate::gui::screen::Ctx;
+use crate::gui::widget::list::top_of;
 
 impl Browser {
     pub(super) fn on_dir_event(
@@ -92,12 +93,15 @@ impl Browser {
         order: Arc<[u32]>,
     ) -> (Task<Message>, Option<Event>) {
         let filter = self.filter.as_deref().and_then(Filter::new);
+        let resorted = std::mem::take(&mut self.reveal_when_sorted);
+        // What the view stays on when rows come and go above it (not after a new sort, which
+        // brings the focused item into view instead).
+        let anchor = (!resorted).then(|| self.scroll_anchor()).flatten();
         // Where the focus was, for when its item is gone (deleted or renamed elsewhere): the
         // keyboard goes on from there, as in Dolphin, where Down went to the first row.
         let focused_row = self.focused_row();
         let after_focus = self.rows_after_focus(focused_row);
         let was_loading = matches!(self.listing, Listing::Loading(_));
-        let resorted = std::mem::take(&mut self.reveal_when_sorted);
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
         let spare = match &mut self.listing {
@@ -154,12 +158,13 @@ impl Browser {
         }
         self.listing = Listing::Loaded(contents);
         let rows_changed = self.rows_changed();
-        let reveal = match focus {
-            Some((row, entry)) => {
+        let reveal = match (focus, anchor) {
+            (Some((row, entry)), _) => {
                 self.selection.select_only(entry);
                 self.reveal(row, true)
             }
-            None => Task::none(),
+            (None, Some(anchor)) => self.keep_anchored(&anchor),
+            (None, None) => Task::none(),
         };
         let task = Task::batch([
             rows_changed,
@@ -176,6 +181,65 @@ impl Browser {
             },
         ]);
         (task, notice)
+    }
+}
+
+/// Rows of the view that it stays on when rows come and go above them (another program adds
+/// or deletes files): the focused row if it is in view, then the rows in view from the top,
+/// each by name with how far its line's top is below the viewport's top. The first still
+/// listed keeps its place on screen, as Dolphin's view keeps it: the list slid under a still
+/// viewport, and the selected file went out of sight.
+struct Anchor {
+    rows: Vec<(Vec<u8>, f32)>,
+}
+
+impl Browser {
+    /// What the view stays on across a live change; `None` at the top of the list with the
+    /// focus out of view (new items at the top are then shown), or while loading.
+    fn scroll_anchor(&self) -> Option<Anchor> {
+        let Listing::Loaded(contents) = &self.listing else {
+            return None;
+        };
+        let (line_h, per_line) = (self.line_height(), self.per_line());
+        let focused = (self.focused_row())
+            .filter(|&row| self.scroll.reveal(row / per_line, line_h).is_none());
+        if focused.is_none() && self.scroll.offset_y <= 0.0 {
+            return None;
+        }
+        let top = self.scroll.row_under(0.0, line_h) * per_line;
+        let in_view = top..top + (self.scroll.page(line_h) + 1) * per_line;
+        let rows = (focused.into_iter().chain(in_view))
+            .filter_map(|row| {
+                let &entry = contents.rows().get(row)?;
+                let name = contents
+                    .entries()
+                    .entry(entry as usize)
+                    .name_bytes()
+                    .to_vec();
+                Some((name, top_of(row / per_line, line_h) - self.scroll.offset_y))
+            })
+            .collect();
+        Some(Anchor { rows })
+    }
+
+    /// Scrolls so that the first row of `anchor` still listed is where it was on screen.
+    fn keep_anchored(&mut self, anchor: &Anchor) -> Task<Message> {
+        let Some(contents) = self.listing.contents() else {
+            return Task::none();
+        };
+        let names = anchor.rows.iter().map(|(name, _)| name.as_slice());
+        let Some((i, row)) = first_still_listed(contents, names) else {
+            return Task::none();
+        };
+        let below_top = anchor.rows[i].1;
+        let (line_h, per_line) = (self.line_height(), self.per_line());
+        let lines = contents.rows().len().div_ceil(per_line);
+        let end = (top_of(lines, line_h) - self.scroll.viewport_h).max(0.0);
+        let offset = (top_of(row / per_line, line_h) - below_top).clamp(0.0, end);
+        if (offset - self.scroll.offset_y).abs() < 0.5 {
+            return Task::none();
+        }
+        self.scroll_to(offset)
     }
 }
 
@@ -202,18 +266,27 @@ struct RowsAfter {
 impl RowsAfter {
     /// The entry of `contents` showing the first of these rows (nearest first) still there.
     fn first_listed(&self, contents: &Contents) -> Option<u32> {
-        let wanted: std::collections::HashMap<&[u8], usize> = (self.rows.iter().enumerate())
-            .map(|(i, &e)| (self.entries.entry(e as usize).name_bytes(), i))
-            .collect();
-        if wanted.is_empty() {
-            return None;
-        }
-        (contents.rows().iter())
-            .filter_map(|&e| {
-                let name = contents.entries().entry(e as usize).name_bytes();
-                wanted.get(name).map(|&i| (i, e))
-            })
-            .min_by_key(|&(i, _)| i)
-            .map(|(_, e)| e)
+        let names = (self.rows.iter()).map(|&e| self.entries.entry(e as usize).name_bytes());
+        let (_, row) = first_still_listed(contents, names)?;
+        Some(contents.rows()[row])
     }
+}
+
+/// The first of `names` that `contents` shows: its place among `names`, and its row. One
+/// pass over the rows, however many they are and however many of `names` went.
+fn first_still_listed<'a>(
+    contents: &Contents,
+    names: impl Iterator<Item = &'a [u8]>,
+) -> Option<(usize, usize)> {
+    let wanted: std::collections::HashMap<&[u8], usize> =
+        names.enumerate().map(|(i, name)| (name, i)).collect();
+    if wanted.is_empty() {
+        return None;
+    }
+    (contents.rows().iter().enumerate())
+        .filter_map(|(row, &e)| {
+            let name = contents.entries().entry(e as usize).name_bytes();
+            wanted.get(name).map(|&i| (i, row))
+        })
+        .min_by_key(|&(i, _)| i)
 }

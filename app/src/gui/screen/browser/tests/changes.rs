@@ -286,3 +286,63 @@ fn a_new_sort_keeps_the_focused_item_in_view() {
     change_to(&mut browser, &dirs, &shown);
     assert!(browser.scroll.offset_y < 1.0, "{}", browser.scroll.offset_y);
 }
+
+/// Where the row named `name` is drawn: how far below the viewport's top.
+fn on_screen(browser: &Browser, name: &str) -> f32 {
+    let contents = browser.listing.contents().unwrap();
+    let row = contents.row_named(name.as_bytes()).unwrap();
+    crate::gui::widget::list::top_of(row, browser.line_height()) - browser.scroll.offset_y
+}
+
+/// Files another program adds or deletes above what is shown do not slide the view under
+/// a still viewport: the focused item stays where it was on screen; with the focus out of
+/// view, the rows at the top of the view do.
+#[test]
+fn rows_changing_above_the_view_leave_what_is_shown_in_place() {
+    let dirs = Recorder::default();
+    let (mut browser, names) = tall_list(&dirs, 300);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, last(Step::PageUp));
+    act(&mut browser, &dirs, last(Step::PageUp));
+    let focused = selected_names(&browser)[0].clone();
+    let was = on_screen(&browser, &focused);
+    assert!((0.0..300.0).contains(&was), "{focused} at {was}");
+    let mut shown: Vec<&str> = names[100..].iter().map(String::as_str).collect();
+    change_to(&mut browser, &dirs, &shown);
+    assert_eq!(selected_names(&browser), std::slice::from_ref(&focused));
+    assert_eq!(
+        on_screen(&browser, &focused),
+        was,
+        "after 100 deleted above"
+    );
+    let added: Vec<String> = (0..50).map(|i| format!("a{i:03}")).collect();
+    shown.splice(0..0, added.iter().map(String::as_str));
+    change_to(&mut browser, &dirs, &shown);
+    assert_eq!(on_screen(&browser, &focused), was, "after 50 added above");
+
+    // The focus at the top, out of view: the first row in view stays.
+    act(&mut browser, &dirs, last(Step::First));
+    let scrolled = Message::Scrolled {
+        offset_y: 3000.0,
+        viewport_h: 300.0,
+    };
+    let _ = browser.update(scrolled, &ctx(&dirs));
+    let contents = browser.listing.contents().unwrap();
+    let top_row = browser.scroll.row_under(0.0, browser.line_height());
+    let top_entry = contents.rows()[top_row] as usize;
+    let top = (contents.entries().entry(top_entry).name().to_str().unwrap()).to_owned();
+    let was = on_screen(&browser, &top);
+    shown.drain(10..30);
+    change_to(&mut browser, &dirs, &shown);
+    assert_eq!(
+        on_screen(&browser, &top),
+        was,
+        "{top} after 20 deleted above"
+    );
+    // The top row itself deleted: the next row in view keeps its place.
+    let next = shown[shown.iter().position(|&n| n == top).unwrap() + 1].to_owned();
+    let next_was = on_screen(&browser, &next);
+    shown.retain(|&n| n != top);
+    change_to(&mut browser, &dirs, &shown);
+    assert_eq!(on_screen(&browser, &next), next_was);
+}
