@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use super::{Now, absorb, not_as_left, now_at, unstage};
 use crate::entry::Kind;
 use crate::error::Error;
-use crate::fs::DeepPaths;
+use crate::fs::{DeepPaths, FileId};
 use crate::jobs::control::JobCtx;
 use crate::jobs::summary::fail;
-use crate::jobs::{How, RecordEntry, Summary, TrashRoots, trash};
+use crate::jobs::{How, RecordEntry, Summary, TrashRecord, TrashRoots, trash};
 
 pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summary {
     let mut summary = Summary::default();
@@ -95,6 +95,10 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
         return summary;
     }
     unstage(ctx, &mut summary, entries);
+    let gone_untold =
+        |i: usize| now[i] == Now::Gone && !not_the_jobs(&now, i) && entries[i].staged.is_none();
+    let gone: Vec<usize> = (0..n).filter(|&i| gone_untold(i)).collect();
+    let trashed_before = trashed_by_an_earlier_run(entries, &gone, roots);
     // What stays: changed items, and copied folders still holding something. A copy gone
     // since (deleted, or moved away with its folder) is said, once for all it held: it may
     // well still exist elsewhere, and nothing was trashed for it. One that replaced an item
@@ -103,9 +107,14 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
         let e = &entries[i];
         // Said once for a folder, merged into or made, and all it held (gone, or another in
         // its place).
-        let folder_gone = not_the_jobs(&now, i);
-        if now[i] == Now::Gone && !folder_gone && e.staged.is_none() {
-            fail(ctx, &mut summary, &e.dest, not_as_left(Now::Gone, &e.dest));
+        if gone_untold(i) {
+            match trashed_before.get(&i) {
+                Some(record) => {
+                    summary.done.push(e.dest.clone());
+                    summary.trash.push(record.clone());
+                }
+                None => fail(ctx, &mut summary, &e.dest, not_as_left(Now::Gone, &e.dest)),
+            }
             continue;
         }
         if clean[i] || e.how == How::Merged || now[i] == Now::Gone {
@@ -139,6 +148,35 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
         fail(ctx, &mut summary, &e.dest, changed);
     }
     summary
+}
+
+/// Of the copies `gone` (indices into `entries`), those an earlier run of this undo put in
+/// the trash, cancelled before it was recorded (a cancelled undo leaves its job to be undone
+/// again): in the trash from their path, the very items the job made (on their own file
+/// system, trashing is a rename). They are undone: this run records them as trashed, so that
+/// a redo brings back all the undo took, and does not say them gone (a tester's second Undo
+/// of a 20,000-file copy said "9,342 failed", each "no longer where it was left").
+fn trashed_by_an_earlier_run(
+    entries: &[RecordEntry],
+    gone: &[usize],
+    roots: &TrashRoots,
+) -> HashMap<usize, TrashRecord> {
+    if gone.is_empty() {
+        return HashMap::new();
+    }
+    // Read only when something is gone: every info file of every trash.
+    let Ok(items) = trash::list_trash_in(roots) else {
+        return HashMap::new();
+    };
+    let wanted: HashMap<(&Path, FileId), usize> = (gone.iter())
+        .map(|&i| ((entries[i].dest.as_path(), entries[i].id), i))
+        .collect();
+    (items.iter())
+        .filter_map(|item| {
+            let &i = wanted.get(&(item.original.as_path(), item.id))?;
+            Some((i, item.as_record()))
+        })
+        .collect()
 }
 
 /// How many items the folder `path` holds; `None` if it cannot be read.
