@@ -185,7 +185,15 @@ pub fn done_message(
         Job::Resume { .. } => format!("Finished {items}"),
     };
     if cancelled {
-        text = format!("Cancelled: {}", lowercase_first(&text));
+        text = match job {
+            // "Cancelled: undid: Copy…" read as an undo that finished; its job can be undone
+            // again, which finishes it.
+            Job::Undo { record, .. } => format!(
+                "Cancelled the undo of: {}; Undo finishes it",
+                lowercase_first(&in_words(&record.job))
+            ),
+            _ => format!("Cancelled: {}", lowercase_first(&text)),
+        };
     }
     let mut rest = Vec::new();
     // A folder cancelled midway is there in part: said, as undo takes it back too.
