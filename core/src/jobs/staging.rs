@@ -184,6 +184,16 @@ impl Staging {
     }
 }
 
+/// Removes `folder` when it is a `.ferry-replaced-<uid>` folder (at a mount's root or in a
+/// destination folder, among the user's own files) left empty: an undo that put back the
+/// last item kept there left it behind on a USB stick's root. The data folder's own staging
+/// folder stays. Only ever an empty folder: `rmdir` refuses any other.
+pub(crate) fn remove_if_emptied(folder: &Path) {
+    if folder.file_name() == Some(OsStr::new(&staging_folder_name())) {
+        let _ = std::fs::remove_dir(folder);
+    }
+}
+
 /// The user's staging folders that exist: the data folder's ([`StagingRoots::from_env`]) and
 /// `.ferry-replaced-<uid>` at the root of each mounted file system, except where looking may
 /// hang ([`fs::Mount::may_hang`]). Pruned at start (see `journal/start_up.rs`), so that what

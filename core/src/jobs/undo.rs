@@ -46,7 +46,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{names, put_back, recovery, single, symlinks, trash};
+use super::{names, put_back, recovery, single, staging, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DeepPaths, FileId, Timestamp};
@@ -235,8 +235,9 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
             continue;
         }
         if !exists(&e.dest) {
-            if let Err(err) = fs::rename_noreplace_path(staged, &e.dest) {
-                fail(ctx, summary, &e.dest, Error::io("put back", &e.dest, err));
+            match fs::rename_noreplace_path(staged, &e.dest) {
+                Ok(()) => staging::remove_if_emptied(staged.parent().unwrap_or(staged)),
+                Err(err) => fail(ctx, summary, &e.dest, Error::io("put back", &e.dest, err)),
             }
             continue;
         }
