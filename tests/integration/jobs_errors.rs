@@ -132,6 +132,39 @@ fn a_disk_out_of_inodes_is_said_to_hold_no_more_files() {
     }
 }
 
+/// Onto a full disk mounted read-only (a squashfs has no free space at all), a copy says
+/// the file system is read-only, as `cp` does, not that it lacks space.
+#[test]
+fn a_copy_onto_a_full_read_only_disk_says_it_is_read_only() {
+    let t = TempTree::new();
+    let Some(small) = Mounted::tmpfs(&t.join("small"), "1m") else {
+        return;
+    };
+    let _ = fs::write(small.dir.join("filler"), vec![0u8; 2 << 20]);
+    let remounted = std::process::Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&small.dir)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(remounted);
+    let src = t.file("src/ok.txt", "ok");
+    let out = crate::jobs_support::run_job(Job::Copy {
+        sources: vec![src.clone()],
+        dest_dir: small.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.stopped_by.is_none(), "{:#?}", out.summary);
+    let [failed] = out.summary.failed.as_slice() else {
+        panic!("{:#?}", out.summary);
+    };
+    assert_eq!(failed.path, src);
+    assert_eq!(
+        failed.error.raw_os_error(),
+        Some(rustix::io::Errno::ROFS.raw_os_error())
+    );
+}
+
 #[test]
 fn running_out_of_space_mid_copy_stops_cleanly() {
     let t = TempTree::new();

@@ -586,11 +586,14 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
 
 /// Free bytes on the file system of `fd` for this process, and the size of its blocks:
 /// `u64::MAX` bytes for one that reports no size at all (ramfs, some FUSE file systems),
-/// whose free space is not known. Root may write into the blocks kept for it (ext4's
-/// reserved 5%), as `cp` run by root does.
+/// whose free space is not known, and for one mounted read-only, where nothing is written
+/// whatever the space (a squashfs has none free: a copy onto it was refused for space, not
+/// for the read-only file system the writes then say it is). Root may write into the blocks
+/// kept for it (ext4's reserved 5%), as `cp` run by root does.
 pub fn free_space(fd: impl AsFd) -> Result<(u64, u64)> {
     let st = rustix::fs::fstatvfs(fd)?;
-    if st.f_blocks == 0 {
+    let read_only = st.f_flag.contains(rustix::fs::StatVfsMountFlags::RDONLY);
+    if st.f_blocks == 0 || read_only {
         return Ok((u64::MAX, st.f_frsize));
     }
     let free = match rustix::process::geteuid().is_root() {
