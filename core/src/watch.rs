@@ -114,7 +114,8 @@ pub enum DirCheck {
     Same(OwnedFd),
     /// The path no longer leads to the watched folder: deleted, renamed away or replaced.
     Gone,
-    /// The folder cannot be opened right now (e.g. its permissions changed); skip this batch.
+    /// The folder cannot be opened right now (e.g. its permissions changed): the listing
+    /// service reads it again, for the error its views then show.
     Unreadable,
 }
 

@@ -602,3 +602,67 @@ fn a_file_system_that_stops_answering_holds_no_other_folder() {
         "the quit waited"
     );
 }
+
+/// Run as user 65534 by [`a_folder_made_unreadable_while_shown_says_so`]: shows the folder
+/// `shown` in `FERRY_UNREADABLE_DIR`, makes the file `ready` there, and prints what the
+/// service sends next.
+#[test]
+#[ignore = "run by a_folder_made_unreadable_while_shown_says_so, as another user"]
+fn a_folder_shown_as_another_user() {
+    let Some(dir) = std::env::var_os("FERRY_UNREADABLE_DIR").map(PathBuf::from) else {
+        return;
+    };
+    let (dirs, events) = DirService::start();
+    let shown = open(&dirs, &events, 1, &dir.join("shown"));
+    assert_eq!(names(&shown.listing), ["s1", "s2"]);
+    fs::write(dir.join("ready"), "").unwrap();
+    let said = match next(&events, 1) {
+        DirEvent::Failed { error, .. } => format!("failed: {error}"),
+        other => format!("{other:?}"),
+    };
+    println!("NEXT EVENT {said}");
+}
+
+/// A folder made unreadable while shown (`chmod 000` by its owner or root), then changed: the
+/// view gets the error, where it went on showing the files as they were, a deleted one too.
+#[test]
+fn a_folder_made_unreadable_while_shown_says_so() {
+    use std::os::unix::fs::PermissionsExt;
+    let tree = TempTree::new();
+    fs::set_permissions(tree.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let shown = tree.dir("shown");
+    tree.file("shown/s1", "");
+    tree.file("shown/s2", "");
+    for path in [&shown, &tree.join("shown/s1"), &tree.join("shown/s2")] {
+        std::os::unix::fs::chown(path, Some(65534), Some(65534)).unwrap();
+    }
+    let child = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "dirs::a_folder_shown_as_another_user",
+            "--ignored",
+        ])
+        .args(["--nocapture", "--test-threads=1"])
+        .env("FERRY_UNREADABLE_DIR", tree.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + DEADLINE;
+    while !tree.join("ready").exists() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fs::set_permissions(&shown, fs::Permissions::from_mode(0o000)).unwrap();
+    fs::remove_file(tree.join("shown/s1")).unwrap();
+    tree.file("shown/s3", "");
+    let out = child.wait_with_output().unwrap();
+    fs::set_permissions(&shown, fs::Permissions::from_mode(0o755)).unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("NEXT EVENT failed:") && said.contains("Permission denied"),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

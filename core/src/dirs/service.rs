@@ -471,7 +471,13 @@ impl Service {
                 self.gone(path);
                 return None;
             }
-            DirCheck::Unreadable => return None,
+            // Made unreadable while shown (its permissions changed): read again, the views
+            // get the error, where they went on showing what it held before, removed files
+            // and all, with nothing said.
+            DirCheck::Unreadable => {
+                self.start_load(path.to_owned(), true);
+                return None;
+            }
         };
         if pending.check_self {
             // A false alarm (renamed and back): notify dropped the watch; renew it, then rescan.
