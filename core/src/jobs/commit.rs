@@ -200,9 +200,11 @@ impl Copier<'_> {
                 e => Error::io("read the link", self.plan.source_path(i), e),
             },
         )?;
-        let (temp, ()) = self.temp(batch, i, |dir, name| {
-            rustix::fs::symlinkat(&*target, dir, name)
-        })?;
+        let (temp, ()) = self
+            .temp(batch, i, |dir, name| {
+                rustix::fs::symlinkat(&*target, dir, name)
+            })
+            .map_err(|e| self.node_refused(Kind::Symlink, e))?;
         let item = self.plan.item(i);
         self.give_owner(i, (item.uid, item.gid), batch.group, |uid, gid| {
             fs::set_owner_at(&*batch.dst, &temp.name, uid, gid)
@@ -267,15 +269,19 @@ impl Copier<'_> {
         self.finish_special(batch, temp, i)
     }
 
-    /// `error` from making a node of `kind`, as the item's failure: a FUSE server that makes
-    /// none (fusefat) answers EIO, which elsewhere stops the job as a failing disk would; it
-    /// is said as what it means, that this file system cannot hold one, and fails that item
-    /// alone.
+    /// `error` from making a link or node of `kind`, as the item's failure, said as what it
+    /// means where it means that this file system cannot hold one: ENOSYS or EOPNOTSUPP
+    /// (fusefat makes no link), EPERM for a link on a FAT or exFAT disk, and EIO from a FUSE
+    /// server that makes none (fusefat's FIFOs), which elsewhere stops the job as a failing
+    /// disk would. It fails that item alone.
     fn node_refused(&self, kind: Kind, error: Error) -> Error {
         let fuse = self.dest.mount.as_ref().is_some_and(fs::Mount::is_fuse);
+        let windows = self.dest.caps.windows_names;
         match error {
             Error::Io { op, path, source }
-                if fuse && source.raw_os_error() == Some(Errno::IO.raw_os_error()) =>
+                if source.raw_os_error().is_some_and(|raw| {
+                    cannot_hold(kind, Errno::from_raw_os_error(raw), fuse, windows)
+                }) =>
             {
                 let reason = format!("this file system cannot hold a {} ({source})", kind.noun());
                 let source = std::io::Error::new(std::io::ErrorKind::Unsupported, reason);
@@ -425,5 +431,39 @@ impl Drop for Temp<'_> {
         if self.armed {
             let _ = rustix::fs::unlinkat(self.dir, &self.name, AtFlags::empty());
         }
+    }
+}
+
+/// Whether `errno` from making a link or node of `kind` means that the destination cannot
+/// hold one (see `Copier::node_refused`): `fuse` for a FUSE file system, `windows` for one
+/// with Windows' rules for names (FAT, exFAT, NTFS).
+fn cannot_hold(kind: Kind, errno: Errno, fuse: bool, windows: bool) -> bool {
+    match errno {
+        Errno::NOSYS | Errno::OPNOTSUPP => true,
+        Errno::PERM => kind == Kind::Symlink && windows,
+        Errno::IO => fuse,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// fusefat answered a link with ENOSYS, shown raw ("Function not implemented"); a FAT
+    /// disk answers EPERM. A FIFO refused by a non-root user's EPERM is not the disk's doing.
+    #[test]
+    fn what_a_disk_that_cannot_hold_a_link_or_node_answers() {
+        assert!(cannot_hold(Kind::Symlink, Errno::NOSYS, true, true));
+        assert!(cannot_hold(Kind::Symlink, Errno::PERM, false, true));
+        assert!(cannot_hold(Kind::Fifo, Errno::IO, true, true));
+        assert!(cannot_hold(Kind::Fifo, Errno::OPNOTSUPP, false, false));
+        assert!(!cannot_hold(Kind::Fifo, Errno::PERM, false, true));
+        assert!(!cannot_hold(Kind::Symlink, Errno::PERM, false, false));
+        assert!(
+            !cannot_hold(Kind::Symlink, Errno::IO, false, true),
+            "a failing disk"
+        );
+        assert!(!cannot_hold(Kind::Symlink, Errno::NOSPC, true, true));
     }
 }
