@@ -244,13 +244,31 @@ impl Sidebar {
         }
     }
 
-    /// The place the keyboard is on, and about where it is drawn (for its menu).
+    /// The place the keyboard is on, and about where the middle of its row is drawn, in the
+    /// window (for its menu): the rows above it and the headings of their sections, at the
+    /// heights [`view`](Self::view) draws them (unscrolled; a menu opened at a fixed height
+    /// stood a row or two above the place, more the further down it was).
     pub fn focused(&self) -> Option<(Place, Point)> {
         let at = self.focus?;
+        let places = self.places.as_ref()?;
         let place = self.places_in_order().into_iter().nth(at)?;
-        #[allow(clippy::cast_precision_loss)] // an index into a short list
-        let y = 90.0 + at as f32 * 28.0;
-        Some((place, Point::new(self.width - 24.0, y)))
+        let first_bookmark = places.standard.len() + usize::from(self.trash.is_some());
+        let first_volume = first_bookmark + places.bookmarks.len();
+        let height = |i: usize| match i {
+            i if i < first_bookmark => ROW_H,
+            i if i < first_volume => match places.bookmarks[i - first_bookmark].status {
+                Status::Present => ROW_H,
+                _ => ROW_H + NOTE_H,
+            },
+            _ => VOLUME_ROW_H,
+        };
+        let heading = |i: usize| match i {
+            0 => 0.0,
+            i if i == first_bookmark || i == first_volume => HEADING_H,
+            _ => 0.0,
+        };
+        let top: f32 = FIRST_ROW_TOP + (0..at).map(|i| height(i) + heading(i + 1)).sum::<f32>();
+        Some((place, Point::new(self.width - 24.0, top + height(at) / 2.0)))
     }
 
     /// The sidebar; the place holding `current` (the active pane's folder) is highlighted.
@@ -339,6 +357,15 @@ impl Sidebar {
         .into()
     }
 }
+
+/// Where the places' rows are drawn in the window, as measured on screen: the top of the
+/// first row (below the tool bar and the "Places" heading), a row of one line, the line a
+/// note adds ("missing"), a device's row (name, bar, free space), a section's heading.
+const FIRST_ROW_TOP: f32 = 81.5;
+const ROW_H: f32 = 27.0;
+const NOTE_H: f32 = 14.0;
+const VOLUME_ROW_H: f32 = 46.0;
+const HEADING_H: f32 = 32.0;
 
 fn standard_name(kind: StandardKind) -> &'static str {
     match kind {
