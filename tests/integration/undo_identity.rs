@@ -78,3 +78,59 @@ fn undo_of_a_move_keeps_a_file_made_anew_under_the_moved_name() {
     assert_eq!(failed.len(), 1, "{:#?}", out.summary);
     assert!(matches!(&*failed[0].error, Error::ChangedSince { path } if *path == moved));
 }
+
+/// Undo of a trash job after its item was deleted from the trash and another tool trashed
+/// another file under its name there: ext4 gives the new file the freed inode number, and
+/// undo brought that other file out of the trash, to where it came from, saying it had
+/// undone the job. The info file names another place, the file was made after the job.
+#[test]
+fn undo_of_a_trash_leaves_in_the_trash_what_another_tool_put_under_its_name() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let mine = t.file("V/k5", "MINE");
+    let out = s.run(ferry_core::jobs::Job::Trash {
+        paths: vec![mine.clone()],
+        roots: s.trash.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let (files, info) = (s.trash.home.join("files"), s.trash.home.join("info"));
+    let trashed = files.join("k5");
+    let ino = fs::symlink_metadata(&trashed).unwrap().ino();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    // Deleted from the trash for good (trash-rm), then theirs trashed by trash-put.
+    fs::remove_file(&trashed).unwrap();
+    fs::remove_file(info.join("k5.trashinfo")).unwrap();
+    let theirs = t.join("W/k5");
+    fs::create_dir_all(t.join("W")).unwrap();
+    // Made where the first was (ext4 gives a freed number back in its folder's group).
+    for made in 0..64 {
+        let candidate = t.join(format!("V/new{made}"));
+        fs::write(&candidate, "THEIRS!").unwrap();
+        if fs::symlink_metadata(&candidate).unwrap().ino() == ino {
+            fs::rename(&candidate, &trashed).unwrap();
+            break;
+        }
+    }
+    if !trashed.exists() {
+        fs::write(&trashed, "THEIRS!").unwrap();
+    }
+    let entry = format!(
+        "[Trash Info]\nPath={}\nDeletionDate=2026-12-06T21:20:00\n",
+        theirs.display()
+    );
+    fs::write(info.join("k5.trashinfo"), entry).unwrap();
+
+    let out = s.undo();
+    assert!(
+        !theirs.exists() && !mine.exists(),
+        "nothing came out of the trash"
+    );
+    assert_eq!(fs::read(&trashed).unwrap(), b"THEIRS!");
+    let failed = &out.summary.failed;
+    assert_eq!(failed.len(), 1, "{:#?}", out.summary);
+    assert!(
+        matches!(&*failed[0].error, Error::ChangedSince { .. }),
+        "{:?}",
+        failed[0]
+    );
+}

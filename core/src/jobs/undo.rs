@@ -96,7 +96,7 @@ fn undo_by_kind(
         Job::Rename { .. } => undo_rename(ctx, &record.entries, policy),
         Job::CreateFolder { .. } => undo_create_folder(ctx, &record.entries),
         Job::Link { .. } => undo_link(ctx, &record.entries, roots),
-        Job::Trash { .. } => undo_trash(ctx, &record.trash, policy),
+        Job::Trash { .. } => undo_trash(ctx, record, policy),
         Job::Restore { .. } => undo_restore(ctx, record, roots),
         Job::Delete { .. } | Job::EmptyTrash { .. } | Job::Undo { .. } | Job::Resume { .. } => {
             Summary::default()
@@ -392,13 +392,39 @@ pub(super) fn is_still(path: &Path, id: FileId) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.dev() == id.dev && m.ino() == id.ino)
 }
 
+/// Whether the item at `path` was made after `started` (give or take [`CLOCK_SLACK`]), as far
+/// as its file system says.
+fn born_since(path: &Path, started: std::time::SystemTime) -> bool {
+    crate::fs::born_at(path).is_some_and(|born| born > started + CLOCK_SLACK)
+}
+
+/// A record's start is read from the kernel's coarse clock, a tick (4-10 ms) behind the
+/// precise one some file systems stamp a birth with: an item made just before the job may
+/// seem born just after its start.
+const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Whether `item`, read from the info file of `r`, is the one the trash job put there, made
+/// before `started`: the same inode is not enough, ext4 gives a freed inode number back at
+/// once (the item deleted from the trash, another trashed under its name by another tool,
+/// and undo brought that one out, saying it had undone the job). Its info file names where
+/// the job took it from, and a file has the size and time it had.
+fn still_as_trashed(r: &TrashRecord, item: &TrashedItem, started: std::time::SystemTime) -> bool {
+    let Ok(now) = fs::stat_path(&r.file) else {
+        return false;
+    };
+    now.id == r.id
+        && item.original == r.original
+        && (r.kind != Kind::File || (now.size == r.size && r.mtime.kept_as(now.mtime)))
+        && !born_since(&r.file, started)
+}
+
 /// Restores the items a trash job trashed, those still in the trash as it left them.
-fn undo_trash(ctx: &JobCtx, trashed: &[TrashRecord], policy: ConflictPolicy) -> Summary {
+fn undo_trash(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
     let mut items = Vec::new();
-    for r in trashed {
+    for r in &record.trash {
         match TrashedItem::read(&r.info) {
-            Ok(item) if is_still(&r.file, r.id) => items.push(item),
+            Ok(item) if still_as_trashed(r, &item, record.started) => items.push(item),
             // Put back by an earlier run of this undo, stopped (Ctrl-C) before it could say
             // so: already undone. Stopped before it removed the info file, that file is an
             // entry for nothing in the trash.

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{Now, absorb, is_still, not_as_left, now_at, unstage};
+use super::{Now, absorb, born_since, is_still, not_as_left, now_at, unstage};
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId};
 use crate::jobs::control::JobCtx;
@@ -120,17 +120,6 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
 fn renamed(e: &RecordEntry) -> bool {
     matches!(e.how, How::Moved | How::MovedOver)
 }
-
-/// Whether the item at `path` was made after `started` (give or take [`CLOCK_SLACK`]), as far
-/// as its file system says.
-fn born_since(path: &Path, started: std::time::SystemTime) -> bool {
-    crate::fs::born_at(path).is_some_and(|born| born > started + CLOCK_SLACK)
-}
-
-/// A record's start is read from the kernel's coarse clock, a tick (4-10 ms) behind the
-/// precise one some file systems stamp a birth with: an item made just before the job may
-/// seem born just after its start.
-const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Gives the source folders made anew (`remade`) the modification time they had, once
 /// everything went back into them (which stamped them with the time of the undo).
