@@ -227,3 +227,35 @@ fn a_mount_point_and_a_folder_holding_one_are_left_alone() {
     assert!(!mount.dir.join(format!(".Trash-{uid}")).exists());
     assert!(trash_contents(&tree.join("home/Trash")).is_empty());
 }
+
+/// A volume may hold both of its user's trash folders, `.Trash-$uid` and, once a shared
+/// sticky `.Trash` is made, `.Trash/$uid` (both listed): neither is trashed into the other,
+/// nor anything in it, whichever the trash now uses.
+#[test]
+fn a_volumes_other_trash_folder_is_never_trashed() {
+    let tree = TempTree::new();
+    let Some((mount, roots, path)) = super::trash::a_volume_with_a_file(&tree, "p") else {
+        return;
+    };
+    assert!(trash(std::slice::from_ref(&path), &roots).is_complete());
+    let uid = rustix::process::getuid().as_raw();
+    let private = mount.dir.join(format!(".Trash-{uid}"));
+    let shared = mount.dir.join(".Trash");
+    fs::create_dir(&shared).unwrap();
+    super::jobs_support::chmod(&shared, 0o1777);
+    let q = tree.file("vol/q", "q");
+    let summary = trash(std::slice::from_ref(&q), &roots);
+    assert_eq!(summary.trash[0].file, shared.join(format!("{uid}/files/q")));
+    for inside in [private.join("files/file"), private.clone(), shared] {
+        let summary = trash(std::slice::from_ref(&inside), &roots);
+        assert!(
+            summary.done.is_empty(),
+            "{}: {summary:#?}",
+            inside.display()
+        );
+        let error = &summary.failed[0].error;
+        assert!(matches!(**error, Error::Refused { .. }), "{error:?}");
+        assert!(inside.exists());
+    }
+    assert_eq!(list_trash_in(&roots).unwrap().len(), 2);
+}

@@ -10,7 +10,7 @@ use std::time::Instant;
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
-use super::folder::{TrashDir, trash_name};
+use super::folder::{TrashDir, trash_name, volume_trash_name};
 use super::{TrashRecord, TrashRoots, subvolumes};
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta, MountTable};
@@ -240,12 +240,21 @@ fn trash_one(
         })?;
         &volume
     };
-    // The trash itself, what is in it, or a folder holding it.
+    // The trash itself, what is in it, or a folder holding it; on a volume, either of its
+    // trash folders (`.Trash/<uid>` and `.Trash-<uid>`, both listed): the one not chosen went
+    // into the other, its items listed as the trash's own.
     let trash_itself = || Error::Refused {
         op: "move the trash or what it holds to the trash:",
         path: original.clone(),
     };
-    if original.starts_with(&trash.path) || trash.path.starts_with(&original) {
+    let volume_trashes = (trash.top.as_deref()).map(|top| {
+        [
+            top.join(volume_trash_name(uid)),
+            top.join(".Trash").join(uid.to_string()),
+        ]
+    });
+    let in_or_holding = |dir: &Path| original.starts_with(dir) || dir.starts_with(&original);
+    if in_or_holding(&trash.path) || volume_trashes.iter().flatten().any(|d| in_or_holding(d)) {
         return Err(trash_itself());
     }
     let (listed, deleted) = match as_trashed {
