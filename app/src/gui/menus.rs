@@ -273,7 +273,7 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
             redo.map(Command::RedoRecord),
             "Ctrl+Shift+Z",
         ),
-        window("Jobs", WindowAction::ToggleJobs),
+        window("Jobs", WindowAction::ToggleJobs).key("Ctrl+Shift+J"),
         window("Trash", WindowAction::OpenTrash),
         Entry::Separator,
         window("New Window", WindowAction::NewWindow).key("Ctrl+N"),

@@ -328,7 +328,7 @@ use KeySpec::{Char, Named as N};
 use PaneAction as P;
 use WindowAction as W;
 
-const WINDOW_TABLE: [Binding; 20] = [
+const WINDOW_TABLE: [Binding; 21] = [
     window(Char("t"), CTRL, W::NewTab, "New tab"),
     window(Char("w"), CTRL, W::CloseTab, "Close tab"),
     window(
@@ -357,6 +357,12 @@ const WINDOW_TABLE: [Binding; 20] = [
     window(Char("q"), CTRL, W::Quit, "Quit"),
     window(Char("z"), CTRL, W::Undo, "Undo"),
     window(Char("j"), CTRL, W::FocusJobs, "Jobs panel (keyboard in it)"),
+    window(
+        Char("j"),
+        CTRL_SHIFT,
+        W::ToggleJobs,
+        "Show or hide the jobs panel",
+    ),
     window(Char("z"), CTRL_SHIFT, W::Redo, "Redo"),
     window(Char("y"), CTRL, W::Redo, "Redo"),
 ];

@@ -397,6 +397,9 @@ pub struct Progress {
     pub speed: f64,
     /// Estimated time left, once the speed is known.
     pub eta: Option<Duration>,
+    /// How much of the job is done (0 to 1) by the time its work took and will take, once
+    /// that is known (see [`fraction`](Self::fraction)).
+    pub share_done: Option<f64>,
     /// Whether the job is paused.
     pub paused: bool,
 }
@@ -408,10 +411,14 @@ impl Progress {
         progress::work(self)
     }
 
-    /// How much of the job is done, from 0 to 1, by its work: bytes and items together (an
-    /// item counting as 128 KiB), so that a job of a few large files and many small ones is not "100%"
-    /// with half its items to go.
+    /// How much of the job is done, from 0 to 1: by the time its work took and will take
+    /// when that is known, the bar then keeping step with the time left; else by its work,
+    /// bytes and items together (an item counting as 128 KiB), so that a job of a few large
+    /// files and many small ones is not "100%" with half its items to go.
     pub fn fraction(&self) -> f64 {
+        if let Some(share) = self.share_done {
+            return share.clamp(0.0, 1.0);
+        }
         let (done, total) = self.work();
         #[allow(clippy::cast_precision_loss)] // a fraction
         match total {

@@ -141,19 +141,19 @@ pub fn work(p: &Progress) -> (u64, u64) {
     )
 }
 
-/// The speed shown (bytes, or items for a delete), and the paces of the bytes and of the
-/// items, which the time left is reckoned from.
+/// The speed shown (bytes, or items for a delete), and what the time left is reckoned from:
+/// the cost of a byte and of an item ([`Costs`]).
 ///
-/// Each by itself: the time left is that of whichever of the two has the longer to go at
-/// its own pace. Reckoned from the pace of the work ([`work`], items as bytes' worth), a
-/// copy of 30,000 small files, then a 2 GB one, said "0 s left" for the whole minute of the
-/// big file: the small files had gone at gigabytes' worth a second, and that pace held the
-/// estimate for seconds after the big file began.
+/// Reckoned from the pace of the work ([`work`], items as bytes' worth), a copy of 30,000
+/// small files, then a 2 GB one, said "0 s left" for the whole minute of the big file: the
+/// small files had gone at gigabytes' worth a second. Reckoned from the longer of the bytes'
+/// and the items' time left, each at its own pace, a 200 MB file before 3,000 small ones said
+/// "48 h left" for a copy of seconds: no item was done while the big file was copied, and
+/// the items' pace decayed towards nothing.
 #[derive(Default)]
 struct Speeds {
     shown: Speed,
-    bytes: Speed,
-    items: Speed,
+    costs: Costs,
 }
 
 fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> Progress {
@@ -177,6 +177,7 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> 
         current: (current != NO_ITEM).then(|| plan.source_path(current)),
         speed: 0.0,
         eta: None,
+        share_done: None,
         paused,
     };
     // Deletes have no bytes to count: their speed is in items.
@@ -187,56 +188,146 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> 
     };
     if paused {
         progress.speed = speeds.shown.pause();
-        speeds.bytes.pause();
-        speeds.items.pause();
+        speeds.costs.pause();
     } else {
         progress.speed = speeds.shown.update(shown);
-        progress.eta = speeds.time_left_at(Instant::now(), (bytes_done, items_done), totals);
+        let done = (bytes_done, items_done);
+        progress.eta = speeds.time_left_at(Instant::now(), done, totals);
+        let left = (
+            totals.bytes.saturating_sub(bytes_done),
+            totals.items.saturating_sub(items_done),
+        );
+        progress.share_done = speeds.costs.share_done(done, left);
     }
     progress
 }
 
 impl Speeds {
-    /// The time left with `done` (bytes, items) of `totals` at `now`, sampling both paces.
+    /// The time left with `done` (bytes, items) of `totals` at `now`.
     fn time_left_at(
         &mut self,
         now: Instant,
         done: (u64, u64),
         totals: &Totals,
     ) -> Option<Duration> {
-        self.bytes.update_at(now, done.0);
-        self.items.update_at(now, done.1);
-        let bytes = time_left(totals.bytes.saturating_sub(done.0), self.bytes.steady);
-        let items = time_left(totals.items.saturating_sub(done.1), self.items.steady);
-        items.zip(bytes).map(|(items, bytes)| items.max(bytes))
+        self.costs.update_at(now, done);
+        let left = (
+            totals.bytes.saturating_sub(done.0),
+            totals.items.saturating_sub(done.1),
+        );
+        self.costs.time_left(left)
+    }
+}
+
+/// What a byte and an item cost in time, from the job's progress seen over two spans: the
+/// time, bytes and items of the last seconds ([`SPEED_SMOOTHING`]) and of a longer while
+/// ([`ESTIMATE_SMOOTHING`]), each tick weighing less as it ages. Each span's time is a byte's
+/// cost times its bytes plus an item's cost times its items: two equations, two costs. When
+/// the work changes (small files, then a large one, or the reverse) the spans hold different
+/// mixes and tell the two costs apart; the time left is then each cost times what is left of
+/// it. When they hold the same mix (files of one size, or only bytes moving), the costs
+/// cannot be told apart: each is taken to cost all the time, and the longer of the two times
+/// left is said. Time with nothing done (a stall, a burst's wait) counts as the work's cost.
+#[derive(Default)]
+struct Costs {
+    last: Option<(Instant, u64, u64)>,
+    recent: Span,
+    longer: Span,
+}
+
+/// Time, bytes and items, summed with weights that decay with age.
+#[derive(Default, Clone, Copy)]
+struct Span {
+    time: f64,
+    bytes: f64,
+    items: f64,
+}
+
+impl Span {
+    fn add(&mut self, over: Duration, (dt, bytes, items): (f64, f64, f64)) {
+        let keep = (-dt / over.as_secs_f64()).exp();
+        self.time = self.time * keep + dt;
+        self.bytes = self.bytes * keep + bytes;
+        self.items = self.items * keep + items;
+    }
+}
+
+impl Costs {
+    #[allow(clippy::cast_precision_loss)] // estimates
+    fn update_at(&mut self, now: Instant, (bytes, items): (u64, u64)) {
+        if let Some((then, bytes_before, items_before)) = self.last {
+            let dt = now.duration_since(then).as_secs_f64();
+            let done = (
+                dt,
+                bytes.saturating_sub(bytes_before) as f64,
+                items.saturating_sub(items_before) as f64,
+            );
+            if dt > 0.0 {
+                self.recent.add(SPEED_SMOOTHING, done);
+                self.longer.add(ESTIMATE_SMOOTHING, done);
+            }
+        }
+        self.last = Some((now, bytes, items));
+    }
+
+    /// While the job is paused: the first sample after the resume starts from the resume.
+    fn pause(&mut self) {
+        self.last = None;
+    }
+
+    /// The time left to do `(bytes, items)` more.
+    fn time_left(&self, left: (u64, u64)) -> Option<Duration> {
+        if left == (0, 0) {
+            return Some(Duration::ZERO);
+        }
+        Duration::try_from_secs_f64(self.time_for(left)?)
+            .ok()
+            .filter(|d| *d <= LONGEST_ESTIMATE)
+    }
+
+    /// How much of the job is done, by the time `done` took and `left` will take at these
+    /// costs; `None` when they are not known.
+    fn share_done(&self, done: (u64, u64), left: (u64, u64)) -> Option<f64> {
+        let (spent, to_go) = (self.time_for(done)?, self.time_for(left)?);
+        (spent + to_go > 0.0).then(|| spent / (spent + to_go))
+    }
+
+    /// The time `(bytes, items)` take at these costs, in seconds.
+    #[allow(clippy::cast_precision_loss)] // estimates
+    fn time_for(&self, (bytes, items): (u64, u64)) -> Option<f64> {
+        let (left_bytes, left_items) = (bytes as f64, items as f64);
+        let (r, l) = (self.recent, self.longer);
+        let alone = |work: f64| (work > 0.0).then(|| l.time / work);
+        let det = r.bytes * l.items - l.bytes * r.items;
+        let secs = if det.abs() > 0.05 * (r.bytes * l.items).abs().max((l.bytes * r.items).abs()) {
+            let byte = (r.time * l.items - l.time * r.items) / det;
+            let item = (r.bytes * l.time - l.bytes * r.time) / det;
+            match (byte >= 0.0, item >= 0.0) {
+                (true, true) => byte * left_bytes + item * left_items,
+                (false, _) => alone(l.items)? * left_items,
+                (_, false) => alone(l.bytes)? * left_bytes,
+            }
+        } else {
+            let by_bytes = alone(l.bytes).map(|c| c * left_bytes);
+            let by_items = alone(l.items).map(|c| c * left_items);
+            match (by_bytes, by_items) {
+                (Some(b), Some(i)) => b.max(i),
+                (one, other) => one.or(other)?,
+            }
+        };
+        secs.is_finite().then_some(secs)
     }
 }
 
 /// Estimates beyond this say nothing: a rate decayed by a long stall.
 const LONGEST_ESTIMATE: Duration = Duration::from_secs(30 * 24 * 3600);
 
-/// Time to do `left` more at `rate` a second; none when the rate cannot tell (zero, or so
-/// low after a stall that the quotient would be years, or beyond what a `Duration` holds).
-fn time_left(left: u64, rate: f64) -> Option<Duration> {
-    if left == 0 {
-        return Some(Duration::ZERO);
-    }
-    if rate <= 0.0 {
-        return None;
-    }
-    #[allow(clippy::cast_precision_loss)] // an estimate
-    let secs = left as f64 / rate;
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| *d <= LONGEST_ESTIMATE)
-}
-
 /// How long a change of pace takes to show in the speed shown (to about two thirds).
 const SPEED_SMOOTHING: Duration = Duration::from_secs(2);
 
-/// The same for the rate the time left is reckoned from: slower, so that a source that
-/// delivers in bursts (a USB stick, a network share) does not swing it between minutes and
-/// an hour from one tick to the next, as a rate smoothed over a few ticks did.
+/// The same for the longer span the time left is reckoned from ([`Costs`]): slower, so that
+/// a source that delivers in bursts (a USB stick, a network share) does not swing it between
+/// minutes and an hour from one tick to the next, as a rate smoothed over a few ticks did.
 const ESTIMATE_SMOOTHING: Duration = Duration::from_secs(8);
 
 /// Rates smoothed over time (exponentially, by the time between samples, not their count),
@@ -249,8 +340,6 @@ struct Speed {
     last: Option<(Instant, u64)>,
     /// The speed shown.
     rate: f64,
-    /// The rate the time left is reckoned from.
-    steady: f64,
 }
 
 impl Speed {
@@ -269,15 +358,13 @@ impl Speed {
                     done.saturating_sub(before) as f64 / dt,
                     done.saturating_sub(at_first) as f64 / since,
                 );
-                let smooth = |old: f64, over: Duration| {
-                    if since < over.as_secs_f64() {
-                        return average;
-                    }
-                    let keep = (-dt / over.as_secs_f64()).exp();
-                    keep * old + (1.0 - keep) * sample
+                let over = SPEED_SMOOTHING.as_secs_f64();
+                self.rate = if since < over {
+                    average
+                } else {
+                    let keep = (-dt / over).exp();
+                    keep * self.rate + (1.0 - keep) * sample
                 };
-                self.rate = smooth(self.rate, SPEED_SMOOTHING);
-                self.steady = smooth(self.steady, ESTIMATE_SMOOTHING);
             }
         }
         self.last = Some((now, done));
@@ -310,6 +397,7 @@ pub(crate) fn report_counted(
         current,
         speed: 0.0,
         eta: None,
+        share_done: None,
         paused: ctx.control.is_paused(),
     };
     ctx.emit(Event::Progress {
@@ -354,6 +442,7 @@ mod tests {
             current: None,
             speed: 0.0,
             eta: None,
+            share_done: None,
             paused: false,
         }
     }
@@ -388,10 +477,16 @@ mod tests {
             speed.update_at(start + Duration::from_secs(61) + TICK * tick, 900_000_000);
         }
         assert!(speed.rate > 0.0 && speed.rate < 1e-60, "{}", speed.rate);
-        assert_eq!(time_left(1_100_000_000, speed.steady), None);
-        assert_eq!(time_left(1_000, 0.0), None);
-        assert_eq!(time_left(1_000, 1e-300), None);
-        assert_eq!(time_left(1_000, 100.0), Some(Duration::from_secs(10)));
+        let mut costs = Costs::default();
+        costs.update_at(start, (0, 0));
+        costs.update_at(start + Duration::from_secs(10), (1_000, 0));
+        let left = costs.time_left((1_000, 0)).unwrap().as_secs_f64();
+        assert!((left - 10.0).abs() < 1e-6, "{left}");
+        for tick in 1..=6_000 {
+            let now = start + Duration::from_secs(10) + TICK * tick;
+            costs.update_at(now, (1_000, 0));
+        }
+        assert_eq!(costs.time_left((1_100_000_000, 1)), None);
     }
 
     #[test]
@@ -443,19 +538,67 @@ mod tests {
     /// nineteen, as a USB stick or a throttled share does): the speed shown swung between
     /// 88 kB/s and 6.4 MB/s and the time left between 41 s and 55 min from tick to tick. Now
     /// the time left stays within a third of the truth once the bursts have been seen a while.
+    /// A 200 MB file at 100 MB/s, then 3,000 small files at 3,000 a second: while the big
+    /// file was copied no item was done, the items' own pace decayed towards nothing, and
+    /// the time left said "48 h" for a copy of three seconds. Now, during the big file, it is
+    /// the big file's time left (what small files cost cannot be known before one is done),
+    /// and once they go, within a factor of two of the truth.
+    #[test]
+    fn small_files_after_a_big_one_are_not_said_to_take_hours() {
+        let start = Instant::now();
+        let totals = Totals {
+            items: 3_001,
+            bytes: 200_000_000 + 3_000 * 1_000,
+            ..Totals::default()
+        };
+        let mut speeds = Speeds::default();
+        for tick in 0..=30u32 {
+            let (bytes, items) = match tick {
+                0..=20 => (u64::from(tick) * 10_000_000, 0),
+                _ => (
+                    200_000_000 + u64::from(tick - 20) * 300_000,
+                    u64::from(tick - 20) * 300,
+                ),
+            };
+            let (bytes, items) = (bytes.min(totals.bytes), items.min(3_000));
+            let left = speeds.time_left_at(start + TICK * tick, (bytes, items), &totals);
+            let (low, truth) = match tick {
+                0..=20 => (f64::from(20 - tick) * 0.1, f64::from(20 - tick) * 0.1 + 1.0),
+                _ => (f64::from(30 - tick) * 0.05, f64::from(30 - tick) * 0.1),
+            };
+            if (5..30).contains(&tick) && tick != 20 {
+                let said = left.expect("an estimate").as_secs_f64();
+                assert!(
+                    said > low * 0.67 && said < truth * 2.0,
+                    "tick {tick}: {said} s for {truth} s"
+                );
+            }
+            // The bar keeps step with the time spent, once small files have been seen.
+            if tick >= 23 {
+                let left = (totals.bytes - bytes, totals.items - items);
+                let share = speeds.costs.share_done((bytes, items), left).unwrap();
+                let truth = f64::from(tick) / 30.0;
+                assert!(
+                    (share - truth).abs() < 0.1,
+                    "tick {tick}: {share} for {truth}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn bursts_do_not_swing_the_time_left() {
         let start = Instant::now();
-        let mut speed = Speed::default();
+        let mut costs = Costs::default();
         let (total, mut done) = (600_000_000u64, 0u64);
         let mut estimates = Vec::new();
         for tick in 0..300u32 {
             if tick % 20 == 0 {
                 done += 4_000_000;
             }
-            speed.update_at(start + TICK * tick, done);
+            costs.update_at(start + TICK * tick, (done, 0));
             if tick >= 100 {
-                let left = time_left(total - done, speed.steady).unwrap().as_secs_f64();
+                let left = costs.time_left((total - done, 1)).unwrap().as_secs_f64();
                 let truth = (total - done) as f64 / 2_000_000.0;
                 estimates.push(left / truth);
             }

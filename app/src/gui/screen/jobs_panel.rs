@@ -428,9 +428,7 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
             format::counted(total, "item", "items")
         ));
     }
-    if p.paused {
-        parts.push("paused".to_owned());
-    } else {
+    if !p.paused {
         // Small files go by the thousand a second while the bytes crawl: count those.
         let small_files = p.items_total > 0 && p.bytes_total / p.items_total < SMALL_FILE;
         let secs = job.started.elapsed().as_secs_f64();
@@ -452,6 +450,12 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
             "waiting for {}",
             format::counted(waiting, "answer", "answers")
         ));
+    }
+    // Paused, it says so first, and not what it would be doing ("paused · Copying").
+    if p.paused {
+        parts.insert(0, "Paused".to_owned());
+        #[allow(clippy::cast_possible_truncation)] // a fraction for a bar
+        return (p.fraction() as f32, parts.join(" · "));
     }
     // The engine's phase, in the job's own words: a trash or a move "Copying" was false.
     use ferry_core::jobs::Job;

@@ -439,6 +439,7 @@ mod tests {
             current: None,
             speed: 0.0,
             eta: None,
+            share_done: None,
             paused: false,
         }
     }

@@ -26,6 +26,7 @@ fn job(id: u64, state: State, paused: bool) -> WindowJob {
             current: None,
             speed: 0.0,
             eta: None,
+            share_done: None,
             paused,
         }),
         state,
@@ -85,10 +86,26 @@ fn the_progress_line_counts_one_item_as_one() {
     let progress = copying.progress.as_mut().unwrap();
     (progress.bytes_total, progress.items_total) = (2_000_000_000, 1);
     let (_, line) = progress_line(&copying);
-    assert!(line.contains("0 of 1 item ·"), "{line}");
+    assert!(line.ends_with("0 of 1 item"), "{line}");
     copying.progress.as_mut().unwrap().items_total = 3;
     let (_, line) = progress_line(&copying);
-    assert!(line.contains("0 of 3 items ·"), "{line}");
+    assert!(line.ends_with("0 of 3 items"), "{line}");
+}
+
+/// Paused, the line says so first and not what the job would be doing: "… · paused ·
+/// Copying" read as a copy going on.
+#[test]
+fn a_paused_job_says_paused_first_and_not_its_phase() {
+    let mut copying = job(1, State::Running, true);
+    let p = copying.progress.as_mut().unwrap();
+    (p.bytes_done, p.bytes_total, p.items_total) = (1_000, 2_000, 2);
+    p.paused = true;
+    let (_, line) = progress_line(&copying);
+    assert!(line.starts_with("Paused · "), "{line}");
+    assert!(
+        !line.contains("Copying") && !line.contains("left"),
+        "{line}"
+    );
 }
 
 /// Items waiting for answers count as not done ("1 of 1 item", 100%, with 20,002 answers

@@ -178,6 +178,7 @@ fn a_job_still_planning_counts_nothing_done_and_cancel_does_not_ask() {
         current: None,
         speed: 0.0,
         eta: None,
+        share_done: None,
         paused: false,
     };
     let id = job(&ferry).id;

@@ -136,6 +136,7 @@ fn removing_originals(ferry: &mut Ferry, id: ferry_core::jobs::JobId, items: u64
         current: None,
         speed: 0.0,
         eta: None,
+        share_done: None,
         paused: false,
     };
     send(ferry, Message::Job(Event::Progress { job: id, progress }));
