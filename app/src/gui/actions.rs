@@ -23,7 +23,7 @@ use super::settings::ViewMode;
 use super::shortcut::{PaneAction, WindowAction};
 use super::widget::context_menu;
 use super::words;
-use super::{Ferry, Message, TOAST_TIME, Toast, bridge, launch};
+use super::{Ferry, Message, TOAST_JOIN, TOAST_TIME, Toast, bridge, launch};
 
 impl Ferry {
     pub(super) fn on_tabs_event(&mut self, event: tabs::Event) -> Task<Message> {
@@ -423,26 +423,35 @@ impl Ferry {
     }
 
     /// A toast with buttons (Undo, Make it a copy); it stays longer, so they can be reached.
-    pub(super) fn toast_with(&mut self, text: String, actions: Vec<(String, Command)>) {
-        if actions.iter().any(|(_, c)| is_undo(c)) {
-            self.withdraw_undo_offers(); // theirs is not the newest job any more
-        }
+    ///
+    /// One at a time, the newest in place of the one before, as Nautilus shows them: three
+    /// stacked, each as wide as its text, covered the middle of the file list (the jobs panel
+    /// keeps what jobs said). The message of one shown a moment before goes first in it,
+    /// unread otherwise (a paste's "… was left out" and the copy's end come together); its
+    /// buttons go, which acted on a job no longer the newest.
+    pub(super) fn toast_with(&mut self, latest: String, actions: Vec<(String, Command)>) {
+        let now = Instant::now();
+        let text = match self.toasts.last() {
+            Some(last) if now.duration_since(last.shown) < TOAST_JOIN => {
+                format!("{} {latest}", last.latest)
+            }
+            _ => latest.clone(),
+        };
         self.next_toast += 1;
         let time = if actions.is_empty() {
             TOAST_TIME
         } else {
             TOAST_TIME + TOAST_TIME / 3
         };
+        self.toasts.clear();
         self.toasts.push(Toast {
             id: self.next_toast,
             text,
-            until: Instant::now() + time,
+            shown: now,
+            until: now + time,
             actions,
+            latest,
         });
-        // A few at a time: the oldest go first.
-        if self.toasts.len() > 3 {
-            self.toasts.remove(0);
-        }
     }
 
     /// Takes Undo off the toasts shown: it undoes the newest job, which after another job or

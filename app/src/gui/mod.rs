@@ -90,6 +90,9 @@ pub const WINDOW_SIZE: Size = Size::new(1100.0, 720.0);
 
 /// How long a toast stays.
 const TOAST_TIME: Duration = Duration::from_secs(6);
+
+/// A toast shown less than this before the next is joined to it, not replaced unread.
+const TOAST_JOIN: Duration = Duration::from_secs(2);
 /// How often the places (mounts, free space, trash) are read again.
 const PLACES_EVERY: Duration = Duration::from_secs(5);
 /// How often the Trash view looks whether another program changed the trash (a `stat` of
@@ -215,8 +218,12 @@ impl Services {
 struct Toast {
     id: u64,
     text: String,
+    /// When it was shown, and until when.
+    shown: Instant,
     until: Instant,
     actions: Vec<(String, Command)>,
+    /// Its own message, the end of `text` (see `toast_with`).
+    latest: String,
 }
 
 impl Ferry {

@@ -581,7 +581,7 @@ fn a_pasted_list_naming_a_file_twice_copies_it_once_and_a_web_address_is_said_pl
     super::operations::jobs_done(&mut ferry);
     assert!(music.join("b.txt").exists());
     let said = "https://example.org/y.txt is not a local file, so it was left out.";
-    assert!(ferry.toasts.iter().any(|t| t.text == said), "said");
+    assert!(super::operations::shows_toast(&ferry, said), "said");
 
     let web = ferry_core::Error::Clipboard {
         op: "paste",
@@ -593,5 +593,5 @@ fn a_pasted_list_naming_a_file_twice_copies_it_once_and_a_web_address_is_said_pl
     let task = ferry.clipboard_read(music, Err(Arc::new(web)));
     run(&mut ferry, task);
     let said = "Nothing was pasted: the clipboard holds https://example.org/x: not a local file.";
-    assert!(ferry.toasts.iter().any(|t| t.text == said), "said plainly");
+    assert!(super::operations::shows_toast(&ferry, said), "said plainly");
 }

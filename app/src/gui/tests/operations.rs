@@ -55,7 +55,7 @@ pub(super) fn go(ferry: &mut Ferry, path: &Path) {
 }
 
 pub(super) fn shows_toast(ferry: &Ferry, text: &str) -> bool {
-    ferry.toasts.iter().any(|t| t.text == text)
+    ferry.toasts.iter().any(|t| t.text.contains(text))
 }
 
 /// `Documents/a.txt` copied (Ctrl+C) and pasted into `Music`, then into `projects`: two
@@ -193,8 +193,27 @@ fn ctrl_z_while_an_undo_runs_is_refused() {
     jobs_done(&mut ferry);
 }
 
+/// One toast at a time, over the list's foot: the newest replaces the one before, whose
+/// message goes first in it when it was shown a moment before (else unread), without its
+/// buttons. Three stacked covered the middle of the file list.
+#[test]
+fn one_toast_at_a_time_with_the_message_just_before() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    ferry.toast("First.".to_owned());
+    ferry.toast("Second.".to_owned());
+    ferry.toast("Third.".to_owned());
+    let texts: Vec<&str> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Second. Third."]);
+    ferry.toasts[0].shown -= std::time::Duration::from_secs(3);
+    ferry.toast("Fourth.".to_owned());
+    let texts: Vec<&str> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Fourth."], "read by now: replaced");
+}
+
 /// A toast's Undo undoes the newest job: once another job or an undo has come, older toasts
 /// no longer offer it (clicked, it would have undone something other than what they name).
+/// One toast is shown at a time, the newest.
 #[test]
 fn only_the_newest_jobs_toast_offers_undo() {
     let fixture = Fixture::new();
@@ -206,14 +225,9 @@ fn only_the_newest_jobs_toast_offers_undo() {
             .count()
     };
     pasted_into_music_then_projects(&mut ferry, &home);
-    assert_eq!(ferry.toasts.len(), 2, "{:?}", ferry.toasts);
+    assert_eq!(ferry.toasts.len(), 1, "{:?}", ferry.toasts);
     assert_eq!(offers(&ferry), 1, "{:?}", ferry.toasts);
     assert!(shows_toast(&ferry, "Copied “a.txt” to “projects”."));
-    assert!(
-        ferry.toasts[1].actions.iter().any(|(l, _)| l == "Undo"),
-        "the newest offers it: {:?}",
-        ferry.toasts
-    );
 
     ctrl(&mut ferry, "z");
     until(&mut ferry, "the undo", |_| {
@@ -540,10 +554,6 @@ fn a_drag_move_undone_is_no_longer_offered_as_a_copy() {
         home.join("Documents/b.txt").exists()
     });
     jobs_done(&mut ferry);
-    assert!(
-        shows(&ferry, "Moved “b.txt” to “Music”."),
-        "its toast is there"
-    );
     assert!(!shows(&ferry, "Make it a copy"));
 }
 
@@ -635,7 +645,7 @@ fn a_toasts_undo_undoes_its_own_job_or_nothing() {
     ferry.jobs.cancel(id);
     until(&mut ferry, "the cancel", |f| f.jobs.running() == 0);
     let last = ferry.toasts.last().unwrap();
-    assert_eq!(last.text, "Cancelled: copied nothing to “Music”.");
+    assert_eq!(last.latest, "Cancelled: copied nothing to “Music”.");
     assert!(last.actions.is_empty(), "{:?}", last.actions);
 
     // Record 1 (the first copy) is the one undo applies to; the cancelled copy's, 2, is not.
