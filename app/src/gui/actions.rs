@@ -397,10 +397,14 @@ impl Ferry {
         }
         let size = context_menu::size(&entries);
         let at = context_menu::place(anchor, size, self.window);
+        let highlighted = self
+            .by_keys
+            .then(|| context_menu::step(&entries, None, true))
+            .flatten();
         self.menu = Some(OpenMenu {
             kind,
             at,
-            highlighted: None,
+            highlighted,
         });
     }
 

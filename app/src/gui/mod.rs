@@ -145,6 +145,9 @@ pub struct Ferry {
     folder_prompt: Option<modal::folder_prompt::FolderPrompt<(Vec<PathBuf>, PickedFor)>>,
     /// The name asked for New Folder.
     name_prompt: Option<modal::name_prompt::NamePrompt>,
+    /// A key is being handled: a menu it opens has its first entry highlighted, as Qt's
+    /// menus opened from the keyboard have (one opened by a click has none).
+    by_keys: bool,
     /// Conflict dialogs of jobs with conflicts waiting, the shown one first.
     conflicts: Vec<modal::conflict::ConflictDialog>,
     /// The confirmation shown, if any (one at a time, over everything).
@@ -263,6 +266,7 @@ impl Ferry {
             trash: None,
             folder_prompt: None,
             name_prompt: None,
+            by_keys: false,
             conflicts: Vec::new(),
             confirm: None,
             measuring: None,
@@ -476,7 +480,12 @@ impl Ferry {
                 text,
                 modifiers,
                 captured,
-            } => self.key(&key, text.as_deref(), modifiers, captured),
+            } => {
+                self.by_keys = true;
+                let task = self.key(&key, text.as_deref(), modifiers, captured);
+                self.by_keys = false;
+                task
+            }
             Message::ModifiersChanged(modifiers) => {
                 self.services.modifiers = modifiers;
                 // The badge changes live with Ctrl and Shift.

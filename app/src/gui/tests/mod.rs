@@ -559,6 +559,7 @@ fn the_context_menus_offer_what_applies_and_the_keyboard_chooses() {
         at: Point::new(400.0, 500.0),
         on_item: false,
     }));
+    assert_eq!(ferry.menu.as_ref().unwrap().highlighted, None);
     named(&mut ferry, Named::ArrowDown, Modifiers::empty());
     named(&mut ferry, Named::ArrowDown, Modifiers::empty());
     named(&mut ferry, Named::ArrowDown, Modifiers::empty());
@@ -580,8 +581,9 @@ fn the_context_menus_offer_what_applies_and_the_keyboard_chooses() {
     ] {
         assert!(shows(&ferry, entry), "{entry}");
     }
-    // Down to "Open", Enter: the folder opens.
-    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    // Opened from the keyboard, "Open" is highlighted already (a right click highlights
+    // nothing): Enter, the folder opens.
+    assert_eq!(menu.highlighted, Some(0));
     named(&mut ferry, Named::Enter, Modifiers::empty());
     assert!(ferry.menu.is_none());
     assert_eq!(active_path(&ferry), fixture.home().join("Documents"));

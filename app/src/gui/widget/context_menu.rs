@@ -149,10 +149,14 @@ pub fn place(anchor: Point, size: Size, window: Size) -> Point {
     } else {
         anchor.x - size.width
     };
+    // Below the anchor, else above it, else as low as it fits: flipped above a point in the
+    // middle of the window, a tall menu was pushed to its top edge, over the tool bar.
     let y = if anchor.y + size.height <= window.height {
         anchor.y
-    } else {
+    } else if anchor.y >= size.height {
         anchor.y - size.height
+    } else {
+        window.height - size.height
     };
     let max_x = (window.width - size.width).max(0.0);
     let max_y = (window.height - size.height).max(0.0);
@@ -266,6 +270,10 @@ mod tests {
             place(Point::new(700.0, 550.0), size, window),
             Point::new(700.0 - WIDTH, 350.0)
         );
+        // Fitting neither below nor above a point in the middle: as low as it fits, not
+        // pinned to the top over the tool bar.
+        let long = Size::new(WIDTH, 530.0);
+        assert_eq!(place(Point::new(5.0, 300.0), long, window).y, 70.0);
         // Taller than the window: pinned to the top.
         let tall = Size::new(WIDTH, 900.0);
         assert_eq!(place(Point::new(5.0, 300.0), tall, window).y, 0.0);
