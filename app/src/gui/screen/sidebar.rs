@@ -244,10 +244,11 @@ impl Sidebar {
         }
     }
 
-    /// The place the keyboard is on, and about where the middle of its row is drawn, in the
-    /// window (for its menu): the rows above it and the headings of their sections, at the
-    /// heights [`view`](Self::view) draws them (unscrolled; a menu opened at a fixed height
-    /// stood a row or two above the place, more the further down it was).
+    /// The place the keyboard is on, and about where the foot of its row is drawn, in the
+    /// window (for its menu, which opens under the row, leaving it in sight): the rows above
+    /// it and the headings of their sections, at the heights [`view`](Self::view) draws them
+    /// (unscrolled; a menu opened at a fixed height stood a row or two above the place, more
+    /// the further down it was).
     pub fn focused(&self) -> Option<(Place, Point)> {
         let at = self.focus?;
         let places = self.places.as_ref()?;
@@ -268,7 +269,7 @@ impl Sidebar {
             _ => 0.0,
         };
         let top: f32 = FIRST_ROW_TOP + (0..at).map(|i| height(i) + heading(i + 1)).sum::<f32>();
-        Some((place, Point::new(self.width - 24.0, top + height(at) / 2.0)))
+        Some((place, Point::new(self.width - 24.0, top + height(at))))
     }
 
     /// The sidebar; the place holding `current` (the active pane's folder) is highlighted.

@@ -40,23 +40,41 @@ impl Browser {
 }
 
 impl Browser {
-    /// "N items, M folders, X selected (2.0 MB)" for the shown rows: the size is that of the
-    /// files selected (a folder's is not known without going through it), as Nautilus and
-    /// Dolphin show it; a link to a file counts the file's.
+    /// What the shown rows are, as Dolphin counts them: "2 folders, 14 files" (no "0
+    /// folders"), "Empty folder"; with a selection, "“a.txt” selected (4 bytes)" or "3 of 16
+    /// selected (2.0 MB)": the size is that of the files selected (a folder's is not known
+    /// without going through it), as Nautilus and Dolphin show it; a link to a file counts the
+    /// file's. Short, so that a narrow pane of a split shows it whole.
     fn counts(&self, contents: &Contents) -> String {
-        let mut out = format!(
-            "{}, {}",
-            format::counted(contents.rows().len(), "item", "items"),
-            format::counted(contents.folders(), "folder", "folders")
-        );
+        let rows = contents.rows().len();
         let selected = self.selection.count();
-        if selected > 0 {
-            out.push_str(&format!(", {} selected", format::count(selected)));
-            if let Some(bytes) = self.selected_files_bytes(contents) {
-                out.push_str(&format!(" ({})", format::size(bytes)));
-            }
+        let bytes = || {
+            (self.selected_files_bytes(contents))
+                .map_or_else(String::new, |b| format!(" ({})", format::size(b)))
+        };
+        if selected == 1
+            && let Some(name) = (self.selection.iter().next())
+                .and_then(|e| contents.entries().get(e as usize))
+                .map(|e| format::shown_name(e.name()).into_owned())
+        {
+            return format!("“{name}” selected{}", bytes());
         }
-        out
+        if selected > 0 {
+            let of = format::count(rows);
+            return format!("{} of {of} selected{}", format::count(selected), bytes());
+        }
+        let (folders, files) = (contents.folders(), rows - contents.folders());
+        match (folders, files) {
+            (0, 0) if contents.hidden() + contents.filtered_out() == 0 => "Empty folder".to_owned(),
+            (0, 0) => "Nothing shown".to_owned(),
+            (0, files) => format::counted(files, "file", "files"),
+            (folders, 0) => format::counted(folders, "folder", "folders"),
+            (folders, files) => format!(
+                "{}, {}",
+                format::counted(folders, "folder", "folders"),
+                format::counted(files, "file", "files")
+            ),
+        }
     }
 
     /// The bytes of the files among the selected entries; `None` if none is a file.

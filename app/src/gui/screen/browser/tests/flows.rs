@@ -28,7 +28,7 @@ fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
     );
     feed(&mut browser, &dirs, messages);
     assert_eq!(selected_names(&browser), ["docs"]);
-    assert!(shows(&browser, "2 items, 1 folder, 1 selected"));
+    assert!(shows(&browser, "“docs” selected"));
 
     let messages = click(&browser, &["docs", "docs"]);
     assert!(
@@ -118,7 +118,7 @@ fn only_visible_rows_are_built() {
     let mut browser = browser_with(&dirs, "/big", &names);
     assert!(shows(&browser, "file-00000"));
     assert!(!shows(&browser, "file-40000"));
-    assert!(shows(&browser, "50,000 items, 0 folders"));
+    assert!(shows(&browser, "50,000 files"));
 
     let offset_y = top_of(40_000, 30.0) - 100.0;
     let _ = browser.update(
@@ -202,7 +202,7 @@ fn batches_show_entries_before_the_folder_completes() {
     }
     assert!(shows(&browser, "three"));
     assert!(shows(&browser, "Loading…"));
-    assert!(shows(&browser, "3 items, 0 folders"));
+    assert!(shows(&browser, "3 files"));
 
     let event = loaded(&browser, listing("/x", &["one", "three", "two"]));
     let _ = browser.update(Message::Dir(event), &ctx(&dirs));
@@ -413,7 +413,7 @@ fn going_back_focuses_the_entry_we_left_from() {
 fn hidden_files_are_filtered_and_counted() {
     let dirs = Recorder::default();
     let mut browser = browser_with(&dirs, "/x", &[".cache/", ".profile", "docs/", "a.txt"]);
-    assert!(shows(&browser, "2 items, 1 folder"));
+    assert!(shows(&browser, "1 folder, 1 file"));
     assert!(shows(&browser, "2 hidden"));
     assert!(!shows(&browser, ".profile"));
 
@@ -426,7 +426,7 @@ fn hidden_files_are_filtered_and_counted() {
     };
     let _ = browser.apply_settings(&shown);
     assert!(shows(&browser, ".profile"));
-    assert!(shows(&browser, "4 items, 2 folders"));
+    assert!(shows(&browser, "2 folders, 2 files"));
 
     // A selected hidden file is deselected when hidden files are hidden again.
     let messages = click(&browser, &[".profile"]);
