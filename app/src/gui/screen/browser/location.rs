@@ -540,17 +540,20 @@ fn fit_crumbs(crumbs: Vec<Crumb>, max_px: f32) -> Vec<Crumb> {
     shorten(&mut last, room);
     room -= width(&last);
     let mut kept = Vec::new();
+    // Some left out: the one that did not fit (the last of them too: "Home › Incoming" for
+    // ~/Documents/Incoming said a wrong path) and those before it.
+    let mut elided = false;
     while let Some(c) = crumbs.pop() {
         let needed = width(&c) + separator;
         // The "…" goes once some are left out: if all the rest fits, no room is kept for it.
         let rest_fits = crumbs.is_empty() && needed <= room + width(&Crumb::Elided) + separator;
         if needed > room && !rest_fits {
+            elided = true;
             break;
         }
         room -= needed;
         kept.push(c);
     }
-    let elided = !crumbs.is_empty();
     let mut fitted = vec![first];
     if elided {
         fitted.push(Crumb::Elided);
@@ -626,6 +629,18 @@ mod tests {
         // Too narrow for more: the current folder alone, whole if it fits.
         let narrow = crumbs(Path::new("/home/ann/Documents/Projects/last"), home);
         assert_eq!(labels(&fit_crumbs(narrow, 90.0)), ["last"]);
+        // One folder between the first and the current left out: said, never a wrong path
+        // ("Home › Incoming" for ~/Documents/Incoming).
+        let one_between = crumbs(Path::new("/home/ann/Documents/Incoming"), home);
+        for width in (100..400).step_by(5) {
+            #[allow(clippy::cast_precision_loss)] // a small width
+            let fitted = fit_crumbs(one_between.clone(), width as f32);
+            let shown = labels(&fitted);
+            assert!(
+                shown.len() == 1 || shown.contains(&"Documents") || shown.contains(&"…"),
+                "at {width}: {shown:?}"
+            );
+        }
     }
 
     #[test]
