@@ -246,7 +246,13 @@ impl Ferry {
                 // Tab goes to the other pane of a split, from there on to the places (when
                 // shown), then back to the panes.
                 let on_to_places = !self.tabs.is_split() || self.pane_by_tab;
-                if on_to_places && self.services.settings.show_sidebar && self.sidebar.take_focus()
+                let current = match (&self.trash, self.sidebar.trash_path()) {
+                    (Some(_), Some(trash)) => trash.to_path_buf(),
+                    _ => self.tabs.active_pane().path().to_path_buf(),
+                };
+                if on_to_places
+                    && self.services.settings.show_sidebar
+                    && self.sidebar.take_focus(&current)
                 {
                     self.pane_by_tab = false;
                     return Task::none();

@@ -214,9 +214,29 @@ impl Sidebar {
     }
 
     /// Gives the sidebar the keyboard, on its first place; false when there is none.
-    pub fn take_focus(&mut self) -> bool {
-        self.focus = (!self.places_in_order().is_empty()).then_some(0);
+    pub fn take_focus(&mut self, current: &Path) -> bool {
+        self.focus = (!self.places_in_order().is_empty()).then(|| self.index_of(current));
         self.focus.is_some()
+    }
+
+    /// Where the place holding `current` is in sidebar order (as [`view`](Self::view)
+    /// highlights it), the first when none holds it: the keyboard starts there, as in
+    /// Dolphin, not always on Home.
+    fn index_of(&self, current: &Path) -> usize {
+        let Some(places) = &self.places else {
+            return 0;
+        };
+        let trash = usize::from(self.trash.is_some());
+        if self.trash.as_deref() == Some(current) {
+            return places.standard.len();
+        }
+        let first_bookmark = places.standard.len() + trash;
+        match places.best_for(current) {
+            Some(PlaceId::Standard(i)) => i,
+            Some(PlaceId::Bookmark(i)) => first_bookmark + i,
+            Some(PlaceId::Volume(i)) => first_bookmark + places.bookmarks.len() + i,
+            None => 0,
+        }
     }
 
     /// Gives the keyboard back to the panes.

@@ -424,6 +424,12 @@ fn a_bookmark_is_renamed_from_its_menu() {
     assert!(shows(&ferry, "Tunes"));
     // Tab to the places, End to the last of them (the bookmark, with no volumes), its menu.
     named(&mut ferry, Named::Tab, Modifiers::empty());
+    let starts = ferry.sidebar.focused().map(|(place, _)| place);
+    assert_eq!(
+        starts,
+        Some(sidebar::Place::Folder(fixture.home())),
+        "Home's"
+    );
     named(&mut ferry, Named::End, Modifiers::empty());
     named(&mut ferry, Named::Home, Modifiers::empty());
     let first = ferry.sidebar.focused().map(|(place, _)| place);
@@ -484,10 +490,14 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
         Some(ferry_core::places::PlaceId::Standard(_))
     ));
 
-    // From the keyboard: Tab goes to the places, Down to the second (Documents), Enter opens.
+    // From the keyboard: Tab goes to the places, on the current one (Music), as in Dolphin;
+    // Up to Documents, Enter opens.
     named(&mut ferry, Named::Tab, Modifiers::empty());
     assert!(ferry.sidebar.has_focus());
-    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    let music = fixture.home().join("Music");
+    let on = ferry.sidebar.focused().map(|(place, _)| place);
+    assert_eq!(on, Some(sidebar::Place::Folder(music)));
+    named(&mut ferry, Named::ArrowUp, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::empty());
     settle(&mut ferry);
     assert_eq!(active_path(&ferry), fixture.home().join("Documents"));

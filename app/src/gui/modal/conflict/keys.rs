@@ -41,9 +41,9 @@ pub enum Control {
     OneByOne,
     /// Apply.
     Apply,
-    /// The confirmation's "Keep going".
+    /// The confirmation's "Keep Going".
     KeepGoing,
-    /// The confirmation's "Cancel job".
+    /// The confirmation's "Cancel Job".
     ConfirmCancel,
 }
 
@@ -122,7 +122,7 @@ impl ConflictDialog {
     }
 
     /// What Enter does before the keyboard moves: the suggested answer, Apply in the
-    /// table, "Cancel job" in the confirmation.
+    /// table, "Cancel Job" in the confirmation.
     fn suggested(&self) -> Control {
         if self.confirming {
             return Control::ConfirmCancel;

@@ -425,11 +425,11 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
             "Cancel the job? The {} done so far {stay}; nothing else is copied or moved.",
             format::counted(done, "item", "items")
         );
-        let cancel = button(text("Cancel job").size(13))
+        let cancel = button(text("Cancel Job").size(13))
             .padding([6, 14])
             .style(look::strong(true, focused == Control::ConfirmCancel))
             .on_press(Message::ConfirmCancel);
-        let keep = button(text("Keep going").size(13))
+        let keep = button(text("Keep Going").size(13))
             .padding([6, 14])
             .style(look::plain(focused == Control::KeepGoing))
             .on_press(Message::KeepGoing);
@@ -442,7 +442,7 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
         .style(look::confirm)
         .into();
     }
-    let cancel = plain("Cancel job", 'c', Control::CancelJob, Message::CancelJob);
+    let cancel = plain("Cancel Job", 'c', Control::CancelJob, Message::CancelJob);
     if d.single.is_some() {
         let mut bar = row![space::horizontal()]
             .spacing(8)

@@ -26,7 +26,7 @@ fn each_answer_of_one_conflict_sends_its_resolution_then_closes() {
     assert_eq!(events[0], resolve(&[(1, Resolution::Merge, Scope::This)]));
     let mut dialog = open(vec![fixture::file(1, "report.pdf", 100, 200)], None);
     dialog.set_done(0);
-    assert_eq!(click(&mut dialog, "Cancel job"), [Event::CancelJob(JOB)]);
+    assert_eq!(click(&mut dialog, "Cancel Job"), [Event::CancelJob(JOB)]);
 }
 
 #[test]
@@ -239,9 +239,9 @@ fn escape_cancels_the_job_after_asking_when_items_are_done() {
         named(&mut dialog, Named::Escape).is_empty(),
         "Escape again goes back"
     );
-    assert!(!shows(&dialog, "Keep going"));
-    assert!(click(&mut dialog, "Cancel job").is_empty());
-    assert!(click(&mut dialog, "Keep going").is_empty());
+    assert!(!shows(&dialog, "Keep Going"));
+    assert!(click(&mut dialog, "Cancel Job").is_empty());
+    assert!(click(&mut dialog, "Keep Going").is_empty());
     named(&mut dialog, Named::Escape);
     assert_eq!(named(&mut dialog, Named::Enter), [Event::CancelJob(JOB)]);
 }
