@@ -50,6 +50,7 @@ pub mod style;
 #[cfg(test)]
 mod tests;
 mod trash_view;
+mod type_ahead;
 mod view;
 pub mod widget;
 pub mod words;

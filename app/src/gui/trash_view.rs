@@ -144,6 +144,9 @@ impl Ferry {
             Some(Action::Pane(action @ (PaneAction::Back | PaneAction::Up))) => {
                 self.pane_action(action)
             }
+            Some(Action::Pane(PaneAction::TypeAhead(c))) => {
+                self.trash_message(trash::Message::TypeAhead(c))
+            }
             // As in Dolphin, Ctrl+L leaves the Trash for a path typed (it did nothing).
             Some(Action::Pane(PaneAction::EditLocation)) => {
                 self.close_trash();

@@ -120,7 +120,7 @@ pub fn view<'a>() -> Element<'a, Message> {
         .id(list_id())
         .height(LIST_HEIGHT),
         row![
-            text("Letters typed in a folder select the next name starting with them.")
+            text("Letters typed in a folder or the trash select the next name starting with them.")
                 .size(12)
                 .style(style::dim_text),
             space::horizontal(),

@@ -2,22 +2,20 @@
 //! (with auto-scroll at the edges), resizing columns, moving the focus in either view,
 //! type-ahead, and where a menu opened from the keyboard goes.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use iced::{Point, Rectangle, Task, Vector};
 
-use super::contents::{contains_ignoring_case, starts_ignoring_case};
 use super::details::{self, Column};
 use super::operations::Press;
 use super::{Browser, Event, Message, RowRef, Selection};
 use crate::gui::screen::Ctx;
 use crate::gui::settings::ViewMode;
 use crate::gui::shortcut::Step;
+use crate::gui::type_ahead;
 use crate::gui::widget::grid::Grid;
 use crate::gui::widget::list::top_of;
 
-/// Typed letters older than this start a new type-ahead search.
-const TYPE_AHEAD_RESET: Duration = Duration::from_secs(1);
 /// Within this many pixels of the list's top or bottom edge (or past it), a held rubber band
 /// scrolls the list.
 const EDGE: f32 = 24.0;
@@ -25,8 +23,7 @@ const EDGE: f32 = 24.0;
 /// What was typed for type-ahead, and when.
 #[derive(Debug, Default)]
 pub(super) struct TypeAhead {
-    typed: String,
-    at: Option<Instant>,
+    typed: type_ahead::TypeAhead,
     /// Typed while the folder was still loading (only the rows listed so far were searched),
     /// with the name it left focused: searched again once the folder is complete, unless the
     /// user has moved the focus since.
@@ -358,32 +355,12 @@ impl Browser {
     /// Selects the next entry whose name starts with what was typed in the last second (then
     /// one that contains it); the same letter again goes to the next such entry.
     pub(super) fn type_ahead(&mut self, c: char) -> Task<Message> {
-        let now = Instant::now();
-        if self
-            .typeahead
-            .at
-            .is_none_or(|at| now.duration_since(at) > TYPE_AHEAD_RESET)
-        {
-            self.typeahead.typed.clear();
-        }
-        if c == ' ' && self.typeahead.typed.is_empty() {
+        let Some(search) = self.typeahead.typed.push(c, Instant::now()) else {
             return Task::none();
-        }
-        self.typeahead.typed.push(c);
-        self.typeahead.at = Some(now);
-        let loading = matches!(self.listing, super::Listing::Loading(_));
-        let typed = &self.typeahead.typed;
-        let mut chars = typed.chars();
-        let first = chars.next().unwrap_or(c);
-        // "aaa" cycles through the names starting with "a".
-        let repeated = chars.all(|other| other == first);
-        let (needle, skip_current) = if repeated {
-            (first.to_lowercase().collect::<String>(), true)
-        } else {
-            (typed.to_lowercase(), false)
         };
+        let loading = matches!(self.listing, super::Listing::Loading(_));
         let current = self.focused_row();
-        let found = self.find_typed(&needle, current, skip_current);
+        let found = self.find_typed(&search, current);
         self.typeahead.early = loading.then(|| self.focused_name());
         found.unwrap_or_else(Task::none)
     }
@@ -396,56 +373,37 @@ impl Browser {
         let Some(left_on) = self.typeahead.early.take() else {
             return Task::none();
         };
-        if self.typeahead.typed.is_empty() || self.focused_name() != left_on {
+        let typed = self.typeahead.typed.typed();
+        if typed.is_empty() || self.focused_name() != left_on {
             return Task::none();
         }
-        let typed = &self.typeahead.typed;
+        let search = self.typeahead.typed.search();
         // "aaa" cycled through the rows listed then: where it stopped stays.
-        let mut chars = typed.chars();
-        let first = chars.next();
-        if typed.chars().count() > 1 && chars.all(|c| Some(c) == first) {
+        if typed.chars().count() > 1 && search.skip_current {
             return self.reveal_focus();
         }
-        let needle = typed.to_lowercase();
-        match self.find_typed(&needle, None, false) {
+        let search = type_ahead::Search {
+            skip_current: false,
+            ..search
+        };
+        match self.find_typed(&search, None) {
             Some(found) => found,
             // Nothing has that name: the match so far stays, shown.
             None => self.reveal_focus(),
         }
     }
 
-    /// Selects the first row from `current` (the one after it, if `skip_current`) whose name
-    /// starts with `needle` (lowercase), or else contains it, and brings it into view; `None`
-    /// when there is none.
+    /// Selects the row [`type_ahead::find`] finds from `current` and brings it into view;
+    /// `None` when there is none.
     fn find_typed(
         &mut self,
-        needle: &str,
+        search: &type_ahead::Search,
         current: Option<usize>,
-        skip_current: bool,
     ) -> Option<Task<Message>> {
         let contents = self.listing.contents()?;
         let rows = contents.rows();
-        let n = rows.len();
-        let start = match current {
-            Some(row) if skip_current => row + 1,
-            Some(row) => row,
-            None => 0,
-        };
-        let name = |row: usize| {
-            contents
-                .entries()
-                .entry(rows[row % n] as usize)
-                .name_bytes()
-        };
-        let order = (start..start + n).map(|r| r % n);
-        let row = order
-            .clone()
-            .find(|&r| starts_ignoring_case(name(r), needle))
-            .or_else(|| {
-                order
-                    .clone()
-                    .find(|&r| contains_ignoring_case(name(r), needle))
-            })?;
+        let name = |row: usize| contents.entries().entry(rows[row] as usize).name_bytes();
+        let row = type_ahead::find(rows.len(), name, current, search)?;
         self.selection.select_only(rows[row]);
         Some(self.reveal(row, false))
     }

@@ -45,7 +45,7 @@ use ferry_core::sort::{Direction, SortSpec};
 use iced::widget::Id;
 use iced::{Point, Rectangle, Task};
 
-pub use contents::{Contents, Filter, Listing};
+pub use contents::{Contents, Filter, Listing, contains_ignoring_case, starts_ignoring_case};
 pub use message::{Event, Message};
 pub use operations::{CutItems, DRAG_THRESHOLD, Operation};
 pub use selection::Selection;

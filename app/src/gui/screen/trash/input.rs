@@ -153,6 +153,27 @@ impl Trash {
         self.reveal(row)
     }
 
+    /// A letter typed: the next item whose name starts with what was typed (as in a folder,
+    /// and as in Dolphin's `trash:/`; letters did nothing here).
+    pub(super) fn type_ahead(&mut self, c: char) -> Task<Message> {
+        let Some(search) = self.typed.push(c, std::time::Instant::now()) else {
+            return Task::none();
+        };
+        let Some(loaded) = self.loaded() else {
+            return Task::none();
+        };
+        let current = (self.selection.focus()).map(|e| self.rows_of[e as usize] as usize);
+        let name = |row: usize| {
+            (loaded.item(self.order[row])).map_or(&b""[..], |item| item.name.as_encoded_bytes())
+        };
+        let Some(row) = crate::gui::type_ahead::find(self.order.len(), name, current, &search)
+        else {
+            return Task::none();
+        };
+        self.selection.select_only(self.order[row]);
+        self.reveal(row)
+    }
+
     /// Ctrl+arrows: the focus moves, what is selected stays selected.
     pub(super) fn step_focus(&mut self, step: Step) -> Task<Message> {
         let Some(row) = self.row_after(step) else {

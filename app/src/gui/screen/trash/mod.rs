@@ -62,6 +62,7 @@ use super::browser::Selection;
 use crate::gui::bridge;
 use crate::gui::modal::confirm::Confirm;
 use crate::gui::shortcut::Step;
+use crate::gui::type_ahead::TypeAhead;
 use crate::gui::widget::list::Scroll;
 use crate::gui::words;
 
@@ -120,6 +121,8 @@ pub enum Message {
     Step(Step, bool),
     /// Move the keyboard focus alone, the selection kept (Ctrl+arrows).
     StepFocus(Step),
+    /// A letter typed: type-ahead to the next name that starts with what was typed.
+    TypeAhead(char),
     /// Select the focused item, or deselect it (Ctrl+Space).
     ToggleFocused,
     /// Select every item.
@@ -299,6 +302,7 @@ pub struct Trash {
     /// A look at the trash folders is under way (one at a time: a disk that stopped
     /// answering holds it, and the ticks must not pile up threads behind it).
     stamping: bool,
+    typed: TypeAhead,
 }
 
 impl Trash {
@@ -325,6 +329,7 @@ impl Trash {
             restore_to: None,
             dragging: drag::Dragging::default(),
             stamping: false,
+            typed: TypeAhead::default(),
         };
         let task = trash.reload();
         (trash, task)
@@ -478,6 +483,7 @@ impl Trash {
             Message::ScrollTo(offset_y) => (self.scroll_to(offset_y), None),
             Message::Step(step, extend) => (self.step(step, extend), None),
             Message::StepFocus(step) => (self.step_focus(step), None),
+            Message::TypeAhead(c) => (self.type_ahead(c), None),
             Message::ToggleFocused => {
                 if let Some(focus) = self.selection.focus() {
                     self.selection.toggle(focus);
@@ -567,6 +573,11 @@ impl Trash {
             .enumerate()
             .map(|(i, item)| (item.info.as_path(), index_u32(i)))
             .collect();
+        // Where the focus was: its item gone (restored, deleted), the keyboard goes on from
+        // there, as in a folder; it was left on nothing.
+        let focused_row = (self.selection.focus())
+            .and_then(|e| self.rows_of.get(e as usize))
+            .map(|&row| row as usize);
         if let Listing::Loaded(old) = &self.listing {
             let map = |e: u32| {
                 old.item(e)
@@ -591,6 +602,12 @@ impl Trash {
         self.shown = generation;
         self.listing = Listing::Loaded(Arc::clone(&loaded));
         self.resort();
+        if self.selection.focus().is_none()
+            && let Some(row) = focused_row
+            && let Some(&item) = self.order.get(row).or(self.order.last())
+        {
+            self.selection.focus_on(item);
+        }
         if !std::mem::take(&mut self.empty_asked) {
             return None;
         }

@@ -621,3 +621,31 @@ fn the_unsafe_entries_notice_counts_those_left() {
     let one = "“evil” names an unsafe place to restore to, so only Restore to… can restore it.";
     assert!(shows(&trash, one));
 }
+
+fn focused_name(trash: &Trash) -> Option<String> {
+    let focus = trash.selection.focus()?;
+    let item = trash.loaded()?.item(focus)?;
+    Some(item.name.to_string_lossy().into_owned())
+}
+
+/// Letters go to a name, as in a folder and in Dolphin's `trash:/` (they did nothing); an
+/// item gone from the trash (restored, deleted) leaves the keyboard on the next, where it
+/// was left on nothing.
+#[test]
+fn letters_find_an_item_and_the_focus_goes_on_when_it_leaves() {
+    let f = Fixture::four();
+    let mut trash = f.view();
+    click(&mut trash, &["Name"]);
+    let none = ctx(Modifiers::empty());
+    for c in ['p', 'h'] {
+        let _ = trash.update(Message::TypeAhead(c), &none);
+    }
+    assert_eq!(focused_name(&trash).as_deref(), Some("photos"));
+    assert_eq!(trash.selection.count(), 1);
+    // Name order: a.txt, evil, photos, report.pdf. photos goes: report.pdf has the keyboard.
+    std::fs::remove_dir_all(f.roots.home.join("files/photos")).unwrap();
+    std::fs::remove_file(f.roots.home.join("info/photos.trashinfo")).unwrap();
+    let _ = trash.update(Message::Reload, &none);
+    f.read(&mut trash);
+    assert_eq!(focused_name(&trash).as_deref(), Some("report.pdf"));
+}
