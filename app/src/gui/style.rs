@@ -25,6 +25,8 @@ pub struct Colors {
     pub hover: Color,
     /// A selected row.
     pub selected: Color,
+    /// A selected row of the pane of a split without the keyboard.
+    pub inactive_selected: Color,
     /// The accent: focus ring, active breadcrumb, toggles.
     pub accent: Color,
     /// Error text.
@@ -41,6 +43,7 @@ const LIGHT: Colors = Colors {
     dim: color!(0x656d76),
     hover: color!(0xf0f2f5),
     selected: color!(0xd8e6fd),
+    inactive_selected: color!(0xe3e6ea),
     accent: color!(0x2563eb),
     danger: color!(0xc62828),
     notice: color!(0xfff4d6),
@@ -54,6 +57,7 @@ const DARK: Colors = Colors {
     dim: color!(0x9ba1a8),
     hover: color!(0x2b2d32),
     selected: color!(0x23406e),
+    inactive_selected: color!(0x383b41),
     accent: color!(0x6d9bf1),
     danger: color!(0xf28b82),
     notice: color!(0x4a3f1c),
@@ -203,14 +207,27 @@ pub fn header_button(theme: &Theme, status: button::Status) -> button::Style {
 
 /// One row of the list.
 pub fn row(selected: bool, hovered: bool, focused: bool) -> impl Fn(&Theme) -> container::Style {
+    row_in(selected, hovered, focused, false)
+}
+
+/// [`row`], in the pane of a split that does not have the keyboard when `inactive`: the
+/// selection in the hover's grey, a shade darker, and no focus ring, as Dolphin's inactive
+/// view draws it.
+pub fn row_in(
+    selected: bool,
+    hovered: bool,
+    focused: bool,
+    inactive: bool,
+) -> impl Fn(&Theme) -> container::Style {
     move |theme| {
         let c = colors(theme);
         let background = match (selected, hovered) {
+            (true, _) if inactive => Some(Background::Color(c.inactive_selected)),
             (true, _) => Some(Background::Color(c.selected)),
             (false, true) => Some(Background::Color(c.hover)),
             (false, false) => None,
         };
-        let border = if focused {
+        let border = if focused && !inactive {
             Border {
                 color: c.accent.scale_alpha(0.7),
                 width: 1.0,
@@ -543,5 +560,27 @@ pub fn toast_button(theme: &Theme, status: button::Status) -> button::Style {
             ..base
         },
         _ => base,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pane of a split without the keyboard draws its selection in grey, with no focus
+    /// ring: both panes drew the same strong selection, and only a 2-pixel line told which
+    /// one keys went to.
+    #[test]
+    fn the_inactive_panes_selection_is_grey_and_unringed() {
+        for mode in [Mode::Light, Mode::Dark] {
+            let theme = theme(mode);
+            let c = colors(&theme);
+            let active = row_in(true, false, true, false)(&theme);
+            let inactive = row_in(true, false, true, true)(&theme);
+            assert_eq!(active.background, Some(c.selected.into()));
+            assert_eq!(inactive.background, Some(c.inactive_selected.into()));
+            assert!(active.border.width > 0.0);
+            assert_eq!(inactive.border.width, 0.0);
+        }
     }
 }

@@ -121,7 +121,7 @@ pub fn frame_cost(entries: usize, selected: usize, frames: usize) -> Vec<FrameCo
                     viewport_h: 600.0,
                 },
             );
-            let element = browser.view(true);
+            let element = browser.view(crate::gui::screen::browser::Look::Active);
             std::hint::black_box(&element);
             drop(element);
             times.push(started.elapsed());

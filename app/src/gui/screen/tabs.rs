@@ -9,7 +9,7 @@ use iced::widget::{Row, button, container, mouse_area, row, rule, text};
 use iced::{Alignment, Element, Fill, Task};
 
 use super::Ctx;
-use super::browser::{self, Browser};
+use super::browser::{self, Browser, Look};
 use crate::gui::format;
 use crate::gui::settings::{PaneSession, Session, TabSession};
 use crate::gui::style;
@@ -511,8 +511,12 @@ impl Tabs {
             let view = pane.view_id();
             panes = panes.push(
                 container(
-                    pane.view(split && i == tab.active)
-                        .map(move |m| Message::Pane(view, m)),
+                    pane.view(match (split, i == tab.active) {
+                        (false, _) => Look::Alone,
+                        (true, true) => Look::Active,
+                        (true, false) => Look::Inactive,
+                    })
+                    .map(move |m| Message::Pane(view, m)),
                 )
                 .width(Fill),
             );

@@ -109,7 +109,11 @@ pub fn edge_at(width: f32, columns: &Columns, x: f32) -> Option<Column> {
 
 impl Browser {
     /// Headers above the rows, or the empty-folder message.
-    pub(super) fn details<'a>(&'a self, contents: &'a Contents) -> Element<'a, Message> {
+    pub(super) fn details<'a>(
+        &'a self,
+        contents: &'a Contents,
+        inactive: bool,
+    ) -> Element<'a, Message> {
         let header = pointer_area(container(self.header()).padding(LIST_PAD))
             .on_press(Message::HeaderPressed)
             .on_drag(Message::HeaderDragged)
@@ -122,7 +126,7 @@ impl Browser {
             let now = format::now();
             let name_px = self.name_px();
             let rows = list::windowed(rows.len(), self.scroll, row_h, |row| {
-                self.row(contents, row, &now, name_px, row_h)
+                self.row(contents, row, &now, (name_px, row_h), inactive)
             });
             self.list_area(rows, list::top_of(contents.rows().len(), row_h))
         };
@@ -207,13 +211,14 @@ impl Browser {
         header.align_y(Alignment::Center).into()
     }
 
+    /// Row `row`; `inactive`: of the other pane of a split (see [`Look::Inactive`]).
     fn row<'a>(
         &self,
         contents: &'a Contents,
         row: usize,
         now: &DateTime<Local>,
-        name_px: f32,
-        row_h: f32,
+        (name_px, row_h): (f32, f32),
+        inactive: bool,
     ) -> Element<'a, Message> {
         let Some((index, entry)) = contents.row(row) else {
             return space().height(row_h).into();
@@ -276,7 +281,7 @@ impl Browser {
         let highlight = container(cells)
             .width(Fill)
             .height(Fill)
-            .style(style::row(selected, hovered, focused));
+            .style(style::row_in(selected, hovered, focused, inactive));
         mouse_area(container(highlight).padding([1, 0]).height(row_h))
             .on_press(Message::RowPressed(at))
             .on_double_click(Message::RowDoubleClicked(at))

@@ -22,7 +22,11 @@ const NAME_H: f32 = 34.0;
 
 impl Browser {
     /// The cells, or the empty-folder message.
-    pub(super) fn icons<'a>(&'a self, contents: &'a Contents) -> Element<'a, Message> {
+    pub(super) fn icons<'a>(
+        &'a self,
+        contents: &'a Contents,
+        inactive: bool,
+    ) -> Element<'a, Message> {
         let len = contents.rows().len();
         if len == 0 {
             return self.pointer_over(empty_state(&self.listing, contents));
@@ -34,19 +38,20 @@ impl Browser {
         let rows = list::windowed(lines, self.scroll, grid.cell_h, |line| {
             let first = line * grid.columns;
             let cells = (first..(first + grid.columns).min(len))
-                .map(|row| self.cell(contents, row, grid.cell_w, grid.cell_h, name_px));
+                .map(|row| self.cell(contents, row, (grid.cell_w, grid.cell_h), name_px, inactive));
             Row::with_children(cells).height(grid.cell_h).into()
         });
         self.list_area(rows, list::top_of(lines, grid.cell_h))
     }
 
+    /// Cell `row`; `inactive`: of the other pane of a split (see [`Look::Inactive`]).
     fn cell<'a>(
         &self,
         contents: &'a Contents,
         row: usize,
-        width: f32,
-        height: f32,
+        (width, height): (f32, f32),
         name_px: f32,
+        inactive: bool,
     ) -> Element<'a, Message> {
         let Some((index, entry)) = contents.row(row) else {
             return space().width(width).into();
@@ -95,7 +100,7 @@ impl Browser {
             .padding([6.0, CELL_PAD_X])
             .width(Fill)
             .height(Fill)
-            .style(style::row(selected, hovered, focused));
+            .style(style::row_in(selected, hovered, focused, inactive));
         mouse_area(container(highlight).padding(3).width(width).height(height))
             .on_press(Message::RowPressed(at))
             .on_double_click(Message::RowDoubleClicked(at))

@@ -31,6 +31,7 @@ mod operations;
 mod selection;
 mod service;
 pub use service::gone_notice;
+pub use view::Look;
 mod status;
 #[cfg(test)]
 mod tests;

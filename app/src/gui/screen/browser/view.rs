@@ -21,9 +21,23 @@ pub(super) const TEXT: f32 = 14.0;
 /// Secondary text size.
 pub(super) const SMALL: f32 = 13.0;
 
+/// How a pane is drawn beside the other pane of a split, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// The only pane.
+    Alone,
+    /// The pane of a split that has the keyboard: a line of the accent over it.
+    Active,
+    /// The other pane of a split: its selection drawn in grey, with no focus ring, as
+    /// Dolphin draws its inactive view (both panes showed the same strong selection, and only
+    /// a 2-pixel line told which one keys went to).
+    Inactive,
+}
+
 impl Browser {
-    /// The whole pane; `active` marks the pane that has the keyboard in a split.
-    pub fn view(&self, active: bool) -> Element<'_, Message> {
+    /// The whole pane, drawn as `look` says.
+    pub fn view(&self, look: Look) -> Element<'_, Message> {
+        let active = look == Look::Active;
         let location = container(self.path_bar())
             .padding([6, 8])
             .width(Fill)
@@ -31,7 +45,7 @@ impl Browser {
         let mut pane = column![
             location,
             rule::horizontal(1).style(style::separator),
-            self.body(),
+            self.body(look == Look::Inactive),
         ];
         if let Some(filter) = self.filter_bar() {
             pane = pane.push(rule::horizontal(1).style(style::separator));
@@ -48,12 +62,12 @@ impl Browser {
         column![mark, pane].into()
     }
 
-    fn body(&self) -> Element<'_, Message> {
+    fn body(&self, inactive: bool) -> Element<'_, Message> {
         let content = match &self.listing {
             Listing::Failed(error) => failure(&self.path, error),
             Listing::Loading(contents) | Listing::Loaded(contents) => match self.mode {
-                ViewMode::Details => self.details(contents),
-                ViewMode::Icons => self.icons(contents),
+                ViewMode::Details => self.details(contents, inactive),
+                ViewMode::Icons => self.icons(contents, inactive),
             },
         };
         let notice = self.notice.as_ref().map(|notice| {

@@ -545,7 +545,7 @@ fn typing_a_path_opens_it() {
         shows(&browser, "/x/y"),
         "the field starts with the current path"
     );
-    let mut ui = simulator(browser.view(false));
+    let mut ui = simulator(browser.view(Look::Alone));
     ui.click(iced_test::selector::id(browser.path_input_id()))
         .unwrap();
     ui.typewrite("/z");

@@ -19,7 +19,7 @@ use ferry_core::sort::SortSpec;
 use iced::keyboard::Modifiers;
 use iced_test::simulator;
 
-use super::{Browser, Dirs, Event, Listing, Message};
+use super::{Browser, Dirs, Event, Listing, Look, Message};
 use crate::gui::screen::Ctx;
 use crate::gui::settings::Settings;
 
@@ -177,7 +177,7 @@ fn feed_held(browser: &mut Browser, dirs: &Recorder, modifiers: Modifiers, messa
 
 /// Clicks each target in turn on one frame, returning the messages produced.
 fn click(browser: &Browser, targets: &[&str]) -> Vec<Message> {
-    let mut ui = simulator(browser.view(false));
+    let mut ui = simulator(browser.view(Look::Alone));
     for target in targets {
         ui.click(*target).unwrap();
     }
@@ -186,7 +186,7 @@ fn click(browser: &Browser, targets: &[&str]) -> Vec<Message> {
 
 /// True when some widget's whole text is `text`.
 fn shows(browser: &Browser, text: &str) -> bool {
-    simulator(browser.view(false)).find(text).is_ok()
+    simulator(browser.view(Look::Alone)).find(text).is_ok()
 }
 
 fn selected_names(browser: &Browser) -> Vec<String> {
