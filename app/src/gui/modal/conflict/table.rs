@@ -97,13 +97,22 @@ impl ConflictDialog {
 pub fn view(d: &ConflictDialog) -> Element<'_, Message> {
     let focused = d.focused();
     let total = d.rows.len();
-    let heading = row![
-        text(format!(
+    // Once every row has its answer, none waits: "2 conflicts waiting for an answer" stood
+    // beside "2 of 2 decided".
+    let title = match d.rows.decided() {
+        decided if decided == total && total > 0 => {
+            format!(
+                "{} answered: Apply to go on",
+                format::counted(total, "conflict", "conflicts")
+            )
+        }
+        _ => format!(
             "{} waiting for an answer",
             format::counted(total, "conflict", "conflicts")
-        ))
-        .size(18)
-        .font(style::bold()),
+        ),
+    };
+    let heading = row![
+        text(title).size(18).font(style::bold()),
         space::horizontal(),
         text(words::summary(d.rows.decided(), total))
             .size(13)

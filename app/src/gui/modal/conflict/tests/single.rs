@@ -289,6 +289,8 @@ fn tab_walks_the_controls_and_enter_takes_the_one_with_the_keyboard() {
     assert_eq!(table.focused(), Control::Rule(Rule::NewerWins));
     assert!(named(&mut table, Named::Enter).is_empty());
     assert!(shows(&table, "2 of 2 decided"));
+    // None waits for an answer now (the heading said "2 conflicts waiting for an answer").
+    assert!(shows(&table, "2 conflicts answered: Apply to go on"));
 }
 
 /// Rename's field showed a name that is not UTF-8 decoded lossily and read it back as typed:
