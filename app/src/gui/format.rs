@@ -193,6 +193,20 @@ where
     }
 }
 
+/// "1 folder and 4 files" (`joiner` " and "), "3 files", "2 folders": no part that is
+/// none.
+pub fn folders_and_files(folders: usize, files: usize, joiner: &str) -> String {
+    match (folders, files) {
+        (0, files) => counted(files, "file", "files"),
+        (folders, 0) => counted(folders, "folder", "folders"),
+        (folders, files) => format!(
+            "{}{joiner}{}",
+            counted(folders, "folder", "folders"),
+            counted(files, "file", "files")
+        ),
+    }
+}
+
 /// The last component of `path` for people to read ("/" for the root), as [`shown_name`].
 pub fn display_name(path: &Path) -> Cow<'_, str> {
     shown_name(path.file_name().unwrap_or(path.as_os_str()))

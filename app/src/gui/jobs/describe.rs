@@ -310,15 +310,7 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
             let folders = usize::try_from(totals.folders).unwrap_or(usize::MAX);
             let files =
                 usize::try_from(totals.items.saturating_sub(totals.folders)).unwrap_or(usize::MAX);
-            match (folders, files) {
-                (0, files) => format::counted(files, "file", "files"),
-                (folders, 0) => format::counted(folders, "folder", "folders"),
-                (folders, files) => format!(
-                    "{} and {}",
-                    format::counted(folders, "folder", "folders"),
-                    format::counted(files, "file", "files")
-                ),
-            }
+            format::folders_and_files(folders, files, " and ")
         }
     }
 }

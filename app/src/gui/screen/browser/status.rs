@@ -67,13 +67,7 @@ impl Browser {
         match (folders, files) {
             (0, 0) if contents.hidden() + contents.filtered_out() == 0 => "Empty folder".to_owned(),
             (0, 0) => "Nothing shown".to_owned(),
-            (0, files) => format::counted(files, "file", "files"),
-            (folders, 0) => format::counted(folders, "folder", "folders"),
-            (folders, files) => format!(
-                "{}, {}",
-                format::counted(folders, "folder", "folders"),
-                format::counted(files, "file", "files")
-            ),
+            (folders, files) => format::folders_and_files(folders, files, ", "),
         }
     }
 
