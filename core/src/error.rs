@@ -119,9 +119,10 @@ pub enum Error {
         /// Why the staging folder could not be used.
         error: std::sync::Arc<Error>,
     },
-    /// A folder is a mount point of another file system; a delete does not go into it, a
-    /// move does not take it.
-    #[error("{} is a mount point of another file system; left alone", Shown(path))]
+    /// A folder is a mount point (of another file system, or a folder bind-mounted there); a
+    /// delete does not go into it, a move does not take it. Said as a mount point: "of
+    /// another file system" was false of a bind mount of the same one.
+    #[error("{} is a mount point; left alone", Shown(path))]
     OtherFilesystem {
         /// The mount point.
         path: PathBuf,
@@ -129,7 +130,7 @@ pub enum Error {
     /// A folder holds a mount point of another file system: not trashed, which would take the
     /// mounted file system with it.
     #[error(
-        "{} holds {}, where another file system is mounted; left alone",
+        "{} holds the mount point {}; left alone",
         Shown(path),
         Shown(mount)
     )]

@@ -548,7 +548,7 @@ mod tests {
         };
         assert_eq!(
             done_message(&trash, &summary, false, None),
-            "“outer” holds “/h/outer/usb”, where another disk is mounted; it was left alone."
+            "“outer” holds “/h/outer/usb”, where a disk or a folder is mounted; it was left alone."
         );
         // Cancelled, it says so and counts.
         let said = done_message(&trash, &summary, true, None);

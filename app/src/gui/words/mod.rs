@@ -82,11 +82,11 @@ pub fn error_in_words(error: &Error) -> String {
             lowercase_first(&error_in_words(error))
         ),
         Error::OtherFilesystem { path } => format!(
-            "{} is where another disk is mounted; it was left alone.",
+            "{} is where a disk or a folder is mounted; it was left alone.",
             quoted(path)
         ),
         Error::HoldsMount { path, mount } => format!(
-            "{} holds {}, where another disk is mounted; it was left alone.",
+            "{} holds {}, where a disk or a folder is mounted; it was left alone.",
             quoted(path),
             quoted_full(mount)
         ),
@@ -234,7 +234,7 @@ pub fn error_title(error: &Error) -> &'static str {
             "Not replaced"
         }
         Error::PutBackBeside { .. } => "Put back beside",
-        Error::OtherFilesystem { .. } | Error::HoldsMount { .. } => "Another disk",
+        Error::OtherFilesystem { .. } | Error::HoldsMount { .. } => "A mount point",
         Error::Refused { .. } | Error::HoldsFerryState { .. } => "Refused",
         Error::CannotTrash { .. } => "Can't move to the trash",
         Error::UnsafeTrashEntry { .. } => "Unsafe trash entry",
@@ -349,7 +349,7 @@ mod tests {
             ),
             (
                 Error::OtherFilesystem { path: p("/m/usb") },
-                "“usb” is where another disk is mounted; it was left alone.",
+                "“usb” is where a disk or a folder is mounted; it was left alone.",
             ),
             (
                 Error::Refused {
