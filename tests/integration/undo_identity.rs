@@ -1,6 +1,7 @@
 //! Undo acts on the job's own items only, whatever took their places since: never through a
 //! link put where a copied folder was, never on a file made anew under a moved item's name
-//! (which often gets the freed inode number back).
+//! or trashed under a trashed item's name (which often get the freed inode number back);
+//! and it knows its own items where an earlier, cancelled run of it put them.
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -133,4 +134,43 @@ fn undo_of_a_trash_leaves_in_the_trash_what_another_tool_put_under_its_name() {
         "{:?}",
         failed[0]
     );
+}
+
+/// A cancelled undo leaves its job to be undone again. Run again, it finds what the first
+/// run put in the trash there and counts it undone: a second Undo of a 20,000-file copy said
+/// "9,342 failed", each "no longer where it was left". A copy that went elsewhere is still
+/// said gone.
+#[test]
+fn undo_run_again_after_a_cancelled_one_counts_what_that_one_trashed() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let sources = ["a.txt", "b.txt", "c.txt", "d.txt"].map(|n| t.file(format!("src/{n}"), n));
+    let dst = t.dir("dst");
+    let out = s.run(copy(sources.to_vec(), &dst));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    // What the cancelled run did: a.txt and b.txt into the trash, as a trash job puts them.
+    let trash = &s.trash.home;
+    fs::create_dir_all(trash.join("files")).unwrap();
+    fs::create_dir_all(trash.join("info")).unwrap();
+    for name in ["a.txt", "b.txt"] {
+        fs::rename(dst.join(name), trash.join("files").join(name)).unwrap();
+        let info = format!(
+            "[Trash Info]\nPath={}\nDeletionDate=2026-12-06T21:00:00\n",
+            dst.join(name).display()
+        );
+        fs::write(trash.join(format!("info/{name}.trashinfo")), info).unwrap();
+    }
+    // And d.txt was moved away by the user meanwhile.
+    fs::rename(dst.join("d.txt"), t.join("d-moved.txt")).unwrap();
+    let out = s.undo();
+    let failed: Vec<&std::path::Path> = out
+        .summary
+        .failed
+        .iter()
+        .map(|f| f.path.as_path())
+        .collect();
+    assert_eq!(failed, [dst.join("d.txt")], "{:#?}", out.summary);
+    assert_eq!(s.trashed(), ["a.txt", "b.txt", "c.txt"]);
+    assert!(out.summary.done.contains(&dst.join("a.txt")));
+    assert!(t.join("d-moved.txt").exists());
 }

@@ -188,3 +188,35 @@ fn the_cli_keeps_replaced_files_in_its_data_folder_and_undo_puts_them_back() {
     assert_eq!(fs::read(&old).unwrap(), b"old");
     assert_eq!(fs::read_dir(&kept).unwrap().count(), 0);
 }
+
+/// Replaced on a disk of its own (a USB stick), the old file is kept in `.ferry-replaced-<uid>`
+/// at its root; once the undo has put it back, that folder, empty, goes too: it was left
+/// among the user's files.
+#[test]
+fn undo_of_a_replace_on_another_disk_leaves_no_empty_staging_folder() {
+    let t = TempTree::new();
+    let mut s = Setup::new(&t);
+    let Some(stick) = crate::jobs_support::Mounted::new(
+        &t.join("stick"),
+        &["-t", "tmpfs", "-o", "size=4m", "tmpfs"],
+    ) else {
+        return;
+    };
+    s.trash.volumes = ferry_core::jobs::Volumes::Only(vec![stick.dir.clone()]);
+    let old = stick.dir.join("doc.txt");
+    fs::write(&old, "old").unwrap();
+    let new = t.file("src/doc.txt", "new");
+    let out = s.run(Job::Copy {
+        sources: vec![new],
+        dest_dir: stick.dir.clone(),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Replace,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let staging = stick.dir.join(ferry_core::jobs::staging_folder_name());
+    assert!(staging.is_dir(), "kept at the disk's root");
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert_eq!(fs::read(&old).unwrap(), b"old");
+    assert!(!staging.exists(), "the empty staging folder stayed");
+}
