@@ -328,6 +328,30 @@ mod tests {
     use super::*;
     use ferry_core::jobs::ConflictPolicy;
 
+    /// "Cancelled: undid: Copy 3 items…" read as an undo that had finished.
+    #[test]
+    fn a_cancelled_undo_says_it_was_cancelled_and_undo_finishes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = ferry_core::jobs::UndoJournal::at(dir.path().join("journal.jsonl"));
+        let job = copy(&["/h/a", "/h/b", "/h/c"], "/h/Music");
+        journal.begin(&job).unwrap().expect("journaled");
+        let record = journal.records().unwrap().pop().unwrap();
+        let undo = Job::Undo {
+            record: Box::new(record),
+            trash: ferry_core::jobs::TrashRoots::home_only(PathBuf::from("/h/.Trash")),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        let summary = Summary::default();
+        assert_eq!(
+            done_message(&undo, &summary, true, None),
+            "Cancelled the undo of: copy 3 items to “Music”; Undo finishes it."
+        );
+        assert_eq!(
+            done_message(&undo, &summary, false, None),
+            "Undid: Copy 3 items to “Music”."
+        );
+    }
+
     fn copy(sources: &[&str], dest: &str) -> Job {
         Job::Copy {
             sources: sources.iter().map(PathBuf::from).collect(),
