@@ -202,7 +202,12 @@ impl Journaled {
         };
         match recorded {
             // Ctrl+C part way: run again, it meets what it put back in part as taken.
-            Ok(()) if undo && cancelled && summary.record.did_something() => {
+            Ok(())
+                if undo
+                    && cancelled
+                    && !undo_complete(summary)
+                    && summary.record.did_something() =>
+            {
                 eprintln!("ferry: the undo stopped part way; {}", try_again(summary));
             }
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {

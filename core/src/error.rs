@@ -129,11 +129,7 @@ pub enum Error {
     },
     /// A folder holds a mount point of another file system: not trashed, which would take the
     /// mounted file system with it.
-    #[error(
-        "{} holds the mount point {}; left alone",
-        Shown(path),
-        Shown(mount)
-    )]
+    #[error("{} holds the mount point {}; left alone", Shown(path), Shown(mount))]
     HoldsMount {
         /// The folder.
         path: PathBuf,

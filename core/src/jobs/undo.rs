@@ -71,7 +71,7 @@ pub(crate) fn run_job(
     if matches!(
         record.job,
         Job::Move { .. } | Job::Rename { .. } | Job::Trash { .. }
-    ) && !ctx.control.stopped()
+    ) && goes_on(ctx, &summary)
     {
         let replaced: Vec<(PathBuf, PathBuf)> = (summary.record.entries())
             .filter_map(|e| Some((e.staged?, e.dest)))
@@ -81,6 +81,14 @@ pub(crate) fn run_job(
         }
     }
     summary
+}
+
+/// Whether the undo's last steps (putting back what its job replaced, trashing what its
+/// Replace answers set aside) are taken: unless it was stopped with items left undone. A
+/// Ctrl+C that came once every item was back stopped nothing; skipping them then left the
+/// undo unfinished, and run again it found its own work "no longer there".
+pub(super) fn goes_on(ctx: &JobCtx, summary: &Summary) -> bool {
+    !ctx.control.stopped() || summary.not_done.is_empty()
 }
 
 fn undo_by_kind(
@@ -366,7 +374,7 @@ fn undo_link(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoots) -> Summa
     if !links.is_empty() {
         absorb(&mut summary, trash::run_trash(ctx, &links, roots));
     }
-    if !ctx.control.stopped() {
+    if goes_on(ctx, &summary) {
         unstage(ctx, &mut summary, entries);
     }
     summary
@@ -513,7 +521,7 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         let part = trash::run_trash_as(ctx, &paths, &as_trashed, roots);
         absorb(&mut summary, part);
     }
-    if !ctx.control.stopped() {
+    if goes_on(ctx, &summary) {
         unstage(ctx, &mut summary, &record.entries);
     }
     summary

@@ -394,3 +394,27 @@ fn a_zombie_process_is_not_alive() {
     assert!(!is_alive(pid, 0));
     child.wait().unwrap();
 }
+
+/// An undo cancelled once every item was back (Ctrl+C as it ended) undid the job: it is
+/// recorded so, and redo can take it. Recorded as not undone, it was run again and found
+/// its own work "no longer there", and redo was lost. One cancelled with items left stays
+/// to be undone again.
+#[test]
+fn an_undo_cancelled_once_all_was_back_is_recorded_undone() {
+    let f = FolderJobs::new();
+    let a = f.ended("a", &Summary::default());
+    let left = Summary {
+        not_done: vec![f.dir.path().join("a")],
+        ..Summary::default()
+    };
+    f.journal.record_end(a, true, &left, true).unwrap();
+    assert_eq!(f.undo(), Some(a), "items left: undo tries again");
+    assert_eq!(f.redo(), None);
+    let all_back = Summary {
+        done: vec![f.dir.path().join("a")],
+        ..Summary::default()
+    };
+    f.journal.record_end(a, true, &all_back, true).unwrap();
+    assert_eq!(f.undo(), None);
+    assert_eq!(f.redo(), Some(a));
+}

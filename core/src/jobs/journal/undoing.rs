@@ -39,7 +39,9 @@ impl UndoJournal {
 
     /// Records how a job run for record `seq` ended: as the record's own end (the job, its
     /// redo or its resume), or, for `undo`, as its undo. A cancelled undo did part of its work
-    /// and leaves the record as it was, for another try; so does one that failed other than
+    /// and leaves the record as it was, for another try, unless the cancel came once all
+    /// was done ([`undo_complete`]: recorded as not undone, it was then run again and found
+    /// its own work "no longer there", and redo was lost); so does one that failed other than
     /// by keeping what changed since (a read-only or unplugged destination): marked undone,
     /// the job could not be undone again, and the next undo would take an older one. Undo is
     /// safe to run again: what it already put back or in the trash is gone from where it looks.
@@ -62,7 +64,8 @@ impl UndoJournal {
                 self.append(&Line::Halted { seq, time: now() }, false)
             }
             (false, _) => self.finish(seq, summary, cancelled),
-            (true, true) => Ok(()),
+            (true, true) if !undo_complete(summary) => Ok(()),
+            (true, true) => self.mark_undone(seq, summary),
             (true, false) if !undo_complete(summary) => Ok(()),
             (true, false) => self.mark_undone(seq, summary),
         }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{Now, absorb, not_as_left, now_at, unstage};
+use super::{Now, absorb, goes_on, not_as_left, now_at, unstage};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId};
@@ -91,7 +91,7 @@ pub(super) fn undo_copy(ctx: &JobCtx, entries: &[RecordEntry], roots: &TrashRoot
     if !to_trash.is_empty() {
         absorb(&mut summary, trash::run_trash(ctx, &to_trash, roots));
     }
-    if ctx.control.stopped() {
+    if !goes_on(ctx, &summary) {
         return summary;
     }
     unstage(ctx, &mut summary, entries);

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{Now, absorb, born_since, is_still, not_as_left, now_at, unstage};
+use super::{Now, absorb, born_since, goes_on, is_still, not_as_left, now_at, unstage};
 use crate::error::Error;
 use crate::fs::{DeepPaths, FileId};
 use crate::jobs::control::JobCtx;
@@ -110,7 +110,7 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
     }
     left_behind::remove_emptied(&emptied);
     merged_folders_times(entries, &summary.remade);
-    if !ctx.control.stopped() {
+    if goes_on(ctx, &summary) {
         unstage(ctx, &mut summary, entries);
     }
     summary
