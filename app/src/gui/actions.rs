@@ -436,13 +436,17 @@ impl Ferry {
     ///
     /// One at a time, the newest in place of the one before, as Nautilus shows them: three
     /// stacked, each as wide as its text, covered the middle of the file list (the jobs panel
-    /// keeps what jobs said). The message of one shown a moment before goes first in it,
-    /// unread otherwise (a paste's "… was left out" and the copy's end come together); its
-    /// buttons go, which acted on a job no longer the newest.
+    /// keeps what jobs said). The message of one shown a moment before, without buttons, goes
+    /// first in it, unread otherwise (a paste's "… was left out" and the copy's end come
+    /// together).
     pub(super) fn toast_with(&mut self, latest: String, actions: Vec<(String, Command)>) {
         let now = Instant::now();
+        // Never one with a button: "Moved “a” to the trash. Moved “b” to the trash." with one
+        // Undo, which undid the second alone.
         let text = match self.toasts.last() {
-            Some(last) if now.duration_since(last.shown) < TOAST_JOIN => {
+            Some(last)
+                if now.duration_since(last.shown) < TOAST_JOIN && last.actions.is_empty() =>
+            {
                 format!("{} {latest}", last.latest)
             }
             _ => latest.clone(),

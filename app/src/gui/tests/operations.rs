@@ -209,6 +209,12 @@ fn one_toast_at_a_time_with_the_message_just_before() {
     ferry.toast("Fourth.".to_owned());
     let texts: Vec<&str> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
     assert_eq!(texts, ["Fourth."], "read by now: replaced");
+    // One with Undo is never joined: its Undo would have seemed to undo both.
+    let undo = (String::from("Undo"), Command::UndoRecord(1));
+    ferry.toast_with("Moved “a” to the trash.".to_owned(), vec![undo]);
+    ferry.toast("Moved “b” to the trash.".to_owned());
+    let texts: Vec<&str> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Moved “b” to the trash."]);
 }
 
 /// A toast's Undo undoes the newest job: once another job or an undo has come, older toasts

@@ -172,6 +172,10 @@ pub struct Browser {
     /// The user chose another sort: the focused item is brought into view once the folder
     /// comes back in its new order, as Dolphin and Nautilus keep it.
     reveal_when_sorted: bool,
+    /// The user asked to trash or delete the selection: once its focused item is gone, the
+    /// next is selected (as in Dolphin, so that Delete again goes on), where a removal by
+    /// another program leaves it only focused.
+    select_next_when_gone: bool,
     /// A hidden file typed in the location bar while hidden files are not shown: selected
     /// once they are (Ctrl+H), and its notice goes.
     typed_hidden: Option<OsString>,
@@ -219,6 +223,7 @@ impl Browser {
             drag_over: None,
             focus_on_load: None,
             reveal_when_sorted: false,
+            select_next_when_gone: false,
             typed_hidden: None,
             timing: Some(NavTiming::start()),
         }

@@ -53,6 +53,7 @@ impl Browser {
         self.band = None;
         self.renaming = None;
         self.select_when_listed = Default::default();
+        self.select_next_when_gone = false;
         // What was typed here is not a name to look for there.
         self.typeahead = Default::default();
         self.timing = Some(NavTiming::start());

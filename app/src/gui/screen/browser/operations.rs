@@ -181,8 +181,13 @@ impl Browser {
         let event = match action {
             PaneAction::Copy => on_selection(Operation::Copy),
             PaneAction::Cut => on_selection(Operation::Cut),
-            PaneAction::Trash => on_selection(Operation::Trash),
-            PaneAction::Delete => on_selection(Operation::Delete),
+            PaneAction::Trash | PaneAction::Delete => {
+                self.select_next_when_gone = !selected.is_empty();
+                match action {
+                    PaneAction::Trash => on_selection(Operation::Trash),
+                    _ => on_selection(Operation::Delete),
+                }
+            }
             PaneAction::Duplicate => on_selection(Operation::Duplicate),
             PaneAction::CopyTo => on_selection(Operation::CopyTo),
             PaneAction::MoveTo => on_selection(Operation::MoveTo),

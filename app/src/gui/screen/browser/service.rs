@@ -101,6 +101,7 @@ impl Browser {
         // keyboard goes on from there, as in Dolphin, where Down went to the first row.
         let focused_row = self.focused_row();
         let after_focus = self.rows_after_focus(focused_row);
+        let focus_selected = (self.selection.focus()).is_some_and(|f| self.selection.contains(f));
         let was_loading = matches!(self.listing, Listing::Loading(_));
         // The rows of the listing replaced are not read again (the selection is carried over
         // by the entries).
@@ -121,7 +122,14 @@ impl Browser {
             let rows = contents.rows();
             let next = after_focus.and_then(|after| after.first_listed(&contents));
             if let Some(&entry) = next.as_ref().or(rows.get(row)).or(rows.last()) {
-                self.selection.focus_on(entry);
+                // The selection the user trashed or deleted gone with it: the next one is
+                // selected, as in Dolphin, so that Delete again goes on (it did nothing, the
+                // next row only focused).
+                let deleted = std::mem::take(&mut self.select_next_when_gone);
+                match deleted && focus_selected && self.selection.count() == 0 {
+                    true => self.selection.select_only(entry),
+                    false => self.selection.focus_on(entry),
+                }
             }
         }
         let focus = self.focus_on_load.take().and_then(|name| {

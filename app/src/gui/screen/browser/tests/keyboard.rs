@@ -576,3 +576,25 @@ fn the_rename_editor_shows_a_newline_in_a_name_and_keeps_it() {
         }))
     );
 }
+
+/// Delete, then Delete again, trashes two files, as in Dolphin: once the trashed item is
+/// gone, the next is selected (the second Delete did nothing, the next row only focused).
+/// Gone by another program's doing, it stays only focused (above).
+#[test]
+fn delete_twice_trashes_the_next_item_too() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b", "c", "d", "e"]);
+    act(&mut browser, &dirs, PaneAction::TypeAhead('c'));
+    let trashed = act(&mut browser, &dirs, PaneAction::Trash);
+    assert!(
+        matches!(&trashed, Some(Event::Operation(crate::gui::screen::browser::Operation::Trash(paths))) if paths == &[PathBuf::from("/x/c")]),
+        "{trashed:?}"
+    );
+    change_to(&mut browser, &dirs, &["a", "b", "d", "e"]);
+    assert_eq!(selected_names(&browser), ["d"]);
+    let again = act(&mut browser, &dirs, PaneAction::Trash);
+    assert!(
+        matches!(&again, Some(Event::Operation(crate::gui::screen::browser::Operation::Trash(paths))) if paths == &[PathBuf::from("/x/d")]),
+        "{again:?}"
+    );
+}
