@@ -10,6 +10,12 @@ use crate::gui::style;
 
 /// The menu's width.
 pub const WIDTH: f32 = 330.0;
+/// The widest a menu gets, for a long entry ("Undo: Rename “notes.txt” to “notes2.txt”" was
+/// cut to "Undo: Rename “notes.…notes2.txt”" in 330 pixels).
+const MAX_WIDTH: f32 = 560.0;
+/// An entry's width beside its label and shortcut: the frame's and the entry's padding, the
+/// check mark's column and the spaces between.
+const ENTRY_CHROME: f32 = 2.0 * PAD + 2.0 * 8.0 + 18.0 + 2.0 * 4.0 + 6.0;
 /// The height of one clickable entry.
 const ITEM_H: f32 = 28.0;
 /// The height of a separator.
@@ -138,7 +144,26 @@ impl<Message> Entry<Message> {
 /// The menu's size for `entries`.
 pub fn size<Message>(entries: &[Entry<Message>]) -> Size {
     let height: f32 = entries.iter().map(Entry::height).sum();
-    Size::new(WIDTH, height + 2.0 * PAD)
+    Size::new(width(entries), height + 2.0 * PAD)
+}
+
+/// As wide as its widest entry needs, from [`WIDTH`] to [`MAX_WIDTH`].
+fn width<Message>(entries: &[Entry<Message>]) -> f32 {
+    let needed = |entry: &Entry<Message>| match entry {
+        Entry::Item {
+            label, shortcut, ..
+        } => {
+            crate::gui::fit::width(label, 13.0)
+                + crate::gui::fit::width(shortcut.unwrap_or(""), 12.0)
+                + ENTRY_CHROME
+        }
+        _ => 0.0,
+    };
+    entries
+        .iter()
+        .map(needed)
+        .fold(WIDTH, f32::max)
+        .min(MAX_WIDTH)
 }
 
 /// Where a menu of `size` opened at `anchor` goes in a window of `window`: below and to the
@@ -202,7 +227,8 @@ fn view<'a, Message: Clone + 'a>(
     entries: Vec<Entry<Message>>,
     highlighted: Option<usize>,
 ) -> Element<'a, Message> {
-    let mut column = Column::new().width(WIDTH - 2.0 * PAD);
+    let menu_width = width(&entries);
+    let mut column = Column::new().width(menu_width - 2.0 * PAD);
     for (i, entry) in entries.into_iter().enumerate() {
         let line: Element<'a, Message> = match entry {
             Entry::Item {
@@ -217,13 +243,7 @@ fn view<'a, Message: Clone + 'a>(
                 // One line: an entry has one line's height, a second overlapped the next; and
                 // what does not fit beside the shortcut is shortened in the middle, as drawn
                 // ("Undo: Move “n.…to the trash" ran into "Ctrl+Z", or lost its name).
-                let room = WIDTH
-                    - 2.0 * PAD
-                    - 2.0 * 8.0
-                    - 18.0
-                    - 2.0 * 4.0
-                    - crate::gui::fit::width(shortcut, 12.0)
-                    - 6.0;
+                let room = menu_width - ENTRY_CHROME - crate::gui::fit::width(shortcut, 12.0);
                 let label = crate::gui::fit::middle(label.into(), room, 13.0).into_owned();
                 let label = text(label)
                     .size(13)
@@ -277,6 +297,22 @@ mod tests {
         // Taller than the window: pinned to the top.
         let tall = Size::new(WIDTH, 900.0);
         assert_eq!(place(Point::new(5.0, 300.0), tall, window).y, 0.0);
+    }
+
+    /// A long entry widens the menu, so far: "Undo: Rename “notes.txt” to “notes2.txt”" was
+    /// cut to "Undo: Rename “notes.…notes2.txt”" in 330 pixels.
+    #[test]
+    fn a_long_entry_widens_its_menu() {
+        let short = vec![Entry::item("Open", 1)];
+        assert_eq!(size(&short).width, WIDTH);
+        let label = "Undo: Rename “notes.txt” to “a somewhat longer name.txt”";
+        let long = vec![Entry::item(label, 1)];
+        let wide = size(&long).width;
+        assert!(wide > WIDTH && wide < MAX_WIDTH, "{wide}");
+        let room = wide - ENTRY_CHROME;
+        assert!(crate::gui::fit::width(label, 13.0) <= room);
+        let huge = vec![Entry::item("x".repeat(400).as_str(), 1)];
+        assert_eq!(size(&huge).width, MAX_WIDTH);
     }
 
     #[test]
