@@ -42,7 +42,10 @@ impl Ferry {
                 main = main.push(trash);
                 current = self.sidebar.trash_path().unwrap_or(current);
             }
-            None => main = main.push(self.tabs.view().map(Message::Tabs)),
+            None => {
+                let elsewhere = self.sidebar.has_focus() || self.jobs_panel.has_focus();
+                main = main.push(self.tabs.view(elsewhere).map(Message::Tabs));
+            }
         }
         // Toasts over the panes alone: they then never cover the jobs panel or the window's
         // bottom line, and centre on the folder they speak of.

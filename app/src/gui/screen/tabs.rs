@@ -500,7 +500,10 @@ impl Tabs {
     }
 
     /// The shown tab's panes, side by side.
-    pub fn view(&self) -> Element<'_, Message> {
+    /// The panes; `keyboard_elsewhere`: the places or the jobs panel have the keyboard, and
+    /// no pane is drawn as having it (a tester saw the focus ring in the places and the
+    /// pane's accent line, selection and focus ring at once).
+    pub fn view(&self, keyboard_elsewhere: bool) -> Element<'_, Message> {
         let tab = self.current();
         let split = tab.panes.len() > 1;
         let mut panes = Row::new().height(Fill);
@@ -511,17 +514,24 @@ impl Tabs {
             let view = pane.view_id();
             panes = panes.push(
                 container(
-                    pane.view(match (split, i == tab.active) {
-                        (false, _) => Look::Alone,
-                        (true, true) => Look::Active,
-                        (true, false) => Look::Inactive,
-                    })
-                    .map(move |m| Message::Pane(view, m)),
+                    pane.view(pane_look(split, i == tab.active, keyboard_elsewhere))
+                        .map(move |m| Message::Pane(view, m)),
                 )
                 .width(Fill),
             );
         }
         panes.into()
+    }
+}
+
+/// How a pane is drawn: with the keyboard elsewhere (the places, the jobs panel), none is
+/// drawn as having it.
+fn pane_look(split: bool, active: bool, keyboard_elsewhere: bool) -> Look {
+    match (split, active) {
+        _ if keyboard_elsewhere => Look::Inactive,
+        (false, _) => Look::Alone,
+        (true, true) => Look::Active,
+        (true, false) => Look::Inactive,
     }
 }
 
@@ -547,6 +557,17 @@ fn shown_tabs(count: usize, active: usize, width: f32) -> std::ops::Range<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With the places or the jobs panel holding the keyboard, no pane looks as if it had
+    /// it: the focus was drawn in two places at once.
+    #[test]
+    fn a_pane_looks_active_only_with_the_keyboard() {
+        assert_eq!(pane_look(false, true, false), Look::Alone);
+        assert_eq!(pane_look(true, true, false), Look::Active);
+        assert_eq!(pane_look(true, false, false), Look::Inactive);
+        assert_eq!(pane_look(false, true, true), Look::Inactive);
+        assert_eq!(pane_look(true, true, true), Look::Inactive);
+    }
 
     /// 25 tabs in 1,264 pixels were each "p…": the bar shows those that fit around the shown
     /// one, and every tab while they fit.
