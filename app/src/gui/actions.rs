@@ -424,6 +424,7 @@ impl Ferry {
             split: self.tabs.is_split(),
             labels: self.jobs.labels(),
             can_paste: self.can_paste(),
+            jobs_shown: self.jobs_panel.is_open(),
         };
         menus::entries(kind, &state)
     }

@@ -90,6 +90,8 @@ pub struct State<'a> {
     pub labels: &'a crate::gui::jobs::Labels,
     /// Something can be pasted.
     pub can_paste: bool,
+    /// The jobs panel is shown.
+    pub jobs_shown: bool,
 }
 
 /// The entries of `kind`.
@@ -273,7 +275,9 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
             redo.map(Command::RedoRecord),
             "Ctrl+Shift+Z",
         ),
-        window("Jobs", WindowAction::ToggleJobs).key("Ctrl+Shift+J"),
+        window("Jobs", WindowAction::ToggleJobs)
+            .key("Ctrl+Shift+J")
+            .checked(state.jobs_shown),
         window("Trash", WindowAction::OpenTrash),
         Entry::Separator,
         window("New Window", WindowAction::NewWindow).key("Ctrl+N"),

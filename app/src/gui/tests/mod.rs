@@ -599,6 +599,33 @@ fn the_context_menus_offer_what_applies_and_the_keyboard_chooses() {
     assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
 }
 
+/// The window menu's Jobs entry is checked while the panel shows, as Split View and Show
+/// Places are.
+#[test]
+fn the_jobs_entry_is_checked_while_the_panel_shows() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    let jobs_checked = |ferry: &Ferry| {
+        ferry
+            .menu_entries(&MenuKind::Window)
+            .into_iter()
+            .find_map(|e| match e {
+                widget::context_menu::Entry::Item { label, checked, .. } if label == "Jobs" => {
+                    Some(checked)
+                }
+                _ => None,
+            })
+    };
+    assert_eq!(jobs_checked(&ferry), Some(false));
+    key(
+        &mut ferry,
+        Key::Character("j".into()),
+        Modifiers::CTRL | Modifiers::SHIFT,
+    );
+    assert!(ferry.jobs_panel.is_open());
+    assert_eq!(jobs_checked(&ferry), Some(true));
+}
+
 #[test]
 fn the_window_menu_and_the_shortcuts_dialog() {
     let fixture = Fixture::new();
