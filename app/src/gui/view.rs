@@ -11,7 +11,7 @@ impl Ferry {
         // The Trash view covers the panes: it is what the window shows (as Dolphin's trash:/).
         let folder = match &self.trash {
             Some(_) => "Trash".into(),
-            None => format::display_name(self.tabs.active_pane().path()),
+            None => self.tabs.active_pane().folder_name(),
         };
         let jobs: Vec<&jobs::WindowJob> = self.jobs.window_jobs().collect();
         match jobs_panel::overall_percent(&jobs) {

@@ -10,7 +10,6 @@ use iced::{Alignment, Element, Fill, Task};
 
 use super::Ctx;
 use super::browser::{self, Browser, Look};
-use crate::gui::format;
 use crate::gui::settings::{PaneSession, Session, TabSession};
 use crate::gui::style;
 
@@ -449,7 +448,7 @@ impl Tabs {
                 };
                 let close_width = if with_close { TAB_CLOSE } else { 0.0 };
                 let room = width - 2.0 * padding - close_width;
-                let name = format::display_name(tab.active().path());
+                let name = tab.active().folder_name();
                 let name = crate::gui::fit::middle(name, room.max(0.0), TAB_TEXT);
                 let name = text(name.into_owned())
                     .size(TAB_TEXT)

@@ -196,15 +196,15 @@ fn tabs_open_close_reopen_and_cycle() {
     )));
     settle(&mut ferry);
     assert_eq!(ferry.title(), "Music — Ferry");
-    assert!(shows(&ferry, "home"), "the tab bar names both tabs");
+    assert!(shows(&ferry, "Home"), "the tab bar names both tabs");
     key(&mut ferry, Key::Character("1".into()), Modifiers::ALT);
-    assert_eq!(ferry.title(), "home — Ferry");
+    assert_eq!(ferry.title(), "Home — Ferry");
     named(&mut ferry, Named::Tab, Modifiers::CTRL);
     assert_eq!(ferry.title(), "Music — Ferry");
     ctrl(&mut ferry, "w");
     assert_eq!(
         (ferry.tabs.count(), ferry.title().as_str()),
-        (1, "home — Ferry")
+        (1, "Home — Ferry")
     );
     key(
         &mut ferry,
@@ -222,7 +222,7 @@ fn tabs_open_close_reopen_and_cycle() {
     assert!(ferry.tabs.active_pane().can_go_back());
     named(&mut ferry, Named::ArrowLeft, Modifiers::ALT);
     settle(&mut ferry);
-    assert_eq!(ferry.title(), "home — Ferry");
+    assert_eq!(ferry.title(), "Home — Ferry");
     // A middle tab closed comes back in the middle (it came back after the active one).
     ctrl(&mut ferry, "t");
     key(&mut ferry, Key::Character("2".into()), Modifiers::ALT);
@@ -244,7 +244,7 @@ fn a_middle_click_or_ctrl_enter_opens_a_folder_in_a_tab_behind() {
     named(&mut ferry, Named::ArrowDown, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::CTRL);
     assert_eq!(ferry.tabs.count(), 2);
-    assert_eq!(ferry.title(), "home — Ferry", "the new tab opens behind");
+    assert_eq!(ferry.title(), "Home — Ferry", "the new tab opens behind");
     settle(&mut ferry);
     named(&mut ferry, Named::Tab, Modifiers::CTRL);
     assert_eq!(ferry.title(), "Documents — Ferry");

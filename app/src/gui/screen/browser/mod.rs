@@ -260,6 +260,15 @@ impl Browser {
         &self.path
     }
 
+    /// The folder's name for a tab and the window's title: "Home" for the home folder, as
+    /// the path bar and the places call it (the tab said "ann", the breadcrumb "Home").
+    pub fn folder_name(&self) -> std::borrow::Cow<'_, str> {
+        match &self.home {
+            Some(home) if *home == self.path => "Home".into(),
+            _ => crate::gui::format::display_name(&self.path),
+        }
+    }
+
     /// The listing state.
     pub fn listing(&self) -> &Listing {
         &self.listing
