@@ -196,11 +196,11 @@ pub fn done_message(
         };
     }
     let mut rest = Vec::new();
-    // A folder cancelled midway is there in part: said, as undo takes it back too.
-    if let [one, ..] = summary.record.begun(&summary.not_done).as_slice()
-        && !summary.done.is_empty()
-    {
-        rest.push(format!("and part of {}", words::quoted(one)));
+    // A folder cancelled midway is there in part: said, as undo takes it back too; each of
+    // them (two copied at once, only the first was named).
+    let begun = summary.record.begun(&summary.not_done);
+    if !begun.is_empty() && !summary.done.is_empty() {
+        rest.push(format!("and part of {}", named(&begun)));
     }
     let after_errors = summary
         .skipped
@@ -315,6 +315,15 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
     }
 }
 
+/// "“a”", "“a” and “b”", "3 items".
+fn named(paths: &[&Path]) -> String {
+    match paths {
+        [one] => words::quoted(one),
+        [one, two] => format!("{} and {}", words::quoted(one), words::quoted(two)),
+        more => format::counted(more.len(), "item", "items"),
+    }
+}
+
 /// `text` with its first letter in lower case ("Copying…" inside a sentence).
 pub fn lowercase_first(text: &str) -> String {
     let mut chars = text.chars();
@@ -327,6 +336,19 @@ pub fn lowercase_first(text: &str) -> String {
 mod tests {
     use super::*;
     use ferry_core::jobs::ConflictPolicy;
+
+    /// Two folders copied in part at a cancel are both named (the first alone was).
+    #[test]
+    fn the_items_a_cancel_left_in_part_are_each_named() {
+        let (a, b, c) = (
+            Path::new("/h/Big"),
+            Path::new("/h/Downloads"),
+            Path::new("/h/c"),
+        );
+        assert_eq!(named(&[a]), "“Big”");
+        assert_eq!(named(&[a, b]), "“Big” and “Downloads”");
+        assert_eq!(named(&[a, b, c]), "3 items");
+    }
 
     /// "Cancelled: undid: Copy 3 items…" read as an undo that had finished.
     #[test]
