@@ -269,6 +269,12 @@ fn try_again(summary: &Summary) -> &'static str {
     }
 }
 
+/// How to finish an undo found unfinished (`ferry resume`, `ferry history`): said as the
+/// undo says it when it stops, since one cancelled part way meets the folders it put back
+/// as places taken (a plain `ferry undo`, as these said, then stopped on them).
+const FINISH_UNDO: &str = "`ferry undo` finishes it (with `--on-conflict merge` it goes on \
+                           into the folders it put back in part)";
+
 fn state_word(state: RecordState) -> &'static str {
     match state {
         RecordState::Running => "running",
@@ -523,9 +529,9 @@ fn not_resumable(records: &[JournalRecord], seq: u64) {
         RecordState::Running => {
             eprintln!("ferry: job {seq}, the {kind} {what}, is still running");
         }
-        _ if r.undo_unfinished() => eprintln!(
-            "ferry: job {seq}, the {kind} {what}, was being undone: `ferry undo` finishes that"
-        ),
+        _ if r.undo_unfinished() => {
+            eprintln!("ferry: job {seq}, the {kind} {what}, was being undone: {FINISH_UNDO}");
+        }
         state => {
             let was = match state {
                 RecordState::Cancelled => "cancelled",
@@ -573,7 +579,7 @@ pub fn run_resume(args: &ResumeArgs) -> i32 {
                 // Its undo is what is unfinished: another undo finishes it.
                 Some(r) => eprintln!(
                     "ferry: no interrupted job to resume; the undo of the {} {} did not \
-                     finish: `ferry undo` finishes it",
+                     finish: {FINISH_UNDO}",
                     r.kind(),
                     r.describe()
                 ),
