@@ -174,3 +174,32 @@ fn undo_run_again_after_a_cancelled_one_counts_what_that_one_trashed() {
     assert!(out.summary.done.contains(&dst.join("a.txt")));
     assert!(t.join("d-moved.txt").exists());
 }
+
+/// Undo of a trash whose item another tool restored meanwhile: the item is where the undo
+/// would put it, so it is undone, and redo trashes it again. It said "nothing of it was
+/// undone", recorded the undo as undoing nothing, and redo was refused.
+#[test]
+fn undo_of_a_trash_restored_by_another_tool_counts_it_undone_and_redo_trashes_again() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("r7/f7", "A");
+    let out = s.run(ferry_core::jobs::Job::Trash {
+        paths: vec![file.clone()],
+        roots: s.trash.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    // trash-restore: the item back, its info file gone.
+    fs::rename(s.trash.home.join("files/f7"), &file).unwrap();
+    fs::remove_file(s.trash.home.join("info/f7.trashinfo")).unwrap();
+    let out = s.undo();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    assert_eq!(out.summary.done, std::slice::from_ref(&file));
+    let redo = s
+        .journal
+        .redo_candidate()
+        .unwrap()
+        .expect("redo is offered");
+    let out = s.run(redo.redo_job());
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    assert!(!file.exists(), "trashed again");
+}

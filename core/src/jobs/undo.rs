@@ -434,10 +434,12 @@ fn undo_trash(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> S
         match TrashedItem::read(&r.info) {
             Ok(item) if still_as_trashed(r, &item, record.started) => items.push(item),
             // Put back by an earlier run of this undo, stopped (Ctrl-C) before it could say
-            // so: already undone. Stopped before it removed the info file, that file is an
-            // entry for nothing in the trash.
+            // so, or restored by another tool: already undone, and counted so (said undone
+            // with nothing undone, its redo was refused). Stopped before it removed the info
+            // file, that file is an entry for nothing in the trash.
             _ if is_still(&r.original, r.id) => {
                 trash::remove_info_if_gone(ctx, &mut summary, &r.file, &r.info);
+                summary.done.push(r.original.clone());
             }
             // Deleted from the trash for good, or restored: said by where it would go back.
             _ if std::fs::symlink_metadata(&r.file).is_err() => {
