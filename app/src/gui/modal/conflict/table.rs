@@ -318,6 +318,9 @@ fn table_row<'a>(
         ..iced::widget::button::Style::default()
     })
     .on_press(Message::RowPicked(c.id));
+    // Clipped: a long name, shortened to 40 characters, still ran into the Kind column's
+    // "File" in a narrow table.
+    let name = container(name).width(Fill).clip(true);
     let existing: Element<'a, Message> = if c.kind == ConflictKind::NameNotAllowed {
         text("name not allowed")
             .size(11)
