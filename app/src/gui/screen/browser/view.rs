@@ -99,7 +99,10 @@ impl Browser {
             .size(SMALL)
             .padding([5, 10])
             .style(style::path_input)
-            .width(260);
+            .width(Fill);
+        // At most 260 px, less in a narrow pane: fixed, it left "111 of 3,000 shown" cut to
+        // "…showr" in a split.
+        let field = container(field).max_width(260).width(Fill);
         let shown = self.listing.contents().map_or(String::new(), |c| {
             let total = c.rows().len() + c.filtered_out();
             format!(
@@ -115,7 +118,7 @@ impl Browser {
         let bar = row![
             text("Filter:").size(SMALL),
             field,
-            small(shown),
+            small(shown).wrapping(iced::widget::text::Wrapping::None),
             space::horizontal(),
             close
         ]
