@@ -128,9 +128,43 @@ pub struct WindowJob {
     pub undoing: bool,
     /// What to do when it ends.
     pub follow_up: FollowUp,
+    /// How long it has waited for answers (conflicts, failed items), and since when it
+    /// waits now: not counted in the time it took.
+    pub asked: Asked,
+}
+
+/// Time a job spent waiting for the user's answers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Asked {
+    since: Option<Instant>,
+    total: Duration,
 }
 
 impl WindowJob {
+    /// Its questions changed: the clock of waiting for answers starts or stops at `now`.
+    pub(crate) fn asking_changed(&mut self, now: Instant) {
+        let asking = self.waiting_answers + self.questions > 0;
+        match (asking, self.asked.since) {
+            (true, None) => self.asked.since = Some(now),
+            (false, Some(since)) => {
+                self.asked.total += now.duration_since(since);
+                self.asked.since = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// The time it took by `now`, less the time it waited for answers: "Finished in 29 s"
+    /// counted a user's half minute over a dialog for a copy of one second.
+    pub fn working_time(&self, now: Instant) -> Duration {
+        let waiting = self
+            .asked
+            .since
+            .map_or(Duration::ZERO, |s| now.duration_since(s));
+        now.duration_since(self.started)
+            .saturating_sub(self.asked.total + waiting)
+    }
+
     /// The job its title and end message speak of ([`named`](Self::named)).
     fn as_named(&self) -> &Job {
         self.named.as_deref().unwrap_or(&self.job)
@@ -372,6 +406,7 @@ impl Jobs {
                 seq,
                 undoing,
                 follow_up,
+                asked: Asked::default(),
             },
         );
         self.own(id, Origin::Window, held)
@@ -434,7 +469,7 @@ impl Jobs {
                     said: done_message(window.as_named(), &summary, false, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: false,
-                    took: window.started.elapsed(),
+                    took: window.working_time(Instant::now()),
                 };
                 Routed::Ended(job)
             }
@@ -443,7 +478,7 @@ impl Jobs {
                     said: done_message(window.as_named(), &summary, true, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: true,
-                    took: window.started.elapsed(),
+                    took: window.working_time(Instant::now()),
                 };
                 Routed::Ended(job)
             }
@@ -467,6 +502,7 @@ impl Jobs {
     pub fn set_waiting_answers(&mut self, job: JobId, waiting: usize) {
         if let Some(window) = self.window.get_mut(&job) {
             window.waiting_answers = waiting;
+            window.asking_changed(Instant::now());
         }
     }
 
@@ -474,6 +510,7 @@ impl Jobs {
     pub fn set_questions(&mut self, job: JobId, questions: usize) {
         if let Some(window) = self.window.get_mut(&job) {
             window.questions = questions;
+            window.asking_changed(Instant::now());
         }
     }
 

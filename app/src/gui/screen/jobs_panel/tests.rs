@@ -36,6 +36,7 @@ fn job(id: u64, state: State, paused: bool) -> WindowJob {
         seq: None,
         undoing: false,
         follow_up: crate::gui::jobs::FollowUp::None,
+        asked: crate::gui::jobs::Asked::default(),
     }
 }
 
@@ -321,4 +322,23 @@ fn the_time_left_is_rounded_up_and_not_said_when_none() {
     copying.progress.as_mut().unwrap().eta = Some(Duration::ZERO);
     let (_, line) = progress_line(&copying);
     assert!(!line.contains("left"), "{line}");
+}
+
+/// The time a job took leaves out the time it waited for answers: "Finished in 29 s" was
+/// said of a copy of one second whose conflict the user took half a minute over.
+#[test]
+fn a_jobs_time_leaves_out_its_wait_for_answers() {
+    let mut copy = job(1, State::Running, false);
+    let start = copy.started;
+    let at = |secs| start + Duration::from_secs(secs);
+    copy.waiting_answers = 2;
+    copy.asking_changed(at(1));
+    assert_eq!(
+        copy.working_time(at(20)),
+        Duration::from_secs(1),
+        "still asking"
+    );
+    copy.waiting_answers = 0;
+    copy.asking_changed(at(29));
+    assert_eq!(copy.working_time(at(30)), Duration::from_secs(2));
 }
