@@ -133,6 +133,9 @@ pub struct WindowJob {
     pub asked: Asked,
 }
 
+/// Added to what an ended job said once it is undone.
+const UNDONE: &str = " Undone since.";
+
 /// Time a job spent waiting for the user's answers.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Asked {
@@ -471,6 +474,9 @@ impl Jobs {
                     cancelled: false,
                     took: window.working_time(Instant::now()),
                 };
+                if let (true, Some(seq)) = (window.undoing, window.seq) {
+                    self.said_undone(seq);
+                }
                 Routed::Ended(job)
             }
             Event::Cancelled { summary, .. } => {
@@ -483,6 +489,20 @@ impl Jobs {
                 Routed::Ended(job)
             }
         })
+    }
+
+    /// The undo of record `seq` finished: the panel's rows of the job it undid say so (they
+    /// went on saying "Moved 5 items to “Music”.").
+    fn said_undone(&mut self, seq: u64) {
+        for window in self.window.values_mut() {
+            if let (false, Some(s), State::Ended { said, .. }) =
+                (window.undoing, window.seq, &mut window.state)
+                && s == seq
+                && !said.ends_with(UNDONE)
+            {
+                said.push_str(UNDONE);
+            }
+        }
     }
 
     /// Answers `conflicts` of `job` (the conflict dialog's choices).

@@ -242,6 +242,21 @@ fn only_the_newest_jobs_toast_offers_undo() {
     jobs_done(&mut ferry);
     assert!(home.join("Music/a.txt").exists(), "only the newest undone");
     assert_eq!(offers(&ferry), 0, "{:?}", ferry.toasts);
+    // The panel's row of the job undone says so; the other's does not.
+    let said: Vec<String> = (ferry.jobs.window_jobs())
+        .filter(|j| !j.undoing)
+        .filter_map(|j| match &j.state {
+            crate::gui::jobs::State::Ended { said, .. } => Some(said.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "Copied “a.txt” to “Music”.",
+            "Copied “a.txt” to “projects”. Undone since."
+        ]
+    );
 }
 
 #[test]
