@@ -89,11 +89,7 @@ fn undo_of_a_trash_leaves_in_the_trash_what_another_tool_put_under_its_name() {
     let t = TempTree::new();
     let s = Setup::new(&t);
     let mine = t.file("V/k5", "MINE");
-    let out = s.run(ferry_core::jobs::Job::Trash {
-        paths: vec![mine.clone()],
-        roots: s.trash.clone(),
-    });
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    trash_journaled(&s, &mine);
     let (files, info) = (s.trash.home.join("files"), s.trash.home.join("info"));
     let trashed = files.join("k5");
     let ino = fs::symlink_metadata(&trashed).unwrap().ino();
@@ -183,11 +179,7 @@ fn undo_of_a_trash_restored_by_another_tool_counts_it_undone_and_redo_trashes_ag
     let t = TempTree::new();
     let s = Setup::new(&t);
     let file = t.file("r7/f7", "A");
-    let out = s.run(ferry_core::jobs::Job::Trash {
-        paths: vec![file.clone()],
-        roots: s.trash.clone(),
-    });
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    trash_journaled(&s, &file);
     // trash-restore: the item back, its info file gone.
     fs::rename(s.trash.home.join("files/f7"), &file).unwrap();
     fs::remove_file(s.trash.home.join("info/f7.trashinfo")).unwrap();
@@ -202,4 +194,13 @@ fn undo_of_a_trash_restored_by_another_tool_counts_it_undone_and_redo_trashes_ag
     let out = s.run(redo.redo_job());
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
     assert!(!file.exists(), "trashed again");
+}
+
+/// Trashes `path` as a journaled job of `s`, which must do it all.
+fn trash_journaled(s: &Setup, path: &std::path::Path) {
+    let out = s.run(ferry_core::jobs::Job::Trash {
+        paths: vec![path.to_path_buf()],
+        roots: s.trash.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
 }
