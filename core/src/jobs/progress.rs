@@ -154,6 +154,8 @@ pub fn work(p: &Progress) -> (u64, u64) {
 struct Speeds {
     shown: Speed,
     costs: Costs,
+    /// The largest share done said so far: the bar never goes back when the costs change.
+    share_said: f64,
 }
 
 fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> Progress {
@@ -197,7 +199,10 @@ fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> 
             totals.bytes.saturating_sub(bytes_done),
             totals.items.saturating_sub(items_done),
         );
-        progress.share_done = speeds.costs.share_done(done, left);
+        progress.share_done = speeds.costs.share_done(done, left).map(|share| {
+            speeds.share_said = share.max(speeds.share_said);
+            speeds.share_said
+        });
     }
     progress
 }
