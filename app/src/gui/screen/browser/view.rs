@@ -99,10 +99,9 @@ impl Browser {
             .size(SMALL)
             .padding([5, 10])
             .style(style::path_input)
-            .width(Fill);
-        // At most 260 px, less in a narrow pane: fixed, it left "111 of 3,000 shown" cut to
-        // "…showr" in a split.
-        let field = container(field).max_width(260).width(Fill);
+            // At most 260 px, less in a narrow pane, where the count beside it needs about
+            // 300 px: fixed at 260, it left "111 of 3,000 shown" cut to "…showr" in a split.
+            .width((self.bounds.width - 300.0).clamp(100.0, 260.0));
         let shown = self.listing.contents().map_or(String::new(), |c| {
             let total = c.rows().len() + c.filtered_out();
             format!(
