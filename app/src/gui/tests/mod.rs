@@ -1,11 +1,12 @@
-//! Window-level flows: tabs, the split, the sidebar, menus, the shortcuts dialog, settings
-//! and the session (here), operations on items with real jobs (`operations.rs`), drags onto
-//! rows and across file systems, paste beside, cut dimming and refused renames (`flows.rs`),
-//! the jobs panel (`jobs_panel.rs`), the window's questions (`dialogs.rs`) and those before
-//! a risky move (`moves.rs`), driven through `Ferry::update` (keys as the window's key
-//! messages, since subscriptions get no simulated input) and checked through its state, the
-//! files, and `iced_test`. The tasks an update returns are run to their end and their
-//! messages fed back, as the runtime would.
+//! Window-level flows, driven through `Ferry::update` (keys as the window's key messages,
+//! since subscriptions get no simulated input) and checked through its state, the files, and
+//! `iced_test`; the tasks an update returns are run to their end and their messages fed back,
+//! as the runtime would. Here: the fixture and the helpers, tabs, the split, settings and the
+//! session. Beside it: the places (`places.rs`), the menus and the shortcuts dialog
+//! (`window_menus.rs`), the location bar (`location.rs`), operations on items with real jobs
+//! (`operations.rs`), drags onto rows and across file systems, paste beside, cut dimming and
+//! refused renames (`flows.rs`), the jobs panel (`jobs_panel`), the window's questions
+//! (`dialogs.rs`) and those before a risky move (`moves.rs`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,8 +25,11 @@ use super::*;
 mod dialogs;
 mod flows;
 mod jobs_panel;
+mod location;
 mod moves;
 mod operations;
+mod places;
+mod window_menus;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.
 struct Fixture {
@@ -182,6 +186,24 @@ fn shows(ferry: &Ferry, text: &str) -> bool {
 /// The title of the question the window asks, if it asks one.
 fn question(ferry: &Ferry) -> Option<String> {
     ferry.confirm.as_ref().map(|c| c.title().to_owned())
+}
+
+/// The places of the fixture's home, loaded as the window loads them at start.
+fn load_places(fixture: &Fixture, ferry: &mut Ferry) {
+    let env = PlacesEnv {
+        home: fixture.home(),
+        config_home: fixture.dir.path().join("config"),
+        trash: ferry_core::jobs::TrashRoots {
+            home: fixture.dir.path().join("trash"),
+            volumes: ferry_core::jobs::Volumes::Only(Vec::new()),
+        },
+        probe_timeout: PROBE_TIMEOUT,
+    };
+    let places = Places::load_with(&env, &ferry_core::fs::MountTable::default());
+    let _ = ferry.update(Message::PlacesLoaded(Ok(Box::new((
+        places,
+        MountTable::default(),
+    )))));
 }
 
 #[test]
@@ -372,302 +394,6 @@ fn ctrl_q_saves_the_session_and_a_start_without_a_folder_restores_it() {
     assert_eq!(asked.title(), "Documents — Ferry");
 }
 
-/// The places of the fixture's home, loaded as the window loads them at start.
-fn load_places(fixture: &Fixture, ferry: &mut Ferry) {
-    let env = PlacesEnv {
-        home: fixture.home(),
-        config_home: fixture.dir.path().join("config"),
-        trash: ferry_core::jobs::TrashRoots {
-            home: fixture.dir.path().join("trash"),
-            volumes: ferry_core::jobs::Volumes::Only(Vec::new()),
-        },
-        probe_timeout: PROBE_TIMEOUT,
-    };
-    let places = Places::load_with(&env, &ferry_core::fs::MountTable::default());
-    let _ = ferry.update(Message::PlacesLoaded(Ok(Box::new((
-        places,
-        MountTable::default(),
-    )))));
-}
-
-/// A bookmark whose name holds a newline is shown on one line, as the tab shows it.
-#[test]
-fn a_bookmark_name_is_shown_on_one_line() {
-    let fixture = Fixture::new();
-    let odd = fixture.home().join("nl\ndir");
-    std::fs::create_dir(&odd).unwrap();
-    let gtk = fixture.dir.path().join("config/gtk-3.0");
-    std::fs::create_dir_all(&gtk).unwrap();
-    let uri = format!("file://{}/nl%0Adir\n", fixture.home().display());
-    std::fs::write(gtk.join("bookmarks"), uri).unwrap();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    load_places(&fixture, &mut ferry);
-    assert!(shows(&ferry, "nl↵dir"));
-    assert!(
-        !shows(&ferry, "nl\ndir"),
-        "the sidebar's label broke in two"
-    );
-}
-
-/// A bookmark's menu renames it from the keyboard, as Dolphin's "Edit…" does: the prompt
-/// starts on its label; an empty one goes back to the folder's name.
-#[test]
-fn a_bookmark_is_renamed_from_its_menu() {
-    let fixture = Fixture::new();
-    let gtk = fixture.dir.path().join("config/gtk-3.0");
-    std::fs::create_dir_all(&gtk).unwrap();
-    std::fs::create_dir(fixture.home().join("Projects")).unwrap();
-    let uri = format!("file://{}/Projects Tunes\n", fixture.home().display());
-    std::fs::write(gtk.join("bookmarks"), uri).unwrap();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    load_places(&fixture, &mut ferry);
-    assert!(shows(&ferry, "Tunes"));
-    // Tab to the places, End to the last of them (the bookmark, with no volumes), its menu.
-    named(&mut ferry, Named::Tab, Modifiers::empty());
-    let starts = ferry.sidebar.focused().map(|(place, _)| place);
-    assert_eq!(
-        starts,
-        Some(sidebar::Place::Folder(fixture.home())),
-        "Home's"
-    );
-    named(&mut ferry, Named::End, Modifiers::empty());
-    named(&mut ferry, Named::Home, Modifiers::empty());
-    let first = ferry.sidebar.focused().map(|(place, _)| place);
-    assert_eq!(first, Some(sidebar::Place::Folder(fixture.home())));
-    named(&mut ferry, Named::End, Modifiers::empty());
-    named(&mut ferry, Named::ContextMenu, Modifiers::empty());
-    assert!(matches!(
-        ferry.menu.as_ref().map(|m| &m.kind),
-        Some(MenuKind::Place(sidebar::Place::Bookmark(..)))
-    ));
-    assert!(shows(&ferry, "Remove from Places"));
-    click(&mut ferry, "Rename…");
-    let prompt = ferry.name_prompt.as_ref().expect("asked");
-    let mut prompt = prompt.clone();
-    assert!(shows(&ferry, "Rename Place"));
-    assert!(shows(
-        &ferry,
-        &format!("Show “{}/Projects” in Places as:", fixture.home().display())
-    ));
-    let edited = |text: &str| modal::name_prompt::Message::Edited(text.into());
-    prompt.update(edited("  Songs "));
-    let labelled = prompt.update(modal::name_prompt::Message::Submitted);
-    let Some(modal::name_prompt::Event::Labelled { bookmark, label }) = labelled else {
-        panic!("{labelled:?}");
-    };
-    assert_eq!(label.as_deref(), Some("Songs"), "spaces around dropped");
-    assert_eq!(bookmark.label.as_deref(), Some("Tunes"));
-    prompt.update(edited(" "));
-    let labelled = prompt.update(modal::name_prompt::Message::Submitted);
-    assert!(
-        matches!(
-            labelled,
-            Some(modal::name_prompt::Event::Labelled { label: None, .. })
-        ),
-        "{labelled:?}"
-    );
-    // Enter in the window's prompt submits it, and it closes.
-    send(&mut ferry, Message::NamePrompt(edited("Songs")));
-    send(
-        &mut ferry,
-        Message::NamePrompt(modal::name_prompt::Message::Submitted),
-    );
-    assert!(ferry.name_prompt.is_none());
-}
-
-#[test]
-fn the_sidebar_navigates_and_marks_the_current_place() {
-    let fixture = Fixture::new();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    load_places(&fixture, &mut ferry);
-    assert!(shows(&ferry, "Documents") && shows(&ferry, "Music"));
-    click(&mut ferry, "Music");
-    settle(&mut ferry);
-    assert_eq!(active_path(&ferry), fixture.home().join("Music"));
-    let places = ferry.sidebar.places().unwrap();
-    assert!(matches!(
-        places.best_for(&active_path(&ferry)),
-        Some(ferry_core::places::PlaceId::Standard(_))
-    ));
-
-    // From the keyboard: Tab goes to the places, on the current one (Music), as in Dolphin;
-    // Up to Documents, Enter opens.
-    named(&mut ferry, Named::Tab, Modifiers::empty());
-    assert!(ferry.sidebar.has_focus());
-    let music = fixture.home().join("Music");
-    let on = ferry.sidebar.focused().map(|(place, _)| place);
-    assert_eq!(on, Some(sidebar::Place::Folder(music)));
-    named(&mut ferry, Named::ArrowUp, Modifiers::empty());
-    named(&mut ferry, Named::Enter, Modifiers::empty());
-    settle(&mut ferry);
-    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
-    assert!(
-        !ferry.sidebar.has_focus(),
-        "the keyboard is back in the pane"
-    );
-    // The Menu key on a place opens its menu.
-    named(&mut ferry, Named::Tab, Modifiers::empty());
-    named(&mut ferry, Named::ContextMenu, Modifiers::empty());
-    assert!(matches!(
-        ferry.menu.as_ref().map(|m| &m.kind),
-        Some(MenuKind::Place(_))
-    ));
-    assert!(shows(&ferry, "Open in Split View"));
-    named(&mut ferry, Named::Escape, Modifiers::empty());
-    // A click in the pane takes the keyboard back (keys went on walking the places).
-    assert!(ferry.sidebar.has_focus());
-    let view = ferry.tabs.active_pane().view_id();
-    let pressed = browser::Message::BackgroundPressed(Point::new(300.0, 400.0));
-    send(
-        &mut ferry,
-        Message::Tabs(tabs::Message::Pane(view, pressed)),
-    );
-    assert!(!ferry.sidebar.has_focus(), "the pane has it");
-    // Split (F3 gives the new pane the keyboard): Tab goes to the other pane first, as its
-    // label says, then on to the places (it went to the places at once).
-    named(&mut ferry, Named::F3, Modifiers::empty());
-    settle(&mut ferry);
-    let right = ferry.tabs.active_pane().view_id();
-    named(&mut ferry, Named::Tab, Modifiers::empty());
-    assert!(!ferry.sidebar.has_focus());
-    assert_ne!(ferry.tabs.active_pane().view_id(), right);
-    named(&mut ferry, Named::Tab, Modifiers::empty());
-    assert!(ferry.sidebar.has_focus());
-}
-
-#[test]
-fn the_context_menus_offer_what_applies_and_the_keyboard_chooses() {
-    let fixture = Fixture::new();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    let view = ferry.tabs.active_pane().view_id();
-    let pane = |m| Message::Tabs(tabs::Message::Pane(view, m));
-    // A right click on empty space: the folder's menu.
-    let _ = ferry.update(pane(browser::Message::RightPressed {
-        at: Point::new(400.0, 500.0),
-        on_item: false,
-    }));
-    assert_eq!(
-        ferry.menu.as_ref().map(|m| &m.kind),
-        Some(&MenuKind::Folder)
-    );
-    for entry in [
-        "Details",
-        "Icons",
-        "Name",
-        "Size",
-        "Show Hidden Files",
-        "Add to Places",
-    ] {
-        assert!(shows(&ferry, entry), "{entry}");
-    }
-    click(&mut ferry, "Folders First");
-    assert!(ferry.menu.is_none());
-    assert!(!ferry.tabs.active_pane().sort().folders_first);
-    // Down past New Folder and Details (the disabled Paste and the heading are skipped)
-    // to "Icons", Enter.
-    let _ = ferry.update(pane(browser::Message::RightPressed {
-        at: Point::new(400.0, 500.0),
-        on_item: false,
-    }));
-    assert_eq!(ferry.menu.as_ref().unwrap().highlighted, None);
-    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
-    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
-    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
-    named(&mut ferry, Named::Enter, Modifiers::empty());
-    assert_eq!(ferry.tabs.active_pane().mode(), ViewMode::Icons);
-    assert_eq!(ferry.services.settings.view_mode, ViewMode::Icons);
-
-    // The Menu key on a selected folder: the items' menu, placed inside the window.
-    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
-    named(&mut ferry, Named::ContextMenu, Modifiers::empty());
-    let menu = ferry.menu.clone().expect("a menu");
-    assert_eq!(menu.kind, MenuKind::Items);
-    assert!(menu.at.x >= 0.0 && menu.at.y >= 0.0);
-    for entry in [
-        "Open",
-        "Open in New Tab",
-        "Open in Split View",
-        "Copy Location",
-    ] {
-        assert!(shows(&ferry, entry), "{entry}");
-    }
-    // Opened from the keyboard, "Open" is highlighted already (a right click highlights
-    // nothing): Enter, the folder opens.
-    assert_eq!(menu.highlighted, Some(0));
-    named(&mut ferry, Named::Enter, Modifiers::empty());
-    assert!(ferry.menu.is_none());
-    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
-}
-
-/// The window menu's Jobs entry is checked while the panel shows, as Split View and Show
-/// Places are.
-#[test]
-fn the_jobs_entry_is_checked_while_the_panel_shows() {
-    let fixture = Fixture::new();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    let jobs_checked = |ferry: &Ferry| {
-        ferry
-            .menu_entries(&MenuKind::Window)
-            .into_iter()
-            .find_map(|e| match e {
-                widget::context_menu::Entry::Item { label, checked, .. } if label == "Jobs" => {
-                    Some(checked)
-                }
-                _ => None,
-            })
-    };
-    assert_eq!(jobs_checked(&ferry), Some(false));
-    key(
-        &mut ferry,
-        Key::Character("j".into()),
-        Modifiers::CTRL | Modifiers::SHIFT,
-    );
-    assert!(ferry.jobs_panel.is_open());
-    assert_eq!(jobs_checked(&ferry), Some(true));
-}
-
-#[test]
-fn the_window_menu_and_the_shortcuts_dialog() {
-    let fixture = Fixture::new();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    named(&mut ferry, Named::F10, Modifiers::empty());
-    assert_eq!(
-        ferry.menu.as_ref().map(|m| &m.kind),
-        Some(&MenuKind::Window)
-    );
-    // Home and End reach the first and the last entries.
-    let highlighted = |ferry: &Ferry| ferry.menu.as_ref().and_then(|m| m.highlighted);
-    named(&mut ferry, Named::End, Modifiers::empty());
-    let last = highlighted(&ferry).expect("the last entry");
-    named(&mut ferry, Named::Home, Modifiers::empty());
-    let first = highlighted(&ferry).expect("the first entry");
-    assert!(first < last);
-    named(&mut ferry, Named::ArrowUp, Modifiers::empty());
-    assert_eq!(
-        highlighted(&ferry),
-        Some(last),
-        "up from the first wraps to the last"
-    );
-    for entry in [
-        "New Window",
-        "New Tab",
-        "Split View",
-        "Keyboard Shortcuts",
-        "Quit",
-        "Dark",
-    ] {
-        assert!(shows(&ferry, entry), "{entry}");
-    }
-    click(&mut ferry, "Dark");
-    assert_eq!(ferry.services.settings.theme, ThemeChoice::Dark);
-    assert!(ferry.theme().extended_palette().is_dark);
-    key(&mut ferry, Key::Named(Named::F1), Modifiers::CTRL);
-    assert!(shows(&ferry, "Keyboard Shortcuts"));
-    assert!(shows(&ferry, "Reopen closed tab") && shows(&ferry, "Ctrl+Shift+T"));
-    named(&mut ferry, Named::Escape, Modifiers::empty());
-    assert!(!ferry.shortcuts_shown);
-}
-
 #[test]
 fn a_corrupt_settings_file_is_said_once_and_defaults_are_used() {
     let fixture = Fixture::new();
@@ -720,88 +446,5 @@ fn a_live_change_reaches_both_panes_on_the_folder() {
         let left = end.saturating_duration_since(Instant::now());
         let event = ferry.dir_events.recv_timeout(left).expect("a live change");
         let _ = ferry.update(Message::Dir(event));
-    }
-}
-
-/// Ctrl+L, Enter on a folder whose name ends with a space: the path as typed, spaces and all,
-/// is tried before the trimmed one (which named no folder: "No such folder.").
-#[test]
-fn the_location_bar_reaches_a_folder_whose_name_ends_with_a_space() {
-    let fixture = Fixture::new();
-    let spaced = fixture.home().join("trailing ");
-    std::fs::create_dir(&spaced).unwrap();
-    let mut ferry = fixture.start(Some(&spaced));
-    ctrl(&mut ferry, "l");
-    assert!(ferry.tabs.active_pane().is_editing_location());
-    named(&mut ferry, Named::Enter, Modifiers::empty());
-    assert!(!shows(&ferry, "No such folder."));
-    assert!(!ferry.tabs.active_pane().is_editing_location(), "opened");
-    assert_eq!(active_path(&ferry), spaced);
-}
-
-/// Ctrl+L, `typed` in the location bar, Enter.
-fn type_in_location_bar(ferry: &mut Ferry, typed: &str) {
-    ctrl(ferry, "l");
-    let view = ferry.tabs.active_pane().view_id();
-    let edited = browser::Message::PathEdited(typed.to_owned());
-    send(ferry, Message::Tabs(tabs::Message::Pane(view, edited)));
-    named(ferry, Named::Enter, Modifiers::empty());
-}
-
-/// A file's path typed in the location bar opens its folder with it selected, as Dolphin
-/// does: it said "This is not a folder."
-#[test]
-fn the_location_bar_opens_a_files_folder_with_the_file_selected() {
-    let fixture = Fixture::new();
-    let file = fixture.home().join("Documents/a.txt");
-    assert!(file.is_file());
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    type_in_location_bar(&mut ferry, &file.display().to_string());
-    operations::until(&mut ferry, "the file selected", |f| {
-        f.tabs.active_pane().selected_paths() == [file.clone()]
-    });
-    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
-    assert!(!ferry.tabs.active_pane().is_editing_location());
-}
-
-/// A hidden file typed while hidden files are not shown: its folder opens and says why it is
-/// not selected; a file's path with a slash after it is no folder, as a shell says.
-#[test]
-fn the_location_bar_says_a_typed_file_is_hidden_and_refuses_a_file_as_a_folder() {
-    let fixture = Fixture::new();
-    let hidden = fixture.home().join("Documents/.secret.txt");
-    std::fs::write(&hidden, "x").unwrap();
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    type_in_location_bar(&mut ferry, &hidden.display().to_string());
-    operations::until(&mut ferry, "its folder", |f| {
-        active_path(f) == fixture.home().join("Documents")
-    });
-    let said = "“.secret.txt” is hidden: Ctrl+H shows hidden files.";
-    assert!(shows(&ferry, said));
-    // Shown, it is selected, and the notice has said its part.
-    ctrl(&mut ferry, "h");
-    operations::until(&mut ferry, "the hidden file selected", |f| {
-        f.tabs.active_pane().selected_paths() == [hidden.clone()]
-    });
-    assert!(!shows(&ferry, said));
-    ctrl(&mut ferry, "h");
-    let file = fixture.home().join("Documents/a.txt");
-    type_in_location_bar(&mut ferry, &format!("{}/", file.display()));
-    operations::until(&mut ferry, "the refusal", |f| {
-        shows(f, "This is not a folder.")
-    });
-    assert!(ferry.tabs.active_pane().is_editing_location());
-    assert!(ferry.tabs.active_pane().selected_paths().is_empty());
-}
-
-#[test]
-fn the_location_bar_opens_the_trash_at_its_address() {
-    for typed in ["trash:/", "trash:///", "Trash:"] {
-        let fixture = Fixture::new();
-        let mut ferry = fixture.start(Some(&fixture.home()));
-        type_in_location_bar(&mut ferry, typed);
-        let toasts: Vec<_> = ferry.toasts.iter().map(|t| t.text.clone()).collect();
-        assert!(ferry.trash.is_some(), "{typed}: the trash shown {toasts:?}");
-        assert!(!ferry.tabs.active_pane().is_editing_location());
     }
 }

@@ -1,0 +1,87 @@
+//! The location bar in the window: odd names, a file's path, a hidden file typed, and
+//! `trash:/`.
+
+use super::*;
+
+/// Ctrl+L, Enter on a folder whose name ends with a space: the path as typed, spaces and all,
+/// is tried before the trimmed one (which named no folder: "No such folder.").
+#[test]
+fn the_location_bar_reaches_a_folder_whose_name_ends_with_a_space() {
+    let fixture = Fixture::new();
+    let spaced = fixture.home().join("trailing ");
+    std::fs::create_dir(&spaced).unwrap();
+    let mut ferry = fixture.start(Some(&spaced));
+    ctrl(&mut ferry, "l");
+    assert!(ferry.tabs.active_pane().is_editing_location());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert!(!shows(&ferry, "No such folder."));
+    assert!(!ferry.tabs.active_pane().is_editing_location(), "opened");
+    assert_eq!(active_path(&ferry), spaced);
+}
+
+/// Ctrl+L, `typed` in the location bar, Enter.
+fn type_in_location_bar(ferry: &mut Ferry, typed: &str) {
+    ctrl(ferry, "l");
+    let view = ferry.tabs.active_pane().view_id();
+    let edited = browser::Message::PathEdited(typed.to_owned());
+    send(ferry, Message::Tabs(tabs::Message::Pane(view, edited)));
+    named(ferry, Named::Enter, Modifiers::empty());
+}
+
+/// A file's path typed in the location bar opens its folder with it selected, as Dolphin
+/// does: it said "This is not a folder."
+#[test]
+fn the_location_bar_opens_a_files_folder_with_the_file_selected() {
+    let fixture = Fixture::new();
+    let file = fixture.home().join("Documents/a.txt");
+    assert!(file.is_file());
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    type_in_location_bar(&mut ferry, &file.display().to_string());
+    operations::until(&mut ferry, "the file selected", |f| {
+        f.tabs.active_pane().selected_paths() == [file.clone()]
+    });
+    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+    assert!(!ferry.tabs.active_pane().is_editing_location());
+}
+
+/// A hidden file typed while hidden files are not shown: its folder opens and says why it is
+/// not selected; a file's path with a slash after it is no folder, as a shell says.
+#[test]
+fn the_location_bar_says_a_typed_file_is_hidden_and_refuses_a_file_as_a_folder() {
+    let fixture = Fixture::new();
+    let hidden = fixture.home().join("Documents/.secret.txt");
+    std::fs::write(&hidden, "x").unwrap();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    type_in_location_bar(&mut ferry, &hidden.display().to_string());
+    operations::until(&mut ferry, "its folder", |f| {
+        active_path(f) == fixture.home().join("Documents")
+    });
+    let said = "“.secret.txt” is hidden: Ctrl+H shows hidden files.";
+    assert!(shows(&ferry, said));
+    // Shown, it is selected, and the notice has said its part.
+    ctrl(&mut ferry, "h");
+    operations::until(&mut ferry, "the hidden file selected", |f| {
+        f.tabs.active_pane().selected_paths() == [hidden.clone()]
+    });
+    assert!(!shows(&ferry, said));
+    ctrl(&mut ferry, "h");
+    let file = fixture.home().join("Documents/a.txt");
+    type_in_location_bar(&mut ferry, &format!("{}/", file.display()));
+    operations::until(&mut ferry, "the refusal", |f| {
+        shows(f, "This is not a folder.")
+    });
+    assert!(ferry.tabs.active_pane().is_editing_location());
+    assert!(ferry.tabs.active_pane().selected_paths().is_empty());
+}
+
+#[test]
+fn the_location_bar_opens_the_trash_at_its_address() {
+    for typed in ["trash:/", "trash:///", "Trash:"] {
+        let fixture = Fixture::new();
+        let mut ferry = fixture.start(Some(&fixture.home()));
+        type_in_location_bar(&mut ferry, typed);
+        let toasts: Vec<_> = ferry.toasts.iter().map(|t| t.text.clone()).collect();
+        assert!(ferry.trash.is_some(), "{typed}: the trash shown {toasts:?}");
+        assert!(!ferry.tabs.active_pane().is_editing_location());
+    }
+}
