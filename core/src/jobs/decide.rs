@@ -224,15 +224,11 @@ impl Planner<'_> {
                 self.set(i, meta, Action::Merge);
             }
             Resolution::Merge => self.skip(i, SkipReason::Exists),
-            Resolution::Replace => {
+            Resolution::Replace | Resolution::ReplaceIfNewer if replaces => {
                 self.plan.replacing.insert(i, (existing.id, existing.kind));
                 self.set(i, meta, replace);
             }
-            Resolution::ReplaceIfNewer if meta.mtime.newer_than_held(existing.mtime) => {
-                self.plan.replacing.insert(i, (existing.id, existing.kind));
-                self.set(i, meta, replace);
-            }
-            Resolution::ReplaceIfNewer => self.skip(i, SkipReason::Exists),
+            Resolution::Replace | Resolution::ReplaceIfNewer => self.skip(i, SkipReason::Exists),
             r @ (Resolution::KeepBoth | Resolution::RenameTo(_)) => self.defer(i, kind, r),
         }
     }

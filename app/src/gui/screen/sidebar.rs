@@ -226,17 +226,22 @@ impl Sidebar {
         let Some(places) = &self.places else {
             return 0;
         };
-        let trash = usize::from(self.trash.is_some());
         if self.trash.as_deref() == Some(current) {
             return places.standard.len();
         }
-        let first_bookmark = places.standard.len() + trash;
+        let (first_bookmark, first_volume) = self.sections(places);
         match places.best_for(current) {
             Some(PlaceId::Standard(i)) => i,
             Some(PlaceId::Bookmark(i)) => first_bookmark + i,
-            Some(PlaceId::Volume(i)) => first_bookmark + places.bookmarks.len() + i,
+            Some(PlaceId::Volume(i)) => first_volume + i,
             None => 0,
         }
+    }
+
+    /// Where the bookmarks and the devices start in sidebar order.
+    fn sections(&self, places: &Places) -> (usize, usize) {
+        let first_bookmark = places.standard.len() + usize::from(self.trash.is_some());
+        (first_bookmark, first_bookmark + places.bookmarks.len())
     }
 
     /// Gives the keyboard back to the panes.
@@ -273,8 +278,7 @@ impl Sidebar {
         let at = self.focus?;
         let places = self.places.as_ref()?;
         let place = self.places_in_order().into_iter().nth(at)?;
-        let first_bookmark = places.standard.len() + usize::from(self.trash.is_some());
-        let first_volume = first_bookmark + places.bookmarks.len();
+        let (first_bookmark, first_volume) = self.sections(places);
         let height = |i: usize| match i {
             i if i < first_bookmark => ROW_H,
             i if i < first_volume => match places.bookmarks[i - first_bookmark].status {
