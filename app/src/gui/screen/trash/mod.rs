@@ -578,6 +578,12 @@ impl Trash {
         let focused_row = (self.selection.focus())
             .and_then(|e| self.rows_of.get(e as usize))
             .map(|&row| row as usize);
+        // The user restored or deleted it (a job was submitted for it), selected: the next is
+        // selected, as in a folder after Delete, so that Alt+R again goes on.
+        let acted_on = (self.selection.focus())
+            .filter(|&e| self.selection.contains(e))
+            .and_then(|e| self.loaded()?.item(e))
+            .is_some_and(|item| self.submitted.contains(&item.info));
         if let Listing::Loaded(old) = &self.listing {
             let map = |e: u32| {
                 old.item(e)
@@ -606,7 +612,10 @@ impl Trash {
             && let Some(row) = focused_row
             && let Some(&item) = self.order.get(row).or(self.order.last())
         {
-            self.selection.focus_on(item);
+            match acted_on && self.selection.count() == 0 {
+                true => self.selection.select_only(item),
+                false => self.selection.focus_on(item),
+            }
         }
         if !std::mem::take(&mut self.empty_asked) {
             return None;

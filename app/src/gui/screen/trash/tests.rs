@@ -649,3 +649,31 @@ fn letters_find_an_item_and_the_focus_goes_on_when_it_leaves() {
     f.read(&mut trash);
     assert_eq!(focused_name(&trash).as_deref(), Some("report.pdf"));
 }
+
+/// Restored with Alt+R, the item goes and the next is selected, so that Alt+R again restores
+/// it, as Delete twice does in a folder (the next was only focused, the buttons greyed).
+#[test]
+fn a_restore_selects_the_next_item() {
+    let f = Fixture::new();
+    let home = f.dir.path().join("home");
+    for name in ["a1", "a2", "a3"] {
+        let original = home.join(name);
+        f.put(name, original.to_str().unwrap(), "2024-01-02T10:00:00", &[]);
+    }
+    let mut trash = f.view();
+    click(&mut trash, &["Name"]);
+    let none = ctx(Modifiers::empty());
+    for c in "a2".chars() {
+        let _ = trash.update(Message::TypeAhead(c), &none);
+    }
+    let (_, event) = trash.update(Message::Restore, &none);
+    let Some(Event::Submit(job)) = event else {
+        panic!("{event:?}");
+    };
+    run(job);
+    assert!(home.join("a2").exists(), "restored where it came from");
+    let _ = trash.update(Message::Reload, &none);
+    f.read(&mut trash);
+    assert_eq!(focused_name(&trash).as_deref(), Some("a3"));
+    assert_eq!(trash.selection.count(), 1, "selected, not only focused");
+}
