@@ -13,8 +13,8 @@ use std::sync::Arc;
 use clap::Args;
 use ferry_core::jobs::{
     Begun, ConflictPolicy, Durable, Engine, How, Job, JobId, JobOptions, JournalRecord,
-    JournalWriter, LeftBehind, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES, Summary,
-    TrashRoots, UndoJournal, put_back_interrupted, undo_complete,
+    JournalWriter, LeftBehind, PartPutBack, RecordState, STAGING_MAX_AGE, STAGING_MAX_BYTES,
+    Summary, TrashRoots, UndoJournal, put_back_interrupted, undo_complete,
 };
 use ferry_core::shown::Shown;
 
@@ -201,14 +201,14 @@ impl Journaled {
             None => journal.record_end(seq, undo, summary, cancelled),
         };
         match recorded {
-            // Ctrl+C part way: run again, it meets what it put back in part as taken.
+            // Ctrl+C part way: run again, it goes on from there.
             Ok(())
                 if undo
                     && cancelled
                     && !undo_complete(summary)
                     && summary.record.did_something() =>
             {
-                eprintln!("ferry: the undo stopped part way; {}", try_again(summary));
+                eprintln!("ferry: the undo stopped part way; `ferry undo` goes on from there");
             }
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {
                 eprintln!(
@@ -257,23 +257,17 @@ fn said_why(summary: &Summary) -> bool {
     !summary.failed.is_empty() || !summary.skipped.is_empty() || !summary.not_done.is_empty()
 }
 
-/// How to finish an undo that stopped part way. One that put part of a folder back (it
-/// stopped when the disk was full) meets that folder as a place taken when run again.
+/// How to finish an undo that stopped part way. Run again, it goes on into the folders it
+/// put back in part (`PartPutBack`), so a plain `ferry undo` is all it takes.
 fn try_again(summary: &Summary) -> &'static str {
     match summary.record.did_something() {
-        true => {
-            "`ferry undo` tries again once the cause is fixed (with `--on-conflict merge` it \
-             goes on into the folders it put back in part)"
-        }
+        true => "`ferry undo` goes on from where it stopped once the cause is fixed",
         false => "`ferry undo` tries again",
     }
 }
 
-/// How to finish an undo found unfinished (`ferry resume`, `ferry history`): said as the
-/// undo says it when it stops, since one cancelled part way meets the folders it put back
-/// as places taken (a plain `ferry undo`, as these said, then stopped on them).
-const FINISH_UNDO: &str = "`ferry undo` finishes it (with `--on-conflict merge` it goes on \
-                           into the folders it put back in part)";
+/// How to finish an undo found unfinished (`ferry resume`, `ferry history`).
+const FINISH_UNDO: &str = "`ferry undo` finishes it";
 
 fn state_word(state: RecordState) -> &'static str {
     match state {
@@ -468,13 +462,15 @@ fn taken(record: &JournalRecord) -> Vec<(PathBuf, PathBuf)> {
     }
     match &record.job {
         Job::Move { .. } => {
-            let left_behind = LeftBehind::of(record);
+            let (left_behind, part_put_back) = (LeftBehind::of(record), PartPutBack::of(record));
             (record.entries.iter())
                 .filter(|e| e.top_level && e.how != How::Merged)
                 .filter(|e| exists(&e.dest) && exists(&e.source) && !put_back_interrupted(e))
                 .flat_map(|e| {
-                    // A folder partly moved goes back into what it left behind, item by item.
+                    // A folder partly moved, or partly put back by a stopped undo, goes back
+                    // into the folder there, item by item.
                     (left_behind.as_ref().and_then(|l| l.taken_inside(e)))
+                        .or_else(|| part_put_back.as_ref()?.taken_inside(e))
                         .unwrap_or_else(|| vec![(e.dest.clone(), e.source.clone())])
                 })
                 .collect()

@@ -15,6 +15,7 @@ use rustix::process::Signal;
 
 use crate::faults::Pause;
 use crate::ferry_in;
+use crate::undo_crash::files_below;
 
 /// Files below `dir`, at any depth (0 if it is not there).
 fn files_in(dir: &Path) -> usize {
@@ -209,6 +210,70 @@ fn a_cancelled_copy_undone_is_not_redone_whole() {
     assert!(!redo.status.success(), "{said}");
     assert!(said.contains("it was stopped part way"), "{said}");
     assert_eq!(files_in(&dest.join("docs")), 0, "{said}");
+}
+
+/// An undo of a move across file systems stopped by Ctrl+C part way counts what it copied
+/// back as put back: the folder is split between its two places. Run again, a plain undo
+/// goes on into the folders it made (it stopped on them as places taken, and finished only
+/// with `--on-conflict merge`, after which redo was refused); redo then moves it all again.
+#[test]
+fn an_undo_stopped_by_ctrl_c_goes_on_when_run_again_and_redoes() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let before = files_below(&src);
+    let moved = ferry_in(&home)
+        .arg("mv")
+        .arg(&src)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert!(moved.status.success(), "{moved:?}");
+    let (_, said) = interrupted_at(&home, &["undo".as_ref()], "item-done:5");
+    let (back, left) = (files_in(&src), files_in(&dest.join("docs")));
+    assert!(
+        back > 0 && left > 0 && back + left == 600,
+        "{back} + {left}: {said}"
+    );
+    assert!(said.contains("`ferry undo` goes on from there"), "{said}");
+
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    assert!(undo.status.success(), "{undo:?}");
+    assert_eq!(files_below(&src), before);
+    assert!(
+        !dest.join("docs").exists(),
+        "its copies removed once emptied"
+    );
+    let redo = ferry_in(&home).arg("redo").output().unwrap();
+    assert!(redo.status.success(), "{redo:?}");
+    assert_eq!(files_below(&dest.join("docs")), before);
+    assert!(!src.exists());
+}
+
+/// What a stopped undo put back is taken for its own only while it is as the job left it: a
+/// file changed there since makes the folder a place taken, and nothing is written.
+#[test]
+fn a_file_changed_where_a_stopped_undo_put_back_makes_its_folder_a_place_taken() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let moved = ferry_in(&home)
+        .arg("mv")
+        .arg(&src)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert!(moved.status.success(), "{moved:?}");
+    interrupted_at(&home, &["undo".as_ref()], "item-done:5");
+    let changed = files_below(&src).into_keys().next().unwrap();
+    fs::write(src.join(&changed), "mine now").unwrap();
+    let (back, left) = (files_below(&src), files_below(&dest));
+
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    assert!(!undo.status.success(), "{said}");
+    assert!(said.contains("is taken"), "{said}");
+    assert_eq!((files_below(&src), files_below(&dest)), (back, left));
 }
 
 #[test]

@@ -100,7 +100,8 @@ fn kill_a_move_midway(
     (src, dest, files)
 }
 
-fn files_below(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+/// Every file below `root` (relative path -> contents).
+pub(crate) fn files_below(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     snapshot(root)
         .into_iter()
         .filter_map(|(rel, node)| match node {

@@ -7,13 +7,23 @@
 //! very folder the move came from (its record keeps its identity, [`RecordEntry::source_folder`]),
 //! so what was moved goes back into it instead, item by item, each still a conflict if its
 //! own place is taken. Copies emptied that way are removed.
+//!
+//! An undo's own put-back splits a folder the same way: it is an engine move, and a move
+//! cancelled (or stopped by an error) across file systems counts what it copied as moved. Run
+//! again, the undo finds at the old place folders it made itself, holding part of the item;
+//! they are its own ([`PartPutBack`]) when everything in them is what the job had moved,
+//! gone since from where the job put it, and the rest goes back into them the same way.
 
 use std::collections::HashMap;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::RecordEntry;
 use super::journal::JournalRecord;
 use super::undo::is_still;
+use crate::entry::Kind;
+use crate::fs::Timestamp;
 
 /// Where the items of a partly moved folder go back.
 #[derive(Debug, Default)]
@@ -22,6 +32,15 @@ pub(crate) struct PutBackInto {
     pub(crate) items: Vec<(PathBuf, PathBuf)>,
     /// The folder copies emptied by that, parents first.
     pub(crate) copies: Vec<PathBuf>,
+}
+
+impl PutBackInto {
+    /// Its items whose place is taken (each as it is now, and that place).
+    fn taken(self) -> Vec<(PathBuf, PathBuf)> {
+        let mut items = self.items;
+        items.retain(|(_, back)| back.symlink_metadata().is_ok());
+        items
+    }
 }
 
 /// The folders of a move's record that came with their source's identity, by where they
@@ -52,11 +71,7 @@ impl<'r> LeftBehind<'r> {
         let mut pending = vec![e];
         while let Some(folder) = pending.pop() {
             into.copies.push(folder.dest.clone());
-            let mut names: Vec<_> = std::fs::read_dir(&folder.dest)
-                .ok()?
-                .map(|child| child.map(|c| c.file_name()))
-                .collect::<Result<_, _>>()
-                .ok()?;
+            let mut names = read_names(&folder.dest)?;
             names.sort();
             for name in names {
                 let (now, back) = (folder.dest.join(&name), folder.source.join(&name));
@@ -72,9 +87,7 @@ impl<'r> LeftBehind<'r> {
     /// For a folder `e` that [`is_left_behind`]: its items whose place in the folder left
     /// behind is taken (each as it is now, and that place); `None` for any other entry.
     pub fn taken_inside(&self, e: &RecordEntry) -> Option<Vec<(PathBuf, PathBuf)>> {
-        let mut items = self.put_back_into(e)?.items;
-        items.retain(|(_, back)| back.symlink_metadata().is_ok());
-        Some(items)
+        self.put_back_into(e).map(PutBackInto::taken)
     }
 }
 
@@ -82,6 +95,100 @@ impl<'r> LeftBehind<'r> {
 /// still the one the move made: the undo puts back into that folder.
 fn is_left_behind(e: &RecordEntry) -> bool {
     e.source_folder.is_some_and(|id| is_still(&e.source, id)) && is_still(&e.dest, e.id)
+}
+
+/// The items of a move's record by where they came from, when an earlier run of its undo
+/// began and did not finish: read once per undo, like [`LeftBehind`].
+pub struct PartPutBack<'r> {
+    by_source: HashMap<&'r Path, &'r RecordEntry>,
+}
+
+impl<'r> PartPutBack<'r> {
+    /// `None` when no earlier undo of `record` stopped part way, or its items were too many to
+    /// keep (the undo then compares, and a folder there is a place taken).
+    pub fn of(record: &'r JournalRecord) -> Option<Self> {
+        let by_source = (record.entries.iter())
+            .map(|e| (e.source.as_path(), e))
+            .collect();
+        (record.undo_unfinished() && !record.entries_dropped).then_some(PartPutBack { by_source })
+    }
+
+    /// For a folder `e` still where the job put it whose old place holds a folder that an
+    /// earlier run of the undo made ([`Self::is_own`]): what is left goes back into it, into
+    /// its sub-folders the same way. `None` for any other entry, or when a folder cannot be
+    /// read: the item then meets its old place as taken, as before.
+    pub(crate) fn put_back_into(&self, e: &RecordEntry) -> Option<PutBackInto> {
+        if e.kind != Kind::Dir || !is_still(&e.dest, e.id) || !self.is_own(&e.source) {
+            return None;
+        }
+        let mut into = PutBackInto::default();
+        let mut pending = vec![(e.dest.clone(), e.source.clone())];
+        while let Some((now, back)) = pending.pop() {
+            let mut names = read_names(&now)?;
+            names.sort();
+            for name in names {
+                let (now, back) = (now.join(&name), back.join(&name));
+                match (fs::symlink_metadata(&now), fs::symlink_metadata(&back)) {
+                    (Ok(n), Ok(b)) if n.is_dir() && b.is_dir() => pending.push((now, back)),
+                    _ => into.items.push((now, back)),
+                }
+            }
+            // Parents before their folders, as `remove_emptied` wants them.
+            into.copies.push(now);
+        }
+        Some(into)
+    }
+
+    /// For a folder `e` whose old place holds a folder an earlier run of the undo made: its
+    /// items whose place in it is taken (as [`LeftBehind::taken_inside`]).
+    pub fn taken_inside(&self, e: &RecordEntry) -> Option<Vec<(PathBuf, PathBuf)>> {
+        self.put_back_into(e).map(PutBackInto::taken)
+    }
+
+    /// Whether the folder `folder` (at an item's old place) holds nothing but items of the
+    /// record at their old places, each file of the size and time the job gave it and gone
+    /// from where the job put it: what a stopped run of the undo put back. Its sub-folders
+    /// the same, all the way down.
+    fn is_own(&self, folder: &Path) -> bool {
+        let Ok(meta) = fs::symlink_metadata(folder) else {
+            return false;
+        };
+        if !meta.is_dir() {
+            return false;
+        }
+        // Read whole before going down, so that a deep tree does not hold a descriptor a level.
+        let Some(names) = read_names(folder) else {
+            return false;
+        };
+        names.iter().all(|name| {
+            let path = folder.join(name);
+            let (Some(e), Ok(m)) = (
+                self.by_source.get(path.as_path()),
+                fs::symlink_metadata(&path),
+            ) else {
+                return false;
+            };
+            let kind = Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode()));
+            match e.kind {
+                Kind::Dir => kind == Kind::Dir && self.is_own(&path),
+                _ => {
+                    kind == e.kind
+                        && (kind != Kind::File
+                            || m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m)))
+                        && fs::symlink_metadata(&e.dest).is_err()
+                }
+            }
+        })
+    }
+}
+
+/// The names in the folder `dir`; `None` when it cannot be read.
+fn read_names(dir: &Path) -> Option<Vec<std::ffi::OsString>> {
+    fs::read_dir(dir)
+        .ok()?
+        .map(|child| child.map(|c| c.file_name()))
+        .collect::<Result<_, _>>()
+        .ok()
 }
 
 /// Removes the folders of `folders` (given parents before children) that are empty, deepest

@@ -96,7 +96,7 @@ pub use journal::{
     Begun, Counts, DEFAULT_LIMIT, Durable, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState,
     UndoJournal, undo_complete,
 };
-pub use left_behind::LeftBehind;
+pub use left_behind::{LeftBehind, PartPutBack};
 pub use measure::{Measure, measure};
 pub use names::{NameCheck, NameProblem, NameRules, check_name, free_name};
 pub use notes::{Note, NoteKind};

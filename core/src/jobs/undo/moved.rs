@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::fs::{DeepPaths, FileId};
 use crate::jobs::control::JobCtx;
 use crate::jobs::journal::JournalRecord;
-use crate::jobs::left_behind::{self, LeftBehind};
+use crate::jobs::left_behind::{self, LeftBehind, PartPutBack};
 use crate::jobs::put_back::{self, Target};
 use crate::jobs::summary::fail;
 use crate::jobs::undo_again::{self, KilledPutBack, killed_put_back};
@@ -35,6 +35,7 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
     let (mut targets, mut emptied) = (Vec::new(), Vec::new());
     let mut open = put_back::OpenFolders::default();
     let left_behind = LeftBehind::of(record);
+    let part_put_back = PartPutBack::of(record);
     for e in entries
         .iter()
         .filter(|e| e.top_level && e.how != How::Merged)
@@ -69,8 +70,12 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
             dir: None,
         };
         match now {
-            // Part of it was not moved: what was goes back into the folder it came from.
-            Now::Same if let Some(into) = left_behind.as_ref().and_then(|l| l.put_back_into(e)) => {
+            // Part of it was not moved, or was put back by an earlier run of this undo: the
+            // rest goes back into the folder there.
+            Now::Same
+                if let Some(into) = (left_behind.as_ref().and_then(|l| l.put_back_into(e)))
+                    .or_else(|| part_put_back.as_ref()?.put_back_into(e)) =>
+            {
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
             }
