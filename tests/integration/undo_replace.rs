@@ -166,6 +166,9 @@ fn pruning_bounds_staging_and_undo_then_reports_the_old_file_gone() {
     // Trashing the replacement would leave neither: it stays.
     assert_eq!(fs::read(&old).unwrap(), b"new");
     assert!(s.trashed().is_empty(), "{:?}", s.trashed());
+    // Listed as undone with that item not undone (history said plain "undone").
+    let records = s.journal.records().unwrap();
+    assert_eq!(records.last().unwrap().undone_left, 1);
 }
 
 #[test]

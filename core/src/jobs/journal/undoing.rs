@@ -282,12 +282,9 @@ fn put_aside(summary: &Summary) -> Option<Vec<PathBuf>> {
 /// Items an undo that ended with `summary` did not undo: skipped, or found changed or gone
 /// since the job.
 fn not_undone(summary: &Summary) -> u64 {
-    let since = (summary.failed.iter()).filter(|f| {
-        matches!(
-            *f.error,
-            Error::ChangedSince { .. } | Error::GoneSince { .. } | Error::GoneFromTrash { .. }
-        )
-    });
+    // A replacement whose replaced item is no longer kept stays: not undone either.
+    let since = (summary.failed.iter())
+        .filter(|f| f.error.is_decided() || matches!(*f.error, Error::ReplacedGone { .. }));
     u64::try_from(summary.skipped.len() + since.count()).unwrap_or(u64::MAX)
 }
 
