@@ -14,13 +14,21 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 use ferry_core::Error;
 use ferry_core::entry::Kind;
-use ferry_core::jobs::{ConflictPolicy, Job, Summary};
+use ferry_core::jobs::{ConflictPolicy, Job, Summary, TrashedItem};
 use iced::Task;
 
 use super::clipboard::{ClipboardEvent, Contents, FileClipboard};
 use super::jobs::FollowUp;
 use super::screen::{browser, tabs};
 use super::{Ferry, Message, bridge};
+
+/// Whether the clipboard read for a paste (`paths`) is `clip`, copied or cut in the Trash
+/// view (the desktop clipboard offers those as a copy of their files).
+fn is_trashed_clip(clip: &Clip, paths: &[PathBuf]) -> bool {
+    !clip.trashed.is_empty()
+        && clip.paths.len() == paths.len()
+        && clip.paths.iter().collect::<HashSet<_>>() == paths.iter().collect()
+}
 
 /// Pastes and drops of at most this many items select what they brought; a bigger one leaves
 /// the selection alone: its names are matched against the listing on the UI thread.
@@ -33,6 +41,36 @@ pub struct Clip {
     pub paths: Vec<PathBuf>,
     /// They move when pasted (and the clipboard empties then).
     pub cut: bool,
+    /// Copied or cut in the Trash view: the trashed items `paths` are the files of. Pasted in
+    /// the window, a copy gets the names they had and a cut restores them there, as Dolphin
+    /// does with `trash:/`; other programs are offered a copy of the files.
+    pub trashed: Vec<TrashedItem>,
+}
+
+impl Clip {
+    /// Items of folders, copied or cut.
+    pub fn files(paths: Vec<PathBuf>, cut: bool) -> Clip {
+        Clip {
+            paths,
+            cut,
+            trashed: Vec::new(),
+        }
+    }
+
+    /// Trashed items, copied or cut in the Trash view.
+    pub fn trashed(items: Vec<TrashedItem>, cut: bool) -> Clip {
+        Clip {
+            paths: items.iter().map(|item| item.file.clone()).collect(),
+            cut,
+            trashed: items,
+        }
+    }
+
+    /// What other programs are offered: never a cut of trashed items, whose move by another
+    /// program would leave their info files behind in the trash.
+    fn offered_cut(&self) -> bool {
+        self.cut && self.trashed.is_empty()
+    }
 }
 
 /// The desktop clipboard, once connected (at start, off the UI thread).
@@ -50,7 +88,7 @@ impl Ferry {
             Ok((clipboard, events)) => {
                 // A copy made before it connected is offered now.
                 if let Some(clip) = &self.clip {
-                    clipboard.offer_files(clip.paths.clone(), clip.cut);
+                    clipboard.offer_files(clip.paths.clone(), clip.offered_cut());
                 }
                 self.clipboard = Some(clipboard);
                 self.clipboard_events = Some(events);
@@ -74,7 +112,7 @@ impl Ferry {
     /// Puts `clip` on the clipboard; cut items are drawn dimmed where they are shown.
     pub(super) fn set_clip(&mut self, clip: Clip) -> Task<Message> {
         if let Some(clipboard) = &self.clipboard {
-            clipboard.offer_files(clip.paths.clone(), clip.cut);
+            clipboard.offer_files(clip.paths.clone(), clip.offered_cut());
         }
         self.clip = Some(clip);
         self.show_cut();
@@ -104,15 +142,17 @@ impl Ferry {
     /// it shows their folder).
     pub(super) fn show_cut(&mut self) {
         self.cut = match &self.clip {
-            Some(Clip { paths, cut: true }) => {
-                paths.first().and_then(|p| p.parent()).map(|folder| {
-                    let names: HashSet<OsString> = paths
-                        .iter()
-                        .filter_map(|p| p.file_name().map(OsString::from))
-                        .collect();
-                    Arc::new((folder.to_path_buf(), names))
-                })
-            }
+            Some(Clip {
+                paths,
+                cut: true,
+                trashed,
+            }) if trashed.is_empty() => paths.first().and_then(|p| p.parent()).map(|folder| {
+                let names: HashSet<OsString> = paths
+                    .iter()
+                    .filter_map(|p| p.file_name().map(OsString::from))
+                    .collect();
+                Arc::new((folder.to_path_buf(), names))
+            }),
             _ => None,
         };
         self.share_cut();
@@ -191,6 +231,9 @@ impl Ferry {
     /// duplicates them.
     fn paste_files(&mut self, paths: Vec<PathBuf>, cut: bool, folder: PathBuf) -> Task<Message> {
         let paths = distinct(paths);
+        if let Some(clip) = self.clip.take_if(|clip| is_trashed_clip(clip, &paths)) {
+            return self.paste_trashed(clip, &folder);
+        }
         if cut {
             self.clip = None;
             self.show_cut();
@@ -208,6 +251,43 @@ impl Ferry {
         self.start_job(job, FollowUp::Toast)
     }
 
+    /// Pastes into `folder` items copied or cut in the Trash view: a cut restores them there
+    /// (and empties the clipboard, as any cut), a copy copies their files under the names
+    /// they had before the trash (`notes.txt`, not `notes.txt.2`).
+    fn paste_trashed(&mut self, clip: Clip, folder: &Path) -> Task<Message> {
+        if clip.cut {
+            if let Some(clipboard) = &self.clipboard {
+                clipboard.clear();
+            }
+            let items = clip.trashed.iter().map(|item| item.restore_to(folder));
+            let job = Job::Restore {
+                items: items.collect(),
+                on_conflict: ConflictPolicy::Ask,
+            };
+            return self.start_job(job, FollowUp::Toast);
+        }
+        self.clip = Some(clip.clone());
+        let (same, renamed): (Vec<_>, Vec<_>) = (clip.trashed.into_iter())
+            .partition(|item| item.file.file_name() == Some(item.name.as_os_str()));
+        let copy = |sources, dest_name| Job::Copy {
+            sources,
+            dest_dir: folder.to_path_buf(),
+            dest_name,
+            on_conflict: ConflictPolicy::Ask,
+        };
+        let mut jobs: Vec<Job> = renamed
+            .into_iter()
+            .map(|item| copy(vec![item.file], Some(item.name)))
+            .collect();
+        if !same.is_empty() {
+            jobs.push(copy(same.into_iter().map(|item| item.file).collect(), None));
+        }
+        Task::batch(
+            jobs.into_iter()
+                .map(|job| self.start_job(job, FollowUp::Toast)),
+        )
+    }
+
     /// A move pasted from a cut moved nothing: the cut goes back on the clipboard, so that the
     /// user can paste it elsewhere, unless another program has put something there since.
     pub(super) fn cut_back(&mut self, job: &Job) {
@@ -219,7 +299,7 @@ impl Ferry {
     /// Puts `paths` back on the clipboard as cut, which a paste had emptied, unless another
     /// program has put something there since (then the items are not drawn cut either).
     pub(super) fn restore_cut(&mut self, paths: Vec<PathBuf>) {
-        let clip = Clip { paths, cut: true };
+        let clip = Clip::files(paths, true);
         if let Some(clipboard) = &self.clipboard {
             clipboard.restore_files(clip.paths.clone(), true);
         }

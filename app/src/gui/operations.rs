@@ -57,8 +57,8 @@ impl Ferry {
     /// Turns a pane's request into what it asks for.
     pub(super) fn operation(&mut self, operation: Operation) -> Task<Message> {
         match operation {
-            Operation::Copy(paths) => self.set_clip(Clip { paths, cut: false }),
-            Operation::Cut(paths) => self.set_clip(Clip { paths, cut: true }),
+            Operation::Copy(paths) => self.set_clip(Clip::files(paths, false)),
+            Operation::Cut(paths) => self.set_clip(Clip::files(paths, true)),
             Operation::Paste(folder) => self.paste(folder),
             Operation::Trash(paths) => self.start_trash(paths),
             Operation::Delete(paths) => self.ask_delete(paths),

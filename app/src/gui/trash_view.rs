@@ -7,6 +7,7 @@ use ferry_core::jobs::Job;
 use iced::keyboard::{Key, Modifiers};
 use iced::{Element, Point, Task};
 
+use super::copy_paste::Clip;
 use super::dialogs::Ask;
 use super::drag::Drag;
 use super::jobs::FollowUp;
@@ -105,6 +106,7 @@ impl Ferry {
                 self.close_trash();
                 self.open_in_active(path)
             }
+            trash::Event::Clip { items, cut } => self.set_clip(Clip::trashed(items, cut)),
             trash::Event::Pressed => {
                 self.trash_press = Some(self.pointer);
                 Task::none()

@@ -406,6 +406,68 @@ fn select_in_trash(ferry: &mut Ferry) {
     assert_eq!(selected.len(), 1);
 }
 
+/// Shows the trash folder `trash` (its `files` folder opened) and waits for its listing.
+fn show_trash(ferry: &mut Ferry, trash: &Path) {
+    send(
+        ferry,
+        Message::Command(menus::Command::Open(trash.join("files"))),
+    );
+    super::operations::until(ferry, "the trash read", |f| {
+        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
+    });
+}
+
+/// Ctrl+C in the Trash view (it copied nothing): pasted into a folder, the item is copied out
+/// under the name it had (`notes.md`, not the trash's `notes.md.2`) and stays in the trash;
+/// Ctrl+X, then Ctrl+V in a folder, restores it there, as Dolphin does with `trash:/`.
+#[test]
+fn items_copied_or_cut_in_the_trash_view_paste_out_of_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let trash = fixture.dir.path().join("data/Trash");
+    fs::create_dir_all(trash.join("files")).unwrap();
+    fs::create_dir_all(trash.join("info")).unwrap();
+    fs::write(trash.join("files/notes.md.2"), "old notes").unwrap();
+    let info = format!(
+        "[Trash Info]\nPath={}\nDeletionDate=2026-01-02T03:04:05\n",
+        home.join("notes.md").display()
+    );
+    fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
+    let (copied, cut) = (home.join("copied"), home.join("cut"));
+    fs::create_dir_all(&copied).unwrap();
+    fs::create_dir_all(&cut).unwrap();
+    let mut ferry = fixture.start(Some(&home));
+
+    show_trash(&mut ferry, &trash);
+    select_in_trash(&mut ferry);
+    ctrl(&mut ferry, "c");
+    send(
+        &mut ferry,
+        Message::Command(menus::Command::Open(copied.clone())),
+    );
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read(copied.join("notes.md")).unwrap(), b"old notes");
+    assert!(
+        trash.join("files/notes.md.2").exists(),
+        "still in the trash"
+    );
+
+    show_trash(&mut ferry, &trash);
+    select_in_trash(&mut ferry);
+    ctrl(&mut ferry, "x");
+    send(
+        &mut ferry,
+        Message::Command(menus::Command::Open(cut.clone())),
+    );
+    ctrl(&mut ferry, "v");
+    super::operations::until(&mut ferry, "the restore", |_| cut.join("notes.md").exists());
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read(cut.join("notes.md")).unwrap(), b"old notes");
+    assert!(!trash.join("files/notes.md.2").exists());
+    assert!(!trash.join("info/notes.md.2.trashinfo").exists());
+}
+
 /// An item the trash keeps under another name (`notes.md.2`: a second `notes.md` trashed) is
 /// deleted from it as the user knows it: "Deleted “notes.md” permanently", not by the
 /// trash's name for it.
@@ -423,13 +485,7 @@ fn an_item_deleted_from_the_trash_is_named_as_before_the_trash() {
     );
     fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
     let mut ferry = fixture.start(Some(&home));
-    send(
-        &mut ferry,
-        Message::Command(menus::Command::Open(trash.join("files"))),
-    );
-    super::operations::until(&mut ferry, "the trash read", |f| {
-        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
-    });
+    show_trash(&mut ferry, &trash);
     select_in_trash(&mut ferry);
     named(&mut ferry, Named::Delete, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::empty());

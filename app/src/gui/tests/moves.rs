@@ -26,10 +26,7 @@ fn asked_move(ferry: &Ferry) -> Option<&Move> {
 
 /// `paths` cut (as another program's cut comes), pasted into `folder`.
 fn paste_cut(ferry: &mut Ferry, paths: &[PathBuf], folder: &Path) {
-    let _ = ferry.set_clip(Clip {
-        paths: paths.to_vec(),
-        cut: true,
-    });
+    let _ = ferry.set_clip(Clip::files(paths.to_vec(), true));
     go(ferry, folder);
     ctrl(ferry, "v");
 }
@@ -132,10 +129,7 @@ fn moving_the_home_folder_is_asked_and_done_only_once_confirmed() {
     assert_eq!(question(&ferry), None);
     assert!(no_job(&ferry) && home.is_dir());
     // Declined, the cut is back on the clipboard: it can be pasted again.
-    let cut_back = Clip {
-        paths: vec![home.clone()],
-        cut: true,
-    };
+    let cut_back = Clip::files(vec![home.clone()], true);
     assert_eq!(ferry.clip.as_ref(), Some(&cut_back));
     ctrl(&mut ferry, "v");
     assert_eq!(

@@ -66,6 +66,12 @@ impl Trash {
         Some(Event::Submit(job))
     }
 
+    /// The selection for the clipboard (Ctrl+C, Ctrl+X); `None` when nothing can go.
+    pub(super) fn clip(&self, cut: bool) -> Option<Event> {
+        let items = self.actionable_items();
+        (!items.is_empty()).then_some(Event::Clip { items, cut })
+    }
+
     pub(super) fn restore(&mut self) -> Option<Event> {
         let (safe, unsafe_ones): (Vec<_>, Vec<_>) = self
             .actionable_items()

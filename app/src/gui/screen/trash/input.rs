@@ -16,6 +16,8 @@ use crate::gui::widget::list::top_of;
 pub const KEYS: &[(&str, &str)] = &[
     ("Restore", "Alt+R"),
     ("Restore to…", "Alt+T"),
+    ("Copy (pasted, copied out of the trash)", "Ctrl+C"),
+    ("Cut (pasted, restored there)", "Ctrl+X"),
     ("Delete permanently", "Delete"),
     ("Empty the trash", "Alt+E"),
     ("Select all", "Ctrl+A"),
@@ -60,6 +62,8 @@ impl Trash {
                 match c.to_ascii_lowercase().as_str() {
                     "a" => Some(Message::SelectAll),
                     "r" => Some(Message::Reload),
+                    "c" if !shift => Some(Message::Copy),
+                    "x" => Some(Message::Cut),
                     _ => None,
                 }
             }
@@ -100,6 +104,9 @@ impl Trash {
                 item("Restore", "Alt+R", when(safe > 0, Message::Restore)),
                 item("Restore to…", "Alt+T", when(all > 0, Message::RestoreTo)),
                 open,
+                Entry::Separator,
+                item("Cut", "Ctrl+X", when(all > 0, Message::Cut)),
+                item("Copy", "Ctrl+C", when(all > 0, Message::Copy)),
                 Entry::Separator,
                 item(
                     "Delete Permanently",

@@ -131,6 +131,11 @@ pub enum Message {
     ClearSelection,
     /// The menu key (or Shift+F10): the context menu at the focused item.
     MenuKey,
+    /// Put the selection on the clipboard (Ctrl+C): pasted into a folder, it is copied out.
+    Copy,
+    /// Put the selection on the clipboard as cut (Ctrl+X): pasted into a folder, it is
+    /// restored there.
+    Cut,
     /// Restore the selection where it was.
     Restore,
     /// Restore the selection into a folder to be picked.
@@ -184,6 +189,13 @@ pub enum Event {
     Confirm(Confirm<Pending>),
     /// Show this folder (an item's original folder) in a browser pane.
     OpenFolder(PathBuf),
+    /// Put these items on the clipboard, cut or copied.
+    Clip {
+        /// The items.
+        items: Vec<TrashedItem>,
+        /// Cut (Ctrl+X): pasted, they are restored there.
+        cut: bool,
+    },
     /// An item was pressed without modifiers: moving the pointer far enough with the button
     /// held drags the selection ([`Trash::start_drag`]).
     Pressed,
@@ -499,6 +511,8 @@ impl Trash {
                 (Task::none(), None)
             }
             Message::MenuKey => (Task::none(), self.menu_at_focus()),
+            Message::Copy => (Task::none(), self.clip(false)),
+            Message::Cut => (Task::none(), self.clip(true)),
             Message::Restore => (Task::none(), self.restore()),
             Message::RestoreTo => (self.restore_to(), None),
             Message::Picked(picked) => self.picked(picked),

@@ -55,10 +55,10 @@ fn a_cancel_in_the_second_folder_says_part_of_it_is_there() {
     many_files(&home.join("big"), FILES);
     let mut ferry = fixture.start(Some(&home));
     open_panel(&mut ferry);
-    let _ = ferry.set_clip(crate::gui::copy_paste::Clip {
-        paths: vec![home.join("aaa"), home.join("big")],
-        cut: false,
-    });
+    let _ = ferry.set_clip(crate::gui::copy_paste::Clip::files(
+        vec![home.join("aaa"), home.join("big")],
+        false,
+    ));
     go(&mut ferry, &home.join("Music"));
     ctrl(&mut ferry, "v");
     until(&mut ferry, "some of big copied", |f| {
