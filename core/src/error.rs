@@ -220,6 +220,21 @@ pub enum Error {
         /// Bytes free.
         available: u64,
     },
+    /// Not enough free inodes for the files and folders the job makes, found before writing
+    /// anything: the disk has space, yet could hold only `available` more of them.
+    #[error(
+        "not enough room for files in {}: {needed} files and folders to make, room for \
+         {available} (the disk has space left, but few free inodes)",
+        Shown(path)
+    )]
+    TooManyFiles {
+        /// The destination folder.
+        path: PathBuf,
+        /// Files, folders and links the job would make.
+        needed: u64,
+        /// How many more the disk can hold.
+        available: u64,
+    },
     /// The disk ran out of inodes (ENOSPC while it has space left): it can hold no more
     /// files, however small. Said apart from a disk full of data, which it is not.
     #[error(
@@ -411,6 +426,7 @@ impl Error {
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }
+            | Error::TooManyFiles { path, .. }
             | Error::NoRoomForFiles { path }
             | Error::FolderRemoved { path, .. }
             | Error::ChangedSince { path }
@@ -504,6 +520,7 @@ impl Error {
         matches!(
             self,
             Error::NoSpace { .. }
+                | Error::TooManyFiles { .. }
                 | Error::NoRoomForFiles { .. }
                 | Error::FolderRemoved {
                     destination: true,

@@ -48,9 +48,11 @@ pub fn point(step: &str) {
     let _ = step;
 }
 
-/// Whether a test build was asked to leave the speed-up `name` out (`FERRY_FAULT_OFF`, a
-/// comma-separated list), so that a test can reach the plain path it stands in for; false in
-/// every other build. Only `hidden-folders` (`jobs/fresh.rs`) exists.
+/// Whether a test build was asked to leave the step `name` out (`FERRY_FAULT_OFF`, a
+/// comma-separated list), so that a test can reach the path it stands in front of; false in
+/// every other build. `hidden-folders` (the speed-up of `jobs/fresh.rs`) and `inode-check`
+/// (the check of free inodes before writing, `jobs/start.rs`: the disk then runs out of
+/// them part way, as when another program takes them meanwhile) exist.
 #[inline]
 pub fn off(name: &str) -> bool {
     #[cfg(feature = "fault-points")]

@@ -9,7 +9,7 @@ use ferry_tests::TempTree;
 
 use crate::faults::Pause;
 use crate::jobs_support::{Mounted, assert_accounts_for, assert_no_temporaries, chmod, collect};
-use crate::{ferry_in, run_ferry, run_ferry_unprivileged};
+use crate::{ferry_in, run_ferry, run_ferry_past_the_inode_check, run_ferry_unprivileged};
 
 /// A tree the unprivileged user 65534 can enter and write into.
 fn open_tree() -> TempTree {
@@ -74,6 +74,42 @@ fn not_enough_space_is_refused_before_writing() {
     assert_eq!(fs::read_dir(&small.dir).unwrap().count(), 0);
 }
 
+/// A folder of 10 files moved onto a disk with space but 6 free inodes: the check counted
+/// bytes only, the move stopped at the 4th file, and the folder was left split between the
+/// two disks (`mv` leaves its source whole). Refused before writing, as a lack of space is;
+/// as many files as fit go.
+#[test]
+fn too_few_free_inodes_are_refused_before_writing() {
+    let t = TempTree::new();
+    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=6", "tmpfs"];
+    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+        return;
+    };
+    let folder = t.dir("d");
+    for i in 0..10 {
+        t.file(format!("d/f{i}"), i.to_string());
+    }
+    for verb in ["mv", "cp"] {
+        let out = run_ferry([verb.as_ref(), folder.as_os_str(), small.dir.as_os_str()]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{verb}: {said}");
+        assert!(said.contains("not enough room for files"), "{verb}: {said}");
+        assert!(
+            said.contains("11 files and folders to make"),
+            "{verb}: {said}"
+        );
+        assert_eq!(fs::read_dir(&folder).unwrap().count(), 10, "{verb}");
+        assert_eq!(fs::read_dir(&small.dir).unwrap().count(), 0, "{verb}");
+    }
+    // The disk's own root takes one of the 6: room for the folder and 4 files.
+    for i in 4..10 {
+        fs::remove_file(folder.join(format!("f{i}"))).unwrap();
+    }
+    let out = run_ferry(["mv".as_ref(), folder.as_os_str(), small.dir.as_os_str()]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read_dir(small.dir.join("d")).unwrap().count(), 4);
+}
+
 /// Many tiny files onto a disk of 1 KiB blocks with room for them: the check counted the
 /// source's own 4 KiB blocks ("7782400 bytes needed, 7194624 available" for 1,900 files of
 /// a few bytes, which take 1.9 MB there) and refused a copy that fits.
@@ -93,8 +129,8 @@ fn tiny_files_are_counted_in_the_destinations_blocks() {
     assert_eq!(fs::read_dir(disk.dir.join("tiny")).unwrap().count(), 1900);
 }
 
-/// Out of inodes, with space left: said as such, not as a full disk ("Free some space"
-/// while `df` showed it 90% free).
+/// Out of inodes part way (taken meanwhile, past the check before writing), with space
+/// left: said as such, not as a full disk ("Free some space" while `df` showed it 90% free).
 #[test]
 fn a_disk_out_of_inodes_is_said_to_hold_no_more_files() {
     let t = TempTree::new();
@@ -121,7 +157,7 @@ fn a_disk_out_of_inodes_is_said_to_hold_no_more_files() {
             let path = entry.unwrap().path();
             let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
         }
-        let out = run_ferry(&args);
+        let out = run_ferry_past_the_inode_check(&args);
         let said = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{said}");
         assert!(
@@ -361,8 +397,8 @@ fn an_immutable_file_or_append_only_folder_is_not_moved_across_file_systems() {
 }
 
 /// A move across file systems that a full disk stops part-way (here the destination runs out
-/// of inodes, which no free-space check foresees) says what it did not move: the folder given,
-/// whose unmoved files stay in it; each file is in exactly one place.
+/// of inodes, taken meanwhile past the check before writing) says what it did not move: the
+/// folder given, whose unmoved files stay in it; each file is in exactly one place.
 #[test]
 fn a_move_a_full_disk_stops_says_what_it_did_not_move() {
     let t = TempTree::new();
@@ -373,7 +409,8 @@ fn a_move_a_full_disk_stops_says_what_it_did_not_move() {
         return;
     };
     let src = t.many_files("src", "f", 8, 10);
-    let out = run_ferry(["mv".as_ref(), src.as_os_str(), small.dir.as_os_str()]);
+    let out =
+        run_ferry_past_the_inode_check(["mv".as_ref(), src.as_os_str(), small.dir.as_os_str()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("stopped: "), "{stderr}");

@@ -157,6 +157,20 @@ where
     ferry().args(args).output().unwrap()
 }
 
+/// Runs `ferry ARGS` without its check of free inodes before writing: the disk runs out of
+/// them part way through the job, as when another program takes them meanwhile.
+fn run_ferry_past_the_inode_check<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    ferry()
+        .env("FERRY_FAULT_OFF", "inode-check")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// Runs `ferry` as the unprivileged user 65534 (root ignores permissions, so permission tests
 /// must drop them).
 fn run_ferry_unprivileged<I, S>(args: I) -> Output

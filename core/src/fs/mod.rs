@@ -591,16 +591,46 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
 /// for the read-only file system the writes then say it is). Root may write into the blocks
 /// kept for it (ext4's reserved 5%), as `cp` run by root does.
 pub fn free_space(fd: impl AsFd) -> Result<(u64, u64)> {
+    free_of(fd).map(|free| (free.bytes, free.block))
+}
+
+/// What the file system of `fd` has free.
+pub struct Free {
+    /// Bytes free (`u64::MAX` when unknown or read-only).
+    pub bytes: u64,
+    /// Its block size.
+    pub block: u64,
+    /// Files, folders and links it can still make; `None` where it sets no bound (btrfs
+    /// reports no inode counts) or is read-only.
+    pub inodes: Option<u64>,
+}
+
+/// What the file system of `fd` has free, for the user the job runs as (root may use
+/// what is reserved for it).
+pub fn free_of(fd: impl AsFd) -> Result<Free> {
     let st = rustix::fs::fstatvfs(fd)?;
     let read_only = st.f_flag.contains(rustix::fs::StatVfsMountFlags::RDONLY);
+    let root = rustix::process::geteuid().is_root();
+    let inodes = (st.f_files > 0 && !read_only).then_some(match root {
+        true => st.f_ffree,
+        false => st.f_favail,
+    });
     if st.f_blocks == 0 || read_only {
-        return Ok((u64::MAX, st.f_frsize));
+        return Ok(Free {
+            bytes: u64::MAX,
+            block: st.f_frsize,
+            inodes,
+        });
     }
-    let free = match rustix::process::geteuid().is_root() {
+    let free = match root {
         true => st.f_bfree,
         false => st.f_bavail,
     };
-    Ok((free.saturating_mul(st.f_frsize), st.f_frsize))
+    Ok(Free {
+        bytes: free.saturating_mul(st.f_frsize),
+        block: st.f_frsize,
+        inodes,
+    })
 }
 
 #[cfg(test)]

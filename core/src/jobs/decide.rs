@@ -276,11 +276,16 @@ impl Planner<'_> {
     }
 
     fn set(&mut self, i: u32, meta: &Meta, action: Action) {
-        let written = meta.kind == Kind::File && matches!(action, Action::Create | Action::Replace);
-        // A hard link to a file copied earlier takes no space.
-        if written && !self.plan.links.add(i, meta) {
+        let made = matches!(action, Action::Create | Action::Replace);
+        let written = meta.kind == Kind::File && made;
+        // A hard link to a file copied earlier takes no space, nor an inode.
+        let linked = written && self.plan.links.add(i, meta);
+        if written && !linked {
             self.needed_bytes += meta.size.min(meta.blocks * 512);
             self.needed_files += 1;
+        }
+        if made && !linked {
+            self.needed_inodes += 1;
         }
         self.plan.set_action(i, action);
     }

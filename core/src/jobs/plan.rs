@@ -460,6 +460,8 @@ pub(crate) struct Planned {
     /// Files in `needed_bytes`, each rounded up to whole blocks of the destination
     /// ([`Planned::needed_on`]).
     pub(crate) needed_files: u64,
+    /// Files, folders and links made at the destination (hard links and renames make none).
+    pub(crate) needed_inodes: u64,
     /// Conflicts to ask about (policy Ask).
     pub(crate) conflicts: Vec<Conflict>,
 }

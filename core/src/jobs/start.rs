@@ -108,16 +108,31 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_fir
             .roots
             .iter()
             .all(|r| planned.plan.item(r.item).id.dev == dest.meta.id.dev);
-    let (available, block) = fs::free_space(&*dest.fd).unwrap_or((u64::MAX, 0));
-    let needed = planned.needed_on(block);
-    if needed > available && !reflinks {
-        let error = Error::NoSpace {
+    let free = fs::free_of(&*dest.fd).unwrap_or(fs::Free {
+        bytes: u64::MAX,
+        block: 0,
+        inodes: None,
+    });
+    let needed = planned.needed_on(free.block);
+    let error = if needed > free.bytes && !reflinks {
+        Error::NoSpace {
             path: dest.path.clone(),
             needed,
+            available: free.bytes,
+        }
+    // A disk of many small files runs out of inodes first: a move stopped there is left
+    // split between two disks.
+    } else if let Some(available) = (free.inodes)
+        .filter(|&free| planned.needed_inodes > free && !crate::fault::off("inode-check"))
+    {
+        Error::TooManyFiles {
+            path: dest.path.clone(),
+            needed: planned.needed_inodes,
             available,
-        };
-        ctx.control.halt(Arc::new(error));
-        return false;
-    }
-    true
+        }
+    } else {
+        return true;
+    };
+    ctx.control.halt(Arc::new(error));
+    false
 }

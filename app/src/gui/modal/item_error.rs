@@ -392,10 +392,16 @@ impl ItemError {
 fn stopped_advice(error: &Error) -> &'static str {
     use rustix::io::Errno;
     let errno = error.raw_os_error().map(Errno::from_raw_os_error);
-    if matches!(error, Error::NoRoomForFiles { .. }) {
+    // Found before writing: nothing was.
+    if matches!(error, Error::TooManyFiles { .. }) {
+        "Nothing was written. Delete some files on the disk (it can hold only so many, however \
+         small), then Retry."
+    } else if matches!(error, Error::NoSpace { .. }) {
+        "Nothing was written. Free some space on the disk, then Retry."
+    } else if matches!(error, Error::NoRoomForFiles { .. }) {
         "Nothing more was written; what was done is kept. Delete some files on the disk (it \
          can hold no more, however small), then Retry to do the rest."
-    } else if matches!(error, Error::NoSpace { .. }) || errno == Some(Errno::NOSPC) {
+    } else if errno == Some(Errno::NOSPC) {
         "Nothing more was written; what was done is kept. Free some space on the disk, then \
          Retry to do the rest."
     } else if errno == Some(Errno::DQUOT) {

@@ -111,6 +111,17 @@ pub fn error_in_words(error: &Error) -> String {
             format::size(*needed),
             format::size(*available)
         ),
+        Error::TooManyFiles {
+            path,
+            needed,
+            available,
+        } => format!(
+            "The disk holding {} has space left, but room for only {} more files and folders \
+             (free inodes): {} are to be made.",
+            quoted(path),
+            format::count(usize::try_from(*available).unwrap_or(usize::MAX)),
+            format::count(usize::try_from(*needed).unwrap_or(usize::MAX))
+        ),
         // Named by the folder it goes into: "the disk holding “t119”", of a file that could
         // not be made, read as if the file were the disk.
         Error::NoRoomForFiles { path } => match path.parent() {
@@ -213,7 +224,7 @@ pub fn error_title(error: &Error) -> &'static str {
         },
         // Found before writing: the disk may be empty, and too small.
         Error::NoSpace { .. } => "Not enough space",
-        Error::NoRoomForFiles { .. } => "No room for more files",
+        Error::NoRoomForFiles { .. } | Error::TooManyFiles { .. } => "No room for more files",
         Error::FolderRemoved { .. } => "Folder removed",
         Error::NameNotAllowed { .. } => "Not a valid name",
         Error::TooLarge { .. } => "File too large",

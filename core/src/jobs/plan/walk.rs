@@ -68,6 +68,8 @@ pub(crate) struct Planner<'a> {
     pub(in crate::jobs) needed_bytes: u64,
     /// Files counted in `needed_bytes`: each takes whole blocks of the destination.
     pub(in crate::jobs) needed_files: u64,
+    /// Items the destination gets an inode for (see [`Planned::needed_inodes`]).
+    pub(in crate::jobs) needed_inodes: u64,
     /// Whether the destination folder of the items of one parent (by its root and parent
     /// item: a root given by an answer goes where its item was) is immutable or append-only:
     /// asked once per folder, at the first Replace in it.
@@ -126,6 +128,7 @@ impl<'a> Planner<'a> {
             plan,
             needed_bytes: 0,
             needed_files: 0,
+            needed_inodes: 0,
             dest_pinned: None,
             buf: Vec::new(),
             names_seen: HashMap::new(),
@@ -221,6 +224,7 @@ impl<'a> Planner<'a> {
             totals,
             needed_bytes: self.needed_bytes,
             needed_files: self.needed_files,
+            needed_inodes: self.needed_inodes,
             conflicts: self.conflicts,
         }
     }
