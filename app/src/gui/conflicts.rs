@@ -31,6 +31,7 @@ impl Ferry {
         title: String,
         conflicts: Vec<Conflict>,
     ) -> Task<Message> {
+        self.jobs.conflicts_asked(job, &conflicts);
         if let Some(dialog) = self.conflicts.iter_mut().find(|d| d.job() == job) {
             let task = dialog.add(conflicts);
             self.jobs.set_waiting_answers(job, dialog.waiting());

@@ -12,7 +12,7 @@ use ferry_core::jobs::{ConflictPolicy, Job, JobId};
 use iced::Task;
 
 use super::copy_paste::Clip;
-use super::jobs::{FollowUp, Routed, Started, State, Undoing};
+use super::jobs::{FollowUp, Routed, Started, State, Undoing, retries};
 use super::menus::Command;
 use super::modal::folder_prompt::{self, FolderPrompt};
 use super::modal::name_prompt::{self, NamePrompt};
@@ -371,23 +371,41 @@ impl Ferry {
                 dest_dir,
                 dest_name,
                 ..
-            } => Job::Copy {
-                sources: holding(sources),
-                dest_dir: dest_dir.clone(),
-                dest_name: dest_name.clone(),
-                on_conflict: ConflictPolicy::Merge,
-            },
-            Job::Move {
+            }
+            | Job::Move {
                 sources,
                 dest_dir,
                 dest_name,
                 ..
-            } => Job::Move {
-                sources: holding(sources),
-                dest_dir: dest_dir.clone(),
-                dest_name: dest_name.clone(),
-                on_conflict: ConflictPolicy::Merge,
-            },
+            } => {
+                let moving = matches!(&*window.job, Job::Move { .. });
+                let jobs = retries(
+                    &holding(sources),
+                    &window.answers,
+                    |sources, policy, name| {
+                        let (dest_dir, dest_name) = (dest_dir.clone(), name.or(dest_name.clone()));
+                        match moving {
+                            true => Job::Move {
+                                sources,
+                                dest_dir,
+                                dest_name,
+                                on_conflict: policy,
+                            },
+                            false => Job::Copy {
+                                sources,
+                                dest_dir,
+                                dest_name,
+                                on_conflict: policy,
+                            },
+                        }
+                    },
+                );
+                self.jobs.forget(job);
+                let started: Vec<_> = (jobs.into_iter())
+                    .map(|job| self.start_job(job, FollowUp::Toast))
+                    .collect();
+                return Task::batch(started);
+            }
             Job::Trash { paths, roots } => Job::Trash {
                 paths: holding(paths),
                 roots: roots.clone(),

@@ -12,6 +12,7 @@
 //! written before the job is submitted, its end when the job ends, so the window's jobs are
 //! undone, redone and recovered exactly like the command line's.
 
+mod answers;
 mod describe;
 mod journaled;
 
@@ -27,6 +28,8 @@ use ferry_core::jobs::{
     self, Engine, Event, Job, JobId, JournalRecord, JournalWriter, Progress, Summary, Totals,
 };
 use iced::Task;
+
+pub use answers::{Answers, Asked, retries};
 
 use super::screen::recovery::Choice;
 pub use describe::{done_message, in_words, lowercase_first, title};
@@ -131,43 +134,14 @@ pub struct WindowJob {
     /// How long it has waited for answers (conflicts, failed items), and since when it
     /// waits now: not counted in the time it took.
     pub asked: Asked,
+    /// What its conflicts were answered (Retry failed keeps the answers).
+    pub answers: Answers,
 }
 
 /// Added to what an ended job said once it is undone.
 const UNDONE: &str = " Undone since.";
 
-/// Time a job spent waiting for the user's answers.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Asked {
-    since: Option<Instant>,
-    total: Duration,
-}
-
 impl WindowJob {
-    /// Its questions changed: the clock of waiting for answers starts or stops at `now`.
-    pub(crate) fn asking_changed(&mut self, now: Instant) {
-        let asking = self.waiting_answers + self.questions > 0;
-        match (asking, self.asked.since) {
-            (true, None) => self.asked.since = Some(now),
-            (false, Some(since)) => {
-                self.asked.total += now.duration_since(since);
-                self.asked.since = None;
-            }
-            _ => {}
-        }
-    }
-
-    /// The time it took by `now`, less the time it waited for answers: "Finished in 29 s"
-    /// counted a user's half minute over a dialog for a copy of one second.
-    pub fn working_time(&self, now: Instant) -> Duration {
-        let waiting = self
-            .asked
-            .since
-            .map_or(Duration::ZERO, |s| now.duration_since(s));
-        now.duration_since(self.started)
-            .saturating_sub(self.asked.total + waiting)
-    }
-
     /// The job its title and end message speak of ([`named`](Self::named)).
     fn as_named(&self) -> &Job {
         self.named.as_deref().unwrap_or(&self.job)
@@ -410,6 +384,7 @@ impl Jobs {
                 undoing,
                 follow_up,
                 asked: Asked::default(),
+                answers: Answers::default(),
             },
         );
         self.own(id, Origin::Window, held)
@@ -505,12 +480,22 @@ impl Jobs {
         }
     }
 
+    /// `job` asked about `conflicts` (kept for the answers' sake).
+    pub fn conflicts_asked(&mut self, job: JobId, conflicts: &[jobs::Conflict]) {
+        if let Some(window) = self.window.get_mut(&job) {
+            window.answers.asked(conflicts);
+        }
+    }
+
     /// Answers `conflicts` of `job` (the conflict dialog's choices).
     pub fn resolve(
-        &self,
+        &mut self,
         job: JobId,
         answers: &[(jobs::ConflictId, jobs::Resolution, jobs::Scope)],
     ) {
+        if let Some(window) = self.window.get_mut(&job) {
+            window.answers.answered(answers);
+        }
         for (id, resolution, scope) in answers {
             self.engine.resolve(job, *id, resolution.clone(), *scope);
         }

@@ -37,6 +37,7 @@ fn job(id: u64, state: State, paused: bool) -> WindowJob {
         undoing: false,
         follow_up: crate::gui::jobs::FollowUp::None,
         asked: crate::gui::jobs::Asked::default(),
+        answers: crate::gui::jobs::Answers::default(),
     }
 }
 
