@@ -435,7 +435,7 @@ fn progress_line(job: &WindowJob) -> (f32, String) {
         if small_files && secs >= 1.0 {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a rate
             let rate = (p.items_done as f64 / secs) as usize;
-            parts.push(format!("{} items/s", format::count(rate)));
+            parts.push(format::counted(rate, "item/s", "items/s"));
         } else if p.speed > 0.0 && p.bytes_total > 0 {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a speed
             parts.push(format!("{}/s", format::size(p.speed as u64)));

@@ -31,7 +31,9 @@ pub(super) fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {
             Act::CreateIn => format!("The folder {} is no longer there.", parent_quoted(path)),
             _ => format!("{it} is no longer there."),
         },
-        Errno::NOSPC => format!("The disk holding {} is full.", where_written(act, path)),
+        // The disk is named by the folder: "the disk holding “big.iso”" read as a file that
+        // is a disk.
+        Errno::NOSPC => format!("The disk holding {} is full.", parent_quoted(path)),
         Errno::DQUOT => format!(
             "You have used up your disk quota on the disk holding {}.",
             where_written(act, path)
@@ -301,7 +303,7 @@ mod tests {
         );
         assert_eq!(error_title(&e), "Not enough space");
         let e = io("write", "/media/u/USB/big.iso", Errno::NOSPC);
-        assert_eq!(said(&e), "The disk holding “big.iso” is full.");
+        assert_eq!(said(&e), "The disk holding “USB” is full.");
         assert_eq!(error_title(&e), "The disk is full");
         let e = io("create", "/media/u/USB/big.iso", Errno::NOSPC);
         assert_eq!(said(&e), "The disk holding “USB” is full.");
