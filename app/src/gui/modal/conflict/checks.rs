@@ -219,7 +219,7 @@ impl ConflictDialog {
         if let Some(folder) = &single.folder {
             self.claimed.insert(folder.join(&name));
         }
-        self.rows.remove(single.id);
+        self.remove_row(single.id);
         let answer = (single.id, Resolution::RenameTo(name), Scope::This);
         (self.after_answer(), Some(self.resolve(vec![answer])))
     }

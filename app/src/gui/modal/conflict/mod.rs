@@ -470,9 +470,7 @@ impl ConflictDialog {
                 );
                 self.rows.remove_kind(kind);
             }
-            Scope::This => {
-                self.rows.remove(id);
-            }
+            Scope::This => self.remove_row(id),
         }
         answers.push((id, resolution, scope));
         (self.after_answer(), Some(self.resolve(answers)))
@@ -482,6 +480,20 @@ impl ConflictDialog {
         Event::Resolve {
             job: self.job,
             answers,
+        }
+    }
+
+    /// Takes the answered row `id` out of the table; the keyboard's row, if it was that one,
+    /// goes on to the row after it, as a table answer does (it went back to the first row).
+    fn remove_row(&mut self, id: ConflictId) {
+        let at = (self.cursor == Some(id))
+            .then(|| self.rows.shown_position(id))
+            .flatten();
+        self.rows.remove(id);
+        if let Some(at) = at
+            && let Some(last) = self.rows.shown().checked_sub(1)
+        {
+            self.cursor = Some(self.rows.shown_row(at.min(last)).conflict.id);
         }
     }
 

@@ -186,6 +186,8 @@ fn the_table_builds_only_the_rows_in_view() {
     assert_eq!(dialog.cursor, Some(dialog.rows.shown_row(0).conflict.id));
 }
 
+/// Renamed from the table, a row is asked about alone; then the table returns, its keyboard
+/// on the row after the one renamed.
 #[test]
 fn a_row_renamed_from_the_table_is_asked_alone_then_the_table_returns() {
     let tmp = tempfile::tempdir().unwrap();
@@ -204,7 +206,10 @@ fn a_row_renamed_from_the_table_is_asked_alone_then_the_table_returns() {
         })
         .collect();
     let mut dialog = open(conflicts, Some(tmp.path()));
-    feed(&mut dialog, Message::RowRename(ConflictId(2)));
+    // The keyboard's row is the second: Alt+E renames it.
+    named(&mut dialog, Named::ArrowDown);
+    assert_eq!(dialog.cursor, Some(ConflictId(2)));
+    alt(&mut dialog, "e");
     assert!(!dialog.is_table());
     assert_eq!(dialog.focused(), Control::RenameField);
     assert!(shows(&dialog, "Back to the table"));
@@ -214,6 +219,8 @@ fn a_row_renamed_from_the_table_is_asked_alone_then_the_table_returns() {
     assert_eq!(events, [resolve(&[(2, answer, Scope::This)])]);
     assert!(dialog.is_table());
     assert_eq!(dialog.waiting(), 2);
+    // It goes on to the next row, as any answer in the table does (it went to the first).
+    assert_eq!(dialog.cursor, Some(ConflictId(3)));
     assert!(matches!(
         dialog.single.as_ref().map(|s| &s.name),
         None | Some(NameState::Unchecked)
