@@ -238,7 +238,16 @@ impl Tabs {
                 let Some(pane) = self.pane_mut(view) else {
                     return (Task::none(), None); // its tab was closed
                 };
+                // A click in a pane's path bar is the user's turn to that pane, as one in its
+                // list is: a folder typed there opened while the other kept the keyboard.
+                let into_path_bar = matches!(
+                    message,
+                    browser::Message::EditPath | browser::Message::CrumbPressed(_)
+                );
                 let (task, event) = pane.update(message, ctx);
+                if into_path_bar {
+                    self.activate(view);
+                }
                 let task = task.map(move |m| Message::Pane(view, m));
                 if matches!(
                     event,
@@ -346,12 +355,12 @@ impl Tabs {
     }
 
     /// F3: splits the shown tab (the new pane shows the same folder and gets the keyboard),
-    /// or closes the pane without the keyboard.
+    /// or closes the pane with the keyboard, as Dolphin does by default: F3 twice gives back
+    /// the pane as it was, its history too (closing the other kept the new, history-less one).
     pub fn toggle_split(&mut self, ctx: &Ctx<'_>) -> Option<Event> {
         if self.is_split() {
             let tab = &mut self.tabs[self.active];
-            let inactive = 1 - tab.active;
-            let pane = tab.panes.remove(inactive);
+            let pane = tab.panes.remove(tab.active);
             pane.close(ctx);
             tab.active = 0;
         } else {

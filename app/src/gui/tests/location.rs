@@ -85,3 +85,40 @@ fn the_location_bar_opens_the_trash_at_its_address() {
         assert!(!ferry.tabs.active_pane().is_editing_location());
     }
 }
+
+/// In a split, a folder typed into the other pane's path bar opened there while the keyboard
+/// (and Back) stayed with the pane it was in; a click on a breadcrumb the same. The pane
+/// clicked into takes the keyboard, as a click in its list does.
+#[test]
+fn the_pane_whose_path_bar_is_used_takes_the_keyboard() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    let left = ferry.tabs.current().panes()[0].view_id();
+    assert_ne!(
+        ferry.tabs.active_pane().view_id(),
+        left,
+        "the new pane has it"
+    );
+    let documents = home.join("Documents");
+    for message in [
+        browser::Message::EditPath,
+        browser::Message::PathEdited(documents.display().to_string()),
+        browser::Message::PathSubmitted,
+    ] {
+        send(
+            &mut ferry,
+            Message::Tabs(tabs::Message::Pane(left, message)),
+        );
+    }
+    operations::until(&mut ferry, "the typed folder", |f| {
+        f.tabs.current().panes()[0].path() == documents
+    });
+    assert_eq!(ferry.tabs.active_pane().view_id(), left);
+
+    let right = ferry.tabs.current().panes()[1].view_id();
+    let crumb = browser::Message::CrumbPressed(home);
+    send(&mut ferry, Message::Tabs(tabs::Message::Pane(right, crumb)));
+    assert_eq!(ferry.tabs.active_pane().view_id(), right);
+}

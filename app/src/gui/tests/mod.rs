@@ -340,10 +340,27 @@ fn keys_reach_the_active_pane_of_a_split_only() {
     settle(&mut ferry);
     let paths: Vec<PathBuf> = ferry.tabs.panes().map(|p| p.path().to_path_buf()).collect();
     assert_eq!(paths, [fixture.home().join("Documents"), fixture.home()]);
-    // F3 again closes the pane without the keyboard.
+    // F3 again closes the pane with the keyboard, as Dolphin does by default.
     named(&mut ferry, Named::F3, Modifiers::empty());
     assert!(!ferry.tabs.is_split());
-    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+    assert_eq!(active_path(&ferry), fixture.home());
+}
+
+/// F3 twice gives back the pane as it was, its history too: the second F3 kept the new
+/// pane, which has none, and Back was greyed.
+#[test]
+fn splitting_and_unsplitting_keeps_the_panes_history() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    let _ = ferry.update(Message::Command(Command::Open(home.join("Documents"))));
+    settle(&mut ferry);
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    assert_eq!(active_path(&ferry), home.join("Documents"));
+    key(&mut ferry, Key::Named(Named::ArrowLeft), Modifiers::ALT);
+    settle(&mut ferry);
+    assert_eq!(active_path(&ferry), home);
 }
 
 #[test]

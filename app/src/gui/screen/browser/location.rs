@@ -258,7 +258,7 @@ impl Browser {
                     let crumb = button(text(label).size(TEXT).font(font).wrapping(Wrapping::None))
                         .padding(CRUMB_PAD)
                         .style(style::crumb(current))
-                        .on_press(Message::Navigate(path.clone()));
+                        .on_press(Message::CrumbPressed(path.clone()));
                     mouse_area(crumb)
                         .on_enter(Message::CrumbEntered(path.clone()))
                         .on_exit(Message::CrumbLeft(path))

@@ -49,6 +49,8 @@ pub enum Message {
     RowEntered(RowRef),
     /// The pointer left a row.
     RowLeft(RowRef),
+    /// The breadcrumb of this folder was clicked: the pane opens it, and takes the keyboard.
+    CrumbPressed(PathBuf),
     /// The pointer is over the breadcrumb of this folder (a drop there goes into it).
     CrumbEntered(PathBuf),
     /// The pointer left the breadcrumb of this folder.
@@ -93,7 +95,7 @@ pub enum Message {
     Action(PaneAction),
     /// The notice banner was closed.
     NoticeDismissed,
-    /// Turn the path bar into a text field.
+    /// Turn the path bar into a text field (the pane takes the keyboard).
     EditPath,
     /// The text in the path bar changed.
     PathEdited(String),

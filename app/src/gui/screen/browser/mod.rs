@@ -580,6 +580,7 @@ impl Browser {
                 (Task::none(), None)
             }
             Message::EditPath => (self.edit_path(), None),
+            Message::CrumbPressed(path) => self.navigated(Place::new(path), Nav::Push, ctx),
             Message::PathEdited(text) => {
                 self.path_edited(text);
                 (Task::none(), None)
