@@ -175,8 +175,11 @@ impl Ferry {
         let Some((hover, since)) = &drag.hover else {
             return Task::none();
         };
+        // A folder dragged (or one inside it) is not opened: nothing can be dropped there,
+        // and the pane would be left inside what is being dragged.
+        let dragged = |folder: &Path| drag.paths.iter().any(|p| folder.starts_with(p));
         match hover {
-            Hover::Item(view, folder) if since.elapsed() >= SPRING => {
+            Hover::Item(view, folder) if since.elapsed() >= SPRING && !dragged(folder) => {
                 let (view, folder) = (*view, folder.clone());
                 // The pane shows the folder now, under the pointer: a release there drops
                 // into it, before the pointer moves again.

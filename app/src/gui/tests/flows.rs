@@ -296,6 +296,28 @@ fn a_folder_held_under_a_drag_opens_and_the_drop_lands_in_it() {
     assert!(home.join("Music/notes.md").is_file() && !home.join("notes.md").exists());
 }
 
+/// A folder dragged and held over its own row opened: the pane went into the folder being
+/// dragged, which a drop cannot go into, and stayed there. It is not opened.
+#[test]
+fn a_folder_held_over_itself_does_not_open() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = start_for_drags(&fixture, &home);
+    let list = ferry.tabs.active_pane().list_bounds();
+    let music = row_at(&ferry, list, "Music");
+    drag(&mut ferry, music, music + iced::Vector::new(40.0, 0.0));
+    ferry.drag.as_mut().unwrap().age_hover(drag::SPRING);
+    send(&mut ferry, Message::DragTick);
+    settle(&mut ferry);
+    assert_eq!(active_path(&ferry), home, "it stayed");
+    assert!(matches!(
+        ferry.drop_action(),
+        Some(drag::Action::Refused(_))
+    ));
+    send(&mut ferry, Message::PointerReleased);
+    assert!(home.join("Music").is_dir());
+}
+
 #[test]
 fn a_paste_into_the_folder_it_came_from_makes_a_copy_beside_it() {
     let fixture = Fixture::new();
