@@ -107,10 +107,13 @@ impl<'r> PartPutBack<'r> {
     /// `None` when no earlier undo of `record` stopped part way, or its items were too many to
     /// keep (the undo then compares, and a folder there is a place taken).
     pub fn of(record: &'r JournalRecord) -> Option<Self> {
+        if !record.undo_unfinished() || record.entries_dropped {
+            return None;
+        }
         let by_source = (record.entries.iter())
             .map(|e| (e.source.as_path(), e))
             .collect();
-        (record.undo_unfinished() && !record.entries_dropped).then_some(PartPutBack { by_source })
+        Some(PartPutBack { by_source })
     }
 
     /// For a folder `e` still where the job put it whose old place holds a folder that an
