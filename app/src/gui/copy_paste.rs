@@ -252,8 +252,8 @@ impl Ferry {
     }
 
     /// Pastes into `folder` items copied or cut in the Trash view: a cut restores them there
-    /// (and empties the clipboard, as any cut), a copy copies their files under the names
-    /// they had before the trash (`notes.txt`, not `notes.txt.2`).
+    /// (and empties the clipboard, as any cut), a copy copies their files, one item under the
+    /// name it had before the trash (`notes.txt`, not `notes.txt.2`).
     fn paste_trashed(&mut self, clip: Clip, folder: &Path) -> Task<Message> {
         if clip.cut {
             if let Some(clipboard) = &self.clipboard {
@@ -267,25 +267,24 @@ impl Ferry {
             return self.start_job(job, FollowUp::Toast);
         }
         self.clip = Some(clip.clone());
-        let (same, renamed): (Vec<_>, Vec<_>) = (clip.trashed.into_iter())
-            .partition(|item| item.file.file_name() == Some(item.name.as_os_str()));
-        let copy = |sources, dest_name| Job::Copy {
-            sources,
+        // Said by the names they had; one job, so that one answer and one undo cover it all.
+        let names = clip
+            .trashed
+            .iter()
+            .map(|i| (i.file.clone(), i.name.clone()));
+        self.jobs.name_trashed(names);
+        let dest_name = match clip.trashed.as_slice() {
+            [one] if one.file.file_name() != Some(one.name.as_os_str()) => Some(one.name.clone()),
+            // Several: as the trash keeps them, where two of one name are told apart.
+            _ => None,
+        };
+        let job = Job::Copy {
+            sources: clip.trashed.into_iter().map(|item| item.file).collect(),
             dest_dir: folder.to_path_buf(),
             dest_name,
             on_conflict: ConflictPolicy::Ask,
         };
-        let mut jobs: Vec<Job> = renamed
-            .into_iter()
-            .map(|item| copy(vec![item.file], Some(item.name)))
-            .collect();
-        if !same.is_empty() {
-            jobs.push(copy(same.into_iter().map(|item| item.file).collect(), None));
-        }
-        Task::batch(
-            jobs.into_iter()
-                .map(|job| self.start_job(job, FollowUp::Toast)),
-        )
+        self.start_job(job, FollowUp::Toast)
     }
 
     /// A move pasted from a cut moved nothing: the cut goes back on the clipboard, so that the

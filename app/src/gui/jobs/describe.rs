@@ -107,7 +107,7 @@ pub fn done_message(
         }
         [] => "nothing".to_owned(),
         // Named as the job names it: a trashed item by its name before the trash.
-        [_] if let Job::Delete { paths } = job
+        [_] if let Job::Delete { paths } | Job::Copy { sources: paths, .. } = job
             && let [named] = paths.as_slice() =>
         {
             words::quoted(named)
@@ -276,7 +276,9 @@ fn transfer(
 /// Where a copy or move goes, after "to": the folder ("Backup"); with a new name for its
 /// one source, that name ("“b.txt”") in the source's own folder, else "“Backup” as “b.txt”".
 fn destination(sources: &[PathBuf], dest_dir: &Path, dest_name: Option<&OsStr>) -> String {
-    let Some(name) = dest_name else {
+    // Its own name: a trashed item copied out under the name it had ("notes.md.2" named).
+    let Some(name) = dest_name.filter(|&n| !matches!(sources, [one] if one.file_name() == Some(n)))
+    else {
         return words::quoted(dest_dir);
     };
     let name = words::quoted(Path::new(name));

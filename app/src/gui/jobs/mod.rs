@@ -243,16 +243,16 @@ impl Jobs {
         }
     }
 
-    /// Items in the trash (by their paths there) the window is about to delete, with the
-    /// names they had before the trash: the delete's title and end say those.
+    /// Items in the trash (by their paths there) the window is about to delete or copy out,
+    /// with the names they had before the trash: the job's title and end say those.
     pub fn name_trashed(&mut self, names: impl IntoIterator<Item = (PathBuf, OsString)>) {
         self.trashed_names.extend(names);
     }
 
     /// `job` with the paths of trashed items named as they were before the trash, if it
-    /// deletes any (they are forgotten: one delete each).
+    /// deletes or copies any (they are forgotten: one job each).
     fn named(&mut self, job: &Job) -> Option<Arc<Job>> {
-        let Job::Delete { paths } = job else {
+        let (Job::Delete { paths } | Job::Copy { sources: paths, .. }) = job else {
             return None;
         };
         let mut renamed = false;
@@ -265,7 +265,21 @@ impl Jobs {
                 None => p.clone(),
             })
             .collect();
-        renamed.then(|| Arc::new(Job::Delete { paths }))
+        let named = match job {
+            Job::Copy {
+                dest_dir,
+                dest_name,
+                on_conflict,
+                ..
+            } => Job::Copy {
+                sources: paths,
+                dest_dir: dest_dir.clone(),
+                dest_name: dest_name.clone(),
+                on_conflict: *on_conflict,
+            },
+            _ => Job::Delete { paths },
+        };
+        renamed.then(|| Arc::new(named))
     }
 
     /// Where the journal and the trash are.

@@ -452,6 +452,9 @@ fn items_copied_or_cut_in_the_trash_view_paste_out_of_it() {
         trash.join("files/notes.md.2").exists(),
         "still in the trash"
     );
+    // Said by its name, not the trash's ("Copied “notes.md.2” to “copied” as “notes.md”").
+    let said: Vec<_> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
+    assert!(said.contains(&"Copied “notes.md” to “copied”."), "{said:?}");
 
     show_trash(&mut ferry, &trash);
     select_in_trash(&mut ferry);
