@@ -250,6 +250,33 @@ fn an_undo_stopped_by_ctrl_c_goes_on_when_run_again_and_redoes() {
     assert!(!src.exists());
 }
 
+/// Of a move of two folders across file systems, an undo stopped by Ctrl+C had put the first
+/// back whole: run again, it finished, yet said "… is no longer there; nothing was undone for
+/// it" and exited 1. An item put back whole by the stopped run counts as undone.
+#[test]
+fn an_item_a_stopped_undo_put_back_whole_counts_as_undone() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let first = t.dir("src/first");
+    for i in 0..5 {
+        t.file(format!("src/first/f{i}"), format!("first {i}"));
+    }
+    let docs = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let before = (files_below(&first), files_below(&docs));
+    let args = [first.as_os_str(), docs.as_os_str(), dest.as_os_str()];
+    let moved = ferry_in(&home).arg("mv").args(args).output().unwrap();
+    assert!(moved.status.success(), "{moved:?}");
+    interrupted_at(&home, &["undo".as_ref()], "item-done:200");
+    assert!(!dest.join("first").exists(), "the first is back whole");
+    assert_eq!(files_below(&first), before.0);
+
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    assert!(undo.status.success(), "{said}");
+    assert!(!said.contains("no longer there"), "{said}");
+    assert_eq!((files_below(&first), files_below(&docs)), before);
+}
+
 /// What a stopped undo put back is taken for its own only while it is as the job left it: a
 /// file changed there since makes the folder a place taken, and nothing is written.
 #[test]

@@ -148,6 +148,23 @@ impl<'r> PartPutBack<'r> {
         self.put_back_into(e).map(PutBackInto::taken)
     }
 
+    /// Whether the item `e`, gone from where the job put it, is back at its old place, put
+    /// back whole across file systems by a stopped run of the undo: as that run left it (a
+    /// folder [`Self::is_own`], a file of its size and time). It counted as "no longer there;
+    /// nothing was undone for it".
+    pub(crate) fn is_back(&self, e: &RecordEntry) -> bool {
+        let Ok(m) = fs::symlink_metadata(&e.source) else {
+            return false;
+        };
+        match e.kind {
+            Kind::Dir => self.is_own(&e.source),
+            Kind::File => {
+                m.is_file() && m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m))
+            }
+            kind => Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode())) == kind,
+        }
+    }
+
     /// Whether the folder `folder` (at an item's old place) holds nothing but items of the
     /// record at their old places, each file of the size and time the job gave it and gone
     /// from where the job put it: what a stopped run of the undo put back. Its sub-folders

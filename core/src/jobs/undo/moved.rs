@@ -86,8 +86,11 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
                 }),
                 Err(error) => fail(ctx, &mut summary, &e.dest, error),
             },
-            // Put back by an earlier run of this undo that could not finish: undone.
-            Now::Gone if is_still(&e.source, e.id) => {}
+            // Put back by an earlier run of this undo that could not finish: undone (renamed
+            // back, or copied back across file systems).
+            Now::Gone
+                if is_still(&e.source, e.id)
+                    || part_put_back.as_ref().is_some_and(|p| p.is_back(e)) => {}
             now @ (Now::Changed | Now::Gone) => {
                 fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
             }
