@@ -110,6 +110,34 @@ fn too_few_free_inodes_are_refused_before_writing() {
     assert_eq!(fs::read_dir(small.dir.join("d")).unwrap().count(), 4);
 }
 
+/// On tmpfs a hard link takes an inode of its own: a folder of 3 files and 2 links to them
+/// passed the check (4 inodes of 5 free) and stopped at its last link, split between two
+/// disks. Counted there, it is refused before writing.
+#[test]
+fn hard_links_count_as_inodes_on_tmpfs() {
+    let t = TempTree::new();
+    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=6", "tmpfs"];
+    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+        return;
+    };
+    let folder = t.dir("d");
+    for i in 0..3 {
+        t.file(format!("d/f{i}"), i.to_string());
+    }
+    for i in 0..2 {
+        fs::hard_link(folder.join(format!("f{i}")), folder.join(format!("l{i}"))).unwrap();
+    }
+    let out = run_ferry(["mv".as_ref(), folder.as_os_str(), small.dir.as_os_str()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("6 files and folders to make, room for 5"),
+        "{said}"
+    );
+    assert_eq!(fs::read_dir(&folder).unwrap().count(), 5);
+    assert_eq!(fs::read_dir(&small.dir).unwrap().count(), 0);
+}
+
 /// Many tiny files onto a disk of 1 KiB blocks with room for them: the check counted the
 /// source's own 4 KiB blocks ("7782400 bytes needed, 7194624 available" for 1,900 files of
 /// a few bytes, which take 1.9 MB there) and refused a copy that fits.

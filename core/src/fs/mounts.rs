@@ -25,6 +25,12 @@ impl Mount {
         matches!(self.fs_type.as_str(), "tmpfs" | "ramfs")
     }
 
+    /// True where a hard link takes an inode of its own from the file system's count of them
+    /// (tmpfs, since Linux 6.x counts links against `nr_inodes`).
+    pub fn links_take_inodes(&self) -> bool {
+        self.fs_type == "tmpfs"
+    }
+
     /// True for file systems that clone file contents (`FICLONE`) instead of copying them.
     pub fn can_reflink(&self) -> bool {
         matches!(

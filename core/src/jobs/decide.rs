@@ -284,8 +284,10 @@ impl Planner<'_> {
             self.needed_bytes += meta.size.min(meta.blocks * 512);
             self.needed_files += 1;
         }
-        if made && !linked {
-            self.needed_inodes += 1;
+        match (made, linked) {
+            (true, false) => self.needed_inodes += 1,
+            (true, true) => self.needed_links += 1,
+            _ => {}
         }
         self.plan.set_action(i, action);
     }

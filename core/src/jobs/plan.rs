@@ -462,6 +462,8 @@ pub(crate) struct Planned {
     pub(crate) needed_files: u64,
     /// Files, folders and links made at the destination (hard links and renames make none).
     pub(crate) needed_inodes: u64,
+    /// Hard links made to files copied earlier in the job (tmpfs counts them as inodes).
+    pub(crate) needed_links: u64,
     /// Conflicts to ask about (policy Ask).
     pub(crate) conflicts: Vec<Conflict>,
 }

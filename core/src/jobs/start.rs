@@ -114,6 +114,15 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_fir
         inodes: None,
     });
     let needed = planned.needed_on(free.block);
+    let links = match dest
+        .mount
+        .as_ref()
+        .is_some_and(fs::Mount::links_take_inodes)
+    {
+        true => planned.needed_links,
+        false => 0,
+    };
+    let inodes = planned.needed_inodes + links;
     let error = if needed > free.bytes && !reflinks {
         Error::NoSpace {
             path: dest.path.clone(),
@@ -122,12 +131,12 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_fir
         }
     // A disk of many small files runs out of inodes first: a move stopped there is left
     // split between two disks.
-    } else if let Some(available) = (free.inodes)
-        .filter(|&free| planned.needed_inodes > free && !crate::fault::off("inode-check"))
+    } else if let Some(available) =
+        (free.inodes).filter(|&free| inodes > free && !crate::fault::off("inode-check"))
     {
         Error::TooManyFiles {
             path: dest.path.clone(),
-            needed: planned.needed_inodes,
+            needed: inodes,
             available,
         }
     } else {

@@ -70,6 +70,8 @@ pub(crate) struct Planner<'a> {
     pub(in crate::jobs) needed_files: u64,
     /// Items the destination gets an inode for (see [`Planned::needed_inodes`]).
     pub(in crate::jobs) needed_inodes: u64,
+    /// Hard links to files copied earlier (see [`Planned::needed_links`]).
+    pub(in crate::jobs) needed_links: u64,
     /// Whether the destination folder of the items of one parent (by its root and parent
     /// item: a root given by an answer goes where its item was) is immutable or append-only:
     /// asked once per folder, at the first Replace in it.
@@ -129,6 +131,7 @@ impl<'a> Planner<'a> {
             needed_bytes: 0,
             needed_files: 0,
             needed_inodes: 0,
+            needed_links: 0,
             dest_pinned: None,
             buf: Vec::new(),
             names_seen: HashMap::new(),
@@ -225,6 +228,7 @@ impl<'a> Planner<'a> {
             needed_bytes: self.needed_bytes,
             needed_files: self.needed_files,
             needed_inodes: self.needed_inodes,
+            needed_links: self.needed_links,
             conflicts: self.conflicts,
         }
     }
