@@ -277,6 +277,41 @@ fn an_item_a_stopped_undo_put_back_whole_counts_as_undone() {
     assert_eq!((files_below(&first), files_below(&docs)), before);
 }
 
+/// Ctrl+C, then `kill -9` of the undo run again: the folder is split, and some files are
+/// both back and still where the job put them. A plain undo refused its own leftovers as
+/// places taken ("use --on-conflict"), and merging left the copies behind; it removes them
+/// and finishes.
+#[test]
+fn an_undo_killed_after_a_stopped_one_finishes_when_run_again() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let src = docs(&t, 600);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+    let before = files_below(&src);
+    let moved = ferry_in(&home)
+        .arg("mv")
+        .arg(&src)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert!(moved.status.success(), "{moved:?}");
+    interrupted_at(&home, &["undo".as_ref()], "item-done:5");
+    let killed = (ferry_in(&home).env("FERRY_FAULT_POINT", "item-done:3"))
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "killed: {killed:?}");
+    let twice = (files_below(&src).keys())
+        .filter(|rel| dest.join("docs").join(rel).exists())
+        .count();
+    assert!(twice > 0, "some files are in both places");
+
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    assert!(undo.status.success(), "{said}");
+    assert_eq!(files_below(&src), before);
+    assert!(!dest.join("docs").exists(), "{said}");
+}
+
 /// What a stopped undo put back is taken for its own only while it is as the job left it: a
 /// file changed there since makes the folder a place taken, and nothing is written.
 #[test]

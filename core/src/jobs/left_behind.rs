@@ -32,6 +32,10 @@ pub(crate) struct PutBackInto {
     pub(crate) items: Vec<(PathBuf, PathBuf)>,
     /// The folder copies emptied by that, parents first.
     pub(crate) copies: Vec<PathBuf>,
+    /// What a killed run of the undo left to remove: files it had put back whole whose
+    /// copy where the job put them it had not removed yet, and its temporaries at the old
+    /// place. Removed before the rest goes back, once the old place's disk holds them.
+    pub(crate) redundant: Vec<PathBuf>,
 }
 
 impl PutBackInto {
@@ -117,14 +121,17 @@ impl<'r> PartPutBack<'r> {
     }
 
     /// For a folder `e` still where the job put it whose old place holds a folder that an
-    /// earlier run of the undo made ([`Self::is_own`]): what is left goes back into it, into
+    /// earlier run of the undo made ([`Self::own_tree`]): what is left goes back into it, into
     /// its sub-folders the same way. `None` for any other entry, or when a folder cannot be
     /// read: the item then meets its old place as taken, as before.
     pub(crate) fn put_back_into(&self, e: &RecordEntry) -> Option<PutBackInto> {
-        if e.kind != Kind::Dir || !is_still(&e.dest, e.id) || !self.is_own(&e.source) {
+        if e.kind != Kind::Dir || !is_still(&e.dest, e.id) {
             return None;
         }
-        let mut into = PutBackInto::default();
+        let mut into = PutBackInto {
+            redundant: self.own_tree(&e.source)?,
+            ..PutBackInto::default()
+        };
         let mut pending = vec![(e.dest.clone(), e.source.clone())];
         while let Some((now, back)) = pending.pop() {
             let mut names = read_names(&now)?;
@@ -133,6 +140,8 @@ impl<'r> PartPutBack<'r> {
                 let (now, back) = (now.join(&name), back.join(&name));
                 match (fs::symlink_metadata(&now), fs::symlink_metadata(&back)) {
                     (Ok(n), Ok(b)) if n.is_dir() && b.is_dir() => pending.push((now, back)),
+                    // Put back whole, and found identical (`own_tree`): its copy goes.
+                    (Ok(_), Ok(_)) => into.redundant.push(now),
                     _ => into.items.push((now, back)),
                 }
             }
@@ -150,14 +159,14 @@ impl<'r> PartPutBack<'r> {
 
     /// Whether the item `e`, gone from where the job put it, is back at its old place, put
     /// back whole across file systems by a stopped run of the undo: as that run left it (a
-    /// folder [`Self::is_own`], a file of its size and time). It counted as "no longer there;
+    /// folder [`Self::own_tree`], a file of its size and time). It counted as "no longer there;
     /// nothing was undone for it".
     pub(crate) fn is_back(&self, e: &RecordEntry) -> bool {
         let Ok(m) = fs::symlink_metadata(&e.source) else {
             return false;
         };
         match e.kind {
-            Kind::Dir => self.is_own(&e.source),
+            Kind::Dir => self.own_tree(&e.source).is_some(),
             Kind::File => {
                 m.is_file() && m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m))
             }
@@ -167,38 +176,43 @@ impl<'r> PartPutBack<'r> {
 
     /// Whether the folder `folder` (at an item's old place) holds nothing but items of the
     /// record at their old places, each file of the size and time the job gave it and gone
-    /// from where the job put it: what a stopped run of the undo put back. Its sub-folders
-    /// the same, all the way down.
-    fn is_own(&self, folder: &Path) -> bool {
-        let Ok(meta) = fs::symlink_metadata(folder) else {
-            return false;
-        };
-        if !meta.is_dir() {
-            return false;
+    /// from where the job put it (or, left there by a killed run, identical to it): what a
+    /// stopped run of the undo put back. Its sub-folders the same, all the way down; the
+    /// temporaries of a killed run are left out, and returned. `None`: not its own.
+    fn own_tree(&self, folder: &Path) -> Option<Vec<PathBuf>> {
+        if !fs::symlink_metadata(folder).ok()?.is_dir() {
+            return None;
         }
+        let mut temporaries = Vec::new();
         // Read whole before going down, so that a deep tree does not hold a descriptor a level.
-        let Some(names) = read_names(folder) else {
-            return false;
-        };
-        names.iter().all(|name| {
-            let path = folder.join(name);
-            let (Some(e), Ok(m)) = (
-                self.by_source.get(path.as_path()),
-                fs::symlink_metadata(&path),
-            ) else {
-                return false;
-            };
-            let kind = Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode()));
-            match e.kind {
-                Kind::Dir => kind == Kind::Dir && self.is_own(&path),
-                _ => {
-                    kind == e.kind
-                        && (kind != Kind::File
-                            || m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m)))
-                        && fs::symlink_metadata(&e.dest).is_err()
-                }
+        for name in read_names(folder)? {
+            let path = folder.join(&name);
+            let m = fs::symlink_metadata(&path).ok()?;
+            if super::undo_again::dead_temporary(&name) && !m.is_dir() {
+                temporaries.push(path);
+                continue;
             }
-        })
+            let e = self.by_source.get(path.as_path())?;
+            let kind = Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode()));
+            if e.kind == Kind::Dir {
+                if kind != Kind::Dir {
+                    return None;
+                }
+                temporaries.extend(self.own_tree(&path)?);
+                continue;
+            }
+            let as_made = kind == e.kind
+                && (kind != Kind::File
+                    || m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m)));
+            let left_there = match fs::symlink_metadata(&e.dest) {
+                Err(_) => false,
+                Ok(d) => !super::recovery::is_copy_of(&e.dest, &d, &path, &m, None),
+            };
+            if !as_made || left_there {
+                return None;
+            }
+        }
+        Some(temporaries)
     }
 }
 

@@ -104,7 +104,7 @@ fn own_name(name: &OsStr) -> Option<&OsStr> {
 
 /// Whether `name` is a named temporary (`.ferry-tmp-<pid>-…`) of a process no longer
 /// running: what a killed copy was making, never the user's.
-fn dead_temporary(name: &OsStr) -> bool {
+pub(super) fn dead_temporary(name: &OsStr) -> bool {
     let Some(rest) = name.as_bytes().strip_prefix(b".ferry-tmp-") else {
         return false;
     };

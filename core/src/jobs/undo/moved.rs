@@ -76,6 +76,13 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
                 if let Some(into) = (left_behind.as_ref().and_then(|l| l.put_back_into(e)))
                     .or_else(|| part_put_back.as_ref()?.put_back_into(e)) =>
             {
+                // What a killed run put back whole and had not removed yet goes first.
+                let removed = into.redundant.is_empty()
+                    || crate::jobs::recovery::copies_durable(ctx, &mut summary, &e.source)
+                        && undo_again::remove(ctx, &mut summary, &into.redundant);
+                if !removed {
+                    continue;
+                }
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
             }
