@@ -4,10 +4,11 @@
 //! effect, that it had. The process is held at a fault point while the signal is sent, so
 //! that it is under way, not before or after.
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use ferry_tests::TempTree;
@@ -212,16 +213,15 @@ fn a_cancelled_copy_undone_is_not_redone_whole() {
     assert_eq!(files_in(&dest.join("docs")), 0, "{said}");
 }
 
-/// An undo of a move across file systems stopped by Ctrl+C part way counts what it copied
-/// back as put back: the folder is split between its two places. Run again, a plain undo
-/// goes on into the folders it made (it stopped on them as places taken, and finished only
-/// with `--on-conflict merge`, after which redo was refused); redo then moves it all again.
-#[test]
-fn an_undo_stopped_by_ctrl_c_goes_on_when_run_again_and_redoes() {
-    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
-    let src = docs(&t, 600);
-    let (home, dest) = (t.dir("home"), shm.dir("dest"));
+/// The files of a folder, by path below it, with their contents.
+type Files = BTreeMap<PathBuf, Vec<u8>>;
+
+/// `src/docs` of 600 files moved by `ferry mv` into `dest` on `shm`: the source, the home,
+/// the destination folder, and the files the source held.
+fn docs_moved_to(t: &TempTree, shm: &TempTree) -> (PathBuf, PathBuf, PathBuf, Files) {
+    let src = docs(t, 600);
     let before = files_below(&src);
+    let (home, dest) = (t.dir("home"), shm.dir("dest"));
     let moved = ferry_in(&home)
         .arg("mv")
         .arg(&src)
@@ -229,6 +229,17 @@ fn an_undo_stopped_by_ctrl_c_goes_on_when_run_again_and_redoes() {
         .output()
         .unwrap();
     assert!(moved.status.success(), "{moved:?}");
+    (src, home, dest, before)
+}
+
+/// An undo of a move across file systems stopped by Ctrl+C part way counts what it copied
+/// back as put back: the folder is split between its two places. Run again, a plain undo
+/// goes on into the folders it made (it stopped on them as places taken, and finished only
+/// with `--on-conflict merge`, after which redo was refused); redo then moves it all again.
+#[test]
+fn an_undo_stopped_by_ctrl_c_goes_on_when_run_again_and_redoes() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let (src, home, dest, before) = docs_moved_to(&t, &shm);
     let (_, said) = interrupted_at(&home, &["undo".as_ref()], "item-done:5");
     let (back, left) = (files_in(&src), files_in(&dest.join("docs")));
     assert!(
@@ -284,16 +295,7 @@ fn an_item_a_stopped_undo_put_back_whole_counts_as_undone() {
 #[test]
 fn an_undo_killed_after_a_stopped_one_finishes_when_run_again() {
     let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
-    let src = docs(&t, 600);
-    let (home, dest) = (t.dir("home"), shm.dir("dest"));
-    let before = files_below(&src);
-    let moved = ferry_in(&home)
-        .arg("mv")
-        .arg(&src)
-        .arg(&dest)
-        .output()
-        .unwrap();
-    assert!(moved.status.success(), "{moved:?}");
+    let (src, home, dest, before) = docs_moved_to(&t, &shm);
     interrupted_at(&home, &["undo".as_ref()], "item-done:5");
     let killed = (ferry_in(&home).env("FERRY_FAULT_POINT", "item-done:3"))
         .arg("undo")
@@ -317,15 +319,7 @@ fn an_undo_killed_after_a_stopped_one_finishes_when_run_again() {
 #[test]
 fn a_file_changed_where_a_stopped_undo_put_back_makes_its_folder_a_place_taken() {
     let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
-    let src = docs(&t, 600);
-    let (home, dest) = (t.dir("home"), shm.dir("dest"));
-    let moved = ferry_in(&home)
-        .arg("mv")
-        .arg(&src)
-        .arg(&dest)
-        .output()
-        .unwrap();
-    assert!(moved.status.success(), "{moved:?}");
+    let (src, home, dest, _) = docs_moved_to(&t, &shm);
     interrupted_at(&home, &["undo".as_ref()], "item-done:5");
     let changed = files_below(&src).into_keys().next().unwrap();
     fs::write(src.join(&changed), "mine now").unwrap();

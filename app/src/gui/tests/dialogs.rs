@@ -406,6 +406,21 @@ fn select_in_trash(ferry: &mut Ferry) {
     assert_eq!(selected.len(), 1);
 }
 
+/// The trash of `fixture`, holding a `notes.md` of the home folder as `notes.md.2` (as a
+/// second one of that name is kept), its content "old notes".
+fn second_notes_in_trash(fixture: &Fixture) -> PathBuf {
+    let trash = fixture.dir.path().join("data/Trash");
+    fs::create_dir_all(trash.join("files")).unwrap();
+    fs::create_dir_all(trash.join("info")).unwrap();
+    fs::write(trash.join("files/notes.md.2"), "old notes").unwrap();
+    let info = format!(
+        "[Trash Info]\nPath={}\nDeletionDate=2026-01-02T03:04:05\n",
+        fixture.home().join("notes.md").display()
+    );
+    fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
+    trash
+}
+
 /// Shows the trash folder `trash` (its `files` folder opened) and waits for its listing.
 fn show_trash(ferry: &mut Ferry, trash: &Path) {
     send(
@@ -424,15 +439,7 @@ fn show_trash(ferry: &mut Ferry, trash: &Path) {
 fn items_copied_or_cut_in_the_trash_view_paste_out_of_it() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    let trash = fixture.dir.path().join("data/Trash");
-    fs::create_dir_all(trash.join("files")).unwrap();
-    fs::create_dir_all(trash.join("info")).unwrap();
-    fs::write(trash.join("files/notes.md.2"), "old notes").unwrap();
-    let info = format!(
-        "[Trash Info]\nPath={}\nDeletionDate=2026-01-02T03:04:05\n",
-        home.join("notes.md").display()
-    );
-    fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
+    let trash = second_notes_in_trash(&fixture);
     let (copied, cut) = (home.join("copied"), home.join("cut"));
     fs::create_dir_all(&copied).unwrap();
     fs::create_dir_all(&cut).unwrap();
@@ -478,15 +485,7 @@ fn items_copied_or_cut_in_the_trash_view_paste_out_of_it() {
 fn an_item_deleted_from_the_trash_is_named_as_before_the_trash() {
     let fixture = Fixture::new();
     let home = fixture.home();
-    let trash = fixture.dir.path().join("data/Trash");
-    fs::create_dir_all(trash.join("files")).unwrap();
-    fs::create_dir_all(trash.join("info")).unwrap();
-    fs::write(trash.join("files/notes.md.2"), "old notes").unwrap();
-    let info = format!(
-        "[Trash Info]\nPath={}\nDeletionDate=2026-01-02T03:04:05\n",
-        home.join("notes.md").display()
-    );
-    fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
+    let trash = second_notes_in_trash(&fixture);
     let mut ferry = fixture.start(Some(&home));
     show_trash(&mut ferry, &trash);
     select_in_trash(&mut ferry);
