@@ -42,6 +42,9 @@ pub struct Contents {
     folders: usize,
     /// Entries left out of `rows` because they are hidden.
     hidden: usize,
+    /// Of those, items a job of Ferry's is making under a temporary name (`.ferry-tmp-…`):
+    /// what a copy or move puts here shows once it is complete.
+    unfinished: usize,
     /// Entries left out because they do not match the filter.
     filtered_out: usize,
     /// Only names containing this are shown.
@@ -118,6 +121,7 @@ impl Contents {
             rows: Vec::new(),
             folders: 0,
             hidden: 0,
+            unfinished: 0,
             filtered_out: 0,
             filter: None,
             show_hidden,
@@ -151,6 +155,7 @@ impl Contents {
             rows,
             folders: 0,
             hidden: 0,
+            unfinished: 0,
             filtered_out: 0,
             filter,
             show_hidden,
@@ -191,6 +196,7 @@ impl Contents {
         self.rows.clear();
         self.folders = 0;
         self.hidden = 0;
+        self.unfinished = 0;
         self.filtered_out = 0;
         let order = self.order.clone();
         match order {
@@ -219,6 +225,7 @@ impl Contents {
         let entry = self.entries.entry(index as usize);
         if !show_hidden && entry.is_hidden() {
             self.hidden += 1;
+            self.unfinished += usize::from(entry.name_bytes().starts_with(b".ferry-tmp-"));
         } else if self
             .filter
             .as_ref()
@@ -290,6 +297,11 @@ impl Contents {
     /// Entries not shown because they are hidden.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Hidden entries that are items a job of Ferry's is making (or a stopped one left).
+    pub fn unfinished(&self) -> usize {
+        self.unfinished
     }
 
     /// Entries the filter leaves out.

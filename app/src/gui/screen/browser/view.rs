@@ -156,6 +156,12 @@ pub(super) fn empty_state<'a>(listing: &Listing, contents: &Contents) -> Element
     let (title, hint) = match listing {
         Listing::Loading(_) => return space().into(),
         _ if contents.filtered_out() > 0 => ("No name matches the filter", None),
+        // A folder being copied here is filled under a hidden name, then renamed: "Only
+        // hidden files here. Press Ctrl+H" read as if the copy had gone missing.
+        _ if contents.hidden() > 0 && contents.unfinished() == contents.hidden() => (
+            "Nothing finished here yet",
+            Some("What is being copied or moved here shows once it is complete."),
+        ),
         _ if contents.hidden() > 0 => {
             ("Only hidden files here", Some("Press Ctrl+H to show them."))
         }

@@ -60,6 +60,12 @@ fn the_status_bar_says_the_size_of_the_files_selected() {
     assert!(shows(&browser, "Empty folder"));
     change_to(&mut browser, &dirs, &[".hidden"]);
     assert!(shows(&browser, "Nothing shown"));
+    assert!(shows(&browser, "Only hidden files here"));
+    // A folder being copied here, filled under a hidden name: not "Only hidden files here".
+    change_to(&mut browser, &dirs, &[".ferry-tmp-4242-1-7/"]);
+    assert!(shows(&browser, "Nothing finished here yet"));
+    change_to(&mut browser, &dirs, &[".ferry-tmp-4242-1-7/", ".profile"]);
+    assert!(shows(&browser, "Only hidden files here"));
 }
 
 /// Ctrl+arrows move the focus alone and Ctrl+Space picks the focused entry: entries apart
