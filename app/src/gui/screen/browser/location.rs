@@ -242,20 +242,26 @@ impl Browser {
             _ => by_count(crumbs),
         };
         let last = crumbs.len().saturating_sub(1);
+        let trail = self.trail_crumbs(&crumbs);
         let mut bar = Row::new().spacing(0).align_y(Alignment::Center);
-        for (i, crumb) in crumbs.into_iter().enumerate() {
+        for (i, crumb) in crumbs.into_iter().chain(trail).enumerate() {
             if i > 0 {
                 bar = bar.push(text("›").size(16).style(style::dim_text));
             }
             bar = bar.push(match crumb {
                 Crumb::Folder { label, path } => {
-                    let current = i == last;
+                    // Below the current folder: the way back down, dimmed.
+                    let (current, below) = (i == last, i > last);
                     let font = if current {
                         style::bold()
                     } else {
                         Font::DEFAULT
                     };
-                    let crumb = button(text(label).size(TEXT).font(font).wrapping(Wrapping::None))
+                    let mut label = text(label).size(TEXT).font(font).wrapping(Wrapping::None);
+                    if below {
+                        label = label.style(style::dim_text);
+                    }
+                    let crumb = button(label)
                         .padding(CRUMB_PAD)
                         .style(style::crumb(current))
                         .on_press(Message::CrumbPressed(path.clone()));
@@ -284,6 +290,33 @@ impl Browser {
     }
 
     /// "Documents · Downloads · … 3 more (Tab)" under the field.
+    /// The crumbs of the trail below the current folder that fit beside `shown` (the fitted
+    /// crumbs up to it), nearest first; none before the bar's width is known.
+    fn trail_crumbs(&self, shown: &[Crumb]) -> Vec<Crumb> {
+        let Some(below) = (self.trail.as_ref()).and_then(|t| t.strip_prefix(&self.path).ok())
+        else {
+            return Vec::new();
+        };
+        let separator = crate::gui::fit::width("›", 16.0);
+        let used: f32 = shown.iter().map(|c| crumb_width(c) + separator).sum();
+        let mut room = self.bounds.width - BAR_SPARE - used;
+        let mut at = self.path.clone();
+        let mut trail = Vec::new();
+        for part in below.components() {
+            at.push(part);
+            let crumb = Crumb::Folder {
+                label: shown_name(part.as_os_str()).into_owned(),
+                path: at.clone(),
+            };
+            room -= crumb_width(&crumb) + separator;
+            if room < 0.0 {
+                break;
+            }
+            trail.push(crumb);
+        }
+        trail
+    }
+
     fn candidate_line(&self, editing: &Editing) -> Element<'_, Message> {
         let mut line = Row::new().spacing(10);
         for (i, name) in editing.candidates.iter().take(SHOWN_CANDIDATES).enumerate() {
@@ -510,14 +543,19 @@ fn by_count(mut crumbs: Vec<Crumb>) -> Vec<Crumb> {
 /// The crumbs that fit `max_px`, as Dolphin fits them: the first ("Home" or "/") and as many
 /// of the last as fit, with "…" between when some are left out; the current folder always
 /// shows, its name shortened in the middle if it alone is too wide.
+/// How wide a crumb is drawn (as the current folder's, in bold, a little wider).
+fn crumb_width(crumb: &Crumb) -> f32 {
+    let pad = 2.0 * f32::from(CRUMB_PAD[1]);
+    match crumb {
+        Crumb::Folder { label, .. } => crate::gui::fit::width(label, TEXT) * 1.08 + pad,
+        Crumb::Elided => crate::gui::fit::width("…", TEXT) + pad,
+    }
+}
+
 fn fit_crumbs(crumbs: Vec<Crumb>, max_px: f32) -> Vec<Crumb> {
     let pad = 2.0 * f32::from(CRUMB_PAD[1]);
     let separator = crate::gui::fit::width("›", 16.0);
-    // The current folder's name is bold, a little wider.
-    let width = |c: &Crumb| match c {
-        Crumb::Folder { label, .. } => crate::gui::fit::width(label, TEXT) * 1.08 + pad,
-        Crumb::Elided => crate::gui::fit::width("…", TEXT) + pad,
-    };
+    let width = crumb_width;
     let total: f32 = crumbs.iter().map(|c| width(c) + separator).sum();
     if total <= max_px || crumbs.len() < 2 {
         return crumbs;

@@ -144,6 +144,9 @@ pub struct Browser {
     /// The breadcrumb under the pointer: its folder (a drag dropped there goes into it; it
     /// lit up under a drag and took nothing).
     hovered_crumb: Option<PathBuf>,
+    /// A folder below this one that the pane came up from: the path bar keeps the way back
+    /// down to it, dimmed, as Dolphin does.
+    trail: Option<PathBuf>,
     notice: Option<String>,
     /// The path being typed, while the path bar is a text field.
     editing: Option<Editing>,
@@ -208,6 +211,7 @@ impl Browser {
             bounds: Rectangle::new(Point::ORIGIN, crate::gui::WINDOW_SIZE),
             hovered: None,
             hovered_crumb: None,
+            trail: None,
             notice: None,
             editing: None,
             filter: None,

@@ -37,6 +37,13 @@ impl Browser {
             let rest = leaving.path.strip_prefix(&self.path).ok()?;
             Some(rest.components().next()?.as_os_str().to_owned())
         });
+        // The deepest folder of this line of folders: the old trail if it goes on below the
+        // folder left, else that folder; kept while it lies below the one shown.
+        let deepest = match self.trail.take() {
+            Some(trail) if trail.starts_with(&leaving.path) => trail,
+            _ => leaving.path.clone(),
+        };
+        self.trail = (deepest.starts_with(&self.path) && deepest != self.path).then_some(deepest);
         self.history.leave(leaving, nav);
         // The breadcrumbs are drawn anew: one named before must not take a drop.
         self.hovered_crumb = None;

@@ -49,10 +49,32 @@ fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
     );
     assert!(matches!(browser.listing(), Listing::Loading(_)));
 
-    // The breadcrumb leads back up.
+    // The breadcrumb leads back up; the way back down stays on the bar, as in Dolphin.
     let messages = click(&browser, &["x"]);
     feed(&mut browser, &dirs, messages);
     assert_eq!(browser.path(), Path::new("/x"));
+    let messages = click(&browser, &["docs"]);
+    assert!(
+        messages
+            .iter()
+            .any(|m| matches!(m, Message::CrumbPressed(p) if p == Path::new("/x/docs"))),
+        "{messages:?}"
+    );
+    feed(&mut browser, &dirs, messages);
+    assert_eq!(browser.path(), Path::new("/x/docs"));
+    // Somewhere else, the trail goes.
+    feed(
+        &mut browser,
+        &dirs,
+        vec![Message::Navigate(PathBuf::from("/y"))],
+    );
+    feed(
+        &mut browser,
+        &dirs,
+        vec![Message::Navigate(PathBuf::from("/"))],
+    );
+    assert!(!shows(&browser, "docs"));
+    assert!(shows(&browser, "y"), "the trail from /y");
 }
 
 #[test]
