@@ -250,7 +250,7 @@ impl Browser {
             }
             bar = bar.push(match crumb {
                 Crumb::Folder { label, path } => {
-                    // Below the current folder: the way back down, dimmed.
+                    // Below the current folder: the way back down, fainter than the rest.
                     let (current, below) = (i == last, i > last);
                     let font = if current {
                         style::bold()
@@ -259,7 +259,7 @@ impl Browser {
                     };
                     let mut label = text(label).size(TEXT).font(font).wrapping(Wrapping::None);
                     if below {
-                        label = label.style(style::dim_text);
+                        label = label.style(style::faint_text);
                     }
                     let crumb = button(label)
                         .padding(CRUMB_PAD)
