@@ -156,6 +156,13 @@ impl Ferry {
             _ => None,
         };
         self.share_cut();
+        if let Some(view) = &mut self.trash {
+            let cut = match &self.clip {
+                Some(clip) if clip.cut => clip.trashed.iter().map(|i| i.file.clone()).collect(),
+                _ => HashSet::new(),
+            };
+            view.set_cut(cut);
+        }
     }
 
     /// Hands the cut items to every pane, as to panes opened since the cut (one shared set).

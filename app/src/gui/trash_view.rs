@@ -30,6 +30,7 @@ impl Ferry {
         };
         let (view, task) = Trash::new(roots, &self.services.ctx());
         self.trash = Some(view);
+        self.show_cut();
         self.trash_ahead = None;
         self.menu = None;
         task.map(Message::Trash)
@@ -153,6 +154,14 @@ impl Ferry {
             Some(Action::Pane(PaneAction::EditLocation)) => {
                 self.close_trash();
                 self.pane_action(PaneAction::EditLocation)
+            }
+            // It did nothing and said nothing.
+            Some(Action::Pane(PaneAction::Paste)) => {
+                self.toast(
+                    "Nothing can be pasted into the trash: Delete moves selected items there."
+                        .to_owned(),
+                );
+                Task::none()
             }
             _ => Task::none(),
         })

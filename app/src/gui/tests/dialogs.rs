@@ -464,8 +464,14 @@ fn items_copied_or_cut_in_the_trash_view_paste_out_of_it() {
     assert!(said.contains(&"Copied “notes.md” to “copied”."), "{said:?}");
 
     show_trash(&mut ferry, &trash);
+    // Into the trash itself, nothing is pasted, and that is said.
+    ctrl(&mut ferry, "v");
+    let said = "Nothing can be pasted into the trash: Delete moves selected items there.";
+    assert!(ferry.toasts.iter().any(|t| t.text == said));
     select_in_trash(&mut ferry);
     ctrl(&mut ferry, "x");
+    let file = trash.join("files/notes.md.2");
+    assert!(ferry.trash.as_ref().unwrap().is_cut(&file), "drawn dimmed");
     send(
         &mut ferry,
         Message::Command(menus::Command::Open(cut.clone())),

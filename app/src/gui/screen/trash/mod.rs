@@ -305,6 +305,9 @@ pub struct Trash {
     /// Info files of items a job was submitted for since the last read: drawn dimmed, not
     /// offered again.
     submitted: HashSet<PathBuf>,
+    /// Files of items cut (Ctrl+X) and not pasted yet: drawn dimmed, as cut items are in a
+    /// folder.
+    cut: HashSet<PathBuf>,
     /// Items deleted permanently whose info files are to go once they are gone.
     forget: Vec<TrashedItem>,
     /// Empty Trash was pressed: ask once the trash is read again.
@@ -336,6 +339,7 @@ impl Trash {
             hovered: None,
             notice: None,
             submitted: HashSet::new(),
+            cut: HashSet::new(),
             forget: Vec::new(),
             empty_asked: false,
             restore_to: None,
@@ -345,6 +349,16 @@ impl Trash {
         };
         let task = trash.reload();
         (trash, task)
+    }
+
+    /// The files (in the trash) of the items cut now, drawn dimmed.
+    pub fn set_cut(&mut self, files: HashSet<PathBuf>) {
+        self.cut = files;
+    }
+
+    /// Whether the item whose file in the trash is `file` is cut (drawn dimmed).
+    pub fn is_cut(&self, file: &Path) -> bool {
+        self.cut.contains(file)
     }
 
     /// Reads the trash again on a worker thread (after a job that changed it); what is shown

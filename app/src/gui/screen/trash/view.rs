@@ -220,7 +220,7 @@ impl Trash {
         let focused =
             self.selection.focus() == Some(index) && (self.selection.count() > 1 || !selected);
         let hovered = self.hovered == Some(index);
-        let busy = self.submitted.contains(&item.info);
+        let busy = self.submitted.contains(&item.info) || self.is_cut(&item.file);
         let unsafe_entry = item.unsafe_entry.is_some();
         let faint = move |theme: &Theme| {
             if busy {
