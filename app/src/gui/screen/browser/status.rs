@@ -15,9 +15,13 @@ impl Browser {
             Listing::Failed(_) => (String::new(), String::new()),
             Listing::Loading(contents) => (self.counts(contents), "Loading…".to_owned()),
             Listing::Loaded(contents) => {
-                let hidden = match contents.hidden() {
-                    0 => String::new(),
-                    n => format!("{} hidden", format::count(n)),
+                let hidden = match (contents.hidden(), contents.unfinished()) {
+                    (0, _) => String::new(),
+                    // All a job's items in the making (see the empty pane's words).
+                    (n, unfinished) if unfinished == n => {
+                        format!("{} unfinished", format::count(n))
+                    }
+                    (n, _) => format!("{} hidden", format::count(n)),
                 };
                 (self.counts(contents), hidden)
             }

@@ -64,6 +64,7 @@ fn the_status_bar_says_the_size_of_the_files_selected() {
     // A folder being copied here, filled under a hidden name: not "Only hidden files here".
     change_to(&mut browser, &dirs, &[".ferry-tmp-4242-1-7/"]);
     assert!(shows(&browser, "Nothing finished here yet"));
+    assert!(shows(&browser, "1 unfinished") && !shows(&browser, "1 hidden"));
     change_to(&mut browser, &dirs, &[".ferry-tmp-4242-1-7/", ".profile"]);
     assert!(shows(&browser, "Only hidden files here"));
 }
