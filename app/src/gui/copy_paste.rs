@@ -238,8 +238,13 @@ impl Ferry {
     /// duplicates them.
     fn paste_files(&mut self, paths: Vec<PathBuf>, cut: bool, folder: PathBuf) -> Task<Message> {
         let paths = distinct(paths);
-        if let Some(clip) = self.clip.take_if(|clip| is_trashed_clip(clip, &paths)) {
-            return self.paste_trashed(clip, &folder);
+        if let Some(clip) = self
+            .clip
+            .as_ref()
+            .filter(|clip| is_trashed_clip(clip, &paths))
+        {
+            let (items, cut) = (clip.trashed.clone(), clip.cut);
+            return self.paste_trashed(items, cut, &folder);
         }
         if cut {
             self.clip = None;
@@ -261,32 +266,34 @@ impl Ferry {
     /// Pastes into `folder` items copied or cut in the Trash view: a cut restores them there
     /// (and empties the clipboard, as any cut), a copy copies their files, one item under the
     /// name it had before the trash (`notes.txt`, not `notes.txt.2`).
-    fn paste_trashed(&mut self, clip: Clip, folder: &Path) -> Task<Message> {
-        if clip.cut {
+    fn paste_trashed(
+        &mut self,
+        items: Vec<TrashedItem>,
+        cut: bool,
+        folder: &Path,
+    ) -> Task<Message> {
+        if cut {
+            self.clip = None;
+            self.show_cut();
             if let Some(clipboard) = &self.clipboard {
                 clipboard.clear();
             }
-            let items = clip.trashed.iter().map(|item| item.restore_to(folder));
             let job = Job::Restore {
-                items: items.collect(),
+                items: items.iter().map(|item| item.restore_to(folder)).collect(),
                 on_conflict: ConflictPolicy::Ask,
             };
             return self.start_job(job, FollowUp::Toast);
         }
-        self.clip = Some(clip.clone());
         // Said by the names they had; one job, so that one answer and one undo cover it all.
-        let names = clip
-            .trashed
-            .iter()
-            .map(|i| (i.file.clone(), i.name.clone()));
+        let names = items.iter().map(|i| (i.file.clone(), i.name.clone()));
         self.jobs.name_trashed(names);
-        let dest_name = match clip.trashed.as_slice() {
+        let dest_name = match items.as_slice() {
             [one] if one.file.file_name() != Some(one.name.as_os_str()) => Some(one.name.clone()),
             // Several: as the trash keeps them, where two of one name are told apart.
             _ => None,
         };
         let job = Job::Copy {
-            sources: clip.trashed.into_iter().map(|item| item.file).collect(),
+            sources: items.into_iter().map(|item| item.file).collect(),
             dest_dir: folder.to_path_buf(),
             dest_name,
             on_conflict: ConflictPolicy::Ask,

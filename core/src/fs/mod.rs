@@ -584,19 +584,12 @@ pub fn set_mode_fd(fd: impl AsFd, mode: u32) -> Result<()> {
     rustix::fs::fchmod(fd, Mode::from_raw_mode(mode))
 }
 
-/// Free bytes on the file system of `fd` for this process, and the size of its blocks:
-/// `u64::MAX` bytes for one that reports no size at all (ramfs, some FUSE file systems),
-/// whose free space is not known, and for one mounted read-only, where nothing is written
-/// whatever the space (a squashfs has none free: a copy onto it was refused for space, not
-/// for the read-only file system the writes then say it is). Root may write into the blocks
-/// kept for it (ext4's reserved 5%), as `cp` run by root does.
-pub fn free_space(fd: impl AsFd) -> Result<(u64, u64)> {
-    free_of(fd).map(|free| (free.bytes, free.block))
-}
-
 /// What the file system of `fd` has free.
 pub struct Free {
-    /// Bytes free (`u64::MAX` when unknown or read-only).
+    /// Bytes free: `u64::MAX` for one that reports no size at all (ramfs, some FUSE file
+    /// systems), whose free space is not known, and for one mounted read-only, where nothing
+    /// is written whatever the space (a squashfs has none free: a copy onto it was refused
+    /// for space, not for the read-only file system the writes then say it is).
     pub bytes: u64,
     /// Its block size.
     pub block: u64,
@@ -605,8 +598,8 @@ pub struct Free {
     pub inodes: Option<u64>,
 }
 
-/// What the file system of `fd` has free, for the user the job runs as (root may use
-/// what is reserved for it).
+/// What the file system of `fd` has free, for the user the job runs as: root may write into
+/// the blocks and inodes kept for it (ext4's reserved 5%), as `cp` run by root does.
 pub fn free_of(fd: impl AsFd) -> Result<Free> {
     let st = rustix::fs::fstatvfs(fd)?;
     let read_only = st.f_flag.contains(rustix::fs::StatVfsMountFlags::RDONLY);

@@ -230,7 +230,11 @@ impl<'a> Copier<'a> {
             try_reflink: AtomicBool::new(dest.mount.as_ref().is_none_or(fs::Mount::can_reflink)),
             try_copy_range: AtomicBool::new(true),
             try_unnamed: AtomicBool::new(true),
-            temp_prefix: format!(".ferry-tmp-{}-{}-", std::process::id(), ctx.id.0),
+            temp_prefix: format!(
+                "{}{}-",
+                super::journal::temp_prefix(std::process::id()),
+                ctx.id.0
+            ),
             euid: rustix::process::geteuid().as_raw(),
             egid: rustix::process::getegid().as_raw(),
             groups: (rustix::process::getgroups().unwrap_or_default().into_iter())

@@ -120,9 +120,13 @@ pub const MAX_ENTRIES: usize = 100_000;
 /// (see `UndoJournal::load_for_start`); a job of a few hundred sources is shorter.
 const SKIM_LINE: usize = 64 << 10;
 
+/// How the names of the temporaries a job makes begin (`.ferry-tmp-<pid>-<job>-<item>`): an
+/// item in the making, renamed into place once complete.
+pub const TEMPORARY_PREFIX: &str = ".ferry-tmp-";
+
 /// Prefix of the named temporaries a job of process `pid` may leave after a crash.
 pub(crate) fn temp_prefix(pid: u32) -> String {
-    format!(".ferry-tmp-{pid}-")
+    format!("{TEMPORARY_PREFIX}{pid}-")
 }
 
 /// What [`UndoJournal::begin_and_start_up`] did.

@@ -162,15 +162,9 @@ impl<'r> PartPutBack<'r> {
     /// folder [`Self::own_tree`], a file of its size and time). It counted as "no longer there;
     /// nothing was undone for it".
     pub(crate) fn is_back(&self, e: &RecordEntry) -> bool {
-        let Ok(m) = fs::symlink_metadata(&e.source) else {
-            return false;
-        };
         match e.kind {
             Kind::Dir => self.own_tree(&e.source).is_some(),
-            Kind::File => {
-                m.is_file() && m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m))
-            }
-            kind => Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode())) == kind,
+            _ => fs::symlink_metadata(&e.source).is_ok_and(|m| as_made(e, &m)),
         }
     }
 
@@ -193,27 +187,29 @@ impl<'r> PartPutBack<'r> {
                 continue;
             }
             let e = self.by_source.get(path.as_path())?;
-            let kind = Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode()));
+            if !as_made(e, &m) {
+                return None;
+            }
             if e.kind == Kind::Dir {
-                if kind != Kind::Dir {
-                    return None;
-                }
                 temporaries.extend(self.own_tree(&path)?);
                 continue;
             }
-            let as_made = kind == e.kind
-                && (kind != Kind::File
-                    || m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(&m)));
-            let left_there = match fs::symlink_metadata(&e.dest) {
-                Err(_) => false,
-                Ok(d) => !super::recovery::is_copy_of(&e.dest, &d, &path, &m, None),
-            };
-            if !as_made || left_there {
+            let differs_there = fs::symlink_metadata(&e.dest)
+                .is_ok_and(|d| !super::recovery::is_copy_of(&e.dest, &d, &path, &m, None));
+            if differs_there {
                 return None;
             }
         }
         Some(temporaries)
     }
+}
+
+/// Whether `m` is of the kind of the record's item `e` and, for a file, of the size and time
+/// the job gave it: as a put-back of it leaves it.
+fn as_made(e: &RecordEntry, m: &fs::Metadata) -> bool {
+    let kind = Kind::from_file_type(rustix::fs::FileType::from_raw_mode(m.mode()));
+    kind == e.kind
+        && (kind != Kind::File || m.size() == e.size && e.mtime.kept_as(Timestamp::mtime_of(m)))
 }
 
 /// The names in the folder `dir`; `None` when it cannot be read.

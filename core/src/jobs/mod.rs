@@ -94,7 +94,7 @@ pub use engine::Engine;
 pub(crate) use engine::finished;
 pub use journal::{
     Begun, Counts, DEFAULT_LIMIT, Durable, JournalRecord, JournalWriter, MAX_ENTRIES, RecordState,
-    UndoJournal, undo_complete,
+    TEMPORARY_PREFIX, UndoJournal, undo_complete,
 };
 pub use left_behind::{LeftBehind, PartPutBack};
 pub use measure::{Measure, measure};

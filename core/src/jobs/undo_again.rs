@@ -105,7 +105,8 @@ fn own_name(name: &OsStr) -> Option<&OsStr> {
 /// Whether `name` is a named temporary (`.ferry-tmp-<pid>-…`) of a process no longer
 /// running: what a killed copy was making, never the user's.
 pub(super) fn dead_temporary(name: &OsStr) -> bool {
-    let Some(rest) = name.as_bytes().strip_prefix(b".ferry-tmp-") else {
+    let prefix = super::journal::TEMPORARY_PREFIX.as_bytes();
+    let Some(rest) = name.as_bytes().strip_prefix(prefix) else {
         return false;
     };
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();

@@ -252,33 +252,21 @@ impl Jobs {
     /// `job` with the paths of trashed items named as they were before the trash, if it
     /// deletes or copies any (they are forgotten: one job each).
     fn named(&mut self, job: &Job) -> Option<Arc<Job>> {
-        let (Job::Delete { paths } | Job::Copy { sources: paths, .. }) = job else {
+        // A paste of 100,000 files is not cloned for nothing.
+        if self.trashed_names.is_empty() || !matches!(job, Job::Delete { .. } | Job::Copy { .. }) {
+            return None;
+        }
+        let mut named = job.clone();
+        let (Job::Delete { paths } | Job::Copy { sources: paths, .. }) = &mut named else {
             return None;
         };
         let mut renamed = false;
-        let paths = (paths.iter())
-            .map(|p| match self.trashed_names.remove(p) {
-                Some(name) => {
-                    renamed = true;
-                    p.with_file_name(name)
-                }
-                None => p.clone(),
-            })
-            .collect();
-        let named = match job {
-            Job::Copy {
-                dest_dir,
-                dest_name,
-                on_conflict,
-                ..
-            } => Job::Copy {
-                sources: paths,
-                dest_dir: dest_dir.clone(),
-                dest_name: dest_name.clone(),
-                on_conflict: *on_conflict,
-            },
-            _ => Job::Delete { paths },
-        };
+        for path in paths.iter_mut() {
+            if let Some(name) = self.trashed_names.remove(path) {
+                renamed = true;
+                path.set_file_name(name);
+            }
+        }
         renamed.then(|| Arc::new(named))
     }
 

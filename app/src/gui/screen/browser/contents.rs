@@ -225,7 +225,8 @@ impl Contents {
         let entry = self.entries.entry(index as usize);
         if !show_hidden && entry.is_hidden() {
             self.hidden += 1;
-            self.unfinished += usize::from(entry.name_bytes().starts_with(b".ferry-tmp-"));
+            let prefix = ferry_core::jobs::TEMPORARY_PREFIX.as_bytes();
+            self.unfinished += usize::from(entry.name_bytes().starts_with(prefix));
         } else if self
             .filter
             .as_ref()
