@@ -356,6 +356,8 @@ const WINDOW_TABLE: [Binding; 21] = [
     window(Char("?"), CTRL_ANY, W::ShowShortcuts, "Keyboard shortcuts"),
     window(Char("q"), CTRL, W::Quit, "Quit"),
     window(Char("z"), CTRL, W::Undo, "Undo"),
+    window(Char("z"), CTRL_SHIFT, W::Redo, "Redo"),
+    window(Char("y"), CTRL, W::Redo, "Redo"),
     window(Char("j"), CTRL, W::FocusJobs, "Jobs panel (keyboard in it)"),
     window(
         Char("j"),
@@ -363,8 +365,6 @@ const WINDOW_TABLE: [Binding; 21] = [
         W::ToggleJobs,
         "Show or hide the jobs panel",
     ),
-    window(Char("z"), CTRL_SHIFT, W::Redo, "Redo"),
-    window(Char("y"), CTRL, W::Redo, "Redo"),
 ];
 
 const PANE_TABLE: [Binding; 62] = {
