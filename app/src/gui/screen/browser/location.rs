@@ -289,7 +289,6 @@ impl Browser {
             .into()
     }
 
-    /// "Documents · Downloads · … 3 more (Tab)" under the field.
     /// The crumbs of the trail below the current folder that fit beside `shown` (the fitted
     /// crumbs up to it), nearest first; none before the bar's width is known.
     fn trail_crumbs(&self, shown: &[Crumb]) -> Vec<Crumb> {
@@ -317,6 +316,7 @@ impl Browser {
         trail
     }
 
+    /// "Documents · Downloads · … 3 more (Tab)" under the field.
     fn candidate_line(&self, editing: &Editing) -> Element<'_, Message> {
         let mut line = Row::new().spacing(10);
         for (i, name) in editing.candidates.iter().take(SHOWN_CANDIDATES).enumerate() {

@@ -26,6 +26,24 @@ impl Browser {
         (self.go_to(place, nav, ctx), Some(Event::Navigated))
     }
 
+    /// Drops the way back down when its next folder is no longer here (deleted or renamed by
+    /// another program): its crumb led to "No such folder". Only that one can be checked
+    /// without reading the disk; the rest is checked as each is shown.
+    pub(super) fn cut_trail_where_gone(&mut self) {
+        let (Some(trail), Some(contents)) = (&self.trail, self.listing.contents()) else {
+            return;
+        };
+        let Some(next) = (trail.strip_prefix(&self.path).ok()).and_then(|b| b.components().next())
+        else {
+            return;
+        };
+        let name = next.as_os_str().as_encoded_bytes();
+        let gone = !(contents.entries().iter()).any(|e| e.name_bytes() == name && e.is_dir_like());
+        if gone {
+            self.trail = None;
+        }
+    }
+
     /// Shows `place`, focusing its remembered entry once listed; or, coming up into an
     /// ancestor, the folder we came from.
     pub(super) fn go_to(&mut self, place: Place, nav: Nav, ctx: &Ctx<'_>) -> Task<Message> {

@@ -165,6 +165,7 @@ impl Browser {
             }
         }
         self.listing = Listing::Loaded(contents);
+        self.cut_trail_where_gone();
         let rows_changed = self.rows_changed();
         let reveal = match (focus, anchor) {
             (Some((row, entry)), _) => {

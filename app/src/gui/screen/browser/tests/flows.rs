@@ -78,6 +78,24 @@ fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
 }
 
 #[test]
+fn the_way_back_down_goes_when_its_folder_is_deleted_elsewhere() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x/docs", &["a.txt"]);
+    let messages = click(&browser, &["x"]);
+    feed(&mut browser, &dirs, messages);
+    let event = loaded(&browser, listing("/x", &["docs/", "notes.txt"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(shows(&browser, "docs"), "the trail down to docs");
+
+    // A shell renames a file: the trail stays.
+    change_to(&mut browser, &dirs, &["docs/", "notes.md"]);
+    assert!(shows(&browser, "docs"));
+    // A shell deletes docs: its crumb would lead nowhere.
+    change_to(&mut browser, &dirs, &["notes.md"]);
+    assert!(!shows(&browser, "docs"));
+}
+
+#[test]
 fn double_clicking_a_file_asks_the_window_to_open_it() {
     let dirs = Recorder::default();
     let mut browser = browser_with(&dirs, "/x", &["docs/", "notes.txt"]);
