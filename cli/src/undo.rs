@@ -210,6 +210,10 @@ impl Journaled {
             {
                 eprintln!("ferry: the undo stopped part way; `ferry undo` goes on from there");
             }
+            // The check before writing found no room: the record is as it was (not unfinished).
+            Ok(()) if undo && !cancelled && summary.refused_before_writing() => {
+                eprintln!("ferry: nothing was undone; make room there, then `ferry undo` again");
+            }
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {
                 eprintln!(
                     "ferry: not all of it could be undone; {}",
@@ -299,10 +303,16 @@ pub fn run_history(args: &HistoryArgs) -> i32 {
             RecordState::Running | RecordState::Interrupted => String::new(),
             // Items at any depth, but of what was given, how many were left unfinished
             // ("607 done … 1 not done" read as one file left after a cancel at 607 of 2,016).
-            _ => format!(
-                "{} done, {} skipped, {} failed; {} of the items given unfinished",
-                c.done, c.skipped, c.failed, c.not_done
-            ),
+            _ => match c.not_done {
+                0 => format!(
+                    "{} done, {} skipped, {} failed",
+                    c.done, c.skipped, c.failed
+                ),
+                n => format!(
+                    "{} done, {} skipped, {} failed; {n} of the items given unfinished",
+                    c.done, c.skipped, c.failed
+                ),
+            },
         };
         // A resumed record keeps what the run that finished it did: the killed run's part
         // is not counted (`147 done` of a move of 2,003 read as if the rest had failed).

@@ -51,6 +51,7 @@ mod undo_conflicts;
 mod undo_crash;
 mod undo_identity;
 mod undo_links;
+mod undo_no_room;
 mod undo_random;
 mod undo_replace;
 mod window;

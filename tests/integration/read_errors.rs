@@ -84,7 +84,7 @@ fn a_file_that_cannot_be_read_fails_alone_and_the_copy_goes_on() {
     let history = last_history(&home);
     assert_eq!(healthy(&before), 20);
     assert!(
-        history.contains("21 done, 0 skipped, 1 failed; 0 of the items given unfinished"),
+        history.trim_end().ends_with("21 done, 0 skipped, 1 failed"),
         "{history}"
     );
 }
@@ -142,10 +142,7 @@ fn a_file_that_cannot_be_read_stays_and_the_rest_moves() {
     assert!(!dest.join("t/f09x").exists());
     assert_no_temporaries(&dest);
     let history = last_history(&home);
-    assert!(
-        history.contains("1 failed; 0 of the items given unfinished"),
-        "{history}"
-    );
+    assert!(history.trim_end().ends_with(" 1 failed"), "{history}");
 }
 
 /// EIO writing the copy means the destination disk is failing: the job stops there, and what

@@ -166,6 +166,18 @@ impl Summary {
         self.errors().any(|(_, e)| !e.is_decided())
     }
 
+    /// True when the check made before writing stopped the job (too little space or too few
+    /// free inodes where it writes) and nothing of it was done.
+    pub fn refused_before_writing(&self) -> bool {
+        let refused = (self.stopped_by.as_deref())
+            .is_some_and(|e| matches!(e, Error::NoSpace { .. } | Error::TooManyFiles { .. }));
+        refused
+            && self.done.is_empty()
+            && self.trash.is_empty()
+            && self.remade.is_empty()
+            && !self.record.did_something()
+    }
+
     /// True when a defect in Ferry (a panic) stopped the job: its record does not say what
     /// it did, so its end must not be journaled; left running in the journal, it is found
     /// interrupted at the next start, to be finished or rolled back ([`Error::Defect`]).

@@ -61,6 +61,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 staging: Vec::new(),
                 details_missing: None,
                 undo_by: None,
+                undo_by_before: None,
             };
             match index {
                 Some(i) => records[i] = record,
@@ -120,11 +121,20 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
         }
         (Line::Halted { .. }, Some(i)) => records[i].state = RecordState::Interrupted,
         (Line::UndoStarted { pid, pid_start, .. }, Some(i)) => {
-            records[i].undo_by = Some((pid, pid_start));
+            let r = &mut records[i];
+            r.undo_by_before = r.undo_by.replace((pid, pid_start));
+        }
+        (Line::UndoRefused { .. }, Some(i)) => {
+            let r = &mut records[i];
+            r.undo_by = r.undo_by_before.take();
         }
         // An end or undo of a record already dropped by compaction.
         (
-            Line::End { .. } | Line::Undone { .. } | Line::Halted { .. } | Line::UndoStarted { .. },
+            Line::End { .. }
+            | Line::Undone { .. }
+            | Line::Halted { .. }
+            | Line::UndoStarted { .. }
+            | Line::UndoRefused { .. },
             None,
         ) => {}
     }

@@ -101,6 +101,9 @@ pub struct JournalRecord {
     /// The process of an undo begun and not recorded as done (its `undo_started` line with
     /// no `undone` after it), and its start time.
     pub(crate) undo_by: Option<(u32, u64)>,
+    /// What `undo_by` was before the last undo began: it is again when that undo was refused
+    /// before changing anything (an earlier undo stopped part way stays unfinished).
+    pub(crate) undo_by_before: Option<(u32, u64)>,
 }
 
 impl JournalRecord {

@@ -66,6 +66,10 @@ impl UndoJournal {
             (false, _) => self.finish(seq, summary, cancelled),
             (true, true) if !undo_complete(summary) => Ok(()),
             (true, true) => self.mark_undone(seq, summary),
+            (true, false) if summary.refused_before_writing() => {
+                let _lock = self.lock()?;
+                self.append(&Line::UndoRefused { seq, time: now() }, false)
+            }
             (true, false) if !undo_complete(summary) => Ok(()),
             (true, false) => self.mark_undone(seq, summary),
         }

@@ -92,12 +92,18 @@ pub(super) enum Line {
         pid: u32,
         pid_start: u64,
     },
+    /// The undo begun by the last `undo_started` line was refused before it changed anything
+    /// (no room for what it would put back): the record is as it was before that undo began.
+    /// A reader without this line skips it, and lists the record's undo as unfinished.
+    UndoRefused { seq: u64, time: u64 },
 }
 
 impl Line {
     pub(super) fn seq(&self) -> u64 {
         match self {
-            Line::Halted { seq, .. } | Line::UndoStarted { seq, .. } => *seq,
+            Line::Halted { seq, .. }
+            | Line::UndoStarted { seq, .. }
+            | Line::UndoRefused { seq, .. } => *seq,
             Line::Begin { seq, .. } | Line::End { seq, .. } | Line::Undone { seq, .. } => *seq,
         }
     }

@@ -1,0 +1,65 @@
+//! An undo that the check before writing refuses (no room where it would put things back)
+//! changes nothing, and says so: the job is still done, not an undo left unfinished.
+
+use std::fs;
+
+use ferry_tests::TempTree;
+
+use crate::ferry_in;
+use crate::jobs_support::Mounted;
+
+/// `ferry history -n 1`'s line.
+fn last_history(home: &std::path::Path) -> String {
+    let out = ferry_in(home)
+        .args(["history", "-n", "1"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn an_undo_refused_for_want_of_room_leaves_the_job_done() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=20", "tmpfs"];
+    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+        return;
+    };
+    let folder = small.dir.join("d");
+    fs::create_dir(&folder).unwrap();
+    for i in 0..10 {
+        fs::write(folder.join(format!("f{i}")), i.to_string()).unwrap();
+    }
+    let dest = t.dir("there");
+    let out = ferry_in(&home)
+        .arg("mv")
+        .arg(&folder)
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // Another program takes the inodes the folder's files had.
+    let mut fill = Vec::new();
+    while fs::write(small.dir.join(format!("fill{}", fill.len())), "").is_ok() {
+        fill.push(small.dir.join(format!("fill{}", fill.len())));
+    }
+
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("not enough room for files"), "{said}");
+    assert!(said.contains("nothing was undone"), "{said}");
+    assert!(!said.contains("not all of it"), "{said}");
+    assert_eq!(fs::read_dir(dest.join("d")).unwrap().count(), 10);
+    let history = last_history(&home);
+    assert!(history.contains(" done "), "{history}");
+    assert!(!history.contains("UNFINISHED"), "{history}");
+
+    // Room made, it goes back whole.
+    fill.iter().for_each(|f| fs::remove_file(f).unwrap());
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read_dir(&folder).unwrap().count(), 10);
+    assert!(!dest.join("d").exists());
+    assert!(last_history(&home).contains(" undone "));
+}
