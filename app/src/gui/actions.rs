@@ -575,12 +575,16 @@ impl Ferry {
             return self.open_all(files, folders);
         }
         let items = format::counted(count, "item", "items");
-        self.ask(Confirm::new(
-            Ask::Open { files, folders },
-            format!("Open {items}?"),
-            "Each file opens in its application, and each folder in a new tab.",
-            "Open All",
-        ));
+        self.ask(
+            Confirm::new(
+                Ask::Open { files, folders },
+                format!("Open {items}?"),
+                "Each file opens in its application, and each folder in a new tab.",
+                "Open All",
+            )
+            // The question guards against an Enter after Ctrl+A: a second Enter declines.
+            .cancel_by_default(),
+        );
         Task::none()
     }
 

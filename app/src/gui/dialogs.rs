@@ -444,6 +444,8 @@ impl Ferry {
                 "Delete Permanently",
             )
             .danger()
+            // The user asked for the trash: Enter must not turn that into a delete.
+            .cancel_by_default()
             .detail("This can't be undone."),
         );
         look_at(refused)

@@ -88,7 +88,11 @@ fn an_item_the_trash_refused_replaced_while_asked_is_asked_about_again() {
     let task = ferry.offer_delete_instead(vec![home.join("notes.md")]);
     run(&mut ferry, task);
     assert!(question(&ferry).is_some_and(|q| q.contains("can't be moved to the trash")));
+    // A trash was asked for: Enter alone declines the delete offered instead.
+    let focus = ferry.confirm.as_ref().map(|c| c.focus());
+    assert_eq!(focus, Some(crate::gui::modal::confirm::Choice::Cancel));
     folder_in_place_of_notes(&home);
+    named(&mut ferry, Named::Tab, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::empty());
     let confirm = ferry.confirm.as_ref().expect("asked again");
     assert!(
@@ -653,8 +657,14 @@ fn enter_on_more_than_ten_items_asks_then_opens_each_folder_in_a_tab() {
     assert_eq!(question(&ferry).as_deref(), Some("Open 12 items?"));
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(ferry.tabs.count(), 1, "declined: nothing opened");
+    // An Enter too many declines too.
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_eq!(question(&ferry), None);
+    assert_eq!(ferry.tabs.count(), 1, "declined: nothing opened");
 
     named(&mut ferry, Named::Enter, Modifiers::empty());
+    named(&mut ferry, Named::Tab, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::empty());
     assert_eq!(question(&ferry), None);
     assert_eq!(ferry.tabs.count(), 13, "a tab for each folder");
