@@ -214,6 +214,71 @@ fn the_journal_alone_is_not_moved_away() {
     ok(&out);
 }
 
+/// `ferry cp|mv --on-conflict replace` of a file named like the journal into the state
+/// folder replaced the journal (exit 0), and every job's undo was gone; so did a backup of
+/// the home folder copied back over it. Nothing is written into the state folder, and the
+/// rest of the batch goes on.
+#[test]
+fn nothing_is_copied_or_moved_into_the_state_folder() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let file = tree.file("home/f", "f");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]));
+    let state = home.join("state/ferry");
+    let journal = fs::read(state.join("journal.jsonl")).unwrap();
+    let junk = tree.file("junk/ferry/journal.jsonl", "junk");
+    let backup = tree.dir("backup");
+    tree.file("backup/state/ferry/journal.jsonl", "old");
+    tree.file("backup/docs/d", "from the backup");
+    tree.file("home/docs/d", "mine");
+    for verb in ["cp", "mv"] {
+        for dest in [state.clone(), home.join("state")] {
+            // The file into the folder; a folder of its name in its place.
+            let source = if dest == state {
+                junk.clone()
+            } else {
+                tree.join("junk/ferry")
+            };
+            let args = [verb, "--on-conflict", "replace"].map(OsStr::new);
+            let out = ferry_at(
+                &home,
+                &[&args[..], &[source.as_os_str(), dest.as_os_str()]].concat(),
+            );
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{verb} {source:?} {dest:?}: {stderr}"
+            );
+            assert!(stderr.contains("Ferry's state folder"), "{stderr}");
+            assert!(
+                fs::read(state.join("journal.jsonl"))
+                    .unwrap()
+                    .starts_with(&journal)
+            );
+        }
+    }
+    let args = ["cp", "--on-conflict", "replace"].map(OsStr::new);
+    let out = ferry_at(
+        &home,
+        &[&args[..], &[backup.join(".").as_os_str(), home.as_os_str()]].concat(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Ferry's state folder"), "{stderr}");
+    assert_eq!(read(&home.join("docs/d")), "from the backup");
+    assert!(
+        fs::read_to_string(state.join("journal.jsonl"))
+            .unwrap()
+            .starts_with('{')
+    );
+    // The journal still holds every job: the copy back is undone, then the first trash.
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(read(&home.join("docs/d")), "mine");
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(read(&file), "f");
+}
+
 /// `ferry VERB` of Ferry's state folder, of a folder holding it and of the journal in it
 /// fails, each left alone, and a job trashed before is still the one to undo.
 fn state_folder_left_alone_by(verb: &str) {

@@ -103,6 +103,11 @@ impl Planner<'_> {
             Some(Ok(m)) => Some(m),
             Some(Err(e)) => return self.fail(i, Error::io("stat", self.plan.dest_path(i), e)),
         };
+        // Merged into or replaced, the undo journal would be overwritten or set aside.
+        if existing.is_some_and(|e| Some(e.id) == self.state_id) {
+            let path = self.plan.dest_path(i);
+            return self.fail(i, Error::HoldsFerryState { path });
+        }
         let Some(existing) = existing else {
             let action = if by_rename {
                 Action::Rename

@@ -106,6 +106,9 @@ pub(crate) struct Planner<'a> {
     read_only: ReadOnly,
     /// Ferry's state folder, which a delete leaves alone, as the trash does (`caution.rs`).
     pub(in crate::jobs) state: Option<PathBuf>,
+    /// The identity of Ferry's state folder, which a copy or move neither writes into nor
+    /// replaces: a file copied over the journal took every job's undo with it.
+    pub(in crate::jobs) state_id: Option<FileId>,
 }
 
 impl<'a> Planner<'a> {
@@ -150,6 +153,11 @@ impl<'a> Planner<'a> {
             state: (mode == Mode::Delete)
                 .then(crate::jobs::caution::state_folder)
                 .flatten(),
+            state_id: (mode != Mode::Delete)
+                .then(crate::jobs::caution::state_folder)
+                .flatten()
+                .and_then(|state| fs::stat_path(&state).ok())
+                .map(|meta| meta.id),
         }
     }
 

@@ -170,6 +170,13 @@ impl Planner<'_> {
         let mut dest_fd = None;
         if self.mode != Mode::Delete {
             let dest = self.dest.expect("copy and move have a destination");
+            if let Some(state) = self.state_id
+                && dest.ancestors.contains(&state)
+            {
+                let path = self.plan.dest_path(i);
+                self.fail(i, Error::HoldsFerryState { path });
+                return Ok(());
+            }
             if self.holds_dest(&meta) {
                 self.fail(
                     i,
