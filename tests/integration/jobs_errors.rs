@@ -509,30 +509,51 @@ fn an_empty_path_is_named_and_the_rest_of_the_batch_goes_on() {
     assert!(fs::symlink_metadata(links.join("c")).unwrap().is_symlink());
 }
 
-/// A large file written to while it is copied (a download, a log): its copy would be neither
-/// version, so the item fails as changed and nothing is put in its place (RELIABILITY rule
-/// 10), where `cp` reports success. Copied again once it is still, it is whole.
+/// A large file written to while it is copied (a download, a log, or an edit in place whose
+/// tool set the modification time back, as `rsync --inplace -t` does): its copy would be
+/// neither version, so the item fails as changed and nothing is put in its place (RELIABILITY
+/// rule 10), where `cp` reports success; a move across disks keeps the source. Copied again
+/// once it is still, it is whole.
 #[test]
 fn a_large_file_written_to_during_its_copy_fails_as_changed() {
     let t = TempTree::new();
     let big = t.file("big", vec![7u8; 3 << 20]);
     let (home, dest) = (t.dir("home"), t.dir("dest"));
-    let pause = Pause::at("file-written");
-    let child = pause.start_held(ferry_in(&home).arg("cp").arg(&big).arg(&dest));
-    fs::OpenOptions::new()
-        .append(true)
-        .open(&big)
-        .unwrap()
-        .write_all(b"more")
-        .unwrap();
-    pause.release(child.id());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    let said = format!("{} changed during the operation", big.display());
-    assert!(stderr.contains(&said), "{stderr}");
-    assert!(!dest.join("big").exists());
-    assert_no_temporaries(&dest);
+    let other_disk = Mounted::tmpfs(&t.join("other"), "8m");
+    let mut runs = vec![("cp", dest.clone())];
+    runs.extend(other_disk.as_ref().map(|m| ("mv", m.dir.clone())));
+    for (verb, dest) in runs {
+        for how in ["append", "edit"] {
+            let pause = Pause::at("file-written");
+            let child = pause.start_held(ferry_in(&home).arg(verb).arg(&big).arg(&dest));
+            let mut file = fs::OpenOptions::new()
+                .append(how == "append")
+                .write(true)
+                .open(&big)
+                .unwrap();
+            let was = file.metadata().unwrap().modified().unwrap();
+            if how == "append" {
+                file.write_all(b"more").unwrap();
+            } else {
+                std::os::unix::fs::FileExt::write_all_at(&file, b"edit", 10).unwrap();
+                file.set_modified(was).unwrap();
+            }
+            let written = fs::read(&big).unwrap();
+            pause.release(child.id());
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{verb} {how}: {stderr}");
+            let said = format!("{} changed during the operation", big.display());
+            assert!(stderr.contains(&said), "{verb} {how}: {stderr}");
+            assert!(!dest.join("big").exists(), "{verb} {how}");
+            assert_eq!(
+                fs::read(&big).unwrap(),
+                written,
+                "{verb} {how}: the source kept"
+            );
+            assert_no_temporaries(&dest);
+        }
+    }
 
     let out = ferry_in(&home)
         .arg("cp")

@@ -135,6 +135,9 @@ pub struct Meta {
     pub atime: Timestamp,
     /// Last modification.
     pub mtime: Timestamp,
+    /// Last change of content or metadata (`stx_ctime`): moves whenever `mtime` is set back
+    /// by hand after a write, which size and `mtime` alone do not show.
+    pub ctime: Timestamp,
     /// Immutable or append-only (`chattr +i`, `+a`): not to be removed or renamed, by root
     /// either (nor, for a folder, what it holds, if append-only).
     pub pinned: bool,
@@ -167,6 +170,7 @@ fn meta_of(st: &rustix::fs::Statx) -> Meta {
         nlink: st.stx_nlink,
         atime: ts(st.stx_atime),
         mtime: ts(st.stx_mtime),
+        ctime: ts(st.stx_ctime),
         pinned: st
             .stx_attributes
             .intersects(StatxAttributes::IMMUTABLE | StatxAttributes::APPEND),

@@ -283,6 +283,7 @@ mod tests {
             nlink: 1,
             atime: time,
             mtime: time,
+            ctime: time,
             pinned: false,
         }
     }
