@@ -95,6 +95,30 @@ pub(super) struct Renaming {
 }
 
 impl Renaming {
+    /// The editor opened on `item` (entry `entry`): its name shown whole, the part before
+    /// the extension selected.
+    pub(super) fn of(entry: u32, item: ferry_core::entry::EntryRef<'_>) -> Renaming {
+        let original = item.name().to_owned();
+        let name_text = NameText::of(original.as_bytes());
+        let text = name_text.shown.clone();
+        let stem = match text.rfind('.') {
+            Some(dot) if dot > 0 && !item.is_dir_like() => text[..dot].chars().count(),
+            _ => text.chars().count(),
+        };
+        Renaming {
+            entry,
+            original,
+            name_text,
+            text,
+            problem: None,
+            opened: Opened::range(0..stem),
+            slot: None,
+            ino: item.ino(),
+            selected: Some(0..stem),
+            cursor: stem,
+        }
+    }
+
     /// The field as the user left it, for a new widget that takes its place: the name's stem
     /// selected if nothing was typed yet, else the cursor where the last edit left it.
     fn as_left(&self) -> Opened {
@@ -238,26 +262,9 @@ impl Browser {
         let Some(item) = contents.entries().get(entry as usize) else {
             return Task::none();
         };
-        let original = item.name().to_owned();
-        let name_text = NameText::of(original.as_bytes());
-        let text = name_text.shown.clone();
-        let stem = match text.rfind('.') {
-            Some(dot) if dot > 0 && !item.is_dir_like() => text[..dot].chars().count(),
-            _ => text.chars().count(),
-        };
-        let opened = Opened::range(0..stem);
-        self.renaming = Some(Renaming {
-            entry,
-            original,
-            name_text,
-            text,
-            problem: None,
-            opened: opened.clone(),
-            slot: None,
-            ino: item.ino(),
-            selected: Some(0..stem),
-            cursor: stem,
-        });
+        let renaming = Renaming::of(entry, item);
+        let opened = renaming.opened.clone();
+        self.renaming = Some(renaming);
         let reveal = self.reveal_focus();
         let slot = self.built_slot(entry);
         if let Some(renaming) = &mut self.renaming {

@@ -9,7 +9,7 @@ use ferry_core::entry;
 use iced::Task;
 
 use super::history::{Nav, Place};
-use super::{Browser, Contents, Event, Filter, Listing, Message, Selection};
+use super::{Browser, Contents, Event, Filter, Listing, Message, Renaming, Selection};
 use crate::gui::format;
 use crate::gui::screen::Ctx;
 use crate::gui::widget::list::top_of;
@@ -143,17 +143,41 @@ impl Browser {
         if let Some(renaming) = &mut self.renaming {
             // By name and inode: another item under its name (the item moved away and a new
             // one made) is not the one to rename, and Enter renamed it.
+            let ino_of = |row: usize| {
+                let entry = contents.rows()[row] as usize;
+                contents.entries().get(entry).map(|e| e.ino())
+            };
             let row = contents
                 .row_named(renaming.original.as_encoded_bytes())
-                .filter(|&row| {
-                    let entry = contents.rows()[row] as usize;
-                    contents
-                        .entries()
-                        .get(entry)
-                        .is_some_and(|e| e.ino() == renaming.ino)
+                .filter(|&row| ino_of(row) == Some(renaming.ino))
+                // Renamed by another program: the editor follows it, as Dolphin's does, and
+                // what is typed renames it from its new name.
+                .or_else(|| {
+                    let known = renaming.ino != 0;
+                    (0..contents.rows().len())
+                        .find(|&row| known && ino_of(row) == Some(renaming.ino))
                 });
             match row {
-                Some(row) => renaming.entry = contents.rows()[row],
+                Some(row) => {
+                    let entry = contents.rows()[row];
+                    let item = contents.entries().entry(entry as usize);
+                    // Nothing typed yet: the editor shows the new name (Enter renamed it
+                    // back to the old one).
+                    if item.name() != renaming.original {
+                        // The selection went with its old name.
+                        self.selection.select_only(entry);
+                        match renaming.text == renaming.name_text.shown {
+                            true => {
+                                *renaming = Renaming {
+                                    slot: renaming.slot,
+                                    ..Renaming::of(entry, item)
+                                }
+                            }
+                            false => renaming.original = item.name().to_owned(),
+                        }
+                    }
+                    renaming.entry = entry;
+                }
                 None => {
                     notice = Some(Event::Notice(format!(
                         "“{}” was renamed, moved or deleted elsewhere, so the name typed was \

@@ -174,6 +174,52 @@ fn the_rename_editor_follows_its_item_not_its_name() {
     assert!(matches!(event, Some(Event::Notice(_))), "{event:?}");
 }
 
+/// Another program renames the item being renamed: the editor stays on it, as Dolphin's
+/// does (it closed, and the letters typed next went to type-ahead, Enter opening a folder).
+/// Untouched, it shows the new name, so that Enter does not rename the item back; what was
+/// typed is kept and renames it from its new name.
+#[test]
+fn the_rename_editor_follows_its_item_renamed_elsewhere() {
+    let dirs = Recorder::default();
+    let folder = |names: &[(&str, u64)]| {
+        let mut listing = entry::Listing::new(PathBuf::from("/x"));
+        for &(name, ino) in names {
+            let meta = Meta {
+                ino,
+                ..Meta::default()
+            };
+            listing.push(OsStr::new(name), meta);
+        }
+        Arc::new(listing)
+    };
+    let mut browser = browser_on(&dirs, "/x");
+    let loaded = loaded(&browser, folder(&[("a.txt", 1), ("b.txt", 2)]));
+    let _ = browser.update(Message::Dir(loaded), &ctx(&dirs));
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let event = changed(&browser, folder(&[("a.txt", 1), ("b-ext.txt", 2)]));
+    let (_, event) = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(event, None);
+    assert!(browser.is_renaming());
+    assert!(shows(&browser, "b-ext.txt"), "the new name in the editor");
+    // Enter with nothing typed renames nothing.
+    let (_, event) = act(&mut browser, &dirs, PaneAction::Open);
+    assert_eq!(event, None);
+
+    assert_eq!(selected_names(&browser), ["b-ext.txt"], "it stays selected");
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let _ = browser.update(Message::RenameEdited("mine".into()), &ctx(&dirs));
+    let event = changed(&browser, folder(&[("a.txt", 1), ("c.txt", 2)]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert_eq!(
+        act(&mut browser, &dirs, PaneAction::Open).1,
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/c.txt"),
+            new_name: "mine".into(),
+        }))
+    );
+}
+
 /// Given the keyboard back, the field is as the user left it: the stem selected while
 /// nothing was typed, else the cursor after the last edit, wherever that was (typing after
 /// a change above landed at the end: "file10.txtnew", "Xfile10.txtY").
