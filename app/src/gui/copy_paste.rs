@@ -32,7 +32,7 @@ fn is_trashed_clip(clip: &Clip, paths: &[PathBuf]) -> bool {
 
 /// Pastes and drops of at most this many items select what they brought; a bigger one leaves
 /// the selection alone: its names are matched against the listing on the UI thread.
-const SELECT_LANDED_MAX: usize = 10_000;
+pub(super) const SELECT_LANDED_MAX: usize = if cfg!(test) { 20 } else { 10_000 };
 
 /// What the window last put on the clipboard.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -338,10 +338,20 @@ impl Ferry {
     /// Selects what an undo or a redo put in place (an item renamed back, what a trash's undo
     /// restored, a folder made again), in every pane showing where it is, as Nautilus does.
     /// Left focused and unselected, a Ctrl+X after it cut nothing, and the Ctrl+V after that
-    /// pasted what the clipboard held before.
+    /// pasted what the clipboard held before. More than [`SELECT_LANDED_MAX`] leave the
+    /// selection alone, as a paste does: the first 10,000 of 20,000 were selected, and a
+    /// Delete after it acted on half of what came back.
     pub(super) fn select_put_back(&mut self, summary: &Summary) -> Task<Message> {
+        if summary
+            .record
+            .top_level_entries()
+            .nth(SELECT_LANDED_MAX)
+            .is_some()
+        {
+            return Task::none();
+        }
         let mut put: HashMap<PathBuf, Vec<OsString>> = HashMap::new();
-        for entry in summary.record.top_level_entries().take(SELECT_LANDED_MAX) {
+        for entry in summary.record.top_level_entries() {
             if let (Some(dir), Some(name)) = (entry.dest.parent(), entry.dest.file_name()) {
                 put.entry(dir.to_path_buf())
                     .or_default()

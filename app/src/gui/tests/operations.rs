@@ -480,6 +480,40 @@ fn delete_moves_to_the_trash_and_the_toast_undoes_it() {
     assert!(!trash.join("files/notes.md").exists());
 }
 
+/// An undo that puts back more items than are selected at once selects none of them: the
+/// first 10,000 of 20,000 were, and a Delete after it acted on half of what came back.
+#[test]
+fn an_undo_that_puts_back_too_many_to_select_selects_none() {
+    let fixture = Fixture::new();
+    let many = fixture.home().join("many");
+    fs::create_dir_all(&many).unwrap();
+    let count = crate::gui::copy_paste::SELECT_LANDED_MAX + 1;
+    for i in 0..count {
+        fs::write(many.join(format!("f{i:03}")), "x").unwrap();
+    }
+    let mut ferry = fixture.start(Some(&many));
+    until(&mut ferry, "listed", |f| shows(f, "f000"));
+    ctrl(&mut ferry, "a");
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read_dir(&many).unwrap().count(), 0);
+    until(&mut ferry, "the folder shown empty", |f| !shows(f, "f000"));
+    ctrl(&mut ferry, "z");
+    jobs_done(&mut ferry);
+    let last = format!("f{:03}", count - 1);
+    until(&mut ferry, "all listed again", |f| {
+        shows(f, "f000") && shows(f, &last)
+    });
+    assert_eq!(fs::read_dir(&many).unwrap().count(), count);
+    let selected = ferry.tabs.active_pane().selected_paths();
+    assert!(
+        selected.is_empty(),
+        "{} selected: {:?}",
+        selected.len(),
+        selected.first()
+    );
+}
+
 /// Lays the window out (a first event through its view), so the panes know their bounds.
 pub(super) fn lay_out(ferry: &mut Ferry) {
     let mut ui = simulator(ferry.view());
