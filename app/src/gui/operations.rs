@@ -333,6 +333,16 @@ impl Ferry {
                 ));
                 Task::none()
             }
+            // The core names the job by its paths ("the trash /a/g5000 and 4999 more is
+            // still running"): the jobs panel shows which it is.
+            Err(e) if matches!(*e, Error::StillRunning { .. }) => {
+                self.after_undo = None;
+                self.toast(format!(
+                    "Can't {what} yet: the newest job is still running. Once it has finished \
+                     (or is cancelled in the jobs panel), {what} it."
+                ));
+                Task::none()
+            }
             Err(e) => {
                 self.after_undo = None;
                 self.toast(format!("Could not {what}: {e}"));

@@ -94,6 +94,21 @@ fn the_cancel_question_goes_when_its_job_ends_first() {
     assert!(ferry.confirm.is_none(), "the question went with the job");
 }
 
+/// Ctrl+Z while the newest job runs says so in the window's words: the core's named the job
+/// by a path "and 4999 more", in a sentence that did not parse.
+#[test]
+fn undo_while_the_newest_job_runs_says_to_wait_for_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = big_paste_paused(&fixture, &home);
+    ctrl(&mut ferry, "z");
+    let said = "Can't undo yet: the newest job is still running";
+    until(&mut ferry, "the answer", |f| {
+        crate::gui::tests::operations::shows_toast(f, said)
+    });
+    cancel_to_the_end(&mut ferry);
+}
+
 /// A running job asked about is held while the question is open (it does not race on
 /// behind it), and goes on when the answer is Keep Going.
 #[test]
