@@ -265,6 +265,11 @@ impl Ferry {
                 let settings = &mut self.services.settings;
                 settings.show_sidebar = !settings.show_sidebar;
                 self.settings_dirty = true;
+                // Hidden with the keyboard in it, the places give it back to the pane (the
+                // arrow keys went nowhere, and no pane showed it had them).
+                if !settings.show_sidebar {
+                    self.sidebar.leave_focus();
+                }
                 None
             }
             WindowAction::OpenMenu => {

@@ -146,4 +146,8 @@ fn the_sidebar_navigates_and_marks_the_current_place() {
     assert_ne!(ferry.tabs.active_pane().view_id(), right);
     named(&mut ferry, Named::Tab, Modifiers::empty());
     assert!(ferry.sidebar.has_focus());
+    // F9 hides them: the pane has the keyboard again (it was nowhere to be seen).
+    named(&mut ferry, Named::F9, Modifiers::empty());
+    assert!(!ferry.sidebar.has_focus());
+    named(&mut ferry, Named::F9, Modifiers::empty());
 }
