@@ -298,7 +298,7 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
             .checked(theme == ThemeChoice::Light),
         Entry::item("Dark", Command::Theme(ThemeChoice::Dark)).checked(theme == ThemeChoice::Dark),
         Entry::Separator,
-        window("Keyboard Shortcuts", WindowAction::ShowShortcuts).key("Ctrl+F1"),
+        window("Keyboard Shortcuts", WindowAction::ShowShortcuts).key("F1"),
         window("Quit", WindowAction::Quit).key("Ctrl+Q"),
     ]
 }

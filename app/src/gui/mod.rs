@@ -100,6 +100,10 @@ const PLACES_EVERY: Duration = Duration::from_secs(5);
 /// each trash folder's two folders; read again only when they changed).
 const TRASH_LOOK_EVERY: Duration = Duration::from_secs(2);
 
+/// The smallest the window is made: the toolbar's buttons, the places and a pane of a few
+/// rows still fit (at 300 x 200 the menu button was cut off and the list showed no row).
+const MIN_WINDOW: Size = Size::new(560.0, 380.0);
+
 /// Opens the window on `path` (default: the last session, or the home folder) and runs until
 /// it closes. Without a display it returns at once with why.
 pub fn run(path: Option<PathBuf>) -> Result<(), String> {
@@ -113,7 +117,11 @@ pub fn run(path: Option<PathBuf>) -> Result<(), String> {
     .title(Ferry::title)
     .subscription(Ferry::subscription)
     .theme(Ferry::theme)
-    .window_size(Size::new(w.max(480.0), h.max(360.0)))
+    .window(iced::window::Settings {
+        size: Size::new(w.max(MIN_WINDOW.width), h.max(MIN_WINDOW.height)),
+        min_size: Some(MIN_WINDOW),
+        ..iced::window::Settings::default()
+    })
     .exit_on_close_request(false)
     .run()
     .map_err(|e| e.to_string())

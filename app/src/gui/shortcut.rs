@@ -34,7 +34,7 @@ pub enum WindowAction {
     OpenMenu,
     /// Open another window on the active folder (Ctrl+N).
     NewWindow,
-    /// List every shortcut (Ctrl+F1).
+    /// List every shortcut (F1, Ctrl+F1).
     ShowShortcuts,
     /// Undo the last job (Ctrl+Z).
     Undo,
@@ -328,7 +328,7 @@ use KeySpec::{Char, Named as N};
 use PaneAction as P;
 use WindowAction as W;
 
-const WINDOW_TABLE: [Binding; 21] = [
+const WINDOW_TABLE: [Binding; 22] = [
     window(Char("t"), CTRL, W::NewTab, "New tab"),
     window(Char("w"), CTRL, W::CloseTab, "Close tab"),
     window(
@@ -353,6 +353,8 @@ const WINDOW_TABLE: [Binding; 21] = [
     window(N(Named::F10), NONE, W::OpenMenu, "Menu"),
     window(Char("n"), CTRL, W::NewWindow, "New window"),
     window(N(Named::F1), CTRL, W::ShowShortcuts, "Keyboard shortcuts"),
+    // Help's key in Dolphin and Nautilus: the help Ferry has is this list.
+    window(N(Named::F1), NONE, W::ShowShortcuts, "Keyboard shortcuts"),
     window(Char("?"), CTRL_ANY, W::ShowShortcuts, "Keyboard shortcuts"),
     window(Char("q"), CTRL, W::Quit, "Quit"),
     window(Char("z"), CTRL, W::Undo, "Undo"),

@@ -134,4 +134,7 @@ fn the_window_menu_and_the_shortcuts_dialog() {
     assert!(shows(&ferry, "Reopen closed tab") && shows(&ferry, "Ctrl+Shift+T"));
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert!(!ferry.shortcuts_shown);
+    // F1, help's key in Dolphin and Nautilus, shows it too.
+    named(&mut ferry, Named::F1, Modifiers::empty());
+    assert!(ferry.shortcuts_shown);
 }
