@@ -21,6 +21,11 @@ pub enum OpenFailure {
     NotStarted(io::Error),
     /// `xdg-open` failed with this exit status.
     Failed(i32),
+    /// A symbolic link whose target is not there: handed to `xdg-open`, it said no program
+    /// opens it, as if the link were the trouble of the desktop.
+    BrokenLink,
+    /// A symbolic link that leads back to itself.
+    LinkLoop,
 }
 
 impl OpenFailure {
@@ -41,6 +46,13 @@ impl OpenFailure {
             OpenFailure::Failed(code) => {
                 format!("Could not open “{name}”: xdg-open failed (exit status {code}).")
             }
+            OpenFailure::BrokenLink => {
+                format!("Could not open “{name}”: it is a link to something that is not there.")
+            }
+            OpenFailure::LinkLoop => format!(
+                "Could not open “{name}”: it is a link that leads back to itself (a loop of \
+                 links)."
+            ),
         }
     }
 }
@@ -57,6 +69,15 @@ pub fn open(path: &Path) -> Result<(), OpenFailure> {
 }
 
 fn open_by(opener: &OsStr, path: &Path) -> Result<(), OpenFailure> {
+    match std::fs::metadata(path) {
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            return Err(OpenFailure::LinkLoop);
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound && path.is_symlink() => {
+            return Err(OpenFailure::BrokenLink);
+        }
+        _ => {}
+    }
     let started = Instant::now();
     let mut child = Command::new(opener)
         .arg(path)
@@ -107,6 +128,28 @@ mod tests {
         std::fs::write(&path, format!("#!/bin/sh\nexit {status}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path
+    }
+
+    #[test]
+    fn a_link_to_nothing_is_not_handed_to_the_opener() {
+        let dir = tempfile::tempdir().unwrap();
+        let (broken, looped) = (dir.path().join("broken"), dir.path().join("loop"));
+        std::os::unix::fs::symlink("not-there", &broken).unwrap();
+        std::os::unix::fs::symlink("loop", &looped).unwrap();
+        let opener = opener(dir.path(), 0);
+        let said = |link: &Path| loop {
+            match open_by(opener.as_os_str(), link) {
+                Err(OpenFailure::NotStarted(e))
+                    if e.raw_os_error() == Some(Errno::TXTBSY.raw_os_error()) => {}
+                result => return result.err().map(|failure| failure.in_words(link)),
+            }
+        };
+        let broken_said = said(&broken).unwrap();
+        assert!(
+            broken_said.ends_with("a link to something that is not there."),
+            "{broken_said}"
+        );
+        assert!(said(&looped).unwrap().contains("leads back to itself"));
     }
 
     #[test]
