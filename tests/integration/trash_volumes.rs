@@ -191,6 +191,39 @@ fn a_trash_folder_seen_through_two_mounts_is_listed_once() {
     assert_eq!(read(&path), "once");
 }
 
+/// A folder of the home disk bind-mounted elsewhere: no rename leaves a mount, so the home
+/// trash refused what is under it "on another file system" (trash-put and GIO take it).
+/// It gets a trash at the mount's top, as another disk does.
+#[test]
+fn an_item_under_a_bind_mount_of_the_home_disk_goes_to_its_trash() {
+    let tree = TempTree::new();
+    let source = tree.dir("source");
+    let Some(bound) = Mounted::new(&tree.join("bound"), &["--bind", source.to_str().unwrap()])
+    else {
+        return;
+    };
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![bound.dir.clone()]),
+    };
+    let path = tree.file("bound/f", "bound");
+    let summary = trash(std::slice::from_ref(&path), &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    let uid = rustix::process::getuid().as_raw();
+    let bound_trash = bound.dir.join(format!(".Trash-{uid}"));
+    assert_eq!(summary.trash[0].file, bound_trash.join("files/f"));
+    let listed = list_trash_in(&roots).unwrap();
+    assert_eq!(listed.len(), 1, "{listed:#?}");
+    assert_eq!(listed[0].original, path);
+    assert!(restore(listed).is_complete());
+    assert_eq!(read(&path), "bound");
+    // What is on the home disk itself still goes to the home trash.
+    let home_file = tree.file("w/f", "home");
+    let summary = trash(std::slice::from_ref(&home_file), &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    assert!(summary.trash[0].file.starts_with(tree.join("home/Trash")));
+}
+
 /// Renamed into the trash, a folder holding a mount point took the mounted file system with
 /// it, out of sight and beyond what emptying the trash removes; a mount point itself got a
 /// trash folder made on the mounted file system before it was refused.

@@ -64,8 +64,8 @@ impl TrashDir {
         })
     }
 
-    /// The home trash, created (0700) with its parents if missing, and its device.
-    pub(super) fn home(roots: &TrashRoots, uid: u32) -> Result<(Self, u64)> {
+    /// The home trash, created (0700) with its parents if missing, and its device and mount.
+    pub(super) fn home(roots: &TrashRoots, uid: u32) -> Result<(Self, (u64, u64))> {
         let home = &roots.home;
         let (Some(name), Some(parent)) = (home.file_name(), home.parent()) else {
             return Err(Error::Refused {
@@ -76,11 +76,8 @@ impl TrashDir {
         std::fs::create_dir_all(parent).map_err(|e| Error::io("create folder", parent, e))?;
         let pfd = fs::open_dir_path(parent).map_err(|e| Error::io("open", parent, e))?;
         let dir = TrashDir::open(&pfd, parent, name, uid)?;
-        let dev = fs::stat_fd(&dir.files)
-            .map_err(|e| Error::io("stat", &dir.path, e))?
-            .id
-            .dev;
-        Ok((dir, dev))
+        let meta = fs::stat_fd(&dir.files).map_err(|e| Error::io("stat", &dir.path, e))?;
+        Ok((dir, (meta.id.dev, meta.mnt_id)))
     }
 
     /// The trash of the file system mounted at `top`: `.Trash/$uid` when an administrator

@@ -102,15 +102,14 @@ pub(crate) fn trash_replaced(
 
 /// Trashes `path`, leaving alone a mount point or a folder holding one, and Ferry's `state`
 /// folder or a folder holding it (the undo journal, where this very job is recorded).
-/// The device the home trash is (or, made, would be) on: that of the trash folder, or of
-/// the nearest folder above it that exists.
-fn home_trash_dev(roots: &TrashRoots) -> std::io::Result<u64> {
-    use std::os::unix::fs::MetadataExt;
+/// The device and mount the home trash is (or, made, would be) on: those of the trash
+/// folder, or of the nearest folder above it that exists.
+fn home_trash_place(roots: &TrashRoots) -> std::io::Result<(u64, u64)> {
     for folder in roots.home.ancestors() {
-        match std::fs::symlink_metadata(folder) {
-            Ok(meta) => return Ok(meta.dev()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+        match fs::stat_path(folder) {
+            Ok(meta) => return Ok((meta.id.dev, meta.mnt_id)),
+            Err(Errno::NOENT) => {}
+            Err(e) => return Err(e.into()),
         }
     }
     Err(std::io::ErrorKind::NotFound.into())
@@ -119,8 +118,8 @@ fn home_trash_dev(roots: &TrashRoots) -> std::io::Result<u64> {
 /// What a job's items share on their way to the trash.
 #[derive(Default)]
 struct Trashes {
-    /// The home trash, once opened, and its device.
-    home: Option<(TrashDir, u64)>,
+    /// The home trash, once opened, and its device and mount.
+    home: Option<(TrashDir, (u64, u64))>,
     /// The number the last item of a name got in a trash folder (`a.txt.7`): the next item
     /// of that name is tried from the one after, not from the plain name up again. 3,000
     /// files of one name (`.DS_Store`, `index.html`) each tried every name taken before
@@ -185,9 +184,9 @@ fn trash_one(
     }
     // The home trash is opened (and made) only for what is on its disk: an item on another
     // disk goes to that disk's trash even when the home trash cannot be had.
-    let home_dev = match home {
-        Some((_, dev)) => *dev,
-        None => home_trash_dev(roots).map_err(|e| cannot(&original, e.to_string()))?,
+    let (home_dev, home_mount) = match home {
+        Some((_, place)) => *place,
+        None => home_trash_place(roots).map_err(|e| cannot(&original, e.to_string()))?,
     };
     // A rename leaves neither a btrfs subvolume nor a mount: what counts is the device of the
     // folder the item is in (a subvolume itself moves within its parent's).
@@ -201,7 +200,9 @@ fn trash_one(
         }
     };
     let volume;
-    let trash = if folder_dev == home_dev {
+    // Another mount of the home disk (a bind mount) is as another disk: no rename leaves it
+    // (the trash refused it as "on another file system"), so it has a trash of its own.
+    let trash = if folder_dev == home_dev && meta.mnt_id == home_mount {
         if home.is_none() {
             let opened = TrashDir::home(roots, uid).map_err(|e| cannot(&original, e.to_string()));
             *home = Some(opened?);
