@@ -224,6 +224,27 @@ fn an_item_under_a_bind_mount_of_the_home_disk_goes_to_its_trash() {
     assert!(summary.trash[0].file.starts_with(tree.join("home/Trash")));
 }
 
+/// A home trash that is a link of the user's own to a folder of theirs (kept on another
+/// disk): nothing could be trashed ("… is a symbolic link"), and what trash-put had put in
+/// it was not listed. It is followed, as trash-put follows it.
+#[test]
+fn a_home_trash_linked_elsewhere_by_its_user_is_used() {
+    let tree = TempTree::new();
+    let kept = tree.dir("kept/Trash");
+    tree.dir("home");
+    std::os::unix::fs::symlink(&kept, tree.join("home/Trash")).unwrap();
+    let roots = TrashRoots::home_only(tree.join("home/Trash"));
+    let path = tree.file("w/f", "linked");
+    let summary = trash(std::slice::from_ref(&path), &roots);
+    assert!(summary.is_complete(), "{summary:#?}");
+    assert_eq!(summary.trash[0].file, kept.join("files/f"));
+    let listed = list_trash_in(&roots).unwrap();
+    assert_eq!(listed.len(), 1, "{listed:#?}");
+    assert!(restore(listed).is_complete());
+    assert_eq!(read(&path), "linked");
+    assert!(tree.join("home/Trash").is_symlink(), "the link stays");
+}
+
 /// Renamed into the trash, a folder holding a mount point took the mounted file system with
 /// it, out of sight and beyond what emptying the trash removes; a mount point itself got a
 /// trash folder made on the mounted file system before it was refused.

@@ -102,6 +102,23 @@ impl TrashRoots {
         })
     }
 
+    /// The home trash folder to use: `home`, or where it leads when it is a symbolic link of
+    /// the user's own to a folder of theirs (a trash kept on another disk: the spec does not
+    /// forbid it, and trash-put follows it; refused, nothing could be trashed and the items
+    /// in it were not listed). A link someone else made, or to what is not the user's own
+    /// folder, is not followed, and the trash refuses it as before.
+    pub(crate) fn home_followed(&self) -> PathBuf {
+        use std::os::unix::fs::MetadataExt;
+        let uid = rustix::process::getuid().as_raw();
+        let own_link = std::fs::symlink_metadata(&self.home)
+            .is_ok_and(|m| m.file_type().is_symlink() && m.uid() == uid);
+        let target = own_link
+            .then(|| std::fs::canonicalize(&self.home).ok())
+            .flatten()
+            .filter(|t| std::fs::metadata(t).is_ok_and(|m| m.is_dir() && m.uid() == uid));
+        target.unwrap_or_else(|| self.home.clone())
+    }
+
     /// Only the home trash at `home` (a `…/Trash` folder); items elsewhere cannot be trashed.
     pub fn home_only(home: impl Into<PathBuf>) -> Self {
         TrashRoots {

@@ -27,7 +27,9 @@ pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
     let trashes: Option<HashSet<&Path>> = (paths.iter())
         .map(|p| is_trashed_item(p).then(|| p.parent()?.parent()).flatten())
         .collect();
-    let home_trash = TrashRoots::from_env().ok().map(|roots| roots.home);
+    let home_trash = TrashRoots::from_env()
+        .ok()
+        .map(|roots| roots.home_followed());
     let users = |trashes: HashSet<&Path>| {
         let home = home_trash.as_deref();
         !trashes.is_empty() && trashes.into_iter().all(|t| is_users_trash(t, home))

@@ -10,12 +10,13 @@ use crate::fs::MountTable;
 /// Every existing trash folder of `roots` (the home trash first).
 pub(super) fn trash_dirs(roots: &TrashRoots) -> Vec<PathBuf> {
     let uid = rustix::process::getuid().as_raw();
-    let mut dirs = vec![roots.home.clone()];
+    let home = roots.home_followed();
     let mut seen = std::collections::HashSet::new();
-    if let Ok(m) = std::fs::symlink_metadata(&roots.home) {
+    if let Ok(m) = std::fs::symlink_metadata(&home) {
         use std::os::unix::fs::MetadataExt;
         seen.insert((m.dev(), m.ino()));
     }
+    let mut dirs = vec![home];
     // Tops of disks that may stop answering (network, FUSE), and the others.
     let tops: Vec<(PathBuf, bool)> = match &roots.volumes {
         Volumes::All => MountTable::read()

@@ -66,7 +66,7 @@ impl TrashDir {
 
     /// The home trash, created (0700) with its parents if missing, and its device and mount.
     pub(super) fn home(roots: &TrashRoots, uid: u32) -> Result<(Self, (u64, u64))> {
-        let home = &roots.home;
+        let home = &roots.home_followed();
         let (Some(name), Some(parent)) = (home.file_name(), home.parent()) else {
             return Err(Error::Refused {
                 op: "use as the trash",

@@ -105,7 +105,7 @@ pub(crate) fn trash_replaced(
 /// The device and mount the home trash is (or, made, would be) on: those of the trash
 /// folder, or of the nearest folder above it that exists.
 fn home_trash_place(roots: &TrashRoots) -> std::io::Result<(u64, u64)> {
-    for folder in roots.home.ancestors() {
+    for folder in roots.home_followed().ancestors() {
         match fs::stat_path(folder) {
             Ok(meta) => return Ok((meta.id.dev, meta.mnt_id)),
             Err(Errno::NOENT) => {}
