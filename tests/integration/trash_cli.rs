@@ -194,6 +194,35 @@ fn restore_into(home: &Path, folder: &Path, original: &Path) -> std::process::Ou
     ferry_at(home, &args)
 }
 
+/// `restore --to` a trash's own `files` folder, or a trashed folder in it, removed the
+/// item's info file (exit 0): it was then an unsafe entry with no place to go back to, or
+/// vanished inside the other item. Refused, the item stays in the trash as it was.
+#[test]
+fn a_restore_into_a_trash_folder_is_refused() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let (a, folder) = (tree.file("w/a", "A"), tree.dir("w/d"));
+    let out = ferry_at(
+        &home,
+        &[OsStr::new("trash"), a.as_os_str(), folder.as_os_str()],
+    );
+    ok(&out);
+    let trash = home.join("data/Trash");
+    for into in [trash.join("files"), trash.join("files/d")] {
+        let args = ["restore", "--on-conflict", "keep-both", "--to"].map(OsStr::new);
+        let out = ferry_at(
+            &home,
+            &[&args[..], &[into.as_os_str(), a.as_os_str()]].concat(),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{into:?}: {stderr}");
+        assert!(stderr.contains("into a trash folder"), "{stderr}");
+        assert!(trash.join("info/a.trashinfo").is_file() && trash.join("files/a").is_file());
+    }
+    ok(&restore_into(&home, &tree.dir("chosen"), &a));
+    assert_eq!(read(&tree.join("chosen/a")), "A");
+}
+
 /// The info file of the one item in the home trash of `home`: its name and text.
 fn only_info(home: &Path) -> (std::ffi::OsString, String) {
     let infos: Vec<_> = fs::read_dir(home.join("data/Trash/info"))

@@ -35,8 +35,9 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
     let mut chosen: Vec<(&TrashedItem, Meta)> = Vec::new();
     let mut targets: Vec<Target> = Vec::new();
     let mut open = OpenFolders::default();
+    let mut trash_folders = HashMap::new();
     for item in items {
-        match check(item) {
+        match check(item, &mut trash_folders) {
             Ok((meta, parent)) => {
                 chosen.push((item, meta));
                 targets.push(Target {
@@ -134,7 +135,26 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// The trashed item, if it is restorable: still the one listed, going to a safe place whose
 /// folder is now open (see `place.rs`).
-fn check(item: &TrashedItem) -> Result<(Meta, OwnedFd)> {
+fn check(
+    item: &TrashedItem,
+    trash_folders: &mut HashMap<PathBuf, bool>,
+) -> Result<(Meta, OwnedFd)> {
+    // Restored to a folder chosen inside a trash (`--to ~/.local/share/Trash/files`), the
+    // item lost its info file and was listed as an unsafe entry, or vanished inside another
+    // one. Each folder is looked at once (a restore of 5,000 items is into one or two).
+    let folder = item.original.parent().unwrap_or(Path::new("/"));
+    let in_trash = item.chosen_folder
+        && *trash_folders
+            .entry(folder.to_path_buf())
+            .or_insert_with(|| {
+                std::fs::canonicalize(folder).is_ok_and(|real| in_a_trash_folder(&real))
+            });
+    if in_trash {
+        return Err(Error::Refused {
+            op: "restore into a trash folder:",
+            path: item.original.clone(),
+        });
+    }
     let parent = place::open_parent(item)?;
     let meta = lstat(&item.file).map_err(|e| Error::io("stat", &item.file, e))?;
     if meta.id != item.id {
@@ -143,6 +163,32 @@ fn check(item: &TrashedItem) -> Result<(Meta, OwnedFd)> {
         });
     }
     Ok((meta, parent))
+}
+
+/// Whether the folder `real` (links resolved) is a trash folder's `files` or `info`, or
+/// inside one: a home trash (`…/Trash`) or a disk's (`.Trash-<uid>`, `.Trash/<uid>`).
+fn in_a_trash_folder(real: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.as_bytes().to_vec())
+            .unwrap_or_default()
+    };
+    real.ancestors().any(|part| {
+        let Some(trash) = part
+            .parent()
+            .filter(|_| matches!(&name(part)[..], b"files" | b"info"))
+        else {
+            return false;
+        };
+        let trash_name = name(trash);
+        let named = trash_name == b"Trash"
+            || trash_name
+                .strip_prefix(b".Trash-")
+                .is_some_and(|uid| !uid.is_empty() && uid.iter().all(u8::is_ascii_digit))
+            || trash.parent().is_some_and(|p| name(p) == b".Trash");
+        named && trash.join("files").is_dir() && trash.join("info").is_dir()
+    })
 }
 
 /// Once `item` is restored (to `landed`): removes its info file if nothing of it is left in
