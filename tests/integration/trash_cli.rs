@@ -194,6 +194,31 @@ fn restore_into(home: &Path, folder: &Path, original: &Path) -> std::process::Ou
     ferry_at(home, &args)
 }
 
+/// The undo of a trash of symbolic links (to a folder, a file, nothing) said each "has changed
+/// since; kept": the link's target was looked at, not the link.
+#[test]
+fn the_undo_of_a_trashed_link_puts_it_back() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let (folder, file) = (tree.dir("target"), tree.file("file", "f"));
+    let links = [
+        ("to-folder", folder.as_path()),
+        ("to-file", file.as_path()),
+        ("to-nothing", Path::new("nowhere")),
+    ];
+    let mut args = vec![OsStr::new("trash").to_owned()];
+    for (name, target) in links {
+        std::os::unix::fs::symlink(target, tree.join(name)).unwrap();
+        args.push(tree.join(name).into_os_string());
+    }
+    let args: Vec<&OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    ok(&ferry_at(&home, &args));
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    for (name, target) in links {
+        assert_eq!(fs::read_link(tree.join(name)).unwrap(), target, "{name}");
+    }
+}
+
 /// `restore --to` a trash's own `files` folder, or a trashed folder in it, removed the
 /// item's info file (exit 0): it was then an unsafe entry with no place to go back to, or
 /// vanished inside the other item. Refused, the item stays in the trash as it was.

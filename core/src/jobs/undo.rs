@@ -417,7 +417,8 @@ const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_millis(50);
 /// and undo brought that one out, saying it had undone the job). Its info file names where
 /// the job took it from, and a file has the size and time it had.
 fn still_as_trashed(r: &TrashRecord, item: &TrashedItem, started: std::time::SystemTime) -> bool {
-    let Ok(now) = fs::stat_path(&r.file) else {
+    // The item itself: a trashed link is not followed (its target failed as "changed").
+    let Ok(now) = fs::stat_at(rustix::fs::CWD, &r.file) else {
         return false;
     };
     now.id == r.id

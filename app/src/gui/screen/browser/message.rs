@@ -103,6 +103,9 @@ pub enum Message {
     PathSubmitted,
     /// The typed path was checked: a folder, or why not.
     PathChecked(PathBuf, Result<(), Arc<Error>>),
+    /// The breadcrumbs' way back down (the first path) was looked at off the UI thread: the
+    /// deepest folder of it still there, if any.
+    TrailChecked(PathBuf, Option<PathBuf>),
     /// The typed path is the file `name` in the folder: that is opened with the file selected,
     /// as Dolphin does.
     FileTyped(PathBuf, std::ffi::OsString),

@@ -590,6 +590,10 @@ impl Browser {
                 (Task::none(), None)
             }
             Message::PathSubmitted => self.submit_location(),
+            Message::TrailChecked(trail, there) => {
+                self.trail_checked(&trail, there);
+                (Task::none(), None)
+            }
             Message::PathChecked(path, Ok(())) => {
                 if self.editing.is_none() {
                     return (Task::none(), None);

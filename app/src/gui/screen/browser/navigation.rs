@@ -2,7 +2,7 @@
 //! focused when it is listed, a refresh, and opening a row (a folder here, a file elsewhere).
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use iced::Task;
 use iced::widget::operation::{self, AbsoluteOffset};
@@ -10,6 +10,7 @@ use iced::widget::operation::{self, AbsoluteOffset};
 use super::history::{Nav, Place};
 use super::timing::NavTiming;
 use super::{Browser, Contents, Dirs, Event, Listing, Message, Selection};
+use crate::gui::bridge;
 use crate::gui::screen::Ctx;
 
 impl Browser {
@@ -26,21 +27,34 @@ impl Browser {
         (self.go_to(place, nav, ctx), Some(Event::Navigated))
     }
 
-    /// Drops the way back down when its next folder is no longer here (deleted or renamed by
-    /// another program): its crumb led to "No such folder". Only that one can be checked
-    /// without reading the disk; the rest is checked as each is shown.
-    pub(super) fn cut_trail_where_gone(&mut self) {
+    /// Cuts the way back down where its folders are no longer there (deleted or renamed by
+    /// another program): their crumbs led to "No such folder". The next folder is looked
+    /// for in the listing; the ones below it are looked at off the UI thread.
+    pub(super) fn check_trail(&mut self) -> Task<Message> {
         let (Some(trail), Some(contents)) = (&self.trail, self.listing.contents()) else {
-            return;
+            return Task::none();
         };
         let Some(next) = (trail.strip_prefix(&self.path).ok()).and_then(|b| b.components().next())
         else {
-            return;
+            return Task::none();
         };
         let name = next.as_os_str().as_encoded_bytes();
         let gone = !(contents.entries().iter()).any(|e| e.name_bytes() == name && e.is_dir_like());
         if gone {
             self.trail = None;
+            return Task::none();
+        }
+        let trail = trail.clone();
+        bridge::blocking(move || {
+            let there = trail.ancestors().find(|p| p.is_dir()).map(PathBuf::from);
+            Message::TrailChecked(trail, there)
+        })
+    }
+
+    /// The deepest folder of the way back down `trail` still there is `there`.
+    pub(super) fn trail_checked(&mut self, trail: &Path, there: Option<PathBuf>) {
+        if self.trail.as_deref() == Some(trail) {
+            self.trail = there.filter(|t| t.starts_with(&self.path) && *t != self.path);
         }
     }
 

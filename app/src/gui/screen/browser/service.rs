@@ -189,7 +189,7 @@ impl Browser {
             }
         }
         self.listing = Listing::Loaded(contents);
-        self.cut_trail_where_gone();
+        let check_trail = self.check_trail();
         let rows_changed = self.rows_changed();
         let reveal = match (focus, anchor) {
             (Some((row, entry)), _) => {
@@ -200,6 +200,7 @@ impl Browser {
             (None, None) => Task::none(),
         };
         let task = Task::batch([
+            check_trail,
             rows_changed,
             reveal,
             self.select_if_pending(),
