@@ -243,6 +243,12 @@ fn a_home_trash_linked_elsewhere_by_its_user_is_used() {
     assert!(restore(listed).is_complete());
     assert_eq!(read(&path), "linked");
     assert!(tree.join("home/Trash").is_symlink(), "the link stays");
+    // Neither the link nor a folder holding it goes into the trash it leads to.
+    for item in [tree.join("home/Trash"), tree.join("home")] {
+        let summary = trash(std::slice::from_ref(&item), &roots);
+        assert!(!summary.failed.is_empty(), "{item:?}: {summary:#?}");
+        assert!(tree.join("home/Trash").is_symlink());
+    }
 }
 
 /// Renamed into the trash, a folder holding a mount point took the mounted file system with

@@ -255,7 +255,16 @@ fn trash_one(
         ]
     });
     let in_or_holding = |dir: &Path| original.starts_with(dir) || dir.starts_with(&original);
-    if in_or_holding(&trash.path) || volume_trashes.iter().flatten().any(|d| in_or_holding(d)) {
+    // A home trash that is a link: the link too, and the folders holding it (trashed, the
+    // trash was gone from where it is looked for, and its items unlisted).
+    let home_link = (roots.home.parent())
+        .and_then(|p| Some(std::fs::canonicalize(p).ok()?.join(roots.home.file_name()?)));
+    if in_or_holding(&trash.path)
+        || home_link
+            .as_deref()
+            .is_some_and(|link| link.starts_with(&original))
+        || volume_trashes.iter().flatten().any(|d| in_or_holding(d))
+    {
         return Err(trash_itself());
     }
     let (listed, deleted) = match as_trashed {

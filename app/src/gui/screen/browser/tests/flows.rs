@@ -95,6 +95,23 @@ fn the_way_back_down_goes_when_its_folder_is_deleted_elsewhere() {
     assert!(!shows(&browser, "docs"));
 }
 
+/// A folder further down the way back found gone (looked at off the UI thread): the crumbs
+/// from it on go, those above it stay.
+#[test]
+fn the_way_back_down_ends_above_a_deeper_folder_found_gone() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x/a/b/c", &["f"]);
+    let messages = click(&browser, &["x"]);
+    feed(&mut browser, &dirs, messages);
+    let event = loaded(&browser, listing("/x", &["a/"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(shows(&browser, "a") && shows(&browser, "c"));
+    let checked = Message::TrailChecked(PathBuf::from("/x/a/b/c"), Some(PathBuf::from("/x/a")));
+    feed(&mut browser, &dirs, vec![checked]);
+    assert!(shows(&browser, "a"), "still there");
+    assert!(!shows(&browser, "b") && !shows(&browser, "c"));
+}
+
 #[test]
 fn double_clicking_a_file_asks_the_window_to_open_it() {
     let dirs = Recorder::default();
