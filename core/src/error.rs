@@ -147,6 +147,17 @@ pub enum Error {
         /// The item.
         path: PathBuf,
     },
+    /// A copy or move would write into Ferry's state folder, or merge into or replace it:
+    /// the undo journal would be overwritten or set aside.
+    #[error(
+        "{} was not written: it is, or is in, Ferry's state folder, where the undo journal is \
+         kept",
+        Shown(path)
+    )]
+    IntoFerryState {
+        /// Where the item would have gone.
+        path: PathBuf,
+    },
     /// The operation is refused on this path (`/`, `..`).
     #[error("refusing to {op} {}", Shown(path))]
     Refused {
@@ -423,6 +434,7 @@ impl Error {
             | Error::OtherFilesystem { path }
             | Error::HoldsMount { path, .. }
             | Error::HoldsFerryState { path }
+            | Error::IntoFerryState { path }
             | Error::Refused { path, .. }
             | Error::TooLarge { path, .. }
             | Error::NoSpace { path, .. }

@@ -106,7 +106,7 @@ impl Planner<'_> {
         // Merged into or replaced, the undo journal would be overwritten or set aside.
         if existing.is_some_and(|e| Some(e.id) == self.state_id) {
             let path = self.plan.dest_path(i);
-            return self.fail(i, Error::HoldsFerryState { path });
+            return self.fail(i, Error::IntoFerryState { path });
         }
         let Some(existing) = existing else {
             let action = if by_rename {

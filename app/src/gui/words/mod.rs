@@ -94,6 +94,11 @@ pub fn error_in_words(error: &Error) -> String {
             "{} is or holds Ferry's undo history; it was left alone.",
             quoted(path)
         ),
+        Error::IntoFerryState { path } => format!(
+            "{} was not written: Ferry keeps its undo history in that folder, and writes \
+             nothing else there.",
+            quoted(path)
+        ),
         Error::Refused { op, path } => format!("Ferry won't {op} {}.", quoted_full(path)),
         Error::TooLarge { path, size, limit } => format!(
             "{} is too large for this disk: it is {}, and the disk holds files of at most {}.",
@@ -246,7 +251,9 @@ pub fn error_title(error: &Error) -> &'static str {
         }
         Error::PutBackBeside { .. } => "Put back beside",
         Error::OtherFilesystem { .. } | Error::HoldsMount { .. } => "A mount point",
-        Error::Refused { .. } | Error::HoldsFerryState { .. } => "Refused",
+        Error::Refused { .. } | Error::HoldsFerryState { .. } | Error::IntoFerryState { .. } => {
+            "Refused"
+        }
         Error::CannotTrash { .. } => "Can't move to the trash",
         Error::UnsafeTrashEntry { .. } => "Unsafe trash entry",
         Error::LinkInPath { .. } => "Symbolic link on the way",

@@ -174,7 +174,7 @@ impl Planner<'_> {
                 && dest.ancestors.contains(&state)
             {
                 let path = self.plan.dest_path(i);
-                self.fail(i, Error::HoldsFerryState { path });
+                self.fail(i, Error::IntoFerryState { path });
                 return Ok(());
             }
             if self.holds_dest(&meta) {
