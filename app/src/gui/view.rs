@@ -77,8 +77,8 @@ impl Ferry {
         } else {
             content = widget::unlayered(content);
         }
-        let shortcuts =
-            (self.shortcuts_shown).then(|| modal::shortcuts::view().map(Message::Shortcuts));
+        let shortcuts = (self.shortcuts_shown)
+            .then(|| modal::shortcuts::view(self.window).map(Message::Shortcuts));
         content = modal::dialog(
             content,
             shortcuts,

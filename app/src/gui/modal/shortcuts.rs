@@ -22,6 +22,8 @@ pub enum Message {
 
 /// Height of the scrolled list.
 const LIST_HEIGHT: f32 = 460.0;
+/// Of the window's height, what the dialog's title, footer and margins take.
+const WINDOW_SPARE: f32 = 200.0;
 /// One line of the list, about (13 px text and its spacing).
 const LINE: f32 = 19.0;
 
@@ -87,7 +89,9 @@ fn section<'a>(title: &'static str, rows: Vec<(&'static str, String)>) -> Column
 }
 
 /// The dialog's content.
-pub fn view<'a>() -> Element<'a, Message> {
+/// `window`: the window's size. In a small window the list is shorter, and the folder view's
+/// column goes under the others (at the smallest window the footer and Close were cut off).
+pub fn view<'a>(window: iced::Size) -> Element<'a, Message> {
     let fixed = |keys: &[(&'static str, &'static str)]| {
         keys.iter()
             .map(|&(what, key)| (what, key.to_owned()))
@@ -112,13 +116,21 @@ pub fn view<'a>() -> Element<'a, Message> {
         rule::horizontal(1).style(style::separator),
         scrollable(
             // Room on the right for the scrollbar, which is drawn over the content.
-            row![left, right].spacing(32).padding(Padding {
-                right: 20.0,
-                ..Padding::from([0, 8])
-            })
+            row![left, right]
+                .spacing(32)
+                .padding(Padding {
+                    right: 20.0,
+                    ..Padding::from([0, 8])
+                })
+                .wrap()
+                .vertical_spacing(16),
         )
         .id(list_id())
-        .height(LIST_HEIGHT),
+        .height(
+            LIST_HEIGHT
+                .min(window.height - WINDOW_SPARE)
+                .max(LINE * 3.0)
+        ),
         row![
             text("Letters typed in a folder or the trash select the next name starting with them.")
                 .size(12)
