@@ -63,3 +63,46 @@ fn an_undo_refused_for_want_of_room_leaves_the_job_done() {
     assert!(!dest.join("d").exists());
     assert!(last_history(&home).contains(" undone "));
 }
+
+/// The same for a redo: refused for want of room, the job was listed as stopped with nothing
+/// done, and neither redo nor undo found it again.
+#[test]
+fn a_redo_refused_for_want_of_room_can_be_redone_later() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=20", "tmpfs"];
+    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+        return;
+    };
+    let folder = t.dir("d");
+    for i in 0..10 {
+        t.file(format!("d/f{i}"), i.to_string());
+    }
+    let run = |verb: &str| ferry_in(&home).arg(verb).output().unwrap();
+    let out = ferry_in(&home)
+        .arg("mv")
+        .arg(&folder)
+        .arg(&small.dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(run("undo").status.success());
+    let mut fill = Vec::new();
+    while fs::write(small.dir.join(format!("fill{}", fill.len())), "").is_ok() {
+        fill.push(small.dir.join(format!("fill{}", fill.len())));
+    }
+
+    let out = run("redo");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("not enough room for files"), "{said}");
+    assert_eq!(fs::read_dir(&folder).unwrap().count(), 10);
+    let history = last_history(&home);
+    assert!(history.contains(" undone "), "{history}");
+
+    fill.iter().for_each(|f| fs::remove_file(f).unwrap());
+    let out = run("redo");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read_dir(small.dir.join("d")).unwrap().count(), 10);
+    assert!(!folder.exists());
+}

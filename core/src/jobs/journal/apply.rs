@@ -62,8 +62,16 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 details_missing: None,
                 undo_by: None,
                 undo_by_before: None,
+                before_redo: None,
             };
             match index {
+                // A redo starts the record over: what it was is kept, for a redo refused
+                // before it wrote anything (see `Line::RedoRefused`).
+                Some(i) if !resumed => {
+                    let mut was = std::mem::replace(&mut records[i], record);
+                    was.before_redo = None;
+                    records[i].before_redo = Some(Box::new(was));
+                }
                 Some(i) => records[i] = record,
                 None => records.push(record),
             }
@@ -128,13 +136,19 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
             let r = &mut records[i];
             r.undo_by = r.undo_by_before.take();
         }
+        (Line::RedoRefused { .. }, Some(i)) => {
+            if let Some(was) = records[i].before_redo.take() {
+                records[i] = *was;
+            }
+        }
         // An end or undo of a record already dropped by compaction.
         (
             Line::End { .. }
             | Line::Undone { .. }
             | Line::Halted { .. }
             | Line::UndoStarted { .. }
-            | Line::UndoRefused { .. },
+            | Line::UndoRefused { .. }
+            | Line::RedoRefused { .. },
             None,
         ) => {}
     }

@@ -104,6 +104,8 @@ pub struct JournalRecord {
     /// What `undo_by` was before the last undo began: it is again when that undo was refused
     /// before changing anything (an earlier undo stopped part way stays unfinished).
     pub(crate) undo_by_before: Option<(u32, u64)>,
+    /// What the record was before a redo started it over, until that redo ends.
+    pub(crate) before_redo: Option<Box<JournalRecord>>,
 }
 
 impl JournalRecord {

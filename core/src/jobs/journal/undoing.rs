@@ -63,6 +63,10 @@ impl UndoJournal {
                 let _lock = self.lock()?;
                 self.append(&Line::Halted { seq, time: now() }, false)
             }
+            (false, false) if summary.refused_before_writing() && self.is_redo(seq)? => {
+                let _lock = self.lock()?;
+                self.append(&Line::RedoRefused { seq, time: now() }, false)
+            }
             (false, _) => self.finish(seq, summary, cancelled),
             (true, true) if !undo_complete(summary) => Ok(()),
             (true, true) => self.mark_undone(seq, summary),
@@ -73,6 +77,13 @@ impl UndoJournal {
             (true, false) if !undo_complete(summary) => Ok(()),
             (true, false) => self.mark_undone(seq, summary),
         }
+    }
+
+    /// Whether record `seq` runs as a redo (its `begin` started an undone record over).
+    fn is_redo(&self, seq: u64) -> Result<bool, Error> {
+        let records = self.records()?;
+        let record = records.iter().rfind(|r| r.seq == seq);
+        Ok(record.is_some_and(|r| r.before_redo.is_some()))
     }
 
     /// The newest record that undo applies to: finished, cancelled or interrupted, and not

@@ -96,6 +96,10 @@ pub(super) enum Line {
     /// (no room for what it would put back): the record is as it was before that undo began.
     /// A reader without this line skips it, and lists the record's undo as unfinished.
     UndoRefused { seq: u64, time: u64 },
+    /// The redo begun by the record's last `begin` line was refused before it changed
+    /// anything (no room): the record is undone again, as it was before that redo, for
+    /// another redo. A reader without this line skips it, and lists the redo as stopped.
+    RedoRefused { seq: u64, time: u64 },
 }
 
 impl Line {
@@ -103,7 +107,8 @@ impl Line {
         match self {
             Line::Halted { seq, .. }
             | Line::UndoStarted { seq, .. }
-            | Line::UndoRefused { seq, .. } => *seq,
+            | Line::UndoRefused { seq, .. }
+            | Line::RedoRefused { seq, .. } => *seq,
             Line::Begin { seq, .. } | Line::End { seq, .. } | Line::Undone { seq, .. } => *seq,
         }
     }
