@@ -17,12 +17,26 @@ fn last_history(home: &std::path::Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// A disk of 20 inodes.
+fn small_disk(t: &TempTree) -> Option<Mounted> {
+    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=20", "tmpfs"];
+    Mounted::new(&t.join("small"), &options)
+}
+
+/// Another program takes every inode left on the disk at `dir`: the files it made.
+fn take_every_inode(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut fill = Vec::new();
+    while fs::write(dir.join(format!("fill{}", fill.len())), "").is_ok() {
+        fill.push(dir.join(format!("fill{}", fill.len())));
+    }
+    fill
+}
+
 #[test]
 fn an_undo_refused_for_want_of_room_leaves_the_job_done() {
     let t = TempTree::new();
     let home = t.dir("home");
-    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=20", "tmpfs"];
-    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+    let Some(small) = small_disk(&t) else {
         return;
     };
     let folder = small.dir.join("d");
@@ -39,10 +53,7 @@ fn an_undo_refused_for_want_of_room_leaves_the_job_done() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     // Another program takes the inodes the folder's files had.
-    let mut fill = Vec::new();
-    while fs::write(small.dir.join(format!("fill{}", fill.len())), "").is_ok() {
-        fill.push(small.dir.join(format!("fill{}", fill.len())));
-    }
+    let fill = take_every_inode(&small.dir);
 
     let out = ferry_in(&home).arg("undo").output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
@@ -70,8 +81,7 @@ fn an_undo_refused_for_want_of_room_leaves_the_job_done() {
 fn a_redo_refused_for_want_of_room_can_be_redone_later() {
     let t = TempTree::new();
     let home = t.dir("home");
-    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=20", "tmpfs"];
-    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+    let Some(small) = small_disk(&t) else {
         return;
     };
     let folder = t.dir("d");
@@ -87,10 +97,7 @@ fn a_redo_refused_for_want_of_room_can_be_redone_later() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(run("undo").status.success());
-    let mut fill = Vec::new();
-    while fs::write(small.dir.join(format!("fill{}", fill.len())), "").is_ok() {
-        fill.push(small.dir.join(format!("fill{}", fill.len())));
-    }
+    let fill = take_every_inode(&small.dir);
 
     let out = run("redo");
     let said = String::from_utf8_lossy(&out.stderr);
