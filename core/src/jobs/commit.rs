@@ -66,7 +66,9 @@ impl Copier<'_> {
         if meta.size >= RECHECK_MIN_SIZE {
             let path = || self.plan.source_path(i);
             let now = fs::stat_fd(src).map_err(|e| Error::io("stat", path(), e))?;
-            if (now.size, now.mtime, now.ctime) != (meta.size, meta.mtime, meta.ctime) {
+            // A link made or removed meanwhile moves the change time too, and is no change.
+            let ctime_moved = now.ctime != meta.ctime && now.nlink == meta.nlink;
+            if (now.size, now.mtime) != (meta.size, meta.mtime) || ctime_moved {
                 return Err(Error::Changed { path: path() });
             }
         }
