@@ -147,6 +147,11 @@ pub fn delete_cautions(paths: &[PathBuf], home: Option<&Path>) -> Vec<(PathBuf, 
 pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Caution)> {
     let real = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::fs::canonicalize(p).ok());
     let (home, state, trash) = (real(&own.home), real(&own.state), real(&own.trash));
+    // A home trash that is a link (followed by the trash): the link moved, the trash was
+    // gone from where it is looked for, without the question a trash folder gets.
+    let trash_link = (own.trash.as_deref())
+        .filter(|t| t.is_symlink())
+        .and_then(real_path);
     let holds = |real: &Path, folder: &Option<PathBuf>| {
         folder.as_ref().is_some_and(|f| f.starts_with(real))
     };
@@ -172,13 +177,17 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
             if in_state_folder(path) {
                 return Some((path.clone(), Caution::FerryState));
             }
+            if trash_link.is_some() && real_path(path) == trash_link {
+                return Some((path.clone(), Caution::Trash));
+            }
             let (real, _) = real_folder(path)?;
             let caution = if state.as_deref().is_some_and(|s| is_ferry_state(&real, s)) {
                 Some(Caution::FerryState)
             } else {
                 home_caution(&real, home.as_deref())
             };
-            let in_trash = || holds(&real, &trash) || is_volume_trash(&real);
+            let in_trash =
+                || holds(&real, &trash) || holds(&real, &trash_link) || is_volume_trash(&real);
             Some((
                 path.clone(),
                 caution.or_else(|| in_trash().then_some(Caution::Trash))?,
@@ -333,5 +342,25 @@ mod tests {
         let found = move_cautions(&paths[..2], &own);
         assert_eq!(found[0].1, Caution::HomeFolder);
         assert_eq!(found[1].1, Caution::Trash);
+    }
+
+    /// A home trash that is a link (which the trash follows): the link and the folders
+    /// holding it are asked about as the trash folder is (the link moved without a word).
+    #[test]
+    fn moving_a_home_trash_that_is_a_link_is_a_caution() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (share, kept) = (tmp.path().join("me/share"), tmp.path().join("kept"));
+        std::fs::create_dir_all(&share).unwrap();
+        std::fs::create_dir_all(&kept).unwrap();
+        std::os::unix::fs::symlink(&kept, share.join("Trash")).unwrap();
+        let own = OwnFolders {
+            home: None,
+            state: None,
+            trash: Some(share.join("Trash")),
+        };
+        let paths = [share.join("Trash"), share.clone(), kept];
+        let found = move_cautions(&paths, &own);
+        let cautions: Vec<_> = found.iter().map(|(_, c)| *c).collect();
+        assert_eq!(cautions, [Caution::Trash; 3], "{found:?}");
     }
 }
