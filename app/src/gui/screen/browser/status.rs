@@ -3,9 +3,14 @@
 use iced::widget::{container, row, space};
 use iced::{Alignment, Element, Fill};
 
-use super::view::small;
+use super::view::{SMALL, small};
 use super::{Browser, Contents, Listing, Message};
-use crate::gui::format;
+use crate::gui::{fit, format};
+
+/// The bar's padding left and right, together.
+const BAR_PADDING: f32 = 28.0;
+/// The least room kept between the bar's left and right parts.
+const BAR_GAP: f32 = 24.0;
 use crate::gui::style;
 
 impl Browser {
@@ -13,7 +18,10 @@ impl Browser {
     pub(super) fn status_bar(&self) -> Element<'_, Message> {
         let (left, right) = match &self.listing {
             Listing::Failed(_) => (String::new(), String::new()),
-            Listing::Loading(contents) => (self.counts(contents), "Loading…".to_owned()),
+            Listing::Loading(contents) => {
+                let right = "Loading…".to_owned();
+                (self.counts(contents, self.name_room(&right)), right)
+            }
             Listing::Loaded(contents) => {
                 let hidden = match (contents.hidden(), contents.unfinished()) {
                     (0, _) => String::new(),
@@ -23,7 +31,7 @@ impl Browser {
                     }
                     (n, _) => format!("{} hidden", format::count(n)),
                 };
-                (self.counts(contents), hidden)
+                (self.counts(contents, self.name_room(&hidden)), hidden)
             }
         };
         // While a rename is refused, the reason takes the left of the bar.
@@ -35,7 +43,7 @@ impl Browser {
         let bar = row![left, space::horizontal(), small(right)].align_y(Alignment::Center);
         // Clipped: in a narrow split, the left pane's counts were drawn over the right's.
         container(bar)
-            .padding([5, 14])
+            .padding([5.0, BAR_PADDING / 2.0])
             .width(Fill)
             .clip(true)
             .style(style::chrome)
@@ -44,12 +52,22 @@ impl Browser {
 }
 
 impl Browser {
+    /// How wide the one name selected may be drawn beside `right` in the bar: a long one
+    /// was cut mid-character and pushed the bar's right part out of it.
+    fn name_room(&self, right: &str) -> f32 {
+        if self.bounds.width <= 0.0 {
+            return f32::INFINITY; // not laid out yet
+        }
+        let around = fit::width("“” selected (999.9 MB)", SMALL) + fit::width(right, SMALL);
+        (self.bounds.width - BAR_PADDING - BAR_GAP - around).max(fit::width("ab…yz", SMALL))
+    }
+
     /// What the shown rows are, as Dolphin counts them: "2 folders, 14 files" (no "0
     /// folders"), "Empty folder"; with a selection, "“a.txt” selected (4 bytes)" or "3 of 16
     /// selected (2.0 MB)": the size is that of the files selected (a folder's is not known
     /// without going through it), as Nautilus and Dolphin show it; a link to a file counts the
     /// file's. Short, so that a narrow pane of a split shows it whole.
-    fn counts(&self, contents: &Contents) -> String {
+    fn counts(&self, contents: &Contents, name_room: f32) -> String {
         let rows = contents.rows().len();
         let selected = self.selection.count();
         let bytes = || {
@@ -61,6 +79,7 @@ impl Browser {
                 .and_then(|e| contents.entries().get(e as usize))
                 .map(|e| format::shown_name(e.name()).into_owned())
         {
+            let name = fit::middle(name.into(), name_room, SMALL);
             return format!("“{name}” selected{}", bytes());
         }
         if selected > 0 {
@@ -73,6 +92,12 @@ impl Browser {
             (0, 0) => "Nothing shown".to_owned(),
             (folders, files) => format::folders_and_files(folders, files, ", "),
         }
+    }
+
+    /// The left of the bar beside "1 hidden", as drawn.
+    #[cfg(test)]
+    pub(super) fn counts_for_test(&self, contents: &Contents) -> String {
+        self.counts(contents, self.name_room("1 hidden"))
     }
 
     /// The bytes of the files among the selected entries; `None` if none is a file.

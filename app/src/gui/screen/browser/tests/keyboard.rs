@@ -69,6 +69,36 @@ fn the_status_bar_says_the_size_of_the_files_selected() {
     assert!(shows(&browser, "Only hidden files here"));
 }
 
+/// A long name selected in a narrow pane is shortened in the middle, its extension kept, so
+/// that the bar's count on the right stays in it (the name was cut mid-character).
+#[test]
+fn a_long_name_selected_is_shortened_in_the_status_bar() {
+    let dirs = Recorder::default();
+    let long = format!("{}-end.txt", "a-long-name".repeat(12));
+    let mut browser = browser_with(&dirs, "/x", &["docs/", &long, ".hidden"]);
+    let messages = click(&browser, &["docs"]);
+    feed(&mut browser, &dirs, messages);
+    let down = PaneAction::Move {
+        step: Step::Down,
+        extend: false,
+    };
+    act(&mut browser, &dirs, down);
+    let narrow = Rectangle::new(Point::ORIGIN, Size::new(420.0, 300.0));
+    let _ = browser.update(Message::Resized(narrow), &ctx(&dirs));
+    let shown = browser
+        .listing()
+        .contents()
+        .map(|c| browser.counts_for_test(c))
+        .unwrap();
+    assert!(
+        shown.contains('…') && shown.ends_with("-end.txt” selected (1.0 kB)"),
+        "{shown}"
+    );
+    let room = 420.0 - 28.0 - crate::gui::fit::width("1 hidden", 13.0);
+    assert!(crate::gui::fit::width(&shown, 13.0) < room, "{shown}");
+    assert!(shows(&browser, "1 hidden"));
+}
+
 /// Ctrl+arrows move the focus alone and Ctrl+Space picks the focused entry: entries apart
 /// are selected from the keyboard, as in Dolphin.
 #[test]
