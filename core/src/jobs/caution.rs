@@ -211,7 +211,7 @@ fn real_folder(path: &Path) -> Option<(PathBuf, Meta)> {
 
 /// `path` with its parents' links resolved, the last name as it is (a link there is not
 /// followed); `None` if the parent cannot be resolved.
-fn real_path(path: &Path) -> Option<PathBuf> {
+pub(crate) fn real_path(path: &Path) -> Option<PathBuf> {
     match (path.parent(), path.file_name()) {
         (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => {
             Some(std::fs::canonicalize(parent).ok()?.join(name))
@@ -236,14 +236,20 @@ fn is_mount_point(real: &Path, meta: &Meta) -> bool {
 }
 
 /// `.Trash` or `.Trash-$uid` at the top of a volume (the freedesktop trash specification).
+/// Whether `name` is that of a disk's trash folder: `.Trash` (shared, holding `<uid>`) or
+/// `.Trash-<uid>`.
+pub(crate) fn is_volume_trash_name(name: &[u8]) -> bool {
+    name == b".Trash"
+        || name
+            .strip_prefix(b".Trash-")
+            .is_some_and(|uid| !uid.is_empty() && uid.iter().all(u8::is_ascii_digit))
+}
+
 fn is_volume_trash(real: &Path) -> bool {
     let Some(name) = real.file_name().map(OsStr::as_bytes) else {
         return false;
     };
-    let trash_name = name == b".Trash"
-        || name
-            .strip_prefix(b".Trash-")
-            .is_some_and(|uid| !uid.is_empty() && uid.iter().all(u8::is_ascii_digit));
+    let trash_name = is_volume_trash_name(name);
     let top = real
         .parent()
         .and_then(|p| Some((p, fs::stat_path(p).ok()?)));

@@ -120,6 +120,12 @@ fn home_trash_place(roots: &TrashRoots) -> std::io::Result<(u64, u64)> {
 struct Trashes {
     /// The home trash, once opened, and its device and mount.
     home: Option<(TrashDir, (u64, u64))>,
+    /// The device and mount the home trash is (or would be) on, looked up once a job while
+    /// it is not opened (items of other disks only).
+    home_place: Option<(u64, u64)>,
+    /// The home trash's path, its folder's links resolved (that of the link, when it is
+    /// one), looked up once a job.
+    home_link: Option<Option<PathBuf>>,
     /// The number the last item of a name got in a trash folder (`a.txt.7`): the next item
     /// of that name is tried from the one after, not from the plain name up again. 3,000
     /// files of one name (`.DS_Store`, `index.html`) each tried every name taken before
@@ -135,7 +141,12 @@ fn trash_one(
     (mounts, state): (&MountTable, Option<&Path>),
     uid: u32,
 ) -> Result<TrashRecord> {
-    let Trashes { home, numbered } = trashes;
+    let Trashes {
+        home,
+        home_place,
+        home_link,
+        numbered,
+    } = trashes;
     let refused = || Error::Refused {
         op: "trash",
         path: path.to_path_buf(),
@@ -184,9 +195,13 @@ fn trash_one(
     }
     // The home trash is opened (and made) only for what is on its disk: an item on another
     // disk goes to that disk's trash even when the home trash cannot be had.
-    let (home_dev, home_mount) = match home {
-        Some((_, place)) => *place,
-        None => home_trash_place(roots).map_err(|e| cannot(&original, e.to_string()))?,
+    let (home_dev, home_mount) = match (home.as_ref(), *home_place) {
+        (Some((_, place)), _) => *place,
+        (None, Some(place)) => place,
+        (None, None) => {
+            let place = home_trash_place(roots).map_err(|e| cannot(&original, e.to_string()))?;
+            *home_place.insert(place)
+        }
     };
     // A rename leaves neither a btrfs subvolume nor a mount: what counts is the device of the
     // folder the item is in (a subvolume itself moves within its parent's).
@@ -257,8 +272,7 @@ fn trash_one(
     let in_or_holding = |dir: &Path| original.starts_with(dir) || dir.starts_with(&original);
     // A home trash that is a link: the link too, and the folders holding it (trashed, the
     // trash was gone from where it is looked for, and its items unlisted).
-    let home_link = (roots.home.parent())
-        .and_then(|p| Some(std::fs::canonicalize(p).ok()?.join(roots.home.file_name()?)));
+    let home_link = home_link.get_or_insert_with(|| crate::jobs::caution::real_path(&roots.home));
     if in_or_holding(&trash.path)
         || home_link
             .as_deref()

@@ -183,9 +183,7 @@ fn in_a_trash_folder(real: &Path) -> bool {
         };
         let trash_name = name(trash);
         let named = trash_name == b"Trash"
-            || trash_name
-                .strip_prefix(b".Trash-")
-                .is_some_and(|uid| !uid.is_empty() && uid.iter().all(u8::is_ascii_digit))
+            || crate::jobs::caution::is_volume_trash_name(&trash_name)
             || trash.parent().is_some_and(|p| name(p) == b".Trash");
         named && trash.join("files").is_dir() && trash.join("info").is_dir()
     })
