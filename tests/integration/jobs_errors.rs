@@ -81,8 +81,7 @@ fn not_enough_space_is_refused_before_writing() {
 #[test]
 fn too_few_free_inodes_are_refused_before_writing() {
     let t = TempTree::new();
-    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=6", "tmpfs"];
-    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+    let Some(small) = Mounted::tmpfs_inodes(&t.join("small"), "2m", 6) else {
         return;
     };
     let folder = t.dir("d");
@@ -116,8 +115,7 @@ fn too_few_free_inodes_are_refused_before_writing() {
 #[test]
 fn hard_links_count_as_inodes_on_tmpfs() {
     let t = TempTree::new();
-    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=6", "tmpfs"];
-    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+    let Some(small) = Mounted::tmpfs_inodes(&t.join("small"), "2m", 6) else {
         return;
     };
     let folder = t.dir("d");
@@ -163,8 +161,7 @@ fn tiny_files_are_counted_in_the_destinations_blocks() {
 fn a_disk_out_of_inodes_is_said_to_hold_no_more_files() {
     let t = TempTree::new();
     let small = t.join("small");
-    let opts = ["-t", "tmpfs", "-o", "size=20m,nr_inodes=6", "tmpfs"];
-    let Some(small) = Mounted::new(&small, &opts) else {
+    let Some(small) = Mounted::tmpfs_inodes(&small, "20m", 6) else {
         return;
     };
     let src = t.dir("src");
@@ -430,10 +427,7 @@ fn an_immutable_file_or_append_only_folder_is_not_moved_across_file_systems() {
 #[test]
 fn a_move_a_full_disk_stops_says_what_it_did_not_move() {
     let t = TempTree::new();
-    let Some(small) = Mounted::new(
-        &t.join("small"),
-        &["-t", "tmpfs", "-o", "size=10m,nr_inodes=6", "tmpfs"],
-    ) else {
+    let Some(small) = Mounted::tmpfs_inodes(&t.join("small"), "10m", 6) else {
         return;
     };
     let src = t.many_files("src", "f", 8, 10);

@@ -232,6 +232,13 @@ impl Mounted {
             &["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"],
         )
     }
+
+    /// A tmpfs of `size` at `dir` holding at most `inodes` files and folders (its root
+    /// among them).
+    pub fn tmpfs_inodes(dir: &Path, size: &str, inodes: u32) -> Option<Mounted> {
+        let options = format!("size={size},nr_inodes={inodes}");
+        Mounted::new(dir, &["-t", "tmpfs", "-o", &options, "tmpfs"])
+    }
 }
 
 impl Drop for Mounted {

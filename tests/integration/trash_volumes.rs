@@ -81,8 +81,7 @@ fn an_item_on_a_volume_is_trashed_there_when_the_home_trash_cannot_be_had() {
 #[test]
 fn a_disk_with_no_room_for_its_trash_folder_says_so() {
     let tree = TempTree::new();
-    let opts = ["-t", "tmpfs", "-o", "size=4m,nr_inodes=3", "tmpfs"];
-    let Some(mount) = Mounted::new(&tree.join("vol"), &opts) else {
+    let Some(mount) = Mounted::tmpfs_inodes(&tree.join("vol"), "4m", 3) else {
         return;
     };
     let path = mount.dir.join("file");

@@ -438,8 +438,7 @@ fn no_redo_after_an_undo_that_merged_into_a_folder_made_since() {
 fn an_undo_stopped_part_way_says_how_to_go_on() {
     let t = TempTree::new();
     let home = t.dir("home");
-    let options = ["-t", "tmpfs", "-o", "size=4m,nr_inodes=40", "tmpfs"];
-    let Some(small) = Mounted::new(&t.join("small"), &options) else {
+    let Some(small) = Mounted::tmpfs_inodes(&t.join("small"), "4m", 40) else {
         return;
     };
     let folder = small.dir.join("um");

@@ -19,8 +19,7 @@ fn last_history(home: &std::path::Path) -> String {
 
 /// A disk of 20 inodes.
 fn small_disk(t: &TempTree) -> Option<Mounted> {
-    let options = ["-t", "tmpfs", "-o", "size=2m,nr_inodes=20", "tmpfs"];
-    Mounted::new(&t.join("small"), &options)
+    Mounted::tmpfs_inodes(&t.join("small"), "2m", 20)
 }
 
 /// Another program takes every inode left on the disk at `dir`: the files it made.

@@ -77,14 +77,21 @@ fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
     assert!(shows(&browser, "y"), "the trail from /y");
 }
 
+/// A browser on `deep` (a folder below `/x`) gone up to `/x` by its crumb, `/x` listed as
+/// `names`: the trail leads back down to `deep`.
+fn gone_up_to_x(dirs: &Recorder, deep: &str, names: &[&str]) -> Browser {
+    let mut browser = browser_with(dirs, deep, &["f"]);
+    let messages = click(&browser, &["x"]);
+    feed(&mut browser, dirs, messages);
+    let event = loaded(&browser, listing("/x", names));
+    let _ = browser.update(Message::Dir(event), &ctx(dirs));
+    browser
+}
+
 #[test]
 fn the_way_back_down_goes_when_its_folder_is_deleted_elsewhere() {
     let dirs = Recorder::default();
-    let mut browser = browser_with(&dirs, "/x/docs", &["a.txt"]);
-    let messages = click(&browser, &["x"]);
-    feed(&mut browser, &dirs, messages);
-    let event = loaded(&browser, listing("/x", &["docs/", "notes.txt"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    let mut browser = gone_up_to_x(&dirs, "/x/docs", &["docs/", "notes.txt"]);
     assert!(shows(&browser, "docs"), "the trail down to docs");
 
     // A shell renames a file: the trail stays.
@@ -100,11 +107,7 @@ fn the_way_back_down_goes_when_its_folder_is_deleted_elsewhere() {
 #[test]
 fn the_way_back_down_ends_above_a_deeper_folder_found_gone() {
     let dirs = Recorder::default();
-    let mut browser = browser_with(&dirs, "/x/a/b/c", &["f"]);
-    let messages = click(&browser, &["x"]);
-    feed(&mut browser, &dirs, messages);
-    let event = loaded(&browser, listing("/x", &["a/"]));
-    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    let mut browser = gone_up_to_x(&dirs, "/x/a/b/c", &["a/"]);
     assert!(shows(&browser, "a") && shows(&browser, "c"));
     let checked = Message::TrailChecked(PathBuf::from("/x/a/b/c"), Some(PathBuf::from("/x/a")));
     feed(&mut browser, &dirs, vec![checked]);
