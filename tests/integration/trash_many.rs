@@ -1,8 +1,10 @@
-//! Many items at once in the trash: more than the process may hold files open, and many of
-//! one name, which must not each try every name the ones before them took.
+//! Many items at once in the trash: more than the process may hold files open, many of one
+//! name, which must not each try every name the ones before them took, and the batches the
+//! trash moves items in (their info files flushed together first).
 
 use std::ffi::OsStr;
 use std::fs;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 
 use ferry_tests::TempTree;
@@ -94,4 +96,105 @@ fn more_items_than_open_files_are_put_back_from_one_folder() {
     for (name, path) in names.iter().zip(&paths) {
         assert_eq!(read(path), *name);
     }
+}
+
+/// Files from many folders at once: the trash claims a batch of items (their info files
+/// written), flushes the info files together, then moves them, holding each folder open
+/// until then. Folders past what a low limit of open files allows go in the next batch.
+#[test]
+fn items_from_many_folders_are_trashed_with_few_files_open() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let paths: Vec<PathBuf> = (0..300)
+        .map(|i| tree.file(format!("w/d{i:03}/f"), format!("{i}")))
+        .collect();
+    let mut trash = with_open_files(&home, 64);
+    ok(&trash.arg("trash").args(&paths).output().unwrap());
+    assert!(paths.iter().all(|p| !p.exists()), "all trashed");
+    let info = fs::read_dir(home.join("data/Trash/info")).unwrap().count();
+    assert_eq!(info, 300, "an info file for each");
+    // (A restore holds every destination folder open at once: with a hard limit this low,
+    // items past it would fail. The usual hard limit is far above; Ferry raises to it.)
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    for (i, path) in paths.iter().enumerate() {
+        assert_eq!(read(path), i.to_string());
+    }
+}
+
+/// A trash killed part way through a batch: the items moved before are in the trash; the
+/// rest of the batch had their info files written and flushed, and are still in place. Those
+/// info files describe nothing: never listed, and removed by the undo, which puts back the
+/// items moved.
+#[test]
+fn a_trash_killed_within_a_batch_is_undone_whole() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let paths: Vec<PathBuf> = (0..10)
+        .map(|i| tree.file(format!("w/f{i}"), format!("{i}")))
+        .collect();
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "trash-info-written:4")
+        .arg("trash")
+        .args(&paths)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "{killed:?}");
+    let in_place = paths.iter().filter(|p| p.exists()).count();
+    assert_eq!(in_place, 7, "three moved before the kill");
+    let info = home.join("data/Trash/info");
+    assert_eq!(fs::read_dir(&info).unwrap().count(), 10, "all ten claimed");
+    let listed = ok(&ferry_in(&home).arg("restore").output().unwrap());
+    let listed_here = paths
+        .iter()
+        .filter(|p| listed.contains(&*p.to_string_lossy()));
+    assert_eq!(
+        listed_here.count(),
+        3,
+        "only what is in the trash is listed: {listed}"
+    );
+
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    for (i, path) in paths.iter().enumerate() {
+        assert_eq!(read(path), i.to_string());
+    }
+    assert_eq!(fs::read_dir(&info).unwrap().count(), 0, "no info file left");
+}
+
+/// Many items' info files are flushed together (`syncfs`), not each with its own `fsync`
+/// (1.3 to 1.9 ms each on ext4: 5,000 files took 6.7 to 9.3 s to trash), and always before
+/// any of them moves.
+#[test]
+fn many_items_have_their_info_files_flushed_together_before_they_move() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let paths: Vec<PathBuf> = (0..300)
+        .map(|i| tree.file(format!("w/f{i:03}"), "x"))
+        .collect();
+    let log = tree.join("strace.log");
+    let mut strace = std::process::Command::new("strace");
+    strace.args([
+        "-f",
+        "-qq",
+        "-e",
+        "trace=fsync,fdatasync,syncfs,renameat2",
+        "-o",
+    ]);
+    strace.arg(&log);
+    let mut trash = crate::ferry_run_by(strace, &ferry_in(&home));
+    let Ok(out) = trash.arg("trash").args(&paths).output() else {
+        eprintln!("note: strace is missing; skipped");
+        return;
+    };
+    ok(&out);
+    assert!(paths.iter().all(|p| !p.exists()), "all trashed");
+    let log = fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1)?.split('(').next())
+        .collect();
+    let flushes = calls.iter().filter(|c| c.contains("sync")).count();
+    // The journal's begin line, and one flush a batch of 256 items.
+    assert!(flushes <= 4, "{flushes} flushes: {calls:?}");
+    let first_move = calls.iter().position(|c| *c == "renameat2").unwrap();
+    assert!(calls[..first_move].contains(&"syncfs"), "{calls:?}");
 }

@@ -3,9 +3,9 @@
 //!
 //! Trashing follows the specification as the `trash` crate does (home trash for items on the
 //! home trash's file system; `$topdir/.Trash/$uid` or `$topdir/.Trash-$uid` elsewhere; the
-//! `.trashinfo` file written first with `O_EXCL`, then the item renamed next to it; names
-//! `name`, `name.2`, ...), but is done here on directory descriptors because the crate's
-//! `delete` cannot serve a file manager: it does not say where an item went (undo needs the
+//! `.trashinfo` file written first with `O_EXCL` and put on disk, then the item renamed next
+//! to it; names `name`, `name.2`, ...), but is done here on directory descriptors because
+//! the crate's `delete` cannot serve a file manager: it does not say where an item went (undo needs the
 //! exact trash entry), it reads the trash location only from the environment (tests must
 //! never touch the user's trash), it creates `.Trash-$uid` with the umask's mode (0755, not
 //! the 0700 the specification asks for), and when a volume has no usable trash it copies the
