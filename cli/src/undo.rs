@@ -58,9 +58,19 @@ pub struct Journaled {
     /// The record's `begin` line on its way to the disk (a new job's).
     durable: Option<Durable>,
     end: End,
-    /// The undo of an interrupted copy or move none of whose items was in place yet (what
-    /// it had begun out of sight is removed at start, its large files' parts by the undo).
-    nothing_landed: bool,
+    /// The undo of an interrupted job none of whose items was in place yet: what it had
+    /// begun out of sight is removed at start (a copy's or move's large files' parts by the
+    /// undo).
+    nothing_landed: Option<NothingLanded>,
+}
+
+/// Which interrupted job an undo found with nothing of it in place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NothingLanded {
+    /// A copy or a move: nothing at its destination.
+    Written,
+    /// A trash: every item still where it was (the info files it had written are removed).
+    Trashed,
 }
 
 #[derive(PartialEq, Eq)]
@@ -162,7 +172,7 @@ impl Journaled {
             seq,
             durable,
             end: End::Record,
-            nothing_landed: false,
+            nothing_landed: None,
         }
     }
 
@@ -187,6 +197,7 @@ impl Journaled {
             return;
         };
         let undo = self.end == End::Undone;
+        let written_nothing = self.nothing_landed == Some(NothingLanded::Written);
         if undo && unasked && !cancelled {
             // Not marked undone: nobody chose to leave those items where they are, and
             // another `ferry undo` (with `--on-conflict`) can still put them back.
@@ -224,15 +235,20 @@ impl Journaled {
                 eprintln!("ferry: the job is still interrupted; `ferry resume` tries again");
             }
             // Killed before anything of it was in place: what it had begun was all there was.
-            Ok(()) if undo && !cancelled && summary.done.is_empty() && self.nothing_landed => {
+            Ok(()) if undo && !cancelled && summary.done.is_empty() && written_nothing => {
                 eprintln!("ferry: {}", nothing_landed(summary.unfinished_removed));
             }
             // Nothing put back, and no item named why: said, or exit 0 read as done.
             Ok(()) if undo && !cancelled && summary.done.is_empty() && !said_why(summary) => {
-                eprintln!(
-                    "ferry: nothing of it was undone: what the job did is no longer as it left \
-                     it, or was not recorded as done"
-                );
+                match self.nothing_landed {
+                    Some(NothingLanded::Trashed) => eprintln!(
+                        "ferry: nothing of it was in the trash yet; every item is where it was"
+                    ),
+                    _ => eprintln!(
+                        "ferry: nothing of it was undone: what the job did is no longer as it \
+                         left it, or was not recorded as done"
+                    ),
+                }
             }
             Ok(()) => {}
             // The record reads as interrupted: its undo compares instead of using identities.
@@ -418,9 +434,17 @@ fn undo_in(
         return code;
     }
     let seq = record.seq;
-    let nothing_landed = record.state == RecordState::Interrupted
-        && matches!(record.job, Job::Copy { .. } | Job::Move { .. })
-        && (record.job.landings().iter()).all(|(_, dest)| dest.symlink_metadata().is_err());
+    let interrupted = record.state == RecordState::Interrupted;
+    let nothing_landed = match &record.job {
+        _ if !interrupted => None,
+        Job::Copy { .. } | Job::Move { .. } => (record.job.landings().iter())
+            .all(|(_, dest)| dest.symlink_metadata().is_err())
+            .then_some(NothingLanded::Written),
+        Job::Trash { paths, .. } => (paths.iter())
+            .all(|path| path.symlink_metadata().is_ok())
+            .then_some(NothingLanded::Trashed),
+        _ => None,
+    };
     // Killed or cancelled partway, it is said so (history, resume) until an undo finishes.
     if let Err(e) = writer.undo_started(seq) {
         warn(&e);
@@ -518,7 +542,7 @@ pub fn run_redo() -> i32 {
         seq: Some(record.seq),
         durable: None,
         end: End::Record,
-        nothing_landed: false,
+        nothing_landed: None,
     };
     run_journaled(job, "redone", journaled)
 }
@@ -643,7 +667,7 @@ fn resume_one(
         seq: Some(seq),
         durable: None,
         end: End::Record,
-        nothing_landed: false,
+        nothing_landed: None,
     };
     let job = Job::Resume {
         record: Box::new(record),

@@ -100,7 +100,8 @@ fn more_items_than_open_files_are_put_back_from_one_folder() {
 
 /// Files from many folders at once: the trash claims a batch of items (their info files
 /// written), flushes the info files together, then moves them, holding each folder open
-/// until then. Folders past what a low limit of open files allows go in the next batch.
+/// until then. Folders past what a low limit of open files allows go in the next batch (once,
+/// every item after the first failure failed "Too many open files").
 #[test]
 fn items_from_many_folders_are_trashed_with_few_files_open() {
     let tree = TempTree::new();
@@ -108,7 +109,9 @@ fn items_from_many_folders_are_trashed_with_few_files_open() {
     let paths: Vec<PathBuf> = (0..300)
         .map(|i| tree.file(format!("w/d{i:03}/f"), format!("{i}")))
         .collect();
-    let mut trash = with_open_files(&home, 64);
+    // Below what a batch holds open (its folders, each trash folder's two): the batch is
+    // flushed at the limit and the item tried again.
+    let mut trash = with_open_files(&home, 24);
     ok(&trash.arg("trash").args(&paths).output().unwrap());
     assert!(paths.iter().all(|p| !p.exists()), "all trashed");
     let info = fs::read_dir(home.join("data/Trash/info")).unwrap().count();
@@ -197,4 +200,79 @@ fn many_items_have_their_info_files_flushed_together_before_they_move() {
     assert!(flushes <= 4, "{flushes} flushes: {calls:?}");
     let first_move = calls.iter().position(|c| *c == "renameat2").unwrap();
     assert!(calls[..first_move].contains(&"syncfs"), "{calls:?}");
+}
+
+/// A folder given with items inside it: the folder goes to the trash whole, and its items,
+/// gone with it, fail as when trashed one by one (in one batch, each was moved through its
+/// folder's descriptor, out of the trashed folder into entries of their own, and the undo
+/// then found the folder's place taken).
+#[test]
+fn a_folder_given_with_items_inside_it_goes_to_the_trash_whole() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let x = tree.file("w/dd/x", "x");
+    let z = tree.file("w/dd/sub/z", "z");
+    tree.file("w/dd/y", "y");
+    let dd = tree.join("w/dd");
+    let out = ferry_in(&home)
+        .arg("trash")
+        .args([&dd, &x, &z])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("No such file"), "{said}");
+    let files = home.join("data/Trash/files");
+    let entries: Vec<_> = fs::read_dir(&files)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries, ["dd"], "one entry");
+    assert_eq!(read(&files.join("dd/x")), "x");
+    assert_eq!(read(&files.join("dd/sub/z")), "z");
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(read(&x), "x");
+    assert_eq!(read(&z), "z");
+    assert_eq!(read(&dd.join("y")), "y");
+}
+
+/// Names in `files/` without an info file (another program's entries) are not claimed:
+/// killed before its items moved, a trash once left info files that listed those strangers
+/// as its items, and `ferry resume` counted the items trashed while they stayed in place.
+#[test]
+fn a_name_in_the_trash_without_an_info_file_is_not_claimed() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let files = home.join("data/Trash/files");
+    fs::create_dir_all(&files).unwrap();
+    let paths: Vec<PathBuf> = (0..5)
+        .map(|i| {
+            fs::write(files.join(format!("f{i}")), "stranger").unwrap();
+            tree.file(format!("w/f{i}"), format!("{i}"))
+        })
+        .collect();
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "trash-info-written:1")
+        .arg("trash")
+        .args(&paths)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "{killed:?}");
+    let info = home.join("data/Trash/info");
+    for i in 0..5 {
+        let claimed = info.join(format!("f{i}.trashinfo"));
+        assert!(!claimed.exists(), "{} claimed", claimed.display());
+    }
+    let listed = ok(&ferry_in(&home).arg("restore").output().unwrap());
+    assert!(!listed.contains("/w/f"), "{listed}");
+    let undone = ferry_in(&home).arg("undo").output().unwrap();
+    let said = ok(&undone) + &String::from_utf8_lossy(&undone.stderr);
+    assert!(
+        said.contains("nothing of it was in the trash yet"),
+        "{said}"
+    );
+    for (i, path) in paths.iter().enumerate() {
+        assert_eq!(read(path), i.to_string());
+        assert_eq!(read(&files.join(format!("f{i}"))), "stranger");
+    }
+    assert_eq!(fs::read_dir(&info).unwrap().count(), 0, "no info file left");
 }

@@ -101,6 +101,47 @@ fn a_disk_with_no_room_for_its_trash_folder_says_so() {
     assert_eq!(read(&path), "kept");
 }
 
+/// A disk that runs out of inodes part way through a batch: the items whose info files were
+/// written move (there was room for them), the job stops there, and no info file is left
+/// without its item. (Once, the items claimed in the batch were all given back.)
+#[test]
+fn a_disk_out_of_inodes_part_way_trashes_what_had_room() {
+    let tree = TempTree::new();
+    let Some(mount) = Mounted::tmpfs_inodes(&tree.join("vol"), "4m", 24) else {
+        return;
+    };
+    let paths: Vec<_> = (0..12)
+        .map(|i| {
+            let path = mount.dir.join(format!("f{i:02}"));
+            fs::write(&path, format!("{i}")).unwrap();
+            path
+        })
+        .collect();
+    let roots = TrashRoots {
+        home: tree.join("home/Trash"),
+        volumes: Volumes::Only(vec![mount.dir.clone()]),
+    };
+    let summary = trash(&paths, &roots);
+    assert!(!summary.done.is_empty(), "{summary:#?}");
+    assert!(
+        !summary.failed.is_empty(),
+        "it ran out of inodes: {summary:#?}"
+    );
+    let trash_dir = mount.dir.join(".Trash-0");
+    let count = |dir: &str| fs::read_dir(trash_dir.join(dir)).unwrap().count();
+    assert_eq!(count("files"), summary.done.len());
+    assert_eq!(
+        count("info"),
+        summary.done.len(),
+        "an info file for each, no more"
+    );
+    for (i, path) in paths.iter().enumerate() {
+        if !summary.done.contains(path) {
+            assert_eq!(read(path), i.to_string());
+        }
+    }
+}
+
 /// A btrfs subvolume below its mount point has a device of its own and a rename cannot leave
 /// it: its items go to the trash at its own top (as GLib puts them), which listing, restoring
 /// and emptying find although no mount lists it. Before, they were refused as "on another

@@ -15,6 +15,7 @@ use rustix::io::Errno;
 
 use super::folder::{TrashDir, trash_name, volume_trash_name};
 use super::{TrashRecord, TrashRoots, subvolumes};
+use crate::entry::Kind;
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta, MountTable};
 use crate::jobs::control::JobCtx;
@@ -38,8 +39,10 @@ pub(crate) struct AsTrashed {
 /// move.
 const BATCH: usize = 256;
 
-/// Folders the items of a batch may be in before it is flushed: each is held open until its
-/// items move, and a session's limit of open files can be low (256).
+/// Folders the items of a batch may be in, and trash folders of other disks they may go to,
+/// before it is flushed: each is held open until its items move, and a session's limit of
+/// open files can be low (256). Where it is lower still, a batch is flushed when the limit is
+/// reached.
 const FOLDERS_PER_BATCH: usize = 32;
 
 /// Claimed items up to this many are flushed with an `fsync` each, not a `syncfs`: one
@@ -67,52 +70,121 @@ pub(crate) fn run_trash_as(
         },
     });
     let mut run = Run::new(ctx, paths.len());
-    let uid = rustix::process::getuid().as_raw();
     let mounts = MountTable::read();
     let state = crate::jobs::caution::state_folder();
-    let places = (&mounts, state.as_deref());
+    let job = Batches {
+        paths,
+        as_trashed,
+        roots,
+        places: (&mounts, state.as_deref()),
+        uid: rustix::process::getuid().as_raw(),
+    };
     let mut trashes = Trashes::default();
     let mut claimed: Vec<(usize, Claimed)> = Vec::with_capacity(BATCH.min(paths.len()));
     for (i, path) in paths.iter().enumerate() {
         if !run.step(i, path) {
-            // Nothing moves once stopped: the items claimed give their names back.
-            for (at, item) in claimed.drain(..) {
-                item.unclaim();
-                run.summary.not_done.push(paths[at].clone());
-            }
+            // What is claimed moves (its info files are written: there was room), the rest
+            // waits.
+            job.move_claimed(&mut claimed, &mut trashes, &mut run);
             run.summary.not_done.extend_from_slice(&paths[i..]);
             break;
         }
-        let as_trashed_i = as_trashed.get(i).and_then(Option::as_ref);
-        match claim(path, as_trashed_i, roots, &mut trashes, places, uid, false) {
+        let mut claim = job.claim(i, &mut trashes, false);
+        if claim.as_ref().is_err_and(out_of_descriptors) && !claimed.is_empty() {
+            // The folders the batch holds open are let go, and the item tried again.
+            job.move_claimed(&mut claimed, &mut trashes, &mut run);
+            claim = job.claim(i, &mut trashes, false);
+        }
+        match claim {
             Ok(item) => claimed.push((i, item)),
             Err(e) => run.fail(path.clone(), e),
         }
-        let full = claimed.len() == BATCH || trashes.folders.len() == FOLDERS_PER_BATCH;
-        if full || i + 1 == paths.len() {
-            flush(claimed.iter_mut().map(|(_, item)| item));
-            for (at, item) in claimed.drain(..) {
-                let path = &paths[at];
-                let as_trashed = as_trashed.get(at).and_then(Option::as_ref);
-                let moved = match item.commit() {
-                    Moved::Into(record) => Ok(record),
-                    // A name in `files/` taken without its info file: the item tries the
-                    // next one on its own.
-                    Moved::NameTaken => {
-                        trash_one(path, as_trashed, roots, &mut trashes, places, uid, true)
-                    }
-                    Moved::Failed(e) => Err(e),
-                };
-                match moved {
-                    Ok(record) => run.done(path.clone(), record),
-                    Err(e) => run.fail(path.clone(), e),
-                }
-            }
-            trashes.folders.clear();
+        let held = trashes.folders.len() + trashes.volumes.len();
+        if claimed.len() == BATCH || held >= FOLDERS_PER_BATCH || i + 1 == paths.len() {
+            job.move_claimed(&mut claimed, &mut trashes, &mut run);
         }
     }
     super::sizes::trashed(&run.summary.trash);
     run.finish()
+}
+
+/// A trash job's items, and what it takes them with.
+struct Batches<'a> {
+    paths: &'a [PathBuf],
+    as_trashed: &'a [Option<AsTrashed>],
+    roots: &'a TrashRoots,
+    places: (&'a MountTable, Option<&'a Path>),
+    uid: u32,
+}
+
+impl Batches<'_> {
+    fn as_trashed(&self, i: usize) -> Option<&AsTrashed> {
+        self.as_trashed.get(i).and_then(Option::as_ref)
+    }
+
+    /// Claims item `i` (see [`claim`]).
+    fn claim(&self, i: usize, trashes: &mut Trashes, retried: bool) -> Result<Claimed> {
+        let (path, as_trashed) = (&self.paths[i], self.as_trashed(i));
+        claim(
+            path,
+            as_trashed,
+            self.roots,
+            trashes,
+            self.places,
+            self.uid,
+            retried,
+        )
+    }
+
+    /// Flushes the info files of the `claimed` items, then moves each into the trash, and
+    /// lets go of the folders they were in.
+    fn move_claimed(
+        &self,
+        claimed: &mut Vec<(usize, Claimed)>,
+        trashes: &mut Trashes,
+        run: &mut Run<'_>,
+    ) {
+        flush(claimed.iter_mut().map(|(_, item)| item));
+        let mut folders_moved: Vec<PathBuf> = Vec::new();
+        for (at, item) in claimed.drain(..) {
+            let path = &self.paths[at];
+            let moved = if folders_moved.iter().any(|f| item.original.starts_with(f)) {
+                // Its folder, given too, went to the trash just before: it went with it, as
+                // when trashed one by one (moved through its folder's descriptor, it was
+                // taken back out of the trashed folder).
+                item.unclaim();
+                Err(Error::io("stat", item.original, Errno::NOENT))
+            } else {
+                match item.commit() {
+                    Moved::Into(record) => Ok(record),
+                    // A name in `files/` taken since it was claimed: the item tries the next
+                    // one on its own.
+                    Moved::NameTaken => {
+                        let (roots, places, uid) = (self.roots, self.places, self.uid);
+                        let as_trashed = self.as_trashed(at);
+                        trash_one(path, as_trashed, roots, trashes, places, uid, true)
+                    }
+                    Moved::Failed(e) => Err(e),
+                }
+            };
+            match moved {
+                Ok(record) => {
+                    if record.kind == Kind::Dir {
+                        folders_moved.push(record.original.clone());
+                    }
+                    run.done(path.clone(), record);
+                }
+                Err(e) => run.fail(path.clone(), e),
+            }
+        }
+        trashes.folders.clear();
+        trashes.volumes.clear();
+    }
+}
+
+/// Whether `error` is the process's (or the system's) limit of open files reached.
+fn out_of_descriptors(error: &Error) -> bool {
+    matches!(error.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// Moves to the trash what an undo's Replace answers set aside, each `(staged, place)`
@@ -172,7 +244,7 @@ fn home_trash_place(roots: &TrashRoots) -> std::io::Result<(u64, u64)> {
 struct Trashes {
     /// The home trash, once opened, and its device and mount.
     home: Option<(Rc<TrashDir>, (u64, u64))>,
-    /// The other disks' trash folders opened, by the top they are at.
+    /// The other disks' trash folders opened for a batch, by the top they are at.
     volumes: HashMap<PathBuf, Rc<TrashDir>>,
     /// The folders the items of a batch are in, by the path given: resolved and opened once
     /// a batch, not once an item.
@@ -213,8 +285,9 @@ fn trash_one(
             Moved::Failed(e) => break Err(e),
         }
     };
-    // Its folder is not held open past it (an undo's items can be in thousands of folders).
+    // Its folders are not held open past it (an undo's items can be in thousands of them).
     trashes.folders.clear();
+    trashes.volumes.clear();
     moved
 }
 
@@ -388,6 +461,13 @@ fn claim(
             Err(Errno::EXIST) => continue,
             Err(e) => return Err(Error::io("create", info_path, e)),
         };
+        // A name in `files/` without an info file (another program's, or one killed
+        // between its rename and writing the info file) is not claimed: killed before the
+        // item moved, this info file would have listed that stranger as the item.
+        if fs::stat_at(&trash.files, &in_trash).is_ok() {
+            let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
+            continue;
+        }
         if let Err(e) = std::fs::File::from(info_fd).write_all(body.as_bytes()) {
             let _ = rustix::fs::unlinkat(&trash.info, &info_name, AtFlags::empty());
             return Err(Error::io("write", info_path, e));
@@ -554,10 +634,17 @@ fn open_volume_trash(
     }
     TrashDir::volume(top, uid).map_err(|e| {
         // Nothing on a read-only disk can be deleted either: said as it is, never offered
-        // as a permanent delete. Nor on a full disk, nor one out of inodes: its trash could
-        // be had, once there is room ("no trash Ferry can use", offering a permanent delete,
-        // was false).
-        if let Some(errno @ (libc::EROFS | libc::ENOSPC | libc::EDQUOT)) = e.raw_os_error() {
+        // as a permanent delete. Nor on a full disk, nor one out of inodes, nor with too many
+        // files open: its trash could be had, once there is room ("no trash Ferry can use",
+        // offering a permanent delete, was false).
+        let passing = [
+            libc::EROFS,
+            libc::ENOSPC,
+            libc::EDQUOT,
+            libc::EMFILE,
+            libc::ENFILE,
+        ];
+        if let Some(errno) = e.raw_os_error().filter(|e| passing.contains(e)) {
             let error = std::io::Error::from_raw_os_error(errno);
             Error::io("trash", original, error)
         } else {
