@@ -1,8 +1,8 @@
 //! File operations in the real window under Xvfb, as a new user would do them with the
 //! keyboard and the mouse through xdotool, each checked on the filesystem: type-ahead, copy
 //! and paste and undo, cut and paste, rename, the trash and its undo, a permanent delete after
-//! its question, the clipboard with another program (xclip) both ways, and a mouse drag onto
-//! a folder.
+//! its question, the clipboard with another program (xclip) both ways (and Paste greyed when
+//! it holds no files), and a mouse drag onto a folder.
 //!
 //! It needs Xvfb, xdotool, xwd and xclip (`.ci/run` installs them). Without them the tests say
 //! so and pass, unless `FERRY_WINDOW_TEST=required` (set by `.ci/run`) makes that a failure.
@@ -221,6 +221,30 @@ fn files_offered_by_xclip_are_pasted_and_a_cut_offer_moves() {
         (!two.exists() && std::fs::read(inbox.join("two.txt")).ok()? == b"two").then_some(())
     });
     drop(offer);
+}
+
+/// With only text on the clipboard, the folder's menu greys Paste, as Dolphin does: opened
+/// from the keyboard, its highlight is on New Folder once the clipboard has answered, and
+/// Enter asks for the new folder's name (it pasted nothing, before).
+#[test]
+fn the_folder_menu_greys_paste_while_the_clipboard_holds_no_files() {
+    if !tools_present(&TOOLS) {
+        return;
+    }
+    let tree = TempTree::new();
+    let inbox = tree.dir("home/inbox");
+    let x = xvfb();
+    let session = Session::new(&tree, &x, "window-paste-greyed");
+    let (_ferry, window) = session.open(&inbox);
+    let _offer = session.offer("UTF8_STRING", b"some words, no files");
+    session.keys(&window, &["shift+F10"]);
+    // The clipboard is read off the window's thread: a few milliseconds.
+    std::thread::sleep(Duration::from_millis(500));
+    session.keys(&window, &["Return"]);
+    session.wait(
+        "Enter in the folder's menu to ask for a new folder's name",
+        || session.dialog_shown(&window).then_some(()),
+    );
 }
 
 #[test]

@@ -68,13 +68,14 @@ impl Ferry {
             browser::Event::ContextMenu { at, on_items } => {
                 self.sidebar.leave_focus();
                 self.jobs_panel.leave_focus();
-                let kind = if on_items {
-                    MenuKind::Items
-                } else {
-                    MenuKind::Folder
-                };
-                self.open_menu(kind, at);
-                return Task::none();
+                if on_items {
+                    self.open_menu(MenuKind::Items, at);
+                    return Task::none();
+                }
+                // Paste counts from the start: the last read may be stale.
+                let peek = self.peek_clipboard();
+                self.open_menu(MenuKind::Folder, at);
+                return peek;
             }
             browser::Event::AddBookmark(path) => return self.add_bookmark(path),
             browser::Event::CopyText(text) => return self.copy_text(text),

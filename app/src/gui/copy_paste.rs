@@ -20,6 +20,7 @@ use iced::Task;
 use super::clipboard::{ClipboardEvent, Contents, FileClipboard};
 use super::jobs::FollowUp;
 use super::screen::{browser, tabs};
+use super::widget::context_menu;
 use super::{Ferry, Message, bridge};
 
 /// Whether the clipboard read for a paste (`paths`) is `clip`, copied or cut in the Trash
@@ -133,9 +134,44 @@ impl Ferry {
         }
     }
 
-    /// True when a paste may find something (the desktop clipboard is only known once read).
+    /// True when a paste may find something: the desktop's clipboard counts until read and
+    /// found without files (see [`Self::peek_clipboard`]).
     pub(super) fn can_paste(&self) -> bool {
-        self.clip.is_some() || self.clipboard.is_some()
+        self.clip.is_some() || (self.clipboard.is_some() && self.clipboard_files != Some(false))
+    }
+
+    /// Reads the desktop's clipboard on a thread of its own for a menu opening now, so that
+    /// its Paste is greyed when there are no files to paste. Another program may have put
+    /// some there since the last read (no event says so): Paste counts until this answers.
+    pub(super) fn peek_clipboard(&mut self) -> Task<Message> {
+        self.clipboard_files = None;
+        match (&self.clipboard, &self.clip) {
+            (Some(clipboard), None) => {
+                let clipboard = clipboard.clone();
+                bridge::blocking(move || clipboard.read()).map(|read| {
+                    let files =
+                        matches!(read, Ok(Contents::Files { paths, .. }) if !paths.is_empty());
+                    Message::ClipboardPeeked(files)
+                })
+            }
+            _ => Task::none(),
+        }
+    }
+
+    /// The clipboard read for a menu answered: a Paste greyed now gives up the keyboard's
+    /// highlight to the next entry (Enter would have done nothing).
+    pub(super) fn clipboard_peeked(&mut self, files: bool) {
+        self.clipboard_files = Some(files);
+        let Some(kind) = self.menu.as_ref().map(|m| m.kind.clone()) else {
+            return;
+        };
+        let entries = self.menu_entries(&kind);
+        if let Some(menu) = &mut self.menu
+            && let Some(at) = menu.highlighted
+            && !entries.get(at).is_some_and(|e| e.is_actionable())
+        {
+            menu.highlighted = context_menu::step(&entries, Some(at), true);
+        }
     }
 
     /// The clip changed: tells every pane which items are cut (each draws them dimmed where

@@ -61,6 +61,8 @@ pub enum Message {
     ClipboardStarted(copy_paste::Started),
     /// Something happened to the desktop's clipboard.
     Clipboard(clipboard::ClipboardEvent),
+    /// The clipboard was read for a menu: whether it holds files.
+    ClipboardPeeked(bool),
     /// The clipboard was read, for a paste into this folder.
     ClipboardRead(PathBuf, Result<clipboard::Contents, Arc<ferry_core::Error>>),
     FolderPicked(Vec<PathBuf>, PickedFor, picker::Picked),

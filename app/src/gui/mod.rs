@@ -180,6 +180,9 @@ pub struct Ferry {
     /// The desktop's clipboard, once connected, and its events.
     clipboard: Option<clipboard::FileClipboard>,
     clipboard_events: Option<Receiver<clipboard::ClipboardEvent>>,
+    /// Whether the desktop's clipboard held files when read for the folder's menu open now
+    /// (`None` until it answers): its Paste is greyed when not, as in Dolphin.
+    clipboard_files: Option<bool>,
     /// A copy to start once the undo under way ends ("Make it a copy").
     after_undo: Option<ferry_core::jobs::Job>,
     /// An undo or redo asked for and not yet started (it waits for the journal off the UI
@@ -287,6 +290,7 @@ impl Ferry {
             cut: None,
             clipboard: None,
             clipboard_events: None,
+            clipboard_files: None,
             after_undo: None,
             undo_asked: false,
             pane_by_tab: false,
@@ -457,6 +461,10 @@ impl Ferry {
                 Task::none()
             }
             Message::ClipboardRead(folder, read) => self.clipboard_read(folder, read),
+            Message::ClipboardPeeked(files) => {
+                self.clipboard_peeked(files);
+                Task::none()
+            }
             Message::FolderPicked(paths, how, picked) => self.folder_picked(paths, how, picked),
             Message::FolderPrompt(message) => self.folder_prompt_message(message),
             Message::NamePrompt(message) => self.name_prompt_message(message),
