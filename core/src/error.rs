@@ -188,6 +188,19 @@ pub enum Error {
         /// Where the undo kept what it replaced.
         kept: Vec<PathBuf>,
     },
+    /// Redo of a trash whose item put back by its undo was replaced since (another file by
+    /// its name): redone, the trash would take that one.
+    #[error(
+        "cannot redo the {what}: {} is not the item its undo put back (changed or replaced \
+         since); move it to the trash yourself if you mean to",
+        Shown(path)
+    )]
+    RedoOfReplaced {
+        /// The job, in words ("move to the trash /a").
+        what: String,
+        /// The path that holds another item now.
+        path: PathBuf,
+    },
     /// Redo of a job whose undo undid nothing (all it had done was changed or gone since):
     /// run again, it would fail on every item.
     #[error("cannot redo the {what}: its undo undid nothing (skipped, or changed or gone since)")]
@@ -459,6 +472,7 @@ impl Error {
             | Error::StillRunning { .. }
             | Error::RedoAfterAside { .. }
             | Error::RedoOfNothing { .. }
+            | Error::RedoOfReplaced { .. }
             | Error::RedoOfPart { .. }
             | Error::Clipboard { .. } => None,
         }

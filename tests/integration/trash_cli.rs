@@ -534,3 +534,28 @@ fn undoing_the_restore_of_an_entry_without_info_writes_none() {
         "{listing}"
     );
 }
+
+/// A redo of a trash whose item, put back by the undo, was replaced since (deleted for good,
+/// another file made by its name) is refused: it moved that other file to the trash.
+#[test]
+fn a_redo_of_a_trash_leaves_a_file_made_since_in_its_place() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let a = tree.file("w/a.txt", "old");
+    let b = tree.file("w/b.txt", "b");
+    let args = [OsStr::new("trash"), a.as_os_str(), b.as_os_str()];
+    ok(&ferry_at(&home, &args));
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    fs::remove_file(&a).unwrap();
+    fs::write(&a, "NEW important").unwrap();
+    let out = ferry_at(&home, &[OsStr::new("redo")]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("is not the item its undo put back"), "{said}");
+    assert_eq!(read(&a), "NEW important");
+    assert_eq!(read(&b), "b", "nothing of it redone");
+    // Gone rather than replaced: the redo goes on, and says that item is gone.
+    fs::remove_file(&a).unwrap();
+    let out = ferry_at(&home, &[OsStr::new("redo")]);
+    assert!(!b.exists(), "{out:?}");
+}

@@ -214,8 +214,15 @@ impl UndoJournal {
                 return Err(Error::RedoAfterAside { what: what(), kept });
             }
         }
-        at.map(|i| self.with_details(records.swap_remove(i)))
-            .transpose()
+        let Some(record) = at.map(|i| self.with_details(records.swap_remove(i))) else {
+            return Ok(None);
+        };
+        let record = record?;
+        if let Some(path) = replaced_since_undo(&record) {
+            let what = format!("{} {}", record.kind(), record.describe());
+            return Err(Error::RedoOfReplaced { what, path });
+        }
+        Ok(Some(record))
     }
 
     /// Writes `details` of record `seq` unless there are none; true when written.
@@ -341,4 +348,20 @@ fn carry(remade: &mut BTreeMap<PathBuf, FileId>, from: &Path, to: &Path) {
             _ => remade.insert(to.to_path_buf(), id),
         };
     }
+}
+
+/// For a trash undone: a place its undo put an item back at that holds another item now
+/// (compared as its undo compares: a freed inode number is given back at once). A redo
+/// moves what the paths hold; the trash would take a file made there since. A place left
+/// empty is not one: the redo says that item is gone.
+fn replaced_since_undo(record: &JournalRecord) -> Option<PathBuf> {
+    if !matches!(record.job, Job::Trash { .. }) {
+        return None;
+    }
+    let started = record.started;
+    record.trash.iter().find_map(|t| {
+        let here = std::fs::symlink_metadata(&t.original).is_ok();
+        (here && !crate::jobs::undo::is_as_trashed(&t.original, t, started))
+            .then(|| t.original.clone())
+    })
 }
