@@ -559,3 +559,32 @@ fn a_redo_of_a_trash_leaves_a_file_made_since_in_its_place() {
     let out = ferry_at(&home, &[OsStr::new("redo")]);
     assert!(!b.exists(), "{out:?}");
 }
+
+/// A permanent delete of items in the trash (the Trash view's, or `ferry rm` of them)
+/// removes their info files in the job. The window once removed them when it next listed the
+/// trash: quit before, 11,000 stayed for good, entries for nothing. Elsewhere, a folder
+/// called `Trash` is not a trash: its `info/` is left alone.
+#[test]
+fn a_permanent_delete_of_trashed_items_removes_their_info_files() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let files: Vec<_> = (0..3).map(|i| tree.file(format!("w/f{i}"), "x")).collect();
+    let mut args = vec![OsStr::new("trash")];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    ok(&ferry_at(&home, &args));
+    let trash = home.join("data/Trash");
+    let gone = [trash.join("files/f0"), trash.join("files/f1")];
+    let mut rm = vec![OsStr::new("rm")];
+    rm.extend(gone.iter().map(|f| f.as_os_str()));
+    ok(&ferry_at(&home, &rm));
+    let info: Vec<_> = fs::read_dir(trash.join("info"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(info, ["f2.trashinfo"]);
+
+    let alike = tree.file("w/Trash/files/notes", "n");
+    let kept = tree.file("w/Trash/info/notes.trashinfo", "mine");
+    ok(&ferry_at(&home, &[OsStr::new("rm"), alike.as_os_str()]));
+    assert_eq!(read(&kept), "mine");
+}

@@ -13,8 +13,8 @@ use crossbeam_channel::{Receiver, Sender};
 use super::control::{self, Control, DeviceQueue, JobCtx};
 use super::{
     ConflictId, Durable, ErrorAction, ErrorId, Event, Job, JobId, JobOptions, Resolution, Scope,
-    StagingRoots, Summary, UndoJournal, copy, defect, lock, moves, recovery, remove, single,
-    symlinks, trash, undo,
+    StagingRoots, Summary, UndoJournal, copy, defect, lock, moves, recovery, single, symlinks,
+    trash, undo,
 };
 use crate::error::Error;
 
@@ -323,7 +323,7 @@ fn execute(ctx: &JobCtx, job: &Job) -> Summary {
             dest_name,
             on_conflict,
         } => moves::run_job(ctx, sources, (dest_dir, dest_name.as_deref()), *on_conflict),
-        Job::Delete { paths } => remove::run_job(ctx, paths, trash::read_only_rule(paths)),
+        Job::Delete { paths } => trash::run_delete(ctx, paths),
         Job::Rename { path, new_name } => single::rename(ctx, path, new_name),
         Job::CreateFolder { parent, name } => single::create_folder(ctx, parent, name),
         Job::Link {

@@ -60,7 +60,7 @@ use crate::entry::Kind;
 use crate::error::{Error, Result};
 use crate::fs::{FileId, Timestamp};
 
-pub(crate) use empty::{read_only_rule, run_empty};
+pub(crate) use empty::{run_delete, run_empty};
 use find::trash_dirs;
 pub(crate) use info::stray_infos;
 pub use info::{TrashStamp, TrashedItem, list_trash, list_trash_in, trash_stamp};

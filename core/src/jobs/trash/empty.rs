@@ -21,7 +21,7 @@ use crate::jobs::{Event, Failed, Summary, remove};
 /// How a delete treats read-only folders of ours: made writable when every path is an item in
 /// a trash of the user's (the trash view's Delete permanently), as emptying it does; else as
 /// `rm -rf`, whatever the folders happen to be called.
-pub(crate) fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
+fn read_only_rule(paths: &[PathBuf]) -> remove::ReadOnly {
     // The trash folders the items are in, each looked at once (a Delete of 1,000 trashed
     // items is in one or two).
     let trashes: Option<HashSet<&Path>> = (paths.iter())
@@ -84,6 +84,38 @@ pub fn is_trashed_item(path: &Path) -> bool {
             }
             None => false,
         }
+}
+
+/// Runs a delete job. Items in the trash (the Trash view's Delete permanently, or `ferry rm`
+/// of them) go as emptying takes them: read-only folders of ours made writable, and the info
+/// file of each item gone removed in the job, with the trash's `directorysizes` lines. The
+/// window once forgot those info files when it next listed the trash: quit before, 11,000 of
+/// them stayed for good, entries for nothing.
+pub(crate) fn run_delete(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
+    let rule = read_only_rule(paths);
+    let summary = remove::run_job(ctx, paths, rule);
+    if rule == remove::ReadOnly::MakeWritable {
+        let mut gone_by_trash: HashMap<&Path, Vec<&OsStr>> = HashMap::new();
+        for path in paths {
+            let (Some(name), Some(trash)) =
+                (path.file_name(), path.parent().and_then(Path::parent))
+            else {
+                continue;
+            };
+            let mut info = name.to_owned();
+            info.push(".trashinfo");
+            // One whose item is still there (its delete failed) keeps its info file; one
+            // that cannot be removed stays an entry for nothing, which listing skips and
+            // Empty Trash removes.
+            if info::forget_if_gone(path, &trash.join("info").join(info)).is_ok_and(|gone| gone) {
+                gone_by_trash.entry(trash).or_default().push(name);
+            }
+        }
+        for (trash, gone) in gone_by_trash {
+            super::sizes::update(trash, &[], &gone);
+        }
+    }
+    summary
 }
 
 /// Runs an empty-trash job: every entry of every trash folder (of those `listed`, when the

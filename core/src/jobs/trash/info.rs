@@ -213,51 +213,47 @@ impl TrashedItem {
     }
 }
 
-impl TrashedItem {
-    /// Removes the item's info file once the item itself has left the trash (a
-    /// [`Job::Delete`](crate::jobs::Job::Delete) of [`file`](Self::file), "Delete
-    /// permanently"), so that no stale info file is left behind: true when the info file is
-    /// gone now (or was already). While the item is still there (its delete failed, or has
-    /// not run yet) the info file stays and it stays listed: false.
-    ///
-    /// Refused when [`file`](Self::file) and [`info`](Self::info) are not the two halves of
-    /// one entry of one trash folder (`…/files/NAME` and `…/info/NAME.trashinfo`): only info
-    /// files are ever removed here.
-    pub fn forget_if_gone(&self) -> Result<bool> {
-        let refused = || Error::Refused {
-            op: "forget the trash entry",
-            path: self.info.clone(),
-        };
-        let info_name = self.info.file_name().ok_or_else(refused)?;
-        let stem = info_name
-            .as_bytes()
-            .strip_suffix(b".trashinfo")
-            .filter(|s| !matches!(*s, b"" | b"." | b".."))
-            .map(OsStr::from_bytes)
-            .ok_or_else(refused)?;
-        let trash = self
-            .info
-            .parent()
-            .filter(|info| info.file_name() == Some(OsStr::new("info")))
-            .and_then(Path::parent)
-            .ok_or_else(refused)?;
-        if self.file != trash.join("files").join(stem) {
-            return Err(refused());
-        }
-        let folder = match TrashFolder::open(trash) {
-            Ok(folder) => folder,
-            Err(Errno::NOENT) => return Ok(true),
-            Err(e) => return Err(Error::io("open the trash folder", trash, e)),
-        };
-        match fs::stat_at(&folder.files, stem) {
-            Ok(_) => return Ok(false),
-            Err(Errno::NOENT) => {}
-            Err(e) => return Err(Error::io("stat", &self.file, e)),
-        }
-        match rustix::fs::unlinkat(&folder.info, info_name, rustix::fs::AtFlags::empty()) {
-            Ok(()) | Err(Errno::NOENT) => Ok(true),
-            Err(e) => Err(Error::io("delete", &self.info, e)),
-        }
+/// Removes the info file `info` of the trash entry whose item is `file` once the item itself
+/// has left the trash (a [`Job::Delete`](crate::jobs::Job::Delete) of it, "Delete
+/// permanently"), so that no stale info file is left behind: true when the info file is gone
+/// now (or was already). While the item is still there (its delete failed) the info file
+/// stays and it stays listed: false.
+///
+/// Refused when `file` and `info` are not the two halves of one entry of one trash folder
+/// (`…/files/NAME` and `…/info/NAME.trashinfo`): only info files are ever removed here.
+pub(crate) fn forget_if_gone(file: &Path, info: &Path) -> Result<bool> {
+    let refused = || Error::Refused {
+        op: "forget the trash entry",
+        path: info.to_path_buf(),
+    };
+    let info_name = info.file_name().ok_or_else(refused)?;
+    let stem = info_name
+        .as_bytes()
+        .strip_suffix(b".trashinfo")
+        .filter(|s| !matches!(*s, b"" | b"." | b".."))
+        .map(OsStr::from_bytes)
+        .ok_or_else(refused)?;
+    let trash = info
+        .parent()
+        .filter(|info| info.file_name() == Some(OsStr::new("info")))
+        .and_then(Path::parent)
+        .ok_or_else(refused)?;
+    if file != trash.join("files").join(stem) {
+        return Err(refused());
+    }
+    let folder = match TrashFolder::open(trash) {
+        Ok(folder) => folder,
+        Err(Errno::NOENT) => return Ok(true),
+        Err(e) => return Err(Error::io("open the trash folder", trash, e)),
+    };
+    match fs::stat_at(&folder.files, stem) {
+        Ok(_) => return Ok(false),
+        Err(Errno::NOENT) => {}
+        Err(e) => return Err(Error::io("stat", file, e)),
+    }
+    match rustix::fs::unlinkat(&folder.info, info_name, rustix::fs::AtFlags::empty()) {
+        Ok(()) | Err(Errno::NOENT) => Ok(true),
+        Err(e) => Err(Error::io("delete", info, e)),
     }
 }
 
@@ -518,12 +514,18 @@ mod tests {
         std::fs::write(trash.join("info/a.txt.trashinfo"), body).unwrap();
         let item = TrashedItem::read(&trash.join("info/a.txt.trashinfo")).unwrap();
 
-        assert!(!item.forget_if_gone().unwrap(), "the item is still there");
+        assert!(
+            !forget_if_gone(&item.file, &item.info).unwrap(),
+            "the item is still there"
+        );
         assert!(item.info.exists());
         std::fs::remove_file(&item.file).unwrap();
-        assert!(item.forget_if_gone().unwrap());
+        assert!(forget_if_gone(&item.file, &item.info).unwrap());
         assert!(!item.info.exists());
-        assert!(item.forget_if_gone().unwrap(), "gone already");
+        assert!(
+            forget_if_gone(&item.file, &item.info).unwrap(),
+            "gone already"
+        );
 
         // Two halves of different entries, or an info file outside `info/`: refused.
         std::fs::write(trash.join("info/b.trashinfo"), body).unwrap();
@@ -531,14 +533,17 @@ mod tests {
             info: trash.join("info/b.trashinfo"),
             ..item.clone()
         };
-        assert!(matches!(odd.forget_if_gone(), Err(Error::Refused { .. })));
+        assert!(matches!(
+            forget_if_gone(&odd.file, &odd.info),
+            Err(Error::Refused { .. })
+        ));
         let outside = TrashedItem {
             info: dir.path().join("a.txt.trashinfo"),
             file: dir.path().join("files/a.txt"),
             ..item
         };
         assert!(matches!(
-            outside.forget_if_gone(),
+            forget_if_gone(&outside.file, &outside.info),
             Err(Error::Refused { .. })
         ));
         assert!(trash.join("info/b.trashinfo").exists());

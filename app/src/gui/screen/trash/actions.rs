@@ -199,7 +199,6 @@ impl Trash {
                 let names = (items.iter())
                     .map(|i| (i.file.clone(), i.name.clone()))
                     .collect();
-                self.forget.extend(items.iter().cloned());
                 self.submitted.extend(items.iter().map(|i| i.info.clone()));
                 Event::DeleteListed { listed, names }
             }

@@ -90,15 +90,8 @@ impl fmt::Debug for Loaded {
     }
 }
 
-/// Reads the trash of `roots` (blocking: run it on a worker thread). First removes the info
-/// files of `forget` whose items have gone (deleted permanently since), so they are not left
-/// behind.
-pub fn load(roots: &TrashRoots, forget: &[TrashedItem]) -> ferry_core::Result<Loaded> {
-    for item in forget {
-        // An item still there keeps its info file; one that cannot be removed stays an
-        // orphan that listing skips and Empty Trash removes.
-        let _ = item.forget_if_gone();
-    }
+/// Reads the trash of `roots` (blocking: run it on a worker thread).
+pub fn load(roots: &TrashRoots) -> ferry_core::Result<Loaded> {
     let stamp = trash_stamp(roots);
     let mut loaded = list_trash_in(roots).map(Loaded::new)?;
     loaded.stamp = stamp;

@@ -308,8 +308,6 @@ pub struct Trash {
     /// Files of items cut (Ctrl+X) and not pasted yet: drawn dimmed, as cut items are in a
     /// folder.
     cut: HashSet<PathBuf>,
-    /// Items deleted permanently whose info files are to go once they are gone.
-    forget: Vec<TrashedItem>,
     /// Empty Trash was pressed: ask once the trash is read again.
     empty_asked: bool,
     restore_to: Option<RestoreTo>,
@@ -340,7 +338,6 @@ impl Trash {
             notice: None,
             submitted: HashSet::new(),
             cut: HashSet::new(),
-            forget: Vec::new(),
             empty_asked: false,
             restore_to: None,
             dragging: drag::Dragging::default(),
@@ -367,9 +364,8 @@ impl Trash {
         self.generation += 1;
         let generation = self.generation;
         let roots = self.roots.clone();
-        let forget = self.forget.clone();
         bridge::blocking(move || {
-            let loaded = load(&roots, &forget).map(Arc::new).map_err(Arc::new);
+            let loaded = load(&roots).map(Arc::new).map_err(Arc::new);
             Message::Loaded(generation, loaded)
         })
     }
@@ -621,8 +617,6 @@ impl Trash {
             let focus = self.selection.focus().and_then(map);
             self.selection = Selection::with_band(&Selection::default(), selected, focus);
         }
-        self.forget
-            .retain(|item| by_info.contains_key(item.info.as_path()));
         // Counted again: "2 entries" stayed when one of them had gone, and the notice
         // stayed when all had.
         if let Some(Notice::Unsafe(about)) = &mut self.notice {
