@@ -69,6 +69,14 @@ impl Scroll {
         }
     }
 
+    /// The offset to scroll back to when a list of `len` rows `row_h` high, seen through a
+    /// viewport `height` high, now ends above the viewport (it shrank: scrolled past its end,
+    /// the list built no row at all); `None` while it does not.
+    pub fn back_within(&self, len: usize, row_h: f32, height: f32) -> Option<f32> {
+        let max = (top_of(len, row_h) - height).max(0.0);
+        (self.offset_y > max).then_some(max)
+    }
+
     /// The offset that puts `row` near the middle of the viewport, or `None` when it is already
     /// visible (used when a folder opens with an entry to focus).
     pub fn center_on(&self, row: usize, row_h: f32) -> Option<f32> {

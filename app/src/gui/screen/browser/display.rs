@@ -7,7 +7,6 @@ use iced::Task;
 use super::{Browser, Event, Filter, ICON_SIZES, Listing, Message, details};
 use crate::gui::screen::Ctx;
 use crate::gui::settings::ViewMode;
-use crate::gui::widget::list;
 
 impl Browser {
     pub(super) fn set_show_hidden(&mut self, show: bool) -> Task<Message> {
@@ -58,11 +57,10 @@ impl Browser {
         // folder, a filter), the list built no row at all: a blank pane that stayed blank.
         let lines = contents.rows().len().div_ceil(self.per_line());
         let height = self.scroll.viewport_h.min(self.bounds.height);
-        let max = (list::top_of(lines, self.line_height()) - height).max(0.0);
-        if self.scroll.offset_y > max {
-            return self.scroll_to(max);
+        match self.scroll.back_within(lines, self.line_height(), height) {
+            Some(offset) => self.scroll_to(offset),
+            None => Task::none(),
         }
-        Task::none()
     }
 
     pub(super) fn set_sort(

@@ -216,6 +216,26 @@ impl Trash {
         }
     }
 
+    /// The listing was read again: the list back within its rows if it shrank (12,000 items
+    /// deleted from the bottom of the list left it blank, an unseen item selected), and the
+    /// focused item in view if the focus `moved` (its item gone); a list scrolled away from
+    /// it stays put.
+    pub(super) fn keep_in_view(&mut self, moved: bool) -> Task<Message> {
+        let within = self
+            .scroll
+            .back_within(self.order.len(), ROW_HEIGHT, self.scroll.viewport_h);
+        if let Some(offset) = within {
+            self.scroll.offset_y = offset;
+        }
+        let focused = (self.selection.focus())
+            .filter(|_| moved)
+            .and_then(|e| self.rows_of.get(e as usize));
+        match focused.and_then(|&row| self.scroll.reveal(row as usize, ROW_HEIGHT)) {
+            Some(offset) => self.scroll_to(offset),
+            None => within.map_or_else(Task::none, |offset| self.scroll_to(offset)),
+        }
+    }
+
     pub(super) fn scroll_to(&mut self, offset_y: f32) -> Task<Message> {
         self.scroll.offset_y = offset_y;
         operation::scroll_to(

@@ -434,7 +434,14 @@ impl Trash {
     pub fn update(&mut self, message: Message, ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
         match message {
             Message::Loaded(generation, loaded) => {
-                (Task::none(), self.loaded_in(generation, loaded))
+                let focused = |t: &Self| {
+                    let e = t.selection.focus()?;
+                    Some(t.loaded()?.item(e)?.info.clone())
+                };
+                let before = focused(self);
+                let event = self.loaded_in(generation, loaded);
+                let moved = focused(self) != before;
+                (self.keep_in_view(moved), event)
             }
             Message::Reload => (self.reload(), None),
             Message::Tick => (self.look_again(), None),

@@ -517,6 +517,7 @@ fn twenty_thousand_items_build_only_the_visible_rows() {
         })
         .collect();
     let (mut trash, _) = Trash::new(roots, &ctx(Modifiers::empty()));
+    let first_two = items[..2].to_vec();
     let loaded = Message::Loaded(trash.generation, Ok(Arc::new(Loaded::new(items))));
     let _ = trash.update(loaded, &ctx(Modifiers::empty()));
     click(&mut trash, &["Name"]);
@@ -536,6 +537,12 @@ fn twenty_thousand_items_build_only_the_visible_rows() {
         &trash,
         "20,000 items, 200.0 MB — 1 selected, 20.0 kB"
     ));
+    // All but the first two deleted (elsewhere): the list, scrolled to its end, comes back
+    // within its rows, where it stayed blank.
+    let loaded = Message::Loaded(trash.generation, Ok(Arc::new(Loaded::new(first_two))));
+    let _ = trash.update(loaded, &none);
+    assert!(shows(&trash, "file-00000.txt"), "a blank list");
+    assert!(shows(&trash, "file-00001.txt"));
 }
 
 fn fixture_item(fixture: &Fixture, name: &str) -> TrashedItem {
