@@ -23,6 +23,7 @@
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced::widget::text::Span;
+use iced::widget::text::Wrapping::WordOrGlyph;
 use iced::widget::{self, column, container, rich_text, row, space, span, text};
 use iced::{Alignment, Border, Color, Element, Font, Task, Theme};
 
@@ -271,13 +272,19 @@ impl<T: Clone> Confirm<T> {
                 Message::Chose(Choice::Confirm),
             ));
         }
+        // A long name is one word: broken between characters rather than run out of the
+        // dialog (a 255-byte name did).
         let mut body = column![
-            text(&self.title).size(17).font(style::bold()),
-            text(&self.message).size(14),
+            text(&self.title)
+                .size(17)
+                .font(style::bold())
+                .wrapping(WordOrGlyph),
+            text(&self.message).size(14).wrapping(WordOrGlyph),
         ]
         .spacing(10);
         if let Some(detail) = &self.detail {
-            body = body.push(text(detail).size(13).style(style::dim_text));
+            let detail = text(detail).size(13).style(style::dim_text);
+            body = body.push(detail.wrapping(WordOrGlyph));
         }
         column![body, buttons].spacing(20).width(440).into()
     }

@@ -1,6 +1,7 @@
 //! The card both text prompts share (the folder typed for Copy to…, the name asked by New
 //! Folder): a title, a hint, one field, the reason a value was refused, Cancel and the action.
 
+use iced::widget::text::Wrapping;
 use iced::widget::{Id, column, row, space, text, text_input};
 use iced::{Alignment, Element};
 
@@ -39,7 +40,8 @@ impl<'a> Prompt<'a> {
             .on_submit(submit.clone())
             .padding([6, 8])
             .size(14);
-        let mut body = column![text(self.title).size(17).font(style::bold())].spacing(10);
+        let title = text(self.title).size(17).font(style::bold());
+        let mut body = column![title.wrapping(Wrapping::WordOrGlyph)].spacing(10);
         if let Some(hint) = self.hint {
             body = body.push(text(hint).size(13).style(style::dim_text));
         }
