@@ -95,24 +95,40 @@ pub(crate) fn run_delete(ctx: &JobCtx, paths: &[PathBuf]) -> Summary {
     let rule = read_only_rule(paths);
     let summary = remove::run_job(ctx, paths, rule);
     if rule == remove::ReadOnly::MakeWritable {
-        let mut gone_by_trash: HashMap<&Path, Vec<&OsStr>> = HashMap::new();
+        // By the trash folder's real path: a home trash may be a link of the user's own
+        // (`TrashRoots::home_followed`), which the info files' removal does not follow.
+        let mut gone_by_trash: HashMap<PathBuf, Vec<&OsStr>> = HashMap::new();
+        let mut real: HashMap<&Path, Option<PathBuf>> = HashMap::new();
         for path in paths {
             let (Some(name), Some(trash)) =
                 (path.file_name(), path.parent().and_then(Path::parent))
             else {
                 continue;
             };
+            let real = real
+                .entry(trash)
+                .or_insert_with(|| std::fs::canonicalize(trash).ok());
+            let Some(trash) = real.as_deref() else {
+                continue;
+            };
             let mut info = name.to_owned();
             info.push(".trashinfo");
+            let (file, info) = (
+                trash.join("files").join(name),
+                trash.join("info").join(info),
+            );
             // One whose item is still there (its delete failed) keeps its info file; one
             // that cannot be removed stays an entry for nothing, which listing skips and
             // Empty Trash removes.
-            if info::forget_if_gone(path, &trash.join("info").join(info)).is_ok_and(|gone| gone) {
-                gone_by_trash.entry(trash).or_default().push(name);
+            if info::forget_if_gone(&file, &info).is_ok_and(|gone| gone) {
+                gone_by_trash
+                    .entry(trash.to_owned())
+                    .or_default()
+                    .push(name);
             }
         }
         for (trash, gone) in gone_by_trash {
-            super::sizes::update(trash, &[], &gone);
+            super::sizes::update(&trash, &[], &gone);
         }
     }
     summary
