@@ -693,10 +693,11 @@ mod tests {
         run_asking(job, "moved", journaled, no_terminal())
     }
 
-    /// The undo of `ferry trash d2/sub d2` puts `sub` back first, which makes `d2` again:
-    /// `d2` then finds its place taken, a conflict no check before the job could see. Without
-    /// a terminal it is skipped, never asked (stdin is not read, whatever it holds), the
-    /// status is partial and the record stays to be undone again.
+    /// The undo of `ferry trash d2/sub d2` puts `d2` back, then `sub` into it; a `sub` put
+    /// into the trashed `d2` since takes its place, a conflict no check before the job could
+    /// see (`d2` was not there). Without a terminal it is skipped, never asked (stdin is not
+    /// read, whatever it holds), the status is partial and the record stays to be undone
+    /// again.
     #[test]
     fn without_a_terminal_a_conflict_met_by_an_undo_is_skipped_not_asked() {
         let tmp = tempfile::tempdir().unwrap();
@@ -712,6 +713,8 @@ mod tests {
         };
         run_in(&journal, job);
         assert!(!orig.join("d2").exists());
+        let files = tmp.path().join("home/Trash/files");
+        fs::create_dir(files.join("d2/sub")).unwrap();
         let code = undo_in(
             journal.clone(),
             || Ok(trash),
@@ -720,14 +723,14 @@ mod tests {
         );
         assert_eq!(code, EXIT_PARTIAL);
         assert_eq!(
-            fs::read(orig.join("d2/sub/f")).unwrap(),
-            b"f",
-            "sub went back"
+            fs::read(orig.join("d2/own")).unwrap(),
+            b"own",
+            "d2 went back"
         );
-        // Neither merged nor replaced: `d2` stays in the trash.
-        assert!(!orig.join("d2/own").exists());
-        let in_trash = fs::read_dir(tmp.path().join("home/Trash/files")).unwrap();
-        assert_eq!(in_trash.count(), 1);
+        // Neither merged nor replaced: `sub` stays in the trash.
+        assert!(!orig.join("d2/sub/f").exists());
+        assert_eq!(fs::read(files.join("sub/f")).unwrap(), b"f");
+        assert_eq!(fs::read_dir(&files).unwrap().count(), 1);
         let records = journal.records().unwrap();
         assert_ne!(records[0].state, RecordState::Undone, "to be undone again");
     }

@@ -478,6 +478,11 @@ impl Error {
         }
     }
 
+    /// Whether this is the process's (or the system's) limit of open files reached.
+    pub fn out_of_descriptors(&self) -> bool {
+        matches!(self.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+    }
+
     /// The raw OS error number, for I/O errors.
     pub fn raw_os_error(&self) -> Option<i32> {
         match self {

@@ -588,3 +588,53 @@ fn a_permanent_delete_of_trashed_items_removes_their_info_files() {
     ok(&ferry_at(&home, &[OsStr::new("rm"), alike.as_os_str()]));
     assert_eq!(read(&kept), "mine");
 }
+
+/// The same through a home trash that is a link of the user's own to a folder of theirs.
+#[test]
+fn a_permanent_delete_through_a_linked_home_trash_removes_the_info_file() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let real = tree.dir("elsewhere/Trash");
+    fs::create_dir_all(home.join("data")).unwrap();
+    std::os::unix::fs::symlink(&real, home.join("data/Trash")).unwrap();
+    let file = tree.file("w/f", "x");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), file.as_os_str()]));
+    assert!(real.join("info/f.trashinfo").exists());
+    let trashed = home.join("data/Trash/files/f");
+    ok(&ferry_at(&home, &[OsStr::new("rm"), trashed.as_os_str()]));
+    assert!(!real.join("files/f").exists());
+    assert!(
+        !real.join("info/f.trashinfo").exists(),
+        "no entry for nothing"
+    );
+}
+
+/// Items inside a folder trashed before it, each its own entry: the undo puts the folder
+/// back first. Put back first, they made the folder again, which then found its place taken
+/// and stayed in the trash.
+#[test]
+fn the_undo_of_items_trashed_before_their_folder_puts_the_folder_back_first() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let z = tree.file("w/dd/sub/z", "z");
+    let x = tree.file("w/dd/x", "x");
+    let y = tree.file("w/dd/y", "y");
+    let dd = tree.join("w/dd");
+    let args = [
+        OsStr::new("trash"),
+        z.as_os_str(),
+        x.as_os_str(),
+        dd.as_os_str(),
+    ];
+    ok(&ferry_at(&home, &args));
+    assert!(!dd.exists());
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    assert_eq!(
+        (read(&x), read(&y), read(&z)),
+        ("x".into(), "y".into(), "z".into())
+    );
+    assert_eq!(
+        fs::read_dir(home.join("data/Trash/files")).unwrap().count(),
+        0
+    );
+}

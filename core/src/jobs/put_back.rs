@@ -54,6 +54,11 @@ pub(crate) struct Target {
 pub(crate) struct OpenFolders(HashMap<FileId, Arc<OwnedFd>>);
 
 impl OpenFolders {
+    /// How many folders are open.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// `dir`, or the descriptor already open on the same folder (`dir` is then closed).
     pub(crate) fn shared(&mut self, dir: OwnedFd) -> Arc<OwnedFd> {
         match fs::stat_fd(&dir) {

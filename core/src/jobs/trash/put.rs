@@ -90,7 +90,7 @@ pub(crate) fn run_trash_as(
             break;
         }
         let mut claim = job.claim(i, &mut trashes, false);
-        if claim.as_ref().is_err_and(out_of_descriptors) && !claimed.is_empty() {
+        if claim.as_ref().is_err_and(Error::out_of_descriptors) && !claimed.is_empty() {
             // The folders the batch holds open are let go, and the item tried again.
             job.move_claimed(&mut claimed, &mut trashes, &mut run);
             claim = job.claim(i, &mut trashes, false);
@@ -180,11 +180,6 @@ impl Batches<'_> {
         trashes.folders.clear();
         trashes.volumes.clear();
     }
-}
-
-/// Whether `error` is the process's (or the system's) limit of open files reached.
-fn out_of_descriptors(error: &Error) -> bool {
-    matches!(error.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// Moves to the trash what an undo's Replace answers set aside, each `(staged, place)`

@@ -13,7 +13,7 @@
 //! the trash entirely; an item restored only in part (some of it skipped or failed) stays
 //! listed with the rest.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -27,17 +27,73 @@ use crate::fs::{self, Meta};
 use crate::jobs::control::JobCtx;
 use crate::jobs::put_back::{self, Landed, OpenFolders, Target};
 use crate::jobs::summary::fail;
+use crate::jobs::undo::absorb;
 use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
 
-/// Runs a restore job.
+/// Folders a restore holds open at once (those its items go back into), at most: past them,
+/// what it has checked is put back and the rest checked after. Opened all at once, 1,100
+/// items from as many folders all failed "Too many open files" under a limit of 1,024.
+const FOLDERS_AT_ONCE: usize = 256;
+
+/// [`FOLDERS_AT_ONCE`], or a quarter of the files the process may have open where that is
+/// fewer: putting an item back opens a few more.
+fn folders_at_once() -> usize {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    let quarter = limit.map_or(usize::MAX, |n| usize::try_from(n / 4).unwrap_or(usize::MAX));
+    quarter.clamp(1, FOLDERS_AT_ONCE)
+}
+
+/// Runs a restore job: the items go back in passes, a folder before what goes back inside
+/// it, each pass in parts of at most [`folders_at_once`] folders.
 pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolicy) -> Summary {
+    let mut summary = Summary::default();
+    let mut trash_folders = HashMap::new();
+    let at_once = folders_at_once();
+    for pass in passes(items) {
+        let mut rest = pass.as_slice();
+        while !rest.is_empty() {
+            let (part, taken) = restore_part(ctx, rest, (policy, at_once), &mut trash_folders);
+            absorb(&mut summary, part);
+            rest = &rest[taken..];
+        }
+    }
+    super::sizes::left(&summary.trash);
+    summary
+}
+
+/// `items` in passes, in order: an item whose original place is inside another's comes in
+/// a pass after it. Checking it opens (and makes) its folder, so, put back first, `dd/x` made
+/// `dd` again, and `dd` then found its place taken and stayed in the trash.
+fn passes(items: &[TrashedItem]) -> Vec<Vec<&TrashedItem>> {
+    let places: HashSet<&Path> = items.iter().map(|i| i.original.as_path()).collect();
+    let mut passes: Vec<Vec<&TrashedItem>> = Vec::new();
+    for item in items {
+        let inside = (item.original.ancestors().skip(1))
+            .filter(|a| places.contains(a))
+            .count();
+        if passes.len() <= inside {
+            passes.resize_with(inside + 1, Vec::new);
+        }
+        passes[inside].push(item);
+    }
+    passes
+}
+
+/// Restores the first of `items` whose folders are no more than `at_once` (or fewer, where
+/// the limit of open files comes first); returns what it did and how many items it took.
+fn restore_part(
+    ctx: &JobCtx,
+    items: &[&TrashedItem],
+    (policy, at_once): (ConflictPolicy, usize),
+    trash_folders: &mut HashMap<PathBuf, bool>,
+) -> (Summary, usize) {
     let mut summary = Summary::default();
     let mut chosen: Vec<(&TrashedItem, Meta)> = Vec::new();
     let mut targets: Vec<Target> = Vec::new();
     let mut open = OpenFolders::default();
-    let mut trash_folders = HashMap::new();
-    for item in items {
-        match check(item, &mut trash_folders) {
+    let mut taken = 0;
+    for &item in items {
+        match check(item, trash_folders) {
             Ok((meta, parent)) => {
                 chosen.push((item, meta));
                 targets.push(Target {
@@ -46,7 +102,13 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
                     dir: Some(open.shared(parent)),
                 });
             }
+            // The folders held let go, it is checked again in the next part.
+            Err(e) if e.out_of_descriptors() && !targets.is_empty() => break,
             Err(e) => fail(ctx, &mut summary, &item.original, e),
+        }
+        taken += 1;
+        if open.len() >= at_once {
+            break;
         }
     }
     let placed = put_back::run(ctx, &targets, policy, &put_back::Modes::default());
@@ -86,8 +148,7 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
         }));
     summary.record = part.record;
     summary.stopped_by = part.stopped_by;
-    super::sizes::left(&summary.trash);
-    summary
+    (summary, taken)
 }
 
 /// An error about a path in the trash as one about restoring its original place, which is
