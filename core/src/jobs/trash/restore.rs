@@ -52,6 +52,13 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
     for pass in passes(items) {
         let mut rest = pass.as_slice();
         while !rest.is_empty() {
+            if ctx.control.stopped() {
+                // Cancelled or stopped: the rest is not looked at (checking makes folders).
+                summary
+                    .not_done
+                    .extend(rest.iter().map(|i| i.original.clone()));
+                break;
+            }
             let (part, taken) = restore_part(ctx, rest, (policy, at_once), &mut trash_folders);
             absorb(&mut summary, part);
             rest = &rest[taken..];
