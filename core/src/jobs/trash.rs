@@ -31,7 +31,10 @@
 //!
 //! Where each part is: this file holds the types every part shares (where the trash
 //! folders are, what a job did to an item) and the devices a job takes;
-//! - `trash/put.rs`: the trash job, item by item;
+//! - `trash/put.rs`: the trash job, in batches of items;
+//! - `trash/claim.rs`: an item's checks on its way to the trash, the trash folder it goes
+//!   to, its name there claimed by its info file, then the info files flushed and the item
+//!   moved;
 //! - `trash/folder.rs`: one trash folder opened (made 0700 where missing), and the names
 //!   items get in it;
 //! - `trash/find.rs`: every trash folder of the user's, for listing and emptying;
@@ -41,6 +44,7 @@
 //! - `trash/sizes.rs`: the trash's `directorysizes` cache, kept up by each of them;
 //! - `trash/subvolumes.rs`: the btrfs subvolumes' own trash folders.
 
+mod claim;
 mod empty;
 mod find;
 mod folder;
