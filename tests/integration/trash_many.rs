@@ -21,6 +21,26 @@ fn with_open_files(home: &Path, n: u32) -> std::process::Command {
     crate::ferry_run_by(limited, &ferry_in(home))
 }
 
+/// `ferry trash paths` under `strace -f` with `filters`, which must succeed: the trace, or
+/// `None` (said) without strace.
+fn trash_traced(
+    tree: &TempTree,
+    home: &Path,
+    paths: &[PathBuf],
+    filters: &[&str],
+) -> Option<String> {
+    let log = tree.join("strace.log");
+    let mut strace = std::process::Command::new("strace");
+    strace.args(["-f", "-qq"]).args(filters).arg("-o").arg(&log);
+    let mut trash = crate::ferry_run_by(strace, &ferry_in(home));
+    let Ok(out) = trash.arg("trash").args(paths).output() else {
+        eprintln!("note: strace is missing; skipped");
+        return None;
+    };
+    ok(&out);
+    Some(fs::read_to_string(&log).unwrap())
+}
+
 /// Many files of one name (`.DS_Store` from every folder) each tried every name the ones
 /// before had taken in the trash (`same`, `same.2`, …): 3,000 took 11.6 s against 3 s for as
 /// many names. Each is now tried from the number after the last one given: counted in
@@ -33,26 +53,10 @@ fn many_items_of_one_name_do_not_each_try_every_name_taken() {
     let paths: Vec<PathBuf> = (0..count)
         .map(|i| tree.file(format!("w/d{i}/same"), "x"))
         .collect();
-    let log = tree.join("strace.log");
-    let mut strace = std::process::Command::new("strace");
-    strace.args([
-        "-f",
-        "-qq",
-        "-e",
-        "trace=openat",
-        "-e",
-        "status=failed",
-        "-o",
-    ]);
-    strace.arg(&log);
-    let mut trash = crate::ferry_run_by(strace, &ferry_in(&home));
-    trash.arg("trash").args(&paths);
-    let Ok(out) = trash.output() else {
-        eprintln!("note: strace is missing; skipped");
+    let trace = ["-e", "trace=openat", "-e", "status=failed"];
+    let Some(log) = trash_traced(&tree, &home, &paths, &trace) else {
         return;
     };
-    ok(&out);
-    let log = fs::read_to_string(&log).unwrap();
     let taken = log
         .lines()
         .filter(|l| l.contains(".trashinfo") && l.contains("EEXIST"))
@@ -172,24 +176,11 @@ fn many_items_have_their_info_files_flushed_together_before_they_move() {
     let paths: Vec<PathBuf> = (0..300)
         .map(|i| tree.file(format!("w/f{i:03}"), "x"))
         .collect();
-    let log = tree.join("strace.log");
-    let mut strace = std::process::Command::new("strace");
-    strace.args([
-        "-f",
-        "-qq",
-        "-e",
-        "trace=fsync,fdatasync,syncfs,renameat2",
-        "-o",
-    ]);
-    strace.arg(&log);
-    let mut trash = crate::ferry_run_by(strace, &ferry_in(&home));
-    let Ok(out) = trash.arg("trash").args(&paths).output() else {
-        eprintln!("note: strace is missing; skipped");
+    let trace = ["-e", "trace=fsync,fdatasync,syncfs,renameat2"];
+    let Some(log) = trash_traced(&tree, &home, &paths, &trace) else {
         return;
     };
-    ok(&out);
     assert!(paths.iter().all(|p| !p.exists()), "all trashed");
-    let log = fs::read_to_string(&log).unwrap();
     let calls: Vec<&str> = log
         .lines()
         .filter_map(|l| l.split_whitespace().nth(1)?.split('(').next())
