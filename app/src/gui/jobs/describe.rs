@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use ferry_core::jobs::{Job, Summary, Totals};
+use ferry_core::jobs::{Job, JournalRecord, Summary, Totals};
 
 use crate::gui::{format, words};
 
@@ -41,8 +41,23 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
             format::counted(items.len(), "item", "items")
         ),
         Job::EmptyTrash { .. } => "Emptying the trash".to_owned(),
-        Job::Undo { record, .. } => format!("Undoing: {}", in_words(&record.job)),
+        Job::Undo { record, .. } => format!("Undoing: {}", record_in_words(record)),
         Job::Resume { record } => format!("Finishing: {}", in_words(&record.job)),
+    }
+}
+
+/// What the job of `record` did, as [`in_words`] says it, with how much of it was done when
+/// it was stopped part way: "Move 15,000 items to the trash (1,280 done)". Its undo takes
+/// back what was done; "Undid: Move 15,000 items to the trash" after 1,280 had moved read
+/// as all of them.
+pub fn record_in_words(record: &JournalRecord) -> String {
+    let words = in_words(&record.job);
+    match record.counts.not_done {
+        0 => words,
+        _ => {
+            let done = usize::try_from(record.counts.done).unwrap_or(usize::MAX);
+            format!("{words} ({} done)", format::count(done))
+        }
     }
 }
 
@@ -76,7 +91,7 @@ pub fn in_words(job: &Job) -> String {
             format!("Restore {}", things(&originals))
         }
         Job::EmptyTrash { .. } => "Empty the trash".to_owned(),
-        Job::Undo { record, .. } => format!("Undo: {}", in_words(&record.job)),
+        Job::Undo { record, .. } => format!("Undo: {}", record_in_words(record)),
         Job::Resume { record } => format!("Finish: {}", in_words(&record.job)),
     }
 }
@@ -173,7 +188,7 @@ pub fn done_message(
             format::counted(done, "item", "items")
         ),
         Job::Undo { record, .. } => {
-            let undid = format!("Undid: {}", in_words(&record.job));
+            let undid = format!("Undid: {}", record_in_words(record));
             match answered_name(summary) {
                 Some(name) => format!(
                     "{undid}; it came back as {}",
@@ -190,7 +205,7 @@ pub fn done_message(
             // again, which finishes it.
             Job::Undo { record, .. } => format!(
                 "Cancelled the undo of: {}; Undo finishes it",
-                lowercase_first(&in_words(&record.job))
+                lowercase_first(&record_in_words(record))
             ),
             _ => format!("Cancelled: {}", lowercase_first(&text)),
         };
@@ -373,6 +388,30 @@ mod tests {
         assert_eq!(
             done_message(&undo, &summary, false, None),
             "Undid: Copy 3 items to “Music”."
+        );
+    }
+
+    /// A job stopped part way is named with what it did: "Undid: Move 15,000 items to the
+    /// trash" after 1,280 had moved read as all of them.
+    #[test]
+    fn a_job_stopped_part_way_is_named_with_what_it_did() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = ferry_core::jobs::UndoJournal::at(dir.path().join("journal.jsonl"));
+        journal
+            .begin(&copy(&["/h/a", "/h/b", "/h/c"], "/h/Music"))
+            .unwrap();
+        let mut record = journal.records().unwrap().pop().unwrap();
+        record.counts.done = 1;
+        record.counts.not_done = 2;
+        assert_eq!(record_in_words(&record), "Copy 3 items to “Music” (1 done)");
+        let undo = Job::Undo {
+            record: Box::new(record),
+            trash: ferry_core::jobs::TrashRoots::home_only(PathBuf::from("/h/.Trash")),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        assert_eq!(
+            done_message(&undo, &Summary::default(), false, None),
+            "Undid: Copy 3 items to “Music” (1 done)."
         );
     }
 

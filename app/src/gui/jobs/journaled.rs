@@ -222,8 +222,7 @@ pub fn labels(stores: Stores) -> Task<Labels> {
             journal.undo_candidate().ok().flatten(),
             journal.redo_candidate().ok().flatten(),
         );
-        let label =
-            |record: &Option<JournalRecord>| record.as_ref().map(|r| describe::in_words(&r.job));
+        let label = |record: &Option<JournalRecord>| record.as_ref().map(describe::record_in_words);
         Labels {
             undo: label(&undo),
             redo: label(&redo),
