@@ -33,7 +33,7 @@ pub use data::{CopyMethod, DataCopier, DataError};
 pub use deep::DeepPaths;
 pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
-pub use stack::{DirStack, max_open_dirs, prepare_descriptors};
+pub use stack::{DirStack, folders_held_at_once, max_open_dirs, prepare_descriptors};
 pub use tree::{remove_tree_at, tree_size_at};
 pub use xattrs::{
     ACCESS_ACL, DEFAULT_ACL, NotKept, Xattrs, copy_xattrs, copy_xattrs_at, may_have_default_acl,

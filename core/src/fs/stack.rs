@@ -20,6 +20,17 @@ pub fn max_open_dirs() -> usize {
     })
 }
 
+/// Folders a job may hold open at once for what it puts into them (a trash's batch, a
+/// restore's part): `most`, or a quarter of the files the process may have open where that
+/// is fewer, since working on each opens a few more. Past it, a job finishes what it holds
+/// before opening more (1,100 items put back into as many folders once all failed "Too many
+/// open files" under a limit of 1,024).
+pub fn folders_held_at_once(most: usize) -> usize {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    let quarter = limit.map_or(usize::MAX, |n| usize::try_from(n / 4).unwrap_or(usize::MAX));
+    quarter.clamp(1, most)
+}
+
 /// Raises the soft limit of open descriptors to the hard limit, as programs that need many
 /// are expected to (the soft limit stays low only for `select`, which Ferry never uses).
 /// Best effort: a limit that cannot be raised stays as it was.

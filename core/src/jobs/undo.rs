@@ -417,19 +417,23 @@ const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_millis(50);
 /// and undo brought that one out, saying it had undone the job). Its info file names where
 /// the job took it from, and a file has the size and time it had.
 fn still_as_trashed(r: &TrashRecord, item: &TrashedItem, started: std::time::SystemTime) -> bool {
-    item.original == r.original && is_as_trashed(&r.file, r, started)
+    item.original == r.original && holds_as_trashed(&r.file, r, started) == Some(true)
 }
 
 /// Whether `path` holds the item `r` records, made before `started` (see
-/// [`still_as_trashed`]): its identity, and for a file its size and time. A link is not
-/// followed (its target failed as "changed").
-pub(crate) fn is_as_trashed(path: &Path, r: &TrashRecord, started: std::time::SystemTime) -> bool {
-    let Ok(now) = fs::stat_at(rustix::fs::CWD, path) else {
-        return false;
-    };
-    now.id == r.id
-        && (r.kind != Kind::File || (now.size == r.size && r.mtime.kept_as(now.mtime)))
-        && !born_since(path, started)
+/// [`still_as_trashed`]): its identity, and for a file its size and time; `None` when it
+/// holds nothing. A link is not followed (its target failed as "changed").
+pub(crate) fn holds_as_trashed(
+    path: &Path,
+    r: &TrashRecord,
+    started: std::time::SystemTime,
+) -> Option<bool> {
+    let now = fs::stat_at(rustix::fs::CWD, path).ok()?;
+    Some(
+        now.id == r.id
+            && (r.kind != Kind::File || (now.size == r.size && r.mtime.kept_as(now.mtime)))
+            && !born_since(path, started),
+    )
 }
 
 /// Restores the items a trash job trashed, those still in the trash as it left them.

@@ -359,9 +359,7 @@ fn replaced_since_undo(record: &JournalRecord) -> Option<PathBuf> {
         return None;
     }
     let started = record.started;
-    record.trash.iter().find_map(|t| {
-        let here = std::fs::symlink_metadata(&t.original).is_ok();
-        (here && !crate::jobs::undo::is_as_trashed(&t.original, t, started))
-            .then(|| t.original.clone())
-    })
+    (record.trash.iter())
+        .find(|t| crate::jobs::undo::holds_as_trashed(&t.original, t, started) == Some(false))
+        .map(|t| t.original.clone())
 }

@@ -12,7 +12,7 @@ use super::claim::{Claimed, Moved, Places, Trashes, claim, flush, now_stamp};
 use super::{TrashRecord, TrashRoots};
 use crate::entry::Kind;
 use crate::error::{Error, Result};
-use crate::fs::{Meta, MountTable};
+use crate::fs::{self, Meta, MountTable};
 use crate::jobs::control::JobCtx;
 use crate::jobs::progress::TICK;
 use crate::jobs::{Event, Failed, Phase, Skipped, Summary, Totals};
@@ -35,9 +35,9 @@ pub(crate) struct AsTrashed {
 const BATCH: usize = 256;
 
 /// Folders the items of a batch may be in, and trash folders of other disks they may go to,
-/// before it is flushed: each is held open until its items move, and a session's limit of
-/// open files can be low (256). Where it is lower still, a batch is flushed when the limit is
-/// reached.
+/// before it is flushed, at most: each is held open until its items move (see
+/// [`fs::folders_held_at_once`]). Should the limit still be reached, the batch is flushed
+/// then.
 const FOLDERS_PER_BATCH: usize = 32;
 
 /// Runs a trash job: each path is moved into the trash of its own file system.
@@ -74,6 +74,7 @@ pub(crate) fn run_trash_as(
         },
     };
     let mut trashes = Trashes::default();
+    let folders_per_batch = fs::folders_held_at_once(FOLDERS_PER_BATCH);
     let mut claimed: Vec<(usize, Claimed)> = Vec::with_capacity(BATCH.min(paths.len()));
     for (i, path) in paths.iter().enumerate() {
         if !run.step(i, path) {
@@ -93,7 +94,7 @@ pub(crate) fn run_trash_as(
             Ok(item) => claimed.push((i, item)),
             Err(e) => run.fail(path.clone(), e),
         }
-        let full = claimed.len() == BATCH || trashes.held() >= FOLDERS_PER_BATCH;
+        let full = claimed.len() == BATCH || trashes.held() >= folders_per_batch;
         if full || i + 1 == paths.len() {
             job.move_claimed(&mut claimed, &mut trashes, &mut run);
         }

@@ -31,24 +31,16 @@ use crate::jobs::undo::absorb;
 use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
 
 /// Folders a restore holds open at once (those its items go back into), at most: past them,
-/// what it has checked is put back and the rest checked after. Opened all at once, 1,100
-/// items from as many folders all failed "Too many open files" under a limit of 1,024.
+/// what it has checked is put back and the rest checked after (see
+/// [`fs::folders_held_at_once`]).
 const FOLDERS_AT_ONCE: usize = 256;
 
-/// [`FOLDERS_AT_ONCE`], or a quarter of the files the process may have open where that is
-/// fewer: putting an item back opens a few more.
-fn folders_at_once() -> usize {
-    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
-    let quarter = limit.map_or(usize::MAX, |n| usize::try_from(n / 4).unwrap_or(usize::MAX));
-    quarter.clamp(1, FOLDERS_AT_ONCE)
-}
-
 /// Runs a restore job: the items go back in passes, a folder before what goes back inside
-/// it, each pass in parts of at most [`folders_at_once`] folders.
+/// it, each pass in parts of at most [`FOLDERS_AT_ONCE`] folders.
 pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
     let mut trash_folders = HashMap::new();
-    let at_once = folders_at_once();
+    let at_once = fs::folders_held_at_once(FOLDERS_AT_ONCE);
     for pass in passes(items) {
         let mut rest = pass.as_slice();
         while !rest.is_empty() {
