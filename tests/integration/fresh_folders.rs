@@ -359,3 +359,32 @@ fn a_hidden_folder_swapped_before_it_is_put_in_place_is_left_alone() {
     assert_eq!(fs::read(&victim).unwrap(), b"not the copy's");
     assert_eq!(fs::read(dest.join("the copy/f3")).unwrap(), b"file 3");
 }
+
+/// A sparse file in a folder moved across file systems: its copy, filled in the hidden
+/// folder, was recorded with the bytes copied for its size (none, for a file all hole), so
+/// the source no longer looked as copied and stayed, "changed since it was copied", in both
+/// places. It moves, and keeps its holes.
+#[test]
+fn a_folder_holding_sparse_files_moves_across_file_systems_whole() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let home = t.dir("home");
+    t.file("src/sp/dense", "dense");
+    let hole = fs::File::create(t.join("src/sp/hole")).unwrap();
+    hole.set_len(1 << 20).unwrap();
+    let mut tail = fs::File::create(t.join("src/sp/tail")).unwrap();
+    std::io::Seek::seek(&mut tail, std::io::SeekFrom::Start(512 << 10)).unwrap();
+    std::io::Write::write_all(&mut tail, b"data after a hole").unwrap();
+    let before = snapshot(&t.join("src/sp"));
+    let out = ferry_in(&home)
+        .arg("mv")
+        .arg(t.join("src/sp"))
+        .arg(shm.path())
+        .output()
+        .unwrap();
+    ok(&out);
+    assert!(!t.join("src/sp").exists(), "the source is moved");
+    assert_eq!(snapshot(&shm.join("sp")), before);
+    let moved = fs::metadata(shm.join("sp/hole")).unwrap();
+    assert_eq!(moved.len(), 1 << 20);
+    assert!(moved.blocks() * 512 < 1 << 20, "holes kept");
+}

@@ -72,7 +72,8 @@ impl<'a> DataCopier<'a> {
     /// that a small file costs one call rather than a second one that only finds the end; it
     /// is read microseconds after that `fstat`. A file that claims to be empty (`/proc` files
     /// do) is read to EOF. `tick(bytes)` is called after every chunk and returns false to
-    /// stop. Returns the bytes copied and the method used.
+    /// stop. Returns the size of the copy, its holes included (more than the bytes copied
+    /// for a sparse file), and the method used.
     pub fn copy(
         &mut self,
         src: &OwnedFd,
@@ -104,7 +105,7 @@ impl<'a> DataCopier<'a> {
                     op: "seek",
                     errno: Errno::INVAL | Errno::NXIO | Errno::OPNOTSUPP,
                 }) => {}
-                other => return other,
+                other => return other.map(|(_, size, method)| (size, method)),
             }
         }
         if self.try_copy_range.load(Relaxed) {
@@ -161,7 +162,7 @@ impl<'a> DataCopier<'a> {
                     op: "seek",
                     errno: Errno::INVAL | Errno::NXIO | Errno::OPNOTSUPP,
                 }) => {}
-                other => return other.map(|(n, _)| n),
+                other => return other.map(|(n, _, _)| n),
             }
         }
         self.copy_range(src, dst, from, meta.size, tick)
@@ -198,7 +199,7 @@ impl<'a> DataCopier<'a> {
     /// fill them with zeros (ext4, tmpfs). A region that ends early (the file shrank, or it
     /// claims more than it holds, as sysfs files do: 4096 bytes, no blocks, 23 bytes to read)
     /// ends the copy there: the copy is as long as what could be read, never padded to the
-    /// claimed size with zeros.
+    /// claimed size with zeros. Returns the bytes copied, the size of the copy and the method.
     fn copy_sparse(
         &mut self,
         src: &OwnedFd,
@@ -206,7 +207,7 @@ impl<'a> DataCopier<'a> {
         from: u64,
         to: Option<u64>,
         tick: &mut dyn FnMut(u64) -> bool,
-    ) -> Result<(u64, CopyMethod), DataError> {
+    ) -> Result<(u64, u64, CopyMethod), DataError> {
         let limit = to.unwrap_or(u64::MAX);
         let mut pos = from;
         let mut done = 0u64;
@@ -225,13 +226,15 @@ impl<'a> DataCopier<'a> {
             method = m;
             if data + n < region_end {
                 rustix::fs::ftruncate(dst, data + n).map_err(io("write"))?;
-                return Ok((done, method));
+                return Ok((done, data + n, method));
             }
             pos = hole;
         }
-        let end = rustix::fs::seek(src, SeekFrom::End(0)).map_err(io("seek"))?;
-        rustix::fs::ftruncate(dst, end.min(limit)).map_err(io("write"))?;
-        Ok((done, method))
+        let end = rustix::fs::seek(src, SeekFrom::End(0))
+            .map_err(io("seek"))?
+            .min(limit);
+        rustix::fs::ftruncate(dst, end).map_err(io("write"))?;
+        Ok((done, end, method))
     }
 
     fn copy_range(
@@ -373,18 +376,17 @@ mod tests {
         let dst = create_private_at(&fd, "out").unwrap();
         let (r, c) = (AtomicBool::new(reflink), AtomicBool::new(range));
         let mut ticks = 0u64;
-        let (n, method) = DataCopier::new(&r, &c)
+        let (size, method) = DataCopier::new(&r, &c)
             .copy(&src, &dst, &meta, &mut |b| {
                 ticks += b;
                 true
             })
             .unwrap();
-        assert_eq!(n, ticks);
-        (
-            std::fs::read(dir.join("out")).unwrap(),
-            stat_path(&dir.join("out")).unwrap(),
-            method,
-        )
+        let out = stat_path(&dir.join("out")).unwrap();
+        // Ticks count the bytes copied; the size returned is the copy's, holes included.
+        assert_eq!(size, out.size);
+        assert!(ticks <= size);
+        (std::fs::read(dir.join("out")).unwrap(), out, method)
     }
 
     #[test]
