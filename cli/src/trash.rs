@@ -1,7 +1,7 @@
 //! `ferry trash|restore|empty-trash`: the freedesktop.org trash (home trash and each volume's
 //! `.Trash-$uid`), through the same engine jobs as the window.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -169,15 +169,18 @@ fn choose(args: &RestoreArgs, items: &[TrashedItem]) -> Result<Vec<TrashedItem>,
             .ok_or_else(|| format!("no item {n} in the trash ({} items)", items.len()))?;
         chosen.push(item.clone());
     }
+    // Listed oldest first: the last item of a path is the most recent. Looked up by path,
+    // not searched for each one: a restore of 20,000 paths took 20 s of scanning.
+    let newest: HashMap<&Path, usize> = (items.iter().enumerate())
+        .map(|(k, i)| (i.original.as_path(), k))
+        .collect();
     for path in &args.paths {
         let (lexical, resolved) = absolute(path);
-        // Listed oldest first: the last match is the most recent.
-        let item = items
-            .iter()
-            .rev()
-            .find(|i| i.original == lexical || i.original == resolved)
+        let at = |p: &PathBuf| newest.get(p.as_path()).copied();
+        let k = at(&lexical)
+            .max(at(&resolved))
             .ok_or_else(|| format!("{}: not in the trash", Shown(path)))?;
-        chosen.push(item.clone());
+        chosen.push(items[k].clone());
     }
     // An item named twice (by index and by path, say) is restored once.
     let mut seen = HashSet::new();
