@@ -95,3 +95,68 @@ fn the_undo_of_a_killed_restore_across_file_systems_says_what_it_did() {
     let history = ok(&ferry_in(&home).arg("history").output().unwrap());
     assert!(history.contains("undone"), "{history}");
 }
+
+/// The entries below `root` named `.ferry-moving-…` (set aside by a move to be removed).
+fn set_aside_below(root: &Path) -> Vec<String> {
+    (snapshot(root).into_keys())
+        .map(|rel| rel.to_string_lossy().into_owned())
+        .filter(|rel| rel.contains(".ferry-moving-"))
+        .collect()
+}
+
+/// Killed while it removed the trashed copies of what it had restored (each renamed aside in
+/// the trash, checked, then unlinked), then resumed: nothing set aside is restored under its
+/// hidden name. The resume carried such files over beside their own, the start having put
+/// back only what a move set aside; the undo then trashed them as items of their own.
+#[test]
+fn a_restore_killed_while_removing_its_trashed_copies_resumes_and_undoes_whole() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    for i in 0..30 {
+        t.file(
+            format!("src/docs/d{}/f{i:02}", i % 3),
+            vec![b'a' + i as u8; 1000],
+        );
+    }
+    ok(&ferry_in(&home)
+        .arg("trash")
+        .arg(t.join("src/docs"))
+        .output()
+        .unwrap());
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "source-checked:4")
+        .arg("restore")
+        .arg(t.join("src/docs"))
+        .arg("--to")
+        .arg(shm.path())
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the restore was killed");
+    let resumed = ferry_in(&home).arg("resume").output().unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{said}");
+    assert_eq!(set_aside_below(shm.path()), Vec::<String>::new(), "{said}");
+    assert_eq!(set_aside_below(&home.join("data")), Vec::<String>::new());
+    let restored = snapshot(shm.path());
+    assert_eq!(restored.len(), 34, "{restored:?}");
+    assert_eq!(
+        fs::read(shm.join("docs/d1/f04")).unwrap(),
+        vec![b'a' + 4; 1000]
+    );
+
+    // Undone, it goes to the trash whole, as an undone restore across file systems does:
+    // into the trash of the disk it is on (as Nautilus trashes it again), restored from there.
+    let undo = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    assert_eq!(undo.status.code(), Some(0), "{said}");
+    assert!(!said.contains("nothing of it"), "{said}");
+    assert!(snapshot(shm.path()).is_empty(), "{said}");
+    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
+    assert!(history.contains("undone"), "{history}");
+    ok(&ferry_in(&home)
+        .arg("restore")
+        .arg(shm.join("docs"))
+        .output()
+        .unwrap());
+    assert_eq!(snapshot(shm.path()), restored);
+}

@@ -475,11 +475,17 @@ fn undo_trash(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> S
 fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Summary {
     let mut summary = Summary::default();
     let mut paths = Vec::new();
-    // A folder merged into the one there: what went into it goes back, the folder stays.
+    // A folder merged into the one there: what went into it goes back, the folder stays. Not
+    // one inside an item whose place was free when the job began: merged into by a resume,
+    // into what the killed run had made, that item is the job's own and goes back whole.
+    let made: Vec<&Path> = (record.trash.iter())
+        .map(|r| r.original.as_path())
+        .filter(|p| !record.preexisting.iter().any(|t| t == p))
+        .collect();
     let merged: HashSet<&Path> = record
         .entries
         .iter()
-        .filter(|e| e.how == How::Merged)
+        .filter(|e| e.how == How::Merged && !made.iter().any(|m| e.dest.starts_with(m)))
         .map(|e| e.dest.as_path())
         .collect();
     let merged_in = record.entries.iter().filter(|e| {

@@ -37,11 +37,15 @@ use crate::jobs::{Job, Summary};
 /// ([`put_back_undone`]). Returns what stays set aside ([`Error::SetAsideKept`],
 /// [`Error::SetAsideUnnamed`]) and the folders that could not be searched.
 pub(crate) fn put_back(record: &JournalRecord) -> Vec<Error> {
-    let Job::Move { sources, .. } = &record.job else {
-        return Vec::new();
+    let sources: Vec<PathBuf> = match &record.job {
+        Job::Move { sources, .. } => sources.clone(),
+        // Across file systems a restore is a move out of the trash, which sets aside there
+        // what it removes (`trash/restore.rs`).
+        Job::Restore { items, .. } => items.iter().map(|i| i.file.clone()).collect(),
+        _ => return Vec::new(),
     };
     let folders: BTreeSet<&Path> = sources.iter().filter_map(|s| s.parent()).collect();
-    let mut problems = put_back_in(folders, sources, record.pid);
+    let mut problems = put_back_in(folders, &sources, record.pid);
     problems.extend(put_back_undone(record));
     problems
 }

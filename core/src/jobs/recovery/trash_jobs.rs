@@ -249,12 +249,22 @@ pub(super) fn resume_restore(
             Restored::Gone => changed(ctx, &mut summary, item),
         }
     }
-    for (left, policy) in [(fresh, policy), (partly, ConflictPolicy::Merge)] {
+    for (left, policy) in [(&fresh, policy), (&partly, ConflictPolicy::Merge)] {
         if !left.is_empty() && !ctx.control.stopped() {
-            absorb(&mut summary, trash::run_restore(ctx, &left, policy));
+            absorb(&mut summary, trash::run_restore(ctx, left, policy));
         }
     }
     folders::restore_folder_times(ctx, &folders);
+    // Finished by a merge into what the killed run had made, an item is recorded as the
+    // trashed one merged in; its undo then took the folder for one that was there before and
+    // put nothing back. Where the place was free at the start, it is the restored copy.
+    for item in partly.iter().filter(|i| !taken.contains(&i.original)) {
+        if let Restored::Yes(here) = restored(item)
+            && let Some(r) = summary.trash.iter_mut().find(|r| r.file == item.file)
+        {
+            (r.id, r.size, r.mtime) = (here.id, here.size, here.mtime);
+        }
+    }
     summary
 }
 
