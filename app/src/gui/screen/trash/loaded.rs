@@ -155,8 +155,9 @@ impl Loaded {
         self.total_size
     }
 
-    /// The display order under `sort`: item indices, ties broken by name, then by the order
-    /// listed (so the order is total and stable).
+    /// The display order under `sort`: item indices, ties broken by name, then by folder and
+    /// by name in the trash, which is unique: the order is total, and the same however the
+    /// trash folders list their entries.
     pub fn order(&self, sort: Sort) -> Vec<u32> {
         let mut order: Vec<u32> = (0..self.items.len())
             .map(|i| u32::try_from(i).expect("fewer than 2^32 trashed items"))
@@ -174,7 +175,8 @@ impl Loaded {
                 Direction::Ascending => ordering,
                 Direction::Descending => ordering.reverse(),
             }
-            .then(x.cmp(&y))
+            .then(self.location_rank[x].cmp(&self.location_rank[y]))
+            .then_with(|| self.items[x].file.cmp(&self.items[y].file))
         };
         order.sort_unstable_by(by);
         order
@@ -194,16 +196,24 @@ fn clipped(name: &OsStr) -> &OsStr {
     OsStr::from_bytes(&bytes[..bytes.len().min(SORT_BYTES)])
 }
 
-/// Each entry's position in the natural order of `listing`'s names.
+/// Each entry's place in the natural order of `listing`'s names, one name one rank: which
+/// of two alike comes first is for [`Loaded::order`] to say, not the order they were listed.
 fn ranks(listing: &entry::Listing) -> Vec<u32> {
     let spec = SortSpec {
         key: SortKey::Name,
         direction: Direction::Ascending,
         folders_first: false,
     };
+    let name = |index: u32| listing.get(index as usize).map(|e| e.name_bytes());
     let mut rank = vec![0; listing.len()];
+    let mut previous = None;
+    let mut place = 0;
     for (position, &index) in sort::sorted_order(listing, spec).iter().enumerate() {
-        rank[index as usize] = u32::try_from(position).expect("fewer than 2^32 trashed items");
+        if previous.is_some_and(|p| name(p) != name(index)) {
+            place = u32::try_from(position).expect("fewer than 2^32 trashed items");
+        }
+        rank[index as usize] = place;
+        previous = Some(index);
     }
     rank
 }

@@ -679,3 +679,30 @@ fn a_restore_selects_the_next_item() {
     assert_eq!(focused_name(&trash).as_deref(), Some("a3"));
     assert_eq!(trash.selection.count(), 1, "selected, not only focused");
 }
+
+/// Items alike in every column (one name, deleted in the same second from two folders) keep
+/// their order whatever order the trash lists them in: it came from the listing, and the
+/// focused row swapped places on every refresh (Delete there deletes for good).
+#[test]
+fn ties_keep_their_order_whatever_the_listing() {
+    let fixture = Fixture::new();
+    let date = "2024-05-01T10:00:00";
+    fixture.put("f50", "/srv/b/f50", date, &[]);
+    fixture.put("f50.2", "/srv/a/f50", date, &[]);
+    fixture.put("f50.3", "/srv/a/f50", date, &[]);
+    let listed = ferry_core::jobs::list_trash_in(&fixture.roots).unwrap();
+    let shown = |items: Vec<TrashedItem>| {
+        let loaded = Loaded::new(items);
+        (loaded.order(Sort::default()).into_iter())
+            .map(|i| loaded.item(i).unwrap().file.clone())
+            .collect::<Vec<_>>()
+    };
+    let forward = shown(listed.clone());
+    assert_eq!(forward, shown(listed.into_iter().rev().collect()));
+    let files: Vec<_> = forward.iter().map(|f| f.file_name().unwrap()).collect();
+    assert_eq!(
+        files,
+        ["f50.2", "f50.3", "f50"],
+        "by folder, then name in the trash"
+    );
+}
