@@ -420,7 +420,9 @@ impl Ferry {
             },
             Message::JobsPanel(message) => {
                 let (task, event) = self.jobs_panel.update(message, &self.services.ctx());
-                let task = task.map(Message::JobsPanel);
+                let jobs: Vec<_> = self.jobs.window_jobs().collect();
+                let in_view = self.jobs_panel.keep_focus_in_view(&jobs);
+                let task = Task::batch([task.map(Message::JobsPanel), in_view]);
                 match event {
                     Some(event) => Task::batch([task, self.on_jobs_panel_event(event)]),
                     None => task,

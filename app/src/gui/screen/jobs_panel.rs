@@ -17,7 +17,10 @@ use std::time::Duration;
 use ferry_core::jobs::{JobId, Phase};
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
-use iced::widget::{Column, button, column, container, progress_bar, row, rule, scrollable, text};
+use iced::widget::operation::{self, RelativeOffset};
+use iced::widget::{
+    Column, Id, button, column, container, progress_bar, row, rule, scrollable, text,
+};
 use iced::{Alignment, Element, Fill, Task};
 
 use super::Ctx;
@@ -29,6 +32,8 @@ use crate::gui::{style, words};
 pub const OPEN_AFTER: Duration = Duration::from_secs(1);
 /// Failed items listed under a finished job before "and N more".
 const FAILURES_SHOWN: usize = 5;
+/// The scrollable list of jobs.
+const LIST: &str = "jobs-panel-list";
 
 /// Input of the panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,6 +173,26 @@ impl JobsPanel {
         }
     }
 
+    /// Scrolls the list to the job with the keyboard, at its place among `jobs` (in the
+    /// window's order, shown newest first): rows are about one height, so that the row at
+    /// place `k` of `n` is in view at `k / (n - 1)` of the scrolling range.
+    pub fn keep_focus_in_view<T>(&self, jobs: &[&WindowJob]) -> Task<T> {
+        let Some(focus) = self.focus else {
+            return Task::none();
+        };
+        let Some(at) = jobs.iter().rev().position(|j| j.id == focus) else {
+            return Task::none();
+        };
+        let place = at as f32 / (jobs.len().max(2) - 1) as f32;
+        operation::snap_to(
+            Id::new(LIST),
+            RelativeOffset {
+                x: None,
+                y: Some(place),
+            },
+        )
+    }
+
     /// A job is still running past [`OPEN_AFTER`]: open, once per job.
     pub fn long_job(&mut self, job: JobId) {
         if self.opened_for.insert(job) {
@@ -270,7 +295,9 @@ impl JobsPanel {
             row![text("Jobs").size(14).font(style::bold()).width(Fill), clear]
                 .align_y(Alignment::Center)
                 .padding([6, 14]),
-            scrollable(list).height(iced::Length::Shrink),
+            scrollable(list)
+                .id(Id::new(LIST))
+                .height(iced::Length::Shrink),
         ];
         Some(
             column![
