@@ -85,7 +85,14 @@ impl ConflictDialog {
         controls.extend(RULES.iter().map(|&r| Control::Rule(r)));
         controls.extend(self.filters().into_iter().map(Control::Filter));
         controls.extend(SORTS.iter().map(|&k| Control::Sort(k)));
-        controls.extend([Control::OneByOne, Control::CancelJob, Control::Apply]);
+        // Greyed buttons take no keyboard: Enter on them did nothing.
+        if self.rows.first_undecided().is_some() {
+            controls.push(Control::OneByOne);
+        }
+        controls.push(Control::CancelJob);
+        if self.rows.decided() > 0 {
+            controls.push(Control::Apply);
+        }
         controls
     }
 
@@ -121,8 +128,9 @@ impl ConflictDialog {
         }
     }
 
-    /// What Enter does before the keyboard moves: the suggested answer, Apply in the
-    /// table, "Cancel Job" in the confirmation.
+    /// What Enter does before the keyboard moves: the suggested answer; in the table Apply
+    /// once a row is answered, before that One by one, which asks each conflict in turn;
+    /// "Cancel Job" in the confirmation.
     fn suggested(&self) -> Control {
         if self.confirming {
             return Control::ConfirmCancel;
@@ -132,7 +140,8 @@ impl ConflictDialog {
                 Act::Rename => Control::RenameField,
                 act => Control::Act(act),
             },
-            None => Control::Apply,
+            None if self.rows.decided() > 0 => Control::Apply,
+            None => Control::OneByOne,
         }
     }
 

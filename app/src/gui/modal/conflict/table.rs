@@ -424,11 +424,11 @@ fn answers(r: &Row, current: bool) -> Element<'_, Message> {
 /// The bottom row: the confirmation before a job with work done is cancelled, else the
 /// dialog's own buttons (in the table: the count, One by one, Cancel job and Apply).
 pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
-    let plain = |label: &'static str, letter: char, control: Control, message: Message| {
+    let plain = |label: &'static str, letter: char, control: Control, message: Option<Message>| {
         button(mnemonic(label, Some(letter), 13.0, iced::Font::DEFAULT))
             .padding([6, 14])
             .style(look::plain(focused == control))
-            .on_press(message)
+            .on_press_maybe(message)
     };
     if d.confirming {
         let done = usize::try_from(d.done).unwrap_or(usize::MAX);
@@ -454,7 +454,12 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
         .style(look::confirm)
         .into();
     }
-    let cancel = plain("Cancel Job", 'c', Control::CancelJob, Message::CancelJob);
+    let cancel = plain(
+        "Cancel Job",
+        'c',
+        Control::CancelJob,
+        Some(Message::CancelJob),
+    );
     if d.single.is_some() {
         let mut bar = row![space::horizontal()]
             .spacing(8)
@@ -464,7 +469,7 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
                 "Back to the table",
                 'b',
                 Control::Back,
-                Message::Back,
+                Some(Message::Back),
             ));
         }
         return bar.push(cancel).into();
@@ -481,7 +486,12 @@ pub fn bottom(d: &ConflictDialog, focused: Control) -> Element<'_, Message> {
     row![
         text(what).size(12).style(style::dim_text),
         space::horizontal(),
-        plain("One by one…", 'o', Control::OneByOne, Message::OneByOne),
+        plain(
+            "One by one…",
+            'o',
+            Control::OneByOne,
+            (d.rows.first_undecided().is_some()).then_some(Message::OneByOne)
+        ),
         cancel,
         apply
     ]

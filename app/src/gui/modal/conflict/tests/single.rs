@@ -279,18 +279,39 @@ fn tab_walks_the_controls_and_enter_takes_the_one_with_the_keyboard() {
             Event::Done
         ]
     );
-    // The table starts on Apply; Tab reaches the rules.
+    // The table starts on One by one while nothing is answered (it started on Apply, greyed,
+    // where Enter did nothing); Tab passes Apply by until it can act, and reaches the rules.
     let conflicts = (1..=2)
         .map(|i| fixture::file(i, &format!("f{i}.txt"), 100, 200))
         .collect();
     let mut table = open(conflicts, None);
-    assert_eq!(table.focused(), Control::Apply);
+    assert_eq!(table.focused(), Control::OneByOne);
+    named(&mut table, Named::Tab);
+    assert_eq!(table.focused(), Control::CancelJob);
     named(&mut table, Named::Tab);
     assert_eq!(table.focused(), Control::Rule(Rule::NewerWins));
     assert!(named(&mut table, Named::Enter).is_empty());
     assert!(shows(&table, "2 of 2 decided"));
     // None waits for an answer now (the heading said "2 conflicts waiting for an answer").
     assert!(shows(&table, "2 conflicts answered: Apply to go on"));
+    // Nothing is left to go through one by one: Shift+Tab from the rules goes to Apply.
+    assert!(!table.controls().contains(&Control::OneByOne));
+    press(&mut table, &Key::Named(Named::Tab), Modifiers::SHIFT);
+    assert_eq!(table.focused(), Control::Apply);
+}
+
+/// Enter on a table nobody has answered yet goes through the conflicts one by one.
+#[test]
+fn enter_on_an_unanswered_table_asks_one_by_one() {
+    let conflicts = (1..=2)
+        .map(|i| fixture::file(i, &format!("f{i}.txt"), 100, 200))
+        .collect();
+    let mut table = open(conflicts, None);
+    assert!(named(&mut table, Named::Enter).is_empty());
+    assert!(
+        shows(&table, "Back to the table"),
+        "the first conflict is asked alone"
+    );
 }
 
 /// Rename's field showed a name that is not UTF-8 decoded lossily and read it back as typed:
