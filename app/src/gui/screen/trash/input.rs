@@ -1,11 +1,13 @@
 //! What the pointer and the keyboard do in the Trash view: clicks with modifiers, moving the
 //! focus, the keys of the view, and the context menu's entries.
 
+use ferry_core::sort::Direction;
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced::widget::operation::{self, AbsoluteOffset};
 use iced::{Point, Task};
 
+use super::loaded::{Column, Sort};
 use super::{Event, ItemRef, Message, ROW_HEIGHT, Trash, list_id};
 use crate::gui::shortcut::Step;
 use crate::gui::widget::context_menu::Entry;
@@ -116,9 +118,38 @@ impl Trash {
             ]
         } else {
             let any = !self.is_empty() && self.loaded().is_some();
+            // The headers' sorts, for the keyboard, which cannot reach the headers.
+            let sort = self.sort;
+            let by = |label: &str, column: Column| Entry::Item {
+                label: label.to_owned(),
+                shortcut: None,
+                checked: sort.column == column,
+                message: Some(Message::SortSet(Sort { column, ..sort })),
+            };
+            let descending = sort.direction == Direction::Descending;
+            let reversed = Sort {
+                direction: if descending {
+                    Direction::Ascending
+                } else {
+                    Direction::Descending
+                },
+                ..sort
+            };
             vec![
                 item("Select All", "Ctrl+A", when(any, Message::SelectAll)),
                 item("Reload", "F5", Some(Message::Reload)),
+                Entry::Separator,
+                Entry::Heading("Sort by"),
+                by("Name", Column::Name),
+                by("Original Location", Column::Location),
+                by("Deleted", Column::Deleted),
+                by("Size", Column::Size),
+                Entry::Item {
+                    label: "Descending".to_owned(),
+                    shortcut: None,
+                    checked: descending,
+                    message: Some(Message::SortSet(reversed)),
+                },
                 Entry::Separator,
                 item("Empty Trash", "Alt+E", when(any, Message::EmptyTrash)),
             ]

@@ -83,6 +83,8 @@ pub enum Message {
     Stamped(u64, TrashStamp),
     /// A column header was clicked.
     SortBy(Column),
+    /// Sort this way (the menu's "Sort by").
+    SortSet(Sort),
     /// A row was clicked (with the modifiers held then).
     RowPressed(ItemRef),
     /// A row was right-clicked (the menu follows as [`Message::RightPressed`]).
@@ -453,6 +455,11 @@ impl Trash {
             }
             Message::SortBy(column) => {
                 self.sort = self.sort.clicked(column);
+                self.resort();
+                (Task::none(), None)
+            }
+            Message::SortSet(sort) => {
+                self.sort = sort;
                 self.resort();
                 (Task::none(), None)
             }

@@ -706,3 +706,40 @@ fn ties_keep_their_order_whatever_the_listing() {
         "by folder, then name in the trash"
     );
 }
+
+/// The headers cannot be reached from the keyboard: the view's menu (Shift+F10) sorts by
+/// each column, either way, the current one checked.
+#[test]
+fn the_view_menu_sorts_by_each_column() {
+    let fixture = Fixture::four();
+    let mut trash = fixture.view();
+    let choose = |trash: &mut Trash, label: &str| {
+        let message = trash.menu(false).into_iter().find_map(|e| match e {
+            Entry::Item {
+                label: l, message, ..
+            } if l == label => message,
+            _ => None,
+        });
+        let _ = trash.update(message.expect(label), &ctx(Modifiers::empty()));
+    };
+    let checked = |trash: &Trash| {
+        (trash.menu(false).into_iter())
+            .filter_map(|e| match e {
+                Entry::Item {
+                    label,
+                    checked: true,
+                    ..
+                } => Some(label),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(checked(&trash), ["Deleted", "Descending"]);
+    choose(&mut trash, "Name");
+    assert_eq!(trash.names(), ["report.pdf", "photos", "evil", "a.txt"]);
+    choose(&mut trash, "Descending");
+    assert_eq!(trash.names(), ["a.txt", "evil", "photos", "report.pdf"]);
+    assert_eq!(checked(&trash), ["Name"]);
+    choose(&mut trash, "Size");
+    assert_eq!(trash.names(), ["a.txt", "evil", "report.pdf", "photos"]);
+}
