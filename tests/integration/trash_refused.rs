@@ -115,9 +115,7 @@ fn ferry_unprivileged_at(home: &Path, args: &[&OsStr]) -> std::process::Output {
 }
 
 /// A folder of the user's own with read-only folders in it, as a copied CD or a Go module
-/// cache has: `ro` (0555) holding a file, and `locked` (000) holding one. (The folder itself
-/// stays writable: a folder without write permission cannot be renamed into another one, so
-/// it cannot go to the trash at all, in any file manager.)
+/// cache has: `ro` (0555) holding a file, and `locked` (000) holding one.
 fn read_only_tree(tree: &TempTree, name: &str) -> std::path::PathBuf {
     let top = tree.dir(name);
     for (path, mode) in [
@@ -351,4 +349,43 @@ fn an_item_on_a_read_only_bind_mount_is_refused_as_read_only() {
     assert!(stderr.contains("Read-only file system"), "{stderr}");
     assert!(!stderr.contains("another file system"), "{stderr}");
     assert_eq!(read(&file), "kept");
+}
+
+/// A read-only folder of one's own goes to the trash, with its mode: Linux wants write
+/// permission on a folder to move it into another (its `..` changes), so the undo of a copy
+/// of one failed on every try ("UNDO UNFINISHED", "`ferry undo` tries again"), as trashing
+/// it did (and does in gio).
+#[test]
+fn a_read_only_folder_of_ones_own_is_trashed_and_its_copy_undone() {
+    let tree = TempTree::new();
+    let home = unprivileged_home(&tree);
+    let work = tree.dir("work");
+    let ro = tree.file("work/ro/sub/f", "f");
+    let dest = tree.dir("work/dest");
+    for path in [&work, &ro, &dest, &work.join("ro/sub"), &work.join("ro")] {
+        std::os::unix::fs::lchown(path, Some(65534), Some(65534)).unwrap();
+    }
+    chmod(&work.join("ro/sub"), 0o555);
+    chmod(&work.join("ro"), 0o555);
+    let run = |args: &[&OsStr]| {
+        let out = ferry_unprivileged_at(&home, args);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    };
+    run(&[
+        OsStr::new("cp"),
+        work.join("ro").as_os_str(),
+        dest.as_os_str(),
+    ]);
+    assert!(dest.join("ro/sub/f").exists());
+    run(&[OsStr::new("undo")]);
+    assert!(!dest.join("ro").exists(), "the copy is undone");
+    let trashed = home.join("data/Trash/files/ro");
+    let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&trashed), 0o555, "its mode kept in the trash");
+    assert_eq!(fs::read(trashed.join("sub/f")).unwrap(), b"f");
+    // And trashed by hand, restored whole.
+    run(&[OsStr::new("trash"), work.join("ro").as_os_str()]);
+    run(&[OsStr::new("undo")]);
+    assert_eq!(mode(&work.join("ro")), 0o555);
+    assert_eq!(fs::read(work.join("ro/sub/f")).unwrap(), b"f");
 }

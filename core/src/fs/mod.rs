@@ -12,6 +12,7 @@ mod data;
 mod deep;
 mod mounts;
 mod names;
+mod own_folder;
 mod stack;
 mod tree;
 mod xattrs;
@@ -33,6 +34,7 @@ pub use data::{CopyMethod, DataCopier, DataError};
 pub use deep::DeepPaths;
 pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
+pub use own_folder::{Folder, rename_folder};
 pub use stack::{DirStack, folders_held_at_once, max_open_dirs, prepare_descriptors};
 pub use tree::{remove_tree_at, tree_size_at};
 pub use xattrs::{

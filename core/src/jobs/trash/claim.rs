@@ -15,6 +15,7 @@ use rustix::io::Errno;
 use super::folder::{TrashDir, trash_name, volume_trash_name};
 use super::put::{AsTrashed, record};
 use super::{TrashRecord, TrashRoots, subvolumes};
+use crate::entry::Kind;
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta, MountTable};
 
@@ -334,9 +335,7 @@ impl Claimed {
             return Moved::Failed(Error::io("write", info, e));
         }
         crate::fault::point("trash-info-written");
-        if let Err(e) =
-            fs::rename_noreplace(&*self.folder, &self.name, &trash.files, &self.in_trash)
-        {
+        if let Err(e) = self.rename_in() {
             self.unclaim();
             let original = self.original;
             return match e {
@@ -359,6 +358,24 @@ impl Claimed {
         let info = trash.path.join("info").join(&self.info_name);
         let m = fs::stat_at(&trash.files, &self.in_trash).unwrap_or(self.meta);
         Moved::Into(record(self.original, file, info, &m))
+    }
+
+    /// Renames the item into `files/` (a read-only folder of one's own too: see
+    /// [`fs::rename_folder`]).
+    fn rename_in(&self) -> Result<(), Errno> {
+        let (from, to) = (
+            (&*self.folder, &self.name),
+            (&self.trash.files, &self.in_trash),
+        );
+        if self.meta.kind != Kind::Dir {
+            return fs::rename_noreplace(from.0, from.1, to.0, to.1);
+        }
+        let folder = fs::Folder {
+            id: self.meta.id,
+            mode: self.meta.mode,
+            uid: self.meta.uid,
+        };
+        fs::rename_folder(from.0, from.1, to.0, to.1, folder)
     }
 
     /// Gives the claimed name back: the info file goes, the item was not moved.
