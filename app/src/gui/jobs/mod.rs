@@ -140,6 +140,8 @@ pub struct WindowJob {
 
 /// Added to what an ended job said once it is undone.
 const UNDONE: &str = " Undone since.";
+/// Added instead when its undo left some of it (changed since, say).
+const PARTLY_UNDONE: &str = " Partly undone since.";
 
 impl WindowJob {
     /// The job its title and end message speak of ([`named`](Self::named)).
@@ -445,14 +447,20 @@ impl Jobs {
             }
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
+                // An undo that put nothing back (everything changed since) undid nothing.
+                let undone = match (summary.is_complete(), summary.items_done) {
+                    (true, _) => Some(UNDONE),
+                    (false, 0) => None,
+                    (false, _) => Some(PARTLY_UNDONE),
+                };
                 window.state = State::Ended {
                     said: done_message(window.as_named(), &summary, false, window.totals.as_ref()),
                     summary: Arc::new(summary),
                     cancelled: false,
                     took: window.working_time(Instant::now()),
                 };
-                if let (true, Some(seq)) = (window.undoing, window.seq) {
-                    self.said_undone(seq);
+                if let (true, Some(seq), Some(words)) = (window.undoing, window.seq, undone) {
+                    self.said_undone(seq, words);
                 }
                 Routed::Ended(job)
             }
@@ -468,16 +476,20 @@ impl Jobs {
         })
     }
 
-    /// The undo of record `seq` finished: the panel's rows of the job it undid say so (they
-    /// went on saying "Moved 5 items to “Music”.").
-    fn said_undone(&mut self, seq: u64) {
+    /// The undo of record `seq` finished: the panel's rows of the job it undid say so with
+    /// `words` (they went on saying "Moved 5 items to “Music”.").
+    fn said_undone(&mut self, seq: u64, words: &str) {
         for window in self.window.values_mut() {
             if let (false, Some(s), State::Ended { said, .. }) =
                 (window.undoing, window.seq, &mut window.state)
                 && s == seq
-                && !said.ends_with(UNDONE)
             {
-                said.push_str(UNDONE);
+                for old in [UNDONE, PARTLY_UNDONE] {
+                    if let Some(kept) = said.strip_suffix(old) {
+                        *said = kept.to_owned();
+                    }
+                }
+                said.push_str(words);
             }
         }
     }

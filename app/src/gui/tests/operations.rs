@@ -741,3 +741,25 @@ fn a_drop_on_a_breadcrumb_goes_into_its_folder() {
     jobs_done(&mut ferry);
     assert!(!home.join("Documents/a.txt").exists());
 }
+
+/// An undo that put nothing back (the copy was changed since, and is kept) does not mark
+/// the job undone: its row said "Copied “a.txt” to “Music”. Undone since." with the copy
+/// still there.
+#[test]
+fn a_refused_undo_leaves_the_job_not_undone() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = a_txt_copied_to_music(&fixture, &home);
+    std::fs::write(home.join("Music/a.txt"), "edited since it was copied").unwrap();
+    ctrl(&mut ferry, "z");
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists(), "the edited copy is kept");
+    let said: Vec<String> = (ferry.jobs.window_jobs())
+        .filter(|j| !j.undoing)
+        .filter_map(|j| match &j.state {
+            crate::gui::jobs::State::Ended { said, .. } => Some(said.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said, ["Copied “a.txt” to “Music”."]);
+}
