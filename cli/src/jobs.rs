@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use crossbeam_channel::RecvTimeoutError;
 use ferry_core::jobs::{
     Caution, ConflictPolicy, Engine, ErrorPolicy, Event, ITEM_WORK, Job, JobOptions, OwnFolders,
-    Phase, Progress, Totals, delete_cautions, move_cautions,
+    Phase, Progress, SkipReason, Totals, delete_cautions, move_cautions,
 };
 use ferry_core::shown::Shown;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -514,12 +514,19 @@ pub(crate) fn run_asking(
             {
                 bar.finish();
                 let unasked = prompt.unasked();
+                let taken_left = journal.skips_taken_places()
+                    && (summary.skipped.iter()).any(|s| matches!(s.reason, SkipReason::Exists));
                 journal.finish(&summary, cancelled, !unasked.is_empty());
                 if refused {
                     return EXIT_REFUSED;
                 }
                 let sources = (&given[..], &landings[..], moved);
                 let code = report(&summary, verb, bar.enabled(), sources);
+                let code = if taken_left {
+                    code.max(EXIT_PARTIAL)
+                } else {
+                    code
+                };
                 // The process still ends by the signal (`end_by_signal`): say that it came
                 // too late to stop anything, so that nobody looks for what it left undone.
                 if interrupt.asked() && summary.not_done.is_empty() {

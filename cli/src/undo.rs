@@ -79,6 +79,9 @@ enum End {
     Record,
     /// Mark the record undone (the job was its undo).
     Undone,
+    /// Record what the job did, a redo: it asks nothing, so that an item it skipped for its
+    /// place being taken leaves it partial (it exited 0, "0 done, 1 skipped").
+    Redone,
 }
 
 fn not_undoable(e: &ferry_core::Error) {
@@ -187,6 +190,12 @@ impl Journaled {
             (Some(seq), None) => engine.submit_journaled(job, options, seq),
             (None, _) => engine.submit_with(job, options),
         }
+    }
+
+    /// True for a redo, which leaves what it finds in place without asking: see
+    /// [`End::Redone`].
+    pub(crate) fn skips_taken_places(&self) -> bool {
+        self.end == End::Redone
     }
 
     /// Records the end of the job; `unasked`: conflicts were skipped without a terminal to
@@ -541,7 +550,7 @@ pub fn run_redo() -> i32 {
         writer: Some(Arc::new(writer)),
         seq: Some(record.seq),
         durable: None,
-        end: End::Record,
+        end: End::Redone,
         nothing_landed: None,
     };
     run_journaled(job, "redone", journaled)

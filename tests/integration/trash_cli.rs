@@ -183,6 +183,24 @@ fn redo_of_a_restore_that_replaced_replaces_again() {
     assert_eq!(read(&a), "new", "and undone again");
 }
 
+/// A redo that finds an item's place taken leaves it there, asking nothing, and says so
+/// in its exit status: it exited 0 ("0 done, 1 skipped") where restore and undo do not.
+#[test]
+fn a_redo_that_finds_a_place_taken_is_partial() {
+    let tree = TempTree::new();
+    let home = tree.dir("home");
+    let a = tree.file("w/a", "trashed");
+    ok(&ferry_at(&home, &[OsStr::new("trash"), a.as_os_str()]));
+    ok(&ferry_at(&home, &[OsStr::new("restore"), a.as_os_str()]));
+    ok(&ferry_at(&home, &[OsStr::new("undo")]));
+    fs::write(&a, "the user's").unwrap();
+    let redo = ferry_at(&home, &[OsStr::new("redo")]);
+    let said = String::from_utf8_lossy(&redo.stderr);
+    assert_eq!(redo.status.code(), Some(1), "{said}");
+    assert!(said.contains("already exists"), "{said}");
+    assert_eq!(read(&a), "the user's");
+}
+
 /// `ferry restore --to FOLDER ORIGINAL`.
 fn restore_into(home: &Path, folder: &Path, original: &Path) -> std::process::Output {
     let args = [
