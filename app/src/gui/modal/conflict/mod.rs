@@ -248,7 +248,8 @@ impl ConflictDialog {
             origins: HashMap::new(),
         };
         let task = dialog.settle();
-        (dialog, task)
+        let in_view = dialog.focus_in_view();
+        (dialog, Task::batch([task, in_view]))
     }
 
     /// Conflicts of the same job that arrived later: they join the table (a lone conflict
@@ -319,9 +320,39 @@ impl ConflictDialog {
 
     /// Handles one message.
     pub fn update(&mut self, message: Message, _ctx: &Ctx<'_>) -> (Task<Message>, Option<Event>) {
+        let before = (self.single.as_ref().map(|s| s.id), self.focused());
         let (task, event) = self.handle(message);
         let settled = self.settle();
-        (Task::batch([task, settled]), event)
+        let now = (self.single.as_ref().map(|s| s.id), self.focused());
+        let in_view = if now == before {
+            Task::none()
+        } else {
+            self.focus_in_view()
+        };
+        (Task::batch([task, settled, in_view]), event)
+    }
+
+    /// Scrolls the lone conflict's card (it scrolls in a short window) to what has the
+    /// keyboard, at its place among the controls below the card's heading (which is about
+    /// [`HEADING_CONTROLS`] of them high): Tab and the suggested answer were below the
+    /// window's edge, where Enter acted on an answer out of sight.
+    fn focus_in_view(&self) -> Task<Message> {
+        let Some(single) = &self.single else {
+            return Task::none();
+        };
+        let controls = self.controls();
+        let Some(at) = controls.iter().position(|&c| c == self.focused()) else {
+            return Task::none();
+        };
+        let place =
+            (at as f32 + HEADING_CONTROLS) / (controls.len() as f32 - 1.0 + HEADING_CONTROLS);
+        iced::widget::operation::snap_to(
+            single_scroll_id(single.id),
+            iced::widget::operation::RelativeOffset {
+                x: None,
+                y: Some(place),
+            },
+        )
     }
 
     fn handle(&mut self, message: Message) -> (Task<Message>, Option<Event>) {
@@ -607,6 +638,7 @@ impl ConflictDialog {
             // of reach of the mouse.
             (Some(single), Some(row)) => (
                 iced::widget::scrollable(single::view(self, single, row))
+                    .id(single_scroll_id(single.id))
                     .direction(iced::widget::scrollable::Direction::Vertical(
                         iced::widget::scrollable::Scrollbar::new().spacing(8),
                     ))
@@ -628,6 +660,14 @@ impl ConflictDialog {
     fn single_row(&self) -> Option<&rows::Row> {
         self.rows.get(self.single.as_ref()?.id)
     }
+}
+
+/// The height of a lone conflict's heading and the two items compared, in answers.
+const HEADING_CONTROLS: f32 = 1.5;
+
+/// The id of the lone conflict's scrolling card.
+fn single_scroll_id(conflict: ConflictId) -> iced::widget::Id {
+    iced::widget::Id::from(format!("ferry-conflict-single-{}", conflict.0))
 }
 
 /// `base` with the dialog's `card` over it: the backdrop dims the window and takes every
