@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use ferry_core::Error;
 use ferry_core::jobs::{self, JobId, JournalRecord, Progress, Summary};
-use iced::widget::{button, container, row, text};
+use iced::widget::{button, column, container, row, space, text};
 use iced::{Alignment, Element, Fill, Padding, Task};
 
 use super::Ctx;
@@ -250,7 +250,11 @@ impl Recovery {
     /// The banner, or nothing.
     pub fn view(&self) -> Option<Element<'_, Message>> {
         let (line, buttons) = self.line_and_buttons()?;
-        let mut bar = row![text(line).size(13).width(Fill)]
+        let has_buttons = !buttons.is_empty();
+        // The buttons go below the words, right-aligned, as KDE's message widget sets them
+        // when words wrap: beside them, a narrow window left the words a column one word
+        // wide, the banner taller than the window.
+        let mut bar = row![space::horizontal()]
             .spacing(8)
             .align_y(Alignment::Center);
         for (label, access, message) in buttons {
@@ -268,8 +272,12 @@ impl Recovery {
                 .on_press(message),
             );
         }
+        let mut banner = column![text(line).size(13).width(Fill)].spacing(4);
+        if has_buttons {
+            banner = banner.push(bar);
+        }
         Some(
-            container(container(bar).padding([6, 12]).style(style::notice))
+            container(container(banner).padding([6, 12]).style(style::notice))
                 .padding(Padding::from([8, 12]).bottom(0))
                 .into(),
         )
