@@ -29,6 +29,10 @@ use ferry_core::entry::Kind;
 
 /// Body text size.
 const TEXT: f32 = 14.0;
+/// The toolbar's height inside its padding: a button's.
+const TOOLBAR_HEIGHT: f32 = 30.0;
+/// Narrower than this, the toolbar shows the fewer words of a narrow window.
+const TOOLBAR_FULL_WIDTH: f32 = 560.0;
 /// Secondary text size.
 const SMALL: f32 = 13.0;
 /// Padding inside every cell, headers included, so they line up.
@@ -74,33 +78,51 @@ impl Trash {
         let (safe, all) = self.actionable();
         let has_items = self.loaded().is_some_and(|l| !l.is_empty());
         let action = |label: &'static str, enabled: bool, message: Message| {
-            button(text(label).size(SMALL))
+            button(text(label).size(SMALL).wrapping(Wrapping::None))
                 .padding([5, 10])
                 .style(style::tool_button)
                 .on_press_maybe(enabled.then_some(message))
         };
-        let title = row![
-            trash_icon(22.0, has_items),
-            text("Trash").size(16).font(style::bold())
-        ]
-        .spacing(8)
-        .align_y(Alignment::Center);
-        let bar = row![
-            title,
-            space::horizontal(),
-            action("Restore", safe > 0, Message::Restore),
-            action("Restore to…", all > 0, Message::RestoreTo),
-            action("Delete Permanently", all > 0, Message::DeletePermanently),
-            container(rule::vertical(1).style(style::separator)).height(20),
-            action("Empty Trash", has_items, Message::EmptyTrash),
-        ]
-        .spacing(6)
-        .align_y(Alignment::Center);
-        container(bar)
-            .padding([6, 12])
-            .width(Fill)
-            .style(style::chrome)
-            .into()
+        // A narrow window (the sidebar beside, or a split) cut Empty Trash in two and off the
+        // edge: there the title keeps its icon, Restore to… is left to the menu and Delete
+        // Permanently says Delete.
+        let bar = iced::widget::responsive(move |size| {
+            let narrow = size.width < TOOLBAR_FULL_WIDTH;
+            let mut title = row![trash_icon(22.0, has_items)]
+                .spacing(8)
+                .align_y(Alignment::Center);
+            if !narrow {
+                title = title.push(text("Trash").size(16).font(style::bold()));
+            }
+            let mut bar = row![
+                title,
+                space::horizontal(),
+                action("Restore", safe > 0, Message::Restore)
+            ]
+            .spacing(6)
+            .align_y(Alignment::Center);
+            if !narrow {
+                bar = bar.push(action("Restore to…", all > 0, Message::RestoreTo));
+            }
+            let delete = if narrow {
+                "Delete"
+            } else {
+                "Delete Permanently"
+            };
+            bar.push(action(delete, all > 0, Message::DeletePermanently))
+                .push(container(rule::vertical(1).style(style::separator)).height(20))
+                .push(action("Empty Trash", has_items, Message::EmptyTrash))
+                .into()
+        });
+        container(
+            container(bar)
+                .height(TOOLBAR_HEIGHT)
+                .center_y(TOOLBAR_HEIGHT),
+        )
+        .padding([6, 12])
+        .width(Fill)
+        .style(style::chrome)
+        .into()
     }
 
     fn body(&self) -> Element<'_, Message> {
