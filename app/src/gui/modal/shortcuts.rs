@@ -6,7 +6,7 @@
 use iced::keyboard::Key;
 use iced::keyboard::key::Named;
 use iced::widget::operation::{self, AbsoluteOffset, RelativeOffset};
-use iced::widget::{Column, Id, button, column, row, rule, scrollable, space, text};
+use iced::widget::{Column, Id, button, column, row, rule, scrollable, text};
 use iced::{Alignment, Element, Fill, Padding, Task};
 
 use crate::gui::screen::{jobs_panel, trash};
@@ -131,13 +131,15 @@ pub fn view<'a>(window: iced::Size) -> Element<'a, Message> {
                 .min(window.height - WINDOW_SPARE)
                 .max(LINE * 3.0)
         ),
+        // The words wrap, so that Close stays in a narrow window (it was pushed off its edge).
         row![
             text("Letters typed in a folder or the trash select the next name starting with them.")
                 .size(12)
-                .style(style::dim_text),
-            space::horizontal(),
+                .style(style::dim_text)
+                .width(Fill),
             close
         ]
+        .spacing(12)
         .align_y(Alignment::Center),
     ]
     .spacing(12)
