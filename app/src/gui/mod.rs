@@ -420,13 +420,15 @@ impl Ferry {
             },
             Message::JobsPanel(message) => {
                 let (task, event) = self.jobs_panel.update(message, &self.services.ctx());
-                let jobs: Vec<_> = self.jobs.window_jobs().collect();
-                let in_view = self.jobs_panel.keep_focus_in_view(&jobs);
-                let task = Task::batch([task.map(Message::JobsPanel), in_view]);
-                match event {
+                let task = task.map(Message::JobsPanel);
+                let task = match event {
                     Some(event) => Task::batch([task, self.on_jobs_panel_event(event)]),
                     None => task,
-                }
+                };
+                // Once a job forgotten (Delete) is gone: the row taking its place was placed
+                // among the rows with it, and cut off at the panel's edge.
+                let jobs: Vec<_> = self.jobs.window_jobs().collect();
+                Task::batch([task, self.jobs_panel.keep_focus_in_view(&jobs)])
             }
             Message::JobStarted(started) => self.job_started(started),
             Message::Undid(redo, undoing) => self.undid(redo, undoing),
