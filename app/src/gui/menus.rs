@@ -249,16 +249,21 @@ fn place_entries(place: &Place) -> Vec<Entry<Command>> {
 fn window(state: &State<'_>) -> Vec<Entry<Command>> {
     let theme = state.settings.theme;
     let window = |label: &str, action: WindowAction| Entry::item(label, Command::Window(action));
-    let labelled = |verb: &str, label: &Option<String>, command, key: &'static str| Entry::Item {
-        label: match label {
-            // The menu shortens what does not fit beside the shortcut.
-            Some(what) => format!("{verb}: {what}"),
-            None => format!("{verb} (nothing to {})", verb.to_lowercase()),
-        },
-        shortcut: Some(key),
-        checked: false,
-        message: label.as_ref().and(command),
-    };
+    let labelled =
+        |verb: &str, label: &Option<String>, refused: bool, command, key: &'static str| {
+            Entry::Item {
+                label: match label {
+                    // The menu shortens what does not fit beside the shortcut.
+                    Some(what) => format!("{verb}: {what}"),
+                    // The shortcut says why.
+                    None if refused => format!("{verb} (not possible now)"),
+                    None => format!("{verb} (nothing to {})", verb.to_lowercase()),
+                },
+                shortcut: Some(key),
+                checked: false,
+                message: label.as_ref().and(command),
+            }
+        };
     // The record each names, and no other: what the labels were read from may be out of date
     // (a job of the command line since), and an undo of another job would be false to them.
     let (undo, redo) = (state.labels.undo_seq, state.labels.redo_seq);
@@ -266,12 +271,14 @@ fn window(state: &State<'_>) -> Vec<Entry<Command>> {
         labelled(
             "Undo",
             &state.labels.undo,
+            state.labels.refused.0,
             undo.map(Command::UndoRecord),
             "Ctrl+Z",
         ),
         labelled(
             "Redo",
             &state.labels.redo,
+            state.labels.refused.1,
             redo.map(Command::RedoRecord),
             "Ctrl+Shift+Z",
         ),

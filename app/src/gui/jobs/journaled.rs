@@ -99,6 +99,9 @@ pub struct Labels {
     pub undo_seq: Option<u64>,
     /// The journal record Redo would redo.
     pub redo_seq: Option<u64>,
+    /// There is a job to undo (or redo) that cannot be now: Ctrl+Z (Ctrl+Shift+Z) says why.
+    /// The menu said "nothing to redo" while the shortcut tried, and gave a reason.
+    pub refused: (bool, bool),
 }
 
 /// How the window's jobs ask: conflicts and failed items wait for the window's dialogs.
@@ -218,16 +221,16 @@ pub fn labels(stores: Stores) -> Task<Labels> {
         let Ok(journal) = stores.journal() else {
             return Labels::default();
         };
-        let (undo, redo) = (
-            journal.undo_candidate().ok().flatten(),
-            journal.redo_candidate().ok().flatten(),
-        );
+        let (undo, redo) = (journal.undo_candidate(), journal.redo_candidate());
+        let refused = (undo.is_err(), redo.is_err());
+        let (undo, redo) = (undo.ok().flatten(), redo.ok().flatten());
         let label = |record: &Option<JournalRecord>| record.as_ref().map(describe::record_in_words);
         Labels {
             undo: label(&undo),
             redo: label(&redo),
             undo_seq: undo.map(|r| r.seq),
             redo_seq: redo.map(|r| r.seq),
+            refused,
         }
     })
 }

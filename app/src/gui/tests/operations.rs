@@ -243,15 +243,8 @@ fn only_the_newest_jobs_toast_offers_undo() {
     assert!(home.join("Music/a.txt").exists(), "only the newest undone");
     assert_eq!(offers(&ferry), 0, "{:?}", ferry.toasts);
     // The panel's row of the job undone says so; the other's does not.
-    let said: Vec<String> = (ferry.jobs.window_jobs())
-        .filter(|j| !j.undoing)
-        .filter_map(|j| match &j.state {
-            crate::gui::jobs::State::Ended { said, .. } => Some(said.clone()),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        said,
+        ended_jobs_said(&ferry),
         [
             "Copied “a.txt” to “Music”.",
             "Copied “a.txt” to “projects”. Undone since."
@@ -754,12 +747,23 @@ fn a_refused_undo_leaves_the_job_not_undone() {
     ctrl(&mut ferry, "z");
     jobs_done(&mut ferry);
     assert!(home.join("Music/a.txt").exists(), "the edited copy is kept");
-    let said: Vec<String> = (ferry.jobs.window_jobs())
+    assert_eq!(ended_jobs_said(&ferry), ["Copied “a.txt” to “Music”."]);
+    // Its redo cannot be (its undo undid nothing): the menu says so, where it said "nothing
+    // to redo" while Ctrl+Shift+Z tried and gave the reason.
+    named(&mut ferry, Named::F10, Modifiers::empty());
+    until(&mut ferry, "the labels read again", |f| {
+        f.jobs.labels().refused.1
+    });
+    assert!(shows(&ferry, "Redo (not possible now)"));
+}
+
+/// What the jobs panel's rows of ended jobs (not undos) say.
+fn ended_jobs_said(ferry: &Ferry) -> Vec<String> {
+    (ferry.jobs.window_jobs())
         .filter(|j| !j.undoing)
         .filter_map(|j| match &j.state {
             crate::gui::jobs::State::Ended { said, .. } => Some(said.clone()),
             _ => None,
         })
-        .collect();
-    assert_eq!(said, ["Copied “a.txt” to “Music”."]);
+        .collect()
 }
