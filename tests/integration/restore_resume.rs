@@ -4,6 +4,7 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 
 use ferry_tests::TempTree;
@@ -31,22 +32,35 @@ fn a_restore_killed_part_way(t: &TempTree, shm: &TempTree, home: &Path) {
         fs::File::open(&dir).unwrap().set_modified(time).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
     }
-    ok(&ferry_in(home)
-        .arg("trash")
-        .arg(t.join("src/docs"))
-        .output()
-        .unwrap());
-    let killed = ferry_in(home)
-        .env("FERRY_FAULT_OFF", "hidden-folders")
-        .env("FERRY_FAULT_POINT", "item-done:5")
-        .arg("restore")
-        .arg(t.join("src/docs"))
-        .arg("--to")
-        .arg(shm.path())
-        .output()
-        .unwrap();
-    assert_eq!(killed.status.code(), None, "the restore was killed");
+    let mut restore = ferry_in(home);
+    restore.env("FERRY_FAULT_OFF", "hidden-folders");
+    trash_then_kill_its_restore(
+        (home, restore),
+        "item-done:5",
+        &t.join("src/docs"),
+        shm.path(),
+    );
     assert!(shm.join("docs/sub").is_dir(), "killed part way");
+}
+
+/// Trashes `docs` with the home `home`, then restores it into `to` with `restore` (a `ferry`
+/// command in that home), killed at the fault point `at`.
+fn trash_then_kill_its_restore(
+    (home, mut restore): (&Path, Command),
+    at: &str,
+    docs: &Path,
+    to: &Path,
+) {
+    ok(&ferry_in(home).arg("trash").arg(docs).output().unwrap());
+    let killed = (restore
+        .env("FERRY_FAULT_POINT", at)
+        .arg("restore")
+        .arg(docs))
+    .arg("--to")
+    .arg(to)
+    .output()
+    .unwrap();
+    assert_eq!(killed.status.code(), None, "the restore was killed");
 }
 
 /// Resumed, the restore gives the folders it made their modes and times. They kept 0700
@@ -118,20 +132,9 @@ fn a_restore_killed_while_removing_its_trashed_copies_resumes_and_undoes_whole()
             vec![b'a' + i as u8; 1000],
         );
     }
-    ok(&ferry_in(&home)
-        .arg("trash")
-        .arg(t.join("src/docs"))
-        .output()
-        .unwrap());
-    let killed = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "source-checked:4")
-        .arg("restore")
-        .arg(t.join("src/docs"))
-        .arg("--to")
-        .arg(shm.path())
-        .output()
-        .unwrap();
-    assert_eq!(killed.status.code(), None, "the restore was killed");
+    let docs = t.join("src/docs");
+    let restore = (home.as_path(), ferry_in(&home));
+    trash_then_kill_its_restore(restore, "source-checked:4", &docs, shm.path());
     let resumed = ferry_in(&home).arg("resume").output().unwrap();
     let said = String::from_utf8_lossy(&resumed.stderr);
     assert_eq!(resumed.status.code(), Some(0), "{said}");
