@@ -124,6 +124,21 @@ fn set_aside_below(root: &Path) -> Vec<String> {
 /// back only what a move set aside; the undo then trashed them as items of their own.
 #[test]
 fn a_restore_killed_while_removing_its_trashed_copies_resumes_and_undoes_whole() {
+    killed_removing_then_resumed_and_undone("source-checked:4", false);
+}
+
+/// The same, killed once a file right in the folder had left the trash: that moved the
+/// trashed folder's time, which the resume gave the restored one, and the record of the
+/// restore kept the trashed folder's identity; its undo then said it "has changed since;
+/// kept", and called it undone.
+#[test]
+fn a_restore_killed_once_a_file_of_its_top_folder_left_the_trash_undoes_whole() {
+    killed_removing_then_resumed_and_undone("source-checked:20", true);
+}
+
+/// Restores `docs` (30 files in three folders, and with `big` a 2 MB file beside them) from
+/// the trash to tmpfs, killed at the fault point `at`; resumes it, then undoes it.
+fn killed_removing_then_resumed_and_undone(at: &str, big: bool) {
     let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
     let home = t.dir("home");
     for i in 0..30 {
@@ -132,16 +147,19 @@ fn a_restore_killed_while_removing_its_trashed_copies_resumes_and_undoes_whole()
             vec![b'a' + i as u8; 1000],
         );
     }
+    if big {
+        t.file("src/docs/big", vec![7; 2 << 20]);
+    }
     let docs = t.join("src/docs");
     let restore = (home.as_path(), ferry_in(&home));
-    trash_then_kill_its_restore(restore, "source-checked:4", &docs, shm.path());
+    trash_then_kill_its_restore(restore, at, &docs, shm.path());
     let resumed = ferry_in(&home).arg("resume").output().unwrap();
     let said = String::from_utf8_lossy(&resumed.stderr);
     assert_eq!(resumed.status.code(), Some(0), "{said}");
     assert_eq!(set_aside_below(shm.path()), Vec::<String>::new(), "{said}");
     assert_eq!(set_aside_below(&home.join("data")), Vec::<String>::new());
     let restored = snapshot(shm.path());
-    assert_eq!(restored.len(), 34, "{restored:?}");
+    assert_eq!(restored.len(), 34 + usize::from(big), "{restored:?}");
     assert_eq!(
         fs::read(shm.join("docs/d1/f04")).unwrap(),
         vec![b'a' + 4; 1000]

@@ -257,9 +257,14 @@ pub(super) fn resume_restore(
     folders::restore_folder_times(ctx, &folders);
     // Finished by a merge into what the killed run had made, an item is recorded as the
     // trashed one merged in; its undo then took the folder for one that was there before and
-    // put nothing back. Where the place was free at the start, it is the restored copy.
+    // put nothing back. Where the place was free at the start, what is there once the
+    // trashed copy is gone is the restored copy (its time may not be the trashed one's: the
+    // killed run removed files from the trashed folder, which moved its time).
+    let stat = |p: &Path| fs::stat_at(rustix::fs::CWD, p).ok();
     for item in partly.iter().filter(|i| !taken.contains(&i.original)) {
-        if let Restored::Yes(here) = restored(item)
+        let left_trash = stat(&item.file).is_none_or(|m| m.id != item.id);
+        if let (true, Some(here)) = (left_trash, stat(&item.original))
+            && here.kind == item.kind
             && let Some(r) = summary.trash.iter_mut().find(|r| r.file == item.file)
         {
             (r.id, r.size, r.mtime) = (here.id, here.size, here.mtime);
