@@ -14,6 +14,7 @@ use super::jobs::FollowUp;
 use super::menus::{Command, MenuKind};
 use super::screen::browser::DRAG_THRESHOLD;
 use super::screen::trash::{self, Trash};
+use super::screen::{browser, tabs};
 use super::shortcut::{self, Action, PaneAction};
 use super::widget::context_menu::Entry;
 use super::{Ferry, Message};
@@ -150,10 +151,13 @@ impl Ferry {
             Some(Action::Pane(PaneAction::TypeAhead(c))) => {
                 self.trash_message(trash::Message::TypeAhead(c))
             }
-            // As in Dolphin, Ctrl+L leaves the Trash for a path typed (it did nothing).
+            // As in Dolphin, Ctrl+L edits the location, `trash:/` in it (it did nothing, then
+            // left for the last folder's path); Escape comes back, Enter on a path leaves.
             Some(Action::Pane(PaneAction::EditLocation)) => {
                 self.close_trash();
-                self.pane_action(PaneAction::EditLocation)
+                let view = self.tabs.active_pane().view_id();
+                let edit = browser::Message::EditTrashAddress;
+                self.update(Message::Tabs(tabs::Message::Pane(view, edit)))
             }
             // It did nothing and said nothing.
             Some(Action::Pane(PaneAction::Paste)) => {

@@ -86,6 +86,30 @@ fn the_location_bar_opens_the_trash_at_its_address() {
     }
 }
 
+/// Ctrl+L in the Trash view edits the location with `trash:/` in it, as Dolphin does, and
+/// Escape shows the Trash again: it left the Trash for the last folder, its path in the field,
+/// and Escape stayed there.
+#[test]
+fn ctrl_l_in_the_trash_shows_its_address_and_escape_comes_back() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    type_in_location_bar(&mut ferry, "trash:/");
+    assert!(ferry.trash.is_some());
+    ctrl(&mut ferry, "l");
+    assert!(ferry.tabs.active_pane().is_editing_location());
+    assert!(shows(&ferry, "trash:/"), "the trash's address is edited");
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(ferry.trash.is_some(), "back in the Trash");
+    assert!(!ferry.tabs.active_pane().is_editing_location());
+    // A folder typed there leaves it.
+    type_in_location_bar(
+        &mut ferry,
+        &fixture.home().join("Documents").to_string_lossy(),
+    );
+    assert!(ferry.trash.is_none());
+    assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
+}
+
 /// In a split, a folder typed into the other pane's path bar opened there while the keyboard
 /// (and Back) stayed with the pane it was in; a click on a breadcrumb the same. The pane
 /// clicked into takes the keyboard, as a click in its list does.

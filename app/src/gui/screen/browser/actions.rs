@@ -144,11 +144,12 @@ impl Browser {
     /// Escape: drop the rubber band, stop naming an item, stop typing a path, close the
     /// filter, or clear the selection — the first that applies.
     pub(super) fn escape(&mut self) -> (Task<Message>, Option<Event>) {
-        if self.renaming.take().is_some()
-            || self.band.take().is_some()
-            || self.editing.take().is_some()
-        {
+        if self.renaming.take().is_some() || self.band.take().is_some() {
             return (Task::none(), None);
+        }
+        if let Some(editing) = self.editing.take() {
+            // Opened over the Trash view: back to it.
+            return (Task::none(), editing.over_trash.then_some(Event::OpenTrash));
         }
         if self.filter.is_some() {
             return (self.set_filter(None), None);

@@ -40,6 +40,8 @@ pub(super) struct Editing {
     cycle: Option<usize>,
     /// The text it opened with, all selected (for letters typed before it has the keyboard).
     opened: Opened,
+    /// Opened over the Trash view (Ctrl+L there): Escape shows it again.
+    pub(super) over_trash: bool,
 }
 
 impl Browser {
@@ -50,6 +52,20 @@ impl Browser {
         self.editing = Some(Editing {
             text,
             opened: opened.clone(),
+            ..Editing::default()
+        });
+        field::focus(self.path_input_id(), opened)
+    }
+
+    /// The location being edited with the trash's address in it, as Dolphin's Ctrl+L shows
+    /// `trash:/` in its Trash: it left the Trash for the last folder, its path in the field.
+    pub(super) fn edit_trash_address(&mut self) -> Task<Message> {
+        let text = "trash:/".to_owned();
+        let opened = Opened::all(&text);
+        self.editing = Some(Editing {
+            text,
+            opened: opened.clone(),
+            over_trash: true,
             ..Editing::default()
         });
         field::focus(self.path_input_id(), opened)

@@ -16,6 +16,9 @@ use crate::gui::shortcut::PaneAction;
 /// Input of the browser.
 #[derive(Debug, Clone)]
 pub enum Message {
+    /// Edit the location with the trash's address in it (Ctrl+L in the Trash view, which
+    /// then shows again on Escape).
+    EditTrashAddress,
     /// Go to this folder (a breadcrumb segment).
     Navigate(PathBuf),
     /// What the pane shows (or a folder holding it) was put in the trash or deleted by a job:

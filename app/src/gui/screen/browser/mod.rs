@@ -579,6 +579,7 @@ impl Browser {
                 (Task::none(), None)
             }
             Message::Action(action) => self.perform(action, ctx),
+            Message::EditTrashAddress => (self.edit_trash_address(), None),
             Message::NoticeDismissed => {
                 self.notice = None;
                 (Task::none(), None)
