@@ -18,7 +18,9 @@
 //! [`grid`] (the two views), [`status`] and [`view`] (the rest of the pane).
 
 mod actions;
+mod completion;
 mod contents;
+mod crumbs;
 mod details;
 mod display;
 mod grid;
