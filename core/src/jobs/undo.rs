@@ -478,14 +478,17 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
     // A folder merged into the one there: what went into it goes back, the folder stays. Not
     // one inside an item whose place was free when the job began: merged into by a resume,
     // into what the killed run had made, that item is the job's own and goes back whole.
-    let made: Vec<&Path> = (record.trash.iter())
+    // Looked up, not searched: a restore of thousands of folders merged would have compared
+    // each with each.
+    let taken: HashSet<&Path> = record.preexisting.iter().map(PathBuf::as_path).collect();
+    let made: HashSet<&Path> = (record.trash.iter())
         .map(|r| r.original.as_path())
-        .filter(|p| !record.preexisting.iter().any(|t| t == p))
+        .filter(|p| !taken.contains(p))
         .collect();
     let merged: HashSet<&Path> = record
         .entries
         .iter()
-        .filter(|e| e.how == How::Merged && !made.iter().any(|m| e.dest.starts_with(m)))
+        .filter(|e| e.how == How::Merged && !e.dest.ancestors().any(|a| made.contains(a)))
         .map(|e| e.dest.as_path())
         .collect();
     let merged_in = record.entries.iter().filter(|e| {

@@ -114,15 +114,11 @@ impl Trash {
                 .push(action("Empty Trash", has_items, Message::EmptyTrash))
                 .into()
         });
-        container(
-            container(bar)
-                .height(TOOLBAR_HEIGHT)
-                .center_y(TOOLBAR_HEIGHT),
-        )
-        .padding([6, 12])
-        .width(Fill)
-        .style(style::chrome)
-        .into()
+        container(container(bar).center_y(TOOLBAR_HEIGHT))
+            .padding([6, 12])
+            .width(Fill)
+            .style(style::chrome)
+            .into()
     }
 
     fn body(&self) -> Element<'_, Message> {
