@@ -131,6 +131,12 @@ impl Ferry {
             {
                 self.pane_action(PaneAction::Complete)
             }
+            // As in Dolphin, Tab takes the keyboard from the filter bar to the list.
+            Some(Action::Window(WindowAction::OtherPane))
+                if self.tabs.active_pane().is_filter_typing() =>
+            {
+                self.pane_action(PaneAction::LeaveFilter)
+            }
             // A text field has no undo of its own: Ctrl+Z there must not undo a file job
             // the user is not looking at (Dolphin's fields undo their text).
             Some(Action::Window(WindowAction::Undo | WindowAction::Redo))

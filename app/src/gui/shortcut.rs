@@ -93,6 +93,8 @@ pub enum PaneAction {
     EditLocation,
     /// Complete the folder name being typed (Tab in the location bar).
     Complete,
+    /// Give the list the keyboard, the filter bar staying open (Tab in the filter bar).
+    LeaveFilter,
     /// Show the details view (Ctrl+1).
     DetailsView,
     /// Show the icon view (Ctrl+2).
@@ -347,7 +349,7 @@ const WINDOW_TABLE: [Binding; 22] = [
         N(Named::Tab),
         NONE,
         W::OtherPane,
-        "Other pane of the split, then the places",
+        "Other pane of the split, then the places (from the filter bar: the list)",
     ),
     window(N(Named::F9), NONE, W::ToggleSidebar, "Show or hide places"),
     window(N(Named::F10), NONE, W::OpenMenu, "Menu"),

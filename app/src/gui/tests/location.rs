@@ -1,5 +1,5 @@
 //! The location bar in the window: odd names, a file's path, a hidden file typed, and
-//! `trash:/`.
+//! `trash:/`; and the filter bar giving the list the keyboard.
 
 use super::*;
 
@@ -145,4 +145,44 @@ fn the_pane_whose_path_bar_is_used_takes_the_keyboard() {
     let crumb = browser::Message::CrumbPressed(home);
     send(&mut ferry, Message::Tabs(tabs::Message::Pane(right, crumb)));
     assert_eq!(ferry.tabs.active_pane().view_id(), right);
+}
+
+/// Tab in the filter bar gives the list the keyboard, the filter staying open, as in Dolphin:
+/// then letters go to type-ahead and Ctrl+A selects what is shown. Tab did nothing, and a letter
+/// typed after Down from the filter went into the filter's text, at its start.
+#[test]
+fn tab_takes_the_keyboard_from_the_filter_bar_to_the_list() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home().join("Documents")));
+    settle(&mut ferry);
+    ctrl(&mut ferry, "i");
+    assert!(ferry.tabs.active_pane().is_filter_typing());
+    let view = ferry.tabs.active_pane().view_id();
+    let edited = browser::Message::FilterEdited(".txt".to_owned());
+    send(&mut ferry, Message::Tabs(tabs::Message::Pane(view, edited)));
+    assert!(shows(&ferry, "2 of 3 shown"));
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(!ferry.tabs.active_pane().is_filter_typing());
+    assert!(!ferry.tabs.active_pane().is_typing());
+    assert!(shows(&ferry, "Filter:"), "the filter bar stays open");
+    key(&mut ferry, Key::Character("b".into()), Modifiers::empty());
+    assert!(
+        shows(&ferry, "2 of 3 shown"),
+        "the letter is not the filter's"
+    );
+    let selected = |f: &Ferry| f.tabs.active_pane().selected_paths();
+    assert_eq!(selected(&ferry), [fixture.home().join("Documents/b.txt")]);
+    ctrl(&mut ferry, "a");
+    assert_eq!(selected(&ferry).len(), 2, "only what the filter shows");
+
+    // Down from the field does the same.
+    ctrl(&mut ferry, "i");
+    assert!(ferry.tabs.active_pane().is_filter_typing());
+    named(&mut ferry, Named::ArrowDown, Modifiers::empty());
+    assert!(!ferry.tabs.active_pane().is_filter_typing());
+    key(&mut ferry, Key::Character("a".into()), Modifiers::empty());
+    assert!(
+        shows(&ferry, "2 of 3 shown"),
+        "the letter is not the filter's"
+    );
 }

@@ -68,19 +68,19 @@ impl Browser {
                 none
             }
             PaneAction::Move { step, extend } => {
-                self.filter_typing = false;
-                (self.move_focus(step, extend), None)
+                let left = self.leave_filter();
+                (Task::batch([left, self.move_focus(step, extend)]), None)
             }
             PaneAction::MoveFocus { step } => {
-                self.filter_typing = false;
-                (self.move_focus_only(step), None)
+                let left = self.leave_filter();
+                (Task::batch([left, self.move_focus_only(step)]), None)
             }
+            PaneAction::LeaveFilter => (self.leave_filter(), None),
             PaneAction::ToggleFocused => {
-                self.filter_typing = false;
                 if let Some(focus) = self.selection.focus() {
                     self.selection.toggle(focus);
                 }
-                none
+                (self.leave_filter(), None)
             }
             PaneAction::Complete => (self.complete(ctx), None),
             PaneAction::SelectAll => {

@@ -330,7 +330,8 @@ impl Browser {
     /// A letter no widget took while a text field is open: it was typed before the field had
     /// the keyboard (see [`field`](crate::gui::widget::field)), so it goes into the field's
     /// text (the rename editor's, else the location bar's, else the filter's), not to
-    /// type-ahead. `None` when no field is open.
+    /// type-ahead. `None` when no field is open, or the list has the keyboard beside an open
+    /// filter bar (type-ahead then, as in Dolphin).
     pub(super) fn type_into_open_field(&mut self, c: char) -> Option<Task<Message>> {
         let id = self.rename_input_id();
         if let Some(renaming) = &mut self.renaming {
@@ -344,8 +345,10 @@ impl Browser {
         if let Some(task) = self.path_typed_early(c) {
             return Some(task);
         }
+        if !self.filter_typing {
+            return None;
+        }
         let mut text = self.filter.clone()?;
-        self.filter_typing = true;
         let cursor = self
             .filter_opened
             .type_early(self.filter_input_id(), &mut text, c);

@@ -381,9 +381,21 @@ impl Browser {
     /// the location bar, the filter bar (until the list takes a key: then, as in Dolphin,
     /// Ctrl+Z undoes the last job again).
     pub fn is_typing(&self) -> bool {
-        self.is_renaming()
-            || self.is_editing_location()
-            || (self.filter.is_some() && self.filter_typing)
+        self.is_renaming() || self.is_editing_location() || self.is_filter_typing()
+    }
+
+    /// True while the keyboard is in the filter bar.
+    pub fn is_filter_typing(&self) -> bool {
+        self.filter.is_some() && self.filter_typing
+    }
+
+    /// Gives the list the keyboard from the filter bar, which stays open: the field lets go,
+    /// so that Ctrl+A, Ctrl+C and Ctrl+V reach the list, as in Dolphin.
+    fn leave_filter(&mut self) -> Task<Message> {
+        if !std::mem::take(&mut self.filter_typing) {
+            return Task::none();
+        }
+        iced::advanced::widget::operate(iced::advanced::widget::operation::focusable::unfocus())
     }
 
     /// True while the pointer holds a rubber band, or drags something over the pane (the
