@@ -137,7 +137,8 @@ fn a_list_that_shrinks_under_its_scroll_position_scrolls_back() {
 }
 
 /// Ctrl+Z is the filter field's while the user types in it, and the jobs' again once the
-/// list takes a key (it did nothing at all while the bar stayed open).
+/// list takes a key (it did nothing at all while the bar stayed open). The list keeps the
+/// keyboard then: a letter is type-ahead, as in Dolphin, until Ctrl+I goes back to the field.
 #[test]
 fn the_filter_bar_holds_ctrl_z_only_while_typed_in() {
     let dirs = Recorder::default();
@@ -149,7 +150,9 @@ fn the_filter_bar_holds_ctrl_z_only_while_typed_in() {
     act(&mut browser, &dirs, last(Step::Down));
     assert!(!browser.is_typing(), "the list has the keys");
     act(&mut browser, &dirs, PaneAction::TypeAhead('0'));
-    assert!(browser.is_typing(), "a letter goes to the filter again");
+    assert!(!browser.is_typing(), "a letter is the list's type-ahead");
+    act(&mut browser, &dirs, PaneAction::Filter);
+    assert!(browser.is_typing(), "Ctrl+I: the field again");
 }
 
 /// The item being renamed moved away and a new one made under its name at once: the editor
