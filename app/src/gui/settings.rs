@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex};
 
 use ferry_core::Error;
 use ferry_core::sort::SortSpec;
+
+use super::screen::trash::Sort as TrashSort;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -108,6 +110,8 @@ pub struct Settings {
     pub theme: ThemeChoice,
     /// Folders whose view the user changed there, by path.
     pub folders: BTreeMap<String, FolderView>,
+    /// The Trash view's sort.
+    pub trash_sort: TrashSort,
 }
 
 impl Default for Settings {
@@ -124,6 +128,7 @@ impl Default for Settings {
             columns: Columns::default(),
             theme: ThemeChoice::System,
             folders: BTreeMap::new(),
+            trash_sort: TrashSort::default(),
         }
     }
 }

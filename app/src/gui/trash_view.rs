@@ -29,7 +29,8 @@ impl Ferry {
                 return Task::none();
             }
         };
-        let (view, task) = Trash::new(roots, &self.services.ctx());
+        let (mut view, task) = Trash::new(roots, &self.services.ctx());
+        view.set_sort(self.services.settings.trash_sort);
         self.trash = Some(view);
         self.show_cut();
         self.trash_ahead = None;
@@ -111,6 +112,11 @@ impl Ferry {
             trash::Event::Clip { items, cut } => self.set_clip(Clip::trashed(items, cut)),
             trash::Event::Pressed => {
                 self.trash_press = Some(self.pointer);
+                Task::none()
+            }
+            trash::Event::SortChosen(sort) => {
+                self.services.settings.trash_sort = sort;
+                self.settings_dirty = true;
                 Task::none()
             }
             trash::Event::ContextMenu { at, on_items } => {

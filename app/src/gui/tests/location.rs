@@ -110,6 +110,28 @@ fn ctrl_l_in_the_trash_shows_its_address_and_escape_comes_back() {
     assert_eq!(active_path(&ferry), fixture.home().join("Documents"));
 }
 
+/// The Trash view opens sorted as it was last sorted, as Dolphin keeps a folder's sort: it
+/// went back to the newest first every time it was shown.
+#[test]
+fn the_trash_keeps_its_sort() {
+    use crate::gui::screen::trash::{self, Column, Sort};
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    type_in_location_bar(&mut ferry, "trash:/");
+    let by_name = Sort {
+        column: Column::Name,
+        direction: ferry_core::sort::Direction::Ascending,
+    };
+    assert_ne!(ferry.trash.as_ref().unwrap().sort(), by_name);
+    send(&mut ferry, Message::Trash(trash::Message::SortSet(by_name)));
+    let documents = fixture.home().join("Documents");
+    type_in_location_bar(&mut ferry, &documents.to_string_lossy());
+    assert!(ferry.trash.is_none());
+    type_in_location_bar(&mut ferry, "trash:/");
+    assert_eq!(ferry.trash.as_ref().unwrap().sort(), by_name);
+    assert_eq!(ferry.services.settings.trash_sort, by_name, "saved");
+}
+
 /// In a split, a folder typed into the other pane's path bar opened there while the keyboard
 /// (and Back) stayed with the pane it was in; a click on a breadcrumb the same. The pane
 /// clicked into takes the keyboard, as a click in its list does.

@@ -18,7 +18,7 @@ use ferry_core::sort::{self, Direction, SortKey, SortSpec};
 const SORT_BYTES: usize = 4096;
 
 /// A column of the Trash view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Column {
     /// The item's name.
     Name,
@@ -31,7 +31,7 @@ pub enum Column {
 }
 
 /// How the view is sorted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sort {
     /// By what.
     pub column: Column,

@@ -201,6 +201,8 @@ pub enum Event {
     /// An item was pressed without modifiers: moving the pointer far enough with the button
     /// held drags the selection ([`Trash::start_drag`]).
     Pressed,
+    /// The user sorted the view so: it opens so next time, as Dolphin keeps a folder's sort.
+    SortChosen(Sort),
     /// Open the view's context menu ([`Trash::menu`]) at `at` (window coordinates).
     ContextMenu {
         /// Where, in the window.
@@ -454,14 +456,12 @@ impl Trash {
                 (if changed { self.reload() } else { Task::none() }, None)
             }
             Message::SortBy(column) => {
-                self.sort = self.sort.clicked(column);
-                self.resort();
-                (Task::none(), None)
+                self.set_sort(self.sort.clicked(column));
+                (Task::none(), Some(Event::SortChosen(self.sort)))
             }
             Message::SortSet(sort) => {
-                self.sort = sort;
-                self.resort();
-                (Task::none(), None)
+                self.set_sort(sort);
+                (Task::none(), Some(Event::SortChosen(self.sort)))
             }
             Message::RowPressed(at) => (Task::none(), self.row_pressed(at, ctx.modifiers)),
             Message::Released => {
@@ -661,6 +661,12 @@ impl Trash {
             return None;
         }
         Some(Event::Confirm(actions::empty_question(&loaded)))
+    }
+
+    /// Sorts the view by `sort` (the one chosen when it was last shown, at the start).
+    pub fn set_sort(&mut self, sort: Sort) {
+        self.sort = sort;
+        self.resort();
     }
 
     fn resort(&mut self) {
