@@ -101,6 +101,7 @@ pub struct JobsPanel {
 /// (each is checked against [`JobsPanel::key`] by a test).
 pub const KEYS: &[(&str, &str)] = &[
     ("Next or previous job", "↓, ↑"),
+    ("Newest or oldest job", "Home, End"),
     ("Pause or resume the job", "Space"),
     ("Cancel the job, or clear an ended one", "Delete"),
     ("What failed, of an ended job", "Enter"),
@@ -148,6 +149,10 @@ impl JobsPanel {
                 Some(Message::Focus(shown.get(at + 1).unwrap_or(job).id))
             }
             Key::Named(Named::ArrowUp) => Some(Message::Focus(shown[at.saturating_sub(1)].id)),
+            Key::Named(Named::Home | Named::PageUp) => Some(Message::Focus(shown[0].id)),
+            Key::Named(Named::End | Named::PageDown) => {
+                Some(Message::Focus(shown[shown.len() - 1].id))
+            }
             Key::Named(Named::Space) if job.is_running() && job.is_paused() => {
                 Some(Message::Resume(job.id))
             }

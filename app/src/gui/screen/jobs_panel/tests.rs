@@ -239,6 +239,12 @@ fn the_keyboard_walks_the_jobs_and_acts_on_the_chosen_one() {
         Some(Message::Focus(JobId(1))),
         "stays at the end"
     );
+    // Home and End (Page Up and Down too) go to the newest and the oldest, as in a list.
+    assert_eq!(key(&panel, Named::Home), Some(Message::Focus(JobId(3))));
+    assert_eq!(key(&panel, Named::PageUp), Some(Message::Focus(JobId(3))));
+    focus_by(&mut panel, Message::Focus(JobId(3)));
+    assert_eq!(key(&panel, Named::End), Some(Message::Focus(JobId(1))));
+    assert_eq!(key(&panel, Named::PageDown), Some(Message::Focus(JobId(1))));
     // A job with the keyboard that is gone: Delete shows the top one, acting on none.
     panel.focus = Some(JobId(9));
     assert_eq!(key(&panel, Named::Delete), Some(Message::Focus(JobId(3))));
