@@ -342,6 +342,51 @@ mod tests {
         }
     }
 
+    /// A folder above the shown one moved away, and the same path made again: the view is
+    /// told its folder is gone from the path (it kept the old path and listing, and what was
+    /// done there went to the new folder).
+    #[test]
+    fn a_shown_folder_whose_folder_above_moves_is_gone_from_its_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shown = tmp.path().join("g/x/y");
+        fs::create_dir_all(&shown).unwrap();
+        fs::write(shown.join("seen"), b"").unwrap();
+        let (dirs, events) = DirService::start();
+        dirs.open(1, shown.clone(), SortSpec::default());
+        assert!(matches!(next(&events, 1), DirEvent::Loaded { .. }));
+        fs::rename(tmp.path().join("g"), tmp.path().join("moved")).unwrap();
+        fs::create_dir_all(&shown).unwrap();
+        fs::write(shown.join("another"), b"").unwrap();
+        let DirEvent::Gone {
+            path,
+            nearest,
+            renamed,
+            ..
+        } = next(&events, 1)
+        else {
+            panic!("not gone")
+        };
+        assert_eq!(path, shown);
+        assert_eq!(nearest.as_deref(), Some(tmp.path().join("g/x").as_path()));
+        assert_eq!(renamed, None, "moved elsewhere is not looked for");
+    }
+
+    /// A folder above the shown one renamed: the view follows it to its new path.
+    #[test]
+    fn a_shown_folder_whose_folder_above_is_renamed_is_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shown = tmp.path().join("g/x/y");
+        fs::create_dir_all(&shown).unwrap();
+        let (dirs, events) = DirService::start();
+        dirs.open(1, shown, SortSpec::default());
+        assert!(matches!(next(&events, 1), DirEvent::Loaded { .. }));
+        fs::rename(tmp.path().join("g"), tmp.path().join("h")).unwrap();
+        let DirEvent::Gone { renamed, .. } = next(&events, 1) else {
+            panic!("not gone")
+        };
+        assert_eq!(renamed, Some(tmp.path().join("h/x/y")));
+    }
+
     #[test]
     fn an_overflow_triggers_a_rescan() {
         let tmp = tempfile::tempdir().unwrap();

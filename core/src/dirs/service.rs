@@ -64,6 +64,12 @@ struct OrderMemo {
 /// Different sorts remembered per listing (two views on one folder, sorted differently).
 const ORDERS_PER_LISTING: usize = 3;
 
+/// How often the paths of the shown folders are checked to still lead to them. A folder
+/// above one shown, renamed or moved, sends the shown folder's watch nothing: its view kept
+/// the old path, and what was done there (trash, a new folder) went to whatever the path
+/// named now, another folder made there since included.
+const PATH_CHECK_EVERY: Duration = Duration::from_secs(1);
+
 /// What the service thread owns.
 pub(super) struct Service {
     clock: Arc<dyn Clock>,
@@ -74,6 +80,8 @@ pub(super) struct Service {
     orders: HashMap<PathBuf, OrderMemo>,
     events: Sender<DirEvent>,
     mounts: MountsSeen,
+    /// When the paths of the shown folders are checked next ([`PATH_CHECK_EVERY`]).
+    next_path_check: Instant,
 }
 
 /// The mount table as the service last read it, to tell the folders it must not look at
@@ -120,6 +128,7 @@ impl Service {
             orders: HashMap::new(),
             events,
             mounts: MountsSeen::read(),
+            next_path_check: Instant::now() + PATH_CHECK_EVERY,
         }
     }
 
@@ -178,16 +187,20 @@ impl Service {
             .cache
             .next_expiry()
             .map(|at| at.saturating_duration_since(self.clock.now()));
-        match (due, expiry) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let shown = self.views.values().any(|v| v.state == ViewState::Shown);
+        let path_check = shown.then(|| {
+            self.next_path_check
+                .saturating_duration_since(Instant::now())
+        });
+        [due, expiry, path_check].into_iter().flatten().min()
     }
 
-    /// Expires cached listings and applies the watcher batches that are due.
+    /// Expires cached listings, checks the shown folders' paths when due, and applies the
+    /// watcher batches that are due.
     fn maintain(&mut self) {
         self.cache.expire();
         self.drop_evicted();
+        self.check_paths();
         let Some(watcher) = self.watcher.as_mut() else {
             return;
         };
@@ -199,6 +212,35 @@ impl Service {
             {
                 self.send_changed(&path, &change);
             }
+        }
+    }
+
+    /// Every [`PATH_CHECK_EVERY`]: a shown folder whose path leads elsewhere now (a folder
+    /// above it renamed or moved, another made in its place) is gone from that path, and its
+    /// views follow it or leave, as when it is renamed itself. Folders that may hang are
+    /// left alone (see [`MountsSeen`]).
+    fn check_paths(&mut self) {
+        let now = Instant::now();
+        if now < self.next_path_check {
+            return;
+        }
+        self.next_path_check = now + PATH_CHECK_EVERY;
+        let Some(watcher) = self.watcher.as_ref() else {
+            return;
+        };
+        let mut shown: Vec<&PathBuf> = (self.views.values())
+            .filter(|v| v.state == ViewState::Shown && !self.mounts.may_hang(&v.path))
+            .map(|v| &v.path)
+            .collect();
+        shown.sort_unstable();
+        shown.dedup();
+        let gone: Vec<PathBuf> = shown
+            .into_iter()
+            .filter(|path| matches!(watcher.check(path), DirCheck::Gone))
+            .cloned()
+            .collect();
+        for path in gone {
+            self.gone(&path);
         }
     }
 
