@@ -7,7 +7,7 @@ use std::time::Instant;
 use iced::{Point, Rectangle, Task, Vector};
 
 use super::details::{self, Column};
-use super::operations::Press;
+use super::operations::{OnRelease, Press};
 use super::{Browser, Event, Message, RowRef, Selection};
 use crate::gui::screen::Ctx;
 use crate::gui::settings::ViewMode;
@@ -97,10 +97,13 @@ impl Browser {
             let add = ctx.modifiers.command();
             self.selection
                 .select_range(contents.rows(), anchor, at.row, add);
+        } else if ctx.modifiers.command() && self.selection.contains(entry) {
+            self.press = Some(Press::on_item(Some(OnRelease::Deselect(entry))));
+            return;
         } else if ctx.modifiers.command() {
             self.selection.toggle(entry);
         } else if self.selection.contains(entry) && self.selection.count() > 1 {
-            self.press = Some(Press::on_item(Some(entry)));
+            self.press = Some(Press::on_item(Some(OnRelease::SelectOnly(entry))));
             return;
         } else {
             self.selection.select_only(entry);

@@ -160,15 +160,26 @@ pub(super) struct Press {
     /// reports it first, and a press the row did not see, as on the scrollbar, is no item's).
     at: Option<Point>,
     dragging: bool,
-    /// A plain press on one item of a larger selection keeps the selection, so all of it
-    /// can be dragged; a click without a drag then selects that item alone, as in Dolphin.
-    select_on_release: Option<u32>,
+    /// What a click (a press released without a drag) does to the selection, done at the
+    /// release so that a press that becomes a drag drags the whole selection.
+    on_release: Option<OnRelease>,
+}
+
+/// What a click on an item does once released ([`Press`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum OnRelease {
+    /// A plain press on one item of a larger selection: that item alone is selected, as in
+    /// Dolphin.
+    SelectOnly(u32),
+    /// A Ctrl press on a selected item: it is deselected. At the press, it was left out of
+    /// the drag that Ctrl makes a copy.
+    Deselect(u32),
 }
 
 impl Press {
-    pub(super) fn on_item(select_on_release: Option<u32>) -> Self {
+    pub(super) fn on_item(on_release: Option<OnRelease>) -> Self {
         Press {
-            select_on_release,
+            on_release,
             ..Press::default()
         }
     }
@@ -470,15 +481,19 @@ impl Browser {
         Some(Event::DragStarted { paths, first })
     }
 
-    /// The button was released: a click on one item of a selection selects it alone.
+    /// The button was released: a click on one item of a selection selects it alone, a Ctrl
+    /// click on a selected item deselects it.
     pub(super) fn released(&mut self) {
         if let Some(Press {
             dragging: false,
-            select_on_release: Some(entry),
+            on_release: Some(on_release),
             ..
         }) = self.press.take()
         {
-            self.selection.select_only(entry);
+            match on_release {
+                OnRelease::SelectOnly(entry) => self.selection.select_only(entry),
+                OnRelease::Deselect(entry) => self.selection.toggle(entry),
+            }
         }
     }
 
