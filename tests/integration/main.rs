@@ -38,6 +38,7 @@ mod replace_kills;
 mod restore_resume;
 mod resume;
 mod resumed_merges;
+mod subvolumes;
 mod symlink_jobs;
 mod trash;
 mod trash_cli;

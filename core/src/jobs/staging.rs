@@ -7,7 +7,8 @@
 //! 1. `$XDG_DATA_HOME/ferry/replaced` (`~/.local/share/ferry/replaced`), when the destination
 //!    is on the same mount as it: the usual case, files under the home folder;
 //! 2. else `.ferry-replaced-<uid>` at the root of the destination's mount (like
-//!    `.Trash-<uid>`), when it can be created there: removable drives, other partitions;
+//!    `.Trash-<uid>`), when it can be created there: removable drives, other partitions (at
+//!    the top of a btrfs subvolume inside the mount, which has a device of its own);
 //! 3. else `.ferry-replaced-<uid>` in the job's destination folder: a mount whose root the
 //!    user cannot write to.
 //!
@@ -125,10 +126,22 @@ impl Staging {
             .home
             .as_deref()
             .and_then(|home| Some((open_home(home, dest_fd)?, home.to_path_buf())));
+        let dest_meta = fs::stat_fd(dest_fd).ok();
         let at_root = || {
             let m = mount_point.filter(|_| roots.volumes)?;
-            let fd = fs::open_dir_path(m).ok()?;
-            Some((open_or_create(&fd, OsStr::new(&name)).ok()?, m.join(&name)))
+            let dest_meta = dest_meta.as_ref()?;
+            // A btrfs subvolume has a device of its own inside its mount, and rename fails
+            // across it (EXDEV): the top of the subvolume then, the highest folder above the
+            // destination on its device.
+            let top = match fs::stat_path(m) {
+                Ok(root) if root.id.dev == dest_meta.id.dev => m.to_path_buf(),
+                _ => top_of_device(dest, dest_meta.id.dev)?,
+            };
+            let fd = fs::open_dir_path(&top).ok()?;
+            let fd = open_or_create(&fd, OsStr::new(&name)).ok()?;
+            let meta = fs::stat_fd(&fd).ok()?;
+            (meta.id.dev == dest_meta.id.dev && meta.mnt_id == dest_meta.mnt_id)
+                .then(|| (fd, top.join(&name)))
         };
         let (fd, path) = match in_home.or_else(at_root) {
             Some(found) => found,
@@ -350,6 +363,15 @@ fn open_home(home: &Path, dest_fd: &OwnedFd) -> Option<OwnedFd> {
     // One device may be mounted twice (bind mounts): rename needs the same mount.
     let meta = fs::stat_fd(&fd).ok()?;
     (meta.id.dev == dest.id.dev && meta.mnt_id == dest.mnt_id).then_some(fd)
+}
+
+/// The highest folder of `dest` and the folders above it that is on device `dev`: the top
+/// of a btrfs subvolume inside its mount.
+fn top_of_device(dest: &Path, dev: u64) -> Option<PathBuf> {
+    dest.ancestors()
+        .take_while(|a| fs::stat_path(a).is_ok_and(|m| m.id.dev == dev))
+        .last()
+        .map(Path::to_path_buf)
 }
 
 fn open_or_create(parent: impl AsFd, name: &OsStr) -> rustix::io::Result<OwnedFd> {
