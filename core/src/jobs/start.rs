@@ -101,13 +101,14 @@ pub(crate) fn preflight(ctx: &JobCtx, planned: &Planned, dest: &Dest, record_fir
     if ctx.control.stopped() || (record_first && !ctx.wait_durable()) {
         return false;
     }
-    // Clones take no space: do not refuse a reflink copy of a large file.
+    // Clones take no space: do not refuse a reflink copy of a large file. A btrfs subvolume
+    // has a device of its own, but clones to another one of the same mount.
+    let on_dest_fs = |r: &super::plan::Root| {
+        planned.plan.item(r.item).id.dev == dest.meta.id.dev
+            || fs::stat_at(rustix::fs::CWD, &r.source).is_ok_and(|m| m.mnt_id == dest.meta.mnt_id)
+    };
     let reflinks = dest.mount.as_ref().is_some_and(fs::Mount::can_reflink)
-        && planned
-            .plan
-            .roots
-            .iter()
-            .all(|r| planned.plan.item(r.item).id.dev == dest.meta.id.dev);
+        && planned.plan.roots.iter().all(on_dest_fs);
     let free = fs::free_of(&*dest.fd).unwrap_or(fs::Free {
         bytes: u64::MAX,
         block: 0,
