@@ -104,6 +104,10 @@ const TRASH_LOOK_EVERY: Duration = Duration::from_secs(2);
 /// rows still fit (at 300 x 200 the menu button was cut off and the list showed no row).
 const MIN_WINDOW: Size = Size::new(560.0, 380.0);
 
+/// The window's application id: the name of the desktop file (`packaging/linux`), as the
+/// freedesktop specifications want, and its `StartupWMClass`.
+const APP_ID: &str = "io.github.ferry.Ferry";
+
 /// Opens the window on `path` (default: the last session, or the home folder) and runs until
 /// it closes. Without a display it returns at once with why.
 pub fn run(path: Option<PathBuf>) -> Result<(), String> {
@@ -120,6 +124,12 @@ pub fn run(path: Option<PathBuf>) -> Result<(), String> {
     .window(iced::window::Settings {
         size: Size::new(w.max(MIN_WINDOW.width), h.max(MIN_WINDOW.height)),
         min_size: Some(MIN_WINDOW),
+        // WM_CLASS on X11, the app id on Wayland: what docks and taskbars match to the
+        // desktop file for its icon and grouping (it was empty).
+        platform_specific: iced::window::settings::PlatformSpecific {
+            application_id: APP_ID.to_owned(),
+            ..Default::default()
+        },
         ..iced::window::Settings::default()
     })
     .exit_on_close_request(false)

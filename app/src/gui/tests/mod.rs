@@ -465,3 +465,17 @@ fn a_live_change_reaches_both_panes_on_the_folder() {
         let _ = ferry.update(Message::Dir(event));
     }
 }
+
+/// The window's application id (WM_CLASS on X11, empty before) is the desktop file's name and
+/// its `StartupWMClass`, so that docks show the window with the file's icon.
+#[test]
+fn the_application_id_names_the_desktop_file() {
+    let desktop = include_str!("../../../../packaging/linux/io.github.ferry.Ferry.desktop");
+    assert_eq!(APP_ID, "io.github.ferry.Ferry");
+    assert!(
+        desktop
+            .lines()
+            .any(|l| l == format!("StartupWMClass={APP_ID}")),
+        "{desktop}"
+    );
+}
