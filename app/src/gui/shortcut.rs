@@ -560,6 +560,8 @@ pub(crate) fn parse_keys(label: &str) -> Vec<(Key, Modifiers)> {
                 "Enter" => Key::Named(Named::Enter),
                 "Escape" => Key::Named(Named::Escape),
                 "Tab" => Key::Named(Named::Tab),
+                "Home" => Key::Named(Named::Home),
+                "End" => Key::Named(Named::End),
                 "F5" => Key::Named(Named::F5),
                 "F10" => Key::Named(Named::F10),
                 c if c.chars().count() == 1 => Key::Character(c.to_lowercase().into()),
