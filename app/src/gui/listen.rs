@@ -50,7 +50,11 @@ impl Ferry {
             window::Event::FileDropped(path) => Some(Message::FileDropped(path)),
             _ => None,
         }));
-        if !self.toasts.is_empty() || self.settings_dirty || self.session_dirty {
+        if !self.toasts.is_empty()
+            || self.settings_dirty
+            || self.session_dirty
+            || self.jobs_panel.line_lingers()
+        {
             subscriptions
                 .push(iced::time::every(Duration::from_millis(500)).map(|_| Message::Tick));
         }

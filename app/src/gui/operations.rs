@@ -539,6 +539,7 @@ impl Ferry {
         };
         self.item_errors.job_ended(job);
         self.close_conflicts(job);
+        self.jobs_panel.job_ended(std::time::Instant::now());
         // Asked whether to cancel it, and it ended meanwhile: nothing is left to cancel.
         if self.confirm.as_ref().is_some_and(
             |c| matches!(c.token(), super::dialogs::Ask::CancelJob { job: id, .. } if *id == job),

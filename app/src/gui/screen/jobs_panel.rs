@@ -12,7 +12,7 @@
 //! shows an ended job's failures, R retries them, Escape or Tab gives the keyboard back.
 
 use std::collections::HashSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ferry_core::jobs::{JobId, Phase};
 use iced::keyboard::key::Named;
@@ -32,6 +32,11 @@ use crate::gui::{style, words};
 pub const OPEN_AFTER: Duration = Duration::from_secs(1);
 /// Failed items listed under a finished job before "and N more".
 const FAILURES_SHOWN: usize = 5;
+
+/// How long the jobs line at the bottom stays once every job has ended (the panel closed): it
+/// went on saying what the last job did, across folders, until the jobs were cleared.
+/// Ctrl+Shift+J or the menu's Show Jobs still shows them all.
+pub const LINE_LINGERS: Duration = Duration::from_secs(10);
 /// The scrollable list of jobs.
 const LIST: &str = "jobs-panel-list";
 
@@ -95,6 +100,8 @@ pub struct JobsPanel {
     expanded: HashSet<JobId>,
     /// The job the keyboard is on, while the panel has the keyboard.
     focus: Option<JobId>,
+    /// Until when the jobs line stays after the last job's end ([`LINE_LINGERS`]).
+    line_until: Option<Instant>,
 }
 
 /// The jobs panel's keys (Ctrl+J gives it the keyboard), for the Keyboard Shortcuts dialog
@@ -113,6 +120,16 @@ impl JobsPanel {
     /// True while the panel is open.
     pub fn is_open(&self) -> bool {
         self.open
+    }
+
+    /// A job ended at `now`: the jobs line says so for [`LINE_LINGERS`].
+    pub fn job_ended(&mut self, now: Instant) {
+        self.line_until = Some(now + LINE_LINGERS);
+    }
+
+    /// True while the jobs line waits to go: the window ticks until it has.
+    pub fn line_lingers(&self) -> bool {
+        self.line_until.is_some_and(|until| Instant::now() < until)
     }
 
     /// Gives the keyboard back to the panes.
@@ -263,7 +280,8 @@ impl JobsPanel {
         jobs: &[&'a WindowJob],
         window_height: f32,
     ) -> Option<Element<'a, Message>> {
-        if jobs.is_empty() {
+        let line_gone = self.line_until.is_some_and(|until| Instant::now() >= until);
+        if jobs.is_empty() || (!self.open && line_gone && !jobs.iter().any(|j| j.is_running())) {
             return None;
         }
         let line = container(

@@ -349,3 +349,25 @@ fn a_jobs_time_leaves_out_its_wait_for_answers() {
     copy.asking_changed(at(29));
     assert_eq!(copy.working_time(at(30)), Duration::from_secs(2));
 }
+
+/// The jobs line goes a while after the last job's end, the panel closed: it said what the last
+/// job did until the jobs were cleared. A running job, or the open panel, keeps it.
+#[test]
+fn the_jobs_line_goes_a_while_after_the_last_end() {
+    let ended = job(1, ended_with_a_failure(), false);
+    let running = job(2, State::Running, false);
+    let mut panel = JobsPanel::default();
+    assert!(panel.view(&[&ended], 600.0).is_some(), "no end seen yet");
+    panel.job_ended(Instant::now());
+    assert!(panel.line_lingers());
+    assert!(panel.view(&[&ended], 600.0).is_some(), "just ended");
+    panel.job_ended(Instant::now() - LINE_LINGERS - Duration::from_secs(1));
+    assert!(!panel.line_lingers());
+    assert!(panel.view(&[&ended], 600.0).is_none(), "gone");
+    assert!(
+        panel.view(&[&ended, &running], 600.0).is_some(),
+        "a job runs"
+    );
+    panel.open = true;
+    assert!(panel.view(&[&ended], 600.0).is_some(), "the panel is open");
+}
