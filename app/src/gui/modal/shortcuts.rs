@@ -133,7 +133,7 @@ pub fn view<'a>(window: iced::Size) -> Element<'a, Message> {
         ),
         // The words wrap, so that Close stays in a narrow window (it was pushed off its edge).
         row![
-            text("Letters typed in a folder or the trash select the next name starting with them.")
+            text("Letters typed in a folder or the trash select the next name starting with them (else one containing them).")
                 .size(12)
                 .style(style::dim_text)
                 .width(Fill),
