@@ -92,6 +92,22 @@ pub fn shown(width: f32, columns: &Columns) -> Vec<Column> {
     shown
 }
 
+/// The widest `column` can be in a pane `width` wide, the others as in `columns`, with the
+/// name keeping [`NAME_MIN`] and every column shown now staying shown.
+pub fn widest(width: f32, columns: &Columns, column: Column) -> f32 {
+    let fixed: f32 = shown(width, columns)
+        .iter()
+        .map(|&c| {
+            if c == column {
+                HANDLE
+            } else {
+                c.width(columns) + HANDLE
+            }
+        })
+        .sum();
+    width - LIST_PAD.left - LIST_PAD.right - fixed - NAME_MIN
+}
+
 /// The column whose left edge (the grab zone before it) is under `x`, in a header `width`
 /// wide. Columns are laid out from the right: name | size | modified | type.
 pub fn edge_at(width: f32, columns: &Columns, x: f32) -> Option<Column> {

@@ -232,7 +232,12 @@ impl Browser {
 
     pub(super) fn drag_column(&mut self, x: f32) -> Option<Event> {
         let drag = self.column_drag?;
-        let width = (drag.start_width + drag.grab_x - x).clamp(48.0, 480.0);
+        // A column grows into the name's room only: grown past it, the type column was
+        // left out, with no way back from the header.
+        let most = details::widest(self.bounds.width, &self.columns, drag.column)
+            .max(drag.start_width)
+            .min(480.0);
+        let width = (drag.start_width + drag.grab_x - x).clamp(48.0, most.max(48.0));
         drag.column.set_width(&mut self.columns, width);
         Some(Event::ColumnsResized(self.columns))
     }

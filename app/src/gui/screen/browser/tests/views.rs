@@ -107,3 +107,26 @@ fn dragging_a_column_edge_resizes_it() {
     let (_, event) = browser.update(Message::HeaderDragged(Point::new(700.0, 10.0)), &ctx(&dirs));
     assert_eq!(event, None, "released");
 }
+
+/// A column dragged wider stops where the name would get less than its least: dragged on,
+/// it left the type column out, with no way back from the header.
+#[test]
+fn a_column_grows_only_into_the_names_room() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a"]);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(800.0, 500.0))),
+        &ctx(&dirs),
+    );
+    let shown = |b: &Browser| crate::gui::screen::browser::details::shown(800.0, &b.columns);
+    assert_eq!(shown(&browser).len(), 3);
+    // Modified's edge: 800 - 16 - 140 - 8 - 150 = 486. Dragged 300 px left.
+    let _ = browser.update(Message::HeaderPressed(Point::new(483.0, 10.0)), &ctx(&dirs));
+    let (_, event) = browser.update(Message::HeaderDragged(Point::new(183.0, 10.0)), &ctx(&dirs));
+    let Some(Event::ColumnsResized(columns)) = event else {
+        panic!("a resize");
+    };
+    // 800 - 24 of padding - 96 - 140 - 3 * 8 - 220 for the name = 296.
+    assert_eq!(columns.modified, 296.0);
+    assert_eq!(shown(&browser).len(), 3, "the type column stays");
+}
