@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use ferry_core::dirs::ViewId;
 use iced::widget::{Row, button, container, mouse_area, row, rule, text};
-use iced::{Alignment, Element, Fill, Task};
+use iced::{Alignment, Element, Fill, Length, Point, Rectangle, Task};
 
 use super::Ctx;
 use super::browser::{self, Browser, Look};
 use crate::gui::settings::{PaneSession, Session, TabSession};
 use crate::gui::style;
+use crate::gui::widget::pointer::pointer_area;
 
 /// The size of a tab's name.
 const TAB_TEXT: f32 = 13.0;
@@ -35,6 +36,10 @@ const TAB_ARROW: f32 = 24.0 + TAB_SPACING;
 /// The tab bar's height with its padding, as it was when it fitted its tabs: a responsive
 /// bar takes all the height it is given.
 const TAB_BAR_HEIGHT: f32 = 33.0;
+/// The divider between the panes of a split: dragged, it gives one pane more room.
+const DIVIDER: f32 = 5.0;
+/// The least share of the width a pane of a split keeps.
+const PANE_SHARE_MIN: f32 = 0.15;
 
 /// How many closed tabs Ctrl+Shift+T can bring back.
 const CLOSED_KEPT: usize = 16;
@@ -81,6 +86,12 @@ pub struct Tabs {
     next_view: ViewId,
     /// The tab under the pointer (a drag selects it).
     hovered: Option<usize>,
+    /// The left pane's share of a split's width.
+    split_share: f32,
+    /// The split's bounds in the window, as its area last said.
+    split_bounds: Rectangle,
+    /// The divider is being dragged.
+    dividing: bool,
 }
 
 /// Input of the tabs.
@@ -94,6 +105,14 @@ pub enum Message {
     Close(usize),
     /// The pointer is over tab `usize` (or left the tabs).
     Hovered(Option<usize>),
+    /// A press in a split, outside its panes (on the divider?), relative to the split.
+    SplitPressed(Point),
+    /// The pointer moved with that press held.
+    SplitDragged(Point),
+    /// That press ended.
+    SplitReleased,
+    /// The split's bounds in the window.
+    SplitResized(Rectangle),
 }
 
 /// What the window must act on.
@@ -117,6 +136,9 @@ impl Tabs {
             closed: Vec::new(),
             next_view: 1,
             hovered: None,
+            split_share: 0.5,
+            split_bounds: Rectangle::default(),
+            dividing: false,
         };
         match session.filter(|s| !s.tabs.is_empty()) {
             Some(session) => {
@@ -267,6 +289,26 @@ impl Tabs {
                 (Task::none(), None)
             }
             Message::Close(index) => (Task::none(), self.close(index, ctx)),
+            Message::SplitPressed(at) => {
+                let divider = (self.split_bounds.width - DIVIDER) * self.split_share;
+                self.dividing = (divider - 2.0..=divider + DIVIDER + 2.0).contains(&at.x);
+                (Task::none(), None)
+            }
+            Message::SplitDragged(at) if self.dividing => {
+                let room = (self.split_bounds.width - DIVIDER).max(1.0);
+                let share = (at.x - DIVIDER / 2.0) / room;
+                self.split_share = share.clamp(PANE_SHARE_MIN, 1.0 - PANE_SHARE_MIN);
+                (Task::none(), None)
+            }
+            Message::SplitDragged(_) => (Task::none(), None),
+            Message::SplitReleased => {
+                self.dividing = false;
+                (Task::none(), None)
+            }
+            Message::SplitResized(bounds) => {
+                self.split_bounds = bounds;
+                (Task::none(), None)
+            }
         }
     }
 
@@ -515,20 +557,43 @@ impl Tabs {
         let tab = self.current();
         let split = tab.panes.len() > 1;
         let mut panes = Row::new().height(Fill);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 150..=850
+        let portions = [
+            (self.split_share * 1000.0).round() as u16,
+            ((1.0 - self.split_share) * 1000.0).round() as u16,
+        ];
         for (i, pane) in tab.panes.iter().enumerate() {
             if i > 0 {
-                panes = panes.push(rule::vertical(1).style(style::separator));
+                let line = container(rule::vertical(1).style(style::separator))
+                    .center_x(DIVIDER)
+                    .height(Fill);
+                panes = panes.push(
+                    mouse_area(line).interaction(iced::mouse::Interaction::ResizingHorizontally),
+                );
             }
             let view = pane.view_id();
+            let width = if split {
+                Length::FillPortion(portions[i.min(1)])
+            } else {
+                Length::Fill
+            };
             panes = panes.push(
                 container(
                     pane.view(pane_look(split, i == tab.active, keyboard_elsewhere))
                         .map(move |m| Message::Pane(view, m)),
                 )
-                .width(Fill),
+                .width(width),
             );
         }
-        panes.into()
+        if !split {
+            return panes.into();
+        }
+        pointer_area(panes)
+            .on_press(Message::SplitPressed)
+            .on_drag(Message::SplitDragged)
+            .on_release(Message::SplitReleased)
+            .on_resize(self.split_bounds, Message::SplitResized)
+            .into()
     }
 }
 

@@ -322,6 +322,58 @@ fn a_view_chosen_in_a_folder_shows_in_every_pane_on_it() {
     }
 }
 
+/// The divider between the panes of a split is dragged to give one more room, as in Dolphin:
+/// the press went to what was beneath it (a scrollbar, a row).
+#[test]
+fn the_split_divider_drags() {
+    let fixture = Fixture::new();
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    named(&mut ferry, Named::F3, Modifiers::empty());
+    settle(&mut ferry);
+    let widths = |ferry: &mut Ferry| {
+        let mut ui = simulator(ferry.view());
+        let moved = iced::mouse::Event::CursorMoved {
+            position: Point::new(1.0, 1.0),
+        };
+        let _ = ui.simulate([iced::Event::Mouse(moved)]);
+        let messages: Vec<Message> = ui.into_messages().collect();
+        for message in messages {
+            if let Message::Tabs(
+                tabs::Message::Pane(_, browser::Message::Resized(_))
+                | tabs::Message::SplitResized(_),
+            ) = message
+            {
+                send(ferry, message);
+            }
+        }
+        let panes: Vec<f32> = ferry.tabs.panes().map(|p| p.list_bounds().width).collect();
+        panes
+    };
+    let before = widths(&mut ferry);
+    assert!((before[0] - before[1]).abs() < 2.0, "{before:?}");
+    // The divider is just left of the right pane (the new one, with the keyboard), 5 px wide.
+    let right = ferry.tabs.active_pane().list_bounds();
+    let at = Point::new(right.x - 4.0, right.center_y());
+    let mut ui = simulator(ferry.view());
+    ui.point_at(at);
+    let pressed = iced::mouse::Event::ButtonPressed(iced::mouse::Button::Left);
+    let _ = ui.simulate([iced::Event::Mouse(pressed)]);
+    let to = at + iced::Vector::new(150.0, 0.0);
+    ui.point_at(to);
+    let moved = iced::mouse::Event::CursorMoved { position: to };
+    let released = iced::mouse::Event::ButtonReleased(iced::mouse::Button::Left);
+    let _ = ui.simulate([iced::Event::Mouse(moved), iced::Event::Mouse(released)]);
+    let messages: Vec<Message> = ui.into_messages().collect();
+    for message in messages {
+        send(&mut ferry, message);
+    }
+    let after = widths(&mut ferry);
+    assert!(
+        (after[0] - before[0] - 150.0).abs() < 3.0 && (before[1] - after[1] - 150.0).abs() < 3.0,
+        "{before:?} -> {after:?}"
+    );
+}
+
 #[test]
 fn keys_reach_the_active_pane_of_a_split_only() {
     let fixture = Fixture::new();
