@@ -210,12 +210,7 @@ fn mv_between_btrfs_subvolumes_copies_then_removes_the_source() {
     };
     let top = &mnt.dir;
     let sv = top.join("sv");
-    let made = std::process::Command::new("btrfs")
-        .args(["subvolume", "create"])
-        .arg(&sv)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{made:?}");
+    Mounted::subvolume(&sv);
     fs::write(top.join("t"), "t").unwrap();
     fs::create_dir(top.join("d")).unwrap();
     fs::write(top.join("d/f"), "f").unwrap();

@@ -207,6 +207,16 @@ impl Mounted {
         Mounted::new(&tree.join("mnt"), &["-o", "loop", img.to_str().unwrap()])
     }
 
+    /// Makes a btrfs subvolume at `path` (`btrfs subvolume create`).
+    pub fn subvolume(path: &Path) {
+        let made = Command::new("btrfs")
+            .args(["subvolume", "create"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+    }
+
     /// A fresh ext4 of `size` bytes at `tree/mnt`, made with `mkfs.ext4 -q -F` and `options`
     /// in the image file `tree/ext4.img`; `None` (with a note) where `mkfs.ext4` or loop
     /// mounts are not available.

@@ -3,23 +3,12 @@
 //! staging folder, and a clone across subvolumes needs no free space.
 
 use std::fs;
-use std::path::Path;
 
 use ferry_tests::TempTree;
 
 use crate::ferry_in;
 use crate::jobs_support::Mounted;
 use crate::undo::ok;
-
-/// `btrfs subvolume create PATH`.
-fn subvolume(path: &Path) {
-    let made = std::process::Command::new("btrfs")
-        .args(["subvolume", "create"])
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{made:?}");
-}
 
 /// Replace into a subvolume below the mount's top: the old file went to the staging folder
 /// at the top, on another device, and the job stopped ("cannot move aside …: Invalid
@@ -32,7 +21,7 @@ fn replace_in_a_subvolume_keeps_the_old_file_and_undoes() {
     };
     let home = shm.dir("home");
     let top = mnt.dir.join("home");
-    subvolume(&top);
+    Mounted::subvolume(&top);
     let docs = top.join("docs");
     fs::create_dir(&docs).unwrap();
     fs::write(docs.join("a.txt"), "old").unwrap();
@@ -69,8 +58,8 @@ fn a_clone_to_another_subvolume_is_not_refused_for_space() {
     };
     let home = shm.dir("home");
     let (a, b) = (mnt.dir.join("a"), mnt.dir.join("b"));
-    subvolume(&a);
-    subvolume(&b);
+    Mounted::subvolume(&a);
+    Mounted::subvolume(&b);
     let free = || {
         std::process::Command::new("sync").status().unwrap();
         let s = rustix::fs::statvfs(&b).unwrap();

@@ -153,14 +153,7 @@ fn an_item_in_a_btrfs_subvolume_goes_to_the_trash_at_the_subvolumes_top() {
     let Some(mnt) = Mounted::btrfs(&shm) else {
         return;
     };
-    let subvolume = |path: &Path| {
-        let made = std::process::Command::new("btrfs")
-            .args(["subvolume", "create"])
-            .arg(path)
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{made:?}");
-    };
+    let subvolume = Mounted::subvolume;
     fs::create_dir(mnt.dir.join("home")).unwrap();
     let sv = mnt.dir.join("home/projects");
     subvolume(&sv);

@@ -331,21 +331,7 @@ fn the_split_divider_drags() {
     named(&mut ferry, Named::F3, Modifiers::empty());
     settle(&mut ferry);
     let widths = |ferry: &mut Ferry| {
-        let mut ui = simulator(ferry.view());
-        let moved = iced::mouse::Event::CursorMoved {
-            position: Point::new(1.0, 1.0),
-        };
-        let _ = ui.simulate([iced::Event::Mouse(moved)]);
-        let messages: Vec<Message> = ui.into_messages().collect();
-        for message in messages {
-            if let Message::Tabs(
-                tabs::Message::Pane(_, browser::Message::Resized(_))
-                | tabs::Message::SplitResized(_),
-            ) = message
-            {
-                send(ferry, message);
-            }
-        }
+        operations::lay_out(ferry);
         let panes: Vec<f32> = ferry.tabs.panes().map(|p| p.list_bounds().width).collect();
         panes
     };

@@ -516,7 +516,10 @@ pub(super) fn lay_out(ferry: &mut Ferry) {
     let _ = ui.simulate([iced::Event::Mouse(moved)]);
     let messages: Vec<Message> = ui.into_messages().collect();
     for message in messages {
-        if let Message::Tabs(tabs::Message::Pane(_, browser::Message::Resized(_))) = message {
+        if let Message::Tabs(
+            tabs::Message::Pane(_, browser::Message::Resized(_)) | tabs::Message::SplitResized(_),
+        ) = message
+        {
             send(ferry, message);
         }
     }
