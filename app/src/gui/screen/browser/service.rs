@@ -49,6 +49,11 @@ impl Browser {
                     return (Task::none(), None);
                 };
                 let (task, event) = self.followed(Place::new(parent.clone()), ctx);
+                // What is under the gone folder's name there now is another item (the folder
+                // moved away and one made in its place): neither selected nor on the way
+                // back down, where Delete trashed it unseen.
+                self.focus_on_load = None;
+                self.trail = None;
                 self.notice = Some(gone_notice(&path, &parent));
                 (task, event)
             }

@@ -344,6 +344,15 @@ fn a_gone_folder_is_replaced_by_the_parent_the_service_names() {
         !browser.history.can_go_back(),
         "the gone folder is not kept in history"
     );
+    // A "b" listed there is another folder (the old one moved away, one made in its place):
+    // not selected, where Delete trashed it unseen.
+    let event = loaded(&browser, listing("/nowhere/a", &["b", "d"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(
+        selected_names(&browser).is_empty(),
+        "{:?}",
+        selected_names(&browser)
+    );
 }
 
 /// A folder deleted while the user types a path to leave it: the pane shows the parent, and
