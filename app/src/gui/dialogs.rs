@@ -28,7 +28,7 @@ use iced::keyboard::{Key, Modifiers};
 use super::jobs::{FollowUp, lowercase_first};
 use super::modal::confirm::{self, Confirm};
 use super::modal::{folder_prompt, item_error, name_prompt};
-use super::moves::Move;
+use super::moves::{Move, SeenIn};
 use super::screen::trash;
 use super::words::quoted;
 use super::{Ferry, Message, bridge, format, words};
@@ -102,11 +102,20 @@ pub(super) fn check_still_seen(paths: Vec<PathBuf>, seen: Identities) -> Task<Me
     })
 }
 
-/// Looks on a worker at what `paths` are now, for the delete question about them.
-fn look_at(paths: Vec<PathBuf>) -> Task<Message> {
+/// Looks on a worker at what `paths` are now, for the delete question about them. One that is
+/// not the item listed under its name in `seen_in` already (another program put another
+/// there) counts as seen as nothing: answered Delete, it is found replaced and asked about
+/// again, not deleted unseen.
+fn look_at(paths: Vec<PathBuf>, seen_in: SeenIn) -> Task<Message> {
     bridge::blocking(move || {
-        let seen = identities(&paths);
-        Message::DeleteSeen(paths, seen)
+        let changed = seen_in.changed(&paths);
+        let mut seen = identities(&paths).to_vec();
+        for (path, seen) in paths.iter().zip(seen.iter_mut()) {
+            if changed.contains(path) {
+                *seen = None;
+            }
+        }
+        Message::DeleteSeen(paths, seen.into())
     })
 }
 
@@ -165,7 +174,7 @@ impl Ferry {
             let paths = paths.clone();
             move |measured| Message::DeleteMeasured(paths.clone(), measured)
         });
-        Task::batch([look_at(paths), measured])
+        Task::batch([look_at(paths, self.seen_in()), measured])
     }
 
     /// The walk of a delete's items ended: the question says what they hold, if still open.
@@ -448,7 +457,7 @@ impl Ferry {
             .cancel_by_default()
             .detail("This can't be undone."),
         );
-        look_at(refused)
+        look_at(refused, self.seen_in())
     }
 
     /// An item of a window job failed and the job waits: the item error dialog asks.

@@ -56,7 +56,7 @@ pub enum Message {
     /// A confirmed delete's items looked at again: those replaced since they were counted.
     DeleteChecked(Vec<PathBuf>, dialogs::Checked),
     /// The sources of a move were checked for what deserves a question.
-    MoveChecked(moves::Move, moves::Cautions),
+    MoveChecked(moves::Move, moves::Cautions, Vec<std::path::PathBuf>),
     /// The desktop's clipboard connected (or cannot be).
     ClipboardStarted(copy_paste::Started),
     /// Something happened to the desktop's clipboard.

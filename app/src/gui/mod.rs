@@ -461,7 +461,9 @@ impl Ferry {
                 self.delete_seen(&paths, seen);
                 Task::none()
             }
-            Message::MoveChecked(checked, cautions) => self.move_checked(checked, cautions),
+            Message::MoveChecked(checked, cautions, changed) => {
+                self.move_checked(checked, cautions, &changed)
+            }
             Message::LabelsRead(labels) => {
                 self.jobs.set_labels(labels);
                 Task::none()

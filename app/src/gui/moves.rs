@@ -9,7 +9,12 @@
 //! The question carries the move exactly as it will be submitted ([`Move`]), so confirming
 //! submits that and nothing else.
 
+use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use ferry_core::entry::Listing;
 
 use ferry_core::jobs::{Caution, ConflictPolicy, Job, TrashRoots, in_trash, move_cautions};
 use iced::Task;
@@ -35,6 +40,49 @@ pub struct Move {
     pub from_cut: bool,
     /// A move to the trash, into these trash folders (`dest_dir` is then unused).
     pub to_trash: Option<TrashRoots>,
+    /// The listings the sources were seen in, when they come from the panes.
+    pub seen_in: SeenIn,
+}
+
+/// The listings of the panes a move's sources were chosen in: a source that is not the item
+/// listed there any more (another program moved the folder away and made another of its name)
+/// is left alone, as Delete trashed a file the user had never seen.
+#[derive(Debug, Clone, Default)]
+pub struct SeenIn(pub Vec<Arc<Listing>>);
+
+impl PartialEq for SeenIn {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len() && self.0.iter().zip(&other.0).all(|(a, b)| Arc::ptr_eq(a, b))
+    }
+}
+
+impl SeenIn {
+    /// The sources that are not the item listed under their name (another inode), off the UI
+    /// thread; one gone is left to the job, which says so.
+    pub(super) fn changed(&self, sources: &[PathBuf]) -> Vec<PathBuf> {
+        let mut changed = Vec::new();
+        for listing in &self.0 {
+            let here: Vec<&PathBuf> = (sources.iter())
+                .filter(|s| s.parent() == Some(listing.dir()))
+                .collect();
+            if here.is_empty() {
+                continue;
+            }
+            let inodes: HashMap<&[u8], u64> =
+                listing.iter().map(|e| (e.name_bytes(), e.ino())).collect();
+            for source in here {
+                let name = source.file_name().unwrap_or_default().as_encoded_bytes();
+                let now = std::fs::symlink_metadata(source).map(|m| m.ino());
+                if let (Some(&listed), Ok(now)) = (inodes.get(name), now)
+                    && listed != now
+                    && !changed.contains(source)
+                {
+                    changed.push(source.clone());
+                }
+            }
+        }
+        changed
+    }
 }
 
 impl Move {
@@ -81,6 +129,7 @@ impl Ferry {
             follow_up,
             from_cut,
             to_trash: None,
+            seen_in: SeenIn::default(),
         };
         self.check_move(checked)
     }
@@ -101,7 +150,18 @@ impl Ferry {
             follow_up: FollowUp::Toast,
             from_cut: false,
             to_trash: Some(roots),
+            seen_in: self.seen_in(),
         })
+    }
+
+    /// The listings the panes of the tab shown hold, which the user chooses items in.
+    pub(super) fn seen_in(&self) -> SeenIn {
+        SeenIn(
+            self.tabs
+                .panes()
+                .filter_map(|p| p.shown_listing())
+                .collect(),
+        )
     }
 
     /// Submits `checked` once its sources are checked, or asks about them.
@@ -109,17 +169,38 @@ impl Ferry {
         let (stores, home) = (self.jobs.stores().clone(), self.services.home.clone());
         // The move travels with the check, uncloned: a cut may hold 100,000 paths.
         bridge::blocking(move || {
+            let mut checked = checked;
+            let changed = checked.seen_in.changed(&checked.sources);
+            checked.sources.retain(|s| !changed.contains(s));
             let own = stores.own_folders(home);
             let mut cautions = move_cautions(&checked.sources, &own);
             if checked.to_trash.is_some() {
                 cautions.extend(in_trash(&checked.sources, &own));
             }
-            Message::MoveChecked(checked, cautions)
+            Message::MoveChecked(checked, cautions, changed)
         })
     }
 
     /// The sources of a move were checked: it is submitted, or asked about.
-    pub(super) fn move_checked(&mut self, checked: Move, cautions: Cautions) -> Task<Message> {
+    pub(super) fn move_checked(
+        &mut self,
+        checked: Move,
+        cautions: Cautions,
+        changed: &[PathBuf],
+    ) -> Task<Message> {
+        if !changed.is_empty() {
+            let (what, are) = match changed {
+                [one] => (quoted(one), "is"),
+                many => (format::counted(many.len(), "item", "items"), "are"),
+            };
+            self.toast(format!(
+                "{what} {are} not what was shown there any more (another program put it there): \
+                 left alone."
+            ));
+            if checked.sources.is_empty() {
+                return Task::none();
+            }
+        }
         if cautions.is_empty() {
             return self.submit_move(&checked);
         }

@@ -10,7 +10,7 @@ use super::*;
 use crate::gui::copy_paste::Clip;
 use crate::gui::dialogs::Ask;
 use crate::gui::modal::confirm::Choice;
-use crate::gui::moves::Move;
+use crate::gui::moves::{Move, SeenIn};
 use crate::gui::operations::PickedFor;
 
 fn no_job(ferry: &Ferry) -> bool {
@@ -71,6 +71,7 @@ fn a_cut_holding_ferrys_state_folder_is_refused_and_the_rest_moves_once_confirme
             follow_up: jobs::FollowUp::ToastFromCut,
             from_cut: true,
             to_trash: None,
+            seen_in: SeenIn::default(),
         }),
         "the question carries the move without the state folder"
     );
@@ -497,4 +498,36 @@ fn what_is_in_the_trash_is_refused_the_trash_at_once() {
     assert!(confirm.message().contains("it is in the trash already"));
     named(&mut ferry, Named::Enter, Modifiers::empty());
     assert!(no_job(&ferry) && trash.join("info").is_dir());
+}
+
+/// Delete on an item that another program has swapped for another of its name since it was
+/// listed (its folder moved away and one made in its place) leaves that item alone and says
+/// so: Delete trashed a file the user had never seen. The rest of the selection goes.
+#[test]
+fn delete_leaves_an_item_that_is_not_the_one_listed() {
+    let fixture = Fixture::new();
+    let documents = fixture.home().join("Documents");
+    let mut ferry = fixture.start(Some(&documents));
+    settle(&mut ferry);
+    ctrl(&mut ferry, "a");
+    // Before the window hears of it: a.txt is another file now.
+    fs::rename(documents.join("a.txt"), fixture.home().join("a-moved.txt")).unwrap();
+    fs::write(documents.join("a.txt"), "someone else's").unwrap();
+    named(&mut ferry, Named::Delete, Modifiers::empty());
+    jobs_done(&mut ferry);
+    assert_eq!(
+        fs::read(documents.join("a.txt")).unwrap(),
+        b"someone else's",
+        "left alone"
+    );
+    assert!(
+        !documents.join("b.txt").exists(),
+        "the rest went to the trash"
+    );
+    let said: Vec<_> = ferry.toasts.iter().map(|t| t.text.clone()).collect();
+    assert!(
+        said.iter()
+            .any(|t| t.contains("“a.txt” is not what was shown there")),
+        "{said:?}"
+    );
 }

@@ -533,6 +533,11 @@ impl Browser {
     pub fn list_bounds(&self) -> iced::Rectangle {
         self.bounds
     }
+
+    /// The listing the pane shows, once it has one.
+    pub fn shown_listing(&self) -> Option<std::sync::Arc<ferry_core::entry::Listing>> {
+        self.listing.contents().map(|c| c.shared_entries())
+    }
 }
 
 /// Names to select once the folder lists them: a renamed item under its new name, or what a
