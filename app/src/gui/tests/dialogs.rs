@@ -78,30 +78,6 @@ fn an_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
     assert!(home.join("notes-old.md").is_file());
 }
 
-/// Another program put another file in place of the one listed before Shift+Delete (the window
-/// had not heard of it yet): Enter asks again instead of deleting the file never seen.
-#[test]
-fn an_item_replaced_before_its_delete_was_asked_is_asked_about_again() {
-    let fixture = Fixture::new();
-    let home = fixture.home();
-    let mut ferry = fixture.start(Some(&home));
-    select(&mut ferry, "notes.md");
-    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
-    fs::write(home.join("notes.md"), "someone else's").unwrap();
-    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
-    named(&mut ferry, Named::Enter, Modifiers::empty());
-    let confirm = ferry.confirm.as_ref().expect("asked again");
-    assert!(
-        confirm
-            .message()
-            .starts_with("“notes.md” was replaced by another program"),
-        "{}",
-        confirm.message()
-    );
-    named(&mut ferry, Named::Escape, Modifiers::empty());
-    assert_eq!(fs::read(home.join("notes.md")).unwrap(), b"someone else's");
-}
-
 /// "Can't be moved to the trash. Delete permanently?": another program put a folder in the
 /// item's place while it was asked, and Enter deleted the folder. It is asked about again.
 #[test]

@@ -1,7 +1,9 @@
 //! Moves the window checks before it submits them: Ferry's state folder is never moved (the
 //! rest is, once confirmed), the home folder and a trash are asked about with Cancel first,
 //! a plain folder moves at once; through a paste of a cut, Move to… and a drop. After a move:
-//! a cut that moved nothing is cut still, a tab inside what moved follows it.
+//! a cut that moved nothing is cut still, a tab inside what moved follows it. An item that is not
+//! the one listed any more (another program put another in its place) is left alone by Delete
+//! and asked about again by Shift+Delete.
 
 use std::fs;
 
@@ -530,4 +532,28 @@ fn delete_leaves_an_item_that_is_not_the_one_listed() {
             .any(|t| t.contains("“a.txt” is not what was shown there")),
         "{said:?}"
     );
+}
+
+/// Another program put another file in place of the one listed before Shift+Delete (the window
+/// had not heard of it yet): Enter asks again instead of deleting the file never seen.
+#[test]
+fn an_item_replaced_before_its_delete_was_asked_is_asked_about_again() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    select(&mut ferry, "notes.md");
+    fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
+    fs::write(home.join("notes.md"), "someone else's").unwrap();
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    let confirm = ferry.confirm.as_ref().expect("asked again");
+    assert!(
+        confirm
+            .message()
+            .starts_with("“notes.md” was replaced by another program"),
+        "{}",
+        confirm.message()
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert_eq!(fs::read(home.join("notes.md")).unwrap(), b"someone else's");
 }
