@@ -108,14 +108,11 @@ pub(super) fn check_still_seen(paths: Vec<PathBuf>, seen: Identities) -> Task<Me
 /// again, not deleted unseen.
 fn look_at(paths: Vec<PathBuf>, seen_in: SeenIn) -> Task<Message> {
     bridge::blocking(move || {
-        let changed = seen_in.changed(&paths);
-        let mut seen = identities(&paths).to_vec();
-        for (path, seen) in paths.iter().zip(seen.iter_mut()) {
-            if changed.contains(path) {
-                *seen = None;
-            }
-        }
-        Message::DeleteSeen(paths, seen.into())
+        let listed = seen_in.listed(&paths);
+        let seen: Identities = (identities(&paths).iter().zip(listed))
+            .map(|(&seen, listed)| seen.filter(|(id, _)| listed.is_none_or(|ino| id.ino == ino)))
+            .collect();
+        Message::DeleteSeen(paths, seen)
     })
 }
 

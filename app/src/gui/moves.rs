@@ -57,31 +57,40 @@ impl PartialEq for SeenIn {
 }
 
 impl SeenIn {
-    /// The sources that are not the item listed under their name (another inode), off the UI
-    /// thread; one gone is left to the job, which says so.
-    pub(super) fn changed(&self, sources: &[PathBuf]) -> Vec<PathBuf> {
-        let mut changed = Vec::new();
+    /// The inode each of `paths` was listed with, where a listing holds it: read in memory,
+    /// one pass over each listing that holds any (off the UI thread: 200,000 entries).
+    pub(super) fn listed(&self, paths: &[PathBuf]) -> Vec<Option<u64>> {
+        let mut listed = vec![None; paths.len()];
         for listing in &self.0 {
-            let here: Vec<&PathBuf> = (sources.iter())
-                .filter(|s| s.parent() == Some(listing.dir()))
+            let here: Vec<usize> = (0..paths.len())
+                .filter(|&i| listed[i].is_none() && paths[i].parent() == Some(listing.dir()))
                 .collect();
             if here.is_empty() {
                 continue;
             }
             let inodes: HashMap<&[u8], u64> =
                 listing.iter().map(|e| (e.name_bytes(), e.ino())).collect();
-            for source in here {
-                let name = source.file_name().unwrap_or_default().as_encoded_bytes();
-                let now = std::fs::symlink_metadata(source).map(|m| m.ino());
-                if let (Some(&listed), Ok(now)) = (inodes.get(name), now)
-                    && listed != now
-                    && !changed.contains(source)
-                {
-                    changed.push(source.clone());
-                }
+            for i in here {
+                let name = paths[i].file_name().unwrap_or_default();
+                listed[i] = inodes.get(name.as_encoded_bytes()).copied();
             }
         }
-        changed
+        listed
+    }
+
+    /// Splits `sources` into those that are still the item listed under their name, and those
+    /// that are another now (another inode); one gone is kept, for the job to say so.
+    fn split_changed(&self, sources: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let listed = self.listed(&sources);
+        let (mut same, mut changed) = (Vec::with_capacity(sources.len()), Vec::new());
+        for (source, listed) in sources.into_iter().zip(listed) {
+            let now = std::fs::symlink_metadata(&source).map(|m| m.ino());
+            match (listed, now) {
+                (Some(listed), Ok(now)) if listed != now => changed.push(source),
+                _ => same.push(source),
+            }
+        }
+        (same, changed)
     }
 }
 
@@ -170,8 +179,8 @@ impl Ferry {
         // The move travels with the check, uncloned: a cut may hold 100,000 paths.
         bridge::blocking(move || {
             let mut checked = checked;
-            let changed = checked.seen_in.changed(&checked.sources);
-            checked.sources.retain(|s| !changed.contains(s));
+            let (same, changed) = checked.seen_in.split_changed(checked.sources);
+            checked.sources = same;
             let own = stores.own_folders(home);
             let mut cautions = move_cautions(&checked.sources, &own);
             if checked.to_trash.is_some() {

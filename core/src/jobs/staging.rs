@@ -126,10 +126,9 @@ impl Staging {
             .home
             .as_deref()
             .and_then(|home| Some((open_home(home, dest_fd)?, home.to_path_buf())));
-        let dest_meta = fs::stat_fd(dest_fd).ok();
         let at_root = || {
             let m = mount_point.filter(|_| roots.volumes)?;
-            let dest_meta = dest_meta.as_ref()?;
+            let dest_meta = fs::stat_fd(dest_fd).ok()?;
             // A btrfs subvolume has a device of its own inside its mount, and rename fails
             // across it (EXDEV): the top of the subvolume then, the highest folder above the
             // destination on its device.

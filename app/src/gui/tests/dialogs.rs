@@ -14,6 +14,16 @@ fn folder_in_place_of_notes(home: &Path) {
     fs::rename(home.join("Documents"), home.join("notes.md")).unwrap();
 }
 
+/// The delete of `notes.md` is asked about again, as replaced by another program.
+pub(super) fn assert_asked_again_as_replaced(ferry: &Ferry) {
+    let confirm = ferry.confirm.as_ref().expect("asked again");
+    let message = confirm.message();
+    assert!(
+        message.starts_with("“notes.md” was replaced by another program"),
+        "{message}"
+    );
+}
+
 /// Escape on the question asked again: nothing is deleted.
 fn escape_and_nothing_deleted(ferry: &mut Ferry, home: &Path) {
     named(ferry, Named::Escape, Modifiers::empty());
@@ -94,14 +104,7 @@ fn an_item_the_trash_refused_replaced_while_asked_is_asked_about_again() {
     folder_in_place_of_notes(&home);
     named(&mut ferry, Named::Tab, Modifiers::empty());
     named(&mut ferry, Named::Enter, Modifiers::empty());
-    let confirm = ferry.confirm.as_ref().expect("asked again");
-    assert!(
-        confirm
-            .message()
-            .starts_with("“notes.md” was replaced by another program"),
-        "{}",
-        confirm.message()
-    );
+    assert_asked_again_as_replaced(&ferry);
     escape_and_nothing_deleted(&mut ferry, &home);
 }
 
@@ -306,14 +309,8 @@ fn a_trashed_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
     fs::create_dir_all(trashed.join("inner")).unwrap();
     fs::write(trashed.join("inner/x"), "precious").unwrap();
     named(&mut ferry, Named::Enter, Modifiers::empty());
+    assert_asked_again_as_replaced(&ferry);
     let confirm = ferry.confirm.as_ref().expect("asked again");
-    assert!(
-        confirm
-            .message()
-            .starts_with("“notes.md” was replaced by another program"),
-        "{}",
-        confirm.message()
-    );
     // It is in the trash already: asked again, the question must not say it will not go there.
     assert!(
         confirm

@@ -546,14 +546,7 @@ fn an_item_replaced_before_its_delete_was_asked_is_asked_about_again() {
     fs::write(home.join("notes.md"), "someone else's").unwrap();
     named(&mut ferry, Named::Delete, Modifiers::SHIFT);
     named(&mut ferry, Named::Enter, Modifiers::empty());
-    let confirm = ferry.confirm.as_ref().expect("asked again");
-    assert!(
-        confirm
-            .message()
-            .starts_with("“notes.md” was replaced by another program"),
-        "{}",
-        confirm.message()
-    );
+    super::dialogs::assert_asked_again_as_replaced(&ferry);
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(fs::read(home.join("notes.md")).unwrap(), b"someone else's");
 }
