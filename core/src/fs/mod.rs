@@ -34,7 +34,7 @@ pub use data::{CopyMethod, DataCopier, DataError};
 pub use deep::DeepPaths;
 pub use mounts::{Mount, MountTable, is_removable};
 pub use names::NameList;
-pub use own_folder::{Folder, rename_folder};
+pub use own_folder::{Moved, rename_own};
 pub use stack::{DirStack, folders_held_at_once, max_open_dirs, prepare_descriptors};
 pub use tree::{remove_tree_at, tree_size_at};
 pub use xattrs::{

@@ -10,10 +10,13 @@ use rustix::fd::AsFd;
 use rustix::io::{Errno, Result};
 
 use super::{FileId, open_dir_at, rename_noreplace, set_mode_fd, stat_fd};
+use crate::entry::Kind;
 
-/// A folder, as planned: what it is, its permission bits and owner.
+/// An item to move, as planned: what it is, its permission bits and owner.
 #[derive(Debug, Clone, Copy)]
-pub struct Folder {
+pub struct Moved {
+    /// Its kind: only a folder needs write permission of its own to move.
+    pub kind: Kind,
     /// Its device and inode, checked before its mode is touched.
     pub id: FileId,
     /// Its permission bits.
@@ -22,29 +25,29 @@ pub struct Folder {
     pub uid: u32,
 }
 
-/// [`rename_noreplace`] of the folder `from` (in `from_dir`) to `to` (in `to_dir`), made
-/// writable for the move when it is the caller's own and that is why it was refused.
-pub fn rename_folder(
+/// [`rename_noreplace`] of the item `from` (in `from_dir`) to `to` (in `to_dir`); a folder is
+/// made writable for the move when it is the caller's own and that is why it was refused.
+pub fn rename_own(
     from_dir: impl AsFd,
     from: &std::ffi::OsStr,
     to_dir: impl AsFd,
     to: &std::ffi::OsStr,
-    folder: Folder,
+    item: Moved,
 ) -> Result<()> {
     let refused = match rename_noreplace(&from_dir, from, &to_dir, to) {
-        Err(Errno::ACCESS) => Errno::ACCESS,
+        Err(Errno::ACCESS) if item.kind == Kind::Dir => Errno::ACCESS,
         other => return other,
     };
-    let own = folder.uid == rustix::process::geteuid().as_raw();
-    if !own || folder.mode & 0o200 != 0 {
+    let own = item.uid == rustix::process::geteuid().as_raw();
+    if !own || item.mode & 0o200 != 0 {
         return Err(refused);
     }
     let fd = open_dir_at(&from_dir, from)?;
-    if stat_fd(&fd)?.id != folder.id {
+    if stat_fd(&fd)?.id != item.id {
         return Err(refused); // another folder in its place: left alone
     }
-    set_mode_fd(&fd, folder.mode | 0o200)?;
+    set_mode_fd(&fd, item.mode | 0o200)?;
     let renamed = rename_noreplace(&from_dir, from, &to_dir, to);
-    set_mode_fd(&fd, folder.mode)?;
+    set_mode_fd(&fd, item.mode)?;
     renamed
 }

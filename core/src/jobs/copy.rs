@@ -618,16 +618,13 @@ impl<'a> Copier<'a> {
             Ok(staged) => staged,
             Err(e) => return self.ctx.fail(c, self.plan.source_path(c), e),
         };
-        let renamed = if item.kind == Kind::Dir {
-            let folder = fs::Folder {
-                id: item.id,
-                mode: u32::from(item.mode),
-                uid: item.uid,
-            };
-            fs::rename_folder(from, name, to, dest_name, folder)
-        } else {
-            fs::rename_noreplace(from, name, to, dest_name)
+        let moved = fs::Moved {
+            kind: item.kind,
+            id: item.id,
+            mode: u32::from(item.mode),
+            uid: item.uid,
         };
+        let renamed = fs::rename_own(from, name, to, dest_name, moved);
         if let Err(e) = self.settle(staged, renamed, to, c) {
             return self.ctx.fail(c, self.plan.source_path(c), e);
         }

@@ -15,7 +15,6 @@ use rustix::io::Errno;
 use super::folder::{TrashDir, trash_name, volume_trash_name};
 use super::put::{AsTrashed, record};
 use super::{TrashRecord, TrashRoots, subvolumes};
-use crate::entry::Kind;
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta, MountTable};
 
@@ -361,21 +360,21 @@ impl Claimed {
     }
 
     /// Renames the item into `files/` (a read-only folder of one's own too: see
-    /// [`fs::rename_folder`]).
+    /// [`fs::rename_own`]).
     fn rename_in(&self) -> Result<(), Errno> {
-        let (from, to) = (
-            (&*self.folder, &self.name),
-            (&self.trash.files, &self.in_trash),
-        );
-        if self.meta.kind != Kind::Dir {
-            return fs::rename_noreplace(from.0, from.1, to.0, to.1);
-        }
-        let folder = fs::Folder {
+        let moved = fs::Moved {
+            kind: self.meta.kind,
             id: self.meta.id,
             mode: self.meta.mode,
             uid: self.meta.uid,
         };
-        fs::rename_folder(from.0, from.1, to.0, to.1, folder)
+        fs::rename_own(
+            &*self.folder,
+            &self.name,
+            &self.trash.files,
+            &self.in_trash,
+            moved,
+        )
     }
 
     /// Gives the claimed name back: the info file goes, the item was not moved.
