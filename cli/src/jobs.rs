@@ -644,30 +644,7 @@ impl Bar {
         };
         bar.set_length(total);
         bar.set_position(done);
-        let phase = match p.phase {
-            _ if p.paused => "paused",
-            Phase::Planning => "planning",
-            Phase::Copying => "",
-            Phase::FinishingWrites => "finishing writes",
-            Phase::Deleting => "deleting",
-        };
-        let name = p
-            .current
-            .as_deref()
-            .and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned());
-        let amounts = match self.by_items {
-            true => String::new(),
-            false => format!(
-                "{}/{} {}/{} items",
-                indicatif::BinaryBytes(p.bytes_done),
-                indicatif::BinaryBytes(p.bytes_total),
-                p.items_done,
-                p.items_total
-            ),
-        };
-        let message = [&amounts, phase, name.as_deref().unwrap_or_default()].join(" ");
-        bar.set_message(message.trim().to_owned());
+        bar.set_message(message(p, self.by_items));
     }
 
     fn finish(&self) {
@@ -685,9 +662,58 @@ impl Bar {
     }
 }
 
+/// The progress line's text: amounts, phase and the current item's name.
+fn message(p: &Progress, by_items: bool) -> String {
+    let phase = match p.phase {
+        _ if p.paused => "paused",
+        Phase::Planning => "planning",
+        Phase::Copying => "",
+        Phase::FinishingWrites => "finishing writes",
+        Phase::Deleting => "deleting",
+    };
+    let name = p
+        .current
+        .as_deref()
+        .and_then(Path::file_name)
+        // A name can hold escape sequences that the terminal would obey.
+        .map(|n| crate::out::escaped(&n.to_string_lossy()));
+    let amounts = match by_items {
+        true => String::new(),
+        false => format!(
+            "{}/{} {}/{} items",
+            indicatif::BinaryBytes(p.bytes_done),
+            indicatif::BinaryBytes(p.bytes_total),
+            p.items_done,
+            p.items_total
+        ),
+    };
+    let message = [&amounts, phase, name.as_deref().unwrap_or_default()].join(" ");
+    message.trim().to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_progress_line_shows_a_names_escape_sequences_escaped() {
+        let p = Progress {
+            phase: Phase::Deleting,
+            bytes_done: 0,
+            bytes_total: 0,
+            items_done: 1,
+            items_total: 2,
+            current: Some(PathBuf::from("/t/A\x1b]0;PWNED\x07\x1b[2JB\nfake")),
+            speed: 0.0,
+            eta: None,
+            share_done: None,
+            paused: false,
+        };
+        assert_eq!(
+            message(&p, true),
+            "deleting A\\x1b]0;PWNED\\x07\\x1b[2JB\\x0afake"
+        );
+    }
 
     #[test]
     fn force_lifts_every_caution_of_a_move_but_ferrys_own_state_folder() {

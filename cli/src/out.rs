@@ -95,6 +95,14 @@ fn shown(args: fmt::Arguments<'_>, terminal: bool, out: &mut impl Write) -> io::
     out.write_all(&escaped)
 }
 
+/// `text` with every control character escaped, as [`stderr`] shows them: for what is drawn
+/// on the terminal past these functions (the progress line).
+pub fn escaped(text: &str) -> String {
+    let mut escaped = Vec::with_capacity(text.len());
+    push_escaped(&mut escaped, text.as_bytes(), b"");
+    String::from_utf8_lossy(&escaped).into_owned()
+}
+
 /// Appends `bytes` to `line`, each control character (C0, DEL, and C1 as UTF-8, which some
 /// terminals obey too) but those in `keep` written as `\xNN` (a C1 as `\u{9b}`).
 fn push_escaped(line: &mut Vec<u8>, bytes: &[u8], keep: &[u8]) {
