@@ -214,14 +214,21 @@ pub fn display_name(path: &Path) -> Cow<'_, str> {
 
 /// What a name shows for its character `c`, when not `c` itself: a newline as `↵`, a tab as
 /// `⇥`, another control character as `�`, so that every name is one line (few fonts draw the
-/// Control Pictures block, which would say more).
+/// Control Pictures block, which would say more). The controls of text direction are `�`
+/// too: drawn as what they do, `photo\u{202E}gpj.sh` read as "photohs.jpg".
 pub fn symbol_for(c: char) -> Option<char> {
     match c {
         '\n' => Some('↵'),
         '\t' => Some('⇥'),
-        c if c.is_ascii_control() => Some(char::REPLACEMENT_CHARACTER),
+        c if c.is_control() || is_direction_control(c) => Some(char::REPLACEMENT_CHARACTER),
         _ => None,
     }
+}
+
+/// The invisible marks, embeddings, overrides and isolates of Unicode's bidirectional
+/// algorithm.
+fn is_direction_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Every character [`shown_name`] puts in place of what a name cannot show on one line.
@@ -231,7 +238,7 @@ pub const STAND_INS: [char; 3] = [char::REPLACEMENT_CHARACTER, '↵', '⇥'];
 /// characters as [`symbol_for`] shows them.
 pub fn shown_name(name: &OsStr) -> Cow<'_, str> {
     let text = name.to_string_lossy();
-    if !text.chars().any(|c| c.is_ascii_control()) {
+    if !text.chars().any(|c| symbol_for(c).is_some()) {
         return text;
     }
     Cow::Owned(text.chars().map(|c| symbol_for(c).unwrap_or(c)).collect())
@@ -325,6 +332,12 @@ mod tests {
             display_name(Path::new("/x/two\nlines\t\x1b.txt")),
             "two↵lines⇥�.txt"
         );
+        // A name cannot pass for another by turning its text around.
+        assert_eq!(
+            display_name(Path::new("/x/photo\u{202E}gpj.sh")),
+            "photo�gpj.sh"
+        );
+        assert_eq!(display_name(Path::new("/x/c1\u{9b}31m")), "c1�31m");
         let odd = std::ffi::OsStr::from_bytes(b"caf\xe9");
         assert_eq!(shown_name(odd), "caf�");
         assert_eq!(ellipsize_middle("short.txt".into(), 20), "short.txt");
