@@ -187,6 +187,10 @@ pub fn done_message(
             "Deleted {} from the trash permanently",
             format::counted(done, "item", "items")
         ),
+        // Everything skipped when asked: "Undid:" read as done, and the next Undo as a retry.
+        Job::Undo { record, .. } if summary.done.is_empty() && !summary.skipped.is_empty() => {
+            format!("Did not undo: {}", record_in_words(record))
+        }
         Job::Undo { record, .. } => {
             let undid = format!("Undid: {}", record_in_words(record));
             match answered_name(summary) {
@@ -388,6 +392,30 @@ mod tests {
         assert_eq!(
             done_message(&undo, &summary, false, None),
             "Undid: Copy 3 items to “Music”."
+        );
+    }
+
+    /// An undo whose every item was skipped when asked says it did not undo the job.
+    #[test]
+    fn an_undo_that_skipped_everything_says_it_did_not_undo() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = ferry_core::jobs::UndoJournal::at(dir.path().join("journal.jsonl"));
+        journal.begin(&copy(&["/h/a"], "/h/Music")).unwrap();
+        let undo = Job::Undo {
+            record: Box::new(journal.records().unwrap().pop().unwrap()),
+            trash: ferry_core::jobs::TrashRoots::home_only(PathBuf::from("/h/.Trash")),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        let summary = Summary {
+            skipped: vec![ferry_core::jobs::Skipped {
+                path: PathBuf::from("/h/a"),
+                reason: ferry_core::jobs::SkipReason::Exists,
+            }],
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&undo, &summary, false, None),
+            "Did not undo: Copy “a” to “Music” (1 skipped)."
         );
     }
 

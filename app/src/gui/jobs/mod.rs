@@ -447,8 +447,10 @@ impl Jobs {
             }
             Event::ItemFailed { .. } => Routed::Changed(job),
             Event::Finished { summary, .. } => {
-                // An undo that put nothing back (everything changed since) undid nothing.
+                // An undo that put nothing back (everything changed since, or skipped when
+                // asked) undid nothing.
                 let undone = match (summary.is_complete(), summary.items_done) {
+                    (_, 0) if !summary.skipped.is_empty() => None,
                     (true, _) => Some(UNDONE),
                     (false, 0) => None,
                     (false, _) => Some(PARTLY_UNDONE),

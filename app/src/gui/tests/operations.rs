@@ -7,7 +7,7 @@ use std::fs;
 use crossbeam_channel::select;
 
 use super::*;
-use crate::gui::modal::name_prompt;
+use crate::gui::modal::{conflict, name_prompt};
 
 /// Feeds the listing service's and the engine's events to the window until `done` holds.
 pub(super) fn until(ferry: &mut Ferry, what: &str, done: impl Fn(&Ferry) -> bool) {
@@ -758,6 +758,33 @@ fn a_refused_undo_leaves_the_job_not_undone() {
         f.jobs.labels().refused.1
     });
     assert!(shows(&ferry, "Redo (not possible now)"));
+}
+
+/// An undo whose only item was skipped when asked (its old name taken since) undid nothing:
+/// it said "Undid: …" and marked the move "Undone since", so the next Ctrl+Z read as a retry.
+#[test]
+fn an_undo_skipped_when_asked_says_it_did_not_undo() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    select(&mut ferry, "a.txt");
+    ctrl(&mut ferry, "x");
+    go(&mut ferry, &home.join("Music"));
+    ctrl(&mut ferry, "v");
+    jobs_done(&mut ferry);
+    fs::write(home.join("Documents/a.txt"), "new").unwrap();
+    ctrl(&mut ferry, "z");
+    until(&mut ferry, "the conflict", |f| !f.conflicts.is_empty());
+    let job = ferry.conflicts[0].job();
+    let skip = conflict::Message::Answered(conflict::Act::Skip);
+    send(&mut ferry, Message::Conflict(job, skip));
+    jobs_done(&mut ferry);
+    assert!(home.join("Music/a.txt").exists(), "not moved back");
+    assert!(shows_toast(
+        &ferry,
+        "Did not undo: Move “a.txt” to “Music” (1 skipped)."
+    ));
+    assert_eq!(ended_jobs_said(&ferry), ["Moved “a.txt” to “Music”."]);
 }
 
 /// What the jobs panel's rows of ended jobs (not undos) say.
