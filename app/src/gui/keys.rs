@@ -124,6 +124,16 @@ impl Ferry {
         if let Some(message) = self.recovery.access_key(key, modifiers) {
             return self.update(Message::Recovery(message));
         }
+        // As in Dolphin, Tab ends a rename and goes on to the next item's (Shift+Tab: the
+        // one before); it took the keyboard to the places, the editor left open.
+        if named == Some(Named::Tab)
+            && !modifiers.command()
+            && !modifiers.alt()
+            && self.tabs.active_pane().is_renaming()
+        {
+            let back = modifiers.shift();
+            return self.pane_action(PaneAction::RenameNext { back });
+        }
         match shortcut::resolve(key, text, modifiers) {
             // Tab completes a typed path; elsewhere it goes to the other pane of a split.
             Some(Action::Window(WindowAction::OtherPane))

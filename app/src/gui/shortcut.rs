@@ -95,6 +95,12 @@ pub enum PaneAction {
     Complete,
     /// Give the list the keyboard, the filter bar staying open (Tab in the filter bar).
     LeaveFilter,
+    /// Rename with what is typed, then open the editor on the next item, or the one before
+    /// (Tab and Shift+Tab in the rename editor, as in Dolphin).
+    RenameNext {
+        /// The one before.
+        back: bool,
+    },
     /// Show the details view (Ctrl+1).
     DetailsView,
     /// Show the icon view (Ctrl+2).
@@ -349,7 +355,7 @@ const WINDOW_TABLE: [Binding; 22] = [
         N(Named::Tab),
         NONE,
         W::OtherPane,
-        "Other pane of the split, then the places (from the filter bar: the list)",
+        "Other pane of the split, then the places (from the filter bar: the list; renaming: the next item, Shift+Tab the one before)",
     ),
     window(N(Named::F9), NONE, W::ToggleSidebar, "Show or hide places"),
     window(N(Named::F10), NONE, W::OpenMenu, "Menu"),

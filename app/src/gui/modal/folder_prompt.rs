@@ -123,6 +123,7 @@ impl<T: Clone> FolderPrompt<T> {
             placeholder: "A folder",
             typed: &self.typed,
             problem: self.problem.as_deref(),
+            note: None,
             action: &self.action,
             ids: [
                 INPUT_ID,

@@ -22,6 +22,7 @@ use iced::{Element, Task};
 
 use super::prompt::Prompt;
 use crate::gui::format;
+use crate::gui::screen::browser::HIDDEN_NAME;
 
 /// The field's id (focused, its text selected, when the prompt opens).
 pub const INPUT_ID: &str = "ferry-name-prompt";
@@ -132,6 +133,13 @@ impl NamePrompt {
         self.problem = Some(why);
     }
 
+    /// A word on the name typed: a folder named with a leading dot is hidden.
+    fn note(&self) -> Option<&'static str> {
+        matches!(self.purpose, Purpose::NewFolder { .. })
+            .then_some(HIDDEN_NAME)
+            .filter(|_| self.typed.trim().starts_with('.'))
+    }
+
     /// The prompt's content, for [`dialog`](super::dialog) (whose backdrop should send
     /// [`Message::Cancelled`]).
     pub fn view(&self) -> Element<'_, Message> {
@@ -156,6 +164,7 @@ impl NamePrompt {
             placeholder,
             typed: &self.typed,
             problem: self.problem.as_deref(),
+            note: self.note(),
             action,
             ids: [INPUT_ID, "ferry-name-prompt-cancel", "ferry-name-prompt-ok"],
             width: 420.0,
@@ -188,5 +197,13 @@ mod tests {
         prompt.update(Message::Edited("Live 2".into()));
         assert_eq!(prompt.problem, None);
         assert_eq!(prompt.update(Message::Cancelled), Some(Event::Cancelled));
+    }
+
+    #[test]
+    fn a_folder_named_with_a_leading_dot_is_said_to_be_hidden() {
+        let (mut prompt, _) = NamePrompt::new(3, "/home/u".into(), "New Folder".into());
+        assert_eq!(prompt.note(), None);
+        prompt.update(Message::Edited(" .config".into()));
+        assert_eq!(prompt.note(), Some(HIDDEN_NAME));
     }
 }

@@ -18,6 +18,8 @@ pub struct Prompt<'a> {
     pub typed: &'a str,
     /// Why the value given was refused.
     pub problem: Option<&'a str>,
+    /// A word on the value given, that does not refuse it.
+    pub note: Option<&'a str>,
     /// The action's button ("Copy Here", "Create").
     pub action: &'a str,
     /// The ids of the field, the Cancel button and the action's button.
@@ -48,6 +50,8 @@ impl<'a> Prompt<'a> {
         body = body.push(field);
         if let Some(problem) = self.problem {
             body = body.push(text(problem).size(13).style(style::danger_text));
+        } else if let Some(note) = self.note {
+            body = body.push(text(note).size(13).style(style::dim_text));
         }
         let buttons = row![
             space::horizontal(),

@@ -569,6 +569,24 @@ fn a_rename_cancelled_or_refused_leaves_the_name_and_says_why() {
     );
     assert_eq!(fs::read(documents.join("a.txt")).unwrap(), b"x");
     assert_eq!(fs::read(documents.join("b.txt")).unwrap(), b"x");
+
+    // A name that hides the item says so; Tab renames, and the editor goes on to the next
+    // item (it took the keyboard to the places, the editor left open).
+    send(
+        &mut ferry,
+        pane(browser::Message::RenameEdited(".a.txt".into())),
+    );
+    assert!(shows(&ferry, browser::HIDDEN_NAME));
+    named(&mut ferry, Named::Tab, Modifiers::empty());
+    assert!(ferry.tabs.active_pane().is_renaming());
+    assert!(!ferry.sidebar.has_focus());
+    assert_eq!(
+        ferry.tabs.active_pane().selected_paths(),
+        [documents.join("b.txt")]
+    );
+    super::operations::until(&mut ferry, "the rename", |_| {
+        documents.join(".a.txt").exists()
+    });
     escape_in_field(&mut ferry);
     assert!(!ferry.tabs.active_pane().is_renaming());
 }

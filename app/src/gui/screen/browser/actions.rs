@@ -18,7 +18,10 @@ impl Browser {
         if self.renaming.is_some()
             && !matches!(
                 action,
-                PaneAction::Open | PaneAction::Escape | PaneAction::TypeAhead(_)
+                PaneAction::Open
+                    | PaneAction::Escape
+                    | PaneAction::TypeAhead(_)
+                    | PaneAction::RenameNext { .. }
             )
         {
             return (self.refocus_rename(), None);
@@ -76,6 +79,7 @@ impl Browser {
                 (Task::batch([left, self.move_focus_only(step)]), None)
             }
             PaneAction::LeaveFilter => (self.leave_filter(), None),
+            PaneAction::RenameNext { back } => self.rename_next(back),
             PaneAction::ToggleFocused => {
                 if let Some(focus) = self.selection.focus() {
                     self.selection.toggle(focus);

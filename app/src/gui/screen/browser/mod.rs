@@ -50,7 +50,7 @@ use iced::{Point, Rectangle, Task};
 
 pub use contents::{Contents, Filter, Listing, contains_ignoring_case, starts_ignoring_case};
 pub use message::{Event, Message};
-pub use operations::{CutItems, DRAG_THRESHOLD, Operation};
+pub use operations::{CutItems, DRAG_THRESHOLD, HIDDEN_NAME, Operation};
 pub use selection::Selection;
 
 use super::Ctx;

@@ -13,7 +13,7 @@ use iced::{Point, Task};
 use super::{Browser, Event, Listing, Message, RowRef};
 use crate::gui::format::{self, Category};
 use crate::gui::name_text::NameText;
-use crate::gui::shortcut::PaneAction;
+use crate::gui::shortcut::{PaneAction, Step};
 use crate::gui::widget::field::{self, Opened};
 
 /// The pointer must move this far (in either direction) with the button held on an item
@@ -65,6 +65,9 @@ pub enum Operation {
     },
 }
 
+/// What a name starting with a dot does.
+pub const HIDDEN_NAME: &str = "A name starting with “.” is hidden (Ctrl+H shows hidden items).";
+
 /// The rename editor, open over one entry's name.
 #[derive(Debug, Clone)]
 pub(super) struct Renaming {
@@ -95,6 +98,13 @@ pub(super) struct Renaming {
 }
 
 impl Renaming {
+    /// A word on the name typed, when it makes a shown item hidden (as Nautilus warns):
+    /// F2 then Backspace made `a.txt` `.txt`, and it left the list without a word.
+    pub(super) fn note(&self) -> Option<&'static str> {
+        (self.text.starts_with('.') && !self.original.as_bytes().starts_with(b"."))
+            .then_some(HIDDEN_NAME)
+    }
+
     /// The editor opened on `item` (entry `entry`): its name shown whole, the part before
     /// the extension selected.
     pub(super) fn of(entry: u32, item: ferry_core::entry::EntryRef<'_>) -> Renaming {
@@ -450,6 +460,24 @@ impl Browser {
         // The item stays selected under its new name, as in Dolphin.
         self.select_when_listed = SelectWhenListed::new([new_name.clone()]);
         Some(Event::Operation(Operation::Rename { path, new_name }))
+    }
+
+    /// Tab in the rename editor: renames as Enter does, then opens the editor on the next
+    /// item (the one before when `back`), unless the name is refused or there is none.
+    pub(super) fn rename_next(&mut self, back: bool) -> (Task<Message>, Option<Event>) {
+        if self.renaming.is_none() {
+            return (Task::none(), None);
+        }
+        let event = self.rename_submitted();
+        if self.renaming.is_some() {
+            return (Task::none(), None); // refused: the reason is shown
+        }
+        let was = self.selection.focus();
+        let moved = self.move_focus(if back { Step::Up } else { Step::Down }, false);
+        if self.selection.focus() == was {
+            return (moved, event);
+        }
+        (Task::batch([moved, self.start_rename()]), event)
     }
 
     /// The pointer area saw the press a row reported, at `at` (list coordinates): a drag

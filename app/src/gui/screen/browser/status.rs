@@ -34,12 +34,16 @@ impl Browser {
                 (self.counts(contents, self.name_room(&hidden)), hidden)
             }
         };
-        // While a rename is refused, the reason takes the left of the bar.
-        let left: iced::Element<'_, Message> =
-            match self.renaming.as_ref().and_then(|r| r.problem.as_deref()) {
-                Some(problem) => small(problem).style(style::danger_text).into(),
+        // While a rename is refused, the reason takes the left of the bar; a name that
+        // hides the item says so.
+        let renaming = self.renaming.as_ref();
+        let left: iced::Element<'_, Message> = match renaming.and_then(|r| r.problem.as_deref()) {
+            Some(problem) => small(problem).style(style::danger_text).into(),
+            None => match renaming.and_then(|r| r.note()) {
+                Some(note) => small(note).style(style::dim_text).into(),
                 None => small(left).into(),
-            };
+            },
+        };
         let bar = row![left, space::horizontal(), small(right)].align_y(Alignment::Center);
         // Clipped: in a narrow split, the left pane's counts were drawn over the right's.
         container(bar)

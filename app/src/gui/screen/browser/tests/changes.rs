@@ -94,6 +94,54 @@ fn the_rename_field_gets_the_keyboard_back_when_its_row_moves() {
     );
 }
 
+/// A name typed with a leading dot says that it hides the item: F2 then Backspace made
+/// `a.txt` `.txt`, which left the list without a word.
+#[test]
+fn a_rename_to_a_hidden_name_says_so() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 5);
+    act(&mut browser, &dirs, last(Step::Last));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let note = |b: &Browser| b.renaming.as_ref().and_then(|r| r.note());
+    assert_eq!(note(&browser), None);
+    let _ = browser.update(Message::RenameEdited(".txt".into()), &ctx(&dirs));
+    assert_eq!(note(&browser), Some(super::super::HIDDEN_NAME));
+    let _ = browser.update(Message::RenameEdited("b.txt".into()), &ctx(&dirs));
+    assert_eq!(note(&browser), None);
+}
+
+/// Tab in the editor renames, and goes on to rename the next item (Shift+Tab: the one
+/// before), as in Dolphin: it took the keyboard to the places with the editor left open.
+/// The renamed item coming back under its new name does not take the editor or the focus.
+#[test]
+fn tab_renames_and_goes_on_to_the_next_item() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 3);
+    act(&mut browser, &dirs, last(Step::First));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    let _ = browser.update(Message::RenameEdited("abc".into()), &ctx(&dirs));
+    let (_, event) = act(&mut browser, &dirs, PaneAction::RenameNext { back: false });
+    assert_eq!(
+        event,
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/f000"),
+            new_name: "abc".into(),
+        }))
+    );
+    assert!(browser.is_renaming());
+    assert_eq!(selected_names(&browser), ["f001"]);
+    let event = changed(&browser, listing("/x", &["abc", "f001", "f002"]));
+    let _ = browser.update(Message::Dir(event), &ctx(&dirs));
+    assert!(browser.is_renaming());
+    let (_, event) = act(&mut browser, &dirs, PaneAction::RenameNext { back: true });
+    assert_eq!(event, None, "nothing typed: nothing renamed");
+    assert_eq!(selected_names(&browser), ["abc"]);
+    // At the first item, Shift+Tab ends the rename there.
+    let (_, event) = act(&mut browser, &dirs, PaneAction::RenameNext { back: true });
+    assert_eq!(event, None);
+    assert!(!browser.is_renaming());
+}
+
 /// The item being renamed is moved away by another program: the editor closes and says so
 /// (it vanished silently, and what was typed next went to type-ahead).
 #[test]
