@@ -12,7 +12,7 @@ use iced::widget::{
 };
 use iced::{Alignment, Element, Fill, Length, Padding, mouse};
 
-use super::view::{TEXT, empty_state, small};
+use super::view::{SMALL, TEXT, empty_state, small};
 use super::{Browser, Contents, Message, RowRef};
 use crate::gui::settings::Columns;
 use crate::gui::style;
@@ -56,13 +56,27 @@ pub enum Column {
 }
 
 impl Column {
-    /// Its width in `columns`.
+    /// Its width in `columns`, never less than [`least`](Self::least) (settings kept from
+    /// before it was).
     pub fn width(self, columns: &Columns) -> f32 {
-        match self {
+        let set = match self {
             Column::Size => columns.size,
             Column::Modified => columns.modified,
             Column::Kind => columns.kind,
-        }
+        };
+        set.max(self.least())
+    }
+
+    /// The narrowest it is drawn: its usual widest value whole, and its header. Narrower,
+    /// sizes showed as "bytes" or ".2 MB" without their numbers (iced cannot end a cut text
+    /// in "…") and the date's header ran into the type's.
+    pub fn least(self) -> f32 {
+        let widest = match self {
+            Column::Size => "999 bytes",
+            Column::Modified => "Yesterday 23:59",
+            Column::Kind => "Folder",
+        };
+        (fit::width(widest, SMALL) + 2.0 * CELL_PAD).ceil()
     }
 
     /// Sets its width in `columns`.

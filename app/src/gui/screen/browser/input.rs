@@ -237,7 +237,8 @@ impl Browser {
         let most = details::widest(self.bounds.width, &self.columns, drag.column)
             .max(drag.start_width)
             .min(480.0);
-        let width = (drag.start_width + drag.grab_x - x).clamp(48.0, most.max(48.0));
+        let least = drag.column.least();
+        let width = (drag.start_width + drag.grab_x - x).clamp(least, most.max(least));
         drag.column.set_width(&mut self.columns, width);
         Some(Event::ColumnsResized(self.columns))
     }

@@ -130,3 +130,29 @@ fn a_column_grows_only_into_the_names_room() {
     assert_eq!(columns.modified, 296.0);
     assert_eq!(shown(&browser).len(), 3, "the type column stays");
 }
+
+/// A column dragged narrow stops where its values still show whole: at 48 px, sizes read
+/// "bytes" without their numbers. A width kept from before is drawn as wide.
+#[test]
+fn a_column_narrows_only_to_its_values_width() {
+    use crate::gui::screen::browser::details::Column;
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a"]);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(800.0, 500.0))),
+        &ctx(&dirs),
+    );
+    // Size's edge: 800 - 16 - 140 - 8 - 150 - 8 - 96 = 382. Dragged 300 px right.
+    let _ = browser.update(Message::HeaderPressed(Point::new(379.0, 10.0)), &ctx(&dirs));
+    let (_, event) = browser.update(Message::HeaderDragged(Point::new(679.0, 10.0)), &ctx(&dirs));
+    let Some(Event::ColumnsResized(columns)) = event else {
+        panic!("a resize");
+    };
+    let least = Column::Size.least();
+    assert_eq!(columns.size, least);
+    let words = crate::gui::fit::width("999 bytes", 13.0);
+    assert!(least > words && least < 100.0, "{least} for {words}");
+    let mut narrow = columns;
+    narrow.modified = 48.0;
+    assert_eq!(Column::Modified.width(&narrow), Column::Modified.least());
+}
