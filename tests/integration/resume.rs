@@ -465,3 +465,46 @@ fn a_resume_onto_a_read_only_disk_can_be_tried_again() {
         assert_eq!(fs::read_to_string(disk.dir.join(name)).unwrap(), *name);
     }
 }
+
+/// A FIFO holds no bytes: its kind and mtime make it a finished copy, as size, mtime and
+/// bytes make a file one. It was never one: a killed copy, resumed, then undone, left the
+/// FIFO's copy and its folders (exit 0, said nowhere); a killed move to another file system,
+/// resumed, left the source FIFO ("already exists at the destination").
+#[test]
+fn a_fifo_is_rolled_back_and_settled_like_a_file() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    for i in 0..30 {
+        t.file(format!("src/a/f{i:02}"), "x");
+    }
+    t.fifo("src/a/pipe");
+    let dest = t.dir("dest");
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:10")
+        .arg("cp")
+        .arg(t.join("src"))
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "{killed:?}");
+    ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert!(dest.join("src/a/pipe").symlink_metadata().is_ok());
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "nothing left");
+
+    let shm = TempTree::new_in("/dev/shm");
+    let moved_to = shm.dir("dest");
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:10")
+        .arg("mv")
+        .arg(t.join("src"))
+        .arg(&moved_to)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "{killed:?}");
+    let said = ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert!(!said.contains("skipped"), "{said}");
+    assert!(!t.join("src").exists(), "the move is whole: {said}");
+    let pipe = moved_to.join("src/a/pipe").symlink_metadata().unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
+}

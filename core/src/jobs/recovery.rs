@@ -65,7 +65,7 @@ pub(crate) use roll_back::roll_back;
 
 use std::fs::{self, Metadata};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -360,6 +360,14 @@ pub(super) fn is_copy_of(
     if s.file_type().is_symlink() && d.file_type().is_symlink() {
         return fs::read_link(source).ok() == fs::read_link(dest).ok();
     }
+    // A FIFO, socket or device holds no bytes: its kind, device number and mtime are all
+    // there is to compare. Never taken for copies, they stayed behind a roll back (and a
+    // resumed move left its source FIFO, "already exists at the destination").
+    if is_node(s) || is_node(d) {
+        return s.file_type() == d.file_type()
+            && s.rdev() == d.rdev()
+            && Timestamp::mtime_of(s).kept_as(Timestamp::mtime_of(d));
+    }
     let open = |p: &Path| {
         fs::OpenOptions::new()
             .read(true)
@@ -377,6 +385,12 @@ pub(super) fn is_copy_of(
             (Ok(a), Ok(b)) => same_bytes(&a, &b, s.size()),
             _ => false,
         }
+}
+
+/// A FIFO, socket or device file.
+fn is_node(m: &Metadata) -> bool {
+    let t = m.file_type();
+    t.is_fifo() || t.is_socket() || t.is_char_device() || t.is_block_device()
 }
 
 /// A source found copied whole by the interrupted run, to be removed.
