@@ -19,6 +19,7 @@ use super::{
     changed_since, is_copy_of, keep_both, link_jobs, policy_of, remove_parts, set_aside, trash_jobs,
 };
 use crate::error::Error;
+use crate::fs::FileId;
 
 /// Rolls back an interrupted (or resumed) job of `record`; copies go to the trash folders
 /// `roots`, and an item going back to a place taken since is decided by `policy`. A resumed
@@ -87,6 +88,37 @@ pub(crate) fn roll_back(
     }
     plan.run(ctx, &mut summary, roots);
     summary
+}
+
+/// The files with several names among `items` and what they hold, by identity, and where
+/// each will be once moved into `dest` (a folder, and a new name for a single item).
+fn linked_files(
+    items: &[PathBuf],
+    (parent, name): (&Path, Option<&OsStr>),
+) -> HashMap<FileId, PathBuf> {
+    fn walk(from: &Path, to: PathBuf, found: &mut HashMap<FileId, PathBuf>) {
+        let Ok(meta) = fs::symlink_metadata(from) else {
+            return;
+        };
+        if meta.is_dir() {
+            for entry in fs::read_dir(from).into_iter().flatten().flatten() {
+                walk(&entry.path(), to.join(entry.file_name()), found);
+            }
+        } else if meta.is_file() && meta.nlink() > 1 {
+            let id = FileId {
+                dev: meta.dev(),
+                ino: meta.ino(),
+            };
+            found.entry(id).or_insert(to);
+        }
+    }
+    let mut found = HashMap::new();
+    for item in items {
+        if let Some(own) = name.or(item.file_name()) {
+            walk(item, parent.join(own), &mut found);
+        }
+    }
+    found
 }
 
 /// The modes a move's items had before it took them to a disk that kept none, by where it
@@ -284,6 +316,9 @@ impl Rollback {
         } else if !self.copies.is_empty() {
             absorb(summary, trash::run_trash(ctx, &self.copies, roots));
         }
+        // Each folder's items go back by a move of their own: files with other names going
+        // back by another move are linked to their first copy, as in one move.
+        let several_moves = self.back.len() > 1;
         for ((parent, name), items) in self.back {
             if ctx.control.stopped() {
                 summary.not_done.extend(items);
@@ -313,9 +348,17 @@ impl Rollback {
                     }
                 }
                 let dest = (parent.as_path(), name.as_deref());
+                let linked = match several_moves {
+                    true => linked_files(&items, dest),
+                    false => HashMap::new(),
+                };
                 let skip = ConflictPolicy::Skip;
                 let moved = moves::run_job_with_modes(ctx, &items, dest, skip, &self.modes);
                 absorb(summary, moved);
+                let arrived = linked
+                    .into_iter()
+                    .filter(|(_, at)| at.symlink_metadata().is_ok());
+                super::super::lock(&ctx.linked_copies).extend(arrived);
             }
         }
         // Before the emptied folders go: a folder taken for the job's (made in the second the
@@ -477,5 +520,47 @@ impl Rollback {
     /// true without a start to compare with.
     fn changed_since(&self, meta: &fs::Metadata) -> bool {
         self.since.is_none_or(|since| changed_since(meta, since))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::staging::StagingRoots;
+    use crate::jobs::{ErrorPolicy, JobId, control::Control};
+
+    /// Items going back to three folders, from another file system, by three moves: the
+    /// names of one file came back as separate files (a killed move, resumed, then undone).
+    #[test]
+    fn names_of_one_file_going_back_by_several_moves_stay_linked() {
+        let home = tempfile::tempdir().unwrap();
+        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+        let there = shm.path();
+        fs::create_dir_all(there.join("a/b")).unwrap();
+        fs::write(there.join("a/b/mid"), "linked").unwrap();
+        fs::hard_link(there.join("a/b/mid"), there.join("a/hl1")).unwrap();
+        fs::hard_link(there.join("a/b/mid"), there.join("c_hl2")).unwrap();
+        let back = home.path().join("src");
+        let mut rollback = Rollback::default();
+        for (to, item) in [("a/b", "a/b/mid"), ("a", "a/hl1"), ("", "c_hl2")] {
+            let group = (back.join(to), None);
+            rollback.back.insert(group, vec![there.join(item)]);
+        }
+        let (events, _) = crossbeam_channel::unbounded();
+        let control = Arc::new(Control::new(ErrorPolicy::Skip));
+        let staging = Arc::new(StagingRoots::home_only(home.path()));
+        let ctx = JobCtx::new(JobId(1), control, events, staging);
+        let mut summary = Summary::default();
+        let roots = TrashRoots::home_only(home.path().join("Trash"));
+        rollback.run(&ctx, &mut summary, &roots);
+        assert!(summary.failed.is_empty(), "{summary:?}");
+        let inode = |rel: &str| {
+            let m = fs::symlink_metadata(back.join(rel)).unwrap();
+            (m.ino(), m.nlink())
+        };
+        let (ino, links) = inode("a/b/mid");
+        assert_eq!(links, 3);
+        assert_eq!(inode("a/hl1"), (ino, 3));
+        assert_eq!(inode("c_hl2"), (ino, 3));
     }
 }
