@@ -47,7 +47,7 @@ impl Dest {
             Errno::NOTDIR => Error::NotADirectory {
                 path: path.to_path_buf(),
             },
-            e => Error::io("open", path, e),
+            e => Error::io("open the destination folder", path, e),
         })?;
         Dest::from_fd_with(Arc::new(fd), path, may_write)
     }

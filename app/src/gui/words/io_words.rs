@@ -8,6 +8,9 @@ use rustix::io::Errno;
 
 use super::names::{lowercase_first, parent_quoted, quoted, quoted_full, upper_first};
 
+/// Opening a job's destination folder (`Dest::open`).
+pub(super) const DESTINATION: &str = "open the destination folder";
+
 /// The sentence for an OS error met while doing `op` on `path`.
 pub(super) fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {
     let it = quoted(path);
@@ -29,6 +32,8 @@ pub(super) fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {
         Errno::NOENT => match act {
             // The folder it was to go into has gone.
             Act::CreateIn => format!("The folder {} is no longer there.", parent_quoted(path)),
+            // Typed into Copy to… or Move to…, it may never have been.
+            _ if op == DESTINATION => format!("There is no folder {}.", quoted_full(path)),
             _ => format!("{it} is no longer there."),
         },
         // The disk is named by the folder: "the disk holding “big.iso”" read as a file that
@@ -130,7 +135,8 @@ impl Act {
             | "open the trash folder"
             | "watch"
             | "start watching"
-            | "seek" => Act::Read,
+            | "seek"
+            | DESTINATION => Act::Read,
             "create"
             | "create folder"
             | "link"
@@ -378,6 +384,10 @@ mod tests {
         assert_eq!(error_title(&e), "No longer there");
         let e = io("create", "/m/gone/x", Errno::NOENT);
         assert_eq!(said(&e), "The folder “gone” is no longer there.");
+        // A destination typed into Copy to… may never have been there.
+        let e = io("open the destination folder", "/m/NOPE", Errno::NOENT);
+        assert_eq!(said(&e), "There is no folder “/m/NOPE”.");
+        assert_eq!(error_title(&e), "No such folder");
     }
 
     #[test]

@@ -208,6 +208,7 @@ pub fn error_title(error: &Error) -> &'static str {
             Some(Errno::NOSPC) => "The disk is full",
             Some(Errno::DQUOT) => "Disk quota used up",
             Some(Errno::IO) => "Disk error",
+            Some(Errno::NOENT) if *op == io_words::DESTINATION => "No such folder",
             Some(Errno::NOENT) => "No longer there",
             Some(Errno::NAMETOOLONG) => "Name too long",
             Some(Errno::ROFS) => "Read-only disk",
