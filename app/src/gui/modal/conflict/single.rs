@@ -376,8 +376,13 @@ fn sides<'a>(d: &ConflictDialog, row: &'a Row, single: &'a Single) -> Element<'a
         ConflictKind::DuplicateSource => ("First", "Second"),
         _ => ("Existing", "Incoming"),
     };
+    let (mut right_place, mut left_place) = (d.place_of(&c.source.path), d.place_of(&c.dest.path));
+    if right_place == left_place && c.kind != ConflictKind::DuplicateSource {
+        let (from, to) = words::folders_apart(&c.source.path, &c.dest.path);
+        (right_place, left_place) = (format!("in “{from}”"), format!("in “{to}”"));
+    }
     let right = side(
-        (right_title, d.place_of(&c.source.path)),
+        (right_title, right_place),
         &c.source,
         row.icons.0,
         newer == Some(std::cmp::Ordering::Greater),
@@ -405,7 +410,7 @@ fn sides<'a>(d: &ConflictDialog, row: &'a Row, single: &'a Single) -> Element<'a
         .into()
     } else {
         side(
-            (left_title, d.place_of(&c.dest.path)),
+            (left_title, left_place),
             &c.dest,
             row.icons.1,
             newer == Some(std::cmp::Ordering::Less),

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
-use std::path::Path;
+use std::path::{Component, Path};
 
 use ferry_core::entry::Kind;
 use ferry_core::jobs::{Conflict, ConflictKind, EntryInfo, NameProblem, Resolution};
@@ -25,6 +25,32 @@ pub fn folder_of(path: &Path) -> Cow<'_, str> {
     }
     path.parent()
         .map_or(Cow::Borrowed("/"), format::display_name)
+}
+
+/// The folders `a` and `b` are in, told apart: their names ("Documents"), or where those are
+/// the same, as many folders up as it takes ("A/dirX" and "B/dirX": both sides of a conflict
+/// inside a merge said "in “dirX”").
+pub fn folders_apart(a: &Path, b: &Path) -> (String, String) {
+    let names = |p: &Path| -> Vec<String> {
+        let parent = p.parent().unwrap_or(Path::new("/"));
+        (parent.components())
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(format::shown_name(name).into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (na, nb) = (names(a), names(b));
+    let tail = |n: &[String], k: usize| match n.len().checked_sub(k) {
+        Some(from) if from > 0 => n[from..].join("/"),
+        _ => format!("/{}", n.join("/")),
+    };
+    let last = |n: &[String], k: usize| n.len().checked_sub(k).map(|from| n[from..].to_vec());
+    let most = na.len().max(nb.len());
+    let k = (1..=most)
+        .find(|&k| last(&na, k) != last(&nb, k))
+        .unwrap_or(most);
+    (tail(&na, k), tail(&nb, k))
 }
 
 /// "file", "folder", "link"...
@@ -270,6 +296,17 @@ pub fn items(n: u64, capped: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_of_one_name_are_told_apart_by_those_above() {
+        let apart = |a: &str, b: &str| folders_apart(Path::new(a), Path::new(b));
+        assert_eq!(
+            apart("/t/A/dirX/f", "/t/B/dirX/f"),
+            ("A/dirX".into(), "B/dirX".into())
+        );
+        assert_eq!(apart("/m/a/f", "/m/b/f"), ("a".into(), "b".into()));
+        assert_eq!(apart("/x/f", "/y/x/f"), ("/x".into(), "/y/x".into()));
+    }
 
     /// A restore's incoming item is in the trash, not in a folder named "files".
     #[test]

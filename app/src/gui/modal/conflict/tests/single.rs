@@ -488,3 +488,15 @@ fn two_restored_items_of_one_name_are_said_to_go_where_they_came_from() {
     dialog.set_origins([back("same.txt.2"), back("same.txt.3")].into());
     assert!(shows(&dialog, "Two items named “same.txt” go to “c”"));
 }
+
+/// Inside a merge, both sides' folders can have one name: each said "in “dirX”". They say as
+/// many folders up as tell them apart.
+#[test]
+fn sides_in_folders_of_one_name_say_the_folders_above() {
+    let mut conflict = fixture::file(1, "f.txt", 100, 200);
+    conflict.source.path = PathBuf::from("/t/A/dirX/f.txt");
+    conflict.dest.path = PathBuf::from("/t/B/dirX/f.txt");
+    let dialog = open(vec![conflict], None);
+    assert!(shows(&dialog, "Incoming · in “A/dirX”"));
+    assert!(shows(&dialog, "Existing · in “B/dirX”"));
+}
