@@ -472,6 +472,8 @@ impl Browser {
         if self.renaming.is_some() {
             return (Task::none(), None); // refused: the reason is shown
         }
+        // The selection goes on with the editor, not back to the renamed item once listed.
+        self.select_when_listed = SelectWhenListed::default();
         let was = self.selection.focus();
         let moved = self.move_focus(if back { Step::Up } else { Step::Down }, false);
         if self.selection.focus() == was {

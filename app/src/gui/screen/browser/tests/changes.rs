@@ -133,6 +133,11 @@ fn tab_renames_and_goes_on_to_the_next_item() {
     let event = changed(&browser, listing("/x", &["abc", "f001", "f002"]));
     let _ = browser.update(Message::Dir(event), &ctx(&dirs));
     assert!(browser.is_renaming());
+    assert_eq!(
+        selected_names(&browser),
+        ["f001"],
+        "the selection stays with the editor"
+    );
     let (_, event) = act(&mut browser, &dirs, PaneAction::RenameNext { back: true });
     assert_eq!(event, None, "nothing typed: nothing renamed");
     assert_eq!(selected_names(&browser), ["abc"]);
