@@ -234,6 +234,12 @@ impl Journaled {
             Ok(()) if undo && !cancelled && summary.refused_before_writing() => {
                 eprintln!("ferry: nothing was undone; make room there, then `ferry undo` again");
             }
+            Ok(()) if undo && !cancelled && summary.skipped_everything() => {
+                eprintln!(
+                    "ferry: nothing was undone: every item was skipped; the job stays the one \
+                     `ferry undo` undoes"
+                );
+            }
             Ok(()) if undo && !cancelled && !undo_complete(summary) => {
                 eprintln!(
                     "ferry: not all of it could be undone; {}",

@@ -225,31 +225,43 @@ fn the_cli_undo_of_a_move_asks_when_the_original_place_is_taken() {
     assert!(!dest.join("report.txt").exists());
 }
 
-/// `ferry history` after an undo that skipped the item whose place was taken says so: the
-/// job's own counts ("1 done") alone read as if everything had been put back. And a redo of
-/// an undo that undid nothing is refused: run again, the job failed on every item and was
-/// recorded as a cancelled job that did nothing, the record of the move lost.
+/// An undo whose every item was skipped (its place taken) undid nothing: recorded as undone,
+/// its job was out of Undo's reach, and the next `ferry undo` undid an older job. The job
+/// stays the one Undo undoes, and says so.
 #[test]
-fn history_says_what_an_undo_left_in_place() {
+fn an_undo_that_skipped_every_item_leaves_its_job_to_undo() {
     let t = TempTree::new();
     let home = t.dir("home");
-    let (file, dest) = moved_by_the_cli_then_re_used(&t, &home);
+    let older = t.file("older.txt", "copied first");
     ok(&ferry_in(&home)
-        .args(["undo", "--on-conflict", "skip"])
+        .arg("cp")
+        .arg(&older)
+        .arg(t.dir("copies"))
         .output()
         .unwrap());
+    let (file, dest) = moved_by_the_cli_then_re_used(&t, &home);
+    let out = ferry_in(&home)
+        .args(["undo", "--on-conflict", "skip"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("nothing was undone: every item was skipped"),
+        "{said}"
+    );
     assert_eq!(fs::read(&file).unwrap(), b"new");
     assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
     let history = ok(&ferry_in(&home).arg("history").output().unwrap());
-    assert!(history.contains("undone"), "{history}");
-    assert!(history.contains("; 1 item was not undone"), "{history}");
-    let redo = ferry_in(&home).arg("redo").output().unwrap();
-    let said = String::from_utf8_lossy(&redo.stderr);
-    assert_ne!(redo.status.code(), Some(0), "{said}");
-    assert!(said.contains("its undo undid nothing"), "{said}");
-    assert_eq!(fs::read(dest.join("report.txt")).unwrap(), b"moved away");
-    let history = ok(&ferry_in(&home).arg("history").output().unwrap());
-    assert!(history.contains("undone"), "the record is kept: {history}");
+    assert!(!history.contains("undone"), "{history}");
+    // Its place free again, the next undo takes the move back, not the older copy.
+    fs::remove_file(&file).unwrap();
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(fs::read(&file).unwrap(), b"moved away");
+    assert!(
+        t.join("copies/older.txt").exists(),
+        "the older job is left alone"
+    );
 }
 
 /// The undo of a move whose item another program renamed since undid nothing; redo then ran

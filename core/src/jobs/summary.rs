@@ -171,8 +171,24 @@ impl Summary {
     pub fn refused_before_writing(&self) -> bool {
         let refused = (self.stopped_by.as_deref())
             .is_some_and(|e| matches!(e, Error::NoSpace { .. } | Error::TooManyFiles { .. }));
-        refused
-            && self.done.is_empty()
+        refused && self.did_nothing()
+    }
+
+    /// True when every item was skipped as the conflict policy or the user chose (none after
+    /// an error, none failed), and so nothing was done: an undo so ended leaves its job to be
+    /// undone, as one refused before writing does (marked undone, the next Undo took an
+    /// older job, in another folder).
+    pub fn skipped_everything(&self) -> bool {
+        !self.skipped.is_empty()
+            && self.skipped.iter().all(|s| !s.reason.after_error())
+            && self.failed.is_empty()
+            && self.not_done.is_empty()
+            && self.stopped_by.is_none()
+            && self.did_nothing()
+    }
+
+    fn did_nothing(&self) -> bool {
+        self.done.is_empty()
             && self.trash.is_empty()
             && self.remade.is_empty()
             && !self.record.did_something()

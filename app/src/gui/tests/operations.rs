@@ -785,6 +785,12 @@ fn an_undo_skipped_when_asked_says_it_did_not_undo() {
         "Did not undo: Move “a.txt” to “Music” (1 skipped)."
     ));
     assert_eq!(ended_jobs_said(&ferry), ["Moved “a.txt” to “Music”."]);
+    // The move stays the job Undo undoes: once its place is free, Ctrl+Z takes it back.
+    fs::remove_file(home.join("Documents/a.txt")).unwrap();
+    ctrl(&mut ferry, "z");
+    jobs_done(&mut ferry);
+    assert!(home.join("Documents/a.txt").exists(), "moved back");
+    assert!(!home.join("Music/a.txt").exists());
 }
 
 /// What the jobs panel's rows of ended jobs (not undos) say.

@@ -45,6 +45,8 @@ impl UndoJournal {
     /// by keeping what changed since (a read-only or unplugged destination): marked undone,
     /// the job could not be undone again, and the next undo would take an older one. Undo is
     /// safe to run again: what it already put back or in the trash is gone from where it looks.
+    /// An undo that was refused before writing, or whose every item was skipped as chosen
+    /// ([`Summary::skipped_everything`]), changed nothing and leaves the record as it was.
     /// A job a defect stopped ([`Summary::stopped_by_defect`]) records nothing: its summary
     /// does not say what it did, and its record, still running, is found interrupted at the
     /// next start, to be finished or rolled back like a crashed one.
@@ -70,7 +72,7 @@ impl UndoJournal {
             (false, _) => self.finish(seq, summary, cancelled),
             (true, true) if !undo_complete(summary) => Ok(()),
             (true, true) => self.mark_undone(seq, summary),
-            (true, false) if summary.refused_before_writing() => {
+            (true, false) if summary.refused_before_writing() || summary.skipped_everything() => {
                 let _lock = self.lock()?;
                 self.append(&Line::UndoRefused { seq, time: now() }, false)
             }
