@@ -475,7 +475,14 @@ impl Browser {
         // The selection goes on with the editor, not back to the renamed item once listed.
         self.select_when_listed = SelectWhenListed::default();
         let was = self.selection.focus();
-        let moved = self.move_focus(if back { Step::Up } else { Step::Down }, false);
+        // The next item in order: the next row of a list, the next cell of a grid.
+        let step = match (back, self.per_line() == 1) {
+            (false, true) => Step::Down,
+            (true, true) => Step::Up,
+            (false, false) => Step::Right,
+            (true, false) => Step::Left,
+        };
+        let moved = self.move_focus(step, false);
         if self.selection.focus() == was {
             return (moved, event);
         }

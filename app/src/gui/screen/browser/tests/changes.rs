@@ -94,6 +94,23 @@ fn the_rename_field_gets_the_keyboard_back_when_its_row_moves() {
     );
 }
 
+/// In the icon grid, Tab goes on to the next cell, not to the cell below it (nor, on a
+/// single line, to the last).
+#[test]
+fn tab_in_the_grid_renames_the_next_cell() {
+    let dirs = Recorder::default();
+    let (mut browser, _) = tall_list(&dirs, 20);
+    let _ = browser.update(Message::Action(PaneAction::IconsView), &ctx(&dirs));
+    assert!(browser.per_line() > 1);
+    act(&mut browser, &dirs, last(Step::First));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    act(&mut browser, &dirs, PaneAction::RenameNext { back: false });
+    assert!(browser.is_renaming());
+    assert_eq!(selected_names(&browser), ["f001"]);
+    act(&mut browser, &dirs, PaneAction::RenameNext { back: true });
+    assert_eq!(selected_names(&browser), ["f000"]);
+}
+
 /// A name typed with a leading dot says that it hides the item: F2 then Backspace made
 /// `a.txt` `.txt`, which left the list without a word.
 #[test]
