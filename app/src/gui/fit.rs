@@ -108,6 +108,17 @@ pub fn start(path: Cow<'_, str>, max_px: f32, size: f32) -> Cow<'_, str> {
     Cow::Owned(format!("{ELLIPSIS}{}", &path[tail_start..]))
 }
 
+/// Shortens `text` at its end ("JPEG im…") to fit `max_px` at `size`: a label read from
+/// its start, cut mid-word without a sign that it was.
+pub fn end(text: Cow<'_, str>, max_px: f32, size: f32) -> Cow<'_, str> {
+    if width(&text, size) <= max_px {
+        return text;
+    }
+    let budget = (max_px - advance(ELLIPSIS, size)).max(0.0);
+    let head_end = fitting_from_start(&text, budget, size);
+    Cow::Owned(format!("{}{ELLIPSIS}", text[..head_end].trim_end()))
+}
+
 /// The byte index where the longest prefix of `text` no wider than `px` ends.
 fn fitting_from_start(text: &str, px: f32, size: f32) -> usize {
     let mut used = 0.0;
@@ -169,6 +180,17 @@ mod tests {
         assert_eq!(middle("short.txt".into(), 160.0, SIZE), "short.txt");
         // No room even for the ellipsis: an ellipsis, never a panic or a wrap.
         assert_eq!(middle(name.into(), 1.0, SIZE), "…");
+    }
+
+    #[test]
+    fn labels_keep_their_start_and_say_they_were_cut() {
+        let shown = end("XLSX document".into(), 60.0, SIZE);
+        assert!(
+            shown.starts_with("XL") && shown.ends_with(ELLIPSIS),
+            "{shown}"
+        );
+        assert!(line_width(&shown, SIZE) <= 60.0);
+        assert_eq!(end("Folder".into(), 60.0, SIZE), "Folder");
     }
 
     #[test]

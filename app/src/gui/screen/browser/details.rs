@@ -301,7 +301,10 @@ impl Browser {
                     .into(),
                 Column::Modified if entry.stat_failed() => space().into(),
                 Column::Modified => small(format::modified(entry.mtime().0, now)).into(),
-                Column::Kind => small(format::type_label(entry)).into(),
+                Column::Kind => {
+                    let room = column.width(&self.columns) - 2.0 * CELL_PAD;
+                    small(fit::end(format::type_label(entry), room, SMALL)).into()
+                }
             };
             cells = cells.push(space().width(HANDLE)).push(cell(content, width));
         }

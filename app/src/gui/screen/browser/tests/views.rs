@@ -156,3 +156,25 @@ fn a_column_narrows_only_to_its_values_width() {
     narrow.modified = 48.0;
     assert_eq!(Column::Modified.width(&narrow), Column::Modified.least());
 }
+
+/// A type cut to its narrow column ends in "…": "XLSX do" read as a whole label.
+#[test]
+fn a_type_cut_to_its_column_says_so() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["sheet.xlsx"]);
+    let mut narrow = Settings::default();
+    narrow.columns.kind = 48.0;
+    let _ = browser.apply_settings(&narrow);
+    let _ = browser.update(
+        Message::Resized(Rectangle::new(Point::ORIGIN, Size::new(800.0, 500.0))),
+        &ctx(&dirs),
+    );
+    let label = "XLSX document";
+    assert!(shows(&browser, "sheet.xlsx"));
+    assert!(!shows(&browser, label), "cut");
+    let kind = crate::gui::screen::browser::details::Column::Kind;
+    let room = kind.width(&browser.columns) - 16.0;
+    let cut = crate::gui::fit::end(label.into(), room, 13.0);
+    assert!(cut.ends_with('…'), "{cut}");
+    assert!(shows(&browser, &cut), "{cut}");
+}
