@@ -295,9 +295,18 @@ fn said_why(summary: &Summary) -> bool {
 /// How to finish an undo that stopped part way. Run again, it goes on into the folders it
 /// put back in part (`PartPutBack`), so a plain `ferry undo` is all it takes.
 fn try_again(summary: &Summary) -> &'static str {
-    match summary.record.did_something() {
-        true => "`ferry undo` goes on from where it stopped once the cause is fixed",
-        false => "`ferry undo` tries again",
+    // Tried again as it is, an undo that found its disk full fails alike: its copies go to
+    // the trash of their own disk, which takes room there too.
+    let full = (summary.stopped_by.iter())
+        .chain(summary.failed.iter().map(|f| &f.error))
+        .any(|e| e.is_disk_full());
+    match (full, summary.record.did_something()) {
+        (true, _) => {
+            "the disk is full: make room on it, then `ferry undo` again (it moves the copies \
+             to that disk's trash, which takes room there too)"
+        }
+        (false, true) => "`ferry undo` goes on from where it stopped once the cause is fixed",
+        (false, false) => "`ferry undo` tries again",
     }
 }
 

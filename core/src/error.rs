@@ -501,6 +501,18 @@ impl Error {
         matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied)
     }
 
+    /// True when a disk had no room left: no space, no free inodes, or the quota used up.
+    pub fn is_disk_full(&self) -> bool {
+        let errno = match self {
+            Error::Io { source, .. } => source.raw_os_error(),
+            _ => None,
+        };
+        matches!(
+            self,
+            Error::NoSpace { .. } | Error::TooManyFiles { .. } | Error::NoRoomForFiles { .. }
+        ) || matches!(errno, Some(libc::ENOSPC | libc::EDQUOT))
+    }
+
     /// True for failures that are the job's own decision about an item found changed or gone
     /// since (an undo keeps what was changed, and finds gone what is gone): trying again finds
     /// the same, and retrying the undo reported the items it had undone as failed.

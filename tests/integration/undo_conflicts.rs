@@ -738,3 +738,32 @@ fn a_moved_folder_merged_by_answers_leaves_no_empty_source_and_undoes() {
     assert_eq!(fs::read(t.join("w/B/A/inA.txt")).unwrap(), b"old");
     assert!(t.join("w/B/A/other.txt").exists());
 }
+
+/// The undo of a copy whose disk filled up since cannot trash the copies there (the trash
+/// takes room too): it said "`ferry undo` tries again", which fails alike every time.
+#[test]
+fn an_undo_on_a_full_disk_says_to_make_room() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let Some(disk) = Mounted::tmpfs(&t.join("disk"), "4m") else {
+        return;
+    };
+    let file = t.file("big", vec![7u8; 1 << 20]);
+    ok(&ferry_in(&home)
+        .arg("cp")
+        .arg(&file)
+        .arg(&disk.dir)
+        .output()
+        .unwrap());
+    // Another program fills the disk.
+    let mut hog = 0;
+    while fs::write(disk.dir.join(format!("hog{hog}")), vec![0u8; 64 << 10]).is_ok() {
+        hog += 1;
+    }
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("the disk is full: make room on it"), "{said}");
+    assert!(!said.contains("`ferry undo` tries again"), "{said}");
+    assert!(disk.dir.join("big").exists());
+}
