@@ -479,14 +479,7 @@ fn a_fifo_is_rolled_back_and_settled_like_a_file() {
     }
     t.fifo("src/a/pipe");
     let dest = t.dir("dest");
-    let killed = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "item-done:10")
-        .arg("cp")
-        .arg(t.join("src"))
-        .arg(&dest)
-        .output()
-        .unwrap();
-    assert_eq!(killed.status.code(), None, "{killed:?}");
+    killed_at_the_tenth_item(&home, "cp", &t.join("src"), &dest);
     ok(&ferry_in(&home).arg("resume").output().unwrap());
     assert!(dest.join("src/a/pipe").symlink_metadata().is_ok());
     ok(&ferry_in(&home).arg("undo").output().unwrap());
@@ -494,17 +487,22 @@ fn a_fifo_is_rolled_back_and_settled_like_a_file() {
 
     let shm = TempTree::new_in("/dev/shm");
     let moved_to = shm.dir("dest");
-    let killed = ferry_in(&home)
-        .env("FERRY_FAULT_POINT", "item-done:10")
-        .arg("mv")
-        .arg(t.join("src"))
-        .arg(&moved_to)
-        .output()
-        .unwrap();
-    assert_eq!(killed.status.code(), None, "{killed:?}");
+    killed_at_the_tenth_item(&home, "mv", &t.join("src"), &moved_to);
     let said = ok(&ferry_in(&home).arg("resume").output().unwrap());
     assert!(!said.contains("skipped"), "{said}");
     assert!(!t.join("src").exists(), "the move is whole: {said}");
     let pipe = moved_to.join("src/a/pipe").symlink_metadata().unwrap();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
+}
+
+/// `ferry VERB SOURCE DEST`, killed once its tenth item is done.
+fn killed_at_the_tenth_item(home: &Path, verb: &str, source: &Path, dest: &Path) {
+    let killed = ferry_in(home)
+        .env("FERRY_FAULT_POINT", "item-done:10")
+        .arg(verb)
+        .arg(source)
+        .arg(dest)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "{killed:?}");
 }

@@ -188,7 +188,7 @@ pub fn done_message(
             format::counted(done, "item", "items")
         ),
         // Everything skipped when asked: "Undid:" read as done, and the next Undo as a retry.
-        Job::Undo { record, .. } if summary.done.is_empty() && !summary.skipped.is_empty() => {
+        Job::Undo { record, .. } if summary.skipped_everything() => {
             format!("Did not undo: {}", record_in_words(record))
         }
         Job::Undo { record, .. } => {

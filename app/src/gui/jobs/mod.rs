@@ -450,7 +450,7 @@ impl Jobs {
                 // An undo that put nothing back (everything changed since, or skipped when
                 // asked) undid nothing.
                 let undone = match (summary.is_complete(), summary.items_done) {
-                    (_, 0) if !summary.skipped.is_empty() => None,
+                    _ if summary.skipped_everything() => None,
                     (true, _) => Some(UNDONE),
                     (false, 0) => None,
                     (false, _) => Some(PARTLY_UNDONE),
