@@ -301,9 +301,13 @@ fn try_again(summary: &Summary) -> &'static str {
         .chain(summary.failed.iter().map(|f| &f.error))
         .any(|e| e.is_disk_full());
     match (full, summary.record.did_something()) {
-        (true, _) => {
-            "the disk is full: make room on it, then `ferry undo` again (it moves the copies \
-             to that disk's trash, which takes room there too)"
+        (true, true) => {
+            "the disk is full: make room on it, then `ferry undo` goes on from where it \
+             stopped"
+        }
+        (true, false) => {
+            "the disk is full: make room on it, then `ferry undo` again (undoing takes room \
+             there too: copies go to that disk's trash)"
         }
         (false, true) => "`ferry undo` goes on from where it stopped once the cause is fixed",
         (false, false) => "`ferry undo` tries again",

@@ -478,7 +478,7 @@ fn an_undo_stopped_part_way_says_how_to_go_on() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0), "{said}");
     assert!(
-        said.contains("`ferry undo` goes on from where it stopped"),
+        said.contains("make room on it, then `ferry undo` goes on from where it stopped"),
         "{said}"
     );
     for f in &fillers {
