@@ -19,7 +19,7 @@ use super::{
     changed_since, is_copy_of, keep_both, link_jobs, policy_of, remove_parts, set_aside, trash_jobs,
 };
 use crate::error::Error;
-use crate::fs::FileId;
+use crate::fs::{FileId, Timestamp};
 
 /// Rolls back an interrupted (or resumed) job of `record`; copies go to the trash folders
 /// `roots`, and an item going back to a place taken since is decided by `policy`. A resumed
@@ -66,6 +66,7 @@ pub(crate) fn roll_back(
         replaced: Replaced::new(staging::kept_for(record, &ctx.staging, dest_dir), dest_dir),
         since: Some(record.started),
         modes: Arc::new(modes_before(ctx, record)),
+        after_killed_run: record.undo_unfinished(),
         ..Rollback::default()
     };
     let merges = || record.entries.iter().filter(|e| e.how == How::Merged);
@@ -174,6 +175,45 @@ pub(super) struct Rollback {
     /// into, say, made earlier by `cp -a`), nor an item it moved there. Every item the job
     /// writes or renames is changed after it starts. `None`: no such test.
     since: Option<SystemTime>,
+    /// An earlier run of this roll back was killed (its undo is unfinished): what it had put
+    /// back counts below.
+    after_killed_run: bool,
+    /// Folders at their old places that the killed run was filling (see [`Refill`]).
+    refills: Vec<Refill>,
+    /// Files with several names that the killed run had put back, by the identity of the
+    /// copy where the job put them: the names still to go back are linked to them, not
+    /// copied apart.
+    back_linked: Vec<(FileId, PathBuf)>,
+}
+
+/// A folder at its old place that a killed run of the roll back made and was filling (it
+/// gives a folder its mode, attributes and times only once full): the rest goes back into
+/// it, then it gets those of the folder it is filled from, read before anything moved out.
+struct Refill {
+    folder: PathBuf,
+    from: PathBuf,
+    mode: u32,
+    atime: Timestamp,
+    mtime: Timestamp,
+}
+
+impl Refill {
+    /// Best effort, as the move it finishes would have: a folder left 0700 loses no data.
+    fn finish(&self) {
+        let (Ok(from), Ok(folder)) = (
+            crate::fs::open_dir_path(&self.from),
+            crate::fs::open_dir_path(&self.folder),
+        ) else {
+            return;
+        };
+        let inherited: &[&str] = match crate::fs::may_have_default_acl(&folder) {
+            true => &[crate::fs::ACCESS_ACL, crate::fs::DEFAULT_ACL],
+            false => &[],
+        };
+        let _ = crate::fs::copy_xattrs(&from, &folder, inherited);
+        let _ = rustix::fs::fchmod(&folder, rustix::fs::Mode::from_raw_mode(self.mode));
+        let _ = crate::fs::set_times_fd(&folder, self.atime, self.mtime);
+    }
 }
 
 /// The items an interrupted job moved into the staging folder to replace them: found by the
@@ -316,6 +356,7 @@ impl Rollback {
         } else if !self.copies.is_empty() {
             absorb(summary, trash::run_trash(ctx, &self.copies, roots));
         }
+        super::super::lock(&ctx.linked_copies).extend(self.back_linked);
         // Each folder's items go back by a move of their own: files with other names going
         // back by another move are linked to their first copy, as in one move.
         let several_moves = self.back.len() > 1;
@@ -360,6 +401,10 @@ impl Rollback {
                     .filter(|(_, at)| at.symlink_metadata().is_ok());
                 super::super::lock(&ctx.linked_copies).extend(arrived);
             }
+        }
+        // Deepest first, each before the folder it is filled from goes.
+        for refill in self.refills.iter().rev() {
+            refill.finish();
         }
         // Before the emptied folders go: a folder taken for the job's (made in the second the
         // job started) may be where a replaced item goes back, and holding it, it stays.
@@ -422,6 +467,7 @@ impl Rollback {
             return Ok(false);
         };
         if s.is_dir() && d.is_dir() {
+            self.note_refill(source, &s, dest, &d);
             let (copies, emptied) = (self.copies.len(), self.emptied.len());
             // One made in a folder the job merged into is its own too, born since it started;
             // it goes only if emptied, and what is in it counts as in a merged folder.
@@ -460,11 +506,39 @@ impl Rollback {
             }
             Ok(whole)
         } else if is_copy_of(source, &s, dest, &d, self.since) && (created || self.made_since(&d)) {
+            if is_move && d.is_file() && d.nlink() > 1 {
+                let id = FileId {
+                    dev: d.dev(),
+                    ino: d.ino(),
+                };
+                self.back_linked.push((id, source.to_path_buf()));
+            }
             self.copies.push(dest.to_path_buf());
             Ok(true)
         } else {
             Ok(false)
         }
+    }
+
+    /// Notes the folder `source` (of metadata `s`) as one a killed run of this roll back was
+    /// filling from `dest` (of `d`): made since the job started, and still 0700, the mode a
+    /// folder is filled with.
+    fn note_refill(&mut self, source: &Path, s: &fs::Metadata, dest: &Path, d: &fs::Metadata) {
+        if !self.after_killed_run || s.mode() & 0o7777 != 0o700 || !self.made_since(s) {
+            return;
+        }
+        let atime = Timestamp {
+            sec: d.atime(),
+            nsec: d.atime_nsec().clamp(0, 999_999_999) as u32,
+        };
+        let mode = self.modes.get(dest).map_or(d.mode(), |&m| u32::from(m));
+        self.refills.push(Refill {
+            folder: source.to_path_buf(),
+            from: dest.to_path_buf(),
+            mode: mode & 0o7777,
+            atime,
+            mtime: Timestamp::mtime_of(d),
+        });
     }
 
     /// Whether the folder `dest`, whose source is gone, is one the job merged into rather than
@@ -562,5 +636,72 @@ mod tests {
         assert_eq!(links, 3);
         assert_eq!(inode("a/hl1"), (ino, 3));
         assert_eq!(inode("c_hl2"), (ino, 3));
+    }
+
+    /// A roll back of a move run again after a run of it was killed putting a tree back
+    /// from another file system: that run had made the tree's folders (0700 while being
+    /// filled) and put back one name of a file with two. The rest goes into those folders,
+    /// which then get the modes and times of the folders they were filled from, and the
+    /// other name is linked to the one back. They stayed 0700, and the names came back two
+    /// files.
+    #[test]
+    fn a_killed_runs_put_back_is_finished_with_modes_times_and_links() {
+        use std::os::unix::fs::PermissionsExt;
+        let start = SystemTime::now() - std::time::Duration::from_secs(1);
+        let home = tempfile::tempdir().unwrap();
+        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+        let there = shm.path().join("top");
+        fs::create_dir_all(there.join("a")).unwrap();
+        fs::create_dir_all(there.join("b")).unwrap();
+        fs::create_dir_all(there.join("c")).unwrap();
+        fs::write(there.join("c/g"), "g").unwrap();
+        fs::write(there.join("a/f"), "two names").unwrap();
+        fs::hard_link(there.join("a/f"), there.join("b/other")).unwrap();
+        let old = crate::fs::Timestamp {
+            sec: 1_600_000_000,
+            nsec: 0,
+        };
+        crate::fs::set_times_at(rustix::fs::CWD, there.join("a/f").as_os_str(), old, old).unwrap();
+        for (dir, mode) in [("", 0o751), ("a", 0o750), ("b", 0o705), ("c", 0o711)] {
+            let dir = there.join(dir);
+            fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
+            crate::fs::set_times_at(rustix::fs::CWD, dir.as_os_str(), old, old).unwrap();
+        }
+        // What the killed run left: the folders made, one name put back.
+        let back = home.path().join("top");
+        for dir in ["", "a", "b"] {
+            fs::create_dir_all(back.join(dir)).unwrap();
+            fs::set_permissions(back.join(dir), fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        fs::write(back.join("a/f"), "two names").unwrap();
+        // One the user made there since, of its own mode, stays as the user made it.
+        fs::create_dir(back.join("c")).unwrap();
+        fs::set_permissions(back.join("c"), fs::Permissions::from_mode(0o755)).unwrap();
+        crate::fs::set_times_at(rustix::fs::CWD, back.join("a/f").as_os_str(), old, old).unwrap();
+
+        let mut rollback = Rollback {
+            since: Some(start),
+            after_killed_run: true,
+            discard: true, // as a restore's: tmpfs has no trash here
+            ..Rollback::default()
+        };
+        // Not all the job's copies: some of it is still to go back.
+        assert!(!rollback.walk(&back, &there, true, true).unwrap());
+        let (events, _) = crossbeam_channel::unbounded();
+        let control = Arc::new(Control::new(ErrorPolicy::Skip));
+        let staging = Arc::new(StagingRoots::home_only(home.path()));
+        let ctx = JobCtx::new(JobId(1), control, events, staging);
+        let mut summary = Summary::default();
+        let roots = TrashRoots::home_only(home.path().join("Trash"));
+        rollback.run(&ctx, &mut summary, &roots);
+        assert!(summary.failed.is_empty(), "{summary:?}");
+        let meta = |rel: &str| fs::symlink_metadata(back.join(rel)).unwrap();
+        assert_eq!(meta("a/f").ino(), meta("b/other").ino());
+        for (dir, mode) in [("", 0o751), ("a", 0o750), ("b", 0o705)] {
+            let m = meta(dir);
+            assert_eq!((m.mode() & 0o7777, m.mtime()), (mode, old.sec), "{dir:?}");
+        }
+        assert_eq!(meta("c").mode() & 0o7777, 0o755);
+        assert!(meta("c/g").is_file());
     }
 }
