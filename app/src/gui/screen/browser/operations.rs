@@ -438,11 +438,19 @@ impl Browser {
     /// Enter in the editor: a name the folder cannot take is refused in place, with why.
     pub(super) fn rename_submitted(&mut self) -> Option<Event> {
         let renaming = self.renaming.as_ref()?;
-        let typed = renaming.text.trim_end_matches(['\n', '\r']).to_owned();
+        let as_typed = renaming.text.trim_end_matches(['\n', '\r']);
+        let unchanged = |name: &[u8]| name == renaming.original.as_bytes();
+        if (renaming.name_text.name_for(as_typed)).is_ok_and(|name| unchanged(&name)) {
+            self.renaming = None;
+            return None;
+        }
+        // Spaces at either end are dropped, as New Folder and Nautilus do: a name ending in
+        // one looks like another and is rarely meant. One the item had is kept if not edited.
+        let typed = as_typed.trim().to_owned();
         let name = renaming.name_text.name_for(&typed);
         let problem = match &name {
             Err(why) => Some((*why).to_owned()),
-            Ok(name) if name.as_slice() == renaming.original.as_bytes() => {
+            Ok(name) if unchanged(name) => {
                 self.renaming = None;
                 return None;
             }

@@ -127,6 +127,40 @@ fn a_rename_to_a_hidden_name_says_so() {
     assert_eq!(note(&browser), None);
 }
 
+/// Spaces typed at either end of a new name are dropped, as New Folder drops them (the
+/// rename kept them: "notes " beside "notes"); a name that had them is kept when Enter is
+/// pressed without an edit, and one of spaces only is refused.
+#[test]
+fn a_rename_drops_spaces_at_the_ends_unless_the_name_is_left_as_it_was() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &[" spaced ", "plain"]);
+    let rename_to = |browser: &mut Browser, step: Step, typed: &str| {
+        act(browser, &dirs, last(step));
+        act(browser, &dirs, PaneAction::Rename);
+        let _ = browser.update(Message::RenameEdited(typed.into()), &ctx(&dirs));
+        browser.update(Message::RenameSubmitted, &ctx(&dirs)).1
+    };
+    let renamed = |path: &str, new_name: &str| {
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from(path),
+            new_name: new_name.into(),
+        }))
+    };
+    assert_eq!(
+        rename_to(&mut browser, Step::Last, "  notes  "),
+        renamed("/x/plain", "notes")
+    );
+    assert_eq!(rename_to(&mut browser, Step::First, " spaced "), None);
+    assert!(!browser.is_renaming(), "left as it was: nothing to do");
+    assert_eq!(
+        rename_to(&mut browser, Step::First, " spaced  x "),
+        renamed("/x/ spaced ", "spaced  x")
+    );
+    assert_eq!(rename_to(&mut browser, Step::Last, "   "), None);
+    let problem = browser.renaming.as_ref().and_then(|r| r.problem.clone());
+    assert_eq!(problem.as_deref(), Some("A name can't be empty."));
+}
+
 /// Tab in the editor renames, and goes on to rename the next item (Shift+Tab: the one
 /// before), as in Dolphin: it took the keyboard to the places with the editor left open.
 /// The renamed item coming back under its new name does not take the editor or the focus.
