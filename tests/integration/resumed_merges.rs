@@ -132,3 +132,78 @@ fn the_undo_of_a_merge_gives_the_source_folders_their_modes() {
         assert_eq!(fs::read_dir(src.join("sub")).unwrap().count(), 6, "{case}");
     }
 }
+
+/// A move into a folder of its name already holding an identical twin of one of its files
+/// (same bytes and time, as `cp -a` leaves), killed, then resumed: the twin is a place taken,
+/// as when the move was not killed. The resume took it for the killed run's copy: with Skip
+/// it removed the source the job was told to keep, and the undo then carried the user's twin
+/// off to the source; with Keep Both across file systems it removed every source whose twin
+/// was there, and made no "(copy)".
+#[test]
+fn a_resumed_move_leaves_the_source_of_a_twin_that_was_there_before() {
+    let shm = TempTree::new_in("/dev/shm");
+    for (across, policy) in [(false, "skip"), (true, "skip"), (true, "keep-both")] {
+        let t = TempTree::new();
+        let home = t.dir("home");
+        let src = match across {
+            true => shm.dir(format!("{policy}/S")),
+            false => t.dir("src/S"),
+        };
+        for k in 0..6 {
+            fs::write(src.join(format!("f{k}")), format!("file {k}")).unwrap();
+            fs::write(src.join(format!("new{k}")), format!("new {k}")).unwrap();
+        }
+        let dst = t.dir("dst");
+        fs::create_dir(dst.join("S")).unwrap();
+        for k in 0..6 {
+            let twin = dst.join(format!("S/f{k}"));
+            fs::copy(src.join(format!("f{k}")), &twin).unwrap();
+            let mtime = fs::metadata(src.join(format!("f{k}")))
+                .unwrap()
+                .modified()
+                .unwrap();
+            fs::File::options()
+                .write(true)
+                .open(&twin)
+                .unwrap()
+                .set_modified(mtime)
+                .unwrap();
+        }
+        let (before_src, before_dst) = (files(&src), files(&dst.join("S")));
+        let twins_sources: BTreeMap<String, String> = (before_src.clone().into_iter())
+            .filter(|(name, _)| name.starts_with('f'))
+            .collect();
+        // File times tick coarsely: the twins are made a tick before the job starts.
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let step = if across { "file-written:2" } else { "renamed" };
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", step)
+            .args(["mv", "--on-conflict", policy])
+            .arg(&src)
+            .arg(&dst)
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.signal(), Some(9), "{policy}: killed");
+        ok(&ferry_in(&home).arg("resume").output().unwrap());
+        match policy {
+            "skip" => assert_eq!(
+                files(&src),
+                twins_sources,
+                "{policy}: the twins' sources stay"
+            ),
+            _ => assert_eq!(files(&dst.join("S (copy)")), before_src, "{policy}"),
+        }
+        let twins: BTreeMap<String, String> = (files(&dst.join("S")).into_iter())
+            .filter(|(name, _)| name.starts_with('f'))
+            .collect();
+        assert_eq!(twins, before_dst, "{policy}: the twins stay");
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_eq!(files(&src), before_src, "{policy}: undone");
+        assert_eq!(
+            files(&dst.join("S")),
+            before_dst,
+            "{policy}: the twins stay"
+        );
+        assert!(!dst.join("S (copy)").exists(), "{policy}");
+    }
+}

@@ -335,6 +335,23 @@ fn surely_after(meta: &fs::Metadata, since: SystemTime) -> bool {
     changed_at(meta).is_some_and(|changed| changed > since + CLOCK_MARGIN)
 }
 
+/// Whether the item of `meta` may be one a job started at `since` made: born (by its change
+/// time where the file system keeps no birth time) at or after it: the journal takes a job's
+/// start from the clock file times come from. One there before the job, identical to its
+/// source (the user's twin, as `cp -a` leaves one), is not the job's copy: taken for one, a
+/// resume removed its source, which the job, told to skip it, would have kept.
+fn maybe_made_since(meta: &fs::Metadata, since: SystemTime) -> bool {
+    if let Ok(born) = meta.created() {
+        return born >= since;
+    }
+    // Where the change time is the modification time, nothing tells: FAT keeps no change
+    // time of its own, and a copy there has its source's. Taken for the job's, as before.
+    match (changed_at(meta), meta.modified()) {
+        (Some(changed), Ok(modified)) => changed >= since || changed == modified,
+        _ => true,
+    }
+}
+
 /// The item's ctime; `None` before 1970, long before any job.
 fn changed_at(meta: &fs::Metadata) -> Option<SystemTime> {
     let nsec = u32::try_from(meta.ctime_nsec()).unwrap_or(0);
@@ -422,7 +439,7 @@ fn settle(
             let child = (&*entry.path(), &*dest.join(entry.file_name()));
             settle(ctx, child, since, settled)?;
         }
-    } else if is_copy_of(source, &s, dest, &d, Some(since)) {
+    } else if maybe_made_since(&d, since) && is_copy_of(source, &s, dest, &d, Some(since)) {
         if s.is_file() && s.nlink() > 1 {
             let id = crate::fs::FileId {
                 dev: s.dev(),
