@@ -188,10 +188,11 @@ pub(super) struct Rollback {
 
 /// A folder at its old place that a killed run of the roll back made and was filling (it
 /// gives a folder its mode, attributes and times only once full): the rest goes back into
-/// it, then it gets those of the folder it is filled from, read before anything moved out.
+/// it, then it gets those of the folder it is filled from, read before anything moved out
+/// (that folder may go to the trash whole first, everything in it being back).
 struct Refill {
     folder: PathBuf,
-    from: PathBuf,
+    xattrs: Option<crate::fs::Xattrs>,
     mode: u32,
     atime: Timestamp,
     mtime: Timestamp,
@@ -200,17 +201,12 @@ struct Refill {
 impl Refill {
     /// Best effort, as the move it finishes would have: a folder left 0700 loses no data.
     fn finish(&self) {
-        let (Ok(from), Ok(folder)) = (
-            crate::fs::open_dir_path(&self.from),
-            crate::fs::open_dir_path(&self.folder),
-        ) else {
+        let Ok(folder) = crate::fs::open_dir_path(&self.folder) else {
             return;
         };
-        let inherited: &[&str] = match crate::fs::may_have_default_acl(&folder) {
-            true => &[crate::fs::ACCESS_ACL, crate::fs::DEFAULT_ACL],
-            false => &[],
-        };
-        let _ = crate::fs::copy_xattrs(&from, &folder, inherited);
+        if let Some(xattrs) = &self.xattrs {
+            let _ = crate::fs::write_xattrs(&folder, xattrs);
+        }
         let _ = rustix::fs::fchmod(&folder, rustix::fs::Mode::from_raw_mode(self.mode));
         let _ = crate::fs::set_times_fd(&folder, self.atime, self.mtime);
     }
@@ -532,9 +528,10 @@ impl Rollback {
             nsec: d.atime_nsec().clamp(0, 999_999_999) as u32,
         };
         let mode = self.modes.get(dest).map_or(d.mode(), |&m| u32::from(m));
+        let xattrs = crate::fs::open_dir_path(dest).ok();
         self.refills.push(Refill {
             folder: source.to_path_buf(),
-            from: dest.to_path_buf(),
+            xattrs: xattrs.and_then(|fd| crate::fs::read_xattrs(&fd).ok()),
             mode: mode & 0o7777,
             atime,
             mtime: Timestamp::mtime_of(d),
@@ -703,5 +700,57 @@ mod tests {
         }
         assert_eq!(meta("c").mode() & 0o7777, 0o755);
         assert!(meta("c/g").is_file());
+    }
+
+    /// The same when the killed run had put everything back but for removing it where the
+    /// job put it: that tree goes to the trash whole, before the folders back are finished,
+    /// so their modes and times are read first. They stayed 0700.
+    #[test]
+    fn a_killed_runs_put_back_is_finished_when_the_tree_there_goes_whole() {
+        use std::os::unix::fs::PermissionsExt;
+        let start = SystemTime::now() - std::time::Duration::from_secs(1);
+        let (home, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let there = elsewhere.path().join("top");
+        fs::create_dir_all(there.join("a")).unwrap();
+        fs::write(there.join("a/f"), "f").unwrap();
+        let old = crate::fs::Timestamp {
+            sec: 1_600_000_000,
+            nsec: 0,
+        };
+        let back = home.path().join("top");
+        fs::create_dir_all(back.join("a")).unwrap();
+        fs::copy(there.join("a/f"), back.join("a/f")).unwrap();
+        for file in [there.join("a/f"), back.join("a/f")] {
+            crate::fs::set_times_at(rustix::fs::CWD, file.as_os_str(), old, old).unwrap();
+        }
+        for (dir, mode) in [("", 0o751), ("a", 0o750)] {
+            let dir = there.join(dir);
+            fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
+            crate::fs::set_times_at(rustix::fs::CWD, dir.as_os_str(), old, old).unwrap();
+            let back = back.join(dir.strip_prefix(&there).unwrap());
+            fs::set_permissions(&back, fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        let mut rollback = Rollback {
+            since: Some(start),
+            after_killed_run: true,
+            ..Rollback::default()
+        };
+        assert!(
+            rollback.walk(&back, &there, true, true).unwrap(),
+            "all copies"
+        );
+        let (events, _) = crossbeam_channel::unbounded();
+        let control = Arc::new(Control::new(ErrorPolicy::Skip));
+        let staging = Arc::new(StagingRoots::home_only(home.path()));
+        let ctx = JobCtx::new(JobId(1), control, events, staging);
+        let mut summary = Summary::default();
+        let roots = TrashRoots::home_only(home.path().join("Trash"));
+        rollback.run(&ctx, &mut summary, &roots);
+        assert!(summary.failed.is_empty(), "{summary:?}");
+        assert!(!there.exists(), "went to the trash whole");
+        for (dir, mode) in [("", 0o751), ("a", 0o750)] {
+            let m = fs::symlink_metadata(back.join(dir)).unwrap();
+            assert_eq!((m.mode() & 0o7777, m.mtime()), (mode, old.sec), "{dir:?}");
+        }
     }
 }
