@@ -213,3 +213,49 @@ fn a_resumed_move_whose_undo_was_killed_comes_back_whole_when_run_again() {
         assert_no_temporaries(&t.join("work"));
     }
 }
+
+/// A move to tmpfs killed while removing its sources (every copy whole, with its folders'
+/// times), then resumed and undone, or undone at once: the folders come back with their own
+/// times. The killed run's removals had stamped the source folders with the time of the
+/// kill, which the resume passed on to their copies and the roll back kept.
+#[test]
+fn a_move_killed_while_removing_sources_keeps_its_folders_times() {
+    for resumed in [false, true] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        for k in 0..4 {
+            t.file(format!("work/top/sub/f{k}"), "sub");
+            t.file(format!("work/top/g{k}"), "top");
+        }
+        for dir in ["work/top/sub", "work/top"] {
+            let old = fs::File::open(t.join(dir)).unwrap();
+            old.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1e9 as u64))
+                .unwrap();
+        }
+        let before = snapshot(&t.join("work"));
+        let dest = shm.dir("dest");
+        let killed = ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "source-checked:3")
+            .arg("mv")
+            .arg(t.join("work/top"))
+            .arg(&dest)
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "the move was killed");
+        if resumed {
+            ok(&ferry_in(&home).arg("resume").output().unwrap());
+            let at_dest = snapshot(&dest);
+            assert_eq!(
+                at_dest, before,
+                "resumed: the copies' folders keep their times"
+            );
+        }
+        ok(&ferry_in(&home).arg("undo").output().unwrap());
+        assert_eq!(
+            snapshot(&t.join("work")),
+            before,
+            "resumed first: {resumed}"
+        );
+        assert!(snapshot(&dest).is_empty(), "resumed first: {resumed}");
+    }
+}

@@ -2,14 +2,14 @@
 //! sources' mode, times and attributes (the engine does when a folder is complete), so a
 //! resume does.
 
-use std::fs::{self, Metadata};
+use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::super::journal::JournalRecord;
 use super::super::notes::{self, NoteKind};
-use super::{keep_both, policy_of};
+use super::{Job, keep_both, policy_of};
 use crate::fs::Timestamp;
 use crate::jobs::control::JobCtx;
 
@@ -17,7 +17,9 @@ use crate::jobs::control::JobCtx;
 /// it): what its copy must get once its contents are written.
 pub(super) struct Folder {
     dest: PathBuf,
-    meta: Metadata,
+    mode: u32,
+    atime: Timestamp,
+    mtime: Timestamp,
     xattrs: crate::fs::Xattrs,
 }
 
@@ -29,18 +31,21 @@ pub(super) fn folder_times(record: &JournalRecord) -> Vec<Folder> {
     let mut out = Vec::new();
     for landing in keep_both::on_disk(record, policy_of(record)) {
         let merged_since = (!landing.created).then_some(record.started);
-        folders_below(&landing.source, &landing.dest, merged_since, &mut out);
+        let moved_since = matches!(record.job, Job::Move { .. }).then_some(record.started);
+        let since = (merged_since, moved_since);
+        folders_below(&landing.source, &landing.dest, since, &mut out);
     }
     out
 }
 
 /// Adds to `out` the source folders at and below `source` whose copies at the same places
 /// below `dest` the job created: all of them, or where it merged into a folder that was
-/// there (`merged_since`: when the job started), those made since.
+/// there (`merged_since`: when the job started), those made since. `moved_since`: when the
+/// job started, if it removes its sources (a move).
 pub(super) fn folders_below(
     source: &Path,
     dest: &Path,
-    merged_since: Option<SystemTime>,
+    (merged_since, moved_since): (Option<SystemTime>, Option<SystemTime>),
     out: &mut Vec<Folder>,
 ) {
     let mut stack = vec![(source.to_path_buf(), dest.to_path_buf())];
@@ -65,9 +70,23 @@ pub(super) fn folders_below(
         let xattrs = crate::fs::open_dir_at(rustix::fs::CWD, &s)
             .and_then(crate::fs::read_xattrs)
             .unwrap_or_default();
+        // A move removes sources only once every copy is on disk, each folder's with its
+        // source's times: a source folder changed since the job started lost items to the
+        // killed run's removals (the time of the kill, which the resume passed on), and its
+        // copy holds the time it had.
+        let changed = moved_since.is_some_and(|t| meta.modified().is_ok_and(|m| m > t));
+        let times_of = match fs::symlink_metadata(&d) {
+            Ok(copy) if changed && copy.is_dir() => copy,
+            _ => meta.clone(),
+        };
         out.push(Folder {
             dest: d,
-            meta,
+            mode: meta.mode() & 0o7777,
+            atime: Timestamp {
+                sec: times_of.atime(),
+                nsec: times_of.atime_nsec().clamp(0, 999_999_999) as u32,
+            },
+            mtime: Timestamp::mtime_of(&times_of),
             xattrs,
         });
     }
@@ -79,7 +98,14 @@ pub(super) fn folders_below(
 /// note of the job.
 pub(super) fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
     // Children first, so setting a child's times does not disturb its parent's afterwards.
-    for Folder { dest, meta, xattrs } in folders.iter().rev() {
+    for Folder {
+        dest,
+        mode,
+        atime,
+        mtime,
+        xattrs,
+    } in folders.iter().rev()
+    {
         let Ok(fd) = crate::fs::open_dir_at(rustix::fs::CWD, dest) else {
             continue; // gone, or not a folder
         };
@@ -94,15 +120,10 @@ pub(super) fn restore_folder_times(ctx: &JobCtx, folders: &[Folder]) {
         if let Err(not_kept) = crate::fs::write_xattrs(&fd, xattrs) {
             ctx.note_xattrs(dest.clone(), not_kept);
         }
+        noted(NoteKind::Permissions, crate::fs::set_mode_fd(&fd, *mode));
         noted(
-            NoteKind::Permissions,
-            crate::fs::set_mode_fd(&fd, meta.mode() & 0o7777),
+            NoteKind::Times,
+            crate::fs::set_times_fd(&fd, *atime, *mtime),
         );
-        let mtime = Timestamp::mtime_of(meta);
-        let atime = Timestamp {
-            sec: meta.atime(),
-            nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
-        };
-        noted(NoteKind::Times, crate::fs::set_times_fd(&fd, atime, mtime));
     }
 }

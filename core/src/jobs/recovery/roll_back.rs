@@ -193,10 +193,13 @@ pub(super) struct Rollback {
 struct Refill {
     folder: PathBuf,
     xattrs: Option<crate::fs::Xattrs>,
-    mode: u32,
+    mode: Option<u32>,
     atime: Timestamp,
     mtime: Timestamp,
 }
+
+/// A destination, its metadata, and whether the job created it.
+type To<'a> = (&'a Path, &'a fs::Metadata, bool);
 
 impl Refill {
     /// Best effort, as the move it finishes would have: a folder left 0700 loses no data.
@@ -207,7 +210,9 @@ impl Refill {
         if let Some(xattrs) = &self.xattrs {
             let _ = crate::fs::write_xattrs(&folder, xattrs);
         }
-        let _ = rustix::fs::fchmod(&folder, rustix::fs::Mode::from_raw_mode(self.mode));
+        if let Some(mode) = self.mode {
+            let _ = rustix::fs::fchmod(&folder, rustix::fs::Mode::from_raw_mode(mode));
+        }
         let _ = crate::fs::set_times_fd(&folder, self.atime, self.mtime);
     }
 }
@@ -463,7 +468,9 @@ impl Rollback {
             return Ok(false);
         };
         if s.is_dir() && d.is_dir() {
-            self.note_refill(source, &s, dest, &d);
+            if is_move {
+                self.note_refill((source, &s), (dest, &d, created));
+            }
             let (copies, emptied) = (self.copies.len(), self.emptied.len());
             // One made in a folder the job merged into is its own too, born since it started;
             // it goes only if emptied, and what is in it counts as in a merged folder.
@@ -519,8 +526,16 @@ impl Rollback {
     /// Notes the folder `source` (of metadata `s`) as one a killed run of this roll back was
     /// filling from `dest` (of `d`): made since the job started, and still 0700, the mode a
     /// folder is filled with.
-    fn note_refill(&mut self, source: &Path, s: &fs::Metadata, dest: &Path, d: &fs::Metadata) {
-        if !self.after_killed_run || s.mode() & 0o7777 != 0o700 || !self.made_since(s) {
+    ///
+    /// Or, for its times only, a source folder of a move that lost items to the move's
+    /// removals (changed since the job started) where the job made the copy (`created`): a
+    /// move removes sources only once every copy is on disk, each folder's with its source's
+    /// times, so the copy holds the time the folder had. It kept the time of the removals.
+    fn note_refill(&mut self, (source, s): (&Path, &fs::Metadata), (dest, d, created): To<'_>) {
+        let killed_runs = self.after_killed_run && s.mode() & 0o7777 == 0o700 && self.made_since(s);
+        let emptied_some =
+            created && (self.since).is_some_and(|t| s.modified().is_ok_and(|m| m > t));
+        if !killed_runs && !emptied_some {
             return;
         }
         let atime = Timestamp {
@@ -531,8 +546,10 @@ impl Rollback {
         let xattrs = crate::fs::open_dir_path(dest).ok();
         self.refills.push(Refill {
             folder: source.to_path_buf(),
-            xattrs: xattrs.and_then(|fd| crate::fs::read_xattrs(&fd).ok()),
-            mode: mode & 0o7777,
+            xattrs: xattrs
+                .filter(|_| killed_runs)
+                .and_then(|fd| crate::fs::read_xattrs(&fd).ok()),
+            mode: killed_runs.then_some(mode & 0o7777),
             atime,
             mtime: Timestamp::mtime_of(d),
         });

@@ -222,7 +222,8 @@ pub(super) fn resume_restore(
                 // Read before the restore removes the trashed folders: the merge that
                 // finishes the item leaves those the killed run made at 0700.
                 let merged_since = taken.contains(&item.original).then_some(record.started);
-                folders::folders_below(&item.file, &item.original, merged_since, &mut folders);
+                let since = (merged_since, None);
+                folders::folders_below(&item.file, &item.original, since, &mut folders);
                 let place = (item.file.as_path(), item.original.as_path());
                 if let Err(e) = super::settle_one(ctx, &mut summary, place, record.started) {
                     fail(ctx, &mut summary, &item.original, e);
