@@ -186,14 +186,7 @@ fn a_resumed_move_whose_undo_was_killed_comes_back_whole_when_run_again() {
         fs::set_permissions(t.join("work/top"), fs::Permissions::from_mode(0o751)).unwrap();
         let before = snapshot(&t.join("work"));
         let dest = shm.dir("dest");
-        let killed = ferry_in(&home)
-            .env("FERRY_FAULT_POINT", "item-done:10")
-            .arg("mv")
-            .arg(t.join("work/top"))
-            .arg(&dest)
-            .output()
-            .unwrap();
-        assert_eq!(killed.status.code(), None, "the move was killed");
+        move_killed_at(&home, "item-done:10", &t.join("work/top"), &dest);
         ok(&ferry_in(&home).arg("resume").output().unwrap());
         let killed = ferry_in(&home)
             .env("FERRY_FAULT_POINT", step)
@@ -234,14 +227,7 @@ fn a_move_killed_while_removing_sources_keeps_its_folders_times() {
         }
         let before = snapshot(&t.join("work"));
         let dest = shm.dir("dest");
-        let killed = ferry_in(&home)
-            .env("FERRY_FAULT_POINT", "source-checked:3")
-            .arg("mv")
-            .arg(t.join("work/top"))
-            .arg(&dest)
-            .output()
-            .unwrap();
-        assert_eq!(killed.status.code(), None, "the move was killed");
+        move_killed_at(&home, "source-checked:3", &t.join("work/top"), &dest);
         if resumed {
             ok(&ferry_in(&home).arg("resume").output().unwrap());
             let at_dest = snapshot(&dest);
@@ -258,4 +244,16 @@ fn a_move_killed_while_removing_sources_keeps_its_folders_times() {
         );
         assert!(snapshot(&dest).is_empty(), "resumed first: {resumed}");
     }
+}
+
+/// `ferry mv source dest` killed (SIGKILL) at fault point `step`.
+fn move_killed_at(home: &Path, step: &str, source: &Path, dest: &Path) {
+    let killed = ferry_in(home)
+        .env("FERRY_FAULT_POINT", step)
+        .arg("mv")
+        .arg(source)
+        .arg(dest)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "the move was killed at {step}");
 }

@@ -617,6 +617,18 @@ mod tests {
     use crate::jobs::staging::StagingRoots;
     use crate::jobs::{ErrorPolicy, JobId, control::Control};
 
+    /// Runs `rollback` as a job of a user whose home is `home`; nothing may fail.
+    fn run_without_failures(rollback: Rollback, home: &Path) {
+        let (events, _) = crossbeam_channel::unbounded();
+        let control = Arc::new(Control::new(ErrorPolicy::Skip));
+        let staging = Arc::new(StagingRoots::home_only(home));
+        let ctx = JobCtx::new(JobId(1), control, events, staging);
+        let mut summary = Summary::default();
+        let roots = TrashRoots::home_only(home.join("Trash"));
+        rollback.run(&ctx, &mut summary, &roots);
+        assert!(summary.failed.is_empty(), "{summary:?}");
+    }
+
     /// Items going back to three folders, from another file system, by three moves: the
     /// names of one file came back as separate files (a killed move, resumed, then undone).
     #[test]
@@ -634,14 +646,7 @@ mod tests {
             let group = (back.join(to), None);
             rollback.back.insert(group, vec![there.join(item)]);
         }
-        let (events, _) = crossbeam_channel::unbounded();
-        let control = Arc::new(Control::new(ErrorPolicy::Skip));
-        let staging = Arc::new(StagingRoots::home_only(home.path()));
-        let ctx = JobCtx::new(JobId(1), control, events, staging);
-        let mut summary = Summary::default();
-        let roots = TrashRoots::home_only(home.path().join("Trash"));
-        rollback.run(&ctx, &mut summary, &roots);
-        assert!(summary.failed.is_empty(), "{summary:?}");
+        run_without_failures(rollback, home.path());
         let inode = |rel: &str| {
             let m = fs::symlink_metadata(back.join(rel)).unwrap();
             (m.ino(), m.nlink())
@@ -701,14 +706,7 @@ mod tests {
         };
         // Not all the job's copies: some of it is still to go back.
         assert!(!rollback.walk(&back, &there, true, true).unwrap());
-        let (events, _) = crossbeam_channel::unbounded();
-        let control = Arc::new(Control::new(ErrorPolicy::Skip));
-        let staging = Arc::new(StagingRoots::home_only(home.path()));
-        let ctx = JobCtx::new(JobId(1), control, events, staging);
-        let mut summary = Summary::default();
-        let roots = TrashRoots::home_only(home.path().join("Trash"));
-        rollback.run(&ctx, &mut summary, &roots);
-        assert!(summary.failed.is_empty(), "{summary:?}");
+        run_without_failures(rollback, home.path());
         let meta = |rel: &str| fs::symlink_metadata(back.join(rel)).unwrap();
         assert_eq!(meta("a/f").ino(), meta("b/other").ino());
         for (dir, mode) in [("", 0o751), ("a", 0o750), ("b", 0o705)] {
@@ -756,14 +754,7 @@ mod tests {
             rollback.walk(&back, &there, true, true).unwrap(),
             "all copies"
         );
-        let (events, _) = crossbeam_channel::unbounded();
-        let control = Arc::new(Control::new(ErrorPolicy::Skip));
-        let staging = Arc::new(StagingRoots::home_only(home.path()));
-        let ctx = JobCtx::new(JobId(1), control, events, staging);
-        let mut summary = Summary::default();
-        let roots = TrashRoots::home_only(home.path().join("Trash"));
-        rollback.run(&ctx, &mut summary, &roots);
-        assert!(summary.failed.is_empty(), "{summary:?}");
+        run_without_failures(rollback, home.path());
         assert!(!there.exists(), "went to the trash whole");
         for (dir, mode) in [("", 0o751), ("a", 0o750)] {
             let m = fs::symlink_metadata(back.join(dir)).unwrap();
