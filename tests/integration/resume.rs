@@ -495,6 +495,36 @@ fn a_fifo_is_rolled_back_and_settled_like_a_file() {
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
 }
 
+/// A copy that replaced a FIFO, killed before its end was recorded, then resumed and undone:
+/// the user's FIFO is back and the undo finishes. The resume replaced the run's own FIFO
+/// copy again, keeping it as if it were the user's, and the undo then failed ("… is kept:
+/// this job replaced it … and could not put it back", exit 1).
+#[test]
+fn a_resumed_replace_of_a_fifo_is_undone() {
+    use std::os::unix::fs::MetadataExt;
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("src/d/f", "new");
+    t.fifo("src/d/pipe");
+    t.file("dest/d/f", "old");
+    t.fifo("dest/d/pipe");
+    let users = fs::symlink_metadata(t.join("dest/d/pipe")).unwrap().ino();
+    let killed = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "job-ended")
+        .args(["cp", "--on-conflict", "replace"])
+        .arg(t.join("src/d"))
+        .arg(t.join("dest"))
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "killed");
+    let said = ok(&ferry_in(&home).arg("resume").output().unwrap());
+    assert!(!said.contains("skipped"), "{said}");
+    ok(&ferry_in(&home).arg("undo").output().unwrap());
+    let pipe = fs::symlink_metadata(t.join("dest/d/pipe")).unwrap();
+    assert_eq!(pipe.ino(), users, "the user's FIFO is back");
+    assert_eq!(fs::read_to_string(t.join("dest/d/f")).unwrap(), "old");
+}
+
 /// `ferry VERB SOURCE DEST`, killed once its tenth item is done.
 fn killed_at_the_tenth_item(home: &Path, verb: &str, source: &Path, dest: &Path) {
     let killed = ferry_in(home)

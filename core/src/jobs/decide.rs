@@ -242,7 +242,8 @@ impl Planner<'_> {
     /// of a resumed copy: a file the engine linked in with the source's size and mtime (and
     /// the same sampled bytes: a resumed copy removes nothing, and reading every byte of what
     /// a 400 GB copy wrote before it was killed would cost hours; a resumed move's sources are
-    /// settled by `recovery::is_copy_of`), or a link to the same target.
+    /// settled by `recovery::is_copy_of`), a link to the same target, or a FIFO or socket of
+    /// the same time.
     fn copied_before(
         &self,
         i: u32,
@@ -261,6 +262,12 @@ impl Planner<'_> {
             (Kind::Symlink, Kind::Symlink) => {
                 let target = |dir, name| rustix::fs::readlinkat(dir, name, Vec::new()).ok();
                 target(src_dir, src).is_some_and(|t| target(dest_dir, dest) == Some(t))
+            }
+            // Nothing in them but their kind and times, which a copy is given (a device's
+            // number is not in `Meta`: one is replaced again, as before). Replaced again, the
+            // run's own FIFO was staged as if the user's, and the undo could not put back both.
+            (Kind::Fifo, Kind::Fifo) | (Kind::Socket, Kind::Socket) => {
+                meta.mtime.kept_as(existing.mtime)
             }
             _ => false,
         }
