@@ -449,13 +449,12 @@ pub(crate) fn run_asking(
     // Its large files can then be resumed after a crash.
     let job = journal.submit(&engine, job, options);
     let mut bar = Bar::new(std::io::stderr().is_terminal());
-    let (mut next, mut refused, mut cancelling) = (None, false, false);
+    let (mut next, mut refused, mut stopping) = (None, false, Stopping::default());
     loop {
         // Looked at between events too: progress arrives ten times a second, as often as
         // the timeout, so a first Ctrl+C could otherwise wait for a quiet moment.
-        if !cancelling && interrupt.asked() {
-            engine.cancel(job);
-            cancelling = true;
+        if interrupt.asked() {
+            stopping.asked(|| engine.cancel(job), &bar);
         }
         let received = match next.take() {
             Some(event) => Ok(event),
@@ -546,6 +545,36 @@ pub(crate) fn run_asking(
                 return code.max(EXIT_PARTIAL);
             }
             Event::Finished { .. } | Event::Cancelled { .. } => {}
+        }
+    }
+}
+
+/// How long a job may take to stop after a Ctrl+C before the user is told what a second
+/// one does: a move's removals and an item in flight finish first.
+const STOP_WORD_AFTER: Duration = Duration::from_secs(1);
+
+/// Said when a job takes a while to stop: a second Ctrl+C ends the process at once, in the
+/// signal handler, where nothing can be printed.
+const STOPPING: &str = "ferry: stopping once the items in progress are whole; Ctrl+C again \
+    quits at once (then `ferry resume` finishes the job, or `ferry undo` undoes it)";
+
+/// A job asked to stop by a Ctrl+C, SIGTERM or SIGHUP.
+#[derive(Default)]
+struct Stopping {
+    since: Option<std::time::Instant>,
+    said: bool,
+}
+
+impl Stopping {
+    /// Cancels the job the first time; says [`STOPPING`] once it takes long.
+    fn asked(&mut self, cancel: impl FnOnce(), bar: &Bar) {
+        let since = *self.since.get_or_insert_with(|| {
+            cancel();
+            std::time::Instant::now()
+        });
+        if !self.said && since.elapsed() >= STOP_WORD_AFTER {
+            self.said = true;
+            bar.suspend(|| eprintln!("{STOPPING}"));
         }
     }
 }

@@ -457,3 +457,38 @@ fn ctrl_c_at_a_conflict_question_cancels_the_job() {
     let history = String::from_utf8_lossy(&history.stdout);
     assert!(history.contains("cancelled"), "{history}");
 }
+
+/// A job slow to stop after a Ctrl+C says what a second one does: that ends the process at
+/// once, in the signal handler, where nothing can be said, and it ended with no word at all.
+#[test]
+fn a_job_slow_to_stop_says_what_a_second_ctrl_c_does() {
+    use std::io::BufRead;
+    let t = TempTree::new();
+    let src = docs(&t, 50);
+    let (home, dest) = (t.dir("home"), t.dir("dest"));
+    let pause = Pause::at("item-done:3");
+    let mut child = pause.start_held(ferry_in(&home).arg("cp").arg(&src).arg(&dest));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, Signal::INT).unwrap();
+    // Held at the point, the job cannot stop: the word comes.
+    let stderr = child.stderr.take().unwrap();
+    let (line, first) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        let mut said = String::new();
+        let _ = std::io::BufReader::new(stderr).read_line(&mut said);
+        let _ = line.send(said);
+    });
+    let said = first.recv_timeout(std::time::Duration::from_secs(30));
+    if said.is_err() {
+        let _ = child.kill();
+    }
+    let said = said.expect("no word within 30 s");
+    assert!(said.contains("Ctrl+C again quits at once"), "{said}");
+    assert!(
+        said.contains("`ferry resume`") && said.contains("`ferry undo`"),
+        "{said}"
+    );
+    rustix::process::kill_process(pid, Signal::INT).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+}
