@@ -3,6 +3,7 @@
 //! files copied or moved, and where they are), the folders a move left in place, and the exit
 //! status.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -44,9 +45,11 @@ fn partly_moved<'a>(summary: &Summary, moved_from: &'a [PathBuf]) -> Vec<&'a Pat
         let skipped = summary.skipped.iter().map(|s| &s.path);
         skipped.chain(summary.failed.iter().map(|f| &f.path))
     };
+    // Looked up, not searched: a move of thousands of sources stopped part way.
+    let ended: HashSet<&PathBuf> = summary.done.iter().chain(&summary.not_done).collect();
     moved_from
         .iter()
-        .filter(|source| !summary.done.contains(source) && !summary.not_done.contains(source))
+        .filter(|source| !ended.contains(source))
         .filter(|source| left_out().any(|p| p != *source && p.starts_with(source)))
         .collect()
 }
@@ -78,7 +81,7 @@ fn report_lines(
         })
     };
     // Items that failed alike (each in a folder removed under the job) are said once.
-    let mut said = std::collections::HashSet::new();
+    let mut said = HashSet::new();
     for failed in summary.failed.iter().filter(|f| !stopped_the_job(f)) {
         let error = failed.error.to_string();
         // An error about a folder above the item (a restore's parent now a file, say) does
@@ -141,17 +144,19 @@ fn report_lines(
             ),
         });
     }
-    let deleted_from = |source: &PathBuf| summary.deleted_of.iter().any(|(s, ..)| s == source);
+    let deleted: HashSet<&PathBuf> = summary.deleted_of.iter().map(|(s, ..)| s).collect();
+    let files = summary.record.files_by_source();
+    let moved: HashSet<&PathBuf> = moved_from.iter().collect();
     let (begun, untouched): (Vec<_>, Vec<_>) = (summary.not_done.iter())
-        .filter(|source| !deleted_from(source))
-        .map(|source| (source, begun(summary, source, landings)))
+        .filter(|source| !deleted.contains(source))
+        .map(|source| (source, begun(&files, source, landings)))
         .partition(|(_, begun)| begun.is_some());
     for (source, begun) in begun {
         let Some((done, total, landing)) = begun else {
             continue;
         };
         let (done, total) = (grouped(done), grouped(total));
-        lines.push(match moved_from.contains(source) {
+        lines.push(match moved.contains(source) {
             true => format!(
                 "{interrupted}{done} of {total} files moved; the rest are still in {} \
                  (`ferry undo` puts back what was moved)",
@@ -225,8 +230,12 @@ fn exit_status(summary: &Summary, given: &[PathBuf], moved: bool) -> i32 {
 /// A source of a copy or move left unfinished that the job began: how many of its files it
 /// copied or moved, how many it holds, and where it lands; `None` when nothing of it is at
 /// its landing (a single file is all or nothing).
-fn begun(summary: &Summary, source: &Path, landings: &Landings) -> Option<(u64, u64, PathBuf)> {
-    let (done, total) = summary.record.files_of(source)?;
+fn begun(
+    files: &HashMap<&Path, (u64, u64)>,
+    source: &Path,
+    landings: &Landings,
+) -> Option<(u64, u64, PathBuf)> {
+    let &(done, total) = files.get(source)?;
     let landing = landing_of(source, landings)?;
     (done > 0).then_some((done, total, landing))
 }

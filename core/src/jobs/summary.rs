@@ -1,5 +1,6 @@
 //! What a job did: the exact [`Summary`] and the [`Record`] kept for undo.
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -357,16 +358,17 @@ impl Record {
         begun
     }
 
-    /// Of the source `source` the job was given, how many files (everything but folders) it
-    /// copied or moved, and how many it was to: what a job cancelled or stopped part way says
-    /// of a folder it began, so that what is already at the destination is not left unsaid.
-    /// `None` when no plan has that source.
-    pub fn files_of(&self, source: &Path) -> Option<(u64, u64)> {
-        let mut counts = None;
+    /// Of each source the job was given that a plan has, how many files (everything but
+    /// folders) it copied or moved, and how many it was to: what a job cancelled or stopped
+    /// part way says of a folder it began, so that what is already at the destination is not
+    /// left unsaid. One pass over the plans: asked source by source, a restore of 20,000
+    /// items stopped part way took 6 s to say so.
+    pub fn files_by_source(&self) -> HashMap<&Path, (u64, u64)> {
+        let mut counts: HashMap<&Path, (u64, u64)> = HashMap::new();
         for d in &self.parts {
             let plan = &d.plan;
-            for root in plan.roots.iter().filter(|r| r.source == source) {
-                let (done, total) = counts.get_or_insert((0, 0));
+            for root in &plan.roots {
+                let (done, total) = counts.entry(root.source.as_path()).or_default();
                 let (of_root, in_root) = files_done(plan, root, |i| Self::how_of(d, i).is_some());
                 (*done, *total) = (*done + of_root, *total + in_root);
             }
