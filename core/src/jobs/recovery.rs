@@ -23,10 +23,12 @@
 //! back again.
 //!
 //! Resume ("skip identical"): a file present in the destination identical to its source
-//! (see below) is done; for a move its source is removed (after one `syncfs` of the
-//! destination), then the job runs again on what is left. Folders the dead job created get
-//! their mode and times from their sources at the end (the engine gives them only when a
-//! folder is complete).
+//! (see below) and made since the job started (its birth time; one there before is the
+//! user's, a place taken as for the job itself) is done; for a move its source is removed
+//! (after one `syncfs` of the destination), then the job runs again on what is left.
+//! Folders the dead job created get their mode and times from their sources at the end (the
+//! engine gives them only when a folder is complete); a move's source folder that lost items
+//! to the dead job's removals gives them from its copy, which got them before any went.
 //!
 //! Roll back (undo of an interrupted or resumed job, whose record has no per-item
 //! identities): copies identical to their sources go to the trash; items a move carried over
