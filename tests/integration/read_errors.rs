@@ -173,3 +173,28 @@ fn a_write_error_stops_the_copy_and_says_what_was_done() {
         "{copied}: {history}"
     );
 }
+
+/// A move across disks that could not read one file, undone: everything is back, and the
+/// folders the move left behind (the unreadable file in them) have their own times again.
+/// They kept the time of the undo, which put the rest back into them.
+#[test]
+fn the_undo_of_a_move_that_left_a_file_behind_gives_the_folders_their_times() {
+    let (t, shm) = (TempTree::new(), TempTree::new_in("/dev/shm"));
+    let home = t.dir("home");
+    for k in 0..4 {
+        t.file(format!("work/src/a/f{k}"), format!("file {k}"));
+    }
+    for dir in ["work/src/a", "work/src"] {
+        let folder = fs::File::open(t.join(dir)).unwrap();
+        let then = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_500_000_000);
+        folder.set_modified(then).unwrap();
+    }
+    let before = snapshot(&t.join("work"));
+    let dest = shm.dir("dest");
+    let (src, bad) = (t.join("work/src"), t.join("work/src/a/f2"));
+    let (out, said) = run_failing(&home, &bad, false, &["mv".as_ref(), &src, &dest]);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    crate::undo::ok(&ferry_in(&home).arg("undo").output().unwrap());
+    assert_eq!(snapshot(&t.join("work")), before);
+    assert!(snapshot(&dest).is_empty());
+}

@@ -36,6 +36,9 @@ pub(crate) struct PutBackInto {
     /// copy where the job put them it had not removed yet, and its temporaries at the old
     /// place. Removed before the rest goes back, once the old place's disk holds them.
     pub(crate) redundant: Vec<PathBuf>,
+    /// The folders left behind and their copies, parents first: a copy has the times its
+    /// folder had before the job took items out of it.
+    pub(crate) left_folders: Vec<(PathBuf, PathBuf)>,
 }
 
 impl PutBackInto {
@@ -75,6 +78,7 @@ impl<'r> LeftBehind<'r> {
         let mut pending = vec![e];
         while let Some(folder) = pending.pop() {
             into.copies.push(folder.dest.clone());
+            (into.left_folders).push((folder.source.clone(), folder.dest.clone()));
             let mut names = read_names(&folder.dest)?;
             names.sort();
             for name in names {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Now, absorb, born_since, goes_on, is_still, not_as_left, now_at, unstage};
 use crate::error::Error;
-use crate::fs::{DeepPaths, FileId};
+use crate::fs::{DeepPaths, FileId, Timestamp};
 use crate::jobs::control::JobCtx;
 use crate::jobs::journal::JournalRecord;
 use crate::jobs::left_behind::{self, LeftBehind, PartPutBack};
@@ -32,7 +32,7 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         undo_again::remove_temporaries(entries, pid);
     }
     // Each top-level item goes back, as it is now, to where it came from.
-    let (mut targets, mut emptied) = (Vec::new(), Vec::new());
+    let (mut targets, mut emptied, mut left_folders) = (Vec::new(), Vec::new(), Vec::new());
     let mut open = put_back::OpenFolders::default();
     let left_behind = LeftBehind::of(record);
     let part_put_back = PartPutBack::of(record);
@@ -85,6 +85,7 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
                 }
                 targets.extend(into.items.into_iter().map(target));
                 emptied.extend(into.copies);
+                left_folders.extend(times_to_give_back(&into.left_folders, record.started));
             }
             Now::Same => match put_back::folder_of_source(e, &mut open) {
                 Ok(dir) => targets.push(Target {
@@ -124,11 +125,39 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         absorb(&mut summary, put);
     }
     left_behind::remove_emptied(&emptied);
+    // Deepest first: setting a folder's times changes none above it.
+    for (folder, atime, mtime) in left_folders.iter().rev() {
+        let _ = crate::fs::set_times_at(rustix::fs::CWD, folder.as_os_str(), *atime, *mtime);
+    }
     merged_folders_times(entries, &summary.remade);
     if goes_on(ctx, &summary) {
         unstage(ctx, &mut summary, entries);
     }
     summary
+}
+
+/// The times to give back to the folders a move left behind (`left_folders`: each with its
+/// copy, parents first) once what it took out of them is back: those the job changed (since
+/// `started`) get their copy's, which it gave the copy before it took anything out. They
+/// kept the time of the undo.
+fn times_to_give_back(
+    left_folders: &[(PathBuf, PathBuf)],
+    started: std::time::SystemTime,
+) -> Vec<(PathBuf, Timestamp, Timestamp)> {
+    use std::os::unix::fs::MetadataExt;
+    let changed =
+        |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.modified().is_ok_and(|t| t > started));
+    (left_folders.iter())
+        .filter(|(folder, _)| changed(folder))
+        .filter_map(|(folder, copy)| {
+            let m = std::fs::symlink_metadata(copy).ok()?;
+            let atime = Timestamp {
+                sec: m.atime(),
+                nsec: m.atime_nsec().clamp(0, 999_999_999) as u32,
+            };
+            Some((folder.clone(), atime, Timestamp::mtime_of(&m)))
+        })
+        .collect()
 }
 
 /// The job moved `e` by renaming it: the same inode, made before the job.
