@@ -23,6 +23,7 @@ use super::settings::{Settings, Store, ViewMode};
 use super::*;
 
 mod dialogs;
+mod drags;
 mod flows;
 mod jobs_panel;
 mod location;
