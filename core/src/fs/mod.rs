@@ -85,6 +85,15 @@ impl Timestamp {
         self > held && !self.kept_as(held)
     }
 
+    /// The access time `meta` holds.
+    pub fn atime_of(meta: &std::fs::Metadata) -> Timestamp {
+        use std::os::unix::fs::MetadataExt;
+        Timestamp {
+            sec: meta.atime(),
+            nsec: meta.atime_nsec().clamp(0, 999_999_999) as u32,
+        }
+    }
+
     /// The modification time `meta` holds.
     pub fn mtime_of(meta: &std::fs::Metadata) -> Timestamp {
         use std::os::unix::fs::MetadataExt;

@@ -99,6 +99,13 @@ impl<'r> LeftBehind<'r> {
     }
 }
 
+/// Whether the source folder of `meta`, of a move started at `since`, lost items to it (its
+/// mtime is later): its copy then holds the times it had, which the move gave the copy
+/// before it took anything out. Resume, roll back and undo give them back from there.
+pub(crate) fn moved_out_since(meta: &fs::Metadata, since: std::time::SystemTime) -> bool {
+    meta.modified().is_ok_and(|m| m > since)
+}
+
 /// True when `e`'s original place still holds the folder it was copied from, and its copy is
 /// still the one the move made: the undo puts back into that folder.
 fn is_left_behind(e: &RecordEntry) -> bool {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::super::journal::JournalRecord;
+use super::super::left_behind;
 use super::super::notes::{self, NoteKind};
 use super::{Job, keep_both, policy_of};
 use crate::fs::Timestamp;
@@ -74,7 +75,7 @@ pub(super) fn folders_below(
         // source's times: a source folder changed since the job started lost items to the
         // killed run's removals (the time of the kill, which the resume passed on), and its
         // copy holds the time it had.
-        let changed = moved_since.is_some_and(|t| meta.modified().is_ok_and(|m| m > t));
+        let changed = moved_since.is_some_and(|t| left_behind::moved_out_since(&meta, t));
         let times_of = match fs::symlink_metadata(&d) {
             Ok(copy) if changed && copy.is_dir() => copy,
             _ => meta.clone(),
@@ -82,10 +83,7 @@ pub(super) fn folders_below(
         out.push(Folder {
             dest: d,
             mode: meta.mode() & 0o7777,
-            atime: Timestamp {
-                sec: times_of.atime(),
-                nsec: times_of.atime_nsec().clamp(0, 999_999_999) as u32,
-            },
+            atime: Timestamp::atime_of(&times_of),
             mtime: Timestamp::mtime_of(&times_of),
             xattrs,
         });

@@ -14,7 +14,9 @@ use super::super::journal::{JournalRecord, kept_modes};
 use super::super::put_back::Modes;
 use super::super::summary::fail;
 use super::super::undo::absorb;
-use super::super::{ConflictPolicy, How, Job, Summary, TrashRoots, moves, staging, trash};
+use super::super::{
+    ConflictPolicy, How, Job, Summary, TrashRoots, left_behind, moves, staging, trash,
+};
 use super::{
     changed_since, is_copy_of, keep_both, link_jobs, policy_of, remove_parts, set_aside, trash_jobs,
 };
@@ -534,14 +536,11 @@ impl Rollback {
     fn note_refill(&mut self, (source, s): (&Path, &fs::Metadata), (dest, d, created): To<'_>) {
         let killed_runs = self.after_killed_run && s.mode() & 0o7777 == 0o700 && self.made_since(s);
         let emptied_some =
-            created && (self.since).is_some_and(|t| s.modified().is_ok_and(|m| m > t));
+            created && (self.since).is_some_and(|t| left_behind::moved_out_since(s, t));
         if !killed_runs && !emptied_some {
             return;
         }
-        let atime = Timestamp {
-            sec: d.atime(),
-            nsec: d.atime_nsec().clamp(0, 999_999_999) as u32,
-        };
+        let atime = Timestamp::atime_of(d);
         let mode = self.modes.get(dest).map_or(d.mode(), |&m| u32::from(m));
         let xattrs = crate::fs::open_dir_path(dest).ok();
         self.refills.push(Refill {

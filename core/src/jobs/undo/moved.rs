@@ -144,18 +144,17 @@ fn times_to_give_back(
     left_folders: &[(PathBuf, PathBuf)],
     started: std::time::SystemTime,
 ) -> Vec<(PathBuf, Timestamp, Timestamp)> {
-    use std::os::unix::fs::MetadataExt;
     let changed =
-        |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.modified().is_ok_and(|t| t > started));
+        |p: &Path| std::fs::metadata(p).is_ok_and(|m| left_behind::moved_out_since(&m, started));
     (left_folders.iter())
         .filter(|(folder, _)| changed(folder))
         .filter_map(|(folder, copy)| {
             let m = std::fs::symlink_metadata(copy).ok()?;
-            let atime = Timestamp {
-                sec: m.atime(),
-                nsec: m.atime_nsec().clamp(0, 999_999_999) as u32,
-            };
-            Some((folder.clone(), atime, Timestamp::mtime_of(&m)))
+            Some((
+                folder.clone(),
+                Timestamp::atime_of(&m),
+                Timestamp::mtime_of(&m),
+            ))
         })
         .collect()
 }
