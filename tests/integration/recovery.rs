@@ -428,8 +428,12 @@ fn an_interrupted_rename_rolls_back_or_resumes() {
     assert_eq!(fs::read(&new).unwrap(), b"x");
 }
 
+/// A job still running, or interrupted and not yet resumed or rolled back, is known only from
+/// its record: the log dropped them once 3 x its bound of records came after them, and with
+/// them the only trace of a Replace's staged old file (a user's file lost a week later) or
+/// of a running job (finished, it could never be undone).
 #[test]
-fn parts_of_an_interrupted_record_compacted_away_are_removed() {
+fn an_interrupted_record_and_a_running_one_outlive_compaction() {
     let t = TempTree::new();
     let journal = UndoJournal::at(t.join("state/journal.jsonl")).with_limit(2);
     let s = Setup {
@@ -438,28 +442,68 @@ fn parts_of_an_interrupted_record_compacted_away_are_removed() {
     };
     let src = t.file("src/big", "a large file, supposedly");
     let dest = t.dir("dest");
-    s.begun_by_a_dead_process(&Job::Copy {
+    let copy = Job::Copy {
         sources: vec![src],
         dest_dir: dest,
         dest_name: None,
         on_conflict: ConflictPolicy::Skip,
-    });
+    };
+    s.begun_by_a_dead_process(&copy);
     let part = t.file("dest/.ferry-part-1-0123456789abcdef", "half");
-    let unrelated = t.file("dest/.ferry-part-99-0123456789abcdef", "another record's");
-    for i in 0..8 {
+    let running = journal.begin(&copy).unwrap().unwrap();
+    let finished_job = |i| {
         let job = Job::CreateFolder {
             parent: t.path().to_path_buf(),
             name: format!("d{i}").into(),
         };
         let seq = journal.begin(&job).unwrap().unwrap();
         journal.finish(seq, &run_job(job).summary, false).unwrap();
+    };
+    for i in 0..8 {
+        finished_job(i);
     }
-    let seqs: Vec<u64> = journal.records().unwrap().iter().map(|r| r.seq).collect();
-    assert_eq!(seqs, [8, 9]);
+    let states = |journal: &UndoJournal| -> Vec<(u64, RecordState)> {
+        journal
+            .records()
+            .unwrap()
+            .iter()
+            .map(|r| (r.seq, r.state))
+            .collect()
+    };
+    assert_eq!(
+        states(&journal),
+        [
+            (1, RecordState::Interrupted),
+            (2, RecordState::Running),
+            (9, RecordState::Finished),
+            (10, RecordState::Finished)
+        ]
+    );
     let text = fs::read_to_string(journal.path()).unwrap();
-    assert!(!text.contains("\"seq\":1,"), "record 1 was compacted away");
-    assert!(!part.exists(), "its part went with it");
-    assert!(unrelated.exists(), "only its own parts");
+    assert!(
+        !text.contains("\"seq\":3,"),
+        "a finished record past the bound goes"
+    );
+    assert!(part.exists(), "kept for the resume");
+    // The running job ends and is undone like any other; the interrupted one resumes.
+    let out = run_job(copy);
+    journal.finish(running, &out.summary, false).unwrap();
+    assert_eq!(journal.undo_candidate().unwrap().unwrap().seq, 10);
+    assert!(
+        journal
+            .records()
+            .unwrap()
+            .iter()
+            .any(|r| r.seq == 2 && r.state == RecordState::Finished)
+    );
+    let out = s.resume();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    // Once resolved, they go at the next compaction.
+    for i in 8..16 {
+        finished_job(i);
+    }
+    let seqs: Vec<u64> = states(&journal).iter().map(|r| r.0).collect();
+    assert_eq!(seqs, [17, 18]);
 }
 
 /// A copy that asks about conflicts (the window's), resumed after a crash, goes on into the

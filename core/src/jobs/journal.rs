@@ -31,7 +31,7 @@
 //! Paths are stored absolute and exactly: a UTF-8 path as a JSON string, any other as an array
 //! of bytes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -61,7 +61,7 @@ use apply::apply;
 use details::{DoneOut, Part};
 #[cfg(test)]
 use start_up::is_staging_folder;
-use start_up::{cleaned_up, prune_staging_of, recover_of, start_up_of};
+use start_up::{prune_staging_of, recover_of, start_up_of, unresolved};
 use stored::{Absolute, Line, StoredJob, StoredPath, StoredTrashRecord};
 
 /// The journal's folder, made if missing, readable by its owner only (as the XDG base
@@ -512,6 +512,8 @@ impl UndoJournal {
         };
         let mut records: Vec<JournalRecord> = Vec::new();
         let mut lines = 0;
+        // Each record's last line: what it did last is how recent it is.
+        let mut last_lines = HashMap::new();
         let (mut reader, mut line) = (BufReader::new(file), Vec::new());
         loop {
             // One buffer for every line: a line of megabytes is not grown again per line.
@@ -537,11 +539,12 @@ impl UndoJournal {
             let Ok(line) = parsed else {
                 continue;
             };
+            last_lines.insert(line.seq(), lines);
             apply(&mut records, line);
         }
         self.seen_lines.store(lines, Relaxed);
-        let excess = records.len().saturating_sub(self.limit);
-        records.drain(..excess);
+        let recent = recent_enough(&last_lines, self.limit);
+        records.retain(|r| recent(r.seq) || r.unresolved());
         for r in &mut records {
             if r.state == RecordState::Running && !is_alive(r.pid, r.pid_start) {
                 r.state = RecordState::Interrupted;
@@ -550,10 +553,12 @@ impl UndoJournal {
         Ok((records, lines))
     }
 
-    /// Rewrites the log with only the newest records once it is three times the bound. An
-    /// interrupted record falling past the bound can no longer be resumed or rolled back, so
-    /// the parts and temporaries its job left are removed first; one whose folders cannot be
-    /// cleaned now is kept for a later try rather than leaving them behind for good.
+    /// Rewrites the log with only the newest records once it is three times the bound, and
+    /// the older ones still unresolved ([`JournalRecord::unresolved`]): a job still running
+    /// or interrupted, however many jobs ran since, can still be finished, resumed or rolled
+    /// back, and what it staged or set aside put back. Dropping them lost a user's file: a
+    /// Replace killed after staging the old file, then 160 jobs, left the old file only in
+    /// the staging folder, named by no record.
     fn compact_if_long(&self) -> Result<(), Error> {
         // The log as this job's begin read it, plus its begin and end lines (lines other
         // processes added meanwhile only delay the rewrite to a later job, which reads them).
@@ -565,13 +570,15 @@ impl UndoJournal {
         if self.line_count()? <= 3 * self.limit {
             return Ok(());
         }
-        let (mut records, lines) = self.load_raw()?;
+        let (records, lines) = self.load_raw()?;
         if lines <= 3 * self.limit {
             return Ok(());
         }
-        let newest = records.split_off(records.len().saturating_sub(self.limit));
-        let mut keep: Vec<RawRecord> = records.into_iter().filter(|r| !cleaned_up(r)).collect();
-        keep.extend(newest);
+        let last_lines = records.iter().map(|r| (r.seq, r.last_line)).collect();
+        let recent = recent_enough(&last_lines, self.limit);
+        let keep: Vec<RawRecord> = (records.into_iter())
+            .filter(|r| recent(r.seq) || unresolved(r))
+            .collect();
         let temp = self.file.with_extension("jsonl.tmp");
         let mut text = Vec::new();
         for r in &keep {
@@ -623,10 +630,14 @@ impl UndoJournal {
             };
             let seq = line.seq();
             match records.iter_mut().rev().find(|r| r.seq == seq) {
-                Some(r) => r.lines.push(line),
+                Some(r) => {
+                    r.lines.push(line);
+                    r.last_line = count;
+                }
                 None => records.push(RawRecord {
                     seq,
                     lines: vec![line],
+                    last_line: count,
                 }),
             }
         }
@@ -637,6 +648,21 @@ impl UndoJournal {
 struct RawRecord {
     seq: u64,
     lines: Vec<Line>,
+    /// The number of its last line in the log.
+    last_line: usize,
+}
+
+/// Whether a record is among the `limit` most recent, `last_lines` giving each record's last
+/// line: a job that ran long is as recent as its end, not its begin (a copy begun before 160
+/// short ones and ended after them, bounded by begin, was gone from the history as it ended).
+fn recent_enough(last_lines: &HashMap<u64, usize>, limit: usize) -> impl Fn(u64) -> bool + '_ {
+    let mut lasts: Vec<usize> = last_lines.values().copied().collect();
+    let cut = lasts.len().saturating_sub(limit);
+    let oldest_kept = match cut {
+        0 => 0,
+        _ => *lasts.select_nth_unstable(cut).1,
+    };
+    move |seq| last_lines.get(&seq).is_some_and(|&l| l >= oldest_kept)
 }
 
 /// Now, by the clock the kernel stamps file times with (the coarse real-time clock, a tick

@@ -32,7 +32,7 @@
 //! Replace whose old item was pruned reports that item as failed (not found) and puts back
 //! the rest.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::DirBuilderExt;
@@ -406,13 +406,19 @@ pub struct Pruned {
 /// the oldest ones until the rest takes at most `max_bytes`, but never for size one staged
 /// less than [`STAGING_GRACE`] (or `max_age`, if shorter) ago: a large file replaced a
 /// moment ago, perhaps by another Ferry process, can still be put back. Items are dated by
-/// their name (the time they were staged). A missing folder is nothing to do.
+/// their name (the time they were staged). A missing folder is nothing to do. Items staged
+/// by the records `spared` (jobs still running or interrupted) are left whatever their age.
 ///
 /// Only a folder of ours is pruned, and in it only the names Ferry gives, through its
 /// descriptor: a `.ferry-replaced-<uid>` at the root of a disk anyone may write to (`/dev/shm`)
 /// can be made by another user, who could fill it with anything, or swap a link to the
 /// user's own files in for it while it is pruned.
-pub fn prune_staging(dir: &Path, max_age: Duration, max_bytes: u64) -> Result<Pruned, Error> {
+pub fn prune_staging(
+    dir: &Path,
+    max_age: Duration,
+    max_bytes: u64,
+    spared: &HashSet<u64>,
+) -> Result<Pruned, Error> {
     let Some(folder) = open_ours(dir)? else {
         return Ok(Pruned::default());
     };
@@ -422,9 +428,10 @@ pub fn prune_staging(dir: &Path, max_age: Duration, max_bytes: u64) -> Result<Pr
     let mut names = Vec::new();
     fs::read_dir(&folder, &mut Vec::new(), |name, _| {
         // Staged since 2001, by a process: `2025-06-30-1` is a dated name, not one of ours.
-        if let Some((order, _)) = name.to_str().and_then(staged_fields)
+        if let Some((order, record)) = name.to_str().and_then(staged_fields)
             && order[0] >= STAGED_SINCE
             && order[1] > 0
+            && record.is_none_or(|(seq, _)| !spared.contains(&seq))
         {
             names.push((order[0], name.to_os_string()));
         }
@@ -536,7 +543,7 @@ mod tests {
         }
         let private = |mode| std::fs::Permissions::from_mode(mode);
         std::fs::set_permissions(&folder, private(0o755)).unwrap();
-        let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
+        let p = prune_staging(&folder, Duration::ZERO, 0, &HashSet::new()).unwrap();
         assert_eq!(p, Pruned::default(), "a folder others may enter");
         std::fs::set_permissions(&folder, private(0o700)).unwrap();
         let names = |folder: &Path| {
@@ -550,14 +557,36 @@ mod tests {
         if rustix::process::geteuid().is_root() {
             let nobody = Some(rustix::fs::Uid::from_raw(65534));
             rustix::fs::chown(&folder, nobody, None).unwrap();
-            let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
+            let p = prune_staging(&folder, Duration::ZERO, 0, &HashSet::new()).unwrap();
             assert_eq!(p, Pruned::default(), "another user's folder");
             assert_eq!(names(&folder).len(), 5);
             rustix::fs::chown(&folder, Some(rustix::process::geteuid()), None).unwrap();
         }
-        let p = prune_staging(&folder, Duration::ZERO, 0).unwrap();
+        let p = prune_staging(&folder, Duration::ZERO, 0, &HashSet::new()).unwrap();
         assert_eq!(p.items, 2);
         assert_eq!(names(&folder), ["1-1-1-0-x", "2025-06-30-1", "Documents"]);
+    }
+
+    /// A Replace killed after staging the old file leaves it only in the staging folder:
+    /// pruning it, however old, lost the user's file before its job was resumed or rolled
+    /// back.
+    #[test]
+    fn pruning_spares_what_an_unresolved_record_staged() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join(staging_folder_name());
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let names = [
+            "1000000010-1-3-0-r3-00000000000000ff",
+            "1000000010-1-4-0-r4-00000000000000ff",
+        ];
+        for name in names {
+            std::fs::write(folder.join(name), "x").unwrap();
+        }
+        let p = prune_staging(&folder, Duration::ZERO, 0, &HashSet::from([3])).unwrap();
+        assert_eq!(p.items, 1);
+        assert!(folder.join(names[0]).exists() && !folder.join(names[1]).exists());
     }
 
     #[test]
@@ -577,7 +606,7 @@ mod tests {
         std::fs::write(dir.join(hours_ago(2)), [0u8; 300]).unwrap();
         std::fs::write(dir.join(format!("{now}-1-0-0")), [0u8; 300]).unwrap();
         let day = Duration::from_secs(86_400);
-        let p = prune_staging(&dir, day, 1 << 20).unwrap();
+        let p = prune_staging(&dir, day, 1 << 20, &HashSet::new()).unwrap();
         assert_eq!(
             p,
             Pruned {
@@ -586,7 +615,7 @@ mod tests {
             }
         );
         // Down to 400 bytes: both older items go; the one just staged stays, over the bound.
-        let p = prune_staging(&dir, day, 400).unwrap();
+        let p = prune_staging(&dir, day, 400, &HashSet::new()).unwrap();
         assert_eq!(
             p,
             Pruned {
@@ -596,7 +625,7 @@ mod tests {
         );
         assert!(dir.join(format!("{now}-1-0-0")).exists());
         // A zero age bound takes everything.
-        let p = prune_staging(&dir, Duration::ZERO, 1 << 20).unwrap();
+        let p = prune_staging(&dir, Duration::ZERO, 1 << 20, &HashSet::new()).unwrap();
         assert_eq!(p.items, 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }

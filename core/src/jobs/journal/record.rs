@@ -149,6 +149,16 @@ impl JournalRecord {
         self.state == RecordState::Cancelled || c.skipped + c.failed + c.not_done > 0
     }
 
+    /// Its job, or an undo or redo of it, is running or was interrupted and not yet resumed
+    /// or rolled back: what it left (a replaced file staged, a source set aside, a half-made
+    /// copy) is known only from this record, which the log therefore never drops, however
+    /// many records come after it.
+    pub(crate) fn unresolved(&self) -> bool {
+        matches!(self.state, RecordState::Running | RecordState::Interrupted)
+            || self.undo_by.is_some()
+            || self.before_redo.is_some()
+    }
+
     /// True when undo must compare sources and destinations, for want of per-item
     /// identities: the job was interrupted, resumed, or too large to list.
     pub fn undo_by_comparison(&self) -> bool {

@@ -1,7 +1,8 @@
 //! What every process does with the journal at start: bound the staging folders (those the
 //! records name and the user's own) and clean up after interrupted jobs (put back the sources
 //! their moves had set aside, remove their temporaries), on records already read (see
-//! [`UndoJournal::start_up`]); and the same for an interrupted record the log drops.
+//! [`UndoJournal::start_up`]). What an unresolved record staged is never pruned: that record
+//! may still need it, and the log keeps the record (`UndoJournal::compact_if_long`).
 //!
 //! Bounding the staging folders reads the mount table, looks at the root of every file
 //! system and sizes every staged tree: work that grows with what was replaced (a replaced
@@ -14,6 +15,7 @@
 //! [`UndoJournal::start_up`]: super::UndoJournal::start_up
 //! [`STAGING_GRACE`]: crate::jobs::STAGING_GRACE
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -50,8 +52,9 @@ pub(super) fn start_up_of(
             .collect();
         folders.sort();
         folders.dedup();
+        let spared = spared(&records);
         for dir in folders {
-            if let Err(e) = prune_staging(&dir, STAGING_MAX_AGE, STAGING_MAX_BYTES) {
+            if let Err(e) = prune_staging(&dir, STAGING_MAX_AGE, STAGING_MAX_BYTES, &spared) {
                 problems.push(e);
             }
         }
@@ -100,21 +103,23 @@ fn prune_due(stamp: &Path, now: SystemTime) -> bool {
     })
 }
 
-/// For a record being dropped from the log: false when it is an interrupted job whose
-/// set-aside sources could not be put back or whose parts and temporaries could not be
-/// removed (it is kept, to try again and say so at start).
-pub(super) fn cleaned_up(raw: &RawRecord) -> bool {
+/// Whether the lines of `raw` leave its job unresolved ([`JournalRecord::unresolved`]): the
+/// log keeps it whatever its age.
+pub(super) fn unresolved(raw: &RawRecord) -> bool {
     let mut records = Vec::new();
     for line in &raw.lines {
         super::apply::apply(&mut records, line.clone());
     }
-    records.into_iter().all(|r| {
-        r.state != RecordState::Running
-            || super::is_alive(r.pid, r.pid_start)
-            || (crate::jobs::recovery::set_aside::put_back(&r).is_empty()
-                && crate::jobs::recovery::remove_parts(&r).is_ok()
-                && crate::jobs::recovery::remove_temporaries(&r).is_ok())
-    })
+    records.iter().any(JournalRecord::unresolved)
+}
+
+/// The records whose staged items pruning leaves alone, however old: the unresolved ones.
+fn spared(records: &[JournalRecord]) -> HashSet<u64> {
+    records
+        .iter()
+        .filter(|r| r.unresolved())
+        .map(|r| r.seq)
+        .collect()
 }
 
 /// The staging folders `records` name (only folders named like one), each once.
@@ -136,8 +141,9 @@ pub(super) fn prune_staging_of(
     max_bytes: u64,
 ) -> Result<Pruned, Error> {
     let mut pruned = Pruned::default();
+    let spared = spared(records);
     for dir in named(records) {
-        let p = prune_staging(dir, max_age, max_bytes)?;
+        let p = prune_staging(dir, max_age, max_bytes, &spared)?;
         pruned.items += p.items;
         pruned.bytes += p.bytes;
     }
