@@ -223,3 +223,33 @@ fn undo_of_a_replace_on_another_disk_leaves_no_empty_staging_folder() {
     assert_eq!(fs::read(&old).unwrap(), b"old");
     assert!(!staging.exists(), "the empty staging folder stayed");
 }
+
+/// Another program takes the name while a Replace has the old file staged and the new one not
+/// yet in place: the old file comes back beside it, under a keep-both name, and the job says
+/// so. It was left in the staging folder, named by no record (no undo could bring it back),
+/// and pruned a week later.
+#[test]
+fn a_name_taken_while_the_old_file_is_staged_gets_the_old_file_back_beside_it() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("src/doc.txt", "new");
+    t.file("dest/doc.txt", "the user's old file");
+    let pause = crate::faults::Pause::at("replace-staged");
+    let mut copy = crate::ferry_in(&home);
+    copy.args(["cp", "--on-conflict", "replace"])
+        .arg(t.join("src/doc.txt"))
+        .arg(t.join("dest"));
+    let held = pause.start_held(&mut copy);
+    fs::write(t.join("dest/doc.txt"), "another program's").unwrap();
+    pause.release(held.id());
+    let out = held.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("is back beside it"), "{stderr}");
+    assert_eq!(
+        fs::read(t.join("dest/doc.txt")).unwrap(),
+        b"another program's"
+    );
+    let back = t.join("dest/doc (copy).txt");
+    assert_eq!(fs::read(back).unwrap(), b"the user's old file");
+}

@@ -12,7 +12,7 @@ use rustix::io::Errno;
 use super::conflict::{Conflict, ConflictKind, EntryInfo};
 use super::copy::{Copier, Outcome};
 use super::decide::{Choice, policy_choice};
-use super::staging::Staging;
+use super::staging::{self, Staging};
 use super::{ConflictPolicy, Event, Resolution, SkipReason, lock};
 use crate::entry::Kind;
 use crate::error::Error;
@@ -57,8 +57,11 @@ impl Copier<'_> {
     }
 
     /// After putting item `i` in place (`placed`) with the old one `staged`: record it for
-    /// undo, or, if the new one did not make it, put the old one back. An old item that
-    /// cannot go back (its name was taken meanwhile) is an error naming where it is kept.
+    /// undo, or, if the new one did not make it, put the old one back. One whose name another
+    /// program took meanwhile goes back beside it under a keep-both name (left in the
+    /// staging folder, it was named by no record, so that no undo could bring it back, and
+    /// pruned a week later); one that cannot go back at all is an error naming where it is
+    /// kept.
     pub(super) fn settle(
         &self,
         staged: Option<PathBuf>,
@@ -77,6 +80,16 @@ impl Copier<'_> {
         let staging = self.staging.get().and_then(|s| s.as_ref().ok());
         match staging.map(|s| s.unstash(&staged, dir, self.plan.dest_name(i))) {
             Some(Ok(())) => Ok(()),
+            Some(Err(Errno::EXIST | Errno::NOTEMPTY)) => {
+                let taken = self.plan.dest_path(i);
+                Err(match staging::put_back_beside(&staged, &taken) {
+                    Some(path) => Error::PutBackBeside { path, taken },
+                    None => Error::ReplacedKept {
+                        path: taken,
+                        staged,
+                    },
+                })
+            }
             Some(Err(e)) => Err(Error::io("put back", staged, e)),
             None => Ok(()),
         }

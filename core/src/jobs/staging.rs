@@ -196,6 +196,19 @@ impl Staging {
     }
 }
 
+/// Puts the item `staged` back beside `place`, which is taken, under a keep-both name (as
+/// "doc (copy).txt"): where it can be seen, rather than left in the staging folder. Returns
+/// where it went.
+pub(crate) fn put_back_beside(staged: &Path, place: &Path) -> Option<PathBuf> {
+    let (dir, name) = place.parent().zip(place.file_name())?;
+    let folder = std::fs::symlink_metadata(staged).is_ok_and(|m| m.is_dir());
+    let rules = super::names::NameRules::of(dir).ok()?;
+    let free = super::names::free_name(dir, &rules, name, folder).ok()?;
+    let beside = dir.join(free);
+    fs::rename_noreplace_path(staged, &beside).ok()?;
+    Some(beside)
+}
+
 /// Removes `folder` when it is a `.ferry-replaced-<uid>` folder (at a mount's root or in a
 /// destination folder, among the user's own files) left empty: an undo that put back the
 /// last item kept there left it behind on a USB stick's root. The data folder's own staging

@@ -46,7 +46,7 @@ use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
     TrashedItem,
 };
-use super::{names, put_back, recovery, single, staging, symlinks, trash};
+use super::{put_back, recovery, single, staging, symlinks, trash};
 use crate::entry::Kind;
 use crate::error::Error;
 use crate::fs::{self, DeepPaths, FileId, Timestamp};
@@ -257,19 +257,7 @@ fn unstage(ctx: &JobCtx, summary: &mut Summary, entries: &[RecordEntry]) {
         // Its place holds what the job put there, changed since and kept (said already), or
         // something else: what was replaced comes back beside it, under a keep-both name,
         // rather than stay in the staging folder with the job marked undone.
-        let beside = e
-            .dest
-            .parent()
-            .zip(e.dest.file_name())
-            .and_then(|(dir, name)| {
-                let folder = std::fs::symlink_metadata(staged).is_ok_and(|m| m.is_dir());
-                let rules = names::NameRules::of(dir).ok()?;
-                let free = names::free_name(dir, &rules, name, folder).ok()?;
-                let beside = dir.join(free);
-                fs::rename_noreplace_path(staged, &beside).ok()?;
-                Some(beside)
-            });
-        let error = match beside {
+        let error = match staging::put_back_beside(staged, &e.dest) {
             Some(beside) => Error::PutBackBeside {
                 path: beside,
                 taken: e.dest.clone(),
