@@ -204,3 +204,41 @@ fn trash_journaled(s: &Setup, path: &std::path::Path) {
     });
     assert!(out.summary.is_complete(), "{:#?}", out.summary);
 }
+
+/// A move merged `src/top` into the `top` already in its destination (and removed the emptied
+/// source folder); a link to another folder was then put where `src/top` was. The undo put the
+/// files back through it, into the folder it points to, and exited 0. It puts nothing through
+/// it, on one file system and across two, and says why.
+#[test]
+fn undo_of_a_merged_move_never_puts_back_through_a_link_put_in_the_folders_place() {
+    let shm = TempTree::new_in("/dev/shm");
+    let t = TempTree::new();
+    for dest_root in [t.path(), shm.path()] {
+        let s = Setup::new(&t);
+        let tag = if dest_root == t.path() {
+            "same"
+        } else {
+            "across"
+        };
+        let src = t.file(format!("{tag}/src/top/a.txt"), "mine");
+        let dest = dest_root.join(format!("{tag}-dest"));
+        fs::create_dir_all(dest.join("top")).unwrap();
+        fs::write(dest.join("top/b.txt"), "there before").unwrap();
+        let out = s.run(moving(vec![t.join(format!("{tag}/src/top"))], &dest));
+        assert!(out.summary.is_complete(), "{:#?}", out.summary);
+        assert!(!src.exists());
+        let elsewhere = t.dir(format!("{tag}/elsewhere"));
+        std::os::unix::fs::symlink(&elsewhere, t.join(format!("{tag}/src/top"))).unwrap();
+        let out = s.undo();
+        assert!(
+            !elsewhere.join("a.txt").exists(),
+            "{tag}: put back through the link"
+        );
+        assert_eq!(fs::read(dest.join("top/a.txt")).unwrap(), b"mine", "{tag}");
+        let failed: Vec<_> = out.summary.failed.iter().map(|f| &*f.error).collect();
+        assert!(
+            matches!(failed[..], [Error::LinkInPath { .. }]),
+            "{tag}: {failed:#?}"
+        );
+    }
+}

@@ -21,7 +21,14 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
     let mut summary = Summary::default();
     // A folder merged into the one there was removed once emptied: it is made again, before
     // what it held goes back into it (new folders: `remade` says which, for earlier undos).
+    // A symbolic link found in its place was put there since (a move never walks through
+    // one): nothing goes back through it, which put the user's files where it pointed.
+    let mut links = Vec::new();
     for e in entries.iter().filter(|e| e.how == How::Merged) {
+        if std::fs::symlink_metadata(&e.source).is_ok_and(|m| m.is_symlink()) {
+            links.push(e.source.clone());
+            continue;
+        }
         if let Err(err) = put_back::make_folders(&e.source, &mut summary.remade) {
             let error = Error::io("create folder", &e.source, err);
             fail(ctx, &mut summary, &e.source, error);
@@ -104,6 +111,17 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
             }
         }
     }
+    targets.retain(|t| {
+        let Some(link) = links.iter().find(|l| t.dest.starts_with(l)) else {
+            return true;
+        };
+        let error = Error::LinkInPath {
+            path: link.clone(),
+            dest: t.dest.clone(),
+        };
+        fail(ctx, &mut summary, &t.source, error);
+        false
+    });
     if !targets.is_empty() {
         // Copied back from a disk that held no modes: each gets its own back.
         let modes = (entries.iter())
