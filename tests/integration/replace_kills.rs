@@ -153,6 +153,38 @@ fn resume_stages_the_old_file_once(kind: Kind) {
     }
 }
 
+/// Killed, then the source taken away (a USB stick unplugged, the file moved by the user),
+/// then resumed: the destination holds the old file, or the new one where it was in place
+/// already. The resume exited 0 with the destination empty and the old file left staged.
+fn resume_without_the_source_leaves_the_destination_whole(kind: Kind) {
+    for step in STEPS {
+        let Some(k) = Killed::new(kind, step) else {
+            continue;
+        };
+        let placed = fs::read(&k.dest).ok();
+        let _ = fs::remove_file(&k.src);
+        let out = ferry_in(&k.home).arg("resume").output().unwrap();
+        let when = format!("{kind:?} killed at {step}, its source removed, resumed");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let at_dest = fs::read(&k.dest).ok();
+        match placed.as_deref() {
+            Some(NEW) => assert_eq!(at_dest.as_deref(), Some(NEW), "{when}: {stderr}"),
+            _ => {
+                assert_eq!(at_dest.as_deref(), Some(OLD), "{when}: {stderr}");
+                assert!(k.staged().is_empty(), "{when}: {:?}", k.staged());
+            }
+        }
+        assert_no_temporaries(k.dest.parent().unwrap());
+    }
+}
+
+#[test]
+fn resume_after_a_killed_replace_whose_source_went_keeps_the_destination_whole() {
+    resume_without_the_source_leaves_the_destination_whole(Kind::Copy);
+    resume_without_the_source_leaves_the_destination_whole(Kind::MoveHere);
+    resume_without_the_source_leaves_the_destination_whole(Kind::MoveAcross);
+}
+
 #[test]
 fn undo_after_a_killed_replace_by_copy_puts_the_old_file_back() {
     undo_puts_the_old_file_back(Kind::Copy);

@@ -50,7 +50,8 @@
 //! job, so it is one the job merged into, even where its source is gone (a move removes each
 //! source folder it emptied). Resume takes a destination file identical to its
 //! source for the interrupted run's copy, done, rather than replacing it again, which would
-//! stage the job's own copy in place of the user's old file.
+//! stage the job's own copy in place of the user's old file; an old item whose replacement
+//! never came (its source gone since) it puts back (`recovery/unreplaced.rs`).
 //!
 //! Trash, restore, rename and link jobs keep no per-item record until they finish; their
 //! resume and roll back find what they did on disk (see `recovery/trash_jobs.rs` and
@@ -62,6 +63,7 @@ mod link_jobs;
 mod roll_back;
 pub(crate) mod set_aside;
 mod trash_jobs;
+mod unreplaced;
 
 pub(crate) use roll_back::roll_back;
 
@@ -208,6 +210,7 @@ pub(crate) fn resume(ctx: &JobCtx, record: &JournalRecord) -> Summary {
                 );
             }
             folders::restore_folder_times(ctx, &folders);
+            unreplaced::put_back(ctx, &mut summary, record, &landings, dest_dir);
             keep_or_discard_parts(ctx, &mut summary, record, dest_dir);
             summary
         }
@@ -311,6 +314,7 @@ fn resume_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPolicy) -> 
         }
     }
     folders::restore_folder_times(ctx, &folders);
+    unreplaced::put_back(ctx, &mut summary, record, &landings, dest_dir);
     summary
 }
 
