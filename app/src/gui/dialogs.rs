@@ -509,10 +509,14 @@ impl Ferry {
         }
         if self.folder_prompt.is_some() {
             // The field has the other keys.
-            if key == &Key::Named(iced::keyboard::key::Named::Escape) {
-                return Some(self.folder_prompt_message(folder_prompt::Message::Cancelled));
-            }
-            return Some(Task::none());
+            let message = match key {
+                Key::Named(iced::keyboard::key::Named::Escape) => folder_prompt::Message::Cancelled,
+                Key::Named(iced::keyboard::key::Named::Tab) if modifiers.is_empty() => {
+                    folder_prompt::Message::Complete
+                }
+                _ => return Some(Task::none()),
+            };
+            return Some(self.folder_prompt_message(message));
         }
         if self.name_prompt.is_some() {
             if key == &Key::Named(iced::keyboard::key::Named::Escape) {

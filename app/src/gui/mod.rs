@@ -24,6 +24,7 @@ mod actions;
 pub mod bench;
 mod bridge;
 pub mod clipboard;
+mod completion;
 mod conflicts;
 mod copy_paste;
 mod dialogs;

@@ -4,8 +4,10 @@
 //! pane's folder, else the pane's own), `~` is the home folder, and the folder is checked on
 //! a worker thread before anything is submitted ("There is no folder “…”.").
 //!
-//! Keyboard: the field has it; Enter submits, Escape cancels.
+//! Keyboard: the field has it; Tab completes the folder name being typed (Tab again cycles
+//! through the candidates, as in the location bar), Enter submits, Escape cancels.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,6 +16,7 @@ use iced::widget::{Id, operation};
 use iced::{Element, Task};
 
 use super::prompt::Prompt;
+use crate::gui::completion::{Completion, folder_part, with_real_names};
 use crate::gui::{bridge, picker, words};
 
 /// The field's id (focused when the prompt opens).
@@ -30,6 +33,13 @@ pub enum Message {
     Checked(PathBuf, Result<(), Arc<Error>>),
     /// Cancel, Escape or the backdrop.
     Cancelled,
+    /// Tab: complete the folder name being typed.
+    Complete,
+    /// The folders of the folder being typed in arrived, for completing `typed`.
+    Completed {
+        typed: String,
+        names: Result<Arc<[OsString]>, Arc<Error>>,
+    },
 }
 
 /// What the window must act on; the prompt is done with either.
@@ -51,6 +61,9 @@ pub struct FolderPrompt<T> {
     problem: Option<String>,
     checking: bool,
     home: Option<PathBuf>,
+    completion: Completion,
+    /// The candidates Tab listed, as shown under the field.
+    listed: Option<String>,
 }
 
 impl<T: Clone> FolderPrompt<T> {
@@ -71,12 +84,11 @@ impl<T: Clone> FolderPrompt<T> {
             problem: None,
             checking: false,
             home,
+            completion: Completion::default(),
+            listed: None,
         };
         let focus = operation::focus(Id::new(INPUT_ID));
-        (
-            prompt,
-            Task::batch([focus, operation::move_cursor_to_end(Id::new(INPUT_ID))]),
-        )
+        (prompt, Task::batch([focus, cursor_to_end()]))
     }
 
     /// Handles a message.
@@ -85,7 +97,43 @@ impl<T: Clone> FolderPrompt<T> {
             Message::Edited(typed) => {
                 self.typed = typed;
                 self.problem = None;
+                self.completion.clear();
+                self.listed = None;
                 (Task::none(), None)
+            }
+            Message::Complete => {
+                if let Some(next) = self.completion.next() {
+                    self.typed = next;
+                    self.listed = self.completion.line();
+                    return (cursor_to_end(), None);
+                }
+                let typed = self.typed.clone();
+                let dir_text = match folder_part(&typed) {
+                    "" => ".",
+                    dir => dir,
+                };
+                let dir = with_real_names(picker::typed_folder(dir_text, self.home.as_deref()));
+                let read = bridge::blocking(move || {
+                    let names = ferry_core::lister::folder_names(&dir)
+                        .map(Arc::from)
+                        .map_err(Arc::new);
+                    Message::Completed { typed, names }
+                });
+                (read, None)
+            }
+            Message::Completed { typed, names } => {
+                if typed != self.typed {
+                    return (Task::none(), None); // typed on since: stale
+                }
+                match names {
+                    Ok(names) => match self.completion.found(&typed, &names) {
+                        Ok(text) => self.typed = text,
+                        Err(problem) => self.problem = Some(problem),
+                    },
+                    Err(e) => self.problem = Some(words::error_in_words(&e)),
+                }
+                self.listed = self.completion.line();
+                (cursor_to_end(), None)
             }
             Message::Submitted if self.checking => (Task::none(), None),
             Message::Submitted => {
@@ -123,7 +171,7 @@ impl<T: Clone> FolderPrompt<T> {
             placeholder: "A folder",
             typed: &self.typed,
             problem: self.problem.as_deref(),
-            note: None,
+            note: self.listed.as_deref(),
             action: &self.action,
             ids: [
                 INPUT_ID,
@@ -134,6 +182,10 @@ impl<T: Clone> FolderPrompt<T> {
         };
         prompt.view(Message::Edited, Message::Submitted, Message::Cancelled)
     }
+}
+
+fn cursor_to_end() -> Task<Message> {
+    operation::move_cursor_to_end(Id::new(INPUT_ID))
 }
 
 #[cfg(test)]
@@ -157,5 +209,36 @@ mod tests {
         assert_eq!(event, Some(Event::Chosen(7, here)));
         let (_, event) = prompt.update(Message::Cancelled);
         assert_eq!(event, Some(Event::Cancelled));
+    }
+
+    #[test]
+    fn tab_completes_the_folder_being_typed() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["Photos 2023", "Photos 2024", "Music"] {
+            std::fs::create_dir(dir.path().join(name)).unwrap();
+        }
+        std::fs::write(dir.path().join("Photos.txt"), "a file").unwrap();
+        let (mut prompt, _) = FolderPrompt::new(7, "Copy 1 item to", "Copy Here", dir.path(), None);
+        let base = format!("{}/", dir.path().display());
+        let _ = prompt.update(Message::Edited(format!("{base}Ph")));
+        let names = ferry_core::lister::folder_names(dir.path())
+            .map(Arc::from)
+            .map_err(Arc::new);
+        let typed = prompt.typed.clone();
+        let _ = prompt.update(Message::Completed { typed, names });
+        assert_eq!(prompt.typed, format!("{base}Photos 202"), "folders only");
+        assert!(prompt.listed.as_deref().unwrap().contains("Photos 2024"));
+        let _ = prompt.update(Message::Complete);
+        assert_eq!(prompt.typed, format!("{base}Photos 2023/"));
+        let _ = prompt.update(Message::Complete);
+        assert_eq!(prompt.typed, format!("{base}Photos 2024/"));
+        let _ = prompt.update(Message::Edited(format!("{base}x")));
+        assert_eq!(prompt.listed, None);
+        let names = ferry_core::lister::folder_names(dir.path())
+            .map(Arc::from)
+            .map_err(Arc::new);
+        let typed = prompt.typed.clone();
+        let _ = prompt.update(Message::Completed { typed, names });
+        assert!(prompt.problem.as_deref().unwrap().contains("“x”"));
     }
 }

@@ -14,7 +14,8 @@ use iced::{Element, Fill, Task};
 use super::view::{SMALL, TEXT};
 use super::{Browser, Event, Message};
 use crate::gui::bridge;
-use crate::gui::format::{STAND_INS, shown_name};
+use crate::gui::completion::{Completion, with_real_names};
+use crate::gui::format::shown_name;
 use crate::gui::style;
 use crate::gui::widget::field::{self, Opened};
 
@@ -24,12 +25,8 @@ pub(super) struct Editing {
     pub(super) text: String,
     /// Why the last path submitted was refused, or why completion found nothing.
     pub(super) problem: Option<String>,
-    /// The folders that complete the text Tab was last pressed on.
-    pub(super) candidates: Vec<String>,
-    /// The text those candidates complete (the part before the name being completed).
-    pub(super) base: String,
-    /// Which candidate repeated Tab presses are at.
-    pub(super) cycle: Option<usize>,
+    /// Where Tab presses stand.
+    pub(super) completion: Completion,
     /// The text it opened with, all selected (for letters typed before it has the keyboard).
     pub(super) opened: Opened,
     /// Opened over the Trash view (Ctrl+L there): Escape shows it again.
@@ -67,8 +64,7 @@ impl Browser {
         if let Some(editing) = &mut self.editing {
             editing.text = text;
             editing.problem = None;
-            editing.candidates.clear();
-            editing.cycle = None;
+            editing.completion.clear();
         }
     }
 
@@ -153,7 +149,7 @@ impl Browser {
             let mut bar = column![field].spacing(4);
             if let Some(problem) = &editing.problem {
                 bar = bar.push(text(problem.as_str()).size(SMALL).style(style::danger_text));
-            } else if !editing.candidates.is_empty() {
+            } else if !editing.completion.candidates.is_empty() {
                 bar = bar.push(self.candidate_line(editing));
             }
             return bar.into();
@@ -171,38 +167,6 @@ fn check_folder(path: &Path) -> Result<(), Error> {
         }),
         Err(e) => Err(Error::io("open folder", path, e)),
     }
-}
-
-/// `path` with each name that holds a symbol the field shows in place of what cannot be shown
-/// on one line (U+FFFD for bytes that are not UTF-8, ↵ for a newline: [`shown_name`]) replaced
-/// by the one name of its folder that is shown so, as the field shows, and Tab completes,
-/// names; other names as typed. Reads folders: off the UI thread.
-pub(super) fn with_real_names(path: PathBuf) -> PathBuf {
-    let stands_in = |text: &str| text.chars().any(|c| STAND_INS.contains(&c));
-    if !stands_in(&path.to_string_lossy()) {
-        return path;
-    }
-    let mut real = PathBuf::new();
-    for part in path.components() {
-        let shown = part.as_os_str();
-        let text = shown.to_string_lossy();
-        let found = stands_in(&text)
-            .then(|| the_name_shown_as(&real, &text))
-            .flatten();
-        real.push(found.as_deref().unwrap_or(shown));
-    }
-    real
-}
-
-/// The one name in folder `dir` that is shown as `text`; `None` if there is none, or two
-/// (which one was meant cannot be told).
-fn the_name_shown_as(dir: &Path, text: &str) -> Option<std::ffi::OsString> {
-    let mut names = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .map(|e| e.file_name());
-    let first = names.find(|n| shown_name(n) == text)?;
-    names.all(|n| shown_name(&n) != text).then_some(first)
 }
 
 /// The folder a typed path names: `~` is the home folder, a `file://` address its path,
@@ -318,7 +282,7 @@ mod tests {
         assert_eq!(with_real_names(PathBuf::from(&shown)), real);
         let names = vec![std::ffi::OsString::from("two\nlines")];
         assert_eq!(
-            super::super::completion::candidates(&names, "two"),
+            crate::gui::completion::candidates(&names, "two"),
             ["two↵lines"]
         );
     }
