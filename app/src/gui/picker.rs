@@ -138,7 +138,11 @@ pub fn check_folder(folder: &Path) -> Result<(), Arc<Error>> {
         Ok(_) => Err(Arc::new(Error::NotADirectory {
             path: folder.to_path_buf(),
         })),
-        Err(e) => Err(Arc::new(Error::io("open", folder, e))),
+        Err(e) => Err(Arc::new(Error::io(
+            crate::gui::words::DESTINATION,
+            folder,
+            e,
+        ))),
     }
 }
 

@@ -9,7 +9,7 @@ use rustix::io::Errno;
 use super::names::{lowercase_first, parent_quoted, quoted, quoted_full, upper_first};
 
 /// Opening a job's destination folder (`Dest::open`).
-pub(super) const DESTINATION: &str = "open the destination folder";
+pub(crate) const DESTINATION: &str = "open the destination folder";
 
 /// The sentence for an OS error met while doing `op` on `path`.
 pub(super) fn io_in_words(op: &str, path: &Path, source: &io::Error) -> String {

@@ -20,6 +20,7 @@ use crate::gui::format;
 mod io_words;
 mod names;
 
+pub(crate) use io_words::DESTINATION;
 pub(super) use io_words::strip_os_code;
 use io_words::{Act, errno, io_in_words, name_not_allowed};
 pub use names::folders_and_files;

@@ -5,20 +5,15 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ferry_core::Error;
 use ferry_core::entry::Kind;
 use ferry_core::jobs::{ConflictPolicy, Job, TrashedItem};
 use iced::Task;
-use iced::widget::operation;
 
-use super::{
-    Asked, Event, Field, Loaded, Message, Notice, Pending, Picked, RestoreTo, Trash,
-    folder_input_id,
-};
+use super::{Asked, Event, Loaded, Message, Notice, Pending, Picked, RestoreTo, Trash};
 use crate::gui::format;
 use crate::gui::modal::confirm::Confirm;
-use crate::gui::words;
-use crate::gui::{bridge, picker};
+use crate::gui::modal::folder_prompt::{self, FolderPrompt};
+use crate::gui::{picker, words};
 
 impl Trash {
     /// The focused item if selected, else the first selected one.
@@ -103,7 +98,11 @@ impl Trash {
                 format::counted(many.len(), "item", "items")
             ),
         };
-        self.restore_to = Some(RestoreTo { items, field: None });
+        self.restore_to = Some(RestoreTo {
+            items,
+            title: title.clone(),
+            prompt: None,
+        });
         picker::pick(title, self.home.clone()).map(Message::Picked)
     }
 
@@ -115,61 +114,36 @@ impl Trash {
                 (Task::none(), None)
             }
             Picked::Unavailable => {
+                let home = self.home.clone();
                 let Some(restore_to) = &mut self.restore_to else {
                     return (Task::none(), None);
                 };
-                let typed = self
-                    .home
-                    .as_deref()
-                    .map_or_else(String::new, |h| h.display().to_string());
-                restore_to.field = Some(Field {
-                    typed,
-                    ..Field::default()
-                });
-                let id = folder_input_id();
-                let focus = operation::focus(id.clone()).chain(operation::move_cursor_to_end(id));
-                (focus, None)
+                let start = home.clone().unwrap_or_else(|| PathBuf::from("/"));
+                let title = restore_to.title.clone();
+                let (prompt, task) = FolderPrompt::new((), title, "Restore Here", &start, home);
+                restore_to.prompt = Some(prompt);
+                (task.map(Message::Folder), None)
             }
         }
     }
 
-    pub(super) fn field_mut(&mut self) -> Option<&mut Field> {
-        self.restore_to.as_mut()?.field.as_mut()
-    }
-
-    pub(super) fn check_typed(&mut self) -> Task<Message> {
-        let home = self.home.clone();
-        let Some(field) = self.field_mut() else {
-            return Task::none();
-        };
-        if field.typed.trim().is_empty() || field.checking {
-            return Task::none();
-        }
-        field.checking = true;
-        let folder = picker::typed_folder(&field.typed, home.as_deref());
-        bridge::blocking(move || {
-            let checked = picker::check_folder(&folder);
-            Message::FolderChecked(folder, checked)
-        })
-    }
-
-    pub(super) fn folder_checked(
+    /// A message of Restore to…'s own folder prompt.
+    pub(super) fn folder_prompt(
         &mut self,
-        folder: &Path,
-        checked: Result<(), Arc<Error>>,
-    ) -> Option<Event> {
-        let field = self.field_mut()?;
-        field.checking = false;
-        match checked {
-            Ok(()) => self.restore_into(folder),
-            Err(error) => {
-                field.problem = Some(if error.is_not_found() {
-                    format!("There is no folder “{}”.", folder.display())
-                } else {
-                    words::error_in_words(&error)
-                });
-                None
+        message: folder_prompt::Message,
+    ) -> (Task<Message>, Option<Event>) {
+        let Some(prompt) = self.restore_to.as_mut().and_then(|r| r.prompt.as_mut()) else {
+            return (Task::none(), None);
+        };
+        let (task, event) = prompt.update(message);
+        let task = task.map(Message::Folder);
+        match event {
+            Some(folder_prompt::Event::Chosen((), folder)) => (task, self.restore_into(&folder)),
+            Some(folder_prompt::Event::Cancelled) => {
+                self.restore_to = None;
+                (task, None)
             }
+            None => (task, None),
         }
     }
 

@@ -9,6 +9,7 @@ use iced::{Point, Task};
 
 use super::loaded::{Column, Sort};
 use super::{Event, ItemRef, Message, ROW_HEIGHT, Trash, list_id};
+use crate::gui::modal::folder_prompt;
 use crate::gui::shortcut::Step;
 use crate::gui::widget::context_menu::Entry;
 use crate::gui::widget::list::top_of;
@@ -32,11 +33,21 @@ impl Trash {
     /// What a key does in the view (the window routes keys here while it is shown): the
     /// arrows, Page Up/Down, Home and End move the focus (Shift extends the selection; Ctrl
     /// with an arrow, Home or End keeps it as it is), Ctrl+Space selects or deselects the
-    /// focused item, Ctrl+A selects all, Escape selects nothing (or closes the folder field),
+    /// focused item, Ctrl+A selects all, Escape selects nothing,
     /// Delete or Shift+Delete deletes permanently, Alt+R restores, Alt+T restores to…, Alt+E
     /// empties the trash, the menu key or Shift+F10 opens the context menu, F5 or Ctrl+R reads
     /// the trash again.
     pub fn key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Message> {
+        // Restore to…'s folder prompt is modal: its field has the keys, but for Escape and
+        // Tab (which completes the folder name).
+        if self.asks_folder() {
+            let message = match key.as_ref() {
+                Key::Named(Named::Escape) => folder_prompt::Message::Cancelled,
+                Key::Named(Named::Tab) if modifiers.is_empty() => folder_prompt::Message::Complete,
+                _ => return None,
+            };
+            return Some(Message::Folder(message));
+        }
         let shift = modifiers.shift();
         // As in folders, where Ctrl+Page Up/Down are the tab keys: no focus-only page move.
         let paging = |step| matches!(step, Step::PageUp | Step::PageDown);
@@ -45,9 +56,6 @@ impl Trash {
             false => Some(Message::Step(step, shift)),
         };
         match key.as_ref() {
-            Key::Named(Named::Escape) if self.restore_to.is_some() => {
-                Some(Message::FolderCancelled)
-            }
             Key::Named(Named::Escape) => Some(Message::ClearSelection),
             Key::Named(Named::ArrowUp) => step(Step::Up),
             Key::Named(Named::ArrowDown) => step(Step::Down),

@@ -61,6 +61,7 @@ use super::Ctx;
 use super::browser::Selection;
 use crate::gui::bridge;
 use crate::gui::modal::confirm::Confirm;
+use crate::gui::modal::folder_prompt::{self, FolderPrompt};
 use crate::gui::shortcut::Step;
 use crate::gui::type_ahead::TypeAhead;
 use crate::gui::widget::list::Scroll;
@@ -152,14 +153,8 @@ pub enum Message {
     Confirmed(Pending),
     /// The folder dialog of Restore to… ended.
     Picked(Picked),
-    /// The folder field of Restore to… (no dialog available) was edited.
-    FolderEdited(String),
-    /// Enter in that field, or its Restore button.
-    FolderSubmitted,
-    /// The typed folder was checked (on a worker thread).
-    FolderChecked(PathBuf, Result<(), Arc<Error>>),
-    /// The field was closed without restoring.
-    FolderCancelled,
+    /// Restore to…'s own folder prompt (no dialog available).
+    Folder(folder_prompt::Message),
     /// The notice was closed.
     NoticeDismissed,
 }
@@ -271,19 +266,14 @@ enum Listing {
     Failed(Arc<Error>),
 }
 
-/// Restore to… under way: the items, taken when it was asked, and Ferry's own folder field
-/// where no dialog could be shown.
+/// Restore to… under way: the items, taken when it was asked, what it asks ("Restore
+/// “a.txt” to"), and Ferry's own folder prompt where no dialog could be shown (the one Copy
+/// to… shows, with its Tab completion).
 #[derive(Debug)]
 struct RestoreTo {
     items: Vec<TrashedItem>,
-    field: Option<Field>,
-}
-
-#[derive(Debug, Default)]
-struct Field {
-    typed: String,
-    problem: Option<String>,
-    checking: bool,
+    title: String,
+    prompt: Option<FolderPrompt<()>>,
 }
 
 /// The Trash view.
@@ -540,21 +530,7 @@ impl Trash {
             Message::Restore => (Task::none(), self.restore()),
             Message::RestoreTo => (self.restore_to(), None),
             Message::Picked(picked) => self.picked(picked),
-            Message::FolderEdited(typed) => {
-                if let Some(field) = self.field_mut() {
-                    field.typed = typed;
-                    field.problem = None;
-                }
-                (Task::none(), None)
-            }
-            Message::FolderSubmitted => (self.check_typed(), None),
-            Message::FolderChecked(folder, checked) => {
-                (Task::none(), self.folder_checked(&folder, checked))
-            }
-            Message::FolderCancelled => {
-                self.restore_to = None;
-                (Task::none(), None)
-            }
+            Message::Folder(message) => self.folder_prompt(message),
             Message::DeletePermanently => (Task::none(), self.ask_delete()),
             Message::EmptyTrash => {
                 if self.loaded().is_none_or(Loaded::is_empty) {
@@ -694,9 +670,11 @@ pub fn list_id() -> Id {
     Id::new("ferry-trash-list")
 }
 
-/// The id of the folder field of Restore to…, to focus it.
-pub fn folder_input_id() -> Id {
-    Id::new("ferry-trash-folder")
+impl Trash {
+    /// Restore to… asks for a folder in Ferry's own prompt.
+    pub fn asks_folder(&self) -> bool {
+        self.restore_to.as_ref().is_some_and(|r| r.prompt.is_some())
+    }
 }
 
 fn index_u32(index: usize) -> u32 {

@@ -250,33 +250,56 @@ fn restore_to_restores_an_unsafe_entry_into_the_picked_folder() {
     assert!(items[0].chosen_folder && items[0].unsafe_entry.is_none());
 }
 
+/// Where no folder dialog runs, Restore to… asks in Ferry's own folder prompt, the one Copy
+/// to… shows: a folder that is not there is refused in it, Tab completes, Escape closes it.
 #[test]
 fn without_a_folder_dialog_restore_to_asks_for_a_typed_folder() {
+    use crate::gui::modal::folder_prompt::Message as Prompt;
     let fixture = Fixture::four();
     let mut trash = fixture.view();
     click(&mut trash, &["a.txt"]);
     let none = ctx(Modifiers::empty());
     let _ = trash.update(Message::RestoreTo, &none);
     let _ = trash.update(Message::Picked(Picked::Unavailable), &none);
-    assert!(shows(&trash, "Restore “a.txt” into:"));
+    assert!(shows(&trash, "Restore “a.txt” to"));
+    let tab = trash.key(&Key::Named(Named::Tab), Modifiers::empty());
+    assert!(
+        matches!(tab, Some(Message::Folder(Prompt::Complete))),
+        "{tab:?}"
+    );
+    assert!(
+        trash
+            .key(&Key::Named(Named::Delete), Modifiers::empty())
+            .is_none(),
+        "modal"
+    );
     let gone = fixture.dir.path().join("nowhere");
-    let _ = trash.update(Message::FolderEdited(gone.display().to_string()), &none);
-    let _ = trash.update(Message::FolderSubmitted, &none);
-    let checked = Message::FolderChecked(gone.clone(), picker::check_folder(&gone));
-    assert!(trash.update(checked, &none).1.is_none());
+    let _ = trash.update(
+        Message::Folder(Prompt::Edited(gone.display().to_string())),
+        &none,
+    );
+    let _ = trash.update(Message::Folder(Prompt::Submitted), &none);
+    let checked = Prompt::Checked(gone.clone(), picker::check_folder(&gone));
+    assert!(trash.update(Message::Folder(checked), &none).1.is_none());
     assert!(shows(
         &trash,
         &format!("There is no folder “{}”.", gone.display())
     ));
     let here = fixture.dir.path().to_path_buf();
-    let _ = trash.update(Message::FolderEdited(here.display().to_string()), &none);
-    let _ = trash.update(Message::FolderSubmitted, &none);
-    let checked = Message::FolderChecked(here.clone(), picker::check_folder(&here));
-    let Some(Event::Submit(Job::Restore { items, .. })) = trash.update(checked, &none).1 else {
+    let _ = trash.update(
+        Message::Folder(Prompt::Edited(here.display().to_string())),
+        &none,
+    );
+    let _ = trash.update(Message::Folder(Prompt::Submitted), &none);
+    let checked = Prompt::Checked(here.clone(), picker::check_folder(&here));
+    let Some(Event::Submit(Job::Restore { items, .. })) =
+        trash.update(Message::Folder(checked), &none).1
+    else {
         panic!("no restore");
     };
     assert_eq!(items[0].original, here.join("a.txt"));
-    assert!(!shows(&trash, "Restore “a.txt” into:"));
+    assert!(!shows(&trash, "Restore “a.txt” to"));
+    assert!(!trash.asks_folder());
 }
 
 #[test]

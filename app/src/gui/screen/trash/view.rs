@@ -1,6 +1,6 @@
 //! The Trash view drawn: toolbar, column headers, the windowed rows (or the empty trash, or
-//! why it cannot be read), Restore to…'s folder field when no dialog could be shown, and the
-//! status bar. Every string is made here, for the visible rows only.
+//! why it cannot be read), the status bar, and over them Restore to…'s folder prompt when no
+//! dialog could be shown. Every string is made here, for the visible rows only.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -12,11 +12,11 @@ use iced::widget::scrollable::{Direction as ScrollDirection, Scrollbar};
 use iced::widget::text::Wrapping;
 use iced::widget::{
     button, center, column, container, mouse_area, row, rule, scrollable, space, stack, text,
-    text_input,
 };
 use iced::{Alignment, Element, Fill, Length, Padding, Theme};
 
-use super::{Column, Listing, Loaded, Message, ROW_HEIGHT, Trash, folder_input_id, list_id};
+use super::{Column, Listing, Loaded, Message, ROW_HEIGHT, Trash, list_id};
+use crate::gui::modal::{self, folder_prompt};
 use crate::gui::style;
 use crate::gui::widget::icon::{LinkMark, item_icon, trash as trash_icon};
 use crate::gui::widget::list;
@@ -64,14 +64,14 @@ impl Trash {
             view = view.push(notice_banner(notice.text()));
         }
         view = view.push(self.body());
-        if let Some(field) = self.folder_field() {
-            view = view
-                .push(rule::horizontal(1).style(style::separator))
-                .push(field);
-        }
-        view.push(rule::horizontal(1).style(style::separator))
-            .push(self.status_bar())
-            .into()
+        let view = view
+            .push(rule::horizontal(1).style(style::separator))
+            .push(self.status_bar());
+        let prompt = (self.restore_to.as_ref())
+            .and_then(|r| r.prompt.as_ref())
+            .map(|p| p.view().map(Message::Folder));
+        let dismiss = Message::Folder(folder_prompt::Message::Cancelled);
+        modal::dialog(view.into(), prompt, dismiss)
     }
 
     fn toolbar(&self) -> Element<'_, Message> {
@@ -336,54 +336,6 @@ impl Trash {
         let name_px = rest * f32::from(NAME_PART) / parts - ICON - 10.0 - 2.0 * CELL_PAD - 50.0;
         let location_px = rest * f32::from(LOCATION_PART) / parts - 2.0 * CELL_PAD;
         (name_px.max(MIN_PX), location_px.max(MIN_PX))
-    }
-
-    /// Restore to…'s own folder field, when no folder dialog could be shown.
-    fn folder_field(&self) -> Option<Element<'_, Message>> {
-        let restore_to = self.restore_to.as_ref()?;
-        let field = restore_to.field.as_ref()?;
-        let what = match restore_to.items.as_slice() {
-            [one] => format!("Restore “{}” into:", format::shown_name(&one.name)),
-            many => format!(
-                "Restore {} into:",
-                format::counted(many.len(), "item", "items")
-            ),
-        };
-        let input = text_input("/path/to/a/folder", &field.typed)
-            .id(folder_input_id())
-            .on_input(Message::FolderEdited)
-            .on_submit(Message::FolderSubmitted)
-            .size(SMALL)
-            .padding([5, 10])
-            .style(style::path_input)
-            .width(Fill);
-        let restore = button(text("Restore Here").size(SMALL))
-            .padding([5, 12])
-            .style(style::tool_button)
-            .on_press_maybe((!field.checking).then_some(Message::FolderSubmitted));
-        let cancel = button(text("Cancel").size(SMALL))
-            .padding([5, 12])
-            .style(style::tool_button)
-            .on_press(Message::FolderCancelled);
-        let line = row![text(what).size(SMALL), input, restore, cancel]
-            .spacing(8)
-            .align_y(Alignment::Center);
-        let hint = match &field.problem {
-            Some(problem) => text(problem.as_str()).size(12).style(style::danger_text),
-            None => text(
-                "No folder dialog is available here (no desktop portal and no zenity): type \
-                 the folder's path.",
-            )
-            .size(12)
-            .style(style::dim_text),
-        };
-        Some(
-            container(column![line, hint].spacing(4))
-                .padding([6, 12])
-                .width(Fill)
-                .style(style::chrome)
-                .into(),
-        )
     }
 
     fn status_bar(&self) -> Element<'_, Message> {
