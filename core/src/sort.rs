@@ -130,6 +130,18 @@ pub fn sorted_order(listing: &Listing, spec: SortSpec) -> Vec<u32> {
     merge(listing, spec, &first, &second)
 }
 
+/// A key that orders names as a listing sorted by name does (natural and locale-aware:
+/// "f2" before "f10"), for lists sorted outside a [`Listing`] such as the window's conflict
+/// table: the name's collation key, then its bytes, so that the order is total.
+pub fn name_key(name: &[u8]) -> Vec<u8> {
+    let mut key = Vec::with_capacity(2 * name.len() + 1);
+    let Ok(()) = collation().collator.write_sort_key_utf8_to(name, &mut key);
+    // No collation key holds a 0x00: a key that ends first orders first.
+    key.push(0);
+    key.extend_from_slice(name);
+    key
+}
+
 /// How many leading bytes `a` and `b` share.
 fn common_len(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()

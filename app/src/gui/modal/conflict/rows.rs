@@ -4,7 +4,6 @@
 
 use std::cmp::Ordering;
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use ferry_core::entry::{Kind, Listing, Meta};
@@ -437,10 +436,14 @@ impl Rows {
     }
 }
 
-/// A path compared without case (then byte-wise, so that the order is total).
-fn name_key(path: &OsStr) -> (Vec<u8>, Vec<u8>) {
-    let bytes = path.as_bytes();
-    (bytes.to_ascii_lowercase(), bytes.to_vec())
+/// A path ordered folder by folder as the file list orders names (natural: "f2" before
+/// "f10"; it read "file 1, 10, 100, 1000" where the list shows 1, 2, 3).
+fn name_key(path: &OsStr) -> Vec<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    std::path::Path::new(path)
+        .iter()
+        .map(|part| ferry_core::sort::name_key(part.as_bytes()))
+        .collect()
 }
 
 fn answer_rank(answer: Option<&Resolution>) -> u8 {
@@ -566,5 +569,26 @@ mod tests {
         );
         assert_eq!(rows.remove_kind(ConflictKind::FileExists), 3);
         assert_eq!(names(&rows), ["d"]);
+    }
+
+    /// The table ordered "file 1, 10, 100, 1000" where the file list shows 1, 2, 3.
+    #[test]
+    fn names_sort_naturally_as_in_the_file_list() {
+        let files = ["f10", "f2", "F1", "f1"];
+        let conflicts = (files.iter().enumerate())
+            .map(|(i, name)| fixture::file(i as u64 + 1, name, 1, 2))
+            .collect();
+        let rows = Rows::new(conflicts);
+        let names: Vec<String> = (0..rows.shown())
+            .map(|i| {
+                rows.shown_row(i)
+                    .conflict
+                    .source
+                    .name
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(names, ["f1", "F1", "f2", "f10"]);
     }
 }
