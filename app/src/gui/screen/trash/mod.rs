@@ -592,6 +592,21 @@ impl Trash {
         let focused_row = (self.selection.focus())
             .and_then(|e| self.rows_of.get(e as usize))
             .map(|&row| row as usize);
+        // The first item after it still there, else the last before it: after restoring
+        // c2 and c1 (Shift+Down), the row c1 had went on to the item two rows below.
+        let next = focused_row.and_then(|row| {
+            let old = self.loaded()?;
+            let stays =
+                |e: &&u32| (old.item(**e)).is_some_and(|i| by_info.contains_key(i.info.as_path()));
+            let after = self
+                .order
+                .get(row + 1..)
+                .unwrap_or_default()
+                .iter()
+                .find(stays);
+            let found = after.or_else(|| self.order[..row].iter().rev().find(stays))?;
+            by_info.get(old.item(*found)?.info.as_path()).copied()
+        });
         // The user restored or deleted it (a job was submitted for it), selected: the next is
         // selected, as in a folder after Delete, so that Alt+R again goes on.
         let acted_on = (self.selection.focus())
@@ -621,8 +636,7 @@ impl Trash {
         self.listing = Listing::Loaded(Arc::clone(&loaded));
         self.resort();
         if self.selection.focus().is_none()
-            && let Some(row) = focused_row
-            && let Some(&item) = self.order.get(row).or(self.order.last())
+            && let Some(item) = next
         {
             match acted_on && self.selection.count() == 0 {
                 true => self.selection.select_only(item),

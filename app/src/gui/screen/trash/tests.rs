@@ -703,6 +703,36 @@ fn a_restore_selects_the_next_item() {
     assert_eq!(trash.selection.count(), 1, "selected, not only focused");
 }
 
+/// Two restored at once (a2, then Shift+Down to a3): the item after them is selected. The
+/// row a3 had was kept, which went on to a5, two rows below: a Delete next acted on an item
+/// the user never picked.
+#[test]
+fn a_restore_of_several_selects_the_item_after_them() {
+    let f = Fixture::new();
+    let home = f.dir.path().join("home");
+    for name in ["a1", "a2", "a3", "a4", "a5"] {
+        let original = home.join(name);
+        f.put(name, original.to_str().unwrap(), "2024-01-02T10:00:00", &[]);
+    }
+    let mut trash = f.view();
+    click(&mut trash, &["Name"]);
+    let none = ctx(Modifiers::empty());
+    for c in "a2".chars() {
+        let _ = trash.update(Message::TypeAhead(c), &none);
+    }
+    let _ = trash.update(Message::Step(Step::Down, true), &none);
+    assert_eq!(trash.selection.count(), 2);
+    let (_, event) = trash.update(Message::Restore, &none);
+    let Some(Event::Submit(job)) = event else {
+        panic!("{event:?}");
+    };
+    run(job);
+    let _ = trash.update(Message::Reload, &none);
+    f.read(&mut trash);
+    assert_eq!(focused_name(&trash).as_deref(), Some("a4"));
+    assert_eq!(trash.selection.count(), 1);
+}
+
 /// Items alike in every column (one name, deleted in the same second from two folders) keep
 /// their order whatever order the trash lists them in: it came from the listing, and the
 /// focused row swapped places on every refresh (Delete there deletes for good).
