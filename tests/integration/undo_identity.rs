@@ -242,3 +242,30 @@ fn undo_of_a_merged_move_never_puts_back_through_a_link_put_in_the_folders_place
         );
     }
 }
+
+/// The undo of a restore takes back to the trash only what the restore put back, as it left
+/// it: a file changed since (or one made anew under its name, which often gets the freed inode
+/// number) stays, and the undo says so. It took it to the trash and said it had undone the job.
+#[test]
+fn undo_of_a_restore_keeps_a_file_changed_since() {
+    use ferry_core::jobs::{ConflictPolicy, Job, list_trash_in};
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("work/x.txt", "orig");
+    let out = s.run(Job::Trash {
+        paths: vec![file.clone()],
+        roots: s.trash.clone(),
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let items = list_trash_in(&s.trash).unwrap();
+    let out = s.run(Job::Restore {
+        items,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    fs::write(&file, "the user's new contents").unwrap();
+    let out = s.undo();
+    assert_eq!(fs::read(&file).unwrap(), b"the user's new contents");
+    assert_eq!(out.summary.failed.len(), 1, "{:#?}", out.summary);
+    assert!(list_trash_in(&s.trash).unwrap().is_empty());
+}

@@ -416,11 +416,18 @@ pub(crate) fn holds_as_trashed(
     r: &TrashRecord,
     started: std::time::SystemTime,
 ) -> Option<bool> {
+    Some(holds_as_left(path, r)? && !born_since(path, started))
+}
+
+/// Whether `path` holds the item `r` records as the job left it: its identity, and for a
+/// file its size and time (a file made since under the name often gets the freed inode
+/// number back: the undo of a restore took such a new file to the trash, saying it had
+/// undone the job); `None` when it holds nothing.
+fn holds_as_left(path: &Path, r: &TrashRecord) -> Option<bool> {
     let now = fs::stat_at(rustix::fs::CWD, path).ok()?;
     Some(
         now.id == r.id
-            && (r.kind != Kind::File || (now.size == r.size && r.mtime.kept_as(now.mtime)))
-            && !born_since(path, started),
+            && (r.kind != Kind::File || (now.size == r.size && r.mtime.kept_as(now.mtime))),
     )
 }
 
@@ -500,7 +507,7 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
         .iter()
         .filter(|r| !merged.contains(r.original.as_path()))
     {
-        if is_still(&r.original, r.id) {
+        if holds_as_left(&r.original, r) == Some(true) {
             paths.push(r.original.clone());
             // One that the restore took to another file system goes back as an item trashed
             // now, into the trash of the disk it is on: its own `Path=` may not be valid
