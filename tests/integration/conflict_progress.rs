@@ -1,5 +1,6 @@
-//! Progress while conflicts wait for answers: what is asked about counts as still to do,
-//! in items and bytes, until it is answered and done (or skipped).
+//! Progress that adds up: while conflicts wait for answers, what is asked about counts as
+//! still to do, in items and bytes, until it is answered and done (or skipped); a job of
+//! several runs (an undo putting back into several folders) says one total for them all.
 
 use ferry_core::jobs::{ConflictKind, ConflictPolicy, Event, Phase, Resolution, Scope};
 use ferry_tests::TempTree;
@@ -42,4 +43,37 @@ fn progress_counts_the_items_asked_about_as_to_do() {
         (before.iter()).all(|&(done, total, bytes, of)| done < total && (of == 0 || bytes < of)),
         "all done before the end: {progress:?}"
     );
+}
+
+/// An undo that puts back into two folders plans twice: its second plan's total replaced the
+/// first's while the items done went on counting ("34,133 of 19,978 items").
+#[test]
+fn an_undo_putting_back_into_two_folders_says_one_total() {
+    let t = TempTree::new();
+    let s = crate::undo::Setup::new(&t);
+    for i in 0..20 {
+        t.file(format!("a/x/f{i}"), "x");
+        t.file(format!("b/y/f{i}"), "y");
+    }
+    let dest = t.dir("dest");
+    let out = s.run(crate::undo::moving(
+        vec![t.join("a/x"), t.join("b/y")],
+        &dest,
+    ));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let out = s.undo();
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let planned: Vec<u64> = (out.events.iter())
+        .filter_map(|e| match e {
+            Event::Planned { totals, .. } => Some(totals.items),
+            _ => None,
+        })
+        .collect();
+    assert!(planned.len() >= 2, "{planned:?}");
+    assert!(planned.windows(2).all(|w| w[0] < w[1]), "{planned:?}");
+    for e in &out.events {
+        if let Event::Progress { progress: p, .. } = e {
+            assert!(p.items_done <= p.items_total, "{p:?}");
+        }
+    }
 }

@@ -14,7 +14,7 @@ use rustix::io::Errno;
 use super::conflict::{Asks, ErrorAction, ErrorPolicy};
 use super::progress::Counters;
 use super::staging::StagingRoots;
-use super::{Event, Job, JobId, Note, NoteKind, SkipReason, lock};
+use super::{Event, Job, JobId, Note, NoteKind, SkipReason, Totals, lock};
 use crate::error::Error;
 use crate::fs::FileId;
 
@@ -240,6 +240,10 @@ pub(crate) struct JobCtx {
     pub(crate) details: Option<std::path::PathBuf>,
     problems: Mutex<Problems>,
     notes: Mutex<Vec<Note>>,
+    /// What the job's plans so far came to, and what those before the latest did: a job of
+    /// several runs (an undo putting back from several folders, a resume, a restore to two
+    /// disks) counts its items and bytes done across them, so its totals must add up too.
+    planned: Mutex<(Totals, Totals)>,
 }
 
 impl JobCtx {
@@ -262,12 +266,29 @@ impl JobCtx {
             counters: Counters::default(),
             problems: Mutex::default(),
             notes: Mutex::default(),
+            planned: Mutex::default(),
         }
     }
 
     pub(crate) fn emit(&self, event: Event) {
+        // A plan of a job that planned before adds to what it planned: said as one total
+        // ("34,133 of 19,978 items" in an undo that moved back from two folders).
+        let event = match event {
+            Event::Planned { job, totals } => {
+                let mut planned = lock(&self.planned);
+                *planned = (planned.0.plus(&totals), planned.0);
+                let totals = planned.0;
+                Event::Planned { job, totals }
+            }
+            event => event,
+        };
         // Nobody listening is not an error: the job still runs to its end.
         let _ = self.events.send(event);
+    }
+
+    /// `totals` of the job's latest plan, with what its earlier plans came to.
+    pub(crate) fn with_earlier_plans(&self, totals: &Totals) -> Totals {
+        lock(&self.planned).1.plus(totals)
     }
 
     /// Records that `item` (source path `path`) failed; a terminal error also stops the job.

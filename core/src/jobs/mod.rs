@@ -365,6 +365,20 @@ pub struct Totals {
     pub cross_device: bool,
 }
 
+impl Totals {
+    /// Both together: the totals of a job of two plans.
+    pub(crate) fn plus(&self, other: &Totals) -> Totals {
+        Totals {
+            items: self.items + other.items,
+            bytes: self.bytes + other.bytes,
+            folders: self.folders + other.folders,
+            asked: self.asked + other.asked,
+            asked_bytes: self.asked_bytes + other.asked_bytes,
+            cross_device: self.cross_device || other.cross_device,
+        }
+    }
+}
+
 /// What a job is doing right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {

@@ -161,6 +161,7 @@ struct Speeds {
 fn snapshot(ctx: &JobCtx, plan: &Plan, totals: &Totals, speeds: &mut Speeds) -> Progress {
     // Items asked about are still to do: once answered, the plan had them done ("1,501 of
     // 1,501 items · 0 s left") until the job had planned the answers.
+    let totals = &ctx.with_earlier_plans(totals);
     let totals = &Totals {
         items: totals.items + totals.asked,
         bytes: totals.bytes + totals.asked_bytes,
