@@ -559,3 +559,37 @@ fn a_resumed_copy_that_asks_goes_on_into_the_folder_it_made() {
     }
     assert_eq!(snapshot(&dest.join("docs")), snapshot(&src));
 }
+
+/// A move into a folder of the same name, killed, then rolled back: a file saved into that
+/// folder since (after the crash) is the user's and stays, as the files there before do.
+/// Taken for one the job had moved there, it went to the source folder.
+#[test]
+fn rolling_back_a_merge_leaves_a_file_saved_there_since() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    t.file("src/top/a.jpg", "moved");
+    t.file("src/top/b.jpg", "not reached");
+    let old = t.file("Pictures/top/old.jpg", "there before");
+    // Before the job by more than a tick of the coarse clock its start is read from.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    s.begun_by_a_dead_process(&Job::Move {
+        sources: vec![t.join("src/top")],
+        dest_dir: t.join("Pictures"),
+        dest_name: None,
+        on_conflict: ConflictPolicy::Skip,
+    });
+    // What the killed run did: one file renamed in.
+    fs::rename(t.join("src/top/a.jpg"), t.join("Pictures/top/a.jpg")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let later = t.file("Pictures/top/later.jpg", "saved after the crash");
+    if fs::metadata(&later).and_then(|m| m.created()).is_err() {
+        eprintln!("skipped: this file system keeps no birth times");
+        return;
+    }
+    let out = s.undo();
+    assert!(out.summary.failed.is_empty(), "{:#?}", out.summary);
+    assert_eq!(fs::read(t.join("src/top/a.jpg")).unwrap(), b"moved");
+    assert!(later.exists(), "the user's new file stays");
+    assert!(!t.join("src/top/later.jpg").exists());
+    assert!(old.exists());
+}

@@ -7,7 +7,7 @@ use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use super::super::control::JobCtx;
 use super::super::journal::{JournalRecord, kept_modes};
@@ -85,6 +85,7 @@ pub(crate) fn roll_back(
         if !landing.created {
             plan.merged.insert(dest.clone());
         }
+        plan.renames = is_move && same_mount(source, dest);
         if let Err(e) = plan.walk(source, dest, is_move, landing.created) {
             fail(ctx, &mut summary, source, e);
         }
@@ -166,6 +167,8 @@ pub(super) struct Rollback {
     replaced: Replaced,
     /// The modes of what goes back, by where it is, from a disk that kept none.
     modes: Modes,
+    /// The landing being walked is a move within one mount: its items were renamed.
+    renames: bool,
     /// Destination folders the job merged into, that the record names: the top-level places
     /// taken before it, and the merges of a resumed run.
     merged: HashSet<PathBuf>,
@@ -456,7 +459,14 @@ impl Rollback {
             // would have been a conflict, its source left.
             // On FAT and exFAT a moved item keeps its source's times, with no change time of
             // its own: the modes kept before its source went name it (nothing went back).
-            let moved_here = created || self.changed_since(&d) || self.modes.contains_key(dest);
+            // A move within one mount renames, which keeps an item's birth time: one born
+            // surely after the job started was saved there since (after the crash), not
+            // moved. (Surely: the start is read from the coarse clock, a birth stamped by the
+            // precise one, a tick ahead: a source made just before the job looked born since.)
+            let saved_since = self.renames && self.born_surely_since(&d);
+            let moved_here = created
+                || (self.changed_since(&d) && !saved_since)
+                || self.modes.contains_key(dest);
             if is_move && moved_here {
                 let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
                 let renamed = (source.file_name() != dest.file_name())
@@ -587,6 +597,15 @@ impl Rollback {
         born >= since
     }
 
+    /// [`born_since`](Self::born_since) by more than the coarse clock's lag.
+    fn born_surely_since(&self, meta: &fs::Metadata) -> bool {
+        const CLOCK_MARGIN: Duration = Duration::from_millis(50);
+        let (Some(since), Ok(born)) = (self.since, meta.created()) else {
+            return false;
+        };
+        born > since + CLOCK_MARGIN
+    }
+
     /// Whether the file of `meta`, identical to its source where the job did not create the
     /// place, is the job's copy rather than one that was there before: not another name of a
     /// file the job replaced, and made since the job started, by its birth time where the
@@ -608,6 +627,14 @@ impl Rollback {
     fn changed_since(&self, meta: &fs::Metadata) -> bool {
         self.since.is_none_or(|since| changed_since(meta, since))
     }
+}
+
+/// Whether `dest` is on the mount of `source`, or of the nearest folder above it still there
+/// (a move removes each source folder it empties).
+fn same_mount(source: &Path, dest: &Path) -> bool {
+    let mount = |p: &Path| crate::fs::stat_path(p).ok().map(|m| m.mnt_id);
+    let source_mount = source.ancestors().find_map(mount);
+    source_mount.is_some() && source_mount == mount(dest)
 }
 
 #[cfg(test)]
