@@ -526,6 +526,18 @@ impl Error {
         )
     }
 
+    /// True when trying again cannot do anything: a decision ([`is_decided`](Self::is_decided)),
+    /// or a refusal only another choice of the user's changes (a folder into itself, a file
+    /// onto itself, an item in place of its own folder). "Retry" offered for them only
+    /// refused again.
+    pub fn retry_cannot_help(&self) -> bool {
+        self.is_decided()
+            || matches!(
+                self,
+                Error::IntoItself { .. } | Error::SameFile { .. } | Error::ReplacesItsFolder { .. }
+            )
+    }
+
     /// This error, or, for ENOSPC on a disk that has space left but no free inodes,
     /// [`Error::NoRoomForFiles`] (a `statvfs` of the nearest folder above the path that is
     /// there, on failure only).

@@ -162,7 +162,7 @@ impl Summary {
     /// True when retrying may go otherwise for some of [`errors`](Self::errors): not all are
     /// an undo's decisions about items changed or gone since ([`Error::is_decided`]).
     pub fn retryable(&self) -> bool {
-        self.errors().any(|(_, e)| !e.is_decided())
+        self.errors().any(|(_, e)| !e.retry_cannot_help())
     }
 
     /// True when the check made before writing stopped the job (too little space or too few

@@ -20,7 +20,8 @@
 //! offered only for errors that have one.
 //!
 //! Keys (through [`ItemError::key`]): **Enter** presses the focused button, which starts on
-//! Retry: Retry is the safe default, as in Nautilus (its last, default button), because it
+//! Retry (Skip for an item no longer there, or where Retry cannot help and is not offered):
+//! Retry is the safe default, as in Nautilus (its last, default button), because it
 //! changes nothing while the cause is still there and only asks again, whereas Skip leaves an
 //! item out of a job the user wanted whole. **Escape** is Cancel Job, as in Dolphin, whose
 //! error dialog takes Escape as its Cancel button (it is not a data loss: what was done stays
@@ -127,8 +128,10 @@ struct Question {
 }
 
 impl Question {
+    /// Retry only where it may help (not where only another choice would: a folder into
+    /// itself).
     fn buttons(&self) -> Vec<Button> {
-        match self.request {
+        let mut buttons = match self.request {
             None => vec![Button::Close, Button::Retry],
             Some(_) if self.error.raw_os_error().is_some() => {
                 vec![
@@ -139,6 +142,22 @@ impl Question {
                 ]
             }
             Some(_) => vec![Button::CancelJob, Button::Skip, Button::Retry],
+        };
+        if self.error.retry_cannot_help() {
+            buttons.retain(|&b| b != Button::Retry);
+        }
+        buttons
+    }
+
+    /// The button Enter presses at first: Retry, but Skip for an item no longer there (it
+    /// comes back only if the user brings it) or where Retry is not offered.
+    fn first_focus(&self) -> Button {
+        let buttons = self.buttons();
+        let skip = buttons.contains(&Button::Skip);
+        match buttons.contains(&Button::Retry) {
+            true if !(skip && self.error.is_not_found()) => Button::Retry,
+            _ if skip => Button::Skip,
+            _ => buttons[buttons.len() - 1],
         }
     }
 }
@@ -302,7 +321,7 @@ impl ItemError {
                 buttons = buttons.push(space::horizontal());
             }
             let (label, letter) = b.label();
-            let look = if b == Button::Retry {
+            let look = if b == question.first_focus() {
                 Look::Suggested
             } else {
                 Look::Plain
@@ -320,10 +339,11 @@ impl ItemError {
     }
 
     fn focused(&self) -> Option<Button> {
-        let buttons = self.queue.front()?.buttons();
+        let question = self.queue.front()?;
+        let buttons = question.buttons();
         self.focus
             .filter(|f| buttons.contains(f))
-            .or(Some(Button::Retry))
+            .or(Some(question.first_focus()))
     }
 
     fn move_focus(&mut self, forward: bool) {
@@ -685,5 +705,51 @@ mod tests {
         dialog.stopped(JobId(4), eio, "Copying “a”");
         assert!(click(&mut dialog, Button::Close).is_empty());
         assert!(!dialog.is_open());
+    }
+
+    /// Enter on an item no longer there skips it (Retry finds it gone again), and a refusal
+    /// that only another choice changes offers no Retry at all ("Retry" refused again).
+    #[test]
+    fn retry_is_offered_and_first_only_where_it_may_help() {
+        let none = Modifiers::empty();
+        let enter = Key::Named(Named::Enter);
+        let mut dialog = ItemError::new();
+        let gone = io::Error::from_raw_os_error(Errno::NOENT.raw_os_error());
+        let gone = Arc::new(Error::io("open", "/m/a.txt", gone));
+        dialog.ask(
+            JobId(1),
+            ErrorId(1),
+            "/m/a.txt".into(),
+            gone,
+            "Moving 1 file",
+        );
+        assert_eq!(
+            dialog.key(&enter, none),
+            Some(Message::Pressed(Button::Skip))
+        );
+        let into_itself = Arc::new(Error::IntoItself {
+            path: "/m/Photos".into(),
+            dest: "/m/Photos/2024".into(),
+        });
+        let mut dialog = ItemError::new();
+        dialog.ask(
+            JobId(2),
+            ErrorId(2),
+            "/m/Photos".into(),
+            into_itself,
+            "Moving 1 folder",
+        );
+        assert!(!dialog.queue[0].buttons().contains(&Button::Retry));
+        assert_eq!(
+            dialog.key(&enter, none),
+            Some(Message::Pressed(Button::Skip))
+        );
+        assert_eq!(dialog.press(Button::Retry), None, "not offered");
+        let mut dialog = asking(3, 9, "/m/Backup/a.txt");
+        assert_eq!(
+            dialog.key(&enter, none),
+            Some(Message::Pressed(Button::Retry))
+        );
+        assert!(dialog.press(Button::Retry).is_some());
     }
 }

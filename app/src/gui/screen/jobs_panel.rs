@@ -362,26 +362,22 @@ impl JobsPanel {
                 // Retry failed is the way back once it is fixed. An undo's decisions about
                 // items changed or gone since are listed, not retried: retried, the undo
                 // said the items it had undone had failed.
+                // Nor are refusals only another choice changes (a folder into itself): the
+                // button is not there, rather than there and greyed.
                 let errors = summary.errors().count();
                 if errors > 0 {
                     let shown = self.expanded.contains(&job.id);
-                    lines = lines.push(
-                        row![
-                            small_button(
-                                if shown {
-                                    "Hide failures"
-                                } else {
-                                    "Show failures"
-                                },
-                                Some(Message::Details(job.id))
-                            ),
-                            small_button(
-                                "Retry failed",
-                                summary.retryable().then_some(Message::Retry(job.id))
-                            ),
-                        ]
-                        .spacing(6),
-                    );
+                    let label = if shown {
+                        "Hide failures"
+                    } else {
+                        "Show failures"
+                    };
+                    let mut buttons = row![small_button(label, Some(Message::Details(job.id)))];
+                    if summary.retryable() {
+                        buttons = buttons
+                            .push(small_button("Retry failed", Some(Message::Retry(job.id))));
+                    }
+                    lines = lines.push(buttons.spacing(6));
                     if shown {
                         for (path, error) in summary.errors().take(FAILURES_SHOWN) {
                             lines = lines.push(

@@ -290,6 +290,18 @@ fn an_undos_decisions_are_listed_not_retried() {
         ..Default::default()
     };
     assert!(!kept.retryable());
+    // Nor a refusal only another choice changes: "Retry failed" refused it again.
+    let into_itself = ferry_core::jobs::Summary {
+        failed: vec![ferry_core::jobs::Failed {
+            path: "/a/Photos".into(),
+            error: std::sync::Arc::new(ferry_core::Error::IntoItself {
+                path: "/a/Photos".into(),
+                dest: "/a/Photos/2024".into(),
+            }),
+        }],
+        ..Default::default()
+    };
+    assert!(!into_itself.retryable());
     let ended = State::Ended {
         summary: std::sync::Arc::new(kept),
         cancelled: false,
