@@ -536,18 +536,7 @@ mod tests {
             fixture::file(1, "b", 1, 2),
             fixture::file(2, "A", 1, 2),
         ]);
-        let names = |rows: &Rows| -> Vec<String> {
-            (0..rows.shown())
-                .map(|i| {
-                    rows.shown_row(i)
-                        .conflict
-                        .source
-                        .name
-                        .to_string_lossy()
-                        .into_owned()
-                })
-                .collect()
-        };
+        let names = shown_names;
         assert_eq!(names(&rows), ["A", "b"]);
         assert_eq!(
             rows.add(vec![
@@ -579,7 +568,12 @@ mod tests {
             .map(|(i, name)| fixture::file(i as u64 + 1, name, 1, 2))
             .collect();
         let rows = Rows::new(conflicts);
-        let names: Vec<String> = (0..rows.shown())
+        assert_eq!(shown_names(&rows), ["f1", "F1", "f2", "f10"]);
+    }
+
+    /// The names of the rows shown, in order.
+    fn shown_names(rows: &Rows) -> Vec<String> {
+        (0..rows.shown())
             .map(|i| {
                 rows.shown_row(i)
                     .conflict
@@ -588,7 +582,6 @@ mod tests {
                     .to_string_lossy()
                     .into_owned()
             })
-            .collect();
-        assert_eq!(names, ["f1", "F1", "f2", "f10"]);
+            .collect()
     }
 }

@@ -675,13 +675,11 @@ fn letters_find_an_item_and_the_focus_goes_on_when_it_leaves() {
     assert_eq!(focused_name(&trash).as_deref(), Some("report.pdf"));
 }
 
-/// Restored with Alt+R, the item goes and the next is selected, so that Alt+R again restores
-/// it, as Delete twice does in a folder (the next was only focused, the buttons greyed).
-#[test]
-fn a_restore_selects_the_next_item() {
+/// A trash of `names` trashed from a home folder, sorted by name, the keyboard on "a2".
+fn trashed_from_home(names: &[&str]) -> (Fixture, PathBuf, Trash) {
     let f = Fixture::new();
     let home = f.dir.path().join("home");
-    for name in ["a1", "a2", "a3"] {
+    for name in names {
         let original = home.join(name);
         f.put(name, original.to_str().unwrap(), "2024-01-02T10:00:00", &[]);
     }
@@ -691,6 +689,15 @@ fn a_restore_selects_the_next_item() {
     for c in "a2".chars() {
         let _ = trash.update(Message::TypeAhead(c), &none);
     }
+    (f, home, trash)
+}
+
+/// Restored with Alt+R, the item goes and the next is selected, so that Alt+R again restores
+/// it, as Delete twice does in a folder (the next was only focused, the buttons greyed).
+#[test]
+fn a_restore_selects_the_next_item() {
+    let (f, home, mut trash) = trashed_from_home(&["a1", "a2", "a3"]);
+    let none = ctx(Modifiers::empty());
     let (_, event) = trash.update(Message::Restore, &none);
     let Some(Event::Submit(job)) = event else {
         panic!("{event:?}");
@@ -708,18 +715,8 @@ fn a_restore_selects_the_next_item() {
 /// the user never picked.
 #[test]
 fn a_restore_of_several_selects_the_item_after_them() {
-    let f = Fixture::new();
-    let home = f.dir.path().join("home");
-    for name in ["a1", "a2", "a3", "a4", "a5"] {
-        let original = home.join(name);
-        f.put(name, original.to_str().unwrap(), "2024-01-02T10:00:00", &[]);
-    }
-    let mut trash = f.view();
-    click(&mut trash, &["Name"]);
+    let (f, _, mut trash) = trashed_from_home(&["a1", "a2", "a3", "a4", "a5"]);
     let none = ctx(Modifiers::empty());
-    for c in "a2".chars() {
-        let _ = trash.update(Message::TypeAhead(c), &none);
-    }
     let _ = trash.update(Message::Step(Step::Down, true), &none);
     assert_eq!(trash.selection.count(), 2);
     let (_, event) = trash.update(Message::Restore, &none);
