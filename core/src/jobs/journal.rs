@@ -665,6 +665,12 @@ fn recent_enough(last_lines: &HashMap<u64, usize>, limit: usize) -> impl Fn(u64)
     move |seq| last_lines.get(&seq).is_some_and(|&l| l >= oldest_kept)
 }
 
+/// How far past a record's start a time must be to be surely after it: the start is read from
+/// the kernel's coarse clock ([`now_as_file_times`]), a tick (4-10 ms) behind the precise
+/// one some file systems stamp a birth or a change with, so an item made or changed just
+/// before the job may seem so just after its start. A margin of a few ticks tells them apart.
+pub(crate) const CLOCK_SLACK: Duration = Duration::from_millis(50);
+
 /// Now, by the clock the kernel stamps file times with (the coarse real-time clock, a tick
 /// behind the precise one): everything a job changes after its start is stamped at or after
 /// it, which the precise clock, read later than the tick, would not promise.

@@ -75,7 +75,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::conflict::{same_bytes, same_samples};
 use super::control::JobCtx;
-use super::journal::{JournalRecord, kept_modes, temp_prefix};
+use super::journal::{CLOCK_SLACK, JournalRecord, kept_modes, temp_prefix};
 use super::partial::part_prefix;
 use super::summary::fail;
 use super::undo::absorb;
@@ -334,11 +334,10 @@ pub(super) fn changed_since(meta: &fs::Metadata, since: SystemTime) -> bool {
 /// Whether the item of `meta` changed surely after `since`, a job's start by the coarse clock:
 /// file systems may stamp a change with the precise clock, up to a tick (4 ms at 250 Hz)
 /// ahead of the coarse one, so a file the user changed just before the job can look changed
-/// after its start. A margin of a few ticks tells them apart; a file the job wrote within it
-/// is compared in full, which costs time, not data.
+/// after its start ([`CLOCK_SLACK`]); a file the job wrote within it is compared in full,
+/// which costs time, not data.
 fn surely_after(meta: &fs::Metadata, since: SystemTime) -> bool {
-    const CLOCK_MARGIN: Duration = Duration::from_millis(50);
-    changed_at(meta).is_some_and(|changed| changed > since + CLOCK_MARGIN)
+    changed_at(meta).is_some_and(|changed| changed > since + CLOCK_SLACK)
 }
 
 /// Whether the item of `meta` may be one a job started at `since` made: born (by its change

@@ -40,7 +40,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::control::JobCtx;
-use super::journal::JournalRecord;
+use super::journal::{CLOCK_SLACK, JournalRecord};
 use super::summary::fail;
 use super::{
     ConflictPolicy, Event, How, Job, RecordEntry, Summary, Totals, TrashRecord, TrashRoots,
@@ -393,11 +393,6 @@ pub(super) fn is_still(path: &Path, id: FileId) -> bool {
 fn born_since(path: &Path, started: std::time::SystemTime) -> bool {
     crate::fs::born_at(path).is_some_and(|born| born > started + CLOCK_SLACK)
 }
-
-/// A record's start is read from the kernel's coarse clock, a tick (4-10 ms) behind the
-/// precise one some file systems stamp a birth with: an item made just before the job may
-/// seem born just after its start.
-const CLOCK_SLACK: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Whether `item`, read from the info file of `r`, is the one the trash job put there, made
 /// before `started`: the same inode is not enough, ext4 gives a freed inode number back at

@@ -7,10 +7,10 @@ use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use super::super::control::JobCtx;
-use super::super::journal::{JournalRecord, kept_modes};
+use super::super::journal::{CLOCK_SLACK, JournalRecord, kept_modes};
 use super::super::put_back::Modes;
 use super::super::summary::fail;
 use super::super::undo::absorb;
@@ -597,13 +597,13 @@ impl Rollback {
         born >= since
     }
 
-    /// [`born_since`](Self::born_since) by more than the coarse clock's lag.
+    /// [`born_since`](Self::born_since) by more than the coarse clock's lag
+    /// ([`CLOCK_SLACK`]).
     fn born_surely_since(&self, meta: &fs::Metadata) -> bool {
-        const CLOCK_MARGIN: Duration = Duration::from_millis(50);
         let (Some(since), Ok(born)) = (self.since, meta.created()) else {
             return false;
         };
-        born > since + CLOCK_MARGIN
+        born > since + CLOCK_SLACK
     }
 
     /// Whether the file of `meta`, identical to its source where the job did not create the
