@@ -509,14 +509,10 @@ impl Ferry {
         }
         if self.folder_prompt.is_some() {
             // The field has the other keys.
-            let message = match key {
-                Key::Named(iced::keyboard::key::Named::Escape) => folder_prompt::Message::Cancelled,
-                Key::Named(iced::keyboard::key::Named::Tab) if modifiers.is_empty() => {
-                    folder_prompt::Message::Complete
-                }
-                _ => return Some(Task::none()),
-            };
-            return Some(self.folder_prompt_message(message));
+            return Some(match folder_prompt::key(key, modifiers) {
+                Some(message) => self.folder_prompt_message(message),
+                None => Task::none(),
+            });
         }
         if self.name_prompt.is_some() {
             if key == &Key::Named(iced::keyboard::key::Named::Escape) {

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ferry_core::Error;
+use iced::keyboard::key::Named;
+use iced::keyboard::{Key, Modifiers};
 use iced::widget::{Id, operation};
 use iced::{Element, Task};
 
@@ -181,6 +183,16 @@ impl<T: Clone> FolderPrompt<T> {
             width: 480.0,
         };
         prompt.view(Message::Edited, Message::Submitted, Message::Cancelled)
+    }
+}
+
+/// What a key the field does not take does while the prompt is open (it is modal): Escape
+/// cancels, Tab completes; `None` for any other, which does nothing.
+pub fn key(key: &Key, modifiers: Modifiers) -> Option<Message> {
+    match key.as_ref() {
+        Key::Named(Named::Escape) => Some(Message::Cancelled),
+        Key::Named(Named::Tab) if modifiers.is_empty() => Some(Message::Complete),
+        _ => None,
     }
 }
 

@@ -41,12 +41,7 @@ impl Trash {
         // Restore to…'s folder prompt is modal: its field has the keys, but for Escape and
         // Tab (which completes the folder name).
         if self.asks_folder() {
-            let message = match key.as_ref() {
-                Key::Named(Named::Escape) => folder_prompt::Message::Cancelled,
-                Key::Named(Named::Tab) if modifiers.is_empty() => folder_prompt::Message::Complete,
-                _ => return None,
-            };
-            return Some(Message::Folder(message));
+            return folder_prompt::key(key, modifiers).map(Message::Folder);
         }
         let shift = modifiers.shift();
         // As in folders, where Ctrl+Page Up/Down are the tab keys: no focus-only page move.
