@@ -514,6 +514,12 @@ impl Ferry {
                 None => Task::none(),
             });
         }
+        // The Trash view's Restore to… prompt, modal over the view: Escape, which its field
+        // takes to give up the keyboard, must still close it (it took two).
+        if let Some(view) = self.trash.as_mut().filter(|view| view.asks_folder()) {
+            let message = view.key(key, modifiers);
+            return Some(message.map_or_else(Task::none, |m| self.trash_message(m)));
+        }
         if self.name_prompt.is_some() {
             if key == &Key::Named(iced::keyboard::key::Named::Escape) {
                 return Some(self.name_prompt_message(name_prompt::Message::Cancelled));

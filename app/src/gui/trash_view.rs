@@ -146,12 +146,8 @@ impl Ferry {
         modifiers: Modifiers,
     ) -> Option<Task<Message>> {
         let view = self.trash.as_mut()?;
-        let modal = view.asks_folder();
         if let Some(message) = view.key(key, modifiers) {
             return Some(self.trash_message(message));
-        }
-        if modal {
-            return Some(Task::none());
         }
         Some(match shortcut::resolve(key, text, modifiers) {
             Some(Action::Window(action)) => self.window_action(action),

@@ -771,3 +771,27 @@ fn an_answer_for_all_of_a_kind_leaves_only_the_others_awaited() {
     jobs_done(&mut ferry);
     assert_eq!(fs::read(home.join("dst/b")).unwrap(), b"dst");
 }
+
+/// Escape in Restore to…'s folder prompt closes it at once, though its field takes Escape (to
+/// give up the keyboard) before the window hears it: the prompt stayed, its field unfocused.
+#[test]
+fn escape_in_the_trash_restore_prompt_closes_it() {
+    use crate::gui::screen::trash;
+    let fixture = Fixture::new();
+    let trash = second_notes_in_trash(&fixture);
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    show_trash(&mut ferry, &trash);
+    select_in_trash(&mut ferry);
+    send(&mut ferry, Message::Trash(trash::Message::RestoreTo));
+    let unavailable = trash::Message::Picked(trash::Picked::Unavailable);
+    send(&mut ferry, Message::Trash(unavailable));
+    assert!(ferry.trash.as_ref().is_some_and(|t| t.asks_folder()));
+    let escape = Message::Key {
+        key: Key::Named(Named::Escape),
+        text: None,
+        modifiers: Modifiers::empty(),
+        captured: true,
+    };
+    send(&mut ferry, escape);
+    assert!(ferry.trash.as_ref().is_some_and(|t| !t.asks_folder()));
+}
