@@ -7,7 +7,7 @@
 //! unless `FERRY_WINDOW_TEST=required` (set by `.ci/run`) makes that a failure.
 
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -16,21 +16,10 @@ use std::time::{Duration, Instant};
 use ferry_app::gui::clipboard::{ClipboardEvent, Contents, FileClipboard, formats};
 use ferry_core::Error;
 
+use crate::window_support::Xvfb;
+
 /// How long anything may take on a busy machine.
 const PATIENCE: Duration = Duration::from_secs(30);
-
-/// An X server of the test's own (Xvfb picks a free display), stopped when dropped.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// A child process killed when dropped.
 struct Killed(Child);
@@ -59,29 +48,7 @@ fn xvfb() -> Option<Xvfb> {
         eprintln!("note: clipboard test skipped: {missing:?} not installed");
         return None;
     }
-    let mut child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "640x480x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts");
-    let mut number = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut number)
-        .unwrap();
-    assert!(!number.trim().is_empty(), "Xvfb gave no display number");
-    Some(Xvfb {
-        child,
-        display: format!(":{}", number.trim()),
-    })
+    Some(crate::window_support::xvfb())
 }
 
 /// Polls `check` until it gives a value.
@@ -100,7 +67,7 @@ impl Xvfb {
     fn xclip(&self) -> Command {
         let mut command = Command::new("xclip");
         command
-            .env("DISPLAY", &self.display)
+            .env("DISPLAY", self.display())
             .args(["-selection", "clipboard"]);
         command
     }
@@ -138,7 +105,7 @@ impl Xvfb {
     }
 
     fn clipboard(&self) -> (FileClipboard, crossbeam_channel::Receiver<ClipboardEvent>) {
-        FileClipboard::start_x11(Some(&self.display)).expect("the X11 clipboard starts")
+        FileClipboard::start_x11(Some(self.display())).expect("the X11 clipboard starts")
     }
 }
 
@@ -519,7 +486,7 @@ fn without_data_control_the_x11_clipboard_is_used_or_none() {
         command
     };
     run_case(command(None), "unsupported");
-    run_case(command(Some(&x.display)), "xwayland");
+    run_case(command(Some(x.display())), "xwayland");
 }
 
 /// Run by the tests above with a compositor's environment; does nothing otherwise.

@@ -57,6 +57,7 @@ mod undo_random;
 mod undo_replace;
 mod window;
 mod window_dialogs;
+mod window_display;
 mod window_ops;
 mod window_support;
 

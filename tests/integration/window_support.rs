@@ -84,19 +84,31 @@ impl Drop for Xvfb {
     }
 }
 
+impl Xvfb {
+    /// The display's name, as `DISPLAY` takes it.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+}
+
 /// Starts Xvfb on a display it picks itself (`-displayfd`), so tests running at once never
-/// share one.
+/// share one. `-noreset`: a bare X server otherwise resets whenever its last client leaves,
+/// and one connecting meanwhile is cut off ("Connection reset by peer"); a test polling with
+/// `xdotool` before Ferry has connected was that last client, one time in about twelve.
 pub fn xvfb() -> Xvfb {
+    start_xvfb(&["-noreset"])
+}
+
+/// An Xvfb that resets whenever its last client leaves, as a bare X server does.
+pub fn resetting_xvfb() -> Xvfb {
+    start_xvfb(&[])
+}
+
+fn start_xvfb(extra: &[&str]) -> Xvfb {
     let mut child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x800x24",
-            "-nolisten",
-            "tcp",
-        ])
+        .args(["-displayfd", "1", "-screen", "0", "1280x800x24"])
+        .args(extra)
+        .args(["-nolisten", "tcp"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -64,7 +64,7 @@ pub fn prepare() -> Result<(), NoDisplay> {
         ));
     };
     software_if_needed(restart)?;
-    match x11rb::connect(None) {
+    match connect_x11(None) {
         Ok(connection) => {
             // Kept open on purpose, see above.
             std::mem::forget(connection);
@@ -74,6 +74,30 @@ pub fn prepare() -> Result<(), NoDisplay> {
             "cannot open a window: the X display {} does not answer ({e})",
             display.to_string_lossy()
         ))),
+    }
+}
+
+/// Connects to the X server (`display`, or `DISPLAY`'s), trying again for a moment when it
+/// cuts the new connection off: a bare X server (Xvfb, with a tool such as `xdotool` coming
+/// and going) resets whenever its last client leaves, and whoever connects meanwhile is reset.
+pub fn connect_x11(
+    display: Option<&str>,
+) -> Result<x11rb::rust_connection::RustConnection, x11rb::errors::ConnectError> {
+    use std::io::ErrorKind::{BrokenPipe, ConnectionReset, UnexpectedEof};
+    use x11rb::errors::ConnectError;
+    // A reset takes a few milliseconds; a server that keeps cutting us off is reported.
+    let mut tries = 40;
+    loop {
+        match x11rb::connect(display) {
+            Err(ConnectError::IoError(e))
+                if tries > 0
+                    && matches!(e.kind(), ConnectionReset | UnexpectedEof | BrokenPipe) =>
+            {
+                tries -= 1;
+                std::thread::sleep(std::time::Duration::from_millis(25));
+            }
+            result => return result.map(|(connection, _)| connection),
+        }
     }
 }
 

@@ -28,7 +28,7 @@ mod completion;
 mod conflicts;
 mod copy_paste;
 mod dialogs;
-mod display;
+pub mod display;
 mod drag;
 pub mod fit;
 pub mod format;
