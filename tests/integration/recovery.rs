@@ -593,3 +593,54 @@ fn rolling_back_a_merge_leaves_a_file_saved_there_since() {
     assert!(!t.join("src/top/later.jpg").exists());
     assert!(old.exists());
 }
+
+/// A move killed as it ended, then the user made one source anew (an empty document saved
+/// under the old name, say), then `ferry undo`: the moved item's place is taken. It is a
+/// conflict, as in the undo of a finished move: without a terminal to ask on, skipped and
+/// named (exit 1), and the next `ferry undo --on-conflict keep-both` puts it back beside the
+/// new one. The roll back left it in the destination, said nothing and exited 0.
+#[test]
+fn rolling_back_a_move_whose_source_was_made_anew_says_so_and_can_keep_both() {
+    for across in [false, true] {
+        let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+        let home = t.dir("home");
+        let (f1, f2) = (t.file("src/f1", "moved one"), t.file("src/f2", "moved two"));
+        let dest = if across { shm.dir("dst") } else { t.dir("dst") };
+        let killed = crate::ferry_in(&home)
+            .env("FERRY_FAULT_POINT", "job-ended")
+            .arg("mv")
+            .args([&f1, &f2])
+            .arg(&dest)
+            .output()
+            .unwrap();
+        assert_eq!(killed.status.code(), None, "across {across}: killed");
+        // Surely after the job started, by more than a tick of the coarse clock.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        fs::write(&f1, "made anew").unwrap();
+
+        let out = crate::ferry_in(&home)
+            .arg("undo")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "across {across}: {said}");
+        assert!(
+            said.contains(&dest.join("f1").display().to_string()),
+            "{said}"
+        );
+        assert_eq!(fs::read(&f1).unwrap(), b"made anew");
+        assert_eq!(fs::read(&f2).unwrap(), b"moved two");
+        assert_eq!(fs::read(dest.join("f1")).unwrap(), b"moved one");
+
+        let out = crate::ferry_in(&home)
+            .args(["undo", "--on-conflict", "keep-both"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "across {across}: {said}");
+        assert_eq!(fs::read(t.join("src/f1 (copy)")).unwrap(), b"moved one");
+        assert_eq!(fs::read(&f1).unwrap(), b"made anew");
+        assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "across {across}");
+    }
+}

@@ -336,7 +336,7 @@ pub(super) fn changed_since(meta: &fs::Metadata, since: SystemTime) -> bool {
 /// ahead of the coarse one, so a file the user changed just before the job can look changed
 /// after its start ([`CLOCK_SLACK`]); a file the job wrote within it is compared in full,
 /// which costs time, not data.
-fn surely_after(meta: &fs::Metadata, since: SystemTime) -> bool {
+pub(super) fn surely_after(meta: &fs::Metadata, since: SystemTime) -> bool {
     changed_at(meta).is_some_and(|changed| changed > since + CLOCK_SLACK)
 }
 

@@ -69,6 +69,7 @@ pub(crate) fn roll_back(
         since: Some(record.started),
         modes: Arc::new(modes_before(ctx, record)),
         after_killed_run: record.undo_unfinished(),
+        policy,
         ..Rollback::default()
     };
     let merges = || record.entries.iter().filter(|e| e.how == How::Merged);
@@ -185,6 +186,9 @@ pub(super) struct Rollback {
     after_killed_run: bool,
     /// Folders at their old places that the killed run was filling (see [`Refill`]).
     refills: Vec<Refill>,
+    /// How an item going back meets its place taken: the undo's answer, as when a finished
+    /// move is undone.
+    policy: ConflictPolicy,
     /// Files with several names that the killed run had put back, by the identity of the
     /// copy where the job put them: the names still to go back are linked to them, not
     /// copied apart.
@@ -399,8 +403,7 @@ impl Rollback {
                     true => linked_files(&items, dest),
                     false => HashMap::new(),
                 };
-                let skip = ConflictPolicy::Skip;
-                let moved = moves::run_job_with_modes(ctx, &items, dest, skip, &self.modes);
+                let moved = moves::run_job_with_modes(ctx, &items, dest, self.policy, &self.modes);
                 absorb(summary, moved);
                 let arrived = linked
                     .into_iter()
@@ -453,29 +456,8 @@ impl Rollback {
                 }
                 return Ok(false);
             }
-            // In a folder the job merged into, an item whose source is gone is the job's when
-            // it changed since the job started (a rename, or a copy made, changes it): the
-            // user's own items there were never moved, and one of the same name as a source
-            // would have been a conflict, its source left.
-            // On FAT and exFAT a moved item keeps its source's times, with no change time of
-            // its own: the modes kept before its source went name it (nothing went back).
-            // A move within one mount renames, which keeps an item's birth time: one born
-            // surely after the job started was saved there since (after the crash), not
-            // moved. (Surely: the start is read from the coarse clock, a birth stamped by the
-            // precise one, a tick ahead: a source made just before the job looked born since.)
-            let saved_since = self.renames && self.born_surely_since(&d);
-            let moved_here = created
-                || (self.changed_since(&d) && !saved_since)
-                || self.modes.contains_key(dest);
-            if is_move && moved_here {
-                let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
-                let renamed = (source.file_name() != dest.file_name())
-                    .then(|| source.file_name().map(OsStr::to_os_string))
-                    .flatten();
-                self.back
-                    .entry((parent, renamed))
-                    .or_default()
-                    .push(dest.to_path_buf());
+            if is_move && self.moved_here(dest, &d, created) {
+                self.goes_back(source, dest);
             }
             return Ok(false);
         };
@@ -531,8 +513,55 @@ impl Rollback {
             self.copies.push(dest.to_path_buf());
             Ok(true)
         } else {
+            // The item moved here, its source made anew since (after the crash): it goes back
+            // as a finished move's undo puts back an item whose place is taken, by the undo's
+            // answer to the conflict (asked, skipped and said, or kept both). Left where it
+            // was, the roll back said nothing and called the job undone.
+            if is_move && self.made_anew(&s) && self.moved_here(dest, &d, created) {
+                self.goes_back(source, dest);
+            }
             Ok(false)
         }
+    }
+
+    /// Whether `dest` (of `d`), whose source is gone or made anew, is an item the move put
+    /// there (`created`: in a folder the job made).
+    ///
+    /// In a folder the job merged into, an item is the job's when it changed since the job
+    /// started (a rename, or a copy made, changes it): the user's own items there were never
+    /// moved, and one of the same name as a source would have been a conflict, its source
+    /// left. On FAT and exFAT a moved item keeps its source's times, with no change time of
+    /// its own: the modes kept before its source went name it (nothing went back). A move
+    /// within one mount renames, which keeps an item's birth time: one born surely after the
+    /// job started was saved there since (after the crash), not moved. (Surely: the start is
+    /// read from the coarse clock, a birth stamped by the precise one, a tick ahead: a source
+    /// made just before the job looked born since.)
+    fn moved_here(&self, dest: &Path, d: &fs::Metadata, created: bool) -> bool {
+        let saved_since = self.renames && self.born_surely_since(d);
+        created || (self.changed_since(d) && !saved_since) || self.modes.contains_key(dest)
+    }
+
+    /// Whether the source item of `s` was made after the job started, surely (by its birth
+    /// time, or its change time where the file system keeps no birth time): not the source
+    /// the job left (skipped, or not reached), but one made in its place since.
+    fn made_anew(&self, s: &fs::Metadata) -> bool {
+        let Some(since) = self.since else {
+            return false;
+        };
+        match s.created() {
+            Ok(_) => self.born_surely_since(s),
+            Err(_) => super::surely_after(s, since),
+        }
+    }
+
+    /// Notes `dest` to be moved back to `source`'s place.
+    fn goes_back(&mut self, source: &Path, dest: &Path) {
+        let parent = source.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let renamed = (source.file_name() != dest.file_name())
+            .then(|| source.file_name().map(OsStr::to_os_string))
+            .flatten();
+        let group = self.back.entry((parent, renamed)).or_default();
+        group.push(dest.to_path_buf());
     }
 
     /// Notes the folder `source` (of metadata `s`) as one a killed run of this roll back was
