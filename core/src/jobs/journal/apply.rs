@@ -60,6 +60,7 @@ pub(super) fn apply(records: &mut Vec<JournalRecord>, line: Line) {
                 undone_nothing: false,
                 staging: Vec::new(),
                 details_missing: None,
+                remade: Vec::new(),
                 undo_by: None,
                 undo_by_before: None,
                 before_redo: None,

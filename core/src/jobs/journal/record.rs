@@ -98,6 +98,9 @@ pub struct JournalRecord {
     /// the record lost its per-item identities and is undone by comparison (say so). Set
     /// like `entries`.
     pub details_missing: Option<PathBuf>,
+    /// Its entries' destinations that the undo of a later job made anew, known by the new
+    /// items' identities (set like `entries`): born after the job, as the new items are.
+    pub(crate) remade: Vec<PathBuf>,
     /// The process of an undo begun and not recorded as done (its `undo_started` line with
     /// no `undone` after it), and its start time.
     pub(crate) undo_by: Option<(u32, u64)>,

@@ -165,6 +165,7 @@ impl UndoJournal {
         for e in &mut record.entries {
             if let Some(&id) = remade.get(&e.dest) {
                 e.id = id;
+                record.remade.push(e.dest.clone());
             }
         }
         Ok(record)

@@ -50,8 +50,15 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
         // An earlier run of this undo, killed while putting the item back.
         let now = match now_at(&mut DeepPaths::default(), e, false) {
             // A file made since under the item's name often gets its freed inode number: one
-            // born after the job began is not what the job renamed there.
-            Now::Same if renamed(e) && born_since(&e.dest, record.started) => Now::Changed,
+            // born after the job began is not what the job renamed there, unless a later
+            // job's undo made it anew (its identity is then the new item's).
+            Now::Same
+                if renamed(e)
+                    && born_since(&e.dest, record.started)
+                    && !record.remade.contains(&e.dest) =>
+            {
+                Now::Changed
+            }
             now => now,
         };
         let left_at = match now {
