@@ -100,6 +100,82 @@ fn rm_wants_force_for_the_home_folder_and_never_deletes_a_mount_point() {
     assert!(!home.exists());
 }
 
+/// The home folder and Ferry's state folder reached through a bind mount of the folder
+/// above them (`alias/home` is `r/home`) are still what they are: a delete, a move and the
+/// trash refuse them as by their own paths. Compared as paths, `ferry rm alias/state`
+/// deleted the undo journal and `ferry rm alias/home` the home folder, exit 0. And `lnk/`, a
+/// link to the home folder written with a slash, is only a link to delete.
+#[test]
+fn the_home_and_state_folders_are_known_through_a_bind_mount() {
+    let t = TempTree::new();
+    let home = t.dir("r/home");
+    t.file("r/home/notes", "mine");
+    let ferry = || crate::ferry_in(&home);
+    let made = ferry()
+        .arg("cp")
+        .arg(t.join("r/home/notes"))
+        .arg(t.dir("r/elsewhere"))
+        .output();
+    assert!(made.unwrap().status.success());
+    let journal = home.join("state/ferry/journal.jsonl");
+    assert!(journal.exists());
+    let Some(alias) = Mounted::new(&t.join("alias"), &["--bind", t.join("r").to_str().unwrap()])
+    else {
+        return;
+    };
+    let through = |rel: &str| alias.dir.join(rel);
+    let refused = [
+        (vec!["rm"], through("home"), "it is your home folder"),
+        (vec!["rm"], alias.dir.clone(), "it holds your home folder"),
+        (
+            vec!["rm", "--force"],
+            through("home/state"),
+            "Ferry's state folder",
+        ),
+        (
+            vec!["rm", "--force"],
+            through("home/state/ferry/journal.jsonl"),
+            "Ferry's state folder",
+        ),
+        (vec!["trash"], through("home/state"), "Ferry's state folder"),
+        (vec!["mv"], through("home"), "Ferry's state folder"),
+        (vec!["mv"], through("home/state"), "Ferry's state folder"),
+    ];
+    for (command, path, why) in refused {
+        let mut run = ferry();
+        run.args(&command).arg(&path);
+        if command[0] == "mv" {
+            run.arg(t.dir("moved"));
+        }
+        let out = run.output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success(),
+            "{command:?} {}: {said}",
+            path.display()
+        );
+        assert!(said.contains(why), "{command:?} {}: {said}", path.display());
+        assert!(
+            journal.exists() && home.join("notes").exists(),
+            "{command:?}"
+        );
+    }
+    drop(alias);
+
+    let link = t.symlink("hlink", &home);
+    let out = ferry()
+        .arg("rm")
+        .arg(format!("{}/", link.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(link.symlink_metadata().is_err() && home.join("notes").exists());
+}
+
 #[test]
 fn a_delete_never_enters_another_mount_even_of_the_same_device() {
     let t = TempTree::new();

@@ -23,7 +23,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use crate::entry::Kind;
-use crate::fs::{self, Meta};
+use crate::fs::{self, FileId, Meta};
 
 /// Why deleting or moving a path deserves confirmation (or, for a move, is never done: see
 /// [`Caution::can_be_forced`]).
@@ -92,19 +92,69 @@ impl OwnFolders {
     }
 }
 
-/// Ferry's state folder, where the undo journal is, its links resolved; `None` when it is
-/// not there (yet): there is nothing to take away.
-pub(crate) fn state_folder() -> Option<PathBuf> {
-    let journal = super::UndoJournal::open_default().ok()?;
-    std::fs::canonicalize(journal.path().parent()?).ok()
+/// A folder Ferry guards (the home folder, its own state folder), known by its path (links
+/// resolved) and by identity: its own and that of each folder above it. Compared as paths
+/// alone, the same folder reached another way, through a bind mount (`mount --bind r
+/// alias`: `alias/home` is `r/home`), was a stranger: `ferry rm alias/state` deleted the
+/// undo journal, and `ferry rm alias/home` the home folder, without a question.
+#[derive(Debug, Clone)]
+pub(crate) struct Guarded {
+    pub(crate) path: PathBuf,
+    /// Its identity, then those of the folders above it, up to `/`.
+    chain: Vec<FileId>,
 }
 
-/// Whether `real` (its parents' links resolved) is Ferry's `state` folder (resolved too),
-/// holds it or is in it: the one check of the trash, a delete and a move, none of which
-/// takes it away. Gone, the undo journal would be recreated holding only the job that took
-/// it, and that job's own record would be written into a folder that had gone.
-pub(crate) fn is_ferry_state(real: &Path, state: &Path) -> bool {
-    state.starts_with(real) || real.starts_with(state)
+impl Guarded {
+    /// The folder at `path`; `None` when it is not there (nothing to take away).
+    pub(crate) fn of(path: &Path) -> Option<Guarded> {
+        let path = std::fs::canonicalize(path).ok()?;
+        let chain = fs::ancestors(fs::open_dir_path(&path).ok()?).ok()?;
+        Some(Guarded { path, chain })
+    }
+
+    pub(crate) fn id(&self) -> FileId {
+        self.chain[0]
+    }
+
+    /// Whether the item of identity `id` at `real` (its parents' links resolved) is this
+    /// folder.
+    fn is(&self, real: &Path, id: FileId) -> bool {
+        real == self.path || self.id() == id
+    }
+
+    /// Whether the item of identity `id` at `real` holds this folder.
+    fn held_by(&self, real: &Path, id: FileId) -> bool {
+        (real != self.path && self.path.starts_with(real)) || self.chain[1..].contains(&id)
+    }
+}
+
+/// The identities of the folder `dir` and of those above it; empty when it cannot be read.
+pub(crate) fn chain_of(dir: &Path) -> Vec<FileId> {
+    (fs::open_dir_path(dir).ok()).map_or_else(Vec::new, |fd| fs::ancestors(fd).unwrap_or_default())
+}
+
+/// Ferry's state folder, where the undo journal is; `None` when it is not there (yet):
+/// there is nothing to take away.
+pub(crate) fn state_folder() -> Option<Guarded> {
+    let journal = super::UndoJournal::open_default().ok()?;
+    Guarded::of(journal.path().parent()?)
+}
+
+/// Whether the item of identity `id` at `real` (its parents' links resolved), in the folder
+/// whose identity and ancestors' are `parent_chain`, is Ferry's `state` folder, holds it or
+/// is in it: the one check of the trash, a delete and a move, none of which takes it away.
+/// Gone, the undo journal would be recreated holding only the job that took it, and that
+/// job's own record would be written into a folder that had gone.
+pub(crate) fn is_ferry_state(
+    real: &Path,
+    id: FileId,
+    parent_chain: &[FileId],
+    state: &Guarded,
+) -> bool {
+    state.is(real, id)
+        || state.held_by(real, id)
+        || real.starts_with(&state.path)
+        || parent_chain.contains(&state.id())
 }
 
 /// Of `paths`, those inside a trash folder (the home trash of `own`, or a disk's at its root):
@@ -130,12 +180,12 @@ pub fn in_trash(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Caution)> 
 /// The paths among `paths` whose deletion deserves confirmation, and why; `home` is the
 /// user's home folder. Paths that cannot be examined are left to the job, which reports them.
 pub fn delete_cautions(paths: &[PathBuf], home: Option<&Path>) -> Vec<(PathBuf, Caution)> {
-    let home = home.and_then(|h| std::fs::canonicalize(h).ok());
+    let home = home.and_then(Guarded::of);
     paths
         .iter()
         .filter_map(|path| {
             let (real, meta) = real_folder(path)?;
-            let caution = home_caution(&real, home.as_deref())
+            let caution = home_caution(&real, meta.id, home.as_ref())
                 .or_else(|| is_mount_point(&real, &meta).then_some(Caution::MountPoint))?;
             Some((path.clone(), caution))
         })
@@ -145,8 +195,9 @@ pub fn delete_cautions(paths: &[PathBuf], home: Option<&Path>) -> Vec<(PathBuf, 
 /// The paths among `paths` whose move deserves confirmation or is never done, and why.
 /// Paths that cannot be examined are left to the job, which reports them.
 pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Caution)> {
-    let real = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::fs::canonicalize(p).ok());
-    let (home, state, trash) = (real(&own.home), real(&own.state), real(&own.trash));
+    let guarded = |p: &Option<PathBuf>| p.as_deref().and_then(Guarded::of);
+    let (home, state) = (guarded(&own.home), guarded(&own.state));
+    let trash = (own.trash.as_ref()).and_then(|p| std::fs::canonicalize(p).ok());
     // A home trash that is a link (followed by the trash): the link moved, the trash was
     // gone from where it is looked for, without the question a trash folder gets.
     let trash_link = (own.trash.as_deref())
@@ -159,13 +210,19 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
     // moved alone took the history with it). Its folder resolved once for the paths in it.
     let mut in_state: Option<(PathBuf, bool)> = None;
     let mut in_state_folder = |path: &Path| {
-        let (Some(state), Some(parent)) = (state.as_deref(), path.parent()) else {
+        let (Some(state), Some(parent)) = (state.as_ref(), path.parent()) else {
             return false;
+        };
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
         };
         match &in_state {
             Some((seen, inside)) if seen == parent => *inside,
             _ => {
-                let inside = real_path(parent).is_some_and(|p| p.starts_with(state));
+                let inside = real_path(parent).is_some_and(|p| p.starts_with(&state.path))
+                    || chain_of(parent).contains(&state.id());
                 in_state = Some((parent.to_owned(), inside));
                 inside
             }
@@ -180,11 +237,15 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
             if trash_link.is_some() && real_path(path) == trash_link {
                 return Some((path.clone(), Caution::Trash));
             }
-            let (real, _) = real_folder(path)?;
-            let caution = if state.as_deref().is_some_and(|s| is_ferry_state(&real, s)) {
+            let (real, meta) = real_folder(path)?;
+            // Its parent, in the state folder or not, was looked at above.
+            let caution = if state
+                .as_ref()
+                .is_some_and(|s| is_ferry_state(&real, meta.id, &[], s))
+            {
                 Some(Caution::FerryState)
             } else {
-                home_caution(&real, home.as_deref())
+                home_caution(&real, meta.id, home.as_ref())
             };
             let in_trash =
                 || holds(&real, &trash) || holds(&real, &trash_link) || is_volume_trash(&real);
@@ -200,7 +261,9 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
 /// anything but a folder (a link is not followed: only itself goes), for `/` (the jobs
 /// refuse it themselves) and for what cannot be examined.
 fn real_folder(path: &Path) -> Option<(PathBuf, Meta)> {
-    let meta = fs::stat_at(rustix::fs::CWD, path).ok()?;
+    // `lnk/` too: the jobs take the link, not the folder the slash leads to.
+    let as_named: PathBuf = path.components().collect();
+    let meta = fs::stat_at(rustix::fs::CWD, &as_named).ok()?;
     if meta.kind != Kind::Dir {
         return None;
     }
@@ -221,12 +284,12 @@ pub(crate) fn real_path(path: &Path) -> Option<PathBuf> {
     }
 }
 
-fn home_caution(real: &Path, home: Option<&Path>) -> Option<Caution> {
+fn home_caution(real: &Path, id: FileId, home: Option<&Guarded>) -> Option<Caution> {
     let home = home?;
-    if real == home {
+    if home.is(real, id) {
         Some(Caution::HomeFolder)
     } else {
-        home.starts_with(real).then_some(Caution::HoldsHomeFolder)
+        home.held_by(real, id).then_some(Caution::HoldsHomeFolder)
     }
 }
 

@@ -105,7 +105,9 @@ pub(crate) struct Planner<'a> {
     /// What a delete does with a folder of ours it cannot empty as it is (`writable.rs`).
     read_only: ReadOnly,
     /// Ferry's state folder, which a delete leaves alone, as the trash does (`caution.rs`).
-    pub(in crate::jobs) state: Option<PathBuf>,
+    pub(in crate::jobs) state: Option<crate::jobs::caution::Guarded>,
+    /// The last source folder looked at for being in the state folder, and the answer.
+    state_parent: Option<(FileId, bool)>,
     /// The identity of Ferry's state folder, which a copy or move neither writes into nor
     /// replaces: a file copied over the journal took every job's undo with it.
     pub(in crate::jobs) state_id: Option<FileId>,
@@ -153,11 +155,11 @@ impl<'a> Planner<'a> {
             state: (mode == Mode::Delete)
                 .then(crate::jobs::caution::state_folder)
                 .flatten(),
+            state_parent: None,
             state_id: (mode != Mode::Delete)
                 .then(crate::jobs::caution::state_folder)
                 .flatten()
-                .and_then(|state| fs::stat_path(&state).ok())
-                .map(|meta| meta.id),
+                .map(|state| state.id()),
         }
     }
 

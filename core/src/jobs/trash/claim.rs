@@ -25,7 +25,7 @@ pub(super) struct Places<'a> {
     pub(super) mounts: &'a MountTable,
     /// Ferry's state folder (the undo journal, where the very job is recorded): neither it
     /// nor a folder holding it is trashed.
-    pub(super) state: Option<&'a Path>,
+    pub(super) state: Option<&'a crate::jobs::caution::Guarded>,
     pub(super) uid: u32,
 }
 
@@ -54,8 +54,8 @@ pub(super) struct Trashes {
     /// The other disks' trash folders opened for a batch, by the top they are at.
     volumes: HashMap<PathBuf, Rc<TrashDir>>,
     /// The folders the items of a batch are in, by the path given: resolved and opened once
-    /// a batch, not once an item.
-    folders: HashMap<PathBuf, (PathBuf, Rc<OwnedFd>)>,
+    /// a batch, not once an item; and whether each is in Ferry's state folder.
+    folders: HashMap<PathBuf, (PathBuf, Rc<OwnedFd>, bool)>,
     /// The device and mount the home trash is (or would be) on, looked up once a job while
     /// it is not opened (items of other disks only).
     home_place: Option<(u64, u64)>,
@@ -119,11 +119,14 @@ pub(super) fn claim(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let (parent, pfd) = match folders.get(parent) {
-        Some((resolved, fd)) => (resolved.clone(), Rc::clone(fd)),
+    let (parent, pfd, in_state) = match folders.get(parent) {
+        Some((resolved, fd, in_state)) => (resolved.clone(), Rc::clone(fd), *in_state),
         None => {
             let (resolved, fd) = open_folder(parent)?;
-            let opened = (resolved, Rc::new(fd));
+            let in_state = state.is_some_and(|state| {
+                fs::ancestors(&fd).is_ok_and(|chain| chain.contains(&state.id()))
+            });
+            let opened = (resolved, Rc::new(fd), in_state);
             folders.insert(parent.to_owned(), opened.clone());
             opened
         }
@@ -139,7 +142,8 @@ pub(super) fn claim(
         let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
         return Err(Error::io("trash", &original, read_only));
     }
-    if state.is_some_and(|state| crate::jobs::caution::is_ferry_state(&original, state)) {
+    let is_state = |state| crate::jobs::caution::is_ferry_state(&original, meta.id, &[], state);
+    if in_state || state.is_some_and(is_state) {
         return Err(Error::HoldsFerryState { path: original });
     }
     // The home trash is opened (and made) only for what is on its disk: an item on another

@@ -69,7 +69,7 @@ pub(crate) fn run_trash_as(
         places: Places {
             roots,
             mounts: &mounts,
-            state: state.as_deref(),
+            state: state.as_ref(),
             uid: rustix::process::getuid().as_raw(),
         },
     };

@@ -152,7 +152,7 @@ impl Planner<'_> {
             return Ok(());
         }
         if self.mode == Mode::Delete
-            && self.is_ferry_state(name, &parent, parent_meta.id, &parent_path)
+            && self.is_ferry_state((name, meta.id), &parent, parent_meta.id, &parent_path)
         {
             let path = source.to_path_buf();
             self.fail(i, Error::HoldsFerryState { path });
@@ -232,19 +232,35 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// Whether the item `name`, in the folder `dir` (of identity `id`, reached by `path`),
-    /// is, holds or is in Ferry's state folder (checked before anything of it is deleted).
-    fn is_ferry_state(&mut self, name: &OsStr, dir: &OwnedFd, id: FileId, path: &Path) -> bool {
-        if self.state.is_none() {
+    /// Whether the item `name` (of identity `item`), in the folder `dir` (of identity `id`,
+    /// reached by `path`), is, holds or is in Ferry's state folder (checked before anything
+    /// of it is deleted).
+    fn is_ferry_state(
+        &mut self,
+        (name, item): (&OsStr, FileId),
+        dir: &OwnedFd,
+        id: FileId,
+        path: &Path,
+    ) -> bool {
+        let Some(state_id) = self.state.as_ref().map(|s| s.id()) else {
             return false;
-        }
+        };
+        let in_state = match self.state_parent {
+            Some((cached, inside)) if cached == id => inside,
+            _ => {
+                let inside = fs::ancestors(dir).is_ok_and(|chain| chain.contains(&state_id));
+                self.state_parent = Some((id, inside));
+                inside
+            }
+        };
         let real = self
             .real_parent(dir, id, path)
             .or_else(|| fs::absolute(path));
-        let state = self.state.as_deref();
-        real.zip(state).is_some_and(|(real, state)| {
-            crate::jobs::caution::is_ferry_state(&real.join(name), state)
-        })
+        let state = self.state.as_ref();
+        in_state
+            || real.zip(state).is_some_and(|(real, state)| {
+                crate::jobs::caution::is_ferry_state(&real.join(name), item, &[], state)
+            })
     }
 
     /// The open destination folder of the current root.
