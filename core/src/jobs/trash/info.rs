@@ -213,48 +213,37 @@ impl TrashedItem {
     }
 }
 
-/// Removes the info file `info` of the trash entry whose item is `file` once the item itself
-/// has left the trash (a [`Job::Delete`](crate::jobs::Job::Delete) of it, "Delete
-/// permanently"), so that no stale info file is left behind: true when the info file is gone
-/// now (or was already). While the item is still there (its delete failed) the info file
-/// stays and it stays listed: false.
-///
-/// Refused when `file` and `info` are not the two halves of one entry of one trash folder
-/// (`…/files/NAME` and `…/info/NAME.trashinfo`): only info files are ever removed here.
-pub(crate) fn forget_if_gone(file: &Path, info: &Path) -> Result<bool> {
-    let refused = || Error::Refused {
-        op: "forget the trash entry",
-        path: info.to_path_buf(),
-    };
-    let info_name = info.file_name().ok_or_else(refused)?;
-    let stem = info_name
-        .as_bytes()
-        .strip_suffix(b".trashinfo")
-        .filter(|s| !matches!(*s, b"" | b"." | b".."))
-        .map(OsStr::from_bytes)
-        .ok_or_else(refused)?;
-    let trash = info
-        .parent()
-        .filter(|info| info.file_name() == Some(OsStr::new("info")))
-        .and_then(Path::parent)
-        .ok_or_else(refused)?;
-    if file != trash.join("files").join(stem) {
-        return Err(refused());
-    }
+/// Removes the info files of the entries `names` of the trash folder `trash` whose items
+/// have left the trash (a [`Job::Delete`](crate::jobs::Job::Delete) of them, "Delete
+/// permanently"), so that no stale info file is left behind: the names whose info file is
+/// gone now (or was already). One whose item is still there (its delete failed) keeps its
+/// info file and stays listed; one whose info file cannot be removed stays an entry for
+/// nothing, which listing skips and Empty Trash removes. The folder is opened once: opened
+/// for each entry, 20,000 took seconds.
+pub(crate) fn forget_gone<'n>(trash: &Path, names: &[&'n OsStr]) -> Result<Vec<&'n OsStr>> {
     let folder = match TrashFolder::open(trash) {
         Ok(folder) => folder,
-        Err(Errno::NOENT) => return Ok(true),
+        Err(Errno::NOENT) => return Ok(names.to_vec()),
         Err(e) => return Err(Error::io("open the trash folder", trash, e)),
     };
-    match fs::stat_at(&folder.files, stem) {
-        Ok(_) => return Ok(false),
-        Err(Errno::NOENT) => {}
-        Err(e) => return Err(Error::io("stat", file, e)),
+    let mut gone = Vec::with_capacity(names.len());
+    let mut info_name = std::ffi::OsString::new();
+    for &name in names {
+        if fs::stat_at(&folder.files, name) != Err(Errno::NOENT) {
+            continue;
+        }
+        info_name.clear();
+        info_name.push(name);
+        info_name.push(".trashinfo");
+        let flags = rustix::fs::AtFlags::empty();
+        if matches!(
+            rustix::fs::unlinkat(&folder.info, &info_name, flags),
+            Ok(()) | Err(Errno::NOENT)
+        ) {
+            gone.push(name);
+        }
     }
-    match rustix::fs::unlinkat(&folder.info, info_name, rustix::fs::AtFlags::empty()) {
-        Ok(()) | Err(Errno::NOENT) => Ok(true),
-        Err(e) => Err(Error::io("delete", info, e)),
-    }
+    Ok(gone)
 }
 
 impl TrashedItem {
@@ -509,44 +498,25 @@ mod tests {
         let trash = dir.path().join("Trash");
         std::fs::create_dir_all(trash.join("files")).unwrap();
         std::fs::create_dir_all(trash.join("info")).unwrap();
-        std::fs::write(trash.join("files/a.txt"), "a").unwrap();
         let body = "[Trash Info]\nPath=/x/a.txt\nDeletionDate=2024-01-02T03:04:05\n";
-        std::fs::write(trash.join("info/a.txt.trashinfo"), body).unwrap();
-        let item = TrashedItem::read(&trash.join("info/a.txt.trashinfo")).unwrap();
-
+        for name in ["a.txt", "b.txt"] {
+            std::fs::write(trash.join("files").join(name), "a").unwrap();
+            std::fs::write(trash.join(format!("info/{name}.trashinfo")), body).unwrap();
+        }
+        let names = [OsStr::new("a.txt"), OsStr::new("b.txt")];
         assert!(
-            !forget_if_gone(&item.file, &item.info).unwrap(),
-            "the item is still there"
+            forget_gone(&trash, &names).unwrap().is_empty(),
+            "the items are still there"
         );
-        assert!(item.info.exists());
-        std::fs::remove_file(&item.file).unwrap();
-        assert!(forget_if_gone(&item.file, &item.info).unwrap());
-        assert!(!item.info.exists());
-        assert!(
-            forget_if_gone(&item.file, &item.info).unwrap(),
+        std::fs::remove_file(trash.join("files/a.txt")).unwrap();
+        assert_eq!(forget_gone(&trash, &names).unwrap(), [names[0]]);
+        assert!(!trash.join("info/a.txt.trashinfo").exists());
+        assert!(trash.join("info/b.txt.trashinfo").exists());
+        assert_eq!(
+            forget_gone(&trash, &names[..1]).unwrap(),
+            [names[0]],
             "gone already"
         );
-
-        // Two halves of different entries, or an info file outside `info/`: refused.
-        std::fs::write(trash.join("info/b.trashinfo"), body).unwrap();
-        let odd = TrashedItem {
-            info: trash.join("info/b.trashinfo"),
-            ..item.clone()
-        };
-        assert!(matches!(
-            forget_if_gone(&odd.file, &odd.info),
-            Err(Error::Refused { .. })
-        ));
-        let outside = TrashedItem {
-            info: dir.path().join("a.txt.trashinfo"),
-            file: dir.path().join("files/a.txt"),
-            ..item
-        };
-        assert!(matches!(
-            forget_if_gone(&outside.file, &outside.info),
-            Err(Error::Refused { .. })
-        ));
-        assert!(trash.join("info/b.trashinfo").exists());
     }
 
     /// A trash folder in `dir`, with `files/` and `info/`.
