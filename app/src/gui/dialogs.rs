@@ -404,6 +404,17 @@ impl Ferry {
             return;
         }
         let title = window.title.clone();
+        // A permanent delete has no undo: what it deleted is gone, as its own question said.
+        let done_stays = match *window.job {
+            Job::Delete { .. } | Job::EmptyTrash { .. } => {
+                "It is paused. What it has deleted is gone for good (the jobs panel counts \
+                 it); the rest is not deleted."
+            }
+            _ => {
+                "It is paused. What it has done stays done (the jobs panel counts it; Undo \
+                 takes it back); the rest is not done."
+            }
+        };
         // Held while asked, as a question about cancelling it should not race it.
         let resume = !window.is_paused();
         if resume {
@@ -415,9 +426,7 @@ impl Ferry {
                 format!("Cancel {}?", lowercase_first(&title)),
                 // No count: asked before the pause took hold, it was already behind the
                 // panel's, which goes on counting what the job finished meanwhile.
-                "It is paused. What it has done stays done (the jobs panel counts it; Undo \
-                 takes it back); the rest is not done."
-                    .to_owned(),
+                done_stays.to_owned(),
                 "Cancel Job",
             )
             .cancel_label("Keep Going"),

@@ -214,3 +214,27 @@ fn a_job_still_planning_counts_nothing_done_and_cancel_does_not_ask() {
     jobs_done(&mut ferry);
     assert!(ended(&ferry).is_some_and(|(_, cancelled)| cancelled));
 }
+
+/// Cancel on a permanent delete says that what it deleted is gone: the question promised
+/// that Undo takes it back, and a delete has no undo.
+#[test]
+fn cancel_of_a_permanent_delete_says_what_is_deleted_is_gone() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    many_files(&home.join("big"), FILES);
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    crate::gui::tests::operations::select(&mut ferry, "big");
+    named(&mut ferry, Named::Delete, Modifiers::SHIFT);
+    named(&mut ferry, Named::Enter, Modifiers::empty());
+    until(&mut ferry, "some items deleted", |f| {
+        job(f).items_done() > 0
+    });
+    click(&mut ferry, "Pause");
+    until(&mut ferry, "the pause", |f| held(job(f)));
+    click(&mut ferry, "Cancel");
+    let said = "It is paused. What it has deleted is gone for good (the jobs panel counts it); \
+                the rest is not deleted.";
+    assert!(shows(&ferry, said), "{:?}", ferry.confirm);
+    cancel_to_the_end(&mut ferry);
+}
