@@ -477,10 +477,11 @@ impl Ferry {
 
     /// Takes Undo off the toasts shown: it undoes the newest job, which after another job or
     /// an undo is no longer the one a toast names (clicked, it would undo something else).
-    pub(super) fn withdraw_undo_offers(&mut self) {
-        for toast in &mut self.toasts {
-            toast.actions.retain(|(_, c)| !is_undo(c));
-        }
+    /// Takes away what toasts say once an undo or redo starts: their Undo offers are for
+    /// the job it undoes, and the undo's own end must not be read as joined to them ("Undid:
+    /// Rename “a” to “b”. Renamed to “b”." after a redo).
+    pub(super) fn end_toasts(&mut self) {
+        self.toasts.clear();
     }
 
     /// What the jobs panel asked.
@@ -618,13 +619,4 @@ fn open_file(path: PathBuf) -> Task<Message> {
         Ok(()) => Task::none(),
         Err((path, e)) => Task::done(Message::OpenFailed(path, Arc::new(e))),
     })
-}
-
-fn is_undo(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Window(super::shortcut::WindowAction::Undo)
-            | Command::UndoRecord(_)
-            | Command::MakeCopy(_) // undoes the move first
-    )
 }

@@ -308,7 +308,7 @@ impl Ferry {
             // Its end says what it did ("Undid: Move “a.txt” to “Music”."); the jobs panel
             // shows a long one meanwhile.
             Ok(Undoing::Started(started)) => {
-                self.withdraw_undo_offers();
+                self.end_toasts();
                 self.job_started(Ok(started))
             }
             Ok(Undoing::Nothing) => {

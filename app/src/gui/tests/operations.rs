@@ -159,6 +159,27 @@ fn the_window_menu_reads_undo_and_redo_again_and_acts_on_what_it_names() {
     );
 }
 
+/// A redo right after an undo says what it did, alone: its toast read "Undid: Copy “a.txt” to
+/// “Music”. Copied “a.txt” to “Music”.", the undo's word joined before it.
+#[test]
+fn a_redo_says_what_it_did_without_the_undos_word() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = a_txt_copied_to_music(&fixture, &home);
+    ctrl(&mut ferry, "z");
+    jobs_done(&mut ferry);
+    until(&mut ferry, "the undo's end recorded", |f| f.recording == 0);
+    assert!(!home.join("Music/a.txt").exists());
+    let keys = Modifiers::CTRL | Modifiers::SHIFT;
+    key(&mut ferry, Key::Character("z".into()), keys);
+    jobs_done(&mut ferry);
+    until(&mut ferry, "the redo", |_| {
+        home.join("Music/a.txt").exists()
+    });
+    let texts: Vec<&str> = ferry.toasts.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Copied “a.txt” to “Music”."]);
+}
+
 /// Ctrl+Z again while an undo runs: it waited unseen for the journal, then undid the job
 /// before too (40,000 more files to the trash). It is refused, and said so.
 #[test]
