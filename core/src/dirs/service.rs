@@ -240,7 +240,18 @@ impl Service {
             .cloned()
             .collect();
         for path in gone {
-            self.gone(&path);
+            // A folder the path leads to now, the old one not renamed away (a link's target
+            // changed, `ln -sfn release-2 current`, the old target beside it; one made again
+            // in its place): shown anew at the same path. Sent to the parent, the view said
+            // "moved or deleted".
+            let followed = !path.is_symlink()
+                && (self.watcher.as_ref()).is_some_and(|w| w.renamed_to(&path).is_some());
+            let rewatched = |w: &mut DirWatcher| w.rewatch(&path).is_ok();
+            if !followed && path.is_dir() && self.watcher.as_mut().is_some_and(rewatched) {
+                self.start_load(path, true);
+            } else {
+                self.gone(&path);
+            }
         }
     }
 
