@@ -270,7 +270,16 @@ impl DirWatcher {
             event.kind,
             EventKind::Remove(_) | EventKind::Modify(notify::event::ModifyKind::Name(_))
         );
+        // The folder's own permissions changed: a batch of no names looks at it again, and
+        // one made unreadable is read again, its views told (they showed what it held).
+        let own_attributes = matches!(
+            event.kind,
+            EventKind::Modify(notify::event::ModifyKind::Metadata(_))
+        );
         for path in &event.paths {
+            if own_attributes && let Some(&id) = self.registered.get(path.as_path()) {
+                mark(&self.dirs, &mut self.pending, id, now, |_| {});
+            }
             // The path may be a watched folder itself (notify reports self events with the bare
             // folder path) as well as an entry of its watched parent: both are noted.
             if about_self && let Some(&id) = self.registered.get(path.as_path()) {
