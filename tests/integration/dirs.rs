@@ -456,8 +456,9 @@ fn a_folder_reached_through_a_symlink_is_listed_and_watched() {
 }
 
 /// A shown folder reached through a link whose target is changed (`ln -sfn release-2
-/// current`), and one deleted and made again under its name: shown anew at the same path.
-/// The view was sent to the parent, told the folder was moved or deleted.
+/// current`): shown anew at the same path, where the view was sent to the parent, told the
+/// folder was moved or deleted. Without a link, a folder renamed away with another made at
+/// its path is still gone from it (what was shown moved).
 #[test]
 fn a_shown_folder_whose_path_leads_to_another_is_shown_anew() {
     let tree = TempTree::new();

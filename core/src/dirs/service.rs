@@ -240,14 +240,13 @@ impl Service {
             .cloned()
             .collect();
         for path in gone {
-            // A folder the path leads to now, the old one not renamed away (a link's target
-            // changed, `ln -sfn release-2 current`, the old target beside it; one made again
-            // in its place): shown anew at the same path. Sent to the parent, the view said
-            // "moved or deleted".
-            let followed = !path.is_symlink()
-                && (self.watcher.as_ref()).is_some_and(|w| w.renamed_to(&path).is_some());
+            // Through a link whose target changed (`ln -sfn release-2 current`), the path
+            // leads to the folder the link names now: shown anew at the same path. Sent to
+            // the parent, the view said "moved or deleted". (Without a link, the folder
+            // shown is what moved: the view is told, even if a new one is at its path.)
+            let through_link = std::fs::canonicalize(&path).is_ok_and(|real| real != path);
             let rewatched = |w: &mut DirWatcher| w.rewatch(&path).is_ok();
-            if !followed && path.is_dir() && self.watcher.as_mut().is_some_and(rewatched) {
+            if through_link && path.is_dir() && self.watcher.as_mut().is_some_and(rewatched) {
                 self.start_load(path, true);
             } else {
                 self.gone(&path);
