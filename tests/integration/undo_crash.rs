@@ -239,7 +239,9 @@ fn undo_rolls_back_a_move_killed_while_removing_its_sources() {
     let want = ["both", "left", "moved"].map(|n| (Path::new("d").join(n), n.as_bytes().to_vec()));
     assert_eq!(back, want);
     assert!(snapshot(&dest).is_empty(), "{:?}", snapshot(&dest).keys());
-    assert_eq!(s.trashed(), ["both"], "the extra copy went to the trash");
+    // The folder of the extra copy, once what went back has left it: one trash entry, as
+    // for hundreds of copies.
+    assert_eq!(s.trashed(), ["src"], "the extra copy went to the trash");
 }
 
 /// Moves `name` (a folder of 43 files, or one file) from the work tree to tmpfs, then

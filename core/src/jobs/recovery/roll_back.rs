@@ -189,6 +189,8 @@ pub(super) struct Rollback {
     /// How an item going back meets its place taken: the undo's answer, as when a finished
     /// move is undone.
     policy: ConflictPolicy,
+    /// The item noted last to go back.
+    last_gone_back: Option<PathBuf>,
     /// Files with several names that the killed run had put back, by the identity of the
     /// copy where the job put them: the names still to go back are linked to them, not
     /// copied apart.
@@ -354,18 +356,10 @@ impl Rollback {
         }
     }
 
-    /// Trashes the copies, moves back what was carried over completely, puts back what the
-    /// job replaced, then removes the folders the job created that are left empty.
+    /// Moves back what was carried over completely, trashes the copies (a folder the job
+    /// made goes whole once what goes back has left it), puts back what the job replaced,
+    /// then removes the folders the job created that are left empty.
     pub(super) fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
-        if self.discard {
-            for copy in &self.copies {
-                if let Err(e) = fs::remove_file(copy) {
-                    fail(ctx, summary, copy, Error::io("remove", copy, e));
-                }
-            }
-        } else if !self.copies.is_empty() {
-            absorb(summary, trash::run_trash(ctx, &self.copies, roots));
-        }
         super::super::lock(&ctx.linked_copies).extend(self.back_linked);
         // Each folder's items go back by a move of their own: files with other names going
         // back by another move are linked to their first copy, as in one move.
@@ -414,6 +408,15 @@ impl Rollback {
         // Deepest first, each before the folder it is filled from goes.
         for refill in self.refills.iter().rev() {
             refill.finish();
+        }
+        if self.discard {
+            for copy in &self.copies {
+                if let Err(e) = fs::remove_file(copy) {
+                    fail(ctx, summary, copy, Error::io("remove", copy, e));
+                }
+            }
+        } else if !self.copies.is_empty() {
+            absorb(summary, trash::run_trash(ctx, &self.copies, roots));
         }
         // Before the emptied folders go: a folder taken for the job's (made in the second the
         // job started) may be where a replaced item goes back, and holding it, it stays.
@@ -476,12 +479,17 @@ impl Rollback {
                 let entry = entry.map_err(|e| Error::io("read folder", dest, e))?;
                 // Inside a folder the job created, everything is the job's; inside one it
                 // merged into, only what is identical to a source counts as its copy.
-                all_copies &= self.walk(
+                let copy = self.walk(
                     &source.join(entry.file_name()),
                     &entry.path(),
                     is_move,
                     created,
                 )?;
+                // One going back leaves the folder: a move across disks killed while removing
+                // its sources left a folder of copies and of items whose sources were gone,
+                // and each copy went to the trash by itself, hundreds of entries.
+                let leaves = self.last_gone_back.as_deref() == Some(entry.path().as_path());
+                all_copies &= copy || leaves;
             }
             if !self.replaced.kept.is_empty() {
                 // Moved aside to be replaced, and not replaced yet when the job stopped.
@@ -562,6 +570,7 @@ impl Rollback {
             .flatten();
         let group = self.back.entry((parent, renamed)).or_default();
         group.push(dest.to_path_buf());
+        self.last_gone_back = Some(dest.to_path_buf());
     }
 
     /// Notes the folder `source` (of metadata `s`) as one a killed run of this roll back was
@@ -759,8 +768,8 @@ mod tests {
             discard: true, // as a restore's: tmpfs has no trash here
             ..Rollback::default()
         };
-        // Not all the job's copies: some of it is still to go back.
-        assert!(!rollback.walk(&back, &there, true, true).unwrap());
+        // All the job's: copies, and what is still to go back.
+        assert!(rollback.walk(&back, &there, true, true).unwrap());
         run_without_failures(rollback, home.path());
         let meta = |rel: &str| fs::symlink_metadata(back.join(rel)).unwrap();
         assert_eq!(meta("a/f").ino(), meta("b/other").ino());
