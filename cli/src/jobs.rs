@@ -57,6 +57,10 @@ pub struct TransferArgs {
     /// `mv` does).
     #[arg(required = true, num_args = 2.., value_name = "PATH", value_parser = crate::any_path())]
     pub paths: Vec<PathBuf>,
+    /// `cp -r`, `cp -a` from habit: Ferry always copies folders whole and keeps what `cp -a`
+    /// keeps, so these change nothing (refused, they read as a file named `-r`).
+    #[arg(short = 'r', short_aliases = ['R', 'a'], hide = true)]
+    pub recursive: bool,
 }
 
 /// Arguments of `ferry mv`.
@@ -97,6 +101,13 @@ pub struct RmArgs {
     /// journal is, a folder holding it or what is in it.
     #[arg(long)]
     pub force: bool,
+    /// `rm -r` from habit: folders are always deleted whole; changes nothing.
+    #[arg(short = 'r', short_alias = 'R', hide = true)]
+    pub recursive: bool,
+    /// `rm -f` from habit: a path that is not there is passed over in silence, as `rm -f`
+    /// does. Never what `--force` allows.
+    #[arg(short = 'f', hide = true)]
+    pub missing_ok: bool,
 }
 
 /// Runs `ferry cp`.
@@ -169,7 +180,12 @@ pub fn run_remove(args: &RmArgs) -> i32 {
     if refused {
         return EXIT_REFUSED;
     }
-    with_empty_paths_named(&args.paths, "delete", |paths| {
+    let there = |p: &&PathBuf| !args.missing_ok || p.symlink_metadata().is_ok();
+    let paths: Vec<PathBuf> = args.paths.iter().filter(there).cloned().collect();
+    if paths.is_empty() {
+        return EXIT_OK;
+    }
+    with_empty_paths_named(&paths, "delete", |paths| {
         run(Job::Delete { paths }, "deleted")
     })
 }

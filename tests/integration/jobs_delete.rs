@@ -238,3 +238,57 @@ fn copy_and_delete_trees_deeper_than_path_max() {
         assert!(!tree.exists());
     }
 }
+
+/// `cp -r`, `cp -a`, `rm -rf` typed from habit: accepted, changing nothing but that `rm -f`
+/// passes over a path that is not there, as `rm -f` does (they were refused as unknown, with
+/// a hint to pass `-r` as a file name). `-f` never lifts what `--force` does.
+#[test]
+fn habitual_short_flags_of_cp_and_rm_are_accepted() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    t.file("d/e/f", "f");
+    for flag in ["-r", "-R", "-a"] {
+        let copy = t.join(format!("copy{flag}"));
+        let out = crate::ferry_in(&home)
+            .args(["cp", flag])
+            .arg(t.join("d"))
+            .arg(&copy)
+            .output();
+        let out = out.unwrap();
+        assert!(
+            out.status.success(),
+            "{flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(fs::read(copy.join("e/f")).unwrap(), b"f");
+    }
+    let out = crate::ferry_in(&home)
+        .args(["rm", "-rf"])
+        .arg(t.join("copy-r"))
+        .arg(t.join("missing"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!t.join("copy-r").exists());
+    let out = crate::ferry_in(&home)
+        .arg("rm")
+        .arg(t.join("missing"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "without -f, a missing path is said"
+    );
+    let out = crate::ferry_in(&home)
+        .args(["rm", "-rf"])
+        .arg(&home)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "-f is not --force");
+    assert!(home.exists());
+}
