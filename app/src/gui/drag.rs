@@ -20,7 +20,7 @@ use ferry_core::fs::MountTable;
 use ferry_core::jobs::{ConflictPolicy, Job};
 use iced::keyboard::Modifiers;
 use iced::widget::{container, pin, row, stack, text};
-use iced::{Alignment, Element, Point, Task};
+use iced::{Alignment, Element, Point, Size, Task};
 
 use super::format::{self, Category};
 use super::jobs::FollowUp;
@@ -324,6 +324,7 @@ impl Ferry {
             Some(Action::Refused(why)) => (why, true),
             None => (count, false),
         };
+        let at = badge_at(drag.pointer, &words, self.window);
         let label = text(words).size(13);
         let label = if refused {
             label.style(style::danger_text)
@@ -337,9 +338,25 @@ impl Ferry {
         )
         .padding([6, 10])
         .style(style::menu);
-        let at = Point::new(drag.pointer.x + 14.0, drag.pointer.y + 18.0);
         stack![base, pin(badge).x(at.x).y(at.y)].into()
     }
+}
+
+/// The badge's width beside its text: the icon, the gap after it and the padding.
+const BADGE_CHROME: f32 = 20.0 + 8.0 + 2.0 * 10.0 + 4.0;
+/// The badge's height: the icon and the padding.
+const BADGE_HEIGHT: f32 = 20.0 + 2.0 * 6.0 + 2.0;
+
+/// Where the badge saying `words` goes for the pointer at `pointer` in a window of `window`:
+/// below and to the right of it, kept inside the window as a menu is (flipped left or up near
+/// an edge). Pinned to the right of the pointer, it was squeezed to a sliver over the last tab.
+fn badge_at(pointer: Point, words: &str, window: Size) -> Point {
+    let size = Size::new(
+        crate::gui::fit::width(words, 13.0) + BADGE_CHROME,
+        BADGE_HEIGHT,
+    );
+    let anchor = Point::new(pointer.x + 14.0, pointer.y + 18.0);
+    crate::gui::widget::context_menu::place(anchor, size, window)
 }
 
 /// The pointer's moves and the left button's release.
@@ -469,6 +486,26 @@ fn mount_of<'a>(mounts: &'a MountTable, path: &Path) -> Option<&'a ferry_core::f
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_badge_stays_inside_the_window_near_its_edges() {
+        let window = Size::new(1100.0, 720.0);
+        let words = "Move 1 item to “Pictures”";
+        let width = crate::gui::fit::width(words, 13.0) + BADGE_CHROME;
+        let free = badge_at(Point::new(300.0, 200.0), words, window);
+        assert_eq!(
+            free,
+            Point::new(314.0, 218.0),
+            "beside the pointer where it fits"
+        );
+        let right = badge_at(Point::new(1090.0, 60.0), words, window);
+        assert!(
+            right.x + width <= window.width && right.x < 1090.0,
+            "{right:?}"
+        );
+        let bottom = badge_at(Point::new(300.0, 715.0), words, window);
+        assert!(bottom.y + BADGE_HEIGHT <= window.height, "{bottom:?}");
+    }
 
     fn mounts() -> MountTable {
         MountTable::parse(
