@@ -79,6 +79,40 @@ impl Completion {
     }
 }
 
+/// The gap between the names of a candidate line.
+pub const CANDIDATE_GAP: f32 = 10.0;
+
+/// Of `candidates`, the run that fits on one line `width` pixels wide at text size `size`,
+/// at most [`SHOWN_CANDIDATES`], beside room for "… N more" and "(Tab: next)", the one Tab
+/// cycled to (`cycle`) among them; at least one. Long names in a narrow pane (a split view)
+/// wrapped the line onto three.
+pub fn fitting(
+    candidates: &[String],
+    cycle: Option<usize>,
+    width: f32,
+    size: f32,
+) -> std::ops::Range<usize> {
+    let hints =
+        crate::gui::fit::width("… 9999 more", size) + crate::gui::fit::width("(Tab: next)", size);
+    let budget = width - hints - 2.0 * CANDIDATE_GAP;
+    let run_from = |from: usize| {
+        let (mut used, mut end) = (0.0, from);
+        while end < candidates.len() && end - from < SHOWN_CANDIDATES {
+            used += crate::gui::fit::width(&candidates[end], size) + CANDIDATE_GAP;
+            if used > budget && end > from {
+                break;
+            }
+            end += 1;
+        }
+        from..end
+    };
+    let first = run_from(0);
+    match cycle {
+        Some(chosen) if chosen >= first.end && chosen < candidates.len() => run_from(chosen),
+        _ => first,
+    }
+}
+
 /// The folder part of `typed` (up to and with its last `/`; empty for a bare name), whose
 /// names complete it.
 pub fn folder_part(typed: &str) -> &str {
@@ -172,6 +206,28 @@ fn the_name_shown_as(dir: &Path, text: &str) -> Option<std::ffi::OsString> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_candidate_line_holds_what_fits_and_the_one_cycled_to() {
+        let names: Vec<String> = ["Project Alpha Documents", "Project Beta Documents"]
+            .iter()
+            .chain(&["Project Gamma Documents", "Project Delta Documents"])
+            .map(|s| (*s).to_owned())
+            .collect();
+        assert_eq!(
+            fitting(&names, None, 2000.0, 13.0),
+            0..4,
+            "all, in a wide field"
+        );
+        let narrow = fitting(&names, None, 430.0, 13.0);
+        assert!(
+            narrow.start == 0 && (1..4).contains(&narrow.end),
+            "{narrow:?}"
+        );
+        let cycled = fitting(&names, Some(3), 430.0, 13.0);
+        assert!(cycled.contains(&3), "{cycled:?}");
+        assert_eq!(fitting(&names, None, 10.0, 13.0), 0..1, "one at least");
+    }
 
     #[test]
     fn typed_paths_split_at_the_last_slash() {

@@ -8,16 +8,19 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ferry_core::Error;
-use iced::widget::{Row, operation, text};
+use iced::widget::{Row, container, operation, text};
 use iced::{Element, Task};
 
 use super::location::{Editing, resolve};
 use super::view::SMALL;
 use super::{Browser, Listing, Message};
 use crate::gui::bridge;
-use crate::gui::completion::{SHOWN_CANDIDATES, folder_part, with_real_names};
+use crate::gui::completion::{CANDIDATE_GAP, fitting, folder_part, with_real_names};
 use crate::gui::screen::Ctx;
 use crate::gui::style;
+
+/// The candidate line's height: one line of [`SMALL`] text.
+const CANDIDATE_LINE: f32 = SMALL * 1.4;
 
 impl Browser {
     /// Tab: the next candidate when they are listed, or the folders that complete the name
@@ -92,33 +95,35 @@ impl Browser {
         operation::move_cursor_to_end(self.path_input_id())
     }
 
-    /// "Documents · Downloads · … 3 more (Tab)" under the field.
-    pub(super) fn candidate_line(&self, editing: &Editing) -> Element<'_, Message> {
-        let mut line = Row::new().spacing(10);
+    /// "Documents  Downloads  … 3 more  (Tab: next)" under the field, on one line: as many
+    /// names as fit its width.
+    pub(super) fn candidate_line<'a>(&self, editing: &'a Editing) -> Element<'a, Message> {
         let completion = &editing.completion;
-        for (i, name) in completion
-            .candidates
-            .iter()
-            .take(SHOWN_CANDIDATES)
-            .enumerate()
-        {
-            let chosen = completion.cycle == Some(i);
-            let label = text(name.clone()).size(SMALL);
-            line = line.push(if chosen {
-                label.font(style::bold())
-            } else {
-                label.style(style::dim_text)
-            });
-        }
-        let more = completion.candidates.len().saturating_sub(SHOWN_CANDIDATES);
-        if more > 0 {
-            line = line.push(
-                text(format!("… {more} more"))
+        let line = iced::widget::responsive(move |size| {
+            let candidates = &completion.candidates;
+            let shown = fitting(candidates, completion.cycle, size.width, SMALL);
+            let mut line = Row::new().spacing(CANDIDATE_GAP);
+            for i in shown.clone() {
+                let label = text(candidates[i].clone())
                     .size(SMALL)
-                    .style(style::dim_text),
-            );
-        }
-        line.push(text("(Tab: next)").size(SMALL).style(style::dim_text))
-            .into()
+                    .wrapping(text::Wrapping::None);
+                line = line.push(if completion.cycle == Some(i) {
+                    label.font(style::bold())
+                } else {
+                    label.style(style::dim_text)
+                });
+            }
+            let more = candidates.len() - shown.len();
+            if more > 0 {
+                line = line.push(
+                    text(format!("… {more} more"))
+                        .size(SMALL)
+                        .style(style::dim_text),
+                );
+            }
+            let hint = text("(Tab: next)").size(SMALL).style(style::dim_text);
+            container(line.push(hint)).clip(true).into()
+        });
+        container(line).height(CANDIDATE_LINE).into()
     }
 }
