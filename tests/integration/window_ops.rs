@@ -165,7 +165,8 @@ fn rename_trash_undo_and_delete_permanently_with_the_keyboard() {
         .then_some(())
     });
 
-    // Shift+Delete asks first; Enter (on Delete Permanently) deletes, not into the trash.
+    // Shift+Delete asks first, Cancel first; Alt+D (Delete Permanently) deletes, not into
+    // the trash.
     session.select_by_typing(&window, "fin");
     session.keys(&window, &["shift+Delete"]);
     session.wait("Shift+Delete's question to dim the window", || {
@@ -175,8 +176,8 @@ fn rename_trash_undo_and_delete_permanently_with_the_keyboard() {
         last.exists(),
         "final.txt still there while the question waits",
     );
-    session.keys(&window, &["Return"]);
-    session.wait("Enter to delete final.txt permanently", || {
+    session.keys(&window, &["alt+d"]);
+    session.wait("Alt+D to delete final.txt permanently", || {
         (!last.exists()).then_some(())
     });
     session.check(

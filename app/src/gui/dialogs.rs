@@ -366,7 +366,8 @@ impl Ferry {
             format!("What {they} done so far stays done, and can be undone; {rest}"),
             "Cancel Jobs and Quit",
         );
-        Some(question.cancel_label("Keep Running"))
+        // Enter keeps the jobs: quitting cancels them, a single Enter away otherwise.
+        Some(question.cancel_label("Keep Running").cancel_by_default())
     }
 
     /// After Quit was confirmed: quits once every job has ended and its end is recorded.

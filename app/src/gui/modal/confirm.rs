@@ -13,7 +13,9 @@
 //!
 //! Keyboard: Enter presses the button with the focus, which starts on the action (as the
 //! question was asked because the user asked for it), or on Cancel where the action is rarely
-//! meant ([`Confirm::cancel_by_default`]); Escape cancels; Tab, Shift+Tab and the
+//! meant ([`Confirm::cancel_by_default`]) or cannot be undone ([`Confirm::danger`], as KDE
+//! asks its dangerous questions: Shift+Delete then Enter deleted 20,000 files for good);
+//! Alt and the action's underlined letter presses it; Escape cancels; Tab, Shift+Tab and the
 //! arrow keys move the focus. iced 0.14 buttons take no keyboard focus, so the dialog keeps
 //! its own and draws it as a ring; the window routes keys here through [`Confirm::key`].
 //!
@@ -124,11 +126,20 @@ impl<T: Clone> Confirm<T> {
         self
     }
 
-    /// The action cannot be undone: its button is drawn in the danger colour.
+    /// The action cannot be undone: its button is drawn in the danger colour, and Cancel has
+    /// the focus at first.
     #[must_use]
     pub fn danger(mut self) -> Self {
         self.danger = true;
+        self.focus = Choice::Cancel;
         self
+    }
+
+    /// The action's Alt+letter: the first letter of its label.
+    fn mnemonic(&self) -> char {
+        (self.confirm_label.chars())
+            .find(|c| c.is_alphabetic())
+            .unwrap_or('o')
     }
 
     /// The cancel button says `label` ("Keep Running", "Don't Quit").
@@ -226,8 +237,15 @@ impl<T: Clone> Confirm<T> {
     /// What a key does while the dialog is open: Enter (or Space) presses the focused button,
     /// Escape cancels, Tab and the arrows move the focus. Every other key does nothing (the
     /// dialog is modal).
-    pub fn key(&mut self, key: &Key, _modifiers: Modifiers) -> Option<Message> {
+    pub fn key(&mut self, key: &Key, modifiers: Modifiers) -> Option<Message> {
         match key.as_ref() {
+            Key::Character(c)
+                if modifiers.alt()
+                    && self.action
+                    && c.chars().eq(self.mnemonic().to_lowercase()) =>
+            {
+                Some(Message::Chose(Choice::Confirm))
+            }
             Key::Named(Named::Enter | Named::Space) => Some(Message::Chose(self.focus)),
             Key::Named(Named::Escape) => Some(Message::Chose(Choice::Cancel)),
             Key::Named(
@@ -265,7 +283,7 @@ impl<T: Clone> Confirm<T> {
         if self.action {
             buttons = buttons.push(button(
                 &self.confirm_label,
-                None,
+                Some(self.mnemonic()),
                 look,
                 self.focus == Choice::Confirm,
                 CONFIRM_ID,
@@ -482,7 +500,7 @@ pub(crate) mod tests {
 
     #[test]
     fn enter_confirms_escape_cancels_tab_moves() {
-        let mut dialog = delete_three();
+        let mut dialog = Confirm::new(7, "Quit Ferry?", "Every job has ended.", "Quit");
         let none = Modifiers::empty();
         let enter = Key::Named(Named::Enter);
         assert_eq!(
@@ -545,11 +563,28 @@ pub(crate) mod tests {
         let mut dialog = delete_three().cancel_label("Keep").map(Window::Trash);
         assert_eq!(dialog.token(), &Window::Trash(7));
         let message = dialog
-            .key(&Key::Named(Named::Enter), Modifiers::empty())
+            .key(&Key::Character("d".into()), Modifiers::ALT)
             .unwrap();
         assert_eq!(
             dialog.update(message, &ctx(Modifiers::empty())).1,
             Some(Event::Confirmed(Window::Trash(7)))
+        );
+    }
+
+    /// What cannot be undone is never a single Enter away: Cancel has the focus, and Alt with
+    /// the action's underlined letter confirms.
+    #[test]
+    fn a_dangerous_question_starts_on_cancel_and_alt_letter_confirms() {
+        let mut dialog = delete_three();
+        let none = Modifiers::empty();
+        let enter = dialog.key(&Key::Named(Named::Enter), none);
+        assert_eq!(enter, Some(Message::Chose(Choice::Cancel)));
+        assert_eq!(dialog.key(&Key::Character("d".into()), none), None);
+        let alt_d = dialog.key(&Key::Character("d".into()), Modifiers::ALT);
+        assert_eq!(alt_d, Some(Message::Chose(Choice::Confirm)));
+        assert_eq!(
+            dialog.key(&Key::Character("x".into()), Modifiers::ALT),
+            None
         );
     }
 

@@ -54,7 +54,7 @@ fn shift_delete_asks_first_and_escape_keeps_the_item() {
     assert!(home.join("notes.md").exists());
 
     named(&mut ferry, Named::Delete, Modifiers::SHIFT);
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     jobs_done(&mut ferry);
     assert!(!home.join("notes.md").exists());
     let trash = fixture.dir.path().join("data/Trash/files");
@@ -75,7 +75,7 @@ fn an_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
         Some("Permanently delete “notes.md”?")
     );
     folder_in_place_of_notes(&home);
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     let confirm = ferry.confirm.as_ref().expect("asked again");
     assert_eq!(confirm.title(), "Permanently delete “notes.md”?");
     let message = confirm.message();
@@ -118,7 +118,7 @@ fn an_item_gone_while_its_delete_was_asked_is_left_out() {
     select(&mut ferry, "notes.md");
     named(&mut ferry, Named::Delete, Modifiers::SHIFT);
     fs::remove_file(home.join("notes.md")).unwrap();
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     assert!(ferry.confirm.is_none(), "not asked again");
     assert_eq!(ferry.jobs.window_jobs().count(), 0, "no delete started");
     let said = "“notes.md” is gone already: nothing was deleted.";
@@ -308,7 +308,7 @@ fn a_trashed_item_replaced_while_its_delete_was_asked_is_asked_about_again() {
     fs::remove_file(&trashed).unwrap();
     fs::create_dir_all(trashed.join("inner")).unwrap();
     fs::write(trashed.join("inner/x"), "precious").unwrap();
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     assert_asked_again_as_replaced(&ferry);
     let confirm = ferry.confirm.as_ref().expect("asked again");
     // It is in the trash already: asked again, the question must not say it will not go there.
@@ -505,7 +505,7 @@ fn an_item_deleted_from_the_trash_is_named_as_before_the_trash() {
     show_trash(&mut ferry, &trash);
     select_in_trash(&mut ferry);
     named(&mut ferry, Named::Delete, Modifiers::empty());
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     super::operations::until(&mut ferry, "the delete", |_| {
         !trash.join("files/notes.md.2").exists()
     });

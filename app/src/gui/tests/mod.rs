@@ -160,6 +160,11 @@ fn ctrl(ferry: &mut Ferry, c: &str) {
     key(ferry, Key::Character(c.into()), Modifiers::CTRL);
 }
 
+/// Alt and `c`: a dialog's button by its underlined letter.
+fn alt(ferry: &mut Ferry, c: &str) {
+    key(ferry, Key::Character(c.into()), Modifiers::ALT);
+}
+
 fn active_path(ferry: &Ferry) -> PathBuf {
     ferry.tabs.active_pane().path().to_path_buf()
 }

@@ -545,7 +545,7 @@ fn an_item_replaced_before_its_delete_was_asked_is_asked_about_again() {
     fs::rename(home.join("notes.md"), home.join("notes-old.md")).unwrap();
     fs::write(home.join("notes.md"), "someone else's").unwrap();
     named(&mut ferry, Named::Delete, Modifiers::SHIFT);
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     super::dialogs::assert_asked_again_as_replaced(&ferry);
     named(&mut ferry, Named::Escape, Modifiers::empty());
     assert_eq!(fs::read(home.join("notes.md")).unwrap(), b"someone else's");

@@ -226,7 +226,7 @@ fn cancel_of_a_permanent_delete_says_what_is_deleted_is_gone() {
     open_panel(&mut ferry);
     crate::gui::tests::operations::select(&mut ferry, "big");
     named(&mut ferry, Named::Delete, Modifiers::SHIFT);
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     until(&mut ferry, "some items deleted", |f| {
         job(f).items_done() > 0
     });

@@ -12,7 +12,7 @@ fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
     // First a permanent delete: a job the undo journal keeps no record of.
     select(&mut ferry, "notes.md");
     named(&mut ferry, Named::Delete, Modifiers::SHIFT);
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "d");
     jobs_done(&mut ferry);
     assert!(!home.join("notes.md").exists());
 
@@ -24,7 +24,7 @@ fn quit_while_a_copy_runs_cancels_it_and_quits_after_a_permanent_delete() {
     );
     // Cancel Jobs and Quit: once the copy has ended and its end is recorded, Ferry quits
     // (saving its session on the way out).
-    named(&mut ferry, Named::Enter, Modifiers::empty());
+    alt(&mut ferry, "c");
     until(&mut ferry, "the quit", |_| {
         fixture.store().load().session.is_some()
     });
@@ -103,7 +103,6 @@ fn the_quit_question_follows_the_jobs_while_open() {
     };
     started(&mut ferry, id, job);
     ctrl(&mut ferry, "q");
-    named(&mut ferry, Named::Tab, Modifiers::empty());
     removing_originals(&mut ferry, id, 1);
     let message = ferry.confirm.as_ref().map(|c| c.message().to_owned());
     assert!(
