@@ -59,9 +59,11 @@ impl Browser {
                 files.retain(|p| !folders.contains(p));
                 (Task::none(), Some(Event::OpenSelected { files, folders }))
             }
+            // The one selected, or with none selected the focused one, as Dolphin's Return
+            // does: Ctrl+arrows to an entry, then Enter, did nothing.
             PaneAction::Open => match self.focused_row() {
-                Some(row) if self.selection.count() > 0 => self.open_row(row, ctx),
-                _ => none,
+                Some(row) => self.open_row(row, ctx),
+                None => none,
             },
             PaneAction::OpenInNewTab => {
                 (Task::none(), self.focused_folder().map(Event::OpenInNewTab))

@@ -137,6 +137,25 @@ fn ctrl_arrows_and_ctrl_space_select_entries_apart() {
     assert_eq!(selected_names(&browser), ["c"]);
 }
 
+/// Enter with nothing selected opens the focused entry, as Dolphin's Return does: reached by
+/// Ctrl+arrows (or left focused once Ctrl+Space took it out of the selection), it did
+/// nothing.
+#[test]
+fn enter_opens_the_focused_entry_when_none_is_selected() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["a", "b"]);
+    let down = PaneAction::Move {
+        step: Step::Down,
+        extend: false,
+    };
+    act(&mut browser, &dirs, down);
+    let selected = act(&mut browser, &dirs, PaneAction::Open);
+    assert!(selected.is_some());
+    act(&mut browser, &dirs, PaneAction::ToggleFocused);
+    assert!(selected_names(&browser).is_empty());
+    assert_eq!(act(&mut browser, &dirs, PaneAction::Open), selected);
+}
+
 #[test]
 fn a_rubber_band_in_empty_space_selects_the_rows_it_crosses_and_scrolls_at_the_edge() {
     let dirs = Recorder::default();
