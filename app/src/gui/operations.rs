@@ -540,6 +540,15 @@ impl Ferry {
         self.item_errors.job_ended(job);
         self.close_conflicts(job);
         self.jobs_panel.job_ended(std::time::Instant::now());
+        if self.jobs.running() == 0 {
+            let well = self.jobs.window_jobs().all(|j| match &j.state {
+                State::Ended {
+                    summary, cancelled, ..
+                } => !cancelled && summary.failed.is_empty() && summary.stopped_by.is_none(),
+                _ => true,
+            });
+            self.jobs_panel.all_ended(well);
+        }
         // Asked whether to cancel it, and it ended meanwhile: nothing is left to cancel.
         if self.confirm.as_ref().is_some_and(
             |c| matches!(c.token(), super::dialogs::Ask::CancelJob { job: id, .. } if *id == job),

@@ -94,6 +94,9 @@ pub enum Event {
 #[derive(Debug, Default)]
 pub struct JobsPanel {
     open: bool,
+    /// It is open because a long job opened it, and the user has not touched it since: it
+    /// closes by itself once every job has ended well.
+    by_itself: bool,
     /// Jobs that opened the panel by themselves already (so closing it sticks).
     opened_for: HashSet<JobId>,
     /// Ended jobs whose failed items are listed.
@@ -217,9 +220,21 @@ impl JobsPanel {
 
     /// A job is still running past [`OPEN_AFTER`]: open, once per job.
     pub fn long_job(&mut self, job: JobId) {
-        if self.opened_for.insert(job) {
+        if self.opened_for.insert(job) && !self.open {
             self.open = true;
+            self.by_itself = true;
         }
+    }
+
+    /// Every job has ended; `well`: none failed, stopped or was cancelled. A panel that
+    /// opened by itself closes then (it stayed, taking 40% of the window, after every job
+    /// was done); the jobs line at the bottom still says what they did for a while.
+    pub fn all_ended(&mut self, well: bool) {
+        if self.by_itself && well {
+            self.open = false;
+            self.focus = None;
+        }
+        self.by_itself = false;
     }
 
     /// Handles one message.
@@ -227,6 +242,7 @@ impl JobsPanel {
         let event = match message {
             Message::Toggle => {
                 self.open = !self.open;
+                self.by_itself = false;
                 if !self.open {
                     self.focus = None;
                 }
@@ -234,6 +250,7 @@ impl JobsPanel {
             }
             Message::Focus(job) => {
                 self.open = true;
+                self.by_itself = false;
                 self.focus = Some(job);
                 None
             }

@@ -383,3 +383,30 @@ fn the_jobs_line_goes_a_while_after_the_last_end() {
     panel.open = true;
     assert!(panel.view(&[&ended], 600.0).is_some(), "the panel is open");
 }
+
+/// The panel a long job opened closes once every job has ended well; one the user opened, or
+/// one with something failed to show, stays.
+#[test]
+fn a_panel_opened_by_a_long_job_closes_when_the_jobs_end_well() {
+    let mut panel = JobsPanel::default();
+    panel.long_job(JobId(1));
+    assert!(panel.is_open());
+    panel.all_ended(true);
+    assert!(!panel.is_open(), "closed by itself");
+
+    panel.long_job(JobId(2));
+    panel.all_ended(false);
+    assert!(panel.is_open(), "a failure to show keeps it");
+    panel.all_ended(true);
+    assert!(
+        panel.is_open(),
+        "once seen failing, it is the user's to close"
+    );
+
+    let mut panel = JobsPanel::default();
+    panel.long_job(JobId(3));
+    let ctx = crate::gui::modal::confirm::tests::ctx(iced::keyboard::Modifiers::empty());
+    let _ = panel.update(Message::Focus(JobId(3)), &ctx);
+    panel.all_ended(true);
+    assert!(panel.is_open(), "the user went into it: it stays");
+}
