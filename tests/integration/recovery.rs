@@ -644,3 +644,56 @@ fn rolling_back_a_move_whose_source_was_made_anew_says_so_and_can_keep_both() {
         assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "across {across}");
     }
 }
+
+/// A move of a folder across disks killed while removing its sources, then a moved file's
+/// name taken anew at the source, then `ferry undo`: the copies go to the trash and the rest
+/// comes back, but the folder there is not trashed whole, since the file that could not go
+/// back is still in it. Whole, it went to the trash with the copies while the undo said the
+/// file was left for another undo.
+#[test]
+fn a_file_that_cannot_go_back_keeps_its_folder_from_the_trash() {
+    let (shm, t) = (TempTree::new_in("/dev/shm"), TempTree::new());
+    let home = t.dir("home");
+    for i in 0..10 {
+        t.file(format!("big/f{i}"), format!("moved {i}"));
+    }
+    let dest = shm.dir("dst");
+    let killed = crate::ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "source-checked:5")
+        .arg("mv")
+        .arg(t.join("big"))
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(killed.status.code(), None, "killed");
+    let gone = (0..10)
+        .map(|i| format!("f{i}"))
+        .find(|name| !t.join("big").join(name).exists())
+        .expect("a source removed");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    t.file(format!("big/{gone}"), "made anew");
+
+    let out = crate::ferry_in(&home)
+        .arg("undo")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let left = dest.join("big").join(&gone);
+    assert_eq!(
+        fs::read(&left).unwrap(),
+        format!("moved {}", &gone[1..]).as_bytes(),
+        "{said}"
+    );
+    assert_eq!(fs::read(t.join("big").join(&gone)).unwrap(), b"made anew");
+    for i in 0..10 {
+        let name = format!("f{i}");
+        if name != gone {
+            assert_eq!(
+                fs::read(t.join("big").join(&name)).unwrap(),
+                format!("moved {i}").as_bytes()
+            );
+        }
+    }
+}

@@ -95,6 +95,27 @@ pub(crate) fn roll_back(
     summary
 }
 
+/// `copies`, where a folder is one whose items going back did not all leave it (see
+/// [`Collapsed`]), it is replaced by what it stands for (its copies, unfolded in turn), and
+/// the folders it would have removed go back to `emptied`.
+fn unfold(
+    copies: Vec<PathBuf>,
+    collapsed: &mut HashMap<PathBuf, Collapsed>,
+    emptied: &mut Vec<PathBuf>,
+) -> Vec<PathBuf> {
+    let mut unfolded = Vec::with_capacity(copies.len());
+    for copy in copies {
+        match collapsed.remove(&copy) {
+            Some(folder) if folder.leaving.iter().any(|p| p.symlink_metadata().is_ok()) => {
+                emptied.extend(folder.emptied);
+                unfolded.extend(unfold(folder.copies, collapsed, emptied));
+            }
+            _ => unfolded.push(copy),
+        }
+    }
+    unfolded
+}
+
 /// The files with several names among `items` and what they hold, by identity, and where
 /// each will be once moved into `dest` (a folder, and a new name for a single item).
 fn linked_files(
@@ -156,6 +177,9 @@ pub(super) struct Rollback {
     /// folder the job created that holds only such copies goes to the trash whole: one entry,
     /// not thousands of loose files.
     copies: Vec<PathBuf>,
+    /// Folders among `copies` that hold items going back too, by path: what they stand for
+    /// (see [`Collapsed`]), should one of those items not leave.
+    collapsed: HashMap<PathBuf, Collapsed>,
     /// The sources stay whole where the rest of the job is going back to (the trash, for a
     /// restore), so a copy is a duplicate of the job's own making, not worth a trash entry.
     discard: bool,
@@ -195,6 +219,18 @@ pub(super) struct Rollback {
     /// copy where the job put them: the names still to go back are linked to them, not
     /// copied apart.
     back_linked: Vec<(FileId, PathBuf)>,
+}
+
+/// A folder the job made, trashed whole once the items going back have left it: its copies
+/// (files, and folders of copies), the folders below it that it would remove once emptied,
+/// and the items in it, at any depth, that go back. One that does not leave (skipped, its
+/// place taken; failed) keeps the folder from going whole: it went to the trash with the
+/// copies, said to be left for another undo.
+#[derive(Default)]
+struct Collapsed {
+    copies: Vec<PathBuf>,
+    emptied: Vec<PathBuf>,
+    leaving: Vec<PathBuf>,
 }
 
 /// A folder at its old place that a killed run of the roll back made and was filling (it
@@ -409,19 +445,21 @@ impl Rollback {
         for refill in self.refills.iter().rev() {
             refill.finish();
         }
+        let (mut emptied, mut collapsed) = (self.emptied, self.collapsed);
+        let copies = unfold(self.copies, &mut collapsed, &mut emptied);
         if self.discard {
-            for copy in &self.copies {
+            for copy in &copies {
                 if let Err(e) = fs::remove_file(copy) {
                     fail(ctx, summary, copy, Error::io("remove", copy, e));
                 }
             }
-        } else if !self.copies.is_empty() {
-            absorb(summary, trash::run_trash(ctx, &self.copies, roots));
+        } else if !copies.is_empty() {
+            absorb(summary, trash::run_trash(ctx, &copies, roots));
         }
         // Before the emptied folders go: a folder taken for the job's (made in the second the
         // job started) may be where a replaced item goes back, and holding it, it stays.
         self.replaced.put_back(ctx, summary);
-        for dir in self.emptied.iter().rev() {
+        for dir in emptied.iter().rev() {
             // Only emptied folders the job created go; one still holding anything stays.
             let _ = fs::remove_dir(dir);
         }
@@ -475,6 +513,7 @@ impl Rollback {
                 self.emptied.push(dest.to_path_buf());
             }
             let mut all_copies = true;
+            let mut leaving = Vec::new();
             for entry in fs::read_dir(dest).map_err(|e| Error::io("read folder", dest, e))? {
                 let entry = entry.map_err(|e| Error::io("read folder", dest, e))?;
                 // Inside a folder the job created, everything is the job's; inside one it
@@ -488,8 +527,14 @@ impl Rollback {
                 // One going back leaves the folder: a move across disks killed while removing
                 // its sources left a folder of copies and of items whose sources were gone,
                 // and each copy went to the trash by itself, hundreds of entries.
-                let leaves = self.last_gone_back.as_deref() == Some(entry.path().as_path());
-                all_copies &= copy || leaves;
+                let path = entry.path();
+                if self.last_gone_back.as_ref() == Some(&path) {
+                    leaving.push(path);
+                } else if let Some(below) = self.collapsed.get(&path) {
+                    leaving.extend(below.leaving.iter().cloned());
+                } else {
+                    all_copies &= copy;
+                }
             }
             if !self.replaced.kept.is_empty() {
                 // Moved aside to be replaced, and not replaced yet when the job stopped.
@@ -504,10 +549,20 @@ impl Rollback {
                 }
             }
             let whole = created && all_copies;
-            if whole && !self.discard && self.copies.len() > copies {
-                self.copies.truncate(copies);
-                self.emptied.truncate(emptied);
-                self.copies.push(dest.to_path_buf());
+            if whole && !self.discard {
+                let mut folder = Collapsed {
+                    leaving,
+                    ..Collapsed::default()
+                };
+                if self.copies.len() > copies {
+                    folder.copies = self.copies.split_off(copies);
+                    folder.emptied = self.emptied.split_off(emptied);
+                    self.copies.push(dest.to_path_buf());
+                }
+                // Known by the folder above too, which may go whole with it.
+                if !folder.leaving.is_empty() {
+                    self.collapsed.insert(dest.to_path_buf(), folder);
+                }
             }
             Ok(whole)
         } else if is_copy_of(source, &s, dest, &d, self.since) && (created || self.made_since(&d)) {
