@@ -140,21 +140,14 @@ pub(crate) fn state_folder() -> Option<Guarded> {
     Guarded::of(journal.path().parent()?)
 }
 
-/// Whether the item of identity `id` at `real` (its parents' links resolved), in the folder
-/// whose identity and ancestors' are `parent_chain`, is Ferry's `state` folder, holds it or
-/// is in it: the one check of the trash, a delete and a move, none of which takes it away.
-/// Gone, the undo journal would be recreated holding only the job that took it, and that
-/// job's own record would be written into a folder that had gone.
-pub(crate) fn is_ferry_state(
-    real: &Path,
-    id: FileId,
-    parent_chain: &[FileId],
-    state: &Guarded,
-) -> bool {
-    state.is(real, id)
-        || state.held_by(real, id)
-        || real.starts_with(&state.path)
-        || parent_chain.contains(&state.id())
+/// Whether the item of identity `id` at `real` (its parents' links resolved) is Ferry's
+/// `state` folder, holds it or is in it by its path: the one check of the trash, a delete
+/// and a move, none of which takes it away (each also asks whether the item's folder is in
+/// it by identity, once per folder: [`chain_of`], `fs::ancestors`). Gone, the undo journal
+/// would be recreated holding only the job that took it, and that job's own record would be
+/// written into a folder that had gone.
+pub(crate) fn is_ferry_state(real: &Path, id: FileId, state: &Guarded) -> bool {
+    state.is(real, id) || state.held_by(real, id) || real.starts_with(&state.path)
 }
 
 /// Of `paths`, those inside a trash folder (the home trash of `own`, or a disk's at its root):
@@ -241,7 +234,7 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
             // Its parent, in the state folder or not, was looked at above.
             let caution = if state
                 .as_ref()
-                .is_some_and(|s| is_ferry_state(&real, meta.id, &[], s))
+                .is_some_and(|s| is_ferry_state(&real, meta.id, s))
             {
                 Some(Caution::FerryState)
             } else {

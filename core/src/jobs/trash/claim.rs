@@ -142,7 +142,7 @@ pub(super) fn claim(
         let read_only = std::io::Error::from_raw_os_error(libc::EROFS);
         return Err(Error::io("trash", &original, read_only));
     }
-    let is_state = |state| crate::jobs::caution::is_ferry_state(&original, meta.id, &[], state);
+    let is_state = |state| crate::jobs::caution::is_ferry_state(&original, meta.id, state);
     if in_state || state.is_some_and(is_state) {
         return Err(Error::HoldsFerryState { path: original });
     }

@@ -259,7 +259,7 @@ impl Planner<'_> {
         let state = self.state.as_ref();
         in_state
             || real.zip(state).is_some_and(|(real, state)| {
-                crate::jobs::caution::is_ferry_state(&real.join(name), item, &[], state)
+                crate::jobs::caution::is_ferry_state(&real.join(name), item, state)
             })
     }
 
