@@ -10,6 +10,7 @@ use ferry_tests::TempTree;
 use crate::jobs_copy::sample_tree;
 use crate::jobs_support::{Mounted, assert_accounts_for, chain_depth, deep_chain, run_job};
 use crate::run_ferry;
+use crate::undo::ok;
 
 #[test]
 fn rm_deletes_a_tree_but_never_what_its_links_point_to() {
@@ -163,16 +164,11 @@ fn the_home_and_state_folders_are_known_through_a_bind_mount() {
     drop(alias);
 
     let link = t.symlink("hlink", &home);
-    let out = ferry()
+    ok(&ferry()
         .arg("rm")
         .arg(format!("{}/", link.display()))
         .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .unwrap());
     assert!(link.symlink_metadata().is_err() && home.join("notes").exists());
 }
 
@@ -262,17 +258,12 @@ fn habitual_short_flags_of_cp_and_rm_are_accepted() {
         );
         assert_eq!(fs::read(copy.join("e/f")).unwrap(), b"f");
     }
-    let out = crate::ferry_in(&home)
+    let rm = crate::ferry_in(&home)
         .args(["rm", "-rf"])
         .arg(t.join("copy-r"))
         .arg(t.join("missing"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .output();
+    ok(&rm.unwrap());
     assert!(!t.join("copy-r").exists());
     let out = crate::ferry_in(&home)
         .arg("rm")

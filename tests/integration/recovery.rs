@@ -618,13 +618,7 @@ fn rolling_back_a_move_whose_source_was_made_anew_says_so_and_can_keep_both() {
         std::thread::sleep(std::time::Duration::from_millis(100));
         fs::write(&f1, "made anew").unwrap();
 
-        let out = crate::ferry_in(&home)
-            .arg("undo")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "across {across}: {said}");
+        let said = undo_without_a_terminal(&home, Some(1));
         assert!(
             said.contains(&dest.join("f1").display().to_string()),
             "{said}"
@@ -673,13 +667,7 @@ fn a_file_that_cannot_go_back_keeps_its_folder_from_the_trash() {
     std::thread::sleep(std::time::Duration::from_millis(100));
     t.file(format!("big/{gone}"), "made anew");
 
-    let out = crate::ferry_in(&home)
-        .arg("undo")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{said}");
+    let said = undo_without_a_terminal(&home, Some(1));
     let left = dest.join("big").join(&gone);
     assert_eq!(
         fs::read(&left).unwrap(),
@@ -696,4 +684,17 @@ fn a_file_that_cannot_go_back_keeps_its_folder_from_the_trash() {
             );
         }
     }
+}
+
+/// `ferry undo` of the user whose home is `home`, with no terminal to ask on: what it said,
+/// once its exit status is checked to be `code`.
+fn undo_without_a_terminal(home: &Path, code: Option<i32>) -> String {
+    let out = crate::ferry_in(home)
+        .arg("undo")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), code, "{said}");
+    said
 }
