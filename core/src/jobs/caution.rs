@@ -122,15 +122,16 @@ impl Guarded {
         real == self.path || self.id() == id
     }
 
+    /// Whether the open folder `dir` is this one or inside it, by identity (through a bind
+    /// mount too): asked once per folder of items, not once per item.
+    pub(crate) fn holds_dir(&self, dir: impl std::os::fd::AsFd) -> bool {
+        fs::ancestors(dir).is_ok_and(|chain| chain.contains(&self.id()))
+    }
+
     /// Whether the item of identity `id` at `real` holds this folder.
     fn held_by(&self, real: &Path, id: FileId) -> bool {
         (real != self.path && self.path.starts_with(real)) || self.chain[1..].contains(&id)
     }
-}
-
-/// The identities of the folder `dir` and of those above it; empty when it cannot be read.
-pub(crate) fn chain_of(dir: &Path) -> Vec<FileId> {
-    (fs::open_dir_path(dir).ok()).map_or_else(Vec::new, |fd| fs::ancestors(fd).unwrap_or_default())
 }
 
 /// Ferry's state folder, where the undo journal is; `None` when it is not there (yet):
@@ -143,7 +144,7 @@ pub(crate) fn state_folder() -> Option<Guarded> {
 /// Whether the item of identity `id` at `real` (its parents' links resolved) is Ferry's
 /// `state` folder, holds it or is in it by its path: the one check of the trash, a delete
 /// and a move, none of which takes it away (each also asks whether the item's folder is in
-/// it by identity, once per folder: [`chain_of`], `fs::ancestors`). Gone, the undo journal
+/// it by identity, once per folder: [`Guarded::holds_dir`]). Gone, the undo journal
 /// would be recreated holding only the job that took it, and that job's own record would be
 /// written into a folder that had gone.
 pub(crate) fn is_ferry_state(real: &Path, id: FileId, state: &Guarded) -> bool {
@@ -215,7 +216,7 @@ pub fn move_cautions(paths: &[PathBuf], own: &OwnFolders) -> Vec<(PathBuf, Cauti
             Some((seen, inside)) if seen == parent => *inside,
             _ => {
                 let inside = real_path(parent).is_some_and(|p| p.starts_with(&state.path))
-                    || chain_of(parent).contains(&state.id());
+                    || fs::open_dir_path(parent).is_ok_and(|fd| state.holds_dir(fd));
                 in_state = Some((parent.to_owned(), inside));
                 inside
             }

@@ -123,9 +123,7 @@ pub(super) fn claim(
         Some((resolved, fd, in_state)) => (resolved.clone(), Rc::clone(fd), *in_state),
         None => {
             let (resolved, fd) = open_folder(parent)?;
-            let in_state = state.is_some_and(|state| {
-                fs::ancestors(&fd).is_ok_and(|chain| chain.contains(&state.id()))
-            });
+            let in_state = state.is_some_and(|state| state.holds_dir(&fd));
             let opened = (resolved, Rc::new(fd), in_state);
             folders.insert(parent.to_owned(), opened.clone());
             opened

@@ -242,13 +242,13 @@ impl Planner<'_> {
         id: FileId,
         path: &Path,
     ) -> bool {
-        let Some(state_id) = self.state.as_ref().map(|s| s.id()) else {
+        let Some(state) = self.state.as_ref() else {
             return false;
         };
         let in_state = match self.state_parent {
             Some((cached, inside)) if cached == id => inside,
             _ => {
-                let inside = fs::ancestors(dir).is_ok_and(|chain| chain.contains(&state_id));
+                let inside = state.holds_dir(dir);
                 self.state_parent = Some((id, inside));
                 inside
             }
