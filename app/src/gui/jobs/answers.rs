@@ -90,6 +90,16 @@ impl WindowJob {
         }
     }
 
+    /// The engine speaks of it: it plans or works. One that waited for the jobs before it on
+    /// its disks starts its clock now: a copy of two seconds queued behind a long one said
+    /// "Finished in 40 s", and its pace counted the wait.
+    pub(crate) fn runs(&mut self, now: Instant) {
+        if matches!(self.state, super::State::Waiting) {
+            self.started = now;
+        }
+        self.state = super::State::Running;
+    }
+
     /// The time it took by `now`, less the time it waited for answers: "Finished in 29 s"
     /// counted a user's half minute over a dialog for a copy of one second.
     pub fn working_time(&self, now: Instant) -> Duration {

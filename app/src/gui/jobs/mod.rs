@@ -90,7 +90,7 @@ pub enum State {
         cancelled: bool,
         /// What it did, in words ([`done_message`]), said while the summary was whole.
         said: String,
-        /// From its submission to its end.
+        /// From its start (not its submission: [`WindowJob::runs`]) to its end.
         took: Duration,
     },
 }
@@ -109,7 +109,7 @@ pub struct WindowJob {
     pub named: Option<Arc<Job>>,
     /// "Copying 5,000 files to “Backup”".
     pub title: String,
-    /// When it was submitted.
+    /// When it was submitted, then when the engine first spoke of it ([`WindowJob::runs`]).
     pub started: Instant,
     /// What planning found.
     pub totals: Option<Totals>,
@@ -414,7 +414,7 @@ impl Jobs {
             Event::Planned { totals, .. } => {
                 window.title = title(window.as_named(), Some(&totals));
                 window.totals = Some(totals);
-                window.state = State::Running;
+                window.runs(Instant::now());
                 Routed::Changed(job)
             }
             Event::Progress { progress, .. } => {
@@ -422,11 +422,11 @@ impl Jobs {
                     window.pause_wanted = None;
                 }
                 window.progress = Some(progress);
-                window.state = State::Running;
+                window.runs(Instant::now());
                 Routed::Changed(job)
             }
             Event::Conflicts { conflicts, .. } => {
-                window.state = State::Running;
+                window.runs(Instant::now());
                 Routed::Conflicts(job, conflicts)
             }
             // A job asking has started, planning perhaps: not "waiting for the jobs before
@@ -437,7 +437,7 @@ impl Jobs {
                 error,
                 ..
             } => {
-                window.state = State::Running;
+                window.runs(Instant::now());
                 Routed::ItemError {
                     job,
                     request,

@@ -1,6 +1,7 @@
 //! Pause and Cancel in the jobs panel: Pause reaches the engine and holds the copy, Resume
 //! runs it to its end, Cancel asks once items are done (holding the job meanwhile) and ends
-//! it cancelled, and a job still planning counts nothing done.
+//! it cancelled, a job still planning counts nothing done, and a queued job's time starts
+//! when it runs.
 
 use super::*;
 
@@ -248,4 +249,42 @@ fn cancel_of_a_permanent_delete_says_what_is_deleted_is_gone() {
     let said = "It is paused. What it has deleted is gone for good (the jobs panel counts it); \
                 the rest is not deleted.";
     assert!(shows(&ferry, said), "{:?}", ferry.confirm);
+}
+
+/// A job queued behind another on its disks counts its time from its start: a copy of a
+/// moment that waited said "Finished in" the wait, and its pace counted it.
+#[test]
+fn a_queued_jobs_time_starts_when_it_runs() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home));
+    let id = ferry_core::jobs::JobId(1_000_011);
+    let paths = vec![home.join("Documents")];
+    started(&mut ferry, id, Job::Delete { paths });
+    wait(&mut ferry, Duration::from_millis(1200));
+    let progress = Progress {
+        phase: Phase::Deleting,
+        bytes_done: 0,
+        bytes_total: 0,
+        items_done: 0,
+        items_total: 10,
+        current: None,
+        speed: 0.0,
+        eta: None,
+        share_done: None,
+        paused: false,
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Progress { job: id, progress }),
+    );
+    let summary = ferry_core::jobs::Summary::default();
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
+    let State::Ended { took, .. } = job(&ferry).state else {
+        panic!("ended: {:?}", job(&ferry).state);
+    };
+    assert!(took < Duration::from_millis(1000), "took {took:?}");
 }
