@@ -313,11 +313,12 @@ fn is_duplicate(sources: &[PathBuf], dest_dir: &Path) -> bool {
     !sources.is_empty() && sources.iter().all(|s| s.parent() == Some(dest_dir))
 }
 
-/// "report.pdf", "3 items" before planning, "5,000 files" or "3 folders and 12 files" after.
+/// "report.pdf" (one item, always); "3 items" before planning, "5,000 files" or "3 folders
+/// and 12 files" after.
 fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
-    if let [one] = sources
-        && totals.is_none_or(|t| t.items <= 1)
-    {
+    // One item is named, before planning and after: two copies of one folder each, one
+    // queued and one planned, read "Copying “a”" and "Copying 1 folder and 300 files".
+    if let [one] = sources {
         return words::quoted(one);
     }
     match totals {
@@ -475,6 +476,11 @@ mod tests {
             "Copying “report.pdf” to “b”"
         );
         assert_eq!(title(&copy(&["/a/x"], "/a"), None), "Duplicating “x”");
+        assert_eq!(
+            title(&copy(&["/a/photos"], "/b"), Some(&totals)),
+            "Copying “photos” to “b”",
+            "one folder is named as it was before planning"
+        );
         // Every item waits for a conflict's answer: planning found nothing else to write.
         let nothing = Totals { items: 0, ..totals };
         assert_eq!(
