@@ -12,6 +12,7 @@ use super::dialogs::Ask;
 use super::drag::Drag;
 use super::jobs::FollowUp;
 use super::menus::{Command, MenuKind};
+use super::modal;
 use super::screen::browser::DRAG_THRESHOLD;
 use super::screen::trash::{self, Trash};
 use super::screen::{browser, tabs};
@@ -182,6 +183,20 @@ impl Ferry {
         self.trash
             .as_ref()
             .map(|view| view.view().map(Message::Trash))
+    }
+
+    /// Restore to…'s folder prompt over the whole window, when the trash view asks it.
+    pub(super) fn with_restore_prompt<'a>(
+        &'a self,
+        content: Element<'a, Message>,
+    ) -> Element<'a, Message> {
+        let prompt = (self.trash.as_ref())
+            .and_then(Trash::restore_prompt)
+            .map(|p| p.map(Message::Trash));
+        let dismiss = Message::Trash(trash::Message::Folder(
+            modal::folder_prompt::Message::Cancelled,
+        ));
+        modal::dialog(content, prompt, dismiss)
     }
 
     /// A job ended that may have changed the trash: the view and the sidebar's Trash place

@@ -90,6 +90,7 @@ impl Ferry {
             self.item_errors.view().map(|q| q.map(Message::ItemError)),
             Message::ItemError(modal::item_error::Message::BackdropPressed),
         );
+        content = self.with_restore_prompt(content);
         content = modal::dialog(
             content,
             (self.folder_prompt.as_ref()).map(|p| p.view().map(Message::FolderPrompt)),

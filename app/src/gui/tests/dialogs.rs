@@ -795,3 +795,24 @@ fn escape_in_the_trash_restore_prompt_closes_it() {
     send(&mut ferry, escape);
     assert!(ferry.trash.as_ref().is_some_and(|t| !t.asks_folder()));
 }
+
+/// Restore to…'s folder prompt is over the whole window, as every dialog is: over the trash
+/// view alone, the places beside it stayed bright, and a click on one left the trash.
+#[test]
+fn the_trash_restore_prompt_covers_the_places() {
+    use crate::gui::screen::trash;
+    let fixture = Fixture::new();
+    let trash = second_notes_in_trash(&fixture);
+    let mut ferry = fixture.start(Some(&fixture.home()));
+    load_places(&fixture, &mut ferry);
+    show_trash(&mut ferry, &trash);
+    select_in_trash(&mut ferry);
+    send(&mut ferry, Message::Trash(trash::Message::RestoreTo));
+    let unavailable = trash::Message::Picked(trash::Picked::Unavailable);
+    send(&mut ferry, Message::Trash(unavailable));
+    click(&mut ferry, "Music");
+    assert!(
+        ferry.trash.is_some(),
+        "the click went to the place under the prompt"
+    );
+}

@@ -111,8 +111,11 @@ fn click(trash: &mut Trash, targets: &[&str]) -> Vec<Event> {
     click_with(trash, targets, Modifiers::empty())
 }
 
+/// True when the view, or the folder prompt the window puts over it, shows `target`.
 fn shows(trash: &Trash, target: &str) -> bool {
-    let mut ui = simulator(trash.view());
+    let dismiss = Message::Folder(crate::gui::modal::folder_prompt::Message::Cancelled);
+    let view = crate::gui::modal::dialog(trash.view(), trash.restore_prompt(), dismiss);
+    let mut ui = simulator(view);
     ui.find(target).is_ok()
 }
 

@@ -1,6 +1,7 @@
 //! The Trash view drawn: toolbar, column headers, the windowed rows (or the empty trash, or
-//! why it cannot be read), the status bar, and over them Restore to…'s folder prompt when no
-//! dialog could be shown. Every string is made here, for the visible rows only.
+//! why it cannot be read), the status bar, and Restore to…'s folder prompt when no dialog
+//! could be shown (the window puts it over itself). Every string is made here, for the
+//! visible rows only.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -16,7 +17,6 @@ use iced::widget::{
 use iced::{Alignment, Element, Fill, Length, Padding, Theme};
 
 use super::{Column, Listing, Loaded, Message, ROW_HEIGHT, Trash, list_id};
-use crate::gui::modal::{self, folder_prompt};
 use crate::gui::style;
 use crate::gui::widget::icon::{LinkMark, item_icon, trash as trash_icon};
 use crate::gui::widget::list;
@@ -64,14 +64,18 @@ impl Trash {
             view = view.push(notice_banner(notice.text()));
         }
         view = view.push(self.body());
-        let view = view
-            .push(rule::horizontal(1).style(style::separator))
-            .push(self.status_bar());
-        let prompt = (self.restore_to.as_ref())
+        view.push(rule::horizontal(1).style(style::separator))
+            .push(self.status_bar())
+            .into()
+    }
+
+    /// Restore to…'s own folder prompt, when no system dialog could be shown, for the window
+    /// to put over all of itself as its other dialogs are (over the trash view alone, the
+    /// places and the toolbar stayed bright and clickable beside it).
+    pub fn restore_prompt(&self) -> Option<Element<'_, Message>> {
+        (self.restore_to.as_ref())
             .and_then(|r| r.prompt.as_ref())
-            .map(|p| p.view().map(Message::Folder));
-        let dismiss = Message::Folder(folder_prompt::Message::Cancelled);
-        modal::dialog(view.into(), prompt, dismiss)
+            .map(|p| p.view().map(Message::Folder))
     }
 
     fn toolbar(&self) -> Element<'_, Message> {
