@@ -53,6 +53,7 @@ use crate::fs::{self, DeepPaths, FileId, Timestamp};
 
 mod copied;
 mod moved;
+mod restored;
 
 use copied::undo_copy;
 use moved::undo_move;
@@ -484,17 +485,27 @@ fn undo_restore(ctx: &JobCtx, record: &JournalRecord, roots: &TrashRoots) -> Sum
     let merged_in = record.entries.iter().filter(|e| {
         e.top_level && e.how != How::Merged && e.dest.parent().is_some_and(|p| merged.contains(p))
     });
-    for e in merged_in {
-        match now_at(&mut DeepPaths::default(), e, false) {
-            Now::Same => paths.push(e.dest.clone()),
-            now => fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest)),
-        }
-    }
-    let mut as_trashed = vec![None; paths.len()];
     let items: HashMap<&Path, &TrashedItem> = match &record.job {
         Job::Restore { items, .. } => items.iter().map(|i| (i.file.as_path(), i)).collect(),
         _ => HashMap::new(),
     };
+    let mut folders_back = HashSet::new();
+    for e in merged_in {
+        match now_at(&mut DeepPaths::default(), e, false) {
+            Now::Same => match restored::back_inside(e, &items) {
+                restored::Back::Inside(folder) => {
+                    summary.done.push(e.dest.clone());
+                    if folders_back.insert(folder.file.clone()) {
+                        summary.trash.push(folder);
+                    }
+                }
+                restored::Back::Failed(error) => fail(ctx, &mut summary, &e.dest, error),
+                restored::Back::Trashed => paths.push(e.dest.clone()),
+            },
+            now => fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest)),
+        }
+    }
+    let mut as_trashed = vec![None; paths.len()];
     // The device of each trash's `files/`, read once per trash, not once per item.
     let mut files_devs: HashMap<&Path, Option<u64>> = HashMap::new();
     for r in record

@@ -114,9 +114,12 @@ pub fn done_message(
     let done = summary.done.len();
     let items = match summary.done.as_slice() {
         // Cancelled or stopped inside a folder, or some of it skipped: what of it was put
-        // there, not the folders merged into ("Copied 3 items" for two files written).
-        [] if matches!(job, Job::Copy { .. } | Job::Move { .. })
-            && summary.record.did_something() =>
+        // there, not the folders merged into ("Copied 3 items" for two files written; a
+        // folder restored into the one there, a file skipped, "Restored 1 item").
+        [] if matches!(
+            job,
+            Job::Copy { .. } | Job::Move { .. } | Job::Restore { .. }
+        ) && summary.record.did_something() =>
         {
             format::counted(summary.record.placed(), "item", "items")
         }

@@ -5,6 +5,7 @@
 use std::fs;
 
 use super::operations::{assert_toast, jobs_done, select};
+use super::trash_restore::{second_notes_in_trash, select_in_trash, show_trash};
 use super::*;
 use crate::gui::modal::conflict;
 
@@ -409,38 +410,6 @@ fn escape_ends_a_drag_out_of_the_trash_view_and_nothing_moves() {
     assert!(!home.join("notes.md").exists());
 }
 
-fn select_in_trash(ferry: &mut Ferry) {
-    named(ferry, Named::ArrowDown, Modifiers::empty());
-    let selected = ferry.trash.as_ref().unwrap().selected_items();
-    assert_eq!(selected.len(), 1);
-}
-
-/// The trash of `fixture`, holding a `notes.md` of the home folder as `notes.md.2` (as a
-/// second one of that name is kept), its content "old notes".
-fn second_notes_in_trash(fixture: &Fixture) -> PathBuf {
-    let trash = fixture.dir.path().join("data/Trash");
-    fs::create_dir_all(trash.join("files")).unwrap();
-    fs::create_dir_all(trash.join("info")).unwrap();
-    fs::write(trash.join("files/notes.md.2"), "old notes").unwrap();
-    let info = format!(
-        "[Trash Info]\nPath={}\nDeletionDate=2026-01-02T03:04:05\n",
-        fixture.home().join("notes.md").display()
-    );
-    fs::write(trash.join("info/notes.md.2.trashinfo"), info).unwrap();
-    trash
-}
-
-/// Shows the trash folder `trash` (its `files` folder opened) and waits for its listing.
-fn show_trash(ferry: &mut Ferry, trash: &Path) {
-    send(
-        ferry,
-        Message::Command(menus::Command::Open(trash.join("files"))),
-    );
-    super::operations::until(ferry, "the trash read", |f| {
-        f.trash.as_ref().is_some_and(|t| t.loaded().is_some())
-    });
-}
-
 /// Ctrl+C in the Trash view (it copied nothing): pasted into a folder, the item is copied out
 /// under the name it had (`notes.md`, not the trash's `notes.md.2`) and stays in the trash;
 /// Ctrl+X, then Ctrl+V in a folder, restores it there, as Dolphin does with `trash:/`.
@@ -770,49 +739,4 @@ fn an_answer_for_all_of_a_kind_leaves_only_the_others_awaited() {
     );
     jobs_done(&mut ferry);
     assert_eq!(fs::read(home.join("dst/b")).unwrap(), b"dst");
-}
-
-/// Escape in Restore to…'s folder prompt closes it at once, though its field takes Escape (to
-/// give up the keyboard) before the window hears it: the prompt stayed, its field unfocused.
-#[test]
-fn escape_in_the_trash_restore_prompt_closes_it() {
-    use crate::gui::screen::trash;
-    let fixture = Fixture::new();
-    let trash = second_notes_in_trash(&fixture);
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    show_trash(&mut ferry, &trash);
-    select_in_trash(&mut ferry);
-    send(&mut ferry, Message::Trash(trash::Message::RestoreTo));
-    let unavailable = trash::Message::Picked(trash::Picked::Unavailable);
-    send(&mut ferry, Message::Trash(unavailable));
-    assert!(ferry.trash.as_ref().is_some_and(|t| t.asks_folder()));
-    let escape = Message::Key {
-        key: Key::Named(Named::Escape),
-        text: None,
-        modifiers: Modifiers::empty(),
-        captured: true,
-    };
-    send(&mut ferry, escape);
-    assert!(ferry.trash.as_ref().is_some_and(|t| !t.asks_folder()));
-}
-
-/// Restore to…'s folder prompt is over the whole window, as every dialog is: over the trash
-/// view alone, the places beside it stayed bright, and a click on one left the trash.
-#[test]
-fn the_trash_restore_prompt_covers_the_places() {
-    use crate::gui::screen::trash;
-    let fixture = Fixture::new();
-    let trash = second_notes_in_trash(&fixture);
-    let mut ferry = fixture.start(Some(&fixture.home()));
-    load_places(&fixture, &mut ferry);
-    show_trash(&mut ferry, &trash);
-    select_in_trash(&mut ferry);
-    send(&mut ferry, Message::Trash(trash::Message::RestoreTo));
-    let unavailable = trash::Message::Picked(trash::Picked::Unavailable);
-    send(&mut ferry, Message::Trash(unavailable));
-    click(&mut ferry, "Music");
-    assert!(
-        ferry.trash.is_some(),
-        "the click went to the place under the prompt"
-    );
 }

@@ -30,6 +30,7 @@ mod location;
 mod moves;
 mod operations;
 mod places;
+mod trash_restore;
 mod window_menus;
 
 /// A home folder with a few folders, and Ferry's settings in a folder beside it.

@@ -22,13 +22,14 @@ use rustix::io::Errno;
 
 use super::place;
 use super::{TrashRecord, TrashedItem, record};
+use crate::entry::Kind;
 use crate::error::{Error, Result};
 use crate::fs::{self, Meta};
 use crate::jobs::control::JobCtx;
 use crate::jobs::put_back::{self, Landed, OpenFolders, Target};
 use crate::jobs::summary::fail;
 use crate::jobs::undo::absorb;
-use crate::jobs::{ConflictPolicy, Failed, Skipped, Summary};
+use crate::jobs::{ConflictPolicy, Failed, How, Skipped, Summary};
 
 /// Folders a restore holds open at once (those its items go back into), at most: past them,
 /// what it has checked is put back and the rest checked after (see
@@ -40,6 +41,7 @@ const FOLDERS_AT_ONCE: usize = 256;
 pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolicy) -> Summary {
     let mut summary = Summary::default();
     let mut trash_folders = HashMap::new();
+    let mut partly = Vec::new();
     let at_once = fs::folders_held_at_once(FOLDERS_AT_ONCE);
     for pass in passes(items) {
         let mut rest = pass.as_slice();
@@ -51,12 +53,13 @@ pub(crate) fn run_job(ctx: &JobCtx, items: &[TrashedItem], policy: ConflictPolic
                     .extend(rest.iter().map(|i| i.original.clone()));
                 break;
             }
-            let (part, taken) = restore_part(ctx, rest, (policy, at_once), &mut trash_folders);
+            let folders = (&mut trash_folders, &mut partly);
+            let (part, taken) = restore_part(ctx, rest, (policy, at_once), folders);
             absorb(&mut summary, part);
             rest = &rest[taken..];
         }
     }
-    super::sizes::left(&summary.trash);
+    super::sizes::left(&summary.trash, &partly);
     summary
 }
 
@@ -80,11 +83,13 @@ fn passes(items: &[TrashedItem]) -> Vec<Vec<&TrashedItem>> {
 
 /// Restores the first of `items` whose folders are no more than `at_once` (or fewer, where
 /// the limit of open files comes first); returns what it did and how many items it took.
+/// The trashed folders it did not take out whole (merged into the one there) are added to
+/// `partly`.
 fn restore_part(
     ctx: &JobCtx,
     items: &[&TrashedItem],
     (policy, at_once): (ConflictPolicy, usize),
-    trash_folders: &mut HashMap<PathBuf, bool>,
+    (trash_folders, partly): (&mut HashMap<PathBuf, bool>, &mut Vec<PathBuf>),
 ) -> (Summary, usize) {
     let mut summary = Summary::default();
     let mut chosen: Vec<(&TrashedItem, Meta)> = Vec::new();
@@ -112,11 +117,24 @@ fn restore_part(
     }
     let placed = put_back::run(ctx, &targets, policy, &put_back::Modes::default());
     let part = placed.summary;
+    let mut merged_into = HashSet::new();
     for ((item, meta), landed) in chosen.iter().zip(placed.landed) {
         if let Some(landed) = landed {
             let record = settle(ctx, &mut summary, item, meta, &landed);
             summary.done.push(item.original.clone());
             summary.trash.push(record);
+        } else if meta.kind == Kind::Dir {
+            merged_into.insert(item.file.clone());
+        }
+    }
+    // A trashed folder still there that something was taken out of.
+    for e in part
+        .record
+        .top_level_entries()
+        .filter(|e| e.how != How::Merged)
+    {
+        if let Some(folder) = e.source.ancestors().find_map(|a| merged_into.take(a)) {
+            partly.push(folder);
         }
     }
     // Paths inside the trash are reported where the user knows them: at their original place.

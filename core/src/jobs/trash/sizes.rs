@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustix::fs::AtFlags;
 
@@ -37,26 +37,36 @@ const MAX: u64 = 16 << 20;
 
 /// After a trash job: lines for the folders it put in each trash, `trashed`.
 pub(super) fn trashed(trashed: &[TrashRecord]) {
-    for (dir, added) in folders_by_trash(trashed) {
+    for (dir, added) in folders_by_trash(folders(trashed)) {
         update(dir, &added, &[]);
     }
 }
 
-/// After a restore (`records`, where each item was in the trash): the lines of its folders
-/// dropped, and of any other folder no longer there. One restored in part, still there,
-/// has no line either: its size changed, its info file did not.
-pub(super) fn left(records: &[TrashRecord]) {
-    for (dir, stale) in folders_by_trash(records) {
+/// After a restore (`records`, where each item restored whole was in the trash): the lines
+/// of its folders dropped, and of any other folder no longer there. One restored in part,
+/// still there (`partly`, its path in `files/`), has no line either: its size changed, its
+/// info file did not, and a reader trusting the line showed the old size.
+pub(super) fn left(records: &[TrashRecord], partly: &[PathBuf]) {
+    let stale = folders(records).chain(partly.iter().map(PathBuf::as_path));
+    for (dir, stale) in folders_by_trash(stale) {
         update(dir, &[], &stale);
     }
 }
 
-/// The folders of `records`, by the trash folder they are (or were) in.
-fn folders_by_trash(records: &[TrashRecord]) -> BTreeMap<&Path, Vec<&OsStr>> {
+/// Where in the trash the folders of `records` are (or were).
+fn folders(records: &[TrashRecord]) -> impl Iterator<Item = &Path> {
+    (records.iter())
+        .filter(|r| r.kind == Kind::Dir)
+        .map(|r| r.file.as_path())
+}
+
+/// The names in `files/` of the folders at `files`, by the trash folder they are in.
+fn folders_by_trash<'a>(
+    files: impl Iterator<Item = &'a Path>,
+) -> BTreeMap<&'a Path, Vec<&'a OsStr>> {
     let mut by_trash: BTreeMap<&Path, Vec<&OsStr>> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.kind == Kind::Dir) {
-        let files = r.file.parent();
-        if let (Some(name), Some(dir)) = (r.file.file_name(), files.and_then(Path::parent)) {
+    for file in files {
+        if let (Some(name), Some(dir)) = (file.file_name(), file.parent().and_then(Path::parent)) {
             by_trash.entry(dir).or_default().push(name);
         }
     }
