@@ -149,7 +149,7 @@ pub fn run_link(args: &LinkArgs) -> i32 {
         return EXIT_REFUSED;
     };
     if !dest_dir.is_dir() {
-        eprintln!("ferry: {}: not an existing folder", Shown(dest_dir));
+        crate::say_no_folder(dest_dir);
         return EXIT_REFUSED;
     }
     with_empty_paths_named(targets, "link to", |targets| {
@@ -180,7 +180,17 @@ pub fn run_remove(args: &RmArgs) -> i32 {
     if refused {
         return EXIT_REFUSED;
     }
-    let there = |p: &&PathBuf| !args.missing_ok || p.symlink_metadata().is_ok();
+    // `-f` passes over only what is not there, as `rm -f` does: a path it cannot reach
+    // (EACCES on a folder above it) goes to the job, which says so and fails.
+    let missing = |p: &PathBuf| {
+        p.symlink_metadata().err().is_some_and(|e| {
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            )
+        })
+    };
+    let there = |p: &&PathBuf| !args.missing_ok || !missing(p);
     let paths: Vec<PathBuf> = args.paths.iter().filter(there).cloned().collect();
     if paths.is_empty() {
         return EXIT_OK;
@@ -270,7 +280,7 @@ fn transfer_to(args: &TransferArgs, is_move: bool, sources: &[PathBuf], dest: &P
     let (dest_dir, dest_name) = match destination(dest, sources) {
         Ok(d) => d,
         Err(folder) => {
-            eprintln!("ferry: {}: not an existing folder", Shown(&folder));
+            crate::say_no_folder(&folder);
             return EXIT_REFUSED;
         }
     };

@@ -150,6 +150,20 @@ pub enum Handoff {
 /// Paths as the shell gave them, an empty one included: `ferry rm a '' b` removes `a` and `b`
 /// and names the empty path as not found, as `rm` does, where clap's own path parser refused
 /// the whole command (`"$UNSET" other` is a common slip).
+/// Says that `folder`, given as where items go, is not a folder there is: `not an existing
+/// folder`, or, where it could not be looked at, why (`cannot open d/: Permission denied`,
+/// as `cp` says `cannot stat`): "not an existing folder" sent the user to check a folder that
+/// was there.
+pub(crate) fn say_no_folder(folder: &std::path::Path) {
+    use std::io::ErrorKind;
+    match std::fs::metadata(folder) {
+        Err(e) if !matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            eprintln!("ferry: cannot open {}: {e}", Shown(folder));
+        }
+        _ => eprintln!("ferry: {}: not an existing folder", Shown(folder)),
+    }
+}
+
 pub(crate) fn any_path() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
     use clap::builder::TypedValueParser as _;
     clap::builder::OsStringValueParser::new().map(PathBuf::from)

@@ -115,7 +115,7 @@ pub fn run_restore(args: &RestoreArgs) -> i32 {
     };
     if let Some(dir) = &args.to {
         if !dir.is_dir() {
-            eprintln!("ferry: {}: not an existing folder", Shown(dir));
+            crate::say_no_folder(dir);
             return EXIT_REFUSED;
         }
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());

@@ -283,3 +283,44 @@ fn habitual_short_flags_of_cp_and_rm_are_accepted() {
     assert_eq!(out.status.code(), Some(2), "-f is not --force");
     assert!(home.exists());
 }
+
+/// As user 65534, where a folder above the paths is closed to it: `rm -f` fails on the file
+/// it cannot reach, as `rm -f` does (it took EACCES for "not there": exit 0, nothing said,
+/// the file kept), and `cp` into that folder says why, not "not an existing folder".
+#[test]
+fn what_cannot_be_reached_is_said_so_even_with_rm_f() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = TempTree::new();
+    fs::set_permissions(t.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let home = t.dir("home");
+    fs::set_permissions(&home, fs::Permissions::from_mode(0o777)).unwrap();
+    let hidden = t.file("closed/sub/x", "x");
+    fs::set_permissions(t.join("closed"), fs::Permissions::from_mode(0o700)).unwrap();
+    let mine = t.file("mine", "mine");
+    fs::set_permissions(&mine, fs::Permissions::from_mode(0o644)).unwrap();
+    let as_nobody = |args: &[&std::ffi::OsStr]| {
+        let mut command = std::process::Command::new("setpriv");
+        command
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_ferry-under-test"))
+            .args(args)
+            .env("HOME", &home)
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_DATA_HOME", home.join("data"));
+        command.output().expect("setpriv runs")
+    };
+    let out = as_nobody(&["rm".as_ref(), "-f".as_ref(), hidden.as_os_str()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("Permission denied"), "{said}");
+    assert!(hidden.exists());
+
+    let into = t.join("closed/sub/");
+    let out = as_nobody(&["cp".as_ref(), mine.as_os_str(), into.as_os_str()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("cannot open") && said.contains("Permission denied"),
+        "{said}"
+    );
+}
