@@ -52,6 +52,20 @@ pub(crate) fn part_prefix(seq: u64) -> String {
     format!(".ferry-part-{seq}-")
 }
 
+/// FNV-1a of `bytes`.
+fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
+    bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The start of the names of record `seq`'s parts for the file `dest_name`, whatever the
+/// state of its source.
+fn part_stem(seq: u64, dest_name: &OsStr) -> String {
+    let name = fnv1a(dest_name.as_bytes().iter().copied());
+    format!("{}{name:016x}-", part_prefix(seq))
+}
+
 /// The part of record `seq` for the file `dest_name` copied from a source with `meta`.
 fn part_name(seq: u64, dest_name: &OsStr, meta: &Meta) -> OsString {
     let fields = [
@@ -61,22 +75,48 @@ fn part_name(seq: u64, dest_name: &OsStr, meta: &Meta) -> OsString {
         meta.mtime.sec as u64,
         u64::from(meta.mtime.nsec),
     ];
-    let bytes =
-        (dest_name.as_bytes().iter().copied()).chain(fields.iter().flat_map(|f| f.to_le_bytes()));
-    let hash = bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{}{hash:016x}", part_prefix(seq)).into()
+    let state = fnv1a(fields.iter().flat_map(|f| f.to_le_bytes()));
+    format!("{}{state:016x}", part_stem(seq, dest_name)).into()
 }
 
 /// Bytes already on disk of the part an interrupted run of record `seq` left for the file
 /// `dest_name` copied from a source with `meta`, in folder `dir`: space a resume does not
-/// need again (continued, or freed when it starts over).
+/// need again (continued, or freed when it starts over). A part of that file for a state of
+/// its source that is gone (touched, saved again) can never be continued: it is removed now,
+/// its space counted free. Left to the end of the resume, it filled the disk the resume then
+/// stopped on, for good.
 pub(super) fn part_bytes(dir: &OwnedFd, seq: u64, dest_name: &OsStr, meta: &Meta) -> u64 {
     if meta.size < PART_MIN_SIZE {
         return 0;
     }
-    fs::stat_at(dir, part_name(seq, dest_name, meta)).map_or(0, |m| m.blocks * 512)
+    let name = part_name(seq, dest_name, meta);
+    if let Ok(m) = fs::stat_at(dir, &name) {
+        return m.blocks * 512;
+    }
+    remove_stale_parts(dir, &part_stem(seq, dest_name))
+}
+
+/// Removes the files of `dir` whose names start with `stem`; the bytes they held.
+fn remove_stale_parts(dir: &OwnedFd, stem: &str) -> u64 {
+    let Ok(entries) = fs::open_dir_at(dir, ".").and_then(rustix::fs::Dir::new) else {
+        return 0;
+    };
+    let stale: Vec<OsString> = (entries.flatten())
+        .map(|e| OsStr::from_bytes(e.file_name().to_bytes()).to_owned())
+        .filter(|n| n.as_bytes().starts_with(stem.as_bytes()))
+        .collect();
+    let mut freed = 0;
+    for name in stale {
+        let Ok(m) = fs::stat_at(dir, &name) else {
+            continue;
+        };
+        if m.kind == crate::entry::Kind::File
+            && rustix::fs::unlinkat(dir, &name, AtFlags::empty()).is_ok()
+        {
+            freed += m.blocks * 512;
+        }
+    }
+    freed
 }
 
 /// The source a part copies, as it was when copied: identity, size and modification time.
@@ -288,12 +328,35 @@ mod tests {
         }
     }
 
+    /// A resume counts the part it continues; the part of the same file for a state of its
+    /// source that is gone is removed and its space counted free; another file's part stays.
+    #[test]
+    fn a_part_of_a_source_changed_since_is_removed_when_its_file_is_planned() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = fs::open_dir_path(tmp.path()).unwrap();
+        let name = OsStr::new("big.iso");
+        let (old, new) = (meta(5, PART_MIN_SIZE, 10), meta(5, PART_MIN_SIZE, 11));
+        let stale = tmp.path().join(part_name(7, name, &old));
+        let other = tmp.path().join(part_name(7, OsStr::new("other.iso"), &old));
+        for part in [&stale, &other] {
+            std::fs::write(part, vec![1u8; 8192]).unwrap();
+        }
+        assert!(part_bytes(&dir, 7, name, &old) >= 8192, "continued");
+        assert!(stale.exists(), "the current part stays");
+        assert!(part_bytes(&dir, 7, name, &new) >= 8192, "freed");
+        assert!(!stale.exists());
+        assert!(other.exists());
+        assert_eq!(part_bytes(&dir, 7, name, &new), 0);
+    }
+
     /// A part is found again only for the same destination name and the same source state.
     #[test]
     fn part_names_follow_the_destination_name_and_the_source_state() {
         let base = part_name(7, OsStr::new("big.iso"), &meta(5, 100, 10));
         assert_eq!(base, part_name(7, OsStr::new("big.iso"), &meta(5, 100, 10)));
         assert!(base.as_bytes().starts_with(b".ferry-part-7-"));
+        let stem = part_stem(7, OsStr::new("big.iso"));
+        assert!(base.as_bytes().starts_with(stem.as_bytes()));
         for other in [
             part_name(8, OsStr::new("big.iso"), &meta(5, 100, 10)),
             part_name(7, OsStr::new("big (copy).iso"), &meta(5, 100, 10)),
