@@ -173,6 +173,16 @@ pub enum Error {
         /// The job, in words ("copy /a -> /b").
         what: String,
     },
+    /// A resume or roll back chosen for an interrupted job that another process (a second
+    /// window, `ferry resume`, `ferry undo`) has finished or rolled back since it was found:
+    /// done again, it would undo what was finished, or redo what was rolled back.
+    #[error(
+        "the {what} is no longer interrupted: it was finished or rolled back elsewhere          (another Ferry window, or `ferry resume` or `ferry undo`); nothing was done"
+    )]
+    NoLongerInterrupted {
+        /// The job, in words ("move /a -> /b").
+        what: String,
+    },
     /// Redo was asked for a job whose undo met places taken since and put items back beside
     /// them (keep both) or over them (replace): replaying the job would take whatever now
     /// has the job's paths, someone else's file, not what the undo put back.
@@ -470,6 +480,7 @@ impl Error {
             | Error::Defect { .. }
             | Error::PlanTooLarge { .. }
             | Error::StillRunning { .. }
+            | Error::NoLongerInterrupted { .. }
             | Error::RedoAfterAside { .. }
             | Error::RedoOfNothing { .. }
             | Error::RedoOfReplaced { .. }

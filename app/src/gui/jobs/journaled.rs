@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ferry_core::Error;
 use ferry_core::jobs::{
     ConflictPolicy, Engine, ErrorPolicy, Job, JobId, JobOptions, JournalRecord, JournalWriter,
-    OwnFolders, Summary, TrashRoots, UndoJournal,
+    OwnFolders, RecordState, Summary, TrashRoots, UndoJournal,
 };
 use iced::Task;
 
@@ -296,18 +296,25 @@ pub fn start_recovery(
     choice: Choice,
 ) -> Task<Result<(JobId, Held), Arc<Error>>> {
     bridge::blocking(move || {
-        start_recovery_blocking(&engine, &stores, record, choice).map_err(Arc::new)
+        start_recovery_blocking(&engine, &stores, &record, choice).map_err(Arc::new)
     })
 }
 
 fn start_recovery_blocking(
     engine: &Engine,
     stores: &Stores,
-    record: JournalRecord,
+    found: &JournalRecord,
     choice: Choice,
 ) -> Result<(JobId, Held), Error> {
     let writer = stores.journal()?.writer()?;
-    let seq = record.seq;
+    let seq = found.seq;
+    // Read again under the lock: the banner may have been up for an hour while another
+    // window or the command line resumed or rolled the job back.
+    let record = (writer.journal().records()?.into_iter())
+        .find(|r| r.seq == seq && r.state == RecordState::Interrupted)
+        .ok_or_else(|| Error::NoLongerInterrupted {
+            what: format!("{} {}", found.kind(), found.describe()),
+        })?;
     let job = match choice {
         Choice::Resume => {
             writer.resume(seq, &record.job)?;

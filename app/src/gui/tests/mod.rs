@@ -30,6 +30,7 @@ mod location;
 mod moves;
 mod operations;
 mod places;
+mod recovery;
 mod trash_restore;
 mod window_menus;
 
@@ -184,6 +185,20 @@ where
     for message in messages {
         send(ferry, message);
     }
+}
+
+/// True when some text of the window contains `part`.
+fn shows_containing(ferry: &Ferry, part: &str) -> bool {
+    let mut ui = simulator(ferry.view());
+    ui.find(
+        |candidate: iced_test::selector::Candidate<'_>| match candidate {
+            iced_test::selector::Candidate::Text { content, .. } if content.contains(part) => {
+                Some(())
+            }
+            _ => None,
+        },
+    )
+    .is_ok()
 }
 
 fn shows(ferry: &Ferry, text: &str) -> bool {

@@ -261,6 +261,7 @@ pub fn error_title(error: &Error) -> &'static str {
         Error::LinkInPath { .. } => "Symbolic link on the way",
         Error::PlanTooLarge { .. } => "Too many items",
         Error::StillRunning { .. } => "Still running",
+        Error::NoLongerInterrupted { .. } => "Already done elsewhere",
         Error::RedoAfterAside { .. } | Error::RedoOfNothing { .. } | Error::RedoOfPart { .. } => {
             "Cannot redo"
         }

@@ -6,7 +6,6 @@
 use std::fs;
 
 use ferry_core::jobs::{ConflictPolicy, Event, Job, Phase, Progress};
-use iced_test::selector::Candidate;
 
 use super::operations::{go, jobs_done, select, until};
 use super::*;
@@ -90,16 +89,6 @@ pub(super) fn open_panel(ferry: &mut Ferry) {
     named(ferry, Named::F10, Modifiers::empty());
     click(ferry, "Jobs");
     assert!(ferry.jobs_panel.is_open());
-}
-
-/// True when some text of the window contains `part`.
-pub(super) fn shows_containing(ferry: &Ferry, part: &str) -> bool {
-    let mut ui = simulator(ferry.view());
-    ui.find(|candidate: Candidate<'_>| match candidate {
-        Candidate::Text { content, .. } if content.contains(part) => Some(()),
-        _ => None,
-    })
-    .is_ok()
 }
 
 /// Feeds the window its events for `time`.
