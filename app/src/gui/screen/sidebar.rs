@@ -54,8 +54,11 @@ pub enum Message {
     OpenInNewTab(PathBuf),
     /// A place was right-clicked (the position follows as [`Message::RightPressed`]).
     PlaceRightPressed(Place),
-    /// The pointer is over a place (or left it).
-    Hovered(Option<Place>),
+    /// The pointer is over a place.
+    Hovered(Place),
+    /// The pointer left a place: forgotten only if it is still the one hovered (moving up,
+    /// the next place's enter comes before this one's exit, and a drop on it did nothing).
+    Left(Place),
     /// A right press in the sidebar at this window position.
     RightPressed(Point),
     /// A press on the sidebar's empty part or its edge, here (sidebar coordinates).
@@ -145,7 +148,13 @@ impl Sidebar {
                 None
             }
             Message::Hovered(place) => {
-                self.hovered = place;
+                self.hovered = Some(place);
+                None
+            }
+            Message::Left(place) => {
+                if self.hovered.as_ref() == Some(&place) {
+                    self.hovered = None;
+                }
                 None
             }
             Message::RightPressed(at) => self
@@ -454,8 +463,8 @@ fn place_button<'a>(
     }
     let mut area = mouse_area(button)
         .on_right_press(Message::PlaceRightPressed(place.clone()))
-        .on_enter(Message::Hovered(Some(place)))
-        .on_exit(Message::Hovered(None));
+        .on_enter(Message::Hovered(place.clone()))
+        .on_exit(Message::Left(place));
     if let Some(path) = area_place {
         area = area.on_middle_press(Message::OpenInNewTab(path));
     }

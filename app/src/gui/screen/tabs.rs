@@ -103,8 +103,11 @@ pub enum Message {
     Select(usize),
     /// Close tab `usize`.
     Close(usize),
-    /// The pointer is over tab `usize` (or left the tabs).
-    Hovered(Option<usize>),
+    /// The pointer is over tab `usize`.
+    Hovered(usize),
+    /// The pointer left tab `usize`: forgotten only if it is still the one hovered (moving
+    /// left, the next tab's enter comes before this one's exit).
+    Left(usize),
     /// A press in a split, outside its panes (on the divider?), relative to the split.
     SplitPressed(Point),
     /// The pointer moved with that press held.
@@ -285,7 +288,13 @@ impl Tabs {
             }
             Message::Select(index) => (Task::none(), self.select(index)),
             Message::Hovered(index) => {
-                self.hovered = index;
+                self.hovered = Some(index);
+                (Task::none(), None)
+            }
+            Message::Left(index) => {
+                if self.hovered == Some(index) {
+                    self.hovered = None;
+                }
                 (Task::none(), None)
             }
             Message::Close(index) => (Task::none(), self.close(index, ctx)),
@@ -528,8 +537,8 @@ impl Tabs {
                 bar = bar.push(
                     mouse_area(tab)
                         .on_middle_press(Message::Close(i))
-                        .on_enter(Message::Hovered(Some(i)))
-                        .on_exit(Message::Hovered(None))
+                        .on_enter(Message::Hovered(i))
+                        .on_exit(Message::Left(i))
                         .interaction(iced::mouse::Interaction::Pointer),
                 );
             }

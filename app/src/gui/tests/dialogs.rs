@@ -346,19 +346,16 @@ fn a_drag_out_of_the_trash_view_onto_a_place_restores_there() {
     // Over the Trash place it is refused; over Music it restores there.
     let hover = |ferry: &mut Ferry, place: PathBuf| {
         let place = sidebar::Place::Folder(place);
-        send(
-            ferry,
-            Message::Sidebar(sidebar::Message::Hovered(Some(place))),
-        );
+        send(ferry, Message::Sidebar(sidebar::Message::Hovered(place)));
         send(ferry, Message::PointerMoved(Point::new(60.0, 200.0)));
     };
     // A place the sidebar still takes for hovered while the pointer is over the view (it
     // left it unseen): no target. A click that moved a little restored into Home so.
     send(
         &mut ferry,
-        Message::Sidebar(sidebar::Message::Hovered(Some(sidebar::Place::Folder(
+        Message::Sidebar(sidebar::Message::Hovered(sidebar::Place::Folder(
             home.clone(),
-        )))),
+        ))),
     );
     send(&mut ferry, Message::PointerMoved(Point::new(600.0, 300.0)));
     assert_eq!(ferry.drop_action(), None);

@@ -1,6 +1,6 @@
 //! Drags in the window, with the fixture's engine and journal: a drop on the other pane of a
 //! split moves (Shift+F5 copies, Ctrl+Shift links), its toast's "Make it a copy", and a drop
-//! on a breadcrumb.
+//! on a breadcrumb; the place or tab under the pointer.
 
 use std::fs;
 
@@ -174,4 +174,42 @@ fn a_drop_on_a_breadcrumb_goes_into_its_folder() {
     until(&mut ferry, "the move", |_| home.join("a.txt").exists());
     jobs_done(&mut ferry);
     assert!(!home.join("Documents/a.txt").exists());
+}
+
+/// Moving up the places (or left along the tabs), the next one's enter comes before the last
+/// one's exit: that exit forgot the place under the pointer, and a drop there did nothing.
+#[test]
+fn the_place_or_tab_entered_last_stays_hovered_when_the_one_before_is_left() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    let (music, home_place) = (
+        sidebar::Place::Folder(home.join("Music")),
+        sidebar::Place::Folder(home.clone()),
+    );
+    for message in [
+        sidebar::Message::Hovered(music.clone()),
+        sidebar::Message::Hovered(home_place.clone()),
+        sidebar::Message::Left(music),
+    ] {
+        send(&mut ferry, Message::Sidebar(message));
+    }
+    assert_eq!(ferry.sidebar.hovered(), Some(&home_place));
+    send(
+        &mut ferry,
+        Message::Sidebar(sidebar::Message::Left(home_place)),
+    );
+    assert_eq!(ferry.sidebar.hovered(), None);
+
+    ctrl(&mut ferry, "t");
+    for message in [
+        tabs::Message::Hovered(1),
+        tabs::Message::Hovered(0),
+        tabs::Message::Left(1),
+    ] {
+        send(&mut ferry, Message::Tabs(message));
+    }
+    assert_eq!(ferry.tabs.hovered_tab(), Some(0));
+    send(&mut ferry, Message::Tabs(tabs::Message::Left(0)));
+    assert_eq!(ferry.tabs.hovered_tab(), None);
 }
