@@ -216,6 +216,12 @@ impl Journaled {
             );
             return;
         }
+        if self.end == End::Redone && !cancelled && summary.skipped_everything() {
+            eprintln!(
+                "ferry: nothing was redone: every place it would write is taken; the job stays \
+                 the one `ferry redo` redoes"
+            );
+        }
         let recorded = match &self.writer {
             Some(writer) => writer.record_end(seq, undo, summary, cancelled),
             None => journal.record_end(seq, undo, summary, cancelled),

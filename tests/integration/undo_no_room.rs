@@ -1,5 +1,6 @@
 //! An undo that the check before writing refuses (no room where it would put things back)
-//! changes nothing, and says so: the job is still done, not an undo left unfinished.
+//! changes nothing, and says so: the job is still done, not an undo left unfinished. A redo
+//! refused so, or whose every place is taken, leaves its job to redo.
 
 use std::fs;
 
@@ -111,4 +112,47 @@ fn a_redo_refused_for_want_of_room_can_be_redone_later() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(fs::read_dir(small.dir.join("d")).unwrap().count(), 10);
     assert!(!folder.exists());
+}
+
+/// A redo without a terminal whose one place is taken skips it: the job was marked done with
+/// nothing done, so it could never be redone, and the next redo redid an older job undone
+/// before it was made. It stays the one redo redoes, and is redone once the place is free.
+#[test]
+fn a_redo_whose_every_place_is_taken_stays_the_one_to_redo() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let run = |args: &[&std::ffi::OsStr]| ferry_in(&home).args(args).output().unwrap();
+    let (src, d) = (t.file("src", "S"), t.dir("d"));
+    assert!(
+        run(&["cp".as_ref(), src.as_os_str(), d.as_os_str()])
+            .status
+            .success()
+    );
+    assert!(run(&["undo".as_ref()]).status.success());
+    let (a, b) = (t.file("a", "A"), t.join("b"));
+    assert!(
+        run(&["mv".as_ref(), a.as_os_str(), b.as_os_str()])
+            .status
+            .success()
+    );
+    assert!(run(&["undo".as_ref()]).status.success());
+    fs::write(&b, "USER").unwrap();
+
+    let out = run(&["redo".as_ref()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("nothing was redone"), "{said}");
+    let out = run(&["redo".as_ref()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("redoing the move"),
+        "the older copy redone: {said}"
+    );
+    assert!(!d.join("src").exists());
+
+    fs::remove_file(&b).unwrap();
+    let out = run(&["redo".as_ref()]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read(&b).unwrap(), b"A");
+    assert!(!a.exists());
 }

@@ -65,7 +65,14 @@ impl UndoJournal {
                 let _lock = self.lock()?;
                 self.append(&Line::Halted { seq, time: now() }, false)
             }
-            (false, false) if summary.refused_before_writing() && self.is_redo(seq)? => {
+            // A redo that did nothing (refused, or every place taken and skipped) leaves the
+            // record undone, to be redone once there is room or the places are free: marked
+            // done with nothing done, it could never be redone, and the next redo took a job
+            // undone before it was made.
+            (false, false)
+                if (summary.refused_before_writing() || summary.skipped_everything())
+                    && self.is_redo(seq)? =>
+            {
                 let _lock = self.lock()?;
                 self.append(&Line::RedoRefused { seq, time: now() }, false)
             }
