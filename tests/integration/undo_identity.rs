@@ -1,7 +1,8 @@
 //! Undo acts on the job's own items only, whatever took their places since: never through a
 //! link put where a copied folder was, never on a file made anew under a moved item's name
 //! or trashed under a trashed item's name (which often get the freed inode number back);
-//! and it knows its own items where an earlier, cancelled run of it put them.
+//! and it knows its own items where an earlier, cancelled run of it put them, not a new file
+//! at an item's old place.
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -78,6 +79,41 @@ fn undo_of_a_move_keeps_a_file_made_anew_under_the_moved_name() {
     let failed = &out.summary.failed;
     assert_eq!(failed.len(), 1, "{:#?}", out.summary);
     assert!(matches!(&*failed[0].error, Error::ChangedSince { path } if *path == moved));
+}
+
+/// The moved file deleted, then a new file made at its old place, which often gets the freed
+/// inode number: undo took it for the item an earlier run had put back, and said the move
+/// was undone. Born after the job, it is not: the moved file is said to be gone.
+#[test]
+fn undo_of_a_move_whose_item_is_gone_is_not_fooled_by_a_new_file_at_the_old_place() {
+    let t = TempTree::new();
+    let s = Setup::new(&t);
+    let file = t.file("V/a", "one");
+    t.dir("W");
+    let out = s.run(moving(vec![file.clone()], &t.join("W")));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let moved = t.join("W/a");
+    let ino = fs::symlink_metadata(&moved).unwrap().ino();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    fs::remove_file(&moved).unwrap();
+    for made in 0..64 {
+        let candidate = t.join(format!("V/new{made}"));
+        fs::write(&candidate, "new").unwrap();
+        if fs::symlink_metadata(&candidate).unwrap().ino() == ino {
+            fs::rename(&candidate, &file).unwrap();
+            break;
+        }
+    }
+    if !file.exists() {
+        eprintln!("note: no inode number came back; the case is not reached here");
+        return;
+    }
+
+    let out = s.undo();
+    assert_eq!(fs::read(&file).unwrap(), b"new");
+    let failed = &out.summary.failed;
+    assert_eq!(failed.len(), 1, "{:#?}", out.summary);
+    assert!(matches!(&*failed[0].error, Error::GoneSince { path } if *path == moved));
 }
 
 /// Undo of a trash job after its item was deleted from the trash and another tool trashed

@@ -109,9 +109,11 @@ pub(super) fn undo_move(ctx: &JobCtx, record: &JournalRecord, policy: ConflictPo
                 Err(error) => fail(ctx, &mut summary, &e.dest, error),
             },
             // Put back by an earlier run of this undo that could not finish: undone (renamed
-            // back, or copied back across file systems).
+            // back, or copied back across file systems). Not a file made at the old place
+            // since, which often gets the freed inode number: "undone" was said of a move
+            // whose item had been deleted, the new file taken for it.
             Now::Gone
-                if is_still(&e.source, e.id)
+                if (is_still(&e.source, e.id) && !born_since(&e.source, record.started))
                     || part_put_back.as_ref().is_some_and(|p| p.is_back(e)) => {}
             now @ (Now::Changed | Now::Gone) => {
                 fail(ctx, &mut summary, &e.dest, not_as_left(now, &e.dest));
