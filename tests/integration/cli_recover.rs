@@ -224,6 +224,35 @@ fn rolling_back_a_killed_copy_keeps_the_files_that_were_there_before() {
     assert_only_the_earlier_backup_is_left(&backup);
 }
 
+/// A copy killed part way, one of its copies then edited: the roll back keeps it and says so
+/// (it kept it without a word, exit 0, and the history said nothing was left undone).
+#[test]
+fn rolling_back_a_killed_copy_says_a_copy_changed_since_is_kept() {
+    let t = TempTree::new();
+    let home = t.dir("home");
+    let src = t.many_files("src", "g", 4, 10);
+    let dest = t.dir("dest");
+    let out = ferry_in(&home)
+        .env("FERRY_FAULT_POINT", "item-done:2")
+        .arg("cp")
+        .args(["g0", "g1", "g2", "g3"].map(|n| src.join(n)))
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(9), "killed");
+    let edited = dest.join("g0");
+    fs::write(&edited, "the user's work").unwrap();
+    let out = ferry_in(&home).arg("undo").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("{} has changed since; kept", edited.display())),
+        "{said}"
+    );
+    assert_eq!(fs::read(&edited).unwrap(), b"the user's work");
+    assert!(!dest.join("g1").exists(), "the unchanged copy went");
+}
+
 /// The same for a finished copy undone without its details file, by comparison: a file it
 /// skipped because it was there stays.
 #[test]

@@ -219,6 +219,9 @@ pub(super) struct Rollback {
     /// copy where the job put them: the names still to go back are linked to them, not
     /// copied apart.
     back_linked: Vec<(FileId, PathBuf)>,
+    /// The job's copies changed since (edited after the crash): kept, and said, as a
+    /// finished job's undo says it. Kept without a word, the roll back said it undid all.
+    changed: Vec<PathBuf>,
 }
 
 /// A folder the job made, trashed whole once the items going back have left it: its copies
@@ -397,6 +400,14 @@ impl Rollback {
     /// then removes the folders the job created that are left empty.
     pub(super) fn run(self, ctx: &JobCtx, summary: &mut Summary, roots: &TrashRoots) {
         super::super::lock(&ctx.linked_copies).extend(self.back_linked);
+        for path in self.changed {
+            fail(
+                ctx,
+                summary,
+                &path,
+                Error::ChangedSince { path: path.clone() },
+            );
+        }
         // Each folder's items go back by a move of their own: files with other names going
         // back by another move are linked to their first copy, as in one move.
         let several_moves = self.back.len() > 1;
@@ -582,6 +593,10 @@ impl Rollback {
             // was, the roll back said nothing and called the job undone.
             if is_move && self.made_anew(&s) && self.moved_here(dest, &d, created) {
                 self.goes_back(source, dest);
+            } else if !d.is_dir() && self.made_since(&d) {
+                // Made since the job began under a name it copies to, and not a copy of its
+                // source: the job's copy, changed since.
+                self.changed.push(dest.to_path_buf());
             }
             Ok(false)
         }
