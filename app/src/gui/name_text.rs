@@ -105,6 +105,19 @@ impl NameText {
     }
 }
 
+/// How many characters of `name` come before its extension (`.tar.gz` counts as one; a
+/// leading dot is part of the stem): what a rename field selects, in the list (F2) and in
+/// the conflict dialog.
+pub fn stem_chars(name: &str) -> usize {
+    let lower = name.to_ascii_lowercase();
+    let double = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst"]
+        .iter()
+        .find(|ext| lower.ends_with(*ext) && lower.len() > ext.len())
+        .map(|ext| name.len() - ext.len());
+    let at = double.or_else(|| name.rfind('.').filter(|&i| i > 0));
+    at.map_or_else(|| name.chars().count(), |i| name[..i].chars().count())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,8 @@ pub fn title(job: &Job, totals: Option<&Totals>) -> String {
         Job::Link {
             targets, dest_dir, ..
         } => format!(
-            "Making links to {} in {}",
+            "Making {} to {} in {}",
+            links(targets.len()),
             things(targets),
             words::quoted(dest_dir)
         ),
@@ -72,7 +73,8 @@ pub fn in_words(job: &Job) -> String {
         Job::Link {
             targets, dest_dir, ..
         } => format!(
-            "Make links to {} in {}",
+            "Make {} to {} in {}",
+            links(targets.len()),
             things(targets),
             words::quoted(dest_dir)
         ),
@@ -158,7 +160,11 @@ pub fn done_message(
             transfer(job, verbs, |_| items.clone(), landed.as_deref())
         }
         Job::Link { dest_dir, .. } => {
-            format!("Made links to {items} in {}", words::quoted(dest_dir))
+            format!(
+                "Made {} to {items} in {}",
+                links(done),
+                words::quoted(dest_dir)
+            )
         }
         Job::Delete { .. } => format!("Deleted {items} permanently"),
         Job::Trash { .. } => format!("Moved {items} to the trash"),
@@ -338,6 +344,11 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
             format::folders_and_files(folders, files, " and ")
         }
     }
+}
+
+/// "a link" to one item, "links" to more.
+fn links(items: usize) -> &'static str {
+    if items == 1 { "a link" } else { "links" }
 }
 
 /// "“a”", "“a” and “b”", "3 items".
@@ -615,6 +626,25 @@ mod tests {
             done_message(&job, &stopped, false, None),
             "Moved nothing to “Photos” (stopped: there is not enough space on the disk \
              holding “p”: 3.1 MB needed, 2.1 MB free)."
+        );
+    }
+
+    /// One link is "a link": "Made links to “f4.txt”" (round 125).
+    #[test]
+    fn one_link_is_a_link() {
+        let job = Job::Link {
+            targets: vec![PathBuf::from("/a/f4.txt")],
+            dest_dir: PathBuf::from("/b/dst"),
+            on_conflict: ConflictPolicy::Ask,
+        };
+        assert_eq!(title(&job, None), "Making a link to “f4.txt” in “dst”");
+        let summary = Summary {
+            done: vec![PathBuf::from("/a/f4.txt")],
+            ..Summary::default()
+        };
+        assert_eq!(
+            done_message(&job, &summary, false, None),
+            "Made a link to “f4.txt” in “dst”."
         );
     }
 

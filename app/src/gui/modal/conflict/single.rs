@@ -61,17 +61,7 @@ pub fn suggested(c: &Conflict) -> Act {
     }
 }
 
-/// How many characters of `name` come before its extension (`.tar.gz` counts as one; a
-/// leading dot is part of the stem): what the Rename field selects.
-pub fn stem_chars(name: &str) -> usize {
-    let lower = name.to_ascii_lowercase();
-    let double = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst"]
-        .iter()
-        .find(|ext| lower.ends_with(*ext) && lower.len() > ext.len())
-        .map(|ext| name.len() - ext.len());
-    let at = double.or_else(|| name.rfind('.').filter(|&i| i > 0));
-    at.map_or_else(|| name.chars().count(), |i| name[..i].chars().count())
-}
+pub use crate::gui::name_text::stem_chars;
 
 /// Where the name in the Rename field stands.
 #[derive(Debug, Clone, PartialEq, Eq)]

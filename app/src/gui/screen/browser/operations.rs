@@ -111,9 +111,10 @@ impl Renaming {
         let original = item.name().to_owned();
         let name_text = NameText::of(original.as_bytes());
         let text = name_text.shown.clone();
-        let stem = match text.rfind('.') {
-            Some(dot) if dot > 0 && !item.is_dir_like() => text[..dot].chars().count(),
-            _ => text.chars().count(),
+        // `archive.tar.gz` selects `archive`, as in Dolphin.
+        let stem = match item.is_dir_like() {
+            true => text.chars().count(),
+            false => crate::gui::name_text::stem_chars(&text),
         };
         Renaming {
             entry,

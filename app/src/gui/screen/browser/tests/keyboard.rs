@@ -613,6 +613,26 @@ fn keys_typed_before_a_new_field_has_the_keyboard_go_into_it() {
     assert!(shows(&browser, "1 of 3 shown"));
 }
 
+/// F2 on `archive.tar.gz` selects `archive`, as Dolphin does: typing kept `.gz` only, and
+/// made `new.tar.gz` of `archive.tar` selected.
+#[test]
+fn rename_selects_the_name_before_a_double_extension() {
+    let dirs = Recorder::default();
+    let mut browser = browser_with(&dirs, "/x", &["archive.tar.gz"]);
+    act(&mut browser, &dirs, PaneAction::TypeAhead('a'));
+    act(&mut browser, &dirs, PaneAction::Rename);
+    for c in "new".chars() {
+        act(&mut browser, &dirs, PaneAction::TypeAhead(c));
+    }
+    assert_eq!(
+        act(&mut browser, &dirs, PaneAction::Open),
+        Some(Event::Operation(super::super::Operation::Rename {
+            path: PathBuf::from("/x/archive.tar.gz"),
+            new_name: OsString::from("new.tar.gz"),
+        }))
+    );
+}
+
 /// A name with a newline: the editor showed only its first line, and renaming it changed
 /// what could not be seen. Now the newline is shown as `↵` and kept where it was not edited.
 #[test]
