@@ -370,7 +370,7 @@ impl JobsPanel {
                             .width(iced::Length::Shrink)
                     ]
                     .align_y(Alignment::Center),
-                    text(ended_after(*cancelled, *took))
+                    text(ended_after(*cancelled, summary.stopped_by.is_some(), *took))
                         .size(12)
                         .style(style::dim_text),
                 ]
@@ -381,18 +381,25 @@ impl JobsPanel {
                 // said the items it had undone had failed.
                 // Nor are refusals only another choice changes (a folder into itself): the
                 // button is not there, rather than there and greyed.
+                // A job stopped before it got to all it was given (no space, a disk gone) is
+                // retried for the rest once the cause is fixed, failures or not: it read
+                // "Finished", with no way to go on.
                 let errors = summary.errors().count();
-                if errors > 0 {
+                let stopped = summary.stopped_by.is_some() && !summary.not_done.is_empty();
+                if errors > 0 || stopped {
                     let shown = self.expanded.contains(&job.id);
                     let label = if shown {
                         "Hide failures"
                     } else {
                         "Show failures"
                     };
-                    let mut buttons = row![small_button(label, Some(Message::Details(job.id)))];
-                    if summary.retryable() {
-                        buttons = buttons
-                            .push(small_button("Retry failed", Some(Message::Retry(job.id))));
+                    let mut buttons = row![];
+                    if errors > 0 {
+                        buttons = buttons.push(small_button(label, Some(Message::Details(job.id))));
+                    }
+                    if summary.retryable() || stopped {
+                        let retry = if errors > 0 { "Retry failed" } else { "Retry" };
+                        buttons = buttons.push(small_button(retry, Some(Message::Retry(job.id))));
                     }
                     lines = lines.push(buttons.spacing(6));
                     if shown {
@@ -599,15 +606,17 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
 }
 
 /// "2 min", "45 s", "1 h 5 min".
-/// The line under an ended job's title: "Finished in 12 s", "Cancelled after 2 min".
-fn ended_after(cancelled: bool, took: Duration) -> String {
+/// The line under an ended job's title: "Finished in 12 s", "Cancelled after 2 min",
+/// "Stopped after 3 s" (by an error that ended it: no space, a disk gone).
+fn ended_after(cancelled: bool, stopped: bool, took: Duration) -> String {
     let took = match took.as_secs() {
         0 => "less than a second".to_owned(),
         _ => duration(took),
     };
-    match cancelled {
-        false => format!("Finished in {took}"),
-        true => format!("Cancelled after {took}"),
+    match (cancelled, stopped) {
+        (true, _) => format!("Cancelled after {took}"),
+        (false, true) => format!("Stopped after {took}"),
+        (false, false) => format!("Finished in {took}"),
     }
 }
 

@@ -159,6 +159,42 @@ fn retry_after_a_job_stopped_runs_again_what_it_did_not_do() {
     );
 }
 
+/// A copy the check before writing stopped (no space), its dialog closed: the panel said
+/// "Finished in less than a second" and offered no Retry, the job having no failures.
+#[test]
+fn a_job_stopped_before_writing_is_said_stopped_and_retried_from_the_panel() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let (documents, music) = (home.join("Documents"), home.join("Music"));
+    let mut ferry = fixture.start(Some(&home));
+    open_panel(&mut ferry);
+    let sources = vec![documents.join("a.txt"), documents.join("b.txt")];
+    let id = ferry_core::jobs::JobId(1_000_012);
+    started_copy(&mut ferry, id, sources.clone(), &music);
+    let no_space = Arc::new(ferry_core::Error::NoSpace {
+        path: music.clone(),
+        needed: 3_000_000,
+        available: 2_000_000,
+    });
+    let summary = ferry_core::jobs::Summary {
+        not_done: sources,
+        stopped_by: Some(no_space),
+        ..ferry_core::jobs::Summary::default()
+    };
+    send(
+        &mut ferry,
+        Message::Job(Event::Finished { job: id, summary }),
+    );
+    named(&mut ferry, Named::Escape, Modifiers::empty());
+    assert!(!ferry.item_errors.is_open());
+    assert!(shows_containing(&ferry, "Stopped after"));
+    click(&mut ferry, "Retry");
+    until(&mut ferry, "the retry's end", |f| {
+        f.jobs.window_job(id).is_none() && !job(f).is_running()
+    });
+    assert!(music.join("a.txt").is_file() && music.join("b.txt").is_file());
+}
+
 /// Skip on an error leaves its cause as it was: the item is listed with the job's failures,
 /// and Retry failed copies it once the cause is gone (it said "1 skipped", and offered
 /// nothing but a new paste).
