@@ -36,6 +36,9 @@ pub enum UnsafeEntry {
     /// Its `Path` has an empty or `.` component (`a//b`, `a/./b`, a final `/`), or names no
     /// item at all.
     EmptyComponent,
+    /// Its `Path` holds a NUL byte (`%00`), which no file name can: restored there, it
+    /// failed with "Invalid argument", and was listed as any other.
+    NulByte,
     /// An absolute `Path` in the trash of a volume that lies outside that volume.
     OffVolume {
         /// The volume's top folder.
@@ -59,6 +62,7 @@ impl fmt::Display for UnsafeEntry {
             UnsafeEntry::EmptyComponent => {
                 f.write_str("its Path has an empty or `.` component, or names no item")
             }
+            UnsafeEntry::NulByte => f.write_str("its Path holds a NUL byte, which no name can"),
             UnsafeEntry::OffVolume { top } => write!(
                 f,
                 "its Path lies outside the volume its trash is on ({})",
@@ -138,6 +142,9 @@ impl<'a> Origin<'a> {
 fn plain(path: &Path) -> Result<(), UnsafeEntry> {
     let bytes = path.as_os_str().as_bytes();
     let bytes = bytes.strip_prefix(b"/").unwrap_or(bytes);
+    if bytes.contains(&0) {
+        return Err(UnsafeEntry::NulByte);
+    }
     let mut verdict = Ok(());
     for part in bytes.split(|&b| b == b'/') {
         match part {
@@ -278,6 +285,7 @@ mod tests {
         assert_eq!(verdict("a//b"), Some(UnsafeEntry::EmptyComponent));
         assert_eq!(verdict("a/./b"), Some(UnsafeEntry::EmptyComponent));
         assert_eq!(verdict("a/"), Some(UnsafeEntry::EmptyComponent));
+        assert_eq!(verdict("nul\0x"), Some(UnsafeEntry::NulByte));
         assert!(matches!(
             verdict("/media/stick"),
             Some(UnsafeEntry::OffVolume { .. })
