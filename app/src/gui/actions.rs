@@ -49,7 +49,7 @@ impl Ferry {
         );
         let settings = &mut self.services.settings;
         match event {
-            browser::Event::OpenFile(path) => return open_file(path),
+            browser::Event::OpenFile(path) => return open_files(vec![path]),
             browser::Event::OpenSelected { files, folders } => {
                 return self.open_selected(files, folders);
             }
@@ -597,7 +597,7 @@ impl Ferry {
 
     /// Opens each file with its application and each folder in a new tab.
     pub(super) fn open_all(&mut self, files: Vec<PathBuf>, folders: Vec<PathBuf>) -> Task<Message> {
-        let mut tasks: Vec<Task<Message>> = files.into_iter().map(open_file).collect();
+        let mut tasks = vec![open_files(files)];
         // Each tab opens right after the current one: the last first keeps their order.
         for folder in folders.into_iter().rev() {
             if let Some(event) = self.tabs.open(folder, false, &self.services.ctx()) {
@@ -608,15 +608,42 @@ impl Ferry {
     }
 }
 
-/// The toasts' Undo: the window's Undo, of the newest job.
 /// How many items Enter opens at once before asking.
 const OPEN_WITHOUT_ASKING: usize = 10;
 
-/// Hands `path` to its application, off the UI thread; a failure is said.
-fn open_file(path: PathBuf) -> Task<Message> {
-    bridge::blocking(move || launch::open(&path).map_err(|e| (path, e))).then(|opened| match opened
-    {
-        Ok(()) => Task::none(),
-        Err((path, e)) => Task::done(Message::OpenFailed(path, Arc::new(e))),
+/// Hands each of `paths` to its application, all at once, off the UI thread; the failures are
+/// said together (each said alone, the last replaced the others: five files that no program
+/// opened named one). An opener still running once its own failure would have shown is not
+/// waited for (see [`launch::OWN_FAILURE_WITHIN`]).
+fn open_files(paths: Vec<PathBuf>) -> Task<Message> {
+    if paths.is_empty() {
+        return Task::none();
+    }
+    bridge::blocking(move || {
+        let (sent, failures) = crossbeam_channel::unbounded();
+        let count = paths.len();
+        for path in paths {
+            let sent = sent.clone();
+            std::thread::spawn(move || {
+                let failed = launch::open(&path).err().map(|e| (path, Arc::new(e)));
+                let _ = sent.send(failed);
+            });
+        }
+        let until = std::time::Instant::now()
+            + launch::OWN_FAILURE_WITHIN
+            + std::time::Duration::from_secs(1);
+        let mut failed = Vec::new();
+        for _ in 0..count {
+            match failures.recv_deadline(until) {
+                Ok(Some(failure)) => failed.push(failure),
+                Ok(None) => {}
+                Err(_) => break,
+            }
+        }
+        failed
+    })
+    .then(|failed| match failed.is_empty() {
+        true => Task::none(),
+        false => Task::done(Message::OpenFailed(failed)),
     })
 }

@@ -2,8 +2,9 @@
 
 use std::ffi::OsStr;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::gui::{format, words};
@@ -57,9 +58,37 @@ impl OpenFailure {
     }
 }
 
+/// What the folder's notice says about the files of `failed` that could not be opened: the
+/// first one's reason, and the others named after it.
+pub fn failures_in_words(failed: &[(PathBuf, Arc<OpenFailure>)]) -> String {
+    let Some(((first, why), rest)) = failed.split_first() else {
+        return String::new();
+    };
+    let said = why.in_words(first);
+    let quoted =
+        |(path, _): &(PathBuf, Arc<OpenFailure>)| format!("“{}”", format::display_name(path));
+    match rest {
+        [] => said,
+        [other] => format!("{said} Nor could {} be opened.", quoted(other)),
+        more => {
+            let named: Vec<String> = more.iter().take(3).map(quoted).collect();
+            let unnamed = more.len() - named.len();
+            let tail = match unnamed {
+                0 => String::new(),
+                n => format!(" and {} more", format::count(n)),
+            };
+            format!(
+                "{said} Nor could {} other files be opened: {}{tail}.",
+                format::count(more.len()),
+                named.join(", ")
+            )
+        }
+    }
+}
+
 /// An `xdg-open` that fails does so at once; one still running after this has handed the
 /// file to an application that runs in the foreground, whose exit is not ours to report.
-const OWN_FAILURE_WITHIN: Duration = Duration::from_secs(5);
+pub const OWN_FAILURE_WITHIN: Duration = Duration::from_secs(5);
 
 /// Hands `path` to `xdg-open` and waits for it (call it off the UI thread): fails when it
 /// cannot be started or says, soon enough to be its own answer, that it could not open the
@@ -121,6 +150,35 @@ mod tests {
     use rustix::io::Errno;
 
     use super::*;
+
+    /// Files that failed together are said together: each said alone, the last replaced the
+    /// others, and five files no program opened named one.
+    #[test]
+    fn failures_are_said_together() {
+        let failed = |names: &[&str]| -> Vec<(PathBuf, Arc<OpenFailure>)> {
+            (names.iter())
+                .map(|n| {
+                    (
+                        PathBuf::from("/d").join(n),
+                        Arc::new(OpenFailure::NoApplication),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            failures_in_words(&failed(&["a.pdf"])),
+            "No application is set up to open “a.pdf”."
+        );
+        assert_eq!(
+            failures_in_words(&failed(&["a.pdf", "b.pdf"])),
+            "No application is set up to open “a.pdf”. Nor could “b.pdf” be opened."
+        );
+        assert_eq!(
+            failures_in_words(&failed(&["a", "b", "c", "d", "e"])),
+            "No application is set up to open “a”. Nor could 4 other files be opened: “b”, \
+             “c”, “d” and 1 more."
+        );
+    }
 
     /// An opener in `dir` that exits with `status`.
     fn opener(dir: &Path, status: i32) -> std::path::PathBuf {

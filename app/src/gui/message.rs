@@ -111,8 +111,8 @@ pub enum Message {
     CloseRequested(window::Id),
     /// The system switched between light and dark.
     ModeChanged(Mode),
-    /// A file could not be opened with its default application.
-    OpenFailed(PathBuf, Arc<launch::OpenFailure>),
+    /// Files that could not be opened with their default applications, and why.
+    OpenFailed(Vec<(PathBuf, Arc<launch::OpenFailure>)>),
     /// A bookmark was added, or was there already, or could not be.
     BookmarkAdded(PathBuf, Result<bool, Arc<Error>>),
     /// A bookmark was removed or renamed (`verb`, "remove" or "rename"), or could not be;

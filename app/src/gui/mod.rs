@@ -573,10 +573,9 @@ impl Ferry {
                 self.system_mode = mode;
                 Task::none()
             }
-            Message::OpenFailed(path, error) => {
-                self.tabs
-                    .active_pane_mut()
-                    .set_notice(error.in_words(&path));
+            Message::OpenFailed(failed) => {
+                let notice = launch::failures_in_words(&failed);
+                self.tabs.active_pane_mut().set_notice(notice);
                 Task::none()
             }
             Message::BookmarkAdded(path, result) => {
