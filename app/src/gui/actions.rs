@@ -99,21 +99,23 @@ impl Ferry {
         }
         self.settings_dirty = true;
         let follows = match view_chosen {
-            true => self.same_folder_follows(&folder),
+            true => self.panes_follow_views(),
             false => Task::none(),
         };
         Task::batch([follows, self.apply_settings()])
     }
 
-    /// A view mode or sort chosen in `folder` is that folder's: other panes showing it (a
-    /// second tab, the split's other side) show it so too, as it would open there now.
-    fn same_folder_follows(&mut self, folder: &std::path::Path) -> Task<Message> {
-        let view = self.services.settings.view_for(folder);
+    /// A view mode or sort chosen in a folder is that folder's, and the default of folders
+    /// without their own: every pane shows its folder as it would open there now, another
+    /// pane of the same folder (a second tab, the split's other side) and a pane of a folder
+    /// without its own alike (one kept the old default, beside a pane of the new one).
+    fn panes_follow_views(&mut self) -> Task<Message> {
+        let settings = &self.services.settings;
         let ctx = self.services.ctx();
         let tasks: Vec<Task<Message>> = (self.tabs.panes_mut())
-            .filter(|pane| pane.path() == folder)
             .map(|pane| {
                 let id = pane.view_id();
+                let view = settings.view_for(pane.path());
                 pane.follow_view(view, &ctx)
                     .map(move |m| Message::Tabs(tabs::Message::Pane(id, m)))
             })

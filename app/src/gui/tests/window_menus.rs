@@ -138,3 +138,19 @@ fn the_window_menu_and_the_shortcuts_dialog() {
     named(&mut ferry, Named::F1, Modifiers::empty());
     assert!(ferry.shortcuts_shown);
 }
+
+/// A view chosen in a folder without its own becomes the default of every such folder (as
+/// the README says): a tab of another folder without its own kept the old default, beside
+/// the new one, even after F5, until it was opened again.
+#[test]
+fn a_new_default_view_reaches_every_pane_of_a_folder_without_its_own() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    let mut ferry = fixture.start(Some(&home.join("Documents")));
+    ctrl(&mut ferry, "t");
+    super::operations::go(&mut ferry, &home.join("Music"));
+    let modes = |ferry: &Ferry| -> Vec<ViewMode> { ferry.tabs.panes().map(|p| p.mode()).collect() };
+    assert_eq!(modes(&ferry), [ViewMode::Details, ViewMode::Details]);
+    ctrl(&mut ferry, "2");
+    assert_eq!(modes(&ferry), [ViewMode::Icons, ViewMode::Icons]);
+}
