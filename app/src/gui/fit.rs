@@ -119,6 +119,39 @@ pub fn end(text: Cow<'_, str>, max_px: f32, size: f32) -> Cow<'_, str> {
     Cow::Owned(format!("{}{ELLIPSIS}", text[..head_end].trim_end()))
 }
 
+/// `name` on at most two lines of `line_px` at `size` (joined by a line break, to be drawn
+/// without wrapping): whole on one line when it fits. Else the first line ends where a word
+/// does (after a space, `-` or `_`, or before a `.`) if that leaves it at least a third full,
+/// or where it is full; the rest is the second line, shortened in the middle so that its end
+/// and the extension stay. Wrapped by the text widget instead, `IMG_0001.jpg` left its last
+/// letter alone on the second line, and a long name broken at words took a third line, clipped
+/// with its ending.
+pub fn two_lines(name: Cow<'_, str>, line_px: f32, size: f32) -> Cow<'_, str> {
+    if width(&name, size) <= line_px {
+        return name;
+    }
+    let full =
+        fitting_from_start(&name, line_px, size).max(name.chars().next().map_or(0, char::len_utf8));
+    let word_end = (name[..full].char_indices())
+        .filter_map(|(at, c)| match c {
+            ' ' | '-' | '_' => Some(at + c.len_utf8()),
+            '.' if at > 0 => Some(at),
+            _ => None,
+        })
+        .rfind(|&at| at < name.len() && 3 * at >= full);
+    let split = word_end.unwrap_or(full);
+    let first = name[..split].trim_end();
+    let rest = middle(Cow::Borrowed(name[split..].trim_start()), line_px, size);
+    Cow::Owned(format!("{first}\n{rest}"))
+}
+
+/// The widest line of `text` at `size`.
+pub fn widest_line(text: &str, size: f32) -> f32 {
+    text.lines()
+        .map(|line| width(line, size))
+        .fold(0.0, f32::max)
+}
+
 /// The byte index where the longest prefix of `text` no wider than `px` ends.
 fn fitting_from_start(text: &str, px: f32, size: f32) -> usize {
     let mut used = 0.0;
@@ -180,6 +213,30 @@ mod tests {
         assert_eq!(middle("short.txt".into(), 160.0, SIZE), "short.txt");
         // No room even for the ellipsis: an ellipsis, never a panic or a wrap.
         assert_eq!(middle(name.into(), 1.0, SIZE), "…");
+    }
+
+    /// Two lines at most, broken where a word ends when one does far enough along, the
+    /// second line keeping the end of the name.
+    #[test]
+    fn names_go_on_two_lines_broken_at_words_keeping_their_end() {
+        let line = width("IMG_0001.j", SIZE);
+        assert_eq!(
+            two_lines("IMG_0001.jpg".into(), line, SIZE),
+            "IMG_0001\n.jpg"
+        );
+        assert_eq!(two_lines("a.txt".into(), line, SIZE), "a.txt");
+        let long = "A very long photo name from the family holiday in Portugal 2025.jpg";
+        let shown = two_lines(long.into(), 90.0, SIZE);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 2, "{shown}");
+        assert!(lines[0].starts_with("A very"), "{shown}");
+        assert!(lines[1].ends_with("2025.jpg"), "{shown}");
+        assert!(widest_line(&shown, SIZE) <= 90.0, "{shown}");
+        // One word longer than a line: broken where the line is full.
+        let word = "x".repeat(40);
+        let shown = two_lines(word.as_str().into(), 90.0, SIZE);
+        assert!(shown.lines().all(|l| width(l, SIZE) <= 90.0), "{shown}");
+        assert_eq!(shown.lines().count(), 2);
     }
 
     #[test]

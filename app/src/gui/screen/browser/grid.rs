@@ -1,6 +1,6 @@
 //! The icon view: a grid of cells (icon, name under it on up to two lines), windowed by rows
-//! of cells so only the cells in view are built. Longer names are shortened in the middle,
-//! keeping the extension.
+//! of cells so only the cells in view are built. Longer names are broken where a word ends
+//! and shortened in the middle of their second line, keeping the extension.
 
 use iced::widget::text::Wrapping;
 use iced::widget::{Row, column, container, mouse_area, space, text};
@@ -33,12 +33,10 @@ impl Browser {
         }
         let grid = self.grid();
         let lines = grid.rows(len);
-        // Two lines of the cell's width, less what breaking at words may leave at a line's end.
-        let name_px = (2.0 * (grid.cell_w - 2.0 * CELL_PAD_X) * 0.9).max(40.0);
         let rows = list::windowed(lines, self.scroll, grid.cell_h, |line| {
             let first = line * grid.columns;
             let cells = (first..(first + grid.columns).min(len))
-                .map(|row| self.cell(contents, row, (grid.cell_w, grid.cell_h), name_px, inactive));
+                .map(|row| self.cell(contents, row, (grid.cell_w, grid.cell_h), inactive));
             Row::with_children(cells).height(grid.cell_h).into()
         });
         self.list_area(rows, list::top_of(lines, grid.cell_h))
@@ -50,7 +48,6 @@ impl Browser {
         contents: &'a Contents,
         row: usize,
         (width, height): (f32, f32),
-        name_px: f32,
         inactive: bool,
     ) -> Element<'a, Message> {
         let Some((index, entry)) = contents.row(row) else {
@@ -69,16 +66,17 @@ impl Browser {
         let name: Element<'a, Message> = match self.rename_field(index) {
             Some(field) => field,
             None => {
-                let name = fit::middle(format::shown_name(entry.name()), name_px, NAME_SIZE);
-                // As wide as its text (a line at most) and centred by its container: laid out
-                // as wide as the cell and centred within, a right-to-left name was drawn from
-                // the right and stood right of centre.
+                // Two lines at most, laid out here (see `fit::two_lines`), drawn as they are.
                 let line_px = width - 2.0 * (CELL_PAD_X + 3.0);
-                let name_width = (fit::width(&name, NAME_SIZE).ceil() + 1.0).min(line_px);
+                let name = fit::two_lines(format::shown_name(entry.name()), line_px, NAME_SIZE);
+                // As wide as its widest line and centred by its container: laid out as wide as
+                // the cell and centred within, a right-to-left name was drawn from the right
+                // and stood right of centre.
+                let name_width = (fit::widest_line(&name, NAME_SIZE).ceil() + 1.0).min(line_px);
                 let name = text(name)
                     .size(NAME_SIZE)
                     .align_x(Alignment::Center)
-                    .wrapping(Wrapping::WordOrGlyph)
+                    .wrapping(Wrapping::None)
                     .width(name_width);
                 let name = if entry.is_hidden() || self.is_cut(entry.name()) {
                     name.style(style::faint_text)

@@ -57,13 +57,26 @@ fn long_names_in_the_grid_keep_their_extension() {
     let mut browser = browser_with(&dirs, "/x", &[name]);
     let _ = browser.update(Message::Action(PaneAction::IconsView), &ctx(&dirs));
     assert!(!shows(&browser, name), "shortened");
-    // 64 px icons make 112 px cells, room for two lines of 13 characters.
-    let shown = crate::gui::format::ellipsize_middle(name.into(), 26);
+    // Two lines: the first ends where a word does, the second keeps the end.
+    let mut ui = simulator(browser.view(Look::Alone));
+    let shown = ui.find(
+        |candidate: iced_test::selector::Candidate<'_>| match candidate {
+            iced_test::selector::Candidate::Text { content, .. }
+                if content.starts_with("a-very") =>
+            {
+                Some(content.to_owned())
+            }
+            _ => None,
+        },
+    );
+    let shown = shown.expect("the name is shown");
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines.len(), 2, "{shown}");
+    assert!(lines[0].ends_with('-'), "broken where a word ends: {shown}");
     assert!(
-        shown.contains('…') && shown.ends_with("2019.jpeg"),
+        lines[1].contains('…') && lines[1].ends_with("2019.jpeg"),
         "{shown}"
     );
-    assert!(shows(&browser, &shown));
 }
 
 #[test]
