@@ -92,6 +92,28 @@ impl Column {
 /// The name column keeps at least this much before other columns are left out.
 const NAME_MIN: f32 = 220.0;
 
+/// `columns` as a pane `width` wide lays them out: where the name would get less than
+/// [`NAME_MIN`], columns widened past their defaults give back what they were widened by (in
+/// proportion) before any is left out. A Size column widened in a full-width pane left a
+/// split's pane showing the name alone.
+pub fn fitted(width: f32, columns: &Columns) -> Columns {
+    const ALL: [Column; 3] = [Column::Size, Column::Modified, Column::Kind];
+    let fixed: f32 = ALL.iter().map(|c| c.width(columns) + HANDLE).sum();
+    let short = NAME_MIN - (width - LIST_PAD.left - LIST_PAD.right - fixed);
+    let defaults = Columns::default();
+    let extra = |c: Column| (c.width(columns) - c.width(&defaults)).max(0.0);
+    let total: f32 = ALL.iter().map(|&c| extra(c)).sum();
+    if short <= 0.0 || total <= 0.0 {
+        return *columns;
+    }
+    let given = short.min(total) / total;
+    let mut fitted = *columns;
+    for column in ALL {
+        column.set_width(&mut fitted, column.width(columns) - extra(column) * given);
+    }
+    fitted
+}
+
 /// The fixed columns a pane `width` wide shows, left to right: when the name column would get
 /// less than [`NAME_MIN`], the type goes first, then the date, then the size.
 pub fn shown(width: f32, columns: &Columns) -> Vec<Column> {
@@ -230,8 +252,9 @@ impl Browser {
             .interaction(mouse::Interaction::ResizingHorizontally)
         };
         let mut header = Row::new().push(cell("Name", SortKey::Name, Fill, Horizontal::Left));
-        for column in shown(self.bounds.width, &self.columns) {
-            let width = Length::Fixed(column.width(&self.columns));
+        let columns = self.laid_out_columns();
+        for column in shown(self.bounds.width, &columns) {
+            let width = Length::Fixed(column.width(&columns));
             header = header.push(handle()).push(match column {
                 Column::Size => cell("Size", SortKey::Size, width, Horizontal::Right),
                 Column::Modified => cell("Modified", SortKey::Modified, width, Horizontal::Left),
@@ -291,8 +314,9 @@ impl Browser {
             .center_y(row_h);
         let name_cell = row![icon, name].spacing(10).align_y(Alignment::Center);
         let mut cells = Row::new().push(cell(name_cell.into(), Fill));
-        for column in shown(self.bounds.width, &self.columns) {
-            let width = Length::Fixed(column.width(&self.columns));
+        let columns = self.laid_out_columns();
+        for column in shown(self.bounds.width, &columns) {
+            let width = Length::Fixed(column.width(&columns));
             let content: Element<'a, Message> = match column {
                 Column::Size if entry.is_dir_like() || entry.stat_failed() => space().into(),
                 Column::Size => small(format::size(entry.size()))
@@ -302,7 +326,7 @@ impl Browser {
                 Column::Modified if entry.stat_failed() => space().into(),
                 Column::Modified => small(format::modified(entry.mtime().0, now)).into(),
                 Column::Kind => {
-                    let room = column.width(&self.columns) - 2.0 * CELL_PAD;
+                    let room = column.width(&columns) - 2.0 * CELL_PAD;
                     small(fit::end(format::type_label(entry), room, SMALL)).into()
                 }
             };
@@ -347,12 +371,18 @@ impl Browser {
         )
     }
 
+    /// The column widths as this pane lays them out ([`fitted`]).
+    pub(super) fn laid_out_columns(&self) -> Columns {
+        fitted(self.bounds.width, &self.columns)
+    }
+
     /// How many pixels a name has in the name column at the pane's width.
     fn name_px(&self) -> f32 {
-        let shown = shown(self.bounds.width, &self.columns);
+        let columns = self.laid_out_columns();
+        let shown = shown(self.bounds.width, &columns);
         let fixed = shown
             .iter()
-            .map(|c| c.width(&self.columns) + HANDLE)
+            .map(|c| c.width(&columns) + HANDLE)
             .sum::<f32>()
             + LIST_PAD.left
             + LIST_PAD.right;
@@ -390,5 +420,16 @@ mod tests {
         assert_eq!(shown(600.0, &columns), [Column::Size, Column::Modified]);
         assert_eq!(shown(400.0, &columns), [Column::Size]);
         assert!(shown(250.0, &columns).is_empty());
+        // Size widened to 325 px in a wide pane: in a narrower one it gives its extra back
+        // before anything is left out.
+        let widened = Columns {
+            size: 325.0,
+            ..columns
+        };
+        assert_eq!(fitted(1400.0, &widened), widened);
+        let split = fitted(600.0, &widened);
+        assert!(split.size < 325.0 && split.size >= 96.0, "{split:?}");
+        assert_eq!(shown(600.0, &split), [Column::Size, Column::Modified]);
+        assert_eq!(fitted(600.0, &columns), columns, "defaults stay");
     }
 }

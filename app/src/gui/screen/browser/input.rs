@@ -222,11 +222,12 @@ impl Browser {
 
     /// The column whose left edge is under `x` (relative to the headers), to resize.
     pub(super) fn column_at(&self, x: f32) -> Option<ColumnDrag> {
-        let column = details::edge_at(self.bounds.width, &self.columns, x)?;
+        let columns = self.laid_out_columns();
+        let column = details::edge_at(self.bounds.width, &columns, x)?;
         Some(ColumnDrag {
             column,
             grab_x: x,
-            start_width: column.width(&self.columns),
+            start_width: column.width(&columns),
         })
     }
 
@@ -234,7 +235,7 @@ impl Browser {
         let drag = self.column_drag?;
         // A column grows into the name's room only: grown past it, the type column was
         // left out, with no way back from the header.
-        let most = details::widest(self.bounds.width, &self.columns, drag.column)
+        let most = details::widest(self.bounds.width, &self.laid_out_columns(), drag.column)
             .max(drag.start_width)
             .min(480.0);
         let least = drag.column.least();
