@@ -340,3 +340,21 @@ fn items_of_one_name_restored_say_where_each_was_trashed_from() {
     assert!(shows(&dialog, "in Trash, from “c”"));
     assert!(!shows(&dialog, "in Trash"), "no row says only that");
 }
+
+/// The newer side's date says "· newer" only where it fits its column: "Yesterday 23:52 ·
+/// newer" wrapped onto a third line, over the next row.
+#[test]
+fn a_newer_date_too_long_for_its_column_is_marked_by_its_colour_alone() {
+    use chrono::TimeZone;
+    let yesterday = chrono::Local::now().date_naive() - chrono::Days::new(1);
+    let at = yesterday.and_hms_opt(23, 52, 0).unwrap();
+    let at = chrono::Local.from_local_datetime(&at).earliest().unwrap();
+    let conflicts = vec![
+        fixture::file(1, "a.txt", 100, at.timestamp()),
+        fixture::file(2, "b.txt", 100, 200),
+    ];
+    let dialog = open(conflicts, None);
+    assert!(dialog.is_table());
+    assert!(shows(&dialog, "Yesterday 23:52"));
+    assert!(!shows(&dialog, "Yesterday 23:52 · newer"));
+}
