@@ -3,7 +3,7 @@
 //! engine as they are given, so the rest of a job goes on meanwhile; a job that ends takes
 //! its dialog with it.
 
-use ferry_core::jobs::{Conflict, Job, JobId};
+use ferry_core::jobs::{Conflict, Job, JobId, Scope};
 use iced::Task;
 use iced::keyboard::{Key, Modifiers};
 
@@ -32,6 +32,10 @@ impl Ferry {
         conflicts: Vec<Conflict>,
     ) -> Task<Message> {
         self.jobs.conflicts_asked(job, &conflicts);
+        let conflicts = self.answered_by_rule(job, conflicts);
+        if conflicts.is_empty() {
+            return Task::none();
+        }
         if let Some(dialog) = self.conflicts.iter_mut().find(|d| d.job() == job) {
             let task = dialog.add(conflicts);
             self.jobs.set_waiting_answers(job, dialog.waiting());
@@ -56,6 +60,26 @@ impl Ferry {
         task.map(move |m| Message::Conflict(job, m))
     }
 
+    /// Answers the `conflicts` of `job` that the rule its table applied to all answers (those
+    /// inside the folders it merged); returns the others, to ask.
+    fn answered_by_rule(&mut self, job: JobId, conflicts: Vec<Conflict>) -> Vec<Conflict> {
+        let Some(rule) = self.jobs.window_job(job).and_then(|w| w.answers.rule) else {
+            return conflicts;
+        };
+        let mut answers = Vec::new();
+        let mut asked = Vec::new();
+        for c in conflicts {
+            match rule.answer_to(&c) {
+                Some(answer) => answers.push((c.id, answer, Scope::This)),
+                None => asked.push(c),
+            }
+        }
+        if !answers.is_empty() {
+            self.jobs.resolve(job, &answers);
+        }
+        asked
+    }
+
     /// A message of `job`'s conflict dialog.
     pub(super) fn conflict_message(
         &mut self,
@@ -69,10 +93,12 @@ impl Ferry {
         let (task, event) = dialog.update(message, &ctx);
         let task = task.map(move |m| Message::Conflict(job, m));
         let waiting = dialog.waiting();
+        let rule = dialog.standing_rule();
         match event {
             Some(conflict::Event::Resolve { job, answers }) => {
                 self.jobs.resolve(job, &answers);
                 self.jobs.set_waiting_answers(job, waiting);
+                self.jobs.keep_rule(job, rule);
             }
             Some(conflict::Event::CancelJob(job)) => {
                 self.jobs.cancel(job);

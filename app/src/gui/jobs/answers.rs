@@ -22,6 +22,9 @@ pub struct Answers {
     asked: HashMap<ConflictId, (ConflictKind, PathBuf)>,
     /// Answered: the answer each source got.
     given: HashMap<PathBuf, Resolution>,
+    /// The table's rule that answers the conflicts found later (see
+    /// [`ConflictDialog::standing_rule`](crate::gui::modal::conflict::ConflictDialog::standing_rule)).
+    pub rule: Option<crate::gui::modal::conflict::Rule>,
 }
 
 impl Answers {
@@ -66,6 +69,19 @@ impl Answers {
                     | Resolution::RenameTo(_)
             )
         })
+    }
+}
+
+impl super::Jobs {
+    /// Keeps `rule`, if any, to answer `job`'s conflicts found later.
+    pub fn keep_rule(
+        &mut self,
+        job: ferry_core::jobs::JobId,
+        rule: Option<crate::gui::modal::conflict::Rule>,
+    ) {
+        if let (Some(window), Some(rule)) = (self.window.get_mut(&job), rule) {
+            window.answers.rule = Some(rule);
+        }
     }
 }
 

@@ -737,3 +737,51 @@ fn an_answer_for_all_of_a_kind_leaves_only_the_others_awaited() {
     jobs_done(&mut ferry);
     assert_eq!(fs::read(home.join("dst/b")).unwrap(), b"dst");
 }
+
+/// Replace all in the table merges the folders, and answers what is found inside them too:
+/// each level was asked again, a table, then a dialog per folder (round 127).
+#[test]
+fn a_rule_applied_to_all_answers_the_conflicts_inside_the_folders_it_merged() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    for (side, text) in [("src", "new"), ("dst", "old")] {
+        fs::create_dir_all(home.join(side).join("dir/sub")).unwrap();
+        for name in ["x", "dir/a", "dir/b", "dir/sub/c"] {
+            fs::write(home.join(side).join(name), text).unwrap();
+        }
+    }
+    let mut ferry = fixture.start(Some(&home.join("src")));
+    super::operations::until(&mut ferry, "src listed", |f| shows(f, "x"));
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    send(
+        &mut ferry,
+        Message::Command(menus::Command::Open(home.join("dst"))),
+    );
+    super::operations::until(&mut ferry, "dst listed", |f| {
+        active_path(f) == home.join("dst")
+    });
+    ctrl(&mut ferry, "v");
+    super::operations::until(&mut ferry, "the table", |f| {
+        f.conflicts.first().is_some_and(|d| d.waiting() == 2)
+    });
+    let job = ferry.conflicts[0].job();
+    for message in [
+        conflict::Message::RuleApplied(conflict::Rule::ReplaceAll),
+        conflict::Message::Apply,
+    ] {
+        send(&mut ferry, Message::Conflict(job, message));
+    }
+    jobs_done(&mut ferry);
+    assert!(
+        ferry.conflicts.is_empty(),
+        "asked again inside the merged folder"
+    );
+    for name in ["x", "dir/a", "dir/b", "dir/sub/c"] {
+        assert_eq!(
+            fs::read(home.join("dst").join(name)).unwrap(),
+            b"new",
+            "{name}"
+        );
+    }
+}

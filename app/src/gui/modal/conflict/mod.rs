@@ -217,6 +217,9 @@ pub struct ConflictDialog {
     /// A restore's items in the trash, each with where it was trashed from and where it goes
     /// back (see `set_origins`).
     origins: HashMap<PathBuf, (PathBuf, PathBuf)>,
+    /// The rule last applied in the table: once every row is answered, it answers the
+    /// conflicts found later inside the folders it merged ([`standing_rule`](Self::standing_rule)).
+    rule: Option<Rule>,
 }
 
 impl ConflictDialog {
@@ -246,6 +249,7 @@ impl ConflictDialog {
             claimed: HashSet::new(),
             undoing: false,
             origins: HashMap::new(),
+            rule: None,
         };
         let task = dialog.settle();
         let in_view = dialog.focus_in_view();
@@ -257,6 +261,13 @@ impl ConflictDialog {
     pub fn add(&mut self, conflicts: Vec<Conflict>) -> Task<Message> {
         self.rows.add(conflicts);
         self.settle()
+    }
+
+    /// The rule that answers the job's conflicts found from now on: the one applied in the
+    /// table, once every conflict is answered. Replace all or Newer wins merges folders, and
+    /// each level inside them was asked again, a table or a dialog per folder.
+    pub fn standing_rule(&self) -> Option<Rule> {
+        self.rule.filter(|_| self.is_empty())
     }
 
     /// How many items the job has done so far (Cancel asks first when some are).
@@ -404,6 +415,7 @@ impl ConflictDialog {
             }
             Message::RuleApplied(rule) => {
                 self.rows.apply_rule(rule);
+                self.rule = Some(rule);
             }
             Message::FilterChosen(filter) => {
                 self.rows.set_filter(filter);

@@ -54,12 +54,16 @@ impl Row {
     /// Which side is newer: `Greater` when the incoming one is. `None` when one side has no
     /// date (a name the destination refuses has no existing item).
     pub fn newer(&self) -> Option<Ordering> {
-        let c = &self.conflict;
-        if c.dest.kind == Kind::Unknown && c.kind == ConflictKind::NameNotAllowed {
-            return None;
-        }
-        Some(c.source.mtime.cmp(&c.dest.mtime))
+        newer(&self.conflict)
     }
+}
+
+/// Which side of `c` is newer ([`Row::newer`]).
+fn newer(c: &Conflict) -> Option<Ordering> {
+    if c.dest.kind == Kind::Unknown && c.kind == ConflictKind::NameNotAllowed {
+        return None;
+    }
+    Some(c.source.mtime.cmp(&c.dest.mtime))
 }
 
 /// The icon family of one side, as the folder view would draw it.
@@ -119,10 +123,14 @@ pub const RULES: [Rule; 5] = [
 impl Rule {
     /// The answer this rule gives `row`, if any.
     pub fn answer(self, row: &Row) -> Option<Resolution> {
+        self.answer_to(&row.conflict)
+    }
+
+    /// The answer this rule gives conflict `c`, if any.
+    pub fn answer_to(self, c: &Conflict) -> Option<Resolution> {
         use ConflictKind as K;
-        let c = &row.conflict;
         match (self, c.kind) {
-            (Rule::NewerWins, K::FileExists) => Some(match row.newer() {
+            (Rule::NewerWins, K::FileExists) => Some(match newer(c) {
                 Some(Ordering::Greater) => Resolution::Replace,
                 _ => Resolution::Skip,
             }),
