@@ -1,10 +1,11 @@
 //! A job in words: what it is doing ("Copying 5,000 files to “Backup”") and what it did ("Moved
 //! 12 items to “Photos”").
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use ferry_core::jobs::{Job, JournalRecord, Summary, Totals};
+use ferry_core::jobs::{How, Job, JournalRecord, Summary, Totals};
 
 use crate::gui::{format, words};
 
@@ -113,8 +114,13 @@ pub fn done_message(
     if let ([failed], None, true) = (summary.failed.as_slice(), &summary.stopped_by, only_failed) {
         return words::error_in_words(&failed.error);
     }
-    let done = summary.done.len();
+    let into_merged = placed_into_merged(job, summary);
+    let done = summary.done.len() + into_merged;
     let items = match summary.done.as_slice() {
+        // Items put into folders merged into, whose other items were skipped or not reached:
+        // not among the items done whole, and left out ("Copied “top”" with two files
+        // written into the folder merged beside it).
+        _ if into_merged > 0 => format::counted(done, "item", "items"),
         // Cancelled or stopped inside a folder, or some of it skipped: what of it was put
         // there, not the folders merged into ("Copied 3 items" for two files written; a
         // folder restored into the one there, a file skipped, "Restored 1 item").
@@ -344,6 +350,27 @@ fn things(sources: &[PathBuf], totals: Option<&Totals>) -> String {
             format::folders_and_files(folders, files, " and ")
         }
     }
+}
+
+/// How many items a copy or move put into folders it merged into but did not finish (so not
+/// among `summary.done`), at their top: a file, or a folder with all it holds.
+fn placed_into_merged(job: &Job, summary: &Summary) -> usize {
+    let finished = summary.is_complete() && summary.skipped.is_empty();
+    let transfer = matches!(job, Job::Copy { .. } | Job::Move { .. });
+    // Paths are built only where a merged folder was left part done.
+    if finished || !transfer || summary.record.merged() == 0 {
+        return 0;
+    }
+    let entries: Vec<_> = summary.record.entries().collect();
+    let merged: HashSet<&Path> = (entries.iter())
+        .filter(|e| e.how == How::Merged)
+        .map(|e| e.dest.as_path())
+        .collect();
+    let done: HashSet<&Path> = summary.done.iter().map(PathBuf::as_path).collect();
+    (entries.iter())
+        .filter(|e| e.how != How::Merged && e.dest.parent().is_some_and(|p| merged.contains(p)))
+        .filter(|e| !e.source.ancestors().any(|a| done.contains(a)))
+        .count()
 }
 
 /// "a link" to one item, "links" to more.

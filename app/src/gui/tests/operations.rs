@@ -655,3 +655,40 @@ fn ended_jobs_said(ferry: &Ferry) -> Vec<String> {
         })
         .collect()
 }
+
+/// A folder merged into the one of its name there, one file in it skipped: what was written
+/// into it is counted ("Copied “top”" was said with two more files written into `dir`).
+#[test]
+fn items_put_into_a_folder_merged_part_way_are_counted() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    for (file, text) in [
+        ("src/dir/k", "a"),
+        ("src/dir/n1", "n1"),
+        ("src/dir/n2", "n2"),
+        ("src/top", "top"),
+        ("dst/dir/k", "b"),
+    ] {
+        fs::create_dir_all(home.join(file).parent().unwrap()).unwrap();
+        fs::write(home.join(file), text).unwrap();
+    }
+    let mut ferry = fixture.start(Some(&home.join("src")));
+    until(&mut ferry, "src listed", |f| super::shows(f, "top"));
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &home.join("dst"));
+    ctrl(&mut ferry, "v");
+    for act in [conflict::Act::Merge, conflict::Act::Skip] {
+        until(&mut ferry, "a conflict", |f| {
+            f.conflicts.iter().any(|d| d.waiting() > 0)
+        });
+        let job = ferry.conflicts[0].job();
+        send(
+            &mut ferry,
+            Message::Conflict(job, conflict::Message::Answered(act)),
+        );
+    }
+    jobs_done(&mut ferry);
+    assert_eq!(fs::read(home.join("dst/dir/n2")).unwrap(), b"n2");
+    assert_toast(&ferry, "Copied 3 items to “dst” (1 skipped).");
+}

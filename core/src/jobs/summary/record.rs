@@ -308,6 +308,11 @@ impl Record {
         self.count(|how| how != How::Merged)
     }
 
+    /// How many of the entries are folders merged into, without building them.
+    pub fn merged(&self) -> usize {
+        self.count(|how| how == How::Merged)
+    }
+
     fn count(&self, counted: impl Fn(How) -> bool) -> usize {
         (self.parts.iter())
             .map(|d| {
