@@ -104,9 +104,40 @@ pub fn prepare(path: Option<PathBuf>) -> Result<Launch, NoDisplay> {
     })
 }
 
+/// How long the saved folders are checked before the window opens. A folder on a mount that
+/// no longer answers (a dead sshfs or NFS server) held the check, and the window, for good;
+/// past this the session opens as saved, and such a pane waits for its listing.
+const RESTORE_CHECK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Panes restored and what some of them say.
+type Restored = (Session, Vec<(usize, usize, String)>);
+
+/// [`restored_now`], on a thread of its own, given [`RESTORE_CHECK`] to finish.
+fn restored(session: Session) -> Restored {
+    restored_within(session, RESTORE_CHECK, restored_now)
+}
+
+fn restored_within(
+    session: Session,
+    limit: std::time::Duration,
+    check: fn(Session) -> Restored,
+) -> Restored {
+    let (sent, got) = std::sync::mpsc::channel();
+    let checked = session.clone();
+    let spawned = std::thread::Builder::new()
+        .name("ferry-restore".into())
+        .spawn(move || {
+            let _ = sent.send(check(checked));
+        });
+    match spawned.ok().and_then(|_| got.recv_timeout(limit).ok()) {
+        Some(done) => done,
+        None => (session, Vec::new()),
+    }
+}
+
 /// `session` with each folder that is gone replaced by its nearest existing parent, and
 /// what each such pane says (see [`Launch::gone`]). Blocking (a stat per pane).
-fn restored(mut session: Session) -> (Session, Vec<(usize, usize, String)>) {
+fn restored_now(mut session: Session) -> Restored {
     let mut gone = Vec::new();
     for (t, tab) in session.tabs.iter_mut().enumerate() {
         for (p, pane) in tab.panes.iter_mut().enumerate() {
@@ -209,5 +240,21 @@ mod tests {
             dir.path().display()
         );
         assert_eq!(gone, [(1, 0, said)]);
+    }
+
+    /// A check that does not end (a folder on a mount that no longer answers) does not hold
+    /// the window: the session opens as saved.
+    #[test]
+    fn a_saved_folder_that_does_not_answer_does_not_hold_the_window() {
+        let session = Session::default();
+        let hung: fn(Session) -> Restored = |s| {
+            std::thread::sleep(std::time::Duration::from_secs(5));
+            (s, vec![(0, 0, "checked".to_owned())])
+        };
+        let started = std::time::Instant::now();
+        let (restored, gone) =
+            restored_within(session.clone(), std::time::Duration::from_millis(100), hung);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!((restored, gone.len()), (session, 0));
     }
 }

@@ -18,6 +18,11 @@ impl Browser {
     pub(super) fn status_bar(&self) -> Element<'_, Message> {
         let (left, right) = match &self.listing {
             Listing::Failed(_) => (String::new(), String::new()),
+            // Nothing read yet: not "Empty folder" beside "Loading…" (a folder holding a mount
+            // that no longer answers stayed so).
+            Listing::Loading(contents) if contents.entries().is_empty() => {
+                (String::new(), "Loading…".to_owned())
+            }
             Listing::Loading(contents) => {
                 let right = "Loading…".to_owned();
                 (self.counts(contents, self.name_room(&right)), right)

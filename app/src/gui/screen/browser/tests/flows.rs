@@ -48,6 +48,11 @@ fn clicking_a_folder_selects_it_and_double_clicking_opens_it() {
         Some(Call::Open(PathBuf::from("/x/docs"), SortSpec::default()))
     );
     assert!(matches!(browser.listing(), Listing::Loading(_)));
+    assert!(shows(&browser, "Loading…"));
+    assert!(
+        !shows(&browser, "Empty folder"),
+        "nothing read yet is not an empty folder"
+    );
 
     // The breadcrumb leads back up; the way back down stays on the bar, as in Dolphin.
     let messages = click(&browser, &["x"]);
