@@ -27,6 +27,9 @@ pub enum OpenFailure {
     BrokenLink,
     /// A symbolic link that leads back to itself.
     LinkLoop,
+    /// What it is, or leads to, cannot be reached for want of permission: handed to
+    /// `xdg-open`, that failed in turn, and was said to be the trouble.
+    NoAccess,
 }
 
 impl OpenFailure {
@@ -49,6 +52,9 @@ impl OpenFailure {
             }
             OpenFailure::BrokenLink => {
                 format!("Could not open “{name}”: it is a link to something that is not there.")
+            }
+            OpenFailure::NoAccess => {
+                format!("Could not open “{name}”: you don't have permission to open it.")
             }
             OpenFailure::LinkLoop => format!(
                 "Could not open “{name}”: it is a link that leads back to itself (a loop of \
@@ -104,6 +110,9 @@ fn open_by(opener: &OsStr, path: &Path) -> Result<(), OpenFailure> {
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound && path.is_symlink() => {
             return Err(OpenFailure::BrokenLink);
+        }
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            return Err(OpenFailure::NoAccess);
         }
         _ => {}
     }
