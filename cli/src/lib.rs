@@ -147,9 +147,6 @@ pub enum Handoff {
     Bench(Box<BenchArgs>),
 }
 
-/// Paths as the shell gave them, an empty one included: `ferry rm a '' b` removes `a` and `b`
-/// and names the empty path as not found, as `rm` does, where clap's own path parser refused
-/// the whole command (`"$UNSET" other` is a common slip).
 /// Says that `folder`, given as where items go, is not a folder there is: `not an existing
 /// folder`, or, where it could not be looked at, why (`cannot open d/: Permission denied`,
 /// as `cp` says `cannot stat`): "not an existing folder" sent the user to check a folder that
@@ -164,6 +161,9 @@ pub(crate) fn say_no_folder(folder: &std::path::Path) {
     }
 }
 
+/// Paths as the shell gave them, an empty one included: `ferry rm a '' b` removes `a` and `b`
+/// and names the empty path as not found, as `rm` does, where clap's own path parser refused
+/// the whole command (`"$UNSET" other` is a common slip).
 pub(crate) fn any_path() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
     use clap::builder::TypedValueParser as _;
     clap::builder::OsStringValueParser::new().map(PathBuf::from)

@@ -177,7 +177,8 @@ pub enum Error {
     /// window, `ferry resume`, `ferry undo`) has finished or rolled back since it was found:
     /// done again, it would undo what was finished, or redo what was rolled back.
     #[error(
-        "the {what} is no longer interrupted: it was finished or rolled back elsewhere          (another Ferry window, or `ferry resume` or `ferry undo`); nothing was done"
+        "the {what} is no longer interrupted: it was finished or rolled back elsewhere \
+         (another Ferry window, or `ferry resume` or `ferry undo`); nothing was done"
     )]
     NoLongerInterrupted {
         /// The job, in words ("move /a -> /b").
