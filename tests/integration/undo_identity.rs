@@ -48,28 +48,10 @@ fn undo_of_a_copy_never_looks_through_a_link_put_in_a_folders_place() {
 fn undo_of_a_move_keeps_a_file_made_anew_under_the_moved_name() {
     let t = TempTree::new();
     let s = Setup::new(&t);
-    let file = t.file("V/a", "one");
-    t.dir("W");
-    let out = s.run(moving(vec![file.clone()], &t.join("W")));
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
-    let moved = t.join("W/a");
-    let ino = fs::symlink_metadata(&moved).unwrap().ino();
-    // Later than the job's start as its record has it (by a coarse clock): some time after.
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    fs::remove_file(&moved).unwrap();
+    let (file, moved, ino) = moved_then_deleted(&t, &s);
     // Made anew, most file systems give it the freed inode number (ext4 at once); one that
     // does not is the easy case, and makes the same demand.
-    let mut made = 0;
-    while made < 64 {
-        let candidate = t.join(format!("W/new{made}"));
-        fs::write(&candidate, "unrelated").unwrap();
-        made += 1;
-        if fs::symlink_metadata(&candidate).unwrap().ino() == ino {
-            fs::rename(&candidate, &moved).unwrap();
-            break;
-        }
-    }
-    if !moved.exists() {
+    if !made_with_inode(&moved, ino, "unrelated") {
         fs::write(&moved, "unrelated").unwrap();
     }
 
@@ -88,23 +70,8 @@ fn undo_of_a_move_keeps_a_file_made_anew_under_the_moved_name() {
 fn undo_of_a_move_whose_item_is_gone_is_not_fooled_by_a_new_file_at_the_old_place() {
     let t = TempTree::new();
     let s = Setup::new(&t);
-    let file = t.file("V/a", "one");
-    t.dir("W");
-    let out = s.run(moving(vec![file.clone()], &t.join("W")));
-    assert!(out.summary.is_complete(), "{:#?}", out.summary);
-    let moved = t.join("W/a");
-    let ino = fs::symlink_metadata(&moved).unwrap().ino();
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    fs::remove_file(&moved).unwrap();
-    for made in 0..64 {
-        let candidate = t.join(format!("V/new{made}"));
-        fs::write(&candidate, "new").unwrap();
-        if fs::symlink_metadata(&candidate).unwrap().ino() == ino {
-            fs::rename(&candidate, &file).unwrap();
-            break;
-        }
-    }
-    if !file.exists() {
+    let (file, moved, ino) = moved_then_deleted(&t, &s);
+    if !made_with_inode(&file, ino, "new") {
         eprintln!("note: no inode number came back; the case is not reached here");
         return;
     }
@@ -114,6 +81,34 @@ fn undo_of_a_move_whose_item_is_gone_is_not_fooled_by_a_new_file_at_the_old_plac
     let failed = &out.summary.failed;
     assert_eq!(failed.len(), 1, "{:#?}", out.summary);
     assert!(matches!(&*failed[0].error, Error::GoneSince { path } if *path == moved));
+}
+
+/// `V/a` moved into `W` by a journaled job, then deleted there some time after the job's start
+/// (as its record has it, by a coarse clock): its old path, its path in `W`, its inode number.
+fn moved_then_deleted(t: &TempTree, s: &Setup) -> (std::path::PathBuf, std::path::PathBuf, u64) {
+    let file = t.file("V/a", "one");
+    t.dir("W");
+    let out = s.run(moving(vec![file.clone()], &t.join("W")));
+    assert!(out.summary.is_complete(), "{:#?}", out.summary);
+    let moved = t.join("W/a");
+    let ino = fs::symlink_metadata(&moved).unwrap().ino();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    fs::remove_file(&moved).unwrap();
+    (file, moved, ino)
+}
+
+/// Makes a file holding `text` at `path` with inode number `ino` (freed just before), as most
+/// file systems give a new file a freed number; false if none came back in 64 tries.
+fn made_with_inode(path: &std::path::Path, ino: u64, text: &str) -> bool {
+    for made in 0..64 {
+        let candidate = path.with_file_name(format!("new{made}"));
+        fs::write(&candidate, text).unwrap();
+        if fs::symlink_metadata(&candidate).unwrap().ino() == ino {
+            fs::rename(&candidate, path).unwrap();
+            return true;
+        }
+    }
+    false
 }
 
 /// Undo of a trash job after its item was deleted from the trash and another tool trashed

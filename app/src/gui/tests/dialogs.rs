@@ -700,18 +700,7 @@ fn an_answer_for_all_of_a_kind_leaves_only_the_others_awaited() {
             fs::write(home.join(side).join(name), side).unwrap();
         }
     }
-    let mut ferry = fixture.start(Some(&home.join("src")));
-    super::operations::until(&mut ferry, "src listed", |f| shows(f, "c"));
-    ctrl(&mut ferry, "a");
-    ctrl(&mut ferry, "c");
-    send(
-        &mut ferry,
-        Message::Command(menus::Command::Open(home.join("dst"))),
-    );
-    super::operations::until(&mut ferry, "dst listed", |f| {
-        active_path(f) == home.join("dst")
-    });
-    ctrl(&mut ferry, "v");
+    let mut ferry = super::operations::src_pasted_into_dst(&fixture, &home, "c");
     super::operations::until(&mut ferry, "the conflicts", |f| {
         f.conflicts.first().is_some_and(|d| d.waiting() == 4)
     });
@@ -750,18 +739,7 @@ fn a_rule_applied_to_all_answers_the_conflicts_inside_the_folders_it_merged() {
             fs::write(home.join(side).join(name), text).unwrap();
         }
     }
-    let mut ferry = fixture.start(Some(&home.join("src")));
-    super::operations::until(&mut ferry, "src listed", |f| shows(f, "x"));
-    ctrl(&mut ferry, "a");
-    ctrl(&mut ferry, "c");
-    send(
-        &mut ferry,
-        Message::Command(menus::Command::Open(home.join("dst"))),
-    );
-    super::operations::until(&mut ferry, "dst listed", |f| {
-        active_path(f) == home.join("dst")
-    });
-    ctrl(&mut ferry, "v");
+    let mut ferry = super::operations::src_pasted_into_dst(&fixture, &home, "x");
     super::operations::until(&mut ferry, "the table", |f| {
         f.conflicts.first().is_some_and(|d| d.waiting() == 2)
     });

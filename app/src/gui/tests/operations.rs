@@ -77,6 +77,18 @@ pub(super) fn assert_toast(ferry: &Ferry, text: &str) {
     assert!(shows_toast(ferry, text), "{:?}", ferry.toasts);
 }
 
+/// The window started in `home/src`, all it holds (`last` among it) copied with Ctrl+A,
+/// Ctrl+C, then pasted into `home/dst` with Ctrl+V.
+pub(super) fn src_pasted_into_dst(fixture: &Fixture, home: &std::path::Path, last: &str) -> Ferry {
+    let mut ferry = fixture.start(Some(&home.join("src")));
+    until(&mut ferry, "src listed", |f| super::shows(f, last));
+    ctrl(&mut ferry, "a");
+    ctrl(&mut ferry, "c");
+    go(&mut ferry, &home.join("dst"));
+    ctrl(&mut ferry, "v");
+    ferry
+}
+
 /// The window after `Documents/a.txt` of `home` was copied (Ctrl+C, Ctrl+V) into `Music`.
 fn a_txt_copied_to_music(fixture: &Fixture, home: &std::path::Path) -> Ferry {
     let mut ferry = fixture.start(Some(&home.join("Documents")));
@@ -672,12 +684,7 @@ fn items_put_into_a_folder_merged_part_way_are_counted() {
         fs::create_dir_all(home.join(file).parent().unwrap()).unwrap();
         fs::write(home.join(file), text).unwrap();
     }
-    let mut ferry = fixture.start(Some(&home.join("src")));
-    until(&mut ferry, "src listed", |f| super::shows(f, "top"));
-    ctrl(&mut ferry, "a");
-    ctrl(&mut ferry, "c");
-    go(&mut ferry, &home.join("dst"));
-    ctrl(&mut ferry, "v");
+    let mut ferry = src_pasted_into_dst(&fixture, &home, "top");
     for act in [conflict::Act::Merge, conflict::Act::Skip] {
         until(&mut ferry, "a conflict", |f| {
             f.conflicts.iter().any(|d| d.waiting() > 0)
