@@ -194,8 +194,9 @@ pub struct Ferry {
     /// Whether the desktop's clipboard held files when read for the folder's menu open now
     /// (`None` until it answers): its Paste is greyed when not, as in Dolphin.
     clipboard_files: Option<bool>,
-    /// A copy to start once the undo under way ends ("Make it a copy").
-    after_undo: Option<ferry_core::jobs::Job>,
+    /// The copies to start once the undo under way ends ("Make it a copy"): the move's
+    /// sources, by the answers its conflicts got.
+    after_undo: Option<Vec<ferry_core::jobs::Job>>,
     /// An undo or redo asked for and not yet started (it waits for the journal off the UI
     /// thread): another Ctrl+Z now is refused, as while one runs.
     undo_asked: bool,

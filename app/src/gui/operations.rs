@@ -12,7 +12,7 @@ use ferry_core::jobs::{ConflictPolicy, Job, JobId};
 use iced::Task;
 
 use super::copy_paste::Clip;
-use super::jobs::{FollowUp, Routed, Started, State, Undoing, retries};
+use super::jobs::{FollowUp, Routed, Started, State, Undoing, by_answers, retries};
 use super::menus::Command;
 use super::modal::folder_prompt::{self, FolderPrompt};
 use super::modal::name_prompt::{self, NamePrompt};
@@ -444,7 +444,8 @@ impl Ferry {
                 ..
             },
             Some(seq),
-        )) = (self.jobs.window_job(job)).map(|j| ((*j.job).clone(), j.seq))
+            answers,
+        )) = (self.jobs.window_job(job)).map(|j| ((*j.job).clone(), j.seq, j.answers.clone()))
         else {
             return Task::none();
         };
@@ -453,12 +454,18 @@ impl Ferry {
         if self.refuse_undo_while_one_runs() {
             return Task::none();
         }
-        self.after_undo = Some(Job::Copy {
-            sources,
-            dest_dir,
-            dest_name,
-            on_conflict: ConflictPolicy::Ask,
+        // The move's answers to its conflicts are the copy's: asked again, Keep both and
+        // Skip were given twice.
+        let rest = ConflictPolicy::Ask;
+        let copies = by_answers(&sources, &answers, rest, |sources, policy, name| {
+            Job::Copy {
+                sources,
+                dest_dir: dest_dir.clone(),
+                dest_name: name.or(dest_name.clone()),
+                on_conflict: policy,
+            }
         });
+        self.after_undo = Some(copies);
         // That move's undo, never another job's.
         self.submit_undo_record(seq, false)
     }
@@ -587,7 +594,7 @@ impl Ferry {
         }
         tasks.push(self.trash_changed(&window.job));
         if window.undoing
-            && let Some(copy) = self.after_undo.take()
+            && let Some(copies) = self.after_undo.take()
             && !*cancelled
         {
             // Only what went back to its own place is copied: after a Skip or Keep both,
@@ -597,7 +604,9 @@ impl Ferry {
                 && summary.not_done.is_empty()
                 && !summary.record.renamed_by_answers();
             if whole {
-                tasks.push(self.start_job(copy, FollowUp::Toast));
+                for copy in copies {
+                    tasks.push(self.start_job(copy, FollowUp::Toast));
+                }
             } else {
                 self.toast(
                     "Not made a copy: the move was not wholly undone, so what is at its place \

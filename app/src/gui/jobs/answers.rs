@@ -138,6 +138,19 @@ pub fn retries(
     answers: &Answers,
     job: impl Fn(Vec<PathBuf>, ConflictPolicy, Option<OsString>) -> Job,
 ) -> Vec<Job> {
+    by_answers(sources, answers, ConflictPolicy::Merge, job)
+}
+
+/// The jobs that do for `sources` what a job whose conflicts got `answers` would do again:
+/// each answer again (Skip too, unless `rest` merges), and `rest` for the sources not
+/// answered. "Make it a copy"
+/// asks about those; a Retry merges them into what its first run made.
+pub fn by_answers(
+    sources: &[PathBuf],
+    answers: &Answers,
+    rest: ConflictPolicy,
+    job: impl Fn(Vec<PathBuf>, ConflictPolicy, Option<OsString>) -> Job,
+) -> Vec<Job> {
     let mut by_policy: Vec<(ConflictPolicy, Vec<PathBuf>)> = Vec::new();
     let mut renamed = Vec::new();
     for source in sources {
@@ -153,7 +166,13 @@ pub fn retries(
                 ));
                 continue;
             }
-            _ => ConflictPolicy::Merge,
+            // Merged, a file skipped is skipped again anyway: one job, not two.
+            _ if rest != ConflictPolicy::Merge
+                && answers.given.get(source) == Some(&Resolution::Skip) =>
+            {
+                ConflictPolicy::Skip
+            }
+            _ => rest,
         };
         match by_policy.iter_mut().find(|(p, _)| *p == policy) {
             Some((_, group)) => group.push(source.clone()),

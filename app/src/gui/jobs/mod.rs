@@ -29,7 +29,7 @@ use ferry_core::jobs::{
 };
 use iced::Task;
 
-pub use answers::{Answers, Asked, retries};
+pub use answers::{Answers, Asked, by_answers, retries};
 
 use super::screen::recovery::Choice;
 pub use describe::{done_message, in_words, lowercase_first, title};

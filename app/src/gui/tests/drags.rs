@@ -213,3 +213,43 @@ fn the_place_or_tab_entered_last_stays_hovered_when_the_one_before_is_left() {
     send(&mut ferry, Message::Tabs(tabs::Message::Left(0)));
     assert_eq!(ferry.tabs.hovered_tab(), None);
 }
+
+/// "Make it a copy" gives the move's answers again: the move's Keep both was asked a second
+/// time, by the copy (round 125).
+#[test]
+fn make_it_a_copy_gives_the_moves_answers_again() {
+    use crate::gui::modal::conflict;
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::write(home.join("Music/b.txt"), "theirs").unwrap();
+    let mut ferry = documents_beside_music(&fixture, &home);
+    select(&mut ferry, "b.txt");
+    ferry.mounts = ferry_core::fs::MountTable::read();
+    let paths = ferry.tabs.active_pane().selected_paths();
+    ferry.drag_started(paths, format::Category::Text);
+    let target = ferry.tabs.inactive_pane().unwrap().list_bounds();
+    send(&mut ferry, Message::PointerMoved(target.center()));
+    send(&mut ferry, Message::PointerReleased);
+    until(&mut ferry, "the conflict", |f| !f.conflicts.is_empty());
+    let job = ferry.conflicts[0].job();
+    let keep_both = conflict::Message::Answered(conflict::Act::KeepBoth);
+    send(&mut ferry, Message::Conflict(job, keep_both));
+    jobs_done(&mut ferry);
+    let kept = home.join("Music/b (copy).txt");
+    assert!(kept.exists() && !home.join("Documents/b.txt").exists());
+
+    click(&mut ferry, "Make it a copy");
+    until(&mut ferry, "the copy", |f| {
+        (home.join("Documents/b.txt").exists() && kept.exists() && f.jobs.running() == 0)
+            || !f.conflicts.is_empty()
+    });
+    assert!(
+        ferry.conflicts.is_empty(),
+        "the move's Keep both asked again"
+    );
+    assert_eq!(fs::read(home.join("Music/b.txt")).unwrap(), b"theirs");
+    assert_eq!(
+        fs::read(&kept).unwrap(),
+        fs::read(home.join("Documents/b.txt")).unwrap()
+    );
+}
