@@ -91,6 +91,29 @@ pub(super) fn open_panel(ferry: &mut Ferry) {
     assert!(ferry.jobs_panel.is_open());
 }
 
+/// The engine's word that job `id` is deleting (a delete, or a move removing its originals):
+/// `(done, total)` items, `bytes` of the job done of as many.
+pub(super) fn deleting(
+    ferry: &mut Ferry,
+    id: ferry_core::jobs::JobId,
+    (done, total): (u64, u64),
+    bytes: u64,
+) {
+    let progress = Progress {
+        phase: Phase::Deleting,
+        bytes_done: bytes,
+        bytes_total: bytes,
+        items_done: done,
+        items_total: total,
+        current: None,
+        speed: 0.0,
+        eta: None,
+        share_done: None,
+        paused: false,
+    };
+    send(ferry, Message::Job(Event::Progress { job: id, progress }));
+}
+
 /// Feeds the window its events for `time`.
 pub(super) fn wait(ferry: &mut Ferry, time: Duration) {
     let end = Instant::now() + time;

@@ -229,7 +229,7 @@ fn cancel_of_a_permanent_delete_says_what_is_deleted_is_gone() {
     let id = ferry_core::jobs::JobId(1_000_007);
     let paths = vec![home.join("Documents")];
     started(&mut ferry, id, Job::Delete { paths });
-    deleting(&mut ferry, id, 1);
+    deleting(&mut ferry, id, (1, 10), 0);
     click(&mut ferry, "Cancel");
     let said = "It is paused. What it has deleted is gone for good (the jobs panel counts it); \
                 the rest is not deleted.";
@@ -247,7 +247,7 @@ fn a_queued_jobs_time_starts_when_it_runs() {
     let paths = vec![home.join("Documents")];
     started(&mut ferry, id, Job::Delete { paths });
     wait(&mut ferry, Duration::from_millis(1200));
-    deleting(&mut ferry, id, 0);
+    deleting(&mut ferry, id, (0, 10), 0);
     let summary = ferry_core::jobs::Summary::default();
     send(
         &mut ferry,
@@ -257,21 +257,4 @@ fn a_queued_jobs_time_starts_when_it_runs() {
         panic!("ended: {:?}", job(&ferry).state);
     };
     assert!(took < Duration::from_millis(1000), "took {took:?}");
-}
-
-/// The engine's word that delete job `id` has deleted `done` of its 10 items.
-fn deleting(ferry: &mut Ferry, id: ferry_core::jobs::JobId, done: u64) {
-    let progress = Progress {
-        phase: Phase::Deleting,
-        bytes_done: 0,
-        bytes_total: 0,
-        items_done: done,
-        items_total: 10,
-        current: None,
-        speed: 0.0,
-        eta: None,
-        share_done: None,
-        paused: false,
-    };
-    send(ferry, Message::Job(Event::Progress { job: id, progress }));
 }

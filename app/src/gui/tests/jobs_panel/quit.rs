@@ -126,19 +126,7 @@ fn the_quit_question_follows_the_jobs_while_open() {
 
 /// Job `id`, a move, reports that it is removing its originals, `items` in all.
 fn removing_originals(ferry: &mut Ferry, id: ferry_core::jobs::JobId, items: u64) {
-    let progress = Progress {
-        phase: Phase::Deleting,
-        bytes_done: 10,
-        bytes_total: 10,
-        items_done: 1,
-        items_total: items,
-        current: None,
-        speed: 0.0,
-        eta: None,
-        share_done: None,
-        paused: false,
-    };
-    send(ferry, Message::Job(Event::Progress { job: id, progress }));
+    deleting(ferry, id, (1, items), 10);
 }
 
 /// Quitting with jobs running waits for them a few seconds at most: one blocked in a file
