@@ -9,12 +9,13 @@
 //!
 //! From the keyboard (Ctrl+J puts the keyboard in the panel, opening it): Up and Down choose
 //! a job, Space pauses or resumes it, Delete cancels it (or forgets an ended one), Enter
-//! shows an ended job's failures, R retries them, Escape or Tab gives the keyboard back.
+//! shows an ended job's failures, R retries them (or the rest of a job an error stopped),
+//! Escape or Tab gives the keyboard back.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use ferry_core::jobs::{JobId, Phase};
+use ferry_core::jobs::{JobId, Phase, Summary};
 use iced::keyboard::key::Named;
 use iced::keyboard::{Key, Modifiers};
 use iced::widget::operation::{self, RelativeOffset};
@@ -115,7 +116,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Pause or resume the job", "Space"),
     ("Cancel the job, or clear an ended one", "Delete"),
     ("What failed, of an ended job", "Enter"),
-    ("Retry what failed", "R"),
+    ("Retry what failed or was not reached", "R"),
     ("Back to the folder", "Escape, Tab"),
 ];
 
@@ -162,8 +163,11 @@ impl JobsPanel {
             };
         };
         let job = &shown[at];
-        let failed =
-            matches!(&job.state, State::Ended { summary, .. } if summary.errors().next().is_some());
+        let ended = match &job.state {
+            State::Ended { summary, .. } => Some(&**summary),
+            _ => None,
+        };
+        let failed = ended.is_some_and(|s| s.errors().next().is_some());
         match key.as_ref() {
             Key::Named(Named::ArrowDown) => {
                 Some(Message::Focus(shown.get(at + 1).unwrap_or(job).id))
@@ -188,11 +192,10 @@ impl JobsPanel {
                 })
             }
             Key::Named(Named::Enter) if failed => Some(Message::Details(job.id)),
-            Key::Character(c) if failed && c.eq_ignore_ascii_case("r") => {
-                let retryable =
-                    matches!(&job.state, State::Ended { summary, .. } if summary.retryable());
-                retryable.then_some(Message::Retry(job.id))
-            }
+            // R is the Retry button's key: a stopped job's too, which has no failures.
+            Key::Character(c) if c.eq_ignore_ascii_case("r") => ended
+                .is_some_and(offers_retry)
+                .then_some(Message::Retry(job.id)),
             Key::Named(Named::Escape | Named::Tab) => Some(Message::LeaveFocus),
             _ => None,
         }
@@ -385,8 +388,7 @@ impl JobsPanel {
                 // retried for the rest once the cause is fixed, failures or not: it read
                 // "Finished", with no way to go on.
                 let errors = summary.errors().count();
-                let stopped = summary.stopped_by.is_some() && !summary.not_done.is_empty();
-                if errors > 0 || stopped {
+                if errors > 0 || stopped_part_way(summary) {
                     let shown = self.expanded.contains(&job.id);
                     let label = if shown {
                         "Hide failures"
@@ -397,7 +399,7 @@ impl JobsPanel {
                     if errors > 0 {
                         buttons = buttons.push(small_button(label, Some(Message::Details(job.id))));
                     }
-                    if summary.retryable() || stopped {
+                    if offers_retry(summary) {
                         let retry = if errors > 0 { "Retry failed" } else { "Retry" };
                         buttons = buttons.push(small_button(retry, Some(Message::Retry(job.id))));
                     }
@@ -603,6 +605,18 @@ pub fn overall_percent(jobs: &[&WindowJob]) -> Option<u32> {
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0..=100
     (running > 0).then(|| (100.0 * done / f64::from(running)).round() as u32)
+}
+
+/// Whether an ended job was stopped by an error (no space, a disk gone) before it got to all
+/// it was given: the rest is retried once the cause is fixed, failures or not.
+fn stopped_part_way(summary: &Summary) -> bool {
+    summary.stopped_by.is_some() && !summary.not_done.is_empty()
+}
+
+/// Whether an ended job offers Retry (its button, and R): failures a retry may mend, or what
+/// an error stopped it before.
+fn offers_retry(summary: &Summary) -> bool {
+    summary.retryable() || stopped_part_way(summary)
 }
 
 /// "2 min", "45 s", "1 h 5 min".

@@ -410,3 +410,26 @@ fn a_panel_opened_by_a_long_job_closes_when_the_jobs_end_well() {
     panel.all_ended(true);
     assert!(panel.is_open(), "the user went into it: it stays");
 }
+
+/// R retries a job an error stopped before its end, as its Retry button does: the job has no
+/// failures, and R asked for some, so the button was out of the keyboard's reach.
+#[test]
+fn r_retries_a_job_stopped_part_way() {
+    let stopped = ferry_core::jobs::Summary {
+        not_done: vec!["/a/x".into()],
+        stopped_by: Some(std::sync::Arc::new(ferry_core::Error::Cancelled)),
+        ..Default::default()
+    };
+    let state = State::Ended {
+        summary: std::sync::Arc::new(stopped),
+        cancelled: false,
+        said: "Copied nothing (stopped)".to_owned(),
+        took: Duration::ZERO,
+    };
+    let jobs = [job(1, state, false)];
+    let jobs: Vec<&WindowJob> = jobs.iter().collect();
+    let mut panel = JobsPanel::default();
+    panel.focus = Some(JobId(1));
+    let r = panel.key(&Key::Character("r".into()), Modifiers::empty(), &jobs);
+    assert_eq!(r, Some(Message::Retry(JobId(1))));
+}
