@@ -428,8 +428,10 @@ fn r_retries_a_job_stopped_part_way() {
     };
     let jobs = [job(1, state, false)];
     let jobs: Vec<&WindowJob> = jobs.iter().collect();
-    let mut panel = JobsPanel::default();
-    panel.focus = Some(JobId(1));
+    let panel = JobsPanel {
+        focus: Some(JobId(1)),
+        ..JobsPanel::default()
+    };
     let r = panel.key(&Key::Character("r".into()), Modifiers::empty(), &jobs);
     assert_eq!(r, Some(Message::Retry(JobId(1))));
 }
